@@ -1,0 +1,247 @@
+/*
+ * machine.c — machine fields, their defaults, their rules, and the files
+ * they are read from (see machine.h).
+ *
+ * The field table below is the single list of machine fields: reading a
+ * config group, `--set` and the error for an unknown key all walk it.
+ */
+#include "machine.h"
+#include "fail.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#ifndef MCMSIM_DATADIR
+#define MCMSIM_DATADIR "."
+#endif
+
+void machine_defaults(machine *m)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "mcm");
+    m->p = 16;
+    m->u = 8;
+    m->z = 12288;
+    m->policy = MEM_PARALLEL;
+    m->bandwidth = 0;
+    m->launch_latency = 0;
+    m->clock_hz = 1e9;
+    m->order = ORDER_FIFO;
+    m->seed = 1;
+    m->warp = 32;
+}
+
+const char *memory_policy_name(memory_policy p)
+{
+    switch (p) {
+    case MEM_EXCLUSIVE: return "exclusive";
+    case MEM_SHARED: return "shared";
+    default: return "parallel";
+    }
+}
+
+const char *block_order_name(block_order o)
+{
+    return o == ORDER_RANDOM ? "random" : "fifo";
+}
+
+double machine_bandwidth(const machine *m)
+{
+    return m->bandwidth > 0 ? m->bandwidth : m->p / m->u;
+}
+
+/* ---- one table of fields ------------------------------------------------ */
+
+typedef enum { F_NAME, F_INT, F_NUM, F_POLICY, F_ORDER, F_SEED } field_kind;
+
+typedef struct field {
+    const char *key;
+    field_kind kind;
+    size_t offset;
+} field;
+
+static const field fields[] = {
+    {"name", F_NAME, offsetof(machine, name)},
+    {"p", F_INT, offsetof(machine, p)},
+    {"u", F_NUM, offsetof(machine, u)},
+    {"z", F_NUM, offsetof(machine, z)},
+    {"policy", F_POLICY, offsetof(machine, policy)},
+    {"bandwidth", F_NUM, offsetof(machine, bandwidth)},
+    {"launch_latency", F_NUM, offsetof(machine, launch_latency)},
+    {"clock_hz", F_NUM, offsetof(machine, clock_hz)},
+    {"order", F_ORDER, offsetof(machine, order)},
+    {"seed", F_SEED, offsetof(machine, seed)},
+    {"warp", F_INT, offsetof(machine, warp)},
+};
+enum { N_FIELDS = sizeof fields / sizeof fields[0] };
+
+static const field *find_field(const char *key)
+{
+    for (int i = 0; i < N_FIELDS; i++)
+        if (strcasecmp(fields[i].key, key) == 0)
+            return &fields[i];
+    return NULL;
+}
+
+static int parse_number(const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Store `text` into field f of m; `where` prefixes messages. */
+static int store_text(machine *m, const field *f, const char *text, const char *where)
+{
+    char *slot = (char *)m + f->offset;
+    double v;
+    switch (f->kind) {
+    case F_NAME:
+        snprintf(slot, sizeof m->name, "%s", text);
+        return 0;
+    case F_POLICY:
+        if (strcmp(text, "parallel") == 0) *(memory_policy *)slot = MEM_PARALLEL;
+        else if (strcmp(text, "exclusive") == 0) *(memory_policy *)slot = MEM_EXCLUSIVE;
+        else if (strcmp(text, "shared") == 0) *(memory_policy *)slot = MEM_SHARED;
+        else return fail("%s: policy \"%s\" is not one of parallel, exclusive, shared", where, text);
+        return 0;
+    case F_ORDER:
+        if (strcmp(text, "fifo") == 0) *(block_order *)slot = ORDER_FIFO;
+        else if (strcmp(text, "random") == 0) *(block_order *)slot = ORDER_RANDOM;
+        else return fail("%s: order \"%s\" is not one of fifo, random", where, text);
+        return 0;
+    default:
+        break;
+    }
+    if (parse_number(text, &v) < 0)
+        return fail("%s: machine field '%s' needs a number, not \"%s\"", where, f->key, text);
+    if (f->kind == F_INT) {
+        if (v != floor(v) || fabs(v) > 1e9)
+            return fail("%s: machine field '%s' needs a whole number, not %s", where, f->key, text);
+        *(int *)slot = (int)v;
+    } else if (f->kind == F_SEED) {
+        if (v < 0 || v != floor(v) || v > 1.8e19)
+            return fail("%s: seed needs a whole number >= 0, not %s", where, text);
+        *(uint64_t *)slot = (uint64_t)v;
+    } else {
+        *(double *)slot = v;
+    }
+    return 0;
+}
+
+int machine_set_field(machine *m, const char *key, const char *value)
+{
+    const field *f = find_field(key);
+    if (!f)
+        return 0;
+    char where[96];
+    snprintf(where, sizeof where, "--set %s", key);
+    return store_text(m, f, value, where) < 0 ? -1 : 1;
+}
+
+void setting_where(const config_setting_t *s, char *out, size_t size)
+{
+    const char *file = config_setting_source_file(s);
+    snprintf(out, size, "%s:%u", file ? file : "<config>", config_setting_source_line(s));
+}
+
+int machine_read_group(machine *m, const config_setting_t *group)
+{
+    char where[512];
+    setting_where(group, where, sizeof where);
+    if (!config_setting_is_group(group))
+        return fail("%s: 'machine' must be a group { ... } or a preset name", where);
+    for (int i = 0; i < config_setting_length(group); i++) {
+        const config_setting_t *s = config_setting_get_elem(group, (unsigned)i);
+        const char *key = config_setting_name(s);
+        setting_where(s, where, sizeof where);
+        if (strcmp(key, "preset") == 0)
+            continue; /* a run file's inline machine may start from a preset */
+        const field *f = find_field(key);
+        if (!f)
+            return fail("%s: unknown machine key '%s' (known: name, p, u, z, policy, "
+                        "bandwidth, launch_latency, clock_hz, order, seed, warp)", where, key);
+        char text[128];
+        switch (config_setting_type(s)) {
+        case CONFIG_TYPE_STRING:
+            snprintf(text, sizeof text, "%s", config_setting_get_string(s));
+            break;
+        case CONFIG_TYPE_INT:
+        case CONFIG_TYPE_INT64:
+            snprintf(text, sizeof text, "%lld", config_setting_get_int64(s));
+            break;
+        case CONFIG_TYPE_FLOAT:
+            snprintf(text, sizeof text, "%.17g", config_setting_get_float(s));
+            break;
+        default:
+            return fail("%s: machine key '%s' needs a number or a string", where, key);
+        }
+        if (store_text(m, f, text, where) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+const char *machine_preset_dir(void)
+{
+    const char *env = getenv("MCMSIM_DATADIR");
+    static char dir[1024];
+    snprintf(dir, sizeof dir, "%s/machine", env && *env ? env : MCMSIM_DATADIR);
+    return dir;
+}
+
+void machine_preset_path(const char *name, char *out, size_t size)
+{
+    snprintf(out, size, "%s/%s.cfg", machine_preset_dir(), name);
+}
+
+int machine_load_file(machine *m, const char *path)
+{
+    config_t cfg;
+    config_init(&cfg);
+    int rc = 0;
+    if (!config_read_file(&cfg, path)) {
+        if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
+            rc = fail("%s: cannot read machine file", path);
+        else
+            rc = fail("%s:%d: syntax error: %s", config_error_file(&cfg) ? config_error_file(&cfg) : path,
+                      config_error_line(&cfg), config_error_text(&cfg));
+    } else {
+        config_setting_t *root = config_root_setting(&cfg);
+        config_setting_t *group = config_setting_get_member(root, "machine");
+        if (!group || config_setting_length(root) != 1)
+            rc = fail("%s: a machine file holds exactly one group: machine = { ... };", path);
+        else
+            rc = machine_read_group(m, group);
+    }
+    config_destroy(&cfg);
+    return rc;
+}
+
+int machine_validate(const machine *m)
+{
+    const char *n = m->name;
+    if (m->p <= 0)
+        return fail("machine '%s': P = %d, but the MCM needs P > 0 streaming multiprocessors", n, m->p);
+    if (!(m->u > 0))
+        return fail("machine '%s': U = %g, but moving a word must cost U > 0 cycles", n, m->u);
+    if (!(m->z >= 1))
+        return fail("machine '%s': Z = %g, but private memory needs Z >= 1 word", n, m->z);
+    if (m->bandwidth < 0)
+        return fail("machine '%s': bandwidth = %g must be >= 0 (0 means P/U)", n, m->bandwidth);
+    if (m->launch_latency < 0)
+        return fail("machine '%s': launch_latency = %g must be >= 0", n, m->launch_latency);
+    if (!(m->clock_hz > 0))
+        return fail("machine '%s': clock_hz = %g must be > 0", n, m->clock_hz);
+    if (m->warp <= 0)
+        return fail("machine '%s': warp = %d must be > 0", n, m->warp);
+    return 0;
+}

@@ -1,0 +1,257 @@
+/*
+ * config_program.c — an MCM program described in a run file:
+ *
+ *   kernels = (
+ *     { name = "k0"; blocks = "n/l"; threads = "l"; span = "3*s";
+ *       reads = 2; writes = 1; coalesced = true; after = [ ];
+ *       repeat = "log2(n)"; },
+ *     ... );
+ *
+ * Every number may be a formula over the params, P, U, Z and, inside a
+ * repeated kernel, i (the repeat index, from 0).  A repeated kernel is a
+ * chain of kernels named k0[0], k0[1], ...  A block count that is not whole
+ * is rounded up, as a grid would be.  `after` names the kernels that must
+ * finish first; without it, a kernel comes after the previous one in the
+ * list.  A kernel repeated 0 times is absent: whatever comes after it comes
+ * after what it came after.
+ */
+#include "fail.h"
+#include "program.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kernel_keys[] = {
+    "name", "blocks", "threads", "span", "work", "reads", "writes",
+    "uncoalesced_reads", "uncoalesced_writes", "coalesced", "after", "repeat",
+    "private_words", NULL,
+};
+
+typedef struct entry {
+    const config_setting_t *s;
+    const char *name;
+    int repeat;
+    int first, last;   /* DAG indices of its instances (when repeat > 0) */
+    int visiting;      /* cycle guard while resolving an absent kernel */
+} entry;
+
+/* A number-or-formula member; `fallback` when absent (NAN: required). */
+static int number(const config_setting_t *k, const char *key, const vars *v, double fallback,
+                  const char *kname, double *out)
+{
+    const config_setting_t *s = config_setting_get_member(k, key);
+    char where[600], at[512];
+    setting_where(s ? s : k, at, sizeof at);
+    snprintf(where, sizeof where, "%s: kernel '%s' %s", at, kname, key);
+    if (!s) {
+        if (isnan(fallback))
+            return fail("%s: missing (every kernel needs blocks, threads and span)", where);
+        *out = fallback;
+        return 0;
+    }
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        *out = (double)config_setting_get_int64(s);
+        return 0;
+    case CONFIG_TYPE_FLOAT:
+        *out = config_setting_get_float(s);
+        return 0;
+    case CONFIG_TYPE_STRING:
+        return formula_eval(config_setting_get_string(s), v, where, out);
+    default:
+        return fail("%s: must be a number or a formula string", where);
+    }
+}
+
+static int check_keys(const config_setting_t *k, const char *kname)
+{
+    for (int i = 0; i < config_setting_length(k); i++) {
+        const config_setting_t *s = config_setting_get_elem(k, (unsigned)i);
+        int known = 0;
+        for (int j = 0; kernel_keys[j]; j++)
+            known |= strcmp(config_setting_name(s), kernel_keys[j]) == 0;
+        if (!known) {
+            char where[512];
+            setting_where(s, where, sizeof where);
+            return fail("%s: kernel '%s': unknown key '%s' (known: name, blocks, threads, span, "
+                        "work, reads, writes, uncoalesced_reads, uncoalesced_writes, coalesced, "
+                        "after, repeat, private_words)", where, kname, config_setting_name(s));
+        }
+    }
+    return 0;
+}
+
+/* Evaluate one instance (repeat index i) of entry e into a kernel. */
+static int make_kernel(const entry *e, const vars *base, int i, kernel *k, char *name, size_t size)
+{
+    vars v = *base;
+    if (vars_set(&v, "i", i) < 0)
+        return -1;
+    double blocks, threads, span, work, reads, writes, ureads, uwrites, priv;
+    const config_setting_t *s = e->s;
+    if (number(s, "blocks", &v, NAN, e->name, &blocks) < 0 ||
+        number(s, "threads", &v, NAN, e->name, &threads) < 0 ||
+        number(s, "span", &v, NAN, e->name, &span) < 0 ||
+        number(s, "work", &v, -1, e->name, &work) < 0 ||
+        number(s, "reads", &v, 0, e->name, &reads) < 0 ||
+        number(s, "writes", &v, 0, e->name, &writes) < 0 ||
+        number(s, "uncoalesced_reads", &v, 0, e->name, &ureads) < 0 ||
+        number(s, "uncoalesced_writes", &v, 0, e->name, &uwrites) < 0 ||
+        number(s, "private_words", &v, -1, e->name, &priv) < 0)
+        return -1;
+    char where[512];
+    setting_where(s, where, sizeof where);
+    if (threads != floor(threads) || threads < 1 || threads > 1e9)
+        return fail("%s: kernel '%s': threads = %g, but a block has a whole number >= 1 of threads",
+                    where, e->name, threads);
+    if (!(blocks > 0) || blocks > 1e15)
+        return fail("%s: kernel '%s'%s: blocks = %g, but a grid has at least 1 block", where,
+                    e->name, e->repeat > 1 ? " (some repeat i)" : "", blocks);
+    int coalesced = 1;
+    config_setting_lookup_bool(s, "coalesced", &coalesced);
+    if (e->repeat == 1)
+        snprintf(name, size, "%s", e->name);
+    else
+        snprintf(name, size, "%s[%d]", e->name, i);
+    memset(k, 0, sizeof *k);
+    k->name = name;
+    k->blocks = (long)ceil(blocks);
+    k->threads = (int)threads;
+    k->cost.span = span;
+    k->cost.work = work;
+    k->cost.reads = coalesced ? reads : 0;
+    k->cost.writes = coalesced ? writes : 0;
+    k->cost.uncoalesced_reads = ureads + (coalesced ? 0 : reads);
+    k->cost.uncoalesced_writes = uwrites + (coalesced ? 0 : writes);
+    k->private_words = priv;
+    return 0;
+}
+
+static int read_entries(const config_setting_t *list, entry *entries, const vars *v)
+{
+    char where[512];
+    int n = config_setting_length(list);
+    for (int e = 0; e < n; e++) {
+        const config_setting_t *s = config_setting_get_elem(list, (unsigned)e);
+        setting_where(s, where, sizeof where);
+        if (!config_setting_is_group(s))
+            return fail("%s: each kernel is a group { name = ...; blocks = ...; ... }", where);
+        entries[e].s = s;
+        entries[e].first = entries[e].last = -1;
+        if (!config_setting_lookup_string(s, "name", &entries[e].name))
+            return fail("%s: kernel #%d has no name", where, e + 1);
+        for (int d = 0; d < e; d++)
+            if (strcmp(entries[d].name, entries[e].name) == 0)
+                return fail("%s: kernel name '%s' is used twice", where, entries[e].name);
+        if (check_keys(s, entries[e].name) < 0)
+            return -1;
+        double r;
+        if (number(s, "repeat", v, 1, entries[e].name, &r) < 0)
+            return -1;
+        if (r != floor(r) || r < 0 || r > 1e7)
+            return fail("%s: kernel '%s': repeat = %g, but it must be a whole number >= 0",
+                        where, entries[e].name, r);
+        entries[e].repeat = (int)r;
+    }
+    return 0;
+}
+
+static int find_entry(const entry *entries, int n, const char *name)
+{
+    for (int e = 0; e < n; e++)
+        if (strcmp(entries[e].name, name) == 0)
+            return e;
+    return -1;
+}
+
+/* Make DAG kernel `k` come after everything entry `d` stands for. */
+static int after_entry(kernel_dag *dag, entry *entries, int n, int k, int d);
+
+/* The entries entry e comes after: its `after` list, or the previous one. */
+static int after_list(kernel_dag *dag, entry *entries, int n, int k, int e)
+{
+    const config_setting_t *list = config_setting_get_member(entries[e].s, "after");
+    if (!list)
+        return e > 0 ? after_entry(dag, entries, n, k, e - 1) : 0;
+    char where[512];
+    setting_where(list, where, sizeof where);
+    if (!config_setting_is_array(list) && !config_setting_is_list(list))
+        return fail("%s: kernel '%s': after must be a list of kernel names [\"k0\", ...]", where,
+                    entries[e].name);
+    for (int j = 0; j < config_setting_length(list); j++) {
+        const char *name = config_setting_get_string_elem(list, j);
+        int d = name ? find_entry(entries, n, name) : -1;
+        if (d < 0)
+            return fail("%s: kernel '%s': after names '%s', which is not a kernel of this program",
+                        where, entries[e].name, name ? name : "(not a string)");
+        if (after_entry(dag, entries, n, k, d) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int after_entry(kernel_dag *dag, entry *entries, int n, int k, int d)
+{
+    if (entries[d].repeat > 0)
+        return kernel_dag_after(dag, k, entries[d].last);
+    if (entries[d].visiting) {
+        char where[512];
+        setting_where(entries[d].s, where, sizeof where);
+        return fail("%s: the kernels' `after` lists form a cycle through kernel '%s' "
+                    "(rule: a program is a DAG of kernels)", where, entries[d].name);
+    }
+    entries[d].visiting = 1;
+    int rc = after_list(dag, entries, n, k, d);
+    entries[d].visiting = 0;
+    return rc;
+}
+
+kernel_dag *config_program_build(const char *name, const config_setting_t *list,
+                                 const vars *params, const machine *m)
+{
+    char where[512];
+    setting_where(list, where, sizeof where);
+    int n = config_setting_length(list);
+    if (!config_setting_is_list(list) || n == 0) {
+        fail("%s: kernels must be a non-empty list ( { ... }, { ... } )", where);
+        return NULL;
+    }
+    vars v;
+    program_formula_vars(params, m, &v);
+    entry *entries = calloc((size_t)n, sizeof *entries);
+    kernel_dag *dag = kernel_dag_new(name);
+    if (read_entries(list, entries, &v) < 0)
+        goto failed;
+    for (int e = 0; e < n; e++)
+        for (int i = 0; i < entries[e].repeat; i++) {
+            kernel k;
+            char kname[160];
+            if (make_kernel(&entries[e], &v, i, &k, kname, sizeof kname) < 0)
+                goto failed;
+            int index = i == 0 ? kernel_dag_add(dag, &k) : kernel_dag_chain(dag, &k);
+            if (index < 0) {
+                setting_where(entries[e].s, where, sizeof where);
+                fail("%s: %s", where, fail_message());
+                goto failed;
+            }
+            if (i == 0)
+                entries[e].first = index;
+            entries[e].last = index;
+        }
+    for (int e = 0; e < n; e++)
+        if (entries[e].repeat > 0 && after_list(dag, entries, n, entries[e].first, e) < 0)
+            goto failed;
+    if (dag->n == 0) {
+        fail("%s: program '%s' has no kernel to run (every kernel is repeated 0 times)", where, name);
+        goto failed;
+    }
+    free(entries);
+    return dag;
+failed:
+    free(entries);
+    kernel_dag_free(dag);
+    return NULL;
+}

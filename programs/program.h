@@ -1,0 +1,45 @@
+/*
+ * program.h — where MCM programs come from.
+ *
+ * A run file's `program` group either describes the kernels itself
+ * (`kernels = ( ... )`, see config_program.c) or names a built-in program
+ * written in C (one file per case study in this directory, listed in
+ * registry.c).  Either way the result is a kernel_dag for one point of
+ * parameters on one machine.
+ */
+#ifndef MCM_PROGRAM_H
+#define MCM_PROGRAM_H
+
+#include "formula.h"
+#include "kernel_dag.h"
+#include "machine.h"
+
+#include <libconfig.h>
+
+/* A program written in C. */
+typedef struct builtin_program {
+    const char *name;
+    const char *summary;        /* one line, with the paper section it follows */
+    const char *defaults;       /* default params, e.g. "n=1048576 l=256" */
+    kernel_dag *(*build)(const vars *params, const machine *m);
+} builtin_program;
+
+/* Built-in programs, NULL-terminated; and lookup by name. */
+const builtin_program *const *builtin_programs(void);
+const builtin_program *builtin_find(const char *name);
+
+/* Read the program's params: the built-in's defaults (if any), then the
+ * `params` group. */
+int program_params(const config_setting_t *program, vars *params);
+
+/* Build the program's kernel DAG at `params` on `m` (NULL on error). */
+kernel_dag *program_build(const config_setting_t *program, const vars *params, const machine *m);
+
+/* Build a DAG from a `kernels = ( ... )` list (config_program.c). */
+kernel_dag *config_program_build(const char *name, const config_setting_t *kernels,
+                                 const vars *params, const machine *m);
+
+/* Variables a formula may use: the params plus the machine's P, U, Z. */
+void program_formula_vars(const vars *params, const machine *m, vars *out);
+
+#endif

@@ -1,0 +1,160 @@
+/*
+ * registry.c — the list of built-in programs, and the `program` group of a
+ * run file turned into a kernel DAG (see program.h).
+ */
+#include "program.h"
+#include "fail.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const builtin_program program_sum;
+
+static const builtin_program *const builtins[] = {
+    &program_sum,
+    NULL,
+};
+
+const builtin_program *const *builtin_programs(void) { return builtins; }
+
+const builtin_program *builtin_find(const char *name)
+{
+    for (int i = 0; builtins[i]; i++)
+        if (strcmp(builtins[i]->name, name) == 0)
+            return builtins[i];
+    return NULL;
+}
+
+void program_formula_vars(const vars *params, const machine *m, vars *out)
+{
+    *out = *params;
+    vars_set(out, "P", m->p);
+    vars_set(out, "U", m->u);
+    vars_set(out, "Z", m->z);
+}
+
+static const char *program_name(const config_setting_t *program)
+{
+    const char *name = NULL;
+    config_setting_lookup_string(program, "name", &name);
+    return name;
+}
+
+/* "n=1024 l=256" into params. */
+static int parse_defaults(const char *text, vars *params)
+{
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", text);
+    for (char *tok = strtok(copy, " "); tok; tok = strtok(NULL, " ")) {
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        if (vars_set(params, tok, strtod(eq + 1, NULL)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int program_params(const config_setting_t *program, vars *params)
+{
+    char where[512];
+    vars_clear(params);
+    const char *name = program_name(program);
+    const builtin_program *b = name ? builtin_find(name) : NULL;
+    if (b && !config_setting_get_member(program, "kernels") && parse_defaults(b->defaults, params) < 0)
+        return -1;
+    const config_setting_t *group = config_setting_get_member(program, "params");
+    if (!group)
+        return 0;
+    setting_where(group, where, sizeof where);
+    if (!config_setting_is_group(group))
+        return fail("%s: 'params' must be a group { n = 1024; ... }", where);
+    for (int i = 0; i < config_setting_length(group); i++) {
+        const config_setting_t *s = config_setting_get_elem(group, (unsigned)i);
+        setting_where(s, where, sizeof where);
+        int type = config_setting_type(s);
+        if (type != CONFIG_TYPE_INT && type != CONFIG_TYPE_INT64 && type != CONFIG_TYPE_FLOAT)
+            return fail("%s: param '%s' must be a number", where, config_setting_name(s));
+        if (b && !config_setting_get_member(program, "kernels") && !vars_get(params, config_setting_name(s)))
+            return fail("%s: program '%s' has no param '%s' (its params: %s)", where, b->name,
+                        config_setting_name(s), b->defaults);
+        double v = type == CONFIG_TYPE_FLOAT ? config_setting_get_float(s)
+                                             : (double)config_setting_get_int64(s);
+        if (vars_set(params, config_setting_name(s), v) < 0)
+            return fail("%s: %s", where, fail_message());
+    }
+    return 0;
+}
+
+static const char *const program_keys[] = {"name", "params", "kernels", "constraints", "description", NULL};
+
+static int check_program_keys(const config_setting_t *program)
+{
+    char where[512];
+    for (int i = 0; i < config_setting_length(program); i++) {
+        const config_setting_t *s = config_setting_get_elem(program, (unsigned)i);
+        int known = 0;
+        for (int j = 0; program_keys[j]; j++)
+            known |= strcmp(config_setting_name(s), program_keys[j]) == 0;
+        if (!known) {
+            setting_where(s, where, sizeof where);
+            return fail("%s: unknown program key '%s' (known: name, params, kernels, "
+                        "constraints, description)", where, config_setting_name(s));
+        }
+    }
+    return 0;
+}
+
+/* `constraints = [ "4*s + 2*l <= Z" ];`: each formula must be true. */
+static int check_constraints(const config_setting_t *program, const vars *params, const machine *m)
+{
+    const config_setting_t *list = config_setting_get_member(program, "constraints");
+    if (!list)
+        return 0;
+    char where[512];
+    setting_where(list, where, sizeof where);
+    vars v;
+    program_formula_vars(params, m, &v);
+    for (int i = 0; i < config_setting_length(list); i++) {
+        const char *text = config_setting_get_string_elem(list, i);
+        if (!text)
+            return fail("%s: constraints must be a list of formula strings", where);
+        double ok;
+        if (formula_eval(text, &v, where, &ok) < 0)
+            return -1;
+        if (ok == 0) {
+            char values[512] = "";
+            for (int j = 0; j < v.n; j++) {
+                size_t len = strlen(values);
+                snprintf(values + len, sizeof values - len, "%s%s = %g", j ? ", " : "", v.name[j], v.value[j]);
+            }
+            return fail("%s: constraint \"%s\" does not hold (%s)", where, text, values);
+        }
+    }
+    return 0;
+}
+
+kernel_dag *program_build(const config_setting_t *program, const vars *params, const machine *m)
+{
+    char where[512];
+    setting_where(program, where, sizeof where);
+    if (!config_setting_is_group(program)) {
+        fail("%s: 'program' must be a group { name = ...; ... }", where);
+        return NULL;
+    }
+    if (check_program_keys(program) < 0 || check_constraints(program, params, m) < 0)
+        return NULL;
+    const char *name = program_name(program);
+    const config_setting_t *kernels = config_setting_get_member(program, "kernels");
+    if (kernels)
+        return config_program_build(name ? name : "program", kernels, params, m);
+    const builtin_program *b = name ? builtin_find(name) : NULL;
+    if (!b) {
+        fail("%s: program '%s' is not a built-in program and has no `kernels` list "
+             "(`mcmsim list` shows the built-in programs)", where, name ? name : "(no name)");
+        return NULL;
+    }
+    return b->build(params, m);
+}

@@ -1,0 +1,92 @@
+/*
+ * bench.c — `make bench`: how fast and how small the engine is.
+ *
+ * For N = 10^5, 10^6, 10^7 thread-blocks (ten kernels of N/10 blocks in a
+ * chain, P = 132 SMs as on an H100, `parallel` policy) it prints simulated
+ * blocks per second and the simulation process's peak memory, next to the
+ * floor (floor.c): a bare SimGrid program running the same number of
+ * activities on as many hosts.  One core is used: the simulation is serial.
+ * Figures, not assertions: these machines are shared and noisy, so compare
+ * ratios taken in one run.
+ */
+#include "engine.h"
+#include "fail.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static kernel_dag *chain_of_kernels(long blocks)
+{
+    kernel_dag *dag = kernel_dag_new("bench");
+    for (int i = 0; i < 10; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "k%d", i);
+        kernel k = {.name = name, .blocks = blocks / 10, .threads = 256,
+                    .cost = {.span = 10, .work = -1, .reads = 2, .writes = 1}, .private_words = -1};
+        kernel_dag_chain(dag, &k);
+    }
+    return dag;
+}
+
+/* Run the floor program; returns wall seconds and peak memory (KiB). */
+static int run_floor(const char *floor_path, long n, int p, double *seconds, double *rss_kib)
+{
+    char ns[32], ps[32];
+    snprintf(ns, sizeof ns, "%ld", n);
+    snprintf(ps, sizeof ps, "%d", p);
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        execl(floor_path, floor_path, ns, ps, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    struct rusage usage;
+    wait4(pid, &status, 0, &usage);
+    *seconds = now() - t0;
+    *rss_kib = (double)usage.ru_maxrss;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *floor_path = argc > 1 ? argv[1] : "build/bench/floor";
+    machine m;
+    machine_defaults(&m);
+    m.p = 132;
+    printf("engine: 10 chained kernels, P = %d, policy parallel; floor: %s\n\n", m.p, floor_path);
+    printf("%10s %14s %12s %14s %12s %10s\n", "blocks", "engine blk/s", "engine MiB", "floor act/s",
+           "floor MiB", "floor/eng");
+    for (long n = 100000; n <= 10000000; n *= 10) {
+        kernel_dag *dag = chain_of_kernels(n);
+        sim_result r;
+        double t0 = now();
+        if (sim_run(dag, &m, NULL, &r) < 0) {
+            fprintf(stderr, "bench: %s\n", fail_message());
+            return 1;
+        }
+        double engine_s = now() - t0, floor_s, floor_kib;
+        if (run_floor(floor_path, n, m.p, &floor_s, &floor_kib) < 0) {
+            fprintf(stderr, "bench: the floor program failed\n");
+            return 1;
+        }
+        printf("%10ld %14.0f %12.1f %14.0f %12.1f %10.2f\n", n, n / engine_s, r.peak_rss_kib / 1024,
+               n / floor_s, floor_kib / 1024, (n / floor_s) / (n / engine_s));
+        fflush(stdout);
+        sim_result_free(&r);
+        kernel_dag_free(dag);
+    }
+    return 0;
+}

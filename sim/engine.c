@@ -1,0 +1,345 @@
+/*
+ * engine.c — the MCM machine at work, told as a SimGrid simulation.
+ *
+ * The story: P streaming multiprocessors, each an actor on its own host,
+ * repeatedly take a ready thread-block, read its words from global memory,
+ * compute for S(B) cycles, write its words back, and report the block done.
+ * A kernel's blocks become ready when every kernel it comes after has
+ * finished (plus the launch latency, if the machine has one: then a
+ * launcher actor, the host CPU, releases it).  An SM that finds no ready
+ * block sleeps until a kernel is released.  This is greedy scheduling:
+ * whenever an SM is idle and a block is ready, the block starts at once.
+ *
+ * Blocks are generated lazily: a kernel's state is a counter of blocks
+ * issued and one of blocks finished, so memory does not grow with N.
+ * Under the `parallel` policy a block's read, compute and write are one
+ * private delay, and the engine makes them one SimGrid activity.
+ *
+ * This file runs inside the child process made by run.c, which owns the
+ * SimGrid engine's whole lifetime.
+ */
+#include "engine.h"
+#include "fail.h"
+#include "global_memory.h"
+#include "rng.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct kernel_state {
+    int missing;          /* kernels it comes after that are not finished */
+    long issued;          /* blocks handed to SMs so far */
+    long finished;        /* blocks done */
+    uint64_t step, shift; /* `random` order: block j is (step·j + shift) mod B */
+} kernel_state;
+
+typedef struct sm_state {
+    int id;
+    sg_sem_t wake;        /* released when a kernel is released while idle */
+    double busy;          /* cycles spent holding a block */
+} sm_state;
+
+typedef struct block {
+    int kernel;
+    long index;
+    int first; /* the kernel's first block: its start is the kernel's */
+} block;
+
+static struct engine {
+    const kernel_dag *dag;
+    const machine *m;
+    kernel_state *ks;
+    int *succ_start, *succ;  /* successors of each kernel (CSR) */
+    int *ready, n_ready;     /* released kernels with blocks left to issue */
+    sm_state *sms;
+    sg_host_t *hosts;
+    int *idle, n_idle;       /* SMs waiting for work */
+    int kernels_left;
+    int *launches, n_launches, next_launch; /* launch latency: FIFO of releases */
+    double *release_time;
+    sg_sem_t launch_pending;
+    rng order;
+    FILE *trace;
+    sim_result *out;
+} E;
+
+/* ---- ready blocks ------------------------------------------------------- */
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static void wake_idle_sms(long blocks)
+{
+    while (E.n_idle > 0 && blocks-- > 0)
+        sg_sem_release(E.sms[E.idle[--E.n_idle]].wake);
+}
+
+/* Kernel k may run now: its blocks join the ready pool. */
+static void make_ready(int k)
+{
+    kernel_state *s = &E.ks[k];
+    long blocks = E.dag->kernels[k].blocks;
+    if (E.m->order == ORDER_RANDOM) {
+        uint64_t b = (uint64_t)blocks;
+        do
+            s->step = b > 1 ? 1 + rng_below(&E.order, b - 1) : 1;
+        while (gcd_u64(s->step, b) != 1);
+        s->shift = rng_below(&E.order, b);
+    }
+    E.ready[E.n_ready++] = k;
+    wake_idle_sms(blocks);
+}
+
+/* Kernel k's predecessors are all done: launch it now or after the latency. */
+static void release(int k)
+{
+    if (E.m->launch_latency <= 0) {
+        make_ready(k);
+        return;
+    }
+    E.release_time[k] = simgrid_get_clock();
+    E.launches[E.n_launches++] = k;
+    sg_sem_release(E.launch_pending);
+}
+
+/* The host CPU: launches released kernels, each launch_latency cycles after
+ * its release (releases come in time order, so a FIFO suffices). */
+static void launcher_main(int argc, char *argv[])
+{
+    (void)argc;
+    (void)argv;
+    for (int launched = 0; launched < E.dag->n; launched++) {
+        sg_sem_acquire(E.launch_pending);
+        int k = E.launches[E.next_launch++];
+        sg_actor_sleep_until(E.release_time[k] + E.m->launch_latency);
+        make_ready(k);
+    }
+}
+
+static int pick_ready_slot(void)
+{
+    if (E.m->order == ORDER_FIFO || E.n_ready == 1)
+        return 0;
+    long left = 0;
+    for (int i = 0; i < E.n_ready; i++)
+        left += E.dag->kernels[E.ready[i]].blocks - E.ks[E.ready[i]].issued;
+    long r = (long)rng_below(&E.order, (uint64_t)left);
+    for (int i = 0; i < E.n_ready; i++) {
+        r -= E.dag->kernels[E.ready[i]].blocks - E.ks[E.ready[i]].issued;
+        if (r < 0)
+            return i;
+    }
+    return E.n_ready - 1;
+}
+
+static int take_ready_block(block *b)
+{
+    if (E.n_ready == 0)
+        return 0;
+    int slot = pick_ready_slot();
+    int k = E.ready[slot];
+    kernel_state *s = &E.ks[k];
+    long blocks = E.dag->kernels[k].blocks;
+    long j = s->issued++;
+    b->kernel = k;
+    b->first = j == 0;
+    b->index = E.m->order == ORDER_FIFO
+                   ? j
+                   : (long)((s->step * (uint64_t)j + s->shift) % (uint64_t)blocks);
+    if (s->issued == blocks) {
+        memmove(&E.ready[slot], &E.ready[slot + 1], sizeof *E.ready * (size_t)(E.n_ready - slot - 1));
+        E.n_ready--;
+    }
+    return 1;
+}
+
+/* ---- a block's life ----------------------------------------------------- */
+
+static void finish_block(const block *b)
+{
+    kernel_state *s = &E.ks[b->kernel];
+    if (++s->finished < E.dag->kernels[b->kernel].blocks)
+        return;
+    E.out->kernels[b->kernel].end = simgrid_get_clock();
+    if (--E.kernels_left == 0) {
+        wake_idle_sms(E.n_idle); /* nothing more will come: let them stop */
+        return;
+    }
+    for (int e = E.succ_start[b->kernel]; e < E.succ_start[b->kernel + 1]; e++)
+        if (--E.ks[E.succ[e]].missing == 0)
+            release(E.succ[e]);
+}
+
+static void run_block(sm_state *me, const block *b)
+{
+    const kernel *k = &E.dag->kernels[b->kernel];
+    double u = E.m->u;
+    double read = block_read_cycles(k, u), write = block_write_cycles(k, u);
+    double start = simgrid_get_clock();
+    if (b->first)
+        E.out->kernels[b->kernel].start = start;
+
+    if (E.m->policy == MEM_PARALLEL) {
+        sg_actor_sleep_for(read + k->cost.span + write);
+    } else {
+        global_memory_transfer(me->id, read, 1);
+        sg_actor_sleep_for(k->cost.span);
+        global_memory_transfer(me->id, write, 0);
+    }
+
+    double end = simgrid_get_clock();
+    me->busy += end - start;
+    E.out->costs.N += 1;
+    E.out->costs.W += k->cost.work;
+    E.out->costs.O += read + write;
+    if (k->cost.span + read + write > E.out->costs.C)
+        E.out->costs.C = k->cost.span + read + write;
+    if (E.trace)
+        fprintf(E.trace, "%s,%ld,%d,%.17g,%.17g\n", k->name, b->index, me->id, start, end);
+    finish_block(b);
+}
+
+static void sm_main(int argc, char *argv[])
+{
+    (void)argc;
+    (void)argv;
+    sm_state *me = sg_actor_self_get_data();
+    block b;
+    for (;;) {
+        while (!take_ready_block(&b)) {
+            if (E.kernels_left == 0)
+                return;
+            E.idle[E.n_idle++] = me->id;
+            sg_sem_acquire(me->wake);
+        }
+        run_block(me, &b);
+    }
+}
+
+/* ---- setting the stage -------------------------------------------------- */
+
+static void build_successors(void)
+{
+    const kernel_dag *dag = E.dag;
+    int n = dag->n, edges = 0;
+    E.succ_start = calloc((size_t)n + 1, sizeof *E.succ_start);
+    for (int v = 0; v < n; v++) {
+        E.ks[v].missing = dag->kernels[v].n_after;
+        edges += dag->kernels[v].n_after;
+        for (int j = 0; j < dag->kernels[v].n_after; j++)
+            E.succ_start[dag->kernels[v].after[j] + 1]++;
+    }
+    for (int v = 0; v < n; v++)
+        E.succ_start[v + 1] += E.succ_start[v];
+    E.succ = malloc(sizeof *E.succ * ((size_t)edges + 1));
+    int *fill = calloc((size_t)n + 1, sizeof *fill);
+    for (int v = 0; v < n; v++)
+        for (int j = 0; j < dag->kernels[v].n_after; j++) {
+            int u = dag->kernels[v].after[j];
+            E.succ[E.succ_start[u] + fill[u]++] = v;
+        }
+    free(fill);
+}
+
+static void simgrid_start(const char *platform_path)
+{
+    char *args[] = {
+        "mcmsim",
+        "--log=root.thres:error",
+        "--cfg=network/model:CM02",
+        "--cfg=network/crosstraffic:0",
+#if defined(__SANITIZE_ADDRESS__) || defined(MCM_SANITIZE)
+        "--cfg=contexts/factory:thread", /* sanitizers cannot follow raw stack switches */
+#else
+        "--cfg=contexts/factory:raw",
+        "--cfg=contexts/stack-size:256",
+#endif
+        NULL,
+    };
+    int argc = (int)(sizeof args / sizeof args[0]) - 1;
+    simgrid_init(&argc, args);
+    simgrid_load_platform(platform_path);
+}
+
+int engine_simulate(const kernel_dag *dag, const machine *m, const char *platform_path,
+                    const char *trace_path, sim_result *out)
+{
+    memset(&E, 0, sizeof E);
+    E.dag = dag;
+    E.m = m;
+    E.out = out;
+    E.kernels_left = dag->n;
+    E.ks = calloc((size_t)dag->n + 1, sizeof *E.ks);
+    E.ready = malloc(sizeof *E.ready * ((size_t)dag->n + 1));
+    E.launches = malloc(sizeof *E.launches * ((size_t)dag->n + 1));
+    E.release_time = calloc((size_t)dag->n + 1, sizeof *E.release_time);
+    E.sms = calloc((size_t)m->p, sizeof *E.sms);
+    E.hosts = calloc((size_t)m->p, sizeof *E.hosts);
+    E.idle = malloc(sizeof *E.idle * (size_t)m->p);
+    rng_seed(&E.order, m->seed);
+    build_successors();
+    if (trace_path) {
+        E.trace = fopen(trace_path, "w");
+        if (!E.trace)
+            return fail("--trace %s: cannot open for writing", trace_path);
+        setvbuf(E.trace, NULL, _IOFBF, 1 << 20);
+        fprintf(E.trace, "kernel,block,sm,start,end\n");
+    }
+
+    simgrid_start(platform_path);
+    for (int i = 0; i < m->p; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "sm%d", i);
+        E.hosts[i] = sg_host_by_name(name);
+        E.sms[i].id = i;
+        E.sms[i].wake = sg_sem_init(0);
+    }
+    global_memory_start(m, E.hosts, sg_host_by_name("global_memory"));
+    if (m->launch_latency > 0) {
+        E.launch_pending = sg_sem_init(0);
+        sg_actor_t host_cpu = sg_actor_init("launcher", sg_host_by_name("global_memory"));
+        sg_actor_start(host_cpu, launcher_main, 0, NULL);
+    }
+    for (int k = 0; k < dag->n; k++)
+        if (E.ks[k].missing == 0)
+            release(k);
+    for (int i = 0; i < m->p; i++) {
+        sg_actor_t a = sg_actor_init("sm", E.hosts[i]);
+        sg_actor_set_data(a, &E.sms[i]);
+        sg_actor_start(a, sm_main, 0, NULL);
+    }
+
+    simgrid_run();
+
+    out->T = simgrid_get_clock();
+    for (int i = 0; i < m->p; i++)
+        out->sm_busy[i] = E.sms[i].busy;
+    int rc = 0;
+    if (E.kernels_left != 0)
+        rc = fail("internal error: the simulation stopped with %d kernels unfinished", E.kernels_left);
+    if (E.trace && fclose(E.trace) != 0)
+        rc = fail("--trace %s: write error", trace_path);
+    global_memory_stop();
+    free(E.ks);
+    free(E.ready);
+    free(E.launches);
+    free(E.release_time);
+    free(E.sms);
+    free(E.hosts);
+    free(E.idle);
+    free(E.succ_start);
+    free(E.succ);
+    return rc;
+}

@@ -1,0 +1,49 @@
+/*
+ * engine.h — run an MCM program on an MCM machine, on SimGrid.
+ *
+ *   sim_result r;
+ *   if (sim_run(dag, &machine, NULL, &r) < 0) puts(fail_message());
+ *   printf("T = %g cycles, Theorem 1 bound %g\n", r.T, r.bound_theorem1);
+ *   sim_result_free(&r);
+ *
+ * Each simulation runs in a child process of its own (SimGrid keeps global
+ * state that cannot be reset), so a caller may run as many as it likes.
+ * Times are in cycles.
+ */
+#ifndef MCM_ENGINE_H
+#define MCM_ENGINE_H
+
+#include "kernel_dag.h"
+#include "machine.h"
+
+typedef struct kernel_times {
+    double start, end; /* first block's start, last block's end */
+} kernel_times;
+
+typedef struct sim_result {
+    double T;                 /* simulated running time */
+    dag_costs costs;          /* W, O, N, C as executed; S, L, K from the DAG */
+    double bound_theorem1;    /* (N/P + L)·C */
+    double bound_corollary1;  /* (N/K + L)·C */
+    double launch_term;       /* L·launch_latency, added to the checked bound */
+    double utilization;       /* busy SM-cycles / (P·T) */
+    int n_kernels;
+    kernel_times *kernels;    /* per kernel, in DAG order */
+    int p;
+    double *sm_busy;          /* cycles each SM held a block */
+    double peak_rss_kib;      /* peak memory of the simulation process */
+} sim_result;
+
+/* Simulate.  `trace_path` (may be NULL) receives one CSV row per block:
+ * kernel,block,sm,start,end.  Returns -1 with a message on bad input or if,
+ * under the `parallel` policy, T exceeds the Theorem 1 bound (a bug). */
+int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim_result *out);
+
+void sim_result_free(sim_result *r);
+
+/* Inside the child process: run the SimGrid simulation proper (engine.c).
+ * Fills T, executed W/O/N/C, kernel times, SM busy times. */
+int engine_simulate(const kernel_dag *dag, const machine *m, const char *platform_path,
+                    const char *trace_path, sim_result *out);
+
+#endif

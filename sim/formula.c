@@ -1,0 +1,86 @@
+/*
+ * formula.c — muparser behind a three-function interface (see formula.h).
+ *
+ * One parser handle is made per evaluation: formulas are evaluated while a
+ * program is built (a few per kernel), never per block, so simplicity wins.
+ */
+#include "formula.h"
+#include "fail.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <muParserDLL.h>
+#include <stdio.h>
+#include <string.h>
+
+void vars_clear(vars *v) { v->n = 0; }
+
+static int is_identifier(const char *s)
+{
+    if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
+        return 0;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_'))
+            return 0;
+    return 1;
+}
+
+double *vars_find(vars *v, const char *name)
+{
+    for (int i = 0; i < v->n; i++)
+        if (strcmp(v->name[i], name) == 0)
+            return &v->value[i];
+    return NULL;
+}
+
+const double *vars_get(const vars *v, const char *name)
+{
+    return vars_find((vars *)v, name);
+}
+
+int vars_set(vars *v, const char *name, double value)
+{
+    double *slot = vars_find(v, name);
+    if (slot) {
+        *slot = value;
+        return 0;
+    }
+    if (!is_identifier(name) || strlen(name) >= VAR_NAME_MAX)
+        return fail("'%s' is not a valid parameter name (letters, digits, _; "
+                    "at most %d characters)", name, VAR_NAME_MAX - 1);
+    if (v->n == VARS_MAX)
+        return fail("too many parameters (at most %d)", VARS_MAX);
+    snprintf(v->name[v->n], VAR_NAME_MAX, "%s", name);
+    v->value[v->n++] = value;
+    return 0;
+}
+
+static muFloat_t fn_ceil(muFloat_t x) { return ceil(x); }
+static muFloat_t fn_floor(muFloat_t x) { return floor(x); }
+static muFloat_t fn_pow2(muFloat_t x) { return pow(2.0, x); }
+
+int formula_eval(const char *text, const vars *v, const char *where, double *out)
+{
+    muParserHandle_t p = mupCreate(muBASETYPE_FLOAT);
+    vars local = *v; /* muparser keeps pointers to the variables */
+    for (int i = 0; i < local.n; i++)
+        mupDefineVar(p, local.name[i], &local.value[i]);
+    mupDefineFun1(p, "ceil", fn_ceil, 0);
+    mupDefineFun1(p, "floor", fn_floor, 0);
+    mupDefineFun1(p, "pow2", fn_pow2, 0);
+    mupSetExpr(p, text);
+    double value = mupEval(p);
+    int rc = 0;
+    if (mupError(p)) {
+        const char *token = mupGetErrorToken(p);
+        rc = fail("%s: formula \"%s\" is not valid: %s%s%s%s", where, text,
+                  mupGetErrorMsg(p), token && *token ? " (at '" : "",
+                  token && *token ? token : "", token && *token ? "')" : "");
+    } else if (!isfinite(value)) {
+        rc = fail("%s: formula \"%s\" does not give a finite number", where, text);
+    } else {
+        *out = value;
+    }
+    mupRelease(p);
+    return rc;
+}

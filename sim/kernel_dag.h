@@ -1,0 +1,89 @@
+/*
+ * kernel_dag.h — an MCM program: a DAG of kernels, each a grid of
+ * thread-blocks with the same per-block costs (SPEC §1).
+ *
+ * The thread-block DAG is never stored: a kernel of a million blocks is one
+ * `kernel` record, and the engine issues its blocks one by one.  Memory is
+ * proportional to the number of kernels, never to the number of blocks.
+ *
+ * Per block B (costs per block, words per thread):
+ *   span    S(B)  local operations of the longest thread
+ *   work    W(B)  local operations of all ℓ threads
+ *   reads, writes            α, β: words per thread moved coalesced
+ *   uncoalesced_reads/writes  words per thread moved one thread at a time
+ *   O(B) = U·(reads + writes) + ℓ·U·(uncoalesced_reads + uncoalesced_writes)
+ * so a fully coalesced block costs (α+β)U and an uncoalesced one ℓ(α+β)U,
+ * as in the papers, and a mixed one (Cooley–Tukey's transposition) the sum.
+ * A block reads before it computes and writes after.
+ */
+#ifndef MCM_KERNEL_DAG_H
+#define MCM_KERNEL_DAG_H
+
+#include "machine.h"
+
+typedef struct block_cost {
+    double span;
+    double work;
+    double reads, writes;
+    double uncoalesced_reads, uncoalesced_writes;
+} block_cost;
+
+typedef struct kernel {
+    char *name;
+    long blocks;          /* grid size, >= 1 */
+    int threads;          /* ℓ, >= 1 */
+    block_cost cost;
+    double private_words; /* private memory one block needs; <= Z */
+    int *after;           /* kernels that must finish first */
+    int n_after;
+} kernel;
+
+typedef struct kernel_dag {
+    char *name;
+    kernel *kernels;
+    int n, cap;
+} kernel_dag;
+
+/* The program's costs (SPEC §1).  L counts kernels on the critical path
+ * (the papers' convention); L_edges counts the edges between them. */
+typedef struct dag_costs {
+    double W, S, O, C;
+    double N, K;
+    int L_kernels, L_edges;
+} dag_costs;
+
+kernel_dag *kernel_dag_new(const char *name);
+void kernel_dag_free(kernel_dag *dag);
+
+/* Append a kernel (copied, name duplicated) with no predecessor; returns
+ * its index, or -1 on a bad kernel (message names it and the rule). */
+int kernel_dag_add(kernel_dag *dag, const kernel *k);
+/* Append a kernel that runs after the last one added (a chain). */
+int kernel_dag_chain(kernel_dag *dag, const kernel *k);
+/* Kernel `k` must wait for kernel `before` (both indices). */
+int kernel_dag_after(kernel_dag *dag, int k, int before);
+
+/* Fill in defaults: work = ℓ·span when not given (< 0), private_words =
+ * ℓ·(words per thread), at least ℓ, when not given (< 0). */
+void kernel_defaults(kernel *k);
+
+/* Global-memory cycles of one block: before its compute (reads), after it
+ * (writes), and O(B) = both. */
+double block_read_cycles(const kernel *k, double u);
+double block_write_cycles(const kernel *k, double u);
+double block_overhead(const kernel *k, double u);
+
+/* Check the DAG against the machine: no cycle in `after` (the message names
+ * a kernel on it), every block fits in Z.  Then compute a topological order
+ * into `order` (n ints, may be NULL). */
+int kernel_dag_check(const kernel_dag *dag, const machine *m, int *order);
+
+/* The costs of the DAG on a machine with U = u (the DAG must be checked). */
+void kernel_dag_costs(const kernel_dag *dag, double u, dag_costs *out);
+
+/* K: the largest number of blocks in an anti-chain of the thread-block DAG,
+ * i.e. the largest total grid of kernels none of which precedes another
+ * (sim/width.c; exact, by a minimum flow). */
+double kernel_dag_width(const kernel_dag *dag, const int *order);
+
+#endif

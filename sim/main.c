@@ -1,0 +1,195 @@
+/*
+ * main.c — the mcmsim command.
+ *
+ *   mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv]
+ *                       [--trace FILE.csv]
+ *   mcmsim list
+ *   mcmsim --help | --version
+ *
+ * `run` simulates every point of the run file, then prints them all; any
+ * error stops it with one message on stderr and exit status 1.
+ */
+#include "engine.h"
+#include "fail.h"
+#include "program.h"
+#include "report.h"
+#include "runfile.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MCMSIM_VERSION "0.1.0"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "mcmsim %s — a simulator of the many-core machine (MCM) model of GPUs\n\n"
+            "usage:\n"
+            "  mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv] [--trace FILE.csv]\n"
+            "  mcmsim list            machine presets and built-in programs\n"
+            "  mcmsim --help | --version\n\n"
+            "  --set key=value   override a program param or a machine field (p, u, z, policy,\n"
+            "                    bandwidth, launch_latency, clock_hz, order, seed, warp);\n"
+            "                    machine.key / params.key when a name is both\n"
+            "  --format          text (default), json, or csv (one row per sweep point)\n"
+            "  --trace FILE.csv  one row per thread-block: kernel,block,sm,start,end\n",
+            MCMSIM_VERSION);
+}
+
+static int die(void)
+{
+    fprintf(stderr, "mcmsim: %s\n", fail_message());
+    return 1;
+}
+
+static int cmd_list(void)
+{
+    printf("machine presets (%s):\n", machine_preset_dir());
+    DIR *d = opendir(machine_preset_dir());
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".cfg") != 0)
+            continue;
+        char path[2048], name[256];
+        snprintf(path, sizeof path, "%s/%s", machine_preset_dir(), e->d_name);
+        snprintf(name, sizeof name, "%.*s", (int)(len - 4), e->d_name);
+        machine m;
+        machine_defaults(&m);
+        if (machine_load_file(&m, path) < 0)
+            printf("  %-14s (unreadable: %s)\n", name, fail_message());
+        else
+            printf("  %-14s P = %-4d U = %-6g Z = %-7g policy %s\n", name, m.p, m.u, m.z,
+                   memory_policy_name(m.policy));
+    }
+    if (d)
+        closedir(d);
+    printf("\nbuilt-in programs:\n");
+    for (const builtin_program *const *b = builtin_programs(); *b; b++)
+        printf("  %-16s %s\n  %-16s params: %s\n", (*b)->name, (*b)->summary, "", (*b)->defaults);
+    return 0;
+}
+
+typedef struct run_options {
+    const char *file, *trace;
+    report_format format;
+    char **sets;
+    int n_sets;
+} run_options;
+
+static int parse_run_args(int argc, char **argv, run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->sets = calloc((size_t)argc, sizeof *o->sets);
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--set") == 0 || strcmp(a, "--format") == 0 || strcmp(a, "--trace") == 0) {
+            if (!value)
+                return fail("%s needs a value (mcmsim --help)", a);
+            i++;
+            if (a[2] == 's')
+                o->sets[o->n_sets++] = argv[i];
+            else if (a[2] == 't')
+                o->trace = value;
+            else if (strcmp(value, "text") == 0)
+                o->format = FORMAT_TEXT;
+            else if (strcmp(value, "json") == 0)
+                o->format = FORMAT_JSON;
+            else if (strcmp(value, "csv") == 0)
+                o->format = FORMAT_CSV;
+            else
+                return fail("--format %s: expected text, json or csv", value);
+        } else if (a[0] == '-') {
+            return fail("unknown option %s (mcmsim --help)", a);
+        } else if (!o->file) {
+            o->file = a;
+        } else {
+            return fail("one run file at a time (got %s and %s)", o->file, a);
+        }
+    }
+    if (!o->file)
+        return fail("run needs a run file: mcmsim run FILE.cfg");
+    return 0;
+}
+
+static void free_points(run_point *pts, long n)
+{
+    for (long i = 0; i < n; i++) {
+        kernel_dag_free(pts[i].dag);
+        sim_result_free(&pts[i].result);
+    }
+    free(pts);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    run_options o;
+    run_file rf;
+    if (parse_run_args(argc, argv, &o) < 0) {
+        free(o.sets);
+        return die();
+    }
+    int rc = runfile_load(&rf, o.file, o.sets, o.n_sets);
+    free(o.sets);
+    if (rc < 0) {
+        runfile_close(&rf);
+        return die();
+    }
+    long n = runfile_points(&rf);
+    if (o.trace && n > 1) {
+        fail("--trace %s: the run file sweeps %ld points; pin the sweep with --set to trace one", o.trace, n);
+        runfile_close(&rf);
+        return die();
+    }
+    const char *name = NULL;
+    config_setting_lookup_string(rf.program, "name", &name);
+    run_point *pts = calloc((size_t)n, sizeof *pts);
+    for (long i = 0; i < n && rc == 0; i++) {
+        run_point *pt = &pts[i];
+        for (int a = 0; a < rf.n_axes; a++)
+            snprintf(pt->swept[a], sizeof pt->swept[a], "%s", runfile_axis_value(&rf, i, a));
+        rc = runfile_point(&rf, i, &pt->machine, &pt->params);
+        if (rc == 0 && machine_validate(&pt->machine) < 0)
+            rc = -1;
+        if (rc == 0 && !(pt->dag = program_build(rf.program, &pt->params, &pt->machine)))
+            rc = -1;
+        if (rc == 0)
+            rc = sim_run(pt->dag, &pt->machine, o.trace, &pt->result);
+        if (rc < 0 && n > 1)
+            fail("%s (sweep point %ld of %ld)", fail_message(), i + 1, n);
+    }
+    if (rc == 0) {
+        const char *swept[SWEEP_AXES_MAX];
+        for (int a = 0; a < rf.n_axes; a++)
+            swept[a] = rf.axes[a].key;
+        report_print(stdout, o.format, name ? name : "program", pts, n, swept, rf.n_axes);
+    }
+    free_points(pts, n);
+    runfile_close(&rf);
+    return rc < 0 ? die() : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("mcmsim %s\n", MCMSIM_VERSION);
+        return 0;
+    }
+    if (strcmp(argv[1], "list") == 0)
+        return cmd_list();
+    if (strcmp(argv[1], "run") == 0)
+        return cmd_run(argc, argv);
+    fail("unknown command '%s' (mcmsim --help)", argv[1]);
+    return die();
+}

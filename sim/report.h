@@ -1,0 +1,33 @@
+/*
+ * report.h — the results of a run, as text for people, CSV for tables and
+ * JSON for programs.  A report is printed only once every point of a run
+ * has succeeded: never a partial result shown as whole.
+ */
+#ifndef MCM_REPORT_H
+#define MCM_REPORT_H
+
+#include "engine.h"
+#include "formula.h"
+#include "kernel_dag.h"
+#include "machine.h"
+
+#include <stdio.h>
+
+#define REPORT_SWEPT_MAX 8
+
+/* One simulated point of a run. */
+typedef struct run_point {
+    char swept[REPORT_SWEPT_MAX][64]; /* values of the swept keys, as text */
+    machine machine;
+    vars params;
+    kernel_dag *dag;
+    sim_result result;
+} run_point;
+
+typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV } report_format;
+
+/* `swept` names the keys that vary between points (shown first). */
+void report_print(FILE *out, report_format format, const char *program, const run_point *points,
+                  long n, const char *const *swept, int n_swept);
+
+#endif

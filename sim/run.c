@@ -1,0 +1,221 @@
+/*
+ * run.c — one simulation, from a checked program to a complete result.
+ *
+ * SimGrid's engine lives once per process, so every simulation runs in a
+ * child process: the parent checks the program, writes the SimGrid platform
+ * of the machine, forks; the child simulates (engine.c) and sends its
+ * figures back through a pipe.  The parent adds the static costs (S, L, K),
+ * the bounds of Theorem 1 and Corollary 1, and checks the theorem.
+ *
+ * A result is either whole or absent: a child that dies, or sends fewer
+ * bytes than promised, is an error, never a partial result.
+ */
+#include "engine.h"
+#include "fail.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct wire_header {
+    int status;         /* 0 ok, -1 error (message follows) */
+    int n_kernels, p;
+    double T, W, O, N, C;
+} wire_header;
+
+static int write_all(int fd, const void *buf, size_t size)
+{
+    const char *p = buf;
+    while (size > 0) {
+        ssize_t w = write(fd, p, size);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        size -= (size_t)w;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *buf, size_t size)
+{
+    char *p = buf;
+    while (size > 0) {
+        ssize_t r = read(fd, p, size);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        p += r;
+        size -= (size_t)r;
+    }
+    return 0;
+}
+
+static void child(int fd, const kernel_dag *dag, const machine *m, const char *platform,
+                  const char *trace_path, sim_result *r)
+{
+    wire_header h = {0};
+    memset(&r->costs, 0, sizeof r->costs);
+    h.status = engine_simulate(dag, m, platform, trace_path, r);
+    h.n_kernels = dag->n;
+    h.p = m->p;
+    h.T = r->T;
+    h.W = r->costs.W;
+    h.O = r->costs.O;
+    h.N = r->costs.N;
+    h.C = r->costs.C;
+    int bad = write_all(fd, &h, sizeof h);
+    if (h.status == 0) {
+        bad |= write_all(fd, r->kernels, sizeof *r->kernels * (size_t)dag->n);
+        bad |= write_all(fd, r->sm_busy, sizeof *r->sm_busy * (size_t)m->p);
+    } else {
+        bad |= write_all(fd, fail_message(), strlen(fail_message()) + 1);
+    }
+    _exit(bad ? 3 : 0);
+}
+
+static int write_platform(const machine *m, char *path)
+{
+    strcpy(path, "/tmp/mcmsim-platform-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return fail("cannot create a temporary platform file in /tmp: %s", strerror(errno));
+    FILE *f = fdopen(fd, "w");
+    int rc = machine_write_platform(m, f);
+    if (fclose(f) != 0)
+        rc = fail("cannot write the temporary platform file %s", path);
+    return rc;
+}
+
+/* Receive the child's figures; returns -1 on error or a short message. */
+static int receive(int fd, const kernel_dag *dag, const machine *m, sim_result *r)
+{
+    wire_header h;
+    if (read_all(fd, &h, sizeof h) < 0)
+        return fail("the simulation process ended without a result");
+    if (h.status != 0) {
+        char message[2048] = "";
+        ssize_t got = read(fd, message, sizeof message - 1);
+        message[got > 0 ? got : 0] = '\0';
+        return fail("%s", message[0] ? message : "the simulation failed");
+    }
+    if (h.n_kernels != dag->n || h.p != m->p ||
+        read_all(fd, r->kernels, sizeof *r->kernels * (size_t)dag->n) < 0 ||
+        read_all(fd, r->sm_busy, sizeof *r->sm_busy * (size_t)m->p) < 0)
+        return fail("the simulation process sent an incomplete result");
+    r->T = h.T;
+    r->costs.W = h.W;
+    r->costs.O = h.O;
+    r->costs.N = h.N;
+    r->costs.C = h.C;
+    return 0;
+}
+
+static void add_bounds(const machine *m, sim_result *r)
+{
+    const dag_costs *c = &r->costs;
+    r->bound_theorem1 = (c->N / m->p + c->L_kernels) * c->C;
+    r->bound_corollary1 = c->K > 0 ? (c->N / c->K + c->L_kernels) * c->C : 0;
+    r->launch_term = c->L_kernels * m->launch_latency;
+    double busy = 0;
+    for (int i = 0; i < m->p; i++)
+        busy += r->sm_busy[i];
+    r->utilization = r->T > 0 ? busy / (m->p * r->T) : 0;
+}
+
+static int check_theorem1(const kernel_dag *dag, const machine *m, const sim_result *r)
+{
+    if (m->policy != MEM_PARALLEL)
+        return 0; /* other policies may exceed it; the report says by how much */
+    double bound = r->bound_theorem1 + r->launch_term;
+    if (r->T <= bound * (1 + 1e-12) + 1e-9)
+        return 0;
+    return fail("internal error (a bug in mcmsim): program '%s' on machine '%s' took "
+                "T = %.17g cycles, above the Theorem 1 bound (N/P + L)·C%s = %.17g under "
+                "the parallel policy", dag->name, m->name, r->T,
+                r->launch_term > 0 ? " + L·launch_latency" : "", bound);
+}
+
+int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (machine_validate(m) < 0 || kernel_dag_check(dag, m, NULL) < 0)
+        return -1;
+    if (dag->n == 0)
+        return fail("program '%s' has no kernel to run", dag->name);
+    out->n_kernels = dag->n;
+    out->p = m->p;
+    out->kernels = calloc((size_t)dag->n, sizeof *out->kernels);
+    out->sm_busy = calloc((size_t)m->p, sizeof *out->sm_busy);
+
+    char platform[64];
+    int fds[2];
+    if (write_platform(m, platform) < 0)
+        goto failed;
+    if (pipe(fds) < 0) {
+        fail("cannot create a pipe: %s", strerror(errno));
+        unlink(platform);
+        goto failed;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fail("cannot fork the simulation process: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        unlink(platform);
+        goto failed;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child(fds[1], dag, m, platform, trace_path, out);
+    }
+    close(fds[1]);
+    int rc = receive(fds[0], dag, m, out);
+    close(fds[0]);
+    int status;
+    struct rusage usage;
+    while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR)
+        ;
+    unlink(platform);
+    if (rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+        rc = fail("the simulation process died (%s %d)", WIFSIGNALED(status) ? "signal" : "status",
+                  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    if (rc < 0)
+        goto failed;
+    out->peak_rss_kib = (double)usage.ru_maxrss;
+
+    dag_costs executed = out->costs, analysed;
+    kernel_dag_costs(dag, m->u, &analysed);
+    out->costs = analysed;
+    out->costs.W = executed.W;
+    out->costs.O = executed.O;
+    out->costs.N = executed.N;
+    out->costs.C = executed.C;
+    if (executed.N != analysed.N) {
+        fail("internal error: %.0f blocks executed, but the program has %.0f", executed.N, analysed.N);
+        goto failed;
+    }
+    add_bounds(m, out);
+    if (check_theorem1(dag, m, out) < 0)
+        goto failed;
+    return 0;
+failed:
+    sim_result_free(out);
+    return -1;
+}
+
+void sim_result_free(sim_result *r)
+{
+    free(r->kernels);
+    free(r->sm_busy);
+    r->kernels = NULL;
+    r->sm_busy = NULL;
+}
