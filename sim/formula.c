@@ -59,9 +59,36 @@ static muFloat_t fn_ceil(muFloat_t x) { return ceil(x); }
 static muFloat_t fn_floor(muFloat_t x) { return floor(x); }
 static muFloat_t fn_pow2(muFloat_t x) { return pow(2.0, x); }
 
+/* muparser asks this factory for every name that is not defined: we note
+ * the first such name and give it a dummy slot, so the message can say
+ * which variable is unknown rather than "unexpected token". */
+typedef struct unknown_name {
+    char name[VAR_NAME_MAX + 32];
+    double dummy;
+} unknown_name;
+
+static muFloat_t *note_unknown(const muChar_t *name, void *data)
+{
+    unknown_name *u = data;
+    if (!u->name[0])
+        snprintf(u->name, sizeof u->name, "%s", name);
+    return &u->dummy;
+}
+
+static void known_names(const vars *v, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (int i = 0; i < v->n; i++) {
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s", i ? ", " : "", v->name[i]);
+    }
+}
+
 int formula_eval(const char *text, const vars *v, const char *where, double *out)
 {
+    unknown_name unknown = {"", 0};
     muParserHandle_t p = mupCreate(muBASETYPE_FLOAT);
+    mupSetVarFactory(p, note_unknown, &unknown);
     vars local = *v; /* muparser keeps pointers to the variables */
     for (int i = 0; i < local.n; i++)
         mupDefineVar(p, local.name[i], &local.value[i]);
@@ -72,10 +99,12 @@ int formula_eval(const char *text, const vars *v, const char *where, double *out
     double value = mupEval(p);
     int rc = 0;
     if (mupError(p)) {
-        const char *token = mupGetErrorToken(p);
-        rc = fail("%s: formula \"%s\" is not valid: %s%s%s%s", where, text,
-                  mupGetErrorMsg(p), token && *token ? " (at '" : "",
-                  token && *token ? token : "", token && *token ? "')" : "");
+        rc = fail("%s: formula \"%s\" is not valid: %s", where, text, mupGetErrorMsg(p));
+    } else if (unknown.name[0]) {
+        char names[VARS_MAX * (VAR_NAME_MAX + 2)];
+        known_names(v, names, sizeof names);
+        rc = fail("%s: formula \"%s\" uses '%s', which is not defined (known: %s)", where, text,
+                  unknown.name, names[0] ? names : "none");
     } else if (!isfinite(value)) {
         rc = fail("%s: formula \"%s\" does not give a finite number", where, text);
     } else {

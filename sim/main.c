@@ -47,25 +47,27 @@ static int die(void)
 static int cmd_list(void)
 {
     printf("machine presets (%s):\n", machine_preset_dir());
-    DIR *d = opendir(machine_preset_dir());
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (len < 5 || strcmp(e->d_name + len - 4, ".cfg") != 0)
-            continue;
-        char path[2048], name[256];
-        snprintf(path, sizeof path, "%s/%s", machine_preset_dir(), e->d_name);
-        snprintf(name, sizeof name, "%.*s", (int)(len - 4), e->d_name);
-        machine m;
-        machine_defaults(&m);
-        if (machine_load_file(&m, path) < 0)
-            printf("  %-14s (unreadable: %s)\n", name, fail_message());
-        else
-            printf("  %-14s P = %-4d U = %-6g Z = %-7g policy %s\n", name, m.p, m.u, m.z,
-                   memory_policy_name(m.policy));
+    struct dirent **entries;
+    int n = scandir(machine_preset_dir(), &entries, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+        const char *file = entries[i]->d_name;
+        size_t len = strlen(file);
+        if (len >= 5 && strcmp(file + len - 4, ".cfg") == 0) {
+            char path[2048], name[256];
+            snprintf(path, sizeof path, "%s/%s", machine_preset_dir(), file);
+            snprintf(name, sizeof name, "%.*s", (int)(len - 4), file);
+            machine m;
+            machine_defaults(&m);
+            if (machine_load_file(&m, path) < 0)
+                printf("  %-14s (unreadable: %s)\n", name, fail_message());
+            else
+                printf("  %-14s P = %-4d U = %-6g Z = %-7g policy %s\n", name, m.p, m.u, m.z,
+                       memory_policy_name(m.policy));
+        }
+        free(entries[i]);
     }
-    if (d)
-        closedir(d);
+    if (n >= 0)
+        free(entries);
     printf("\nbuilt-in programs:\n");
     for (const builtin_program *const *b = builtin_programs(); *b; b++)
         printf("  %-16s %s\n  %-16s params: %s\n", (*b)->name, (*b)->summary, "", (*b)->defaults);

@@ -34,14 +34,14 @@ static void text_one(FILE *out, const char *program, const run_point *pt)
             program, m->name, m->p, m->u, m->z, memory_policy_name(m->policy), block_order_name(m->order));
     fprintf(out, "params:");
     for (int i = 0; i < pt->params.n; i++)
-        fprintf(out, " %s = %g", pt->params.name[i], pt->params.value[i]);
+        fprintf(out, " %s = %.10g", pt->params.name[i], pt->params.value[i]);
     fprintf(out, "\n\n");
     fprintf(out, "  simulated time T     %16.0f cycles  (%.6g s at %.3g GHz)\n", r->T, r->T / m->clock_hz,
             m->clock_hz / 1e9);
     fprintf(out, "  Theorem 1 bound      %16.0f cycles  (N/P + L)·C = (%.0f/%d + %d)·%g   T/bound = %.3f\n",
             r->bound_theorem1, c->N, m->p, c->L_kernels, c->C, r->T / r->bound_theorem1);
-    fprintf(out, "  Corollary 1 bound    %16.0f cycles  (N/K + L)·C = (%.0f/%.0f + %d)·%g   T/bound = %.3f\n",
-            r->bound_corollary1, c->N, c->K, c->L_kernels, c->C, r->T / r->bound_corollary1);
+    fprintf(out, "  Corollary 1 bound    %16.0f cycles  (N/K + L)·C = (%.0f/%.0f + %d)·%g   (on P = K SMs)\n",
+            r->bound_corollary1, c->N, c->K, c->L_kernels, c->C);
     if (r->launch_term > 0)
         fprintf(out, "  launch latency       %16.0f cycles  L·launch_latency, beyond the model\n",
                 r->launch_term);
@@ -59,15 +59,14 @@ static void text_table(FILE *out, const char *program, const run_point *pts, lon
     fprintf(out, "program '%s' on machine '%s', %ld points\n\n", program, m->name, n);
     for (int s = 0; s < n_swept; s++)
         fprintf(out, "%12s ", swept[s]);
-    fprintf(out, "%16s %16s %8s %16s %8s %7s\n", "T (cycles)", "Theorem 1", "T/Thm1", "Corollary 1",
-            "T/Cor1", "util");
+    fprintf(out, "%16s %16s %8s %18s %7s\n", "T (cycles)", "Theorem 1", "T/Thm1", "Cor. 1 (P = K)",
+            "util");
     for (long i = 0; i < n; i++) {
         const sim_result *r = &pts[i].result;
         for (int s = 0; s < n_swept; s++)
             fprintf(out, "%12s ", pts[i].swept[s]);
-        fprintf(out, "%16.0f %16.0f %8.3f %16.0f %8.3f %6.1f%%\n", r->T, r->bound_theorem1,
-                r->T / r->bound_theorem1, r->bound_corollary1, r->T / r->bound_corollary1,
-                100 * r->utilization);
+        fprintf(out, "%16.0f %16.0f %8.3f %18.0f %6.1f%%\n", r->T, r->bound_theorem1,
+                r->T / r->bound_theorem1, r->bound_corollary1, 100 * r->utilization);
     }
 }
 

@@ -1,0 +1,211 @@
+/*
+ * test_cli.c — the mcmsim command, as a user meets it: every bad input gets
+ * one clear line on stderr naming the place and the rule, a non-zero exit,
+ * and nothing on stdout; good input gives well-formed text, CSV and JSON.
+ *
+ * The binary is found through $MCMSIM (set by `make test`).
+ */
+#include "helpers.h"
+
+#include <cjson/cJSON.h>
+#include <sys/wait.h>
+
+typedef struct outcome {
+    int status;
+    char out[1 << 17];
+    char err[4096];
+} outcome;
+
+static void slurp(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
+/* Run `mcmsim ARGS` (a shell word list). */
+static outcome *mcmsim(const char *args)
+{
+    static outcome o;
+    const char *bin = getenv("MCMSIM");
+    cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s >/tmp/mcmsim-cli-out.$PPID 2>/tmp/mcmsim-cli-err.$PPID", bin, args);
+    int rc = system(cmd);
+    o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/mcmsim-cli-out.%d", (int)getpid());
+    slurp(path, o.out, sizeof o.out);
+    unlink(path);
+    snprintf(path, sizeof path, "/tmp/mcmsim-cli-err.%d", (int)getpid());
+    slurp(path, o.err, sizeof o.err);
+    unlink(path);
+    return &o;
+}
+
+/* Bad input: non-zero exit, empty stdout, exactly one stderr line that
+ * contains every one of `needles` (NULL-terminated). */
+static void expect_refusal(const char *args, const char *const *needles)
+{
+    outcome *o = mcmsim(args);
+    cr_expect_neq(o->status, 0, "mcmsim %s: exit status 0", args);
+    cr_expect_str_empty(o->out, "mcmsim %s printed a result:\n%s", args, o->out);
+    size_t len = strlen(o->err);
+    cr_expect(len > 0 && o->err[len - 1] == '\n' && strchr(o->err, '\n') == o->err + len - 1,
+              "mcmsim %s: expected one line on stderr, got:\n%s", args, o->err);
+    for (int i = 0; needles[i]; i++)
+        cr_expect(strstr(o->err, needles[i]) != NULL, "mcmsim %s: '%s' not in: %s", args, needles[i], o->err);
+}
+
+#define REFUSE(args, ...) expect_refusal(args, (const char *const[]){__VA_ARGS__, NULL})
+
+static const char *good_program =
+    "program = { name = \"p\"; params = { n = 64; l = 8; };\n"
+    "  kernels = ( { name = \"k\"; blocks = \"n/l\"; threads = \"l\"; span = 2; reads = 1; } ); };\n";
+
+static char *with(const char *text)
+{
+    return temp_file(text, ".cfg");
+}
+
+static void refuse_file(const char *text, const char *extra, const char *const *needles)
+{
+    char *path = with(text);
+    char args[512];
+    snprintf(args, sizeof args, "run %s %s", path, extra);
+    expect_refusal(args, needles);
+    unlink(path);
+    free(path);
+}
+
+#define REFUSE_FILE(text, extra, ...) refuse_file(text, extra, (const char *const[]){__VA_ARGS__, NULL})
+
+Test(cli, missing_file)
+{
+    REFUSE("run /tmp/no-such-mcmsim-file.cfg", "/tmp/no-such-mcmsim-file.cfg", "cannot read");
+}
+
+Test(cli, syntax_error_gives_file_and_line)
+{
+    REFUSE_FILE("machine = \"mcm\";\nprogram = { name = \"x\" \n  oops };\n", "", ".cfg:3: syntax error");
+}
+
+Test(cli, unknown_keys_everywhere)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%scolour = 3;\n", good_program);
+    REFUSE_FILE(text, "", ".cfg:3", "unknown key 'colour'");
+    snprintf(text, sizeof text, "machine = { p = 4; speed = 2; };\n%s", good_program);
+    REFUSE_FILE(text, "", ".cfg:1", "unknown machine key 'speed'");
+    REFUSE_FILE("program = { name = \"p\"; kernels = ( { name = \"k\"; blocks = 1; threads = 1;\n"
+                "  span = 1; spam = 2; } ); };\n", "", ".cfg:2", "kernel 'k'", "unknown key 'spam'");
+    REFUSE_FILE(good_program, "--set q=3", "--set q=3", "unknown key 'q'", "params: n, l");
+}
+
+Test(cli, bad_formulas)
+{
+    REFUSE_FILE("program = { name = \"p\"; params = { n = 8; };\n kernels = ( { name = \"k\";\n"
+                " blocks = \"n/(2\"; threads = 1; span = 1; } ); };\n",
+                "", ".cfg:3", "kernel 'k' blocks", "n/(2", "is not valid");
+    REFUSE_FILE("program = { name = \"p\"; params = { n = 8; };\n kernels = ( { name = \"k\";\n"
+                " blocks = 1; threads = 1; span = \"3*s\"; } ); };\n",
+                "", ".cfg:3", "kernel 'k' span", "3*s", "uses 's'", "not defined");
+}
+
+Test(cli, impossible_machines)
+{
+    REFUSE_FILE(good_program, "--set p=0", "P = 0", "P > 0");
+    REFUSE_FILE(good_program, "--set p=-3", "P = -3");
+    REFUSE_FILE(good_program, "--set u=0", "U = 0", "U > 0");
+    REFUSE_FILE(good_program, "--set policy=fastest", "policy", "fastest", "parallel, exclusive, shared");
+    REFUSE_FILE(good_program, "--set p=two", "--set p", "number");
+    char text[1024];
+    snprintf(text, sizeof text, "machine = \"no-such-card\";\n%s", good_program);
+    REFUSE_FILE(text, "", "no-such-card", "not a preset");
+}
+
+Test(cli, z_too_small_for_l)
+{
+    REFUSE_FILE(good_program, "--set z=7", "kernel 'k'", "Z = 7", "ℓ = 8", "words <= Z");
+    REFUSE_FILE("program = { name = \"p\"; params = { s = 300; l = 256; };\n"
+                " constraints = [ \"4*s + 2*l <= Z\" ];\n"
+                " kernels = ( { name = \"k\"; blocks = 1; threads = \"l\"; span = \"3*s\"; } ); };\n",
+                "--set z=1024", ".cfg:2", "4*s + 2*l <= Z", "does not hold", "s = 300");
+}
+
+Test(cli, cycle_in_after)
+{
+    REFUSE_FILE("program = { name = \"p\"; kernels = (\n"
+                " { name = \"a\"; blocks = 1; threads = 1; span = 1; after = [\"c\"]; },\n"
+                " { name = \"b\"; blocks = 1; threads = 1; span = 1; },\n"
+                " { name = \"c\"; blocks = 1; threads = 1; span = 1; } ); };\n",
+                "", "cycle", "kernel '");
+    REFUSE_FILE("program = { name = \"p\"; kernels = (\n"
+                " { name = \"a\"; blocks = 1; threads = 1; span = 1; after = [\"zz\"]; } ); };\n",
+                "", ".cfg:2", "'zz'", "not a kernel");
+}
+
+Test(cli, other_mistakes)
+{
+    REFUSE_FILE("program = { name = \"no-such-program\"; };\n", "", "no-such-program", "not a built-in");
+    REFUSE_FILE("machine = \"mcm\";\n", "", "no program");
+    REFUSE_FILE(good_program, "--format xml", "--format xml");
+    REFUSE_FILE("program = { name = \"p\"; kernels = ( { name = \"k\"; blocks = 0; threads = 1;\n"
+                " span = 1; } ); };\n", "", "kernel 'k'", "at least 1 block");
+    char text[1024];
+    snprintf(text, sizeof text, "%ssweep = { n = [64, 128]; };\n", good_program);
+    REFUSE_FILE(text, "--trace /tmp/x.csv", "--trace", "sweeps 2 points");
+    REFUSE("frobnicate", "unknown command 'frobnicate'");
+}
+
+Test(cli, text_csv_and_json_of_the_demo)
+{
+    char demo[1024];
+    snprintf(demo, sizeof demo, "run %s/programs/demo.cfg", MCMSIM_DATADIR);
+    outcome *o = mcmsim(demo);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, "Theorem 1") != NULL);
+
+    char args[1100];
+    snprintf(args, sizeof args, "%s --format csv", demo);
+    o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    int lines = 0;
+    for (const char *c = o->out; *c; c++)
+        lines += *c == '\n';
+    cr_expect_eq(lines, 1 + 8, "header + one row per sweep point");
+    cr_expect(strncmp(o->out, "program,machine,p,n,l,P,U,Z,policy,T,", 37) == 0, "%.80s", o->out);
+
+    snprintf(args, sizeof args, "%s --format json --set p=4", demo);
+    o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cJSON *doc = cJSON_Parse(o->out);
+    cr_assert_not_null(doc, "not JSON: %.200s", o->out);
+    const char *keys[] = {"T", "W", "S", "O", "N", "L_kernels", "L_edges", "C", "K", "bound_theorem1",
+                          "bound_corollary1", "P", "U", "Z", "policy", "utilization", "kernels"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        cr_expect_not_null(cJSON_GetObjectItem(doc, keys[i]), "JSON lacks %s", keys[i]);
+    cr_expect_eq(cJSON_GetObjectItem(doc, "P")->valuedouble, 4);
+    cr_expect_leq(cJSON_GetObjectItem(doc, "T")->valuedouble,
+                  cJSON_GetObjectItem(doc, "bound_theorem1")->valuedouble);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "kernels")), 22);
+    cJSON_Delete(doc);
+}
+
+Test(cli, list_help_version)
+{
+    outcome *o = mcmsim("list");
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    const char *names[] = {"mcm", "gtx670", "tesla-c2050", "h100", "h200", "sum"};
+    for (int i = 0; i < 6; i++)
+        cr_expect(strstr(o->out, names[i]) != NULL, "list lacks %s", names[i]);
+    cr_expect(strstr(o->out, "unreadable") == NULL, "%s", o->out);
+    o = mcmsim("--help");
+    cr_expect_eq(o->status, 0);
+    cr_expect(strstr(o->out, "mcmsim run FILE.cfg") != NULL);
+    o = mcmsim("--version");
+    cr_expect_eq(o->status, 0);
+    cr_expect(strncmp(o->out, "mcmsim ", 7) == 0);
+}
