@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const top_keys[] = {"machine", "program", "sweep", "description", NULL};
+static const char *const top_keys[] = {"machine", "program", "sweep", "compare", "description", NULL};
 
 static void dirname_of(const char *path, char *out, size_t size)
 {
@@ -131,11 +131,6 @@ static int read_sweep(run_file *rf)
                 return fail("%s: sweep values must be numbers or strings", where);
             }
         }
-        /* the key must be known: try its first value on scratch copies */
-        machine m = rf->machine;
-        vars v = rf->params;
-        if (assign(&m, &v, axis->key, axis->value[0], where) < 0)
-            return -1;
     }
     return 0;
 }
@@ -152,30 +147,31 @@ static int check_top_keys(run_file *rf)
             char where[512];
             setting_where(s, where, sizeof where);
             return fail("%s: unknown key '%s' (a run file has machine, program, sweep, "
-                        "description)", where, config_setting_name(s));
+                        "compare, description)", where, config_setting_name(s));
         }
     }
     return 0;
 }
 
-static int apply_sets(run_file *rf, char **sets, int n_sets)
+/* Record the --set assignments; a swept key that is set is pinned. */
+static int read_sets(run_file *rf, char **sets, int n_sets)
 {
     for (int i = 0; i < n_sets; i++) {
-        char key[128];
         const char *eq = strchr(sets[i], '=');
-        if (!eq || eq == sets[i] || (size_t)(eq - sets[i]) >= sizeof key)
+        size_t len = eq ? (size_t)(eq - sets[i]) : 0;
+        if (!eq || len == 0 || len >= sizeof rf->set_key[0] || strlen(eq + 1) >= sizeof rf->set_value[0])
             return fail("--set %s: expected key=value", sets[i]);
-        memcpy(key, sets[i], (size_t)(eq - sets[i]));
-        key[eq - sets[i]] = '\0';
-        char where[160];
-        snprintf(where, sizeof where, "--set %s", sets[i]);
-        if (assign(&rf->machine, &rf->params, key, eq + 1, where) < 0)
-            return -1;
-        for (int a = 0; a < rf->n_axes; a++) /* a swept key is pinned */
-            if (strcmp(rf->axes[a].key, key) == 0) {
+        if (rf->n_sets == SETS_MAX)
+            return fail("--set %s: at most %d --set options", sets[i], SETS_MAX);
+        memcpy(rf->set_key[rf->n_sets], sets[i], len);
+        rf->set_key[rf->n_sets][len] = '\0';
+        snprintf(rf->set_value[rf->n_sets], sizeof rf->set_value[0], "%s", eq + 1);
+        for (int a = 0; a < rf->n_axes; a++)
+            if (strcmp(rf->axes[a].key, rf->set_key[rf->n_sets]) == 0) {
                 rf->axes[a] = rf->axes[--rf->n_axes];
                 a--;
             }
+        rf->n_sets++;
     }
     return 0;
 }
@@ -195,11 +191,18 @@ int runfile_load(run_file *rf, const char *path, char **sets, int n_sets)
     if (check_top_keys(rf) < 0 || load_machine(rf) < 0)
         return -1;
     rf->program = config_lookup(&rf->cfg, "program");
+    rf->compare = config_lookup(&rf->cfg, "compare");
     if (!rf->program)
         return fail("%s: no program group (program = { name = ...; ... };)", path);
-    if (program_params(rf->program, &rf->params) < 0 || read_sweep(rf) < 0 ||
-        apply_sets(rf, sets, n_sets) < 0)
+    if (read_sweep(rf) < 0 || read_sets(rf, sets, n_sets) < 0)
         return -1;
+    for (long i = 0; i < runfile_points(rf); i++) { /* every point, before any runs */
+        machine m;
+        vars v;
+        const char *name;
+        if (runfile_point(rf, i, &m, &v, &name) < 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -211,17 +214,36 @@ long runfile_points(const run_file *rf)
     return n;
 }
 
-int runfile_point(const run_file *rf, long i, machine *m, vars *params)
+int runfile_point(const run_file *rf, long i, machine *m, vars *params, const char **program)
 {
+    const char *name = NULL;
+    for (int s = 0; s < rf->n_sets; s++)
+        if (strcmp(rf->set_key[s], "program") == 0)
+            name = rf->set_value[s];
+    for (int a = 0; a < rf->n_axes; a++)
+        if (strcmp(rf->axes[a].key, "program") == 0)
+            name = runfile_axis_value(rf, i, a);
+    if (name && !builtin_find(name))
+        return fail("%s: program '%s' is not a built-in program (`mcmsim list` shows them)",
+                    rf->path, name);
+    *program = program_name(rf->program, name);
     *m = rf->machine;
-    *params = rf->params;
-    for (int a = rf->n_axes - 1; a >= 0; a--) {
-        const sweep_axis *axis = &rf->axes[a];
-        char where[1200];
-        snprintf(where, sizeof where, "%s: sweep %s", rf->path, axis->key);
-        if (assign(m, params, axis->key, axis->value[i % axis->n], where) < 0)
+    if (program_params(rf->program, name, params) < 0)
+        return -1;
+    char where[1200];
+    for (int s = 0; s < rf->n_sets; s++) {
+        if (strcmp(rf->set_key[s], "program") == 0)
+            continue;
+        snprintf(where, sizeof where, "--set %s=%s", rf->set_key[s], rf->set_value[s]);
+        if (assign(m, params, rf->set_key[s], rf->set_value[s], where) < 0)
             return -1;
-        i /= axis->n;
+    }
+    for (int a = 0; a < rf->n_axes; a++) {
+        if (strcmp(rf->axes[a].key, "program") == 0)
+            continue;
+        snprintf(where, sizeof where, "%s: sweep %s (program '%s')", rf->path, rf->axes[a].key, *program);
+        if (assign(m, params, rf->axes[a].key, runfile_axis_value(rf, i, a), where) < 0)
+            return -1;
     }
     return 0;
 }

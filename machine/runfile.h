@@ -8,7 +8,9 @@
  *
  * `--set key=value` overrides a param or a machine field (`machine.key` and
  * `params.key` say which when a name is both); a key that is swept is
- * pinned to the value set.  A sweep runs the cross product of its lists,
+ * pinned to the value set.  The key `program` may be swept too (each
+ * program takes its own defaults for the params the group does not give).
+ * An optional `compare` group states a conclusion (sim/compare.c).  A sweep runs the cross product of its lists,
  * the last key varying fastest.
  */
 #ifndef MCM_RUNFILE_H
@@ -28,24 +30,30 @@ typedef struct sweep_axis {
     char value[SWEEP_VALUES_MAX][64]; /* as text: numbers or policy names */
 } sweep_axis;
 
+#define SETS_MAX 32
+
 typedef struct run_file {
     char path[1024];
     config_t cfg;
-    const config_setting_t *program;
-    machine machine;      /* after --set */
-    vars params;          /* after --set */
+    const config_setting_t *program;  /* the `program` group */
+    const config_setting_t *compare;  /* the `compare` group, or NULL */
+    machine machine;                  /* the run file's machine, before --set */
+    int n_sets;                       /* --set assignments, applied per point */
+    char set_key[SETS_MAX][64], set_value[SETS_MAX][128];
     int n_axes;
     sweep_axis axes[SWEEP_AXES_MAX];
 } run_file;
 
-/* Load `path` and apply the `--set` assignments ("key=value" each). */
+/* Load `path` with the `--set` assignments ("key=value" each), and check
+ * every point: after this succeeds, runfile_point() cannot fail. */
 int runfile_load(run_file *rf, const char *path, char **sets, int n_sets);
 
 /* Number of points (1 without a sweep). */
 long runfile_points(const run_file *rf);
 
-/* Machine and params of point i (0 <= i < runfile_points). */
-int runfile_point(const run_file *rf, long i, machine *m, vars *params);
+/* Machine, params and program name of point i (0 <= i < runfile_points).
+ * The key `program` may be swept or set: it names a built-in program. */
+int runfile_point(const run_file *rf, long i, machine *m, vars *params, const char **program);
 
 /* The value (as text) that sweep key `a` takes at point i. */
 const char *runfile_axis_value(const run_file *rf, long i, int a);

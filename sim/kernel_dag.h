@@ -52,6 +52,14 @@ typedef struct dag_costs {
     int L_kernels, L_edges;
 } dag_costs;
 
+/* The paper's closed forms of a program at one parameter point: W, S, O,
+ * N, L, C and the estimated running time T (Corollary 1, (N/K + L)·C, with
+ * the papers' rounding).  Where a paper gives none, the program file
+ * derives them from its kernels and says so. */
+typedef struct closed_form {
+    double W, S, O, N, L, C, T;
+} closed_form;
+
 kernel_dag *kernel_dag_new(const char *name);
 void kernel_dag_free(kernel_dag *dag);
 

@@ -3,12 +3,14 @@
  *
  *   mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv]
  *                       [--trace FILE.csv]
+ *   mcmsim compare FILE.cfg [--set key=value]...
  *   mcmsim list
  *   mcmsim --help | --version
  *
  * `run` simulates every point of the run file, then prints them all; any
  * error stops it with one message on stderr and exit status 1.
  */
+#include "compare.h"
 #include "engine.h"
 #include "fail.h"
 #include "program.h"
@@ -28,6 +30,7 @@ static void usage(FILE *out)
             "mcmsim %s — a simulator of the many-core machine (MCM) model of GPUs\n\n"
             "usage:\n"
             "  mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv] [--trace FILE.csv]\n"
+            "  mcmsim compare FILE.cfg [--set key=value]...   state the run file's conclusion\n"
             "  mcmsim list            machine presets and built-in programs\n"
             "  mcmsim --help | --version\n\n"
             "  --set key=value   override a program param or a machine field (p, u, z, policy,\n"
@@ -113,7 +116,7 @@ static int parse_run_args(int argc, char **argv, run_options *o)
         }
     }
     if (!o->file)
-        return fail("run needs a run file: mcmsim run FILE.cfg");
+        return fail("%s needs a run file: mcmsim %s FILE.cfg", argv[1], argv[1]);
     return 0;
 }
 
@@ -126,51 +129,73 @@ static void free_points(run_point *pts, long n)
     free(pts);
 }
 
-static int cmd_run(int argc, char **argv)
+/* Simulate every point of the run file; all or nothing. */
+static int simulate_points(run_file *rf, const run_options *o, run_point **out, long *n_out)
 {
-    run_options o;
-    run_file rf;
-    if (parse_run_args(argc, argv, &o) < 0) {
-        free(o.sets);
-        return die();
-    }
-    int rc = runfile_load(&rf, o.file, o.sets, o.n_sets);
-    free(o.sets);
-    if (rc < 0) {
-        runfile_close(&rf);
-        return die();
-    }
-    long n = runfile_points(&rf);
-    if (o.trace && n > 1) {
-        fail("--trace %s: the run file sweeps %ld points; pin the sweep with --set to trace one", o.trace, n);
-        runfile_close(&rf);
-        return die();
-    }
-    const char *name = NULL;
-    config_setting_lookup_string(rf.program, "name", &name);
+    long n = runfile_points(rf);
+    if (o->trace && n > 1)
+        return fail("--trace %s: the run file sweeps %ld points; pin the sweep with --set to trace one",
+                    o->trace, n);
     run_point *pts = calloc((size_t)n, sizeof *pts);
+    int rc = 0;
     for (long i = 0; i < n && rc == 0; i++) {
         run_point *pt = &pts[i];
-        for (int a = 0; a < rf.n_axes; a++)
-            snprintf(pt->swept[a], sizeof pt->swept[a], "%s", runfile_axis_value(&rf, i, a));
-        rc = runfile_point(&rf, i, &pt->machine, &pt->params);
-        if (rc == 0 && machine_validate(&pt->machine) < 0)
-            rc = -1;
-        if (rc == 0 && !(pt->dag = program_build(rf.program, &pt->params, &pt->machine)))
+        for (int a = 0; a < rf->n_axes; a++)
+            snprintf(pt->swept[a], sizeof pt->swept[a], "%s", runfile_axis_value(rf, i, a));
+        const char *name;
+        rc = runfile_point(rf, i, &pt->machine, &pt->params, &name);
+        pt->program = name;
+        if (rc == 0)
+            rc = machine_validate(&pt->machine);
+        if (rc == 0 && !(pt->dag = program_build(rf->program, name, &pt->params, &pt->machine)))
             rc = -1;
         if (rc == 0)
-            rc = sim_run(pt->dag, &pt->machine, o.trace, &pt->result);
+            rc = sim_run(pt->dag, &pt->machine, o->trace, &pt->result);
+        if (rc == 0) {
+            int has = program_closed_form(rf->program, name, &pt->params, &pt->machine, &pt->paper);
+            rc = has < 0 ? -1 : 0;
+            pt->has_closed_form = has > 0;
+        }
         if (rc < 0 && n > 1)
             fail("%s (sweep point %ld of %ld)", fail_message(), i + 1, n);
     }
+    if (rc < 0) {
+        free_points(pts, n);
+        return -1;
+    }
+    *out = pts;
+    *n_out = n;
+    return 0;
+}
+
+/* `mcmsim run` and `mcmsim compare`: simulate, then print a report or the
+ * run file's conclusion. */
+static int cmd_run(int argc, char **argv, int compare)
+{
+    run_options o;
+    run_file rf;
+    run_point *pts = NULL;
+    long n = 0;
+    int rc = parse_run_args(argc, argv, &o), loaded = rc == 0;
+    if (loaded)
+        rc = runfile_load(&rf, o.file, o.sets, o.n_sets);
+    free(o.sets);
+    if (rc == 0 && compare && !rf.compare)
+        rc = fail("%s: no compare group to state (compare = { claim = ...; key = ...; along = ...; })", o.file);
+    if (rc == 0)
+        rc = simulate_points(&rf, &o, &pts, &n);
     if (rc == 0) {
         const char *swept[SWEEP_AXES_MAX];
         for (int a = 0; a < rf.n_axes; a++)
             swept[a] = rf.axes[a].key;
-        report_print(stdout, o.format, name ? name : "program", pts, n, swept, rf.n_axes);
+        if (compare)
+            rc = compare_print(stdout, rf.compare, pts, n, swept, rf.n_axes);
+        else
+            report_print(stdout, o.format, pts, n, swept, rf.n_axes);
+        free_points(pts, n);
     }
-    free_points(pts, n);
-    runfile_close(&rf);
+    if (loaded)
+        runfile_close(&rf);
     return rc < 0 ? die() : 0;
 }
 
@@ -191,7 +216,9 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "list") == 0)
         return cmd_list();
     if (strcmp(argv[1], "run") == 0)
-        return cmd_run(argc, argv);
+        return cmd_run(argc, argv, 0);
+    if (strcmp(argv[1], "compare") == 0)
+        return cmd_run(argc, argv, 1);
     fail("unknown command '%s' (mcmsim --help)", argv[1]);
     return die();
 }

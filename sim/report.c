@@ -25,13 +25,13 @@ static void text_kernels(FILE *out, const run_point *pt)
     }
 }
 
-static void text_one(FILE *out, const char *program, const run_point *pt)
+static void text_one(FILE *out, const run_point *pt)
 {
     const machine *m = &pt->machine;
     const sim_result *r = &pt->result;
     const dag_costs *c = &r->costs;
     fprintf(out, "program '%s' on machine '%s' (P = %d, U = %g, Z = %g, policy %s, order %s)\n",
-            program, m->name, m->p, m->u, m->z, memory_policy_name(m->policy), block_order_name(m->order));
+            pt->program, m->name, m->p, m->u, m->z, memory_policy_name(m->policy), block_order_name(m->order));
     fprintf(out, "params:");
     for (int i = 0; i < pt->params.n; i++)
         fprintf(out, " %s = %.10g", pt->params.name[i], pt->params.value[i]);
@@ -49,68 +49,109 @@ static void text_one(FILE *out, const char *program, const run_point *pt)
     fprintf(out, "  N = %.0f blocks   L = %d kernels (%d edges)   C = %g cycles   K = %.0f blocks\n",
             c->N, c->L_kernels, c->L_edges, c->C, c->K);
     fprintf(out, "  SM utilisation %.1f %%\n", 100 * r->utilization);
+    if (pt->has_closed_form) {
+        const closed_form *p = &pt->paper;
+        fprintf(out, "\n  %-10s %18s %18s %10s\n", "", "simulated", "paper", "sim/paper");
+        const char *names[] = {"T", "W", "S", "O", "N", "L", "C"};
+        double sim[] = {r->T, c->W, c->S, c->O, c->N, c->L_kernels, c->C};
+        double paper[] = {p->T, p->W, p->S, p->O, p->N, p->L, p->C};
+        for (int i = 0; i < 7; i++)
+            fprintf(out, "  %-10s %18.6g %18.6g %10.4f\n", names[i], sim[i], paper[i],
+                    paper[i] != 0 ? sim[i] / paper[i] : NAN);
+        fprintf(out, "  (the paper's T is Corollary 1, the estimate on K SMs)\n");
+    }
     text_kernels(out, pt);
 }
 
-static void text_table(FILE *out, const char *program, const run_point *pts, long n,
-                       const char *const *swept, int n_swept)
+static void text_table(FILE *out, const run_point *pts, long n, const char *const *swept, int n_swept)
 {
     const machine *m = &pts[0].machine;
-    fprintf(out, "program '%s' on machine '%s', %ld points\n\n", program, m->name, n);
+    int papers = 0;
+    for (long i = 0; i < n; i++)
+        papers |= pts[i].has_closed_form;
+    int programs_swept = 0;
+    for (int s = 0; s < n_swept; s++)
+        programs_swept |= strcmp(swept[s], "program") == 0;
+    if (programs_swept)
+        fprintf(out, "programs compared on machine '%s', %ld points\n\n", m->name, n);
+    else
+        fprintf(out, "program '%s' on machine '%s', %ld points\n\n", pts[0].program, m->name, n);
     for (int s = 0; s < n_swept; s++)
         fprintf(out, "%12s ", swept[s]);
-    fprintf(out, "%16s %16s %8s %18s %7s\n", "T (cycles)", "Theorem 1", "T/Thm1", "Cor. 1 (P = K)",
-            "util");
+    fprintf(out, "%16s %16s %8s %18s %7s", "T (cycles)", "Theorem 1", "T/Thm1", "Cor. 1 (P = K)", "util");
+    fprintf(out, papers ? " %16s %9s\n" : "\n", "paper's T", "T/paper");
     for (long i = 0; i < n; i++) {
         const sim_result *r = &pts[i].result;
         for (int s = 0; s < n_swept; s++)
             fprintf(out, "%12s ", pts[i].swept[s]);
-        fprintf(out, "%16.0f %16.0f %8.3f %18.0f %6.1f%%\n", r->T, r->bound_theorem1,
+        fprintf(out, "%16.0f %16.0f %8.3f %18.0f %6.1f%%", r->T, r->bound_theorem1,
                 r->T / r->bound_theorem1, r->bound_corollary1, 100 * r->utilization);
+        if (pts[i].has_closed_form)
+            fprintf(out, " %16.0f %9.3f\n", pts[i].paper.T, r->T / pts[i].paper.T);
+        else
+            fprintf(out, papers ? " %16s %9s\n" : "\n", "-", "-");
     }
 }
 
 /* ---- CSV ---------------------------------------------------------------- */
 
 static const char *csv_metrics =
-    "P,U,Z,policy,T,W,S,O,N,L_kernels,L_edges,C,K,bound_theorem1,bound_corollary1,utilization,seconds";
+    "P,U,Z,policy,T,W,S,O,N,L_kernels,L_edges,C,K,bound_theorem1,bound_corollary1,utilization,seconds,"
+    "paper_W,paper_S,paper_O,paper_N,paper_L,paper_C,paper_T";
 
-static void csv_print(FILE *out, const char *program, const run_point *pts, long n,
-                      const char *const *swept, int n_swept)
+static void csv_print(FILE *out, const run_point *pts, long n, const char *const *swept, int n_swept)
 {
+    /* params columns: every param of any point (programs may differ) */
+    vars columns;
+    vars_clear(&columns);
+    for (long j = 0; j < n; j++)
+        for (int i = 0; i < pts[j].params.n; i++)
+            if (!vars_get(&columns, pts[j].params.name[i]))
+                vars_set(&columns, pts[j].params.name[i], 0);
     fprintf(out, "program,machine");
     for (int s = 0; s < n_swept; s++)
-        if (!vars_get(&pts[0].params, swept[s]))
+        if (!vars_get(&columns, swept[s]) && strcmp(swept[s], "program") != 0)
             fprintf(out, ",%s", swept[s]);
-    for (int i = 0; i < pts[0].params.n; i++)
-        fprintf(out, ",%s", pts[0].params.name[i]);
+    for (int i = 0; i < columns.n; i++)
+        fprintf(out, ",%s", columns.name[i]);
     fprintf(out, ",%s\n", csv_metrics);
     for (long j = 0; j < n; j++) {
         const machine *m = &pts[j].machine;
         const sim_result *r = &pts[j].result;
         const dag_costs *c = &r->costs;
-        fprintf(out, "%s,%s", program, m->name);
+        fprintf(out, "%s,%s", pts[j].program, m->name);
         for (int s = 0; s < n_swept; s++)
-            if (!vars_get(&pts[j].params, swept[s]))
+            if (!vars_get(&columns, swept[s]) && strcmp(swept[s], "program") != 0)
                 fprintf(out, ",%s", pts[j].swept[s]);
-        for (int i = 0; i < pts[j].params.n; i++)
-            fprintf(out, ",%.17g", pts[j].params.value[i]);
-        fprintf(out, ",%d,%.17g,%.17g,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g,%.6f,%.6g\n",
+        for (int i = 0; i < columns.n; i++) {
+            const double *v = vars_get(&pts[j].params, columns.name[i]);
+            if (v)
+                fprintf(out, ",%.17g", *v);
+            else
+                fprintf(out, ",");
+        }
+        fprintf(out, ",%d,%.17g,%.17g,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g,%.6f,%.6g",
                 m->p, m->u, m->z, memory_policy_name(m->policy), r->T, c->W, c->S, c->O, c->N,
                 c->L_kernels, c->L_edges, c->C, c->K, r->bound_theorem1, r->bound_corollary1,
                 r->utilization, r->T / m->clock_hz);
+        const closed_form *p = &pts[j].paper;
+        if (pts[j].has_closed_form)
+            fprintf(out, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", p->W, p->S, p->O, p->N, p->L,
+                    p->C, p->T);
+        else
+            fprintf(out, ",,,,,,,\n");
     }
 }
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static cJSON *json_point(const char *program, const run_point *pt)
+static cJSON *json_point(const run_point *pt)
 {
     const machine *m = &pt->machine;
     const sim_result *r = &pt->result;
     const dag_costs *c = &r->costs;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "program", program);
+    cJSON_AddStringToObject(o, "program", pt->program);
     cJSON_AddStringToObject(o, "machine", m->name);
     cJSON *params = cJSON_AddObjectToObject(o, "params");
     for (int i = 0; i < pt->params.n; i++)
@@ -133,6 +174,16 @@ static cJSON *json_point(const char *program, const run_point *pt)
     cJSON_AddNumberToObject(o, "launch_latency", m->launch_latency);
     cJSON_AddNumberToObject(o, "seconds", r->T / m->clock_hz);
     cJSON_AddNumberToObject(o, "utilization", r->utilization);
+    if (pt->has_closed_form) {
+        const closed_form *p = &pt->paper;
+        cJSON *cf = cJSON_AddObjectToObject(o, "closed_form");
+        const char *names[] = {"W", "S", "O", "N", "L", "C", "T"};
+        double values[] = {p->W, p->S, p->O, p->N, p->L, p->C, p->T};
+        for (int i = 0; i < 7; i++)
+            cJSON_AddNumberToObject(cf, names[i], values[i]);
+    } else {
+        cJSON_AddNullToObject(o, "closed_form");
+    }
     cJSON *per_sm = cJSON_AddArrayToObject(o, "sm_utilization");
     for (int i = 0; i < r->p; i++)
         cJSON_AddItemToArray(per_sm, cJSON_CreateNumber(r->T > 0 ? r->sm_busy[i] / r->T : 0));
@@ -148,15 +199,15 @@ static cJSON *json_point(const char *program, const run_point *pt)
     return o;
 }
 
-static void json_print(FILE *out, const char *program, const run_point *pts, long n, int as_array)
+static void json_print(FILE *out, const run_point *pts, long n, int as_array)
 {
     cJSON *doc;
     if (as_array) {
         doc = cJSON_CreateArray();
         for (long i = 0; i < n; i++)
-            cJSON_AddItemToArray(doc, json_point(program, &pts[i]));
+            cJSON_AddItemToArray(doc, json_point(&pts[i]));
     } else {
-        doc = json_point(program, &pts[0]);
+        doc = json_point(&pts[0]);
     }
     char *text = cJSON_Print(doc);
     fprintf(out, "%s\n", text);
@@ -164,20 +215,20 @@ static void json_print(FILE *out, const char *program, const run_point *pts, lon
     cJSON_Delete(doc);
 }
 
-void report_print(FILE *out, report_format format, const char *program, const run_point *pts,
-                  long n, const char *const *swept, int n_swept)
+void report_print(FILE *out, report_format format, const run_point *pts, long n,
+                  const char *const *swept, int n_swept)
 {
     switch (format) {
     case FORMAT_CSV:
-        csv_print(out, program, pts, n, swept, n_swept);
+        csv_print(out, pts, n, swept, n_swept);
         break;
     case FORMAT_JSON:
-        json_print(out, program, pts, n, n_swept > 0);
+        json_print(out, pts, n, n_swept > 0);
         break;
     default:
         if (n == 1 && n_swept == 0)
-            text_one(out, program, pts);
+            text_one(out, pts);
         else
-            text_table(out, program, pts, n, swept, n_swept);
+            text_table(out, pts, n, swept, n_swept);
     }
 }

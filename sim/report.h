@@ -18,6 +18,9 @@
 /* One simulated point of a run. */
 typedef struct run_point {
     char swept[REPORT_SWEPT_MAX][64]; /* values of the swept keys, as text */
+    const char *program;
+    int has_closed_form;
+    closed_form paper;                /* the paper's closed forms, if any */
     machine machine;
     vars params;
     kernel_dag *dag;
@@ -27,7 +30,7 @@ typedef struct run_point {
 typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV } report_format;
 
 /* `swept` names the keys that vary between points (shown first). */
-void report_print(FILE *out, report_format format, const char *program, const run_point *points,
-                  long n, const char *const *swept, int n_swept);
+void report_print(FILE *out, report_format format, const run_point *points, long n,
+                  const char *const *swept, int n_swept);
 
 #endif

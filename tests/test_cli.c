@@ -209,3 +209,67 @@ Test(cli, list_help_version)
     cr_expect_eq(o->status, 0);
     cr_expect(strncmp(o->out, "mcmsim ", 7) == 0);
 }
+
+static const char *compare_sum =
+    "machine = \"mcm\";\n"
+    "program = { name = \"sum\"; params = { n = 1024; l = 256; }; };\n"
+    "sweep = { l = [32, 256]; n = [1024, 65536, 1048576]; };\n";
+
+Test(cli, compare_states_the_conclusion_with_numbers)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%scompare = { claim = \"bigger blocks win\"; key = \"l\"; along = \"n\";\n"
+                                "  a = \"256\"; b = \"32\"; };\n", compare_sum);
+    char *path = temp_file(text, ".cfg");
+    char args[256];
+    snprintf(args, sizeof args, "compare %s", path);
+    outcome *o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, "claim: bigger blocks win") != NULL, "%s", o->out);
+    cr_expect(strstr(o->out, "T(32)/T(256) along n: 1 at 2^10, ") != NULL,
+              "at n = 2^10 both fit in one round of kernels: %s", o->out);
+    cr_expect(strstr(o->out, "256 wins for every n >= 2^16") != NULL, "%s", o->out);
+    unlink(path);
+    free(path);
+
+    snprintf(text, sizeof text, "%scompare = { key = \"l\"; along = \"n\"; best = true; };\n", compare_sum);
+    path = temp_file(text, ".cfg");
+    snprintf(args, sizeof args, "compare %s", path);
+    o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, "best l along n:") != NULL && strstr(o->out, "l = 256 at 2^20") != NULL, "%s", o->out);
+    unlink(path);
+    free(path);
+
+    snprintf(text, sizeof text, "%scompare = { along = \"n\"; linear = true; };\n", compare_sum);
+    path = temp_file(text, ".cfg");
+    snprintf(args, sizeof args, "compare %s", path);
+    o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, "[l = 32] T per unit of n") != NULL, "%s", o->out);
+    cr_expect(strstr(o->out, "R² = ") != NULL, "%s", o->out);
+    unlink(path);
+    free(path);
+}
+
+static void refuse_compare(const char *group, const char *const *needles)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s", compare_sum, group);
+    char *path = with(text);
+    char args[512];
+    snprintf(args, sizeof args, "compare %s", path);
+    expect_refusal(args, needles);
+    unlink(path);
+    free(path);
+}
+
+#define REFUSE_COMPARE(group, ...) refuse_compare(group, (const char *const[]){__VA_ARGS__, NULL})
+
+Test(cli, compare_needs_a_well_formed_group)
+{
+    REFUSE_COMPARE("", "no compare group");
+    REFUSE_COMPARE("compare = { key = \"l\"; along = \"n\"; };\n", "exactly one of");
+    REFUSE_COMPARE("compare = { key = \"s\"; along = \"n\"; best = true; };\n", "key = a swept key", "got s");
+    REFUSE_COMPARE("compare = { key = \"l\"; along = \"m\"; best = true; };\n", "along = a swept key");
+}

@@ -11,8 +11,9 @@ static kernel_dag *load_point(const char *text, char **sets, int n_sets, long po
     char *path = temp_file(text, ".cfg");
     cr_assert_eq(runfile_load(rf, path, sets, n_sets), 0, "%s", fail_message());
     vars params;
-    cr_assert_eq(runfile_point(rf, point, m, &params), 0, "%s", fail_message());
-    kernel_dag *dag = program_build(rf->program, &params, m);
+    const char *name;
+    cr_assert_eq(runfile_point(rf, point, m, &params, &name), 0, "%s", fail_message());
+    kernel_dag *dag = program_build(rf->program, name, &params, m);
     cr_assert_not_null(dag, "%s", fail_message());
     unlink(path);
     free(path);
@@ -84,7 +85,8 @@ Test(config, sweep_is_a_cross_product_last_key_fastest)
     cr_assert_eq(runfile_points(&rf), 6);
     machine m;
     vars v;
-    cr_assert_eq(runfile_point(&rf, 3, &m, &v), 0);
+    const char *name;
+    cr_assert_eq(runfile_point(&rf, 3, &m, &v, &name), 0);
     cr_expect_eq(*vars_get(&v, "s"), 2);
     cr_expect_eq(m.p, 5);
     cr_expect_str_eq(runfile_axis_value(&rf, 3, 0), "2");
@@ -93,7 +95,7 @@ Test(config, sweep_is_a_cross_product_last_key_fastest)
     char *pin[] = {"s=8"};
     cr_assert_eq(runfile_load(&rf, path, pin, 1), 0, "%s", fail_message());
     cr_expect_eq(runfile_points(&rf), 2, "--set pins a swept key");
-    cr_assert_eq(runfile_point(&rf, 1, &m, &v), 0);
+    cr_assert_eq(runfile_point(&rf, 1, &m, &v, &name), 0);
     cr_expect_eq(*vars_get(&v, "s"), 8);
     runfile_close(&rf);
     unlink(path);
@@ -154,12 +156,39 @@ Test(config, the_demo_runs)
     cr_assert_eq(runfile_load(&rf, path, NULL, 0), 0, "%s", fail_message());
     machine m;
     vars v;
-    cr_assert_eq(runfile_point(&rf, 0, &m, &v), 0);
-    kernel_dag *dag = program_build(rf.program, &v, &m);
+    const char *name;
+    cr_assert_eq(runfile_point(&rf, 0, &m, &v, &name), 0);
+    kernel_dag *dag = program_build(rf.program, name, &v, &m);
     cr_assert_not_null(dag, "%s", fail_message());
     sim_result r = simulate(dag, &m);
     cr_expect_leq(r.T, r.bound_theorem1);
     sim_result_free(&r);
     kernel_dag_free(dag);
     runfile_close(&rf);
+}
+
+Test(config, sweeping_programs_gives_each_its_defaults)
+{
+    /* sum takes n and l; the run file's params give only what both share */
+    const char *text =
+        "program = { name = \"sum\"; params = { l = 32; }; };\n"
+        "sweep = { program = [\"sum\", \"sum\"]; n = [64, 4096]; };\n";
+    char *path = temp_file(text, ".cfg");
+    run_file rf;
+    cr_assert_eq(runfile_load(&rf, path, NULL, 0), 0, "%s", fail_message());
+    cr_assert_eq(runfile_points(&rf), 4);
+    machine m;
+    vars v;
+    const char *name;
+    cr_assert_eq(runfile_point(&rf, 1, &m, &v, &name), 0, "%s", fail_message());
+    cr_expect_str_eq(name, "sum");
+    cr_expect_eq(*vars_get(&v, "n"), 4096);
+    cr_expect_eq(*vars_get(&v, "l"), 32);
+    runfile_close(&rf);
+    char *bad[] = {"program=no-such"};
+    cr_expect_eq(runfile_load(&rf, path, bad, 1), -1);
+    cr_expect(strstr(fail_message(), "'no-such' is not a built-in program") != NULL, "%s", fail_message());
+    runfile_close(&rf);
+    unlink(path);
+    free(path);
 }

@@ -1,0 +1,217 @@
+/*
+ * compare.c — conclusions of a sweep (see compare.h).
+ */
+#include "compare.h"
+#include "fail.h"
+#include "machine.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct spec {
+    const char *claim, *key, *along, *a, *b;
+    int best, linear;
+    int key_axis, along_axis; /* indices into the swept keys */
+} spec;
+
+static int axis_of(const char *key, const char *const *swept, int n_swept)
+{
+    for (int s = 0; s < n_swept; s++)
+        if (strcmp(swept[s], key) == 0)
+            return s;
+    return -1;
+}
+
+static int read_spec(const config_setting_t *c, const char *const *swept, int n_swept, spec *sp)
+{
+    char where[512];
+    setting_where(c, where, sizeof where);
+    memset(sp, 0, sizeof *sp);
+    config_setting_lookup_string(c, "claim", &sp->claim);
+    config_setting_lookup_string(c, "key", &sp->key);
+    config_setting_lookup_string(c, "along", &sp->along);
+    config_setting_lookup_string(c, "a", &sp->a);
+    config_setting_lookup_string(c, "b", &sp->b);
+    config_setting_lookup_bool(c, "best", &sp->best);
+    config_setting_lookup_bool(c, "linear", &sp->linear);
+    int kinds = (sp->a && sp->b) + sp->best + sp->linear;
+    if (kinds != 1)
+        return fail("%s: compare needs exactly one of: a and b (pairwise), best = true, linear = true", where);
+    if (!sp->along || (sp->along_axis = axis_of(sp->along, swept, n_swept)) < 0)
+        return fail("%s: compare needs along = a swept key (got %s)", where, sp->along ? sp->along : "none");
+    sp->key_axis = -1;
+    if (!sp->linear && (!sp->key || (sp->key_axis = axis_of(sp->key, swept, n_swept)) < 0))
+        return fail("%s: compare needs key = a swept key (got %s)", where, sp->key ? sp->key : "none");
+    return 0;
+}
+
+/* "2^14" for powers of two from 256 up, the number otherwise. */
+static const char *pretty(const char *value, char *buf, size_t size)
+{
+    char *end;
+    double x = strtod(value, &end);
+    if (*end == '\0' && x >= 256 && x == floor(x) && fmod(x, 1) == 0) {
+        double k = log2(x);
+        if (k == floor(k)) {
+            snprintf(buf, size, "2^%.0f", k);
+            return buf;
+        }
+    }
+    snprintf(buf, size, "%s", value);
+    return buf;
+}
+
+/* Points of one group: same values for every swept key but `key` and
+ * `along`.  The group of point i is "the first point with its values". */
+static int same_group(const run_point *p, const run_point *q, int n_swept, const spec *sp)
+{
+    for (int s = 0; s < n_swept; s++)
+        if (s != sp->key_axis && s != sp->along_axis && strcmp(p->swept[s], q->swept[s]) != 0)
+            return 0;
+    return 1;
+}
+
+static void group_label(FILE *out, const run_point *p, const char *const *swept, int n_swept, const spec *sp)
+{
+    int any = 0;
+    for (int s = 0; s < n_swept; s++)
+        if (s != sp->key_axis && s != sp->along_axis) {
+            fprintf(out, "%s%s = %s", any ? ", " : "  [", swept[s], p->swept[s]);
+            any = 1;
+        }
+    fprintf(out, any ? "] " : "  ");
+}
+
+/* The point of group g with key value `kv` and along value `av`. */
+static const run_point *find(const run_point *pts, long n, const run_point *g, int n_swept,
+                             const spec *sp, const char *kv, const char *av)
+{
+    for (long i = 0; i < n; i++)
+        if (same_group(&pts[i], g, n_swept, sp) && strcmp(pts[i].swept[sp->along_axis], av) == 0 &&
+            (sp->key_axis < 0 || strcmp(pts[i].swept[sp->key_axis], kv) == 0))
+            return &pts[i];
+    return NULL;
+}
+
+static void pairwise(FILE *out, const run_point *pts, long n, const run_point *g, int n_swept,
+                     const spec *sp)
+{
+    char buf[64];
+    int wins_a = 0, wins_b = 0, grows = 1, changes = 0, last_winner = 0, shown = 0;
+    double last_ratio = 0;
+    char first_a[64] = "", switch_at[64] = "";
+    fprintf(out, "T(%s)/T(%s) along %s:", sp->b, sp->a, sp->along);
+    for (long i = 0; i < n; i++) {
+        const run_point *p = &pts[i];
+        if (!same_group(p, g, n_swept, sp) || strcmp(p->swept[sp->key_axis], sp->a) != 0)
+            continue;
+        const char *av = p->swept[sp->along_axis];
+        const run_point *q = find(pts, n, g, n_swept, sp, sp->b, av);
+        if (!q)
+            continue;
+        double ratio = q->result.T / p->result.T;
+        fprintf(out, "%s %.3g at %s", shown++ ? "," : "", ratio, pretty(av, buf, sizeof buf));
+        int winner = ratio > 1 ? 1 : ratio < 1 ? 2 : 0;
+        wins_a += winner == 1;
+        wins_b += winner == 2;
+        if (winner == 1 && !first_a[0])
+            snprintf(first_a, sizeof first_a, "%s", pretty(av, buf, sizeof buf));
+        if (winner && last_winner && winner != last_winner) {
+            changes++;
+            snprintf(switch_at, sizeof switch_at, "%s", pretty(av, buf, sizeof buf));
+        }
+        if (winner)
+            last_winner = winner;
+        if (last_ratio > 0 && ratio < last_ratio)
+            grows = 0;
+        last_ratio = ratio;
+    }
+    fprintf(out, "\n    %s faster at %d point%s, %s faster at %d", sp->a, wins_a, wins_a == 1 ? "" : "s",
+            sp->b, wins_b);
+    if (changes == 1)
+        fprintf(out, "; the winner changes once, at %s = %s (%s wins from there on)", sp->along, switch_at,
+                last_winner == 1 ? sp->a : sp->b);
+    else if (changes > 1)
+        fprintf(out, "; the winner changes %d times", changes);
+    else if (wins_a && !wins_b)
+        fprintf(out, "; %s wins for every %s >= %s", sp->a, sp->along, first_a);
+    fprintf(out, "; the ratio %s with %s\n", grows ? "grows (never falls)" : "does not always grow",
+            sp->along);
+}
+
+static void best_of(FILE *out, const run_point *pts, long n, const run_point *g, int n_swept, const spec *sp)
+{
+    char buf[64];
+    fprintf(out, "best %s along %s:", sp->key, sp->along);
+    for (long i = 0; i < n; i++) {
+        const run_point *p = &pts[i];
+        if (!same_group(p, g, n_swept, sp))
+            continue;
+        /* first point of this along value in the group? */
+        int first = 1;
+        for (long j = 0; j < i && first; j++)
+            first = !(same_group(&pts[j], g, n_swept, sp) &&
+                      strcmp(pts[j].swept[sp->along_axis], p->swept[sp->along_axis]) == 0);
+        if (!first)
+            continue;
+        const run_point *best = p, *worst = p;
+        for (long j = 0; j < n; j++)
+            if (same_group(&pts[j], g, n_swept, sp) &&
+                strcmp(pts[j].swept[sp->along_axis], p->swept[sp->along_axis]) == 0) {
+                if (pts[j].result.T < best->result.T)
+                    best = &pts[j];
+                if (pts[j].result.T > worst->result.T)
+                    worst = &pts[j];
+            }
+        fprintf(out, " %s = %s at %s (worst/best %.3g);", sp->key, best->swept[sp->key_axis],
+                pretty(p->swept[sp->along_axis], buf, sizeof buf), worst->result.T / best->result.T);
+    }
+    fprintf(out, "\n");
+}
+
+static void linear_fit(FILE *out, const run_point *pts, long n, const run_point *g, int n_swept, const spec *sp)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+    int k = 0;
+    fprintf(out, "T per unit of %s:", sp->along);
+    for (long i = 0; i < n; i++) {
+        if (!same_group(&pts[i], g, n_swept, sp))
+            continue;
+        double x = strtod(pts[i].swept[sp->along_axis], NULL), y = pts[i].result.T;
+        char buf[64];
+        fprintf(out, "%s %.4g at %s = %s", k ? "," : "", y / x, sp->along,
+                pretty(pts[i].swept[sp->along_axis], buf, sizeof buf));
+        sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y, k++;
+    }
+    double beta = (k * sxy - sx * sy) / (k * sxx - sx * sx), alpha = (sy - beta * sx) / k;
+    double r = (k * sxy - sx * sy) / sqrt((k * sxx - sx * sx) * (k * syy - sy * sy));
+    fprintf(out, "\n    least squares: T = %.6g + %.6g·%s, R² = %.6f over %d points\n", alpha, beta, sp->along,
+            r * r, k);
+}
+
+int compare_print(FILE *out, const config_setting_t *compare, const run_point *pts, long n,
+                  const char *const *swept, int n_swept)
+{
+    spec sp;
+    if (read_spec(compare, swept, n_swept, &sp) < 0)
+        return -1;
+    fprintf(out, "claim: %s\n", sp.claim ? sp.claim : "(the run file states no claim)");
+    fprintf(out, "machine '%s' (P = %d, U = %g, policy %s), simulated:\n", pts[0].machine.name,
+            pts[0].machine.p, pts[0].machine.u, memory_policy_name(pts[0].machine.policy));
+    for (long i = 0; i < n; i++) {
+        int first = 1; /* one line per group: at its first point */
+        for (long j = 0; j < i && first; j++)
+            first = !same_group(&pts[j], &pts[i], n_swept, &sp);
+        if (!first)
+            continue;
+        group_label(out, &pts[i], swept, n_swept, &sp);
+        if (sp.a)
+            pairwise(out, pts, n, &pts[i], n_swept, &sp);
+        else if (sp.best)
+            best_of(out, pts, n, &pts[i], n_swept, &sp);
+        else
+            linear_fit(out, pts, n, &pts[i], n_swept, &sp);
+    }
+    return 0;
+}

@@ -1,0 +1,28 @@
+/*
+ * compare.h — a run file's conclusion, stated with the numbers behind it.
+ *
+ *   compare = { claim = "Stockham is faster than Cooley–Tukey";
+ *               key = "program"; along = "n";
+ *               a = "stockham"; b = "cooley-tukey"; };   # pairwise
+ *   compare = { claim = "..."; key = "s"; along = "n"; best = true; };
+ *   compare = { claim = "..."; along = "m"; linear = true; };
+ *
+ * Pairwise: the ratio T(b)/T(a) at each value of `along`, where each side
+ * wins and where the winner changes.  Best: the value of `key` with the
+ * least T at each value of `along`.  Linear: a least-squares line T = α +
+ * β·along and its R².  Points are grouped by the other swept keys; each
+ * group gets one line.  This module knows the run's points, never which
+ * case study they come from.
+ */
+#ifndef MCM_COMPARE_H
+#define MCM_COMPARE_H
+
+#include "report.h"
+
+#include <libconfig.h>
+#include <stdio.h>
+
+int compare_print(FILE *out, const config_setting_t *compare, const run_point *pts, long n,
+                  const char *const *swept, int n_swept);
+
+#endif
