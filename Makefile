@@ -14,8 +14,8 @@ DATADIR  := $(CURDIR)
 
 CFLAGS   += -std=c11 -O2 -g -Wall -Wextra -Wshadow -Wstrict-prototypes \
             -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
-            -Isim -Imachine -Iprograms -DMCMSIM_DATADIR='"$(DATADIR)"'
-LDLIBS   += -lsimgrid -lconfig -lmuparser -lcjson -lm
+            -Isim -Imachine -Iprograms -Ivalidate -DMCMSIM_DATADIR='"$(DATADIR)"'
+LDLIBS   += -lsimgrid -lconfig -lmuparser -lcjson -lgsl -lgslcblas -lm
 ifeq ($(SAN),1)
   BUILD  := build-san
   CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DMCM_SANITIZE
@@ -25,8 +25,8 @@ endif
 PACKAGES := libsimgrid-dev libconfig-dev libcriterion-dev libmuparser-dev \
             libcjson-dev libgsl-dev gnuplot-nox pkg-config
 
-LIB_SRC  := $(wildcard sim/*.c machine/*.c programs/*.c)
-LIB_SRC  := $(filter-out sim/main.c,$(LIB_SRC))
+LIB_SRC  := $(wildcard sim/*.c machine/*.c programs/*.c validate/*.c)
+LIB_SRC  := $(filter-out sim/main.c validate/main.c,$(LIB_SRC))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(filter-out tests/test_cuda_ref.c,$(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -72,6 +72,15 @@ run: $(MCMSIM)
 test: $(MCMSIM) $(TEST_BIN) $(if $(wildcard cuda_ref/cuda.mk),cuda-check)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; MCMSIM=$(MCMSIM) $$t --jobs 2; done
 
+# Validation against a card's committed measurements (no GPU needed).
+CARD ?= h100
+$(BUILD)/validate/validate: $(BUILD)/validate/main.o $(BUILD)/libmcmsim.a
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+.PHONY: validate
+validate: $(BUILD)/validate/validate
+	$(BUILD)/validate/validate $(CARD)
+
 BENCH_BIN := $(BUILD)/bench/bench $(BUILD)/bench/floor
 $(BUILD)/bench/%: sim/bench/%.c $(BUILD)/libmcmsim.a | $(BUILD)/.setup
 	@mkdir -p $(@D)
@@ -83,4 +92,4 @@ bench: $(BENCH_BIN)
 clean:
 	rm -rf build build-san
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/sim/main.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/sim/main.d $(BUILD)/validate/main.d

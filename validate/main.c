@@ -1,0 +1,188 @@
+/*
+ * main.c — `make validate CARD=h100`: the simulator against the card.
+ *
+ * 1. Read the card's measured times (the CSV files of validate/data/CARD/) and its
+ *    preset (machine/CARD.cfg).
+ * 2. Split the points of each case study: rows in file order (the sweeps
+ *    vary n fastest), even rows train, odd rows test ("every other n").
+ * 3. For each global-memory policy: simulate every point at two values of U
+ *    to get T(U) = α + β·U, fit seconds per cycle, launch cost and U on the
+ *    training points (fit.c), then simulate every point again at the fitted
+ *    constants and compare with the measurement.
+ * 4. Write validate/report/CARD/: points.csv, one plot per case study (PNG
+ *    and SVG, gnuplot), REPORT.md with the fitted constants, error figures
+ *    on held-out points and the notes of validate/notes/CARD.md.
+ * Deterministic: the same data gives the same files, byte for byte.
+ */
+#include "engine.h"
+#include "fail.h"
+#include "fit.h"
+#include "measured.h"
+#include "program.h"
+#include "validate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int build_dag(const measured_row *row, const machine *m, kernel_dag **dag)
+{
+    const builtin_program *b = builtin_find(row->program);
+    if (!b)
+        return fail("%s:%d: case '%s' is not a built-in program", row->file, row->line, row->program);
+    vars v;
+    vars_clear(&v);
+    char defaults[256], *save;
+    snprintf(defaults, sizeof defaults, "%s", b->defaults);
+    for (char *tok = strtok_r(defaults, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '=');
+        if (eq) {
+            *eq = '\0';
+            vars_set(&v, tok, atof(eq + 1));
+        }
+    }
+    for (int i = 0; i < row->values.n; i++) {
+        if (!vars_get(&v, row->values.name[i]))
+            return fail("%s:%d: program '%s' has no param '%s' (its params: %s)", row->file, row->line,
+                        row->program, row->values.name[i], b->defaults);
+        vars_set(&v, row->values.name[i], row->values.value[i]);
+    }
+    *dag = b->build(&v, m);
+    if (!*dag)
+        return fail("%s:%d: %s", row->file, row->line, fail_message());
+    return 0;
+}
+
+/* Simulated T (cycles) and L of one point on machine m. */
+static int simulate(const vpoint *p, const machine *m, double *T, double *L)
+{
+    sim_result r;
+    if (sim_run(p->dag, m, NULL, &r) < 0)
+        return fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
+                    fail_message());
+    *T = r.T;
+    *L = r.costs.L_kernels;
+    sim_result_free(&r);
+    return 0;
+}
+
+static int calibrate_policy(validation *v, int pol)
+{
+    machine m = v->card;
+    m.policy = v->policies[pol];
+    if (m.policy == MEM_SHARED)
+        m.bandwidth = v->shared_ratio * m.p; /* words/cycle at U = 1; scaled below */
+    const double u1 = 1, u2 = 16;
+    fit_point *fp = calloc((size_t)v->n, sizeof *fp), *train = calloc((size_t)v->n, sizeof *train);
+    int n_train = 0;
+    for (int i = 0; i < v->n; i++) {
+        double t1, t2, L;
+        m.u = u1;
+        if (m.policy == MEM_SHARED)
+            m.bandwidth = v->shared_ratio * m.p / u1;
+        if (simulate(&v->pts[i], &m, &t1, &L) < 0)
+            return -1;
+        m.u = u2;
+        if (m.policy == MEM_SHARED)
+            m.bandwidth = v->shared_ratio * m.p / u2;
+        if (simulate(&v->pts[i], &m, &t2, &L) < 0)
+            return -1;
+        fp[i].seconds = v->pts[i].row->median_ms / 1e3;
+        fp[i].beta = (t2 - t1) / (u2 - u1);
+        fp[i].alpha = t1 - fp[i].beta * u1;
+        fp[i].launches = L;
+        if (v->pts[i].train)
+            train[n_train++] = fp[i];
+    }
+    fit_result *f = &v->fit[pol];
+    if (fit_calibrate(train, n_train, 0.01, 1000, 1, f) < 0)
+        return fail("policy %s: %s", memory_policy_name(m.policy), fail_message());
+    /* the fitted machine, simulated for real at every point */
+    m.u = f->u;
+    m.clock_hz = 1 / f->seconds_per_cycle;
+    m.launch_latency = f->launch_seconds / f->seconds_per_cycle;
+    if (m.policy == MEM_SHARED)
+        m.bandwidth = v->shared_ratio * m.p / m.u;
+    v->fitted[pol] = m;
+    for (int i = 0; i < v->n; i++) {
+        double T, L;
+        if (simulate(&v->pts[i], &m, &T, &L) < 0)
+            return -1;
+        v->pts[i].sim_ms[pol] = T * f->seconds_per_cycle * 1e3;
+        v->pts[i].linear_ms[pol] = 1e3 * (f->seconds_per_cycle * (fp[i].alpha + fp[i].beta * f->u) +
+                                          f->launch_seconds * fp[i].launches);
+    }
+    free(fp);
+    free(train);
+    return 0;
+}
+
+static int load(validation *v, const char *card)
+{
+    char path[1024];
+    snprintf(v->card_name, sizeof v->card_name, "%s", card);
+    snprintf(v->data_dir, sizeof v->data_dir, "%s/validate/data/%s", MCMSIM_DATADIR, card);
+    snprintf(v->report_dir, sizeof v->report_dir, "%s/validate/report/%s", MCMSIM_DATADIR, card);
+    machine_defaults(&v->card);
+    machine_preset_path(card, path, sizeof path);
+    if (machine_load_file(&v->card, path) < 0)
+        return -1;
+    v->card.launch_latency = 0;
+    measured_row *rows;
+    if (measured_load(v->data_dir, &rows, &v->n) < 0)
+        return -1;
+    v->rows = rows;
+    v->pts = calloc((size_t)v->n, sizeof *v->pts);
+    int in_case = 0;
+    for (int i = 0; i < v->n; i++) {
+        if (!rows[i].ok)
+            return fail("%s:%d: the card's result check failed (check=FAIL): not a valid measurement",
+                        rows[i].file, rows[i].line);
+        in_case = i > 0 && strcmp(rows[i].program, rows[i - 1].program) == 0 ? in_case + 1 : 0;
+        v->pts[i].row = &rows[i];
+        v->pts[i].train = in_case % 2 == 0;
+        if (build_dag(&rows[i], &v->card, &v->pts[i].dag) < 0)
+            return -1;
+    }
+    /* `shared`: the whole card's channel against one SM's port, measured */
+    double card_wpc, sm_wpc;
+    v->shared_ratio = 1;
+    if (measured_constant(v->data_dir, "gmem_words_per_cycle_card", &card_wpc) == 0 &&
+        measured_constant(v->data_dir, "gmem_words_per_cycle_sm", &sm_wpc) == 0 && sm_wpc > 0)
+        v->shared_ratio = card_wpc / (sm_wpc * v->card.p);
+    v->policies[0] = MEM_PARALLEL;
+    v->policies[1] = MEM_SHARED;
+    v->policies[2] = MEM_EXCLUSIVE;
+    v->n_policies = 3;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: validate CARD   (e.g. h100: reads validate/data/h100/)\n");
+        return 2;
+    }
+    validation v;
+    memset(&v, 0, sizeof v);
+    const char *only = getenv("MCMSIM_POLICIES"); /* e.g. "parallel" to go faster */
+    if (load(&v, argv[1]) < 0)
+        goto failed;
+    if (only && strcmp(only, "parallel") == 0)
+        v.n_policies = 1;
+    for (int pol = 0; pol < v.n_policies; pol++) {
+        fprintf(stderr, "validate: policy %s...\n", memory_policy_name(v.policies[pol]));
+        if (calibrate_policy(&v, pol) < 0)
+            goto failed;
+    }
+    mkdir(v.report_dir, 0755);
+    if (write_points(&v) < 0 || write_plots(&v) < 0 || write_report(&v) < 0)
+        goto failed;
+    fprintf(stderr, "validate: wrote %s/REPORT.md\n", v.report_dir);
+    return 0;
+failed:
+    fprintf(stderr, "validate: %s\n", fail_message());
+    return 1;
+}

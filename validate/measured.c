@@ -1,0 +1,126 @@
+/*
+ * measured.c — reading a card's CSV files (see measured.h).
+ */
+#include "measured.h"
+#include "fail.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MEASURED_HEADER "case,params,n,m,l,s,median_ms,min_ms,max_ms,runs,launches,check"
+
+static int parse_params(measured_row *r)
+{
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", r->params);
+    vars_clear(&r->values);
+    for (char *save, *tok = strtok_r(copy, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(tok, '='), *end;
+        if (!eq)
+            return fail("%s:%d: params \"%s\": expected k=v;k=v", r->file, r->line, r->params);
+        *eq = '\0';
+        double v = strtod(eq + 1, &end);
+        if (*end || end == eq + 1 || vars_set(&r->values, tok, v) < 0)
+            return fail("%s:%d: params \"%s\": bad value for %s", r->file, r->line, r->params, tok);
+    }
+    return 0;
+}
+
+static int parse_row(char *line, measured_row *r)
+{
+    char check[16] = "", *fields[12];
+    int n = 0;
+    for (char *save, *tok = strtok_r(line, ",\n", &save); tok && n < 12; tok = strtok_r(NULL, ",\n", &save))
+        fields[n++] = tok;
+    if (n != 12)
+        return fail("%s:%d: expected 12 columns (%s), got %d", r->file, r->line, MEASURED_HEADER, n);
+    snprintf(r->program, sizeof r->program, "%s", fields[0]);
+    snprintf(r->params, sizeof r->params, "%s", fields[1]);
+    r->median_ms = atof(fields[6]);
+    r->min_ms = atof(fields[7]);
+    r->max_ms = atof(fields[8]);
+    r->runs = atoi(fields[9]);
+    r->launches = atol(fields[10]);
+    snprintf(check, sizeof check, "%s", fields[11]);
+    r->ok = strcmp(check, "ok") == 0;
+    if (!(r->median_ms > 0))
+        return fail("%s:%d: median_ms must be > 0", r->file, r->line);
+    return parse_params(r);
+}
+
+static int load_file(const char *path, measured_row **rows, int *n, int *cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return fail("%s: cannot read", path);
+    char line[1024];
+    int number = 0, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        number++;
+        if (number == 1) {
+            if (strncmp(line, MEASURED_HEADER, strlen(MEASURED_HEADER)) != 0)
+                rc = fail("%s:1: expected the header %s", path, MEASURED_HEADER);
+            continue;
+        }
+        if (line[0] == '\n' || line[0] == '#')
+            continue;
+        if (*n == *cap) {
+            *cap = *cap ? 2 * *cap : 64;
+            *rows = realloc(*rows, sizeof **rows * (size_t)*cap);
+        }
+        measured_row *r = &(*rows)[*n];
+        memset(r, 0, sizeof *r);
+        snprintf(r->file, sizeof r->file, "%s", path);
+        r->line = number;
+        rc = parse_row(line, r);
+        if (rc == 0)
+            (*n)++;
+    }
+    fclose(f);
+    return rc;
+}
+
+int measured_load(const char *dir, measured_row **rows, int *n)
+{
+    struct dirent **entries;
+    int count = scandir(dir, &entries, NULL, alphasort);
+    if (count < 0)
+        return fail("%s: no measured data (run cuda_ref/run-all.sh on the card first)", dir);
+    int cap = 0, rc = 0;
+    *rows = NULL;
+    *n = 0;
+    for (int i = 0; i < count; i++) {
+        const char *name = entries[i]->d_name;
+        size_t len = strlen(name);
+        if (rc == 0 && len > 4 && strcmp(name + len - 4, ".csv") == 0 && strcmp(name, "constants.csv") != 0) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", dir, name);
+            rc = load_file(path, rows, n, &cap);
+        }
+        free(entries[i]);
+    }
+    free(entries);
+    if (rc == 0 && *n == 0)
+        rc = fail("%s: no measured rows", dir);
+    return rc;
+}
+
+int measured_constant(const char *dir, const char *name, double *value)
+{
+    char path[1024], line[512];
+    snprintf(path, sizeof path, "%s/constants.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int found = -1;
+    size_t len = strlen(name);
+    while (found < 0 && fgets(line, sizeof line, f))
+        if (strncmp(line, name, len) == 0 && line[len] == ',') {
+            *value = atof(line + len + 1);
+            found = 0;
+        }
+    fclose(f);
+    return found;
+}

@@ -1,0 +1,30 @@
+/*
+ * measured.h — the times measured on a card (the CSV files under
+ * validate/data/CARD/, as
+ * written by cuda_ref/run-all.sh) and the card's own constants.
+ */
+#ifndef MCM_MEASURED_H
+#define MCM_MEASURED_H
+
+#include "formula.h"
+
+typedef struct measured_row {
+    char file[1024];
+    int line;
+    char program[32];   /* the `case` column: a built-in program's name */
+    char params[256];   /* "k=v;k=v" as measured */
+    vars values;        /* the same, parsed */
+    double median_ms, min_ms, max_ms;
+    int runs;
+    long launches;
+    int ok;
+} measured_row;
+
+/* Read every validate/data/CARD/<case>.csv (constants.csv aside) in
+ * alphabetical order of file, rows in file order.  *rows is malloc'ed. */
+int measured_load(const char *dir, measured_row **rows, int *n);
+
+/* A constant of constants.csv (columns name,value,unit,how); -1 if absent. */
+int measured_constant(const char *dir, const char *name, double *value);
+
+#endif
