@@ -205,6 +205,7 @@ void machine_preset_path(const char *name, char *out, size_t size)
 
 int machine_load_file(machine *m, const char *path)
 {
+    machine_defaults(m); /* a file gives a whole machine: unset fields keep the defaults */
     config_t cfg;
     config_init(&cfg);
     int rc = 0;

@@ -52,7 +52,8 @@ int machine_read_group(machine *m, const config_setting_t *group);
 /* "file:line" of a config setting, for messages. */
 void setting_where(const config_setting_t *s, char *out, size_t size);
 
-/* Load a machine file (a preset).  The file holds one `machine` group. */
+/* Load a machine file (a preset): the defaults, then the fields of the
+ * file's one `machine` group. */
 int machine_load_file(machine *m, const char *path);
 
 /* Full path of the preset called `name` (e.g. "gtx670"), in `out`. */
@@ -76,11 +77,12 @@ const char *memory_policy_name(memory_policy p);
 const char *block_order_name(block_order o);
 
 /* The one door to SimGrid: write a SimGrid platform (XML) for this machine.
- * It has hosts "sm0".."sm<P-1>" (speed 1 op per cycle: one simulated second
- * is one cycle) and "global_memory"; each SM reaches global memory through
- * its own link of 1/U words per cycle and, for `shared`, through the common
- * channel of machine_bandwidth() words per cycle.  One byte of SimGrid
- * traffic stands for `words_per_byte` words (see sim/engine.c). */
-int machine_write_platform(const machine *m, FILE *out);
+ * It has hosts "sm0".."sm<sm_hosts-1>" (speed 1 op per cycle: one simulated
+ * second is one cycle) and "global_memory"; each SM reaches global memory
+ * through its own link of 1/U words per cycle and, for `shared`, through the
+ * common channel of machine_bandwidth() words per cycle (computed from all P
+ * SMs).  One byte of SimGrid traffic stands for one word.  sm_hosts <= P:
+ * the engine leaves out SMs that can never be busy. */
+int machine_write_platform(const machine *m, int sm_hosts, FILE *out);
 
 #endif

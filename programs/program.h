@@ -16,24 +16,37 @@
 
 #include <libconfig.h>
 
-/* A program written in C. */
+/* A program written in C: one file per case study in programs/. */
 typedef struct builtin_program {
     const char *name;
     const char *summary;        /* one line, with the paper section it follows */
     const char *defaults;       /* default params, e.g. "n=1048576 l=256" */
+    /* The kernel DAG at `params` on `m`; NULL with fail() on a bad point,
+     * e.g. a violated Z constraint, quoted: "4s + 2ℓ <= Z". */
     kernel_dag *(*build)(const vars *params, const machine *m);
+    /* The paper's closed forms at `params` on `m` (NULL: none). */
+    int (*closed_form)(const vars *params, const machine *m, closed_form *out);
 } builtin_program;
 
 /* Built-in programs, NULL-terminated; and lookup by name. */
 const builtin_program *const *builtin_programs(void);
 const builtin_program *builtin_find(const char *name);
 
+/* The program's name: `name` in the group, unless `name` (a sweep over
+ * programs, or --set program=...) overrides it. */
+const char *program_name(const config_setting_t *program, const char *name);
+
 /* Read the program's params: the built-in's defaults (if any), then the
- * `params` group. */
-int program_params(const config_setting_t *program, vars *params);
+ * `params` group.  `name`: as in program_name(). */
+int program_params(const config_setting_t *program, const char *name, vars *params);
 
 /* Build the program's kernel DAG at `params` on `m` (NULL on error). */
-kernel_dag *program_build(const config_setting_t *program, const vars *params, const machine *m);
+kernel_dag *program_build(const config_setting_t *program, const char *name, const vars *params,
+                          const machine *m);
+
+/* The paper's closed forms at this point; 0 if the program has none. */
+int program_closed_form(const config_setting_t *program, const char *name, const vars *params,
+                        const machine *m, closed_form *out);
 
 /* Build a DAG from a `kernels = ( ... )` list (config_program.c). */
 kernel_dag *config_program_build(const char *name, const config_setting_t *kernels,

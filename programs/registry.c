@@ -9,10 +9,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const builtin_program program_euclid;
+extern const builtin_program program_cooley_tukey;
+extern const builtin_program program_stockham;
+extern const builtin_program program_plain_mult;
+extern const builtin_program program_fft_mult;
+extern const builtin_program program_radix_sort;
+extern const builtin_program program_plain_division;
 extern const builtin_program program_sum;
+extern const builtin_program program_prefix_naive;
+extern const builtin_program program_prefix_optimal;
 
 static const builtin_program *const builtins[] = {
+    &program_euclid,
+    &program_cooley_tukey,
+    &program_stockham,
+    &program_plain_mult,
+    &program_fft_mult,
+    &program_radix_sort,
+    &program_plain_division,
     &program_sum,
+    &program_prefix_naive,
+    &program_prefix_optimal,
     NULL,
 };
 
@@ -34,11 +52,20 @@ void program_formula_vars(const vars *params, const machine *m, vars *out)
     vars_set(out, "Z", m->z);
 }
 
-static const char *program_name(const config_setting_t *program)
+const char *program_name(const config_setting_t *program, const char *name)
 {
-    const char *name = NULL;
-    config_setting_lookup_string(program, "name", &name);
-    return name;
+    if (!name)
+        config_setting_lookup_string(program, "name", &name);
+    return name ? name : "program";
+}
+
+/* The built-in program this point runs, if it runs one (a `kernels` list
+ * describes its own program). */
+static const builtin_program *builtin_of(const config_setting_t *program, const char *name)
+{
+    if (config_setting_get_member(program, "kernels") && !name)
+        return NULL;
+    return builtin_find(program_name(program, name));
 }
 
 /* "n=1024 l=256" into params. */
@@ -57,13 +84,12 @@ static int parse_defaults(const char *text, vars *params)
     return 0;
 }
 
-int program_params(const config_setting_t *program, vars *params)
+int program_params(const config_setting_t *program, const char *name, vars *params)
 {
     char where[512];
     vars_clear(params);
-    const char *name = program_name(program);
-    const builtin_program *b = name ? builtin_find(name) : NULL;
-    if (b && !config_setting_get_member(program, "kernels") && parse_defaults(b->defaults, params) < 0)
+    const builtin_program *b = builtin_of(program, name);
+    if (b && parse_defaults(b->defaults, params) < 0)
         return -1;
     const config_setting_t *group = config_setting_get_member(program, "params");
     if (!group)
@@ -77,7 +103,7 @@ int program_params(const config_setting_t *program, vars *params)
         int type = config_setting_type(s);
         if (type != CONFIG_TYPE_INT && type != CONFIG_TYPE_INT64 && type != CONFIG_TYPE_FLOAT)
             return fail("%s: param '%s' must be a number", where, config_setting_name(s));
-        if (b && !config_setting_get_member(program, "kernels") && !vars_get(params, config_setting_name(s)))
+        if (b && !vars_get(params, config_setting_name(s)))
             return fail("%s: program '%s' has no param '%s' (its params: %s)", where, b->name,
                         config_setting_name(s), b->defaults);
         double v = type == CONFIG_TYPE_FLOAT ? config_setting_get_float(s)
@@ -136,7 +162,8 @@ static int check_constraints(const config_setting_t *program, const vars *params
     return 0;
 }
 
-kernel_dag *program_build(const config_setting_t *program, const vars *params, const machine *m)
+kernel_dag *program_build(const config_setting_t *program, const char *name, const vars *params,
+                          const machine *m)
 {
     char where[512];
     setting_where(program, where, sizeof where);
@@ -146,15 +173,23 @@ kernel_dag *program_build(const config_setting_t *program, const vars *params, c
     }
     if (check_program_keys(program) < 0 || check_constraints(program, params, m) < 0)
         return NULL;
-    const char *name = program_name(program);
+    const builtin_program *b = builtin_of(program, name);
     const config_setting_t *kernels = config_setting_get_member(program, "kernels");
-    if (kernels)
-        return config_program_build(name ? name : "program", kernels, params, m);
-    const builtin_program *b = name ? builtin_find(name) : NULL;
+    if (kernels && !b)
+        return config_program_build(program_name(program, name), kernels, params, m);
     if (!b) {
         fail("%s: program '%s' is not a built-in program and has no `kernels` list "
-             "(`mcmsim list` shows the built-in programs)", where, name ? name : "(no name)");
+             "(`mcmsim list` shows the built-in programs)", where, program_name(program, name));
         return NULL;
     }
     return b->build(params, m);
+}
+
+int program_closed_form(const config_setting_t *program, const char *name, const vars *params,
+                        const machine *m, closed_form *out)
+{
+    const builtin_program *b = builtin_of(program, name);
+    if (!b || !b->closed_form)
+        return 0;
+    return b->closed_form(params, m, out) < 0 ? -1 : 1;
 }

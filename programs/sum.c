@@ -1,54 +1,107 @@
 /*
  * sum.c — the sum of n numbers by halving, as an MCM program.
  *
- * Source: the DMM/UMM chapter (Nakano et al., dmm-umm-chapter.txt, "sum"):
- * log n rounds, round j adding the pairs (a[k], a[k + n/2^(j+1)]) of the
- * n/2^j numbers left.  As an MCM program, round j is one kernel of
- * ⌈n/(2^(j+1)·ℓ)⌉ thread-blocks of ℓ threads; each thread reads its two
- * numbers (coalesced: consecutive threads read consecutive words), makes
- * one addition and writes one word.  Per block: S(B) = 1, W(B) = ℓ,
- * α = 2, β = 1, O(B) = 3U.
+ * Source: the DMM/UMM chapter (Nakano et al., dmm-umm-chapter.txt), §4
+ * "An Optimal Parallel Algorithm for Computing the Sum" (line 89), n = 2^m:
  *
- * Params: n (numbers, a power of two), l (ℓ, threads per block).
+ *     for t = m−1 downto 0:  for i < 2^t in parallel:  a[i] ← a[i] + a[i + 2^t]
+ *
+ * and its Theorem 1 (line 109): O(n/w + nl/p + l log n) on the DMM/UMM.
+ * No MCM paper treats this algorithm and the thesis has no Appendix B
+ * worksheet for it: the per-block costs and the closed forms below are
+ * OURS, derived from the kernels (the style of App. B, thesis line 4840).
+ *
+ * As an MCM program.  Kernel j = 0, 1, ..., m−1 (a chain) is the chapter's
+ * step t = m−1−j: 2^t threads, one per pair, in ⌈2^t/ℓ⌉ = ⌈n/(2^(j+1)ℓ)⌉
+ * thread-blocks of ℓ threads.  A thread reads its two numbers, adds,
+ * writes one word; the reads a[0..2^t−1] and a[2^t..2^(t+1)−1] are
+ * contiguous, so coalesced.
+ *   per block:  S(B) = 1, α = 2, β = 1, O(B) = 3U
+ *               W(B) = the additions of its threads (one per active thread:
+ *               the chapter's 2^t operations at step t, line 95), i.e.
+ *               min(2^t, ℓ); threads past 2^t in a last, partial block
+ *               do nothing and count nothing.  (The first version of
+ *               this file took W(B) = ℓ·S(B) for every block; the two
+ *               differ only in the last log ℓ kernels, of one block each.)
+ *   Z constraint (ours): each thread holds its α + β = 3 words: 3ℓ <= Z.
+ *
+ * Closed forms (ours; exact when n and ℓ are powers of two):
+ *   N = Σ_{t<m} ⌈2^t/ℓ⌉ = n/ℓ − 1 + log ℓ   (n >= ℓ; log n when n < ℓ)
+ *   W = n − 1              (one addition per number absorbed)
+ *   S = log n,  L = log n  (a chain of log n kernels of span 1)
+ *   O = 3U·N,  C = 3U + 1
+ *   K = n/(2ℓ) (the first kernel; 1 when n < 2ℓ)
+ *   T = (N/K + L)·C        (Corollary 1, the papers' estimate)
+ *
+ * Any whole n >= 2 is accepted (as the first version of this file did):
+ * kernel j then has ⌈n/2^(j+1)⌉ threads for the ⌈n/2^j⌉ numbers left, the
+ * odd one out passing through, ⌊n_left/2⌋ additions; the closed forms are
+ * then only approximate (they take log n as a real number).
+ *
+ * Params: n (numbers), l (ℓ, threads per block).
  */
-#include "fail.h"
-#include "program.h"
+#include "sum_prefix.h"
 
-#include <math.h>
 #include <stdio.h>
+
+#define WORDS_PER_THREAD 3 /* α + β */
+
+/* Kernel j of the sum: `threads` threads, `additions` of them adding. */
+static kernel halving_kernel(const char *name, double threads, double additions, double l)
+{
+    long blocks = (long)ceil(threads / l);
+    kernel k = {
+        .name = (char *)name,
+        .blocks = blocks,
+        .threads = (int)l,
+        .cost = {.span = 1, .work = additions / (double)blocks, .reads = 2, .writes = 1},
+        .private_words = -1,
+    };
+    return k;
+}
 
 static kernel_dag *build(const vars *params, const machine *m)
 {
-    (void)m;
-    double n = *vars_get(params, "n"), l = *vars_get(params, "l");
-    if (n < 2 || n != floor(n) || l < 1 || l != floor(l)) {
-        fail("program 'sum': needs whole n >= 2 and l >= 1 (got n = %g, l = %g)", n, l);
+    double n, l;
+    if (sum_prefix_params("sum", params, &n, &l) < 0 ||
+        sum_prefix_z_check("sum", WORDS_PER_THREAD, l, m) < 0)
         return NULL;
-    }
     kernel_dag *dag = kernel_dag_new("sum");
-    int rounds = (int)ceil(log2(n));
-    for (int j = 0; j < rounds; j++) {
+    double left = n; /* numbers not yet added together */
+    for (int j = 0; left > 1; j++) {
         char name[32];
         snprintf(name, sizeof name, "add[%d]", j);
-        double pairs = ceil(n / pow(2, j + 1));
-        kernel k = {
-            .name = name,
-            .blocks = (long)ceil(pairs / l),
-            .threads = (int)l,
-            .cost = {.span = 1, .work = -1, .reads = 2, .writes = 1},
-            .private_words = -1,
-        };
+        double threads = ceil(left / 2), additions = floor(left / 2);
+        kernel k = halving_kernel(name, threads, additions, l);
         if (kernel_dag_chain(dag, &k) < 0) {
             kernel_dag_free(dag);
             return NULL;
         }
+        left = threads;
     }
     return dag;
 }
 
+static int closed_form_of(const vars *params, const machine *m, closed_form *out)
+{
+    double n, l;
+    if (sum_prefix_params("sum", params, &n, &l) < 0)
+        return -1;
+    double U = m->u, K = halving_width(n, l);
+    out->N = halving_blocks(n, l);
+    out->W = n - 1;
+    out->S = log2(n);
+    out->L = log2(n);
+    out->O = WORDS_PER_THREAD * U * out->N;
+    out->C = WORDS_PER_THREAD * U + 1;
+    out->T = (out->N / K + out->L) * out->C;
+    return 0;
+}
+
 const builtin_program program_sum = {
     .name = "sum",
-    .summary = "sum of n numbers by halving, log n kernels (DMM/UMM chapter)",
+    .summary = "sum of n numbers by halving, log n kernels (DMM/UMM chapter §4, Theorem 1)",
     .defaults = "n=1048576 l=256",
     .build = build,
+    .closed_form = closed_form_of,
 };

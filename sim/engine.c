@@ -264,7 +264,7 @@ static void simgrid_start(const char *platform_path)
         "--cfg=contexts/factory:thread", /* sanitizers cannot follow raw stack switches */
 #else
         "--cfg=contexts/factory:raw",
-        "--cfg=contexts/stack-size:256",
+        "--cfg=contexts/stack-size:64",
 #endif
         NULL,
     };
@@ -273,7 +273,7 @@ static void simgrid_start(const char *platform_path)
     simgrid_load_platform(platform_path);
 }
 
-int engine_simulate(const kernel_dag *dag, const machine *m, const char *platform_path,
+int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char *platform_path,
                     const char *trace_path, sim_result *out)
 {
     memset(&E, 0, sizeof E);
@@ -285,9 +285,9 @@ int engine_simulate(const kernel_dag *dag, const machine *m, const char *platfor
     E.ready = malloc(sizeof *E.ready * ((size_t)dag->n + 1));
     E.launches = malloc(sizeof *E.launches * ((size_t)dag->n + 1));
     E.release_time = calloc((size_t)dag->n + 1, sizeof *E.release_time);
-    E.sms = calloc((size_t)m->p, sizeof *E.sms);
-    E.hosts = calloc((size_t)m->p, sizeof *E.hosts);
-    E.idle = malloc(sizeof *E.idle * (size_t)m->p);
+    E.sms = calloc((size_t)sms, sizeof *E.sms);
+    E.hosts = calloc((size_t)sms, sizeof *E.hosts);
+    E.idle = malloc(sizeof *E.idle * (size_t)sms);
     rng_seed(&E.order, m->seed);
     build_successors();
     if (trace_path) {
@@ -299,14 +299,14 @@ int engine_simulate(const kernel_dag *dag, const machine *m, const char *platfor
     }
 
     simgrid_start(platform_path);
-    for (int i = 0; i < m->p; i++) {
+    for (int i = 0; i < sms; i++) {
         char name[32];
         snprintf(name, sizeof name, "sm%d", i);
         E.hosts[i] = sg_host_by_name(name);
         E.sms[i].id = i;
         E.sms[i].wake = sg_sem_init(0);
     }
-    global_memory_start(m, E.hosts, sg_host_by_name("global_memory"));
+    global_memory_start(m, sms, E.hosts, sg_host_by_name("global_memory"));
     if (m->launch_latency > 0) {
         E.launch_pending = sg_sem_init(0);
         sg_actor_t host_cpu = sg_actor_init("launcher", sg_host_by_name("global_memory"));
@@ -315,7 +315,7 @@ int engine_simulate(const kernel_dag *dag, const machine *m, const char *platfor
     for (int k = 0; k < dag->n; k++)
         if (E.ks[k].missing == 0)
             release(k);
-    for (int i = 0; i < m->p; i++) {
+    for (int i = 0; i < sms; i++) {
         sg_actor_t a = sg_actor_init("sm", E.hosts[i]);
         sg_actor_set_data(a, &E.sms[i]);
         sg_actor_start(a, sm_main, 0, NULL);
@@ -324,8 +324,8 @@ int engine_simulate(const kernel_dag *dag, const machine *m, const char *platfor
     simgrid_run();
 
     out->T = simgrid_get_clock();
-    for (int i = 0; i < m->p; i++)
-        out->sm_busy[i] = E.sms[i].busy;
+    for (int i = 0; i < sms; i++)
+        out->sm_busy[i] = E.sms[i].busy; /* the SMs left out stay at 0 */
     int rc = 0;
     if (E.kernels_left != 0)
         rc = fail("internal error: the simulation stopped with %d kernels unfinished", E.kernels_left);

@@ -47,7 +47,7 @@ static void controller_main(int argc, char *argv[])
     }
 }
 
-void global_memory_start(const machine *m, sg_host_t *sm_hosts, sg_host_t memory)
+void global_memory_start(const machine *m, int sms, sg_host_t *sm_hosts, sg_host_t memory)
 {
     gm.m = m;
     gm.sm_hosts = sm_hosts;
@@ -56,9 +56,9 @@ void global_memory_start(const machine *m, sg_host_t *sm_hosts, sg_host_t memory
         return;
     gm.requests = sg_sem_init(0);
     gm.served = sg_sem_init(0);
-    gm.granted = malloc(sizeof *gm.granted * (size_t)m->p);
-    gm.waiting = malloc(sizeof *gm.waiting * (size_t)m->p);
-    for (int i = 0; i < m->p; i++)
+    gm.granted = malloc(sizeof *gm.granted * (size_t)sms);
+    gm.waiting = malloc(sizeof *gm.waiting * (size_t)sms);
+    for (int i = 0; i < sms; i++)
         gm.granted[i] = sg_sem_init(0);
     gm.n_waiting = 0;
     rng_seed(&gm.ties, m->seed ^ 0x6d656d6f7279ull); /* "memory" */

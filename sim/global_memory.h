@@ -11,9 +11,9 @@
 #include "machine.h"
 #include <simgrid/forward.h>
 
-/* Set up for machine m whose SMs are hosts[0..P-1]; for `exclusive` this
- * starts the memory controller actor on host `memory`. */
-void global_memory_start(const machine *m, sg_host_t *sm_hosts, sg_host_t memory);
+/* Set up for machine m whose (simulated) SMs are sm_hosts[0..sms-1]; for
+ * `exclusive` this starts the memory controller actor on host `memory`. */
+void global_memory_start(const machine *m, int sms, sg_host_t *sm_hosts, sg_host_t memory);
 
 /* Move `cycles`/U words for SM `sm` (at most 1/U words per cycle), reading
  * (to the SM) or writing (to global memory). */

@@ -22,6 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* Most SMs simulated at once: each SM actor's stack takes two memory
+ * mappings, and Linux allows 65530 by default. */
+#define SMS_MAX 30000
+
 typedef struct wire_header {
     int status;         /* 0 ok, -1 error (message follows) */
     int n_kernels, p;
@@ -58,12 +62,12 @@ static int read_all(int fd, void *buf, size_t size)
     return 0;
 }
 
-static void child(int fd, const kernel_dag *dag, const machine *m, const char *platform,
+static void child(int fd, const kernel_dag *dag, const machine *m, int sms, const char *platform,
                   const char *trace_path, sim_result *r)
 {
     wire_header h = {0};
     memset(&r->costs, 0, sizeof r->costs);
-    h.status = engine_simulate(dag, m, platform, trace_path, r);
+    h.status = engine_simulate(dag, m, sms, platform, trace_path, r);
     h.n_kernels = dag->n;
     h.p = m->p;
     h.T = r->T;
@@ -81,14 +85,14 @@ static void child(int fd, const kernel_dag *dag, const machine *m, const char *p
     _exit(bad ? 3 : 0);
 }
 
-static int write_platform(const machine *m, char *path)
+static int write_platform(const machine *m, int sms, char *path)
 {
     strcpy(path, "/tmp/mcmsim-platform-XXXXXX");
     int fd = mkstemp(path);
     if (fd < 0)
         return fail("cannot create a temporary platform file in /tmp: %s", strerror(errno));
     FILE *f = fdopen(fd, "w");
-    int rc = machine_write_platform(m, f);
+    int rc = machine_write_platform(m, sms, f);
     if (fclose(f) != 0)
         rc = fail("cannot write the temporary platform file %s", path);
     return rc;
@@ -155,9 +159,23 @@ int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim
     out->kernels = calloc((size_t)dag->n, sizeof *out->kernels);
     out->sm_busy = calloc((size_t)m->p, sizeof *out->sm_busy);
 
+    /* Blocks running or ready at one instant are pairwise independent (an
+     * anti-chain), so at most K SMs are ever busy: with P > K, the greedy
+     * schedule on K SMs is the same, and SimGrid need not hold the others
+     * (P = K = 65536 would otherwise exhaust the machine). */
+    dag_costs analysed;
+    kernel_dag_costs(dag, m->u, &analysed);
+    int sms = analysed.K < m->p ? (int)analysed.K : m->p;
+    if (sms > SMS_MAX) {
+        fail("program '%s' on machine '%s' would keep %d SMs busy at once (P = %d, K = %.0f), but "
+             "mcmsim simulates at most %d (each SM is a SimGrid actor, and a process may hold only "
+             "so many memory mappings): lower P", dag->name, m->name, sms, m->p, analysed.K, SMS_MAX);
+        goto failed;
+    }
+
     char platform[64];
     int fds[2];
-    if (write_platform(m, platform) < 0)
+    if (write_platform(m, sms, platform) < 0)
         goto failed;
     if (pipe(fds) < 0) {
         fail("cannot create a pipe: %s", strerror(errno));
@@ -175,7 +193,7 @@ int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim
     }
     if (pid == 0) {
         close(fds[0]);
-        child(fds[1], dag, m, platform, trace_path, out);
+        child(fds[1], dag, m, sms, platform, trace_path, out);
     }
     close(fds[1]);
     int rc = receive(fds[0], dag, m, out);
@@ -192,8 +210,7 @@ int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim
         goto failed;
     out->peak_rss_kib = (double)usage.ru_maxrss;
 
-    dag_costs executed = out->costs, analysed;
-    kernel_dag_costs(dag, m->u, &analysed);
+    dag_costs executed = out->costs;
     out->costs = analysed;
     out->costs.W = executed.W;
     out->costs.O = executed.O;
