@@ -86,8 +86,8 @@ $(BUILD)/bench/%: sim/bench/%.c $(BUILD)/libmcmsim.a | $(BUILD)/.setup
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< $(BUILD)/libmcmsim.a $(LDFLAGS) $(LDLIBS) -o $@
 
-bench: $(BENCH_BIN)
-	$(BUILD)/bench/bench $(BUILD)/bench/floor
+bench: $(BENCH_BIN) $(MCMSIM)
+	$(BUILD)/bench/bench $(BUILD)/bench/floor $(MCMSIM)
 
 clean:
 	rm -rf build build-san

@@ -6,14 +6,19 @@
  * blocks per second and the simulation process's peak memory, next to the
  * floor (floor.c): a bare SimGrid program running the same number of
  * activities on as many hosts.  One core is used: the simulation is serial.
+ * Then it runs every run file of programs/ (the papers' experiments, at the
+ * papers' sizes) with `mcmsim run --format csv` and prints each one's wall
+ * time and the total (issue 3: under 60 s).
  * Figures, not assertions: these machines are shared and noisy, so compare
  * ratios taken in one run.
  */
 #include "engine.h"
 #include "fail.h"
 
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -45,10 +50,12 @@ static int run_floor(const char *floor_path, long n, int p, double *seconds, dou
     char ns[32], ps[32];
     snprintf(ns, sizeof ns, "%ld", n);
     snprintf(ps, sizeof ps, "%d", p);
+    fflush(stdout);
     double t0 = now();
     pid_t pid = fork();
     if (pid == 0) {
-        freopen("/dev/null", "w", stdout);
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(126);
         execl(floor_path, floor_path, ns, ps, (char *)NULL);
         _exit(127);
     }
@@ -60,9 +67,50 @@ static int run_floor(const char *floor_path, long n, int p, double *seconds, dou
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/* Wall time of `mcmsim run FILE --format csv` (output discarded). */
+static double time_run_file(const char *mcmsim, const char *file)
+{
+    fflush(stdout); /* the child must not flush our buffer again */
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(126);
+        execl(mcmsim, mcmsim, "run", file, "--format", "csv", (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? now() - t0 : -1;
+}
+
+static int bench_run_files(const char *mcmsim)
+{
+    glob_t files;
+    if (glob(MCMSIM_DATADIR "/programs/*.cfg", 0, NULL, &files) != 0)
+        return 0;
+    double total = 0;
+    printf("\nevery run file (mcmsim run FILE --format csv):\n");
+    for (size_t i = 0; i < files.gl_pathc; i++) {
+        double s = time_run_file(mcmsim, files.gl_pathv[i]);
+        if (s < 0) {
+            fprintf(stderr, "bench: %s failed\n", files.gl_pathv[i]);
+            globfree(&files);
+            return 1;
+        }
+        const char *base = strrchr(files.gl_pathv[i], '/');
+        printf("  %-28s %7.2f s\n", base ? base + 1 : files.gl_pathv[i], s);
+        total += s;
+    }
+    printf("  %-28s %7.2f s (target: under 60 s)\n", "total", total);
+    globfree(&files);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *floor_path = argc > 1 ? argv[1] : "build/bench/floor";
+    const char *mcmsim = argc > 2 ? argv[2] : "build/mcmsim";
     machine m;
     machine_defaults(&m);
     m.p = 132;
@@ -88,5 +136,5 @@ int main(int argc, char **argv)
         sim_result_free(&r);
         kernel_dag_free(dag);
     }
-    return 0;
+    return bench_run_files(mcmsim);
 }
