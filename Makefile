@@ -62,7 +62,7 @@ $(MCMSIM): $(BUILD)/sim/main.o $(BUILD)/libmcmsim.a
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libmcmsim.a | $(BUILD)/.setup
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests $< $(BUILD)/libmcmsim.a $(LDFLAGS) $(LDLIBS) -lcriterion -o $@
+	$(CC) $(CFLAGS) -MMD -MP -Itests $< $(BUILD)/libmcmsim.a $(LDFLAGS) $(LDLIBS) -lcriterion -o $@
 
 run: $(MCMSIM)
 	$(MCMSIM) run programs/demo.cfg
@@ -92,4 +92,4 @@ bench: $(BENCH_BIN) $(MCMSIM)
 clean:
 	rm -rf build build-san
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/sim/main.d $(BUILD)/validate/main.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/sim/main.d $(BUILD)/validate/main.d $(TEST_BIN:=.d)

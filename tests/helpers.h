@@ -1,14 +1,20 @@
 /*
  * helpers.h — small shared pieces of the Criterion tests: a kernel in one
- * line, a DAG simulated in one call, a config file written to /tmp.
+ * line, a DAG simulated in one call, a config file written to /tmp, and for
+ * the case studies a machine preset, a built-in program's DAG, closed forms
+ * and simulated time at a point of params, P = K, and the mcmsim command's
+ * output.  Each helper fails the test, quoting mcmsim's message, where the
+ * step it wraps returns an error.
  */
 #ifndef MCM_TEST_HELPERS_H
 #define MCM_TEST_HELPERS_H
 
 #include "engine.h"
 #include "fail.h"
+#include "program.h"
 
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +61,160 @@ static inline char *temp_file(const char *text, const char *suffix)
     fputs(text, f);
     fclose(f);
     return path;
+}
+
+/* ---- the case studies: presets, built-in programs, the mcmsim command ---- */
+
+/* The machine preset `name` (e.g. "mcm", "gtx670"), as a run file's
+ * `machine = "name"` loads it. */
+static inline machine test_preset(const char *name)
+{
+    char path[1024];
+    machine m;
+    machine_defaults(&m);
+    machine_preset_path(name, path, sizeof path);
+    cr_assert_eq(machine_load_file(&m, path), 0, "preset %s: %s", name, fail_message());
+    return m;
+}
+
+/* Params from a list of names and as many values:
+ * test_params("n m s l", n, m, s, l).  A macro, so that every value is
+ * converted to double exactly as an assignment would (1 << 20 included). */
+#define test_params(names, ...)                                                                    \
+    test_params_of((names), (const double[]){__VA_ARGS__},                                         \
+                   sizeof((const double[]){__VA_ARGS__}) / sizeof(double))
+
+/* test_params() proper: `count` values for the names in `names`. */
+static inline vars test_params_of(const char *names, const double *values, size_t count)
+{
+    vars v = {0};
+    vars_clear(&v);
+    size_t given = 0;
+    for (const char *at = names + strspn(names, " "); *at; at += strspn(at, " ")) {
+        size_t len = strcspn(at, " ");
+        char name[VAR_NAME_MAX];
+        cr_assert_lt(len, sizeof name, "test_params(\"%s\"): a name too long", names);
+        cr_assert_lt(given, count, "test_params(\"%s\"): more names than values", names);
+        memcpy(name, at, len);
+        name[len] = '\0';
+        cr_assert_eq(vars_set(&v, name, values[given++]), 0, "%s", fail_message());
+        at += len;
+    }
+    cr_assert_eq(given, count, "test_params(\"%s\"): %zu names, %zu values", names, given, count);
+    return v;
+}
+
+/* "n = 1024, l = 256": the params, for a message, in `out`. */
+static inline const char *params_text(const vars *params, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < params->n && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%s = %g", i ? ", " : "", params->name[i],
+                                 params->value[i]);
+    return out;
+}
+
+/* The built-in program `name`; it must be registered. */
+static inline const builtin_program *test_builtin(const char *name)
+{
+    const builtin_program *b = builtin_find(name);
+    cr_assert_not_null(b, "no built-in program '%s'", name);
+    return b;
+}
+
+/* The built-in program's kernel DAG at `params` on `m`; the program must
+ * accept the point.  (Params by value, so that a call can make them in
+ * place: build_builtin("sum", test_params("n l", n, l), &m).) */
+static inline kernel_dag *build_builtin(const char *program, vars params, const machine *m)
+{
+    kernel_dag *dag = test_builtin(program)->build(&params, m);
+    char at[512];
+    cr_assert_not_null(dag, "%s at %s: %s", program, params_text(&params, at, sizeof at), fail_message());
+    return dag;
+}
+
+/* The built-in program's closed forms at `params` on `m`; it must have
+ * them and accept the point. */
+static inline closed_form builtin_closed_form(const char *program, vars params, const machine *m)
+{
+    const builtin_program *b = test_builtin(program);
+    cr_assert_not_null(b->closed_form, "%s has no closed form", program);
+    closed_form cf;
+    char at[512];
+    cr_assert_eq(b->closed_form(&params, m, &cf), 0, "%s at %s: %s", program,
+                 params_text(&params, at, sizeof at), fail_message());
+    return cf;
+}
+
+/* The DAG's costs (SPEC §1) on `m`, after checking it there. */
+static inline dag_costs checked_costs(const kernel_dag *dag, const machine *m)
+{
+    cr_assert_eq(kernel_dag_check(dag, m, NULL), 0, "%s", fail_message());
+    dag_costs c;
+    kernel_dag_costs(dag, m->u, &c);
+    return c;
+}
+
+/* P = K: as many SMs as the DAG's widest anti-chain has blocks, the
+ * papers' setting for Corollary 1. */
+static inline void set_p_to_k(const kernel_dag *dag, machine *m)
+{
+    m->p = (int)checked_costs(dag, m).K;
+}
+
+/* Build and simulate the built-in program at `params` on `m`. */
+static inline sim_result run_builtin(const char *program, vars params, const machine *m)
+{
+    kernel_dag *dag = build_builtin(program, params, m);
+    sim_result r = simulate(dag, m);
+    kernel_dag_free(dag);
+    return r;
+}
+
+/* The same on P = K SMs, the rest of `m` as it is. */
+static inline sim_result run_builtin_on_k(const char *program, vars params, const machine *m)
+{
+    machine on_k = *m;
+    kernel_dag *dag = build_builtin(program, params, &on_k);
+    set_p_to_k(dag, &on_k);
+    sim_result r = simulate(dag, &on_k);
+    kernel_dag_free(dag);
+    return r;
+}
+
+/* The simulated running time T of the built-in program at `params` on `m`. */
+static inline double builtin_time(const char *program, vars params, const machine *m)
+{
+    sim_result r = run_builtin(program, params, m);
+    double T = r.T;
+    sim_result_free(&r);
+    return T;
+}
+
+/* What mcmsim_output() captures: stdout and stderr, or stderr alone (stdout
+ * thrown away). */
+#define MCMSIM_OUT_AND_ERR "2>&1"
+#define MCMSIM_ERR_ONLY "2>&1 >/dev/null"
+
+/* Run `$MCMSIM ARGS` (ARGS printf-style, shell words); what it writes to
+ * `streams` in `out`; returns pclose()'s status (0: exit status 0). */
+static inline MCM_PRINTF(4, 5) int mcmsim_output(const char *streams, char *out, size_t size, const char *fmt,
+                                                 ...)
+{
+    const char *bin = getenv("MCMSIM");
+    cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
+    char args[2048], command[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(command, sizeof command, "%s %s %s", bin, args, streams);
+    FILE *pipe = popen(command, "r");
+    cr_assert_not_null(pipe, "cannot run %s", command);
+    size_t got = fread(out, 1, size - 1, pipe);
+    out[got] = '\0';
+    return pclose(pipe);
 }
 
 #endif

@@ -22,41 +22,9 @@
 #include <float.h>
 #include <math.h>
 
-static machine preset(const char *name)
-{
-    char path[1024];
-    machine m;
-    machine_defaults(&m);
-    machine_preset_path(name, path, sizeof path);
-    cr_assert_eq(machine_load_file(&m, path), 0, "%s", fail_message());
-    return m;
-}
+#define CT "cooley-tukey"
 
-static vars params_of(double n, double mm, double l)
-{
-    vars p;
-    vars_clear(&p);
-    vars_set(&p, "n", n);
-    vars_set(&p, "m", mm);
-    vars_set(&p, "l", l);
-    return p;
-}
-
-static kernel_dag *build(double n, double mm, double l, const machine *m)
-{
-    vars p = params_of(n, mm, l);
-    kernel_dag *dag = builtin_find("cooley-tukey")->build(&p, m);
-    cr_assert_not_null(dag, "n = %g, m = %g, l = %g: %s", n, mm, l, fail_message());
-    return dag;
-}
-
-static closed_form closed(double n, double mm, double l, const machine *m)
-{
-    vars p = params_of(n, mm, l);
-    closed_form cf;
-    cr_assert_eq(builtin_find("cooley-tukey")->closed_form(&p, m, &cf), 0, "%s", fail_message());
-    return cf;
-}
+static vars params_of(double n, double mm, double l) { return test_params("n m l", n, mm, l); }
 
 static int close_to(double a, double b, double rel)
 {
@@ -65,16 +33,16 @@ static int close_to(double a, double b, double rel)
 
 Test(cooley_tukey, closed_forms_against_the_simulated_costs)
 {
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     const double points[][3] = {{1 << 14, 16, 128}, {1 << 16, 16, 128}, {1 << 20, 16, 128},
                                 {1 << 12, 16, 64},  {1 << 16, 8, 256},  {1 << 18, 32, 64},
                                 {1 << 11, 2, 32}};
     for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
         double n = points[i][0], mm = points[i][1], l = points[i][2], U = m.u;
         double k = log2(n), r = log2(mm), ll = log2(l);
-        kernel_dag *dag = build(n, mm, l, &m);
+        kernel_dag *dag = build_builtin(CT, params_of(n, mm, l), &m);
         sim_result res = simulate(dag, &m);
-        closed_form cf = closed(n, mm, l, &m);
+        closed_form cf = builtin_closed_form(CT, params_of(n, mm, l), &m);
         const dag_costs *c = &res.costs;
         cr_expect_eq(c->N, cf.N, "n = %g, m = %g, l = %g: N %g, paper %g", n, mm, l, c->N, cf.N);
         cr_expect_eq(c->L_kernels, cf.L, "n = %g, m = %g, l = %g: L %d, paper %g", n, mm, l,
@@ -101,10 +69,10 @@ Test(cooley_tukey, closed_forms_against_the_simulated_costs)
 
 Test(cooley_tukey, paper_T_is_corollary_1_of_the_paper_N_L_C)
 {
-    machine m = preset("gtx670");
+    machine m = test_preset("gtx670");
     for (int k = 11; k <= 24; k++) {
         double n = ldexp(1, k), l = 128;
-        closed_form cf = closed(n, 16, l, &m);
+        closed_form cf = builtin_closed_form(CT, params_of(n, 16, l), &m);
         double T = (cf.N / (n / l) + cf.L) * cf.C;
         cr_expect(close_to(T, cf.T, 1e-12), "n = 2^%d: %.17g vs %.17g", k, T, cf.T);
     }
@@ -114,8 +82,8 @@ Test(cooley_tukey, the_dag_is_the_papers_kernels_in_order)
 {
     /* n = 2^14, m = 16, ℓ = 128: 10 transpositions (the first 7 = log ℓ
      * writing uncoalesced), one dft_m of n/(mℓ) = 8 blocks, 10 butterflies. */
-    machine m = preset("mcm");
-    kernel_dag *dag = build(1 << 14, 16, 128, &m);
+    machine m = test_preset("mcm");
+    kernel_dag *dag = build_builtin(CT, params_of(1 << 14, 16, 128), &m);
     cr_assert_eq(dag->n, 21);
     for (int j = 0; j < 10; j++) {
         const kernel *t = &dag->kernels[j];
@@ -135,12 +103,12 @@ Test(cooley_tukey, the_dag_is_the_papers_kernels_in_order)
 
 Test(cooley_tukey, on_k_sms_within_corollary_1)
 {
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     const double sizes[] = {1 << 14, 1 << 16, 1 << 18};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         double n = sizes[i], l = 128;
-        kernel_dag *dag = build(n, 16, l, &m);
-        closed_form cf = closed(n, 16, l, &m);
+        kernel_dag *dag = build_builtin(CT, params_of(n, 16, l), &m);
+        closed_form cf = builtin_closed_form(CT, params_of(n, 16, l), &m);
         m.p = (int)(n / l);
         sim_result r = simulate(dag, &m);
         cr_expect_eq(r.costs.K, m.p);
@@ -156,8 +124,8 @@ Test(cooley_tukey, on_k_sms_within_corollary_1)
 
 Test(cooley_tukey, within_theorem_1_on_any_p)
 {
-    machine m = preset("gtx670");
-    kernel_dag *dag = build(1 << 15, 16, 128, &m);
+    machine m = test_preset("gtx670");
+    kernel_dag *dag = build_builtin(CT, params_of(1 << 15, 16, 128), &m);
     const int ps[] = {1, 7, 16, 100, 1000};
     for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
         m.p = ps[i];
@@ -172,7 +140,7 @@ Test(cooley_tukey, within_theorem_1_on_any_p)
 
 Test(cooley_tukey, bad_points_fail_quoting_the_rule)
 {
-    machine m = preset("mcm"); /* Z = 12288 */
+    machine m = test_preset("mcm"); /* Z = 12288 */
     const builtin_program *b = builtin_find("cooley-tukey");
     vars p = params_of(1 << 16, 16, 512); /* 2·16·512 = 16384 > Z */
     fail_clear();

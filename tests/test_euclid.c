@@ -19,55 +19,7 @@
 
 #include <math.h>
 
-static machine preset(const char *name)
-{
-    char path[1024];
-    machine m;
-    machine_defaults(&m);
-    machine_preset_path(name, path, sizeof path);
-    cr_assert_eq(machine_load_file(&m, path), 0, "preset %s: %s", name, fail_message());
-    return m;
-}
-
-static vars point(double n, double m, double s, double l)
-{
-    vars v;
-    vars_clear(&v);
-    vars_set(&v, "n", n);
-    vars_set(&v, "m", m);
-    vars_set(&v, "s", s);
-    vars_set(&v, "l", l);
-    return v;
-}
-
-static const builtin_program *euclid(void)
-{
-    const builtin_program *b = builtin_find("euclid");
-    cr_assert_not_null(b, "euclid is not registered");
-    return b;
-}
-
-static kernel_dag *build(const vars *v, const machine *m)
-{
-    kernel_dag *dag = euclid()->build(v, m);
-    cr_assert_not_null(dag, "build failed: %s", fail_message());
-    return dag;
-}
-
-static closed_form paper(const vars *v, const machine *m)
-{
-    closed_form cf;
-    cr_assert_eq(euclid()->closed_form(v, m, &cf), 0, "%s", fail_message());
-    return cf;
-}
-
-static sim_result run(const vars *v, const machine *m)
-{
-    kernel_dag *dag = build(v, m);
-    sim_result r = simulate(dag, m);
-    kernel_dag_free(dag);
-    return r;
-}
+static vars point(double n, double m, double s, double l) { return test_params("n m s l", n, m, s, l); }
 
 /* Closed forms of the blocks this program launches (euclid.c's header),
  * exact when ℓ | m, s even, ℓ | s/2, s | n − m and s | 2m. */
@@ -84,13 +36,13 @@ Test(euclid, closed_forms_exact_at_exact_points)
     /* {n, m, s, ℓ}: every one satisfies the exactness conditions above */
     const double pts[][4] = {{2048, 1024, 128, 64}, {4096, 4096, 512, 128}, {3072, 1024, 64, 32},
                              {1024, 1024, 256, 128}};
-    machine mach = preset("mcm");
+    machine mach = test_preset("mcm");
     double U = mach.u;
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
         double n = pts[i][0], m = pts[i][1], s = pts[i][2], l = pts[i][3];
         vars v = point(n, m, s, l);
-        sim_result r = run(&v, &mach);
-        closed_form p = paper(&v, &mach);
+        sim_result r = run_builtin("euclid", v, &mach);
+        closed_form p = builtin_closed_form("euclid", v, &mach);
         const dag_costs *c = &r.costs;
         /* exact: the paper's L, S, C and K */
         cr_expect_eq(c->L_kernels, (n + m) / s, "L at n=%g m=%g s=%g", n, m, s);
@@ -127,15 +79,13 @@ Test(euclid, paper_sizes_up_to_the_rounding_the_paper_drops)
      * 2m/s, not a whole number: |N − m(2n+s)/(2sℓ)| <= L + 1. */
     const double pts[][3] = {{1000, 1000, 256}, {10000, 10000, 256}, {1000, 1000, 1}, {5000, 3000, 256},
                              {10000, 10000, 1}};
-    machine mach = preset("gtx670");
+    machine mach = test_preset("gtx670");
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
         double n = pts[i][0], m = pts[i][1], s = pts[i][2], l = 256;
         vars v = point(n, m, s, l);
-        kernel_dag *dag = build(&v, &mach);
-        cr_assert_eq(kernel_dag_check(dag, &mach, NULL), 0);
-        dag_costs c;
-        kernel_dag_costs(dag, mach.u, &c);
-        closed_form p = paper(&v, &mach);
+        kernel_dag *dag = build_builtin("euclid", v, &mach);
+        dag_costs c = checked_costs(dag, &mach);
+        closed_form p = builtin_closed_form("euclid", v, &mach);
         cr_expect_eq(c.L_kernels, ceil((n + m - 1) / s));
         cr_expect(fabs(c.L_kernels - p.L) <= 1, "L %d vs paper %g", c.L_kernels, p.L);
         cr_expect(fabs(c.S - p.S) <= 3 * s, "S %g vs paper %g", c.S, p.S);
@@ -154,9 +104,9 @@ Test(euclid, degree_trace_and_phases)
     /* n − m = 1000 not a multiple of s = 256: 3 ping-ping calls of
      * ⌈m/ℓ⌉ = 4 blocks, then the call that crosses into ping-pong; the last
      * call has one block (the constant left); grids never grow. */
-    machine mach = preset("mcm");
+    machine mach = test_preset("mcm");
     vars v = point(2000, 1000, 256, 256);
-    kernel_dag *dag = build(&v, &mach);
+    kernel_dag *dag = build_builtin("euclid", v, &mach);
     int ping_ping = 0;
     for (int i = 0; i < dag->n; i++) {
         const kernel *k = &dag->kernels[i];
@@ -192,20 +142,18 @@ Test(euclid, corollary_1_on_p_equal_k)
     const double pts[][3] = {{1000, 1000, 1}, {1000, 1000, 256}, {10000, 10000, 256}, {10000, 10000, 1},
                              {4000, 2000, 256}};
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
-        machine mach = preset("gtx670");
+        machine mach = test_preset("gtx670");
         double n = pts[i][0], m = pts[i][1], s = pts[i][2];
         vars v = point(n, m, s, 256);
-        kernel_dag *dag = build(&v, &mach);
-        cr_assert_eq(kernel_dag_check(dag, &mach, NULL), 0);
-        dag_costs c;
-        kernel_dag_costs(dag, mach.u, &c);
+        kernel_dag *dag = build_builtin("euclid", v, &mach);
+        dag_costs c = checked_costs(dag, &mach);
         mach.p = (int)c.K;
         sim_result r = simulate(dag, &mach);
         double cor1 = (r.costs.N / c.K + r.costs.L_kernels) * r.costs.C;
         cr_expect_leq(r.T, cor1, "T %g > Corollary 1 %g", r.T, cor1);
         /* every call fits on K SMs: one round of C per call */
         cr_expect_eq(r.T, r.costs.L_kernels * r.costs.C);
-        closed_form p = paper(&v, &mach);
+        closed_form p = builtin_closed_form("euclid", v, &mach);
         cr_log_info("euclid n=%g m=%g s=%g on P = K = %g: T %g, Corollary 1 %g, paper's T %g, "
                     "T/paper %.3f", n, m, s, c.K, r.T, cor1, p.T, r.T / p.T);
         sim_result_free(&r);
@@ -217,10 +165,10 @@ Test(euclid, theorem_1_on_other_p)
 {
     const int ps[] = {1, 3, 7, 16, 100};
     for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
-        machine mach = preset("mcm");
+        machine mach = test_preset("mcm");
         mach.p = ps[i];
         vars v = point(3000, 2000, 256, 256);
-        kernel_dag *dag = build(&v, &mach);
+        kernel_dag *dag = build_builtin("euclid", v, &mach);
         sim_result r = simulate(dag, &mach);
         cr_expect_leq(r.T, r.bound_theorem1, "P = %d", ps[i]);
         cr_expect_eq(r.T, chain_time(dag, ps[i], r.costs.C), "P = %d: greedy time of the chain", ps[i]);
@@ -235,13 +183,13 @@ Test(euclid, theorem_1_on_other_p)
  * of that asymptotic ratio, not just a win. */
 static void s_256_beats_s_1(const char *preset_name)
 {
-    machine mach = preset(preset_name);
+    machine mach = test_preset(preset_name);
     double U = mach.u, s = 256, asymptotic = (3 + 8 * U) * s / (3 * s + 8 * U);
     const double ns[] = {1000, 2000, 4000};
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
         double n = ns[i];
         vars v1 = point(n, n, 1, 256), v256 = point(n, n, 256, 256);
-        sim_result r1 = run(&v1, &mach), r256 = run(&v256, &mach);
+        sim_result r1 = run_builtin("euclid", v1, &mach), r256 = run_builtin("euclid", v256, &mach);
         double ratio = r1.T / r256.T;
         double paper_ratio = (4 * n + 3 * n + 1) * (3 + 8 * U) * s / ((4 * n + 3 * n + s) * (3 * s + 8 * U));
         cr_expect_gt(ratio, 1, "%s n = m = %g: s = 256 does not beat s = 1", preset_name, n);
@@ -258,44 +206,36 @@ Test(euclid, conclusion_s_256_beats_s_1_on_gtx670) { s_256_beats_s_1("gtx670"); 
 
 Test(euclid, z_constraint_refused_with_the_constraint_quoted)
 {
-    machine mach = preset("gtx670"); /* Z = 12288 */
+    machine mach = test_preset("gtx670"); /* Z = 12288 */
     vars v = point(10000, 10000, 3000, 256); /* 4·3000 + 2·256 = 12512 > Z */
-    cr_expect_null(euclid()->build(&v, &mach));
+    cr_expect_null(test_builtin("euclid")->build(&v, &mach));
     cr_expect(strstr(fail_message(), "constraint 4s + 2ℓ <= Z does not hold") != NULL, "%s", fail_message());
     cr_expect(strstr(fail_message(), "12512 > Z = 12288") != NULL, "%s", fail_message());
     vars ok = point(10000, 10000, 2944, 256); /* 4·2944 + 512 = 12288: fits */
-    kernel_dag *dag = euclid()->build(&ok, &mach);
+    kernel_dag *dag = test_builtin("euclid")->build(&ok, &mach);
     cr_expect_not_null(dag, "%s", fail_message());
     kernel_dag_free(dag);
 }
 
 Test(euclid, z_constraint_refused_by_the_cli)
 {
-    const char *bin = getenv("MCMSIM");
-    cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s run %s/programs/euclid.cfg --set s=4096 2>&1 >/dev/null", bin,
-             MCMSIM_DATADIR);
-    FILE *f = popen(cmd, "r");
-    cr_assert_not_null(f);
-    char err[1024] = "";
-    size_t len = fread(err, 1, sizeof err - 1, f);
-    err[len] = '\0';
-    int status = pclose(f);
+    char err[1024];
+    int status = mcmsim_output(MCMSIM_ERR_ONLY, err, sizeof err, "run %s/programs/euclid.cfg --set s=4096",
+                               MCMSIM_DATADIR);
     cr_expect_neq(status, 0);
     cr_expect(strstr(err, "4s + 2ℓ <= Z") != NULL, "stderr: %s", err);
 }
 
 Test(euclid, bad_points_refused)
 {
-    machine mach = preset("mcm");
+    machine mach = test_preset("mcm");
     vars m_above_n = point(100, 200, 4, 32);
-    cr_expect_null(euclid()->build(&m_above_n, &mach));
+    cr_expect_null(test_builtin("euclid")->build(&m_above_n, &mach));
     cr_expect(strstr(fail_message(), "n >= m") != NULL, "%s", fail_message());
     vars zero_s = point(100, 100, 0, 32);
-    cr_expect_null(euclid()->build(&zero_s, &mach));
+    cr_expect_null(test_builtin("euclid")->build(&zero_s, &mach));
     vars m_default = point(300, 0, 4, 32); /* m = 0: m = n */
-    kernel_dag *dag = euclid()->build(&m_default, &mach);
+    kernel_dag *dag = test_builtin("euclid")->build(&m_default, &mach);
     cr_assert_not_null(dag);
     cr_expect_eq(dag->kernels[0].blocks, ceil(300.0 / 32));
     cr_expect_eq(dag->n, ceil(599.0 / 4));

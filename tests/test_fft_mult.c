@@ -16,65 +16,30 @@
 
 #include <math.h>
 
-static machine preset(const char *name)
-{
-    char path[1024];
-    machine m;
-    machine_defaults(&m);
-    machine_preset_path(name, path, sizeof path);
-    cr_assert_eq(machine_load_file(&m, path), 0, "%s", fail_message());
-    return m;
-}
-
 /* n = m unless mm says otherwise (mm = 0: the program's m = n). */
-static vars params_of(double n, double mm, double l)
-{
-    vars p;
-    vars_clear(&p);
-    vars_set(&p, "n", n);
-    vars_set(&p, "m", mm);
-    vars_set(&p, "l", l);
-    return p;
-}
-
-static kernel_dag *build(const char *program, double n, double l, const machine *m)
-{
-    vars p = params_of(n, 0, l);
-    if (strcmp(program, "plain-mult") == 0)
-        vars_set(&p, "s", 4); /* the paper's choice for the comparison (§5.3) */
-    kernel_dag *dag = builtin_find(program)->build(&p, m);
-    cr_assert_not_null(dag, "%s at n = %g, l = %g: %s", program, n, l, fail_message());
-    return dag;
-}
+static vars params_of(double n, double mm, double l) { return test_params("n m l", n, mm, l); }
 
 static closed_form closed(double n, double mm, double l, const machine *m)
 {
-    vars p = params_of(n, mm, l);
-    closed_form cf;
-    cr_assert_eq(builtin_find("fft-mult")->closed_form(&p, m, &cf), 0, "%s", fail_message());
-    return cf;
+    return builtin_closed_form("fft-mult", params_of(n, mm, l), m);
 }
 
 static double time_of(const char *program, double n, double l, const machine *m)
 {
-    kernel_dag *dag = build(program, n, l, m);
-    sim_result r = simulate(dag, m);
-    double T = r.T;
-    sim_result_free(&r);
-    kernel_dag_free(dag);
-    return T;
+    vars p = params_of(n, 0, l);
+    if (strcmp(program, "plain-mult") == 0)
+        vars_set(&p, "s", 4); /* the paper's choice for the comparison (§5.3) */
+    return builtin_time(program, p, m);
 }
 
 Test(fft_mult, closed_forms_against_the_simulated_costs)
 {
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     const double points[][2] = {{256, 256}, {1024, 256}, {4096, 256}, {1 << 16, 256},
                                 {4096, 128}, {64, 32}};
     for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
         double n = points[i][0], l = points[i][1], U = m.u, N = 2 * n;
-        vars p = params_of(n, 0, l);
-        kernel_dag *dag = builtin_find("fft-mult")->build(&p, &m);
-        cr_assert_not_null(dag, "%s", fail_message());
+        kernel_dag *dag = build_builtin("fft-mult", params_of(n, 0, l), &m);
         sim_result r = simulate(dag, &m);
         closed_form cf = closed(n, 0, l, &m);
         const dag_costs *c = &r.costs;
@@ -96,7 +61,7 @@ Test(fft_mult, closed_forms_against_the_simulated_costs)
 Test(fft_mult, fft_size_holds_the_product)
 {
     /* N = the least power of two >= n + m − 1. */
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     const double cases[][3] = {{1000, 600, 2048}, {1024, 1, 1024}, {1024, 2, 2048},
                                {1024, 0, 2048},   {513, 512, 1024}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -104,9 +69,7 @@ Test(fft_mult, fft_size_holds_the_product)
         double N = cases[i][2];
         cr_expect_eq(cf.L, 9 * log2(N) - 4, "n = %g, m = %g: FFT size %g expected", cases[i][0],
                      cases[i][1], N);
-        vars p = params_of(cases[i][0], cases[i][1], 128);
-        kernel_dag *dag = builtin_find("fft-mult")->build(&p, &m);
-        cr_assert_not_null(dag, "%s", fail_message());
+        kernel_dag *dag = build_builtin("fft-mult", params_of(cases[i][0], cases[i][1], 128), &m);
         cr_expect_eq(dag->kernels[0].blocks, N / 256, "the first FFT kernel: N/(2ℓ) blocks");
         kernel_dag_free(dag);
     }
@@ -114,7 +77,7 @@ Test(fft_mult, fft_size_holds_the_product)
 
 Test(fft_mult, paper_T_is_corollary_1_of_the_paper_N_L_C)
 {
-    machine m = preset("gtx670");
+    machine m = test_preset("gtx670");
     for (int k = 8; k <= 20; k++) {
         double n = ldexp(1, k), l = 256, N = 2 * n;
         closed_form cf = closed(n, 0, l, &m);
@@ -125,11 +88,11 @@ Test(fft_mult, paper_T_is_corollary_1_of_the_paper_N_L_C)
 
 Test(fft_mult, on_k_sms_within_corollary_1)
 {
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     const double sizes[] = {256, 4096, 1 << 16};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         double n = sizes[i], l = 256;
-        kernel_dag *dag = build("fft-mult", n, l, &m);
+        kernel_dag *dag = build_builtin("fft-mult", params_of(n, 0, l), &m);
         closed_form cf = closed(n, 0, l, &m);
         m.p = (int)(2 * n / l);
         sim_result r = simulate(dag, &m);
@@ -146,8 +109,8 @@ Test(fft_mult, on_k_sms_within_corollary_1)
 
 Test(fft_mult, within_theorem_1_on_any_p)
 {
-    machine m = preset("gtx670");
-    kernel_dag *dag = build("fft-mult", 4096, 256, &m);
+    machine m = test_preset("gtx670");
+    kernel_dag *dag = build_builtin("fft-mult", params_of(4096, 0, 256), &m);
     const int ps[] = {1, 7, 16, 100, 1000};
     for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
         m.p = ps[i];
@@ -162,7 +125,7 @@ Test(fft_mult, within_theorem_1_on_any_p)
 
 Test(fft_mult, bad_points_fail_quoting_the_rule)
 {
-    machine m = preset("mcm"); /* Z = 12288 */
+    machine m = test_preset("mcm"); /* Z = 12288 */
     const builtin_program *b = builtin_find("fft-mult");
     vars p = params_of(1 << 14, 0, 4096); /* 4·4096 = 16384 > Z */
     fail_clear();
@@ -188,7 +151,7 @@ Test(fft_mult, bad_points_fail_quoting_the_rule)
  * blocks to this test for no new information: the ratio only grows). */
 static void plain_then_fft(const char *name)
 {
-    machine m = preset(name);
+    machine m = test_preset(name);
     double ratio[7];
     int changes = 0, crossover = 0;
     for (int k = 8; k <= 14; k++) {

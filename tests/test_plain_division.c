@@ -18,49 +18,10 @@
 
 #include <math.h>
 
-static machine preset(const char *name)
-{
-    char path[1024];
-    machine m;
-    machine_defaults(&m);
-    machine_preset_path(name, path, sizeof path);
-    cr_assert_eq(machine_load_file(&m, path), 0, "preset %s: %s", name, fail_message());
-    return m;
-}
-
 /* m = 0: m = n + d; l = 0: ℓ = 2s (the program's defaults). */
 static vars point(double n, double m, double d, double s, double l)
 {
-    vars v;
-    vars_clear(&v);
-    vars_set(&v, "n", n);
-    vars_set(&v, "m", m);
-    vars_set(&v, "d", d);
-    vars_set(&v, "s", s);
-    vars_set(&v, "l", l);
-    return v;
-}
-
-static const builtin_program *division(void)
-{
-    const builtin_program *b = builtin_find("plain-division");
-    cr_assert_not_null(b, "plain-division is not registered");
-    return b;
-}
-
-static kernel_dag *build(const vars *v, const machine *m)
-{
-    kernel_dag *dag = division()->build(v, m);
-    cr_assert_not_null(dag, "build failed: %s", fail_message());
-    return dag;
-}
-
-static sim_result run(const vars *v, const machine *m)
-{
-    kernel_dag *dag = build(v, m);
-    sim_result r = simulate(dag, m);
-    kernel_dag_free(dag);
-    return r;
+    return test_params("n m d s l", n, m, d, s, l);
 }
 
 /* A point and its costs worked out by hand (U = 8):
@@ -87,12 +48,12 @@ static const worked points[] = {
 
 Test(plain_division, costs_equal_the_closed_forms_exactly)
 {
-    machine mach = preset("mcm");
+    machine mach = test_preset("mcm");
     cr_assert_eq(mach.u, 8, "the worked points assume U = 8");
     for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
         const worked *w = &points[i];
         vars v = point(w->n, w->m, w->d, w->s, w->l);
-        sim_result r = run(&v, &mach);
+        sim_result r = run_builtin("plain-division", v, &mach);
         const dag_costs *c = &r.costs;
         cr_expect_eq(c->L_kernels, w->L, "point %zu: L %d", i, c->L_kernels);
         cr_expect_eq(c->K, w->K, "point %zu: K %g", i, c->K);
@@ -101,8 +62,7 @@ Test(plain_division, costs_equal_the_closed_forms_exactly)
         cr_expect_eq(c->S, w->S, "point %zu: S %g", i, c->S);
         cr_expect_eq(c->O, w->O, "point %zu: O %g", i, c->O);
         cr_expect_eq(c->C, w->C, "point %zu: C %g", i, c->C);
-        closed_form p;
-        cr_assert_eq(division()->closed_form(&v, &mach, &p), 0, "%s", fail_message());
+        closed_form p = builtin_closed_form("plain-division", v, &mach);
         cr_expect_eq(p.L, w->L);
         cr_expect_eq(p.N, w->N);
         cr_expect_eq(p.W, w->W);
@@ -116,9 +76,9 @@ Test(plain_division, costs_equal_the_closed_forms_exactly)
 
 Test(plain_division, one_kernel_record_per_call)
 {
-    machine mach = preset("gtx670");
+    machine mach = test_preset("gtx670");
     vars v = point(2000, 0, 8000, 1, 0); /* 8001 calls of 1000 blocks */
-    kernel_dag *dag = build(&v, &mach);
+    kernel_dag *dag = build_builtin("plain-division", v, &mach);
     cr_expect_eq(dag->n, 8001);
     cr_expect_eq(dag->kernels[0].blocks, 1000);
     cr_expect_eq(dag->kernels[0].threads, 2);
@@ -130,19 +90,16 @@ Test(plain_division, corollary_1_on_p_equal_k)
 {
     const double pts[][3] = {{2000, 500, 16}, {2000, 8000, 128}, {2000, 200, 1}, {2000, 4000, 16}};
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
-        machine mach = preset("gtx670");
+        machine mach = test_preset("gtx670");
         vars v = point(pts[i][0], 0, pts[i][1], pts[i][2], 0);
-        kernel_dag *dag = build(&v, &mach);
-        cr_assert_eq(kernel_dag_check(dag, &mach, NULL), 0);
-        dag_costs c;
-        kernel_dag_costs(dag, mach.u, &c);
+        kernel_dag *dag = build_builtin("plain-division", v, &mach);
+        dag_costs c = checked_costs(dag, &mach);
         mach.p = (int)c.K;
         sim_result r = simulate(dag, &mach);
         double cor1 = (r.costs.N / c.K + r.costs.L_kernels) * r.costs.C;
         cr_expect_leq(r.T, cor1);
         cr_expect_eq(r.T, r.costs.L_kernels * r.costs.C, "one round of C per call on K SMs");
-        closed_form p;
-        cr_assert_eq(division()->closed_form(&v, &mach, &p), 0);
+        closed_form p = builtin_closed_form("plain-division", v, &mach);
         cr_log_info("plain-division n=%g m-n=%g s=%g on P = K = %g: T %g, Corollary 1 %g, closed-form T %g, "
                     "T/closed form %.3f", pts[i][0], pts[i][1], pts[i][2], c.K, r.T, cor1, p.T, r.T / p.T);
         sim_result_free(&r);
@@ -154,10 +111,10 @@ Test(plain_division, theorem_1_on_other_p)
 {
     const int ps[] = {1, 5, 7, 16, 40};
     for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
-        machine mach = preset("mcm");
+        machine mach = test_preset("mcm");
         mach.p = ps[i];
         vars v = point(2000, 0, 1000, 16, 0); /* L = 63 calls of K = 63 blocks */
-        sim_result r = run(&v, &mach);
+        sim_result r = run_builtin("plain-division", v, &mach);
         cr_expect_leq(r.T, r.bound_theorem1, "P = %d", ps[i]);
         cr_expect_eq(r.T, 63 * ceil(63.0 / ps[i]) * r.costs.C, "P = %d: greedy time of the chain", ps[i]);
         sim_result_free(&r);
@@ -174,11 +131,11 @@ Test(plain_division, theorem_1_on_other_p)
  * (d_min + 1 + s)/d_min. */
 static void linear_in_m_minus_n(const char *preset_name, double n, double s, const double *ds, int count)
 {
-    machine mach = preset(preset_name);
+    machine mach = test_preset(preset_name);
     double T[8], sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
     for (int i = 0; i < count; i++) {
         vars v = point(n, 0, ds[i], s, 0);
-        sim_result r = run(&v, &mach);
+        sim_result r = run_builtin("plain-division", v, &mach);
         T[i] = r.T;
         double rounds = ceil(r.costs.K / mach.p);
         cr_expect_eq(r.T, ceil((ds[i] + 1) / s) * rounds * r.costs.C, "%s s=%g d=%g", preset_name, s, ds[i]);
@@ -210,43 +167,35 @@ Test(plain_division, conclusion_linear_in_m_minus_n_on_gtx670, .timeout = 60) { 
 
 Test(plain_division, z_constraint_refused_with_the_constraint_quoted)
 {
-    machine mach = preset("gtx670"); /* Z = 12288 */
+    machine mach = test_preset("gtx670"); /* Z = 12288 */
     vars fits = point(20000, 0, 4000, 1755, 0); /* 3·1755 + 2·3510 = 12285 */
-    kernel_dag *dag = division()->build(&fits, &mach);
+    kernel_dag *dag = test_builtin("plain-division")->build(&fits, &mach);
     cr_expect_not_null(dag, "%s", fail_message());
     kernel_dag_free(dag);
     vars over = point(20000, 0, 4000, 1756, 0); /* 3·1756 + 2·3512 = 12292 > Z */
-    cr_expect_null(division()->build(&over, &mach));
+    cr_expect_null(test_builtin("plain-division")->build(&over, &mach));
     cr_expect(strstr(fail_message(), "constraint 3s + 2ℓ <= Z does not hold") != NULL, "%s", fail_message());
     cr_expect(strstr(fail_message(), "12292 > Z = 12288") != NULL, "%s", fail_message());
 }
 
 Test(plain_division, z_constraint_refused_by_the_cli)
 {
-    const char *bin = getenv("MCMSIM");
-    cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s run %s/programs/plain-division.cfg --set s=2048 2>&1 >/dev/null", bin,
-             MCMSIM_DATADIR);
-    FILE *f = popen(cmd, "r");
-    cr_assert_not_null(f);
-    char err[1024] = "";
-    size_t len = fread(err, 1, sizeof err - 1, f);
-    err[len] = '\0';
-    int status = pclose(f);
+    char err[1024];
+    int status = mcmsim_output(MCMSIM_ERR_ONLY, err, sizeof err, "run %s/programs/plain-division.cfg --set s=2048",
+                               MCMSIM_DATADIR);
     cr_expect_neq(status, 0);
     cr_expect(strstr(err, "3s + 2ℓ <= Z") != NULL, "stderr: %s", err);
 }
 
 Test(plain_division, bad_points_refused)
 {
-    machine mach = preset("mcm");
+    machine mach = test_preset("mcm");
     vars no_quotient = point(100, 100, 0, 4, 0); /* m = n */
-    cr_expect_null(division()->build(&no_quotient, &mach));
+    cr_expect_null(test_builtin("plain-division")->build(&no_quotient, &mach));
     cr_expect(strstr(fail_message(), "m > n") != NULL, "%s", fail_message());
     vars few_threads = point(100, 0, 50, 16, 8); /* s > ℓ */
-    cr_expect_null(division()->build(&few_threads, &mach));
+    cr_expect_null(test_builtin("plain-division")->build(&few_threads, &mach));
     cr_expect(strstr(fail_message(), "s <= ℓ") != NULL, "%s", fail_message());
     vars zero_s = point(100, 0, 50, 0, 0);
-    cr_expect_null(division()->build(&zero_s, &mach));
+    cr_expect_null(test_builtin("plain-division")->build(&zero_s, &mach));
 }

@@ -30,66 +30,15 @@
 #define PLAIN "plain-mult"
 #define AT "n = %g, m = %g, s = %g, l = %g: %s %.17g, closed form %.17g"
 
-static machine preset(const char *name)
-{
-    char path[1024];
-    machine m;
-    machine_defaults(&m);
-    machine_preset_path(name, path, sizeof path);
-    cr_assert_eq(machine_load_file(&m, path), 0, "%s", fail_message());
-    return m;
-}
-
-static vars params_of(double n, double m, double s, double l)
-{
-    vars p;
-    vars_clear(&p);
-    vars_set(&p, "n", n);
-    vars_set(&p, "m", m);
-    vars_set(&p, "s", s);
-    vars_set(&p, "l", l);
-    return p;
-}
-
-static kernel_dag *build(double n, double m, double s, double l, const machine *mach)
-{
-    const builtin_program *b = builtin_find(PLAIN);
-    cr_assert_not_null(b, "no built-in program '%s'", PLAIN);
-    vars p = params_of(n, m, s, l);
-    kernel_dag *dag = b->build(&p, mach);
-    cr_assert_not_null(dag, "n = %g, m = %g, s = %g, l = %g: %s", n, m, s, l, fail_message());
-    return dag;
-}
-
-static closed_form closed(double n, double m, double s, double l, const machine *mach)
-{
-    const builtin_program *b = builtin_find(PLAIN);
-    cr_assert_not_null(b->closed_form, "%s has no closed form", PLAIN);
-    vars p = params_of(n, m, s, l);
-    closed_form cf;
-    cr_assert_eq(b->closed_form(&p, mach, &cf), 0, "%s", fail_message());
-    return cf;
-}
-
-/* P = K: the widest kernel (MulKer), as the papers' Corollary 1. */
-static void set_p_to_k(const kernel_dag *dag, machine *mach)
-{
-    int order[64];
-    cr_assert_eq(kernel_dag_check(dag, mach, order), 0, "%s", fail_message());
-    mach->p = (int)kernel_dag_width(dag, order);
-}
+static vars params_of(double n, double m, double s, double l) { return test_params("n m s l", n, m, s, l); }
 
 /* Simulated T at (n = m, s, ℓ = 256); P = K when `on_k`, else the preset's. */
 static double time_of(double n, double s, const machine *preset_machine, int on_k)
 {
-    machine mach = *preset_machine;
-    kernel_dag *dag = build(n, n, s, 256, &mach);
-    if (on_k)
-        set_p_to_k(dag, &mach);
-    sim_result r = simulate(dag, &mach);
+    vars p = params_of(n, n, s, 256);
+    sim_result r = on_k ? run_builtin_on_k(PLAIN, p, preset_machine) : run_builtin(PLAIN, p, preset_machine);
     double T = r.T;
     sim_result_free(&r);
-    kernel_dag_free(dag);
     return T;
 }
 
@@ -102,14 +51,15 @@ static const double cost_points[][4] = {
 
 Test(plain_mult, closed_forms_against_the_simulated_costs)
 {
-    machine mach = preset("mcm");
+    machine mach = test_preset("mcm");
     double U = mach.u;
     for (size_t i = 0; i < sizeof cost_points / sizeof cost_points[0]; i++) {
         double n = cost_points[i][0], m = cost_points[i][1], s = cost_points[i][2], l = cost_points[i][3];
         double x = m / s, y = n + s - 1;
-        kernel_dag *dag = build(n, m, s, l, &mach);
+        vars p = params_of(n, m, s, l);
+        kernel_dag *dag = build_builtin(PLAIN, p, &mach);
         sim_result r = simulate(dag, &mach);
-        closed_form cf = closed(n, m, s, l, &mach);
+        closed_form cf = builtin_closed_form(PLAIN, p, &mach);
         const dag_costs *c = &r.costs;
 
         cr_expect_eq(c->L_kernels, cf.L, AT, n, m, s, l, "L", (double)c->L_kernels, cf.L);
@@ -145,17 +95,14 @@ Test(plain_mult, closed_forms_against_the_simulated_costs)
 
 Test(plain_mult, m_zero_means_m_equals_n)
 {
-    machine mach = preset("gtx670");
-    kernel_dag *a = build(2048, 0, 4, 256, &mach), *b = build(2048, 2048, 4, 256, &mach);
-    dag_costs ca, cb;
-    cr_assert_eq(kernel_dag_check(a, &mach, NULL), 0);
-    cr_assert_eq(kernel_dag_check(b, &mach, NULL), 0);
-    kernel_dag_costs(a, mach.u, &ca);
-    kernel_dag_costs(b, mach.u, &cb);
+    machine mach = test_preset("gtx670");
+    vars pa = params_of(2048, 0, 4, 256), pb = params_of(2048, 2048, 4, 256);
+    kernel_dag *a = build_builtin(PLAIN, pa, &mach), *b = build_builtin(PLAIN, pb, &mach);
+    dag_costs ca = checked_costs(a, &mach), cb = checked_costs(b, &mach);
     cr_expect_eq(ca.N, cb.N);
     cr_expect_eq(ca.L_kernels, cb.L_kernels);
     cr_expect_eq(ca.W, cb.W);
-    closed_form fa = closed(2048, 0, 4, 256, &mach), fb = closed(2048, 2048, 4, 256, &mach);
+    closed_form fa = builtin_closed_form(PLAIN, pa, &mach), fb = builtin_closed_form(PLAIN, pb, &mach);
     cr_expect_eq(fa.T, fb.T);
     kernel_dag_free(a);
     kernel_dag_free(b);
@@ -167,13 +114,14 @@ Test(plain_mult, m_zero_means_m_equals_n)
  * charges C_MulKer for every kernel. */
 Test(plain_mult, on_k_sms_within_corollary_1)
 {
-    machine mach = preset("mcm");
+    machine mach = test_preset("mcm");
     const double points[][2] = {{1024, 1}, {1024, 2}, {1024, 4}, {2048, 4}, {1024, 8}, {4096, 16}};
     for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
         double n = points[i][0], s = points[i][1];
-        kernel_dag *dag = build(n, n, s, 256, &mach);
+        vars p = params_of(n, n, s, 256);
+        kernel_dag *dag = build_builtin(PLAIN, p, &mach);
         set_p_to_k(dag, &mach);
-        closed_form cf = closed(n, n, s, 256, &mach);
+        closed_form cf = builtin_closed_form(PLAIN, p, &mach);
         sim_result r = simulate(dag, &mach);
         double bound = (r.costs.N / r.costs.K + r.costs.L_kernels) * r.costs.C;
         double U = mach.u, one_round_each = cf.C + log2(n / s) * (s + 3 * U * s);
@@ -189,11 +137,11 @@ Test(plain_mult, on_k_sms_within_corollary_1)
 
 Test(plain_mult, under_theorem_1_on_any_p)
 {
-    machine mach = preset("gtx670");
+    machine mach = test_preset("gtx670");
     const int ps[] = {1, 3, 7, 16, 100, 1000};
     const double ss[] = {1, 4, 16};
     for (int k = 0; k < 3; k++) {
-        kernel_dag *dag = build(2048, 2048, ss[k], 256, &mach);
+        kernel_dag *dag = build_builtin(PLAIN, params_of(2048, 2048, ss[k], 256), &mach);
         for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
             mach.p = ps[i];
             sim_result r = simulate(dag, &mach);
@@ -212,11 +160,12 @@ Test(plain_mult, under_theorem_1_on_any_p)
  * closed-form T. */
 static void larger_s_is_worse_on_k_sms(const char *name)
 {
-    machine mach = preset(name);
+    machine mach = test_preset(name);
     const double ss[] = {1, 2, 4, 8, 16};
     double previous = 0, previous_cf = 0;
     for (int i = 0; i < 5; i++) {
-        double T = time_of(1024, ss[i], &mach, 1), cf = closed(1024, 1024, ss[i], 256, &mach).T;
+        double T = time_of(1024, ss[i], &mach, 1);
+        double cf = builtin_closed_form(PLAIN, params_of(1024, 1024, ss[i], 256), &mach).T;
         cr_expect_gt(T, previous, "%s, s = %g: simulated T = %g not above s = %g's %g", name, ss[i], T,
                      i ? ss[i - 1] : 0, previous);
         cr_expect_gt(cf, previous_cf, "%s, s = %g: closed-form T = %g", name, ss[i], cf);
@@ -238,11 +187,12 @@ Test(plain_mult, larger_s_is_worse_on_k_sms_gtx670) { larger_s_is_worse_on_k_sms
  * The conclusion "larger s is worse" stands, and holds from s = 2 on. */
 Test(plain_mult, paper_ratio_r_is_below_1_at_s_2)
 {
-    machine mach = preset("gtx670");
+    machine mach = test_preset("gtx670");
     double U = mach.u;
     for (int k = 10; k <= 15; k++) {
         double m = exp2(k);
-        double R = closed(m, m, 1, 256, &mach).T / closed(m, m, 2, 256, &mach).T;
+        double R = builtin_closed_form(PLAIN, params_of(m, m, 1, 256), &mach).T /
+                   builtin_closed_form(PLAIN, params_of(m, m, 2, 256), &mach).T;
         double R_line_493 = (m * log2(m) + 3 * m - 1) * (1 + 4 * U) /
                             ((m * log2(m / 2) + 3 * m - 2) * (2 * U * 2 + 2 * U + 2 * 4 - 2));
         double approx = 2 * log2(m) / (2 * log2(m / 2));
@@ -264,7 +214,7 @@ Test(plain_mult, paper_ratio_r_is_below_1_at_s_2)
  * large s costly on few SMs (e.g. fewer resident blocks per SM). */
 static void few_sms_prefer_the_largest_s(const char *name)
 {
-    machine mach = preset(name);
+    machine mach = test_preset(name);
     const double ss[] = {1, 2, 4, 8, 16};
     double previous = INFINITY;
     for (int i = 0; i < 5; i++) {
@@ -285,7 +235,7 @@ Test(plain_mult, few_sms_prefer_the_largest_s_not_the_measured_4_gtx670)
 
 Test(plain_mult, z_constraint_and_bad_points_are_refused)
 {
-    machine mach = preset("gtx670"); /* Z = 12288 */
+    machine mach = test_preset("gtx670"); /* Z = 12288 */
     const builtin_program *b = builtin_find(PLAIN);
     /* s = 16, ℓ = 256: 2·16·256 + 31 = 8223 fits */
     vars p = params_of(4096, 4096, 16, 256);
@@ -310,29 +260,16 @@ Test(plain_mult, z_constraint_and_bad_points_are_refused)
     cr_expect(strstr(fail_message(), "needs whole n >= m >= s >= 1") != NULL, "%s", fail_message());
 }
 
-/* Run `mcmsim ARGS`; its output in `out`, its exit status returned. */
-static int mcmsim_output(const char *args, char *out, size_t size)
-{
-    const char *mcmsim = getenv("MCMSIM");
-    cr_assert_not_null(mcmsim, "set MCMSIM to the mcmsim binary");
-    char command[2048];
-    snprintf(command, sizeof command, "%s %s 2>&1", mcmsim, args);
-    FILE *pipe = popen(command, "r");
-    cr_assert_not_null(pipe);
-    size_t got = fread(out, 1, size - 1, pipe);
-    out[got] = '\0';
-    return pclose(pipe);
-}
-
 /* The run file.  Its full sweep takes about 12 s (the s = 1, n = 2^15 point
  * alone is 8.4 million blocks), so the test runs it at n = 2^11 (`--set`
  * pins the swept n), and states the conclusion from a copy whose n axis is
  * cut to 2^10, 2^11: the best s on the card's 7 SMs is 16 at both. */
 Test(plain_mult, run_file_runs_and_states_the_conclusion)
 {
-    char args[1024], out[16384];
-    snprintf(args, sizeof args, "run %s/programs/plain-mult.cfg --set n=2048 --format csv", MCMSIM_DATADIR);
-    cr_assert_eq(mcmsim_output(args, out, sizeof out), 0, "%s", out);
+    char out[16384];
+    int rc = mcmsim_output(MCMSIM_OUT_AND_ERR, out, sizeof out,
+                           "run %s/programs/plain-mult.cfg --set n=2048 --format csv", MCMSIM_DATADIR);
+    cr_assert_eq(rc, 0, "%s", out);
     int rows = 0;
     for (char *line = strchr(out, '\n'); line && line[1]; line = strchr(line + 1, '\n'))
         rows++;
@@ -351,8 +288,7 @@ Test(plain_mult, run_file_runs_and_states_the_conclusion)
     char cut[8192];
     snprintf(cut, sizeof cut, "%.*sn = [1024, 2048];%s", (int)(at - text), text, at + strlen(axis));
     char *copy = temp_file(cut, ".cfg");
-    snprintf(args, sizeof args, "compare %s", copy);
-    int rc = mcmsim_output(args, out, sizeof out);
+    rc = mcmsim_output(MCMSIM_OUT_AND_ERR, out, sizeof out, "compare %s", copy);
     unlink(copy);
     free(copy);
     cr_assert_eq(rc, 0, "%s", out);

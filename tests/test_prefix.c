@@ -19,54 +19,7 @@
 #define NAIVE "prefix-naive"
 #define OPTIMAL "prefix-optimal"
 
-static machine preset(const char *name)
-{
-    char path[1024];
-    machine m;
-    machine_defaults(&m);
-    machine_preset_path(name, path, sizeof path);
-    cr_assert_eq(machine_load_file(&m, path), 0, "%s", fail_message());
-    return m;
-}
-
-static vars params_of(double n, double l)
-{
-    vars p;
-    vars_clear(&p);
-    vars_set(&p, "n", n);
-    vars_set(&p, "l", l);
-    return p;
-}
-
-static kernel_dag *build(const char *program, double n, double l, const machine *m)
-{
-    const builtin_program *b = builtin_find(program);
-    cr_assert_not_null(b, "no built-in program '%s'", program);
-    vars p = params_of(n, l);
-    kernel_dag *dag = b->build(&p, m);
-    cr_assert_not_null(dag, "%s at n = %g, l = %g: %s", program, n, l, fail_message());
-    return dag;
-}
-
-static closed_form closed(const char *program, double n, double l, const machine *m)
-{
-    const builtin_program *b = builtin_find(program);
-    cr_assert_not_null(b->closed_form, "%s has no closed form", program);
-    vars p = params_of(n, l);
-    closed_form cf;
-    cr_assert_eq(b->closed_form(&p, m, &cf), 0, "%s", fail_message());
-    return cf;
-}
-
-static double time_of(const char *program, double n, double l, const machine *m)
-{
-    kernel_dag *dag = build(program, n, l, m);
-    sim_result r = simulate(dag, m);
-    double T = r.T;
-    sim_result_free(&r);
-    kernel_dag_free(dag);
-    return T;
-}
+static vars params_of(double n, double l) { return test_params("n l", n, l); }
 
 static const double cost_points[][2] = {{2, 256},    {4, 256},     {64, 256},   {256, 256},
                                         {512, 256},  {1024, 256},  {65536, 256}, {1 << 20, 256},
@@ -74,12 +27,13 @@ static const double cost_points[][2] = {{2, 256},    {4, 256},     {64, 256},   
 
 static void closed_forms_equal_simulated_costs(const char *program, double (*width)(double, double))
 {
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     for (size_t i = 0; i < sizeof cost_points / sizeof cost_points[0]; i++) {
         double n = cost_points[i][0], l = cost_points[i][1];
-        kernel_dag *dag = build(program, n, l, &m);
+        vars p = params_of(n, l);
+        kernel_dag *dag = build_builtin(program, p, &m);
         sim_result r = simulate(dag, &m);
-        closed_form cf = closed(program, n, l, &m);
+        closed_form cf = builtin_closed_form(program, p, &m);
         cr_expect_eq(r.costs.N, cf.N, "%s n = %g, l = %g: N %g, closed form %g", program, n, l, r.costs.N, cf.N);
         cr_expect_eq(r.costs.L_kernels, cf.L, "%s n = %g, l = %g: L %d vs %g", program, n, l,
                      r.costs.L_kernels, cf.L);
@@ -112,8 +66,8 @@ Test(prefix, naive_takes_any_n)
 {
     /* n = 1000, ℓ = 256: ⌈log n⌉ = 10 steps of ⌈1000/256⌉ = 4 blocks, and
      * Σ_{t<10} (1000 − 2^t) = 10000 − 1023 additions. */
-    machine m = preset("mcm");
-    kernel_dag *dag = build(NAIVE, 1000, 256, &m);
+    machine m = test_preset("mcm");
+    kernel_dag *dag = build_builtin(NAIVE, params_of(1000, 256), &m);
     sim_result r = simulate(dag, &m);
     cr_expect_eq(r.costs.L_kernels, 10);
     cr_expect_eq(r.costs.N, 40);
@@ -126,15 +80,14 @@ Test(prefix, naive_takes_any_n)
  * the ratio to the closed-form T is logged (above 1 would be a finding). */
 static void on_k_sms(const char *program)
 {
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     const double points[][2] = {{1024, 256}, {16384, 256}, {262144, 256}, {1 << 20, 256}, {8192, 32}};
     for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
         double n = points[i][0], l = points[i][1];
-        kernel_dag *dag = build(program, n, l, &m);
-        int order[256];
-        cr_assert_eq(kernel_dag_check(dag, &m, order), 0);
-        m.p = (int)kernel_dag_width(dag, order);
-        closed_form cf = closed(program, n, l, &m);
+        vars p = params_of(n, l);
+        kernel_dag *dag = build_builtin(program, p, &m);
+        set_p_to_k(dag, &m);
+        closed_form cf = builtin_closed_form(program, p, &m);
         sim_result r = simulate(dag, &m);
         double bound = (r.costs.N / r.costs.K + r.costs.L_kernels) * r.costs.C;
         cr_expect_leq(r.T, bound, "%s n = %g: T = %g above (N/K + L)C = %g", program, n, r.T, bound);
@@ -150,11 +103,11 @@ Test(prefix, optimal_on_k_sms_within_corollary_1) { on_k_sms(OPTIMAL); }
 
 Test(prefix, under_theorem_1_on_any_p)
 {
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     const char *programs[] = {NAIVE, OPTIMAL};
     const int ps[] = {1, 3, 7, 16, 100, 512};
     for (int k = 0; k < 2; k++) {
-        kernel_dag *dag = build(programs[k], 1 << 16, 256, &m);
+        kernel_dag *dag = build_builtin(programs[k], params_of(1 << 16, 256), &m);
         for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
             m.p = ps[i];
             sim_result r = simulate(dag, &m);
@@ -173,11 +126,11 @@ Test(prefix, under_theorem_1_on_any_p)
  * N = (n/ℓ) log n against the optimal scan's 2n/ℓ). */
 static void naive_loses_for_large_n(const char *name)
 {
-    machine m = preset(name);
+    machine m = test_preset(name);
     double previous = 0;
     for (int k = 14; k <= 20; k += 2) {
         double n = exp2(k);
-        double ratio = time_of(NAIVE, n, 256, &m) / time_of(OPTIMAL, n, 256, &m);
+        double ratio = builtin_time(NAIVE, params_of(n, 256), &m) / builtin_time(OPTIMAL, params_of(n, 256), &m);
         cr_expect_gt(ratio, 1, "%s, n = 2^%d: T(naive)/T(optimal) = %g", name, k, ratio);
         cr_expect_gt(ratio, previous, "%s, n = 2^%d: the ratio %g does not grow", name, k, ratio);
         cr_log_info("%s, n = 2^%d: T(naive)/T(optimal) = %.3f", name, k, ratio);
@@ -197,9 +150,10 @@ Test(prefix, naive_scan_loses_for_large_n_gtx670) { naive_loses_for_large_n("gtx
  * (log n − 1)·(4U+1) + 4U for the optimal one. */
 static void optimal_has_more_latency_for_small_n(const char *name)
 {
-    machine m = preset(name);
+    machine m = test_preset(name);
     double log_n = 10, U = m.u;
-    kernel_dag *naive = build(NAIVE, 1024, 256, &m), *optimal = build(OPTIMAL, 1024, 256, &m);
+    kernel_dag *naive = build_builtin(NAIVE, params_of(1024, 256), &m);
+    kernel_dag *optimal = build_builtin(OPTIMAL, params_of(1024, 256), &m);
     sim_result rn = simulate(naive, &m), ro = simulate(optimal, &m);
     cr_expect_gt(ro.T, rn.T, "%s, n = 2^10: T(optimal) = %g, T(naive) = %g", name, ro.T, rn.T);
     cr_expect_eq(ro.costs.L_kernels, 2 * rn.costs.L_kernels);
@@ -223,11 +177,12 @@ Test(prefix, optimal_scan_has_more_latency_for_small_n_gtx670)
  * changes exactly once, from the naive scan to the optimal one. */
 static void one_crossover(const char *name)
 {
-    machine m = preset(name);
+    machine m = test_preset(name);
     int changes = 0, naive_won = 1;
     for (int k = 10; k <= 20; k += 2) {
         double n = exp2(k);
-        double naive = time_of(NAIVE, n, 256, &m), optimal = time_of(OPTIMAL, n, 256, &m);
+        double naive = builtin_time(NAIVE, params_of(n, 256), &m);
+        double optimal = builtin_time(OPTIMAL, params_of(n, 256), &m);
         int naive_wins = naive < optimal;
         changes += naive_wins != naive_won;
         if (naive_wins != naive_won)
@@ -248,10 +203,11 @@ Test(prefix, one_crossover_gtx670) { one_crossover("gtx670"); }
  * the Theorem 1 bound on that P both show it. */
 Test(prefix, corollary_1_estimate_never_shows_the_naive_scan_losing)
 {
-    machine m = preset("gtx670");
+    machine m = test_preset("gtx670");
     for (int k = 10; k <= 24; k += 2) {
         double n = exp2(k);
-        closed_form naive = closed(NAIVE, n, 256, &m), optimal = closed(OPTIMAL, n, 256, &m);
+        closed_form naive = builtin_closed_form(NAIVE, params_of(n, 256), &m);
+        closed_form optimal = builtin_closed_form(OPTIMAL, params_of(n, 256), &m);
         cr_expect_lt(naive.T, optimal.T, "n = 2^%d: closed-form T naive %g, optimal %g", k, naive.T, optimal.T);
         /* Theorem 1 on the card's P from the same closed forms */
         double thm_naive = (naive.N / m.p + naive.L) * naive.C;
@@ -271,13 +227,14 @@ Test(prefix, corollary_1_estimate_never_shows_the_naive_scan_losing)
  * losing, and still loses at 2^20. */
 Test(prefix, launch_latency_moves_the_crossover_up)
 {
-    machine m = preset("gtx670");
+    machine m = test_preset("gtx670");
     m.launch_latency = 2000;
     const int sizes[] = {14, 16, 20};
     const int naive_should_win[] = {1, 1, 0};
     for (int i = 0; i < 3; i++) {
         double n = exp2(sizes[i]);
-        double naive = time_of(NAIVE, n, 256, &m), optimal = time_of(OPTIMAL, n, 256, &m);
+        double naive = builtin_time(NAIVE, params_of(n, 256), &m);
+        double optimal = builtin_time(OPTIMAL, params_of(n, 256), &m);
         cr_expect_eq(naive < optimal, naive_should_win[i], "n = 2^%d, launch latency 2000: naive %g, optimal %g",
                      sizes[i], naive, optimal);
         cr_log_info("gtx670 + launch latency 2000, n = 2^%d: T(naive) = %g, T(optimal) = %g", sizes[i], naive,
@@ -287,7 +244,7 @@ Test(prefix, launch_latency_moves_the_crossover_up)
 
 Test(prefix, z_constraint_and_bad_points_are_refused)
 {
-    machine m = preset("mcm"); /* Z = 12288 */
+    machine m = test_preset("mcm"); /* Z = 12288 */
     const builtin_program *naive = builtin_find(NAIVE), *optimal = builtin_find(OPTIMAL);
     vars p = params_of(1 << 20, 4096); /* 3ℓ = Z fits, 4ℓ does not */
     kernel_dag *dag = naive->build(&p, &m);
@@ -313,16 +270,9 @@ Test(prefix, z_constraint_and_bad_points_are_refused)
 /* The run file reproduces both conclusions through `mcmsim compare`. */
 Test(prefix, scan_run_file_states_the_conclusion)
 {
-    const char *mcmsim = getenv("MCMSIM");
-    cr_assert_not_null(mcmsim, "set MCMSIM to the mcmsim binary");
-    char command[2048];
-    snprintf(command, sizeof command, "%s compare %s/programs/scan.cfg 2>&1", mcmsim, MCMSIM_DATADIR);
-    FILE *pipe = popen(command, "r");
-    cr_assert_not_null(pipe);
     char out[8192];
-    size_t got = fread(out, 1, sizeof out - 1, pipe);
-    out[got] = '\0';
-    cr_assert_eq(pclose(pipe), 0, "%s", out);
+    int rc = mcmsim_output(MCMSIM_OUT_AND_ERR, out, sizeof out, "compare %s/programs/scan.cfg", MCMSIM_DATADIR);
+    cr_assert_eq(rc, 0, "%s", out);
     cr_expect(strstr(out, "claim: the naive scan loses for large n") != NULL, "%s", out);
     cr_expect(strstr(out, "T(prefix-naive)/T(prefix-optimal) along n:") != NULL, "%s", out);
     cr_expect(strstr(out, "the winner changes once") != NULL, "%s", out);

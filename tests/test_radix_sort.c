@@ -19,65 +19,13 @@
 #define RADIX "radix-sort"
 #define AT "n = %g, c = %g, s = %g, l = %g: %s %.17g, closed form %.17g"
 
-static machine preset(const char *name)
-{
-    char path[1024];
-    machine m;
-    machine_defaults(&m);
-    machine_preset_path(name, path, sizeof path);
-    cr_assert_eq(machine_load_file(&m, path), 0, "%s", fail_message());
-    return m;
-}
-
-static vars params_of(double n, double c, double s, double l)
-{
-    vars p;
-    vars_clear(&p);
-    vars_set(&p, "n", n);
-    vars_set(&p, "c", c);
-    vars_set(&p, "s", s);
-    vars_set(&p, "l", l);
-    return p;
-}
-
-static kernel_dag *build(double n, double c, double s, double l, const machine *mach)
-{
-    const builtin_program *b = builtin_find(RADIX);
-    cr_assert_not_null(b, "no built-in program '%s'", RADIX);
-    vars p = params_of(n, c, s, l);
-    kernel_dag *dag = b->build(&p, mach);
-    cr_assert_not_null(dag, "n = %g, c = %g, s = %g, l = %g: %s", n, c, s, l, fail_message());
-    return dag;
-}
-
-static closed_form closed(double n, double c, double s, double l, const machine *mach)
-{
-    const builtin_program *b = builtin_find(RADIX);
-    cr_assert_not_null(b->closed_form, "%s has no closed form", RADIX);
-    vars p = params_of(n, c, s, l);
-    closed_form cf;
-    cr_assert_eq(b->closed_form(&p, mach, &cf), 0, "%s", fail_message());
-    return cf;
-}
-
-static void set_p_to_k(const kernel_dag *dag, machine *mach)
-{
-    int order[1024];
-    cr_assert_lt(dag->n, 1024);
-    cr_assert_eq(kernel_dag_check(dag, mach, order), 0, "%s", fail_message());
-    mach->p = (int)kernel_dag_width(dag, order);
-}
+static vars params_of(double n, double c, double s, double l) { return test_params("n c s l", n, c, s, l); }
 
 /* Simulated run at n = 2^20, c = 32, ℓ = 256; P = K when `on_k`. */
 static sim_result run_paper_size(double s, const machine *preset_machine, int on_k)
 {
-    machine mach = *preset_machine;
-    kernel_dag *dag = build(1 << 20, 32, s, 256, &mach);
-    if (on_k)
-        set_p_to_k(dag, &mach);
-    sim_result r = simulate(dag, &mach);
-    kernel_dag_free(dag);
-    return r;
+    vars p = params_of(1 << 20, 32, s, 256);
+    return on_k ? run_builtin_on_k(RADIX, p, preset_machine) : run_builtin(RADIX, p, preset_machine);
 }
 
 static const double cost_points[][4] = {
@@ -88,12 +36,13 @@ static const double cost_points[][4] = {
 
 Test(radix_sort, closed_forms_equal_the_simulated_costs)
 {
-    machine mach = preset("mcm");
+    machine mach = test_preset("mcm");
     for (size_t i = 0; i < sizeof cost_points / sizeof cost_points[0]; i++) {
         double n = cost_points[i][0], c = cost_points[i][1], s = cost_points[i][2], l = cost_points[i][3];
-        kernel_dag *dag = build(n, c, s, l, &mach);
+        vars p = params_of(n, c, s, l);
+        kernel_dag *dag = build_builtin(RADIX, p, &mach);
         sim_result r = simulate(dag, &mach);
-        closed_form cf = closed(n, c, s, l, &mach);
+        closed_form cf = builtin_closed_form(RADIX, p, &mach);
         const dag_costs *k = &r.costs;
         cr_expect_eq(k->N, cf.N, AT, n, c, s, l, "N", k->N, cf.N);
         cr_expect_eq(k->L_kernels, cf.L, AT, n, c, s, l, "L", (double)k->L_kernels, cf.L);
@@ -117,9 +66,9 @@ Test(radix_sort, closed_forms_equal_the_simulated_costs)
  * i.e. that the typo fix is needed, at s = 8. */
 Test(radix_sort, the_spec_typo_fix_is_needed)
 {
-    machine mach = preset("mcm");
+    machine mach = test_preset("mcm");
     double n = 1 << 20, c = 32, s = 8, l = 256;
-    kernel_dag *dag = build(n, c, s, l, &mach);
+    kernel_dag *dag = build_builtin(RADIX, params_of(n, c, s, l), &mach);
     sim_result r = simulate(dag, &mach);
     double b = exp2(s);
     double w_as_printed = c * ((22 * s * l + s + 12) / (4 * s * l) + (b + 20 * b * l) / (16 * s * l * l) + 1) * n +
@@ -134,13 +83,14 @@ Test(radix_sort, the_spec_typo_fix_is_needed)
 
 Test(radix_sort, on_k_sms_within_corollary_1)
 {
-    machine mach = preset("mcm");
+    machine mach = test_preset("mcm");
     const double ss[] = {1, 2, 4, 8};
     for (int i = 0; i < 4; i++) {
         machine on_k = mach;
-        kernel_dag *dag = build(1 << 20, 32, ss[i], 256, &on_k);
+        vars p = params_of(1 << 20, 32, ss[i], 256);
+        kernel_dag *dag = build_builtin(RADIX, p, &on_k);
         set_p_to_k(dag, &on_k);
-        closed_form cf = closed(1 << 20, 32, ss[i], 256, &on_k);
+        closed_form cf = builtin_closed_form(RADIX, p, &on_k);
         sim_result r = simulate(dag, &on_k);
         double bound = (r.costs.N / r.costs.K + r.costs.L_kernels) * r.costs.C;
         cr_expect_leq(r.T, bound, "s = %g: T = %g above (N/K + L)C = %g", ss[i], r.T, bound);
@@ -153,11 +103,11 @@ Test(radix_sort, on_k_sms_within_corollary_1)
 
 Test(radix_sort, under_theorem_1_on_any_p)
 {
-    machine mach = preset("gtx670");
+    machine mach = test_preset("gtx670");
     const int ps[] = {1, 3, 7, 16, 100, 1000};
     const double ss[] = {1, 4, 8};
     for (int k = 0; k < 3; k++) {
-        kernel_dag *dag = build(1 << 18, 32, ss[k], 256, &mach);
+        kernel_dag *dag = build_builtin(RADIX, params_of(1 << 18, 32, ss[k], 256), &mach);
         for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
             mach.p = ps[i];
             sim_result r = simulate(dag, &mach);
@@ -180,13 +130,13 @@ Test(radix_sort, under_theorem_1_on_any_p)
  *     (the card's 7 SMs, mcm's 16) and on P = K. */
 static void two_to_the_s_of_order_l_reduces_overhead(const char *name)
 {
-    machine mach = preset(name);
+    machine mach = test_preset(name);
     sim_result one = run_paper_size(1, &mach, 0);
-    closed_form cf_one = closed(1 << 20, 32, 1, 256, &mach);
+    closed_form cf_one = builtin_closed_form(RADIX, params_of(1 << 20, 32, 1, 256), &mach);
     double previous_ratio = 1, previous_T = one.T, previous_T_k = INFINITY;
     for (double s = 2; s <= 8; s *= 2) {
         sim_result r = run_paper_size(s, &mach, 0);
-        closed_form cf = closed(1 << 20, 32, s, 256, &mach);
+        closed_form cf = builtin_closed_form(RADIX, params_of(1 << 20, 32, s, 256), &mach);
         double ratio = one.costs.O / r.costs.O, l = 256;
         double asymptotic = s * (72 * l + 34) / (72 * l + 17 * exp2(s));
         cr_expect_float_eq(ratio, cf_one.O / cf.O, 1e-12, "%s, s = %g", name, s);
@@ -207,7 +157,7 @@ static void two_to_the_s_of_order_l_reduces_overhead(const char *name)
         previous_T_k = r.T;
         sim_result_free(&r);
     }
-    closed_form cf_eight = closed(1 << 20, 32, 8, 256, &mach);
+    closed_form cf_eight = builtin_closed_form(RADIX, params_of(1 << 20, 32, 8, 256), &mach);
     cr_expect_gt(cf_one.T / cf_eight.T, 1, "%s: the thesis' R at s = log ℓ", name);
     sim_result_free(&one);
 }
@@ -225,7 +175,7 @@ Test(radix_sort, two_to_the_s_of_order_l_reduces_overhead_gtx670)
  * exceed s = 8's. */
 Test(radix_sort, two_to_the_s_of_order_l_squared_costs_more)
 {
-    machine mach = preset("mcm");
+    machine mach = test_preset("mcm");
     mach.z = 1 << 17;
     sim_result eight = run_paper_size(8, &mach, 0), sixteen = run_paper_size(16, &mach, 0);
     cr_expect_gt(sixteen.costs.W, eight.costs.W);
@@ -241,8 +191,9 @@ Test(radix_sort, two_to_the_s_of_order_l_squared_costs_more)
  * LocalSort, ScanInclusive, Scatter: no mediate or exclusive scan. */
 Test(radix_sort, small_n_needs_one_scan_block)
 {
-    machine mach = preset("mcm");
-    kernel_dag *dag = build(4096, 32, 4, 256, &mach); /* 4 tiles, 64 histogram entries */
+    machine mach = test_preset("mcm");
+    /* 4 tiles, 64 histogram entries */
+    kernel_dag *dag = build_builtin(RADIX, params_of(4096, 32, 4, 256), &mach);
     cr_expect_eq(dag->n, 3 * 8);
     cr_expect_str_eq(dag->kernels[1].name, "ScanInclusive[0]");
     cr_expect_eq(dag->kernels[1].blocks, 1);
@@ -252,7 +203,7 @@ Test(radix_sort, small_n_needs_one_scan_block)
 
 Test(radix_sort, z_constraints_are_refused)
 {
-    machine mach = preset("gtx670"); /* Z = 12288 */
+    machine mach = test_preset("gtx670"); /* Z = 12288 */
     const builtin_program *b = builtin_find(RADIX);
     vars p = params_of(1 << 20, 32, 13, 256); /* 2048 + 8192 fits */
     kernel_dag *dag = b->build(&p, &mach);
@@ -280,16 +231,10 @@ Test(radix_sort, z_constraints_are_refused)
  * `mcmsim compare` names s = 8 best at n = 2^20. */
 Test(radix_sort, run_file_states_the_conclusion)
 {
-    const char *mcmsim = getenv("MCMSIM");
-    cr_assert_not_null(mcmsim, "set MCMSIM to the mcmsim binary");
-    char command[2048];
-    snprintf(command, sizeof command, "%s compare %s/programs/radix-sort.cfg 2>&1", mcmsim, MCMSIM_DATADIR);
-    FILE *pipe = popen(command, "r");
-    cr_assert_not_null(pipe);
     char out[8192];
-    size_t got = fread(out, 1, sizeof out - 1, pipe);
-    out[got] = '\0';
-    cr_assert_eq(pclose(pipe), 0, "%s", out);
+    int rc =
+        mcmsim_output(MCMSIM_OUT_AND_ERR, out, sizeof out, "compare %s/programs/radix-sort.cfg", MCMSIM_DATADIR);
+    cr_assert_eq(rc, 0, "%s", out);
     cr_expect(strstr(out, "claim: 2^s = Theta(l)") != NULL, "%s", out);
     cr_expect(strstr(out, "best s along n: s = 8 at 2^20") != NULL, "%s", out);
 }

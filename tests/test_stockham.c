@@ -18,66 +18,32 @@
 
 #include <math.h>
 
-static machine preset(const char *name)
-{
-    char path[1024];
-    machine m;
-    machine_defaults(&m);
-    machine_preset_path(name, path, sizeof path);
-    cr_assert_eq(machine_load_file(&m, path), 0, "%s", fail_message());
-    return m;
-}
-
 /* The program's defaults, then n and ℓ (Cooley–Tukey keeps its m = 16). */
 static vars params_of(const char *program, double n, double l)
 {
-    vars p;
-    vars_clear(&p);
     if (strcmp(program, "cooley-tukey") == 0)
-        vars_set(&p, "m", 16);
-    vars_set(&p, "n", n);
-    vars_set(&p, "l", l);
-    return p;
-}
-
-static kernel_dag *build(const char *program, double n, double l, const machine *m)
-{
-    const builtin_program *b = builtin_find(program);
-    cr_assert_not_null(b, "no built-in program '%s'", program);
-    vars p = params_of(program, n, l);
-    kernel_dag *dag = b->build(&p, m);
-    cr_assert_not_null(dag, "%s at n = %g, l = %g: %s", program, n, l, fail_message());
-    return dag;
+        return test_params("m n l", 16, n, l);
+    return test_params("n l", n, l);
 }
 
 static closed_form closed(const char *program, double n, double l, const machine *m)
 {
-    const builtin_program *b = builtin_find(program);
-    cr_assert_not_null(b->closed_form, "%s has no closed form", program);
-    vars p = params_of(program, n, l);
-    closed_form cf;
-    cr_assert_eq(b->closed_form(&p, m, &cf), 0, "%s", fail_message());
-    return cf;
+    return builtin_closed_form(program, params_of(program, n, l), m);
 }
 
 static double time_of(const char *program, double n, double l, const machine *m)
 {
-    kernel_dag *dag = build(program, n, l, m);
-    sim_result r = simulate(dag, m);
-    double T = r.T;
-    sim_result_free(&r);
-    kernel_dag_free(dag);
-    return T;
+    return builtin_time(program, params_of(program, n, l), m);
 }
 
 Test(stockham, closed_forms_against_the_simulated_costs)
 {
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     const double points[][2] = {{1 << 11, 256}, {1 << 14, 128}, {1 << 16, 128}, {1 << 20, 128},
                                 {1 << 12, 64},  {1 << 16, 256}, {1 << 10, 32}};
     for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
         double n = points[i][0], l = points[i][1], U = m.u;
-        kernel_dag *dag = build("stockham", n, l, &m);
+        kernel_dag *dag = build_builtin("stockham", test_params("n l", n, l), &m);
         sim_result r = simulate(dag, &m);
         closed_form cf = closed("stockham", n, l, &m);
         const dag_costs *c = &r.costs;
@@ -100,7 +66,7 @@ Test(stockham, closed_forms_against_the_simulated_costs)
 Test(stockham, paper_T_is_corollary_1_of_the_paper_N_L_C)
 {
     /* The paper's T_sh, as printed, is (N/K + L)·C of its own N, L, C. */
-    machine m = preset("gtx670");
+    machine m = test_preset("gtx670");
     for (int k = 11; k <= 24; k++) {
         double n = ldexp(1, k), l = 128;
         closed_form cf = closed("stockham", n, l, &m);
@@ -112,11 +78,11 @@ Test(stockham, paper_T_is_corollary_1_of_the_paper_N_L_C)
 Test(stockham, on_k_sms_within_corollary_1)
 {
     /* P = K = n/ℓ (<= 2048 SMs here). */
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     const double sizes[] = {1 << 14, 1 << 16, 1 << 18};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         double n = sizes[i], l = 128;
-        kernel_dag *dag = build("stockham", n, l, &m);
+        kernel_dag *dag = build_builtin("stockham", test_params("n l", n, l), &m);
         closed_form cf = closed("stockham", n, l, &m);
         m.p = (int)(n / l);
         sim_result r = simulate(dag, &m);
@@ -133,8 +99,8 @@ Test(stockham, on_k_sms_within_corollary_1)
 
 Test(stockham, within_theorem_1_on_any_p)
 {
-    machine m = preset("gtx670");
-    kernel_dag *dag = build("stockham", 1 << 15, 128, &m);
+    machine m = test_preset("gtx670");
+    kernel_dag *dag = build_builtin("stockham", test_params("n l", 1 << 15, 128), &m);
     const int ps[] = {1, 7, 16, 100, 1000};
     for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
         m.p = ps[i];
@@ -153,7 +119,7 @@ Test(stockham, the_reusable_fft_without_roots)
      * kernel, names prefixed; W, S, O, N, L of the worksheet's FFT_*
      * (thesis lines 5898-5945): 43n log n − 35n, 43 log n − 35,
      * nU(5 log n − 3)/ℓ, n(4 log n − 3)/(2ℓ), 3 log n − 2. */
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     double n = 1 << 12, l = 128, k = 12, U = m.u;
     kernel_dag *dag = kernel_dag_new("two");
     kernel first = test_kernel("first", 1, 32, 1, 0, 0);
@@ -178,7 +144,7 @@ Test(stockham, the_reusable_fft_without_roots)
 
 Test(stockham, bad_points_fail_quoting_the_rule)
 {
-    machine m = preset("mcm"); /* Z = 12288 */
+    machine m = test_preset("mcm"); /* Z = 12288 */
     const builtin_program *b = builtin_find("stockham");
     vars p = params_of("stockham", 1 << 16, 2048); /* 9·2048 = 18432 > Z */
     fail_clear();
@@ -213,7 +179,7 @@ static void ratios(const machine *m, double ratio[7])
 
 static void stockham_wins_everywhere(const char *name)
 {
-    machine m = preset(name);
+    machine m = test_preset(name);
     double ratio[7];
     ratios(&m, ratio);
     for (int i = 0; i < 7; i++)
@@ -240,7 +206,7 @@ Test(stockham, conclusion_stockham_faster_than_cooley_tukey_gtx670, .timeout = 6
  * change of either side is noticed; see cooley_tukey.c and fft.cfg. */
 static void ratio_falls_unlike_the_closed_forms(const char *name)
 {
-    machine m = preset(name);
+    machine m = test_preset(name);
     double ratio[7];
     ratios(&m, ratio);
     for (int i = 1; i < 7; i++) {

@@ -15,67 +15,20 @@
 
 #include <math.h>
 
-static machine preset(const char *name)
-{
-    char path[1024];
-    machine m;
-    machine_defaults(&m);
-    machine_preset_path(name, path, sizeof path);
-    cr_assert_eq(machine_load_file(&m, path), 0, "%s", fail_message());
-    return m;
-}
-
-static vars params_of(double n, double l)
-{
-    vars p;
-    vars_clear(&p);
-    vars_set(&p, "n", n);
-    vars_set(&p, "l", l);
-    return p;
-}
-
-static kernel_dag *build(const char *program, double n, double l, const machine *m)
-{
-    const builtin_program *b = builtin_find(program);
-    cr_assert_not_null(b, "no built-in program '%s'", program);
-    vars p = params_of(n, l);
-    kernel_dag *dag = b->build(&p, m);
-    cr_assert_not_null(dag, "%s at n = %g, l = %g: %s", program, n, l, fail_message());
-    return dag;
-}
-
-static closed_form closed(const char *program, double n, double l, const machine *m)
-{
-    const builtin_program *b = builtin_find(program);
-    cr_assert_not_null(b->closed_form, "%s has no closed form", program);
-    vars p = params_of(n, l);
-    closed_form cf;
-    cr_assert_eq(b->closed_form(&p, m, &cf), 0, "%s", fail_message());
-    return cf;
-}
-
-/* Simulated T of `program` at (n, ℓ) on `m`. */
-static double time_of(const char *program, double n, double l, const machine *m)
-{
-    kernel_dag *dag = build(program, n, l, m);
-    sim_result r = simulate(dag, m);
-    double T = r.T;
-    sim_result_free(&r);
-    kernel_dag_free(dag);
-    return T;
-}
+static vars params_of(double n, double l) { return test_params("n l", n, l); }
 
 Test(sum, closed_forms_equal_the_simulated_costs)
 {
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     const double points[][2] = {{2, 256},    {64, 256},    {256, 256},  {512, 256},
                                 {1024, 256}, {65536, 256}, {1 << 20, 256}, {4096, 32},
                                 {1 << 16, 1024}};
     for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
         double n = points[i][0], l = points[i][1];
-        kernel_dag *dag = build("sum", n, l, &m);
+        vars p = params_of(n, l);
+        kernel_dag *dag = build_builtin("sum", p, &m);
         sim_result r = simulate(dag, &m);
-        closed_form cf = closed("sum", n, l, &m);
+        closed_form cf = builtin_closed_form("sum", p, &m);
         cr_expect_eq(r.costs.N, cf.N, "n = %g, l = %g: N %g, closed form %g", n, l, r.costs.N, cf.N);
         cr_expect_eq(r.costs.L_kernels, cf.L, "n = %g, l = %g: L %d vs %g", n, l, r.costs.L_kernels, cf.L);
         cr_expect_eq(r.costs.W, cf.W, "n = %g, l = %g: W %g vs %g", n, l, r.costs.W, cf.W);
@@ -94,8 +47,8 @@ Test(sum, any_n_adds_n_minus_1_numbers)
     /* n = 1000, ℓ = 256: ⌈log n⌉ = 10 kernels of 500, 250, 125, 63, 32, ...
      * threads (2 + 9·1 = 11 blocks); the odd numbers out pass through, so
      * 999 additions in all. */
-    machine m = preset("mcm");
-    kernel_dag *dag = build("sum", 1000, 256, &m);
+    machine m = test_preset("mcm");
+    kernel_dag *dag = build_builtin("sum", params_of(1000, 256), &m);
     sim_result r = simulate(dag, &m);
     cr_expect_eq(r.costs.L_kernels, 10);
     cr_expect_eq(r.costs.N, 11);
@@ -108,12 +61,13 @@ Test(sum, any_n_adds_n_minus_1_numbers)
 Test(sum, on_k_sms_within_corollary_1)
 {
     /* P = K (the widest kernel, n/2ℓ blocks; K <= 2048 here). */
-    machine m = preset("mcm");
+    machine m = test_preset("mcm");
     const double points[][2] = {{1024, 256}, {16384, 256}, {262144, 256}, {1 << 20, 256}, {8192, 32}};
     for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
         double n = points[i][0], l = points[i][1];
-        kernel_dag *dag = build("sum", n, l, &m);
-        closed_form cf = closed("sum", n, l, &m);
+        vars p = params_of(n, l);
+        kernel_dag *dag = build_builtin("sum", p, &m);
+        closed_form cf = builtin_closed_form("sum", p, &m);
         m.p = (int)fmax(n / (2 * l), 1);
         sim_result r = simulate(dag, &m);
         cr_expect_eq(r.costs.K, m.p);
@@ -128,8 +82,8 @@ Test(sum, on_k_sms_within_corollary_1)
 
 Test(sum, under_theorem_1_on_any_p)
 {
-    machine m = preset("mcm");
-    kernel_dag *dag = build("sum", 1 << 18, 256, &m);
+    machine m = test_preset("mcm");
+    kernel_dag *dag = build_builtin("sum", params_of(1 << 18, 256), &m);
     const int ps[] = {1, 3, 7, 16, 100, 512};
     for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
         m.p = ps[i];
@@ -146,8 +100,9 @@ Test(sum, under_theorem_1_on_any_p)
  * and four times the numbers (2^12) cost only 12/10 as much. */
 static void latency_bound_for_small_n(const char *name)
 {
-    machine m = preset(name);
-    double T10 = time_of("sum", 1024, 256, &m), T12 = time_of("sum", 4096, 256, &m);
+    machine m = test_preset(name);
+    double T10 = builtin_time("sum", params_of(1024, 256), &m);
+    double T12 = builtin_time("sum", params_of(4096, 256), &m);
     cr_expect_eq(T10, 10 * (3 * m.u + 1), "%s: T(2^10) = %g", name, T10);
     cr_expect_lt(T12 / T10, 1.5, "%s: T(2^12)/T(2^10) = %g: latency-bound, not linear", name, T12 / T10);
     cr_log_info("%s: sum T(2^10) = %g = log n·C; T(2^12)/T(2^10) = %.3f", name, T10, T12 / T10);
@@ -164,10 +119,10 @@ Test(sum, latency_dominates_for_small_n_gtx670) { latency_bound_for_small_n("gtx
  * latency term still being 7% of T at 2^20 on 16 SMs.) */
 static void bandwidth_bound_for_large_n(const char *name)
 {
-    machine m = preset(name);
+    machine m = test_preset(name);
     double previous = INFINITY;
     for (int k = 16; k <= 20; k += 2) {
-        kernel_dag *dag = build("sum", exp2(k), 256, &m);
+        kernel_dag *dag = build_builtin("sum", params_of(exp2(k), 256), &m);
         sim_result r = simulate(dag, &m);
         double share = r.T / (r.costs.N * r.costs.C / m.p);
         cr_expect_lt(share, previous, "%s, n = 2^%d: T/(N·C/P) = %g does not fall", name, k, share);
@@ -190,9 +145,10 @@ Test(sum, bandwidth_dominates_for_large_n_gtx670) { bandwidth_bound_for_large_n(
  * 208 says the same of the global memory for small n.)  Here: n = 2^10. */
 static void sum_and_naive_scan_alike_for_small_n(const char *name)
 {
-    machine m = preset(name);
-    double sum = time_of("sum", 1024, 256, &m), naive = time_of("prefix-naive", 1024, 256, &m);
-    double optimal = time_of("prefix-optimal", 1024, 256, &m);
+    machine m = test_preset(name);
+    double sum = builtin_time("sum", params_of(1024, 256), &m);
+    double naive = builtin_time("prefix-naive", params_of(1024, 256), &m);
+    double optimal = builtin_time("prefix-optimal", params_of(1024, 256), &m);
     cr_expect_leq(fabs(naive / sum - 1), 0.1, "%s: T(naive)/T(sum) = %g", name, naive / sum);
     cr_expect_geq(optimal / sum, 2, "%s: T(optimal)/T(sum) = %g, not more than twice", name, optimal / sum);
     cr_log_info("%s, n = 2^10: T(sum) = %g, T(naive) = %g, T(optimal) = %g", name, sum, naive, optimal);
@@ -208,12 +164,12 @@ Test(sum, naive_scan_as_fast_as_the_sum_for_small_n_gtx670) { sum_and_naive_scan
  * grows with n and exceeds log n / 2. */
 static void optimal_scan_linear_like_the_sum(const char *name)
 {
-    machine m = preset(name);
+    machine m = test_preset(name);
     double previous_optimal = 0, previous_naive = 0;
     for (int k = 16; k <= 20; k += 2) {
-        double n = exp2(k), sum = time_of("sum", n, 256, &m);
-        double optimal = time_of("prefix-optimal", n, 256, &m) / sum;
-        double naive = time_of("prefix-naive", n, 256, &m) / sum;
+        double n = exp2(k), sum = builtin_time("sum", params_of(n, 256), &m);
+        double optimal = builtin_time("prefix-optimal", params_of(n, 256), &m) / sum;
+        double naive = builtin_time("prefix-naive", params_of(n, 256), &m) / sum;
         cr_expect_lt(optimal, 3, "%s, n = 2^%d: T(optimal)/T(sum) = %g", name, k, optimal);
         cr_expect_gt(naive, k / 2.0, "%s, n = 2^%d: T(naive)/T(sum) = %g", name, k, naive);
         if (previous_optimal > 0) {
@@ -231,7 +187,7 @@ Test(sum, optimal_scan_linear_like_the_sum_gtx670) { optimal_scan_linear_like_th
 
 Test(sum, z_constraint_is_quoted)
 {
-    machine m = preset("mcm"); /* Z = 12288: 3ℓ <= Z allows ℓ <= 4096 */
+    machine m = test_preset("mcm"); /* Z = 12288: 3ℓ <= Z allows ℓ <= 4096 */
     const builtin_program *b = builtin_find("sum");
     vars p = params_of(1 << 20, 8192);
     cr_expect_null(b->build(&p, &m));

@@ -3,8 +3,9 @@
  *
  * 1. Read the card's measured times (the CSV files of validate/data/CARD/) and its
  *    preset (machine/CARD.cfg).
- * 2. Split the points of each case study: rows in file order (the sweeps
- *    vary n fastest), even rows train, odd rows test ("every other n").
+ * 2. Split the points of each series (a case study at fixed params other
+ *    than the size n): by increasing n, the 1st, 3rd, ... train and the
+ *    2nd, 4th, ... test ("every other n").
  * 3. For each global-memory policy: simulate every point at two values of U
  *    to get T(U) = α + β·U, fit seconds per cycle, launch cost and U on the
  *    training points (fit.c), then simulate every point again at the fitted
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int build_dag(const measured_row *row, const machine *m, kernel_dag **dag)
 {
@@ -119,12 +121,33 @@ static int calibrate_policy(validation *v, int pol)
     return 0;
 }
 
+/* Within each series, by increasing n: train, test, train, ... */
+static void split_every_other_n(validation *v)
+{
+    for (int i = 0; i < v->n; i++) {
+        const measured_row *r = v->pts[i].row;
+        char mine[256], other[256];
+        measured_series(r, mine, sizeof mine);
+        const double *n = vars_get(&r->values, "n");
+        int smaller = 0; /* points of the same series with a smaller n */
+        for (int j = 0; j < v->n; j++) {
+            const measured_row *q = v->pts[j].row;
+            measured_series(q, other, sizeof other);
+            const double *qn = vars_get(&q->values, "n");
+            if (strcmp(q->program, r->program) == 0 && strcmp(other, mine) == 0 && n && qn &&
+                (*qn < *n || (*qn == *n && j < i)))
+                smaller++;
+        }
+        v->pts[i].train = smaller % 2 == 0;
+    }
+}
+
 static int load(validation *v, const char *card)
 {
     char path[1024];
     snprintf(v->card_name, sizeof v->card_name, "%s", card);
-    snprintf(v->data_dir, sizeof v->data_dir, "%s/validate/data/%s", MCMSIM_DATADIR, card);
-    snprintf(v->report_dir, sizeof v->report_dir, "%s/validate/report/%s", MCMSIM_DATADIR, card);
+    snprintf(v->data_dir, sizeof v->data_dir, "validate/data/%s", card);
+    snprintf(v->report_dir, sizeof v->report_dir, "validate/report/%s", card);
     machine_defaults(&v->card);
     machine_preset_path(card, path, sizeof path);
     if (machine_load_file(&v->card, path) < 0)
@@ -135,22 +158,31 @@ static int load(validation *v, const char *card)
         return -1;
     v->rows = rows;
     v->pts = calloc((size_t)v->n, sizeof *v->pts);
-    int in_case = 0;
-    for (int i = 0; i < v->n; i++) {
+    /* A point the model refuses (e.g. a Z constraint the card's code gets
+     * around by using global memory) is left out and listed in the report. */
+    int kept = 0, n_rows = v->n;
+    for (int i = 0; i < n_rows; i++) {
         if (!rows[i].ok)
             return fail("%s:%d: the card's result check failed (check=FAIL): not a valid measurement",
                         rows[i].file, rows[i].line);
-        in_case = i > 0 && strcmp(rows[i].program, rows[i - 1].program) == 0 ? in_case + 1 : 0;
-        v->pts[i].row = &rows[i];
-        v->pts[i].train = in_case % 2 == 0;
-        if (build_dag(&rows[i], &v->card, &v->pts[i].dag) < 0)
-            return -1;
+        vpoint *p = &v->pts[kept];
+        p->row = &rows[i];
+        if (build_dag(&rows[i], &v->card, &p->dag) < 0) {
+            if (!builtin_find(rows[i].program) || v->n_refused == 64)
+                return -1;
+            v->refused[v->n_refused] = &rows[i];
+            snprintf(v->refused_why[v->n_refused++], sizeof v->refused_why[0], "%s", fail_message());
+            continue;
+        }
+        kept++;
     }
+    v->n = kept;
+    split_every_other_n(v);
     /* `shared`: the whole card's channel against one SM's port, measured */
     double card_wpc, sm_wpc;
     v->shared_ratio = 1;
-    if (measured_constant(v->data_dir, "gmem_words_per_cycle_card", &card_wpc) == 0 &&
-        measured_constant(v->data_dir, "gmem_words_per_cycle_sm", &sm_wpc) == 0 && sm_wpc > 0)
+    if (measured_constant(v->data_dir, "gmem_read_card", &card_wpc) == 0 &&
+        measured_constant(v->data_dir, "gmem_read_one_sm", &sm_wpc) == 0 && sm_wpc > 0)
         v->shared_ratio = card_wpc / (sm_wpc * v->card.p);
     v->policies[0] = MEM_PARALLEL;
     v->policies[1] = MEM_SHARED;
@@ -167,6 +199,10 @@ int main(int argc, char **argv)
     }
     validation v;
     memset(&v, 0, sizeof v);
+    if (chdir(MCMSIM_DATADIR) != 0) { /* every path in the report is relative to it */
+        fprintf(stderr, "validate: cannot enter %s\n", MCMSIM_DATADIR);
+        return 1;
+    }
     const char *only = getenv("MCMSIM_POLICIES"); /* e.g. "parallel" to go faster */
     if (load(&v, argv[1]) < 0)
         goto failed;

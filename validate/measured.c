@@ -124,3 +124,16 @@ int measured_constant(const char *dir, const char *name, double *value)
     fclose(f);
     return found;
 }
+
+void measured_series(const measured_row *r, char *out, size_t size)
+{
+    out[0] = '\0';
+    const double *n = vars_get(&r->values, "n");
+    for (int i = 0; i < r->values.n; i++) {
+        const char *k = r->values.name[i];
+        if (strcmp(k, "n") == 0 || (strcmp(k, "m") == 0 && n && r->values.value[i] == *n))
+            continue;
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s=%g", len ? " " : "", k, r->values.value[i]);
+    }
+}

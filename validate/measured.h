@@ -24,6 +24,10 @@ typedef struct measured_row {
  * alphabetical order of file, rows in file order.  *rows is malloc'ed. */
 int measured_load(const char *dir, measured_row **rows, int *n);
 
+/* The series of a row: its program and params other than n (and m when it
+ * equals n), e.g. "s=4 l=256"; rows of one series differ only in size. */
+void measured_series(const measured_row *r, char *out, size_t size);
+
 /* A constant of constants.csv (columns name,value,unit,how); -1 if absent. */
 int measured_constant(const char *dir, const char *name, double *value);
 

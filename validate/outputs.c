@@ -88,21 +88,6 @@ static int case_names(const validation *v, const char **names, int max)
     return k;
 }
 
-/* The series label of a point: its params other than n (and m when it
- * follows n), e.g. "s=4;l=256". */
-static void series_of(const measured_row *r, char *out, size_t size)
-{
-    out[0] = '\0';
-    const double *n = vars_get(&r->values, "n");
-    for (int i = 0; i < r->values.n; i++) {
-        const char *k = r->values.name[i];
-        if (strcmp(k, "n") == 0 || (strcmp(k, "m") == 0 && n && r->values.value[i] == *n))
-            continue;
-        size_t len = strlen(out);
-        snprintf(out + len, size - len, "%s%s=%g", len ? " " : "", k, r->values.value[i]);
-    }
-}
-
 static int plot_case(const validation *v, const char *program, int pol)
 {
     char data[1300], script[1300];
@@ -119,7 +104,7 @@ static int plot_case(const validation *v, const char *program, int pol)
         if (strcmp(p->row->program, program) != 0)
             continue;
         char s[128];
-        series_of(p->row, s, sizeof s);
+        measured_series(p->row, s, sizeof s);
         int k = 0;
         while (k < n_series && strcmp(series[k], s) != 0)
             k++;
@@ -130,7 +115,7 @@ static int plot_case(const validation *v, const char *program, int pol)
         for (int i = 0; i < v->n; i++) {
             const vpoint *p = &v->pts[i];
             char s[128];
-            series_of(p->row, s, sizeof s);
+            measured_series(p->row, s, sizeof s);
             const double *n = vars_get(&p->row->values, "n");
             if (strcmp(p->row->program, program) == 0 && strcmp(s, series[k]) == 0)
                 fprintf(d, "%.17g %.6g %.6g\n", n ? *n : (double)i, p->row->median_ms, p->sim_ms[pol]);
@@ -157,7 +142,7 @@ static int plot_case(const validation *v, const char *program, int pol)
     }
     fclose(g);
     char cmd[2800];
-    snprintf(cmd, sizeof cmd, "gnuplot '%s'", script);
+    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", script); /* quiet: 1-point series warn */
     int rc = system(cmd);
     remove(data);
     remove(script);
@@ -216,11 +201,17 @@ int write_report(const validation *v)
         errors_row(f, "**all**", &all);
         fprintf(f, "\n\n");
     }
+    if (v->n_refused > 0) {
+        fprintf(f, "## Measured points the model cannot run\n\n");
+        for (int i = 0; i < v->n_refused; i++)
+            fprintf(f, "- `%s %s`: %s\n", v->refused[i]->program, v->refused[i]->params, v->refused_why[i]);
+        fprintf(f, "\n");
+    }
     fprintf(f, "## Plots (policy %s)\n\n", memory_policy_name(v->policies[best]));
     for (int i = 0; i < k; i++)
         fprintf(f, "![%s](%s.png)\n\n", names[i], names[i]);
     char notes[1200];
-    snprintf(notes, sizeof notes, "%s/validate/notes/%s.md", MCMSIM_DATADIR, v->card_name);
+    snprintf(notes, sizeof notes, "validate/notes/%s.md", v->card_name);
     FILE *nf = fopen(notes, "r");
     if (nf) {
         char buf[4096];

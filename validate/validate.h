@@ -26,6 +26,9 @@ typedef struct validation {
     measured_row *rows;
     vpoint *pts;
     int n;
+    int n_refused;              /* measured points the model cannot run */
+    const measured_row *refused[64];
+    char refused_why[64][512];
     memory_policy policies[POLICIES];
     int n_policies;
     fit_result fit[POLICIES];
