@@ -1,0 +1,402 @@
+/*
+ * constants.cu -- measures the card constants a machine preset of the
+ * simulator needs, and prints the device description.
+ *
+ * Owns: validate/data/CARD/constants.csv (columns name,value,unit,how) and
+ * the CUDA half of device.txt (with --device-info).
+ *
+ * Measured (medians of several repetitions, CUDA events unless said):
+ *  - the SM clock under load: one thread spins for a fixed number of
+ *    clock64() cycles, timed by events (cycles / ms);
+ *  - kernel launch latency: back-to-back launches of an empty kernel (one
+ *    block of 32 threads), total time / launches; also launch + synchronize
+ *    round trips (host clock), and the extra cost per block of an empty
+ *    kernel with many blocks (block dispatch);
+ *  - global-memory throughput in words of 4 bytes per SM cycle: one block
+ *    of 1024 threads streaming (reading) 256 MiB alone (one SM), and a full
+ *    grid (8 blocks of 256 threads per SM) reading 1 GiB, and copying 1 GiB
+ *    (bytes read + written); 16-byte loads;
+ *  - dependent-load latency: one thread follows a random cyclic permutation
+ *    (Sattolo) of 256 MiB and of 1 GiB (beyond the 50 MiB L2: DRAM, TLB
+ *    misses included) and of 1 MiB (L2-resident after one warm pass),
+ *    cycles per load from clock64().
+ * These are the MCM's U (1 / words per cycle per SM), the spec's optional
+ * launch latency and per-block dispatch cost, and the global latency the
+ * papers quote (400-800 cycles on their cards).
+ *
+ * Usage: constants [--device-info] [--seed S]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/cuda_common.cuh"
+
+#define REPEATS 7
+
+__global__ void empty_kernel(void) {}
+
+/* spin for `cycles` SM cycles */
+__global__ void spin_kernel(long long cycles, long long *sink)
+{
+    long long start = clock64(), now = start;
+    while (now - start < cycles)
+        now = clock64();
+    *sink = now;
+}
+
+/* read words [0, count) with 16-byte loads, grid-stride; xor into sink */
+__global__ void stream_read_kernel(const uint4 *in, long count16,
+                                   unsigned *sink)
+{
+    unsigned acc = 0;
+    long stride = (long)gridDim.x * blockDim.x;
+    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i + 3 * stride < count16; i += 4 * stride) {   /* 4 loads in flight */
+        uint4 v0 = in[i], v1 = in[i + stride], v2 = in[i + 2 * stride],
+              v3 = in[i + 3 * stride];
+        acc ^= v0.x ^ v0.y ^ v0.z ^ v0.w ^ v1.x ^ v1.y ^ v1.z ^ v1.w ^
+               v2.x ^ v2.y ^ v2.z ^ v2.w ^ v3.x ^ v3.y ^ v3.z ^ v3.w;
+    }
+    for (; i < count16; i += stride) {
+        uint4 v = in[i];
+        acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (acc == 0x9e3779b9u)           /* practically never: keeps the loads */
+        *sink = acc;
+}
+
+__global__ void stream_copy_kernel(const uint4 *in, uint4 *out, long count16)
+{
+    long stride = (long)gridDim.x * blockDim.x;
+    for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < count16;
+         i += stride)
+        out[i] = in[i];
+}
+
+/* one thread: `steps` dependent loads idx = next[idx]; cycles per load */
+__global__ void chase_kernel(const uint32_t *next, long steps,
+                             long long *cycles, uint32_t *sink)
+{
+    uint32_t idx = 0;
+    long long start = clock64();
+    for (long k = 0; k < steps; k++)
+        idx = next[idx];
+    long long stop = clock64();
+    *cycles = stop - start;
+    *sink = idx;
+}
+
+static double median_of(double *v, int count)
+{
+    return timing_stats_of(v, count).median_ms;
+}
+
+static void print_row(const char *name, double value, const char *unit,
+                      const char *how)
+{
+    printf("%s,%.6g,%s,\"%s\"\n", name, value, unit, how);
+    fflush(stdout);
+}
+
+/* elapsed ms of a stream of work enqueued by fn(arg) */
+typedef void (*enqueue_fn)(void *arg);
+
+static double time_ms(enqueue_fn fn, void *arg)
+{
+    cudaEvent_t start, stop;
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    CUDA_CHECK(cudaEventRecord(start, 0));
+    fn(arg);
+    CUDA_CHECK(cudaEventRecord(stop, 0));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    return ms;
+}
+
+/* ---- SM clock ------------------------------------------------------------ */
+
+static long long *g_sink64;
+#define SPIN_CYCLES 200000000LL
+
+static void enqueue_spin(void *arg)
+{
+    (void)arg;
+    spin_kernel<<<1, 1>>>(SPIN_CYCLES, g_sink64);
+}
+
+/* measured SM clock in MHz */
+static double measure_clock_mhz(void)
+{
+    double mhz[REPEATS];
+    enqueue_spin(NULL);                  /* warm-up, lets the clock ramp */
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < REPEATS; r++)
+        mhz[r] = (double)SPIN_CYCLES / (time_ms(enqueue_spin, NULL) * 1e3);
+    return median_of(mhz, REPEATS);
+}
+
+/* ---- launch latency ------------------------------------------------------ */
+
+typedef struct {
+    int launches;
+    unsigned blocks;
+} launch_arg;
+
+static void enqueue_empty(void *arg)
+{
+    launch_arg *a = (launch_arg *)arg;
+    for (int i = 0; i < a->launches; i++)
+        empty_kernel<<<a->blocks, 32>>>();
+}
+
+/* microseconds per launch, back to back */
+static double launch_us(int launches, unsigned blocks)
+{
+    launch_arg a = {launches, blocks};
+    double us[REPEATS];
+    enqueue_empty(&a);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < REPEATS; r++)
+        us[r] = time_ms(enqueue_empty, &a) * 1e3 / launches;
+    return median_of(us, REPEATS);
+}
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
+}
+
+/* microseconds for launch + cudaDeviceSynchronize, host clock */
+static double roundtrip_us(void)
+{
+    const int iters = 2000;
+    double us[REPEATS];
+    for (int r = 0; r < REPEATS; r++) {
+        double t0 = now_us();
+        for (int i = 0; i < iters; i++) {
+            empty_kernel<<<1, 32>>>();
+            CUDA_CHECK(cudaDeviceSynchronize());
+        }
+        us[r] = (now_us() - t0) / iters;
+    }
+    return median_of(us, REPEATS);
+}
+
+/* ---- global-memory throughput ------------------------------------------- */
+
+typedef struct {
+    const uint4 *in;
+    uint4 *out;
+    long count16;
+    unsigned blocks, threads;
+    unsigned *sink;
+} stream_arg;
+
+static void enqueue_read(void *arg)
+{
+    stream_arg *a = (stream_arg *)arg;
+    stream_read_kernel<<<a->blocks, a->threads>>>(a->in, a->count16, a->sink);
+}
+
+static void enqueue_copy(void *arg)
+{
+    stream_arg *a = (stream_arg *)arg;
+    stream_copy_kernel<<<a->blocks, a->threads>>>(a->in, a->out, a->count16);
+}
+
+/* bytes per second moved by fn (bytes_per_run counted by the caller) */
+static double stream_bytes_per_s(enqueue_fn fn, stream_arg *a,
+                                 double bytes_per_run)
+{
+    double rate[REPEATS];
+    fn(a);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < REPEATS; r++)
+        rate[r] = bytes_per_run / (time_ms(fn, a) * 1e-3);
+    return median_of(rate, REPEATS);
+}
+
+/* ---- dependent loads ------------------------------------------------------ */
+
+/* Sattolo's algorithm: a single random cycle through all count entries */
+static uint32_t *random_cycle(long count, rng_t *rng)
+{
+    uint32_t *next = host_alloc_u32((size_t)count);
+    for (long i = 0; i < count; i++)
+        next[i] = (uint32_t)i;
+    for (long i = count - 1; i > 0; i--) {
+        long j = (long)(rng_next(rng) % (uint64_t)i);   /* j < i */
+        uint32_t t = next[i];
+        next[i] = next[j];
+        next[j] = t;
+    }
+    return next;
+}
+
+/* cycles per dependent load over a random cycle of `bytes` */
+static double chase_cycles(long bytes, long steps, rng_t *rng)
+{
+    long count = bytes / 4;
+    uint32_t *next = random_cycle(count, rng);
+    uint32_t *d_next = dev_alloc_u32((size_t)count), *d_sink = dev_alloc_u32(1);
+    long long *d_cycles, cycles;
+    double per_load[REPEATS];
+    CUDA_CHECK(cudaMalloc(&d_cycles, sizeof(long long)));
+    to_device(d_next, next, (size_t)count);
+    chase_kernel<<<1, 1>>>(d_next, steps, d_cycles, d_sink);   /* warm pass */
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < REPEATS; r++) {
+        chase_kernel<<<1, 1>>>(d_next, steps, d_cycles, d_sink);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(&cycles, d_cycles, sizeof cycles,
+                              cudaMemcpyDeviceToHost));
+        per_load[r] = (double)cycles / steps;
+    }
+    CUDA_CHECK(cudaFree(d_next));
+    CUDA_CHECK(cudaFree(d_sink));
+    CUDA_CHECK(cudaFree(d_cycles));
+    free(next);
+    return median_of(per_load, REPEATS);
+}
+
+/* ---- device description --------------------------------------------------- */
+
+static int attribute(cudaDeviceAttr attr)
+{
+    int v = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&v, attr, 0));
+    return v;
+}
+
+static void print_device_info(void)
+{
+    cudaDeviceProp prop;
+    int driver = 0, runtime = 0;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    CUDA_CHECK(cudaDriverGetVersion(&driver));
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    printf("name: %s\n", prop.name);
+    printf("compute capability: %d.%d\n", prop.major, prop.minor);
+    printf("multiprocessors (SMs): %d\n", prop.multiProcessorCount);
+    printf("max SM clock (attribute): %d MHz\n",
+           attribute(cudaDevAttrClockRate) / 1000);
+    printf("memory clock (attribute): %d MHz\n",
+           attribute(cudaDevAttrMemoryClockRate) / 1000);
+    printf("memory bus width: %d bits\n", prop.memoryBusWidth);
+    printf("global memory: %.1f GiB\n",
+           (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
+    printf("L2 cache: %.1f MiB\n", prop.l2CacheSize / (1024.0 * 1024.0));
+    printf("shared memory per SM: %zu KiB\n",
+           prop.sharedMemPerMultiprocessor / 1024);
+    printf("shared memory per block (opt-in): %zu KiB\n",
+           prop.sharedMemPerBlockOptin / 1024);
+    printf("registers per SM: %d\n", prop.regsPerMultiprocessor);
+    printf("max threads per SM: %d, per block: %d, warp size: %d\n",
+           prop.maxThreadsPerMultiProcessor, prop.maxThreadsPerBlock,
+           prop.warpSize);
+    printf("CUDA driver version: %d.%d\n", driver / 1000, (driver % 1000) / 10);
+    printf("CUDA runtime version: %d.%d\n", runtime / 1000,
+           (runtime % 1000) / 10);
+}
+
+/* ---- main ------------------------------------------------------------------ */
+
+static void measure_memory(int sms, double mhz)
+{
+    const long card_bytes = 1L << 30, sm_bytes = 1L << 28;
+    uint4 *in, *out;
+    unsigned *sink;
+    CUDA_CHECK(cudaMalloc(&in, (size_t)card_bytes));
+    CUDA_CHECK(cudaMalloc(&out, (size_t)card_bytes));
+    CUDA_CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+    CUDA_CHECK(cudaMemset(in, 0x5a, (size_t)card_bytes));
+    const double hz = mhz * 1e6;
+
+    stream_arg one_sm = {in, out, sm_bytes / 16, 1, 1024, sink};
+    double sm_rate = stream_bytes_per_s(enqueue_read, &one_sm, (double)sm_bytes);
+    print_row("gmem_read_one_sm", sm_rate / 4 / hz, "words/cycle",
+              "one block of 1024 threads reads 256 MiB with 16-byte loads");
+    print_row("gmem_read_one_sm_bw", sm_rate / 1e9, "GB/s", "same run");
+    print_row("U_one_sm", hz * 4 / sm_rate, "cycles/word",
+              "1 / (words per cycle of one streaming block)");
+
+    stream_arg card = {in, out, card_bytes / 16, (unsigned)(8 * sms), 256, sink};
+    double read_rate = stream_bytes_per_s(enqueue_read, &card, (double)card_bytes);
+    print_row("gmem_read_card", read_rate / 4 / hz, "words/cycle",
+              "8 blocks of 256 threads per SM read 1 GiB with 16-byte loads");
+    print_row("gmem_read_card_bw", read_rate / 1e9, "GB/s", "same run");
+    print_row("gmem_read_per_sm_when_all_stream", read_rate / 4 / hz / sms,
+              "words/cycle", "card read rate divided by the SM count");
+    double copy_rate = stream_bytes_per_s(enqueue_copy, &card,
+                                          2.0 * (double)card_bytes);
+    print_row("gmem_copy_card", copy_rate / 4 / hz, "words/cycle",
+              "copy 1 GiB, bytes read + written, 8 blocks of 256 threads per SM");
+    print_row("gmem_copy_card_bw", copy_rate / 1e9, "GB/s", "same run");
+    CUDA_CHECK(cudaFree(in));
+    CUDA_CHECK(cudaFree(out));
+    CUDA_CHECK(cudaFree(sink));
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const keys[] = {"--seed", NULL};
+    static const char *const flags[] = {"--device-info", NULL};
+    cli_require_known(argc, argv, keys, flags, "constants [--device-info] [--seed S]");
+    if (cli_flag(argc, argv, "--device-info")) {
+        print_device_info();
+        return 0;
+    }
+    rng_t rng = {(uint64_t)cli_long(argc, argv, "--seed", 12345)};
+    int sms = attribute(cudaDevAttrMultiProcessorCount);
+    CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long)));
+
+    printf("name,value,unit,how\n");
+    print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
+    print_row("sm_clock_max", attribute(cudaDevAttrClockRate) / 1000.0, "MHz",
+              "cudaDevAttrClockRate");
+    double mhz = measure_clock_mhz();
+    print_row("sm_clock_measured", mhz, "MHz",
+              "one thread spins 2e8 clock64() cycles, timed by CUDA events; "
+              "all cycle figures below use this clock");
+
+    double us = launch_us(20000, 1);
+    print_row("launch_latency", us, "us",
+              "20000 back-to-back launches of an empty kernel (1 block of 32 "
+              "threads) between two events, per launch");
+    print_row("launch_latency_cycles", us * mhz, "cycles", "same, times the clock");
+    double rt = roundtrip_us();
+    print_row("launch_sync_roundtrip", rt, "us",
+              "empty kernel launch + cudaDeviceSynchronize, host clock");
+    const unsigned many = (unsigned)(64 * sms);
+    double us_many = launch_us(2000, many);
+    print_row("empty_kernel_many_blocks", us_many, "us",
+              "back-to-back empty kernels of 64 blocks per SM (32 threads each)");
+    print_row("block_dispatch", (us_many - us) * 1e3 / many * sms, "ns per block per SM",
+              "(time with 64 blocks/SM - time with 1 block) / blocks per SM");
+
+    measure_memory(sms, mhz);
+
+    double dram = chase_cycles(1L << 28, 200000, &rng);
+    print_row("dram_load_latency", dram, "cycles",
+              "one thread, dependent loads over a random cycle of 256 MiB "
+              "(5x the L2; about 1 load in 5 still hits it), clock64()");
+    print_row("dram_load_latency_ns", dram / mhz * 1e3, "ns", "same");
+    double dram_big = chase_cycles(1L << 30, 200000, &rng);
+    print_row("dram_load_latency_1g", dram_big, "cycles",
+              "same over 1 GiB (about 1 load in 20 hits the L2)");
+    double l2 = chase_cycles(1L << 20, 200000, &rng);
+    print_row("l2_load_latency", l2, "cycles",
+              "same over 1 MiB (L2-resident after a warm pass; L1 too small "
+              "for it to matter much)");
+    CUDA_CHECK(cudaFree(g_sink64));
+    return 0;
+}

@@ -1,0 +1,71 @@
+# cuda_ref/cuda.mk -- build rules for the CUDA reference implementations.
+#
+# Included by the top-level Makefile (which defines CC, CFLAGS, LDFLAGS and
+# BUILD first); also usable alone from the repository root:
+#     make -f cuda_ref/cuda.mk cuda          # what cuda_ref/run-all.sh does
+#
+# Targets
+#   cuda        every program into $(BUILD)/cuda/ (sm_90 machine code + PTX)
+#   cuda-check  compiles every .cu when nvcc exists (no GPU needed), else
+#               prints one line and goes on; then builds and runs the
+#               Criterion test $(BUILD)/tests/test_cuda_ref (CPU references
+#               and CSV writer; needs libcriterion, not a GPU)
+#
+# The CPU references, the CSV writer and the option parser (cuda_ref/common/
+# *.c) are plain C: nvcc compiles them into the programs, $(CC) $(CFLAGS) into
+# the test.
+
+BUILD ?= build
+CC ?= gcc
+CFLAGS ?= -std=c11 -Wall -Wextra -O2
+
+# nvcc on PATH, else the usual install location, else empty
+ifeq ($(origin NVCC),undefined)
+NVCC := $(shell command -v nvcc 2>/dev/null || \
+          { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+endif
+
+CUDA_PROGRAMS := euclid cooley-tukey stockham plain-mult fft-mult radix-sort \
+                 plain-division sum prefix-naive prefix-optimal constants
+CUDA_BINS := $(addprefix $(BUILD)/cuda/,$(CUDA_PROGRAMS))
+CUDA_C_SRC := $(wildcard cuda_ref/common/*.c)
+CUDA_C_OBJ := $(patsubst cuda_ref/common/%.c,$(BUILD)/cuda/obj/%.o,$(CUDA_C_SRC))
+CUDA_HEADERS := $(wildcard cuda_ref/common/*.h cuda_ref/common/*.cuh)
+CUDA_GENCODE := -gencode arch=compute_90,code=sm_90 \
+                -gencode arch=compute_90,code=compute_90
+CUDA_NVCCFLAGS := -O3 $(CUDA_GENCODE) -Xcompiler -Wall,-Wextra
+
+.PHONY: cuda cuda-check cuda-compile cuda-test
+.SECONDARY: $(CUDA_C_OBJ)
+
+cuda: $(CUDA_BINS)
+
+ifeq ($(strip $(NVCC)),)
+$(CUDA_BINS) $(CUDA_C_OBJ):
+	@echo "cuda_ref: nvcc not found, cannot build $@" >&2; exit 1
+cuda-compile:
+	@echo "cuda_ref: nvcc not found, skipping CUDA compilation"
+else
+$(BUILD)/cuda/obj/%.o: cuda_ref/common/%.c $(CUDA_HEADERS)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDA_NVCCFLAGS) -c $< -o $@
+
+$(BUILD)/cuda/%: cuda_ref/%.cu $(CUDA_C_OBJ) $(CUDA_HEADERS)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDA_NVCCFLAGS) $< $(CUDA_C_OBJ) -o $@
+
+cuda-compile: $(CUDA_BINS)
+endif
+
+# ---- CPU-side test (Criterion) ---------------------------------------------
+
+CUDA_TEST_BIN := $(BUILD)/tests/test_cuda_ref
+
+$(CUDA_TEST_BIN): tests/test_cuda_ref.c $(CUDA_C_SRC) $(CUDA_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) tests/test_cuda_ref.c $(CUDA_C_SRC) -o $@ $(LDFLAGS) -lcriterion
+
+cuda-test: $(CUDA_TEST_BIN)
+	$(CUDA_TEST_BIN)
+
+cuda-check: cuda-compile cuda-test
