@@ -215,3 +215,80 @@ int compare_print(FILE *out, const config_setting_t *compare, const run_point *p
     }
     return 0;
 }
+
+/* "s = 4, l = 256" for the group of p (the swept keys but key and along). */
+static void group_text(const run_point *p, const char *const *swept, int n_swept, const spec *sp, char *out,
+                       size_t size)
+{
+    out[0] = '\0';
+    for (int s = 0; s < n_swept; s++)
+        if (s != sp->key_axis && s != sp->along_axis) {
+            size_t len = strlen(out);
+            snprintf(out + len, size - len, "%s%s = %s", len ? ", " : "", swept[s], p->swept[s]);
+        }
+}
+
+static int first_of_group(const run_point *pts, long i, int n_swept, const spec *sp)
+{
+    for (long j = 0; j < i; j++)
+        if (same_group(&pts[j], &pts[i], n_swept, sp))
+            return 0;
+    return 1;
+}
+
+static double r_squared(const run_point *pts, long n, const run_point *g, int n_swept, const spec *sp)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+    int k = 0;
+    for (long i = 0; i < n; i++)
+        if (same_group(&pts[i], g, n_swept, sp)) {
+            double x = strtod(pts[i].swept[sp->along_axis], NULL), y = pts[i].result.T;
+            sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y, k++;
+        }
+    double r = (k * sxy - sx * sy) / sqrt((k * sxx - sx * sx) * (k * syy - sy * sy));
+    return r * r;
+}
+
+int compare_verdicts(const config_setting_t *compare, const run_point *pts, long n,
+                     const char *const *swept, int n_swept, char (*verdicts)[VERDICT_SIZE], int max)
+{
+    spec sp;
+    if (read_spec(compare, swept, n_swept, &sp) < 0)
+        return -1;
+    int k = 0;
+    char group[96];
+    for (long i = 0; i < n && k < max; i++) {
+        const run_point *p = &pts[i];
+        group_text(p, swept, n_swept, &sp, group, sizeof group);
+        if (sp.linear) {
+            if (first_of_group(pts, i, n_swept, &sp))
+                snprintf(verdicts[k++], VERDICT_SIZE, "%s: %s", group,
+                         r_squared(pts, n, p, n_swept, &sp) >= 0.99 ? "linear" : "not linear");
+            continue;
+        }
+        const char *av = p->swept[sp.along_axis];
+        if (sp.a) {
+            if (strcmp(p->swept[sp.key_axis], sp.a) != 0)
+                continue;
+            const run_point *q = find(pts, n, p, n_swept, &sp, sp.b, av);
+            if (q)
+                snprintf(verdicts[k++], VERDICT_SIZE, "%s|%s = %s: %s", group, sp.along, av,
+                         q->result.T > p->result.T ? sp.a : q->result.T < p->result.T ? sp.b : "tie");
+            continue;
+        }
+        /* best: once per (group, along value), at its first point */
+        int first = 1;
+        for (long j = 0; j < i && first; j++)
+            first = !(same_group(&pts[j], p, n_swept, &sp) && strcmp(pts[j].swept[sp.along_axis], av) == 0);
+        if (!first)
+            continue;
+        const run_point *best = p;
+        for (long j = 0; j < n; j++)
+            if (same_group(&pts[j], p, n_swept, &sp) && strcmp(pts[j].swept[sp.along_axis], av) == 0 &&
+                pts[j].result.T < best->result.T)
+                best = &pts[j];
+        snprintf(verdicts[k++], VERDICT_SIZE, "%s|%s = %s: %s = %s", group, sp.along, av, sp.key,
+                 best->swept[sp.key_axis]);
+    }
+    return k;
+}

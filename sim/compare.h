@@ -25,4 +25,13 @@
 int compare_print(FILE *out, const config_setting_t *compare, const run_point *pts, long n,
                   const char *const *swept, int n_swept);
 
+/* The conclusion as verdicts, one per comparison made: "group|along=v: w"
+ * where w is the winner (pairwise), the best value of `key` (best), or
+ * "linear" / "not linear" (R² >= 0.99 or not, per group).  Two runs of the
+ * same sweep agree where their verdicts agree (validate/ compares the card
+ * with the simulator this way).  Returns the number of verdicts, or -1. */
+#define VERDICT_SIZE 160
+int compare_verdicts(const config_setting_t *compare, const run_point *pts, long n,
+                     const char *const *swept, int n_swept, char (*verdicts)[VERDICT_SIZE], int max);
+
 #endif

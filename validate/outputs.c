@@ -201,6 +201,12 @@ int write_report(const validation *v)
         errors_row(f, "**all**", &all);
         fprintf(f, "\n\n");
     }
+    fprintf(f, "## The papers' conclusions, card against simulator (policy %s)\n\n",
+            memory_policy_name(v->policies[best]));
+    if (write_conclusions(f, v, best) < 0) {
+        fclose(f);
+        return -1;
+    }
     if (v->n_refused > 0) {
         fprintf(f, "## Measured points the model cannot run\n\n");
         for (int i = 0; i < v->n_refused; i++)

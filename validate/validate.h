@@ -10,6 +10,8 @@
 #include "machine.h"
 #include "measured.h"
 
+#include <stdio.h>
+
 #define POLICIES 3
 
 typedef struct vpoint {
@@ -50,5 +52,9 @@ error_stats validation_errors(const validation *v, const char *program, int spli
 int write_points(const validation *v);
 int write_plots(const validation *v);
 int write_report(const validation *v);
+
+/* The papers' conclusions (the compare groups of the run files of programs/) on the
+ * card and in the simulator under policy index `pol` (conclusions.c). */
+int write_conclusions(FILE *f, const validation *v, int pol);
 
 #endif
