@@ -185,27 +185,28 @@ static void finish_block(const block *b)
 static void run_block(sm_state *me, const block *b)
 {
     const kernel *k = &E.dag->kernels[b->kernel];
+    const block_cost *c = kernel_block_cost(k, b->index);
     double u = E.m->u;
-    double read = block_read_cycles(k, u), write = block_write_cycles(k, u);
+    double read = cost_read_cycles(c, k->threads, u), write = cost_write_cycles(c, k->threads, u);
     double start = simgrid_get_clock();
     if (b->first)
         E.out->kernels[b->kernel].start = start;
 
     if (E.m->policy == MEM_PARALLEL) {
-        sg_actor_sleep_for(read + k->cost.span + write);
+        sg_actor_sleep_for(read + c->span + write);
     } else {
         global_memory_transfer(me->id, read, 1);
-        sg_actor_sleep_for(k->cost.span);
+        sg_actor_sleep_for(c->span);
         global_memory_transfer(me->id, write, 0);
     }
 
     double end = simgrid_get_clock();
     me->busy += end - start;
     E.out->costs.N += 1;
-    E.out->costs.W += k->cost.work;
+    E.out->costs.W += c->work;
     E.out->costs.O += read + write;
-    if (k->cost.span + read + write > E.out->costs.C)
-        E.out->costs.C = k->cost.span + read + write;
+    if (c->span + read + write > E.out->costs.C)
+        E.out->costs.C = c->span + read + write;
     if (E.trace)
         fprintf(E.trace, "%s,%ld,%d,%.17g,%.17g\n", k->name, b->index, me->id, start, end);
     finish_block(b);

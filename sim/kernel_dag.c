@@ -43,6 +43,7 @@ void kernel_dag_free(kernel_dag *dag)
     for (int i = 0; i < dag->n; i++) {
         free(dag->kernels[i].name);
         free(dag->kernels[i].after);
+        free(dag->kernels[i].per_block);
     }
     free(dag->kernels);
     free(dag->name);
@@ -60,23 +61,32 @@ void kernel_defaults(kernel *k)
     }
 }
 
+static int check_cost(const kernel_dag *dag, const kernel *k, const block_cost *c)
+{
+    if (c->span < 0 || c->work < 0 || c->reads < 0 || c->writes < 0 ||
+        c->uncoalesced_reads < 0 || c->uncoalesced_writes < 0)
+        return fail("program '%s', kernel '%s': span, work and words moved must be >= 0",
+                    dag->name, k->name);
+    if (c->work + 1e-9 * c->work < c->span)
+        return fail("program '%s', kernel '%s': work W(B) = %g is less than span S(B) = %g",
+                    dag->name, k->name, c->work, c->span);
+    return 0;
+}
+
 static int check_kernel(const kernel_dag *dag, const kernel *k)
 {
     const char *n = k->name;
-    const block_cost *c = &k->cost;
     if (k->blocks < 1)
         return fail("program '%s', kernel '%s': %ld blocks, but a grid needs at least 1",
                     dag->name, n, k->blocks);
     if (k->threads < 1)
         return fail("program '%s', kernel '%s': %d threads per block, but ℓ >= 1",
                     dag->name, n, k->threads);
-    if (c->span < 0 || c->work < 0 || c->reads < 0 || c->writes < 0 ||
-        c->uncoalesced_reads < 0 || c->uncoalesced_writes < 0)
-        return fail("program '%s', kernel '%s': span, work and words moved must be >= 0",
-                    dag->name, n);
-    if (c->work + 1e-9 * c->work < c->span)
-        return fail("program '%s', kernel '%s': work W(B) = %g is less than span S(B) = %g",
-                    dag->name, n, c->work, c->span);
+    if (!k->per_block)
+        return check_cost(dag, k, &k->cost);
+    for (long b = 0; b < k->blocks; b++)
+        if (check_cost(dag, k, &k->per_block[b]) < 0)
+            return -1;
     return 0;
 }
 
@@ -117,14 +127,24 @@ int kernel_dag_chain(kernel_dag *dag, const kernel *k)
     return i;
 }
 
+double cost_read_cycles(const block_cost *c, int threads, double u)
+{
+    return u * (c->reads + threads * c->uncoalesced_reads);
+}
+
+double cost_write_cycles(const block_cost *c, int threads, double u)
+{
+    return u * (c->writes + threads * c->uncoalesced_writes);
+}
+
 double block_read_cycles(const kernel *k, double u)
 {
-    return u * (k->cost.reads + k->threads * k->cost.uncoalesced_reads);
+    return cost_read_cycles(&k->cost, k->threads, u);
 }
 
 double block_write_cycles(const kernel *k, double u)
 {
-    return u * (k->cost.writes + k->threads * k->cost.uncoalesced_writes);
+    return cost_write_cycles(&k->cost, k->threads, u);
 }
 
 double block_overhead(const kernel *k, double u)
@@ -240,15 +260,23 @@ void kernel_dag_costs(const kernel_dag *dag, double u, dag_costs *out)
             if (kernels_to[k->after[j]] > best_len)
                 best_len = kernels_to[k->after[j]];
         }
-        span_to[v] = best_span + k->cost.span;
+        double span_k = 0; /* S(K): the largest S(B) of the kernel */
+        long distinct = k->per_block ? k->blocks : 1;
+        for (long b = 0; b < distinct; b++) {
+            const block_cost *c = kernel_block_cost(k, b);
+            double o = cost_read_cycles(c, k->threads, u) + cost_write_cycles(c, k->threads, u);
+            double copies = k->per_block ? 1 : (double)k->blocks;
+            span_k = fmax(span_k, c->span);
+            out->W += copies * c->work;
+            out->O += copies * o;
+            out->C = fmax(out->C, c->span + o);
+        }
+        span_to[v] = best_span + span_k;
         kernels_to[v] = best_len + 1;
         out->S = fmax(out->S, span_to[v]);
         if (kernels_to[v] > out->L_kernels)
             out->L_kernels = kernels_to[v];
         out->N += (double)k->blocks;
-        out->W += (double)k->blocks * k->cost.work;
-        out->O += (double)k->blocks * block_overhead(k, u);
-        out->C = fmax(out->C, k->cost.span + block_overhead(k, u));
     }
     out->L_edges = out->L_kernels > 0 ? out->L_kernels - 1 : 0;
     out->K = kernel_dag_width(dag, order);

@@ -36,7 +36,16 @@ typedef struct kernel {
     double private_words; /* private memory one block needs; <= Z */
     int *after;           /* kernels that must finish first */
     int n_after;
+    /* Exec mode (sim/exec.c): each block's measured costs, `blocks`
+     * entries, owned by the DAG.  NULL: every block costs `cost`. */
+    block_cost *per_block;
 } kernel;
+
+/* The costs of block b of kernel k. */
+static inline const block_cost *kernel_block_cost(const kernel *k, long b)
+{
+    return k->per_block ? &k->per_block[b] : &k->cost;
+}
 
 typedef struct kernel_dag {
     char *name;
@@ -63,8 +72,9 @@ typedef struct closed_form {
 kernel_dag *kernel_dag_new(const char *name);
 void kernel_dag_free(kernel_dag *dag);
 
-/* Append a kernel (copied, name duplicated) with no predecessor; returns
- * its index, or -1 on a bad kernel (message names it and the rule). */
+/* Append a kernel (copied, name duplicated, per_block taken over) with no
+ * predecessor; returns its index, or -1 on a bad kernel (message names it
+ * and the rule). */
 int kernel_dag_add(kernel_dag *dag, const kernel *k);
 /* Append a kernel that runs after the last one added (a chain). */
 int kernel_dag_chain(kernel_dag *dag, const kernel *k);
@@ -75,8 +85,12 @@ int kernel_dag_after(kernel_dag *dag, int k, int before);
  * ℓ·(words per thread), at least ℓ, when not given (< 0). */
 void kernel_defaults(kernel *k);
 
-/* Global-memory cycles of one block: before its compute (reads), after it
- * (writes), and O(B) = both. */
+/* Global-memory cycles of a block of ℓ threads with costs c: before its
+ * compute (reads), after it (writes), and O(B) = both. */
+double cost_read_cycles(const block_cost *c, int threads, double u);
+double cost_write_cycles(const block_cost *c, int threads, double u);
+
+/* The same for kernel k's declared per-block cost (k->cost). */
 double block_read_cycles(const kernel *k, double u);
 double block_write_cycles(const kernel *k, double u);
 double block_overhead(const kernel *k, double u);

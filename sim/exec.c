@@ -1,0 +1,511 @@
+/*
+ * exec.c — running kernels for real and measuring them (see exec.h).
+ *
+ * A launch runs its blocks one after another (the model leaves their order
+ * free, and a correct MCM program cannot tell).  For each block, each step
+ * runs every thread in order tid = 0 .. ℓ-1; the step's writes go to a log
+ * and are committed when the last thread is done, so every read of the
+ * step sees memory as it was before it.  While the threads of a warp run,
+ * their accesses are noted per round; when the warp's last thread is done
+ * the rounds are graded (distinct address groups for global memory, the
+ * fullest bank for private memory).
+ *
+ * Invariants kept here: between steps the write log is empty; between
+ * blocks every per-thread counter is zero; a recorded error stops the
+ * launch at the end of the step in which it happened.
+ */
+#include "exec.h"
+#include "fail.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the run ------------------------------------------------------------ */
+
+struct exec_run {
+    machine m;
+    uint64_t p;
+    double add_ops, mul_ops;
+    kernel_dag *dag;
+    gmem *arrays;
+    int n_arrays;
+    exec_kernel_report *reports;
+};
+
+typedef struct logged_write {
+    int space;   /* 0: global, 1: private */
+    int array;   /* global array id */
+    long index;
+    word value;
+    int thread;
+} logged_write;
+
+typedef struct access_note { long key; } access_note;
+
+struct exec_block {
+    exec_run *run;
+    const exec_kernel *k;
+    void *args;
+    int threads, warp;
+    word *private_cells;
+    /* per thread, over the whole kernel */
+    double *ops;
+    long *words_read, *words_written;
+    /* per thread, in the current step: its next read/write/private round */
+    int *read_round, *write_round, *private_round;
+    /* the current warp's accesses: note[round * warp + lane] */
+    access_note *reads, *writes, *privates;
+    int rounds_cap;
+    int max_read_round, max_write_round, max_private_round;
+    /* the step's writes, and a hash of the cells written (CREW) */
+    logged_write *log;
+    long log_n, log_cap;
+    long *hash_slot;   /* index into log + 1, or 0 */
+    long *hash_gen;
+    long hash_cap, generation;
+    /* measured for the current block */
+    double read_transactions, write_transactions, bank_conflicts;
+    int failed;
+};
+
+exec_run *exec_begin(const char *program, const machine *m)
+{
+    exec_run *r = calloc(1, sizeof *r);
+    r->m = *m;
+    r->p = 469762049;
+    r->add_ops = 5;
+    r->mul_ops = 11;
+    r->dag = kernel_dag_new(program);
+    return r;
+}
+
+void exec_end(exec_run *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->n_arrays; i++) {
+        free(r->arrays[i]->cells);
+        free(r->arrays[i]);
+    }
+    free(r->arrays);
+    free(r->reports);
+    kernel_dag_free(r->dag);
+    free(r);
+}
+
+void exec_set_prime(exec_run *r, uint64_t p) { r->p = p; }
+void exec_set_costs(exec_run *r, double add_ops, double mul_ops)
+{
+    r->add_ops = add_ops;
+    r->mul_ops = mul_ops;
+}
+uint64_t exec_prime(const exec_run *r) { return r->p; }
+const kernel_dag *exec_dag(const exec_run *r) { return r->dag; }
+
+const exec_kernel_report *exec_reports(const exec_run *r, int *n)
+{
+    *n = r->dag->n;
+    return r->reports;
+}
+
+gmem exec_alloc(exec_run *r, const char *name, long size)
+{
+    gmem a = calloc(1, sizeof *a);
+    a->cells = calloc((size_t)(size > 0 ? size : 1), sizeof *a->cells);
+    a->size = size;
+    a->id = r->n_arrays;
+    snprintf(a->name, sizeof a->name, "%s", name);
+    r->arrays = realloc(r->arrays, sizeof *r->arrays * (size_t)(r->n_arrays + 1));
+    r->arrays[r->n_arrays++] = a;
+    return a;
+}
+
+/* ---- Z/pZ ----------------------------------------------------------------- */
+
+word zp_add(uint64_t p, word a, word b) { return (a + b) % p; }
+word zp_sub(uint64_t p, word a, word b) { return (a + p - b) % p; }
+word zp_mul(uint64_t p, word a, word b) { return (word)(((unsigned __int128)a * b) % p); }
+
+word zp_pow(uint64_t p, word a, uint64_t e)
+{
+    word x = 1;
+    for (a %= p; e; e >>= 1, a = zp_mul(p, a, a))
+        if (e & 1)
+            x = zp_mul(p, x, a);
+    return x;
+}
+
+void exec_ops(exec_thread *t, long n) { t->block->ops[t->tid] += (double)n; }
+
+word exec_zp_add(exec_thread *t, word a, word b)
+{
+    t->block->ops[t->tid] += t->block->run->add_ops;
+    return zp_add(t->block->run->p, a, b);
+}
+
+word exec_zp_sub(exec_thread *t, word a, word b)
+{
+    t->block->ops[t->tid] += t->block->run->add_ops;
+    return zp_sub(t->block->run->p, a, b);
+}
+
+word exec_zp_mul(exec_thread *t, word a, word b)
+{
+    t->block->ops[t->tid] += t->block->run->mul_ops;
+    return zp_mul(t->block->run->p, a, b);
+}
+
+word exec_zp_pow(exec_thread *t, word a, uint64_t e)
+{
+    word x = 1;
+    for (a %= t->block->run->p; e; e >>= 1) {
+        if (e & 1)
+            x = exec_zp_mul(t, x, a);
+        if (e > 1)
+            a = exec_zp_mul(t, a, a);
+    }
+    return x;
+}
+
+word exec_zp_inv(exec_thread *t, word a) { return exec_zp_pow(t, a, t->block->run->p - 2); }
+
+/* ---- errors ----------------------------------------------------------------- */
+
+static void rule_broken(exec_thread *t, const char *fmt, const char *what, long index, long limit)
+{
+    exec_block *b = t->block;
+    if (b->failed)
+        return;
+    b->failed = 1;
+    char detail[256];
+    snprintf(detail, sizeof detail, fmt, what, index, limit);
+    fail("program '%s', kernel '%s', block %ld, step %d, thread %d: %s", b->run->dag->name, b->k->name,
+         t->bid, t->step, t->tid, detail);
+}
+
+/* ---- accesses --------------------------------------------------------------- */
+
+static void grow_rounds(exec_block *b, int need)
+{
+    if (need < b->rounds_cap)
+        return;
+    int cap = b->rounds_cap;
+    while (cap <= need)
+        cap *= 2;
+    size_t size = sizeof(access_note) * (size_t)cap * (size_t)b->warp;
+    b->reads = realloc(b->reads, size);
+    b->writes = realloc(b->writes, size);
+    b->privates = realloc(b->privates, size);
+    b->rounds_cap = cap;
+}
+
+word exec_gread(exec_thread *t, gmem a, long i)
+{
+    exec_block *b = t->block;
+    if (i < 0 || i >= a->size) {
+        rule_broken(t, "reads %s[%ld], outside its %ld cells", a->name, i, a->size);
+        return 0;
+    }
+    int round = b->read_round[t->tid]++;
+    grow_rounds(b, round);
+    b->reads[(long)round * b->warp + t->tid % b->warp].key = (long)a->id << 40 | (i / b->warp);
+    if (round + 1 > b->max_read_round)
+        b->max_read_round = round + 1;
+    b->words_read[t->tid]++;
+    return a->cells[i];
+}
+
+/* The step's write log, with the CREW check: a cell written by two
+ * threads in one step is an error. */
+static void log_write(exec_thread *t, int space, int array, long index, word value, const char *name)
+{
+    exec_block *b = t->block;
+    if (b->log_n == b->log_cap) {
+        b->log_cap = b->log_cap ? 2 * b->log_cap : 1024;
+        b->log = realloc(b->log, sizeof *b->log * (size_t)b->log_cap);
+    }
+    if (2 * (b->log_n + 1) > b->hash_cap) { /* rehash the step's writes */
+        long cap = b->hash_cap ? 2 * b->hash_cap : 4096;
+        free(b->hash_slot);
+        free(b->hash_gen);
+        b->hash_slot = calloc((size_t)cap, sizeof *b->hash_slot);
+        b->hash_gen = calloc((size_t)cap, sizeof *b->hash_gen);
+        b->hash_cap = cap;
+        b->generation = 1;
+        for (long w = 0; w < b->log_n; w++) {
+            uint64_t h = ((uint64_t)b->log[w].index * 0x9E3779B97F4A7C15ull ^ (uint64_t)(b->log[w].array * 2 + b->log[w].space)) & (uint64_t)(cap - 1);
+            while (b->hash_gen[h] == b->generation)
+                h = (h + 1) & (uint64_t)(cap - 1);
+            b->hash_gen[h] = b->generation;
+            b->hash_slot[h] = w + 1;
+        }
+    }
+    uint64_t mask = (uint64_t)b->hash_cap - 1;
+    uint64_t h = ((uint64_t)index * 0x9E3779B97F4A7C15ull ^ (uint64_t)(array * 2 + space)) & mask;
+    while (b->hash_gen[h] == b->generation) {
+        logged_write *w = &b->log[b->hash_slot[h] - 1];
+        if (w->index == index && w->array == array && w->space == space) {
+            if (w->thread != t->tid && !b->failed) {
+                b->failed = 1;
+                fail("program '%s', kernel '%s', block %ld, step %d: threads %d and %d both write %s[%ld] "
+                     "(rule: CREW, concurrent reads but exclusive writes)", b->run->dag->name, b->k->name,
+                     t->bid, t->step, w->thread, t->tid, name, index);
+            }
+            w->value = value; /* the same thread again: its last write wins */
+            w->thread = t->tid;
+            return;
+        }
+        h = (h + 1) & mask;
+    }
+    b->hash_gen[h] = b->generation;
+    b->hash_slot[h] = b->log_n + 1;
+    b->log[b->log_n++] = (logged_write){space, array, index, value, t->tid};
+}
+
+void exec_gwrite(exec_thread *t, gmem a, long i, word v)
+{
+    exec_block *b = t->block;
+    if (i < 0 || i >= a->size) {
+        rule_broken(t, "writes %s[%ld], outside its %ld cells", a->name, i, a->size);
+        return;
+    }
+    int round = b->write_round[t->tid]++;
+    grow_rounds(b, round);
+    b->writes[(long)round * b->warp + t->tid % b->warp].key = (long)a->id << 40 | (i / b->warp);
+    if (round + 1 > b->max_write_round)
+        b->max_write_round = round + 1;
+    b->words_written[t->tid]++;
+    log_write(t, 0, a->id, i, v, a->name);
+}
+
+static int private_ok(exec_thread *t, long i, const char *verb)
+{
+    exec_block *b = t->block;
+    if (i >= 0 && i < b->k->private_words)
+        return 1;
+    rule_broken(t, "private memory: %s word %ld, outside the kernel's %ld words", verb, i, b->k->private_words);
+    return 0;
+}
+
+static void note_private(exec_thread *t, long i)
+{
+    exec_block *b = t->block;
+    int round = b->private_round[t->tid]++;
+    grow_rounds(b, round);
+    b->privates[(long)round * b->warp + t->tid % b->warp].key = i;
+    if (round + 1 > b->max_private_round)
+        b->max_private_round = round + 1;
+    b->ops[t->tid] += 1; /* a private access is a local operation */
+}
+
+word exec_pread(exec_thread *t, long i)
+{
+    if (!private_ok(t, i, "reads"))
+        return 0;
+    note_private(t, i);
+    return t->block->private_cells[i];
+}
+
+void exec_pwrite(exec_thread *t, long i, word v)
+{
+    if (!private_ok(t, i, "writes"))
+        return;
+    note_private(t, i);
+    log_write(t, 1, 0, i, v, "private");
+}
+
+/* ---- grading a warp's rounds ---------------------------------------------- */
+
+static int compare_keys(const void *x, const void *y)
+{
+    long a = *(const long *)x, b = *(const long *)y;
+    return (a > b) - (a < b);
+}
+
+/* Distinct keys among the lanes first..last that made round k. */
+static int distinct_keys(const access_note *row, const int *made, int first, int last, int warp, int k)
+{
+    long keys[1024];
+    int n = 0, sorted = 1;
+    for (int t = first; t <= last; t++)
+        if (made[t] > k) {
+            keys[n] = row[t % warp].key;
+            sorted &= n == 0 || keys[n] >= keys[n - 1];
+            n++;
+        }
+    if (!sorted)
+        qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+    int distinct = n > 0;
+    for (int i = 1; i < n; i++)
+        distinct += keys[i] != keys[i - 1];
+    return distinct;
+}
+
+/* DMM: the most distinct addresses that one bank must serve in round k. */
+static int fullest_bank(const access_note *row, const int *made, int first, int last, int warp, int k)
+{
+    long keys[1024];
+    int n = 0, most = 0;
+    for (int t = first; t <= last; t++)
+        if (made[t] > k)
+            keys[n++] = row[t % warp].key;
+    qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+    for (int bank = 0; bank < warp; bank++) {
+        int in_bank = 0;
+        for (int i = 0; i < n; i++)
+            in_bank += keys[i] % warp == bank && (i == 0 || keys[i] != keys[i - 1]);
+        if (in_bank > most)
+            most = in_bank;
+    }
+    return most;
+}
+
+static void grade_warp(exec_block *b, int first, int last)
+{
+    int w = b->warp;
+    for (int k = 0; k < b->max_read_round; k++)
+        b->read_transactions += distinct_keys(b->reads + (long)k * w, b->read_round, first, last, w, k);
+    for (int k = 0; k < b->max_write_round; k++)
+        b->write_transactions += distinct_keys(b->writes + (long)k * w, b->write_round, first, last, w, k);
+    for (int k = 0; k < b->max_private_round; k++) {
+        int most = fullest_bank(b->privates + (long)k * w, b->private_round, first, last, w, k);
+        if (most > 1)
+            b->bank_conflicts += most - 1;
+    }
+    for (int t = first; t <= last; t++)
+        b->read_round[t] = b->write_round[t] = b->private_round[t] = 0;
+    b->max_read_round = b->max_write_round = b->max_private_round = 0;
+}
+
+/* ---- running a launch ------------------------------------------------------- */
+
+static void commit_step(exec_block *b)
+{
+    for (long i = 0; i < b->log_n; i++) {
+        const logged_write *w = &b->log[i];
+        if (w->space == 0)
+            b->run->arrays[w->array]->cells[w->index] = w->value;
+        else
+            b->private_cells[w->index] = w->value;
+    }
+    b->log_n = 0;
+    b->generation++;
+}
+
+static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
+{
+    int l = b->threads;
+    memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->k->private_words + 1));
+    memset(b->ops, 0, sizeof *b->ops * (size_t)l);
+    memset(b->words_read, 0, sizeof *b->words_read * (size_t)l);
+    memset(b->words_written, 0, sizeof *b->words_written * (size_t)l);
+    b->read_transactions = b->write_transactions = b->bank_conflicts = 0;
+    for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
+        exec_thread t = {0, l, bid, blocks, s, b};
+        for (t.tid = 0; t.tid < l; t.tid++) {
+            b->k->steps[s](&t, b->args);
+            if ((t.tid + 1) % b->warp == 0 || t.tid == l - 1)
+                grade_warp(b, t.tid - t.tid % b->warp, t.tid);
+        }
+        commit_step(b);
+    }
+    double span = 0, work = 0;
+    long alpha = 0, beta = 0;
+    for (int i = 0; i < l; i++) {
+        span = b->ops[i] > span ? b->ops[i] : span;
+        work += b->ops[i];
+        alpha = b->words_read[i] > alpha ? b->words_read[i] : alpha;
+        beta = b->words_written[i] > beta ? b->words_written[i] : beta;
+    }
+    /* a round of ℓ threads in one address group per warp costs U: one
+     * coalesced word per thread, as in the paper */
+    double per_transaction = (double)(b->warp < l ? b->warp : l) / l;
+    *cost = (block_cost){.span = span, .work = work,
+                         .reads = b->read_transactions * per_transaction,
+                         .writes = b->write_transactions * per_transaction};
+    exec_kernel_report *rep = &b->run->reports[b->run->dag->n];
+    rep->span = rep->span > span ? rep->span : span;
+    rep->work += work;
+    rep->alpha = rep->alpha > alpha ? rep->alpha : (double)alpha;
+    rep->beta = rep->beta > beta ? rep->beta : (double)beta;
+    rep->measured_overhead += b->run->m.u * (cost->reads + cost->writes);
+    rep->paper_overhead += b->run->m.u * (double)(alpha + beta);
+    rep->transactions += b->read_transactions + b->write_transactions;
+    rep->bank_conflicts += b->bank_conflicts;
+}
+
+static void block_free(exec_block *b)
+{
+    free(b->private_cells);
+    free(b->ops);
+    free(b->words_read);
+    free(b->words_written);
+    free(b->read_round);
+    free(b->write_round);
+    free(b->private_round);
+    free(b->reads);
+    free(b->writes);
+    free(b->privates);
+    free(b->log);
+    free(b->hash_slot);
+    free(b->hash_gen);
+}
+
+static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
+{
+    if (blocks < 1 || threads < 1)
+        return fail("program '%s', kernel '%s': a launch needs at least 1 block of 1 thread (got %ld of %d)",
+                    r->dag->name, k->name, blocks, threads);
+    if (k->private_words < 0 || (double)k->private_words > r->m.z)
+        return fail("program '%s', kernel '%s': declares %ld words of private memory, but Z = %g on machine '%s' "
+                    "(rule: a thread-block must fit in the private memory of one SM)",
+                    r->dag->name, k->name, k->private_words, r->m.z, r->m.name);
+    return 0;
+}
+
+int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args)
+{
+    if (check_launch(r, k, blocks, threads) < 0)
+        return -1;
+    exec_block b;
+    memset(&b, 0, sizeof b);
+    b.run = r;
+    b.k = k;
+    b.args = args;
+    b.threads = threads;
+    b.warp = r->m.warp > 1024 ? 1024 : r->m.warp;
+    b.private_cells = calloc((size_t)k->private_words + 1, sizeof *b.private_cells);
+    b.ops = calloc((size_t)threads, sizeof *b.ops);
+    b.words_read = calloc((size_t)threads, sizeof *b.words_read);
+    b.words_written = calloc((size_t)threads, sizeof *b.words_written);
+    b.read_round = calloc((size_t)threads, sizeof *b.read_round);
+    b.write_round = calloc((size_t)threads, sizeof *b.write_round);
+    b.private_round = calloc((size_t)threads, sizeof *b.private_round);
+    b.rounds_cap = 1;
+    grow_rounds(&b, 8);
+    b.generation = 1;
+    r->reports = realloc(r->reports, sizeof *r->reports * (size_t)(r->dag->n + 1));
+    exec_kernel_report *rep = &r->reports[r->dag->n];
+    memset(rep, 0, sizeof *rep);
+    snprintf(rep->name, sizeof rep->name, "%s", k->name);
+    rep->blocks = blocks;
+    rep->threads = threads;
+
+    block_cost *costs = malloc(sizeof *costs * (size_t)blocks);
+    for (long bid = 0; bid < blocks && !b.failed; bid++)
+        run_block(&b, bid, blocks, &costs[bid]);
+    int failed = b.failed;
+    block_free(&b);
+    if (failed) {
+        free(costs);
+        return -1;
+    }
+    kernel launch = {.name = (char *)k->name, .blocks = blocks, .threads = threads, .cost = costs[0],
+                     .private_words = (double)k->private_words, .per_block = costs};
+    if (kernel_dag_chain(r->dag, &launch) < 0) {
+        free(costs);
+        return -1;
+    }
+    return 0;
+}

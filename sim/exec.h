@@ -1,0 +1,139 @@
+/*
+ * exec.h — exec mode: MCM kernels run for real, on simulated memory.
+ *
+ * A kernel is C code run by every thread of a block in synchronous steps:
+ * a step is one function called once per thread; all reads of a step see
+ * memory as it was before the step, and its writes are committed at the
+ * end of the step.  Threads touch global memory and their block's private
+ * memory only through this interface, which counts what they do:
+ *
+ *   static void load(exec_thread *t, void *args) {
+ *       struct my_args *a = args;
+ *       long i = t->bid * t->threads + t->tid;
+ *       exec_pwrite(t, t->tid, exec_gread(t, a->x, i));
+ *   }
+ *   static const exec_step steps[] = {load, add, store};
+ *   static const exec_kernel K = {"add", 3, steps, 256};
+ *   ...
+ *   exec_run *run = exec_begin("demo", &machine);
+ *   gmem x = exec_alloc(run, "x", n);
+ *   if (exec_launch(run, &K, n / 256, 256, &args) < 0) puts(fail_message());
+ *   kernel_dag *dag = exec_dag(run);   // simulate it like any program
+ *
+ * Costs per block, measured: S(B) = the most local operations of one
+ * thread, W(B) = their sum, α and β = the most global words one thread
+ * reads and writes.  Global accesses are grouped per step, per warp (w
+ * threads, the machine's `warp`) and per round (a thread's k-th access in
+ * the step); a round costs the number of distinct address groups of w
+ * words it touches (the UMM rule, SPEC §3).  The block's measured transfer,
+ * in the model's unit, is (transactions)·w/ℓ coalesced words per thread: a
+ * fully coalesced block costs (α+β)U, as in the paper, and a scattered one
+ * up to w(α+β)U.  Private-memory rounds are graded by the DMM rule (the
+ * most requests in one bank) and reported as bank conflicts.
+ *
+ * Rules enforced, each an error naming kernel, block, step and place: two
+ * threads of a block writing one cell in one step (CREW); a private index
+ * outside [0, Z) or outside the kernel's declared private memory; a global
+ * index outside its array.
+ */
+#ifndef MCM_EXEC_H
+#define MCM_EXEC_H
+
+#include "kernel_dag.h"
+#include "machine.h"
+
+#include <stdint.h>
+
+typedef uint64_t word;
+
+/* An array in global memory. */
+typedef struct gmem_array {
+    word *cells;
+    long size;
+    int id;
+    char name[32];
+} gmem_array, *gmem;
+
+typedef struct exec_block exec_block; /* a block being run (exec.c) */
+
+/* One thread of one block, during one step. */
+typedef struct exec_thread {
+    int tid;          /* thread index in the block, 0 .. threads-1 */
+    int threads;      /* ℓ */
+    long bid;         /* block index, 0 .. blocks-1 */
+    long blocks;      /* the grid */
+    int step;         /* the step being run */
+    exec_block *block;
+} exec_thread;
+
+typedef void (*exec_step)(exec_thread *t, void *args);
+
+typedef struct exec_kernel {
+    const char *name;
+    int n_steps;
+    const exec_step *steps;
+    long private_words;   /* private memory the block uses (<= Z) */
+} exec_kernel;
+
+/* ---- inside a step ------------------------------------------------------ */
+
+word exec_gread(exec_thread *t, gmem a, long i);
+void exec_gwrite(exec_thread *t, gmem a, long i, word v);
+word exec_pread(exec_thread *t, long i);
+void exec_pwrite(exec_thread *t, long i, word v);
+/* n local operations (arithmetic, comparisons, ...). */
+void exec_ops(exec_thread *t, long n);
+
+/* Arithmetic in Z/pZ, p the run's prime (469762049 = 7·2^26 + 1 unless
+ * set), counted as the thesis does: an addition or subtraction 5
+ * operations, a multiplication 11 (exec_set_costs changes them). */
+word exec_zp_add(exec_thread *t, word a, word b);
+word exec_zp_sub(exec_thread *t, word a, word b);
+word exec_zp_mul(exec_thread *t, word a, word b);
+word exec_zp_pow(exec_thread *t, word a, uint64_t e);  /* square and multiply */
+word exec_zp_inv(exec_thread *t, word a);              /* a^(p-2) */
+
+/* The same without counting, for host code and serial references. */
+word zp_add(uint64_t p, word a, word b);
+word zp_sub(uint64_t p, word a, word b);
+word zp_mul(uint64_t p, word a, word b);
+word zp_pow(uint64_t p, word a, uint64_t e);
+
+/* ---- host side ---------------------------------------------------------- */
+
+typedef struct exec_run exec_run;
+
+/* Per-kernel figures of a run (one per launch). */
+typedef struct exec_kernel_report {
+    char name[64];
+    long blocks;
+    int threads;
+    double span, work;                 /* the largest S(B), the total W */
+    double alpha, beta;                /* the largest per thread */
+    double measured_overhead;          /* Σ O(B) by the UMM rule, cycles */
+    double paper_overhead;             /* Σ (α+β)U: every access coalesced */
+    double transactions;               /* global address groups, all rounds */
+    double bank_conflicts;             /* Σ (most requests in one bank − 1) */
+} exec_kernel_report;
+
+exec_run *exec_begin(const char *program, const machine *m);
+void exec_end(exec_run *r);
+
+/* Prime and operation costs (defaults: 469762049, 5, 11). */
+void exec_set_prime(exec_run *r, uint64_t p);
+void exec_set_costs(exec_run *r, double add_ops, double mul_ops);
+uint64_t exec_prime(const exec_run *r);
+
+/* A zeroed array of `size` words in global memory, owned by the run. */
+gmem exec_alloc(exec_run *r, const char *name, long size);
+
+/* Run every block of the kernel now; the launch joins the run's kernel DAG
+ * after the previous launch (host order).  -1 with fail() on a broken rule. */
+int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args);
+
+/* The launched kernels with their measured per-block costs (the run keeps
+ * ownership; valid until exec_end), and their per-kernel reports. */
+const kernel_dag *exec_dag(const exec_run *r);
+const exec_kernel_report *exec_reports(const exec_run *r, int *n);
+
+#endif

@@ -1,0 +1,178 @@
+/*
+ * test_exec.c — exec mode: kernels run for real, their costs measured,
+ * CREW and Z enforced, the synchronous-step semantics kept.
+ */
+#include "exec.h"
+#include "helpers.h"
+
+typedef struct io { gmem x, y; long stride; } io;
+
+static void add_one(exec_thread *t, void *args)
+{
+    io *a = args;
+    long i = t->bid * t->threads + t->tid;
+    exec_gwrite(t, a->y, i, exec_zp_add(t, exec_gread(t, a->x, i), 1));
+}
+
+static void scattered_read(exec_thread *t, void *args)
+{
+    io *a = args;
+    long i = t->bid * t->threads + t->tid;
+    exec_gwrite(t, a->y, i, exec_gread(t, a->x, (i * a->stride) % a->x->size));
+}
+
+static const exec_step add_one_steps[] = {add_one};
+static const exec_kernel add_one_kernel = {"add_one", 1, add_one_steps, 0};
+static const exec_step scattered_steps[] = {scattered_read};
+static const exec_kernel scattered_kernel = {"scattered", 1, scattered_steps, 0};
+
+static exec_run *run_with(long n, gmem *x, gmem *y, machine *m)
+{
+    *m = test_machine(4, 8);
+    exec_run *r = exec_begin("test", m);
+    *x = exec_alloc(r, "x", n);
+    *y = exec_alloc(r, "y", n);
+    for (long i = 0; i < n; i++)
+        (*x)->cells[i] = (word)(i * 7 + 3) % exec_prime(r);
+    return r;
+}
+
+Test(exec, coalesced_kernel_computes_and_costs_as_the_model_says)
+{
+    machine m;
+    gmem x, y;
+    exec_run *r = run_with(1024, &x, &y, &m);
+    io a = {x, y, 1};
+    cr_assert_eq(exec_launch(r, &add_one_kernel, 16, 64, &a), 0, "%s", fail_message());
+    for (long i = 0; i < 1024; i++)
+        cr_assert_eq(y->cells[i], x->cells[i] + 1, "y[%ld]", i);
+    const kernel *k = &exec_dag(r)->kernels[0];
+    cr_expect_eq(k->per_block[5].span, 5, "one modular addition: 5 operations");
+    cr_expect_eq(k->per_block[5].work, 64 * 5);
+    cr_expect_eq(k->per_block[5].reads, 1, "one coalesced word per thread");
+    cr_expect_eq(k->per_block[5].writes, 1);
+    /* the same kernel declared in model mode simulates to the same T */
+    kernel_dag *model = kernel_dag_new("model");
+    kernel decl = test_kernel("add_one", 16, 64, 5, 1, 1);
+    kernel_dag_add(model, &decl);
+    sim_result re = simulate(exec_dag(r), &m), rm = simulate(model, &m);
+    cr_expect_eq(re.T, rm.T);
+    cr_expect_eq(re.costs.W, rm.costs.W);
+    cr_expect_eq(re.costs.O, rm.costs.O);
+    int n;
+    const exec_kernel_report *rep = exec_reports(r, &n);
+    cr_expect_eq(n, 1);
+    cr_expect_eq(rep[0].measured_overhead, rep[0].paper_overhead, "fully coalesced: the paper's O(B)");
+    sim_result_free(&re);
+    sim_result_free(&rm);
+    kernel_dag_free(model);
+    exec_end(r);
+}
+
+Test(exec, scattered_reads_cost_one_transaction_per_thread)
+{
+    machine m;
+    gmem x, y;
+    exec_run *r = run_with(4096, &x, &y, &m);
+    io a = {x, y, 33}; /* consecutive threads 33 cells apart: one group each */
+    cr_assert_eq(exec_launch(r, &scattered_kernel, 64, 64, &a), 0, "%s", fail_message());
+    for (long i = 0; i < 4096; i++)
+        cr_assert_eq(y->cells[i], x->cells[(i * 33) % 4096]);
+    const block_cost *c = &exec_dag(r)->kernels[0].per_block[0];
+    cr_expect_eq(c->reads, m.warp, "w groups per warp: w coalesced-word equivalents per thread");
+    cr_expect_eq(c->writes, 1);
+    int n;
+    const exec_kernel_report *rep = exec_reports(r, &n);
+    cr_expect_gt(rep[0].measured_overhead, rep[0].paper_overhead);
+    exec_end(r);
+}
+
+static void everyone_writes_cell_zero(exec_thread *t, void *args)
+{
+    io *a = args;
+    exec_gwrite(t, a->y, 0, (word)t->tid);
+}
+static const exec_step racy_steps[] = {add_one, everyone_writes_cell_zero};
+static const exec_kernel racy_kernel = {"racy", 2, racy_steps, 0};
+
+Test(exec, a_racy_kernel_is_a_crew_conflict)
+{
+    machine m;
+    gmem x, y;
+    exec_run *r = run_with(256, &x, &y, &m);
+    io a = {x, y, 1};
+    cr_assert_eq(exec_launch(r, &racy_kernel, 4, 64, &a), -1);
+    const char *msg = fail_message();
+    cr_expect(strstr(msg, "kernel 'racy', block 0, step 1: threads 0 and 1 both write y[0]") != NULL, "%s", msg);
+    cr_expect(strstr(msg, "CREW") != NULL, "%s", msg);
+    exec_end(r);
+}
+
+typedef struct shift_args { gmem out; } shift_args;
+
+static void write_own(exec_thread *t, void *args)
+{
+    (void)args;
+    exec_pwrite(t, t->tid, (word)(100 + t->tid));
+    /* a read in the same step sees memory as it was before the step */
+    cr_expect_eq(exec_pread(t, t->tid), 0);
+}
+
+static void read_neighbour(exec_thread *t, void *args)
+{
+    shift_args *a = args;
+    word v = exec_pread(t, (t->tid + 1) % t->threads);
+    exec_gwrite(t, a->out, t->bid * t->threads + t->tid, v);
+}
+
+static const exec_step shift_steps[] = {write_own, read_neighbour};
+static const exec_kernel shift_kernel = {"shift", 2, shift_steps, 64};
+
+Test(exec, steps_are_synchronous)
+{
+    machine m = test_machine(2, 4);
+    exec_run *r = exec_begin("shift", &m);
+    shift_args a = {exec_alloc(r, "out", 128)};
+    cr_assert_eq(exec_launch(r, &shift_kernel, 2, 64, &a), 0, "%s", fail_message());
+    for (long i = 0; i < 128; i++)
+        cr_expect_eq(a.out->cells[i], 100 + (i % 64 + 1) % 64, "out[%ld]", i);
+    const block_cost *c = &exec_dag(r)->kernels[0].per_block[1];
+    cr_expect_eq(c->span, 3, "a private access is a local operation: 2 in step 0, 1 in step 1");
+    exec_end(r);
+}
+
+static const exec_kernel too_big = {"too_big", 2, shift_steps, 100000};
+static const exec_kernel too_small = {"too_small", 2, shift_steps, 32};
+
+Test(exec, private_memory_beyond_z_or_the_declaration_is_refused)
+{
+    machine m = test_machine(2, 4);
+    exec_run *r = exec_begin("z", &m);
+    shift_args a = {exec_alloc(r, "out", 128)};
+    cr_expect_eq(exec_launch(r, &too_big, 2, 64, &a), -1);
+    cr_expect(strstr(fail_message(), "kernel 'too_big': declares 100000 words of private memory, but Z = 12288") != NULL,
+              "%s", fail_message());
+    cr_expect_eq(exec_launch(r, &too_small, 2, 64, &a), -1);
+    cr_expect(strstr(fail_message(), "kernel 'too_small', block 0, step 0, thread 32: private memory: writes word 32, "
+                                     "outside the kernel's 32 words") != NULL, "%s", fail_message());
+    exec_end(r);
+}
+
+static void same_bank(exec_thread *t, void *args)
+{
+    (void)args;
+    exec_pwrite(t, (long)t->tid * 32, 1); /* stride w = 32: every request in bank 0 */
+}
+static const exec_step bank_steps[] = {same_bank};
+static const exec_kernel bank_kernel = {"banks", 1, bank_steps, 32 * 64};
+
+Test(exec, private_bank_conflicts_by_the_dmm_rule)
+{
+    machine m = test_machine(2, 4);
+    exec_run *r = exec_begin("banks", &m);
+    cr_assert_eq(exec_launch(r, &bank_kernel, 1, 64, NULL), 0, "%s", fail_message());
+    int n;
+    const exec_kernel_report *rep = exec_reports(r, &n);
+    cr_expect_eq(rep[0].bank_conflicts, 2 * 31, "two warps, each 32 requests in one bank");
+    exec_end(r);
+}
