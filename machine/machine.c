@@ -3,7 +3,9 @@
  * they are read from (see machine.h).
  *
  * The field table below is the single list of machine fields: reading a
- * config group, `--set` and the error for an unknown key all walk it.
+ * config group, `--set` and the error for an unknown key all walk it.  A
+ * field may have a second key (an alias): the DMM/UMM chapter's `w` for
+ * `warp` and `l` for `latency`.
  */
 #include "machine.h"
 #include "fail.h"
@@ -33,6 +35,17 @@ void machine_defaults(machine *m)
     m->order = ORDER_FIFO;
     m->seed = 1;
     m->warp = 32;
+    m->kind = KIND_MCM;
+    m->latency = 0; /* not set: a dmm/umm machine must give it */
+}
+
+const char *machine_kind_name(machine_kind k)
+{
+    switch (k) {
+    case KIND_DMM: return "dmm";
+    case KIND_UMM: return "umm";
+    default: return "mcm";
+    }
 }
 
 const char *memory_policy_name(memory_policy p)
@@ -56,35 +69,51 @@ double machine_bandwidth(const machine *m)
 
 /* ---- one table of fields ------------------------------------------------ */
 
-typedef enum { F_NAME, F_INT, F_NUM, F_POLICY, F_ORDER, F_SEED } field_kind;
+typedef enum { F_NAME, F_INT, F_NUM, F_POLICY, F_ORDER, F_SEED, F_KIND } field_kind;
 
 typedef struct field {
     const char *key;
     field_kind kind;
     size_t offset;
+    const char *alias; /* a second key for the same field, or NULL */
 } field;
 
 static const field fields[] = {
-    {"name", F_NAME, offsetof(machine, name)},
-    {"p", F_INT, offsetof(machine, p)},
-    {"u", F_NUM, offsetof(machine, u)},
-    {"z", F_NUM, offsetof(machine, z)},
-    {"policy", F_POLICY, offsetof(machine, policy)},
-    {"bandwidth", F_NUM, offsetof(machine, bandwidth)},
-    {"launch_latency", F_NUM, offsetof(machine, launch_latency)},
-    {"clock_hz", F_NUM, offsetof(machine, clock_hz)},
-    {"order", F_ORDER, offsetof(machine, order)},
-    {"seed", F_SEED, offsetof(machine, seed)},
-    {"warp", F_INT, offsetof(machine, warp)},
+    {"name", F_NAME, offsetof(machine, name), NULL},
+    {"kind", F_KIND, offsetof(machine, kind), NULL},
+    {"p", F_INT, offsetof(machine, p), NULL},
+    {"u", F_NUM, offsetof(machine, u), NULL},
+    {"z", F_NUM, offsetof(machine, z), NULL},
+    {"policy", F_POLICY, offsetof(machine, policy), NULL},
+    {"bandwidth", F_NUM, offsetof(machine, bandwidth), NULL},
+    {"launch_latency", F_NUM, offsetof(machine, launch_latency), NULL},
+    {"clock_hz", F_NUM, offsetof(machine, clock_hz), NULL},
+    {"order", F_ORDER, offsetof(machine, order), NULL},
+    {"seed", F_SEED, offsetof(machine, seed), NULL},
+    {"warp", F_INT, offsetof(machine, warp), "w"},
+    {"latency", F_INT, offsetof(machine, latency), "l"},
 };
 enum { N_FIELDS = sizeof fields / sizeof fields[0] };
 
 static const field *find_field(const char *key)
 {
     for (int i = 0; i < N_FIELDS; i++)
-        if (strcasecmp(fields[i].key, key) == 0)
+        if (strcasecmp(fields[i].key, key) == 0 || (fields[i].alias && strcasecmp(fields[i].alias, key) == 0))
             return &fields[i];
     return NULL;
+}
+
+const char *machine_field_names(void)
+{
+    static char names[512];
+    if (names[0])
+        return names;
+    size_t used = 0;
+    for (int i = 0; i < N_FIELDS && used < sizeof names; i++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s%s%s%s", i ? ", " : "",
+                                 fields[i].key, fields[i].alias ? " (or " : "",
+                                 fields[i].alias ? fields[i].alias : "", fields[i].alias ? ")" : "");
+    return names;
 }
 
 static int parse_number(const char *text, double *out)
@@ -117,6 +146,12 @@ static int store_text(machine *m, const field *f, const char *text, const char *
         if (strcmp(text, "fifo") == 0) *(block_order *)slot = ORDER_FIFO;
         else if (strcmp(text, "random") == 0) *(block_order *)slot = ORDER_RANDOM;
         else return fail("%s: order \"%s\" is not one of fifo, random", where, text);
+        return 0;
+    case F_KIND:
+        if (strcmp(text, "mcm") == 0) *(machine_kind *)slot = KIND_MCM;
+        else if (strcmp(text, "dmm") == 0) *(machine_kind *)slot = KIND_DMM;
+        else if (strcmp(text, "umm") == 0) *(machine_kind *)slot = KIND_UMM;
+        else return fail("%s: kind \"%s\" is not one of mcm, dmm, umm", where, text);
         return 0;
     default:
         break;
@@ -167,8 +202,7 @@ int machine_read_group(machine *m, const config_setting_t *group)
             continue; /* a run file's inline machine may start from a preset */
         const field *f = find_field(key);
         if (!f)
-            return fail("%s: unknown machine key '%s' (known: name, p, u, z, policy, "
-                        "bandwidth, launch_latency, clock_hz, order, seed, warp)", where, key);
+            return fail("%s: unknown machine key '%s' (known: %s)", where, key, machine_field_names());
         char text[128];
         switch (config_setting_type(s)) {
         case CONFIG_TYPE_STRING:
@@ -227,9 +261,37 @@ int machine_load_file(machine *m, const char *path)
     return rc;
 }
 
+/* A dmm/umm machine: p threads, width w, latency l, all >= 1, and none of
+ * the MCM's own settings away from its default (it would be ignored). */
+static int validate_dmm_umm(const machine *m)
+{
+    const char *n = m->name, *k = machine_kind_name(m->kind);
+    if (m->p <= 0)
+        return fail("machine '%s': p = %d, but a %s machine needs p >= 1 threads", n, m->p, k);
+    if (m->warp <= 0)
+        return fail("machine '%s': w = %d, but a %s machine needs a width w >= 1 (banks)", n, m->warp, k);
+    if (m->latency <= 0)
+        return fail("machine '%s': l = %d%s, but a %s machine needs a latency l >= 1 time unit", n,
+                    m->latency, m->latency == 0 ? " (not set)" : "", k);
+    const char *mcm_only = m->policy != MEM_PARALLEL ? "policy"
+                           : m->bandwidth != 0       ? "bandwidth"
+                           : m->launch_latency != 0  ? "launch_latency"
+                           : m->order != ORDER_FIFO  ? "order"
+                                                     : NULL;
+    if (mcm_only)
+        return fail("machine '%s': '%s' is an MCM setting, but this is a %s machine (kind = \"%s\": "
+                    "only p, w and l apply; leave %s at its default)", n, mcm_only, k, k, mcm_only);
+    return 0;
+}
+
 int machine_validate(const machine *m)
 {
     const char *n = m->name;
+    if (m->kind != KIND_MCM)
+        return validate_dmm_umm(m);
+    if (m->latency != 0)
+        return fail("machine '%s': latency l = %d is a DMM/UMM setting, but the machine's kind is mcm "
+                    "(set kind = \"dmm\" or \"umm\", or leave l out)", n, m->latency);
     if (m->p <= 0)
         return fail("machine '%s': P = %d, but the MCM needs P > 0 streaming multiprocessors", n, m->p);
     if (!(m->u > 0))

@@ -13,6 +13,19 @@
  *              P/U, which makes `shared` equal to `parallel`).
  * Settings beyond the papers default to values that keep the pure model.
  *
+ * The same record also describes the two machines of the DMM/UMM chapter
+ * (Nakano et al., SPEC §3), chosen by `kind`:
+ *   mcm   the MCM above (the default);
+ *   dmm   the Discrete Memory Machine: p threads, width w (banks),
+ *         latency l; a warp's request costs its largest number of cells
+ *         in one bank;
+ *   umm   the Unified Memory Machine: the same, but a warp's request costs
+ *         its number of address groups.
+ * On a dmm/umm machine `p` is the number of threads, `warp` (key `w`) the
+ * width and `latency` (key `l`) the latency; the MCM-only settings (policy,
+ * bandwidth, launch_latency, order) must keep their defaults, and u, z,
+ * clock_hz and seed are ignored.  sim/dmm_umm.h runs such machines.
+ *
  * Machines are read from libconfig files (presets live next to this file)
  * or from an inline `machine` group of a run file, and any field can be
  * overridden by name (`--set p=32`).  This module knows nothing of SimGrid
@@ -27,10 +40,12 @@
 
 typedef enum { MEM_PARALLEL, MEM_EXCLUSIVE, MEM_SHARED } memory_policy;
 typedef enum { ORDER_FIFO, ORDER_RANDOM } block_order;
+typedef enum { KIND_MCM, KIND_DMM, KIND_UMM } machine_kind;
 
 typedef struct machine {
     char name[64];
-    int p;                 /* P: streaming multiprocessors */
+    machine_kind kind;     /* mcm (default), dmm or umm */
+    int p;                 /* P: streaming multiprocessors (dmm/umm: threads) */
     double u;              /* U: cycles to move one word global <-> private */
     double z;              /* Z: words of private memory per SM */
     memory_policy policy;  /* how global memory serves different blocks */
@@ -39,7 +54,8 @@ typedef struct machine {
     double clock_hz;       /* only to print times in seconds */
     block_order order;     /* which ready block an idle SM takes */
     uint64_t seed;         /* seeds `random` order and `exclusive` ties */
-    int warp;              /* threads per warp (coalescing, DMM/UMM) */
+    int warp;              /* threads per warp (coalescing; dmm/umm: width w) */
+    int latency;           /* dmm/umm: latency l in time units; 0 = not set */
 } machine;
 
 /* The abstract default: the `mcm` preset's values. */
@@ -67,7 +83,12 @@ const char *machine_preset_dir(void);
  * value. */
 int machine_set_field(machine *m, const char *key, const char *value);
 
-/* Check the rules every machine obeys (P > 0, U > 0, Z > 0, ...). */
+/* The machine keys a config group or `--set` accepts, for messages:
+ * "name, kind, p, ..., warp (or w), latency (or l)". */
+const char *machine_field_names(void);
+
+/* Check the rules every machine obeys (P > 0, U > 0, Z > 0, ...; on a
+ * dmm/umm machine p, w, l >= 1 and no MCM-only setting). */
 int machine_validate(const machine *m);
 
 /* The `shared` channel's bandwidth in words per cycle (P/U by default). */
@@ -75,6 +96,7 @@ double machine_bandwidth(const machine *m);
 
 const char *memory_policy_name(memory_policy p);
 const char *block_order_name(block_order o);
+const char *machine_kind_name(machine_kind k); /* "mcm", "dmm", "umm" */
 
 /* The one door to SimGrid: write a SimGrid platform (XML) for this machine.
  * It has hosts "sm0".."sm<sm_hosts-1>" (speed 1 op per cycle: one simulated

@@ -89,8 +89,7 @@ static int assign(machine *m, vars *v, const char *key, const char *value, const
         snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", v->name[i]);
     }
     return fail("%s: unknown key '%s': not a param of the program (params: %s) nor a machine "
-                "field (p, u, z, policy, bandwidth, launch_latency, clock_hz, order, seed, warp)",
-                where, key, names[0] ? names : "none");
+                "field (%s)", where, key, names[0] ? names : "none", machine_field_names());
 }
 
 static int read_sweep(run_file *rf)

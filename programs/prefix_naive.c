@@ -41,6 +41,20 @@
  * Any whole n >= 2 is accepted (⌈log n⌉ steps); the closed forms are exact
  * for powers of two only.
  *
+ * On a DMM or a UMM (sim/dmm_umm.h; `accesses` below), the chapter's own
+ * analysis (lines 140–147), in place in a[0 .. n−1] (cell i): step t is
+ * three memory access operations, each a contiguous access by the
+ * machine's p threads (cell k by thread k mod p) and a synchronous step of
+ * its own:
+ *     reading a[0 .. n − 2^t − 1], reading a[2^t .. n − 1],
+ *     writing a[2^t .. n − 1].
+ * The reads and writes at a[2^t ..] start off an address-group boundary
+ * when w ∤ 2^t, so the UMM pays two groups where the DMM pays one bank
+ * round: on the DMM the time is exactly Σ_t 3·(Lemma 1 of n − 2^t cells),
+ * on the UMM more (tests/test_dmm_umm.c).  Printed beside Lemma 2's bound
+ * n log n/w + nl log n/p + l log n (its O() with constant 1).  The param
+ * l (ℓ) is not used there: the latency is the machine's l.
+ *
  * Params: n (numbers), l (ℓ, threads per block).
  */
 #include "sum_prefix.h"
@@ -98,10 +112,29 @@ static int closed_form_of(const vars *params, const machine *m, closed_form *out
     return 0;
 }
 
+/* The chapter's memory access operations (DMM/UMM machines). */
+static int accesses(const vars *params, const machine *m, access_program *out)
+{
+    double n, unused_l;
+    if (sum_prefix_params("prefix-naive", params, &n, &unused_l) < 0)
+        return -1;
+    long cells = (long)n;
+    for (long d = 1; d < cells; d *= 2) /* d = 2^t */
+        if (access_operation(out, 0, 1, cells - d) < 0 || /* reading a[0 .. n−2^t−1] */
+            access_operation(out, d, 1, cells - d) < 0 || /* reading a[2^t .. n−1] */
+            access_operation(out, d, 1, cells - d) < 0)   /* writing a[2^t .. n−1] */
+            return -1;
+    double p = access_program_threads(out), w = m->warp, l = m->latency, log_n = log2(n);
+    access_bound(out, "Lemma 2", "n log n/w + nl log n/p + l log n",
+                 n * log_n / w + n * l * log_n / p + l * log_n, 0);
+    return 0;
+}
+
 const builtin_program program_prefix_naive = {
     .name = "prefix-naive",
     .summary = "naive (Hillis-Steele) prefix sums, log n kernels of n/l blocks (DMM/UMM chapter §6, Lemma 2)",
     .defaults = "n=1048576 l=256",
     .build = build,
     .closed_form = closed_form_of,
+    .accesses = accesses,
 };

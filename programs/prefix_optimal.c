@@ -46,6 +46,26 @@
  * both: the optimal scan loses for small n (latency, L·C) and wins for
  * large n (N·C/P).  See tests/test_prefix.c.
  *
+ * On a DMM or a UMM (sim/dmm_umm.h; `accesses` below), the chapter's own
+ * analysis (the first stage from line 175, the second from line 184):
+ * each step is three memory access operations, each by the machine's p
+ * threads (element k by thread k mod p) and a synchronous step of its own.  Layout (ours): a_t[i] in cell 2^t + i
+ * (t < m), the input a_m at cells n .. 2n − 1, so every a_t starts on an
+ * address-group boundary once 2^t >= w (w a power of two).
+ *   stage 1, t = m−1 .. 0:  reading a_{t+1}[0, 2, ..., 2^(t+1) − 2],
+ *                           reading a_{t+1}[1, 3, ..., 2^(t+1) − 1],
+ *                           writing a_t[0 .. 2^t − 1]
+ *   stage 2, t = 0 .. m−1:  reading a_t[0 .. 2^t − 1],
+ *                           reading a_{t+1}[2, 4, ..., 2^(t+1) − 2],
+ *                           writing a_{t+1}[1 .. 2^(t+1) − 1]
+ * The chapter lists the last write as a_{t+1}[0 .. 2^(t+1) − 1] (line 189);
+ * the algorithm (line 171) never writes a_{t+1}[0], so we leave it out,
+ * which puts those writes one cell off the group boundary on the UMM.
+ * The every-other-cell reads cost 2 units per full warp on both machines
+ * (w/2 banks twice; two groups): "essentially contiguous" (line 182), a
+ * constant factor.  Printed beside Theorem 3's bound n/w + nl/p + l log n
+ * (its O() with constant 1).  The param l (ℓ) is not used there.
+ *
  * n must be a power of two (the chapter's n = 2^m: the arrays a_t halve).
  *
  * Params: n (numbers), l (ℓ, threads per block).
@@ -123,10 +143,42 @@ static int closed_form_of(const vars *params, const machine *m, closed_form *out
     return 0;
 }
 
+/* a_t[i] is cell 2^t + i (a_m, the input, at n .. 2n − 1). */
+static long array_cell(int t) { return 1L << t; }
+
+/* The chapter's memory access operations (DMM/UMM machines). */
+static int accesses(const vars *params, const machine *m, access_program *out)
+{
+    double n, unused_l;
+    if (sum_prefix_params("prefix-optimal", params, &n, &unused_l) < 0)
+        return -1;
+    if (!is_power_of_two(n))
+        return fail("program 'prefix-optimal': n must be a power of two, n = 2^m (got n = %g)", n);
+    int log_n = (int)log2(n), rc = 0;
+    for (int t = log_n - 1; t >= 0 && rc == 0; t--) { /* stage 1: interval sums */
+        long half = 1L << t, up = array_cell(t + 1);
+        rc = access_operation(out, up, 2, half) < 0 ||          /* a_{t+1}[2i] */
+             access_operation(out, up + 1, 2, half) < 0 ||      /* a_{t+1}[2i+1] */
+             access_operation(out, array_cell(t), 1, half) < 0; /* a_t[i] */
+    }
+    for (int t = 0; t < log_n && rc == 0; t++) { /* stage 2: sums of interval sums */
+        long half = 1L << t, up = array_cell(t + 1);
+        rc = access_operation(out, array_cell(t), 1, half) < 0 || /* a_t[i] */
+             access_operation(out, up + 2, 2, half - 1) < 0 ||    /* a_{t+1}[2i+2] */
+             access_operation(out, up + 1, 1, 2 * half - 1) < 0;  /* a_{t+1}[1 ..] */
+    }
+    if (rc)
+        return -1;
+    double p = access_program_threads(out), w = m->warp, l = m->latency;
+    access_bound(out, "Theorem 3", "n/w + nl/p + l log n", n / w + n * l / p + l * log_n, 0);
+    return 0;
+}
+
 const builtin_program program_prefix_optimal = {
     .name = "prefix-optimal",
     .summary = "optimal two-stage prefix sums, 2 log n kernels (DMM/UMM chapter §7, Theorem 3)",
     .defaults = "n=1048576 l=256",
     .build = build,
     .closed_form = closed_form_of,
+    .accesses = accesses,
 };

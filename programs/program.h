@@ -6,10 +6,15 @@
  * written in C (one file per case study in this directory, listed in
  * registry.c).  Either way the result is a kernel_dag for one point of
  * parameters on one machine.
+ *
+ * On a DMM or a UMM (machine kind dmm/umm, sim/dmm_umm.h) a program is not a
+ * kernel DAG but its memory accesses: a built-in program may give them
+ * through its `accesses` hook; programs without one run on the MCM only.
  */
 #ifndef MCM_PROGRAM_H
 #define MCM_PROGRAM_H
 
+#include "dmm_umm.h"
 #include "formula.h"
 #include "kernel_dag.h"
 #include "machine.h"
@@ -26,6 +31,10 @@ typedef struct builtin_program {
     kernel_dag *(*build)(const vars *params, const machine *m);
     /* The paper's closed forms at `params` on `m` (NULL: none). */
     int (*closed_form)(const vars *params, const machine *m, closed_form *out);
+    /* Its memory accesses on a DMM/UMM machine m (kind dmm or umm), into
+     * `out`, with the chapter's formula (access_bound) where there is one;
+     * NULL: the program runs on the MCM only. */
+    int (*accesses)(const vars *params, const machine *m, access_program *out);
 } builtin_program;
 
 /* Built-in programs, NULL-terminated; and lookup by name. */
@@ -43,6 +52,10 @@ int program_params(const config_setting_t *program, const char *name, vars *para
 /* Build the program's kernel DAG at `params` on `m` (NULL on error). */
 kernel_dag *program_build(const config_setting_t *program, const char *name, const vars *params,
                           const machine *m);
+
+/* The program's DMM/UMM accesses; NULL with fail() when it has none (a
+ * `kernels` program, or a built-in program without the hook). */
+access_hook program_accesses(const config_setting_t *program, const char *name);
 
 /* The paper's closed forms at this point; 0 if the program has none. */
 int program_closed_form(const config_setting_t *program, const char *name, const vars *params,

@@ -19,6 +19,8 @@ extern const builtin_program program_plain_division;
 extern const builtin_program program_sum;
 extern const builtin_program program_prefix_naive;
 extern const builtin_program program_prefix_optimal;
+extern const builtin_program program_dmm_example;
+extern const builtin_program program_contiguous;
 
 static const builtin_program *const builtins[] = {
     &program_euclid,
@@ -31,6 +33,8 @@ static const builtin_program *const builtins[] = {
     &program_sum,
     &program_prefix_naive,
     &program_prefix_optimal,
+    &program_dmm_example,
+    &program_contiguous,
     NULL,
 };
 
@@ -183,6 +187,40 @@ kernel_dag *program_build(const config_setting_t *program, const char *name, con
         return NULL;
     }
     return b->build(params, m);
+}
+
+/* "dmm-example, contiguous, ...": the built-in programs with accesses. */
+static void programs_with_accesses(char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; builtins[i] && used < size; i++)
+        if (builtins[i]->accesses)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? ", " : "", builtins[i]->name);
+}
+
+access_hook program_accesses(const config_setting_t *program, const char *name)
+{
+    char where[512], which[256];
+    setting_where(program, where, sizeof where);
+    if (!config_setting_is_group(program)) {
+        fail("%s: 'program' must be a group { name = ...; ... }", where);
+        return NULL;
+    }
+    if (check_program_keys(program) < 0)
+        return NULL;
+    const builtin_program *b = builtin_of(program, name);
+    if (b && b->accesses)
+        return b->accesses;
+    if (!b && !config_setting_get_member(program, "kernels")) {
+        fail("%s: program '%s' is not a built-in program (`mcmsim list` shows them)", where,
+             program_name(program, name));
+        return NULL;
+    }
+    programs_with_accesses(which, sizeof which);
+    fail("%s: program '%s' has no memory accesses for a DMM/UMM machine (it runs on the MCM only; "
+         "the programs that run on a DMM or a UMM: %s)", where, program_name(program, name), which);
+    return NULL;
 }
 
 int program_closed_form(const config_setting_t *program, const char *name, const vars *params,

@@ -38,6 +38,19 @@
  * odd one out passing through, ⌊n_left/2⌋ additions; the closed forms are
  * then only approximate (they take log n as a real number).
  *
+ * On a DMM or a UMM (sim/dmm_umm.h; `accesses` below), the chapter's own
+ * analysis (lines 95–102): step t is three memory access operations, each
+ * a contiguous access by the machine's p threads (cell k by thread k mod
+ * p) and a synchronous step of its own:
+ *     reading a[0 .. 2^t − 1], reading a[2^t .. 2^(t+1) − 1],
+ *     writing a[0 .. 2^t − 1],                      a[i] in cell i.
+ * So the time is exactly Σ_t 3·(Lemma 1 of 2^t cells) (tests/test_dmm_umm.c
+ * checks it), printed beside Theorem 1's bound n/w + nl/p + l log n (its O()
+ * with constant 1).  Any whole n >= 2 as above: with L numbers left, the
+ * ⌊L/2⌋ pairs a[i], a[i + ⌈L/2⌉].  The param l (ℓ) is not used there: the
+ * latency is the machine's l (`--set latency=...` or `machine.l=...`,
+ * since `l` names this param).
+ *
  * Params: n (numbers), l (ℓ, threads per block).
  */
 #include "sum_prefix.h"
@@ -98,10 +111,29 @@ static int closed_form_of(const vars *params, const machine *m, closed_form *out
     return 0;
 }
 
+/* The chapter's memory access operations (DMM/UMM machines). */
+static int accesses(const vars *params, const machine *m, access_program *out)
+{
+    double n, unused_l;
+    if (sum_prefix_params("sum", params, &n, &unused_l) < 0)
+        return -1;
+    for (long left = (long)n; left > 1; left = (left + 1) / 2) {
+        long pairs = left / 2, second = (left + 1) / 2;
+        if (access_operation(out, 0, 1, pairs) < 0 ||      /* reading a[0 .. pairs−1] */
+            access_operation(out, second, 1, pairs) < 0 || /* reading a[⌈L/2⌉ ..] */
+            access_operation(out, 0, 1, pairs) < 0)        /* writing a[0 .. pairs−1] */
+            return -1;
+    }
+    double p = access_program_threads(out), w = m->warp, l = m->latency;
+    access_bound(out, "Theorem 1", "n/w + nl/p + l log n", n / w + n * l / p + l * log2(n), 0);
+    return 0;
+}
+
 const builtin_program program_sum = {
     .name = "sum",
     .summary = "sum of n numbers by halving, log n kernels (DMM/UMM chapter §4, Theorem 1)",
     .defaults = "n=1048576 l=256",
     .build = build,
     .closed_form = closed_form_of,
+    .accesses = accesses,
 };

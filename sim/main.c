@@ -8,7 +8,10 @@
  *   mcmsim --help | --version
  *
  * `run` simulates every point of the run file, then prints them all; any
- * error stops it with one message on stderr and exit status 1.
+ * error stops it with one message on stderr and exit status 1.  A point on
+ * a DMM or a UMM machine (kind dmm/umm) runs the program's memory accesses
+ * (sim/dmm_umm.h) instead of the MCM engine; a run is all MCM or all
+ * DMM/UMM (cycles and time units do not share a table).
  */
 #include "compare.h"
 #include "engine.h"
@@ -33,12 +36,12 @@ static void usage(FILE *out)
             "  mcmsim compare FILE.cfg [--set key=value]...   state the run file's conclusion\n"
             "  mcmsim list            machine presets and built-in programs\n"
             "  mcmsim --help | --version\n\n"
-            "  --set key=value   override a program param or a machine field (p, u, z, policy,\n"
-            "                    bandwidth, launch_latency, clock_hz, order, seed, warp);\n"
+            "  --set key=value   override a program param or a machine field;\n"
             "                    machine.key / params.key when a name is both\n"
+            "                    (machine fields: %s)\n"
             "  --format          text (default), json, or csv (one row per sweep point)\n"
             "  --trace FILE.csv  one row per thread-block: kernel,block,sm,start,end\n",
-            MCMSIM_VERSION);
+            MCMSIM_VERSION, machine_field_names());
 }
 
 static int die(void)
@@ -73,7 +76,8 @@ static int cmd_list(void)
         free(entries);
     printf("\nbuilt-in programs:\n");
     for (const builtin_program *const *b = builtin_programs(); *b; b++)
-        printf("  %-16s %s\n  %-16s params: %s\n", (*b)->name, (*b)->summary, "", (*b)->defaults);
+        printf("  %-16s %s\n  %-16s params: %s\n", (*b)->name, (*b)->summary, "",
+               (*b)->defaults[0] ? (*b)->defaults : "none");
     return 0;
 }
 
@@ -125,8 +129,52 @@ static void free_points(run_point *pts, long n)
     for (long i = 0; i < n; i++) {
         kernel_dag_free(pts[i].dag);
         sim_result_free(&pts[i].result);
+        dmm_result_free(&pts[i].dmm);
     }
     free(pts);
+}
+
+/* A DMM/UMM point: the program's memory accesses, timed by the chapter's
+ * rules.  The machine reported is the one that ran: p as the program chose
+ * (contiguous's param p wins over the machine's). */
+static int simulate_dmm_umm(const run_file *rf, const run_options *o, run_point *pt)
+{
+    if (o->trace)
+        return fail("--trace %s: a %s machine has no thread-blocks to trace (--trace is for MCM runs)",
+                    o->trace, machine_kind_name(pt->machine.kind));
+    access_hook hook = program_accesses(rf->program, pt->program);
+    if (!hook || dmm_umm_run(hook, &pt->params, &pt->machine, &pt->dmm) < 0)
+        return -1;
+    pt->machine.p = pt->dmm.p;
+    pt->result.T = pt->dmm.total.time; /* what `compare` reads */
+    return 0;
+}
+
+/* An MCM point: the kernel DAG on the SimGrid engine, and the paper's
+ * closed forms. */
+static int simulate_mcm(const run_file *rf, const run_options *o, run_point *pt)
+{
+    if (!(pt->dag = program_build(rf->program, pt->program, &pt->params, &pt->machine)) ||
+        sim_run(pt->dag, &pt->machine, o->trace, &pt->result) < 0)
+        return -1;
+    int has = program_closed_form(rf->program, pt->program, &pt->params, &pt->machine, &pt->paper);
+    pt->has_closed_form = has > 0;
+    return has < 0 ? -1 : 0;
+}
+
+/* Point i of the run file into pt; `first` is point 0 (NULL for it). */
+static int simulate_point(run_file *rf, const run_options *o, long i, const run_point *first, run_point *pt)
+{
+    for (int a = 0; a < rf->n_axes; a++)
+        snprintf(pt->swept[a], sizeof pt->swept[a], "%s", runfile_axis_value(rf, i, a));
+    const char *name;
+    if (runfile_point(rf, i, &pt->machine, &pt->params, &name) < 0 || machine_validate(&pt->machine) < 0)
+        return -1;
+    pt->program = name;
+    if (first && (first->machine.kind == KIND_MCM) != (pt->machine.kind == KIND_MCM))
+        return fail("%s: the run mixes an MCM machine (times in cycles) with a DMM/UMM one (time "
+                    "units): sweep kind over \"dmm\" and \"umm\" only", rf->path);
+    return pt->machine.kind == KIND_MCM ? simulate_mcm(rf, o, pt) : simulate_dmm_umm(rf, o, pt);
 }
 
 /* Simulate every point of the run file; all or nothing. */
@@ -139,23 +187,7 @@ static int simulate_points(run_file *rf, const run_options *o, run_point **out, 
     run_point *pts = calloc((size_t)n, sizeof *pts);
     int rc = 0;
     for (long i = 0; i < n && rc == 0; i++) {
-        run_point *pt = &pts[i];
-        for (int a = 0; a < rf->n_axes; a++)
-            snprintf(pt->swept[a], sizeof pt->swept[a], "%s", runfile_axis_value(rf, i, a));
-        const char *name;
-        rc = runfile_point(rf, i, &pt->machine, &pt->params, &name);
-        pt->program = name;
-        if (rc == 0)
-            rc = machine_validate(&pt->machine);
-        if (rc == 0 && !(pt->dag = program_build(rf->program, name, &pt->params, &pt->machine)))
-            rc = -1;
-        if (rc == 0)
-            rc = sim_run(pt->dag, &pt->machine, o->trace, &pt->result);
-        if (rc == 0) {
-            int has = program_closed_form(rf->program, name, &pt->params, &pt->machine, &pt->paper);
-            rc = has < 0 ? -1 : 0;
-            pt->has_closed_form = has > 0;
-        }
+        rc = simulate_point(rf, o, i, i > 0 ? &pts[0] : NULL, &pts[i]);
         if (rc < 0 && n > 1)
             fail("%s (sweep point %ld of %ld)", fail_message(), i + 1, n);
     }

@@ -1,5 +1,6 @@
 /*
- * report.c — printing run points (see report.h).
+ * report.c — printing run points (see report.h): MCM points first, then
+ * DMM/UMM points (the chapter's machines, times in units).
  */
 #include "report.h"
 
@@ -215,9 +216,222 @@ static void json_print(FILE *out, const run_point *pts, long n, int as_array)
     cJSON_Delete(doc);
 }
 
+/* ---- DMM/UMM points ----------------------------------------------------- */
+
+/* A swept key that the machine columns (kind, p, w, l) already show: the
+ * machine's own keys, and contiguous's param p (it is the machine's p). */
+static int shown_by_machine(const char *key, const run_point *pt)
+{
+    const char *keys[] = {"kind", "p", "w", "warp", "latency", "l"};
+    for (int i = 0; i < 6; i++)
+        if (strcmp(key, keys[i]) == 0)
+            return strcmp(key, "l") != 0 || !vars_get(&pt->params, "l"); /* sum's l is ℓ */
+    return 0;
+}
+
+static const char *kind_title(machine_kind k) { return k == KIND_DMM ? "DMM" : "UMM"; }
+
+static double dmm_ratio(const dmm_result *d)
+{
+    return d->bound.name[0] && d->bound.value != 0 ? d->total.time / d->bound.value : NAN;
+}
+
+static void dmm_text_steps(FILE *out, const dmm_result *d)
+{
+    const long shown_max = 12;
+    fprintf(out, "\n  %6s %12s %12s %12s %10s %12s\n", "step", "requests", "dispatches", "inj. units",
+            "idle", "time");
+    for (long i = 0; i < d->n_steps; i++) {
+        if (i == shown_max - 2 && d->n_steps > shown_max) {
+            fprintf(out, "  ... %ld more steps (--format json lists them all)\n", d->n_steps - shown_max + 1);
+            i = d->n_steps - 1;
+        }
+        const dmm_counts *c = &d->steps[i];
+        fprintf(out, "  %6ld %12ld %12ld %12ld %10ld %12.0f\n", i + 1, c->requests, c->dispatches,
+                c->injection_units, c->idle_units, c->time);
+    }
+}
+
+static void dmm_text_one(FILE *out, const run_point *pt)
+{
+    const dmm_result *d = &pt->dmm;
+    const dmm_counts *c = &d->total;
+    fprintf(out, "program '%s' on the %s", pt->program, kind_title(d->kind));
+    if (strcmp(pt->machine.name, "mcm") != 0) /* not the defaults' name */
+        fprintf(out, " '%s'", pt->machine.name);
+    fprintf(out, ": p = %d threads, width w = %d, latency l = %d\n", d->p, d->w, d->l);
+    fprintf(out, "params:");
+    for (int i = 0; i < pt->params.n; i++)
+        fprintf(out, " %s = %.10g", pt->params.name[i], pt->params.value[i]);
+    fprintf(out, "%s\n", pt->params.n ? "" : " none");
+    if (vars_get(&pt->params, "l"))
+        fprintf(out, "(the param l is the MCM's ℓ, threads per block, unused here; the latency is the machine's l)\n");
+    fprintf(out, "\n  time                 %16.0f units\n", c->time);
+    if (d->bound.name[0])
+        fprintf(out, "  %-20s %16.6g units  %s   time/formula = %.3f%s\n", d->bound.name, d->bound.value,
+                d->bound.formula, dmm_ratio(d), d->bound.exact ? " (exact)" : " (O() bound, constant 1)");
+    fprintf(out, "\n  steps %ld, requests %ld, warp dispatches %ld, injection units %ld (%s: +%ld), "
+            "idle units %ld, costliest dispatch %ld units\n", d->n_steps, c->requests, c->dispatches,
+            c->injection_units, d->kind == KIND_DMM ? "bank conflicts" : "extra address groups",
+            c->injection_units - c->dispatches, c->idle_units, c->max_cost);
+    dmm_text_steps(out, d);
+}
+
+static void dmm_text_table(FILE *out, const run_point *pts, long n, const char *const *swept, int n_swept)
+{
+    int programs_swept = 0;
+    for (int s = 0; s < n_swept; s++)
+        programs_swept |= strcmp(swept[s], "program") == 0;
+    if (programs_swept)
+        fprintf(out, "programs compared on DMM/UMM machines, %ld points (time in units)\n\n", n);
+    else
+        fprintf(out, "program '%s' on DMM/UMM machines, %ld points (time in units)\n\n", pts[0].program, n);
+    for (int s = 0; s < n_swept; s++)
+        if (!shown_by_machine(swept[s], &pts[0]))
+            fprintf(out, "%12s ", swept[s]);
+    fprintf(out, "%4s %8s %6s %6s %12s %11s %14s %9s %12s %12s\n", "kind", "p", "w", "l", "T (units)",
+            "formula", "formula value", "T/formula", "dispatches", "inj. units");
+    for (long i = 0; i < n; i++) {
+        const dmm_result *d = &pts[i].dmm;
+        for (int s = 0; s < n_swept; s++)
+            if (!shown_by_machine(swept[s], &pts[i]))
+                fprintf(out, "%12s ", pts[i].swept[s]);
+        fprintf(out, "%4s %8d %6d %6d %12.0f", machine_kind_name(d->kind), d->p, d->w, d->l, d->total.time);
+        if (d->bound.name[0])
+            fprintf(out, " %11s %14.6g %9.3f", d->bound.name, d->bound.value, dmm_ratio(d));
+        else
+            fprintf(out, " %11s %14s %9s", "-", "-", "-");
+        fprintf(out, " %12ld %12ld\n", d->total.dispatches, d->total.injection_units);
+    }
+}
+
+/* A swept key with a CSV column of its own (not a param, not `program`,
+ * not a machine column). */
+static int csv_swept_column(const char *key, const vars *columns, const run_point *pt)
+{
+    return !vars_get(columns, key) && !shown_by_machine(key, pt) && strcmp(key, "program") != 0;
+}
+
+/* CSV machine columns are kind, p, w, latency; a param p (contiguous's
+ * threads, which win over the machine's) is the p column, not one of its
+ * own. */
+static void csv_param_columns(const run_point *pts, long n, vars *columns)
+{
+    vars_clear(columns);
+    for (long j = 0; j < n; j++)
+        for (int i = 0; i < pts[j].params.n; i++)
+            if (!vars_get(columns, pts[j].params.name[i]) && strcmp(pts[j].params.name[i], "p") != 0)
+                vars_set(columns, pts[j].params.name[i], 0);
+}
+
+static void dmm_csv(FILE *out, const run_point *pts, long n, const char *const *swept, int n_swept)
+{
+    vars columns;
+    csv_param_columns(pts, n, &columns);
+    fprintf(out, "program,machine");
+    for (int s = 0; s < n_swept; s++)
+        if (csv_swept_column(swept[s], &columns, &pts[0]))
+            fprintf(out, ",%s", swept[s]);
+    for (int i = 0; i < columns.n; i++)
+        fprintf(out, ",%s", columns.name[i]);
+    fprintf(out, ",kind,p,w,latency,T,formula_name,formula,formula_value,T_over_formula,formula_exact,steps,"
+                 "requests,dispatches,injection_units,idle_units,max_cost\n");
+    for (long j = 0; j < n; j++) {
+        const dmm_result *d = &pts[j].dmm;
+        const dmm_counts *c = &d->total;
+        fprintf(out, "%s,%s", pts[j].program, pts[j].machine.name);
+        for (int s = 0; s < n_swept; s++)
+            if (csv_swept_column(swept[s], &columns, &pts[0]))
+                fprintf(out, ",%s", pts[j].swept[s]);
+        for (int i = 0; i < columns.n; i++) {
+            const double *v = vars_get(&pts[j].params, columns.name[i]);
+            if (v)
+                fprintf(out, ",%.17g", *v);
+            else
+                fprintf(out, ",");
+        }
+        fprintf(out, ",%s,%d,%d,%d,%.17g", machine_kind_name(d->kind), d->p, d->w, d->l, c->time);
+        if (d->bound.name[0])
+            fprintf(out, ",%s,\"%s\",%.17g,%.6f,%d", d->bound.name, d->bound.formula, d->bound.value,
+                    dmm_ratio(d), d->bound.exact);
+        else
+            fprintf(out, ",,,,,");
+        fprintf(out, ",%ld,%ld,%ld,%ld,%ld,%ld\n", d->n_steps, c->requests, c->dispatches, c->injection_units,
+                c->idle_units, c->max_cost);
+    }
+}
+
+static void json_counts(cJSON *o, const dmm_counts *c)
+{
+    cJSON_AddNumberToObject(o, "requests", (double)c->requests);
+    cJSON_AddNumberToObject(o, "dispatches", (double)c->dispatches);
+    cJSON_AddNumberToObject(o, "injection_units", (double)c->injection_units);
+    cJSON_AddNumberToObject(o, "idle_units", (double)c->idle_units);
+    cJSON_AddNumberToObject(o, "max_cost", (double)c->max_cost);
+}
+
+static cJSON *dmm_json_point(const run_point *pt)
+{
+    const dmm_result *d = &pt->dmm;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "program", pt->program);
+    cJSON_AddStringToObject(o, "machine", pt->machine.name);
+    cJSON_AddStringToObject(o, "kind", machine_kind_name(d->kind));
+    cJSON *params = cJSON_AddObjectToObject(o, "params");
+    for (int i = 0; i < pt->params.n; i++)
+        cJSON_AddNumberToObject(params, pt->params.name[i], pt->params.value[i]);
+    cJSON_AddNumberToObject(o, "p", d->p);
+    cJSON_AddNumberToObject(o, "w", d->w);
+    cJSON_AddNumberToObject(o, "l", d->l);
+    cJSON_AddNumberToObject(o, "T", d->total.time);
+    if (d->bound.name[0]) {
+        cJSON *b = cJSON_AddObjectToObject(o, "formula");
+        cJSON_AddStringToObject(b, "name", d->bound.name);
+        cJSON_AddStringToObject(b, "formula", d->bound.formula);
+        cJSON_AddNumberToObject(b, "value", d->bound.value);
+        cJSON_AddBoolToObject(b, "exact", d->bound.exact);
+        cJSON_AddNumberToObject(o, "T_over_formula", dmm_ratio(d));
+    } else {
+        cJSON_AddNullToObject(o, "formula");
+    }
+    json_counts(o, &d->total);
+    cJSON *steps = cJSON_AddArrayToObject(o, "steps");
+    for (long i = 0; i < d->n_steps; i++) {
+        cJSON *s = cJSON_CreateObject();
+        cJSON_AddNumberToObject(s, "time", d->steps[i].time);
+        json_counts(s, &d->steps[i]);
+        cJSON_AddItemToArray(steps, s);
+    }
+    return o;
+}
+
+static void dmm_print(FILE *out, report_format format, const run_point *pts, long n,
+                      const char *const *swept, int n_swept)
+{
+    if (format == FORMAT_CSV) {
+        dmm_csv(out, pts, n, swept, n_swept);
+    } else if (format == FORMAT_JSON) {
+        cJSON *doc = n_swept > 0 ? cJSON_CreateArray() : dmm_json_point(&pts[0]);
+        for (long i = 0; n_swept > 0 && i < n; i++)
+            cJSON_AddItemToArray(doc, dmm_json_point(&pts[i]));
+        char *text = cJSON_Print(doc);
+        fprintf(out, "%s\n", text);
+        free(text);
+        cJSON_Delete(doc);
+    } else if (n == 1 && n_swept == 0) {
+        dmm_text_one(out, pts);
+    } else {
+        dmm_text_table(out, pts, n, swept, n_swept);
+    }
+}
+
 void report_print(FILE *out, report_format format, const run_point *pts, long n,
                   const char *const *swept, int n_swept)
 {
+    if (n > 0 && pts[0].machine.kind != KIND_MCM) {
+        dmm_print(out, format, pts, n, swept, n_swept);
+        return;
+    }
     switch (format) {
     case FORMAT_CSV:
         csv_print(out, pts, n, swept, n_swept);

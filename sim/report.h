@@ -1,11 +1,15 @@
 /*
  * report.h — the results of a run, as text for people, CSV for tables and
  * JSON for programs.  A report is printed only once every point of a run
- * has succeeded: never a partial result shown as whole.
+ * has succeeded: never a partial result shown as whole.  A run on a DMM or
+ * a UMM (machine kind dmm/umm) has a report of its own: the time in units,
+ * the machine (kind, p, w, l), the chapter's formula beside it, and the
+ * access counts.
  */
 #ifndef MCM_REPORT_H
 #define MCM_REPORT_H
 
+#include "dmm_umm.h"
 #include "engine.h"
 #include "formula.h"
 #include "kernel_dag.h"
@@ -23,8 +27,9 @@ typedef struct run_point {
     closed_form paper;                /* the paper's closed forms, if any */
     machine machine;
     vars params;
-    kernel_dag *dag;
-    sim_result result;
+    kernel_dag *dag;                  /* MCM points */
+    sim_result result;                /* MCM points; T also on DMM/UMM ones */
+    dmm_result dmm;                   /* DMM/UMM points (machine.kind) */
 } run_point;
 
 typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV } report_format;

@@ -70,43 +70,62 @@ static int simulate(const vpoint *p, const machine *m, double *T, double *L)
     return 0;
 }
 
-static int calibrate_policy(validation *v, int pol)
+/* The machine of policy `pol` at U = u (the shared channel scales with it). */
+static machine policy_machine(const validation *v, int pol, double u)
 {
     machine m = v->card;
     m.policy = v->policies[pol];
+    m.u = u;
     if (m.policy == MEM_SHARED)
-        m.bandwidth = v->shared_ratio * m.p; /* words/cycle at U = 1; scaled below */
-    const double u1 = 1, u2 = 16;
-    fit_point *fp = calloc((size_t)v->n, sizeof *fp), *train = calloc((size_t)v->n, sizeof *train);
-    int n_train = 0;
+        m.bandwidth = v->shared_ratio * m.p / u;
+    return m;
+}
+
+/* T_i(U) = α_i + β_i·U for every point.  Policy 0 (parallel) gets the line
+ * from two simulations and U is fitted; the slower policies (shared,
+ * exclusive: a SimGrid communication or a memory-controller handshake per
+ * transfer) take the parallel policy's U and fit c and d only, from one
+ * simulation per point (β = 0). */
+static int time_lines(validation *v, int pol, fit_point *fp)
+{
+    double u1 = 1, u2 = 16;
     for (int i = 0; i < v->n; i++) {
-        double t1, t2, L;
-        m.u = u1;
-        if (m.policy == MEM_SHARED)
-            m.bandwidth = v->shared_ratio * m.p / u1;
+        double t1, t2 = 0, L;
+        machine m = policy_machine(v, pol, pol == 0 ? u1 : v->fit[0].u);
         if (simulate(&v->pts[i], &m, &t1, &L) < 0)
             return -1;
-        m.u = u2;
-        if (m.policy == MEM_SHARED)
-            m.bandwidth = v->shared_ratio * m.p / u2;
-        if (simulate(&v->pts[i], &m, &t2, &L) < 0)
-            return -1;
+        if (pol == 0) {
+            m = policy_machine(v, pol, u2);
+            if (simulate(&v->pts[i], &m, &t2, &L) < 0)
+                return -1;
+        }
         fp[i].seconds = v->pts[i].row->median_ms / 1e3;
-        fp[i].beta = (t2 - t1) / (u2 - u1);
-        fp[i].alpha = t1 - fp[i].beta * u1;
+        fp[i].beta = pol == 0 ? (t2 - t1) / (u2 - u1) : 0;
+        fp[i].alpha = pol == 0 ? t1 - fp[i].beta * u1 : t1;
         fp[i].launches = L;
+    }
+    return 0;
+}
+
+static int calibrate_policy(validation *v, int pol)
+{
+    fit_point *fp = calloc((size_t)v->n, sizeof *fp), *train = calloc((size_t)v->n, sizeof *train);
+    int n_train = 0;
+    if (time_lines(v, pol, fp) < 0)
+        return -1;
+    for (int i = 0; i < v->n; i++)
         if (v->pts[i].train)
             train[n_train++] = fp[i];
-    }
     fit_result *f = &v->fit[pol];
-    if (fit_calibrate(train, n_train, 0.01, 1000, 1, f) < 0)
-        return fail("policy %s: %s", memory_policy_name(m.policy), fail_message());
+    int rc = pol == 0 ? fit_calibrate(train, n_train, 0.01, 1000, 1, f) : fit_at_u(train, n_train, 0, 1, f);
+    if (rc < 0)
+        return fail("policy %s: %s", memory_policy_name(v->policies[pol]), fail_message());
+    if (pol != 0)
+        f->u = v->fit[0].u;
     /* the fitted machine, simulated for real at every point */
-    m.u = f->u;
+    machine m = policy_machine(v, pol, f->u);
     m.clock_hz = 1 / f->seconds_per_cycle;
     m.launch_latency = f->launch_seconds / f->seconds_per_cycle;
-    if (m.policy == MEM_SHARED)
-        m.bandwidth = v->shared_ratio * m.p / m.u;
     v->fitted[pol] = m;
     for (int i = 0; i < v->n; i++) {
         double T, L;
