@@ -197,8 +197,13 @@ int compare_print(FILE *out, const config_setting_t *compare, const run_point *p
     if (read_spec(compare, swept, n_swept, &sp) < 0)
         return -1;
     fprintf(out, "claim: %s\n", sp.claim ? sp.claim : "(the run file states no claim)");
-    fprintf(out, "machine '%s' (P = %d, U = %g, policy %s), simulated:\n", pts[0].machine.name,
-            pts[0].machine.p, pts[0].machine.u, memory_policy_name(pts[0].machine.policy));
+    const machine *m = &pts[0].machine;
+    if (m->kind == KIND_MCM)
+        fprintf(out, "machine '%s' (P = %d, U = %g, policy %s), simulated:\n", m->name, m->p, m->u,
+                memory_policy_name(m->policy));
+    else
+        fprintf(out, "%s machine (w = %d, l = %d; p as each point sets it), time in units:\n",
+                machine_kind_name(m->kind), m->warp, m->latency);
     for (long i = 0; i < n; i++) {
         int first = 1; /* one line per group: at its first point */
         for (long j = 0; j < i && first; j++)

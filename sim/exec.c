@@ -345,19 +345,20 @@ static int distinct_keys(const access_note *row, const int *made, int first, int
 /* DMM: the most distinct addresses that one bank must serve in round k. */
 static int fullest_bank(const access_note *row, const int *made, int first, int last, int warp, int k)
 {
+    static int in_bank[1024]; /* zero between calls */
     long keys[1024];
     int n = 0, most = 0;
     for (int t = first; t <= last; t++)
         if (made[t] > k)
             keys[n++] = row[t % warp].key;
     qsort(keys, (size_t)n, sizeof *keys, compare_keys);
-    for (int bank = 0; bank < warp; bank++) {
-        int in_bank = 0;
-        for (int i = 0; i < n; i++)
-            in_bank += keys[i] % warp == bank && (i == 0 || keys[i] != keys[i - 1]);
-        if (in_bank > most)
-            most = in_bank;
-    }
+    for (int i = 0; i < n; i++)
+        if (i == 0 || keys[i] != keys[i - 1]) {
+            int c = ++in_bank[keys[i] % warp];
+            most = c > most ? c : most;
+        }
+    for (int i = 0; i < n; i++)
+        in_bank[keys[i] % warp] = 0;
     return most;
 }
 

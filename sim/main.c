@@ -2,7 +2,7 @@
  * main.c — the mcmsim command.
  *
  *   mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv]
- *                       [--trace FILE.csv]
+ *                       [--trace FILE.csv] [--exec]
  *   mcmsim compare FILE.cfg [--set key=value]...
  *   mcmsim list
  *   mcmsim --help | --version
@@ -15,6 +15,7 @@
  */
 #include "compare.h"
 #include "engine.h"
+#include "exec_programs.h"
 #include "fail.h"
 #include "program.h"
 #include "report.h"
@@ -33,6 +34,7 @@ static void usage(FILE *out)
             "mcmsim %s — a simulator of the many-core machine (MCM) model of GPUs\n\n"
             "usage:\n"
             "  mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv] [--trace FILE.csv]\n"
+            "                      [--exec]\n"
             "  mcmsim compare FILE.cfg [--set key=value]...   state the run file's conclusion\n"
             "  mcmsim list            machine presets and built-in programs\n"
             "  mcmsim --help | --version\n\n"
@@ -40,7 +42,10 @@ static void usage(FILE *out)
             "                    machine.key / params.key when a name is both\n"
             "                    (machine fields: %s)\n"
             "  --format          text (default), json, or csv (one row per sweep point)\n"
-            "  --trace FILE.csv  one row per thread-block: kernel,block,sm,start,end\n",
+            "  --trace FILE.csv  one row per thread-block: kernel,block,sm,start,end\n"
+            "  --exec            exec mode: run the case study's kernels for real on random\n"
+            "                    inputs, check the result against a serial reference, and\n"
+            "                    simulate the costs the kernels really had\n",
             MCMSIM_VERSION, machine_field_names());
 }
 
@@ -84,6 +89,7 @@ static int cmd_list(void)
 typedef struct run_options {
     const char *file, *trace;
     report_format format;
+    int exec;  /* --exec: run the kernels for real, simulate what they did */
     char **sets;
     int n_sets;
 } run_options;
@@ -111,6 +117,8 @@ static int parse_run_args(int argc, char **argv, run_options *o)
                 o->format = FORMAT_CSV;
             else
                 return fail("--format %s: expected text, json or csv", value);
+        } else if (strcmp(a, "--exec") == 0) {
+            o->exec = 1;
         } else if (a[0] == '-') {
             return fail("unknown option %s (mcmsim --help)", a);
         } else if (!o->file) {
@@ -127,7 +135,10 @@ static int parse_run_args(int argc, char **argv, run_options *o)
 static void free_points(run_point *pts, long n)
 {
     for (long i = 0; i < n; i++) {
-        kernel_dag_free(pts[i].dag);
+        if (pts[i].exec)
+            exec_end(pts[i].exec); /* it owns the DAG */
+        else
+            kernel_dag_free(pts[i].dag);
         sim_result_free(&pts[i].result);
         dmm_result_free(&pts[i].dmm);
     }
@@ -163,6 +174,25 @@ static int simulate_mcm(const run_file *rf, const run_options *o, run_point *pt)
 }
 
 /* Point i of the run file into pt; `first` is point 0 (NULL for it). */
+/* Exec mode: the program's kernels run for real on random inputs and are
+ * checked against its serial reference; the kernel DAG they measured is
+ * then simulated like any program. */
+static int simulate_exec(const run_file *rf, const run_options *o, run_point *pt)
+{
+    const exec_program *x = exec_program_find(pt->program);
+    if (!x)
+        return fail("program '%s' has no exec mode (--exec runs the built-in case studies)", pt->program);
+    pt->exec = exec_begin(pt->program, &pt->machine);
+    if (x->host(&pt->params, &pt->machine, pt->exec) < 0)
+        return -1;
+    pt->dag = (kernel_dag *)exec_dag(pt->exec);
+    if (sim_run(pt->dag, &pt->machine, o->trace, &pt->result) < 0)
+        return -1;
+    int has = program_closed_form(rf->program, pt->program, &pt->params, &pt->machine, &pt->paper);
+    pt->has_closed_form = has > 0;
+    return has < 0 ? -1 : 0;
+}
+
 static int simulate_point(run_file *rf, const run_options *o, long i, const run_point *first, run_point *pt)
 {
     for (int a = 0; a < rf->n_axes; a++)
@@ -174,7 +204,10 @@ static int simulate_point(run_file *rf, const run_options *o, long i, const run_
     if (first && (first->machine.kind == KIND_MCM) != (pt->machine.kind == KIND_MCM))
         return fail("%s: the run mixes an MCM machine (times in cycles) with a DMM/UMM one (time "
                     "units): sweep kind over \"dmm\" and \"umm\" only", rf->path);
-    return pt->machine.kind == KIND_MCM ? simulate_mcm(rf, o, pt) : simulate_dmm_umm(rf, o, pt);
+    if (pt->machine.kind != KIND_MCM)
+        return o->exec ? fail("--exec runs MCM kernels: not on a %s machine", machine_kind_name(pt->machine.kind))
+                       : simulate_dmm_umm(rf, o, pt);
+    return o->exec ? simulate_exec(rf, o, pt) : simulate_mcm(rf, o, pt);
 }
 
 /* Simulate every point of the run file; all or nothing. */

@@ -26,6 +26,22 @@ static void text_kernels(FILE *out, const run_point *pt)
     }
 }
 
+/* Exec mode: the result was checked, and the costs were measured. */
+static void text_exec(FILE *out, const run_point *pt)
+{
+    int n;
+    const exec_kernel_report *rep = exec_reports(pt->exec, &n);
+    double measured = 0, paper = 0, conflicts = 0;
+    for (int i = 0; i < n; i++) {
+        measured += rep[i].measured_overhead;
+        paper += rep[i].paper_overhead;
+        conflicts += rep[i].bank_conflicts;
+    }
+    fprintf(out, "\n  exec mode: %d kernels run for real; the result equals the serial reference\n", n);
+    fprintf(out, "  overhead O measured (UMM address groups) %.0f cycles, by the paper's rule (α+β)U %.0f;"
+                 " private bank conflicts %.0f\n", measured, paper, conflicts);
+}
+
 static void text_one(FILE *out, const run_point *pt)
 {
     const machine *m = &pt->machine;
@@ -61,6 +77,8 @@ static void text_one(FILE *out, const run_point *pt)
                     paper[i] != 0 ? sim[i] / paper[i] : NAN);
         fprintf(out, "  (the paper's T is Corollary 1, the estimate on K SMs)\n");
     }
+    if (pt->exec)
+        text_exec(out, pt);
     text_kernels(out, pt);
 }
 
@@ -184,6 +202,26 @@ static cJSON *json_point(const run_point *pt)
             cJSON_AddNumberToObject(cf, names[i], values[i]);
     } else {
         cJSON_AddNullToObject(o, "closed_form");
+    }
+    if (pt->exec) {
+        int n;
+        const exec_kernel_report *rep = exec_reports(pt->exec, &n);
+        cJSON *x = cJSON_AddObjectToObject(o, "exec");
+        cJSON_AddStringToObject(x, "check", "ok");
+        cJSON *ks = cJSON_AddArrayToObject(x, "kernels");
+        for (int i = 0; i < n; i++) {
+            cJSON *k = cJSON_CreateObject();
+            cJSON_AddStringToObject(k, "name", rep[i].name);
+            cJSON_AddNumberToObject(k, "span", rep[i].span);
+            cJSON_AddNumberToObject(k, "work", rep[i].work);
+            cJSON_AddNumberToObject(k, "alpha", rep[i].alpha);
+            cJSON_AddNumberToObject(k, "beta", rep[i].beta);
+            cJSON_AddNumberToObject(k, "overhead_measured", rep[i].measured_overhead);
+            cJSON_AddNumberToObject(k, "overhead_paper", rep[i].paper_overhead);
+            cJSON_AddNumberToObject(k, "transactions", rep[i].transactions);
+            cJSON_AddNumberToObject(k, "bank_conflicts", rep[i].bank_conflicts);
+            cJSON_AddItemToArray(ks, k);
+        }
     }
     cJSON *per_sm = cJSON_AddArrayToObject(o, "sm_utilization");
     for (int i = 0; i < r->p; i++)

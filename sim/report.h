@@ -11,6 +11,7 @@
 
 #include "dmm_umm.h"
 #include "engine.h"
+#include "exec.h"
 #include "formula.h"
 #include "kernel_dag.h"
 #include "machine.h"
@@ -27,7 +28,8 @@ typedef struct run_point {
     closed_form paper;                /* the paper's closed forms, if any */
     machine machine;
     vars params;
-    kernel_dag *dag;                  /* MCM points */
+    kernel_dag *dag;                  /* MCM points (owned, unless exec) */
+    exec_run *exec;                   /* exec mode: the run that measured dag */
     sim_result result;                /* MCM points; T also on DMM/UMM ones */
     dmm_result dmm;                   /* DMM/UMM points (machine.kind) */
 } run_point;
