@@ -47,7 +47,7 @@ struct exec_block {
     exec_run *run;
     const exec_kernel *k;
     void *args;
-    int threads, warp;
+    int threads, warp, warp_shift; /* warp = 2^warp_shift, or warp_shift = -1 */
     word *private_cells;
     /* per thread, over the whole kernel */
     double *ops;
@@ -186,10 +186,26 @@ static void rule_broken(exec_thread *t, const char *fmt, const char *what, long 
 
 /* ---- accesses --------------------------------------------------------------- */
 
-static void grow_rounds(exec_block *b, int need)
+static inline long lane_of(const exec_block *b, int tid)
 {
-    if (need < b->rounds_cap)
-        return;
+    return b->warp_shift >= 0 ? tid & (b->warp - 1) : tid % b->warp;
+}
+
+static inline long group_of(const exec_block *b, long i)
+{
+    return b->warp_shift >= 0 ? i >> b->warp_shift : i / b->warp;
+}
+
+static void grow_rounds_slow(exec_block *b, int need);
+
+static inline void grow_rounds(exec_block *b, int need)
+{
+    if (need >= b->rounds_cap)
+        grow_rounds_slow(b, need);
+}
+
+static void grow_rounds_slow(exec_block *b, int need)
+{
     int cap = b->rounds_cap;
     while (cap <= need)
         cap *= 2;
@@ -209,7 +225,7 @@ word exec_gread(exec_thread *t, gmem a, long i)
     }
     int round = b->read_round[t->tid]++;
     grow_rounds(b, round);
-    b->reads[(long)round * b->warp + t->tid % b->warp].key = (long)a->id << 40 | (i / b->warp);
+    b->reads[(long)round * b->warp + lane_of(b, t->tid)].key = (long)a->id << 40 | group_of(b, i);
     if (round + 1 > b->max_read_round)
         b->max_read_round = round + 1;
     b->words_read[t->tid]++;
@@ -272,7 +288,7 @@ void exec_gwrite(exec_thread *t, gmem a, long i, word v)
     }
     int round = b->write_round[t->tid]++;
     grow_rounds(b, round);
-    b->writes[(long)round * b->warp + t->tid % b->warp].key = (long)a->id << 40 | (i / b->warp);
+    b->writes[(long)round * b->warp + lane_of(b, t->tid)].key = (long)a->id << 40 | group_of(b, i);
     if (round + 1 > b->max_write_round)
         b->max_write_round = round + 1;
     b->words_written[t->tid]++;
@@ -293,7 +309,7 @@ static void note_private(exec_thread *t, long i)
     exec_block *b = t->block;
     int round = b->private_round[t->tid]++;
     grow_rounds(b, round);
-    b->privates[(long)round * b->warp + t->tid % b->warp].key = i;
+    b->privates[(long)round * b->warp + lane_of(b, t->tid)].key = i;
     if (round + 1 > b->max_private_round)
         b->max_private_round = round + 1;
     b->ops[t->tid] += 1; /* a private access is a local operation */
@@ -324,13 +340,13 @@ static int compare_keys(const void *x, const void *y)
 }
 
 /* Distinct keys among the lanes first..last that made round k. */
-static int distinct_keys(const access_note *row, const int *made, int first, int last, int warp, int k)
+static int distinct_keys(const access_note *row, const int *made, int first, int last, int k)
 {
     long keys[1024];
     int n = 0, sorted = 1;
     for (int t = first; t <= last; t++)
         if (made[t] > k) {
-            keys[n] = row[t % warp].key;
+            keys[n] = row[t - first].key;
             sorted &= n == 0 || keys[n] >= keys[n - 1];
             n++;
         }
@@ -345,20 +361,28 @@ static int distinct_keys(const access_note *row, const int *made, int first, int
 /* DMM: the most distinct addresses that one bank must serve in round k. */
 static int fullest_bank(const access_note *row, const int *made, int first, int last, int warp, int k)
 {
-    static int in_bank[1024]; /* zero between calls */
     long keys[1024];
-    int n = 0, most = 0;
+    int n = 0, increasing = 1;
     for (int t = first; t <= last; t++)
-        if (made[t] > k)
-            keys[n++] = row[t % warp].key;
-    qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+        if (made[t] > k) {
+            keys[n] = row[t - first].key;
+            increasing &= n == 0 || keys[n] > keys[n - 1];
+            n++;
+        }
+    if (n == 0)
+        return 0;
+    if (increasing && keys[n - 1] - keys[0] < warp)
+        return 1; /* distinct addresses within w consecutive words: distinct banks */
+    if (!increasing)
+        qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+    int in_bank[1024], most = 0;
+    memset(in_bank, 0, sizeof *in_bank * (size_t)warp);
     for (int i = 0; i < n; i++)
         if (i == 0 || keys[i] != keys[i - 1]) {
-            int c = ++in_bank[keys[i] % warp];
-            most = c > most ? c : most;
+            int bank = (int)(keys[i] % warp);
+            if (++in_bank[bank] > most)
+                most = in_bank[bank];
         }
-    for (int i = 0; i < n; i++)
-        in_bank[keys[i] % warp] = 0;
     return most;
 }
 
@@ -366,9 +390,9 @@ static void grade_warp(exec_block *b, int first, int last)
 {
     int w = b->warp;
     for (int k = 0; k < b->max_read_round; k++)
-        b->read_transactions += distinct_keys(b->reads + (long)k * w, b->read_round, first, last, w, k);
+        b->read_transactions += distinct_keys(b->reads + (long)k * w, b->read_round, first, last, k);
     for (int k = 0; k < b->max_write_round; k++)
-        b->write_transactions += distinct_keys(b->writes + (long)k * w, b->write_round, first, last, w, k);
+        b->write_transactions += distinct_keys(b->writes + (long)k * w, b->write_round, first, last, k);
     for (int k = 0; k < b->max_private_round; k++) {
         int most = fullest_bank(b->privates + (long)k * w, b->private_round, first, last, w, k);
         if (most > 1)
@@ -406,8 +430,8 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
         exec_thread t = {0, l, bid, blocks, s, b};
         for (t.tid = 0; t.tid < l; t.tid++) {
             b->k->steps[s](&t, b->args);
-            if ((t.tid + 1) % b->warp == 0 || t.tid == l - 1)
-                grade_warp(b, t.tid - t.tid % b->warp, t.tid);
+            if (lane_of(b, t.tid + 1) == 0 || t.tid == l - 1)
+                grade_warp(b, t.tid - (int)lane_of(b, t.tid), t.tid);
         }
         commit_step(b);
     }
@@ -476,6 +500,10 @@ int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, voi
     b.args = args;
     b.threads = threads;
     b.warp = r->m.warp > 1024 ? 1024 : r->m.warp;
+    b.warp_shift = -1;
+    for (int sh = 0; sh <= 10; sh++)
+        if (b.warp == 1 << sh)
+            b.warp_shift = sh;
     b.private_cells = calloc((size_t)k->private_words + 1, sizeof *b.private_cells);
     b.ops = calloc((size_t)threads, sizeof *b.ops);
     b.words_read = calloc((size_t)threads, sizeof *b.words_read);
