@@ -25,7 +25,11 @@
  * reads and writes.  Global accesses are grouped per step, per warp (w
  * threads, the machine's `warp`) and per round (a thread's k-th access in
  * the step); a round costs the number of distinct address groups of w
- * words it touches (the UMM rule, SPEC §3).  The block's measured transfer,
+ * words it touches (the UMM rule, SPEC §3).  Rounds pair accesses by their
+ * rank in each thread's step, not by call site: a step whose threads make
+ * different sequences of accesses is graded as the ranks line up, so a
+ * kernel that wants its coalescing measured keeps one kind of access per
+ * step.  The block's measured transfer,
  * in the model's unit, is (transactions)·w/ℓ coalesced words per thread: a
  * fully coalesced block costs (α+β)U, as in the paper, and a scattered one
  * up to w(α+β)U.  Private-memory rounds are graded by the DMM rule (the
