@@ -50,6 +50,8 @@
  * uses no private memory.
  */
 #include "exec_programs.h"
+#include "rng.h"
+#include "scan_exec.h"
 #include "fail.h"
 #include "sum_prefix.h"
 
@@ -57,15 +59,6 @@
 #include <stdlib.h>
 
 #define NAIVE_WORDS_PER_THREAD 3 /* α + β, as prefix_naive.c */
-
-/* splitmix64: the random numbers, seeded by the machine's seed. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* Step t: out[i] ← in[i] + in[i − 2^t] (i >= 2^t), out[i] ← in[i] else. */
 typedef struct step_args {
@@ -117,19 +110,6 @@ static gmem launch_steps(exec_run *run, gmem a, gmem b, long n, int l)
     return a;
 }
 
-static int check_scan(const gmem result, const word *input, long n)
-{
-    uint32_t sum = 0;
-    for (long i = 0; i < n; i++) {
-        sum += (uint32_t)input[i];
-        if (result->cells[i] != sum)
-            return fail("program 'prefix-naive' (exec mode): result differs from the serial "
-                        "reference: %llu, expected %llu at index %ld",
-                        (unsigned long long)result->cells[i], (unsigned long long)sum, i);
-    }
-    return 0;
-}
-
 static int host(const vars *params, const machine *m, exec_run *run)
 {
     double n_value = 0, l_value = 0;
@@ -138,11 +118,12 @@ static int host(const vars *params, const machine *m, exec_run *run)
     long n = (long)n_value;
     gmem a = exec_alloc(run, "a", n), b = exec_alloc(run, "b", n);
     word *input = malloc(sizeof *input * (size_t)n);
-    uint64_t state = m->seed;
+    rng state;
+    rng_seed(&state, m->seed);
     for (long i = 0; i < n; i++)
-        input[i] = a->cells[i] = 1 + next_random(&state) % 0xFFFFFFFFu;
+        input[i] = a->cells[i] = 1 + rng_next(&state) % 0xFFFFFFFFu;
     gmem result = launch_steps(run, a, b, n, (int)l_value);
-    int rc = result ? check_scan(result, input, n) : -1;
+    int rc = result ? scan_check("prefix-naive", result, input, n) : -1;
     free(input);
     return rc;
 }

@@ -62,6 +62,8 @@
  * kernels use no private memory.
  */
 #include "exec_programs.h"
+#include "rng.h"
+#include "scan_exec.h"
 #include "fail.h"
 #include "sum_prefix.h"
 
@@ -70,15 +72,6 @@
 
 #define STAGE2_WORDS_PER_THREAD 4 /* α + β of copy-add, as prefix_optimal.c */
 #define MAX_LOG_N 48
-
-/* splitmix64: the random numbers, seeded by the machine's seed. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* Step t of either stage: `lower` is a_t (2^t numbers), `upper` a_{t+1}. */
 typedef struct level_args {
@@ -138,19 +131,6 @@ static int launch_level(exec_run *run, const char *stage, const exec_step *steps
     return exec_launch(run, &k, ((1L << t) + l - 1) / l, l, &args);
 }
 
-static int check_scan(const gmem result, const word *input, long n)
-{
-    uint32_t sum = 0;
-    for (long i = 0; i < n; i++) {
-        sum += (uint32_t)input[i];
-        if (result->cells[i] != sum)
-            return fail("program 'prefix-optimal' (exec mode): result differs from the serial "
-                        "reference: %llu, expected %llu at index %ld",
-                        (unsigned long long)result->cells[i], (unsigned long long)sum, i);
-    }
-    return 0;
-}
-
 static int host(const vars *params, const machine *m, exec_run *run)
 {
     double n_value = 0, l_value = 0;
@@ -165,16 +145,17 @@ static int host(const vars *params, const machine *m, exec_run *run)
         a[t] = exec_alloc(run, name, 1L << t);
     }
     word *input = malloc(sizeof *input * (size_t)n);
-    uint64_t state = m->seed;
+    rng state;
+    rng_seed(&state, m->seed);
     for (long i = 0; i < n; i++)
-        input[i] = a[log_n]->cells[i] = 1 + next_random(&state) % 0xFFFFFFFFu;
+        input[i] = a[log_n]->cells[i] = 1 + rng_next(&state) % 0xFFFFFFFFu;
     int rc = 0;
     for (int t = log_n - 1; t >= 0 && rc == 0; t--)
         rc = launch_level(run, "interval-sum", interval_steps, t, a, l);
     for (int t = 0; t < log_n && rc == 0; t++)
         rc = launch_level(run, "copy-add", copy_add_steps, t, a, l);
     if (rc == 0)
-        rc = check_scan(a[log_n], input, n);
+        rc = scan_check("prefix-optimal", a[log_n], input, n);
     free(input);
     return rc;
 }

@@ -108,6 +108,7 @@
 #include "radix_sort_exec.h"
 #include "fail.h"
 #include "program.h"
+#include "rng.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -493,14 +494,6 @@ typedef struct radix_point {
 } radix_point;
 
 /* splitmix64: the keys, seeded by the machine's seed. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static double param_or(const vars *params, const char *name, double fallback)
 {
     const double *v = vars_get(params, name);
@@ -649,9 +642,10 @@ static int host(const vars *params, const machine *m, exec_run *run)
         return -1;
     word *keys = malloc(sizeof *keys * (size_t)p.n);
     word key_mask = p.c == 64 ? ~(word)0 : ((word)1 << p.c) - 1;
-    uint64_t state = m->seed;
+    rng state;
+    rng_seed(&state, m->seed);
     for (long i = 0; i < p.n; i++)
-        keys[i] = next_random(&state) & key_mask;
+        keys[i] = rng_next(&state) & key_mask;
     int rc = radix_sort_exec_keys(params, m, run, keys);
     free(keys);
     return rc;

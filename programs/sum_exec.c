@@ -54,6 +54,7 @@
  * no private memory (a thread holds its two words within its one step).
  */
 #include "exec_programs.h"
+#include "rng.h"
 #include "fail.h"
 #include "sum_prefix.h"
 
@@ -61,15 +62,6 @@
 #include <stdlib.h>
 
 #define SUM_WORDS_PER_THREAD 3 /* α + β, as sum.c */
-
-/* splitmix64: the random numbers, seeded by the machine's seed. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* One halving kernel: a[i] ← a[i] + a[i + half] for i < pairs. */
 typedef struct halving_args {
@@ -125,10 +117,11 @@ static int host(const vars *params, const machine *m, exec_run *run)
         return -1;
     long n = (long)n_value;
     gmem a = exec_alloc(run, "a", n);
-    uint64_t state = m->seed;
+    rng state;
+    rng_seed(&state, m->seed);
     uint32_t expected = 0; /* the serial sum, mod 2^32 */
     for (long i = 0; i < n; i++) {
-        a->cells[i] = 1 + next_random(&state) % 0xFFFFFFFFu;
+        a->cells[i] = 1 + rng_next(&state) % 0xFFFFFFFFu;
         expected += (uint32_t)a->cells[i];
     }
     if (launch_halvings(run, a, n, (int)l_value) < 0)

@@ -17,6 +17,7 @@
  * multiple of 1/32: the comparisons are exact.
  */
 #include "exec_programs.h"
+#include "rng.h"
 #include "helpers.h"
 #include "program.h"
 #include "radix_sort_exec.h"
@@ -47,19 +48,13 @@ static point point_of(long n, int c, int s, int l)
 
 static vars params_of(const point *p) { return test_params("n c s l", p->n, p->c, p->s, p->l); }
 
-static uint64_t next_random(uint64_t *state) /* splitmix64 */
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static word *random_keys(const point *p, uint64_t seed)
 {
     word *keys = malloc(sizeof *keys * (size_t)p->n), mask = p->c == 64 ? ~(word)0 : ((word)1 << p->c) - 1;
+    rng g;
+    rng_seed(&g, seed);
     for (long i = 0; i < p->n; i++)
-        keys[i] = next_random(&seed) & mask;
+        keys[i] = rng_next(&g) & mask;
     return keys;
 }
 
