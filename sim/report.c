@@ -118,15 +118,33 @@ static const char *csv_metrics =
     "P,U,Z,policy,T,W,S,O,N,L_kernels,L_edges,C,K,bound_theorem1,bound_corollary1,utilization,seconds,"
     "paper_W,paper_S,paper_O,paper_N,paper_L,paper_C,paper_T";
 
-static void csv_print(FILE *out, const run_point *pts, long n, const char *const *swept, int n_swept)
+/* The params columns: every param of any point (programs may differ),
+ * but `skip` (NULL: none), which the rows show elsewhere. */
+static void csv_param_columns(const run_point *pts, long n, const char *skip, vars *columns)
 {
-    /* params columns: every param of any point (programs may differ) */
-    vars columns;
-    vars_clear(&columns);
+    vars_clear(columns);
     for (long j = 0; j < n; j++)
         for (int i = 0; i < pts[j].params.n; i++)
-            if (!vars_get(&columns, pts[j].params.name[i]))
-                vars_set(&columns, pts[j].params.name[i], 0);
+            if (!vars_get(columns, pts[j].params.name[i]) && !(skip && strcmp(pts[j].params.name[i], skip) == 0))
+                vars_set(columns, pts[j].params.name[i], 0);
+}
+
+/* The point's value of each params column ("" where it has none). */
+static void csv_param_values(FILE *out, const run_point *pt, const vars *columns)
+{
+    for (int i = 0; i < columns->n; i++) {
+        const double *v = vars_get(&pt->params, columns->name[i]);
+        if (v)
+            fprintf(out, ",%.17g", *v);
+        else
+            fprintf(out, ",");
+    }
+}
+
+static void csv_print(FILE *out, const run_point *pts, long n, const char *const *swept, int n_swept)
+{
+    vars columns;
+    csv_param_columns(pts, n, NULL, &columns);
     fprintf(out, "program,machine");
     for (int s = 0; s < n_swept; s++)
         if (!vars_get(&columns, swept[s]) && strcmp(swept[s], "program") != 0)
@@ -142,13 +160,7 @@ static void csv_print(FILE *out, const run_point *pts, long n, const char *const
         for (int s = 0; s < n_swept; s++)
             if (!vars_get(&columns, swept[s]) && strcmp(swept[s], "program") != 0)
                 fprintf(out, ",%s", pts[j].swept[s]);
-        for (int i = 0; i < columns.n; i++) {
-            const double *v = vars_get(&pts[j].params, columns.name[i]);
-            if (v)
-                fprintf(out, ",%.17g", *v);
-            else
-                fprintf(out, ",");
-        }
+        csv_param_values(out, &pts[j], &columns);
         fprintf(out, ",%d,%.17g,%.17g,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g,%.6f,%.6g",
                 m->p, m->u, m->z, memory_policy_name(m->policy), r->T, c->W, c->S, c->O, c->N,
                 c->L_kernels, c->L_edges, c->C, c->K, r->bound_theorem1, r->bound_corollary1,
@@ -353,19 +365,11 @@ static int csv_swept_column(const char *key, const vars *columns, const run_poin
 /* CSV machine columns are kind, p, w, latency; a param p (contiguous's
  * threads, which win over the machine's) is the p column, not one of its
  * own. */
-static void csv_param_columns(const run_point *pts, long n, vars *columns)
-{
-    vars_clear(columns);
-    for (long j = 0; j < n; j++)
-        for (int i = 0; i < pts[j].params.n; i++)
-            if (!vars_get(columns, pts[j].params.name[i]) && strcmp(pts[j].params.name[i], "p") != 0)
-                vars_set(columns, pts[j].params.name[i], 0);
-}
 
 static void dmm_csv(FILE *out, const run_point *pts, long n, const char *const *swept, int n_swept)
 {
     vars columns;
-    csv_param_columns(pts, n, &columns);
+    csv_param_columns(pts, n, "p", &columns); /* p: the machine's column */
     fprintf(out, "program,machine");
     for (int s = 0; s < n_swept; s++)
         if (csv_swept_column(swept[s], &columns, &pts[0]))
@@ -381,13 +385,7 @@ static void dmm_csv(FILE *out, const run_point *pts, long n, const char *const *
         for (int s = 0; s < n_swept; s++)
             if (csv_swept_column(swept[s], &columns, &pts[0]))
                 fprintf(out, ",%s", pts[j].swept[s]);
-        for (int i = 0; i < columns.n; i++) {
-            const double *v = vars_get(&pts[j].params, columns.name[i]);
-            if (v)
-                fprintf(out, ",%.17g", *v);
-            else
-                fprintf(out, ",");
-        }
+        csv_param_values(out, &pts[j], &columns);
         fprintf(out, ",%s,%d,%d,%d,%.17g", machine_kind_name(d->kind), d->p, d->w, d->l, c->time);
         if (d->bound.name[0])
             fprintf(out, ",%s,\"%s\",%.17g,%.6f,%d", d->bound.name, d->bound.formula, d->bound.value,
