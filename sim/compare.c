@@ -170,24 +170,42 @@ static void best_of(FILE *out, const run_point *pts, long n, const run_point *g,
     fprintf(out, "\n");
 }
 
-static void linear_fit(FILE *out, const run_point *pts, long n, const run_point *g, int n_swept, const spec *sp)
+/* Least squares T = alpha + beta·along over the points of group g. */
+typedef struct line { double alpha, beta, r2; int k; } line;
+
+static line fit_line(const run_point *pts, long n, const run_point *g, int n_swept, const spec *sp)
 {
     double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
     int k = 0;
+    for (long i = 0; i < n; i++)
+        if (same_group(&pts[i], g, n_swept, sp)) {
+            double x = strtod(pts[i].swept[sp->along_axis], NULL), y = pts[i].result.T;
+            sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y, k++;
+        }
+    line f;
+    f.k = k;
+    f.beta = (k * sxy - sx * sy) / (k * sxx - sx * sx);
+    f.alpha = (sy - f.beta * sx) / k;
+    double r = (k * sxy - sx * sy) / sqrt((k * sxx - sx * sx) * (k * syy - sy * sy));
+    f.r2 = r * r;
+    return f;
+}
+
+static void linear_fit(FILE *out, const run_point *pts, long n, const run_point *g, int n_swept, const spec *sp)
+{
+    int shown = 0;
     fprintf(out, "T per unit of %s:", sp->along);
     for (long i = 0; i < n; i++) {
         if (!same_group(&pts[i], g, n_swept, sp))
             continue;
-        double x = strtod(pts[i].swept[sp->along_axis], NULL), y = pts[i].result.T;
+        double x = strtod(pts[i].swept[sp->along_axis], NULL);
         char buf[64];
-        fprintf(out, "%s %.4g at %s = %s", k ? "," : "", y / x, sp->along,
+        fprintf(out, "%s %.4g at %s = %s", shown++ ? "," : "", pts[i].result.T / x, sp->along,
                 pretty(pts[i].swept[sp->along_axis], buf, sizeof buf));
-        sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y, k++;
     }
-    double beta = (k * sxy - sx * sy) / (k * sxx - sx * sx), alpha = (sy - beta * sx) / k;
-    double r = (k * sxy - sx * sy) / sqrt((k * sxx - sx * sx) * (k * syy - sy * sy));
-    fprintf(out, "\n    least squares: T = %.6g + %.6g·%s, R² = %.6f over %d points\n", alpha, beta, sp->along,
-            r * r, k);
+    line f = fit_line(pts, n, g, n_swept, sp);
+    fprintf(out, "\n    least squares: T = %.6g + %.6g·%s, R² = %.6f over %d points\n", f.alpha, f.beta,
+            sp->along, f.r2, f.k);
 }
 
 int compare_print(FILE *out, const config_setting_t *compare, const run_point *pts, long n,
@@ -241,18 +259,6 @@ static int first_of_group(const run_point *pts, long i, int n_swept, const spec 
     return 1;
 }
 
-static double r_squared(const run_point *pts, long n, const run_point *g, int n_swept, const spec *sp)
-{
-    double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
-    int k = 0;
-    for (long i = 0; i < n; i++)
-        if (same_group(&pts[i], g, n_swept, sp)) {
-            double x = strtod(pts[i].swept[sp->along_axis], NULL), y = pts[i].result.T;
-            sx += x, sy += y, sxx += x * x, sxy += x * y, syy += y * y, k++;
-        }
-    double r = (k * sxy - sx * sy) / sqrt((k * sxx - sx * sx) * (k * syy - sy * sy));
-    return r * r;
-}
 
 int compare_verdicts(const config_setting_t *compare, const run_point *pts, long n,
                      const char *const *swept, int n_swept, char (*verdicts)[VERDICT_SIZE], int max)
@@ -268,7 +274,7 @@ int compare_verdicts(const config_setting_t *compare, const run_point *pts, long
         if (sp.linear) {
             if (first_of_group(pts, i, n_swept, &sp))
                 snprintf(verdicts[k++], VERDICT_SIZE, "%s: %s", group,
-                         r_squared(pts, n, p, n_swept, &sp) >= 0.99 ? "linear" : "not linear");
+                         fit_line(pts, n, p, n_swept, &sp).r2 >= 0.99 ? "linear" : "not linear");
             continue;
         }
         const char *av = p->swept[sp.along_axis];
