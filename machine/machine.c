@@ -31,6 +31,7 @@ void machine_defaults(machine *m)
     m->policy = MEM_PARALLEL;
     m->bandwidth = 0;
     m->launch_latency = 0;
+    m->block_dispatch = 0;
     m->clock_hz = 1e9;
     m->order = ORDER_FIFO;
     m->seed = 1;
@@ -87,6 +88,7 @@ static const field fields[] = {
     {"policy", F_POLICY, offsetof(machine, policy), NULL},
     {"bandwidth", F_NUM, offsetof(machine, bandwidth), NULL},
     {"launch_latency", F_NUM, offsetof(machine, launch_latency), NULL},
+    {"block_dispatch", F_NUM, offsetof(machine, block_dispatch), NULL},
     {"clock_hz", F_NUM, offsetof(machine, clock_hz), NULL},
     {"order", F_ORDER, offsetof(machine, order), NULL},
     {"seed", F_SEED, offsetof(machine, seed), NULL},
@@ -276,6 +278,7 @@ static int validate_dmm_umm(const machine *m)
     const char *mcm_only = m->policy != MEM_PARALLEL ? "policy"
                            : m->bandwidth != 0       ? "bandwidth"
                            : m->launch_latency != 0  ? "launch_latency"
+                           : m->block_dispatch != 0  ? "block_dispatch"
                            : m->order != ORDER_FIFO  ? "order"
                                                      : NULL;
     if (mcm_only)
@@ -302,6 +305,8 @@ int machine_validate(const machine *m)
         return fail("machine '%s': bandwidth = %g must be >= 0 (0 means P/U)", n, m->bandwidth);
     if (m->launch_latency < 0)
         return fail("machine '%s': launch_latency = %g must be >= 0", n, m->launch_latency);
+    if (m->block_dispatch < 0)
+        return fail("machine '%s': block_dispatch = %g must be >= 0", n, m->block_dispatch);
     if (!(m->clock_hz > 0))
         return fail("machine '%s': clock_hz = %g must be > 0", n, m->clock_hz);
     if (m->warp <= 0)

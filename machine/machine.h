@@ -51,6 +51,7 @@ typedef struct machine {
     memory_policy policy;  /* how global memory serves different blocks */
     double bandwidth;      /* `shared` only: words per cycle; 0 means P/U */
     double launch_latency; /* cycles between a kernel's release and launch */
+    double block_dispatch; /* cycles an SM spends taking each block (beyond the papers; 0) */
     double clock_hz;       /* only to print times in seconds */
     block_order order;     /* which ready block an idle SM takes */
     uint64_t seed;         /* seeds `random` order and `exclusive` ties */

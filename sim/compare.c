@@ -209,14 +209,16 @@ static void linear_fit(FILE *out, const run_point *pts, long n, const run_point 
 }
 
 int compare_print(FILE *out, const config_setting_t *compare, const run_point *pts, long n,
-                  const char *const *swept, int n_swept)
+                  const char *const *swept, int n_swept, const char *source)
 {
     spec sp;
     if (read_spec(compare, swept, n_swept, &sp) < 0)
         return -1;
     fprintf(out, "claim: %s\n", sp.claim ? sp.claim : "(the run file states no claim)");
     const machine *m = &pts[0].machine;
-    if (m->kind == KIND_MCM)
+    if (source)
+        fprintf(out, "%s:\n", source);
+    else if (m->kind == KIND_MCM)
         fprintf(out, "machine '%s' (P = %d, U = %g, policy %s), simulated:\n", m->name, m->p, m->u,
                 memory_policy_name(m->policy));
     else

@@ -22,8 +22,10 @@
 #include <libconfig.h>
 #include <stdio.h>
 
+/* `source` says where the times come from (NULL: "simulated" on the
+ * points' machine). */
 int compare_print(FILE *out, const config_setting_t *compare, const run_point *pts, long n,
-                  const char *const *swept, int n_swept);
+                  const char *const *swept, int n_swept, const char *source);
 
 /* The conclusion as verdicts, one per comparison made: "group|along=v: w"
  * where w is the winner (pairwise), the best value of `key` (best), or

@@ -193,8 +193,10 @@ static void run_block(sm_state *me, const block *b)
         E.out->kernels[b->kernel].start = start;
 
     if (E.m->policy == MEM_PARALLEL) {
-        sg_actor_sleep_for(read + c->span + write);
+        sg_actor_sleep_for(E.m->block_dispatch + read + c->span + write);
     } else {
+        if (E.m->block_dispatch > 0)
+            sg_actor_sleep_for(E.m->block_dispatch);
         global_memory_transfer(me->id, read, 1);
         sg_actor_sleep_for(c->span);
         global_memory_transfer(me->id, write, 0);

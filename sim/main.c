@@ -254,7 +254,7 @@ static int cmd_run(int argc, char **argv, int compare)
         for (int a = 0; a < rf.n_axes; a++)
             swept[a] = rf.axes[a].key;
         if (compare)
-            rc = compare_print(stdout, rf.compare, pts, n, swept, rf.n_axes);
+            rc = compare_print(stdout, rf.compare, pts, n, swept, rf.n_axes, NULL);
         else
             report_print(stdout, o.format, pts, n, swept, rf.n_axes);
         free_points(pts, n);

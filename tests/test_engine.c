@@ -304,3 +304,23 @@ Test(engine, trace_has_one_row_per_block)
     sim_result_free(&r);
     kernel_dag_free(dag);
 }
+
+Test(engine, block_dispatch_lengthens_every_block)
+{
+    /* 100 blocks of cost 10 on 8 SMs, each SM spending 2 cycles to take a
+     * block: 13 rounds of 12 cycles */
+    kernel_dag *dag = kernel_dag_new("dispatch");
+    kernel k = test_kernel("k", 100, 32, 10, 0, 0);
+    kernel_dag_add(dag, &k);
+    machine m = test_machine(8, 1);
+    m.block_dispatch = 2;
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 13 * 12);
+    cr_expect_eq(r.costs.C, 10, "C stays the model's S(B) + O(B)");
+    m.policy = MEM_SHARED;
+    sim_result s = simulate(dag, &m);
+    cr_expect_eq(s.T, 13 * 12, "the same under `shared` at the default bandwidth");
+    sim_result_free(&r);
+    sim_result_free(&s);
+    kernel_dag_free(dag);
+}

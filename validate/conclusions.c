@@ -99,10 +99,10 @@ static int one_conclusion(FILE *f, const validation *v, int pol, const char *pat
             for (int i = 0; i < nc; i++)
                 same += strcmp(vc[i], vs[i]) == 0;
             fprintf(f, "### `%s` (%ld measured points)\n\nOn the card:\n\n```\n", path, s.n);
-            compare_print(f, rf.compare, s.card, s.n, swept, rf.n_axes);
+            compare_print(f, rf.compare, s.card, s.n, swept, rf.n_axes, "measured on the card, median times in ms");
             fprintf(f, "```\n\nSimulated (policy %s, fitted constants; times in ms):\n\n```\n",
                     memory_policy_name(v->policies[pol]));
-            compare_print(f, rf.compare, s.sim, s.n, swept, rf.n_axes);
+            compare_print(f, rf.compare, s.sim, s.n, swept, rf.n_axes, "simulated at the fitted constants, in ms");
             fprintf(f, "```\n\n**Agreement: %d of %d verdicts.**", same, nc);
             if (same < nc) {
                 fprintf(f, " Where they differ (card → simulator):\n\n");

@@ -103,6 +103,9 @@ static int time_lines(validation *v, int pol, fit_point *fp)
         fp[i].beta = pol == 0 ? (t2 - t1) / (u2 - u1) : 0;
         fp[i].alpha = pol == 0 ? t1 - fp[i].beta * u1 : t1;
         fp[i].launches = L;
+        fp[i].rounds = 0;
+        for (int k = 0; k < v->pts[i].dag->n; k++) /* blocks one SM takes in turn */
+            fp[i].rounds += ceil((double)v->pts[i].dag->kernels[k].blocks / v->card.p);
     }
     return 0;
 }
@@ -117,7 +120,8 @@ static int calibrate_policy(validation *v, int pol)
         if (v->pts[i].train)
             train[n_train++] = fp[i];
     fit_result *f = &v->fit[pol];
-    int rc = pol == 0 ? fit_calibrate(train, n_train, 0.01, 1000, 1, f) : fit_at_u(train, n_train, 0, 1, f);
+    const int terms = FIT_LAUNCH | FIT_DISPATCH;
+    int rc = pol == 0 ? fit_calibrate(train, n_train, 0.01, 1000, terms, f) : fit_at_u(train, n_train, 0, terms, f);
     if (rc < 0)
         return fail("policy %s: %s", memory_policy_name(v->policies[pol]), fail_message());
     if (pol != 0)
@@ -126,35 +130,38 @@ static int calibrate_policy(validation *v, int pol)
     machine m = policy_machine(v, pol, f->u);
     m.clock_hz = 1 / f->seconds_per_cycle;
     m.launch_latency = f->launch_seconds / f->seconds_per_cycle;
+    m.block_dispatch = f->dispatch_seconds / f->seconds_per_cycle;
     v->fitted[pol] = m;
     for (int i = 0; i < v->n; i++) {
         double T, L;
         if (simulate(&v->pts[i], &m, &T, &L) < 0)
             return -1;
         v->pts[i].sim_ms[pol] = T * f->seconds_per_cycle * 1e3;
-        v->pts[i].linear_ms[pol] = 1e3 * (f->seconds_per_cycle * (fp[i].alpha + fp[i].beta * f->u) +
-                                          f->launch_seconds * fp[i].launches);
+        v->pts[i].linear_ms[pol] = 1e3 * (fit_relative_error(&fp[i], f) + 1) * fp[i].seconds;
     }
     free(fp);
     free(train);
     return 0;
 }
 
-/* Within each series, by increasing n: train, test, train, ... */
+/* Within each series (measured.h), by increasing size: train, test,
+ * train, ...  A case study whose n never varies (plain division sweeps m,
+ * radix sort sweeps s) is split along the param that does. */
 static void split_every_other_n(validation *v)
 {
     for (int i = 0; i < v->n; i++) {
         const measured_row *r = v->pts[i].row;
         char mine[256], other[256];
-        measured_series(r, mine, sizeof mine);
-        const double *n = vars_get(&r->values, "n");
-        int smaller = 0; /* points of the same series with a smaller n */
+        const char *along = measured_size_key(r, v->rows, v->n_rows);
+        measured_series_along(r, along, mine, sizeof mine);
+        const double *x = vars_get(&r->values, along);
+        int smaller = 0; /* points of the same series with a smaller size */
         for (int j = 0; j < v->n; j++) {
             const measured_row *q = v->pts[j].row;
-            measured_series(q, other, sizeof other);
-            const double *qn = vars_get(&q->values, "n");
-            if (strcmp(q->program, r->program) == 0 && strcmp(other, mine) == 0 && n && qn &&
-                (*qn < *n || (*qn == *n && j < i)))
+            measured_series_along(q, along, other, sizeof other);
+            const double *qx = vars_get(&q->values, along);
+            if (strcmp(q->program, r->program) == 0 && strcmp(other, mine) == 0 && x && qx &&
+                (*qx < *x || (*qx == *x && j < i)))
                 smaller++;
         }
         v->pts[i].train = smaller % 2 == 0;
@@ -180,6 +187,7 @@ static int load(validation *v, const char *card)
     /* A point the model refuses (e.g. a Z constraint the card's code gets
      * around by using global memory) is left out and listed in the report. */
     int kept = 0, n_rows = v->n;
+    v->n_rows = n_rows;
     for (int i = 0; i < n_rows; i++) {
         if (!rows[i].ok)
             return fail("%s:%d: the card's result check failed (check=FAIL): not a valid measurement",

@@ -125,15 +125,43 @@ int measured_constant(const char *dir, const char *name, double *value)
     return found;
 }
 
-void measured_series(const measured_row *r, char *out, size_t size)
+void measured_series_along(const measured_row *r, const char *key, char *out, size_t size)
 {
     out[0] = '\0';
     const double *n = vars_get(&r->values, "n");
     for (int i = 0; i < r->values.n; i++) {
         const char *k = r->values.name[i];
-        if (strcmp(k, "n") == 0 || (strcmp(k, "m") == 0 && n && r->values.value[i] == *n))
+        if (strcmp(k, key) == 0 ||
+            (strcmp(key, "n") == 0 && strcmp(k, "m") == 0 && n && r->values.value[i] == *n))
             continue;
         size_t len = strlen(out);
         snprintf(out + len, size - len, "%s%s=%g", len ? " " : "", k, r->values.value[i]);
     }
+}
+
+void measured_series(const measured_row *r, char *out, size_t size) { measured_series_along(r, "n", out, size); }
+
+static int varies(const char *key, const measured_row *r, const measured_row *rows, int n)
+{
+    const double *mine = vars_get(&r->values, key);
+    if (!mine)
+        return 0;
+    for (int j = 0; j < n; j++) {
+        const double *other = vars_get(&rows[j].values, key);
+        if (strcmp(rows[j].program, r->program) == 0 && other && *other != *mine)
+            return 1;
+    }
+    return 0;
+}
+
+const char *measured_size_key(const measured_row *r, const measured_row *rows, int n)
+{
+    if (varies("n", r, rows, n))
+        return "n";
+    if (varies("m", r, rows, n))
+        return "m";
+    for (int i = 0; i < r->values.n; i++)
+        if (varies(r->values.name[i], r, rows, n))
+            return r->values.name[i];
+    return "n";
 }

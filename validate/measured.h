@@ -24,9 +24,17 @@ typedef struct measured_row {
  * alphabetical order of file, rows in file order.  *rows is malloc'ed. */
 int measured_load(const char *dir, measured_row **rows, int *n);
 
-/* The series of a row: its program and params other than n (and m when it
- * equals n), e.g. "s=4 l=256"; rows of one series differ only in size. */
+/* The series of a row: its params other than n (and m when it equals n),
+ * e.g. "s=4 l=256"; rows of one series differ only in size. */
 void measured_series(const measured_row *r, char *out, size_t size);
+
+/* The size param of r's case study: n if it varies among the case's rows,
+ * else m, else the first param that varies (e.g. s), else "n". */
+const char *measured_size_key(const measured_row *r, const measured_row *rows, int n);
+
+/* The series of r along `key`: its params other than `key` (and m when it
+ * equals n and key is n). */
+void measured_series_along(const measured_row *r, const char *key, char *out, size_t size);
 
 /* A constant of constants.csv (columns name,value,unit,how); -1 if absent. */
 int measured_constant(const char *dir, const char *name, double *value);

@@ -26,8 +26,9 @@ typedef struct validation {
     char card_name[64], data_dir[1024], report_dir[1024];
     machine card;               /* the preset, before fitting */
     measured_row *rows;
+    int n_rows;                 /* all measured rows */
     vpoint *pts;
-    int n;
+    int n;                      /* the points simulated */
     int n_refused;              /* measured points the model cannot run */
     const measured_row *refused[64];
     char refused_why[64][512];
