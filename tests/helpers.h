@@ -10,6 +10,7 @@
 #define MCM_TEST_HELPERS_H
 
 #include "engine.h"
+#include "exec_programs.h"
 #include "fail.h"
 #include "program.h"
 
@@ -215,6 +216,25 @@ static inline MCM_PRINTF(4, 5) int mcmsim_output(const char *streams, char *out,
     size_t got = fread(out, 1, size - 1, pipe);
     out[got] = '\0';
     return pclose(pipe);
+}
+
+/* The exec mode of `program` (the test fails if it has none). */
+static inline const exec_program *test_exec_program(const char *program)
+{
+    const exec_program *x = exec_program_find(program);
+    cr_assert_not_null(x, "%s has no exec mode", program);
+    return x;
+}
+
+/* Run the exec mode of `program` at `params` on m; the test fails with the
+ * program's message unless the result equals its serial reference. */
+static inline exec_run *run_exec_builtin(const char *program, vars params, const machine *m)
+{
+    const exec_program *x = test_exec_program(program);
+    exec_run *run = exec_begin(program, m);
+    cr_assert_eq(x->host(&params, m, run), 0, "%s at seed %llu: %s", program, (unsigned long long)m->seed,
+                 fail_message());
+    return run;
 }
 
 #endif

@@ -18,21 +18,9 @@
 
 #include <math.h>
 
-static const exec_program *cooley_tukey(void)
-{
-    const exec_program *p = exec_program_find("cooley-tukey");
-    cr_assert_not_null(p, "cooley-tukey has no exec mode");
-    return p;
-}
-
 static exec_run *run_at(double n, double mm, double l, const machine *m)
 {
-    exec_run *run = exec_begin("cooley-tukey", m);
-    vars params = test_params("n m l", n, mm, l);
-    int rc = cooley_tukey()->host(&params, m, run);
-    cr_assert_eq(rc, 0, "n = %g, m = %g, ℓ = %g, seed %llu: %s", n, mm, l, (unsigned long long)m->seed,
-                 fail_message());
-    return run;
+    return run_exec_builtin("cooley-tukey", test_params("n m l", n, mm, l), m);
 }
 
 /* ---- (a) the result ---------------------------------------------------------- */
@@ -57,7 +45,7 @@ Test(exec_cooley_tukey, default_params_and_refused_points)
     vars none = {0};
     vars_clear(&none);
     exec_run *run = exec_begin("cooley-tukey", &m);
-    cr_assert_eq(cooley_tukey()->host(&none, &m, run), 0, "%s", fail_message());
+    cr_assert_eq(test_exec_program("cooley-tukey")->host(&none, &m, run), 0, "%s", fail_message());
     cr_expect_eq(exec_dag(run)->n, 2 * (16 - 4) + 1);
     exec_end(run);
     /* what the model refuses (not powers of two, n < mℓ, 2mℓ > Z) */
@@ -68,7 +56,7 @@ Test(exec_cooley_tukey, default_params_and_refused_points)
         char model_message[512];
         snprintf(model_message, sizeof model_message, "%s", fail_message());
         run = exec_begin("cooley-tukey", &m);
-        cr_expect_eq(cooley_tukey()->host(&params, &m, run), -1);
+        cr_expect_eq(test_exec_program("cooley-tukey")->host(&params, &m, run), -1);
         cr_expect_str_eq(fail_message(), model_message);
         exec_end(run);
     }

@@ -15,21 +15,9 @@
 
 #include <math.h>
 
-static const exec_program *fft_mult(void)
-{
-    const exec_program *p = exec_program_find("fft-mult");
-    cr_assert_not_null(p, "fft-mult has no exec mode");
-    return p;
-}
-
 static exec_run *run_at(double n, double mm, double l, const machine *m)
 {
-    exec_run *run = exec_begin("fft-mult", m);
-    vars params = test_params("n m l", n, mm, l);
-    int rc = fft_mult()->host(&params, m, run);
-    cr_assert_eq(rc, 0, "n = %g, m = %g, ℓ = %g, seed %llu: %s", n, mm, l, (unsigned long long)m->seed,
-                 fail_message());
-    return run;
+    return run_exec_builtin("fft-mult", test_params("n m l", n, mm, l), m);
 }
 
 /* ---- (a) the result ---------------------------------------------------------- */
@@ -53,7 +41,7 @@ Test(exec_fft_mult, default_params_and_refused_points)
     vars none = {0};
     vars_clear(&none);
     exec_run *run = exec_begin("fft-mult", &m);
-    cr_assert_eq(fft_mult()->host(&none, &m, run), 0, "%s", fail_message());
+    cr_assert_eq(test_exec_program("fft-mult")->host(&none, &m, run), 0, "%s", fail_message());
     cr_expect_eq(exec_dag(run)->n, 9 * 13 - 4, "n = m = 4096: N = 2^13, 9 log N − 4 kernels");
     exec_end(run);
     /* what the model refuses: m > n, sizes not whole, N < 2ℓ, ℓ not a power of two */
@@ -64,7 +52,7 @@ Test(exec_fft_mult, default_params_and_refused_points)
         char model_message[512];
         snprintf(model_message, sizeof model_message, "%s", fail_message());
         run = exec_begin("fft-mult", &m);
-        cr_expect_eq(fft_mult()->host(&params, &m, run), -1);
+        cr_expect_eq(test_exec_program("fft-mult")->host(&params, &m, run), -1);
         cr_expect_str_eq(fail_message(), model_message);
         exec_end(run);
     }
