@@ -16,6 +16,7 @@
 
 #include <criterion/criterion.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +236,38 @@ static inline exec_run *run_exec_builtin(const char *program, vars params, const
     cr_assert_eq(x->host(&params, m, run), 0, "%s at seed %llu: %s", program, (unsigned long long)m->seed,
                  fail_message());
     return run;
+}
+
+/* ---- the UMM rule, counted independently of sim/exec.c ------------------ */
+
+/* One round of global accesses: threads [lo, hi) of the grid touch cell
+ * stride·i + offset (cells >= 0). */
+typedef struct round_pattern {
+    long lo, hi, stride, offset;
+} round_pattern;
+
+/* Address groups touched by the warps of block b in round r. */
+static inline long round_groups(round_pattern r, long b, int l, int w)
+{
+    long groups = 0, block_end = (b + 1) * l;
+    for (long first = b * l; first < block_end; first += w) {
+        long end = first + w < block_end ? first + w : block_end, last = LONG_MIN;
+        for (long i = first > r.lo ? first : r.lo; i < end && i < r.hi; i++) {
+            long group = (r.stride * i + r.offset) / w;
+            groups += group != last;
+            last = group;
+        }
+    }
+    return groups;
+}
+
+/* Words per thread (model units) that block b moves in these rounds. */
+static inline double block_words(const round_pattern *rounds, int n_rounds, long b, int l, int w)
+{
+    long groups = 0;
+    for (int k = 0; k < n_rounds; k++)
+        groups += round_groups(rounds[k], b, l, w);
+    return (double)groups * (w < l ? w : l) / l;
 }
 
 #endif

@@ -19,38 +19,6 @@
 #include <limits.h>
 #include <math.h>
 
-/* ---- the UMM rule, counted independently of sim/exec.c ------------------ */
-
-/* One round of global accesses: threads [lo, hi) of the grid touch cell
- * stride·i + offset (cells >= 0). */
-typedef struct round_pattern {
-    long lo, hi, stride, offset;
-} round_pattern;
-
-/* Address groups touched by the warps of block b in round r. */
-static long round_groups(round_pattern r, long b, int l, int w)
-{
-    long groups = 0, block_end = (b + 1) * l;
-    for (long first = b * l; first < block_end; first += w) {
-        long end = first + w < block_end ? first + w : block_end, last = LONG_MIN;
-        for (long i = first > r.lo ? first : r.lo; i < end && i < r.hi; i++) {
-            long group = (r.stride * i + r.offset) / w;
-            groups += group != last;
-            last = group;
-        }
-    }
-    return groups;
-}
-
-/* Words per thread (model units) that block b moves in these rounds. */
-static double block_words(const round_pattern *rounds, int n_rounds, long b, int l, int w)
-{
-    long groups = 0;
-    for (int k = 0; k < n_rounds; k++)
-        groups += round_groups(rounds[k], b, l, w);
-    return (double)groups * (w < l ? w : l) / l;
-}
-
 /* ---- running the program ------------------------------------------------ */
 
 /* The exec-mode sum, as the registry gives it. */
