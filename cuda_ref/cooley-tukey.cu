@@ -128,6 +128,7 @@ typedef struct {
     uint32_t omega;
     uint32_t *d_input, *d_buf0, *d_buf1;
     uint32_t *d_result;
+    uint32_t *x;             /* the input, on the host */
 } ct_ctx;
 
 static void ct_run(void *p)
@@ -158,44 +159,54 @@ static void ct_run(void *p)
     c->d_result = x;
 }
 
-static int run_point(long n, int l, int m, const common_opts *o, rng_t *rng)
+/* check the last run's FFT against the serial one, print the row */
+static int finish(void *p, const bench_result *res)
 {
-    ct_ctx c;
-    uint32_t *x = host_alloc_u32((size_t)n), *got = host_alloc_u32((size_t)n);
+    ct_ctx *c = (ct_ctx *)p;
+    const long n = c->n;
+    uint32_t *got = host_alloc_u32((size_t)n);
+    to_host(got, c->d_result, (size_t)n);
+    cpu_fft(c->x, (size_t)n, c->omega);
+    int ok = same_words("cooley-tukey", got, c->x, (size_t)n);
+
+    char params[128];
+    snprintf(params, sizeof params, "n=%ld;l=%d;m=%d", n, c->l, c->m);
+    report("cooley-tukey", params, n, c->m, c->l, 0, res, ok);
+    CUDA_CHECK(cudaFree(c->d_input));
+    CUDA_CHECK(cudaFree(c->d_buf0));
+    CUDA_CHECK(cudaFree(c->d_buf1));
+    free(c->x);
+    free(c);
+    free(got);
+    return ok;
+}
+
+/* a point of the series: random input on the device.  The DFT_m powers in
+ * constant memory are the same for every n (ω_n^(n/m) = g^((p−1)/m)), so
+ * the points of a series share them. */
+static bench_point prepare(long n, int l, int m, rng_t *rng)
+{
+    ct_ctx *c = (ct_ctx *)calloc(1, sizeof *c);
     uint32_t w_m_powers[CT_MAX_M];
-    c.n = n;
-    c.l = l;
-    c.m = m;
-    c.omega = zp_root_of_unity((uint64_t)n);
+    c->x = host_alloc_u32((size_t)n);
+    c->n = n;
+    c->l = l;
+    c->m = m;
+    c->omega = zp_root_of_unity((uint64_t)n);
     for (int e = 0; e < m; e++)
-        w_m_powers[e] = zp_pow(zp_pow(c.omega, (uint64_t)(n / m)), (uint64_t)e);
+        w_m_powers[e] = zp_pow(zp_pow(c->omega, (uint64_t)(n / m)), (uint64_t)e);
     CUDA_CHECK(cudaMemcpyToSymbol(c_dft_m_powers, w_m_powers,
                                   sizeof(uint32_t) * (size_t)m));
     for (long i = 0; i < n; i++)
-        x[i] = rng_zp(rng);
-    c.d_input = dev_alloc_u32((size_t)n);
-    c.d_buf0 = dev_alloc_u32((size_t)n);
-    c.d_buf1 = dev_alloc_u32((size_t)n);
-    to_device(c.d_input, x, (size_t)n);
-    dev_poison(c.d_buf0, (size_t)n);
-    dev_poison(c.d_buf1, (size_t)n);
-
-    bench_job job = {NULL, ct_run, &c};
-    bench_result b = bench(job, o->warmup, o->runs);
-
-    to_host(got, c.d_result, (size_t)n);
-    cpu_fft(x, (size_t)n, c.omega);
-    int ok = same_words("cooley-tukey", got, x, (size_t)n);
-
-    char params[128];
-    snprintf(params, sizeof params, "n=%ld;l=%d;m=%d", n, l, m);
-    report("cooley-tukey", params, n, m, l, 0, b, ok);
-    CUDA_CHECK(cudaFree(c.d_input));
-    CUDA_CHECK(cudaFree(c.d_buf0));
-    CUDA_CHECK(cudaFree(c.d_buf1));
-    free(x);
-    free(got);
-    return ok;
+        c->x[i] = rng_zp(rng);
+    c->d_input = dev_alloc_u32((size_t)n);
+    c->d_buf0 = dev_alloc_u32((size_t)n);
+    c->d_buf1 = dev_alloc_u32((size_t)n);
+    to_device(c->d_input, c->x, (size_t)n);
+    dev_poison(c->d_buf0, (size_t)n);
+    dev_poison(c->d_buf1, (size_t)n);
+    bench_point p = {{NULL, ct_run, c}, finish};
+    return p;
 }
 
 int main(int argc, char **argv)
@@ -204,7 +215,7 @@ int main(int argc, char **argv)
     static const char *const flags[] = {COMMON_FLAGS, NULL};
     cli_require_known(argc, argv, keys, flags,
                       "cooley-tukey [--n LIST] [--l 128] [--m 16] [--runs R] "
-                      "[--warmup W] [--seed S] [--no-header]");
+                      "[--warmup W] [--seed S] [--occupancy FILE] [--no-header]");
     common_opts o = common_parse(argc, argv);
     long ns[CLI_MAX_LIST];
     static const long default_n[] = {1L << 14, 1L << 15, 1L << 16, 1L << 17,
@@ -218,15 +229,16 @@ int main(int argc, char **argv)
         return 2;
     }
     rng_t rng = {o.seed};
-    int all_ok = 1;
-    if (o.header)
-        csv_print_header(stdout);
+    bench_point pts[CLI_MAX_LIST];
     for (int i = 0; i < count; i++) {
         if (log2_exact(ns[i]) < 0 || ns[i] < 2 * m || ns[i] > (1L << ZP_MAX_LOG2_N)) {
             fprintf(stderr, "n must be a power of two in [2m, 2^26]\n");
             return 2;
         }
-        all_ok &= run_point(ns[i], l, m, &o, &rng);
     }
-    return all_ok ? 0 : 1;
+    for (int i = 0; i < count; i++)
+        pts[i] = prepare(ns[i], l, m, &rng);
+    if (o.header)
+        csv_print_header(stdout);
+    return bench_series(pts, count, &o) ? 0 : 1;
 }

@@ -64,7 +64,7 @@
  * common factor of degree 8, must equal cpu_gcd (the classical algorithm).
  *
  * Usage: euclid [--n LIST] [--m M] [--s LIST] [--l 256] [--runs R]
- *               [--warmup W] [--seed S] [--no-header]   (m = n by default)
+ *               [--warmup W] [--seed S] [--occupancy FILE] [--no-header]   (m = n by default)
  */
 #include <stdio.h>
 #include <string.h>
@@ -360,6 +360,8 @@ typedef struct {
     gcd_buffers bufs;
     gcd_state *d_state;          /* two states */
     const uint32_t *d_a_orig, *d_b_orig;
+    uint32_t *a, *b;             /* the timed pair, on the host */
+    int planted_ok;              /* the planted-factor check passed */
 } euclid_ctx;
 
 static void euclid_reset(void *p)
@@ -458,60 +460,69 @@ static void planted_pair(uint32_t *a, long n, uint32_t *b, long m, rng_t *rng)
     free(v);
 }
 
-static int run_point(long n, long m, int s, int l, const common_opts *o,
-                     rng_t *rng)
+/* check the gcd of the last timed run, print the row */
+static int finish(void *p, const bench_result *res)
 {
-    euclid_ctx c;
-    uint32_t *a = host_alloc_u32((size_t)n), *b = host_alloc_u32((size_t)m);
-    uint32_t *d_a_orig = dev_alloc_u32((size_t)n), *d_b_orig = dev_alloc_u32((size_t)m);
-    int max_calls = (int)((n + m) / s + 4);
-    c.n = n;
-    c.m = m;
-    c.s = s;
-    c.l = l;
-    c.calls = (gcd_call *)malloc((size_t)max_calls * sizeof(gcd_call));
-    if (!c.calls)
-        return 0;
-    c.ncalls = gcd_schedule(n, m, s, l, c.calls, max_calls);
-    for (int i = 0; i < 2; i++) {
-        c.bufs.a[i] = dev_alloc_u32((size_t)n);
-        c.bufs.b[i] = dev_alloc_u32((size_t)n);
-    }
-    CUDA_CHECK(cudaMalloc(&c.d_state, 2 * sizeof(gcd_state)));
-    c.d_a_orig = d_a_orig;
-    c.d_b_orig = d_b_orig;
-
-    /* correctness on a pair with a planted common factor (one untimed run) */
-    planted_pair(a, n, b, m, rng);
-    set_inputs(&c, a, b);
-    euclid_reset(&c);
-    euclid_run(&c);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    int ok = compare_gcd(&c, a, b, "planted factor");
-
-    /* timed runs on a fresh random (generically coprime) pair; the result of
-       the last timed run is checked */
-    random_poly(a, n, rng);
-    random_poly(b, m, rng);
-    set_inputs(&c, a, b);
-    bench_job job = {euclid_reset, euclid_run, &c};
-    bench_result res = bench(job, o->warmup, o->runs);
-    ok &= compare_gcd(&c, a, b, "random pair");
+    euclid_ctx *c = (euclid_ctx *)p;
+    int ok = c->planted_ok & compare_gcd(c, c->a, c->b, "random pair");
 
     char params[128];
-    snprintf(params, sizeof params, "n=%ld;m=%ld;l=%d;s=%d", n, m, l, s);
-    report("euclid", params, n, m, l, s, res, ok);
+    snprintf(params, sizeof params, "n=%ld;m=%ld;l=%d;s=%d", c->n, c->m, c->l,
+             c->s);
+    report("euclid", params, c->n, c->m, c->l, c->s, res, ok);
     for (int i = 0; i < 2; i++) {
-        CUDA_CHECK(cudaFree(c.bufs.a[i]));
-        CUDA_CHECK(cudaFree(c.bufs.b[i]));
+        CUDA_CHECK(cudaFree(c->bufs.a[i]));
+        CUDA_CHECK(cudaFree(c->bufs.b[i]));
     }
-    CUDA_CHECK(cudaFree(c.d_state));
-    CUDA_CHECK(cudaFree(d_a_orig));
-    CUDA_CHECK(cudaFree(d_b_orig));
-    free(c.calls);
-    free(a);
-    free(b);
+    CUDA_CHECK(cudaFree(c->d_state));
+    CUDA_CHECK(cudaFree((void *)c->d_a_orig));
+    CUDA_CHECK(cudaFree((void *)c->d_b_orig));
+    free(c->calls);
+    free(c->a);
+    free(c->b);
+    free(c);
     return ok;
+}
+
+/* a point of the series: the launch schedule, a correctness run on a pair
+ * with a planted common factor (untimed), then a fresh random (generically
+ * coprime) pair on the device for the timed runs */
+static bench_point prepare(long n, long m, int s, int l, rng_t *rng)
+{
+    euclid_ctx *c = (euclid_ctx *)calloc(1, sizeof *c);
+    int max_calls = (int)((n + m) / s + 4);
+    c->a = host_alloc_u32((size_t)n);
+    c->b = host_alloc_u32((size_t)m);
+    c->d_a_orig = dev_alloc_u32((size_t)n);
+    c->d_b_orig = dev_alloc_u32((size_t)m);
+    c->n = n;
+    c->m = m;
+    c->s = s;
+    c->l = l;
+    c->calls = (gcd_call *)malloc((size_t)max_calls * sizeof(gcd_call));
+    if (!c->calls) {
+        fprintf(stderr, "out of host memory (%d calls)\n", max_calls);
+        exit(1);
+    }
+    c->ncalls = gcd_schedule(n, m, s, l, c->calls, max_calls);
+    for (int i = 0; i < 2; i++) {
+        c->bufs.a[i] = dev_alloc_u32((size_t)n);
+        c->bufs.b[i] = dev_alloc_u32((size_t)n);
+    }
+    CUDA_CHECK(cudaMalloc(&c->d_state, 2 * sizeof(gcd_state)));
+
+    planted_pair(c->a, n, c->b, m, rng);
+    set_inputs(c, c->a, c->b);
+    euclid_reset(c);
+    euclid_run(c);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    c->planted_ok = compare_gcd(c, c->a, c->b, "planted factor");
+
+    random_poly(c->a, n, rng);
+    random_poly(c->b, m, rng);
+    set_inputs(c, c->a, c->b);
+    bench_point p = {{euclid_reset, euclid_run, c}, finish};
+    return p;
 }
 
 int main(int argc, char **argv)
@@ -521,7 +532,7 @@ int main(int argc, char **argv)
     static const char *const flags[] = {COMMON_FLAGS, NULL};
     cli_require_known(argc, argv, keys, flags,
                       "euclid [--n LIST] [--m M] [--s LIST] [--l 256] [--runs R] "
-                      "[--warmup W] [--seed S] [--no-header]");
+                      "[--warmup W] [--seed S] [--occupancy FILE] [--no-header]");
     common_opts o = common_parse(argc, argv);
     long ns[CLI_MAX_LIST], ss[CLI_MAX_LIST];
     static const long default_n[] = {1000, 2000, 3000, 4000, 5000,
@@ -536,9 +547,8 @@ int main(int argc, char **argv)
         return 2;
     }
     rng_t rng = {o.seed};
-    int all_ok = 1;
-    if (o.header)
-        csv_print_header(stdout);
+    bench_point pts[CLI_MAX_LIST];
+    int count_pts = 0;
     for (int i = 0; i < count_n; i++) {
         for (int j = 0; j < count_s; j++) {
             long n = ns[i], m = m_opt ? m_opt : ns[i], s = ss[j];
@@ -548,8 +558,14 @@ int main(int argc, char **argv)
                         GCD_PLANTED_DEGREE + 1);
                 return 2;
             }
-            all_ok &= run_point(n, m, (int)s, l, &o, &rng);
+            if (count_pts == CLI_MAX_LIST) {
+                fprintf(stderr, "at most %d points per series\n", CLI_MAX_LIST);
+                return 2;
+            }
+            pts[count_pts++] = prepare(n, m, (int)s, l, &rng);
         }
     }
-    return all_ok ? 0 : 1;
+    if (o.header)
+        csv_print_header(stdout);
+    return bench_series(pts, count_pts, &o) ? 0 : 1;
 }

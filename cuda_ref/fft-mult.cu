@@ -57,6 +57,7 @@ typedef struct {
     uint32_t *d_powers;           /* omega_N^e, e < N */
     uint32_t *d_w0, *d_w1, *d_w2, *d_w3, *d_c;
     uint32_t *d_f;                /* product (N words, 2n-1 used) */
+    uint32_t *a, *b;              /* the inputs, on the host */
 } fft_mult_ctx;
 
 static void fft_mult_run(void *p)
@@ -88,48 +89,58 @@ static void compute_powers(fft_mult_ctx *c)
     CUDA_CHECK(cudaFree(totals));
 }
 
-static int run_point(long n, int l, const common_opts *o, rng_t *rng)
+/* check the last run's product against the serial one, print the row */
+static int finish(void *p, const bench_result *res)
 {
-    fft_mult_ctx c;
-    long N = 2 * n;
-    uint32_t *a = host_alloc_u32((size_t)N), *b = host_alloc_u32((size_t)N);
+    fft_mult_ctx *c = (fft_mult_ctx *)p;
+    const long n = c->N / 2;
     uint32_t *want = host_alloc_u32((size_t)(2 * n - 1));
     uint32_t *got = host_alloc_u32((size_t)(2 * n - 1));
-    memset(a, 0, (size_t)N * 4);
-    memset(b, 0, (size_t)N * 4);
+    to_host(got, c->d_f, (size_t)(2 * n - 1));
+    cpu_mul_fft(c->a, (size_t)n, c->b, (size_t)n, want);
+    int ok = same_words("fft-mult", got, want, (size_t)(2 * n - 1));
+
+    char params[128];
+    snprintf(params, sizeof params, "n=%ld;m=%ld;l=%d", n, n, c->l);
+    report("fft-mult", params, n, n, c->l, 0, res, ok);
+    uint32_t *bufs[] = {c->d_a, c->d_b, c->d_powers, c->d_w0, c->d_w1,
+                        c->d_w2, c->d_w3, c->d_c, c->d_f};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        CUDA_CHECK(cudaFree(bufs[i]));
+    free(c->a);
+    free(c->b);
+    free(c);
+    free(want);
+    free(got);
+    return ok;
+}
+
+/* a point of the series: random inputs and the powers of ω on the device */
+static bench_point prepare(long n, int l, rng_t *rng)
+{
+    fft_mult_ctx *c = (fft_mult_ctx *)calloc(1, sizeof *c);
+    long N = 2 * n;
+    c->a = host_alloc_u32((size_t)N);
+    c->b = host_alloc_u32((size_t)N);
+    memset(c->a, 0, (size_t)N * 4);
+    memset(c->b, 0, (size_t)N * 4);
     for (long i = 0; i < n; i++) {
-        a[i] = rng_zp(rng);
-        b[i] = rng_zp(rng);
+        c->a[i] = rng_zp(rng);
+        c->b[i] = rng_zp(rng);
     }
-    c.N = N;
-    c.l = l;
-    uint32_t **bufs[] = {&c.d_a, &c.d_b, &c.d_powers, &c.d_w0, &c.d_w1,
-                         &c.d_w2, &c.d_w3, &c.d_c, &c.d_f};
+    c->N = N;
+    c->l = l;
+    uint32_t **bufs[] = {&c->d_a, &c->d_b, &c->d_powers, &c->d_w0, &c->d_w1,
+                         &c->d_w2, &c->d_w3, &c->d_c, &c->d_f};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) {
         *bufs[i] = dev_alloc_u32((size_t)N);
         dev_poison(*bufs[i], (size_t)N);
     }
-    to_device(c.d_a, a, (size_t)N);
-    to_device(c.d_b, b, (size_t)N);
-    compute_powers(&c);
-
-    bench_job job = {NULL, fft_mult_run, &c};
-    bench_result res = bench(job, o->warmup, o->runs);
-
-    to_host(got, c.d_f, (size_t)(2 * n - 1));
-    cpu_mul_fft(a, (size_t)n, b, (size_t)n, want);
-    int ok = same_words("fft-mult", got, want, (size_t)(2 * n - 1));
-
-    char params[128];
-    snprintf(params, sizeof params, "n=%ld;m=%ld;l=%d", n, n, l);
-    report("fft-mult", params, n, n, l, 0, res, ok);
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
-        CUDA_CHECK(cudaFree(*bufs[i]));
-    free(a);
-    free(b);
-    free(want);
-    free(got);
-    return ok;
+    to_device(c->d_a, c->a, (size_t)N);
+    to_device(c->d_b, c->b, (size_t)N);
+    compute_powers(c);
+    bench_point p = {{NULL, fft_mult_run, c}, finish};
+    return p;
 }
 
 int main(int argc, char **argv)
@@ -138,7 +149,7 @@ int main(int argc, char **argv)
     static const char *const flags[] = {COMMON_FLAGS, NULL};
     cli_require_known(argc, argv, keys, flags,
                       "fft-mult [--n LIST] [--l 256] [--runs R] [--warmup W] "
-                      "[--seed S] [--no-header]");
+                      "[--seed S] [--occupancy FILE] [--no-header]");
     common_opts o = common_parse(argc, argv);
     long ns[CLI_MAX_LIST];
     static const long default_n[] = {1L << 8,  1L << 9,  1L << 10,
@@ -151,15 +162,16 @@ int main(int argc, char **argv)
         return 2;
     }
     rng_t rng = {o.seed};
-    int all_ok = 1;
-    if (o.header)
-        csv_print_header(stdout);
+    bench_point pts[CLI_MAX_LIST];
+    int count_pts = 0;
     for (int i = 0; i < count; i++) {
         if (log2_exact(ns[i]) < 1 || 2 * ns[i] > (1L << ZP_MAX_LOG2_N)) {
             fprintf(stderr, "n must be a power of two in [2, 2^25]\n");
             return 2;
         }
-        all_ok &= run_point(ns[i], l, &o, &rng);
+        pts[count_pts++] = prepare(ns[i], l, &rng);
     }
-    return all_ok ? 0 : 1;
+    if (o.header)
+        csv_print_header(stdout);
+    return bench_series(pts, count_pts, &o) ? 0 : 1;
 }

@@ -30,7 +30,7 @@
  * Check: quotient and remainder against cpu_divide (tested to satisfy
  * a = q b + r).
  * Usage: plain-division [--n 2000] [--gap LIST] [--s LIST] [--runs R]
- *                       [--warmup W] [--seed S] [--no-header]
+ *                       [--warmup W] [--seed S] [--occupancy FILE] [--no-header]
  *        (gap = m - n; l = 2s always)
  */
 #include <stdio.h>
@@ -97,6 +97,7 @@ typedef struct {
     uint32_t lc_b;
     const uint32_t *d_a_orig;
     uint32_t *d_rem, *d_b, *d_q;
+    uint32_t *a, *b;         /* the inputs, on the host */
 } division_ctx;
 
 static void division_reset(void *p)
@@ -121,54 +122,63 @@ static void division_run(void *p)
     }
 }
 
-static int run_point(long n, long gap, int s, const common_opts *o, rng_t *rng)
+/* check the last run's quotient and remainder, print the row */
+static int finish(void *p, const bench_result *res)
 {
-    division_ctx c;
-    const long m = n + gap;
-    uint32_t *a = host_alloc_u32((size_t)m), *b = host_alloc_u32((size_t)n + 1);
+    division_ctx *c = (division_ctx *)p;
+    const long n = c->n, m = c->m, gap = m - n;
+    const int s = c->s;
     uint32_t *q_want = host_alloc_u32((size_t)gap), *r_want = host_alloc_u32((size_t)n);
     uint32_t *q_got = host_alloc_u32((size_t)gap), *r_got = host_alloc_u32((size_t)n);
-    uint32_t *d_a_orig = dev_alloc_u32((size_t)m);
-    for (long i = 0; i < m; i++)
-        a[i] = rng_zp(rng);
-    for (long i = 0; i < n; i++)
-        b[i] = rng_zp(rng);
-    b[n] = rng_zp_nonzero(rng);
-    c.n = n;
-    c.m = m;
-    c.s = s;
-    c.lc_b = b[n];
-    c.d_rem = dev_alloc_u32((size_t)m);
-    c.d_b = dev_alloc_u32((size_t)n + 1);
-    c.d_q = dev_alloc_u32((size_t)gap);
-    to_device(d_a_orig, a, (size_t)m);
-    to_device(c.d_b, b, (size_t)n + 1);
-    c.d_a_orig = d_a_orig;
-    dev_poison(c.d_q, (size_t)gap);
-
-    bench_job job = {division_reset, division_run, &c};
-    bench_result res = bench(job, o->warmup, o->runs);
-
-    to_host(q_got, c.d_q, (size_t)gap);
-    to_host(r_got, c.d_rem, (size_t)n);
-    cpu_divide(a, (size_t)m, b, (size_t)n, q_want, r_want);
+    to_host(q_got, c->d_q, (size_t)gap);
+    to_host(r_got, c->d_rem, (size_t)n);
+    cpu_divide(c->a, (size_t)m, c->b, (size_t)n, q_want, r_want);
     int ok = same_words("plain-division quotient", q_got, q_want, (size_t)gap) &&
              same_words("plain-division remainder", r_got, r_want, (size_t)n);
 
     char params[128];
     snprintf(params, sizeof params, "n=%ld;m=%ld;l=%d;s=%d", n, m, 2 * s, s);
     report("plain-division", params, n, m, 2 * s, s, res, ok);
-    CUDA_CHECK(cudaFree(d_a_orig));
-    CUDA_CHECK(cudaFree(c.d_rem));
-    CUDA_CHECK(cudaFree(c.d_b));
-    CUDA_CHECK(cudaFree(c.d_q));
-    free(a);
-    free(b);
+    CUDA_CHECK(cudaFree((void *)c->d_a_orig));
+    CUDA_CHECK(cudaFree(c->d_rem));
+    CUDA_CHECK(cudaFree(c->d_b));
+    CUDA_CHECK(cudaFree(c->d_q));
+    free(c->a);
+    free(c->b);
+    free(c);
     free(q_want);
     free(r_want);
     free(q_got);
     free(r_got);
     return ok;
+}
+
+/* a point of the series: random dividend and divisor on the device */
+static bench_point prepare(long n, long gap, int s, rng_t *rng)
+{
+    division_ctx *c = (division_ctx *)calloc(1, sizeof *c);
+    const long m = n + gap;
+    c->a = host_alloc_u32((size_t)m);
+    c->b = host_alloc_u32((size_t)n + 1);
+    uint32_t *d_a_orig = dev_alloc_u32((size_t)m);
+    for (long i = 0; i < m; i++)
+        c->a[i] = rng_zp(rng);
+    for (long i = 0; i < n; i++)
+        c->b[i] = rng_zp(rng);
+    c->b[n] = rng_zp_nonzero(rng);
+    c->n = n;
+    c->m = m;
+    c->s = s;
+    c->lc_b = c->b[n];
+    c->d_rem = dev_alloc_u32((size_t)m);
+    c->d_b = dev_alloc_u32((size_t)n + 1);
+    c->d_q = dev_alloc_u32((size_t)gap);
+    to_device(d_a_orig, c->a, (size_t)m);
+    to_device(c->d_b, c->b, (size_t)n + 1);
+    c->d_a_orig = d_a_orig;
+    dev_poison(c->d_q, (size_t)gap);
+    bench_point p = {{division_reset, division_run, c}, finish};
+    return p;
 }
 
 int main(int argc, char **argv)
@@ -177,7 +187,7 @@ int main(int argc, char **argv)
     static const char *const flags[] = {COMMON_FLAGS, NULL};
     cli_require_known(argc, argv, keys, flags,
                       "plain-division [--n 2000] [--gap LIST] [--s LIST] "
-                      "[--runs R] [--warmup W] [--seed S] [--no-header]");
+                      "[--runs R] [--warmup W] [--seed S] [--occupancy FILE] [--no-header]");
     common_opts o = common_parse(argc, argv);
     long gaps[CLI_MAX_LIST], ss[CLI_MAX_LIST];
     static const long default_gap[] = {500, 1000, 2000, 4000, 8000};
@@ -186,17 +196,22 @@ int main(int argc, char **argv)
     int count_s = cli_list(argc, argv, "--s", ss, default_s, 3);
     long n = cli_long(argc, argv, "--n", 2000);
     rng_t rng = {o.seed};
-    int all_ok = 1;
-    if (o.header)
-        csv_print_header(stdout);
+    bench_point pts[CLI_MAX_LIST];
+    int count_pts = 0;
     for (int j = 0; j < count_s; j++) {
         for (int i = 0; i < count_gap; i++) {
             if (n < 1 || gaps[i] < 1 || ss[j] < 1 || ss[j] > 512) {
                 fprintf(stderr, "need n >= 1, gap >= 1, 1 <= s <= 512\n");
                 return 2;
             }
-            all_ok &= run_point(n, gaps[i], (int)ss[j], &o, &rng);
+            if (count_pts == CLI_MAX_LIST) {
+                fprintf(stderr, "at most %d points per series\n", CLI_MAX_LIST);
+                return 2;
+            }
+            pts[count_pts++] = prepare(n, gaps[i], (int)ss[j], &rng);
         }
     }
-    return all_ok ? 0 : 1;
+    if (o.header)
+        csv_print_header(stdout);
+    return bench_series(pts, count_pts, &o) ? 0 : 1;
 }

@@ -31,7 +31,7 @@
  * Check: against the serial FFT-based product of common/cpu_ref.c.
  *
  * Usage: plain-mult [--n LIST] [--m M] [--s LIST] [--l 256] [--runs R]
- *                   [--warmup W] [--seed S] [--no-header]   (m = n by default)
+ *                   [--warmup W] [--seed S] [--occupancy FILE] [--no-header]   (m = n by default)
  */
 #include <stdio.h>
 #include <string.h>
@@ -122,6 +122,7 @@ typedef struct {
     long n, m;
     int s, l;
     uint32_t *d_a, *d_b, *d_M, *d_f;
+    uint32_t *a, *b;         /* the inputs, on the host */
 } plain_ctx;
 
 static void plain_run(void *p)
@@ -140,50 +141,57 @@ static void plain_run(void *p)
     }
 }
 
-static int run_point(long n, long m, int s, int l, const common_opts *o,
-                     rng_t *rng)
+/* check the last run's product against the serial one, print the row */
+static int finish(void *p, const bench_result *res)
 {
-    plain_ctx c;
-    long f_len = n + m - 1, x = m / s, y = n + s - 1;
-    uint32_t *a = host_alloc_u32((size_t)n), *b = host_alloc_u32((size_t)m);
+    plain_ctx *c = (plain_ctx *)p;
+    const long n = c->n, m = c->m, f_len = n + m - 1;
     uint32_t *want = host_alloc_u32((size_t)f_len);
     uint32_t *got = host_alloc_u32((size_t)f_len);
-    for (long i = 0; i < n; i++)
-        a[i] = rng_zp(rng);
-    for (long i = 0; i < m; i++)
-        b[i] = rng_zp(rng);
-    c.n = n;
-    c.m = m;
-    c.s = s;
-    c.l = l;
-    c.d_a = dev_alloc_u32((size_t)n);
-    c.d_b = dev_alloc_u32((size_t)m);
-    c.d_M = dev_alloc_u32((size_t)(x * y));
-    c.d_f = dev_alloc_u32((size_t)f_len);
-    to_device(c.d_a, a, (size_t)n);
-    to_device(c.d_b, b, (size_t)m);
-    dev_poison(c.d_M, (size_t)(x * y));
-    dev_poison(c.d_f, (size_t)f_len);
-
-    bench_job job = {NULL, plain_run, &c};
-    bench_result res = bench(job, o->warmup, o->runs);
-
-    to_host(got, c.d_f, (size_t)f_len);
-    cpu_mul_fft(a, (size_t)n, b, (size_t)m, want);
+    to_host(got, c->d_f, (size_t)f_len);
+    cpu_mul_fft(c->a, (size_t)n, c->b, (size_t)m, want);
     int ok = same_words("plain-mult", got, want, (size_t)f_len);
 
     char params[128];
-    snprintf(params, sizeof params, "n=%ld;m=%ld;l=%d;s=%d", n, m, l, s);
-    report("plain-mult", params, n, m, l, s, res, ok);
-    CUDA_CHECK(cudaFree(c.d_a));
-    CUDA_CHECK(cudaFree(c.d_b));
-    CUDA_CHECK(cudaFree(c.d_M));
-    CUDA_CHECK(cudaFree(c.d_f));
-    free(a);
-    free(b);
+    snprintf(params, sizeof params, "n=%ld;m=%ld;l=%d;s=%d", n, m, c->l, c->s);
+    report("plain-mult", params, n, m, c->l, c->s, res, ok);
+    CUDA_CHECK(cudaFree(c->d_a));
+    CUDA_CHECK(cudaFree(c->d_b));
+    CUDA_CHECK(cudaFree(c->d_M));
+    CUDA_CHECK(cudaFree(c->d_f));
+    free(c->a);
+    free(c->b);
+    free(c);
     free(want);
     free(got);
     return ok;
+}
+
+/* a point of the series: random inputs on the device */
+static bench_point prepare(long n, long m, int s, int l, rng_t *rng)
+{
+    plain_ctx *c = (plain_ctx *)calloc(1, sizeof *c);
+    long f_len = n + m - 1, x = m / s, y = n + s - 1;
+    c->a = host_alloc_u32((size_t)n);
+    c->b = host_alloc_u32((size_t)m);
+    for (long i = 0; i < n; i++)
+        c->a[i] = rng_zp(rng);
+    for (long i = 0; i < m; i++)
+        c->b[i] = rng_zp(rng);
+    c->n = n;
+    c->m = m;
+    c->s = s;
+    c->l = l;
+    c->d_a = dev_alloc_u32((size_t)n);
+    c->d_b = dev_alloc_u32((size_t)m);
+    c->d_M = dev_alloc_u32((size_t)(x * y));
+    c->d_f = dev_alloc_u32((size_t)f_len);
+    to_device(c->d_a, c->a, (size_t)n);
+    to_device(c->d_b, c->b, (size_t)m);
+    dev_poison(c->d_M, (size_t)(x * y));
+    dev_poison(c->d_f, (size_t)f_len);
+    bench_point p = {{NULL, plain_run, c}, finish};
+    return p;
 }
 
 int main(int argc, char **argv)
@@ -192,7 +200,7 @@ int main(int argc, char **argv)
                                        NULL};
     static const char *const flags[] = {COMMON_FLAGS, NULL};
     const char *usage = "plain-mult [--n LIST] [--m M] [--s LIST] [--l 256] "
-                        "[--runs R] [--warmup W] [--seed S] [--no-header]";
+                        "[--runs R] [--warmup W] [--seed S] [--occupancy FILE] [--no-header]";
     cli_require_known(argc, argv, keys, flags, usage);
     common_opts o = common_parse(argc, argv);
     long ns[CLI_MAX_LIST], ss[CLI_MAX_LIST];
@@ -208,9 +216,8 @@ int main(int argc, char **argv)
         return 2;
     }
     rng_t rng = {o.seed};
-    int all_ok = 1;
-    if (o.header)
-        csv_print_header(stdout);
+    bench_point pts[CLI_MAX_LIST];
+    int count_pts = 0;
     for (int i = 0; i < count_n; i++) {
         for (int j = 0; j < count_s; j++) {
             long n = ns[i], m = m_opt ? m_opt : ns[i], s = ss[j];
@@ -220,8 +227,14 @@ int main(int argc, char **argv)
                                 "s*l <= 4096 (n=%ld m=%ld s=%ld)\n", n, m, s);
                 return 2;
             }
-            all_ok &= run_point(n, m, (int)s, l, &o, &rng);
+            if (count_pts == CLI_MAX_LIST) {
+                fprintf(stderr, "at most %d points per series\n", CLI_MAX_LIST);
+                return 2;
+            }
+            pts[count_pts++] = prepare(n, m, (int)s, l, &rng);
         }
     }
-    return all_ok ? 0 : 1;
+    if (o.header)
+        csv_print_header(stdout);
+    return bench_series(pts, count_pts, &o) ? 0 : 1;
 }

@@ -28,7 +28,7 @@
  *
  * Check: against qsort of the same keys.
  * Usage: radix-sort [--n 1048576] [--s LIST] [--l 256] [--runs R]
- *                   [--warmup W] [--seed S] [--no-header]
+ *                   [--warmup W] [--seed S] [--occupancy FILE] [--no-header]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +136,7 @@ typedef struct {
     uint32_t *d_input, *d_keys0, *d_keys1, *d_tiles;
     uint32_t *d_hist, *d_offsets, *d_tile_totals;
     uint32_t *d_result;
+    uint32_t *keys;          /* the input, on the host */
 } radix_ctx;
 
 static void radix_run(void *p)
@@ -160,45 +161,53 @@ static void radix_run(void *p)
     c->d_result = (uint32_t *)src;
 }
 
-static int run_point(long n, int s, int l, const common_opts *o, rng_t *rng)
+/* check the last run's keys against qsort, print the row */
+static int finish(void *p, const bench_result *res)
 {
-    radix_ctx c;
-    const long tiles = n / (4L * l), hist_len = (1L << s) * tiles;
-    uint32_t *keys = host_alloc_u32((size_t)n), *got = host_alloc_u32((size_t)n);
-    for (long i = 0; i < n; i++)
-        keys[i] = rng_u32(rng);
-    c.n = n;
-    c.s = s;
-    c.l = l;
-    c.d_input = dev_alloc_u32((size_t)n);
-    c.d_keys0 = dev_alloc_u32((size_t)n);
-    c.d_keys1 = dev_alloc_u32((size_t)n);
-    c.d_tiles = dev_alloc_u32((size_t)n);
-    c.d_hist = dev_alloc_u32((size_t)hist_len);
-    c.d_offsets = dev_alloc_u32((size_t)hist_len);
-    c.d_tile_totals = dev_alloc_u32((size_t)scan_tiles(hist_len, l));
-    to_device(c.d_input, keys, (size_t)n);
-    dev_poison(c.d_keys0, (size_t)n);
-    dev_poison(c.d_keys1, (size_t)n);
-
-    bench_job job = {NULL, radix_run, &c};
-    bench_result res = bench(job, o->warmup, o->runs);
-
-    to_host(got, c.d_result, (size_t)n);
-    qsort(keys, (size_t)n, sizeof *keys, cpu_cmp_u32);
-    int ok = same_words("radix-sort", got, keys, (size_t)n);
+    radix_ctx *c = (radix_ctx *)p;
+    const long n = c->n;
+    uint32_t *got = host_alloc_u32((size_t)n);
+    to_host(got, c->d_result, (size_t)n);
+    qsort(c->keys, (size_t)n, sizeof *c->keys, cpu_cmp_u32);
+    int ok = same_words("radix-sort", got, c->keys, (size_t)n);
 
     char params[128];
-    snprintf(params, sizeof params, "n=%ld;l=%d;s=%d;c=%d", n, l, s,
+    snprintf(params, sizeof params, "n=%ld;l=%d;s=%d;c=%d", n, c->l, c->s,
              RADIX_KEY_BITS);
-    report("radix-sort", params, n, 0, l, s, res, ok);
-    uint32_t *bufs[] = {c.d_input, c.d_keys0, c.d_keys1, c.d_tiles, c.d_hist,
-                        c.d_offsets, c.d_tile_totals};
+    report("radix-sort", params, n, 0, c->l, c->s, res, ok);
+    uint32_t *bufs[] = {c->d_input, c->d_keys0, c->d_keys1, c->d_tiles, c->d_hist,
+                        c->d_offsets, c->d_tile_totals};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         CUDA_CHECK(cudaFree(bufs[i]));
-    free(keys);
+    free(c->keys);
+    free(c);
     free(got);
     return ok;
+}
+
+/* a point of the series: random keys on the device */
+static bench_point prepare(long n, int s, int l, rng_t *rng)
+{
+    radix_ctx *c = (radix_ctx *)calloc(1, sizeof *c);
+    const long tiles = n / (4L * l), hist_len = (1L << s) * tiles;
+    c->keys = host_alloc_u32((size_t)n);
+    for (long i = 0; i < n; i++)
+        c->keys[i] = rng_u32(rng);
+    c->n = n;
+    c->s = s;
+    c->l = l;
+    c->d_input = dev_alloc_u32((size_t)n);
+    c->d_keys0 = dev_alloc_u32((size_t)n);
+    c->d_keys1 = dev_alloc_u32((size_t)n);
+    c->d_tiles = dev_alloc_u32((size_t)n);
+    c->d_hist = dev_alloc_u32((size_t)hist_len);
+    c->d_offsets = dev_alloc_u32((size_t)hist_len);
+    c->d_tile_totals = dev_alloc_u32((size_t)scan_tiles(hist_len, l));
+    to_device(c->d_input, c->keys, (size_t)n);
+    dev_poison(c->d_keys0, (size_t)n);
+    dev_poison(c->d_keys1, (size_t)n);
+    bench_point p = {{NULL, radix_run, c}, finish};
+    return p;
 }
 
 int main(int argc, char **argv)
@@ -207,7 +216,7 @@ int main(int argc, char **argv)
     static const char *const flags[] = {COMMON_FLAGS, NULL};
     cli_require_known(argc, argv, keys, flags,
                       "radix-sort [--n LIST] [--s LIST] [--l 256] [--runs R] "
-                      "[--warmup W] [--seed S] [--no-header]");
+                      "[--warmup W] [--seed S] [--occupancy FILE] [--no-header]");
     common_opts o = common_parse(argc, argv);
     long ns[CLI_MAX_LIST], ss[CLI_MAX_LIST];
     static const long default_n[] = {1L << 20};
@@ -220,9 +229,8 @@ int main(int argc, char **argv)
         return 2;
     }
     rng_t rng = {o.seed};
-    int all_ok = 1;
-    if (o.header)
-        csv_print_header(stdout);
+    bench_point pts[CLI_MAX_LIST];
+    int count_pts = 0;
     for (int i = 0; i < count_n; i++) {
         for (int j = 0; j < count_s; j++) {
             long n = ns[i], s = ss[j];
@@ -231,8 +239,14 @@ int main(int argc, char **argv)
                 fprintf(stderr, "need n a multiple of 4l and s in {1,2,4,8,16}\n");
                 return 2;
             }
-            all_ok &= run_point(n, (int)s, l, &o, &rng);
+            if (count_pts == CLI_MAX_LIST) {
+                fprintf(stderr, "at most %d points per series\n", CLI_MAX_LIST);
+                return 2;
+            }
+            pts[count_pts++] = prepare(n, (int)s, l, &rng);
         }
     }
-    return all_ok ? 0 : 1;
+    if (o.header)
+        csv_print_header(stdout);
+    return bench_series(pts, count_pts, &o) ? 0 : 1;
 }

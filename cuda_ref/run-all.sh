@@ -1,55 +1,114 @@
 #!/usr/bin/env bash
-# cuda_ref/run-all.sh -- build the CUDA reference programs and run the
-# papers' sweeps on the local GPU, writing validate/data/CARD/.
+# cuda_ref/run-all.sh -- one measurement session of a card: build the CUDA
+# reference programs, measure the card's constants, run the papers' sweeps
+# with the protocol of cuda_ref/common/cuda_common.cuh, measure the constants
+# again, and write everything into validate/data/CARD/SESSION/.
 #
-# Usage (from anywhere):  cuda_ref/run-all.sh CARD [CASE ...]
-#   CARD   directory name under validate/data/ (e.g. h100)
-#   CASE   any of: euclid cooley-tukey stockham plain-mult fft-mult
-#          radix-sort plain-division sum prefix-naive prefix-optimal
-#          constants; default: all of them.
-# Writes validate/data/CARD/<case>.csv (CSV format: cuda_ref/README.md),
-# constants.csv for "constants", and device.txt every time.
-# Environment: RUNS (timed runs per point, default 25), WARMUP (default 3),
+# Usage (from anywhere):
+#   cuda_ref/run-all.sh CARD [--session NAME] [--overwrite] [CASE ...]
+#   CARD       the card, e.g. h100 or h200: it must occur in the name the
+#              CUDA device reports (case ignored), and names the directory
+#              validate/data/CARD/
+#   --session  the session's directory name (default: today's UTC date and
+#              "a", e.g. 2026-11-23a); an existing one is refused unless
+#              --overwrite is given
+#   CASE       any of: euclid cooley-tukey stockham plain-mult fft-mult
+#              radix-sort plain-division sum prefix-naive prefix-optimal;
+#              default: all of them.  The constants are always measured,
+#              before and after the cases.
+# Writes, in the session directory: <case>.csv (format: cuda_ref/README.md),
+# constants.csv (name,value,unit,phase,how; phase before|after),
+# occupancy.csv (resident blocks per SM of every kernel launched),
+# device.txt (the device, the driver, the clocks at the start and the end)
+# and run-all.log (every program's stderr: seeds, warm-up clocks).
+# Environment: RUNS (timed rounds per point, default 25), WARMUP (default 3),
 # JOBS (parallel compile jobs, default: number of CPUs).
 # Needs nvcc and make; not the top-level Makefile (no Criterion, no SimGrid).
-# Exit status: 0 when every program exited 0 (all checks ok), 1 otherwise.
+# Exit status: 0 when every program exited 0 and every check is ok; 1 when
+# one failed (the other cases still run); 2 on bad usage, before measuring.
 set -uo pipefail
 
-if [ $# -lt 1 ]; then
-    sed -n '2,16p' "$0"
-    exit 2
-fi
+usage() { sed -n '2,29p' "$0"; exit 2; }
+die() { echo "run-all: $*" >&2; exit 2; }
+
+[ $# -ge 1 ] || usage
 card=$1
 shift
+[[ $card =~ ^[A-Za-z0-9_-]+$ ]] || die "card '$card': letters, digits, '-' and '_' only"
+session=$(date -u +%Y-%m-%d)a
+overwrite=0
+all_cases=(euclid cooley-tukey stockham plain-mult fft-mult radix-sort
+           plain-division sum prefix-naive prefix-optimal)
+cases=()
+while [ $# -gt 0 ]; do
+    case $1 in
+    --session) [ $# -ge 2 ] || die "--session needs a name"; session=$2; shift 2 ;;
+    --overwrite) overwrite=1; shift ;;
+    -*) die "unknown option $1" ;;
+    *)
+        known=0
+        for c in "${all_cases[@]}"; do [ "$c" = "$1" ] && known=1; done
+        [ $known = 1 ] || die "unknown case '$1' (known: ${all_cases[*]})"
+        cases+=("$1"); shift ;;
+    esac
+done
+[ ${#cases[@]} -gt 0 ] || cases=("${all_cases[@]}")
+[[ $session =~ ^[A-Za-z0-9._-]+$ ]] || die "session '$session': letters, digits, '.', '-' and '_' only"
+
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-all_cases=(euclid cooley-tukey stockham plain-mult fft-mult radix-sort
-           plain-division sum prefix-naive prefix-optimal constants)
-if [ $# -gt 0 ]; then cases=("$@"); else cases=("${all_cases[@]}"); fi
-out=validate/data/$card
+out=validate/data/$card/$session
 bin=build/cuda
-runs=(--runs "${RUNS:-25}" --warmup "${WARMUP:-3}")
+[ -e "$out" ] && [ $overwrite = 0 ] &&
+    die "$out exists: a session is measured once (--overwrite to replace it)"
+
+make -f cuda_ref/cuda.mk -j"${JOBS:-$(nproc)}" cuda >&2 || die "build failed"
+
+# the card must be the one named
+device=$("$bin/constants" --device-info) || die "no CUDA device"
+name=$(sed -n 's/^name: //p' <<<"$device")
+shopt -s nocasematch
+[[ $name == *"$card"* ]] || die "the device is '$name', not a $card"
+shopt -u nocasematch
+
+rm -rf "$out"
 mkdir -p "$out"
-
-make -f cuda_ref/cuda.mk -j"${JOBS:-$(nproc)}" cuda || exit 1
-
-# device.txt: the CUDA view, then nvidia-smi's
-{
-    echo "# written by cuda_ref/run-all.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    "$bin/constants" --device-info
-    echo
-    echo "# nvidia-smi"
-    nvidia-smi --query-gpu=name,driver_version,pci.bus_id,memory.total,clocks.max.sm,clocks.max.mem,clocks.sm,clocks.mem,power.limit,temperature.gpu,compute_mode \
+log=$out/run-all.log
+smi() {
+    nvidia-smi --query-gpu=name,driver_version,pci.bus_id,memory.total,clocks.max.sm,clocks.max.mem,clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu,compute_mode \
         --format=csv 2>&1 || true
+}
+{
+    echo "# written by cuda_ref/run-all.sh $card --session $session, started $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "# protocol: warm-up to a stable clock, points of a series interleaved round robin,"
+    echo "# wall time of the host algorithm and device time of its CUDA graph per round"
+    echo "# (cuda_ref/common/cuda_common.cuh); constants before and after the cases"
+    echo "$device"
+    echo
+    echo "# nvidia-smi at the start"
+    smi
     nvidia-smi 2>&1 | head -20 || true
     echo "# nvcc"
     nvcc --version 2>/dev/null || /usr/local/cuda/bin/nvcc --version 2>/dev/null || true
+    echo "# host"
+    echo "cpus: $(nproc), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2-)"
 } > "$out/device.txt"
 
+runs=(--runs "${RUNS:-25}" --warmup "${WARMUP:-3}" --occupancy "$out/occupancy.csv")
+echo "program,kernel,threads,shared_bytes,blocks_per_sm" > "$out/occupancy.csv"
+
 status=0
+constants() {   # constants PHASE: rows appended to constants.csv
+    echo "== constants $1" >> "$log"
+    if [ -s "$out/constants.csv" ]; then
+        "$bin/constants" --phase "$1" 2>>"$log" | tail -n +2 >> "$out/constants.csv"
+    else
+        "$bin/constants" --phase "$1" 2>>"$log" > "$out/constants.csv"
+    fi || { echo "run-all: constants ($1) FAILED" >&2; status=1; }
+}
+
 run_case() {   # run_case CASE: writes $out/CASE.csv
     local c=$1 csv=$out/$1.csv
-    echo "== $c" >&2
     case $c in
     euclid)
         "$bin/euclid" --n 1000:10000:+1000 --s 1,256 --l 256 "${runs[@]}" > "$csv" ;;
@@ -70,21 +129,27 @@ run_case() {   # run_case CASE: writes $out/CASE.csv
         "$bin/plain-division" --n 2000 --gap 500,1000,2000,4000,8000 --s 1,16,128 "${runs[@]}" > "$csv" ;;
     sum|prefix-naive|prefix-optimal)
         "$bin/$c" --n 1024:16777216:*4 --l 256 "${runs[@]}" > "$csv" ;;
-    constants)
-        "$bin/constants" > "$out/constants.csv" ;;
-    *)
-        echo "unknown case $c" >&2; return 2 ;;
     esac
 }
 
+start=$(date +%s)
+constants before
 for c in "${cases[@]}"; do
-    if ! run_case "$c"; then
-        echo "run-all: $c FAILED (see above)" >&2
+    echo "== $c ($(( $(date +%s) - start )) s)" >&2
+    echo "== $c" >> "$log"
+    if ! run_case "$c" 2>>"$log"; then
+        echo "run-all: $c FAILED (see $log)" >&2
         status=1
     fi
 done
+constants after
+{
+    echo "# nvidia-smi at the end, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(( $(date +%s) - start )) s after the start"
+    smi
+} >> "$out/device.txt"
 if grep -l ',FAIL$' "$out"/*.csv 2>/dev/null; then
     echo "run-all: some checks FAILED" >&2
     status=1
 fi
+echo "run-all: $out written in $(( $(date +%s) - start )) s, status $status" >&2
 exit $status

@@ -6,8 +6,10 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-make -f cuda_ref/cuda.mk -j"${JOBS:-$(nproc)}" cuda || exit 1
 b=build/cuda
+progs=(euclid cooley-tukey stockham plain-mult fft-mult radix-sort plain-division
+       sum prefix-naive prefix-optimal)
+make -f cuda_ref/cuda.mk -j"${JOBS:-$(nproc)}" "${progs[@]/#/$b/}" || exit 1
 q=(--runs 3 --warmup 1)
 status=0
 run() { echo "== $*" >&2; "$@" || status=1; }

@@ -31,6 +31,8 @@ typedef struct {
     uint32_t *d_powers;      /* omega^e, computed in every run */
     uint32_t *d_tile_totals;
     uint32_t *d_result;      /* d_buf0 or d_buf1 after a run */
+    uint32_t *x;             /* the input, on the host */
+    uint32_t omega;
 } stockham_ctx;
 
 static void stockham_run(void *p)
@@ -41,47 +43,56 @@ static void stockham_run(void *p)
                                c->n, c->l, 0);
 }
 
-static int run_point(long n, int l, const common_opts *o, rng_t *rng)
+/* check the last run's FFT against the serial one, print the row */
+static int finish(void *p, const bench_result *res)
 {
-    stockham_ctx c;
-    uint32_t *x = host_alloc_u32((size_t)n), *got = host_alloc_u32((size_t)n);
-    uint32_t omega = zp_root_of_unity((uint64_t)n);
-    for (long i = 0; i < n; i++)
-        x[i] = rng_zp(rng);
-    c.n = n;
-    c.l = l;
-    c.d_input = dev_alloc_u32((size_t)n);
-    c.d_buf0 = dev_alloc_u32((size_t)n);
-    c.d_buf1 = dev_alloc_u32((size_t)n);
-    c.d_omega_fill = dev_alloc_u32((size_t)n);
-    c.d_powers = dev_alloc_u32((size_t)n);
-    c.d_tile_totals = dev_alloc_u32((size_t)scan_tiles(n, l));
-    to_device(c.d_input, x, (size_t)n);
-    dev_poison(c.d_buf0, (size_t)n);
-    dev_poison(c.d_buf1, (size_t)n);
-    dev_poison(c.d_powers, (size_t)n);
-    fill_kernel<<<(unsigned)ceil_div(n, 256), 256>>>(c.d_omega_fill, n, omega);
-    CUDA_CHECK(cudaGetLastError());
-
-    bench_job job = {NULL, stockham_run, &c};
-    bench_result b = bench(job, o->warmup, o->runs);
-
-    to_host(got, c.d_result, (size_t)n);
-    cpu_fft(x, (size_t)n, omega);
-    int ok = same_words("stockham", got, x, (size_t)n);
+    stockham_ctx *c = (stockham_ctx *)p;
+    const long n = c->n;
+    const int l = c->l;
+    uint32_t *got = host_alloc_u32((size_t)n);
+    to_host(got, c->d_result, (size_t)n);
+    cpu_fft(c->x, (size_t)n, c->omega);
+    int ok = same_words("stockham", got, c->x, (size_t)n);
 
     char params[128];
     snprintf(params, sizeof params, "n=%ld;l=%d", n, l);
-    report("stockham", params, n, 0, l, 0, b, ok);
-    CUDA_CHECK(cudaFree(c.d_input));
-    CUDA_CHECK(cudaFree(c.d_buf0));
-    CUDA_CHECK(cudaFree(c.d_buf1));
-    CUDA_CHECK(cudaFree(c.d_omega_fill));
-    CUDA_CHECK(cudaFree(c.d_powers));
-    CUDA_CHECK(cudaFree(c.d_tile_totals));
-    free(x);
+    report("stockham", params, n, 0, l, 0, res, ok);
+    CUDA_CHECK(cudaFree(c->d_input));
+    CUDA_CHECK(cudaFree(c->d_buf0));
+    CUDA_CHECK(cudaFree(c->d_buf1));
+    CUDA_CHECK(cudaFree(c->d_omega_fill));
+    CUDA_CHECK(cudaFree(c->d_powers));
+    CUDA_CHECK(cudaFree(c->d_tile_totals));
+    free(c->x);
+    free(c);
     free(got);
     return ok;
+}
+
+/* a point of the series: random input on the device */
+static bench_point prepare(long n, int l, rng_t *rng)
+{
+    stockham_ctx *c = (stockham_ctx *)calloc(1, sizeof *c);
+    c->x = host_alloc_u32((size_t)n);
+    c->omega = zp_root_of_unity((uint64_t)n);
+    for (long i = 0; i < n; i++)
+        c->x[i] = rng_zp(rng);
+    c->n = n;
+    c->l = l;
+    c->d_input = dev_alloc_u32((size_t)n);
+    c->d_buf0 = dev_alloc_u32((size_t)n);
+    c->d_buf1 = dev_alloc_u32((size_t)n);
+    c->d_omega_fill = dev_alloc_u32((size_t)n);
+    c->d_powers = dev_alloc_u32((size_t)n);
+    c->d_tile_totals = dev_alloc_u32((size_t)scan_tiles(n, l));
+    to_device(c->d_input, c->x, (size_t)n);
+    dev_poison(c->d_buf0, (size_t)n);
+    dev_poison(c->d_buf1, (size_t)n);
+    dev_poison(c->d_powers, (size_t)n);
+    fill_kernel<<<(unsigned)ceil_div(n, 256), 256>>>(c->d_omega_fill, n, c->omega);
+    CUDA_CHECK(cudaGetLastError());
+    bench_point p = {{NULL, stockham_run, c}, finish};
+    return p;
 }
 
 int main(int argc, char **argv)
@@ -90,7 +101,7 @@ int main(int argc, char **argv)
     static const char *const flags[] = {COMMON_FLAGS, NULL};
     cli_require_known(argc, argv, keys, flags,
                       "stockham [--n LIST] [--l 128] [--runs R] [--warmup W] "
-                      "[--seed S] [--no-header]");
+                      "[--seed S] [--occupancy FILE] [--no-header]");
     common_opts o = common_parse(argc, argv);
     long ns[CLI_MAX_LIST];
     static const long default_n[] = {1L << 14, 1L << 15, 1L << 16, 1L << 17,
@@ -102,15 +113,16 @@ int main(int argc, char **argv)
         return 2;
     }
     rng_t rng = {o.seed};
-    int all_ok = 1;
-    if (o.header)
-        csv_print_header(stdout);
+    bench_point pts[CLI_MAX_LIST];
     for (int i = 0; i < count; i++) {
         if (log2_exact(ns[i]) < 2 || ns[i] > (1L << ZP_MAX_LOG2_N)) {
             fprintf(stderr, "n must be a power of two in [4, 2^26]\n");
             return 2;
         }
-        all_ok &= run_point(ns[i], l, &o, &rng);
     }
-    return all_ok ? 0 : 1;
+    for (int i = 0; i < count; i++)
+        pts[i] = prepare(ns[i], l, &rng);
+    if (o.header)
+        csv_print_header(stdout);
+    return bench_series(pts, count, &o) ? 0 : 1;
 }

@@ -259,12 +259,19 @@ Test(csv, timing_stats)
     double odd[] = {3.0, 1.0, 2.0, 10.0, 0.5};
     timing_stats st = timing_stats_of(odd, 5);
     cr_assert_float_eq(st.median_ms, 2.0, 1e-12);
+    cr_assert_float_eq(st.q1_ms, 1.0, 1e-12);   /* rank 1 of 0.5 1 2 3 10 */
+    cr_assert_float_eq(st.q3_ms, 3.0, 1e-12);   /* rank 3 */
     cr_assert_float_eq(st.min_ms, 0.5, 1e-12);
     cr_assert_float_eq(st.max_ms, 10.0, 1e-12);
     double even[] = {4.0, 1.0, 2.0, 3.0};
     st = timing_stats_of(even, 4);
     cr_assert_float_eq(st.median_ms, 2.5, 1e-12);
+    cr_assert_float_eq(st.q1_ms, 1.75, 1e-12);  /* rank 0.75 of 1 2 3 4 */
+    cr_assert_float_eq(st.q3_ms, 3.25, 1e-12);  /* rank 2.25 */
     cr_assert_eq(odd[0], 3.0, "input left unsorted");
+    double one[] = {7.0};
+    st = timing_stats_of(one, 1);
+    cr_assert(st.median_ms == 7.0 && st.q1_ms == 7.0 && st.q3_ms == 7.0);
 }
 
 /* everything written to a temporary file, as one string */
@@ -295,22 +302,26 @@ static void write_row(FILE *f, const void *arg)
 Test(csv, header_and_row_format)
 {
     char *h = capture(write_header, NULL);
-    cr_assert_str_eq(h, "case,params,n,m,l,s,median_ms,min_ms,max_ms,runs,"
-                        "launches,check\n");
+    cr_assert_str_eq(h, "case,params,n,m,l,s,wall_median_ms,wall_q1_ms,"
+                        "wall_q3_ms,wall_min_ms,wall_max_ms,graph_median_ms,"
+                        "graph_q1_ms,graph_q3_ms,graph_min_ms,graph_max_ms,"
+                        "runs,clock_mhz,launches,check\n");
     free(h);
     csv_row row = {"stockham", "n=65536;l=128", 65536, 0, 128, 0,
-                   {1.5, 1.25, 2.0}, 25, 49, 1};
+                   {1.5, 1.4, 1.6, 1.25, 2.0}, {1.0, 0.95, 1.05, 0.9, 1.1},
+                   25, 1974.96, 49, 1};
     char *r = capture(write_row, &row);
     cr_assert_str_eq(r, "stockham,n=65536;l=128,65536,0,128,0,1.500000,"
-                        "1.250000,2.000000,25,49,ok\n");
+                        "1.400000,1.600000,1.250000,2.000000,1.000000,"
+                        "0.950000,1.050000,0.900000,1.100000,25,1975.0,49,ok\n");
     free(r);
     row.check_ok = 0;
     r = capture(write_row, &row);
     cr_assert(strstr(r, ",FAIL\n") != NULL);
-    /* 12 columns, and the params column holds no comma */
+    /* 20 columns, and the params column holds no comma */
     int commas = 0;
     for (char *c = r; *c; c++)
         commas += (*c == ',');
-    cr_assert_eq(commas, 11);
+    cr_assert_eq(commas, 19);
     free(r);
 }

@@ -24,56 +24,67 @@ typedef struct {
     const uint32_t *d_input;   /* never written */
     uint32_t *d_work0, *d_work1;
     const uint32_t *d_result;  /* set by the run: n words (1 for the sum) */
+    uint32_t *x;               /* the input, on the host */
+    const struct sums_program *prog;
 } sums_ctx;
 
-typedef struct {
+typedef struct sums_program {
     const char *case_name;
     void (*run)(void *ctx);
     int result_is_scan;        /* 1: n prefix sums, 0: a single sum */
 } sums_program;
 
-static int sums_point(const sums_program *prog, long n, int l,
-                      const common_opts *o, rng_t *rng)
+/* check the last run's result against the serial one, print the row */
+static int sums_finish(void *p, const bench_result *res)
 {
-    sums_ctx c;
-    uint32_t *x = host_alloc_u32((size_t)n), *want = host_alloc_u32((size_t)n);
-    uint32_t *got = host_alloc_u32((size_t)n);
-    uint32_t *d_input = dev_alloc_u32((size_t)n);
-    for (long i = 0; i < n; i++)
-        x[i] = rng_u32(rng);
-    c.n = n;
-    c.l = l;
-    c.d_work0 = dev_alloc_u32((size_t)n);
-    c.d_work1 = dev_alloc_u32((size_t)n);
-    to_device(d_input, x, (size_t)n);
-    c.d_input = d_input;
-    dev_poison(c.d_work0, (size_t)n);
-    dev_poison(c.d_work1, (size_t)n);
-
-    bench_job job = {NULL, prog->run, &c};
-    bench_result res = bench(job, o->warmup, o->runs);
-
+    sums_ctx *c = (sums_ctx *)p;
+    const sums_program *prog = c->prog;
+    const long n = c->n;
+    uint32_t *want = host_alloc_u32((size_t)n), *got = host_alloc_u32((size_t)n);
     int ok;
     if (prog->result_is_scan) {
-        to_host(got, c.d_result, (size_t)n);
-        cpu_inclusive_scan_u32(x, want, (size_t)n);
+        to_host(got, c->d_result, (size_t)n);
+        cpu_inclusive_scan_u32(c->x, want, (size_t)n);
         ok = same_words(prog->case_name, got, want, (size_t)n);
     } else {
-        to_host(got, c.d_result, 1);
-        want[0] = cpu_sum_u32(x, (size_t)n);
+        to_host(got, c->d_result, 1);
+        want[0] = cpu_sum_u32(c->x, (size_t)n);
         ok = same_words(prog->case_name, got, want, 1);
     }
 
     char params[64];
-    snprintf(params, sizeof params, "n=%ld;l=%d", n, l);
-    report(prog->case_name, params, n, 0, l, 0, res, ok);
-    CUDA_CHECK(cudaFree(d_input));
-    CUDA_CHECK(cudaFree(c.d_work0));
-    CUDA_CHECK(cudaFree(c.d_work1));
-    free(x);
+    snprintf(params, sizeof params, "n=%ld;l=%d", n, c->l);
+    report(prog->case_name, params, n, 0, c->l, 0, res, ok);
+    CUDA_CHECK(cudaFree((void *)c->d_input));
+    CUDA_CHECK(cudaFree(c->d_work0));
+    CUDA_CHECK(cudaFree(c->d_work1));
+    free(c->x);
     free(want);
     free(got);
+    free(c);
     return ok;
+}
+
+/* a point of the series: random input on the device */
+static bench_point sums_prepare(const sums_program *prog, long n, int l,
+                                rng_t *rng)
+{
+    sums_ctx *c = (sums_ctx *)calloc(1, sizeof *c);
+    c->x = host_alloc_u32((size_t)n);
+    uint32_t *d_input = dev_alloc_u32((size_t)n);
+    for (long i = 0; i < n; i++)
+        c->x[i] = rng_u32(rng);
+    c->n = n;
+    c->l = l;
+    c->prog = prog;
+    c->d_work0 = dev_alloc_u32((size_t)n);
+    c->d_work1 = dev_alloc_u32((size_t)n);
+    to_device(d_input, c->x, (size_t)n);
+    c->d_input = d_input;
+    dev_poison(c->d_work0, (size_t)n);
+    dev_poison(c->d_work1, (size_t)n);
+    bench_point p = {{NULL, prog->run, c}, sums_finish};
+    return p;
 }
 
 static int sums_main(const sums_program *prog, int argc, char **argv)
@@ -83,7 +94,7 @@ static int sums_main(const sums_program *prog, int argc, char **argv)
     char usage[160];
     snprintf(usage, sizeof usage,
              "%s [--n LIST] [--l 256] [--runs R] [--warmup W] [--seed S] "
-             "[--no-header]", prog->case_name);
+             "[--occupancy FILE] [--no-header]", prog->case_name);
     cli_require_known(argc, argv, keys, flags, usage);
     common_opts o = common_parse(argc, argv);
     long ns[CLI_MAX_LIST];
@@ -96,17 +107,19 @@ static int sums_main(const sums_program *prog, int argc, char **argv)
         return 2;
     }
     rng_t rng = {o.seed};
-    int all_ok = 1;
-    if (o.header)
-        csv_print_header(stdout);
+    bench_point pts[CLI_MAX_LIST];
     for (int i = 0; i < count; i++) {
         if (log2_exact(ns[i]) < 1 || ns[i] > (1L << 28)) {
             fprintf(stderr, "n must be a power of two in [2, 2^28]\n");
             return 2;
         }
-        all_ok &= sums_point(prog, ns[i], l, &o, &rng);
     }
-    return all_ok ? 0 : 1;
+    for (int i = 0; i < count; i++) {
+        pts[i] = sums_prepare(prog, ns[i], l, &rng);
+    }
+    if (o.header)
+        csv_print_header(stdout);
+    return bench_series(pts, count, &o) ? 0 : 1;
 }
 
 #endif /* MCM_SUMS_MAIN_CUH */
