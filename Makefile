@@ -76,14 +76,13 @@ run: $(MCMSIM)
 test: $(MCMSIM) $(TEST_BIN) $(if $(wildcard cuda_ref/cuda.mk),cuda-check)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; MCMSIM=$(MCMSIM) $$t --jobs $(TEST_JOBS); done
 
-# Validation against a card's committed measurements (no GPU needed).
-CARD ?= h100
+# Validation against the cards' committed measurements (no GPU needed).
 $(BUILD)/validate/validate: $(BUILD)/validate/main.o $(BUILD)/libmcmsim.a
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 .PHONY: validate
 validate: $(BUILD)/validate/validate
-	$(BUILD)/validate/validate $(CARD)
+	$(BUILD)/validate/validate
 
 BENCH_BIN := $(BUILD)/bench/bench $(BUILD)/bench/floor
 $(BUILD)/bench/%: sim/bench/%.c $(BUILD)/libmcmsim.a | $(BUILD)/.setup

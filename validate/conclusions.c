@@ -43,7 +43,7 @@ typedef struct sides {
     long n;
 } sides;
 
-static int match_points(const validation *v, int pol, const run_file *rf, sides *s)
+static int match_points(const validation *v, const run_file *rf, sides *s)
 {
     long n = runfile_points(rf);
     s->card = calloc((size_t)n, sizeof *s->card);
@@ -65,16 +65,16 @@ static int match_points(const validation *v, int pol, const run_file *rf, sides 
         }
         c->program = x->program = name;
         c->machine = v->card;
-        x->machine = v->fitted[pol];
-        c->result.T = p->row->median_ms;
-        x->result.T = p->sim_ms[pol];
+        x->machine = v->card;
+        c->result.T = measured_ms(p->row);
+        x->result.T = p->sim_ms;
         s->n++;
     }
     return 0;
 }
 
 /* One run file's conclusion; `agree`/`total` accumulate verdicts. */
-static int one_conclusion(FILE *f, const validation *v, int pol, const char *path, int *agree, int *total)
+static int one_conclusion(FILE *f, const validation *v, const char *path, int *agree, int *total)
 {
     run_file rf;
     int rc = runfile_load(&rf, path, NULL, 0);
@@ -86,7 +86,7 @@ static int one_conclusion(FILE *f, const validation *v, int pol, const char *pat
     const char *swept[SWEEP_AXES_MAX];
     for (int a = 0; a < rf.n_axes; a++)
         swept[a] = rf.axes[a].key;
-    rc = match_points(v, pol, &rf, &s);
+    rc = match_points(v, &rf, &s);
     if (rc == 0 && s.n > 1) {
         enum { MAX = 128 };
         char (*vc)[VERDICT_SIZE] = malloc(sizeof *vc * MAX), (*vs)[VERDICT_SIZE] = malloc(sizeof *vs * MAX);
@@ -98,11 +98,10 @@ static int one_conclusion(FILE *f, const validation *v, int pol, const char *pat
             int same = 0;
             for (int i = 0; i < nc; i++)
                 same += strcmp(vc[i], vs[i]) == 0;
-            fprintf(f, "### `%s` (%ld measured points)\n\nOn the card:\n\n```\n", path, s.n);
+            fprintf(f, "#### `%s` (%ld measured points)\n\nOn the card:\n\n```\n", path, s.n);
             compare_print(f, rf.compare, s.card, s.n, swept, rf.n_axes, "measured on the card, median times in ms");
-            fprintf(f, "```\n\nSimulated (policy %s, fitted constants; times in ms):\n\n```\n",
-                    memory_policy_name(v->policies[pol]));
-            compare_print(f, rf.compare, s.sim, s.n, swept, rf.n_axes, "simulated at the fitted constants, in ms");
+            fprintf(f, "```\n\nSimulated on `%s` (times in ms):\n\n```\n", v->card.name);
+            compare_print(f, rf.compare, s.sim, s.n, swept, rf.n_axes, "simulated, in ms");
             fprintf(f, "```\n\n**Agreement: %d of %d verdicts.**", same, nc);
             if (same < nc) {
                 fprintf(f, " Where they differ (card → simulator):\n\n");
@@ -123,17 +122,18 @@ static int one_conclusion(FILE *f, const validation *v, int pol, const char *pat
     return rc;
 }
 
-int write_conclusions(FILE *f, const validation *v, int pol)
+int write_conclusions(FILE *f, const validation *v, int *agree, int *total)
 {
     glob_t files;
     if (glob("programs/*.cfg", 0, NULL, &files) != 0)
         return 0;
-    int agree = 0, total = 0, rc = 0;
+    int rc = 0;
+    *agree = *total = 0;
     for (size_t i = 0; i < files.gl_pathc && rc == 0; i++)
-        rc = one_conclusion(f, v, pol, files.gl_pathv[i], &agree, &total);
+        rc = one_conclusion(f, v, files.gl_pathv[i], agree, total);
     globfree(&files);
     if (rc == 0)
         fprintf(f, "Over all conclusions: the card and the simulator agree on **%d of %d** verdicts.\n\n",
-                agree, total);
+                *agree, *total);
     return rc;
 }

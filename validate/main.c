@@ -1,25 +1,29 @@
 /*
- * main.c — `make validate CARD=h100`: the simulator against the card.
+ * main.c — `make validate`: the simulator against the cards.
  *
- * 1. Read the card's measured times (the CSV files of validate/data/CARD/) and its
- *    preset (machine/CARD.cfg).
- * 2. Split the points of each series (a case study at fixed params other
- *    than the size n): by increasing n, the 1st, 3rd, ... train and the
- *    2nd, 4th, ... test ("every other n").
- * 3. For each global-memory policy: simulate every point at two values of U
- *    to get T(U) = α + β·U, fit seconds per cycle, launch cost and U on the
- *    training points (fit.c), then simulate every point again at the fitted
- *    constants and compare with the measurement.
- * 4. Write validate/report/CARD/: points.csv, one plot per case study (PNG
- *    and SVG, gnuplot), REPORT.md with the fitted constants, error figures
- *    on held-out points and the notes of validate/notes/CARD.md.
+ * 1. Read every measurement session of the H100 and the H200 (sessions.h)
+ *    and print the noise floor: how far the first two H100 sessions of the
+ *    current protocol agree, per case study, for the wall and the graph
+ *    times.  No model error below it can be claimed.
+ * 2. Build the H100's machine from the first session's measured constants
+ *    (card.h); fit the residual constants, if any, on that session's
+ *    training half (every other size of each series; fit.h).
+ * 3. Simulate three sets (validate.h): (a) that session's held-out half,
+ *    (b) every point of the second H100 session, nothing refitted, (c)
+ *    every H200 point on the H200's own constants and the H100's
+ *    residuals.  Compare with the graph device times.
+ * 4. Write validate/report/REPORT.md, validate/report/{a,b,c}/ (points.csv
+ *    and one plot per case study) and the presets machine/h100.cfg and
+ *    machine/h200.cfg.
  * Deterministic: the same data gives the same files, byte for byte.
  */
+#include "card.h"
 #include "engine.h"
 #include "fail.h"
 #include "fit.h"
 #include "measured.h"
 #include "program.h"
+#include "sessions.h"
 #include "validate.h"
 
 #include <math.h>
@@ -28,6 +32,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define REPORT_DIR "validate/report"
 
 static int build_dag(const measured_row *row, const machine *m, kernel_dag **dag)
 {
@@ -70,80 +76,6 @@ static int simulate(const vpoint *p, const machine *m, double *T, double *L)
     return 0;
 }
 
-/* The machine of policy `pol` at U = u (the shared channel scales with it). */
-static machine policy_machine(const validation *v, int pol, double u)
-{
-    machine m = v->card;
-    m.policy = v->policies[pol];
-    m.u = u;
-    if (m.policy == MEM_SHARED)
-        m.bandwidth = v->shared_ratio * m.p / u;
-    return m;
-}
-
-/* T_i(U) = α_i + β_i·U for every point.  Policy 0 (parallel) gets the line
- * from two simulations and U is fitted; the slower policies (shared,
- * exclusive: a SimGrid communication or a memory-controller handshake per
- * transfer) take the parallel policy's U and fit c and d only, from one
- * simulation per point (β = 0). */
-static int time_lines(validation *v, int pol, fit_point *fp)
-{
-    double u1 = 1, u2 = 16;
-    for (int i = 0; i < v->n; i++) {
-        double t1, t2 = 0, L;
-        machine m = policy_machine(v, pol, pol == 0 ? u1 : v->fit[0].u);
-        if (simulate(&v->pts[i], &m, &t1, &L) < 0)
-            return -1;
-        if (pol == 0) {
-            m = policy_machine(v, pol, u2);
-            if (simulate(&v->pts[i], &m, &t2, &L) < 0)
-                return -1;
-        }
-        fp[i].seconds = v->pts[i].row->median_ms / 1e3;
-        fp[i].beta = pol == 0 ? (t2 - t1) / (u2 - u1) : 0;
-        fp[i].alpha = pol == 0 ? t1 - fp[i].beta * u1 : t1;
-        fp[i].launches = L;
-        fp[i].rounds = 0;
-        for (int k = 0; k < v->pts[i].dag->n; k++) /* blocks one SM takes in turn */
-            fp[i].rounds += ceil((double)v->pts[i].dag->kernels[k].blocks / v->card.p);
-    }
-    return 0;
-}
-
-static int calibrate_policy(validation *v, int pol)
-{
-    fit_point *fp = calloc((size_t)v->n, sizeof *fp), *train = calloc((size_t)v->n, sizeof *train);
-    int n_train = 0;
-    if (time_lines(v, pol, fp) < 0)
-        return -1;
-    for (int i = 0; i < v->n; i++)
-        if (v->pts[i].train)
-            train[n_train++] = fp[i];
-    fit_result *f = &v->fit[pol];
-    const int terms = FIT_LAUNCH | FIT_DISPATCH;
-    int rc = pol == 0 ? fit_calibrate(train, n_train, 0.01, 1000, terms, f) : fit_at_u(train, n_train, 0, terms, f);
-    if (rc < 0)
-        return fail("policy %s: %s", memory_policy_name(v->policies[pol]), fail_message());
-    if (pol != 0)
-        f->u = v->fit[0].u;
-    /* the fitted machine, simulated for real at every point */
-    machine m = policy_machine(v, pol, f->u);
-    m.clock_hz = 1 / f->seconds_per_cycle;
-    m.launch_latency = f->launch_seconds / f->seconds_per_cycle;
-    m.block_dispatch = f->dispatch_seconds / f->seconds_per_cycle;
-    v->fitted[pol] = m;
-    for (int i = 0; i < v->n; i++) {
-        double T, L;
-        if (simulate(&v->pts[i], &m, &T, &L) < 0)
-            return -1;
-        v->pts[i].sim_ms[pol] = T * f->seconds_per_cycle * 1e3;
-        v->pts[i].linear_ms[pol] = 1e3 * (fit_relative_error(&fp[i], f) + 1) * fp[i].seconds;
-    }
-    free(fp);
-    free(train);
-    return 0;
-}
-
 /* Within each series (measured.h), by increasing size: train, test,
  * train, ...  A case study whose n never varies (plain division sweeps m,
  * radix sort sweeps s) is split along the param that does. */
@@ -152,7 +84,7 @@ static void split_every_other_n(validation *v)
     for (int i = 0; i < v->n; i++) {
         const measured_row *r = v->pts[i].row;
         char mine[256], other[256];
-        const char *along = measured_size_key(r, v->rows, v->n_rows);
+        const char *along = measured_size_key(r, v->s->rows, v->s->n);
         measured_series_along(r, along, mine, sizeof mine);
         const double *x = vars_get(&r->values, along);
         int smaller = 0; /* points of the same series with a smaller size */
@@ -168,85 +100,195 @@ static void split_every_other_n(validation *v)
     }
 }
 
-static int load(validation *v, const char *card)
+/* The points of session s as set `name` on machine m.  A point the model
+ * refuses (e.g. a Z constraint the card's code gets around by using
+ * global memory) is left out and listed in the report. */
+static int set_load(validation *v, const char *name, const char *title, const session *s, const machine *m,
+                    int held_out_only)
 {
-    char path[1024];
-    snprintf(v->card_name, sizeof v->card_name, "%s", card);
-    snprintf(v->data_dir, sizeof v->data_dir, "validate/data/%s", card);
-    snprintf(v->report_dir, sizeof v->report_dir, "validate/report/%s", card);
-    machine_defaults(&v->card);
-    machine_preset_path(card, path, sizeof path);
-    if (machine_load_file(&v->card, path) < 0)
-        return -1;
-    v->card.launch_latency = 0; /* the fit decides these, from zero */
-    v->card.block_dispatch = 0;
-    measured_row *rows;
-    if (measured_load(v->data_dir, &rows, &v->n) < 0)
-        return -1;
-    v->rows = rows;
-    v->pts = calloc((size_t)v->n, sizeof *v->pts);
-    /* A point the model refuses (e.g. a Z constraint the card's code gets
-     * around by using global memory) is left out and listed in the report. */
-    int kept = 0, n_rows = v->n;
-    v->n_rows = n_rows;
-    for (int i = 0; i < n_rows; i++) {
-        if (!rows[i].ok)
+    memset(v, 0, sizeof *v);
+    snprintf(v->name, sizeof v->name, "%s", name);
+    snprintf(v->title, sizeof v->title, "%s", title);
+    snprintf(v->report_dir, sizeof v->report_dir, "%s/%s", REPORT_DIR, name);
+    v->s = s;
+    v->card = *m;
+    v->held_out_only = held_out_only;
+    v->pts = calloc((size_t)s->n, sizeof *v->pts);
+    for (int i = 0; i < s->n; i++) {
+        const measured_row *row = &s->rows[i];
+        if (!row->ok)
             return fail("%s:%d: the card's result check failed (check=FAIL): not a valid measurement",
-                        rows[i].file, rows[i].line);
-        vpoint *p = &v->pts[kept];
-        p->row = &rows[i];
-        if (build_dag(&rows[i], &v->card, &p->dag) < 0) {
-            if (!builtin_find(rows[i].program) || v->n_refused == 64)
+                        row->file, row->line);
+        vpoint *p = &v->pts[v->n];
+        p->row = row;
+        if (build_dag(row, m, &p->dag) < 0) {
+            if (!builtin_find(row->program) || v->n_refused == 64)
                 return -1;
-            v->refused[v->n_refused] = &rows[i];
+            v->refused[v->n_refused] = row;
             snprintf(v->refused_why[v->n_refused++], sizeof v->refused_why[0], "%s", fail_message());
             continue;
         }
-        kept++;
+        v->n++;
     }
-    v->n = kept;
     split_every_other_n(v);
-    /* `shared`: the whole card's channel against one SM's port, measured */
-    double card_wpc, sm_wpc;
-    v->shared_ratio = 1;
-    if (measured_constant(v->data_dir, "gmem_read_card", &card_wpc) == 0 &&
-        measured_constant(v->data_dir, "gmem_read_one_sm", &sm_wpc) == 0 && sm_wpc > 0)
-        v->shared_ratio = card_wpc / (sm_wpc * v->card.p);
-    v->policies[0] = MEM_PARALLEL;
-    v->policies[1] = MEM_SHARED;
-    v->policies[2] = MEM_EXCLUSIVE;
-    v->n_policies = 3;
+    return 0;
+}
+
+/* Simulate every point of the set on its machine (graph launches). */
+static int set_simulate(validation *v)
+{
+    machine m = v->card;
+    if (machine_set_field(&m, "launch", "graph") <= 0)
+        return fail("machine key launch = graph: %s", fail_message());
+    for (int i = 0; i < v->n; i++) {
+        vpoint *p = &v->pts[i];
+        double T = 0, L = 0;
+        if (simulate(p, &m, &T, &L) < 0)
+            return -1;
+        p->sim_ms = T / m.clock_hz * 1e3;
+        p->launches = L;
+        p->rounds = 0;
+        for (int k = 0; k < p->dag->n; k++) /* blocks one SM takes in turn */
+            p->rounds += ceil((double)p->dag->kernels[k].blocks / m.p);
+    }
+    return 0;
+}
+
+static void set_free(validation *v)
+{
+    for (int i = 0; i < v->n; i++)
+        kernel_dag_free(v->pts[i].dag);
+    free(v->pts);
+}
+
+/* ---- the noise floor ---------------------------------------------------- */
+
+static void print_noise(FILE *f, const session *a, const session *b)
+{
+    agreement g[64];
+    int k = sessions_agreement(a, b, g, 64);
+    fprintf(f, "Sessions `%s` and `%s` of the %s: ratio of medians t(%s)/t(%s) per point; "
+               "median over the points and worst factor max(r, 1/r).\n\n",
+            a->name, b->name, a->card, b->name, a->name);
+    fprintf(f, "| case | points | wall: median ratio | wall: worst | graph: median ratio | graph: worst | "
+               "graph: median abs. deviation |\n|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < k; i++)
+        fprintf(f, "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.1f%% |\n", g[i].program[0] ? g[i].program : "**all**",
+                g[i].n, g[i].wall_median, g[i].wall_worst, g[i].graph_median, g[i].graph_worst,
+                100 * g[i].graph_abs_median);
+    fprintf(f, "\n");
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+typedef struct cards {
+    session *h100, *h200;
+    int n_h100, n_h200;
+    int a, b, c;                /* indices of the sessions of sets a, b, c; -1 if none */
+} cards;
+
+static int load_cards(cards *k)
+{
+    if (sessions_load("h100", &k->h100, &k->n_h100) < 0 || sessions_load("h200", &k->h200, &k->n_h200) < 0)
+        return -1;
+    k->a = sessions_next_new(k->h100, k->n_h100, 0);
+    k->b = k->a < 0 ? -1 : sessions_next_new(k->h100, k->n_h100, k->a + 1);
+    k->c = sessions_next_new(k->h200, k->n_h200, 0);
+    if (k->a < 0)
+        return fail("validate/data/h100/: no session of the current protocol (cuda_ref/run-all.sh h100)");
+    return 0;
+}
+
+static int card_of(const session *s, const char *preset, machine *m)
+{
+    machine base;
+    char path[1024];
+    machine_defaults(&base);
+    machine_preset_path(preset, path, sizeof path);
+    if (machine_load_file(&base, path) < 0)
+        return -1;
+    return card_machine(s, &base, m);
+}
+
+static int run_set(FILE *report, validation *v)
+{
+    fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
+    if (set_simulate(v) < 0)
+        return -1;
+    mkdir(v->report_dir, 0755);
+    if (write_points(v) < 0 || write_plots(v) < 0 || write_set_report(report, v) < 0)
+        return -1;
+    error_stats all = validation_errors(v, NULL, validation_split(v));
+    printf("set %s: %d points, median %.1f%%, p90 %.1f%%, Spearman %.3f\n", v->name, all.n, 100 * all.median,
+           100 * all.p90, all.spearman);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: validate CARD   (e.g. h100: reads validate/data/h100/)\n");
+    (void)argv;
+    if (argc != 1) {
+        fprintf(stderr, "usage: validate   (reads validate/data/, writes validate/report/ and the card presets)\n");
         return 2;
     }
-    validation v;
-    memset(&v, 0, sizeof v);
     if (chdir(MCMSIM_DATADIR) != 0) { /* every path in the report is relative to it */
         fprintf(stderr, "validate: cannot enter %s\n", MCMSIM_DATADIR);
         return 1;
     }
-    const char *only = getenv("MCMSIM_POLICIES"); /* e.g. "parallel" to go faster */
-    if (load(&v, argv[1]) < 0)
+    cards k = {0};
+    machine h100, h200;
+    validation sets[3];
+    int n_sets = 0;
+    FILE *report = NULL;
+    if (load_cards(&k) < 0 || card_of(&k.h100[k.a], "h100", &h100) < 0)
         goto failed;
-    if (only && strcmp(only, "parallel") == 0)
-        v.n_policies = 1;
-    for (int pol = 0; pol < v.n_policies; pol++) {
-        fprintf(stderr, "validate: policy %s...\n", memory_policy_name(v.policies[pol]));
-        if (calibrate_policy(&v, pol) < 0)
-            goto failed;
+    if (k.c >= 0 && card_of(&k.h200[k.c], "h200", &h200) < 0)
+        goto failed;
+    mkdir(REPORT_DIR, 0755);
+    report = fopen(REPORT_DIR "/REPORT.md", "w");
+    if (!report) {
+        fail("%s/REPORT.md: cannot write", REPORT_DIR);
+        goto failed;
     }
-    mkdir(v.report_dir, 0755);
-    if (write_points(&v) < 0 || write_plots(&v) < 0 || write_report(&v) < 0)
+    fprintf(report, "# mcmsim against the H100 and the H200\n\n"
+                    "Generated by `make validate` from `validate/data/` (do not edit; the analysis\n"
+                    "is in [validate/notes/card-model.md](../notes/card-model.md)).\n\n");
+    fprintf(report, "## The noise floor\n\n");
+    if (k.b >= 0) {
+        print_noise(report, &k.h100[k.a], &k.h100[k.b]);
+        print_noise(stdout, &k.h100[k.a], &k.h100[k.b]);
+    } else {
+        fprintf(report, "Only one H100 session of the current protocol: no noise floor yet.\n\n");
+    }
+    if (set_load(&sets[n_sets++], "a", "the H100's first session, held-out half", &k.h100[k.a], &h100, 1) < 0)
         goto failed;
-    fprintf(stderr, "validate: wrote %s/REPORT.md\n", v.report_dir);
+    if (k.b >= 0 &&
+        set_load(&sets[n_sets++], "b", "the H100's second session, every point, nothing refitted", &k.h100[k.b],
+                 &h100, 0) < 0)
+        goto failed;
+    if (k.c >= 0 &&
+        set_load(&sets[n_sets++], "c", "the H200, every point, its own constants", &k.h200[k.c], &h200, 0) < 0)
+        goto failed;
+    for (int i = 0; i < n_sets; i++)
+        if (run_set(report, &sets[i]) < 0)
+            goto failed;
+    if (card_write_preset(&h100, &k.h100[k.a], NULL, "machine/h100.cfg") < 0 ||
+        (k.c >= 0 && card_write_preset(&h200, &k.h200[k.c], NULL, "machine/h200.cfg") < 0))
+        goto failed;
+    if (fclose(report) != 0) {
+        report = NULL;
+        fail("%s/REPORT.md: write error", REPORT_DIR);
+        goto failed;
+    }
+    for (int i = 0; i < n_sets; i++)
+        set_free(&sets[i]);
+    sessions_free(k.h100, k.n_h100);
+    sessions_free(k.h200, k.n_h200);
+    fprintf(stderr, "validate: wrote %s/REPORT.md\n", REPORT_DIR);
     return 0;
 failed:
+    if (report)
+        fclose(report);
     fprintf(stderr, "validate: %s\n", fail_message());
     return 1;
 }

@@ -9,7 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MEASURED_HEADER "case,params,n,m,l,s,median_ms,min_ms,max_ms,runs,launches,check"
+/* The two formats cuda_ref/run-all.sh has written: the old protocol's
+ * (one timing, 12 columns) and today's (wall and graph timings with
+ * quartiles, the clock; cuda_ref/common/csv.h).  Columns are found by name. */
+#define OLD_HEADER "case,params,n,m,l,s,median_ms,min_ms,max_ms,runs,launches,check"
+#define NEW_HEADER                                                                  \
+    "case,params,n,m,l,s,wall_median_ms,wall_q1_ms,wall_q3_ms,wall_min_ms,wall_max_ms," \
+    "graph_median_ms,graph_q1_ms,graph_q3_ms,graph_min_ms,graph_max_ms,runs,clock_mhz,launches,check"
+#define MAX_COLUMNS 24
+
+typedef struct columns {
+    int n;
+    char name[MAX_COLUMNS][32];
+} columns;
 
 static int parse_params(measured_row *r)
 {
@@ -28,26 +40,52 @@ static int parse_params(measured_row *r)
     return 0;
 }
 
-static int parse_row(char *line, measured_row *r)
+/* The value of column `name` in fields, or `def` when the file has none. */
+static double field(const columns *c, char **fields, const char *name, double def)
 {
-    char check[16] = "", *fields[12];
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->name[i], name) == 0)
+            return atof(fields[i]);
+    return def;
+}
+
+static int parse_row(char *line, const columns *c, measured_row *r)
+{
+    char *fields[MAX_COLUMNS];
     int n = 0;
-    for (char *save, *tok = strtok_r(line, ",\n", &save); tok && n < 12; tok = strtok_r(NULL, ",\n", &save))
+    for (char *save, *tok = strtok_r(line, ",\n", &save); tok && n < MAX_COLUMNS; tok = strtok_r(NULL, ",\n", &save))
         fields[n++] = tok;
-    if (n != 12)
-        return fail("%s:%d: expected 12 columns (%s), got %d", r->file, r->line, MEASURED_HEADER, n);
+    if (n != c->n)
+        return fail("%s:%d: expected %d columns as in the header, got %d", r->file, r->line, c->n, n);
     snprintf(r->program, sizeof r->program, "%s", fields[0]);
     snprintf(r->params, sizeof r->params, "%s", fields[1]);
-    r->median_ms = atof(fields[6]);
-    r->min_ms = atof(fields[7]);
-    r->max_ms = atof(fields[8]);
-    r->runs = atoi(fields[9]);
-    r->launches = atol(fields[10]);
-    snprintf(check, sizeof check, "%s", fields[11]);
-    r->ok = strcmp(check, "ok") == 0;
-    if (!(r->median_ms > 0))
-        return fail("%s:%d: median_ms must be > 0", r->file, r->line);
+    r->new_protocol = c->n > 12;
+    r->wall.median = field(c, fields, r->new_protocol ? "wall_median_ms" : "median_ms", 0);
+    r->wall.q1 = field(c, fields, "wall_q1_ms", 0);
+    r->wall.q3 = field(c, fields, "wall_q3_ms", 0);
+    r->graph.median = field(c, fields, "graph_median_ms", 0);
+    r->graph.q1 = field(c, fields, "graph_q1_ms", 0);
+    r->graph.q3 = field(c, fields, "graph_q3_ms", 0);
+    r->clock_mhz = field(c, fields, "clock_mhz", 0);
+    r->median_ms = r->wall.median;
+    r->runs = (int)field(c, fields, "runs", 0);
+    r->launches = (long)field(c, fields, "launches", 0);
+    r->ok = strcmp(fields[n - 1], "ok") == 0;
+    if (!(r->median_ms > 0) || (r->new_protocol && !(r->graph.median > 0)))
+        return fail("%s:%d: the medians must be > 0", r->file, r->line);
     return parse_params(r);
+}
+
+/* The header of `path`: one of the two formats, columns named. */
+static int parse_header(const char *path, char *line, columns *c)
+{
+    line[strcspn(line, "\r\n")] = '\0';
+    if (strcmp(line, OLD_HEADER) != 0 && strcmp(line, NEW_HEADER) != 0)
+        return fail("%s:1: expected the header %s (or the old protocol's %s)", path, NEW_HEADER, OLD_HEADER);
+    c->n = 0;
+    for (char *save, *tok = strtok_r(line, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        snprintf(c->name[c->n++], sizeof c->name[0], "%s", tok);
+    return 0;
 }
 
 static int load_file(const char *path, measured_row **rows, int *n, int *cap)
@@ -56,12 +94,12 @@ static int load_file(const char *path, measured_row **rows, int *n, int *cap)
     if (!f)
         return fail("%s: cannot read", path);
     char line[1024];
+    columns cols = {0};
     int number = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         number++;
         if (number == 1) {
-            if (strncmp(line, MEASURED_HEADER, strlen(MEASURED_HEADER)) != 0)
-                rc = fail("%s:1: expected the header %s", path, MEASURED_HEADER);
+            rc = parse_header(path, line, &cols);
             continue;
         }
         if (line[0] == '\n' || line[0] == '#')
@@ -74,7 +112,7 @@ static int load_file(const char *path, measured_row **rows, int *n, int *cap)
         memset(r, 0, sizeof *r);
         snprintf(r->file, sizeof r->file, "%s", path);
         r->line = number;
-        rc = parse_row(line, r);
+        rc = parse_row(line, &cols, r);
         if (rc == 0)
             (*n)++;
     }
@@ -94,7 +132,8 @@ int measured_load(const char *dir, measured_row **rows, int *n)
     for (int i = 0; i < count; i++) {
         const char *name = entries[i]->d_name;
         size_t len = strlen(name);
-        if (rc == 0 && len > 4 && strcmp(name + len - 4, ".csv") == 0 && strcmp(name, "constants.csv") != 0) {
+        if (rc == 0 && len > 4 && strcmp(name + len - 4, ".csv") == 0 && strcmp(name, "constants.csv") != 0 &&
+            strcmp(name, "occupancy.csv") != 0) {
             char path[1024];
             snprintf(path, sizeof path, "%s/%s", dir, name);
             rc = load_file(path, rows, n, &cap);

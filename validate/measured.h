@@ -14,13 +14,17 @@ typedef struct measured_row {
     char program[32];   /* the `case` column: a built-in program's name */
     char params[256];   /* "k=v;k=v" as measured */
     vars values;        /* the same, parsed */
-    double median_ms, min_ms, max_ms;
+    int new_protocol;   /* 1: wall and graph timings (cuda_ref/common/csv.h) */
+    struct timing { double median, q1, q3; } wall, graph; /* ms; graph: 0 if old */
+    double median_ms;   /* = wall.median: what the old protocol measured */
+    double clock_mhz;   /* SM clock seen during the point; 0 if old */
     int runs;
     long launches;
     int ok;
 } measured_row;
 
-/* Read every validate/data/CARD/<case>.csv (constants.csv aside) in
+/* Read every <case>.csv of a session directory (validate/data/CARD/SESSION;
+ * constants.csv and occupancy.csv aside) in
  * alphabetical order of file, rows in file order.  *rows is malloc'ed. */
 int measured_load(const char *dir, measured_row **rows, int *n);
 

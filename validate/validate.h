@@ -1,6 +1,15 @@
 /*
- * validate.h — what the validation harness knows once it has simulated
- * every measured point (main.c), and the files it writes (outputs.c).
+ * validate.h — one validation set: the points of a measurement session,
+ * simulated on a card's machine, and the files written about it.
+ *
+ * `make validate` (main.c) builds three sets (README, "Validation"):
+ *   a  the held-out half of the first H100 session (the other half may
+ *      fit the residual constants, fit.h);
+ *   b  every point of the second H100 session, nothing refitted;
+ *   c  every H200 point, on the H200's own measured constants and the
+ *      H100's residual constants.
+ * The measured time of a point is its graph device time (the new
+ * protocol's; the old protocol's sessions have only the wall time).
  */
 #ifndef MCM_VALIDATE_H
 #define MCM_VALIDATE_H
@@ -9,37 +18,36 @@
 #include "kernel_dag.h"
 #include "machine.h"
 #include "measured.h"
+#include "sessions.h"
 
 #include <stdio.h>
 
-#define POLICIES 3
-
 typedef struct vpoint {
     const measured_row *row;
-    int train;                  /* 1: used by the fit; 0: held out */
+    int train;                  /* 1: may be used by the fit; 0: held out */
     kernel_dag *dag;
-    double sim_ms[POLICIES];    /* simulated at the fitted constants */
-    double linear_ms[POLICIES]; /* the fit's own prediction (α + βU line) */
+    double sim_ms;              /* simulated on the set's machine */
+    double launches, rounds;    /* L and the rounds of blocks (fit.h) */
 } vpoint;
 
 typedef struct validation {
-    char card_name[64], data_dir[1024], report_dir[1024];
-    machine card;               /* the preset, before fitting */
-    measured_row *rows;
-    int n_rows;                 /* all measured rows */
+    char name[8];               /* "a", "b", "c" */
+    char title[256];            /* what the set is, one line */
+    char report_dir[1024];      /* validate/report/<name> */
+    const session *s;
+    machine card;               /* the machine the points are simulated on */
+    int held_out_only;          /* statistics over the test half only */
     vpoint *pts;
     int n;                      /* the points simulated */
     int n_refused;              /* measured points the model cannot run */
     const measured_row *refused[64];
     char refused_why[64][512];
-    memory_policy policies[POLICIES];
-    int n_policies;
-    fit_result fit[POLICIES];
-    machine fitted[POLICIES];   /* the card's machine at the fitted constants */
-    double shared_ratio;        /* whole-card / (P · one SM) global-memory throughput */
 } validation;
 
-/* Error figures of a set of points under one policy. */
+/* The time a point measured, in ms: graph device time, else wall. */
+double measured_ms(const measured_row *r);
+
+/* Error figures of a set of points. */
 typedef struct error_stats {
     int n;
     double median, p90;         /* of |relative error| */
@@ -47,15 +55,21 @@ typedef struct error_stats {
 } error_stats;
 
 /* Statistics over the points of case `program` (NULL: all) in `split`
- * (0 test, 1 train, -1 both) under policy index `pol`. */
-error_stats validation_errors(const validation *v, const char *program, int split, int pol);
+ * (0 test, 1 train, -1 both). */
+error_stats validation_errors(const validation *v, const char *program, int split);
+/* The split a set's statistics are taken over (0 or -1). */
+int validation_split(const validation *v);
+
+/* The distinct case studies of a set, in order of first appearance. */
+int validation_cases(const validation *v, const char **names, int max);
 
 int write_points(const validation *v);
 int write_plots(const validation *v);
-int write_report(const validation *v);
+/* The set's section of the report: errors per case, conclusions, plots. */
+int write_set_report(FILE *f, const validation *v);
 
 /* The papers' conclusions (the compare groups of the run files of programs/) on the
- * card and in the simulator under policy index `pol` (conclusions.c). */
-int write_conclusions(FILE *f, const validation *v, int pol);
+ * card and in the simulator (conclusions.c); *agree and *total count verdicts. */
+int write_conclusions(FILE *f, const validation *v, int *agree, int *total);
 
 #endif

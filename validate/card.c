@@ -1,0 +1,160 @@
+/*
+ * card.c — from measured constants to a card's machine (see card.h).
+ *
+ * The table below is the whole mapping: each machine key (README, "Card
+ * terms") and the constant of constants.csv it is read from, with the
+ * factor that turns the constant's unit into the key's.  Cycles are the
+ * card's SM cycles at the clock measured in the same session.
+ */
+#include "card.h"
+#include "fail.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How a key's value follows from its constant. */
+typedef enum {
+    AS_IS,          /* the same unit */
+    MHZ_TO_HZ,      /* MHz -> Hz */
+    US_TO_CYCLES,   /* microseconds -> cycles at the measured clock */
+    NS_TO_CYCLES,   /* nanoseconds -> cycles */
+    BYTES_TO_WORDS, /* bytes -> 4-byte words */
+} conversion;
+
+typedef struct term {
+    const char *key;        /* machine key */
+    const char *constant;   /* name in constants.csv */
+    conversion how;
+    const char *meaning;
+} term;
+
+static const term TERMS[] = {
+    {"p", "sm_count", AS_IS, "streaming multiprocessors"},
+    {"clock_hz", "sm_clock_measured", MHZ_TO_HZ, "SM clock under load"},
+    {"launch_latency", "launch_latency", US_TO_CYCLES, "back-to-back kernel launches from the host, per launch"},
+    {"graph_launch_latency", "launch_graph", US_TO_CYCLES, "kernel launches replayed from a CUDA graph, per kernel"},
+    {"block_dispatch", "block_dispatch", NS_TO_CYCLES, "an SM taking one more (empty) block"},
+    {"u", "U_l2_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from L2"},
+    {"u_dram", "U_dram_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from DRAM"},
+    {"l2_words", "l2_bytes", BYTES_TO_WORDS, "L2 cache size"},
+    {"cycles_plain", "op_latency", AS_IS, "a dependent 32-bit integer addition in one thread"},
+    {"lanes", "op_per_sm_cycle", AS_IS, "32-bit integer additions an SM completes per cycle"},
+    {"cycles_mulmod", "mulmod_latency", AS_IS, "a dependent Z/pZ multiplication in one thread"},
+    {"lanes_mulmod", "mulmod_per_sm_cycle", AS_IS, "Z/pZ multiplications an SM completes per cycle"},
+    {"cycles_addmod", "addmod_latency", AS_IS, "a dependent Z/pZ addition in one thread"},
+    {"lanes_addmod", "addmod_per_sm_cycle", AS_IS, "Z/pZ additions an SM completes per cycle"},
+    {"cycles_private", "shared_latency", AS_IS, "a dependent shared-memory load in one thread"},
+    {"lanes_private", "shared_per_sm_cycle", AS_IS, "shared-memory words an SM serves per cycle"},
+    {"cycles_barrier", "syncthreads_l256", AS_IS, "a __syncthreads of a block of 256 threads"},
+};
+#define N_TERMS (int)(sizeof TERMS / sizeof TERMS[0])
+
+int card_constant(const session *s, const char *name, double *value)
+{
+    char path[1100], line[1024];
+    snprintf(path, sizeof path, "%s/constants.csv", s->dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    double sum = 0;
+    int count = 0;
+    size_t len = strlen(name);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, name, len) == 0 && line[len] == ',') {
+            sum += atof(line + len + 1);
+            count++;
+        }
+    fclose(f);
+    if (count == 0)
+        return -1;
+    *value = sum / count;
+    return 0;
+}
+
+/* The L2 size from device.txt ("L2 cache: 50.0 MiB"), when constants.csv
+ * has no l2_bytes row. */
+static int l2_from_device_txt(const session *s, double *bytes)
+{
+    char path[1100], line[512];
+    snprintf(path, sizeof path, "%s/device.txt", s->dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int found = -1;
+    double mib;
+    while (found < 0 && fgets(line, sizeof line, f))
+        if (sscanf(line, "L2 cache: %lf MiB", &mib) == 1) {
+            *bytes = mib * 1024 * 1024;
+            found = 0;
+        }
+    fclose(f);
+    return found;
+}
+
+/* The value of term t in the key's unit; -1 when the session lacks it. */
+static int term_value(const session *s, const term *t, double mhz, double *out)
+{
+    double c;
+    if (card_constant(s, t->constant, &c) < 0 &&
+        !(strcmp(t->constant, "l2_bytes") == 0 && l2_from_device_txt(s, &c) == 0))
+        return -1;
+    switch (t->how) {
+    case AS_IS: *out = c; break;
+    case MHZ_TO_HZ: *out = c * 1e6; break;
+    case US_TO_CYCLES: *out = c * mhz; break;
+    case NS_TO_CYCLES: *out = c * mhz / 1e3; break;
+    case BYTES_TO_WORDS: *out = floor(c / 4); break;
+    }
+    return 0;
+}
+
+int card_machine(const session *s, const machine *base, machine *out)
+{
+    double mhz;
+    *out = *base;
+    if (card_constant(s, "sm_clock_measured", &mhz) < 0)
+        return fail("%s/constants.csv: no sm_clock_measured", s->dir);
+    for (int i = 0; i < N_TERMS; i++) {
+        double v;
+        char text[64];
+        if (term_value(s, &TERMS[i], mhz, &v) < 0)
+            return fail("%s/constants.csv: no %s (needed for the machine key %s: %s)", s->dir,
+                        TERMS[i].constant, TERMS[i].key, TERMS[i].meaning);
+        snprintf(text, sizeof text, "%.17g", v);
+        int rc = machine_set_field(out, TERMS[i].key, text);
+        if (rc <= 0)
+            return fail("machine key %s = %s: %s", TERMS[i].key, text,
+                        rc == 0 ? "not a machine key" : fail_message());
+    }
+    return 0;
+}
+
+int card_write_preset(const machine *m, const session *s, const char *residuals, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return fail("%s: cannot write", path);
+    double mhz = m->clock_hz / 1e6;
+    fprintf(f, "# %s.cfg — written by `make validate` from the constants measured on the\n"
+               "# card in session %s (%s/constants.csv; the mean of the\n"
+               "# readings before and after the case studies).  Do not edit: re-measure.\n"
+               "# Every card term is a measured constant (validate/card.c has the table).\n",
+            m->name, s->name, s->dir);
+    if (residuals)
+        fprintf(f, "# Residual constants fitted on the first H100 session's training half:\n%s", residuals);
+    fprintf(f, "machine = {\n    name = \"%s\";\n    z = %.17g;\n    policy = \"%s\";\n    order = \"%s\";\n"
+               "    seed = %llu;\n    warp = %d;\n",
+            m->name, m->z, memory_policy_name(m->policy), block_order_name(m->order),
+            (unsigned long long)m->seed, m->warp);
+    for (int i = 0; i < N_TERMS; i++) {
+        double v;
+        if (term_value(s, &TERMS[i], mhz, &v) < 0)
+            continue;
+        fprintf(f, "    %s = %.6g;%*s# %s: %s\n", TERMS[i].key, v, (int)(22 - strlen(TERMS[i].key)), "",
+                TERMS[i].constant, TERMS[i].meaning);
+    }
+    fprintf(f, "};\n");
+    return fclose(f) == 0 ? 0 : fail("%s: write error", path);
+}

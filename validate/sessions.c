@@ -1,0 +1,135 @@
+/*
+ * sessions.c — finding a card's sessions and comparing two of them
+ * (see sessions.h).
+ */
+#include "sessions.h"
+#include "fail.h"
+
+#include <dirent.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int is_session_dir(const char *card_dir, const char *name)
+{
+    char path[1024];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", card_dir, name);
+    return name[0] != '.' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int sessions_load(const char *card, session **out, int *n)
+{
+    char card_dir[512];
+    struct dirent **entries;
+    snprintf(card_dir, sizeof card_dir, "validate/data/%s", card);
+    int count = scandir(card_dir, &entries, NULL, alphasort);
+    *out = NULL;
+    *n = 0;
+    if (count < 0)
+        return 0;
+    int rc = 0;
+    *out = calloc((size_t)count, sizeof **out);
+    for (int i = 0; i < count; i++) {
+        if (rc == 0 && is_session_dir(card_dir, entries[i]->d_name)) {
+            session *s = &(*out)[*n];
+            snprintf(s->card, sizeof s->card, "%s", card);
+            snprintf(s->name, sizeof s->name, "%.63s", entries[i]->d_name);
+            snprintf(s->dir, sizeof s->dir, "%s/%s", card_dir, s->name);
+            rc = measured_load(s->dir, &s->rows, &s->n);
+            if (rc == 0) {
+                s->old_protocol = !s->rows[0].new_protocol;
+                (*n)++;
+            }
+        }
+        free(entries[i]);
+    }
+    free(entries);
+    return rc;
+}
+
+void sessions_free(session *s, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(s[i].rows);
+    free(s);
+}
+
+int sessions_next_new(const session *s, int n, int from)
+{
+    for (int i = from; i < n; i++)
+        if (!s[i].old_protocol)
+            return i;
+    return -1;
+}
+
+const measured_row *session_match(const session *s, const measured_row *r)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->rows[i].program, r->program) == 0 && strcmp(s->rows[i].params, r->params) == 0)
+            return &s->rows[i];
+    return NULL;
+}
+
+static double median_of(double *x, int n)
+{
+    gsl_sort(x, 1, (size_t)n);
+    return gsl_stats_median_from_sorted_data(x, 1, (size_t)n);
+}
+
+static double worst_of(const double *ratio, int n)
+{
+    double w = 1;
+    for (int i = 0; i < n; i++)
+        w = fmax(w, fmax(ratio[i], 1 / ratio[i]));
+    return w;
+}
+
+/* The agreement over the rows of a whose case is `program` (NULL: all). */
+static agreement agree(const session *a, const session *b, const char *program)
+{
+    agreement g = {{0}, 0, NAN, NAN, NAN, NAN, NAN};
+    double *wall = malloc(sizeof(double) * ((size_t)a->n + 1));
+    double *graph = malloc(sizeof(double) * ((size_t)a->n + 1));
+    double *dev = malloc(sizeof(double) * ((size_t)a->n + 1));
+    snprintf(g.program, sizeof g.program, "%s", program ? program : "");
+    for (int i = 0; i < a->n; i++) {
+        const measured_row *ra = &a->rows[i], *rb = session_match(b, ra);
+        if (!rb || (program && strcmp(ra->program, program) != 0))
+            continue;
+        wall[g.n] = rb->wall.median / ra->wall.median;
+        graph[g.n] = ra->graph.median > 0 ? rb->graph.median / ra->graph.median : NAN;
+        dev[g.n] = fabs(graph[g.n] - 1);
+        g.n++;
+    }
+    if (g.n > 0) {
+        g.wall_worst = worst_of(wall, g.n);
+        g.graph_worst = worst_of(graph, g.n);
+        g.wall_median = median_of(wall, g.n);
+        g.graph_median = median_of(graph, g.n);
+        g.graph_abs_median = median_of(dev, g.n);
+    }
+    free(wall);
+    free(graph);
+    free(dev);
+    return g;
+}
+
+int sessions_agreement(const session *a, const session *b, agreement *out, int max)
+{
+    int k = 0;
+    for (int i = 0; i < a->n && k < max - 1; i++) {
+        int seen = 0;
+        for (int j = 0; j < k; j++)
+            seen |= strcmp(out[j].program, a->rows[i].program) == 0;
+        if (!seen)
+            out[k++] = agree(a, b, a->rows[i].program);
+    }
+    if (k < max)
+        out[k++] = agree(a, b, NULL);
+    return k;
+}

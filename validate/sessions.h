@@ -1,0 +1,51 @@
+/*
+ * sessions.h — a card's measurement sessions, and how far they agree.
+ *
+ * Each device session is a directory validate/data/CARD/SESSION/ written
+ * by cuda_ref/run-all.sh (its CSV files, constants.csv, occupancy.csv,
+ * device.txt).  Sessions are named so that they sort by date
+ * (2026-11-22a, 2026-11-22b, ...); a directory whose CSV files have the
+ * old protocol's format is a session of its own, marked `old_protocol`.
+ *
+ * The noise floor of a card is the disagreement between two sessions of
+ * the new protocol on the same points: per case study, the median and the
+ * worst of the ratios t(second)/t(first) of the medians, for the wall time
+ * and for the graph device time.  No model error below it can be claimed.
+ */
+#ifndef MCM_SESSIONS_H
+#define MCM_SESSIONS_H
+
+#include "measured.h"
+
+typedef struct session {
+    char card[32], name[64], dir[1024];
+    measured_row *rows;
+    int n;
+    int old_protocol;   /* its rows have one timing only (measured.h) */
+} session;
+
+/* Every session of validate/data/CARD/ (relative to the current
+ * directory), sorted by name; *out is malloc'ed, *n may be 0. */
+int sessions_load(const char *card, session **out, int *n);
+void sessions_free(session *s, int n);
+
+/* The first session of the new protocol at or after index `from`, or -1. */
+int sessions_next_new(const session *s, int n, int from);
+
+/* The row of s with r's case and params, or NULL. */
+const measured_row *session_match(const session *s, const measured_row *r);
+
+/* One case study's agreement between two sessions (b against a). */
+typedef struct agreement {
+    char program[32];       /* "" for all case studies together */
+    int n;                  /* points measured in both */
+    double wall_median, wall_worst;    /* median ratio b/a; worst max(r, 1/r) */
+    double graph_median, graph_worst;  /* the same for the graph times */
+    double graph_abs_median;           /* median |r − 1| of the graph times */
+} agreement;
+
+/* Per case study (in order of first appearance in a), then all together
+ * as the last entry; returns the number of entries written (<= max). */
+int sessions_agreement(const session *a, const session *b, agreement *out, int max);
+
+#endif
