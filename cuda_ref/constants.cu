@@ -20,11 +20,30 @@
  *    (Sattolo) of 256 MiB and of 1 GiB (beyond the 50 MiB L2: DRAM, TLB
  *    misses included) and of 1 MiB (L2-resident after one warm pass),
  *    cycles per load from clock64().
+ *  - kernel launches replayed from a CUDA graph (2000 empty kernels
+ *    captured on a stream), per kernel;
+ *  - throughput from the L2: the same reads over an 8 MiB buffer, read
+ *    many times per launch, by one SM and by the whole card; U for one SM
+ *    and per SM when all stream, from the L2 and from DRAM;
+ *  - arithmetic: the latency of a dependent chain in one thread and the
+ *    throughput per SM with every SM full (2048 threads, 4 independent
+ *    chains each) of a plain operation (a 32-bit multiply-add x·x + y), of
+ *    a Z/pZ multiplication and of a Z/pZ addition (common/zp.h, the
+ *    arithmetic of the case studies);
+ *  - shared (private) memory: dependent-load latency (a random cycle in
+ *    shared memory) and words per SM per cycle, conflict-free;
+ *  - __syncthreads: cycles per barrier for one block of l = 32 ... 1024
+ *    threads alone on the card (with and without barrier, the difference),
+ *    and for 8 blocks of 256 per SM on every SM;
+ *  - the clock again at the end, so that drift within the run shows.
  * These are the MCM's U (1 / words per cycle per SM), the spec's optional
- * launch latency and per-block dispatch cost, and the global latency the
- * papers quote (400-800 cycles on their cards).
+ * launch latency and per-block dispatch cost, the global latency the
+ * papers quote (400-800 cycles on their cards), and the card terms of the
+ * simulator's machines (validate/card.c maps each row onto a machine key).
+ * Every row carries the phase given by --phase (run-all.sh measures before
+ * and after the case studies).
  *
- * Usage: constants [--device-info] [--seed S]
+ * Usage: constants [--device-info] [--seed S] [--phase TEXT]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,15 +107,138 @@ __global__ void chase_kernel(const uint32_t *next, long steps,
     *sink = idx;
 }
 
+/* read words [0, count16*4) `reps` times with 16-byte loads, grid-stride */
+__global__ void stream_reread_kernel(const uint4 *in, long count16, int reps,
+                                     unsigned *sink)
+{
+    unsigned acc = 0;
+    long stride = (long)gridDim.x * blockDim.x;
+    for (int r = 0; r < reps; r++)
+        for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < count16;
+             i += stride) {
+            uint4 v = in[i];
+            acc ^= v.x ^ v.y ^ v.z ^ v.w;
+        }
+    if (acc == 0x9e3779b9u)
+        *sink = acc;
+}
+
+/* The operations timed: a plain one (one 32-bit multiply-add, a chain no
+ * compiler can shorten), and the case studies' Z/pZ arithmetic. */
+struct OpPlain {
+    static __device__ uint32_t apply(uint32_t x, uint32_t y) { return x * x + y; }
+};
+struct OpMulmod {
+    static __device__ uint32_t apply(uint32_t x, uint32_t y) { return zp_mul(x, y); }
+};
+struct OpAddmod {
+    static __device__ uint32_t apply(uint32_t x, uint32_t y) { return zp_add(x, y); }
+};
+
+#define ARITH_CHAINS 4
+
+/* Each thread runs `chains` (1 or ARITH_CHAINS) independent dependent
+ * chains of `iters` operations; thread 0 of block 0 reports its cycles. */
+template <class Op>
+__global__ void arith_kernel(const uint32_t *seed, int chains, long iters,
+                             uint32_t *sink, long long *cycles)
+{
+    uint32_t y = seed[threadIdx.x & 31], x[ARITH_CHAINS];
+    for (int c = 0; c < ARITH_CHAINS; c++)
+        x[c] = seed[(threadIdx.x + c + 1) & 31];
+    long long start = clock64();
+    if (chains == 1) {
+        for (long k = 0; k < iters; k++) {
+#pragma unroll
+            for (int u = 0; u < 8; u++)
+                x[0] = Op::apply(x[0], y);
+        }
+    } else {
+        for (long k = 0; k < iters; k++) {
+#pragma unroll
+            for (int u = 0; u < 8; u++)
+#pragma unroll
+                for (int c = 0; c < ARITH_CHAINS; c++)
+                    x[c] = Op::apply(x[c], y);
+        }
+    }
+    long long stop = clock64();
+    uint32_t acc = x[0] ^ x[1] ^ x[2] ^ x[3];
+    if (acc == 0x9e3779b9u)
+        *sink = acc;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *cycles = stop - start;
+}
+
+#define SHARED_WORDS 4096
+
+/* one thread: dependent loads over a random cycle in shared memory */
+__global__ void shared_chase_kernel(const uint32_t *next, long steps,
+                                    long long *cycles, uint32_t *sink)
+{
+    __shared__ uint32_t s[SHARED_WORDS];
+    for (int i = threadIdx.x; i < SHARED_WORDS; i += blockDim.x)
+        s[i] = next[i];
+    __syncthreads();
+    if (threadIdx.x != 0)
+        return;
+    uint32_t idx = 0;
+    long long start = clock64();
+    for (long k = 0; k < steps; k++)
+        idx = s[idx];
+    long long stop = clock64();
+    *cycles = stop - start;
+    *sink = idx;
+}
+
+/* every thread reads shared memory conflict-free: word (tid + 32k) */
+__global__ void shared_stream_kernel(long iters, uint32_t *sink)
+{
+    __shared__ uint32_t s[SHARED_WORDS];
+    for (int i = threadIdx.x; i < SHARED_WORDS; i += blockDim.x)
+        s[i] = (uint32_t)i * 2654435761u;
+    __syncthreads();
+    volatile uint32_t *vs = s;
+    uint32_t acc = 0;
+    for (long k = 0; k < iters; k++) {
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+            acc += vs[(threadIdx.x + 32 * (u + 8 * (int)(k & 7))) & (SHARED_WORDS - 1)];
+    }
+    if (acc == 0x9e3779b9u)
+        *sink = acc;
+}
+
+/* `iters` steps of a dependent multiply-add, with a __syncthreads after
+ * each when `barrier`; thread 0 of block 0 reports its cycles */
+__global__ void barrier_kernel(long iters, int barrier, uint32_t *sink,
+                               long long *cycles)
+{
+    uint32_t x = threadIdx.x + 1;
+    long long start = clock64();
+    for (long k = 0; k < iters; k++) {
+        x = x * x + 1;
+        if (barrier)
+            __syncthreads();
+    }
+    long long stop = clock64();
+    if (x == 0x9e3779b9u)
+        *sink = x;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *cycles = stop - start;
+}
+
 static double median_of(double *v, int count)
 {
     return timing_stats_of(v, count).median_ms;
 }
 
+static const char *g_phase = "once";
+
 static void print_row(const char *name, double value, const char *unit,
                       const char *how)
 {
-    printf("%s,%.6g,%s,\"%s\"\n", name, value, unit, how);
+    printf("%s,%.6g,%s,%s,\"%s\"\n", name, value, unit, g_phase, how);
     fflush(stdout);
 }
 
@@ -191,6 +333,42 @@ static double roundtrip_us(void)
     return median_of(us, REPEATS);
 }
 
+/* microseconds per kernel of 2000 empty kernels replayed from a CUDA graph */
+static double launch_graph_us(void)
+{
+    const int launches = 2000;
+    cudaStream_t stream;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    cudaEvent_t start, stop;
+    double us[REPEATS];
+    CUDA_CHECK(cudaStreamCreate(&stream));
+    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < launches; i++)
+        empty_kernel<<<1, 32, 0, stream>>>();
+    CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    CUDA_CHECK(cudaGraphLaunch(exec, stream));   /* the first launch uploads */
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    for (int r = 0; r < REPEATS; r++) {
+        float ms = 0.0f;
+        CUDA_CHECK(cudaEventRecord(start, stream));
+        CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        CUDA_CHECK(cudaEventRecord(stop, stream));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        us[r] = ms * 1e3 / launches;
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CUDA_CHECK(cudaGraphDestroy(graph));
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    return median_of(us, REPEATS);
+}
+
 /* ---- global-memory throughput ------------------------------------------- */
 
 typedef struct {
@@ -223,6 +401,214 @@ static double stream_bytes_per_s(enqueue_fn fn, stream_arg *a,
     for (int r = 0; r < REPEATS; r++)
         rate[r] = bytes_per_run / (time_ms(fn, a) * 1e-3);
     return median_of(rate, REPEATS);
+}
+
+static uint32_t *random_cycle(long count, rng_t *rng);
+
+typedef struct {
+    const uint4 *in;
+    long count16;
+    int reps;
+    unsigned blocks, threads;
+    unsigned *sink;
+} reread_arg;
+
+static void enqueue_reread(void *arg)
+{
+    reread_arg *a = (reread_arg *)arg;
+    stream_reread_kernel<<<a->blocks, a->threads>>>(a->in, a->count16, a->reps,
+                                                    a->sink);
+}
+
+/* bytes per second re-reading an L2-resident buffer */
+static double reread_bytes_per_s(reread_arg *a)
+{
+    double rate[REPEATS], bytes = (double)a->count16 * 16 * a->reps;
+    enqueue_reread(a);                   /* warm pass: the buffer into L2 */
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < REPEATS; r++)
+        rate[r] = bytes / (time_ms(enqueue_reread, a) * 1e-3);
+    return median_of(rate, REPEATS);
+}
+
+/* ---- arithmetic ------------------------------------------------------------ */
+
+typedef struct {
+    const uint32_t *seed;
+    uint32_t *sink;
+    long long *cycles;
+} arith_buffers;
+
+/* cycles per operation of one dependent chain in one thread */
+template <class Op>
+static double op_latency(const arith_buffers *b)
+{
+    const long iters = 1 << 16;          /* 8 operations each */
+    double per_op[REPEATS];
+    long long cycles;
+    for (int r = -1; r < REPEATS; r++) { /* r = -1: warm-up */
+        arith_kernel<Op><<<1, 1>>>(b->seed, 1, iters, b->sink, b->cycles);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(&cycles, b->cycles, sizeof cycles,
+                              cudaMemcpyDeviceToHost));
+        if (r >= 0)
+            per_op[r] = (double)cycles / (8.0 * iters);
+    }
+    return median_of(per_op, REPEATS);
+}
+
+typedef struct {
+    const arith_buffers *b;
+    unsigned blocks;
+    long iters;
+    void (*launch)(const arith_buffers *, unsigned, long);
+} arith_arg;
+
+template <class Op>
+static void launch_full(const arith_buffers *b, unsigned blocks, long iters)
+{
+    arith_kernel<Op><<<blocks, 256>>>(b->seed, ARITH_CHAINS, iters, b->sink,
+                                      b->cycles);
+}
+
+static void enqueue_arith(void *arg)
+{
+    arith_arg *a = (arith_arg *)arg;
+    a->launch(a->b, a->blocks, a->iters);
+}
+
+/* operations per SM per cycle, every SM holding 8 blocks of 256 threads,
+ * each thread ARITH_CHAINS chains */
+template <class Op>
+static double op_throughput(const arith_buffers *b, int sms, double mhz)
+{
+    arith_arg a = {b, (unsigned)(8 * sms), 1 << 12, launch_full<Op>};
+    double ops = (double)a.blocks * 256 * ARITH_CHAINS * 8 * a.iters, rate[REPEATS];
+    enqueue_arith(&a);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < REPEATS; r++)
+        rate[r] = ops / (time_ms(enqueue_arith, &a) * 1e-3 * mhz * 1e6 * sms);
+    return median_of(rate, REPEATS);
+}
+
+static void measure_arithmetic(int sms, double mhz)
+{
+    uint32_t seed[32];
+    arith_buffers b;
+    for (int i = 0; i < 32; i++)
+        seed[i] = 12345u + 7919u * (uint32_t)i;   /* in [0, p) */
+    uint32_t *d_seed = dev_alloc_u32(32);
+    to_device(d_seed, seed, 32);
+    b.seed = d_seed;
+    b.sink = dev_alloc_u32(1);
+    CUDA_CHECK(cudaMalloc(&b.cycles, sizeof(long long)));
+    print_row("op_latency", op_latency<OpPlain>(&b), "cycles",
+              "one thread, a dependent chain of 32-bit multiply-adds x = x*x + y, per operation");
+    print_row("op_per_sm_cycle", op_throughput<OpPlain>(&b, sms, mhz), "ops/SM/cycle",
+              "the same operation, 8 blocks of 256 threads per SM, 4 independent chains per thread");
+    print_row("mulmod_latency", op_latency<OpMulmod>(&b), "cycles",
+              "one thread, a dependent chain of Z/pZ multiplications (common/zp.h, Barrett), per operation");
+    print_row("mulmod_per_sm_cycle", op_throughput<OpMulmod>(&b, sms, mhz), "ops/SM/cycle",
+              "Z/pZ multiplications, 8 blocks of 256 threads per SM, 4 chains per thread");
+    print_row("addmod_latency", op_latency<OpAddmod>(&b), "cycles",
+              "one thread, a dependent chain of Z/pZ additions (common/zp.h), per operation");
+    print_row("addmod_per_sm_cycle", op_throughput<OpAddmod>(&b, sms, mhz), "ops/SM/cycle",
+              "Z/pZ additions, 8 blocks of 256 threads per SM, 4 chains per thread");
+    CUDA_CHECK(cudaFree(d_seed));
+    CUDA_CHECK(cudaFree(b.sink));
+    CUDA_CHECK(cudaFree(b.cycles));
+}
+
+/* ---- shared memory and barriers ------------------------------------------- */
+
+typedef struct {
+    unsigned blocks, threads;
+    long iters;
+    int barrier;
+    uint32_t *sink;
+    long long *cycles;
+} sm_arg;
+
+static void enqueue_shared_stream(void *arg)
+{
+    sm_arg *a = (sm_arg *)arg;
+    shared_stream_kernel<<<a->blocks, a->threads>>>(a->iters, a->sink);
+}
+
+static void enqueue_barrier(void *arg)
+{
+    sm_arg *a = (sm_arg *)arg;
+    barrier_kernel<<<a->blocks, a->threads>>>(a->iters, a->barrier, a->sink,
+                                              a->cycles);
+}
+
+/* cycles thread 0 of block 0 spent in barrier_kernel (median of REPEATS) */
+static double barrier_cycles(sm_arg *a)
+{
+    double c[REPEATS];
+    long long cycles;
+    enqueue_barrier(a);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < REPEATS; r++) {
+        enqueue_barrier(a);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(&cycles, a->cycles, sizeof cycles,
+                              cudaMemcpyDeviceToHost));
+        c[r] = (double)cycles;
+    }
+    return median_of(c, REPEATS);
+}
+
+static void measure_shared_and_barriers(int sms, double mhz, rng_t *rng)
+{
+    uint32_t *next = random_cycle(SHARED_WORDS, rng);
+    uint32_t *d_next = dev_alloc_u32(SHARED_WORDS), *sink = dev_alloc_u32(1);
+    long long *d_cycles, cycles;
+    double v[REPEATS];
+    CUDA_CHECK(cudaMalloc(&d_cycles, sizeof(long long)));
+    to_device(d_next, next, SHARED_WORDS);
+    const long steps = 1 << 16;
+    for (int r = -1; r < REPEATS; r++) {
+        shared_chase_kernel<<<1, 32>>>(d_next, steps, d_cycles, sink);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(&cycles, d_cycles, sizeof cycles, cudaMemcpyDeviceToHost));
+        if (r >= 0)
+            v[r] = (double)cycles / steps;
+    }
+    print_row("shared_latency", median_of(v, REPEATS), "cycles",
+              "one thread, dependent loads over a random cycle of 16 KiB of shared memory");
+
+    sm_arg st = {(unsigned)(8 * sms), 256, 1 << 12, 0, sink, d_cycles};
+    double words = (double)st.blocks * st.threads * 8 * st.iters;
+    enqueue_shared_stream(&st);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < REPEATS; r++)
+        v[r] = words / (time_ms(enqueue_shared_stream, &st) * 1e-3 * mhz * 1e6 * sms);
+    print_row("shared_per_sm_cycle", median_of(v, REPEATS), "words/SM/cycle",
+              "8 blocks of 256 threads per SM read 4-byte words of shared memory, conflict-free");
+
+    const long iters = 1 << 14;
+    for (int l = 32; l <= 1024; l *= 2) {
+        sm_arg with = {1, (unsigned)l, iters, 1, sink, d_cycles};
+        sm_arg without = with;
+        without.barrier = 0;
+        double per = (barrier_cycles(&with) - barrier_cycles(&without)) / iters;
+        char name[32], how[160];
+        snprintf(name, sizeof name, "syncthreads_l%d", l);
+        snprintf(how, sizeof how, "one block of %d threads alone, cycles per __syncthreads "
+                 "(loop with barriers minus loop without)", l);
+        print_row(name, per, "cycles", how);
+    }
+    sm_arg full = {(unsigned)(8 * sms), 256, iters, 1, sink, d_cycles};
+    sm_arg full_without = full;
+    full_without.barrier = 0;
+    double per_full = (barrier_cycles(&full) - barrier_cycles(&full_without)) / iters;
+    print_row("syncthreads_l256_full", per_full, "cycles",
+              "8 blocks of 256 threads per SM on every SM, cycles per __syncthreads of one block");
+    CUDA_CHECK(cudaFree(d_next));
+    CUDA_CHECK(cudaFree(sink));
+    CUDA_CHECK(cudaFree(d_cycles));
+    free(next);
 }
 
 /* ---- dependent loads ------------------------------------------------------ */
@@ -341,6 +727,24 @@ static void measure_memory(int sms, double mhz)
     print_row("gmem_copy_card", copy_rate / 4 / hz, "words/cycle",
               "copy 1 GiB, bytes read + written, 8 blocks of 256 threads per SM");
     print_row("gmem_copy_card_bw", copy_rate / 1e9, "GB/s", "same run");
+    print_row("gmem_read_card_dram", read_rate / 4 / hz, "words/cycle",
+              "= gmem_read_card: 1 GiB, 20 times the L2, comes from DRAM");
+
+    const long l2_bytes = 8L << 20;   /* 8 MiB: well inside a 50 MiB L2 */
+    reread_arg sm_l2 = {in, l2_bytes / 16, 8, 1, 1024, sink};
+    double sm_l2_rate = reread_bytes_per_s(&sm_l2);
+    print_row("gmem_read_one_sm_l2", sm_l2_rate / 4 / hz, "words/cycle",
+              "one block of 1024 threads reads an 8 MiB buffer 8 times (L2-resident after a warm pass)");
+    reread_arg card_l2 = {in, l2_bytes / 16, 256, (unsigned)(8 * sms), 256, sink};
+    double card_l2_rate = reread_bytes_per_s(&card_l2);
+    print_row("gmem_read_card_l2", card_l2_rate / 4 / hz, "words/cycle",
+              "8 blocks of 256 threads per SM read an 8 MiB buffer 256 times (L2-resident)");
+    print_row("U_l2_one_sm", hz * 4 / sm_l2_rate, "cycles/word", "1 / gmem_read_one_sm_l2");
+    print_row("U_dram_one_sm", hz * 4 / sm_rate, "cycles/word", "1 / gmem_read_one_sm (256 MiB: DRAM)");
+    print_row("U_l2_all_sms", hz * 4 * sms / card_l2_rate, "cycles/word",
+              "SM count / gmem_read_card_l2: one SM's share when all stream from the L2");
+    print_row("U_dram_all_sms", hz * 4 * sms / read_rate, "cycles/word",
+              "SM count / gmem_read_card: one SM's share when all stream from DRAM");
     CUDA_CHECK(cudaFree(in));
     CUDA_CHECK(cudaFree(out));
     CUDA_CHECK(cudaFree(sink));
@@ -348,9 +752,17 @@ static void measure_memory(int sms, double mhz)
 
 int main(int argc, char **argv)
 {
-    static const char *const keys[] = {"--seed", NULL};
+    static const char *const keys[] = {"--seed", "--phase", NULL};
     static const char *const flags[] = {"--device-info", NULL};
-    cli_require_known(argc, argv, keys, flags, "constants [--device-info] [--seed S]");
+    cli_require_known(argc, argv, keys, flags,
+                      "constants [--device-info] [--seed S] [--phase TEXT]");
+    if (cli_value(argc, argv, "--phase"))
+        g_phase = cli_value(argc, argv, "--phase");
+    for (const char *c = g_phase; *c; c++)
+        if (*c == ',' || *c == '"' || *c == '\n') {
+            fprintf(stderr, "--phase: no commas, quotes or newlines\n");
+            return 2;
+        }
     if (cli_flag(argc, argv, "--device-info")) {
         print_device_info();
         return 0;
@@ -359,7 +771,7 @@ int main(int argc, char **argv)
     int sms = attribute(cudaDevAttrMultiProcessorCount);
     CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long)));
 
-    printf("name,value,unit,how\n");
+    printf("name,value,unit,phase,how\n");
     print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
     print_row("sm_clock_max", attribute(cudaDevAttrClockRate) / 1000.0, "MHz",
               "cudaDevAttrClockRate");
@@ -374,6 +786,10 @@ int main(int argc, char **argv)
               "threads) between two events, per launch");
     print_row("launch_latency_cycles", us * mhz, "cycles", "same, times the clock");
     double rt = roundtrip_us();
+    double graph_us = launch_graph_us();
+    print_row("launch_graph", graph_us, "us",
+              "2000 empty kernels (1 block of 32 threads) captured in a CUDA graph, replayed, per kernel");
+    print_row("launch_graph_cycles", graph_us * mhz, "cycles", "same, times the clock");
     print_row("launch_sync_roundtrip", rt, "us",
               "empty kernel launch + cudaDeviceSynchronize, host clock");
     const unsigned many = (unsigned)(64 * sms);
@@ -397,6 +813,11 @@ int main(int argc, char **argv)
     print_row("l2_load_latency", l2, "cycles",
               "same over 1 MiB (L2-resident after a warm pass; L1 too small "
               "for it to matter much)");
+    measure_arithmetic(sms, mhz);
+    measure_shared_and_barriers(sms, mhz, &rng);
+    print_row("l2_bytes", (double)attribute(cudaDevAttrL2CacheSize), "bytes", "cudaDevAttrL2CacheSize");
+    print_row("sm_clock_measured_end", measure_clock_mhz(), "MHz",
+              "the clock measured again at the end of this program");
     CUDA_CHECK(cudaFree(g_sink64));
     return 0;
 }
