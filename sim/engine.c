@@ -15,6 +15,20 @@
  * Under the `parallel` policy a block's read, compute and write are one
  * private delay, and the engine makes them one SimGrid activity.
  *
+ * The card (machine.h, "Card terms").  With class costs or lanes, a block
+ * computes for max(span cycles, work cycles) instead of S(B), and a kernel
+ * beyond the L2 moves its words at u_dram: still one block at a time per
+ * SM, the same story.  With blocks_per_sm = k > 1 each SM holds k blocks
+ * at once: it has k actors (slots) taking blocks, a compute resource (its
+ * host, one cycle of work per cycle) and a port (a host "portI" of the same
+ * speed, on which a transfer of r cycles is r units of work).  A resident
+ * block's compute is an execution of its work cycles, bounded to the rate
+ * work/span so that alone it takes max(span, work); its reads and writes
+ * are executions on the port (`parallel`) or the policy's transfers.
+ * SimGrid shares each resource max-min fairly among the resident blocks:
+ * they share the SM's lanes and its port, and one block's transfer
+ * overlaps another's compute.  An SM is busy while it holds a block.
+ *
  * This file runs inside the child process made by run.c, which owns the
  * SimGrid engine's whole lifetime.
  */
@@ -25,6 +39,7 @@
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
+#include <simgrid/exec.h>
 #include <simgrid/host.h>
 #include <simgrid/semaphore.h>
 #include <stdio.h>
@@ -39,7 +54,8 @@ typedef struct kernel_state {
 } kernel_state;
 
 typedef struct sm_state {
-    int id;
+    int id;               /* the slot; the SM itself when blocks_per_sm = 1 */
+    int sm;               /* the SM the slot belongs to */
     sg_sem_t wake;        /* released when a kernel is released while idle */
     double busy;          /* cycles spent holding a block */
 } sm_state;
@@ -63,6 +79,10 @@ static struct engine {
     int *launches, n_launches, next_launch; /* launch latency: FIFO of releases */
     double *release_time;
     sg_sem_t launch_pending;
+    int slots_per_sm;        /* blocks_per_sm: 1 is the MCM, > 1 the card path */
+    sg_host_t *ports;        /* card path: each SM's port */
+    int *resident;           /* card path: blocks each SM holds now */
+    double *held_since, *sm_busy; /* card path: busy time per SM */
     rng order;
     FILE *trace;
     sim_result *out;
@@ -105,7 +125,7 @@ static void make_ready(int k)
 /* Kernel k's predecessors are all done: launch it now or after the latency. */
 static void release(int k)
 {
-    if (E.m->launch_latency <= 0) {
+    if (machine_launch_latency(E.m) <= 0) {
         make_ready(k);
         return;
     }
@@ -123,7 +143,7 @@ static void launcher_main(int argc, char *argv[])
     for (int launched = 0; launched < E.dag->n; launched++) {
         sg_sem_acquire(E.launch_pending);
         int k = E.launches[E.next_launch++];
-        sg_actor_sleep_until(E.release_time[k] + E.m->launch_latency);
+        sg_actor_sleep_until(E.release_time[k] + machine_launch_latency(E.m));
         make_ready(k);
     }
 }
@@ -182,36 +202,125 @@ static void finish_block(const block *b)
             release(E.succ[e]);
 }
 
-static void run_block(sm_state *me, const block *b)
+/* The block's figures: N, W, O, C (read + compute + write, as it would
+ * take alone), the trace row; then the kernel's count. */
+static void block_done(sm_state *me, const block *b, double start, double read, double compute,
+                       double write)
 {
     const kernel *k = &E.dag->kernels[b->kernel];
+    double end = simgrid_get_clock();
+    me->busy += end - start;
+    E.out->costs.N += 1;
+    E.out->costs.W += kernel_block_cost(k, b->index)->work;
+    E.out->costs.O += read + write;
+    if (compute + read + write > E.out->costs.C)
+        E.out->costs.C = compute + read + write;
+    if (E.trace)
+        fprintf(E.trace, "%s,%ld,%d,%.17g,%.17g\n", k->name, b->index, me->sm, start, end);
+    finish_block(b);
+}
+
+static void run_block_card(sm_state *me, const block *b);
+
+static void run_block(sm_state *me, const block *b)
+{
+    if (E.slots_per_sm > 1) {
+        run_block_card(me, b);
+        return;
+    }
+    const kernel *k = &E.dag->kernels[b->kernel];
     const block_cost *c = kernel_block_cost(k, b->index);
-    double u = E.m->u;
+    double u = kernel_word_cycles(k, E.m);
     double read = cost_read_cycles(c, k->threads, u), write = cost_write_cycles(c, k->threads, u);
+    double compute = block_compute_cycles(c, E.m); /* S(B) on the pure MCM */
     double start = simgrid_get_clock();
     if (b->first)
         E.out->kernels[b->kernel].start = start;
 
     if (E.m->policy == MEM_PARALLEL) {
-        sg_actor_sleep_for(E.m->block_dispatch + read + c->span + write);
+        sg_actor_sleep_for(E.m->block_dispatch + read + compute + write);
     } else {
         if (E.m->block_dispatch > 0)
             sg_actor_sleep_for(E.m->block_dispatch);
-        global_memory_transfer(me->id, read, 1);
-        sg_actor_sleep_for(c->span);
-        global_memory_transfer(me->id, write, 0);
+        global_memory_transfer(me->sm, read, 1);
+        sg_actor_sleep_for(compute);
+        global_memory_transfer(me->sm, write, 0);
     }
+    block_done(me, b, start, read, compute, write);
+}
 
-    double end = simgrid_get_clock();
-    me->busy += end - start;
-    E.out->costs.N += 1;
-    E.out->costs.W += c->work;
-    E.out->costs.O += read + write;
-    if (c->span + read + write > E.out->costs.C)
-        E.out->costs.C = c->span + read + write;
-    if (E.trace)
-        fprintf(E.trace, "%s,%ld,%d,%.17g,%.17g\n", k->name, b->index, me->id, start, end);
-    finish_block(b);
+/* ---- the card path: several resident blocks per SM ---------------------- */
+
+static void sm_hold(int sm)
+{
+    if (E.resident[sm]++ == 0)
+        E.held_since[sm] = simgrid_get_clock();
+}
+
+static void sm_release(int sm)
+{
+    if (--E.resident[sm] == 0)
+        E.sm_busy[sm] += simgrid_get_clock() - E.held_since[sm];
+}
+
+/* `amount` units of work on `host`, at most `bound` per cycle (0: none). */
+static void execute_on(sg_host_t host, double amount, double bound)
+{
+    if (amount <= 0)
+        return;
+    sg_exec_t exec = sg_actor_exec_init(amount);
+    sg_exec_set_host(exec, host);
+    if (bound > 0)
+        sg_exec_set_bound(exec, bound);
+    sg_exec_start(exec);
+    sg_exec_wait(exec);
+}
+
+static void port_transfer(const sm_state *me, double cycles, int is_read)
+{
+    if (E.m->policy == MEM_PARALLEL)
+        execute_on(E.ports[me->sm], cycles, 0);
+    else
+        global_memory_transfer(me->sm, cycles, is_read);
+}
+
+static void card_start(int sms)
+{
+    E.ports = calloc((size_t)sms, sizeof *E.ports);
+    E.resident = calloc((size_t)sms, sizeof *E.resident);
+    E.held_since = calloc((size_t)sms, sizeof *E.held_since);
+    E.sm_busy = calloc((size_t)sms, sizeof *E.sm_busy);
+    for (int i = 0; i < sms; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "port%d", i);
+        E.ports[i] = sg_host_by_name(name);
+    }
+}
+
+static void run_block_card(sm_state *me, const block *b)
+{
+    const kernel *k = &E.dag->kernels[b->kernel];
+    const block_cost *c = kernel_block_cost(k, b->index);
+    double u = kernel_word_cycles(k, E.m);
+    double read = cost_read_cycles(c, k->threads, u), write = cost_write_cycles(c, k->threads, u);
+    int card = machine_card_compute(E.m);
+    double span = card ? block_span_cycles(c, E.m) : c->span;
+    double work = card ? block_work_cycles(c, E.m) : 0; /* 0: no lanes to share */
+    double start = simgrid_get_clock();
+    if (b->first)
+        E.out->kernels[b->kernel].start = start;
+
+    sm_hold(me->sm);
+    if (E.m->block_dispatch > 0)
+        sg_actor_sleep_for(E.m->block_dispatch);
+    port_transfer(me, read, 1);
+    if (work <= 0)
+        sg_actor_sleep_for(span);
+    else
+        execute_on(E.hosts[me->sm], work, span > 0 ? work / span : 0);
+    port_transfer(me, write, 0);
+    sm_release(me->sm);
+    block_done(me, b, start, read, work > span ? work : span, write);
 }
 
 static void sm_main(int argc, char *argv[])
@@ -288,9 +397,11 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     E.ready = malloc(sizeof *E.ready * ((size_t)dag->n + 1));
     E.launches = malloc(sizeof *E.launches * ((size_t)dag->n + 1));
     E.release_time = calloc((size_t)dag->n + 1, sizeof *E.release_time);
-    E.sms = calloc((size_t)sms, sizeof *E.sms);
+    E.slots_per_sm = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;
+    int slots = sms * E.slots_per_sm;
+    E.sms = calloc((size_t)slots, sizeof *E.sms);
     E.hosts = calloc((size_t)sms, sizeof *E.hosts);
-    E.idle = malloc(sizeof *E.idle * (size_t)sms);
+    E.idle = malloc(sizeof *E.idle * (size_t)slots);
     rng_seed(&E.order, m->seed);
     build_successors();
     if (trace_path) {
@@ -306,11 +417,16 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
         char name[32];
         snprintf(name, sizeof name, "sm%d", i);
         E.hosts[i] = sg_host_by_name(name);
+    }
+    for (int i = 0; i < slots; i++) {
         E.sms[i].id = i;
+        E.sms[i].sm = i / E.slots_per_sm;
         E.sms[i].wake = sg_sem_init(0);
     }
+    if (E.slots_per_sm > 1)
+        card_start(sms);
     global_memory_start(m, sms, E.hosts, sg_host_by_name("global_memory"));
-    if (m->launch_latency > 0) {
+    if (machine_launch_latency(m) > 0) {
         E.launch_pending = sg_sem_init(0);
         sg_actor_t host_cpu = sg_actor_init("launcher", sg_host_by_name("global_memory"));
         sg_actor_start(host_cpu, launcher_main, 0, NULL);
@@ -318,8 +434,8 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     for (int k = 0; k < dag->n; k++)
         if (E.ks[k].missing == 0)
             release(k);
-    for (int i = 0; i < sms; i++) {
-        sg_actor_t a = sg_actor_init("sm", E.hosts[i]);
+    for (int i = 0; i < slots; i++) {
+        sg_actor_t a = sg_actor_init("sm", E.hosts[E.sms[i].sm]);
         sg_actor_set_data(a, &E.sms[i]);
         sg_actor_start(a, sm_main, 0, NULL);
     }
@@ -327,8 +443,8 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     simgrid_run();
 
     out->T = simgrid_get_clock();
-    for (int i = 0; i < sms; i++)
-        out->sm_busy[i] = E.sms[i].busy; /* the SMs left out stay at 0 */
+    for (int i = 0; i < sms; i++) /* the SMs left out stay at 0 */
+        out->sm_busy[i] = E.slots_per_sm > 1 ? E.sm_busy[i] : E.sms[i].busy;
     int rc = 0;
     if (E.kernels_left != 0)
         rc = fail("internal error: the simulation stopped with %d kernels unfinished", E.kernels_left);
@@ -344,5 +460,9 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     free(E.idle);
     free(E.succ_start);
     free(E.succ);
+    free(E.ports);
+    free(E.resident);
+    free(E.held_since);
+    free(E.sm_busy);
     return rc;
 }

@@ -1,0 +1,337 @@
+/*
+ * test_card.c — the card terms (machine.h, "Card terms") on hand-checked
+ * DAGs: lanes and operation classes (Brent's principle inside the SM),
+ * resident blocks sharing an SM's lanes and port, the L2, stream and graph
+ * launches; their run-file keys; and that with every term off a block
+ * costs what the MCM says.
+ */
+#include "helpers.h"
+
+#include <math.h>
+
+/* A DAG of one kernel k. */
+static kernel_dag *one_kernel(const kernel *k)
+{
+    kernel_dag *dag = kernel_dag_new("card");
+    cr_assert(kernel_dag_add(dag, k) >= 0, "%s", fail_message());
+    return dag;
+}
+
+/* A kernel whose span breaks down into classes, plain the rest of S(B). */
+static kernel classed_kernel(long blocks, int threads, double span, double mulmod, double addmod,
+                             double private_ops, double barriers)
+{
+    kernel k = test_kernel("k", blocks, threads, span, 0, 0);
+    k.cost.classes = 1;
+    for (int i = 0; i < OP_CLASSES; i++)
+        k.cost.span_ops[i] = k.cost.work_ops[i] = -1;
+    k.cost.span_ops[OP_MULMOD] = mulmod;
+    k.cost.span_ops[OP_ADDMOD] = addmod;
+    k.cost.span_ops[OP_PRIVATE] = private_ops;
+    k.cost.span_ops[OP_BARRIER] = barriers;
+    return k;
+}
+
+static double simulated_T(const kernel_dag *dag, const machine *m)
+{
+    sim_result r = simulate(dag, m);
+    double t = r.T;
+    sim_result_free(&r);
+    return t;
+}
+
+/* ---- lanes and classes -------------------------------------------------- */
+
+Test(card, lanes_brent_inside_the_sm)
+{
+    /* ℓ = 256, S(B) = 10, W(B) = 2560 on 128 lanes: max(10, 2560/128) = 20 */
+    kernel k = test_kernel("k", 1, 256, 10, 0, 0);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    cr_expect_eq(simulated_T(dag, &m), 10, "no lanes: S(B)");
+    m.lanes = 128;
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 20);
+    cr_expect_eq(r.costs.C, 20, "C is what a block takes alone");
+    cr_expect_eq(r.costs.W, 2560, "W stays the model's work");
+    cr_expect_eq(r.costs.S, 10, "S stays the model's span");
+    sim_result_free(&r);
+    m.lanes = 512; /* 2560/512 = 5 < 10: the span binds */
+    cr_expect_eq(simulated_T(dag, &m), 10);
+    kernel_dag_free(dag);
+}
+
+Test(card, class_latencies_along_the_span)
+{
+    /* S(B) = 12: 3 mulmod, 1 addmod, 4 private, 2 barriers, 2 plain (the rest) */
+    kernel k = classed_kernel(1, 32, 12, 3, 1, 4, 2);
+    kernel_dag *dag = one_kernel(&k);
+    cr_expect_eq(dag->kernels[0].cost.span_ops[OP_PLAIN], 2, "plain is what the classes leave");
+    cr_expect_eq(dag->kernels[0].cost.work_ops[OP_MULMOD], 96, "work_X defaults to ℓ·span_X");
+    cr_expect_eq(dag->kernels[0].cost.work_ops[OP_PLAIN], 64);
+    machine m = test_machine(1, 1);
+    cr_expect_eq(simulated_T(dag, &m), 12, "card terms off: S(B) whatever the classes");
+    m.cycles_mulmod = 20;
+    m.cycles_addmod = 6;
+    m.cycles_private = 3;
+    m.cycles_barrier = 50;
+    /* 2·1 + 3·20 + 1·6 + 4·3 + 2·50 = 180 */
+    cr_expect_eq(simulated_T(dag, &m), 180);
+    m.cycles_plain = 4; /* + 2·3 */
+    cr_expect_eq(simulated_T(dag, &m), 186);
+    kernel_dag_free(dag);
+}
+
+Test(card, default_class_costs_give_back_the_span)
+{
+    /* lanes on, every latency 1: a breakdown of S(B) takes S(B) cycles */
+    kernel k = classed_kernel(3, 32, 12, 3, 1, 4, 2);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    m.lanes = 1e6;
+    cr_expect_eq(simulated_T(dag, &m), 36);
+    kernel_dag_free(dag);
+}
+
+Test(card, class_throughputs_in_the_work_term)
+{
+    /* ℓ = 256, span: 1 mulmod + 1 plain; work 256 of each.  lanes = 128,
+     * lanes_mulmod = 4: 256/128 + 256/4 = 66 cycles > span 2 */
+    kernel k = classed_kernel(1, 256, 2, 1, 0, 0, 0);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    m.lanes = 128;
+    m.lanes_mulmod = 4;
+    cr_expect_eq(simulated_T(dag, &m), 66);
+    m.lanes_mulmod = 0; /* as lanes: 512/128 = 4 */
+    cr_expect_eq(simulated_T(dag, &m), 4);
+    kernel_dag_free(dag);
+}
+
+Test(card, a_breakdown_larger_than_the_span_is_refused)
+{
+    kernel k = classed_kernel(1, 32, 3, 2, 2, 0, 0);
+    kernel_dag *dag = kernel_dag_new("bad");
+    cr_expect_eq(kernel_dag_add(dag, &k), -1);
+    cr_expect(strstr(fail_message(), "breakdown of S(B)") != NULL, "%s", fail_message());
+    kernel_dag_free(dag);
+}
+
+/* ---- resident blocks ---------------------------------------------------- */
+
+Test(card, two_resident_blocks_share_the_lanes)
+{
+    /* Two blocks, each 20 cycles alone (W/lanes = 2560/128 = 20 > S = 10),
+     * on one SM: one at a time 40; resident together they share the lanes,
+     * half each: still 40. */
+    kernel k = test_kernel("k", 2, 256, 10, 0, 0);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    m.lanes = 128;
+    cr_expect_eq(simulated_T(dag, &m), 40);
+    m.blocks_per_sm = 2;
+    cr_expect_float_eq(simulated_T(dag, &m), 40, 1e-6);
+    /* Latency-bound blocks (S = 20 > W/lanes = 2560/256 = 10) use half the
+     * lanes each: two resident ones overlap completely, 20. */
+    kernel_dag_free(dag);
+    k = test_kernel("k", 2, 256, 20, 0, 0);
+    k.cost.work = 2560;
+    dag = one_kernel(&k);
+    m.lanes = 256;
+    m.blocks_per_sm = 1;
+    cr_expect_eq(simulated_T(dag, &m), 40);
+    m.blocks_per_sm = 2;
+    cr_expect_float_eq(simulated_T(dag, &m), 20, 1e-6);
+    kernel_dag_free(dag);
+}
+
+Test(card, resident_blocks_overlap_transfer_and_compute)
+{
+    /* Independent kernels on one SM, U = 1: a computes 20 cycles, b reads
+     * 20 words.  One block at a time: 40.  Two resident: b's transfer runs
+     * on the port while a computes: 20. */
+    kernel_dag *dag = kernel_dag_new("overlap");
+    kernel a = test_kernel("a", 1, 1, 20, 0, 0), b = test_kernel("b", 1, 1, 0, 20, 0);
+    kernel_dag_add(dag, &a);
+    kernel_dag_add(dag, &b);
+    machine m = test_machine(1, 1);
+    cr_expect_eq(simulated_T(dag, &m), 40);
+    m.blocks_per_sm = 2;
+    sim_result r = simulate(dag, &m);
+    cr_expect_float_eq(r.T, 20, 1e-6);
+    cr_expect_float_eq(r.utilization, 1, 1e-6, "the SM holds a block throughout");
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+}
+
+Test(card, resident_blocks_share_the_port)
+{
+    /* Two blocks reading 10 words each at U = 1 and computing 10 cycles:
+     * resident together they read at half speed (both done at 20), then
+     * compute side by side (no lanes): 30, against 40 one at a time. */
+    kernel k = test_kernel("k", 2, 1, 10, 10, 0);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    cr_expect_eq(simulated_T(dag, &m), 40);
+    m.blocks_per_sm = 2;
+    cr_expect_float_eq(simulated_T(dag, &m), 30, 1e-6);
+    m.policy = MEM_SHARED; /* the SM's port is its link: the same */
+    cr_expect_float_eq(simulated_T(dag, &m), 30, 1e-6);
+    m.policy = MEM_EXCLUSIVE; /* one transfer at a time: 10, 20, then compute: 30 */
+    cr_expect_float_eq(simulated_T(dag, &m), 30, 1e-6);
+    kernel_dag_free(dag);
+}
+
+Test(card, resident_blocks_keep_theorem1_on_random_chains)
+{
+    /* Many blocks, several kernels, 3 resident per SM: sim_run checks the
+     * card's bound (N/(kP) + L)·(kC + δ) + L·λ and fails on a violation. */
+    kernel_dag *dag = kernel_dag_new("chain");
+    for (int i = 0; i < 4; i++) {
+        kernel k = test_kernel("k", 37 + 11 * i, 64, 5 + i, 1 + i % 2, 1);
+        kernel_dag_chain(dag, &k);
+    }
+    machine m = test_machine(4, 2);
+    m.blocks_per_sm = 3;
+    m.lanes = 16;
+    m.block_dispatch = 3;
+    m.launch_latency = 7;
+    sim_result r = simulate(dag, &m);
+    cr_expect(r.T > 0);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+}
+
+/* ---- memory: the L2 ----------------------------------------------------- */
+
+Test(card, working_set_under_and_over_the_l2)
+{
+    /* 4 blocks of ℓ = 8 reading and writing 1 word per thread: working set
+     * 4·8·2 = 64 words; coalesced O(B) = 2 words·U.  U = 1, u_dram = 5. */
+    kernel k = test_kernel("k", 4, 8, 0, 1, 1);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(4, 1);
+    cr_expect_eq(simulated_T(dag, &m), 2, "no cache: U");
+    m.u_dram = 5;
+    m.l2_words = 64;
+    cr_expect_eq(simulated_T(dag, &m), 2, "64 words fit in 64: U");
+    m.l2_words = 63;
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 10, "64 words exceed 63: u_dram");
+    cr_expect_eq(r.costs.O, 4 * 10);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+}
+
+Test(card, an_l2_needs_a_dram_cost)
+{
+    machine m = test_machine(4, 1);
+    m.l2_words = 100;
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "u_dram") != NULL, "%s", fail_message());
+    m.u_dram = 3;
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    m.blocks_per_sm = 0;
+    cr_expect_eq(machine_validate(&m), -1);
+}
+
+/* ---- launches ----------------------------------------------------------- */
+
+Test(card, graph_and_stream_launches)
+{
+    /* A chain of 3 one-block kernels of span 10: each waits for its launch. */
+    kernel_dag *dag = kernel_dag_new("launches");
+    for (int i = 0; i < 3; i++) {
+        kernel k = test_kernel("k", 1, 32, 10, 0, 0);
+        kernel_dag_chain(dag, &k);
+    }
+    machine m = test_machine(2, 1);
+    m.launch_latency = 100;
+    m.graph_launch_latency = 7;
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 3 * 110, "stream: launch_latency");
+    cr_expect_eq(r.launch_term, 300);
+    sim_result_free(&r);
+    m.launch = LAUNCH_GRAPH;
+    r = simulate(dag, &m);
+    cr_expect_eq(r.T, 3 * 17, "graph: graph_launch_latency");
+    cr_expect_eq(r.launch_term, 21);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+}
+
+/* ---- keys --------------------------------------------------------------- */
+
+Test(card, machine_keys_by_name)
+{
+    machine m;
+    machine_defaults(&m);
+    cr_expect(!machine_card_compute(&m) && !machine_card_residency(&m), "every term off by default");
+    const char *keys[][2] = {
+        {"lanes", "128"}, {"lanes_mulmod", "4"}, {"lanes_addmod", "16"}, {"lanes_private", "32"},
+        {"cycles_plain", "4"}, {"cycles_mulmod", "30"}, {"cycles_addmod", "8"},
+        {"cycles_private", "30"}, {"cycles_barrier", "40"}, {"blocks_per_sm", "8"},
+        {"l2_words", "12582912"}, {"u_dram", "0.3"}, {"graph_launch_latency", "2000"},
+        {"launch", "graph"},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        cr_expect_eq(machine_set_field(&m, keys[i][0], keys[i][1]), 1, "%s: %s", keys[i][0], fail_message());
+    cr_expect_eq(m.lanes, 128);
+    cr_expect_eq(m.lanes_mulmod, 4);
+    cr_expect_eq(m.cycles_barrier, 40);
+    cr_expect_eq(m.blocks_per_sm, 8);
+    cr_expect_eq(m.l2_words, 12582912);
+    cr_expect_eq(m.launch, LAUNCH_GRAPH);
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    cr_expect_eq(machine_set_field(&m, "launch", "bus"), -1);
+    cr_expect(strstr(fail_message(), "stream, graph") != NULL, "%s", fail_message());
+    cr_expect_eq(machine_set_field(&m, "cycles_mulmod", "-1"), 1);
+    cr_expect_eq(machine_validate(&m), -1);
+}
+
+/* A run file's kernels, built against the default machine. */
+static kernel_dag *build_kernels(const char *text)
+{
+    config_t cfg;
+    config_init(&cfg);
+    cr_assert(config_read_string(&cfg, text), "%s", config_error_text(&cfg));
+    machine m;
+    machine_defaults(&m);
+    vars params;
+    vars_clear(&params);
+    vars_set(&params, "s", 4);
+    kernel_dag *dag = config_program_build("classes", config_lookup(&cfg, "kernels"), &params, &m);
+    config_destroy(&cfg);
+    return dag;
+}
+
+Test(card, run_file_class_keys)
+{
+    kernel_dag *dag = build_kernels(
+        "kernels = ( { name = \"mul\"; blocks = 2; threads = 8; span = \"3*s\";"
+        "  span_mulmod = \"s\"; span_addmod = \"s\"; span_barriers = 1; work_private = 5; },"
+        " { name = \"plain\"; blocks = 1; threads = 8; span = 2; } );");
+    cr_assert(dag, "%s", fail_message());
+    const block_cost *c = &dag->kernels[0].cost;
+    cr_expect_eq(c->classes, 1);
+    cr_expect_eq(c->span_ops[OP_MULMOD], 4);
+    cr_expect_eq(c->span_ops[OP_ADDMOD], 4);
+    cr_expect_eq(c->span_ops[OP_BARRIER], 1);
+    cr_expect_eq(c->span_ops[OP_PRIVATE], 0, "a class not given is 0");
+    cr_expect_eq(c->span_ops[OP_PLAIN], 12 - 9, "plain: the rest of S(B)");
+    cr_expect_eq(c->work_ops[OP_MULMOD], 32, "work_X: ℓ·span_X");
+    cr_expect_eq(c->work_ops[OP_PRIVATE], 5);
+    cr_expect_eq(c->work_ops[OP_PLAIN], 96 - 32 - 32 - 8 - 5, "plain: the rest of W(B)");
+    cr_expect_eq(dag->kernels[1].cost.classes, 0, "no class key: plain operations");
+    kernel_dag_free(dag);
+
+    cr_expect_null(build_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
+                                 " span_mulmod = -1; } );"));
+    cr_expect(strstr(fail_message(), "span_mulmod = -1") != NULL, "%s", fail_message());
+    cr_expect_null(build_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
+                                 " span_mulmul = 1; } );"));
+    cr_expect(strstr(fail_message(), "unknown key 'span_mulmul'") != NULL, "%s", fail_message());
+    cr_expect_null(build_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
+                                 " span_mulmod = 3; } );"));
+    cr_expect(strstr(fail_message(), "breakdown of S(B)") != NULL, "%s", fail_message());
+}
