@@ -51,6 +51,7 @@ struct exec_block {
     word *private_cells;
     /* per thread, over the whole kernel */
     double *ops;
+    double *class_ops;   /* [thread·OP_CLASSES + class]: mulmods, addmods, private accesses */
     long *words_read, *words_written;
     /* per thread, in the current step: its next read/write/private round */
     int *read_round, *write_round, *private_round;
@@ -141,18 +142,21 @@ void exec_ops(exec_thread *t, long n) { t->block->ops[t->tid] += (double)n; }
 word exec_zp_add(exec_thread *t, word a, word b)
 {
     t->block->ops[t->tid] += t->block->run->add_ops;
+    t->block->class_ops[t->tid * OP_CLASSES + OP_ADDMOD] += 1;
     return zp_add(t->block->run->p, a, b);
 }
 
 word exec_zp_sub(exec_thread *t, word a, word b)
 {
     t->block->ops[t->tid] += t->block->run->add_ops;
+    t->block->class_ops[t->tid * OP_CLASSES + OP_ADDMOD] += 1;
     return zp_sub(t->block->run->p, a, b);
 }
 
 word exec_zp_mul(exec_thread *t, word a, word b)
 {
     t->block->ops[t->tid] += t->block->run->mul_ops;
+    t->block->class_ops[t->tid * OP_CLASSES + OP_MULMOD] += 1;
     return zp_mul(t->block->run->p, a, b);
 }
 
@@ -313,6 +317,7 @@ static void note_private(exec_thread *t, long i)
     if (round + 1 > b->max_private_round)
         b->max_private_round = round + 1;
     b->ops[t->tid] += 1; /* a private access is a local operation */
+    b->class_ops[t->tid * OP_CLASSES + OP_PRIVATE] += 1;
 }
 
 word exec_pread(exec_thread *t, long i)
@@ -418,11 +423,41 @@ static void commit_step(exec_block *b)
     b->generation++;
 }
 
+/* Thread i's operations by class (sim/kernel_dag.h): its mulmods, addmods
+ * and private accesses as counted, a barrier between each two steps, and
+ * as plain the operations left of its count once each Z/pZ operation's
+ * cost (add_ops, mul_ops) and each private access are taken off. */
+static void thread_classes(const exec_block *b, int i, double *ops)
+{
+    const double *c = &b->class_ops[(size_t)i * OP_CLASSES];
+    ops[OP_MULMOD] = c[OP_MULMOD];
+    ops[OP_ADDMOD] = c[OP_ADDMOD];
+    ops[OP_PRIVATE] = c[OP_PRIVATE];
+    ops[OP_BARRIER] = b->k->n_steps - 1;
+    double plain = b->ops[i] - b->run->mul_ops * c[OP_MULMOD] - b->run->add_ops * c[OP_ADDMOD] - c[OP_PRIVATE];
+    ops[OP_PLAIN] = plain > 0 ? plain : 0;
+}
+
+/* The block's measured classes: along the span, the thread whose count is
+ * S(B); in the work, all threads. */
+static void measured_classes(const exec_block *b, int longest, block_cost *cost)
+{
+    double ops[OP_CLASSES];
+    cost->classes = 1;
+    thread_classes(b, longest, cost->span_ops);
+    for (int i = 0; i < b->threads; i++) {
+        thread_classes(b, i, ops);
+        for (int c = 0; c < OP_CLASSES; c++)
+            cost->work_ops[c] += ops[c];
+    }
+}
+
 static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
 {
     int l = b->threads;
     memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->k->private_words + 1));
     memset(b->ops, 0, sizeof *b->ops * (size_t)l);
+    memset(b->class_ops, 0, sizeof *b->class_ops * (size_t)l * OP_CLASSES);
     memset(b->words_read, 0, sizeof *b->words_read * (size_t)l);
     memset(b->words_written, 0, sizeof *b->words_written * (size_t)l);
     b->read_transactions = b->write_transactions = b->bank_conflicts = 0;
@@ -437,7 +472,10 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
     }
     double span = 0, work = 0;
     long alpha = 0, beta = 0;
+    int longest = 0; /* the thread whose operations make S(B) */
     for (int i = 0; i < l; i++) {
+        if (b->ops[i] > span)
+            longest = i;
         span = b->ops[i] > span ? b->ops[i] : span;
         work += b->ops[i];
         alpha = b->words_read[i] > alpha ? b->words_read[i] : alpha;
@@ -449,6 +487,7 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
     *cost = (block_cost){.span = span, .work = work,
                          .reads = b->read_transactions * per_transaction,
                          .writes = b->write_transactions * per_transaction};
+    measured_classes(b, longest, cost);
     exec_kernel_report *rep = &b->run->reports[b->run->dag->n];
     rep->span = rep->span > span ? rep->span : span;
     rep->work += work;
@@ -464,6 +503,7 @@ static void block_free(exec_block *b)
 {
     free(b->private_cells);
     free(b->ops);
+    free(b->class_ops);
     free(b->words_read);
     free(b->words_written);
     free(b->read_round);
@@ -506,6 +546,7 @@ int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, voi
             b.warp_shift = sh;
     b.private_cells = calloc((size_t)k->private_words + 1, sizeof *b.private_cells);
     b.ops = calloc((size_t)threads, sizeof *b.ops);
+    b.class_ops = calloc((size_t)threads * OP_CLASSES, sizeof *b.class_ops);
     b.words_read = calloc((size_t)threads, sizeof *b.words_read);
     b.words_written = calloc((size_t)threads, sizeof *b.words_written);
     b.read_round = calloc((size_t)threads, sizeof *b.read_round);

@@ -5,6 +5,7 @@
  * launches; their run-file keys; and that with every term off a block
  * costs what the MCM says.
  */
+#include "exec.h"
 #include "helpers.h"
 
 #include <math.h>
@@ -334,4 +335,64 @@ Test(card, run_file_class_keys)
     cr_expect_null(build_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
                                  " span_mulmod = 3; } );"));
     cr_expect(strstr(fail_message(), "breakdown of S(B)") != NULL, "%s", fail_message());
+}
+
+/* ---- exec mode measures the classes ------------------------------------- */
+
+typedef struct axpy_args { gmem x, y; } axpy_args;
+
+/* step 0: each thread reads x[i] into private memory and does 3 plain ops */
+static void axpy_load(exec_thread *t, void *args)
+{
+    axpy_args *a = args;
+    long i = t->bid * t->threads + t->tid;
+    exec_pwrite(t, t->tid, exec_gread(t, a->x, i));
+    exec_ops(t, 3);
+}
+
+/* step 1: y[i] = x[i]·x[i] + x[i] mod p, and thread 0 one more multiplication */
+static void axpy_compute(exec_thread *t, void *args)
+{
+    axpy_args *a = args;
+    long i = t->bid * t->threads + t->tid;
+    word v = exec_pread(t, t->tid);
+    word r = exec_zp_add(t, exec_zp_mul(t, v, v), v);
+    if (t->tid == 0)
+        r = exec_zp_mul(t, r, 2);
+    exec_gwrite(t, a->y, i, r);
+}
+
+static const exec_step axpy_steps[] = {axpy_load, axpy_compute};
+static const exec_kernel axpy_kernel = {"axpy", 2, axpy_steps, 16};
+
+Test(card, exec_mode_dags_carry_measured_classes)
+{
+    machine m = test_machine(2, 1);
+    exec_run *r = exec_begin("classes", &m);
+    axpy_args a = {exec_alloc(r, "x", 32), exec_alloc(r, "y", 32)};
+    cr_assert_eq(exec_launch(r, &axpy_kernel, 2, 16, &a), 0, "%s", fail_message());
+    const block_cost *c = &exec_dag(r)->kernels[0].per_block[1];
+    cr_expect_eq(c->classes, 1);
+    /* thread 0 makes S(B): 3 plain + 2 private + 2 mulmod (11 each) + 1 addmod (5) = 32 */
+    cr_expect_eq(c->span, 32);
+    cr_expect_eq(c->span_ops[OP_MULMOD], 2);
+    cr_expect_eq(c->span_ops[OP_ADDMOD], 1);
+    cr_expect_eq(c->span_ops[OP_PRIVATE], 2);
+    cr_expect_eq(c->span_ops[OP_BARRIER], 1, "one barrier between the two steps");
+    cr_expect_eq(c->span_ops[OP_PLAIN], 3);
+    cr_expect_eq(c->work_ops[OP_MULMOD], 17, "16 threads, one of them twice");
+    cr_expect_eq(c->work_ops[OP_ADDMOD], 16);
+    cr_expect_eq(c->work_ops[OP_PRIVATE], 32);
+    cr_expect_eq(c->work_ops[OP_BARRIER], 16);
+    cr_expect_eq(c->work_ops[OP_PLAIN], 48);
+    /* simulated with class costs: span 3 + 2·30 + 8 + 2·2 + 100 = 175 per
+     * block, both blocks at once on 2 SMs, after 1 word in and 1 out */
+    m.cycles_mulmod = 30;
+    m.cycles_addmod = 8;
+    m.cycles_private = 2;
+    m.cycles_barrier = 100;
+    sim_result res = simulate(exec_dag(r), &m);
+    cr_expect_eq(res.T, 1 + 175 + 1);
+    sim_result_free(&res);
+    exec_end(r);
 }
