@@ -77,6 +77,17 @@ void cost_class_defaults(block_cost *c, int threads)
     class_remainder(c->work_ops, c->work);
 }
 
+void cost_set_classes(block_cost *c, int threads, double plain, double mulmod, double addmod,
+                      double private_ops, double barriers)
+{
+    const double ops[OP_CLASSES] = {plain, mulmod, addmod, private_ops, barriers};
+    c->classes = 1;
+    for (int i = 0; i < OP_CLASSES; i++) {
+        c->span_ops[i] = ops[i];
+        c->work_ops[i] = threads * ops[i];
+    }
+}
+
 /* Latency and throughput of class i on machine m. */
 static double class_cycles(const machine *m, int i)
 {

@@ -29,8 +29,11 @@
  *   - the classes are a breakdown of them: where the plain count is not
  *     given (< 0) it is what the other classes leave, S(B) − Σ span_ops of
  *     the other classes (W(B) − Σ work_ops), and a breakdown larger than
- *     S(B) (W(B)) is refused.  A program whose S(B) counts an operation as
- *     several (exec mode charges a mulmod 11) gives the plain count itself;
+ *     S(B) (W(B)) is refused.  A program that counts otherwise than its
+ *     S(B) gives the plain count itself, and its classes are then its own
+ *     count, not checked against S(B): exec mode (its S(B) charges a mulmod
+ *     11 operations) and the built-in case studies (classes from their CUDA
+ *     kernels, S(B) and W(B) from the thesis' worksheets);
  *   - a block that declares no class (`classes` = 0) is S(B) and W(B) plain
  *     operations;
  *   - work_ops not given (< 0) are ℓ·span_ops, as W(B) defaults to ℓ·S(B).
@@ -124,6 +127,12 @@ void kernel_defaults(kernel *k);
 /* Fill in the class counts of a block of ℓ threads as stated above (work
  * and span first).  Idempotent. */
 void cost_class_defaults(block_cost *c, int threads);
+
+/* Give c the classes of a block whose ℓ threads each do, along the span,
+ * the given operations (work_ops = ℓ·span_ops; plain given, so not checked
+ * against S(B)).  A caller may then adjust work_ops where threads differ. */
+void cost_set_classes(block_cost *c, int threads, double plain, double mulmod, double addmod,
+                      double private_ops, double barriers);
 
 /* The card's compute time of a block (cycles), as stated above: S(B) when
  * the machine has no class cost and no lanes. */
