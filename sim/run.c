@@ -186,6 +186,13 @@ int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim
              "so many memory mappings): lower P", dag->name, m->name, sms, m->p, analysed.K, SMS_MAX);
         goto failed;
     }
+    if ((double)sms * m->blocks_per_sm > SMS_MAX) {
+        fail("program '%s' on machine '%s' would need %d SMs × blocks_per_sm = %d resident blocks, "
+             "%.0f SimGrid actors, but mcmsim simulates at most %d (a process may hold only so many "
+             "memory mappings): lower P or blocks_per_sm", dag->name, m->name, sms, m->blocks_per_sm,
+             (double)sms * m->blocks_per_sm, SMS_MAX);
+        goto failed;
+    }
 
     char platform[64];
     int fds[2];

@@ -396,3 +396,86 @@ Test(card, exec_mode_dags_carry_measured_classes)
     sim_result_free(&res);
     exec_end(r);
 }
+
+/* ---- the case studies' classes ------------------------------------------ */
+
+/* The built-in program's default params ("n=1000 m=0 s=256 l=256"). */
+static vars default_params(const builtin_program *b)
+{
+    vars v;
+    vars_clear(&v);
+    char text[256];
+    snprintf(text, sizeof text, "%s", b->defaults ? b->defaults : "");
+    for (char *save = NULL, *tok = strtok_r(text, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '=');
+        cr_assert_not_null(eq, "%s: default '%s'", b->name, tok);
+        *eq = '\0';
+        vars_set(&v, tok, atof(eq + 1));
+    }
+    return v;
+}
+
+Test(card, every_case_study_kernel_carries_classes)
+{
+    machine m = test_preset("h100");
+    int programs = 0;
+    for (const builtin_program *const *b = builtin_programs(); *b; b++) {
+        if (!(*b)->build || !(*b)->closed_form)
+            continue; /* the DMM/UMM chapter's programs have no MCM kernels of their own */
+        kernel_dag *dag = build_builtin((*b)->name, default_params(*b), &m);
+        for (int i = 0; i < dag->n; i++) {
+            const block_cost *c = &dag->kernels[i].cost;
+            cr_expect_eq(c->classes, 1, "%s, kernel %s: no classes", (*b)->name, dag->kernels[i].name);
+            double ops = 0;
+            for (int k = 0; k < OP_CLASSES; k++) {
+                cr_expect(c->span_ops[k] >= 0 && c->work_ops[k] >= 0, "%s, kernel %s, class %s",
+                          (*b)->name, dag->kernels[i].name, op_class_names[k]);
+                ops += c->span_ops[k];
+            }
+            cr_expect(ops > 0, "%s, kernel %s: no operation", (*b)->name, dag->kernels[i].name);
+        }
+        kernel_dag_free(dag);
+        programs++;
+    }
+    cr_expect_geq(programs, 10, "the ten case studies");
+}
+
+Test(card, plain_multiplication_counts_s_squared_multiply_adds)
+{
+    /* cuda_ref/plain-mult.cu, MulKer: s² zp_mul and s² zp_add per thread,
+     * a barrier after the loads and one after the products; the worksheet's
+     * S(B) = s(2s − 1) kept */
+    machine m = test_preset("mcm");
+    for (double s = 1; s <= 8; s *= 2) {
+        kernel_dag *dag = build_builtin("plain-mult", test_params("n m s l", 1024, 0, s, 64), &m);
+        const block_cost *c = &dag->kernels[0].cost;
+        cr_expect_eq(c->span, s * (2 * s - 1));
+        cr_expect_eq(c->span_ops[OP_MULMOD], s * s);
+        cr_expect_eq(c->span_ops[OP_ADDMOD], s * s);
+        cr_expect_eq(c->span_ops[OP_BARRIER], 2);
+        kernel_dag_free(dag);
+    }
+}
+
+Test(card, mulmod_cost_makes_large_s_costly_for_plain_multiplication)
+{
+    /* On a card with few lanes for Z/pZ products, MulKer's work term grows
+     * as s² per thread: the time per product stops falling with s. */
+    machine m = test_preset("mcm");
+    m.p = 4;
+    double t_model[2], t_card[2];
+    for (int i = 0; i < 2; i++) {
+        double s = i ? 16 : 4;
+        t_model[i] = builtin_time("plain-mult", test_params("n m s l", 4096, 0, s, 64), &m);
+    }
+    m.lanes = 64;
+    m.lanes_mulmod = 2;
+    m.cycles_mulmod = 20;
+    for (int i = 0; i < 2; i++) {
+        double s = i ? 16 : 4;
+        t_card[i] = builtin_time("plain-mult", test_params("n m s l", 4096, 0, s, 64), &m);
+    }
+    cr_expect_lt(t_model[1], t_model[0], "the pure model prefers the larger s");
+    cr_expect_gt(t_card[0], t_model[0]);
+    cr_expect_gt(t_card[1] / t_card[0], t_model[1] / t_model[0], "the card term penalises large s");
+}
