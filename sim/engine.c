@@ -83,6 +83,9 @@ static struct engine {
     sg_host_t *ports;        /* card path: each SM's port */
     int *resident;           /* card path: blocks each SM holds now */
     double *held_since, *sm_busy; /* card path: busy time per SM */
+    int n_slots;             /* SMs × slots_per_sm */
+    int *idle_rank;          /* card path: per SM, while ordering the idle slots */
+    double *idle_key;        /* card path: per slot, its place in that order */
     rng order;
     FILE *trace;
     sim_result *out;
@@ -100,8 +103,12 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
+static void card_order_idle(void);
+
 static void wake_idle_sms(long blocks)
 {
+    if (E.slots_per_sm > 1)
+        card_order_idle(); /* resident blocks: the emptiest SMs first */
     while (E.n_idle > 0 && blocks-- > 0)
         sg_sem_release(E.sms[E.idle[--E.n_idle]].wake);
 }
@@ -284,8 +291,31 @@ static void port_transfer(const sm_state *me, double cycles, int is_read)
         global_memory_transfer(me->sm, cycles, is_read);
 }
 
+/* Order the idle slots so that the next woken (from the end) belong to the
+ * SMs holding the fewest blocks, one per SM in turn, as a card's block
+ * scheduler spreads blocks over its SMs.  Sort key: the blocks its SM would
+ * hold, resident + (idle slots of its SM before it); ties to the lower slot. */
+static int idle_key_cmp(const void *a, const void *b)
+{
+    int sa = *(const int *)a, sb = *(const int *)b;
+    double ka = E.idle_key[sa], kb = E.idle_key[sb];
+    return ka < kb ? 1 : ka > kb ? -1 : sb - sa;
+}
+
+static void card_order_idle(void)
+{
+    memset(E.idle_rank, 0, sizeof *E.idle_rank * (size_t)(E.n_slots / E.slots_per_sm));
+    for (int i = 0; i < E.n_idle; i++) {
+        int slot = E.idle[i], sm = E.sms[slot].sm;
+        E.idle_key[slot] = E.resident[sm] + E.idle_rank[sm]++;
+    }
+    qsort(E.idle, (size_t)E.n_idle, sizeof *E.idle, idle_key_cmp);
+}
+
 static void card_start(int sms)
 {
+    E.idle_rank = calloc((size_t)sms, sizeof *E.idle_rank);
+    E.idle_key = calloc((size_t)E.n_slots, sizeof *E.idle_key);
     E.ports = calloc((size_t)sms, sizeof *E.ports);
     E.resident = calloc((size_t)sms, sizeof *E.resident);
     E.held_since = calloc((size_t)sms, sizeof *E.held_since);
@@ -399,6 +429,7 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     E.release_time = calloc((size_t)dag->n + 1, sizeof *E.release_time);
     E.slots_per_sm = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;
     int slots = sms * E.slots_per_sm;
+    E.n_slots = slots;
     E.sms = calloc((size_t)slots, sizeof *E.sms);
     E.hosts = calloc((size_t)sms, sizeof *E.hosts);
     E.idle = malloc(sizeof *E.idle * (size_t)slots);
@@ -420,7 +451,7 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     }
     for (int i = 0; i < slots; i++) {
         E.sms[i].id = i;
-        E.sms[i].sm = i / E.slots_per_sm;
+        E.sms[i].sm = i % sms; /* slots 0 .. sms−1 one per SM, then the next layer */
         E.sms[i].wake = sg_sem_init(0);
     }
     if (E.slots_per_sm > 1)
@@ -464,5 +495,7 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     free(E.resident);
     free(E.held_since);
     free(E.sm_busy);
+    free(E.idle_rank);
+    free(E.idle_key);
     return rc;
 }

@@ -479,3 +479,28 @@ Test(card, mulmod_cost_makes_large_s_costly_for_plain_multiplication)
     cr_expect_gt(t_card[0], t_model[0]);
     cr_expect_gt(t_card[1] / t_card[0], t_model[1] / t_model[0], "the card term penalises large s");
 }
+
+Test(card, resident_blocks_spread_over_the_sms)
+{
+    /* P = 2, 2 resident blocks per SM, lanes = ℓ: a block of S = 10,
+     * W = 10ℓ takes 10 alone and 20 beside another.  Kernel a (4 blocks,
+     * no lanes needed: S = 10, W = 10ℓ too) fills all 4 slots; kernel b's 2
+     * blocks must go to different SMs: 10 + 10, not 10 + 20. */
+    kernel_dag *dag = kernel_dag_new("spread");
+    kernel a = test_kernel("a", 4, 32, 10, 0, 0), b = test_kernel("b", 2, 32, 10, 0, 0);
+    kernel_dag_chain(dag, &a);
+    kernel_dag_chain(dag, &b);
+    machine m = test_machine(2, 1);
+    m.blocks_per_sm = 2;
+    m.lanes = 32;
+    sim_result r = simulate(dag, &m);
+    cr_expect_float_eq(r.kernels[0].end, 20, 1e-6, "a: two per SM, sharing the lanes");
+    cr_expect_float_eq(r.T, 30, 1e-6, "b: one per SM (T = %g)", r.T);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+    /* a lone kernel of 2 blocks: one per SM from the start */
+    kernel c = test_kernel("c", 2, 32, 10, 0, 0);
+    dag = one_kernel(&c);
+    cr_expect_float_eq(simulated_T(dag, &m), 10, 1e-6);
+    kernel_dag_free(dag);
+}
