@@ -7,6 +7,7 @@
  */
 #include "exec.h"
 #include "helpers.h"
+#include "rng.h"
 
 #include <math.h>
 
@@ -503,4 +504,49 @@ Test(card, resident_blocks_spread_over_the_sms)
     dag = one_kernel(&c);
     cr_expect_float_eq(simulated_T(dag, &m), 10, 1e-6);
     kernel_dag_free(dag);
+}
+
+/* ---- the card's bound on random DAGs ------------------------------------ */
+
+Test(card, resident_blocks_bound_on_random_dags)
+{
+    /* Seeded random DAGs with random class costs, lanes, L2, dispatch,
+     * launch and 2-4 resident blocks per SM: every run must stay within
+     * (N/(kP) + L)·(kC + δ) + L·λ (sim_run refuses it otherwise). */
+    rng g;
+    rng_seed(&g, 20261123);
+    for (int trial = 0; trial < 40; trial++) {
+        int n = 1 + (int)rng_below(&g, 6);
+        kernel_dag *dag = kernel_dag_new("random-card");
+        for (int i = 0; i < n; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "k%d", i);
+            kernel k = classed_kernel(1 + (long)rng_below(&g, 40), 1 + (int)rng_below(&g, 64),
+                                      20, (double)rng_below(&g, 4), (double)rng_below(&g, 4),
+                                      (double)rng_below(&g, 4), (double)rng_below(&g, 3));
+            k.cost.reads = (double)rng_below(&g, 4);
+            k.cost.writes = (double)rng_below(&g, 3);
+            kernel_dag_add(dag, &k);
+            for (int j = 0; j < i; j++)
+                if (rng_below(&g, 3) == 0)
+                    kernel_dag_after(dag, i, j);
+        }
+        machine m = test_machine(1 + (int)rng_below(&g, 6), 0.5 + (double)rng_below(&g, 4));
+        m.blocks_per_sm = 2 + (int)rng_below(&g, 3);
+        m.lanes = 8 + (double)rng_below(&g, 64);
+        m.lanes_mulmod = 1 + (double)rng_below(&g, 8);
+        m.cycles_mulmod = 1 + (double)rng_below(&g, 30);
+        m.cycles_barrier = (double)rng_below(&g, 50);
+        m.block_dispatch = (double)rng_below(&g, 3);
+        m.launch_latency = (double)rng_below(&g, 20);
+        m.l2_words = (double)rng_below(&g, 2000);
+        m.u_dram = 1 + (double)rng_below(&g, 5);
+        sim_result r = simulate(dag, &m); /* fails the test on a broken bound */
+        double k = m.blocks_per_sm;
+        double bound = (r.costs.N / (k * m.p) + r.costs.L_kernels) * (k * r.costs.C + m.block_dispatch) +
+                       r.launch_term;
+        cr_expect_leq(r.T, bound * (1 + 1e-6) + 1e-9, "trial %d", trial);
+        sim_result_free(&r);
+        kernel_dag_free(dag);
+    }
 }
