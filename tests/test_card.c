@@ -289,6 +289,15 @@ Test(card, machine_keys_by_name)
     cr_expect(strstr(fail_message(), "stream, graph") != NULL, "%s", fail_message());
     cr_expect_eq(machine_set_field(&m, "cycles_mulmod", "-1"), 1);
     cr_expect_eq(machine_validate(&m), -1);
+    /* a DMM/UMM machine has no card terms */
+    machine d;
+    machine_defaults(&d);
+    d.kind = KIND_DMM;
+    d.latency = 4;
+    cr_expect_eq(machine_validate(&d), 0, "%s", fail_message());
+    d.blocks_per_sm = 2;
+    cr_expect_eq(machine_validate(&d), -1);
+    cr_expect(strstr(fail_message(), "'blocks_per_sm' is an MCM setting") != NULL, "%s", fail_message());
 }
 
 /* A run file's kernels, built against the default machine. */
