@@ -130,6 +130,7 @@ static const field fields[] = {
     {"cycles_private", F_NUM, offsetof(machine, cycles_private), NULL},
     {"cycles_barrier", F_NUM, offsetof(machine, cycles_barrier), NULL},
     {"blocks_per_sm", F_INT, offsetof(machine, blocks_per_sm), NULL},
+    {"threads_per_sm", F_INT, offsetof(machine, threads_per_sm), NULL},
     {"l2_words", F_NUM, offsetof(machine, l2_words), NULL},
     {"u_dram", F_NUM, offsetof(machine, u_dram), NULL},
     {"launch", F_LAUNCH, offsetof(machine, launch), NULL},
@@ -326,7 +327,7 @@ static int validate_dmm_umm(const machine *m)
                            : m->block_dispatch != 0  ? "block_dispatch"
                            : m->order != ORDER_FIFO  ? "order"
                            : machine_card_compute(m) ? "lanes/cycles_*"
-                           : m->blocks_per_sm != 1   ? "blocks_per_sm"
+                           : m->blocks_per_sm != 1 || m->threads_per_sm != 0 ? "blocks_per_sm"
                            : m->l2_words != 0 || m->u_dram != 0 ? "l2_words/u_dram"
                            : m->graph_launch_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"
                                                      : NULL;
@@ -354,6 +355,8 @@ static int validate_card(const machine *m)
             return fail("machine '%s': %s = %g must be >= 0", n, rates[i].key, rates[i].v);
     if (m->blocks_per_sm < 1)
         return fail("machine '%s': blocks_per_sm = %d, but an SM holds at least 1 block", n, m->blocks_per_sm);
+    if (m->threads_per_sm < 0)
+        return fail("machine '%s': threads_per_sm = %d must be >= 0 (0: no limit)", n, m->threads_per_sm);
     if (m->l2_words > 0 && !(m->u_dram > 0))
         return fail("machine '%s': l2_words = %g needs u_dram > 0 (cycles per word beyond the L2)",
                     n, m->l2_words);

@@ -29,7 +29,9 @@
  *     "on" as soon as one lanes key is > 0 or one cycles key is not 1;
  *   blocks_per_sm      resident blocks per SM (1: the MCM); they share the
  *                      SM's lanes and its port, and one block's transfers
- *                      overlap another's compute;
+ *                      overlap another's compute; per kernel, at most
+ *   threads_per_sm     / ℓ (0: no limit), and at most Z / (private words
+ *                      of a block): resident blocks share Z;
  *   l2_words, u_dram   a kernel whose working set (blocks·ℓ·words per
  *                      thread) exceeds l2_words words moves its words at
  *                      u_dram cycles per word, otherwise at U (0: no cache);
@@ -55,7 +57,11 @@
  *   dependent Z/pZ add, per SM per cycle       -> cycles_addmod, lanes_addmod
  *   shared-memory access, latency, throughput  -> cycles_private, lanes_private
  *   __syncthreads cycles (at the kernels' ℓ)    -> cycles_barrier
- *   resident blocks per SM (occupancy API)     -> blocks_per_sm
+ *   max resident blocks per SM (the card's)    -> blocks_per_sm
+ *   max resident threads per SM                -> threads_per_sm
+ *   shared memory per SM, in 4-byte words      -> z (also the MCM's Z)
+ *   resident blocks per SM of a kernel (occupancy API): compare with
+ *     kernel_resident_blocks() (registers are not modelled)
  *
  * The same record also describes the two machines of the DMM/UMM chapter
  * (Nakano et al., SPEC §3), chosen by `kind`:
@@ -107,6 +113,7 @@ typedef struct machine {
     double lanes_mulmod, lanes_addmod, lanes_private; /* per SM per cycle; 0 = lanes */
     double cycles_plain, cycles_mulmod, cycles_addmod, cycles_private, cycles_barrier; /* 1 */
     int blocks_per_sm;     /* resident blocks per SM; 1 = the MCM */
+    int threads_per_sm;    /* resident threads per SM (with blocks_per_sm > 1); 0 = no limit */
     double l2_words;       /* L2 capacity in words; 0 = no cache */
     double u_dram;         /* cycles per word beyond the L2 (needed when l2_words > 0) */
     double graph_launch_latency; /* cycles per kernel launched inside a graph */

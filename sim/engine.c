@@ -27,7 +27,10 @@
  * are executions on the port (`parallel`) or the policy's transfers.
  * SimGrid shares each resource max-min fairly among the resident blocks:
  * they share the SM's lanes and its port, and one block's transfer
- * overlaps another's compute.  An SM is busy while it holds a block.
+ * overlaps another's compute.  An SM is busy while it holds a block.  An
+ * SM holds at most kernel_resident_blocks() blocks of a kernel (its threads
+ * against threads_per_sm, its private words against Z): an idle slot takes
+ * the first ready kernel with room on its SM.
  *
  * This file runs inside the child process made by run.c, which owns the
  * SimGrid engine's whole lifetime.
@@ -85,6 +88,7 @@ static struct engine {
     double *held_since, *sm_busy; /* card path: busy time per SM */
     int n_slots;             /* SMs × slots_per_sm */
     int *idle_rank;          /* card path: per SM, while ordering the idle slots */
+    int *resident_limit;     /* card path: per kernel, its blocks an SM may hold */
     double *idle_key;        /* card path: per slot, its place in that order */
     rng order;
     FILE *trace;
@@ -171,11 +175,9 @@ static int pick_ready_slot(void)
     return E.n_ready - 1;
 }
 
-static int take_ready_block(block *b)
+/* Issue the next block of the kernel in ready slot `slot`. */
+static int take_from(int slot, block *b)
 {
-    if (E.n_ready == 0)
-        return 0;
-    int slot = pick_ready_slot();
     int k = E.ready[slot];
     kernel_state *s = &E.ks[k];
     long blocks = E.dag->kernels[k].blocks;
@@ -190,6 +192,20 @@ static int take_ready_block(block *b)
         E.n_ready--;
     }
     return 1;
+}
+
+static int take_ready_block(block *b)
+{
+    return E.n_ready > 0 ? take_from(pick_ready_slot(), b) : 0;
+}
+
+static int card_take_block(const sm_state *me, block *b);
+
+/* The block an idle SM (slot) takes: any ready one, or on the card path
+ * one whose kernel has room on the slot's SM. */
+static int take_block(const sm_state *me, block *b)
+{
+    return E.slots_per_sm > 1 ? card_take_block(me, b) : take_ready_block(b);
 }
 
 /* ---- a block's life ----------------------------------------------------- */
@@ -312,8 +328,21 @@ static void card_order_idle(void)
     qsort(E.idle, (size_t)E.n_idle, sizeof *E.idle, idle_key_cmp);
 }
 
+/* The first ready kernel (in release order) that has room on the slot's
+ * SM: fewer resident blocks there than the kernel's limit. */
+static int card_take_block(const sm_state *me, block *b)
+{
+    for (int slot = 0; slot < E.n_ready; slot++)
+        if (E.resident[me->sm] < E.resident_limit[E.ready[slot]])
+            return take_from(slot, b);
+    return 0;
+}
+
 static void card_start(int sms)
 {
+    E.resident_limit = malloc(sizeof *E.resident_limit * ((size_t)E.dag->n + 1));
+    for (int k = 0; k < E.dag->n; k++)
+        E.resident_limit[k] = kernel_resident_blocks(&E.dag->kernels[k], E.m);
     E.idle_rank = calloc((size_t)sms, sizeof *E.idle_rank);
     E.idle_key = calloc((size_t)E.n_slots, sizeof *E.idle_key);
     E.ports = calloc((size_t)sms, sizeof *E.ports);
@@ -360,7 +389,7 @@ static void sm_main(int argc, char *argv[])
     sm_state *me = sg_actor_self_get_data();
     block b;
     for (;;) {
-        while (!take_ready_block(&b)) {
+        while (!take_block(me, &b)) {
             if (E.kernels_left == 0)
                 return;
             E.idle[E.n_idle++] = me->id;
@@ -496,6 +525,7 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     free(E.held_since);
     free(E.sm_busy);
     free(E.idle_rank);
+    free(E.resident_limit);
     free(E.idle_key);
     return rc;
 }

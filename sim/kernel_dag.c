@@ -133,6 +133,16 @@ double block_compute_cycles(const block_cost *c, const machine *m)
     return fmax(block_span_cycles(c, m), block_work_cycles(c, m));
 }
 
+int kernel_resident_blocks(const kernel *k, const machine *m)
+{
+    double r = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;
+    if (m->threads_per_sm > 0)
+        r = fmin(r, floor((double)m->threads_per_sm / k->threads));
+    if (k->private_words > 0)
+        r = fmin(r, floor(m->z / k->private_words));
+    return r >= 1 ? (int)r : 1;
+}
+
 double kernel_word_cycles(const kernel *k, const machine *m)
 {
     if (!(m->l2_words > 0))

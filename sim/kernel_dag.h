@@ -141,6 +141,11 @@ double block_compute_cycles(const block_cost *c, const machine *m);
 double block_span_cycles(const block_cost *c, const machine *m);
 double block_work_cycles(const block_cost *c, const machine *m);
 
+/* Blocks of kernel k one SM may hold at once on machine m: blocks_per_sm,
+ * at most threads_per_sm/ℓ (when threads_per_sm > 0) and Z/(private words
+ * of a block), at least 1. */
+int kernel_resident_blocks(const kernel *k, const machine *m);
+
 /* Cycles per word of kernel k on machine m: U, or u_dram when the machine
  * has an L2 (l2_words > 0) and the kernel's working set, blocks·ℓ·(words
  * per thread, read and written), exceeds it. */

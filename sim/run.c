@@ -142,23 +142,27 @@ static void add_bounds(const machine *m, sim_result *r)
  * write), so the bound stands as it is.  With k = blocks_per_sm > 1 the
  * kP slots run greedily, and a block shares its SM's compute and port with
  * at most k − 1 others: max-min sharing gives it at least 1/k of each, so
- * it lasts at most δ + kC, and the same argument gives
- *     T <= (N/(kP) + L)·(kC + δ) + L·λ,
- * which is Theorem 1's bound (plus δ and λ) at k = 1, unchanged. */
+ * it lasts at most δ + kC.  A ready block waits only while every SM holds
+ * as many blocks as its kernel allows (kernel_resident_blocks), at least
+ * r = the least such limit over the kernels, so the same argument gives
+ *     T <= (N/(rP) + L)·(kC + δ) + L·λ,
+ * which is Theorem 1's bound (plus δ and λ) at k = r = 1, unchanged. */
 static int check_theorem1(const kernel_dag *dag, const machine *m, const sim_result *r)
 {
     if (m->policy != MEM_PARALLEL)
         return 0; /* other policies may exceed it; the report says by how much */
     const dag_costs *c = &r->costs;
-    double k = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;
-    double bound = (c->N / (k * m->p) + c->L_kernels) * (k * c->C + m->block_dispatch) + r->launch_term;
+    double k = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1, least = k;
+    for (int i = 0; k > 1 && i < dag->n; i++)
+        least = fmin(least, kernel_resident_blocks(&dag->kernels[i], m));
+    double bound = (c->N / (least * m->p) + c->L_kernels) * (k * c->C + m->block_dispatch) + r->launch_term;
     double slack = k > 1 ? 1e-6 : 1e-12; /* SimGrid's sharing solver rounds; sleeps do not */
     if (r->T <= bound * (1 + slack) + 1e-9)
         return 0;
     return fail("internal error (a bug in mcmsim): program '%s' on machine '%s' took "
-                "T = %.17g cycles, above the Theorem 1 bound (N/(kP) + L)·(kC + block_dispatch) + "
-                "L·launch_latency = %.17g (k = blocks_per_sm = %g) under the parallel policy",
-                dag->name, m->name, r->T, bound, k);
+                "T = %.17g cycles, above the Theorem 1 bound (N/(rP) + L)·(kC + block_dispatch) + "
+                "L·launch_latency = %.17g (k = blocks_per_sm = %g, r = %g) under the parallel policy",
+                dag->name, m->name, r->T, bound, k, least);
 }
 
 int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim_result *out)

@@ -272,7 +272,7 @@ Test(card, machine_keys_by_name)
     const char *keys[][2] = {
         {"lanes", "128"}, {"lanes_mulmod", "4"}, {"lanes_addmod", "16"}, {"lanes_private", "32"},
         {"cycles_plain", "4"}, {"cycles_mulmod", "30"}, {"cycles_addmod", "8"},
-        {"cycles_private", "30"}, {"cycles_barrier", "40"}, {"blocks_per_sm", "8"},
+        {"cycles_private", "30"}, {"cycles_barrier", "40"}, {"blocks_per_sm", "8"}, {"threads_per_sm", "2048"},
         {"l2_words", "12582912"}, {"u_dram", "0.3"}, {"graph_launch_latency", "2000"},
         {"launch", "graph"},
     };
@@ -282,6 +282,7 @@ Test(card, machine_keys_by_name)
     cr_expect_eq(m.lanes_mulmod, 4);
     cr_expect_eq(m.cycles_barrier, 40);
     cr_expect_eq(m.blocks_per_sm, 8);
+    cr_expect_eq(m.threads_per_sm, 2048);
     cr_expect_eq(m.l2_words, 12582912);
     cr_expect_eq(m.launch, LAUNCH_GRAPH);
     cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
@@ -520,11 +521,13 @@ Test(card, resident_blocks_spread_over_the_sms)
 Test(card, resident_blocks_bound_on_random_dags)
 {
     /* Seeded random DAGs with random class costs, lanes, L2, dispatch,
-     * launch and 2-4 resident blocks per SM: every run must stay within
-     * (N/(kP) + L)·(kC + δ) + L·λ (sim_run refuses it otherwise). */
+     * launch, 2-4 resident blocks per SM, limited by threads and private
+     * memory: every run must stay within (N/(rP) + L)·(kC + δ) + L·λ
+     * (sim_run refuses it otherwise). */
     rng g;
     rng_seed(&g, 20261123);
-    for (int trial = 0; trial < 40; trial++) {
+    int limited = 0;
+    for (int trial = 0; trial < 200; trial++) {
         int n = 1 + (int)rng_below(&g, 6);
         kernel_dag *dag = kernel_dag_new("random-card");
         for (int i = 0; i < n; i++) {
@@ -550,12 +553,66 @@ Test(card, resident_blocks_bound_on_random_dags)
         m.launch_latency = (double)rng_below(&g, 20);
         m.l2_words = (double)rng_below(&g, 2000);
         m.u_dram = 1 + (double)rng_below(&g, 5);
+        m.threads_per_sm = rng_below(&g, 2) ? 32 + (int)rng_below(&g, 128) : 0;
+        double most = 1; /* Z: room for 1 to 4 of the largest block */
+        for (int i = 0; i < dag->n; i++)
+            most = fmax(most, dag->kernels[i].private_words);
+        m.z = most * (1 + (double)rng_below(&g, 4));
         sim_result r = simulate(dag, &m); /* fails the test on a broken bound */
-        double k = m.blocks_per_sm;
-        double bound = (r.costs.N / (k * m.p) + r.costs.L_kernels) * (k * r.costs.C + m.block_dispatch) +
+        double k = m.blocks_per_sm, least = k;
+        for (int i = 0; i < dag->n; i++)
+            least = fmin(least, kernel_resident_blocks(&dag->kernels[i], &m));
+        double bound = (r.costs.N / (least * m.p) + r.costs.L_kernels) * (k * r.costs.C + m.block_dispatch) +
                        r.launch_term;
         cr_expect_leq(r.T, bound * (1 + 1e-6) + 1e-9, "trial %d", trial);
+        limited += least < k;
         sim_result_free(&r);
         kernel_dag_free(dag);
     }
+    cr_expect_geq(limited, 20, "limits took effect in %d trials only", limited);
+}
+
+Test(card, residency_limited_by_threads_and_private_memory)
+{
+    /* 4 blocks of span 10 (no lanes: they overlap fully when resident), one
+     * SM with 4 slots: all at once 10; threads_per_sm = 64 and ℓ = 32 let
+     * 2 in: 20; Z = 100 words and 40 per block let 2 in: 20. */
+    kernel k = test_kernel("k", 4, 32, 10, 0, 0);
+    k.private_words = 40;
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    m.blocks_per_sm = 4;
+    cr_expect_eq(kernel_resident_blocks(&dag->kernels[0], &m), 4);
+    cr_expect_float_eq(simulated_T(dag, &m), 10, 1e-6);
+    m.threads_per_sm = 64;
+    cr_expect_eq(kernel_resident_blocks(&dag->kernels[0], &m), 2);
+    cr_expect_float_eq(simulated_T(dag, &m), 20, 1e-6);
+    m.threads_per_sm = 0;
+    m.z = 100;
+    cr_expect_eq(kernel_resident_blocks(&dag->kernels[0], &m), 2);
+    cr_expect_float_eq(simulated_T(dag, &m), 20, 1e-6);
+    m.z = 40;
+    cr_expect_eq(kernel_resident_blocks(&dag->kernels[0], &m), 1);
+    cr_expect_float_eq(simulated_T(dag, &m), 40, 1e-6);
+    kernel_dag_free(dag);
+}
+
+Test(card, a_kernel_waits_for_room_on_the_sm)
+{
+    /* Independent kernels on one SM of 4 slots, threads_per_sm = 64: a's 4
+     * blocks of ℓ = 16 fill the SM (0-10); b's blocks of ℓ = 64 need the SM
+     * alone: one 10-20, the other 20-30. */
+    kernel_dag *dag = kernel_dag_new("room");
+    kernel a = test_kernel("a", 4, 16, 10, 0, 0), b = test_kernel("b", 2, 64, 10, 0, 0);
+    kernel_dag_add(dag, &a);
+    kernel_dag_add(dag, &b);
+    machine m = test_machine(1, 1);
+    m.blocks_per_sm = 4;
+    m.threads_per_sm = 64;
+    sim_result r = simulate(dag, &m);
+    cr_expect_float_eq(r.kernels[0].end, 10, 1e-6);
+    cr_expect_float_eq(r.kernels[1].start, 10, 1e-6);
+    cr_expect_float_eq(r.T, 30, 1e-6);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
 }
