@@ -47,9 +47,11 @@
  *   block dispatch, per block                  -> block_dispatch
  *   words/cycle, one SM, from L2               -> u = 1 / (words per cycle)
  *   words/cycle, one SM, from DRAM             -> u_dram = 1 / (words per cycle)
- *   words/cycle, whole card (L2 or DRAM)       -> bandwidth (policy "shared")
+ *   words/cycle, whole card                    -> bandwidth (policy "shared"; one
+ *                                                 key: L2 and DRAM not told apart)
  *   L2 size in bytes                           -> l2_words = bytes / 4
- *   L2 and DRAM latency                        -> no key yet (README: missing)
+ *   L2 and DRAM latency                        -> no key (transfers cost words/rate
+ *                                                 only; a latency term is missing)
  *   dependent int add, one thread (cycles)     -> cycles_plain
  *   int adds per SM per cycle                  -> lanes
  *   dependent Z/pZ mul (Barrett, zp.h)         -> cycles_mulmod
