@@ -38,6 +38,32 @@ void machine_defaults(machine *m)
     m->warp = 32;
     m->kind = KIND_MCM;
     m->latency = 0; /* not set: a dmm/umm machine must give it */
+    /* card terms: all off */
+    m->cycles_plain = m->cycles_mulmod = m->cycles_addmod = m->cycles_private = m->cycles_barrier = 1;
+    m->blocks_per_sm = 1;
+    m->launch = LAUNCH_STREAM;
+}
+
+int machine_card_compute(const machine *m)
+{
+    return m->lanes > 0 || m->lanes_mulmod > 0 || m->lanes_addmod > 0 || m->lanes_private > 0 ||
+           m->cycles_plain != 1 || m->cycles_mulmod != 1 || m->cycles_addmod != 1 ||
+           m->cycles_private != 1 || m->cycles_barrier != 1;
+}
+
+int machine_card_residency(const machine *m)
+{
+    return m->blocks_per_sm > 1;
+}
+
+double machine_launch_latency(const machine *m)
+{
+    return m->launch == LAUNCH_GRAPH ? m->graph_launch_latency : m->launch_latency;
+}
+
+const char *launch_mode_name(launch_mode l)
+{
+    return l == LAUNCH_GRAPH ? "graph" : "stream";
 }
 
 const char *machine_kind_name(machine_kind k)
@@ -70,7 +96,7 @@ double machine_bandwidth(const machine *m)
 
 /* ---- one table of fields ------------------------------------------------ */
 
-typedef enum { F_NAME, F_INT, F_NUM, F_POLICY, F_ORDER, F_SEED, F_KIND } field_kind;
+typedef enum { F_NAME, F_INT, F_NUM, F_POLICY, F_ORDER, F_SEED, F_KIND, F_LAUNCH } field_kind;
 
 typedef struct field {
     const char *key;
@@ -94,6 +120,21 @@ static const field fields[] = {
     {"seed", F_SEED, offsetof(machine, seed), NULL},
     {"warp", F_INT, offsetof(machine, warp), "w"},
     {"latency", F_INT, offsetof(machine, latency), "l"},
+    {"lanes", F_NUM, offsetof(machine, lanes), NULL},
+    {"lanes_mulmod", F_NUM, offsetof(machine, lanes_mulmod), NULL},
+    {"lanes_addmod", F_NUM, offsetof(machine, lanes_addmod), NULL},
+    {"lanes_private", F_NUM, offsetof(machine, lanes_private), NULL},
+    {"cycles_plain", F_NUM, offsetof(machine, cycles_plain), NULL},
+    {"cycles_mulmod", F_NUM, offsetof(machine, cycles_mulmod), NULL},
+    {"cycles_addmod", F_NUM, offsetof(machine, cycles_addmod), NULL},
+    {"cycles_private", F_NUM, offsetof(machine, cycles_private), NULL},
+    {"cycles_barrier", F_NUM, offsetof(machine, cycles_barrier), NULL},
+    {"blocks_per_sm", F_INT, offsetof(machine, blocks_per_sm), NULL},
+    {"threads_per_sm", F_INT, offsetof(machine, threads_per_sm), NULL},
+    {"l2_words", F_NUM, offsetof(machine, l2_words), NULL},
+    {"u_dram", F_NUM, offsetof(machine, u_dram), NULL},
+    {"launch", F_LAUNCH, offsetof(machine, launch), NULL},
+    {"graph_launch_latency", F_NUM, offsetof(machine, graph_launch_latency), NULL},
 };
 enum { N_FIELDS = sizeof fields / sizeof fields[0] };
 
@@ -107,7 +148,7 @@ static const field *find_field(const char *key)
 
 const char *machine_field_names(void)
 {
-    static char names[512];
+    static char names[1024];
     if (names[0])
         return names;
     size_t used = 0;
@@ -154,6 +195,11 @@ static int store_text(machine *m, const field *f, const char *text, const char *
         else if (strcmp(text, "dmm") == 0) *(machine_kind *)slot = KIND_DMM;
         else if (strcmp(text, "umm") == 0) *(machine_kind *)slot = KIND_UMM;
         else return fail("%s: kind \"%s\" is not one of mcm, dmm, umm", where, text);
+        return 0;
+    case F_LAUNCH:
+        if (strcmp(text, "stream") == 0) *(launch_mode *)slot = LAUNCH_STREAM;
+        else if (strcmp(text, "graph") == 0) *(launch_mode *)slot = LAUNCH_GRAPH;
+        else return fail("%s: launch \"%s\" is not one of stream, graph", where, text);
         return 0;
     default:
         break;
@@ -280,10 +326,40 @@ static int validate_dmm_umm(const machine *m)
                            : m->launch_latency != 0  ? "launch_latency"
                            : m->block_dispatch != 0  ? "block_dispatch"
                            : m->order != ORDER_FIFO  ? "order"
+                           : machine_card_compute(m) ? "lanes/cycles_*"
+                           : m->blocks_per_sm != 1 || m->threads_per_sm != 0 ? "blocks_per_sm"
+                           : m->l2_words != 0 || m->u_dram != 0 ? "l2_words/u_dram"
+                           : m->graph_launch_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"
                                                      : NULL;
     if (mcm_only)
         return fail("machine '%s': '%s' is an MCM setting, but this is a %s machine (kind = \"%s\": "
                     "only p, w and l apply; leave %s at its default)", n, mcm_only, k, k, mcm_only);
+    return 0;
+}
+
+/* The card terms: rates and latencies >= 0, at least one resident block,
+ * a DRAM cost wherever there is a cache. */
+static int validate_card(const machine *m)
+{
+    const char *n = m->name;
+    const struct { const char *key; double v; } rates[] = {
+        {"lanes", m->lanes}, {"lanes_mulmod", m->lanes_mulmod}, {"lanes_addmod", m->lanes_addmod},
+        {"lanes_private", m->lanes_private}, {"cycles_plain", m->cycles_plain},
+        {"cycles_mulmod", m->cycles_mulmod}, {"cycles_addmod", m->cycles_addmod},
+        {"cycles_private", m->cycles_private}, {"cycles_barrier", m->cycles_barrier},
+        {"l2_words", m->l2_words}, {"u_dram", m->u_dram},
+        {"graph_launch_latency", m->graph_launch_latency},
+    };
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
+        if (!(rates[i].v >= 0))
+            return fail("machine '%s': %s = %g must be >= 0", n, rates[i].key, rates[i].v);
+    if (m->blocks_per_sm < 1)
+        return fail("machine '%s': blocks_per_sm = %d, but an SM holds at least 1 block", n, m->blocks_per_sm);
+    if (m->threads_per_sm < 0)
+        return fail("machine '%s': threads_per_sm = %d must be >= 0 (0: no limit)", n, m->threads_per_sm);
+    if (m->l2_words > 0 && !(m->u_dram > 0))
+        return fail("machine '%s': l2_words = %g needs u_dram > 0 (cycles per word beyond the L2)",
+                    n, m->l2_words);
     return 0;
 }
 
@@ -311,5 +387,5 @@ int machine_validate(const machine *m)
         return fail("machine '%s': clock_hz = %g must be > 0", n, m->clock_hz);
     if (m->warp <= 0)
         return fail("machine '%s': warp = %d must be > 0", n, m->warp);
-    return 0;
+    return validate_card(m);
 }

@@ -13,6 +13,58 @@
  *              P/U, which makes `shared` equal to `parallel`).
  * Settings beyond the papers default to values that keep the pure model.
  *
+ * Card terms (README, "Card terms"): settings that describe a physical GPU,
+ * every one off by default, so that the pure MCM, every closed form and
+ * every bound stay exact.
+ *   lanes              plain operations an SM issues per cycle (0: no limit);
+ *   lanes_mulmod, lanes_addmod, lanes_private
+ *                      Z/pZ multiplications, Z/pZ additions/subtractions and
+ *                      private-memory accesses an SM completes per cycle
+ *                      (0: as `lanes`);
+ *   cycles_plain, cycles_mulmod, cycles_addmod, cycles_private, cycles_barrier
+ *                      latency of one operation of the class along a thread's
+ *                      path, in cycles (default 1: one of S(B)'s operations);
+ *     a block's compute then takes max(span cycles, work cycles) (Brent's
+ *     principle inside the SM; sim/kernel_dag.h, block_compute_cycles);
+ *     "on" as soon as one lanes key is > 0 or one cycles key is not 1;
+ *   blocks_per_sm      resident blocks per SM (1: the MCM); they share the
+ *                      SM's lanes and its port, and one block's transfers
+ *                      overlap another's compute; per kernel, at most
+ *   threads_per_sm     / ℓ (0: no limit), and at most Z / (private words
+ *                      of a block): resident blocks share Z;
+ *   l2_words, u_dram   a kernel whose working set (blocks·ℓ·words per
+ *                      thread) exceeds l2_words words moves its words at
+ *                      u_dram cycles per word, otherwise at U (0: no cache);
+ *   launch             "stream" (launch_latency per kernel) or "graph"
+ *                      (graph_launch_latency per kernel: the program is
+ *                      replayed as a CUDA graph).
+ * The card-wide channel is the `shared` policy with `bandwidth`.
+ *
+ * Measured constant (validate/data/CARD/SESSION/constants.csv) -> key:
+ *   SM clock                                   -> clock_hz
+ *   kernel launch, back to back                -> launch_latency (cycles)
+ *   kernel launch inside a CUDA graph          -> graph_launch_latency
+ *   block dispatch, per block                  -> block_dispatch
+ *   words/cycle, one SM, from L2               -> u = 1 / (words per cycle)
+ *   words/cycle, one SM, from DRAM             -> u_dram = 1 / (words per cycle)
+ *   words/cycle, whole card                    -> bandwidth (policy "shared"; one
+ *                                                 key: L2 and DRAM not told apart)
+ *   L2 size in bytes                           -> l2_words = bytes / 4
+ *   L2 and DRAM latency                        -> no key (transfers cost words/rate
+ *                                                 only; a latency term is missing)
+ *   dependent int add, one thread (cycles)     -> cycles_plain
+ *   int adds per SM per cycle                  -> lanes
+ *   dependent Z/pZ mul (Barrett, zp.h)         -> cycles_mulmod
+ *   Z/pZ muls per SM per cycle                 -> lanes_mulmod
+ *   dependent Z/pZ add, per SM per cycle       -> cycles_addmod, lanes_addmod
+ *   shared-memory access, latency, throughput  -> cycles_private, lanes_private
+ *   __syncthreads cycles (at the kernels' ℓ)    -> cycles_barrier
+ *   max resident blocks per SM (the card's)    -> blocks_per_sm
+ *   max resident threads per SM                -> threads_per_sm
+ *   shared memory per SM, in 4-byte words      -> z (also the MCM's Z)
+ *   resident blocks per SM of a kernel (occupancy API): compare with
+ *     kernel_resident_blocks() (registers are not modelled)
+ *
  * The same record also describes the two machines of the DMM/UMM chapter
  * (Nakano et al., SPEC §3), chosen by `kind`:
  *   mcm   the MCM above (the default);
@@ -41,6 +93,7 @@
 typedef enum { MEM_PARALLEL, MEM_EXCLUSIVE, MEM_SHARED } memory_policy;
 typedef enum { ORDER_FIFO, ORDER_RANDOM } block_order;
 typedef enum { KIND_MCM, KIND_DMM, KIND_UMM } machine_kind;
+typedef enum { LAUNCH_STREAM, LAUNCH_GRAPH } launch_mode;
 
 typedef struct machine {
     char name[64];
@@ -57,6 +110,16 @@ typedef struct machine {
     uint64_t seed;         /* seeds `random` order and `exclusive` ties */
     int warp;              /* threads per warp (coalescing; dmm/umm: width w) */
     int latency;           /* dmm/umm: latency l in time units; 0 = not set */
+    /* card terms (see above), each off by default */
+    double lanes;          /* plain ops per SM per cycle; 0 = no limit */
+    double lanes_mulmod, lanes_addmod, lanes_private; /* per SM per cycle; 0 = lanes */
+    double cycles_plain, cycles_mulmod, cycles_addmod, cycles_private, cycles_barrier; /* 1 */
+    int blocks_per_sm;     /* resident blocks per SM; 1 = the MCM */
+    int threads_per_sm;    /* resident threads per SM (with blocks_per_sm > 1); 0 = no limit */
+    double l2_words;       /* L2 capacity in words; 0 = no cache */
+    double u_dram;         /* cycles per word beyond the L2 (needed when l2_words > 0) */
+    double graph_launch_latency; /* cycles per kernel launched inside a graph */
+    launch_mode launch;    /* which launch latency applies: stream (default) or graph */
 } machine;
 
 /* The abstract default: the `mcm` preset's values. */
@@ -95,7 +158,18 @@ int machine_validate(const machine *m);
 /* The `shared` channel's bandwidth in words per cycle (P/U by default). */
 double machine_bandwidth(const machine *m);
 
+/* Card terms in force: the class costs and lanes (a block computes for
+ * max(span cycles, work cycles) instead of S(B)), and several resident
+ * blocks per SM (the engine's card path). */
+int machine_card_compute(const machine *m);
+int machine_card_residency(const machine *m);
+
+/* The cycles between a kernel's release and its launch: launch_latency,
+ * or graph_launch_latency when launch = "graph". */
+double machine_launch_latency(const machine *m);
+
 const char *memory_policy_name(memory_policy p);
+const char *launch_mode_name(launch_mode l);
 const char *block_order_name(block_order o);
 const char *machine_kind_name(machine_kind k); /* "mcm", "dmm", "umm" */
 

@@ -17,6 +17,10 @@
  * latency and no cross traffic, SimGrid shares bandwidth max-min fairly:
  * exactly the `shared` policy.  A cluster keeps routing memory linear in P.
  * The other policies do not use the network (sim/global_memory.c).
+ * With blocks_per_sm > 1 (the card's resident blocks, sim/engine.c) the
+ * memory zone also holds one host "portI" per SM, of speed 1: the SM's port
+ * as a resource its resident blocks share (a transfer of r cycles is r
+ * units of work on it).
  */
 #include "machine.h"
 #include "fail.h"
@@ -32,8 +36,10 @@ int machine_write_platform(const machine *m, int sm_hosts, FILE *out)
                  "           bw=\"%.17gBps\" lat=\"0s\" bb_bw=\"%.17gBps\" bb_lat=\"0s\" router_id=\"router\"/>\n",
             sm_hosts - 1, 1.0 / m->u, channel);
     fprintf(out, "  <zone id=\"memory\" routing=\"Full\">\n"
-                 "    <host id=\"global_memory\" speed=\"1f\"/>\n"
-                 "  </zone>\n");
+                 "    <host id=\"global_memory\" speed=\"1f\"/>\n");
+    for (int i = 0; machine_card_residency(m) && i < sm_hosts; i++)
+        fprintf(out, "    <host id=\"port%d\" speed=\"1f\"/>\n", i);
+    fprintf(out, "  </zone>\n");
     /* a bus no narrower than the channel: it never binds */
     fprintf(out, "  <link id=\"bus\" bandwidth=\"%.17gBps\" latency=\"0s\" sharing_policy=\"FATPIPE\"/>\n", channel);
     fprintf(out, "  <zoneRoute src=\"sms\" dst=\"memory\" gw_src=\"router\" gw_dst=\"global_memory\">"

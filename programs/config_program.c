@@ -14,6 +14,13 @@
  * finish first; without it, a kernel comes after the previous one in the
  * list.  A kernel repeated 0 times is absent: whatever comes after it comes
  * after what it came after.
+ *
+ * Operation classes (sim/kernel_dag.h; optional, the card model only):
+ * span_plain, span_mulmod, span_addmod, span_private, span_barriers count a
+ * thread's operations of each class along the span, work_plain ... work_barriers
+ * those of the whole block.  A kernel that gives none is S(B) and W(B) plain
+ * operations; one that gives some gets 0 for the classes it leaves out,
+ * ℓ·span_X for a missing work_X, and the rest of S(B) (W(B)) as plain.
  */
 #include "fail.h"
 #include "program.h"
@@ -26,7 +33,9 @@
 static const char *const kernel_keys[] = {
     "name", "blocks", "threads", "span", "work", "reads", "writes",
     "uncoalesced_reads", "uncoalesced_writes", "coalesced", "after", "repeat",
-    "private_words", NULL,
+    "private_words",
+    "span_plain", "span_mulmod", "span_addmod", "span_private", "span_barriers",
+    "work_plain", "work_mulmod", "work_addmod", "work_private", "work_barriers", NULL,
 };
 
 typedef struct entry {
@@ -78,9 +87,35 @@ static int check_keys(const config_setting_t *k, const char *kname)
             setting_where(s, where, sizeof where);
             return fail("%s: kernel '%s': unknown key '%s' (known: name, blocks, threads, span, "
                         "work, reads, writes, uncoalesced_reads, uncoalesced_writes, coalesced, "
-                        "after, repeat, private_words)", where, kname, config_setting_name(s));
+                        "after, repeat, private_words, span_/work_ plain, mulmod, addmod, private, "
+                        "barriers)", where, kname, config_setting_name(s));
         }
     }
+    return 0;
+}
+
+/* The optional class counts span_X and work_X of kernel s into c. */
+static int read_classes(const config_setting_t *s, const vars *v, const char *kname, block_cost *c)
+{
+    for (int i = 0; i < OP_CLASSES; i++)
+        for (int side = 0; side < 2; side++) {
+            char key[32];
+            snprintf(key, sizeof key, "%s_%s", side ? "work" : "span", op_class_names[i]);
+            double *slot = side ? &c->work_ops[i] : &c->span_ops[i];
+            if (!config_setting_get_member(s, key)) {
+                *slot = -1; /* not given: the rule of sim/kernel_dag.h */
+                continue;
+            }
+            if (number(s, key, v, -1, kname, slot) < 0)
+                return -1;
+            if (!(*slot >= 0)) {
+                char where[512];
+                setting_where(config_setting_get_member(s, key), where, sizeof where);
+                return fail("%s: kernel '%s': %s = %g, but an operation count must be >= 0", where,
+                            kname, key, *slot);
+            }
+            c->classes = 1;
+        }
     return 0;
 }
 
@@ -127,7 +162,7 @@ static int make_kernel(const entry *e, const vars *base, int i, kernel *k, char 
     k->cost.uncoalesced_reads = ureads + (coalesced ? 0 : reads);
     k->cost.uncoalesced_writes = uwrites + (coalesced ? 0 : writes);
     k->private_words = priv;
-    return 0;
+    return read_classes(s, &v, e->name, &k->cost);
 }
 
 static int read_entries(const config_setting_t *list, entry *entries, const vars *v)

@@ -53,6 +53,20 @@
  *  5. Which log ℓ transpositions write uncoalesced changes no cost; we take
  *     the first ones (the paper's "i small enough").
  *
+ * Operation classes (the card model; sim/kernel_dag.h, convention in
+ * programs/cuda_counts.h), from cuda_ref/cooley-tukey.cu, per thread;
+ * S(B) and W(B) stay the worksheet's.  The CUDA code differs from the
+ * worksheet, and the classes follow it:
+ *   transpose   10 plain (index, bound, chunk, offset, destination)
+ *   dft_m       m² mulmods and m² addmods (a naive DFT_m from a table of
+ *               powers, not the worksheet's radix-2 butterflies), 2m² + 3 plain
+ *   butterfly[j] the twiddle ω_N^t by square-and-multiply (zp_pow), t < N/2
+ *               = 2^b, b = log m + j: 2b mulmods for the thread t = 2^b − 1,
+ *               plus the product by the twiddle; 1 addmod (zp_add or
+ *               zp_sub, by the thread's half); 3b + 12 plain.  In the work,
+ *               the mean over t of bit length + popcount, b − 1 + 2^−b + b/2,
+ *               plus 1 mulmod per thread (exact over the kernel).
+ *
  * Constraints (ours, the paper gives none): n, m, ℓ powers of two, m >= 2,
  * n >= mℓ (dft_m has a whole block, and there are at least log ℓ
  * transpositions); Z bounds the words one block moves (SPEC §1), the most
@@ -123,6 +137,7 @@ static int append_transpositions(kernel_dag *dag, const ct_params *p)
             cost.uncoalesced_writes = 2; /* O(B) = 2U + 2Uℓ */
         else
             cost.writes = 2;             /* O(B) = 4U */
+        cost_set_classes(&cost, (int)p->l, 10, 0, 0, 0, 0);
         if (chain(dag, "transpose", j, p->n / p->l, p, cost) < 0)
             return -1;
     }
@@ -135,6 +150,7 @@ static int append_dft_m(kernel_dag *dag, const ct_params *p)
     double m = p->m;
     block_cost cost = {.span = 32 * p->r * (m - 1) + 30 * m + 11,
                        .work = p->l * (32 * m * m + 9 * m), .reads = m, .writes = m};
+    cost_set_classes(&cost, (int)p->l, 2 * m * m + 3, m * m, m * m, 0, 0);
     return chain(dag, "dft_m", -1, p->n / (m * p->l), p, cost);
 }
 
@@ -144,9 +160,13 @@ static int append_butterflies(kernel_dag *dag, const ct_params *p)
     double log2_l_factorial = lgamma(p->l + 1) / log(2.0);
     block_cost cost = {.span = 34.0 * p->log_l + 27, .work = 34 * log2_l_factorial + 27 * p->l,
                        .reads = 2, .writes = 2};
-    for (int j = 0; j < p->k - p->r; j++)
+    for (int j = 0; j < p->k - p->r; j++) {
+        double b = p->r + j; /* N = 2^(b+1): the chunk of butterfly[j] */
+        cost_set_classes(&cost, (int)p->l, 3 * b + 12, 2 * b + 1, 1, 0, 0);
+        cost.work_ops[OP_MULMOD] = p->l * (b - 1 + exp2(-b) + b / 2 + 1);
         if (chain(dag, "butterfly", j, p->n / p->l, p, cost) < 0)
             return -1;
+    }
     return 0;
 }
 

@@ -69,6 +69,22 @@
  * and O(B) = 8U is kept for every s, ℓ although 6 reads per thread is
  * (4s + 2ℓ)/ℓ only when s = ℓ.
  *
+ * Operation classes (the card model; sim/kernel_dag.h, convention in
+ * programs/cuda_counts.h) follow the CUDA kernels of cuda_ref/euclid.cu,
+ * not the worksheet's "3 operations per step" (S(B) = 3s and W(B) are
+ * kept as the worksheet has them).  Per division step, thread 0 (the
+ * longest path: it also chooses the step) does
+ *   ping-ping: c = lc(a)·lc(b)^−1 (1 zp_mul), then ⌈s/ℓ⌉ head and 1 window
+ *     coefficients, each a zp_mul and a zp_sub on 3 shared words; 4 shared
+ *     reads to choose the step; 2 barriers; once per call, lc(b)^−1 by
+ *     Fermat (zp_inv: 57 zp_mul for p = 469762049);
+ *   ping-pong: ⌈(2s − 1)/ℓ⌉ head and ⌈(ℓ + 2s − 2)/ℓ⌉ window coefficients,
+ *     each lc_y·X − lc_x·Y: 2 zp_mul, a zp_sub, 3 shared words; 4 shared
+ *     reads to choose; 2 barriers;
+ * plus the loads into shared memory and 2 barriers per call.  The work
+ * counts every coefficient of the block once per step, and the inverse
+ * once.
+ *
  * The conclusion (lines 1626-1647): T_1/T_s → (3 + 8U)s/(3s + 8U) > 1, so
  * s = Θ(ℓ) beats s = 1; Figure 4.5 measures s = ℓ = 256 against s = 1.
  *
@@ -163,6 +179,23 @@ static double work_per_block(int ping_ping, double s, double l)
     return 9 * s * s / 4 + 9 * s / 2 + 6 * l * s;
 }
 
+/* The classes of one call's block, as stated at the top. */
+static void set_classes(block_cost *c, int ping_ping, const euclid_params *p)
+{
+    double s = p->s, l = p->l;
+    double head = ping_ping ? ceil(s / l) : ceil((2 * s - 1) / l);
+    double window = ping_ping ? 1 : ceil((l + 2 * s - 2) / l);
+    double entries = head + window;                       /* per thread, per step */
+    double block_entries = ping_ping ? s + l : (2 * s - 1) + (l + 2 * s - 2);
+    double mul_per_entry = ping_ping ? 1 : 2, step_mul = ping_ping ? 1 : 0, inverse = ping_ping ? 57 : 0;
+    double loads = 2 * head + window + 2 * ceil(s / l);
+    cost_set_classes(c, (int)l, s * (8 + 4 * entries) + 10, s * (step_mul + mul_per_entry * entries) + inverse,
+                     s * entries, s * (4 + 3 * entries) + loads, 2 * s + 2);
+    c->work_ops[OP_MULMOD] = s * (step_mul * l + mul_per_entry * block_entries) + inverse;
+    c->work_ops[OP_ADDMOD] = s * block_entries;
+    c->work_ops[OP_PRIVATE] = s * (4 + 3 * block_entries) + l * loads;
+}
+
 static kernel gcd_kernel_call(const char *name, long blocks, int ping_ping, const euclid_params *p)
 {
     kernel k = {
@@ -175,6 +208,7 @@ static kernel gcd_kernel_call(const char *name, long blocks, int ping_ping, cons
                  .writes = WORDS_WRITTEN_PER_THREAD},
         .private_words = private_words(p),
     };
+    set_classes(&k.cost, ping_ping, p);
     return k;
 }
 

@@ -105,6 +105,10 @@ static kernel_dag *build(const vars *params, const machine *m)
     int l = (int)p.l;
     block_cost pointwise = {.span = 6, .work = 6 * p.l, .reads = 2, .writes = 1};
     block_cost scale = {.span = 5, .work = 5 * p.l, .reads = 1, .writes = 1};
+    /* classes from cuda_ref/fft-mult.cu (pointwise_mul_kernel, scale_kernel):
+     * one zp_mul, an index and a bound each; the FFTs' as in stockham.c */
+    cost_set_classes(&pointwise, l, 2, 1, 0, 0, 0);
+    cost_set_classes(&scale, l, 2, 1, 0, 0, 0);
     kernel_dag *dag = kernel_dag_new("fft-mult");
     if (append_fft(dag, "fft-a", &p) < 0 || append_fft(dag, "fft-b", &p) < 0 ||
         chain(dag, "pointwise", p.size / p.l, l, pointwise) < 0 ||

@@ -133,6 +133,24 @@ static double work_per_block(double s, double l)
     return OPS_PER_COEFFICIENT * (l * s + s * (s - 1) / 2);
 }
 
+/* Operation classes (the card model; programs/cuda_counts.h) from
+ * division_kernel in cuda_ref/plain-division.cu, S(B) and W(B) kept as
+ * above.  Along thread s − 1 (the longest): s − 1 updates of its leading
+ * coefficient (zp_mul, zp_sub, 4 shared accesses, a barrier each) while
+ * thread 0 makes the s quotient coefficients (a zp_mul each), then s
+ * updates of its own coefficient (zp_mul, zp_sub, 1 shared read); a
+ * barrier after the loads and two per step.  In the work, every thread
+ * updates its own coefficient s times and thread t its leading one t
+ * times. */
+static void set_classes(block_cost *c, double s, int l)
+{
+    double leading = s * (s - 1) / 2;
+    cost_set_classes(c, l, 6 * s + 9, 2 * s - 1, 2 * s - 1, 5 * s, 2 * s + 1);
+    c->work_ops[OP_MULMOD] = l * s + leading + s;
+    c->work_ops[OP_ADDMOD] = l * s + leading;
+    c->work_ops[OP_PRIVATE] = l * (s + 4) + 4 * leading + 2 * s;
+}
+
 static kernel division_call(const char *name, const division_params *p)
 {
     kernel k = {
@@ -145,6 +163,7 @@ static kernel division_call(const char *name, const division_params *p)
                  .writes = WORDS_WRITTEN_PER_THREAD},
         .private_words = private_words(p),
     };
+    set_classes(&k.cost, p->s, (int)p->l);
     return k;
 }
 

@@ -158,12 +158,31 @@ static kernel thread_block_grid(const char *name, const plain_mult_params *p, do
     return k;
 }
 
-/* Algorithm 3: each thread reads s + 1 words of a and 1 of b, writes s. */
+/* Operation classes per thread (the card model; programs/cuda_counts.h),
+ * spread over the blocks as thread_block_grid spreads the work. */
+static void set_classes(kernel *k, const plain_mult_params *p, double rows, double plain,
+                        double mulmod, double addmod, double private_ops, double barriers)
+{
+    double threads = rows * ceil((p->n + p->s - 1) / p->s);
+    cost_set_classes(&k->cost, k->threads, plain, mulmod, addmod, private_ops, barriers);
+    for (int c = 0; c < OP_CLASSES; c++)
+        k->cost.work_ops[c] *= threads / ((double)k->blocks * k->threads);
+}
+
+/* Algorithm 3: each thread reads s + 1 words of a and 1 of b, writes s.
+ * Classes from cuda_ref/plain-mult.cu (mul_ker): s² multiply-adds, each a
+ * zp_mul and a zp_add (the worksheet: 2s − 1 operations per entry, S/W kept),
+ * s + 2 shared words loaded, 2s² shared reads and s writes in the products,
+ * s read back for the store; a barrier after the loads and one after the
+ * products; plain: 5 per loaded word, 3 per product and 1 per entry, 3
+ * per stored word. */
 static kernel mul_ker(const plain_mult_params *p, double rows)
 {
     double s = p->s;
-    return thread_block_grid("MulKer", p, rows, s * (2 * s - 1), s + 2, s,
-                             mulker_private_words(p));
+    kernel k = thread_block_grid("MulKer", p, rows, s * (2 * s - 1), s + 2, s,
+                                 mulker_private_words(p));
+    set_classes(&k, p, rows, 3 * s * s + 9 * s + 5, s * s, s * s, 2 * s * s + 2 * s + 2, 2);
+    return k;
 }
 
 /* Algorithm 4, launch k: `pairs` pairs of rows; each thread reads s words
@@ -188,6 +207,11 @@ static kernel_dag *build(const vars *params, const machine *m)
         snprintf(name, sizeof name, "AddKer[%d]", round);
         double pairs = floor(rows / 2);
         k = add_ker(name, &p, pairs);
+        /* classes from add_ker in cuda_ref/plain-mult.cu: a zp_add per
+         * entry, two in the last round (it also folds the upper row in);
+         * 8 plain per entry (indices, the three tests) */
+        int last = rows - pairs <= 1;
+        set_classes(&k, &p, pairs, 8 * p.s, 0, (last ? 2 : 1) * p.s, 0, 0);
         ok = kernel_dag_chain(dag, &k) >= 0;
         rows -= pairs;
     }

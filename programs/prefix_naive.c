@@ -74,6 +74,12 @@ static kernel step_kernel(const char *name, double n, double distance, double l)
         .cost = {.span = 1, .work = (n - distance) / (double)blocks, .reads = 2, .writes = 1},
         .private_words = -1,
     };
+    /* classes from hillis_steele_kernel (cuda_ref/prefix-naive.cu): index,
+     * bound, i >= d, i − d and a 32-bit add, all plain (3 for a thread that
+     * only copies).  No barrier: the steps are separate kernels. */
+    double adds = (n - distance) / (double)blocks;
+    cost_set_classes(&k.cost, (int)l, 5, 0, 0, 0, 0);
+    k.cost.work_ops[OP_PLAIN] = 3 * l + 2 * adds;
     return k;
 }
 

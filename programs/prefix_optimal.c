@@ -90,6 +90,14 @@ static kernel step_kernel(const char *name, double t, double additions, double w
                  .reads = 2, .writes = words - 2},
         .private_words = -1,
     };
+    /* classes from cuda_ref/prefix-optimal.cu, all plain 32-bit integer
+     * operations: interval_sum_kernel (stage 1: index, bound, 2i, 2i + 1,
+     * the add: 5), interval_prefix_kernel (stage 2, the copy-and-add: index,
+     * bound, i == 0, 2i + 1, i < count − 1, 2i + 2, the add: 7).  No barrier:
+     * the steps are separate kernels. */
+    double per_thread = words == STAGE2_WORDS ? 7 : 5;
+    cost_set_classes(&k.cost, (int)l, per_thread, 0, 0, 0, 0);
+    k.cost.work_ops[OP_PLAIN] = per_thread * fmin(threads, l * (double)blocks) / (double)blocks;
     return k;
 }
 

@@ -80,6 +80,7 @@
  * Params: n (keys), c (bits per key, default 32), s (bits per pass,
  * default 8 = log ℓ, the thesis' choice 2^s = ℓ), l (ℓ, default 256).
  */
+#include "cuda_counts.h"
 #include "fail.h"
 #include "program.h"
 
@@ -147,6 +148,29 @@ static kernel pass_kernel(const char *name, const radix_params *p, double blocks
     return k;
 }
 
+/* Operation classes (the card model; programs/cuda_counts.h) from
+ * cuda_ref/radix-sort.cu, S(B) and W(B) kept as the worksheet has them;
+ * B = log2(4ℓ) steps of a binary search in a sorted tile (first_with_digit,
+ * 1 shared read and 4 plain each).  LocalSort, per thread: 4 keys loaded
+ * (4 shared writes, 12 plain), a barrier; per bit, 4 flags (8 shared, 16
+ * plain), a tile scan of 32-bit adds (cuda_counts.c), the split (12
+ * shared, 24 plain) and a barrier; 4 keys stored (4 shared, 12 plain); the
+ * histogram, ⌈2^s/ℓ⌉ digits per thread of two binary searches.  Scatter:
+ * 4 keys loaded, a barrier, each key's digit and rank by a binary search.
+ * The scans of the histogram: 32-bit adds (scan_exclusive<ScanAddU32>). */
+static void local_sort_classes(block_cost *c, const radix_params *p)
+{
+    double s = p->s, l = p->l, L = log2(l), B = log2(4 * l), digits = ceil(exp2(s) / l);
+    cost_set_classes(c, (int)l, 24 + s * (16 + 6 * L + 28 + 2 * L + 7 + 24) + 8 * digits * B,
+                     0, 0, 8 + s * (8 + 8 * L + 24 + 12) + 2 * digits * B, 1 + s * (2 * L + 6));
+}
+
+static void scatter_classes(block_cost *c, const radix_params *p)
+{
+    double B = log2(4 * p->l);
+    cost_set_classes(c, (int)p->l, 12 + 4 * (7 + 4 * B), 0, 0, 4 + 4 * (1 + B), 1);
+}
+
 /* One pass: LocalSort, ScanInclusive, [ScanMediate, ScanExclusive],
  * Scatter, chained after what `dag` holds.  Returns -1 on error. */
 static int add_pass(kernel_dag *dag, const radix_params *p, const radix_grid *g, int pass)
@@ -171,6 +195,18 @@ static int add_pass(kernel_dag *dag, const radix_params *p, const radix_grid *g,
         k[n_kernels++] = pass_kernel(name[3], p, g->scan_blocks - 1, 4 * l, 4, 5, 4, tile);
     }
     k[n_kernels++] = pass_kernel(name[4], p, g->tiles, 4 * l, 4, 5, 4, tile + buckets);
+    local_sort_classes(&k[0].cost, p);
+    cuda_tile_scan_classes(&k[1].cost, (int)l, 0);
+    if (g->scan_blocks > 1) {
+        double chunks = ceil(g->scan_blocks / tile); /* scan_mediate_kernel's tiles */
+        cuda_tile_scan_classes(&k[2].cost, (int)l, 0);
+        for (int c = 0; c < OP_CLASSES; c++) {
+            k[2].cost.span_ops[c] *= chunks;
+            k[2].cost.work_ops[c] *= chunks;
+        }
+        cuda_scan_apply_classes(&k[3].cost, (int)l, 0);
+    }
+    scatter_classes(&k[n_kernels - 1].cost, p);
     for (int i = 0; i < n_kernels; i++)
         if (kernel_dag_chain(dag, &k[i]) < 0)
             return -1;

@@ -53,6 +53,20 @@
  *  6. roots-mediate is one block, as in the worksheet, although one block
  *     of 4ℓ items cannot scan the n/(4ℓ) block sums once n > 16ℓ².
  *
+ * Operation classes (the card model; sim/kernel_dag.h, convention in
+ * programs/cuda_counts.h), from the CUDA kernels of
+ * cuda_ref/common/stockham.cuh, per thread; S(B) and W(B) stay the
+ * worksheet's.  Where they differ from the worksheet, the CUDA code wins:
+ *   butterfly  2 addmods (zp_add, zp_sub), 2 plain (index, bound)
+ *   stride     10 plain (index, bound, row, column, half, source row, address)
+ *   twiddle    1 mulmod, 6 plain (index, bound, exponent, inverse select)
+ *   roots      the CUDA code computes the powers of ω by a prefix *product*
+ *              (ScanMulZp), not the worksheet's prefix sum: the tile scan's
+ *              2 log ℓ + 7 mulmods and 2 log ℓ + 5 barriers
+ *              (cuda_counts.c); roots-mediate scans the n/(4ℓ) tile totals
+ *              in ⌈n/(16ℓ²)⌉ chunks of 4ℓ, each a tile scan plus 5 mulmods
+ *              (the carry); roots-exclusive 4 mulmods (scan_apply_kernel).
+ *
  * Constraints (ours, the paper gives none): n and ℓ powers of two, n >= 8ℓ
  * (so that roots-exclusive has a block); Z bounds the words one block
  * moves (SPEC §1), the largest being roots-exclusive's 9 per thread:
@@ -62,6 +76,7 @@
  */
 #include "stockham.h"
 
+#include "cuda_counts.h"
 #include "fail.h"
 #include "program.h"
 
@@ -126,8 +141,19 @@ static int append_roots(kernel_dag *dag, int *last, const stockham_fft *fft)
     double l = fft->l, scan_blocks = fft->n / (4 * l);
     block_cost scan = {.span = 8 * log2(l) + 17, .work = 16 * l + 1, .reads = 4, .writes = 4};
     block_cost add_sums = {.span = 4, .work = 4 * l, .reads = 5, .writes = 4};
+    block_cost mediate = scan;
+    cuda_tile_scan_classes(&scan, fft->l, 1);
+    cuda_scan_apply_classes(&add_sums, fft->l, 1);
+    double chunks = ceil(scan_blocks / (4 * l));
+    cuda_tile_scan_classes(&mediate, fft->l, 1);
+    for (int c = 0; c < OP_CLASSES; c++) {
+        mediate.span_ops[c] *= chunks;
+        mediate.work_ops[c] *= chunks;
+    }
+    mediate.span_ops[OP_MULMOD] += 5 * chunks; /* 4 items and the carry, per chunk */
+    mediate.work_ops[OP_MULMOD] += 5 * chunks * l;
     if (append(dag, last, fft, "roots-inclusive", -1, scan_blocks, scan) < 0 ||
-        append(dag, last, fft, "roots-mediate", -1, 1, scan) < 0 ||
+        append(dag, last, fft, "roots-mediate", -1, 1, mediate) < 0 ||
         append(dag, last, fft, "roots-exclusive", -1, scan_blocks - 1, add_sums) < 0)
         return -1;
     return 0;
@@ -138,6 +164,7 @@ static int append_butterfly(kernel_dag *dag, int *last, const stockham_fft *fft,
 {
     double l = fft->l;
     block_cost cost = {.span = 8, .work = 16 * l, .reads = 2, .writes = 2};
+    cost_set_classes(&cost, fft->l, 2, 0, 2, 0, 0);
     return append(dag, last, fft, "butterfly", step, fft->n / (2 * l), cost);
 }
 
@@ -147,6 +174,8 @@ static int append_step(kernel_dag *dag, int *last, const stockham_fft *fft, int 
     double l = fft->l;
     block_cost stride = {.span = 25, .work = 25 * l, .reads = 1, .writes = 1};
     block_cost twiddle = {.span = 10, .work = 20 * l, .reads = 1, .writes = 1};
+    cost_set_classes(&stride, fft->l, 10, 0, 0, 0, 0);
+    cost_set_classes(&twiddle, fft->l, 6, 1, 0, 0, 0);
     if (append(dag, last, fft, "stride", step, fft->n / l, stride) < 0 ||
         append(dag, last, fft, "twiddle", step, fft->n / (2 * l), twiddle) < 0)
         return -1;

@@ -70,6 +70,13 @@ static kernel halving_kernel(const char *name, double threads, double additions,
         .cost = {.span = 1, .work = additions / (double)blocks, .reads = 2, .writes = 1},
         .private_words = -1,
     };
+    /* classes from sum_halving_kernel (cuda_ref/sum.cu): a 32-bit add, an
+     * index, a bound and the partner's index, all plain; every thread of
+     * the block computes its index and bound.  No barrier: the levels are
+     * separated by kernel launches. */
+    double adds = additions / (double)blocks;
+    cost_set_classes(&k.cost, (int)l, 4, 0, 0, 0, 0);
+    k.cost.work_ops[OP_PLAIN] = 2 * l + 2 * adds;
     return k;
 }
 

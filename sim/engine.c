@@ -15,6 +15,23 @@
  * Under the `parallel` policy a block's read, compute and write are one
  * private delay, and the engine makes them one SimGrid activity.
  *
+ * The card (machine.h, "Card terms").  With class costs or lanes, a block
+ * computes for max(span cycles, work cycles) instead of S(B), and a kernel
+ * beyond the L2 moves its words at u_dram: still one block at a time per
+ * SM, the same story.  With blocks_per_sm = k > 1 each SM holds k blocks
+ * at once: it has k actors (slots) taking blocks, a compute resource (its
+ * host, one cycle of work per cycle) and a port (a host "portI" of the same
+ * speed, on which a transfer of r cycles is r units of work).  A resident
+ * block's compute is an execution of its work cycles, bounded to the rate
+ * work/span so that alone it takes max(span, work); its reads and writes
+ * are executions on the port (`parallel`) or the policy's transfers.
+ * SimGrid shares each resource max-min fairly among the resident blocks:
+ * they share the SM's lanes and its port, and one block's transfer
+ * overlaps another's compute.  An SM is busy while it holds a block.  An
+ * SM holds at most kernel_resident_blocks() blocks of a kernel (its threads
+ * against threads_per_sm, its private words against Z): an idle slot takes
+ * the first ready kernel with room on its SM.
+ *
  * This file runs inside the child process made by run.c, which owns the
  * SimGrid engine's whole lifetime.
  */
@@ -25,6 +42,7 @@
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
+#include <simgrid/exec.h>
 #include <simgrid/host.h>
 #include <simgrid/semaphore.h>
 #include <stdio.h>
@@ -39,7 +57,8 @@ typedef struct kernel_state {
 } kernel_state;
 
 typedef struct sm_state {
-    int id;
+    int id;               /* the slot; the SM itself when blocks_per_sm = 1 */
+    int sm;               /* the SM the slot belongs to */
     sg_sem_t wake;        /* released when a kernel is released while idle */
     double busy;          /* cycles spent holding a block */
 } sm_state;
@@ -63,6 +82,14 @@ static struct engine {
     int *launches, n_launches, next_launch; /* launch latency: FIFO of releases */
     double *release_time;
     sg_sem_t launch_pending;
+    int slots_per_sm;        /* blocks_per_sm: 1 is the MCM, > 1 the card path */
+    sg_host_t *ports;        /* card path: each SM's port */
+    int *resident;           /* card path: blocks each SM holds now */
+    double *held_since, *sm_busy; /* card path: busy time per SM */
+    int n_slots;             /* SMs × slots_per_sm */
+    int *idle_rank;          /* card path: per SM, while ordering the idle slots */
+    int *resident_limit;     /* card path: per kernel, its blocks an SM may hold */
+    double *idle_key;        /* card path: per slot, its place in that order */
     rng order;
     FILE *trace;
     sim_result *out;
@@ -80,8 +107,12 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
+static void card_order_idle(void);
+
 static void wake_idle_sms(long blocks)
 {
+    if (E.slots_per_sm > 1)
+        card_order_idle(); /* resident blocks: the emptiest SMs first */
     while (E.n_idle > 0 && blocks-- > 0)
         sg_sem_release(E.sms[E.idle[--E.n_idle]].wake);
 }
@@ -105,7 +136,7 @@ static void make_ready(int k)
 /* Kernel k's predecessors are all done: launch it now or after the latency. */
 static void release(int k)
 {
-    if (E.m->launch_latency <= 0) {
+    if (machine_launch_latency(E.m) <= 0) {
         make_ready(k);
         return;
     }
@@ -123,7 +154,7 @@ static void launcher_main(int argc, char *argv[])
     for (int launched = 0; launched < E.dag->n; launched++) {
         sg_sem_acquire(E.launch_pending);
         int k = E.launches[E.next_launch++];
-        sg_actor_sleep_until(E.release_time[k] + E.m->launch_latency);
+        sg_actor_sleep_until(E.release_time[k] + machine_launch_latency(E.m));
         make_ready(k);
     }
 }
@@ -144,11 +175,9 @@ static int pick_ready_slot(void)
     return E.n_ready - 1;
 }
 
-static int take_ready_block(block *b)
+/* Issue the next block of the kernel in ready slot `slot`. */
+static int take_from(int slot, block *b)
 {
-    if (E.n_ready == 0)
-        return 0;
-    int slot = pick_ready_slot();
     int k = E.ready[slot];
     kernel_state *s = &E.ks[k];
     long blocks = E.dag->kernels[k].blocks;
@@ -163,6 +192,20 @@ static int take_ready_block(block *b)
         E.n_ready--;
     }
     return 1;
+}
+
+static int take_ready_block(block *b)
+{
+    return E.n_ready > 0 ? take_from(pick_ready_slot(), b) : 0;
+}
+
+static int card_take_block(const sm_state *me, block *b);
+
+/* The block an idle SM (slot) takes: any ready one, or on the card path
+ * one whose kernel has room on the slot's SM. */
+static int take_block(const sm_state *me, block *b)
+{
+    return E.slots_per_sm > 1 ? card_take_block(me, b) : take_ready_block(b);
 }
 
 /* ---- a block's life ----------------------------------------------------- */
@@ -182,36 +225,161 @@ static void finish_block(const block *b)
             release(E.succ[e]);
 }
 
-static void run_block(sm_state *me, const block *b)
+/* The block's figures: N, W, O, C (read + compute + write, as it would
+ * take alone), the trace row; then the kernel's count. */
+static void block_done(sm_state *me, const block *b, double start, double read, double compute,
+                       double write)
 {
     const kernel *k = &E.dag->kernels[b->kernel];
+    double end = simgrid_get_clock();
+    me->busy += end - start;
+    E.out->costs.N += 1;
+    E.out->costs.W += kernel_block_cost(k, b->index)->work;
+    E.out->costs.O += read + write;
+    if (compute + read + write > E.out->costs.C)
+        E.out->costs.C = compute + read + write;
+    if (E.trace)
+        fprintf(E.trace, "%s,%ld,%d,%.17g,%.17g\n", k->name, b->index, me->sm, start, end);
+    finish_block(b);
+}
+
+static void run_block_card(sm_state *me, const block *b);
+
+static void run_block(sm_state *me, const block *b)
+{
+    if (E.slots_per_sm > 1) {
+        run_block_card(me, b);
+        return;
+    }
+    const kernel *k = &E.dag->kernels[b->kernel];
     const block_cost *c = kernel_block_cost(k, b->index);
-    double u = E.m->u;
+    double u = kernel_word_cycles(k, E.m);
     double read = cost_read_cycles(c, k->threads, u), write = cost_write_cycles(c, k->threads, u);
+    double compute = block_compute_cycles(c, E.m); /* S(B) on the pure MCM */
     double start = simgrid_get_clock();
     if (b->first)
         E.out->kernels[b->kernel].start = start;
 
     if (E.m->policy == MEM_PARALLEL) {
-        sg_actor_sleep_for(E.m->block_dispatch + read + c->span + write);
+        sg_actor_sleep_for(E.m->block_dispatch + read + compute + write);
     } else {
         if (E.m->block_dispatch > 0)
             sg_actor_sleep_for(E.m->block_dispatch);
-        global_memory_transfer(me->id, read, 1);
-        sg_actor_sleep_for(c->span);
-        global_memory_transfer(me->id, write, 0);
+        global_memory_transfer(me->sm, read, 1);
+        sg_actor_sleep_for(compute);
+        global_memory_transfer(me->sm, write, 0);
     }
+    block_done(me, b, start, read, compute, write);
+}
 
-    double end = simgrid_get_clock();
-    me->busy += end - start;
-    E.out->costs.N += 1;
-    E.out->costs.W += c->work;
-    E.out->costs.O += read + write;
-    if (c->span + read + write > E.out->costs.C)
-        E.out->costs.C = c->span + read + write;
-    if (E.trace)
-        fprintf(E.trace, "%s,%ld,%d,%.17g,%.17g\n", k->name, b->index, me->id, start, end);
-    finish_block(b);
+/* ---- the card path: several resident blocks per SM ---------------------- */
+
+static void sm_hold(int sm)
+{
+    if (E.resident[sm]++ == 0)
+        E.held_since[sm] = simgrid_get_clock();
+}
+
+static void sm_release(int sm)
+{
+    if (--E.resident[sm] == 0)
+        E.sm_busy[sm] += simgrid_get_clock() - E.held_since[sm];
+}
+
+/* `amount` units of work on `host`, at most `bound` per cycle (0: none). */
+static void execute_on(sg_host_t host, double amount, double bound)
+{
+    if (amount <= 0)
+        return;
+    sg_exec_t exec = sg_actor_exec_init(amount);
+    sg_exec_set_host(exec, host);
+    if (bound > 0)
+        sg_exec_set_bound(exec, bound);
+    sg_exec_start(exec);
+    sg_exec_wait(exec);
+}
+
+static void port_transfer(const sm_state *me, double cycles, int is_read)
+{
+    if (E.m->policy == MEM_PARALLEL)
+        execute_on(E.ports[me->sm], cycles, 0);
+    else
+        global_memory_transfer(me->sm, cycles, is_read);
+}
+
+/* Order the idle slots so that the next woken (from the end) belong to the
+ * SMs holding the fewest blocks, one per SM in turn, as a card's block
+ * scheduler spreads blocks over its SMs.  Sort key: the blocks its SM would
+ * hold, resident + (idle slots of its SM before it); ties to the lower slot. */
+static int idle_key_cmp(const void *a, const void *b)
+{
+    int sa = *(const int *)a, sb = *(const int *)b;
+    double ka = E.idle_key[sa], kb = E.idle_key[sb];
+    return ka < kb ? 1 : ka > kb ? -1 : sb - sa;
+}
+
+static void card_order_idle(void)
+{
+    memset(E.idle_rank, 0, sizeof *E.idle_rank * (size_t)(E.n_slots / E.slots_per_sm));
+    for (int i = 0; i < E.n_idle; i++) {
+        int slot = E.idle[i], sm = E.sms[slot].sm;
+        E.idle_key[slot] = E.resident[sm] + E.idle_rank[sm]++;
+    }
+    qsort(E.idle, (size_t)E.n_idle, sizeof *E.idle, idle_key_cmp);
+}
+
+/* The first ready kernel (in release order) that has room on the slot's
+ * SM: fewer resident blocks there than the kernel's limit. */
+static int card_take_block(const sm_state *me, block *b)
+{
+    for (int slot = 0; slot < E.n_ready; slot++)
+        if (E.resident[me->sm] < E.resident_limit[E.ready[slot]])
+            return take_from(slot, b);
+    return 0;
+}
+
+static void card_start(int sms)
+{
+    E.resident_limit = malloc(sizeof *E.resident_limit * ((size_t)E.dag->n + 1));
+    for (int k = 0; k < E.dag->n; k++)
+        E.resident_limit[k] = kernel_resident_blocks(&E.dag->kernels[k], E.m);
+    E.idle_rank = calloc((size_t)sms, sizeof *E.idle_rank);
+    E.idle_key = calloc((size_t)E.n_slots, sizeof *E.idle_key);
+    E.ports = calloc((size_t)sms, sizeof *E.ports);
+    E.resident = calloc((size_t)sms, sizeof *E.resident);
+    E.held_since = calloc((size_t)sms, sizeof *E.held_since);
+    E.sm_busy = calloc((size_t)sms, sizeof *E.sm_busy);
+    for (int i = 0; i < sms; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "port%d", i);
+        E.ports[i] = sg_host_by_name(name);
+    }
+}
+
+static void run_block_card(sm_state *me, const block *b)
+{
+    const kernel *k = &E.dag->kernels[b->kernel];
+    const block_cost *c = kernel_block_cost(k, b->index);
+    double u = kernel_word_cycles(k, E.m);
+    double read = cost_read_cycles(c, k->threads, u), write = cost_write_cycles(c, k->threads, u);
+    int card = machine_card_compute(E.m);
+    double span = card ? block_span_cycles(c, E.m) : c->span;
+    double work = card ? block_work_cycles(c, E.m) : 0; /* 0: no lanes to share */
+    double start = simgrid_get_clock();
+    if (b->first)
+        E.out->kernels[b->kernel].start = start;
+
+    sm_hold(me->sm);
+    if (E.m->block_dispatch > 0)
+        sg_actor_sleep_for(E.m->block_dispatch);
+    port_transfer(me, read, 1);
+    if (work <= 0)
+        sg_actor_sleep_for(span);
+    else
+        execute_on(E.hosts[me->sm], work, span > 0 ? work / span : 0);
+    port_transfer(me, write, 0);
+    sm_release(me->sm);
+    block_done(me, b, start, read, work > span ? work : span, write);
 }
 
 static void sm_main(int argc, char *argv[])
@@ -221,7 +389,7 @@ static void sm_main(int argc, char *argv[])
     sm_state *me = sg_actor_self_get_data();
     block b;
     for (;;) {
-        while (!take_ready_block(&b)) {
+        while (!take_block(me, &b)) {
             if (E.kernels_left == 0)
                 return;
             E.idle[E.n_idle++] = me->id;
@@ -288,9 +456,12 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     E.ready = malloc(sizeof *E.ready * ((size_t)dag->n + 1));
     E.launches = malloc(sizeof *E.launches * ((size_t)dag->n + 1));
     E.release_time = calloc((size_t)dag->n + 1, sizeof *E.release_time);
-    E.sms = calloc((size_t)sms, sizeof *E.sms);
+    E.slots_per_sm = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;
+    int slots = sms * E.slots_per_sm;
+    E.n_slots = slots;
+    E.sms = calloc((size_t)slots, sizeof *E.sms);
     E.hosts = calloc((size_t)sms, sizeof *E.hosts);
-    E.idle = malloc(sizeof *E.idle * (size_t)sms);
+    E.idle = malloc(sizeof *E.idle * (size_t)slots);
     rng_seed(&E.order, m->seed);
     build_successors();
     if (trace_path) {
@@ -306,11 +477,16 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
         char name[32];
         snprintf(name, sizeof name, "sm%d", i);
         E.hosts[i] = sg_host_by_name(name);
+    }
+    for (int i = 0; i < slots; i++) {
         E.sms[i].id = i;
+        E.sms[i].sm = i % sms; /* slots 0 .. sms−1 one per SM, then the next layer */
         E.sms[i].wake = sg_sem_init(0);
     }
+    if (E.slots_per_sm > 1)
+        card_start(sms);
     global_memory_start(m, sms, E.hosts, sg_host_by_name("global_memory"));
-    if (m->launch_latency > 0) {
+    if (machine_launch_latency(m) > 0) {
         E.launch_pending = sg_sem_init(0);
         sg_actor_t host_cpu = sg_actor_init("launcher", sg_host_by_name("global_memory"));
         sg_actor_start(host_cpu, launcher_main, 0, NULL);
@@ -318,8 +494,8 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     for (int k = 0; k < dag->n; k++)
         if (E.ks[k].missing == 0)
             release(k);
-    for (int i = 0; i < sms; i++) {
-        sg_actor_t a = sg_actor_init("sm", E.hosts[i]);
+    for (int i = 0; i < slots; i++) {
+        sg_actor_t a = sg_actor_init("sm", E.hosts[E.sms[i].sm]);
         sg_actor_set_data(a, &E.sms[i]);
         sg_actor_start(a, sm_main, 0, NULL);
     }
@@ -327,8 +503,8 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     simgrid_run();
 
     out->T = simgrid_get_clock();
-    for (int i = 0; i < sms; i++)
-        out->sm_busy[i] = E.sms[i].busy; /* the SMs left out stay at 0 */
+    for (int i = 0; i < sms; i++) /* the SMs left out stay at 0 */
+        out->sm_busy[i] = E.slots_per_sm > 1 ? E.sm_busy[i] : E.sms[i].busy;
     int rc = 0;
     if (E.kernels_left != 0)
         rc = fail("internal error: the simulation stopped with %d kernels unfinished", E.kernels_left);
@@ -344,5 +520,12 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     free(E.idle);
     free(E.succ_start);
     free(E.succ);
+    free(E.ports);
+    free(E.resident);
+    free(E.held_since);
+    free(E.sm_busy);
+    free(E.idle_rank);
+    free(E.resident_limit);
+    free(E.idle_key);
     return rc;
 }

@@ -17,6 +17,8 @@
 #include "exec.h"
 #include "fail.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,9 @@ typedef struct logged_write {
 
 typedef struct access_note { long key; } access_note;
 
+/* The operation classes counted per thread (the others follow from them). */
+enum { COUNT_MULMOD, COUNT_ADDMOD, COUNT_PRIVATE, N_COUNTED };
+
 struct exec_block {
     exec_run *run;
     const exec_kernel *k;
@@ -51,6 +56,8 @@ struct exec_block {
     word *private_cells;
     /* per thread, over the whole kernel */
     double *ops;
+    uint32_t *counts;    /* [thread·N_COUNTED + i]: its mulmods, addmods, private accesses */
+    double counted[N_COUNTED]; /* the same, summed over the block's threads */
     long *words_read, *words_written;
     /* per thread, in the current step: its next read/write/private round */
     int *read_round, *write_round, *private_round;
@@ -138,21 +145,31 @@ word zp_pow(uint64_t p, word a, uint64_t e)
 
 void exec_ops(exec_thread *t, long n) { t->block->ops[t->tid] += (double)n; }
 
+/* One operation of a counted class by thread `tid` (see measured_classes). */
+static void count(exec_block *b, int tid, int what)
+{
+    b->counts[(size_t)tid * N_COUNTED + what]++;
+    b->counted[what] += 1;
+}
+
 word exec_zp_add(exec_thread *t, word a, word b)
 {
     t->block->ops[t->tid] += t->block->run->add_ops;
+    count(t->block, t->tid, COUNT_ADDMOD);
     return zp_add(t->block->run->p, a, b);
 }
 
 word exec_zp_sub(exec_thread *t, word a, word b)
 {
     t->block->ops[t->tid] += t->block->run->add_ops;
+    count(t->block, t->tid, COUNT_ADDMOD);
     return zp_sub(t->block->run->p, a, b);
 }
 
 word exec_zp_mul(exec_thread *t, word a, word b)
 {
     t->block->ops[t->tid] += t->block->run->mul_ops;
+    count(t->block, t->tid, COUNT_MULMOD);
     return zp_mul(t->block->run->p, a, b);
 }
 
@@ -313,6 +330,7 @@ static void note_private(exec_thread *t, long i)
     if (round + 1 > b->max_private_round)
         b->max_private_round = round + 1;
     b->ops[t->tid] += 1; /* a private access is a local operation */
+    count(b, t->tid, COUNT_PRIVATE);
 }
 
 word exec_pread(exec_thread *t, long i)
@@ -418,11 +436,38 @@ static void commit_step(exec_block *b)
     b->generation++;
 }
 
+/* The block's operations by class (sim/kernel_dag.h), given the thread
+ * `longest` whose count is S(B), from the counted classes: mulmods, addmods and private accesses as counted, a
+ * barrier between each two steps, and as plain what the count holds beyond
+ * them (S(B) and W(B) charge a mulmod mul_ops and an addmod add_ops). */
+static void measured_classes(const exec_block *b, int longest, block_cost *cost)
+{
+    const double *total = b->counted;
+    const uint32_t *mine = &b->counts[(size_t)longest * N_COUNTED];
+    double barriers = b->k->n_steps - 1;
+    double mul = b->run->mul_ops, add = b->run->add_ops;
+    cost->classes = 1;
+    cost->span_ops[OP_MULMOD] = mine[COUNT_MULMOD];
+    cost->span_ops[OP_ADDMOD] = mine[COUNT_ADDMOD];
+    cost->span_ops[OP_PRIVATE] = mine[COUNT_PRIVATE];
+    cost->span_ops[OP_BARRIER] = barriers;
+    cost->span_ops[OP_PLAIN] = fmax(0, cost->span - mul * mine[COUNT_MULMOD] - add * mine[COUNT_ADDMOD] -
+                                           mine[COUNT_PRIVATE]);
+    cost->work_ops[OP_MULMOD] = total[COUNT_MULMOD];
+    cost->work_ops[OP_ADDMOD] = total[COUNT_ADDMOD];
+    cost->work_ops[OP_PRIVATE] = total[COUNT_PRIVATE];
+    cost->work_ops[OP_BARRIER] = barriers * b->threads;
+    cost->work_ops[OP_PLAIN] = fmax(0, cost->work - mul * total[COUNT_MULMOD] - add * total[COUNT_ADDMOD] -
+                                           total[COUNT_PRIVATE]);
+}
+
 static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
 {
     int l = b->threads;
     memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->k->private_words + 1));
     memset(b->ops, 0, sizeof *b->ops * (size_t)l);
+    memset(b->counts, 0, sizeof *b->counts * (size_t)l * N_COUNTED);
+    memset(b->counted, 0, sizeof b->counted);
     memset(b->words_read, 0, sizeof *b->words_read * (size_t)l);
     memset(b->words_written, 0, sizeof *b->words_written * (size_t)l);
     b->read_transactions = b->write_transactions = b->bank_conflicts = 0;
@@ -437,7 +482,10 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
     }
     double span = 0, work = 0;
     long alpha = 0, beta = 0;
+    int longest = 0; /* the thread whose operations make S(B) */
     for (int i = 0; i < l; i++) {
+        if (b->ops[i] > span)
+            longest = i;
         span = b->ops[i] > span ? b->ops[i] : span;
         work += b->ops[i];
         alpha = b->words_read[i] > alpha ? b->words_read[i] : alpha;
@@ -449,6 +497,7 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
     *cost = (block_cost){.span = span, .work = work,
                          .reads = b->read_transactions * per_transaction,
                          .writes = b->write_transactions * per_transaction};
+    measured_classes(b, longest, cost);
     exec_kernel_report *rep = &b->run->reports[b->run->dag->n];
     rep->span = rep->span > span ? rep->span : span;
     rep->work += work;
@@ -464,6 +513,7 @@ static void block_free(exec_block *b)
 {
     free(b->private_cells);
     free(b->ops);
+    free(b->counts);
     free(b->words_read);
     free(b->words_written);
     free(b->read_round);
@@ -506,6 +556,7 @@ int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, voi
             b.warp_shift = sh;
     b.private_cells = calloc((size_t)k->private_words + 1, sizeof *b.private_cells);
     b.ops = calloc((size_t)threads, sizeof *b.ops);
+    b.counts = calloc((size_t)threads * N_COUNTED, sizeof *b.counts);
     b.words_read = calloc((size_t)threads, sizeof *b.words_read);
     b.words_written = calloc((size_t)threads, sizeof *b.words_written);
     b.read_round = calloc((size_t)threads, sizeof *b.read_round);

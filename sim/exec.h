@@ -34,6 +34,12 @@
  * fully coalesced block costs (α+β)U, as in the paper, and a scattered one
  * up to w(α+β)U.  Private-memory rounds are graded by the DMM rule (the
  * most requests in one bank) and reported as bank conflicts.
+ * The operations are also counted by class (sim/kernel_dag.h, for the card
+ * model): exec_zp_mul (and pow, inv) mulmods, exec_zp_add/sub addmods,
+ * exec_pread/pwrite private accesses, a barrier between each two steps, and
+ * as plain what S(B) holds beyond them (S(B) charges a mulmod mul_ops and
+ * an addmod add_ops operations); span classes are those of the thread that
+ * makes S(B), work classes the sums over the block's threads.
  *
  * Rules enforced, each an error naming kernel, block, step and place: two
  * threads of a block writing one cell in one step (CREW); a private index

@@ -57,7 +57,8 @@ void global_memory_start(const machine *m, int sms, sg_host_t *sm_hosts, sg_host
     gm.requests = sg_sem_init(0);
     gm.served = sg_sem_init(0);
     gm.granted = malloc(sizeof *gm.granted * (size_t)sms);
-    gm.waiting = malloc(sizeof *gm.waiting * (size_t)sms);
+    /* every resident block of every SM may wait at once */
+    gm.waiting = malloc(sizeof *gm.waiting * (size_t)sms * (size_t)(m->blocks_per_sm > 1 ? m->blocks_per_sm : 1));
     for (int i = 0; i < sms; i++)
         gm.granted[i] = sg_sem_init(0);
     gm.n_waiting = 0;

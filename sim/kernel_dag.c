@@ -50,11 +50,115 @@ void kernel_dag_free(kernel_dag *dag)
     free(dag);
 }
 
+const char *const op_class_names[OP_CLASSES] = {"plain", "mulmod", "addmod", "private", "barriers"};
+
+/* One side (span or work) of the class rule in kernel_dag.h: the plain
+ * count, when not given, is what the other classes leave of `total`. */
+static void class_remainder(double *ops, double total)
+{
+    double others = 0;
+    for (int c = OP_PLAIN + 1; c < OP_CLASSES; c++)
+        others += ops[c];
+    if (ops[OP_PLAIN] < 0)
+        ops[OP_PLAIN] = total - others;
+}
+
+void cost_class_defaults(block_cost *c, int threads)
+{
+    if (!c->classes)
+        return;
+    for (int i = 0; i < OP_CLASSES; i++) {
+        if (c->span_ops[i] < 0 && i != OP_PLAIN)
+            c->span_ops[i] = 0;
+        if (c->work_ops[i] < 0 && i != OP_PLAIN)
+            c->work_ops[i] = threads * c->span_ops[i];
+    }
+    class_remainder(c->span_ops, c->span);
+    class_remainder(c->work_ops, c->work);
+}
+
+void cost_set_classes(block_cost *c, int threads, double plain, double mulmod, double addmod,
+                      double private_ops, double barriers)
+{
+    const double ops[OP_CLASSES] = {plain, mulmod, addmod, private_ops, barriers};
+    c->classes = 1;
+    for (int i = 0; i < OP_CLASSES; i++) {
+        c->span_ops[i] = ops[i];
+        c->work_ops[i] = threads * ops[i];
+    }
+}
+
+/* Latency and throughput of class i on machine m. */
+static double class_cycles(const machine *m, int i)
+{
+    const double cycles[OP_CLASSES] = {m->cycles_plain, m->cycles_mulmod, m->cycles_addmod,
+                                       m->cycles_private, m->cycles_barrier};
+    return cycles[i];
+}
+
+static double class_lanes(const machine *m, int i)
+{
+    const double lanes[OP_CLASSES] = {m->lanes, m->lanes_mulmod, m->lanes_addmod, m->lanes_private, 0};
+    if (i == OP_BARRIER)
+        return 0; /* a barrier takes no lane */
+    return lanes[i] > 0 ? lanes[i] : m->lanes;
+}
+
+double block_span_cycles(const block_cost *c, const machine *m)
+{
+    if (!c->classes)
+        return c->span * m->cycles_plain;
+    double t = 0;
+    for (int i = 0; i < OP_CLASSES; i++)
+        t += c->span_ops[i] * class_cycles(m, i);
+    return t;
+}
+
+double block_work_cycles(const block_cost *c, const machine *m)
+{
+    double t = 0;
+    for (int i = 0; i < OP_CLASSES; i++) {
+        double lanes = class_lanes(m, i);
+        double ops = c->classes ? c->work_ops[i] : (i == OP_PLAIN ? c->work : 0);
+        if (lanes > 0)
+            t += ops / lanes;
+    }
+    return t;
+}
+
+double block_compute_cycles(const block_cost *c, const machine *m)
+{
+    if (!machine_card_compute(m))
+        return c->span;
+    return fmax(block_span_cycles(c, m), block_work_cycles(c, m));
+}
+
+int kernel_resident_blocks(const kernel *k, const machine *m)
+{
+    double r = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;
+    if (m->threads_per_sm > 0)
+        r = fmin(r, floor((double)m->threads_per_sm / k->threads));
+    if (k->private_words > 0)
+        r = fmin(r, floor(m->z / k->private_words));
+    return r >= 1 ? (int)r : 1;
+}
+
+double kernel_word_cycles(const kernel *k, const machine *m)
+{
+    if (!(m->l2_words > 0))
+        return m->u;
+    const block_cost *c = &k->cost;
+    double per_thread = c->reads + c->writes + c->uncoalesced_reads + c->uncoalesced_writes;
+    double working_set = (double)k->blocks * k->threads * per_thread;
+    return working_set > m->l2_words ? m->u_dram : m->u;
+}
+
 void kernel_defaults(kernel *k)
 {
     const block_cost *c = &k->cost;
     if (k->cost.work < 0)
         k->cost.work = k->threads * c->span;
+    cost_class_defaults(&k->cost, k->threads);
     if (k->private_words < 0) {
         double words = c->reads + c->writes + c->uncoalesced_reads + c->uncoalesced_writes;
         k->private_words = fmax(1.0, words) * k->threads;
@@ -70,6 +174,15 @@ static int check_cost(const kernel_dag *dag, const kernel *k, const block_cost *
     if (c->work + 1e-9 * c->work < c->span)
         return fail("program '%s', kernel '%s': work W(B) = %g is less than span S(B) = %g",
                     dag->name, k->name, c->work, c->span);
+    if (!c->classes)
+        return 0;
+    for (int i = 0; i < OP_CLASSES; i++)
+        if (c->span_ops[i] < 0 || c->work_ops[i] < 0)
+            return fail("program '%s', kernel '%s': its operation classes (span_%s = %g, work_%s = %g) "
+                        "must be >= 0; the plain count, when not given, is what the other classes "
+                        "leave of S(B) = %g and W(B) = %g (rule: the classes are a breakdown of S(B) "
+                        "and W(B))", dag->name, k->name, op_class_names[i], c->span_ops[i],
+                        op_class_names[i], c->work_ops[i], c->span, c->work);
     return 0;
 }
 

@@ -15,17 +15,55 @@
  * so a fully coalesced block costs (α+β)U and an uncoalesced one ℓ(α+β)U,
  * as in the papers, and a mixed one (Cooley–Tukey's transposition) the sum.
  * A block reads before it computes and writes after.
+ *
+ * Operation classes (the card model; README, "Card terms").  A block may
+ * also break its operations down by class: plain local operations, Z/pZ
+ * multiplications (mulmod), Z/pZ additions and subtractions (addmod),
+ * private-memory accesses, and barriers (one between synchronous steps).
+ * span_ops[c] counts the operations of class c along the longest thread's
+ * path, work_ops[c] those of all ℓ threads (a barrier counts once per
+ * thread).  Each operation counts once, whatever it costs.  The rule that
+ * ties them to S(B) and W(B):
+ *   - S(B) and W(B) stay the model's span and work: the MCM's figures, its
+ *     bounds and the closed forms never read the classes;
+ *   - the classes are a breakdown of them: where the plain count is not
+ *     given (< 0) it is what the other classes leave, S(B) − Σ span_ops of
+ *     the other classes (W(B) − Σ work_ops), and a breakdown larger than
+ *     S(B) (W(B)) is refused.  A program that counts otherwise than its
+ *     S(B) gives the plain count itself, and its classes are then its own
+ *     count, not checked against S(B): exec mode (its S(B) charges a mulmod
+ *     11 operations) and the built-in case studies (classes from their CUDA
+ *     kernels, S(B) and W(B) from the thesis' worksheets);
+ *   - a block that declares no class (`classes` = 0) is S(B) and W(B) plain
+ *     operations;
+ *   - work_ops not given (< 0) are ℓ·span_ops, as W(B) defaults to ℓ·S(B).
+ * Only the card's compute time reads the classes (block_compute_cycles):
+ *   span cycles = Σ_c span_ops[c]·cycles_c,
+ *   work cycles = Σ_c work_ops[c]/lanes_c   (barriers take no lane),
+ *   compute     = max(span cycles, work cycles)  when the machine has a
+ *                 class cost or lanes (machine_card_compute), else S(B).
+ * With lanes = 128, a block of 256 threads with W(B) = 2560 and S(B) = 10
+ * plain operations computes for max(10, 20) = 20 cycles.
  */
 #ifndef MCM_KERNEL_DAG_H
 #define MCM_KERNEL_DAG_H
 
 #include "machine.h"
 
+typedef enum { OP_PLAIN, OP_MULMOD, OP_ADDMOD, OP_PRIVATE, OP_BARRIER, OP_CLASSES } op_class;
+
+/* "plain", "mulmod", "addmod", "private", "barriers": the run-file key
+ * suffixes (span_mulmod, work_private, ...). */
+extern const char *const op_class_names[OP_CLASSES];
+
 typedef struct block_cost {
     double span;
     double work;
     double reads, writes;
     double uncoalesced_reads, uncoalesced_writes;
+    int classes;                    /* 1: span_ops/work_ops are given */
+    double span_ops[OP_CLASSES];    /* per class, along the span path */
+    double work_ops[OP_CLASSES];    /* per class, all threads together */
 } block_cost;
 
 typedef struct kernel {
@@ -82,8 +120,36 @@ int kernel_dag_chain(kernel_dag *dag, const kernel *k);
 int kernel_dag_after(kernel_dag *dag, int k, int before);
 
 /* Fill in defaults: work = ℓ·span when not given (< 0), private_words =
- * ℓ·(words per thread), at least ℓ, when not given (< 0). */
+ * ℓ·(words per thread), at least ℓ, when not given (< 0), and the class
+ * counts as stated above. */
 void kernel_defaults(kernel *k);
+
+/* Fill in the class counts of a block of ℓ threads as stated above (work
+ * and span first).  Idempotent. */
+void cost_class_defaults(block_cost *c, int threads);
+
+/* Give c the classes of a block whose ℓ threads each do, along the span,
+ * the given operations (work_ops = ℓ·span_ops; plain given, so not checked
+ * against S(B)).  A caller may then adjust work_ops where threads differ. */
+void cost_set_classes(block_cost *c, int threads, double plain, double mulmod, double addmod,
+                      double private_ops, double barriers);
+
+/* The card's compute time of a block (cycles), as stated above: S(B) when
+ * the machine has no class cost and no lanes. */
+double block_compute_cycles(const block_cost *c, const machine *m);
+/* Its two parts: along the span, and the work spread over the lanes. */
+double block_span_cycles(const block_cost *c, const machine *m);
+double block_work_cycles(const block_cost *c, const machine *m);
+
+/* Blocks of kernel k one SM may hold at once on machine m: blocks_per_sm,
+ * at most threads_per_sm/ℓ (when threads_per_sm > 0) and Z/(private words
+ * of a block), at least 1. */
+int kernel_resident_blocks(const kernel *k, const machine *m);
+
+/* Cycles per word of kernel k on machine m: U, or u_dram when the machine
+ * has an L2 (l2_words > 0) and the kernel's working set, blocks·ℓ·(words
+ * per thread, read and written), exceeds it. */
+double kernel_word_cycles(const kernel *k, const machine *m);
 
 /* Global-memory cycles of a block of ℓ threads with costs c: before its
  * compute (reads), after it (writes), and O(B) = both. */

@@ -1,0 +1,25 @@
+/*
+ * cuda_counts.h — operation classes (sim/kernel_dag.h) of the CUDA code
+ * that several case studies share: the block scan of
+ * cuda_ref/common/block_scan.cuh, as the Stockham FFT's powers of ω (a
+ * prefix product in Z/pZ) and radix sort's counts (32-bit additions) use it.
+ *
+ * Counting convention of every case study's program file: per thread along
+ * the longest thread's path, one C operator on integers or one comparison
+ * is a plain operation, one zp_mul a mulmod, one zp_add or zp_sub an
+ * addmod, one read or write of __shared__ memory a private access, one
+ * __syncthreads a barrier; global loads and stores are O(B), not classes.
+ */
+#ifndef MCM_CUDA_COUNTS_H
+#define MCM_CUDA_COUNTS_H
+
+#include "kernel_dag.h"
+
+/* scan_tiles_kernel (and one chunk of scan_mediate_kernel): a tile of 4ℓ
+ * items scanned by ℓ threads, the operator `zp` ? zp_mul : a 32-bit add. */
+void cuda_tile_scan_classes(block_cost *c, int threads, int zp);
+
+/* scan_apply_kernel: every thread combines 4 items with the tile prefix. */
+void cuda_scan_apply_classes(block_cost *c, int threads, int zp);
+
+#endif

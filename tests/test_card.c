@@ -1,0 +1,618 @@
+/*
+ * test_card.c — the card terms (machine.h, "Card terms") on hand-checked
+ * DAGs: lanes and operation classes (Brent's principle inside the SM),
+ * resident blocks sharing an SM's lanes and port, the L2, stream and graph
+ * launches; their run-file keys; and that with every term off a block
+ * costs what the MCM says.
+ */
+#include "exec.h"
+#include "helpers.h"
+#include "rng.h"
+
+#include <math.h>
+
+/* A DAG of one kernel k. */
+static kernel_dag *one_kernel(const kernel *k)
+{
+    kernel_dag *dag = kernel_dag_new("card");
+    cr_assert(kernel_dag_add(dag, k) >= 0, "%s", fail_message());
+    return dag;
+}
+
+/* A kernel whose span breaks down into classes, plain the rest of S(B). */
+static kernel classed_kernel(long blocks, int threads, double span, double mulmod, double addmod,
+                             double private_ops, double barriers)
+{
+    kernel k = test_kernel("k", blocks, threads, span, 0, 0);
+    k.cost.classes = 1;
+    for (int i = 0; i < OP_CLASSES; i++)
+        k.cost.span_ops[i] = k.cost.work_ops[i] = -1;
+    k.cost.span_ops[OP_MULMOD] = mulmod;
+    k.cost.span_ops[OP_ADDMOD] = addmod;
+    k.cost.span_ops[OP_PRIVATE] = private_ops;
+    k.cost.span_ops[OP_BARRIER] = barriers;
+    return k;
+}
+
+static double simulated_T(const kernel_dag *dag, const machine *m)
+{
+    sim_result r = simulate(dag, m);
+    double t = r.T;
+    sim_result_free(&r);
+    return t;
+}
+
+/* ---- lanes and classes -------------------------------------------------- */
+
+Test(card, lanes_brent_inside_the_sm)
+{
+    /* ℓ = 256, S(B) = 10, W(B) = 2560 on 128 lanes: max(10, 2560/128) = 20 */
+    kernel k = test_kernel("k", 1, 256, 10, 0, 0);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    cr_expect_eq(simulated_T(dag, &m), 10, "no lanes: S(B)");
+    m.lanes = 128;
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 20);
+    cr_expect_eq(r.costs.C, 20, "C is what a block takes alone");
+    cr_expect_eq(r.costs.W, 2560, "W stays the model's work");
+    cr_expect_eq(r.costs.S, 10, "S stays the model's span");
+    sim_result_free(&r);
+    m.lanes = 512; /* 2560/512 = 5 < 10: the span binds */
+    cr_expect_eq(simulated_T(dag, &m), 10);
+    kernel_dag_free(dag);
+}
+
+Test(card, class_latencies_along_the_span)
+{
+    /* S(B) = 12: 3 mulmod, 1 addmod, 4 private, 2 barriers, 2 plain (the rest) */
+    kernel k = classed_kernel(1, 32, 12, 3, 1, 4, 2);
+    kernel_dag *dag = one_kernel(&k);
+    cr_expect_eq(dag->kernels[0].cost.span_ops[OP_PLAIN], 2, "plain is what the classes leave");
+    cr_expect_eq(dag->kernels[0].cost.work_ops[OP_MULMOD], 96, "work_X defaults to ℓ·span_X");
+    cr_expect_eq(dag->kernels[0].cost.work_ops[OP_PLAIN], 64);
+    machine m = test_machine(1, 1);
+    cr_expect_eq(simulated_T(dag, &m), 12, "card terms off: S(B) whatever the classes");
+    m.cycles_mulmod = 20;
+    m.cycles_addmod = 6;
+    m.cycles_private = 3;
+    m.cycles_barrier = 50;
+    /* 2·1 + 3·20 + 1·6 + 4·3 + 2·50 = 180 */
+    cr_expect_eq(simulated_T(dag, &m), 180);
+    m.cycles_plain = 4; /* + 2·3 */
+    cr_expect_eq(simulated_T(dag, &m), 186);
+    kernel_dag_free(dag);
+}
+
+Test(card, default_class_costs_give_back_the_span)
+{
+    /* lanes on, every latency 1: a breakdown of S(B) takes S(B) cycles */
+    kernel k = classed_kernel(3, 32, 12, 3, 1, 4, 2);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    m.lanes = 1e6;
+    cr_expect_eq(simulated_T(dag, &m), 36);
+    kernel_dag_free(dag);
+}
+
+Test(card, class_throughputs_in_the_work_term)
+{
+    /* ℓ = 256, span: 1 mulmod + 1 plain; work 256 of each.  lanes = 128,
+     * lanes_mulmod = 4: 256/128 + 256/4 = 66 cycles > span 2 */
+    kernel k = classed_kernel(1, 256, 2, 1, 0, 0, 0);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    m.lanes = 128;
+    m.lanes_mulmod = 4;
+    cr_expect_eq(simulated_T(dag, &m), 66);
+    m.lanes_mulmod = 0; /* as lanes: 512/128 = 4 */
+    cr_expect_eq(simulated_T(dag, &m), 4);
+    kernel_dag_free(dag);
+}
+
+Test(card, a_breakdown_larger_than_the_span_is_refused)
+{
+    kernel k = classed_kernel(1, 32, 3, 2, 2, 0, 0);
+    kernel_dag *dag = kernel_dag_new("bad");
+    cr_expect_eq(kernel_dag_add(dag, &k), -1);
+    cr_expect(strstr(fail_message(), "breakdown of S(B)") != NULL, "%s", fail_message());
+    kernel_dag_free(dag);
+}
+
+/* ---- resident blocks ---------------------------------------------------- */
+
+Test(card, two_resident_blocks_share_the_lanes)
+{
+    /* Two blocks, each 20 cycles alone (W/lanes = 2560/128 = 20 > S = 10),
+     * on one SM: one at a time 40; resident together they share the lanes,
+     * half each: still 40. */
+    kernel k = test_kernel("k", 2, 256, 10, 0, 0);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    m.lanes = 128;
+    cr_expect_eq(simulated_T(dag, &m), 40);
+    m.blocks_per_sm = 2;
+    cr_expect_float_eq(simulated_T(dag, &m), 40, 1e-6);
+    /* Latency-bound blocks (S = 20 > W/lanes = 2560/256 = 10) use half the
+     * lanes each: two resident ones overlap completely, 20. */
+    kernel_dag_free(dag);
+    k = test_kernel("k", 2, 256, 20, 0, 0);
+    k.cost.work = 2560;
+    dag = one_kernel(&k);
+    m.lanes = 256;
+    m.blocks_per_sm = 1;
+    cr_expect_eq(simulated_T(dag, &m), 40);
+    m.blocks_per_sm = 2;
+    cr_expect_float_eq(simulated_T(dag, &m), 20, 1e-6);
+    kernel_dag_free(dag);
+}
+
+Test(card, resident_blocks_overlap_transfer_and_compute)
+{
+    /* Independent kernels on one SM, U = 1: a computes 20 cycles, b reads
+     * 20 words.  One block at a time: 40.  Two resident: b's transfer runs
+     * on the port while a computes: 20. */
+    kernel_dag *dag = kernel_dag_new("overlap");
+    kernel a = test_kernel("a", 1, 1, 20, 0, 0), b = test_kernel("b", 1, 1, 0, 20, 0);
+    kernel_dag_add(dag, &a);
+    kernel_dag_add(dag, &b);
+    machine m = test_machine(1, 1);
+    cr_expect_eq(simulated_T(dag, &m), 40);
+    m.blocks_per_sm = 2;
+    sim_result r = simulate(dag, &m);
+    cr_expect_float_eq(r.T, 20, 1e-6);
+    cr_expect_float_eq(r.utilization, 1, 1e-6, "the SM holds a block throughout");
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+}
+
+Test(card, resident_blocks_share_the_port)
+{
+    /* Two blocks reading 10 words each at U = 1 and computing 10 cycles:
+     * resident together they read at half speed (both done at 20), then
+     * compute side by side (no lanes): 30, against 40 one at a time. */
+    kernel k = test_kernel("k", 2, 1, 10, 10, 0);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    cr_expect_eq(simulated_T(dag, &m), 40);
+    m.blocks_per_sm = 2;
+    cr_expect_float_eq(simulated_T(dag, &m), 30, 1e-6);
+    m.policy = MEM_SHARED; /* the SM's port is its link: the same */
+    cr_expect_float_eq(simulated_T(dag, &m), 30, 1e-6);
+    m.policy = MEM_EXCLUSIVE; /* one transfer at a time: 10, 20, then compute: 30 */
+    cr_expect_float_eq(simulated_T(dag, &m), 30, 1e-6);
+    kernel_dag_free(dag);
+}
+
+Test(card, resident_blocks_keep_theorem1_on_random_chains)
+{
+    /* Many blocks, several kernels, 3 resident per SM: sim_run checks the
+     * card's bound (N/(kP) + L)·(kC + δ) + L·λ and fails on a violation. */
+    kernel_dag *dag = kernel_dag_new("chain");
+    for (int i = 0; i < 4; i++) {
+        kernel k = test_kernel("k", 37 + 11 * i, 64, 5 + i, 1 + i % 2, 1);
+        kernel_dag_chain(dag, &k);
+    }
+    machine m = test_machine(4, 2);
+    m.blocks_per_sm = 3;
+    m.lanes = 16;
+    m.block_dispatch = 3;
+    m.launch_latency = 7;
+    sim_result r = simulate(dag, &m);
+    cr_expect(r.T > 0);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+}
+
+/* ---- memory: the L2 ----------------------------------------------------- */
+
+Test(card, working_set_under_and_over_the_l2)
+{
+    /* 4 blocks of ℓ = 8 reading and writing 1 word per thread: working set
+     * 4·8·2 = 64 words; coalesced O(B) = 2 words·U.  U = 1, u_dram = 5. */
+    kernel k = test_kernel("k", 4, 8, 0, 1, 1);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(4, 1);
+    cr_expect_eq(simulated_T(dag, &m), 2, "no cache: U");
+    m.u_dram = 5;
+    m.l2_words = 64;
+    cr_expect_eq(simulated_T(dag, &m), 2, "64 words fit in 64: U");
+    m.l2_words = 63;
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 10, "64 words exceed 63: u_dram");
+    cr_expect_eq(r.costs.O, 4 * 10);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+}
+
+Test(card, an_l2_needs_a_dram_cost)
+{
+    machine m = test_machine(4, 1);
+    m.l2_words = 100;
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "u_dram") != NULL, "%s", fail_message());
+    m.u_dram = 3;
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    m.blocks_per_sm = 0;
+    cr_expect_eq(machine_validate(&m), -1);
+}
+
+/* ---- launches ----------------------------------------------------------- */
+
+Test(card, graph_and_stream_launches)
+{
+    /* A chain of 3 one-block kernels of span 10: each waits for its launch. */
+    kernel_dag *dag = kernel_dag_new("launches");
+    for (int i = 0; i < 3; i++) {
+        kernel k = test_kernel("k", 1, 32, 10, 0, 0);
+        kernel_dag_chain(dag, &k);
+    }
+    machine m = test_machine(2, 1);
+    m.launch_latency = 100;
+    m.graph_launch_latency = 7;
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 3 * 110, "stream: launch_latency");
+    cr_expect_eq(r.launch_term, 300);
+    sim_result_free(&r);
+    m.launch = LAUNCH_GRAPH;
+    r = simulate(dag, &m);
+    cr_expect_eq(r.T, 3 * 17, "graph: graph_launch_latency");
+    cr_expect_eq(r.launch_term, 21);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+}
+
+/* ---- keys --------------------------------------------------------------- */
+
+Test(card, machine_keys_by_name)
+{
+    machine m;
+    machine_defaults(&m);
+    cr_expect(!machine_card_compute(&m) && !machine_card_residency(&m), "every term off by default");
+    const char *keys[][2] = {
+        {"lanes", "128"}, {"lanes_mulmod", "4"}, {"lanes_addmod", "16"}, {"lanes_private", "32"},
+        {"cycles_plain", "4"}, {"cycles_mulmod", "30"}, {"cycles_addmod", "8"},
+        {"cycles_private", "30"}, {"cycles_barrier", "40"}, {"blocks_per_sm", "8"}, {"threads_per_sm", "2048"},
+        {"l2_words", "12582912"}, {"u_dram", "0.3"}, {"graph_launch_latency", "2000"},
+        {"launch", "graph"},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        cr_expect_eq(machine_set_field(&m, keys[i][0], keys[i][1]), 1, "%s: %s", keys[i][0], fail_message());
+    cr_expect_eq(m.lanes, 128);
+    cr_expect_eq(m.lanes_mulmod, 4);
+    cr_expect_eq(m.cycles_barrier, 40);
+    cr_expect_eq(m.blocks_per_sm, 8);
+    cr_expect_eq(m.threads_per_sm, 2048);
+    cr_expect_eq(m.l2_words, 12582912);
+    cr_expect_eq(m.launch, LAUNCH_GRAPH);
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    cr_expect_eq(machine_set_field(&m, "launch", "bus"), -1);
+    cr_expect(strstr(fail_message(), "stream, graph") != NULL, "%s", fail_message());
+    cr_expect_eq(machine_set_field(&m, "cycles_mulmod", "-1"), 1);
+    cr_expect_eq(machine_validate(&m), -1);
+    /* a DMM/UMM machine has no card terms */
+    machine d;
+    machine_defaults(&d);
+    d.kind = KIND_DMM;
+    d.latency = 4;
+    cr_expect_eq(machine_validate(&d), 0, "%s", fail_message());
+    d.blocks_per_sm = 2;
+    cr_expect_eq(machine_validate(&d), -1);
+    cr_expect(strstr(fail_message(), "'blocks_per_sm' is an MCM setting") != NULL, "%s", fail_message());
+}
+
+/* A run file's kernels, built against the default machine. */
+static kernel_dag *build_kernels(const char *text)
+{
+    config_t cfg;
+    config_init(&cfg);
+    cr_assert(config_read_string(&cfg, text), "%s", config_error_text(&cfg));
+    machine m;
+    machine_defaults(&m);
+    vars params;
+    vars_clear(&params);
+    vars_set(&params, "s", 4);
+    kernel_dag *dag = config_program_build("classes", config_lookup(&cfg, "kernels"), &params, &m);
+    config_destroy(&cfg);
+    return dag;
+}
+
+Test(card, run_file_class_keys)
+{
+    kernel_dag *dag = build_kernels(
+        "kernels = ( { name = \"mul\"; blocks = 2; threads = 8; span = \"3*s\";"
+        "  span_mulmod = \"s\"; span_addmod = \"s\"; span_barriers = 1; work_private = 5; },"
+        " { name = \"plain\"; blocks = 1; threads = 8; span = 2; } );");
+    cr_assert(dag, "%s", fail_message());
+    const block_cost *c = &dag->kernels[0].cost;
+    cr_expect_eq(c->classes, 1);
+    cr_expect_eq(c->span_ops[OP_MULMOD], 4);
+    cr_expect_eq(c->span_ops[OP_ADDMOD], 4);
+    cr_expect_eq(c->span_ops[OP_BARRIER], 1);
+    cr_expect_eq(c->span_ops[OP_PRIVATE], 0, "a class not given is 0");
+    cr_expect_eq(c->span_ops[OP_PLAIN], 12 - 9, "plain: the rest of S(B)");
+    cr_expect_eq(c->work_ops[OP_MULMOD], 32, "work_X: ℓ·span_X");
+    cr_expect_eq(c->work_ops[OP_PRIVATE], 5);
+    cr_expect_eq(c->work_ops[OP_PLAIN], 96 - 32 - 32 - 8 - 5, "plain: the rest of W(B)");
+    cr_expect_eq(dag->kernels[1].cost.classes, 0, "no class key: plain operations");
+    kernel_dag_free(dag);
+
+    cr_expect_null(build_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
+                                 " span_mulmod = -1; } );"));
+    cr_expect(strstr(fail_message(), "span_mulmod = -1") != NULL, "%s", fail_message());
+    cr_expect_null(build_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
+                                 " span_mulmul = 1; } );"));
+    cr_expect(strstr(fail_message(), "unknown key 'span_mulmul'") != NULL, "%s", fail_message());
+    cr_expect_null(build_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
+                                 " span_mulmod = 3; } );"));
+    cr_expect(strstr(fail_message(), "breakdown of S(B)") != NULL, "%s", fail_message());
+}
+
+/* ---- exec mode measures the classes ------------------------------------- */
+
+typedef struct axpy_args { gmem x, y; } axpy_args;
+
+/* step 0: each thread reads x[i] into private memory and does 3 plain ops */
+static void axpy_load(exec_thread *t, void *args)
+{
+    axpy_args *a = args;
+    long i = t->bid * t->threads + t->tid;
+    exec_pwrite(t, t->tid, exec_gread(t, a->x, i));
+    exec_ops(t, 3);
+}
+
+/* step 1: y[i] = x[i]·x[i] + x[i] mod p, and thread 0 one more multiplication */
+static void axpy_compute(exec_thread *t, void *args)
+{
+    axpy_args *a = args;
+    long i = t->bid * t->threads + t->tid;
+    word v = exec_pread(t, t->tid);
+    word r = exec_zp_add(t, exec_zp_mul(t, v, v), v);
+    if (t->tid == 0)
+        r = exec_zp_mul(t, r, 2);
+    exec_gwrite(t, a->y, i, r);
+}
+
+static const exec_step axpy_steps[] = {axpy_load, axpy_compute};
+static const exec_kernel axpy_kernel = {"axpy", 2, axpy_steps, 16};
+
+Test(card, exec_mode_dags_carry_measured_classes)
+{
+    machine m = test_machine(2, 1);
+    exec_run *r = exec_begin("classes", &m);
+    axpy_args a = {exec_alloc(r, "x", 32), exec_alloc(r, "y", 32)};
+    cr_assert_eq(exec_launch(r, &axpy_kernel, 2, 16, &a), 0, "%s", fail_message());
+    const block_cost *c = &exec_dag(r)->kernels[0].per_block[1];
+    cr_expect_eq(c->classes, 1);
+    /* thread 0 makes S(B): 3 plain + 2 private + 2 mulmod (11 each) + 1 addmod (5) = 32 */
+    cr_expect_eq(c->span, 32);
+    cr_expect_eq(c->span_ops[OP_MULMOD], 2);
+    cr_expect_eq(c->span_ops[OP_ADDMOD], 1);
+    cr_expect_eq(c->span_ops[OP_PRIVATE], 2);
+    cr_expect_eq(c->span_ops[OP_BARRIER], 1, "one barrier between the two steps");
+    cr_expect_eq(c->span_ops[OP_PLAIN], 3);
+    cr_expect_eq(c->work_ops[OP_MULMOD], 17, "16 threads, one of them twice");
+    cr_expect_eq(c->work_ops[OP_ADDMOD], 16);
+    cr_expect_eq(c->work_ops[OP_PRIVATE], 32);
+    cr_expect_eq(c->work_ops[OP_BARRIER], 16);
+    cr_expect_eq(c->work_ops[OP_PLAIN], 48);
+    /* simulated with class costs: span 3 + 2·30 + 8 + 2·2 + 100 = 175 per
+     * block, both blocks at once on 2 SMs, after 1 word in and 1 out */
+    m.cycles_mulmod = 30;
+    m.cycles_addmod = 8;
+    m.cycles_private = 2;
+    m.cycles_barrier = 100;
+    sim_result res = simulate(exec_dag(r), &m);
+    cr_expect_eq(res.T, 1 + 175 + 1);
+    sim_result_free(&res);
+    exec_end(r);
+}
+
+/* ---- the case studies' classes ------------------------------------------ */
+
+/* The built-in program's default params ("n=1000 m=0 s=256 l=256"). */
+static vars default_params(const builtin_program *b)
+{
+    vars v;
+    vars_clear(&v);
+    char text[256];
+    snprintf(text, sizeof text, "%s", b->defaults ? b->defaults : "");
+    for (char *save = NULL, *tok = strtok_r(text, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '=');
+        cr_assert_not_null(eq, "%s: default '%s'", b->name, tok);
+        *eq = '\0';
+        vars_set(&v, tok, atof(eq + 1));
+    }
+    return v;
+}
+
+Test(card, every_case_study_kernel_carries_classes)
+{
+    machine m = test_preset("h100");
+    int programs = 0;
+    for (const builtin_program *const *b = builtin_programs(); *b; b++) {
+        if (!(*b)->build || !(*b)->closed_form)
+            continue; /* the DMM/UMM chapter's programs have no MCM kernels of their own */
+        kernel_dag *dag = build_builtin((*b)->name, default_params(*b), &m);
+        for (int i = 0; i < dag->n; i++) {
+            const block_cost *c = &dag->kernels[i].cost;
+            cr_expect_eq(c->classes, 1, "%s, kernel %s: no classes", (*b)->name, dag->kernels[i].name);
+            double ops = 0;
+            for (int k = 0; k < OP_CLASSES; k++) {
+                cr_expect(c->span_ops[k] >= 0 && c->work_ops[k] >= 0, "%s, kernel %s, class %s",
+                          (*b)->name, dag->kernels[i].name, op_class_names[k]);
+                ops += c->span_ops[k];
+            }
+            cr_expect(ops > 0, "%s, kernel %s: no operation", (*b)->name, dag->kernels[i].name);
+        }
+        kernel_dag_free(dag);
+        programs++;
+    }
+    cr_expect_geq(programs, 10, "the ten case studies");
+}
+
+Test(card, plain_multiplication_counts_s_squared_multiply_adds)
+{
+    /* cuda_ref/plain-mult.cu, MulKer: s² zp_mul and s² zp_add per thread,
+     * a barrier after the loads and one after the products; the worksheet's
+     * S(B) = s(2s − 1) kept */
+    machine m = test_preset("mcm");
+    for (double s = 1; s <= 8; s *= 2) {
+        kernel_dag *dag = build_builtin("plain-mult", test_params("n m s l", 1024, 0, s, 64), &m);
+        const block_cost *c = &dag->kernels[0].cost;
+        cr_expect_eq(c->span, s * (2 * s - 1));
+        cr_expect_eq(c->span_ops[OP_MULMOD], s * s);
+        cr_expect_eq(c->span_ops[OP_ADDMOD], s * s);
+        cr_expect_eq(c->span_ops[OP_BARRIER], 2);
+        kernel_dag_free(dag);
+    }
+}
+
+Test(card, mulmod_cost_makes_large_s_costly_for_plain_multiplication)
+{
+    /* On a card with few lanes for Z/pZ products, MulKer's work term grows
+     * as s² per thread: the time per product stops falling with s. */
+    machine m = test_preset("mcm");
+    m.p = 4;
+    double t_model[2], t_card[2];
+    for (int i = 0; i < 2; i++) {
+        double s = i ? 16 : 4;
+        t_model[i] = builtin_time("plain-mult", test_params("n m s l", 4096, 0, s, 64), &m);
+    }
+    m.lanes = 64;
+    m.lanes_mulmod = 2;
+    m.cycles_mulmod = 20;
+    for (int i = 0; i < 2; i++) {
+        double s = i ? 16 : 4;
+        t_card[i] = builtin_time("plain-mult", test_params("n m s l", 4096, 0, s, 64), &m);
+    }
+    cr_expect_lt(t_model[1], t_model[0], "the pure model prefers the larger s");
+    cr_expect_gt(t_card[0], t_model[0]);
+    cr_expect_gt(t_card[1] / t_card[0], t_model[1] / t_model[0], "the card term penalises large s");
+}
+
+Test(card, resident_blocks_spread_over_the_sms)
+{
+    /* P = 2, 2 resident blocks per SM, lanes = ℓ: a block of S = 10,
+     * W = 10ℓ takes 10 alone and 20 beside another.  Kernel a (4 blocks,
+     * no lanes needed: S = 10, W = 10ℓ too) fills all 4 slots; kernel b's 2
+     * blocks must go to different SMs: 10 + 10, not 10 + 20. */
+    kernel_dag *dag = kernel_dag_new("spread");
+    kernel a = test_kernel("a", 4, 32, 10, 0, 0), b = test_kernel("b", 2, 32, 10, 0, 0);
+    kernel_dag_chain(dag, &a);
+    kernel_dag_chain(dag, &b);
+    machine m = test_machine(2, 1);
+    m.blocks_per_sm = 2;
+    m.lanes = 32;
+    sim_result r = simulate(dag, &m);
+    cr_expect_float_eq(r.kernels[0].end, 20, 1e-6, "a: two per SM, sharing the lanes");
+    cr_expect_float_eq(r.T, 30, 1e-6, "b: one per SM (T = %g)", r.T);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+    /* a lone kernel of 2 blocks: one per SM from the start */
+    kernel c = test_kernel("c", 2, 32, 10, 0, 0);
+    dag = one_kernel(&c);
+    cr_expect_float_eq(simulated_T(dag, &m), 10, 1e-6);
+    kernel_dag_free(dag);
+}
+
+/* ---- the card's bound on random DAGs ------------------------------------ */
+
+Test(card, resident_blocks_bound_on_random_dags)
+{
+    /* Seeded random DAGs with random class costs, lanes, L2, dispatch,
+     * launch, 2-4 resident blocks per SM, limited by threads and private
+     * memory: every run must stay within (N/(rP) + L)·(kC + δ) + L·λ
+     * (sim_run refuses it otherwise). */
+    rng g;
+    rng_seed(&g, 20261123);
+    int limited = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        int n = 1 + (int)rng_below(&g, 6);
+        kernel_dag *dag = kernel_dag_new("random-card");
+        for (int i = 0; i < n; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "k%d", i);
+            kernel k = classed_kernel(1 + (long)rng_below(&g, 40), 1 + (int)rng_below(&g, 64),
+                                      20, (double)rng_below(&g, 4), (double)rng_below(&g, 4),
+                                      (double)rng_below(&g, 4), (double)rng_below(&g, 3));
+            k.cost.reads = (double)rng_below(&g, 4);
+            k.cost.writes = (double)rng_below(&g, 3);
+            kernel_dag_add(dag, &k);
+            for (int j = 0; j < i; j++)
+                if (rng_below(&g, 3) == 0)
+                    kernel_dag_after(dag, i, j);
+        }
+        machine m = test_machine(1 + (int)rng_below(&g, 6), 0.5 + (double)rng_below(&g, 4));
+        m.blocks_per_sm = 2 + (int)rng_below(&g, 3);
+        m.lanes = 8 + (double)rng_below(&g, 64);
+        m.lanes_mulmod = 1 + (double)rng_below(&g, 8);
+        m.cycles_mulmod = 1 + (double)rng_below(&g, 30);
+        m.cycles_barrier = (double)rng_below(&g, 50);
+        m.block_dispatch = (double)rng_below(&g, 3);
+        m.launch_latency = (double)rng_below(&g, 20);
+        m.l2_words = (double)rng_below(&g, 2000);
+        m.u_dram = 1 + (double)rng_below(&g, 5);
+        m.threads_per_sm = rng_below(&g, 2) ? 32 + (int)rng_below(&g, 128) : 0;
+        double most = 1; /* Z: room for 1 to 4 of the largest block */
+        for (int i = 0; i < dag->n; i++)
+            most = fmax(most, dag->kernels[i].private_words);
+        m.z = most * (1 + (double)rng_below(&g, 4));
+        sim_result r = simulate(dag, &m); /* fails the test on a broken bound */
+        double k = m.blocks_per_sm, least = k;
+        for (int i = 0; i < dag->n; i++)
+            least = fmin(least, kernel_resident_blocks(&dag->kernels[i], &m));
+        double bound = (r.costs.N / (least * m.p) + r.costs.L_kernels) * (k * r.costs.C + m.block_dispatch) +
+                       r.launch_term;
+        cr_expect_leq(r.T, bound * (1 + 1e-6) + 1e-9, "trial %d", trial);
+        limited += least < k;
+        sim_result_free(&r);
+        kernel_dag_free(dag);
+    }
+    cr_expect_geq(limited, 20, "limits took effect in %d trials only", limited);
+}
+
+Test(card, residency_limited_by_threads_and_private_memory)
+{
+    /* 4 blocks of span 10 (no lanes: they overlap fully when resident), one
+     * SM with 4 slots: all at once 10; threads_per_sm = 64 and ℓ = 32 let
+     * 2 in: 20; Z = 100 words and 40 per block let 2 in: 20. */
+    kernel k = test_kernel("k", 4, 32, 10, 0, 0);
+    k.private_words = 40;
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    m.blocks_per_sm = 4;
+    cr_expect_eq(kernel_resident_blocks(&dag->kernels[0], &m), 4);
+    cr_expect_float_eq(simulated_T(dag, &m), 10, 1e-6);
+    m.threads_per_sm = 64;
+    cr_expect_eq(kernel_resident_blocks(&dag->kernels[0], &m), 2);
+    cr_expect_float_eq(simulated_T(dag, &m), 20, 1e-6);
+    m.threads_per_sm = 0;
+    m.z = 100;
+    cr_expect_eq(kernel_resident_blocks(&dag->kernels[0], &m), 2);
+    cr_expect_float_eq(simulated_T(dag, &m), 20, 1e-6);
+    m.z = 40;
+    cr_expect_eq(kernel_resident_blocks(&dag->kernels[0], &m), 1);
+    cr_expect_float_eq(simulated_T(dag, &m), 40, 1e-6);
+    kernel_dag_free(dag);
+}
+
+Test(card, a_kernel_waits_for_room_on_the_sm)
+{
+    /* Independent kernels on one SM of 4 slots, threads_per_sm = 64: a's 4
+     * blocks of ℓ = 16 fill the SM (0-10); b's blocks of ℓ = 64 need the SM
+     * alone: one 10-20, the other 20-30. */
+    kernel_dag *dag = kernel_dag_new("room");
+    kernel a = test_kernel("a", 4, 16, 10, 0, 0), b = test_kernel("b", 2, 64, 10, 0, 0);
+    kernel_dag_add(dag, &a);
+    kernel_dag_add(dag, &b);
+    machine m = test_machine(1, 1);
+    m.blocks_per_sm = 4;
+    m.threads_per_sm = 64;
+    sim_result r = simulate(dag, &m);
+    cr_expect_float_eq(r.kernels[0].end, 10, 1e-6);
+    cr_expect_float_eq(r.kernels[1].start, 10, 1e-6);
+    cr_expect_float_eq(r.T, 30, 1e-6);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+}
