@@ -2,7 +2,7 @@
  * constants.cu -- measures the card constants a machine preset of the
  * simulator needs, and prints the device description.
  *
- * Owns: validate/data/CARD/constants.csv (columns name,value,unit,how) and
+ * Owns: validate/data/CARD/constants.csv (columns name,value,unit,phase,how) and
  * the CUDA half of device.txt (with --device-info).
  *
  * Measured (medians of several repetitions, CUDA events unless said):
@@ -23,13 +23,14 @@
  *  - kernel launches replayed from a CUDA graph (2000 empty kernels
  *    captured on a stream), per kernel;
  *  - throughput from the L2: the same reads over an 8 MiB buffer, read
- *    many times per launch, by one SM and by the whole card; U for one SM
- *    and per SM when all stream, from the L2 and from DRAM;
+ *    many times per launch (L2-only loads, so that no SM's L1 serves its
+ *    share again), by one SM and by the whole card; U for one SM and per
+ *    SM when all stream, from the L2 and from DRAM;
  *  - arithmetic: the latency of a dependent chain in one thread and the
  *    throughput per SM with every SM full (2048 threads, 4 independent
- *    chains each) of a plain operation (a 32-bit multiply-add x·x + y), of
- *    a Z/pZ multiplication and of a Z/pZ addition (common/zp.h, the
- *    arithmetic of the case studies);
+ *    chains each) of a 32-bit integer addition (the plain operation), of a
+ *    32-bit multiply-add, of a Z/pZ multiplication and of a Z/pZ addition
+ *    (common/zp.h, the arithmetic of the case studies);
  *  - shared (private) memory: dependent-load latency (a random cycle in
  *    shared memory) and words per SM per cycle, conflict-free;
  *  - __syncthreads: cycles per barrier for one block of l = 32 ... 1024
@@ -107,64 +108,112 @@ __global__ void chase_kernel(const uint32_t *next, long steps,
     *sink = idx;
 }
 
-/* read words [0, count16*4) `reps` times with 16-byte loads, grid-stride */
+/* read words [0, count16*4) `reps` times with 16-byte loads, grid-stride,
+ * 4 loads in flight like stream_read_kernel. __ldcg caches in the L2 only:
+ * with the default loads a full grid would find its own share of a small
+ * buffer in its SM's L1 on every pass after the first, and time the L1. */
 __global__ void stream_reread_kernel(const uint4 *in, long count16, int reps,
                                      unsigned *sink)
 {
     unsigned acc = 0;
     long stride = (long)gridDim.x * blockDim.x;
-    for (int r = 0; r < reps; r++)
-        for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < count16;
-             i += stride) {
-            uint4 v = in[i];
+    for (int r = 0; r < reps; r++) {
+        long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+        for (; i + 3 * stride < count16; i += 4 * stride) {
+            uint4 v0 = __ldcg(in + i), v1 = __ldcg(in + i + stride),
+                  v2 = __ldcg(in + i + 2 * stride), v3 = __ldcg(in + i + 3 * stride);
+            acc ^= v0.x ^ v0.y ^ v0.z ^ v0.w ^ v1.x ^ v1.y ^ v1.z ^ v1.w ^
+                   v2.x ^ v2.y ^ v2.z ^ v2.w ^ v3.x ^ v3.y ^ v3.z ^ v3.w;
+        }
+        for (; i < count16; i += stride) {
+            uint4 v = __ldcg(in + i);
             acc ^= v.x ^ v.y ^ v.z ^ v.w;
         }
+        acc = acc * 3u + 1u;          /* each pass counts: no pass folds away */
+    }
     if (acc == 0x9e3779b9u)
         *sink = acc;
 }
 
-/* The operations timed: a plain one (one 32-bit multiply-add, a chain no
- * compiler can shorten), and the case studies' Z/pZ arithmetic. */
-struct OpPlain {
-    static __device__ uint32_t apply(uint32_t x, uint32_t y) { return x * x + y; }
+/* The operations timed. Each Op::step(x, y) makes Op::OPS dependent
+ * operations, each one needing the result of the one before:
+ *  - OpAdd: 32-bit integer additions, x = x + y then y = y + x (a Fibonacci
+ *    pair). Written in PTX so that the compiler cannot sum a chain of
+ *    additions of one addend into a multiplication; and every sum has two
+ *    uses, so that the assembler cannot merge two additions into one
+ *    three-input IADD3 either. In the SASS (CUDA 13.0, sm_90) each addition
+ *    is one instruction; ptxas alternates IADD3 (integer pipe) and
+ *    IMAD.IADD (multiply-add pipe), as it does in ordinary code, so the
+ *    figures are those of additions as compiled, not of one pipe.
+ *  - OpMad: the 32-bit multiply-add x = x*x + y (one IMAD).
+ *  - OpMulmod, OpAddmod: the case studies' Z/pZ arithmetic (common/zp.h),
+ *    x = x*y mod p and x = x+y mod p with y fixed. With CUDA 13.0 on sm_90
+ *    a zp_mul is 16 SASS instructions (7 of them IMAD, 6 IMAD.WIDE) and a
+ *    zp_add 3 (add, compare, predicated subtract). */
+static __device__ __forceinline__ uint32_t add_u32(uint32_t a, uint32_t b)
+{
+    uint32_t c;
+    asm volatile("add.u32 %0, %1, %2;" : "=r"(c) : "r"(a), "r"(b));
+    return c;
+}
+struct OpAdd {
+    enum { OPS = 2 };
+    static __device__ void step(uint32_t &x, uint32_t &y)
+    {
+        x = add_u32(x, y);
+        y = add_u32(y, x);
+    }
+};
+struct OpMad {
+    enum { OPS = 1 };
+    static __device__ void step(uint32_t &x, uint32_t &y) { x = x * x + y; }
 };
 struct OpMulmod {
-    static __device__ uint32_t apply(uint32_t x, uint32_t y) { return zp_mul(x, y); }
+    enum { OPS = 1 };
+    static __device__ void step(uint32_t &x, uint32_t &y) { x = zp_mul(x, y); }
 };
 struct OpAddmod {
-    static __device__ uint32_t apply(uint32_t x, uint32_t y) { return zp_add(x, y); }
+    enum { OPS = 1 };
+    static __device__ void step(uint32_t &x, uint32_t &y) { x = zp_add(x, y); }
 };
 
-#define ARITH_CHAINS 4
+#define ARITH_CHAINS 4   /* independent chains per thread (throughput) */
+#define ARITH_UNROLL 16  /* steps per loop iteration */
 
 /* Each thread runs `chains` (1 or ARITH_CHAINS) independent dependent
- * chains of `iters` operations; thread 0 of block 0 reports its cycles. */
+ * chains of iters * ARITH_UNROLL steps; the inputs come from memory (field
+ * elements < p), the results go back to memory; thread 0 of block 0
+ * reports its cycles. */
 template <class Op>
 __global__ void arith_kernel(const uint32_t *seed, int chains, long iters,
                              uint32_t *sink, long long *cycles)
 {
-    uint32_t y = seed[threadIdx.x & 31], x[ARITH_CHAINS];
-    for (int c = 0; c < ARITH_CHAINS; c++)
+    uint32_t x[ARITH_CHAINS], y[ARITH_CHAINS];
+    for (int c = 0; c < ARITH_CHAINS; c++) {
         x[c] = seed[(threadIdx.x + c + 1) & 31];
+        y[c] = seed[(threadIdx.x + 7 * c) & 31];
+    }
     long long start = clock64();
     if (chains == 1) {
         for (long k = 0; k < iters; k++) {
 #pragma unroll
-            for (int u = 0; u < 8; u++)
-                x[0] = Op::apply(x[0], y);
+            for (int u = 0; u < ARITH_UNROLL; u++)
+                Op::step(x[0], y[0]);
         }
     } else {
         for (long k = 0; k < iters; k++) {
 #pragma unroll
-            for (int u = 0; u < 8; u++)
+            for (int u = 0; u < ARITH_UNROLL; u++)
 #pragma unroll
                 for (int c = 0; c < ARITH_CHAINS; c++)
-                    x[c] = Op::apply(x[c], y);
+                    Op::step(x[c], y[c]);
         }
     }
     long long stop = clock64();
-    uint32_t acc = x[0] ^ x[1] ^ x[2] ^ x[3];
-    if (acc == 0x9e3779b9u)
+    uint32_t acc = 0;
+    for (int c = 0; c < ARITH_CHAINS; c++)
+        acc ^= x[c] ^ y[c];
+    if (acc == 0x9e3779b9u)           /* practically never: keeps the chains */
         *sink = acc;
     if (blockIdx.x == 0 && threadIdx.x == 0)
         *cycles = stop - start;
@@ -443,7 +492,8 @@ typedef struct {
 template <class Op>
 static double op_latency(const arith_buffers *b)
 {
-    const long iters = 1 << 16;          /* 8 operations each */
+    const long iters = 1 << 15;
+    const double ops = (double)iters * ARITH_UNROLL * Op::OPS;
     double per_op[REPEATS];
     long long cycles;
     for (int r = -1; r < REPEATS; r++) { /* r = -1: warm-up */
@@ -452,7 +502,7 @@ static double op_latency(const arith_buffers *b)
         CUDA_CHECK(cudaMemcpy(&cycles, b->cycles, sizeof cycles,
                               cudaMemcpyDeviceToHost));
         if (r >= 0)
-            per_op[r] = (double)cycles / (8.0 * iters);
+            per_op[r] = (double)cycles / ops;
     }
     return median_of(per_op, REPEATS);
 }
@@ -478,12 +528,14 @@ static void enqueue_arith(void *arg)
 }
 
 /* operations per SM per cycle, every SM holding 8 blocks of 256 threads,
- * each thread ARITH_CHAINS chains */
+ * each thread ARITH_CHAINS chains; `iters` sized for about a millisecond */
 template <class Op>
-static double op_throughput(const arith_buffers *b, int sms, double mhz)
+static double op_throughput(const arith_buffers *b, int sms, double mhz,
+                            long iters)
 {
-    arith_arg a = {b, (unsigned)(8 * sms), 1 << 12, launch_full<Op>};
-    double ops = (double)a.blocks * 256 * ARITH_CHAINS * 8 * a.iters, rate[REPEATS];
+    arith_arg a = {b, (unsigned)(8 * sms), iters, launch_full<Op>};
+    double ops = (double)a.blocks * 256 * ARITH_CHAINS * ARITH_UNROLL * Op::OPS *
+                 a.iters, rate[REPEATS];
     enqueue_arith(&a);
     CUDA_CHECK(cudaDeviceSynchronize());
     for (int r = 0; r < REPEATS; r++)
@@ -502,17 +554,27 @@ static void measure_arithmetic(int sms, double mhz)
     b.seed = d_seed;
     b.sink = dev_alloc_u32(1);
     CUDA_CHECK(cudaMalloc(&b.cycles, sizeof(long long)));
-    print_row("op_latency", op_latency<OpPlain>(&b), "cycles",
+    print_row("op_latency", op_latency<OpAdd>(&b), "cycles",
+              "one thread, a dependent chain of 32-bit integer additions (x = x + y, y = y + x; "
+              "PTX add.u32: one SASS instruction each, IADD3 and IMAD.IADD alternating), per addition");
+    print_row("op_per_sm_cycle", op_throughput<OpAdd>(&b, sms, mhz, 1 << 10),
+              "ops/SM/cycle",
+              "the same additions, 8 blocks of 256 threads per SM, 4 independent chains per thread "
+              "(ptxas spreads them over the integer and the multiply-add pipes)");
+    print_row("mad_latency", op_latency<OpMad>(&b), "cycles",
               "one thread, a dependent chain of 32-bit multiply-adds x = x*x + y, per operation");
-    print_row("op_per_sm_cycle", op_throughput<OpPlain>(&b, sms, mhz), "ops/SM/cycle",
-              "the same operation, 8 blocks of 256 threads per SM, 4 independent chains per thread");
+    print_row("mad_per_sm_cycle", op_throughput<OpMad>(&b, sms, mhz, 1 << 10),
+              "ops/SM/cycle",
+              "the same multiply-adds, 8 blocks of 256 threads per SM, 4 chains per thread");
     print_row("mulmod_latency", op_latency<OpMulmod>(&b), "cycles",
               "one thread, a dependent chain of Z/pZ multiplications (common/zp.h, Barrett), per operation");
-    print_row("mulmod_per_sm_cycle", op_throughput<OpMulmod>(&b, sms, mhz), "ops/SM/cycle",
+    print_row("mulmod_per_sm_cycle", op_throughput<OpMulmod>(&b, sms, mhz, 1 << 7),
+              "ops/SM/cycle",
               "Z/pZ multiplications, 8 blocks of 256 threads per SM, 4 chains per thread");
     print_row("addmod_latency", op_latency<OpAddmod>(&b), "cycles",
               "one thread, a dependent chain of Z/pZ additions (common/zp.h), per operation");
-    print_row("addmod_per_sm_cycle", op_throughput<OpAddmod>(&b, sms, mhz), "ops/SM/cycle",
+    print_row("addmod_per_sm_cycle", op_throughput<OpAddmod>(&b, sms, mhz, 1 << 9),
+              "ops/SM/cycle",
               "Z/pZ additions, 8 blocks of 256 threads per SM, 4 chains per thread");
     CUDA_CHECK(cudaFree(d_seed));
     CUDA_CHECK(cudaFree(b.sink));
@@ -734,11 +796,13 @@ static void measure_memory(int sms, double mhz)
     reread_arg sm_l2 = {in, l2_bytes / 16, 8, 1, 1024, sink};
     double sm_l2_rate = reread_bytes_per_s(&sm_l2);
     print_row("gmem_read_one_sm_l2", sm_l2_rate / 4 / hz, "words/cycle",
-              "one block of 1024 threads reads an 8 MiB buffer 8 times (L2-resident after a warm pass)");
+              "one block of 1024 threads reads an 8 MiB buffer 8 times with 16-byte L2-only loads "
+              "(__ldcg; L2-resident after a warm pass)");
     reread_arg card_l2 = {in, l2_bytes / 16, 256, (unsigned)(8 * sms), 256, sink};
     double card_l2_rate = reread_bytes_per_s(&card_l2);
     print_row("gmem_read_card_l2", card_l2_rate / 4 / hz, "words/cycle",
-              "8 blocks of 256 threads per SM read an 8 MiB buffer 256 times (L2-resident)");
+              "8 blocks of 256 threads per SM read an 8 MiB buffer 256 times with 16-byte L2-only "
+              "loads (__ldcg: each SM's 64 KiB share would otherwise stay in its L1)");
     print_row("U_l2_one_sm", hz * 4 / sm_l2_rate, "cycles/word", "1 / gmem_read_one_sm_l2");
     print_row("U_dram_one_sm", hz * 4 / sm_rate, "cycles/word", "1 / gmem_read_one_sm (256 MiB: DRAM)");
     print_row("U_l2_all_sms", hz * 4 * sms / card_l2_rate, "cycles/word",

@@ -48,6 +48,8 @@ static const term TERMS[] = {
     {"cycles_private", "shared_latency", AS_IS, "a dependent shared-memory load in one thread"},
     {"lanes_private", "shared_per_sm_cycle", AS_IS, "shared-memory words an SM serves per cycle"},
     {"cycles_barrier", "syncthreads_l256", AS_IS, "a __syncthreads of a block of 256 threads"},
+    {"threads_per_sm", "max_threads_per_sm", AS_IS, "threads an SM holds at once (device.txt)"},
+    {"blocks_per_sm", "max_blocks_per_sm", AS_IS, "blocks an SM holds at once: the most occupancy.csv reports"},
 };
 #define N_TERMS (int)(sizeof TERMS / sizeof TERMS[0])
 
@@ -73,22 +75,31 @@ int card_constant(const session *s, const char *name, double *value)
     return 0;
 }
 
-/* The L2 size from device.txt ("L2 cache: 50.0 MiB"), when constants.csv
- * has no l2_bytes row. */
-static int l2_from_device_txt(const session *s, double *bytes)
+/* Constants a session records outside constants.csv: the threads an SM
+ * holds (device.txt, from cudaGetDeviceProperties) and the most blocks of
+ * any kernel an SM held (occupancy.csv, from the occupancy API). */
+static int other_constant(const session *s, const char *name, double *value)
 {
     char path[1100], line[512];
-    snprintf(path, sizeof path, "%s/device.txt", s->dir);
+    int from_occupancy = strcmp(name, "max_blocks_per_sm") == 0;
+    if (!from_occupancy && strcmp(name, "max_threads_per_sm") != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/%s", s->dir, from_occupancy ? "occupancy.csv" : "device.txt");
     FILE *f = fopen(path, "r");
     if (!f)
         return -1;
     int found = -1;
-    double mib;
-    while (found < 0 && fgets(line, sizeof line, f))
-        if (sscanf(line, "L2 cache: %lf MiB", &mib) == 1) {
-            *bytes = mib * 1024 * 1024;
+    double v;
+    while (fgets(line, sizeof line, f)) {
+        const char *last = strrchr(line, ',');
+        if (from_occupancy && last && line[0] != 'p' && (v = atof(last + 1)) > 0) {
+            *value = found < 0 ? v : fmax(*value, v);
+            found = 0;
+        } else if (!from_occupancy && sscanf(line, "max threads per SM: %lf", &v) == 1) {
+            *value = v;
             found = 0;
         }
+    }
     fclose(f);
     return found;
 }
@@ -97,8 +108,7 @@ static int l2_from_device_txt(const session *s, double *bytes)
 static int term_value(const session *s, const term *t, double mhz, double *out)
 {
     double c;
-    if (card_constant(s, t->constant, &c) < 0 &&
-        !(strcmp(t->constant, "l2_bytes") == 0 && l2_from_device_txt(s, &c) == 0))
+    if (card_constant(s, t->constant, &c) < 0 && other_constant(s, t->constant, &c) < 0)
         return -1;
     switch (t->how) {
     case AS_IS: *out = c; break;
@@ -152,8 +162,9 @@ int card_write_preset(const machine *m, const session *s, const char *residuals,
         double v;
         if (term_value(s, &TERMS[i], mhz, &v) < 0)
             continue;
-        fprintf(f, "    %s = %.6g;%*s# %s: %s\n", TERMS[i].key, v, (int)(22 - strlen(TERMS[i].key)), "",
-                TERMS[i].constant, TERMS[i].meaning);
+        char setting[64];
+        snprintf(setting, sizeof setting, "%s = %.6g;", TERMS[i].key, v);
+        fprintf(f, "    %-34s # %s: %s\n", setting, TERMS[i].constant, TERMS[i].meaning);
     }
     fprintf(f, "};\n");
     return fclose(f) == 0 ? 0 : fail("%s: write error", path);
