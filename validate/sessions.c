@@ -59,9 +59,9 @@ void sessions_free(session *s, int n)
     free(s);
 }
 
-int sessions_next_new(const session *s, int n, int from)
+int sessions_last_new(const session *s, int before)
 {
-    for (int i = from; i < n; i++)
+    for (int i = before - 1; i >= 0; i--)
         if (!s[i].old_protocol)
             return i;
     return -1;

@@ -29,8 +29,9 @@ typedef struct session {
 int sessions_load(const char *card, session **out, int *n);
 void sessions_free(session *s, int n);
 
-/* The first session of the new protocol at or after index `from`, or -1. */
-int sessions_next_new(const session *s, int n, int from);
+/* The newest session of the new protocol among s[0 .. before-1], or -1.
+ * sessions_last_new(s, n) is the card's newest session. */
+int sessions_last_new(const session *s, int before);
 
 /* The row of s with r's case and params, or NULL. */
 const measured_row *session_match(const session *s, const measured_row *r);
