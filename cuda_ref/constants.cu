@@ -21,7 +21,11 @@
  *    misses included) and of 1 MiB (L2-resident after one warm pass),
  *    cycles per load from clock64().
  *  - kernel launches replayed from a CUDA graph (2000 empty kernels
- *    captured on a stream), per kernel;
+ *    captured on a stream), per kernel; and the same for a chain of
+ *    2000 dependent kernels of one block of 256 threads per SM, each
+ *    thread reading the word the previous kernel wrote and writing one
+ *    (the kernel boundary of a real program: fill, one global round
+ *    trip, drain);
  *  - throughput from the L2: the same reads over an 8 MiB buffer, read
  *    many times per launch (L2-only loads, so that no SM's L1 serves its
  *    share again), by one SM and by the whole card; U for one SM and per
@@ -382,8 +386,37 @@ static double roundtrip_us(void)
     return median_of(us, REPEATS);
 }
 
-/* microseconds per kernel of 2000 empty kernels replayed from a CUDA graph */
-static double launch_graph_us(void)
+/* One word per thread: out[i] = in[i] + 1.  A chain of these, each reading
+ * what the previous one wrote, is the smallest kernel that does what every
+ * case study's kernel does: wait for its predecessor, fill every SM, make
+ * one global round trip, and drain. */
+__global__ void touch_kernel(const uint32_t *in, uint32_t *out)
+{
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i] + 1;
+}
+
+/* The kernels a graph replays: empty (one block of 32 threads), or the
+ * dependent chain of touch_kernel (one block of 256 threads per SM). */
+typedef struct graph_kernels {
+    unsigned blocks;        /* 0: empty kernels */
+    uint32_t *ping, *pong;
+} graph_kernels;
+
+static void capture_kernels(const graph_kernels *k, int launches, cudaStream_t stream)
+{
+    for (int i = 0; i < launches; i++) {
+        if (k->blocks == 0)
+            empty_kernel<<<1, 32, 0, stream>>>();
+        else if (i % 2 == 0)
+            touch_kernel<<<k->blocks, 256, 0, stream>>>(k->ping, k->pong);
+        else
+            touch_kernel<<<k->blocks, 256, 0, stream>>>(k->pong, k->ping);
+    }
+}
+
+/* microseconds per kernel of 2000 kernels replayed from a CUDA graph */
+static double launch_graph_us(const graph_kernels *k)
 {
     const int launches = 2000;
     cudaStream_t stream;
@@ -393,8 +426,7 @@ static double launch_graph_us(void)
     double us[REPEATS];
     CUDA_CHECK(cudaStreamCreate(&stream));
     CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < launches; i++)
-        empty_kernel<<<1, 32, 0, stream>>>();
+    capture_kernels(k, launches, stream);
     CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
     CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
     CUDA_CHECK(cudaEventCreate(&start));
@@ -416,6 +448,29 @@ static double launch_graph_us(void)
     CUDA_CHECK(cudaGraphDestroy(graph));
     CUDA_CHECK(cudaStreamDestroy(stream));
     return median_of(us, REPEATS);
+}
+
+/* The dependent chain's kernel time, and a check that every kernel ran:
+ * after 2000 + 2000·REPEATS + ... increments each word is a known count. */
+static double launch_graph_touch_us(int sms)
+{
+    graph_kernels k = {(unsigned)sms, NULL, NULL};
+    const size_t words = (size_t)sms * 256;
+    CUDA_CHECK(cudaMalloc(&k.ping, words * sizeof(uint32_t)));
+    CUDA_CHECK(cudaMalloc(&k.pong, words * sizeof(uint32_t)));
+    CUDA_CHECK(cudaMemset(k.ping, 0, words * sizeof(uint32_t)));
+    CUDA_CHECK(cudaMemset(k.pong, 0, words * sizeof(uint32_t)));
+    double us = launch_graph_us(&k);
+    uint32_t first = 0;
+    CUDA_CHECK(cudaMemcpy(&first, k.ping, sizeof first, cudaMemcpyDeviceToHost));
+    const uint32_t expected = 2000u * (REPEATS + 1);   /* one upload launch + REPEATS timed */
+    if (first != expected) {
+        fprintf(stderr, "constants: touch chain left %u, expected %u\n", first, expected);
+        exit(1);
+    }
+    CUDA_CHECK(cudaFree(k.ping));
+    CUDA_CHECK(cudaFree(k.pong));
+    return us;
 }
 
 /* ---- global-memory throughput ------------------------------------------- */
@@ -850,10 +905,16 @@ int main(int argc, char **argv)
               "threads) between two events, per launch");
     print_row("launch_latency_cycles", us * mhz, "cycles", "same, times the clock");
     double rt = roundtrip_us();
-    double graph_us = launch_graph_us();
+    const graph_kernels empty = {0, NULL, NULL};
+    double graph_us = launch_graph_us(&empty);
     print_row("launch_graph", graph_us, "us",
               "2000 empty kernels (1 block of 32 threads) captured in a CUDA graph, replayed, per kernel");
     print_row("launch_graph_cycles", graph_us * mhz, "cycles", "same, times the clock");
+    double touch_us = launch_graph_touch_us(sms);
+    print_row("launch_graph_touch", touch_us, "us",
+              "2000 dependent kernels (1 block of 256 threads per SM, each thread reads the word the "
+              "previous kernel wrote and writes one) captured in a CUDA graph, replayed, per kernel");
+    print_row("launch_graph_touch_cycles", touch_us * mhz, "cycles", "same, times the clock");
     print_row("launch_sync_roundtrip", rt, "us",
               "empty kernel launch + cudaDeviceSynchronize, host clock");
     const unsigned many = (unsigned)(64 * sms);
