@@ -133,6 +133,7 @@ static const field fields[] = {
     {"threads_per_sm", F_INT, offsetof(machine, threads_per_sm), NULL},
     {"l2_words", F_NUM, offsetof(machine, l2_words), NULL},
     {"u_dram", F_NUM, offsetof(machine, u_dram), NULL},
+    {"sector_words", F_NUM, offsetof(machine, sector_words), NULL},
     {"launch", F_LAUNCH, offsetof(machine, launch), NULL},
     {"graph_launch_latency", F_NUM, offsetof(machine, graph_launch_latency), NULL},
 };
@@ -329,6 +330,7 @@ static int validate_dmm_umm(const machine *m)
                            : machine_card_compute(m) ? "lanes/cycles_*"
                            : m->blocks_per_sm != 1 || m->threads_per_sm != 0 ? "blocks_per_sm"
                            : m->l2_words != 0 || m->u_dram != 0 ? "l2_words/u_dram"
+                           : m->sector_words != 0 ? "sector_words"
                            : m->graph_launch_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"
                                                      : NULL;
     if (mcm_only)
@@ -347,7 +349,7 @@ static int validate_card(const machine *m)
         {"lanes_private", m->lanes_private}, {"cycles_plain", m->cycles_plain},
         {"cycles_mulmod", m->cycles_mulmod}, {"cycles_addmod", m->cycles_addmod},
         {"cycles_private", m->cycles_private}, {"cycles_barrier", m->cycles_barrier},
-        {"l2_words", m->l2_words}, {"u_dram", m->u_dram},
+        {"l2_words", m->l2_words}, {"u_dram", m->u_dram}, {"sector_words", m->sector_words},
         {"graph_launch_latency", m->graph_launch_latency},
     };
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)

@@ -35,6 +35,12 @@
  *   l2_words, u_dram   a kernel whose working set (blocks·ℓ·words per
  *                      thread) exceeds l2_words words moves its words at
  *                      u_dram cycles per word, otherwise at U (0: no cache);
+ *   sector_words       words of one global-memory sector (0: the MCM's
+ *                      transfers).  When > 0 every word a thread moves
+ *                      goes through the SM's port: a block of ℓ threads
+ *                      moving α coalesced words per thread takes ℓ·α·U
+ *                      (the MCM: α·U), and an uncoalesced word takes a
+ *                      whole sector, ℓ·α·sector_words·U (the MCM: ℓ·α·U);
  *   launch             "stream" (launch_latency per kernel) or "graph"
  *                      (graph_launch_latency per kernel: the program is
  *                      replayed as a CUDA graph).
@@ -43,13 +49,14 @@
  * Measured constant (validate/data/CARD/SESSION/constants.csv) -> key:
  *   SM clock                                   -> clock_hz
  *   kernel launch, back to back                -> launch_latency (cycles)
- *   kernel launch inside a CUDA graph          -> graph_launch_latency
+ *   dependent kernel inside a CUDA graph       -> graph_launch_latency
  *   block dispatch, per block                  -> block_dispatch
- *   words/cycle, one SM, from L2               -> u = 1 / (words per cycle)
- *   words/cycle, one SM, from DRAM             -> u_dram = 1 / (words per cycle)
+ *   words/cycle per SM, all SMs, from L2       -> u = 1 / (words per cycle)
+ *   words/cycle per SM, all SMs, from DRAM     -> u_dram = 1 / (words per cycle)
  *   words/cycle, whole card                    -> bandwidth (policy "shared"; one
  *                                                 key: L2 and DRAM not told apart)
  *   L2 size in bytes                           -> l2_words = bytes / 4
+ *   sector of 32 bytes (documented, not measured) -> sector_words = 8
  *   L2 and DRAM latency                        -> no key (transfers cost words/rate
  *                                                 only; a latency term is missing)
  *   dependent int add, one thread (cycles)     -> cycles_plain
@@ -118,6 +125,7 @@ typedef struct machine {
     int threads_per_sm;    /* resident threads per SM (with blocks_per_sm > 1); 0 = no limit */
     double l2_words;       /* L2 capacity in words; 0 = no cache */
     double u_dram;         /* cycles per word beyond the L2 (needed when l2_words > 0) */
+    double sector_words;   /* > 0: U per word of every thread, a scattered word a sector; 0 = the MCM */
     double graph_launch_latency; /* cycles per kernel launched inside a graph */
     launch_mode launch;    /* which launch latency applies: stream (default) or graph */
 } machine;

@@ -16,9 +16,10 @@
  * private delay, and the engine makes them one SimGrid activity.
  *
  * The card (machine.h, "Card terms").  With class costs or lanes, a block
- * computes for max(span cycles, work cycles) instead of S(B), and a kernel
- * beyond the L2 moves its words at u_dram: still one block at a time per
- * SM, the same story.  With blocks_per_sm = k > 1 each SM holds k blocks
+ * computes for max(span cycles, work cycles) instead of S(B); a kernel
+ * beyond the L2 moves its words at u_dram; with sector_words a block pays
+ * for every word of every thread (the MCM: one U per coalesced access of
+ * the block).  Still one block at a time per SM, the same story.  With blocks_per_sm = k > 1 each SM holds k blocks
  * at once: it has k actors (slots) taking blocks, a compute resource (its
  * host, one cycle of work per cycle) and a port (a host "portI" of the same
  * speed, on which a transfer of r cycles is r units of work).  A resident
@@ -254,7 +255,8 @@ static void run_block(sm_state *me, const block *b)
     const kernel *k = &E.dag->kernels[b->kernel];
     const block_cost *c = kernel_block_cost(k, b->index);
     double u = kernel_word_cycles(k, E.m);
-    double read = cost_read_cycles(c, k->threads, u), write = cost_write_cycles(c, k->threads, u);
+    double read = block_transfer_cycles(c, k->threads, E.m, u, 0);
+    double write = block_transfer_cycles(c, k->threads, E.m, u, 1);
     double compute = block_compute_cycles(c, E.m); /* S(B) on the pure MCM */
     double start = simgrid_get_clock();
     if (b->first)
@@ -361,7 +363,8 @@ static void run_block_card(sm_state *me, const block *b)
     const kernel *k = &E.dag->kernels[b->kernel];
     const block_cost *c = kernel_block_cost(k, b->index);
     double u = kernel_word_cycles(k, E.m);
-    double read = cost_read_cycles(c, k->threads, u), write = cost_write_cycles(c, k->threads, u);
+    double read = block_transfer_cycles(c, k->threads, E.m, u, 0);
+    double write = block_transfer_cycles(c, k->threads, E.m, u, 1);
     int card = machine_card_compute(E.m);
     double span = card ? block_span_cycles(c, E.m) : c->span;
     double work = card ? block_work_cycles(c, E.m) : 0; /* 0: no lanes to share */

@@ -250,6 +250,15 @@ double cost_write_cycles(const block_cost *c, int threads, double u)
     return u * (c->writes + threads * c->uncoalesced_writes);
 }
 
+double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write)
+{
+    double coalesced = write ? c->writes : c->reads;
+    double scattered = write ? c->uncoalesced_writes : c->uncoalesced_reads;
+    if (!(m->sector_words > 0))
+        return u * (coalesced + threads * scattered);
+    return u * threads * (coalesced + m->sector_words * scattered);
+}
+
 double block_read_cycles(const kernel *k, double u)
 {
     return cost_read_cycles(&k->cost, k->threads, u);

@@ -156,6 +156,12 @@ double kernel_word_cycles(const kernel *k, const machine *m);
 double cost_read_cycles(const block_cost *c, int threads, double u);
 double cost_write_cycles(const block_cost *c, int threads, double u);
 
+/* The same on machine m at u cycles per word: the MCM's rule above, or,
+ * when m->sector_words > 0 (a card), every word of every thread at u and
+ * an uncoalesced word a whole sector: u·ℓ·(coalesced + sector_words ·
+ * uncoalesced words per thread).  `write`: 0 the reads, 1 the writes. */
+double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write);
+
 /* The same for kernel k's declared per-block cost (k->cost). */
 double block_read_cycles(const kernel *k, double u);
 double block_write_cycles(const kernel *k, double u);

@@ -5,6 +5,7 @@
  * launches; their run-file keys; and that with every term off a block
  * costs what the MCM says.
  */
+#include "card.h"
 #include "exec.h"
 #include "helpers.h"
 #include "rng.h"
@@ -225,6 +226,35 @@ Test(card, working_set_under_and_over_the_l2)
     kernel_dag_free(dag);
 }
 
+Test(card, sector_words_charge_every_word_of_every_thread)
+{
+    /* One block of ℓ = 8 reading and writing 1 coalesced word per thread,
+     * U = 1.  The MCM: O(B) = (1 + 1)·U = 2.  sector_words = 4: each of the
+     * 8 threads' words costs U, 8 + 8 = 16. */
+    kernel k = test_kernel("k", 1, 8, 0, 1, 1);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(4, 1);
+    cr_expect_eq(simulated_T(dag, &m), 2, "the MCM's rule");
+    m.sector_words = 4;
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 16, "a word per thread");
+    cr_expect_eq(r.costs.O, 16);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+    /* Uncoalesced: 1 word read per thread, none written.  The MCM:
+     * ℓ·U = 8; sector_words = 4: every word a sector, 8·4·U = 32. */
+    kernel s = test_kernel("s", 1, 8, 0, 0, 0);
+    s.cost.uncoalesced_reads = 1;
+    dag = one_kernel(&s);
+    m.sector_words = 0;
+    cr_expect_eq(simulated_T(dag, &m), 8, "the MCM's rule");
+    m.sector_words = 4;
+    cr_expect_eq(simulated_T(dag, &m), 32, "a sector per scattered word");
+    m.sector_words = -1;
+    cr_expect_eq(machine_validate(&m), -1);
+    kernel_dag_free(dag);
+}
+
 Test(card, an_l2_needs_a_dram_cost)
 {
     machine m = test_machine(4, 1);
@@ -273,7 +303,7 @@ Test(card, machine_keys_by_name)
         {"lanes", "128"}, {"lanes_mulmod", "4"}, {"lanes_addmod", "16"}, {"lanes_private", "32"},
         {"cycles_plain", "4"}, {"cycles_mulmod", "30"}, {"cycles_addmod", "8"},
         {"cycles_private", "30"}, {"cycles_barrier", "40"}, {"blocks_per_sm", "8"}, {"threads_per_sm", "2048"},
-        {"l2_words", "12582912"}, {"u_dram", "0.3"}, {"graph_launch_latency", "2000"},
+        {"l2_words", "12582912"}, {"u_dram", "0.3"}, {"graph_launch_latency", "2000"}, {"sector_words", "8"},
         {"launch", "graph"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -615,4 +645,50 @@ Test(card, a_kernel_waits_for_room_on_the_sm)
     cr_expect_float_eq(r.T, 30, 1e-6);
     sim_result_free(&r);
     kernel_dag_free(dag);
+}
+
+/* ---- a card's machine from a measured session (validate/card.c) -------- */
+
+Test(card, machine_from_the_newest_h100_session)
+{
+    cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
+    session *s;
+    int n;
+    cr_assert_eq(sessions_load("h100", &s, &n), 0, "%s", fail_message());
+    int newest = sessions_last_new(s, n);
+    cr_assert(newest >= 0);
+    machine base = test_preset("h100"), m;
+    cr_assert_eq(card_machine(&s[newest], &base, &m), 0, "%s", fail_message());
+    double mhz, touch, u;
+    cr_assert_eq(card_constant(&s[newest], "sm_clock_measured", &mhz), 0);
+    cr_assert_eq(card_constant(&s[newest], "launch_graph_touch", &touch), 0);
+    cr_assert_eq(card_constant(&s[newest], "U_l2_all_sms", &u), 0);
+    cr_expect_eq(m.p, 132);
+    cr_expect_float_eq(m.clock_hz, mhz * 1e6, 1e-9 * m.clock_hz);
+    cr_expect_float_eq(m.graph_launch_latency, touch * mhz, 1e-9 * m.graph_launch_latency, "µs -> cycles");
+    cr_expect_eq(m.u, u);
+    cr_expect_eq(m.sector_words, 8);
+    cr_expect_eq(m.threads_per_sm, 2048, "from device.txt");
+    cr_expect(m.blocks_per_sm >= 1 && m.blocks_per_sm <= 32, "from occupancy.csv: %d", m.blocks_per_sm);
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    sessions_free(s, n);
+}
+
+Test(card, a_session_without_a_constant_is_refused)
+{
+    char dir[] = "/tmp/mcmsim-card-XXXXXX";
+    cr_assert(mkdtemp(dir) != NULL);
+    char path[128];
+    snprintf(path, sizeof path, "%s/constants.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "name,value,unit,phase\nsm_clock_measured,1979,MHz,before\nsm_count,132,SMs,before\n");
+    fclose(f);
+    session s = {0};
+    snprintf(s.dir, sizeof s.dir, "%s", dir);
+    machine base = test_preset("h100"), m;
+    cr_expect_eq(card_machine(&s, &base, &m), -1);
+    cr_expect(strstr(fail_message(), "constants.csv: no launch_latency") != NULL, "%s", fail_message());
+    remove(path);
+    rmdir(dir);
 }

@@ -3,7 +3,8 @@
  *
  * The table below is the whole mapping: each machine key (README, "Card
  * terms") and the constant of constants.csv it is read from, with the
- * factor that turns the constant's unit into the key's.  Cycles are the
+ * factor that turns the constant's unit into the key's; then the one key
+ * that is a documented fact of the architecture (FACTS).  Cycles are the
  * card's SM cycles at the clock measured in the same session.
  */
 #include "card.h"
@@ -34,7 +35,8 @@ static const term TERMS[] = {
     {"p", "sm_count", AS_IS, "streaming multiprocessors"},
     {"clock_hz", "sm_clock_measured", MHZ_TO_HZ, "SM clock under load"},
     {"launch_latency", "launch_latency", US_TO_CYCLES, "back-to-back kernel launches from the host, per launch"},
-    {"graph_launch_latency", "launch_graph", US_TO_CYCLES, "kernel launches replayed from a CUDA graph, per kernel"},
+    {"graph_launch_latency", "launch_graph_touch", US_TO_CYCLES,
+     "dependent kernels (one word per thread, every SM) replayed from a CUDA graph, per kernel"},
     {"block_dispatch", "block_dispatch", NS_TO_CYCLES, "an SM taking one more (empty) block"},
     {"u", "U_l2_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from L2"},
     {"u_dram", "U_dram_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from DRAM"},
@@ -52,6 +54,19 @@ static const term TERMS[] = {
     {"blocks_per_sm", "max_blocks_per_sm", AS_IS, "blocks an SM holds at once: the most occupancy.csv reports"},
 };
 #define N_TERMS (int)(sizeof TERMS / sizeof TERMS[0])
+
+/* Keys that are facts of the architecture rather than measurements. */
+typedef struct fact {
+    const char *key;
+    double value;
+    const char *source;
+} fact;
+
+static const fact FACTS[] = {
+    {"sector_words", 8,
+     "global memory moves 32-byte sectors, 8 words (CUDA C++ Best Practices Guide, coalesced access)"},
+};
+#define N_FACTS (int)(sizeof FACTS / sizeof FACTS[0])
 
 int card_constant(const session *s, const char *name, double *value)
 {
@@ -138,10 +153,16 @@ int card_machine(const session *s, const machine *base, machine *out)
             return fail("machine key %s = %s: %s", TERMS[i].key, text,
                         rc == 0 ? "not a machine key" : fail_message());
     }
+    for (int i = 0; i < N_FACTS; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "%.17g", FACTS[i].value);
+        if (machine_set_field(out, FACTS[i].key, text) <= 0)
+            return fail("machine key %s = %s: %s", FACTS[i].key, text, fail_message());
+    }
     return 0;
 }
 
-int card_write_preset(const machine *m, const session *s, const char *residuals, const char *path)
+int card_write_preset(const machine *m, const session *s, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -152,8 +173,6 @@ int card_write_preset(const machine *m, const session *s, const char *residuals,
                "# readings before and after the case studies).  Do not edit: re-measure.\n"
                "# Every card term is a measured constant (validate/card.c has the table).\n",
             m->name, s->name, s->dir);
-    if (residuals)
-        fprintf(f, "# Residual constants fitted on the first H100 session's training half:\n%s", residuals);
     fprintf(f, "machine = {\n    name = \"%s\";\n    z = %.17g;\n    policy = \"%s\";\n    order = \"%s\";\n"
                "    seed = %llu;\n    warp = %d;\n",
             m->name, m->z, memory_policy_name(m->policy), block_order_name(m->order),
@@ -165,6 +184,11 @@ int card_write_preset(const machine *m, const session *s, const char *residuals,
         char setting[64];
         snprintf(setting, sizeof setting, "%s = %.6g;", TERMS[i].key, v);
         fprintf(f, "    %-34s # %s: %s\n", setting, TERMS[i].constant, TERMS[i].meaning);
+    }
+    for (int i = 0; i < N_FACTS; i++) {
+        char setting[64];
+        snprintf(setting, sizeof setting, "%s = %g;", FACTS[i].key, FACTS[i].value);
+        fprintf(f, "    %-34s # %s\n", setting, FACTS[i].source);
     }
     fprintf(f, "};\n");
     return fclose(f) == 0 ? 0 : fail("%s: write error", path);

@@ -5,9 +5,8 @@
  * Every card term of the machine (README, "Card terms") comes from one
  * measured constant through the table in card.c: nothing here is fitted.
  * Where a session measured a constant before and after its case studies,
- * the mean of the two is taken.  The residual constants (fit.h) are added
- * by the caller, and card_write_preset() writes the result as a preset
- * with the source of every value.
+ * the mean of the two is taken.  card_write_preset() writes the result as
+ * a preset with the source of every value.
  */
 #ifndef MCM_CARD_H
 #define MCM_CARD_H
@@ -24,8 +23,7 @@ int card_machine(const session *s, const machine *base, machine *out);
 /* One constant of the session, the mean over its phases; -1 if absent. */
 int card_constant(const session *s, const char *name, double *value);
 
-/* Write `m` as the preset file `path`, saying where each value comes from
- * (`residuals`: one line per fitted residual, may be NULL). */
-int card_write_preset(const machine *m, const session *s, const char *residuals, const char *path);
+/* Write `m` as the preset file `path`, saying where each value comes from. */
+int card_write_preset(const machine *m, const session *s, const char *path);
 
 #endif

@@ -288,8 +288,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_sets; i++)
         if (run_set(report, &sets[i]) < 0)
             goto failed;
-    if (card_write_preset(&h100, &k.h100[k.a], NULL, "machine/h100.cfg") < 0 ||
-        (k.c >= 0 && card_write_preset(&h200, &k.h200[k.c], NULL, "machine/h200.cfg") < 0))
+    if (card_write_preset(&h100, &k.h100[k.a], "machine/h100.cfg") < 0 ||
+        (k.c >= 0 && card_write_preset(&h200, &k.h200[k.c], "machine/h200.cfg") < 0))
         goto failed;
     if (fclose(report) != 0) {
         report = NULL;

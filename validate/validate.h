@@ -2,19 +2,19 @@
  * validate.h — one validation set: the points of a measurement session,
  * simulated on a card's machine, and the files written about it.
  *
- * `make validate` (main.c) builds three sets (README, "Validation"):
- *   a  the held-out half of the first H100 session (the other half may
- *      fit the residual constants, fit.h);
- *   b  every point of the second H100 session, nothing refitted;
- *   c  every H200 point, on the H200's own measured constants and the
- *      H100's residual constants.
+ * `make validate` (main.c) builds three sets (README, "Validation"), each
+ * on a machine made of measured constants only (card.h), nothing fitted:
+ *   a  the held-out half of the newest H100 session (the other half is
+ *      the training half a calibration would use; none does);
+ *   b  every point of the H100 session before it, on the same machine;
+ *   c  every point of the newest H200 session, on the H200's own
+ *      constants.
  * The measured time of a point is its graph device time (the new
  * protocol's; the old protocol's sessions have only the wall time).
  */
 #ifndef MCM_VALIDATE_H
 #define MCM_VALIDATE_H
 
-#include "fit.h"
 #include "kernel_dag.h"
 #include "machine.h"
 #include "measured.h"
@@ -24,10 +24,10 @@
 
 typedef struct vpoint {
     const measured_row *row;
-    int train;                  /* 1: may be used by the fit; 0: held out */
+    int train;                  /* 1: training half (unused: nothing is fitted); 0: held out */
     kernel_dag *dag;
     double sim_ms;              /* simulated on the set's machine */
-    double launches, rounds;    /* L and the rounds of blocks (fit.h) */
+    double launches, rounds;    /* L, and Σ over kernels ⌈blocks/P⌉ */
 } vpoint;
 
 typedef struct validation {
