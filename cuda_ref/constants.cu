@@ -25,7 +25,8 @@
  *    2000 dependent kernels of one block of 256 threads per SM, each
  *    thread reading the word the previous kernel wrote and writing one
  *    (the kernel boundary of a real program: fill, one global round
- *    trip, drain);
+ *    trip, drain); and a graph of one empty kernel, whose time beyond
+ *    the per-kernel figure is the graph's start;
  *  - throughput from the L2: the same reads over an 8 MiB buffer, read
  *    many times per launch (L2-only loads, so that no SM's L1 serves its
  *    share again), by one SM and by the whole card; U for one SM and per
@@ -448,6 +449,44 @@ static double launch_graph_us(const graph_kernels *k)
     CUDA_CHECK(cudaGraphDestroy(graph));
     CUDA_CHECK(cudaStreamDestroy(stream));
     return median_of(us, REPEATS);
+}
+
+/* Microseconds from cudaGraphLaunch to the end of a graph of ONE empty
+ * kernel, between two events, the median of 201 replays: a graph's start
+ * plus one kernel.  (The per-kernel figures above spread the start over
+ * 2000 kernels.) */
+static double graph_of_one_us(void)
+{
+    enum { REPLAYS = 201 };
+    cudaStream_t stream;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    cudaEvent_t start, stop;
+    static double us[REPLAYS];
+    CUDA_CHECK(cudaStreamCreate(&stream));
+    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    empty_kernel<<<1, 32, 0, stream>>>();
+    CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    CUDA_CHECK(cudaGraphLaunch(exec, stream));   /* the first launch uploads */
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    for (int r = 0; r < REPLAYS; r++) {
+        float ms = 0.0f;
+        CUDA_CHECK(cudaEventRecord(start, stream));
+        CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        CUDA_CHECK(cudaEventRecord(stop, stream));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        us[r] = ms * 1e3;
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CUDA_CHECK(cudaGraphDestroy(graph));
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    return median_of(us, REPLAYS);
 }
 
 /* The dependent chain's kernel time, and a check that every kernel ran:
@@ -915,6 +954,11 @@ int main(int argc, char **argv)
               "2000 dependent kernels (1 block of 256 threads per SM, each thread reads the word the "
               "previous kernel wrote and writes one) captured in a CUDA graph, replayed, per kernel");
     print_row("launch_graph_touch_cycles", touch_us * mhz, "cycles", "same, times the clock");
+    double one_us = graph_of_one_us();
+    print_row("launch_graph_one", one_us, "us",
+              "a graph of one empty kernel, cudaGraphLaunch between two events, median of 201 replays");
+    print_row("graph_start", one_us - graph_us, "us",
+              "launch_graph_one - launch_graph: a graph's start, beyond its kernels");
     print_row("launch_sync_roundtrip", rt, "us",
               "empty kernel launch + cudaDeviceSynchronize, host clock");
     const unsigned many = (unsigned)(64 * sms);
