@@ -61,6 +61,11 @@ double machine_launch_latency(const machine *m)
     return m->launch == LAUNCH_GRAPH ? m->graph_launch_latency : m->launch_latency;
 }
 
+double machine_start_latency(const machine *m)
+{
+    return m->launch == LAUNCH_GRAPH ? m->graph_start_latency : 0;
+}
+
 const char *launch_mode_name(launch_mode l)
 {
     return l == LAUNCH_GRAPH ? "graph" : "stream";
@@ -136,6 +141,7 @@ static const field fields[] = {
     {"sector_words", F_NUM, offsetof(machine, sector_words), NULL},
     {"launch", F_LAUNCH, offsetof(machine, launch), NULL},
     {"graph_launch_latency", F_NUM, offsetof(machine, graph_launch_latency), NULL},
+    {"graph_start_latency", F_NUM, offsetof(machine, graph_start_latency), NULL},
 };
 enum { N_FIELDS = sizeof fields / sizeof fields[0] };
 
@@ -331,7 +337,7 @@ static int validate_dmm_umm(const machine *m)
                            : m->blocks_per_sm != 1 || m->threads_per_sm != 0 ? "blocks_per_sm"
                            : m->l2_words != 0 || m->u_dram != 0 ? "l2_words/u_dram"
                            : m->sector_words != 0 ? "sector_words"
-                           : m->graph_launch_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"
+                           : m->graph_launch_latency != 0 || m->graph_start_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"
                                                      : NULL;
     if (mcm_only)
         return fail("machine '%s': '%s' is an MCM setting, but this is a %s machine (kind = \"%s\": "
@@ -350,7 +356,7 @@ static int validate_card(const machine *m)
         {"cycles_mulmod", m->cycles_mulmod}, {"cycles_addmod", m->cycles_addmod},
         {"cycles_private", m->cycles_private}, {"cycles_barrier", m->cycles_barrier},
         {"l2_words", m->l2_words}, {"u_dram", m->u_dram}, {"sector_words", m->sector_words},
-        {"graph_launch_latency", m->graph_launch_latency},
+        {"graph_launch_latency", m->graph_launch_latency}, {"graph_start_latency", m->graph_start_latency},
     };
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
         if (!(rates[i].v >= 0))

@@ -43,13 +43,15 @@
  *                      whole sector, ℓ·α·sector_words·U (the MCM: ℓ·α·U);
  *   launch             "stream" (launch_latency per kernel) or "graph"
  *                      (graph_launch_latency per kernel: the program is
- *                      replayed as a CUDA graph).
+ *                      replayed as a CUDA graph; graph_start_latency
+ *                      once, before its first kernels).
  * The card-wide channel is the `shared` policy with `bandwidth`.
  *
  * Measured constant (validate/data/CARD/SESSION/constants.csv) -> key:
  *   SM clock                                   -> clock_hz
  *   kernel launch, back to back                -> launch_latency (cycles)
  *   dependent kernel inside a CUDA graph       -> graph_launch_latency
+ *   a graph of one kernel, beyond the kernel   -> graph_start_latency
  *   block dispatch, per block                  -> block_dispatch
  *   words/cycle per SM, all SMs, from L2       -> u = 1 / (words per cycle)
  *   words/cycle per SM, all SMs, from DRAM     -> u_dram = 1 / (words per cycle)
@@ -103,7 +105,7 @@ typedef enum { KIND_MCM, KIND_DMM, KIND_UMM } machine_kind;
 typedef enum { LAUNCH_STREAM, LAUNCH_GRAPH } launch_mode;
 
 typedef struct machine {
-    char name[64];
+    char name[320];        /* as the run file wrote it: a preset, a path, or an inline group */
     machine_kind kind;     /* mcm (default), dmm or umm */
     int p;                 /* P: streaming multiprocessors (dmm/umm: threads) */
     double u;              /* U: cycles to move one word global <-> private */
@@ -127,6 +129,7 @@ typedef struct machine {
     double u_dram;         /* cycles per word beyond the L2 (needed when l2_words > 0) */
     double sector_words;   /* > 0: U per word of every thread, a scattered word a sector; 0 = the MCM */
     double graph_launch_latency; /* cycles per kernel launched inside a graph */
+    double graph_start_latency;  /* cycles before a graph's first kernels, once per run */
     launch_mode launch;    /* which launch latency applies: stream (default) or graph */
 } machine;
 
@@ -175,6 +178,9 @@ int machine_card_residency(const machine *m);
 /* The cycles between a kernel's release and its launch: launch_latency,
  * or graph_launch_latency when launch = "graph". */
 double machine_launch_latency(const machine *m);
+/* The cycles before the first kernels of a run may launch, once:
+ * graph_start_latency when launch = "graph", else 0. */
+double machine_start_latency(const machine *m);
 
 const char *memory_policy_name(memory_policy p);
 const char *launch_mode_name(launch_mode l);

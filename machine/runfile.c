@@ -56,10 +56,15 @@ static int load_machine(run_file *rf)
         return 0;
     if (config_setting_type(s) == CONFIG_TYPE_STRING)
         return load_machine_ref(&rf->machine, config_setting_get_string(s), rf->path);
-    const char *preset;
-    if (config_setting_is_group(s) && config_setting_lookup_string(s, "preset", &preset) &&
-        load_machine_ref(&rf->machine, preset, rf->path) < 0)
+    const char *preset, *name;
+    int has_preset = config_setting_is_group(s) && config_setting_lookup_string(s, "preset", &preset);
+    if (has_preset && load_machine_ref(&rf->machine, preset, rf->path) < 0)
         return -1;
+    if (!has_preset && !(config_setting_is_group(s) && config_setting_lookup_string(s, "name", &name))) {
+        char where[256];
+        setting_where(s, where, sizeof where);
+        snprintf(rf->machine.name, sizeof rf->machine.name, "the inline machine group at %s", where);
+    }
     return machine_read_group(&rf->machine, s);
 }
 

@@ -142,9 +142,13 @@ static int make_kernel(const entry *e, const vars *base, int i, kernel *k, char 
     if (threads != floor(threads) || threads < 1 || threads > 1e9)
         return fail("%s: kernel '%s': threads = %g, but a block has a whole number >= 1 of threads",
                     where, e->name, threads);
-    if (!(blocks > 0) || blocks > 1e15)
+    if (!(blocks > 0))
         return fail("%s: kernel '%s'%s: blocks = %g, but a grid has at least 1 block", where,
                     e->name, e->repeat > 1 ? " (some repeat i)" : "", blocks);
+    if (blocks > BLOCKS_MAX)
+        return fail("%s: kernel '%s'%s: blocks = %g, but mcmsim takes at most %g blocks per kernel "
+                    "(it sums blocks' counts and costs in doubles, exact up to 2^53 ≈ 9e15)", where,
+                    e->name, e->repeat > 1 ? " (some repeat i)" : "", blocks, BLOCKS_MAX);
     int coalesced = 1;
     config_setting_lookup_bool(s, "coalesced", &coalesced);
     if (e->repeat == 1)

@@ -172,9 +172,11 @@ static kernel_dag *build(const vars *params, const machine *m)
     division_params p;
     if (read_params(params, &p) < 0 || check_z(&p, m) < 0)
         return NULL;
+    double calls = kernel_calls(&p);
+    if (kernel_dag_check_count("plain-division", calls) < 0)
+        return NULL;
     kernel_dag *dag = kernel_dag_new("plain-division");
-    long calls = (long)kernel_calls(&p);
-    for (long c = 0; c < calls; c++) {
+    for (long c = 0; c < (long)calls; c++) {
         char name[48];
         snprintf(name, sizeof name, "division[%ld]", c);
         kernel k = division_call(name, &p);

@@ -5,8 +5,9 @@
  * repeatedly take a ready thread-block, read its words from global memory,
  * compute for S(B) cycles, write its words back, and report the block done.
  * A kernel's blocks become ready when every kernel it comes after has
- * finished (plus the launch latency, if the machine has one: then a
- * launcher actor, the host CPU, releases it).  An SM that finds no ready
+ * finished (plus the launch latency, and a graph's start before the first
+ * kernels, if the machine has them: then a launcher actor, the host CPU,
+ * releases it).  An SM that finds no ready
  * block sleeps until a kernel is released.  This is greedy scheduling:
  * whenever an SM is idle and a block is ready, the block starts at once.
  *
@@ -46,9 +47,11 @@
 #include <simgrid/exec.h>
 #include <simgrid/host.h>
 #include <simgrid/semaphore.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct kernel_state {
     int missing;          /* kernels it comes after that are not finished */
@@ -134,10 +137,16 @@ static void make_ready(int k)
     wake_idle_sms(blocks);
 }
 
+/* A host CPU launches kernels: a launch latency, or a graph's start. */
+static int has_launcher(const machine *m)
+{
+    return machine_launch_latency(m) > 0 || machine_start_latency(m) > 0;
+}
+
 /* Kernel k's predecessors are all done: launch it now or after the latency. */
 static void release(int k)
 {
-    if (machine_launch_latency(E.m) <= 0) {
+    if (!has_launcher(E.m)) {
         make_ready(k);
         return;
     }
@@ -146,8 +155,9 @@ static void release(int k)
     sg_sem_release(E.launch_pending);
 }
 
-/* The host CPU: launches released kernels, each launch_latency cycles after
- * its release (releases come in time order, so a FIFO suffices). */
+/* The host CPU: starts the graph (if any), then launches released kernels,
+ * each launch_latency cycles after its release or after the start, which
+ * is later (releases come in time order, so a FIFO suffices). */
 static void launcher_main(int argc, char *argv[])
 {
     (void)argc;
@@ -155,7 +165,7 @@ static void launcher_main(int argc, char *argv[])
     for (int launched = 0; launched < E.dag->n; launched++) {
         sg_sem_acquire(E.launch_pending);
         int k = E.launches[E.next_launch++];
-        sg_actor_sleep_until(E.release_time[k] + machine_launch_latency(E.m));
+        sg_actor_sleep_until(fmax(E.release_time[k], machine_start_latency(E.m)) + machine_launch_latency(E.m));
         make_ready(k);
     }
 }
@@ -445,6 +455,7 @@ static void simgrid_start(const char *platform_path)
     int argc = (int)(sizeof args / sizeof args[0]) - 1;
     simgrid_init(&argc, args);
     simgrid_load_platform(platform_path);
+    unlink(platform_path); /* read: a kill from now on leaves no file behind */
 }
 
 int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char *platform_path,
@@ -489,7 +500,7 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     if (E.slots_per_sm > 1)
         card_start(sms);
     global_memory_start(m, sms, E.hosts, sg_host_by_name("global_memory"));
-    if (machine_launch_latency(m) > 0) {
+    if (has_launcher(m)) {
         E.launch_pending = sg_sem_init(0);
         sg_actor_t host_cpu = sg_actor_init("launcher", sg_host_by_name("global_memory"));
         sg_actor_start(host_cpu, launcher_main, 0, NULL);

@@ -43,7 +43,7 @@ void sim_result_free(sim_result *r);
 
 /* Inside the child process: run the SimGrid simulation proper (engine.c)
  * with `sms` <= P streaming multiprocessors (see run.c for why fewer may
- * do).  Fills T, executed W/O/N/C, kernel times, SM busy times. */
+ * do), on the platform file `platform_path`, which it removes once read.  Fills T, executed W/O/N/C, kernel times, SM busy times. */
 int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char *platform_path,
                     const char *trace_path, sim_result *out);
 

@@ -203,8 +203,20 @@ static int check_kernel(const kernel_dag *dag, const kernel *k)
     return 0;
 }
 
+int kernel_dag_check_count(const char *program, double kernels)
+{
+    if (kernels <= KERNELS_MAX)
+        return 0;
+    return fail("program '%s' has %.0f kernels, but mcmsim takes at most %d: it keeps a record of "
+                "every kernel in memory (about %d bytes each, blocks are not stored), and the limit "
+                "keeps a program under %d MB; lower the parameters that set the number of kernels",
+                program, kernels, KERNELS_MAX, KERNEL_BYTES, KERNELS_MAX / 1000000 * KERNEL_BYTES);
+}
+
 int kernel_dag_add(kernel_dag *dag, const kernel *k)
 {
+    if (dag->n >= KERNELS_MAX)
+        return kernel_dag_check_count(dag->name, (double)dag->n + 1);
     kernel copy = *k;
     kernel_defaults(&copy);
     if (check_kernel(dag, &copy) < 0)

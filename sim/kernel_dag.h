@@ -110,9 +110,23 @@ typedef struct closed_form {
 kernel_dag *kernel_dag_new(const char *name);
 void kernel_dag_free(kernel_dag *dag);
 
+/* The most kernels a program may have.  Every kernel is a record in
+ * memory (blocks are not: they are generated as the SMs take them), about
+ * KERNEL_BYTES with its name and edge; the limit keeps a program under
+ * about 300 MB, and is refused before it is allocated. */
+#define KERNELS_MAX 1000000
+#define KERNEL_BYTES 300
+
+/* The most blocks of one kernel: N, W and O are sums over blocks kept in
+ * doubles, exact while they stay under 2^53 ≈ 9·10^15. */
+#define BLOCKS_MAX 1e15
+
+/* Fail, naming the limit, when a program needs `kernels` > KERNELS_MAX. */
+int kernel_dag_check_count(const char *program, double kernels);
+
 /* Append a kernel (copied, name duplicated, per_block taken over) with no
  * predecessor; returns its index, or -1 on a bad kernel (message names it
- * and the rule). */
+ * and the rule) or when the program would pass KERNELS_MAX. */
 int kernel_dag_add(kernel_dag *dag, const kernel *k);
 /* Append a kernel that runs after the last one added (a chain). */
 int kernel_dag_chain(kernel_dag *dag, const kernel *k);

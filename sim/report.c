@@ -61,7 +61,7 @@ static void text_one(FILE *out, const run_point *pt)
             r->bound_corollary1, c->N, c->K, c->L_kernels, c->C);
     if (r->launch_term > 0)
         fprintf(out, "  launch latency       %16.0f cycles  L·%s, beyond the model\n", r->launch_term,
-                m->launch == LAUNCH_GRAPH ? "graph_launch_latency" : "launch_latency");
+                m->launch == LAUNCH_GRAPH ? "graph_launch_latency + graph_start_latency" : "launch_latency");
     fprintf(out, "\n  work W = %.0f   span S = %.0f   overhead O = %.0f\n", c->W, c->S, c->O);
     fprintf(out, "  N = %.0f blocks   L = %d kernels (%d edges)   C = %g cycles   K = %.0f blocks\n",
             c->N, c->L_kernels, c->L_edges, c->C, c->K);

@@ -2,9 +2,9 @@
  * run.c — one simulation, from a checked program to a complete result.
  *
  * SimGrid's engine lives once per process, so every simulation runs in a
- * child process: the parent checks the program, writes the SimGrid platform
- * of the machine, forks; the child simulates (engine.c) and sends its
- * figures back through a pipe.  The parent adds the static costs (S, L, K),
+ * child process: the parent checks the program and forks; the child writes
+ * the SimGrid platform of the machine, simulates (engine.c) and sends its
+ * figures back through a pipe.  The child dies with the parent (lifetime.h).  The parent adds the static costs (S, L, K),
  * the bounds of Theorem 1 and Corollary 1, and checks the theorem.
  *
  * A result is either whole or absent: a child that dies, or sends fewer
@@ -12,6 +12,7 @@
  */
 #include "engine.h"
 #include "fail.h"
+#include "lifetime.h"
 
 #include <errno.h>
 #include <math.h>
@@ -62,12 +63,37 @@ static int read_all(int fd, void *buf, size_t size)
     return 0;
 }
 
-static void child(int fd, const kernel_dag *dag, const machine *m, int sms, const char *platform,
+/* The machine as a SimGrid platform file in $TMPDIR (else /tmp); its name
+ * in `path`.  Written and removed by the child (see lifetime.h). */
+static int write_platform(const machine *m, int sms, char *path, size_t size)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !dir[0])
+        dir = "/tmp";
+    snprintf(path, size, "%s/mcmsim-platform-XXXXXX", dir);
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return fail("cannot create a temporary platform file in %s: %s", dir, strerror(errno));
+    FILE *f = fdopen(fd, "w");
+    int rc = machine_write_platform(m, sms, f);
+    if (fclose(f) != 0)
+        rc = fail("cannot write the temporary platform file %s", path);
+    return rc;
+}
+
+/* The simulation process: dies with `parent`, writes its platform (which
+ * the engine removes once loaded), simulates, sends the figures. */
+static void child(pid_t parent, int fd, const kernel_dag *dag, const machine *m, int sms,
                   const char *trace_path, sim_result *r)
 {
+    lifetime_child_start(parent);
     wire_header h = {0};
+    char platform[1100];
     memset(&r->costs, 0, sizeof r->costs);
-    h.status = engine_simulate(dag, m, sms, platform, trace_path, r);
+    h.status = write_platform(m, sms, platform, sizeof platform);
+    if (h.status == 0)
+        h.status = engine_simulate(dag, m, sms, platform, trace_path, r);
+    unlink(platform); /* if the engine failed before loading it */
     h.n_kernels = dag->n;
     h.p = m->p;
     h.T = r->T;
@@ -83,19 +109,6 @@ static void child(int fd, const kernel_dag *dag, const machine *m, int sms, cons
         bad |= write_all(fd, fail_message(), strlen(fail_message()) + 1);
     }
     _exit(bad ? 3 : 0);
-}
-
-static int write_platform(const machine *m, int sms, char *path)
-{
-    strcpy(path, "/tmp/mcmsim-platform-XXXXXX");
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return fail("cannot create a temporary platform file in /tmp: %s", strerror(errno));
-    FILE *f = fdopen(fd, "w");
-    int rc = machine_write_platform(m, sms, f);
-    if (fclose(f) != 0)
-        rc = fail("cannot write the temporary platform file %s", path);
-    return rc;
 }
 
 /* Receive the child's figures; returns -1 on error or a short message. */
@@ -127,7 +140,7 @@ static void add_bounds(const machine *m, sim_result *r)
     const dag_costs *c = &r->costs;
     r->bound_theorem1 = (c->N / m->p + c->L_kernels) * c->C;
     r->bound_corollary1 = c->K > 0 ? (c->N / c->K + c->L_kernels) * c->C : 0;
-    r->launch_term = c->L_kernels * machine_launch_latency(m);
+    r->launch_term = c->L_kernels * machine_launch_latency(m) + machine_start_latency(m);
     double busy = 0;
     for (int i = 0; i < m->p; i++)
         busy += r->sm_busy[i];
@@ -161,7 +174,7 @@ static int check_theorem1(const kernel_dag *dag, const machine *m, const sim_res
         return 0;
     return fail("internal error (a bug in mcmsim): program '%s' on machine '%s' took "
                 "T = %.17g cycles, above the Theorem 1 bound (N/(rP) + L)·(kC + block_dispatch) + "
-                "L·launch_latency = %.17g (k = blocks_per_sm = %g, r = %g) under the parallel policy",
+                "L·launch_latency + graph start = %.17g (k = blocks_per_sm = %g, r = %g) under the parallel policy",
                 dag->name, m->name, r->T, bound, k, least);
 }
 
@@ -198,28 +211,25 @@ int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim
         goto failed;
     }
 
-    char platform[64];
     int fds[2];
-    if (write_platform(m, sms, platform) < 0)
-        goto failed;
     if (pipe(fds) < 0) {
         fail("cannot create a pipe: %s", strerror(errno));
-        unlink(platform);
         goto failed;
     }
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         fail("cannot fork the simulation process: %s", strerror(errno));
         close(fds[0]);
         close(fds[1]);
-        unlink(platform);
         goto failed;
     }
     if (pid == 0) {
         close(fds[0]);
-        child(fds[1], dag, m, sms, platform, trace_path, out);
+        child(parent, fds[1], dag, m, sms, trace_path, out);
     }
+    lifetime_watch(pid);
     close(fds[1]);
     int rc = receive(fds[0], dag, m, out);
     close(fds[0]);
@@ -227,7 +237,7 @@ int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim
     struct rusage usage;
     while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR)
         ;
-    unlink(platform);
+    lifetime_unwatch(pid);
     if (rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
         rc = fail("the simulation process died (%s %d)", WIFSIGNALED(status) ? "signal" : "status",
                   WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));

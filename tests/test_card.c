@@ -289,6 +289,20 @@ Test(card, graph_and_stream_launches)
     cr_expect_eq(r.T, 3 * 17, "graph: graph_launch_latency");
     cr_expect_eq(r.launch_term, 21);
     sim_result_free(&r);
+    /* a graph's start, once, before the first kernel; none in a stream */
+    m.graph_start_latency = 50;
+    r = simulate(dag, &m);
+    cr_expect_eq(r.T, 50 + 3 * 17, "graph: start, then graph_launch_latency per kernel");
+    cr_expect_eq(r.launch_term, 50 + 21);
+    sim_result_free(&r);
+    m.graph_launch_latency = 0;
+    r = simulate(dag, &m);
+    cr_expect_eq(r.T, 50 + 3 * 10, "a start alone still delays the first kernel");
+    sim_result_free(&r);
+    m.launch = LAUNCH_STREAM;
+    r = simulate(dag, &m);
+    cr_expect_eq(r.T, 3 * 110, "stream: no graph start");
+    sim_result_free(&r);
     kernel_dag_free(dag);
 }
 
@@ -303,7 +317,7 @@ Test(card, machine_keys_by_name)
         {"lanes", "128"}, {"lanes_mulmod", "4"}, {"lanes_addmod", "16"}, {"lanes_private", "32"},
         {"cycles_plain", "4"}, {"cycles_mulmod", "30"}, {"cycles_addmod", "8"},
         {"cycles_private", "30"}, {"cycles_barrier", "40"}, {"blocks_per_sm", "8"}, {"threads_per_sm", "2048"},
-        {"l2_words", "12582912"}, {"u_dram", "0.3"}, {"graph_launch_latency", "2000"}, {"sector_words", "8"},
+        {"l2_words", "12582912"}, {"u_dram", "0.3"}, {"graph_launch_latency", "2000"}, {"sector_words", "8"}, {"graph_start_latency", "5500"},
         {"launch", "graph"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)

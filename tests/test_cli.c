@@ -126,6 +126,19 @@ Test(cli, impossible_machines)
     REFUSE_FILE(text, "", "no-such-card", "not a preset");
 }
 
+Test(cli, limits_name_the_rule_broken_and_the_machine_as_written)
+{
+    REFUSE_FILE("program = { name = \"p\"; kernels = ( { name = \"k\"; blocks = \"1e19\"; threads = 32;\n"
+                "  span = 1; } ); };\n", "", ".cfg:1", "blocks = 1e+19", "at most 1e+15 blocks per kernel");
+    REFUSE_FILE("program = { name = \"p\"; kernels = ( { name = \"k\"; blocks = 0; threads = 32;\n"
+                "  span = 1; } ); };\n", "", "blocks = 0", "at least 1 block");
+    char text[1024];
+    snprintf(text, sizeof text, "machine = { kind = \"dmm\"; p = 0; };\n%s", good_program);
+    REFUSE_FILE(text, "", "machine 'the inline machine group at ", ".cfg:1'", "p = 0");
+    snprintf(text, sizeof text, "machine = { name = \"mine\"; p = 0; };\n%s", good_program);
+    REFUSE_FILE(text, "", "machine 'mine'", "P = 0");
+}
+
 Test(cli, z_too_small_for_l)
 {
     REFUSE_FILE(good_program, "--set z=7", "kernel 'k'", "Z = 7", "ℓ = 8", "words <= Z");
