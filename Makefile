@@ -5,6 +5,8 @@
 #                 AddressSanitizer and UndefinedBehaviorSanitizer)
 #   make bench    simulated blocks per second and peak memory, beside a
 #                 minimal SimGrid program (the engine's floor)
+#   make fuzz     the libFuzzer targets (run files, formulas), FUZZ_SECONDS
+#                 each (default 60), under ASan + UBSan, with clang
 #   make setup    install the Debian packages mcmsim needs (as root)
 
 BUILD    ?= build
@@ -27,7 +29,7 @@ ifeq ($(SAN),1)
 endif
 
 PACKAGES := libsimgrid-dev libconfig-dev libcriterion-dev libmuparser-dev \
-            libcjson-dev libgsl-dev gnuplot-nox pkg-config
+            libcjson-dev libgsl-dev gnuplot-nox pkg-config clang libclang-rt-14-dev
 
 LIB_SRC  := $(wildcard sim/*.c machine/*.c programs/*.c validate/*.c)
 LIB_SRC  := $(filter-out sim/main.c validate/main.c,$(LIB_SRC))
@@ -92,7 +94,39 @@ $(BUILD)/bench/%: sim/bench/%.c $(BUILD)/libmcmsim.a | $(BUILD)/.setup
 bench: $(BENCH_BIN) $(MCMSIM)
 	$(BUILD)/bench/bench $(BUILD)/bench/floor $(MCMSIM)
 
+# Fuzzing: the library again, built by clang for libFuzzer, in build-fuzz/;
+# the corpus is a temporary copy of every run file and machine preset.
+FUZZ_BUILD   := build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -DMCM_SANITIZE
+FUZZ_OBJ     := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_TARGETS := $(FUZZ_BUILD)/fuzz_runfile $(FUZZ_BUILD)/fuzz_formula
+FUZZ_SEEDS   := 'n/(2^(i+1)*l)' 'ceil(log2(n)/s)' 'max(1, n - i*s) % 7' '2^62 * 2^62' '-(l+1)/0'
+
+$(FUZZ_BUILD)/%.o: %.c | $(BUILD)/.setup
+	@mkdir -p $(@D)
+	clang $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+.SECONDARY: $(FUZZ_OBJ)
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	clang $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_OBJ) $(LDLIBS) -o $@
+
+.PHONY: fuzz
+fuzz: $(FUZZ_TARGETS)
+	@set -e; corpus=$$(mktemp -d); trap 'rm -rf "$$corpus"' EXIT; \
+	mkdir -p $$corpus/runfile $$corpus/formula; \
+	for f in $$(find programs machine -name '*.cfg'); do cp $$f $$corpus/runfile/$$(echo $$f | tr / _); done; \
+	i=0; for s in $(FUZZ_SEEDS); do printf '%s' "$$s" > $$corpus/formula/seed$$i; i=$$((i+1)); done; \
+	for t in runfile formula; do \
+	  echo "== fuzz_$$t, $(FUZZ_SECONDS) s"; \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp \
+	    $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=4096 \
+	    -artifact_prefix=$(FUZZ_BUILD)/ -print_final_stats=1 $$corpus/$$t 2>$(FUZZ_BUILD)/fuzz_$$t.log \
+	    || { tail -40 $(FUZZ_BUILD)/fuzz_$$t.log; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|stat::average_exec_per_sec" $(FUZZ_BUILD)/fuzz_$$t.log; \
+	done
+
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/sim/main.d $(BUILD)/validate/main.d $(TEST_BIN:=.d)

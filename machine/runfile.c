@@ -136,6 +136,15 @@ static int read_sweep(run_file *rf)
             }
         }
     }
+    double points = 1;
+    for (int a = 0; a < rf->n_axes; a++)
+        points *= rf->axes[a].n;
+    if (points > SWEEP_POINTS_MAX) {
+        setting_where(sweep, where, sizeof where);
+        return fail("%s: the sweep has %.0f points, but a run takes at most %d (every point is "
+                    "checked before the first runs, and each is a simulation of its own)", where,
+                    points, SWEEP_POINTS_MAX);
+    }
     return 0;
 }
 

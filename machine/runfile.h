@@ -23,6 +23,7 @@
 
 #define SWEEP_AXES_MAX 8
 #define SWEEP_VALUES_MAX 256
+#define SWEEP_POINTS_MAX 100000 /* the product of the axes' lengths */
 
 typedef struct sweep_axis {
     char key[64];
@@ -45,7 +46,8 @@ typedef struct run_file {
 } run_file;
 
 /* Load `path` with the `--set` assignments ("key=value" each), and check
- * every point: after this succeeds, runfile_point() cannot fail. */
+ * every point: after this succeeds, runfile_point() cannot fail.  Call
+ * runfile_close() after it, whatever it returned. */
 int runfile_load(run_file *rf, const char *path, char **sets, int n_sets);
 
 /* Number of points (1 without a sweep). */

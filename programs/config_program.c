@@ -190,9 +190,13 @@ static int read_entries(const config_setting_t *list, entry *entries, const vars
         double r;
         if (number(s, "repeat", v, 1, entries[e].name, &r) < 0)
             return -1;
-        if (r != floor(r) || r < 0 || r > 1e7)
+        if (r != floor(r) || r < 0)
             return fail("%s: kernel '%s': repeat = %g, but it must be a whole number >= 0",
                         where, entries[e].name, r);
+        if (r > KERNELS_MAX)
+            return fail("%s: kernel '%s': repeat = %g, but a program has at most %d kernels (each "
+                        "kernel is a record in memory, about %d bytes)", where, entries[e].name, r,
+                        KERNELS_MAX, KERNEL_BYTES);
         entries[e].repeat = (int)r;
     }
     return 0;

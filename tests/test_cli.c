@@ -137,6 +137,20 @@ Test(cli, limits_name_the_rule_broken_and_the_machine_as_written)
     REFUSE_FILE(text, "", "machine 'the inline machine group at ", ".cfg:1'", "p = 0");
     snprintf(text, sizeof text, "machine = { name = \"mine\"; p = 0; };\n%s", good_program);
     REFUSE_FILE(text, "", "machine 'mine'", "P = 0");
+    REFUSE_FILE("program = { name = \"p\"; kernels = ( { name = \"k\"; repeat = 2000000; blocks = 1;\n"
+                "  threads = 1; span = 1; } ); };\n", "", "repeat = 2e+06", "at most 1000000 kernels");
+    char sweep[8192] = "sweep = { n = [";
+    for (int a = 0; a < 3; a++) {
+        for (int i = 1; i <= 100; i++) {
+            size_t len = strlen(sweep);
+            snprintf(sweep + len, sizeof sweep - len, "%d%s", i, i < 100 ? ", " : "];");
+        }
+        if (a < 2)
+            strcat(sweep, a == 0 ? " l = [" : " p = [");
+    }
+    char file[12000];
+    snprintf(file, sizeof file, "%s%s };\n", good_program, sweep);
+    REFUSE_FILE(file, "", "the sweep has 1000000 points", "at most 100000");
 }
 
 Test(cli, z_too_small_for_l)
