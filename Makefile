@@ -98,7 +98,8 @@ bench: $(BENCH_BIN) $(MCMSIM)
 # the corpus is a temporary copy of every run file and machine preset.
 FUZZ_BUILD   := build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -DMCM_SANITIZE
+FUZZ_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -DMCM_SANITIZE \
+                -DKERNELS_MAX=4096
 FUZZ_OBJ     := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_TARGETS := $(FUZZ_BUILD)/fuzz_runfile $(FUZZ_BUILD)/fuzz_formula
 FUZZ_SEEDS   := 'n/(2^(i+1)*l)' 'ceil(log2(n)/s)' 'max(1, n - i*s) % 7' '2^62 * 2^62' '-(l+1)/0'

@@ -209,8 +209,8 @@ int kernel_dag_check_count(const char *program, double kernels)
         return 0;
     return fail("program '%s' has %.0f kernels, but mcmsim takes at most %d: it keeps a record of "
                 "every kernel in memory (about %d bytes each, blocks are not stored), and the limit "
-                "keeps a program under %d MB; lower the parameters that set the number of kernels",
-                program, kernels, KERNELS_MAX, KERNEL_BYTES, KERNELS_MAX / 1000000 * KERNEL_BYTES);
+                "keeps a program under %.0f MB; lower the parameters that set the number of kernels",
+                program, kernels, KERNELS_MAX, KERNEL_BYTES, (double)KERNELS_MAX * KERNEL_BYTES / 1e6);
 }
 
 int kernel_dag_add(kernel_dag *dag, const kernel *k)
