@@ -29,7 +29,7 @@ ifeq ($(SAN),1)
 endif
 
 PACKAGES := libsimgrid-dev libconfig-dev libcriterion-dev libmuparser-dev \
-            libcjson-dev libgsl-dev gnuplot-nox pkg-config clang libclang-rt-14-dev
+            libcjson-dev libgsl-dev gnuplot-nox pkg-config clang libclang-rt-14-dev pajeng
 
 LIB_SRC  := $(wildcard sim/*.c machine/*.c programs/*.c validate/*.c)
 LIB_SRC  := $(filter-out sim/main.c validate/main.c,$(LIB_SRC))

@@ -2,7 +2,7 @@
  * main.c — the mcmsim command.
  *
  *   mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv]
- *                       [--trace FILE.csv] [--exec]
+ *                       [--trace FILE.csv] [--paje FILE.trace] [--exec]
  *   mcmsim compare FILE.cfg [--set key=value]...
  *   mcmsim list
  *   mcmsim --help | --version
@@ -17,14 +17,17 @@
 #include "engine.h"
 #include "exec_programs.h"
 #include "fail.h"
+#include "paje.h"
 #include "program.h"
 #include "report.h"
 #include "runfile.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MCMSIM_VERSION "0.1.0"
 
@@ -34,7 +37,7 @@ static void usage(FILE *out)
             "mcmsim %s — a simulator of the many-core machine (MCM) model of GPUs\n\n"
             "usage:\n"
             "  mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv] [--trace FILE.csv]\n"
-            "                      [--exec]\n"
+            "                      [--paje FILE.trace] [--exec]\n"
             "  mcmsim compare FILE.cfg [--set key=value]...   state the run file's conclusion\n"
             "  mcmsim list            machine presets and built-in programs\n"
             "  mcmsim --help | --version\n\n"
@@ -43,6 +46,8 @@ static void usage(FILE *out)
             "                    (machine fields: %s)\n"
             "  --format          text (default), json, or csv (one row per sweep point)\n"
             "  --trace FILE.csv  one row per thread-block: kernel,block,sm,start,end\n"
+            "  --paje FILE.trace the schedule as a Paje trace (pajeng, ViTE): SMs as\n"
+            "                    containers, thread-blocks as states valued by kernel\n"
             "  --exec            exec mode: run the case study's kernels for real on random\n"
             "                    inputs, check the result against a serial reference, and\n"
             "                    simulate the costs the kernels really had\n",
@@ -87,7 +92,8 @@ static int cmd_list(void)
 }
 
 typedef struct run_options {
-    const char *file, *trace;
+    const char *file, *trace, *paje;
+    char paje_csv[1100]; /* --paje without --trace: the temporary trace */
     report_format format;
     int exec;  /* --exec: run the kernels for real, simulate what they did */
     char **sets;
@@ -101,7 +107,8 @@ static int parse_run_args(int argc, char **argv, run_options *o)
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--set") == 0 || strcmp(a, "--format") == 0 || strcmp(a, "--trace") == 0) {
+        if (strcmp(a, "--set") == 0 || strcmp(a, "--format") == 0 || strcmp(a, "--trace") == 0 ||
+            strcmp(a, "--paje") == 0) {
             if (!value)
                 return fail("%s needs a value (mcmsim --help)", a);
             i++;
@@ -109,6 +116,8 @@ static int parse_run_args(int argc, char **argv, run_options *o)
                 o->sets[o->n_sets++] = argv[i];
             else if (a[2] == 't')
                 o->trace = value;
+            else if (a[2] == 'p')
+                o->paje = value;
             else if (strcmp(value, "text") == 0)
                 o->format = FORMAT_TEXT;
             else if (strcmp(value, "json") == 0)
@@ -150,9 +159,10 @@ static void free_points(run_point *pts, long n)
  * (contiguous's param p wins over the machine's). */
 static int simulate_dmm_umm(const run_file *rf, const run_options *o, run_point *pt)
 {
-    if (o->trace)
-        return fail("--trace %s: a %s machine has no thread-blocks to trace (--trace is for MCM runs)",
-                    o->trace, machine_kind_name(pt->machine.kind));
+    if (o->trace || o->paje)
+        return fail("%s %s: a %s machine has no thread-blocks to trace (it is for MCM runs)",
+                    o->paje ? "--paje" : "--trace", o->paje ? o->paje : o->trace,
+                    machine_kind_name(pt->machine.kind));
     access_hook hook = program_accesses(rf->program, pt->program);
     if (!hook || dmm_umm_run(hook, &pt->params, &pt->machine, &pt->dmm) < 0)
         return -1;
@@ -214,9 +224,9 @@ static int simulate_point(run_file *rf, const run_options *o, long i, const run_
 static int simulate_points(run_file *rf, const run_options *o, run_point **out, long *n_out)
 {
     long n = runfile_points(rf);
-    if (o->trace && n > 1)
-        return fail("--trace %s: the run file sweeps %ld points; pin the sweep with --set to trace one",
-                    o->trace, n);
+    if ((o->trace || o->paje) && n > 1)
+        return fail("%s %s: the run file sweeps %ld points; pin the sweep with --set to trace one",
+                    o->paje ? "--paje" : "--trace", o->paje ? o->paje : o->trace, n);
     run_point *pts = calloc((size_t)n, sizeof *pts);
     int rc = 0;
     for (long i = 0; i < n && rc == 0; i++) {
@@ -233,6 +243,32 @@ static int simulate_points(run_file *rf, const run_options *o, run_point **out, 
     return 0;
 }
 
+/* --paje alone: the engine's trace goes to a temporary file. */
+static int temporary_trace(run_options *o)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(o->paje_csv, sizeof o->paje_csv, "%s/mcmsim-trace-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    int fd = mkstemp(o->paje_csv);
+    if (fd < 0) {
+        o->paje_csv[0] = '\0';
+        return fail("--paje %s: cannot create a temporary trace: %s", o->paje, strerror(errno));
+    }
+    close(fd);
+    o->trace = o->paje_csv;
+    return 0;
+}
+
+/* The trace of the run's one point as a Paje file. */
+static int write_paje(const run_options *o, const run_point *pt)
+{
+    char title[512];
+    snprintf(title, sizeof title, "%s on %s", pt->program, pt->machine.name);
+    for (char *c = title; *c; c++)
+        if (*c == '"')
+            *c = '\'';
+    return paje_from_trace(o->trace, o->paje, title);
+}
+
 /* `mcmsim run` and `mcmsim compare`: simulate, then print a report or the
  * run file's conclusion. */
 static int cmd_run(int argc, char **argv, int compare)
@@ -247,8 +283,14 @@ static int cmd_run(int argc, char **argv, int compare)
     free(o.sets);
     if (rc == 0 && compare && !rf.compare)
         rc = fail("%s: no compare group to state (compare = { claim = ...; key = ...; along = ...; })", o.file);
+    if (rc == 0 && o.paje && !o.trace)
+        rc = temporary_trace(&o);
     if (rc == 0)
         rc = simulate_points(&rf, &o, &pts, &n);
+    if (rc == 0 && o.paje)
+        rc = write_paje(&o, &pts[0]);
+    if (o.paje_csv[0])
+        unlink(o.paje_csv);
     if (rc == 0) {
         const char *swept[SWEEP_AXES_MAX];
         for (int a = 0; a < rf.n_axes; a++)
