@@ -37,6 +37,8 @@ static const term TERMS[] = {
     {"launch_latency", "launch_latency", US_TO_CYCLES, "back-to-back kernel launches from the host, per launch"},
     {"graph_launch_latency", "launch_graph_touch", US_TO_CYCLES,
      "dependent kernels (one word per thread, every SM) replayed from a CUDA graph, per kernel"},
+    {"graph_start_latency", "graph_start", US_TO_CYCLES,
+     "a graph's start beyond its kernels (a graph of one empty kernel minus the per-kernel launch)"},
     {"block_dispatch", "block_dispatch", NS_TO_CYCLES, "an SM taking one more (empty) block"},
     {"u", "U_l2_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from L2"},
     {"u_dram", "U_dram_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from DRAM"},
