@@ -41,6 +41,11 @@ static const char *terminal_for(const char *out)
     return NULL;
 }
 
+int plot_check_output(const char *out)
+{
+    return terminal_for(out) ? 0 : fail("-o %s: gnuplot cannot write this format here (use .svg or .png)", out);
+}
+
 static void remove_dir(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -153,4 +158,15 @@ int plot_close(plot_session *s, int ok)
     if (s->dir[0])
         remove_dir(s->dir);
     return rc;
+}
+
+int plot_draw(plot_kind kind, const char *out, const char *trace_csv, const run_point *pts, long n,
+              const char *const *swept, int n_swept)
+{
+    plot_session s;
+    if (plot_open(&s, out) < 0)
+        return -1;
+    int rc = kind == PLOT_GANTT ? plot_gantt(&s, trace_csv, &pts[0])
+                                : plot_sweep(&s, kind, pts, n, swept, n_swept, NULL, NULL);
+    return plot_close(&s, rc == 0);
 }

@@ -26,6 +26,14 @@ typedef struct plot_session {
     FILE *script;
 } plot_session;
 
+/* Check that gnuplot can write `out` (.svg or .png); -1 with fail(). */
+int plot_check_output(const char *out);
+
+/* Draw `kind` of the simulated points into `out` (the whole session);
+ * `trace_csv` is the one point's trace for a Gantt. */
+int plot_draw(plot_kind kind, const char *out, const char *trace_csv, const run_point *pts, long n,
+              const char *const *swept, int n_swept);
+
 /* "gantt" etc.; -1 with fail() on an unknown kind. */
 int plot_kind_parse(const char *name, plot_kind *kind);
 
@@ -45,6 +53,6 @@ void plot_quote(char *dst, size_t n, const char *src);
 
 int plot_gantt(plot_session *s, const char *trace_csv, const run_point *pt);
 int plot_sweep(plot_session *s, plot_kind kind, const run_point *pts, long n,
-               const char *const *swept, int n_swept, const char *subtitle);
+               const char *const *swept, int n_swept, const char *subtitle, const char *along);
 
 #endif
