@@ -140,6 +140,23 @@ static int run_gnuplot(plot_session *s)
     return 0;
 }
 
+void plot_keep(plot_session *s, const char *name)
+{
+    const char *to = getenv("MCMSIM_PLOT_DATA");
+    if (!to || !to[0])
+        return;
+    char path[1100];
+    snprintf(path, sizeof path, "%s/%s", s->dir, name);
+    FILE *in = fopen(path, "r"), *out = in ? fopen(to, "w") : NULL;
+    int c;
+    while (out && (c = getc(in)) != EOF)
+        putc(c, out);
+    if (out)
+        fclose(out);
+    if (in)
+        fclose(in);
+}
+
 int plot_close(plot_session *s, int ok)
 {
     int rc = ok ? 0 : -1;

@@ -44,6 +44,9 @@ int plot_open(plot_session *s, const char *out);
 /* A data file of the session: its path (in s->dir) opened for writing. */
 FILE *plot_data(plot_session *s, const char *name, char *path, size_t n);
 
+/* Tests: copy the data file `name` to $MCMSIM_PLOT_DATA, if set. */
+void plot_keep(plot_session *s, const char *name);
+
 /* Run gnuplot on the script and rename the picture into place; then (also
  * after an error, or with `ok` 0) remove the temporary files. */
 int plot_close(plot_session *s, int ok);

@@ -186,7 +186,11 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s)
     if (g->p <= 32)
         fprintf(o, "set ytics 0,1,%d\n", g->p - 1);
     fprintf(o, "set key outside right top vertical Left reverse samplen 2\n");
-    fprintf(o, "set rmargin 34\n");
+    fprintf(o, "set rmargin 30\n");
+    if (g->merged)
+        fprintf(o, "set key title '{/:Bold bar = one SM busy with a kernel}\\n(%ld blocks merged)'\n", g->rows);
+    else
+        fprintf(o, "set key title '{/:Bold bar = one thread-block}'\n");
     fprintf(o, "set style fill solid 0.85 border rgb 'black'\n");
     /* vertical lines: drawn as arrows, named in the key by NaN lines */
     fprintf(o, "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead lw 3 lc rgb 'black'\n", r->T, r->T);
@@ -201,8 +205,8 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s)
         plot_quote(kn, sizeof kn, g->k[k].name);
         fprintf(o, "'%s/blocks.dat' index %d using 2:1:2:3:($1-%g):($1+%g) with boxxyerror lc %d ", s->dir, k,
                 h, h, k % 8 + 1);
-        if (k < 12)
-            fprintf(o, "title '%s%s', \\\n     ", kn, g->merged ? " (busy interval per SM)" : "");
+        if (k < 8)
+            fprintf(o, "title '%s', \\\n     ", kn);
         else
             fprintf(o, "notitle, \\\n     ");
     }
@@ -236,6 +240,7 @@ int plot_gantt(plot_session *s, const char *trace_csv, const run_point *pt)
     if (dat)
         fclose(dat);
     if (rc == 0) {
+        plot_keep(s, "blocks.dat");
         write_kernel_marks(pt, s);
         write_script(&g, pt, s);
     }
