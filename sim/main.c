@@ -355,6 +355,32 @@ static int choose_kind(const plot_options *p, const run_file *rf, plot_kind *kin
     return 0;
 }
 
+/* The compare group's claim and verdicts, for a sweep picture's subtitle. */
+static void plot_subtitle(const run_file *rf, const run_point *pts, long n, const char *const *swept, char *out,
+                          size_t size, const char **along)
+{
+    const char *claim = NULL;
+    if (!rf->compare || !config_setting_lookup_string(rf->compare, "claim", &claim))
+        return;
+    config_setting_lookup_string(rf->compare, "along", along);
+    /* the verdict: the last line compare prints */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    int rc = m ? compare_print(m, rf->compare, pts, n, swept, rf->n_axes, NULL) : -1;
+    if (m)
+        fclose(m);
+    char *last = NULL;
+    for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n"))
+        last = line;
+    while (last && *last == ' ')
+        last++;
+    snprintf(out, size, "%s\nverdict: %s", claim, rc == 0 && last ? last : "(none)");
+    free(text);
+    if (rc < 0)
+        fail_clear();
+}
+
 static int cmd_plot(int argc, char **argv)
 {
     plot_options p;
@@ -387,7 +413,10 @@ static int cmd_plot(int argc, char **argv)
         const char *swept[SWEEP_AXES_MAX];
         for (int a = 0; a < rf.n_axes; a++)
             swept[a] = rf.axes[a].key;
-        rc = plot_draw(kind, p.out, o.trace, pts, n, swept, rf.n_axes);
+        char subtitle[1024] = "";
+        const char *along = NULL;
+        plot_subtitle(&rf, pts, n, swept, subtitle, sizeof subtitle, &along);
+        rc = plot_draw(kind, p.out, o.trace, pts, n, swept, rf.n_axes, subtitle, along);
     }
     if (pts)
         free_points(pts, n);

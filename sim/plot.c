@@ -178,12 +178,12 @@ int plot_close(plot_session *s, int ok)
 }
 
 int plot_draw(plot_kind kind, const char *out, const char *trace_csv, const run_point *pts, long n,
-              const char *const *swept, int n_swept)
+              const char *const *swept, int n_swept, const char *subtitle, const char *along)
 {
     plot_session s;
     if (plot_open(&s, out) < 0)
         return -1;
     int rc = kind == PLOT_GANTT ? plot_gantt(&s, trace_csv, &pts[0])
-                                : plot_sweep(&s, kind, pts, n, swept, n_swept, NULL, NULL);
+                                : plot_sweep(&s, kind, pts, n, swept, n_swept, subtitle, along);
     return plot_close(&s, rc == 0);
 }

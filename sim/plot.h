@@ -32,7 +32,7 @@ int plot_check_output(const char *out);
 /* Draw `kind` of the simulated points into `out` (the whole session);
  * `trace_csv` is the one point's trace for a Gantt. */
 int plot_draw(plot_kind kind, const char *out, const char *trace_csv, const run_point *pts, long n,
-              const char *const *swept, int n_swept);
+              const char *const *swept, int n_swept, const char *subtitle, const char *along);
 
 /* "gantt" etc.; -1 with fail() on an unknown kind. */
 int plot_kind_parse(const char *name, plot_kind *kind);

@@ -99,22 +99,32 @@ static int plot_lines(plot_session *s, const run_point *pts, long n, const char 
     plot_quote(prog, sizeof prog, pts[0].program);
     plot_quote(mach, sizeof mach, pts[0].machine.name);
     plot_quote(q, sizeof q, subtitle ? subtitle : "");
-    fprintf(o, "set title \"%s on %s%s%s\" font 'sans,17'\n", prog, mach, q[0] ? "\\n" : "", q);
-    fprintf(o, "set xlabel '%s'\nset ylabel 'T (%s)'\n", swept[x], time_unit(&pts[0]));
+    fprintf(o, "set title \"%s on %s%s", prog, mach, q[0] ? "\\n" : "");
+    int col = 0; /* wrap the claim at a space after 95 characters */
+    for (const char *c = q; *c; c++) {
+        int wrap = *c == '\n' || (*c == ' ' && col > 95);
+        fputs(wrap ? "\\n" : (char[]){*c, 0}, o);
+        col = wrap ? 0 : col + ((*c & 0xc0) != 0x80);
+    }
+    fprintf(o, "\" font 'sans,14'\n");
+    fprintf(o, "set xlabel '%s%s'\nset ylabel 'T (%s)'\n", swept[x], strcmp(swept[x], "p") == 0 ? " (SMs)" : "",
+            time_unit(&pts[0]));
+    fprintf(o, "set rmargin 34\n");
     if (span_decades(pts, n, x) > 2)
         fprintf(o, "set logscale x 2\n");
     if (span_decades(pts, n, -1) > 2)
         fprintf(o, "set logscale y 10\n");
-    fprintf(o, "set key outside below horizontal samplen 3\nset format y '%%.3g'\n");
+    fprintf(o, "set key outside right top vertical Left reverse samplen 3\nset format y '%%.3g'\n");
     fprintf(o, "plot ");
     for (int i = 0; i < g; i++) {
-        const char *lab = labels[i][0] ? labels[i] : "simulated";
         char ql[140];
-        plot_quote(ql, sizeof ql, lab);
-        fprintf(o, "%s'%s/sweep.dat' index %d using 1:2 with linespoints lw 3 pt 7 ps 1.5 lc %d title 'T: %s', \\\n"
-                   "     '' index %d using 1:3 with lines lw 2 dt 2 lc %d title 'Theorem 1: %s', \\\n"
-                   "     '' index %d using 1:4 with lines lw 2 dt 4 lc %d title 'paper: %s'",
-                i ? ", \\\n     " : "", s->dir, i, i + 1, ql, i, i + 1, ql, i, i + 1, ql);
+        plot_quote(ql, sizeof ql, labels[i]);
+        fprintf(o, "%s'%s/sweep.dat' index %d using 1:2 with linespoints lw 3 pt 7 ps 1.5 lc %d title '%s%s', \\\n"
+                   "     '' index %d using 1:3 with linespoints lw 2 dt 2 pt 6 ps 1.2 lc %d title '%s%s', \\\n"
+                   "     '' index %d using 1:4 with lines lw 2 dt 4 lc %d title '%s%s'",
+                i ? ", \\\n     " : "", s->dir, i, i + 1, ql[0] ? ql : "simulated T", ql[0] ? "" : "",
+                i, i + 1, ql[0] ? "  Theorem 1 bound" : "Theorem 1 bound", "",
+                i, i + 1, ql[0] ? "  paper, closed form" : "paper, closed-form T", "");
     }
     fprintf(o, "\n");
     return 0;
