@@ -152,12 +152,12 @@ static int plot_costs(plot_session *s, const run_point *pts, long n, const char 
     plot_quote(prog, sizeof prog, pts[0].program);
     fprintf(o, "set title \"%s: work W, span S, overhead O per sweep point\" font 'sans,17'\n", prog);
     fprintf(o, "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n");
-    fprintf(o, "set boxwidth 0.7\nset ylabel 'cost (cycles)'\nset format y '%%.2g'\nset xtics rotate by -30\n");
-    fprintf(o, "set key outside top right\nset rmargin 20\nset bmargin 8\nset yrange [0:*]\n");
-    fprintf(o, "stats '%s' using ($2+$3+$4) nooutput\n", path);
+    fprintf(o, "set boxwidth 0.7\nset ylabel 'cost (cycles)'\nset format y '%%.2g'\nset xtics rotate by 90 right\n");
+    fprintf(o, "set key outside top right\nset rmargin 20\nset bmargin 8\n\n");
+    fprintf(o, "stats '%s' using ($2+$3+$4) nooutput\nset yrange [0:STATS_max*1.5]\n", path);
     fprintf(o, "plot '%s' using 2:xtic(1) title 'W' lc rgb '#4477aa', '' using 3 title 'S' lc rgb '#ee6677', "
                "'' using 4 title 'O' lc rgb '#228833', "
-               "'' using 0:($2+$3+$4+STATS_max*0.03):5 with labels font 'sans,12' notitle\n",
+               "'' using 0:($2+$3+$4+STATS_max*0.02):5 with labels rotate by 90 left font 'sans,12' notitle\n",
             path);
     return 0;
 }
@@ -188,7 +188,7 @@ static int plot_speedup(plot_session *s, const run_point *pts, long n, const cha
     plot_quote(mach, sizeof mach, pts[0].machine.name);
     fprintf(o, "set title \"%s on %s: speedup T(1)/T(P)\" font 'sans,17'\n", prog, mach);
     fprintf(o, "set xlabel 'P (SMs)'\nset ylabel 'speedup T(1)/T(P)'\nset logscale xy 2\n");
-    fprintf(o, "set key outside below horizontal\n");
+    fprintf(o, "set key inside top left Left reverse box opaque\n");
     fprintf(o, "plot '%s' using 1:2 with linespoints lw 3 pt 7 ps 1.5 lc rgb 'black' title 'simulated', "
                "'' using 1:1 with lines lw 2 dt 2 lc rgb '#4477aa' title 'work law: P', "
                "'' using 1:3 with lines lw 2 dt 3 lc rgb '#ee6677' title 'span law: T(1)/S', "
