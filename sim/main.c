@@ -406,8 +406,8 @@ static int cmd_plot(int argc, char **argv)
     }
     if (rc == 0)
         rc = simulate_points(&rf, &o, &pts, &n);
-    if (rc == 0 && pts[0].machine.kind != KIND_MCM)
-        rc = fail("%s: plot draws MCM runs (a %s machine has no cycles to draw)", o.file,
+    if (rc == 0 && pts[0].machine.kind != KIND_MCM && kind != PLOT_SWEEP)
+        rc = fail("%s: this kind draws MCM runs (a %s machine has no thread-blocks or cycles; use --kind sweep)", o.file,
                   machine_kind_name(pts[0].machine.kind));
     if (rc == 0) {
         const char *swept[SWEEP_AXES_MAX];

@@ -74,7 +74,8 @@ static int write_groups(plot_session *s, const run_point *pts, long n, const cha
             group_label(&pts[k], swept, n_swept, x, lk, sizeof lk);
             if (strcmp(lk, lab) == 0)
                 fprintf(f, "%s %.17g %.17g %.17g\n", pts[k].swept[x], pts[k].result.T,
-                        pts[k].result.bound_theorem1 + pts[k].result.launch_term,
+                        pts[k].machine.kind == KIND_MCM ? pts[k].result.bound_theorem1 + pts[k].result.launch_term
+                                                        : NAN,
                         pts[k].has_closed_form ? pts[k].paper.T : NAN);
         }
         fprintf(f, "\n\n");
@@ -86,6 +87,17 @@ static int write_groups(plot_session *s, const run_point *pts, long n, const cha
 static const char *time_unit(const run_point *pt)
 {
     return pt->machine.kind == KIND_MCM ? "cycles" : "time units";
+}
+
+static int numeric_axis(const run_point *pts, long n, int x)
+{
+    for (long i = 0; i < n; i++) {
+        char *end;
+        strtod(pts[i].swept[x], &end);
+        if (*end || end == pts[i].swept[x])
+            return 0;
+    }
+    return 1;
 }
 
 static int plot_lines(plot_session *s, const run_point *pts, long n, const char *const *swept, int n_swept,
@@ -110,21 +122,25 @@ static int plot_lines(plot_session *s, const run_point *pts, long n, const char 
     fprintf(o, "set xlabel '%s%s'\nset ylabel 'T (%s)'\n", swept[x], strcmp(swept[x], "p") == 0 ? " (SMs)" : "",
             time_unit(&pts[0]));
     fprintf(o, "set rmargin 34\n");
-    if (span_decades(pts, n, x) > 2)
+    int numeric = numeric_axis(pts, n, x);
+    const char *xcol = numeric ? "1" : "0";
+    if (numeric && span_decades(pts, n, x) > 2)
         fprintf(o, "set logscale x 2\n");
-    if (span_decades(pts, n, -1) > 2)
+    if (!numeric)
+        fprintf(o, "set xrange [-0.5:%ld.5]\nset yrange [0:*]\n", n - 1);
+    if (numeric && span_decades(pts, n, -1) > 2)
         fprintf(o, "set logscale y 10\n");
     fprintf(o, "set key outside right top vertical Left reverse samplen 3\nset format y '%%.3g'\n");
     fprintf(o, "plot ");
     for (int i = 0; i < g; i++) {
         char ql[140];
         plot_quote(ql, sizeof ql, labels[i]);
-        fprintf(o, "%s'%s/sweep.dat' index %d using 1:2 with linespoints lw 3 pt 7 ps 1.5 lc %d title '%s%s', \\\n"
-                   "     '' index %d using 1:3 with linespoints lw 2 dt 2 pt 6 ps 1.2 lc %d title '%s%s', \\\n"
-                   "     '' index %d using 1:4 with lines lw 2 dt 4 lc %d title '%s%s'",
-                i ? ", \\\n     " : "", s->dir, i, i + 1, ql[0] ? ql : "simulated T", ql[0] ? "" : "",
-                i, i + 1, ql[0] ? "  Theorem 1 bound" : "Theorem 1 bound", "",
-                i, i + 1, ql[0] ? "  paper, closed form" : "paper, closed-form T", "");
+        fprintf(o, "%s'%s/sweep.dat' index %d using %s:2%s with linespoints lw 3 pt 7 ps 2 lc %d title '%s%s', \\\n"
+                   "     '' index %d using %s:3 with linespoints lw 2 dt 2 pt 6 ps 1.2 lc %d title '%s%s', \\\n"
+                   "     '' index %d using %s:4 with lines lw 2 dt 4 lc %d title '%s%s'",
+                i ? ", \\\n     " : "", s->dir, i, xcol, numeric ? "" : ":xtic(1)", i + 1, ql[0] ? ql : "simulated T", ql[0] ? "" : "",
+                i, xcol, i + 1, ql[0] ? "  Theorem 1 bound" : "Theorem 1 bound", "",
+                i, xcol, i + 1, ql[0] ? "  paper, closed form" : "paper, closed-form T", "");
     }
     fprintf(o, "\n");
     return 0;
@@ -154,7 +170,7 @@ static int plot_costs(plot_session *s, const run_point *pts, long n, const char 
     fprintf(o, "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n");
     fprintf(o, "set boxwidth 0.7\nset ylabel 'cost (cycles)'\nset format y '%%.2g'\nset xtics rotate by 90 right\n");
     fprintf(o, "set key outside top right\nset rmargin 20\nset bmargin 8\n\n");
-    fprintf(o, "stats '%s' using ($2+$3+$4) nooutput\nset yrange [0:STATS_max*1.5]\n", path);
+    fprintf(o, "stats '%s' using ($2+$3+$4) nooutput\nset yrange [0:STATS_max*1.7]\n", path);
     fprintf(o, "plot '%s' using 2:xtic(1) title 'W' lc rgb '#4477aa', '' using 3 title 'S' lc rgb '#ee6677', "
                "'' using 4 title 'O' lc rgb '#228833', "
                "'' using 0:($2+$3+$4+STATS_max*0.02):5 with labels rotate by 90 left font 'sans,12' notitle\n",
