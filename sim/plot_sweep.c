@@ -131,16 +131,19 @@ static int plot_lines(plot_session *s, const run_point *pts, long n, const char 
     if (numeric && span_decades(pts, n, -1) > 2)
         fprintf(o, "set logscale y 10\n");
     fprintf(o, "set key outside right top vertical Left reverse samplen 3\nset format y '%%.3g'\n");
+    int paper = 0;
+    for (long i = 0; i < n; i++)
+        paper |= pts[i].has_closed_form;
     fprintf(o, "plot ");
     for (int i = 0; i < g; i++) {
         char ql[140];
         plot_quote(ql, sizeof ql, labels[i]);
         fprintf(o, "%s'%s/sweep.dat' index %d using %s:2%s with linespoints lw 3 pt 7 ps 2 lc %d title '%s%s', \\\n"
-                   "     '' index %d using %s:3 with linespoints lw 2 dt 2 pt 6 ps 1.2 lc %d title '%s%s', \\\n"
-                   "     '' index %d using %s:4 with lines lw 2 dt 4 lc %d title '%s%s'",
+                   "     '' index %d using %s:3 with linespoints lw 2 dt 2 pt 6 ps 3 lc %d title '%s%s', \\\n"
+                   "     '' index %d using %s:4 with lines lw 2 dt 4 lc %d %s '%s%s'",
                 i ? ", \\\n     " : "", s->dir, i, xcol, numeric ? "" : ":xtic(1)", i + 1, ql[0] ? ql : "simulated T", ql[0] ? "" : "",
-                i, xcol, i + 1, ql[0] ? "  Theorem 1 bound" : "Theorem 1 bound", "",
-                i, xcol, i + 1, ql[0] ? "  paper, closed form" : "paper, closed-form T", "");
+                i, xcol, i + 1, ql[0] ? "  Theorem 1 bound (open circles)" : "Theorem 1 bound (open circles)", "",
+                i, xcol, i + 1, paper ? "title" : "notitle", ql[0] ? "  paper, closed form" : "paper, closed-form T", "");
     }
     fprintf(o, "\n");
     return 0;
