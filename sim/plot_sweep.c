@@ -114,18 +114,18 @@ static int plot_lines(plot_session *s, const run_point *pts, long n, const char 
     fprintf(o, "set title \"%s on %s%s", prog, mach, q[0] ? "\\n" : "");
     int col = 0; /* wrap the claim at a space after 95 characters */
     for (const char *c = q; *c; c++) {
-        int wrap = *c == '\n' || (*c == ' ' && col > 95);
+        int wrap = *c == '\n' || (*c == ' ' && col > 75);
         fputs(wrap ? "\\n" : (char[]){*c, 0}, o);
         col = wrap ? 0 : col + ((*c & 0xc0) != 0x80);
     }
-    fprintf(o, "\" font 'sans,14'\n");
+    fprintf(o, "\" font 'sans,14' noenhanced\n");
     fprintf(o, "set xlabel '%s%s'\nset ylabel 'T (%s)'\n", swept[x], strcmp(swept[x], "p") == 0 ? " (SMs)" : "",
             time_unit(&pts[0]));
-    fprintf(o, "set rmargin 34\n");
+    fprintf(o, "set rmargin 42\n");
     int numeric = numeric_axis(pts, n, x);
     const char *xcol = numeric ? "1" : "0";
     if (numeric && span_decades(pts, n, x) > 2)
-        fprintf(o, "set logscale x 2\n");
+        fprintf(o, "set logscale x 2\nset format x \"2^{%%L}\"\n");
     if (!numeric)
         fprintf(o, "set xrange [-0.5:%ld.5]\nset yrange [0:*]\n", n - 1);
     if (numeric && span_decades(pts, n, -1) > 2)
