@@ -4,7 +4,7 @@
  *   mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv]
  *                       [--trace FILE.csv] [--paje FILE.trace] [--exec]
  *   mcmsim compare FILE.cfg [--set key=value]...
- *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep] [--set key=value]...
+ *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...
  *   mcmsim list
  *   mcmsim --help | --version
  *
@@ -41,7 +41,7 @@ static void usage(FILE *out)
             "  mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv] [--trace FILE.csv]\n"
             "                      [--paje FILE.trace] [--exec]\n"
             "  mcmsim compare FILE.cfg [--set key=value]...   state the run file's conclusion\n"
-            "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep] [--set key=value]...\n"
+            "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...\n"
             "                         a picture: gantt (the schedule, default without a sweep)\n"
             "                         or sweep (T and the Theorem 1 bound against the sweep)\n"
             "  mcmsim list            machine presets and built-in programs\n"
