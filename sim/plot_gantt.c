@@ -188,10 +188,11 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s)
     fprintf(o, "set key outside right top vertical Left reverse samplen 2\n");
     fprintf(o, "set rmargin 30\n");
     if (g->merged)
-        fprintf(o, "set key title '{/:Bold bar = one SM busy with a kernel}\\n(%ld blocks merged)'\n", g->rows);
+        fprintf(o, "set key title \"{/:Bold bar = one SM busy with a kernel}\\n(%ld blocks merged)\"\n", g->rows);
     else
         fprintf(o, "set key title '{/:Bold bar = one thread-block}'\n");
-    fprintf(o, "set style fill solid 0.85 border rgb 'black'\n");
+    fprintf(o, g->p > 32 ? "set style fill solid 0.85 noborder\n" : "set style fill solid 0.85 border rgb 'black'\n");
+    fprintf(o, "set format x '%%g'\nset xtics rotate by -25\n");
     /* vertical lines: drawn as arrows, named in the key by NaN lines */
     fprintf(o, "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead lw 3 lc rgb 'black'\n", r->T, r->T);
     fprintf(o, "set arrow 2 from %.17g, graph 0 to %.17g, graph 1 nohead lw 3 dt 2 lc rgb 'red'\n",

@@ -3,7 +3,8 @@
  * non-trivial size; the Gantt's bars are the trace's blocks (count and
  * extents), merged into one busy interval per SM and kernel above 10^4
  * blocks; bad requests get one line, a non-zero exit, no output file and
- * no temporary files left.  The binary is found through $MCMSIM.
+ * no temporary files left; every lesson in programs/lectures runs and
+ * draws.  The binary is found through $MCMSIM.
  */
 #include "helpers.h"
 
@@ -258,4 +259,32 @@ Test(plot, errors)
     expect_refused("programs/demo.cfg --set p=8 --kind sweep", png, "does not sweep");
     expect_refused("programs/demo.cfg --set p=8 --kind speedup", png, "p");
     expect_refused("programs/demo.cfg", "/nonexistent-dir/x.png", "x.png");
+}
+
+/* Every lesson runs and draws with its default kind (a teacher's one
+ * command); at least six lessons. */
+Test(plot, lectures_run_and_draw, .timeout = 600)
+{
+    char dir[512], args[1024], out[256], err[2048];
+    snprintf(dir, sizeof dir, "%s/programs/lectures", MCMSIM_DATADIR);
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "no %s", dir);
+    int lessons = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".cfg") != 0)
+            continue;
+        lessons++;
+        snprintf(args, sizeof args, "run programs/lectures/%s", e->d_name);
+        cr_expect_eq(mcmsim(NULL, args, err, sizeof err), 0, "mcmsim %s: %s", args, err);
+        rmdir(tmpdir);
+        out_path(out, sizeof out, "lesson.png");
+        snprintf(args, sizeof args, "programs/lectures/%s", e->d_name);
+        draw(args, out);
+        expect_png(out);
+        unlink(out);
+    }
+    closedir(d);
+    cr_expect_geq(lessons, 6, "only %d lessons in %s", lessons, dir);
 }
