@@ -4,6 +4,7 @@
  *   mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv]
  *                       [--trace FILE.csv] [--paje FILE.trace] [--exec]
  *   mcmsim compare FILE.cfg [--set key=value]...
+ *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...
  *   mcmsim list
  *   mcmsim --help | --version
  *
@@ -18,6 +19,7 @@
 #include "exec_programs.h"
 #include "fail.h"
 #include "paje.h"
+#include "plot.h"
 #include "program.h"
 #include "report.h"
 #include "runfile.h"
@@ -39,6 +41,9 @@ static void usage(FILE *out)
             "  mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv] [--trace FILE.csv]\n"
             "                      [--paje FILE.trace] [--exec]\n"
             "  mcmsim compare FILE.cfg [--set key=value]...   state the run file's conclusion\n"
+            "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...\n"
+            "                         a picture: gantt (the schedule, default without a sweep)\n"
+            "                         or sweep (T and the Theorem 1 bound against the sweep)\n"
             "  mcmsim list            machine presets and built-in programs\n"
             "  mcmsim --help | --version\n\n"
             "  --set key=value   override a program param or a machine field;\n"
@@ -306,6 +311,122 @@ static int cmd_run(int argc, char **argv, int compare)
     return rc < 0 ? die() : 0;
 }
 
+/* `mcmsim plot`: -o and --kind are taken out of argv, the rest is parsed
+ * as for `run`. */
+typedef struct plot_options {
+    const char *out, *kind;
+} plot_options;
+
+static int take_plot_args(int *argc, char **argv, plot_options *p)
+{
+    int w = 2;
+    memset(p, 0, sizeof *p);
+    for (int i = 2; i < *argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--kind") == 0) {
+            if (i + 1 >= *argc)
+                return fail("%s needs a value (mcmsim --help)", argv[i]);
+            if (argv[i][1] == 'o')
+                p->out = argv[++i];
+            else
+                p->kind = argv[++i];
+        } else if (strcmp(argv[i], "--trace") == 0 || strcmp(argv[i], "--paje") == 0 ||
+                   strcmp(argv[i], "--format") == 0) {
+            return fail("%s is for mcmsim run, not plot", argv[i]);
+        } else {
+            argv[w++] = argv[i];
+        }
+    }
+    *argc = w;
+    if (!p->out)
+        return fail("plot needs an output: mcmsim plot FILE.cfg -o OUT.svg|OUT.png");
+    return plot_check_output(p->out);
+}
+
+static int choose_kind(const plot_options *p, const run_file *rf, plot_kind *kind)
+{
+    if (!p->kind) {
+        *kind = runfile_points(rf) > 1 ? PLOT_SWEEP : PLOT_GANTT;
+        return 0;
+    }
+    if (plot_kind_parse(p->kind, kind) < 0)
+        return -1;
+    if (*kind == PLOT_SWEEP && runfile_points(rf) < 2)
+        return fail("--kind sweep: %s does not sweep (give a key a list of values)", rf->path);
+    return 0;
+}
+
+/* The compare group's claim and verdicts, for a sweep picture's subtitle. */
+static void plot_subtitle(const run_file *rf, const run_point *pts, long n, const char *const *swept, char *out,
+                          size_t size, const char **along)
+{
+    const char *claim = NULL;
+    if (!rf->compare || !config_setting_lookup_string(rf->compare, "claim", &claim))
+        return;
+    config_setting_lookup_string(rf->compare, "along", along);
+    /* the verdict: the last line compare prints */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    int rc = m ? compare_print(m, rf->compare, pts, n, swept, rf->n_axes, NULL) : -1;
+    if (m)
+        fclose(m);
+    char *last = NULL;
+    for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n"))
+        last = line;
+    while (last && *last == ' ')
+        last++;
+    snprintf(out, size, "%s\nverdict: %s", claim, rc == 0 && last ? last : "(none)");
+    free(text);
+    if (rc < 0)
+        fail_clear();
+}
+
+static int cmd_plot(int argc, char **argv)
+{
+    plot_options p;
+    run_options o;
+    run_file rf;
+    run_point *pts = NULL;
+    long n = 0;
+    plot_kind kind = PLOT_GANTT;
+    int rc = take_plot_args(&argc, argv, &p);
+    if (rc == 0)
+        rc = parse_run_args(argc, argv, &o);
+    int loaded = rc == 0;
+    if (loaded)
+        rc = runfile_load(&rf, o.file, o.sets, o.n_sets);
+    if (loaded)
+        free(o.sets);
+    if (rc == 0)
+        rc = choose_kind(&p, &rf, &kind);
+    if (rc == 0 && kind == PLOT_GANTT) {
+        o.paje = p.out; /* names the temporary trace's owner in messages */
+        rc = temporary_trace(&o);
+        o.paje = NULL;
+    }
+    if (rc == 0)
+        rc = simulate_points(&rf, &o, &pts, &n);
+    if (rc == 0 && pts[0].machine.kind != KIND_MCM && kind != PLOT_SWEEP)
+        rc = fail("%s: this kind draws MCM runs (a %s machine has no thread-blocks or cycles; use --kind sweep)", o.file,
+                  machine_kind_name(pts[0].machine.kind));
+    if (rc == 0) {
+        const char *swept[SWEEP_AXES_MAX];
+        for (int a = 0; a < rf.n_axes; a++)
+            swept[a] = rf.axes[a].key;
+        char subtitle[1024] = "";
+        const char *along = NULL;
+        plot_subtitle(&rf, pts, n, swept, subtitle, sizeof subtitle, &along);
+        rc = plot_draw(kind, p.out, o.trace, pts, n, swept, rf.n_axes, subtitle, along);
+    }
+    if (pts)
+        free_points(pts, n);
+    if (loaded && o.paje_csv[0])
+        unlink(o.paje_csv);
+    if (loaded)
+        runfile_close(&rf);
+    return rc < 0 ? die() : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -326,6 +447,8 @@ int main(int argc, char **argv)
         return cmd_run(argc, argv, 0);
     if (strcmp(argv[1], "compare") == 0)
         return cmd_run(argc, argv, 1);
+    if (strcmp(argv[1], "plot") == 0)
+        return cmd_plot(argc, argv);
     fail("unknown command '%s' (mcmsim --help)", argv[1]);
     return die();
 }

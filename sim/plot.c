@@ -1,0 +1,189 @@
+/*
+ * plot.c — the drawing session of `mcmsim plot` (see plot.h): the terminal
+ * from the extension, a temporary folder, gnuplot run as a child, the
+ * picture renamed into place at the end, temporary files removed always.
+ */
+#include "plot.h"
+#include "fail.h"
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int plot_kind_parse(const char *name, plot_kind *kind)
+{
+    static const char *const names[] = {"gantt", "sweep", "costs", "speedup"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *kind = (plot_kind)i;
+            return 0;
+        }
+    return fail("--kind %s: unknown kind (expected gantt, sweep, costs or speedup)", name);
+}
+
+void plot_quote(char *dst, size_t n, const char *src)
+{
+    size_t j = 0;
+    for (size_t i = 0; src[i] && j + 1 < n; i++)
+        dst[j++] = (src[i] == '"' || src[i] == '\\' || src[i] == '\'') ? ' ' : src[i];
+    dst[j] = '\0';
+}
+
+static const char *terminal_for(const char *out)
+{
+    const char *dot = strrchr(out, '.');
+    if (dot && strcmp(dot, ".svg") == 0)
+        return "svg size 1280,800 dynamic enhanced font 'sans,16' background rgb 'white'";
+    if (dot && strcmp(dot, ".png") == 0)
+        return "pngcairo size 1280,800 enhanced font 'sans,16' background rgb 'white'";
+    return NULL;
+}
+
+int plot_check_output(const char *out)
+{
+    return terminal_for(out) ? 0 : fail("-o %s: gnuplot cannot write this format here (use .svg or .png)", out);
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char path[1400];
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+    rmdir(dir);
+}
+
+int plot_open(plot_session *s, const char *out)
+{
+    memset(s, 0, sizeof *s);
+    s->out = out;
+    const char *term = terminal_for(out);
+    if (!term)
+        return fail("-o %s: gnuplot cannot write this format here (use .svg or .png)", out);
+    const char *tmp = getenv("TMPDIR");
+    snprintf(s->dir, sizeof s->dir, "%s/mcmsim-plot-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    if (!mkdtemp(s->dir)) {
+        s->dir[0] = '\0';
+        return fail("-o %s: cannot make a temporary folder: %s", out, strerror(errno));
+    }
+    snprintf(s->part, sizeof s->part, "%s.part", out);
+    char path[1100], q[1100];
+    s->script = plot_data(s, "script.gp", path, sizeof path);
+    if (!s->script) {
+        remove_dir(s->dir);
+        return fail("-o %s: cannot write the gnuplot script: %s", out, strerror(errno));
+    }
+    plot_quote(q, sizeof q, s->part);
+    fprintf(s->script, "set terminal %s\nset output '%s'\n", term, q);
+    fprintf(s->script, "set encoding utf8\nset grid\nset border lw 1.5\n");
+    return 0;
+}
+
+FILE *plot_data(plot_session *s, const char *name, char *path, size_t n)
+{
+    snprintf(path, n, "%s/%s", s->dir, name);
+    return fopen(path, "w");
+}
+
+/* gnuplot's first error line, for the one-line message. */
+static void first_error(const char *errpath, char *msg, size_t n)
+{
+    FILE *f = fopen(errpath, "r");
+    msg[0] = '\0';
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        if (strstr(line, "rror") || strstr(line, "arning") == NULL) {
+            line[strcspn(line, "\n")] = '\0';
+            if (line[0] && strspn(line, " ^") != strlen(line)) {
+                snprintf(msg, n, "%s", line);
+                if (strstr(line, "rror"))
+                    break;
+            }
+        }
+    if (f)
+        fclose(f);
+}
+
+static int run_gnuplot(plot_session *s)
+{
+    char script[1100], errpath[1100], msg[512];
+    snprintf(script, sizeof script, "%s/script.gp", s->dir);
+    snprintf(errpath, sizeof errpath, "%s/gnuplot.err", s->dir);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return fail("-o %s: cannot start gnuplot: %s", s->out, strerror(errno));
+    if (pid == 0) {
+        FILE *e = freopen(errpath, "w", stderr);
+        (void)e;
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+        return fail("-o %s: gnuplot is not installed (make setup installs gnuplot-nox)", s->out);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        first_error(errpath, msg, sizeof msg);
+        return fail("-o %s: gnuplot failed: %s", s->out, msg[0] ? msg : "no message");
+    }
+    return 0;
+}
+
+void plot_keep(plot_session *s, const char *name)
+{
+    const char *to = getenv("MCMSIM_PLOT_DATA");
+    if (!to || !to[0])
+        return;
+    char path[1100];
+    snprintf(path, sizeof path, "%s/%s", s->dir, name);
+    FILE *in = fopen(path, "r"), *out = in ? fopen(to, "w") : NULL;
+    int c;
+    while (out && (c = getc(in)) != EOF)
+        putc(c, out);
+    if (out)
+        fclose(out);
+    if (in)
+        fclose(in);
+}
+
+int plot_close(plot_session *s, int ok)
+{
+    int rc = ok ? 0 : -1;
+    if (s->script) {
+        fprintf(s->script, "unset output\n");
+        if (fclose(s->script) != 0 && rc == 0)
+            rc = fail("-o %s: cannot write the gnuplot script", s->out);
+        s->script = NULL;
+    }
+    if (rc == 0)
+        rc = run_gnuplot(s);
+    if (rc == 0 && rename(s->part, s->out) != 0)
+        rc = fail("-o %s: cannot write: %s", s->out, strerror(errno));
+    if (rc < 0)
+        unlink(s->part);
+    if (s->dir[0])
+        remove_dir(s->dir);
+    return rc;
+}
+
+int plot_draw(plot_kind kind, const char *out, const char *trace_csv, const run_point *pts, long n,
+              const char *const *swept, int n_swept, const char *subtitle, const char *along)
+{
+    plot_session s;
+    if (plot_open(&s, out) < 0)
+        return -1;
+    int rc = kind == PLOT_GANTT ? plot_gantt(&s, trace_csv, &pts[0])
+                                : plot_sweep(&s, kind, pts, n, swept, n_swept, subtitle, along);
+    return plot_close(&s, rc == 0);
+}

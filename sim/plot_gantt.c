@@ -1,0 +1,252 @@
+/*
+ * plot_gantt.c — the schedule as a Gantt chart (`mcmsim plot --kind gantt`).
+ *
+ * Reads the trace CSV the engine wrote (kernel,block,sm,start,end), writes
+ * one gnuplot data block per kernel (sm start end per row) and the script:
+ * one row per SM, each block a bar coloured by its kernel, kernel release
+ * and finish marked above the rows, T and the Theorem 1 and Corollary 1
+ * bounds as vertical lines.  Above PLOT_GANTT_BLOCKS_MAX blocks, each SM's
+ * blocks of one kernel become one busy interval (first start, last end),
+ * and the legend says so.
+ */
+#include "plot.h"
+#include "fail.h"
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GANTT_KERNELS_MAX 4096
+
+typedef struct gantt_kernel {
+    char name[64];
+    double *lo, *hi; /* per SM, when merged */
+} gantt_kernel;
+
+typedef struct gantt {
+    gantt_kernel *k;
+    int n_kernels, p;
+    long rows;
+    int merged;
+} gantt;
+
+static int kernel_index(gantt *g, const char *name)
+{
+    for (int i = g->n_kernels - 1; i >= 0; i--)
+        if (strcmp(g->k[i].name, name) == 0)
+            return i;
+    if (g->n_kernels == GANTT_KERNELS_MAX)
+        return -1;
+    gantt_kernel *k = &g->k[g->n_kernels];
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->lo = k->hi = NULL;
+    return g->n_kernels++;
+}
+
+/* One CSV row: -1 on the header or a malformed row. */
+static int parse_row(char *line, char *name, int *sm, double *start, double *end)
+{
+    char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+    if (!c2)
+        return -1;
+    size_t len = (size_t)(c1 - line) < 63 ? (size_t)(c1 - line) : 63;
+    memcpy(name, line, len);
+    name[len] = '\0';
+    char *e;
+    *sm = (int)strtol(c2 + 1, &e, 10);
+    if (*e != ',')
+        return -1;
+    *start = strtod(e + 1, &e);
+    if (*e != ',')
+        return -1;
+    *end = strtod(e + 1, &e);
+    return 0;
+}
+
+static void merge_row(gantt *g, int ki, int sm, double start, double end)
+{
+    gantt_kernel *k = &g->k[ki];
+    if (!k->lo) {
+        k->lo = malloc((size_t)g->p * sizeof *k->lo);
+        k->hi = malloc((size_t)g->p * sizeof *k->hi);
+        for (int i = 0; i < g->p; i++)
+            k->lo[i] = DBL_MAX, k->hi[i] = -1;
+    }
+    if (start < k->lo[sm])
+        k->lo[sm] = start;
+    if (end > k->hi[sm])
+        k->hi[sm] = end;
+}
+
+static long count_rows(const char *csv)
+{
+    FILE *f = fopen(csv, "r");
+    long n = 0;
+    int c;
+    while (f && (c = getc(f)) != EOF)
+        n += c == '\n';
+    if (f)
+        fclose(f);
+    return f ? n - 1 : -1;
+}
+
+/* Pass over the trace: rows into per-kernel files (small runs) or merged
+ * intervals (large runs). */
+static int read_trace(gantt *g, const char *csv, FILE **out, int n_out)
+{
+    FILE *f = fopen(csv, "r");
+    if (!f)
+        return fail("cannot read the trace %s", csv);
+    char line[512], name[64];
+    int sm;
+    double start, end;
+    while (fgets(line, sizeof line, f)) {
+        if (parse_row(line, name, &sm, &start, &end) < 0 || strcmp(name, "kernel") == 0)
+            continue;
+        int ki = kernel_index(g, name);
+        if (ki < 0 || sm < 0 || sm >= g->p) {
+            fclose(f);
+            return fail("trace %s: too many kernels or a bad SM (%d)", csv, sm);
+        }
+        if (g->merged)
+            merge_row(g, ki, sm, start, end);
+        else if (ki < n_out)
+            fprintf(out[ki], "%d %.17g %.17g\n", sm, start, end);
+    }
+    fclose(f);
+    return 0;
+}
+
+static void write_merged(gantt *g, FILE *dat)
+{
+    for (int k = 0; k < g->n_kernels; k++) {
+        for (int sm = 0; sm < g->p; sm++)
+            if (g->k[k].lo && g->k[k].hi[sm] >= 0)
+                fprintf(dat, "%d %.17g %.17g\n", sm, g->k[k].lo[sm], g->k[k].hi[sm]);
+        fprintf(dat, "\n\n");
+    }
+}
+
+/* Small runs: one temporary file per kernel, concatenated as data blocks. */
+static int write_blocks(gantt *g, const char *csv, FILE *dat, plot_session *s)
+{
+    int max_files = 64;
+    FILE *parts[64];
+    char path[1100], name[32];
+    for (int i = 0; i < max_files; i++) {
+        snprintf(name, sizeof name, "k%d.dat", i);
+        parts[i] = plot_data(s, name, path, sizeof path);
+    }
+    int rc = read_trace(g, csv, parts, max_files);
+    if (rc == 0 && g->n_kernels > max_files)
+        rc = fail("trace %s: %d kernels; the Gantt draws at most %d (pin fewer)", csv, g->n_kernels, max_files);
+    for (int i = 0; i < max_files; i++) {
+        if (!parts[i])
+            continue;
+        fclose(parts[i]);
+        snprintf(name, sizeof name, "k%d.dat", i);
+        snprintf(path, sizeof path, "%s/%s", s->dir, name);
+        FILE *in = rc == 0 && i < g->n_kernels ? fopen(path, "r") : NULL;
+        int c;
+        while (in && (c = getc(in)) != EOF)
+            putc(c, dat);
+        if (in) {
+            fclose(in);
+            fprintf(dat, "\n\n");
+        }
+    }
+    return rc;
+}
+
+static void write_kernel_marks(const run_point *pt, plot_session *s)
+{
+    char path[1100];
+    FILE *f = plot_data(s, "kernels.dat", path, sizeof path);
+    if (!f)
+        return;
+    for (int k = 0; k < pt->result.n_kernels; k++)
+        fprintf(f, "%.17g %.17g\n", pt->result.kernels[k].start, pt->result.kernels[k].end);
+    fclose(f);
+}
+
+static void write_script(const gantt *g, const run_point *pt, plot_session *s)
+{
+    FILE *o = s->script;
+    char prog[256], mach[256];
+    plot_quote(prog, sizeof prog, pt->program);
+    plot_quote(mach, sizeof mach, pt->machine.name);
+    const sim_result *r = &pt->result;
+    double xmax = r->T;
+    if (r->bound_theorem1 + r->launch_term > xmax)
+        xmax = r->bound_theorem1 + r->launch_term;
+    if (r->bound_corollary1 > xmax)
+        xmax = r->bound_corollary1;
+    fprintf(o, "set title \"%s on %s (P = %d SMs, %ld blocks)\" font 'sans,18'\n", prog, mach, g->p, g->rows);
+    fprintf(o, "set xlabel 'time (cycles)'\nset ylabel 'SM'\n");
+    fprintf(o, "set xrange [0:%.17g]\nset yrange [-0.7:%g]\n", xmax * 1.02, g->p - 0.3 + 1.0);
+    if (g->p <= 32)
+        fprintf(o, "set ytics 0,1,%d\n", g->p - 1);
+    fprintf(o, "set key outside right top vertical Left reverse samplen 2\n");
+    fprintf(o, "set rmargin 30\n");
+    if (g->merged)
+        fprintf(o, "set key title \"{/:Bold bar = one SM busy with a kernel}\\n(%ld blocks merged)\"\n", g->rows);
+    else
+        fprintf(o, "set key title '{/:Bold bar = one thread-block}'\n");
+    fprintf(o, g->p > 32 ? "set style fill solid 0.85 noborder\n" : "set style fill solid 0.85 border rgb 'black'\n");
+    fprintf(o, "set format x '%%g'\nset xtics rotate by -25\n");
+    /* vertical lines: drawn as arrows, named in the key by NaN lines */
+    fprintf(o, "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead lw 3 lc rgb 'black'\n", r->T, r->T);
+    fprintf(o, "set arrow 2 from %.17g, graph 0 to %.17g, graph 1 nohead lw 3 dt 2 lc rgb 'red'\n",
+            r->bound_theorem1 + r->launch_term, r->bound_theorem1 + r->launch_term);
+    fprintf(o, "set arrow 3 from %.17g, graph 0 to %.17g, graph 1 nohead lw 3 dt 3 lc rgb 'blue'\n",
+            r->bound_corollary1, r->bound_corollary1);
+    fprintf(o, "plot ");
+    double h = g->p > 64 ? 0.5 : 0.4;
+    for (int k = 0; k < g->n_kernels; k++) {
+        char kn[80];
+        plot_quote(kn, sizeof kn, g->k[k].name);
+        fprintf(o, "'%s/blocks.dat' index %d using 2:1:2:3:($1-%g):($1+%g) with boxxyerror lc %d ", s->dir, k,
+                h, h, k % 8 + 1);
+        if (k < 8)
+            fprintf(o, "title '%s', \\\n     ", kn);
+        else
+            fprintf(o, "notitle, \\\n     ");
+    }
+    fprintf(o, "'%s/kernels.dat' using 1:(%d+0.35) with points pt 9 ps 2 lc rgb '#006400' title 'kernel release', \\\n"
+               "     '%s/kernels.dat' using 2:(%d+0.35) with points pt 11 ps 2 lc rgb '#8b0000' title 'kernel finish', \\\n",
+            s->dir, g->p - 1, s->dir, g->p - 1);
+    fprintf(o, "     NaN with lines lw 3 lc rgb 'black' title 'T = %.6g cycles', \\\n", r->T);
+    fprintf(o, "     NaN with lines lw 3 dt 2 lc rgb 'red' title 'Theorem 1: %.6g', \\\n",
+            r->bound_theorem1 + r->launch_term);
+    fprintf(o, "     NaN with lines lw 3 dt 3 lc rgb 'blue' title 'Corollary 1: %.6g'\n", r->bound_corollary1);
+}
+
+int plot_gantt(plot_session *s, const char *trace_csv, const run_point *pt)
+{
+    gantt g = {.p = pt->result.p};
+    g.rows = count_rows(trace_csv);
+    if (g.rows < 0)
+        return fail("cannot read the trace %s", trace_csv);
+    g.merged = g.rows > PLOT_GANTT_BLOCKS_MAX;
+    g.k = calloc(GANTT_KERNELS_MAX, sizeof *g.k);
+    char path[1100];
+    FILE *dat = plot_data(s, "blocks.dat", path, sizeof path);
+    int rc = dat ? 0 : fail("cannot write the Gantt data in %s", s->dir);
+    if (rc == 0 && g.merged) {
+        rc = read_trace(&g, trace_csv, NULL, 0);
+        if (rc == 0)
+            write_merged(&g, dat);
+    } else if (rc == 0) {
+        rc = write_blocks(&g, trace_csv, dat, s);
+    }
+    if (dat)
+        fclose(dat);
+    if (rc == 0) {
+        plot_keep(s, "blocks.dat");
+        write_kernel_marks(pt, s);
+        write_script(&g, pt, s);
+    }
+    for (int k = 0; k < g.n_kernels; k++)
+        free(g.k[k].lo), free(g.k[k].hi);
+    free(g.k);
+    return rc;
+}

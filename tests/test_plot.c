@@ -1,0 +1,290 @@
+/*
+ * test_plot.c — `mcmsim plot`: each kind writes a valid PNG or SVG of
+ * non-trivial size; the Gantt's bars are the trace's blocks (count and
+ * extents), merged into one busy interval per SM and kernel above 10^4
+ * blocks; bad requests get one line, a non-zero exit, no output file and
+ * no temporary files left; every lesson in programs/lectures runs and
+ * draws.  The binary is found through $MCMSIM.
+ */
+#include "helpers.h"
+
+#include <dirent.h>
+#include <float.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+static char tmpdir[256];
+
+/* Run `mcmsim ARGS` with TMPDIR set to a fresh folder; stderr into err. */
+static int mcmsim(const char *env, const char *args, char *err, size_t n)
+{
+    const char *bin = getenv("MCMSIM");
+    cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mcmsim-plot-test-%d", (int)getpid());
+    mkdir(tmpdir, 0700);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd %s && TMPDIR=%s %s %s %s >/dev/null 2>%s/err.txt", MCMSIM_DATADIR, tmpdir,
+             env ? env : "", bin, args, tmpdir);
+    int rc = system(cmd);
+    char path[300];
+    snprintf(path, sizeof path, "%s/err.txt", tmpdir);
+    FILE *f = fopen(path, "r");
+    size_t len = f ? fread(err, 1, n - 1, f) : 0;
+    err[len] = '\0';
+    if (f)
+        fclose(f);
+    unlink(path);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+}
+
+/* Entries left in the test's TMPDIR (the plot's temporary folder must be gone). */
+static int leftovers(void)
+{
+    DIR *d = opendir(tmpdir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+static void expect_png(const char *path)
+{
+    unsigned char sig[8] = {0};
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s not written", path);
+    cr_expect_eq(fread(sig, 1, 8, f), 8u);
+    fclose(f);
+    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    cr_expect(memcmp(sig, png, 8) == 0, "%s: not a PNG", path);
+    cr_expect_gt(file_size(path), 20000, "%s: only %ld bytes", path, file_size(path));
+}
+
+static void expect_svg(const char *path)
+{
+    char head[4096] = "";
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s not written", path);
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    head[n] = '\0';
+    fclose(f);
+    cr_expect(strstr(head, "<svg") != NULL, "%s: no <svg element", path);
+    cr_expect_gt(file_size(path), 10000, "%s: only %ld bytes", path, file_size(path));
+    char tail[64] = "";
+    f = fopen(path, "r");
+    fseek(f, -20, SEEK_END);
+    n = fread(tail, 1, sizeof tail - 1, f);
+    tail[n] = '\0';
+    fclose(f);
+    cr_expect(strstr(tail, "</svg>") != NULL, "%s: does not end with </svg>", path);
+}
+
+static void out_path(char *buf, size_t n, const char *name)
+{
+    snprintf(buf, n, "/tmp/mcmsim-plot-out-%d-%s", (int)getpid(), name);
+    unlink(buf);
+}
+
+static void draw(const char *args, const char *out)
+{
+    char err[2048], cmd[1024];
+    snprintf(cmd, sizeof cmd, "plot %s -o %s", args, out);
+    int rc = mcmsim(NULL, cmd, err, sizeof err);
+    cr_expect_eq(rc, 0, "mcmsim %s: exit %d: %s", cmd, rc, err);
+    cr_expect_eq(leftovers(), 0, "mcmsim %s left temporary files in TMPDIR", cmd);
+    rmdir(tmpdir);
+}
+
+Test(plot, gantt_png_and_svg)
+{
+    char png[256], svg[256];
+    out_path(png, sizeof png, "g.png");
+    out_path(svg, sizeof svg, "g.svg");
+    draw("programs/demo.cfg --set p=4 --set n=65536", png);
+    draw("programs/demo.cfg --set p=4 --set n=65536", svg);
+    expect_png(png);
+    expect_svg(svg);
+    unlink(png);
+    unlink(svg);
+}
+
+Test(plot, sweep_costs_speedup)
+{
+    char out[256];
+    const char *runs[][2] = {
+        {"programs/demo.cfg", "sweep.png"},
+        {"programs/demo.cfg --kind speedup", "speedup.png"},
+        {"programs/euclid.cfg --kind costs", "costs.png"},
+        {"programs/fft.cfg --kind sweep", "fft.svg"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        out_path(out, sizeof out, runs[i][1]);
+        draw(runs[i][0], out);
+        if (strstr(out, ".png"))
+            expect_png(out);
+        else
+            expect_svg(out);
+        unlink(out);
+    }
+}
+
+/* Rows "sm start end" of a data file or "kernel,block,sm,start,end" of a
+ * trace: count, and per SM the first start and last end. */
+typedef struct extents {
+    long rows;
+    double lo[64], hi[64];
+} extents;
+
+static void extents_init(extents *e)
+{
+    e->rows = 0;
+    for (int i = 0; i < 64; i++)
+        e->lo[i] = DBL_MAX, e->hi[i] = -1;
+}
+
+static void extents_add(extents *e, int sm, double start, double end)
+{
+    cr_assert(sm >= 0 && sm < 64);
+    e->rows++;
+    if (start < e->lo[sm])
+        e->lo[sm] = start;
+    if (end > e->hi[sm])
+        e->hi[sm] = end;
+}
+
+static void read_bars(const char *path, extents *e)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s not written", path);
+    char line[256];
+    int sm;
+    double a, b;
+    extents_init(e);
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%d %lf %lf", &sm, &a, &b) == 3)
+            extents_add(e, sm, a, b);
+    fclose(f);
+}
+
+static void read_trace(const char *path, extents *e)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s not written", path);
+    char line[256];
+    int sm;
+    long block;
+    double a, b;
+    extents_init(e);
+    while (fgets(line, sizeof line, f)) {
+        char *c = strchr(line, ',');
+        if (c && sscanf(c + 1, "%ld,%d,%lf,%lf", &block, &sm, &a, &b) == 4)
+            extents_add(e, sm, a, b);
+    }
+    fclose(f);
+}
+
+static void bars_against_trace(const char *params, int merged)
+{
+    char bars[256], trace[256], png[256], err[2048], cmd[1024], env[300];
+    out_path(bars, sizeof bars, "bars.dat");
+    out_path(trace, sizeof trace, "trace.csv");
+    out_path(png, sizeof png, "bars.png");
+    snprintf(cmd, sizeof cmd, "run programs/demo.cfg %s --trace %s", params, trace);
+    cr_assert_eq(mcmsim(NULL, cmd, err, sizeof err), 0, "%s", err);
+    snprintf(env, sizeof env, "MCMSIM_PLOT_DATA=%s", bars);
+    snprintf(cmd, sizeof cmd, "plot programs/demo.cfg %s -o %s", params, png);
+    cr_assert_eq(mcmsim(env, cmd, err, sizeof err), 0, "%s", err);
+    rmdir(tmpdir);
+    extents b, t;
+    read_bars(bars, &b);
+    read_trace(trace, &t);
+    cr_assert_gt(t.rows, 0);
+    if (merged) {
+        cr_expect_gt(t.rows, 10000, "the merged case needs more than 10^4 blocks");
+        cr_expect_lt(b.rows, t.rows / 10, "%ld bars for %ld blocks: not merged", b.rows, t.rows);
+    } else {
+        cr_expect_eq(b.rows, t.rows, "%ld bars for %ld blocks in the trace", b.rows, t.rows);
+    }
+    for (int sm = 0; sm < 64; sm++) {
+        cr_expect_eq(b.lo[sm], t.lo[sm], "SM %d: first bar at %g, trace at %g", sm, b.lo[sm], t.lo[sm]);
+        cr_expect_eq(b.hi[sm], t.hi[sm], "SM %d: last bar ends at %g, trace at %g", sm, b.hi[sm], t.hi[sm]);
+    }
+    unlink(bars);
+    unlink(trace);
+    unlink(png);
+}
+
+Test(plot, gantt_bars_are_the_trace_blocks)
+{
+    bars_against_trace("--set p=4 --set n=65536", 0);
+}
+
+Test(plot, gantt_merges_above_ten_thousand_blocks)
+{
+    bars_against_trace("--set p=8 --set n=4194304", 1);
+}
+
+static void expect_refused(const char *args, const char *out, const char *needle)
+{
+    char err[2048], cmd[1024];
+    snprintf(cmd, sizeof cmd, "plot %s -o %s", args, out);
+    int rc = mcmsim(NULL, cmd, err, sizeof err);
+    cr_expect_neq(rc, 0, "mcmsim %s: exit 0", cmd);
+    size_t len = strlen(err);
+    cr_expect(len > 0 && strchr(err, '\n') == err + len - 1, "mcmsim %s: not one line:\n%s", cmd, err);
+    cr_expect(strstr(err, needle) != NULL, "mcmsim %s: '%s' not in: %s", cmd, needle, err);
+    cr_expect_eq(file_size(out), -1, "mcmsim %s left %s", cmd, out);
+    char part[300];
+    snprintf(part, sizeof part, "%s.part", out);
+    cr_expect_eq(file_size(part), -1, "mcmsim %s left %s", cmd, part);
+    cr_expect_eq(leftovers(), 0, "mcmsim %s left temporary files", cmd);
+    rmdir(tmpdir);
+}
+
+Test(plot, errors)
+{
+    char png[256], pdf[256];
+    out_path(png, sizeof png, "bad.png");
+    out_path(pdf, sizeof pdf, "bad.pdf");
+    expect_refused("programs/demo.cfg --kind pie", png, "unknown kind");
+    expect_refused("programs/demo.cfg --set p=8", pdf, "cannot write");
+    expect_refused("programs/demo.cfg --set p=8 --kind sweep", png, "does not sweep");
+    expect_refused("programs/demo.cfg --set p=8 --kind speedup", png, "p");
+    expect_refused("programs/demo.cfg", "/nonexistent-dir/x.png", "x.png");
+}
+
+/* Every lesson runs and draws with its default kind (a teacher's one
+ * command); at least six lessons. */
+Test(plot, lectures_run_and_draw, .timeout = 600)
+{
+    char dir[512], args[1024], out[256], err[2048];
+    snprintf(dir, sizeof dir, "%s/programs/lectures", MCMSIM_DATADIR);
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "no %s", dir);
+    int lessons = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".cfg") != 0)
+            continue;
+        lessons++;
+        snprintf(args, sizeof args, "run programs/lectures/%s", e->d_name);
+        cr_expect_eq(mcmsim(NULL, args, err, sizeof err), 0, "mcmsim %s: %s", args, err);
+        rmdir(tmpdir);
+        out_path(out, sizeof out, "lesson.png");
+        snprintf(args, sizeof args, "programs/lectures/%s", e->d_name);
+        draw(args, out);
+        expect_png(out);
+        unlink(out);
+    }
+    closedir(d);
+    cr_expect_geq(lessons, 6, "only %d lessons in %s", lessons, dir);
+}
