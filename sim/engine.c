@@ -7,9 +7,9 @@
  * A kernel's blocks become ready when every kernel it comes after has
  * finished (plus the launch latency, and a graph's start before the first
  * kernels, if the machine has them: then a launcher actor, the host CPU,
- * releases it).  An SM that finds no ready
- * block sleeps until a kernel is released.  This is greedy scheduling:
- * whenever an SM is idle and a block is ready, the block starts at once.
+ * releases it).  An SM that finds no ready block sleeps until a kernel is
+ * released.  This is greedy scheduling: whenever an SM is idle and a block
+ * is ready, the block starts at once.
  *
  * Blocks are generated lazily: a kernel's state is a counter of blocks
  * issued and one of blocks finished, so memory does not grow with N.
@@ -20,13 +20,15 @@
  * computes for max(span cycles, work cycles) instead of S(B); a kernel
  * beyond the L2 moves its words at u_dram; with sector_words a block pays
  * for every word of every thread (the MCM: one U per coalesced access of
- * the block).  Still one block at a time per SM, the same story.  With blocks_per_sm = k > 1 each SM holds k blocks
- * at once: it has k actors (slots) taking blocks, a compute resource (its
- * host, one cycle of work per cycle) and a port (a host "portI" of the same
- * speed, on which a transfer of r cycles is r units of work).  A resident
- * block's compute is an execution of its work cycles, bounded to the rate
- * work/span so that alone it takes max(span, work); its reads and writes
- * are executions on the port (`parallel`) or the policy's transfers.
+ * the block).  Still one block at a time per SM, the same story.
+ *
+ * With blocks_per_sm = k > 1 each SM holds k blocks at once: it has k
+ * actors (slots) taking blocks, a compute resource (its host, one cycle of
+ * work per cycle) and a port (a host "portI" of the same speed, on which a
+ * transfer of r cycles is r units of work).  A resident block's compute
+ * is an execution of its work cycles, bounded to the rate work/span so
+ * that alone it takes max(span, work); its reads and writes are executions
+ * on the port (`parallel`) or the policy's transfers.
  * SimGrid shares each resource max-min fairly among the resident blocks:
  * they share the SM's lanes and its port, and one block's transfer
  * overlaps another's compute.  An SM is busy while it holds a block.  An

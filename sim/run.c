@@ -4,8 +4,9 @@
  * SimGrid's engine lives once per process, so every simulation runs in a
  * child process: the parent checks the program and forks; the child writes
  * the SimGrid platform of the machine, simulates (engine.c) and sends its
- * figures back through a pipe.  The child dies with the parent (lifetime.h).  The parent adds the static costs (S, L, K),
- * the bounds of Theorem 1 and Corollary 1, and checks the theorem.
+ * figures back through a pipe; it dies with the parent (lifetime.h).  The
+ * parent adds the static costs (S, L, K), the bounds of Theorem 1 and
+ * Corollary 1, and checks the theorem.
  *
  * A result is either whole or absent: a child that dies, or sends fewer
  * bytes than promised, is an error, never a partial result.
