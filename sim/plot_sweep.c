@@ -207,7 +207,7 @@ static int plot_speedup(plot_session *s, const run_point *pts, long n, const cha
     plot_quote(mach, sizeof mach, pts[0].machine.name);
     fprintf(o, "set title \"%s on %s: speedup T(1)/T(P)\" font 'sans,17'\n", prog, mach);
     fprintf(o, "set xlabel 'P (SMs)'\nset ylabel 'speedup T(1)/T(P)'\nset logscale xy 2\n");
-    fprintf(o, "set key inside top left Left reverse box opaque\n");
+    fprintf(o, "set key at graph 0.03, graph 0.8 left top Left reverse box opaque\n");
     fprintf(o, "plot '%s' using 1:2 with linespoints lw 3 pt 7 ps 1.5 lc rgb 'black' title 'simulated', "
                "'' using 1:1 with lines lw 2 dt 2 lc rgb '#4477aa' title 'work law: P', "
                "'' using 1:3 with lines lw 2 dt 3 lc rgb '#ee6677' title 'span law: T(1)/S', "
