@@ -238,10 +238,15 @@ static void finish_block(const block *b)
             release(E.succ[e]);
 }
 
+/* When a block's reads ended and its writes began (the trace's phases). */
+typedef struct phases {
+    double read_end, write_start;
+} phases;
+
 /* The block's figures: N, W, O, C (read + compute + write, as it would
  * take alone), the trace row; then the kernel's count. */
 static void block_done(sm_state *me, const block *b, double start, double read, double compute,
-                       double write)
+                       double write, phases ph)
 {
     const kernel *k = &E.dag->kernels[b->kernel];
     double end = simgrid_get_clock();
@@ -252,7 +257,8 @@ static void block_done(sm_state *me, const block *b, double start, double read, 
     if (compute + read + write > E.out->costs.C)
         E.out->costs.C = compute + read + write;
     if (E.trace)
-        fprintf(E.trace, "%s,%ld,%d,%.17g,%.17g\n", k->name, b->index, me->sm, start, end);
+        fprintf(E.trace, "%s,%ld,%d,%.17g,%.17g,%.17g,%.17g\n", k->name, b->index, me->sm, start, end,
+                ph.read_end, ph.write_start);
     finish_block(b);
 }
 
@@ -274,16 +280,21 @@ static void run_block(sm_state *me, const block *b)
     if (b->first)
         E.out->kernels[b->kernel].start = start;
 
+    phases ph;
     if (E.m->policy == MEM_PARALLEL) {
         sg_actor_sleep_for(E.m->block_dispatch + read + compute + write);
+        ph.read_end = start + E.m->block_dispatch + read;
+        ph.write_start = ph.read_end + compute;
     } else {
         if (E.m->block_dispatch > 0)
             sg_actor_sleep_for(E.m->block_dispatch);
         global_memory_transfer(me->sm, read, 1);
+        ph.read_end = simgrid_get_clock();
         sg_actor_sleep_for(compute);
+        ph.write_start = simgrid_get_clock();
         global_memory_transfer(me->sm, write, 0);
     }
-    block_done(me, b, start, read, compute, write);
+    block_done(me, b, start, read, compute, write, ph);
 }
 
 /* ---- the card path: several resident blocks per SM ---------------------- */
@@ -388,13 +399,15 @@ static void run_block_card(sm_state *me, const block *b)
     if (E.m->block_dispatch > 0)
         sg_actor_sleep_for(E.m->block_dispatch);
     port_transfer(me, read, 1);
+    phases ph = {simgrid_get_clock(), 0};
     if (work <= 0)
         sg_actor_sleep_for(span);
     else
         execute_on(E.hosts[me->sm], work, span > 0 ? work / span : 0);
+    ph.write_start = simgrid_get_clock();
     port_transfer(me, write, 0);
     sm_release(me->sm);
-    block_done(me, b, start, read, work > span ? work : span, write);
+    block_done(me, b, start, read, work > span ? work : span, write, ph);
 }
 
 static void sm_main(int argc, char *argv[])
@@ -485,7 +498,7 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
         if (!E.trace)
             return fail("--trace %s: cannot open for writing", trace_path);
         setvbuf(E.trace, NULL, _IOFBF, 1 << 20);
-        fprintf(E.trace, "kernel,block,sm,start,end\n");
+        fprintf(E.trace, "kernel,block,sm,start,end,read_end,write_start\n");
     }
 
     simgrid_start(platform_path);

@@ -145,9 +145,13 @@ void plot_keep(plot_session *s, const char *name)
     const char *to = getenv("MCMSIM_PLOT_DATA");
     if (!to || !to[0])
         return;
-    char path[1100];
+    char path[1100], dest[1100];
     snprintf(path, sizeof path, "%s/%s", s->dir, name);
-    FILE *in = fopen(path, "r"), *out = in ? fopen(to, "w") : NULL;
+    if (strcmp(name, "blocks.dat") == 0)
+        snprintf(dest, sizeof dest, "%s", to);
+    else
+        snprintf(dest, sizeof dest, "%s.%s", to, name);
+    FILE *in = fopen(path, "r"), *out = in ? fopen(dest, "w") : NULL;
     int c;
     while (out && (c = getc(in)) != EOF)
         putc(c, out);

@@ -7,7 +7,9 @@
  * and finish marked above the rows, T and the Theorem 1 and Corollary 1
  * bounds as vertical lines.  Above PLOT_GANTT_BLOCKS_MAX blocks, each SM's
  * blocks of one kernel become one busy interval (first start, last end),
- * and the legend says so.
+ * and the legend says so.  Under the `exclusive` and `shared` policies,
+ * where transfers wait for the memory, each block's read and write phases
+ * (the trace's read_end, write_start) are shaded over its bar.
  */
 #include "plot.h"
 #include "fail.h"
@@ -157,6 +159,32 @@ static int write_blocks(gantt *g, const char *csv, FILE *dat, plot_session *s)
     return rc;
 }
 
+/* The read and write phases of every block, "sm from to" per row. */
+static int write_transfers(const char *csv, plot_session *s)
+{
+    char path[1100], line[512];
+    FILE *in = fopen(csv, "r"), *out = plot_data(s, "transfers.dat", path, sizeof path);
+    int rc = in && out ? 0 : fail("cannot write the transfer phases of %s", csv);
+    while (rc == 0 && fgets(line, sizeof line, in)) {
+        char *c = line;
+        for (int commas = 0; commas < 2 && c; commas++)
+            c = strchr(c + 1, ',');
+        int sm;
+        double start, end, read_end, write_start;
+        if (!c || sscanf(c + 1, "%d,%lf,%lf,%lf,%lf", &sm, &start, &end, &read_end, &write_start) != 5)
+            continue; /* the header */
+        if (read_end > start)
+            fprintf(out, "%d %.17g %.17g\n", sm, start, read_end);
+        if (end > write_start)
+            fprintf(out, "%d %.17g %.17g\n", sm, write_start, end);
+    }
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    return rc;
+}
+
 static void write_kernel_marks(const run_point *pt, plot_session *s)
 {
     char path[1100];
@@ -168,7 +196,7 @@ static void write_kernel_marks(const run_point *pt, plot_session *s)
     fclose(f);
 }
 
-static void write_script(const gantt *g, const run_point *pt, plot_session *s)
+static void write_script(const gantt *g, const run_point *pt, plot_session *s, int transfers)
 {
     FILE *o = s->script;
     char prog[256], mach[256];
@@ -182,6 +210,20 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s)
         xmax = r->bound_corollary1;
     fprintf(o, "set title \"%s on %s (P = %d SMs, %ld blocks)\" font 'sans,18'\n", prog, mach, g->p, g->rows);
     fprintf(o, "set xlabel 'time (cycles)'\nset ylabel 'SM'\n");
+    /* the same axis in seconds at the machine's clock, on top, in the unit
+     * that suits the run's length */
+    double seconds = xmax / pt->machine.clock_hz, scale = 1;
+    const char *unit = "s";
+    if (seconds < 2e-6)
+        scale = 1e9, unit = "ns";
+    else if (seconds < 2e-3)
+        scale = 1e6, unit = "µs";
+    else if (seconds < 2)
+        scale = 1e3, unit = "ms";
+    double per_cycle = scale / pt->machine.clock_hz;
+    fprintf(o, "set encoding utf8\nset link x2 via x*%.17g inverse x/%.17g\nset x2tics\nset format x2 '%%g'\n"
+               "set x2label 'time (%s at %.3g GHz)'\n",
+            per_cycle, per_cycle, unit, pt->machine.clock_hz / 1e9);
     fprintf(o, "set xrange [0:%.17g]\nset yrange [-0.7:%g]\n", xmax * 1.02, g->p - 0.3 + 1.0);
     if (g->p <= 32)
         fprintf(o, "set ytics 0,1,%d\n", g->p - 1);
@@ -211,6 +253,10 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s)
         else
             fprintf(o, "notitle, \\\n     ");
     }
+    if (transfers)
+        fprintf(o, "'%s/transfers.dat' using 2:1:2:3:($1-%g):($1+%g) with boxxyerror "
+                   "fs transparent solid 0.55 noborder lc rgb 'black' title 'transfer (%s)', \\\n     ",
+                s->dir, h, h, memory_policy_name(pt->machine.policy));
     fprintf(o, "'%s/kernels.dat' using 1:(%d+0.35) with points pt 9 ps 2 lc rgb '#006400' title 'kernel release', \\\n"
                "     '%s/kernels.dat' using 2:(%d+0.35) with points pt 11 ps 2 lc rgb '#8b0000' title 'kernel finish', \\\n",
             s->dir, g->p - 1, s->dir, g->p - 1);
@@ -240,10 +286,15 @@ int plot_gantt(plot_session *s, const char *trace_csv, const run_point *pt)
     }
     if (dat)
         fclose(dat);
+    int transfers = !g.merged && pt->machine.policy != MEM_PARALLEL;
+    if (rc == 0 && transfers)
+        rc = write_transfers(trace_csv, s);
     if (rc == 0) {
         plot_keep(s, "blocks.dat");
+        if (transfers)
+            plot_keep(s, "transfers.dat");
         write_kernel_marks(pt, s);
-        write_script(&g, pt, s);
+        write_script(&g, pt, s, transfers);
     }
     for (int k = 0; k < g.n_kernels; k++)
         free(g.k[k].lo), free(g.k[k].hi);

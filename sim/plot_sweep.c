@@ -119,8 +119,12 @@ static int plot_lines(plot_session *s, const run_point *pts, long n, const char 
         col = wrap ? 0 : col + ((*c & 0xc0) != 0x80);
     }
     fprintf(o, "\" font 'sans,14' noenhanced\n");
-    fprintf(o, "set xlabel '%s%s'\nset ylabel 'T (%s)'\n", swept[x], strcmp(swept[x], "p") == 0 ? " (SMs)" : "",
-            time_unit(&pts[0]));
+    fprintf(o, "set xlabel '%s%s'\n", swept[x], strcmp(swept[x], "p") == 0 ? " (SMs)" : "");
+    if (pts[0].machine.kind == KIND_MCM) /* cycles, and what a cycle is in seconds */
+        fprintf(o, "set encoding utf8\nset ylabel 'T (cycles; 1 cycle = %.3g ns at %.3g GHz)'\n",
+                1e9 / pts[0].machine.clock_hz, pts[0].machine.clock_hz / 1e9);
+    else
+        fprintf(o, "set ylabel 'T (%s)'\n", time_unit(&pts[0]));
     fprintf(o, "set rmargin 42\n");
     int numeric = numeric_axis(pts, n, x);
     const char *xcol = numeric ? "1" : "0";

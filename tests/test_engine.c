@@ -282,15 +282,18 @@ Test(engine, trace_has_one_row_per_block)
     FILE *f = fopen(path, "r");
     char line[256];
     cr_assert(fgets(line, sizeof line, f));
-    cr_expect_str_eq(line, "kernel,block,sm,start,end\n");
+    cr_expect_str_eq(line, "kernel,block,sm,start,end,read_end,write_start\n");
     int rows = 0, seen[20] = {0};
     char name[32];
     long block;
     int sm;
-    double start, end;
-    while (fscanf(f, "%31[^,],%ld,%d,%lf,%lf\n", name, &block, &sm, &start, &end) == 5) {
+    double start, end, read_end, write_start;
+    while (fscanf(f, "%31[^,],%ld,%d,%lf,%lf,%lf,%lf\n", name, &block, &sm, &start, &end, &read_end,
+                  &write_start) == 7) {
         rows++;
         cr_expect_eq(end - start, 3 + 2 * 2, "each block takes S(B) + O(B)");
+        cr_expect_eq(read_end - start, 2, "reads: 1 word at U = 2");
+        cr_expect_eq(write_start - read_end, 3, "then S(B) = 3, then the write");
         cr_expect(sm >= 0 && sm < 3);
         cr_assert(block >= 0 && block < 20);
         seen[block]++;

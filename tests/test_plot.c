@@ -227,6 +227,39 @@ Test(plot, gantt_bars_are_the_trace_blocks)
     bars_against_trace("--set p=4 --set n=65536", 0);
 }
 
+/* Under `exclusive` each block's read and write phases are shaded: two
+ * intervals per block (each reads and writes), none under `parallel`. */
+Test(plot, gantt_shades_transfers_under_exclusive)
+{
+    char bars[256], trace[256], png[256], err[2048], cmd[1024], env[300], transfers[300];
+    out_path(bars, sizeof bars, "bars.dat");
+    out_path(trace, sizeof trace, "trace.csv");
+    out_path(png, sizeof png, "bars.png");
+    snprintf(transfers, sizeof transfers, "%s.transfers.dat", bars);
+    const char *params = "--set p=4 --set n=65536 --set policy=exclusive";
+    snprintf(cmd, sizeof cmd, "run programs/demo.cfg %s --trace %s", params, trace);
+    cr_assert_eq(mcmsim(NULL, cmd, err, sizeof err), 0, "%s", err);
+    snprintf(env, sizeof env, "MCMSIM_PLOT_DATA=%s", bars);
+    snprintf(cmd, sizeof cmd, "plot programs/demo.cfg %s -o %s", params, png);
+    cr_assert_eq(mcmsim(env, cmd, err, sizeof err), 0, "%s", err);
+    extents b, t;
+    read_bars(transfers, &b);
+    read_trace(trace, &t);
+    cr_expect_eq(b.rows, 2 * t.rows, "%ld transfer phases for %ld blocks", b.rows, t.rows);
+    for (int sm = 0; sm < 4; sm++) { /* a block reads first and writes last */
+        cr_expect_eq(b.lo[sm], t.lo[sm], "SM %d: first read at %g, first block at %g", sm, b.lo[sm], t.lo[sm]);
+        cr_expect_eq(b.hi[sm], t.hi[sm], "SM %d: last write ends at %g, last block at %g", sm, b.hi[sm], t.hi[sm]);
+    }
+    unlink(transfers);
+    snprintf(cmd, sizeof cmd, "plot programs/demo.cfg --set p=4 --set n=65536 -o %s", png);
+    cr_assert_eq(mcmsim(env, cmd, err, sizeof err), 0, "%s", err);
+    cr_expect_neq(access(transfers, F_OK), 0, "transfers shaded under parallel");
+    rmdir(tmpdir);
+    unlink(bars);
+    unlink(trace);
+    unlink(png);
+}
+
 Test(plot, gantt_merges_above_ten_thousand_blocks)
 {
     bars_against_trace("--set p=8 --set n=4194304", 1);
