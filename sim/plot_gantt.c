@@ -208,7 +208,15 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s, i
         xmax = r->bound_theorem1 + r->launch_term;
     if (r->bound_corollary1 > xmax)
         xmax = r->bound_corollary1;
-    fprintf(o, "set title \"%s on %s (P = %d SMs, %ld blocks)\" font 'sans,18'\n", prog, mach, g->p, g->rows);
+    char params[512] = "", quoted[600];
+    for (int i = 0; i < pt->params.n; i++) {
+        size_t len = strlen(params);
+        snprintf(params + len, sizeof params - len, "%s%s = %g", i ? ", " : "", pt->params.name[i],
+                 pt->params.value[i]);
+    }
+    plot_quote(quoted, sizeof quoted, params);
+    fprintf(o, "set title \"%s on %s (P = %d SMs, %ld blocks)%s%s\" font 'sans,18'\n", prog, mach, g->p, g->rows,
+            quoted[0] ? "\\n" : "", quoted);
     fprintf(o, "set xlabel 'time (cycles)'\nset ylabel 'SM'\n");
     /* the same axis in seconds at the machine's clock, on top, in the unit
      * that suits the run's length */
