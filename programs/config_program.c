@@ -190,6 +190,8 @@ static int read_entries(const config_setting_t *list, entry *entries, const vars
         double r;
         if (number(s, "repeat", v, 1, entries[e].name, &r) < 0)
             return -1;
+        if (fabs(r - round(r)) <= 1e-9 * fmax(1, fabs(r)))
+            r = round(r); /* log2(2^31) evaluates to 31.000000000000004 */
         if (r != floor(r) || r < 0)
             return fail("%s: kernel '%s': repeat = %g, but it must be a whole number >= 0",
                         where, entries[e].name, r);

@@ -48,6 +48,18 @@ Test(config, repeat_is_a_chain_and_blocks_round_up)
     runfile_close(&rf);
 }
 
+Test(config, a_repeat_formula_a_rounding_error_off_a_whole_number_counts)
+{
+    /* log2(2^31) evaluates to 31.000000000000004 */
+    char *sets[] = {"n=2147483648"};
+    run_file rf;
+    machine m;
+    kernel_dag *dag = load_point(halving, sets, 1, 0, &m, &rf);
+    cr_expect_eq(dag->n, 31);
+    kernel_dag_free(dag);
+    runfile_close(&rf);
+}
+
 Test(config, after_lists_and_absent_kernels)
 {
     const char *text =
