@@ -98,6 +98,7 @@ static struct engine {
     double *idle_key;        /* card path: per slot, its place in that order */
     rng order;
     FILE *trace;
+    volatile double *blocks_done; /* the parent's progress line reads it */
     sim_result *out;
 } E;
 
@@ -252,6 +253,8 @@ static void block_done(sm_state *me, const block *b, double start, double read, 
     double end = simgrid_get_clock();
     me->busy += end - start;
     E.out->costs.N += 1;
+    if (E.blocks_done)
+        *E.blocks_done = E.out->costs.N;
     E.out->costs.W += kernel_block_cost(k, b->index)->work;
     E.out->costs.O += read + write;
     if (compute + read + write > E.out->costs.C)
@@ -474,9 +477,10 @@ static void simgrid_start(const char *platform_path)
 }
 
 int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char *platform_path,
-                    const char *trace_path, sim_result *out)
+                    const char *trace_path, volatile double *blocks_done, sim_result *out)
 {
     memset(&E, 0, sizeof E);
+    E.blocks_done = blocks_done;
     E.dag = dag;
     E.m = m;
     E.out = out;

@@ -41,10 +41,35 @@ int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim
 
 void sim_result_free(sim_result *r);
 
+/* The same in two halves, so that a caller may run several at once (a
+ * sweep on every core) and watch them: sim_start checks the program and
+ * forks the child that simulates it; sim_poll waits up to `timeout_ms`
+ * (−1: for ever) and says whether the child has answered (1) or not yet
+ * (0); sim_blocks_done reads how far the child is; sim_finish takes the
+ * result (and reaps the child) and returns what sim_run would.  A started
+ * job is ended by sim_finish, or by sim_abandon (kills the child, frees
+ * the result).  `dag`, `m` and `out` must outlive the job. */
+typedef struct sim_job {
+    const kernel_dag *dag;
+    const machine *m;
+    sim_result *out;
+    dag_costs analysed;              /* S, L, K and the N to expect */
+    int pid, fd;                     /* the child, and its pipe */
+    volatile double *blocks_done;    /* shared with the child */
+} sim_job;
+
+int sim_start(const kernel_dag *dag, const machine *m, const char *trace_path, sim_result *out, sim_job *job);
+int sim_poll(const sim_job *job, int timeout_ms);
+double sim_blocks_done(const sim_job *job);
+int sim_finish(sim_job *job);
+void sim_abandon(sim_job *job);
+
 /* Inside the child process: run the SimGrid simulation proper (engine.c)
  * with `sms` <= P streaming multiprocessors (see run.c for why fewer may
- * do), on the platform file `platform_path`, which it removes once read.  Fills T, executed W/O/N/C, kernel times, SM busy times. */
+ * do), on the platform file `platform_path`, which it removes once read.
+ * Fills T, executed W/O/N/C, kernel times, SM busy times; keeps
+ * *blocks_done (may be NULL) at the number of blocks finished. */
 int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char *platform_path,
-                    const char *trace_path, sim_result *out);
+                    const char *trace_path, volatile double *blocks_done, sim_result *out);
 
 #endif

@@ -2,26 +2,61 @@
  * lifetime.c — children that die with their parent (see lifetime.h).
  *
  * Invariant: `children` holds the pids of the live simulation children
- * of this process, slots of finished ones are 0.  The signal handler only
- * reads it and calls async-signal-safe functions (kill, sigaction, raise).
+ * of this process, slots of finished ones are 0; `paths` the files and
+ * folders to remove, free slots empty strings.  The signal handler only
+ * reads them and calls async-signal-safe functions (kill, unlink, open,
+ * the getdents64 system call, unlinkat, rmdir, sigaction, raise).
  */
 #include "lifetime.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define CHILDREN_MAX 256
+#define PATH_LEN 1200
 
 static volatile pid_t children[CHILDREN_MAX];
+static char paths[LIFETIME_PATHS][PATH_LEN];
 static int handlers_installed;
+
+/* A folder's files (no subfolders: ours have none), then the folder;
+ * with system calls only, as a signal handler may. */
+static void remove_folder(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return;
+    char buf[4096];
+    long n;
+    while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+        for (long off = 0; off < n;) {
+            const char *rec = buf + off;
+            unsigned short reclen;
+            memcpy(&reclen, rec + 16, sizeof reclen); /* d_reclen */
+            const char *name = rec + 19;              /* d_name */
+            if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
+                unlinkat(fd, name, 0);
+            off += reclen;
+        }
+    close(fd);
+    rmdir(dir);
+}
 
 static void stop_children_and_die(int sig)
 {
     for (int i = 0; i < CHILDREN_MAX; i++)
         if (children[i] > 0)
             kill(children[i], SIGKILL);
+    for (int i = 0; i < LIFETIME_PATHS; i++)
+        if (paths[i][0] && unlink(paths[i]) < 0 && (errno == EISDIR || errno == EPERM))
+            remove_folder(paths[i]);
     struct sigaction dfl = {0};
     dfl.sa_handler = SIG_DFL;
     sigaction(sig, &dfl, NULL);
@@ -51,6 +86,32 @@ void lifetime_watch(pid_t child)
         }
     /* more live children than slots: the caller's bug; the child still
      * dies with us through its death signal */
+}
+
+void lifetime_remove_on_signal(const char *path)
+{
+    if (!handlers_installed)
+        install_handlers();
+    for (int i = 0; i < LIFETIME_PATHS; i++)
+        if (!paths[i][0]) {
+            char copy[PATH_LEN];
+            snprintf(copy, sizeof copy, "%s", path);
+            sigset_t block, old;
+            sigemptyset(&block);
+            sigaddset(&block, SIGINT);
+            sigaddset(&block, SIGTERM);
+            sigprocmask(SIG_BLOCK, &block, &old); /* the handler sees it whole or not at all */
+            memcpy(paths[i], copy, sizeof copy);
+            sigprocmask(SIG_SETMASK, &old, NULL);
+            return;
+        }
+}
+
+void lifetime_forget(const char *path)
+{
+    for (int i = 0; i < LIFETIME_PATHS; i++)
+        if (strcmp(paths[i], path) == 0)
+            paths[i][0] = '\0';
 }
 
 void lifetime_unwatch(pid_t child)

@@ -7,7 +7,11 @@
  * The parent remembers its live children: SIGINT and SIGTERM kill them
  * before the parent dies of the same signal.  The child's one temporary
  * file, its SimGrid platform, is removed by the child as soon as SimGrid
- * has read it (engine.c), so that no kill leaves it behind.
+ * has read it (engine.c), so that no kill leaves it behind.  The files
+ * the parent is writing (a trace, a picture: each first as FILE.part,
+ * renamed into place when whole) and its temporary folders are removed
+ * by SIGINT and SIGTERM too, so that an interrupted command leaves no
+ * partial output.
  */
 #ifndef MCM_LIFETIME_H
 #define MCM_LIFETIME_H
@@ -17,6 +21,13 @@
 /* In the parent, around a child's life: from fork to wait. */
 void lifetime_watch(pid_t child);
 void lifetime_unwatch(pid_t child);
+
+/* A file or a folder (with the files in it) to remove if SIGINT or
+ * SIGTERM ends the command; lifetime_forget once it is whole or gone.
+ * At most LIFETIME_PATHS at once; the path is copied. */
+#define LIFETIME_PATHS 8
+void lifetime_remove_on_signal(const char *path);
+void lifetime_forget(const char *path);
 
 /* In the child, first thing after fork(): die with `parent`. */
 void lifetime_child_start(pid_t parent);

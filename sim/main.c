@@ -3,13 +3,17 @@
  *
  *   mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv]
  *                       [--trace FILE.csv] [--paje FILE.trace] [--exec]
+ *                       [--jobs N] [--progress]
  *   mcmsim compare FILE.cfg [--set key=value]...
  *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...
  *   mcmsim list
  *   mcmsim --help | --version
  *
  * `run` simulates every point of the run file, then prints them all; any
- * error stops it with one message on stderr and exit status 1.  A point on
+ * error stops it with one message on stderr and exit status 1.  The points
+ * of a sweep simulate on every core (--jobs), each in its own child
+ * process, and are reported in the sweep's order: the output is the same
+ * whatever the jobs.  A point on
  * a DMM or a UMM machine (kind dmm/umm) runs the program's memory accesses
  * (sim/dmm_umm.h) instead of the MCM engine; a run is all MCM or all
  * DMM/UMM (cycles and time units do not share a table).
@@ -18,9 +22,11 @@
 #include "engine.h"
 #include "exec_programs.h"
 #include "fail.h"
+#include "lifetime.h"
 #include "paje.h"
 #include "plot.h"
 #include "program.h"
+#include "progress.h"
 #include "report.h"
 #include "runfile.h"
 
@@ -32,6 +38,7 @@
 #include <unistd.h>
 
 #define MCMSIM_VERSION "0.1.0"
+#define JOBS_MAX 64 /* simulations at once: each is a process */
 
 static void usage(FILE *out)
 {
@@ -39,7 +46,7 @@ static void usage(FILE *out)
             "mcmsim %s — a simulator of the many-core machine (MCM) model of GPUs\n\n"
             "usage:\n"
             "  mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv] [--trace FILE.csv]\n"
-            "                      [--paje FILE.trace] [--exec]\n"
+            "                      [--paje FILE.trace] [--exec] [--jobs N] [--progress]\n"
             "  mcmsim compare FILE.cfg [--set key=value]...   state the run file's conclusion\n"
             "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...\n"
             "                         a picture: gantt (the schedule, default without a sweep)\n"
@@ -56,7 +63,11 @@ static void usage(FILE *out)
             "                    containers, thread-blocks as states valued by kernel\n"
             "  --exec            exec mode: run the case study's kernels for real on random\n"
             "                    inputs, check the result against a serial reference, and\n"
-            "                    simulate the costs the kernels really had\n",
+            "                    simulate the costs the kernels really had\n"
+            "  --jobs N          simulate N sweep points at once (default: the cores);\n"
+            "                    the output is the same whatever N\n"
+            "  --progress        points done and time left (or a run's blocks) on stderr;\n"
+            "                    on by default when stderr is a terminal\n",
             MCMSIM_VERSION, machine_field_names());
 }
 
@@ -99,26 +110,47 @@ static int cmd_list(void)
 
 typedef struct run_options {
     const char *file, *trace, *paje;
-    char paje_csv[1100]; /* --paje without --trace: the temporary trace */
+    char paje_csv[1100];   /* --paje without --trace: the temporary trace */
+    char trace_part[1100]; /* --trace FILE is written as FILE.part, renamed when whole */
     report_format format;
-    int exec;  /* --exec: run the kernels for real, simulate what they did */
+    int exec;     /* --exec: run the kernels for real, simulate what they did */
+    int jobs;     /* --jobs: simulations at once (default: the cores) */
+    int progress; /* --progress, or stderr is a terminal */
     char **sets;
     int n_sets;
 } run_options;
 
+/* --jobs N: a whole number from 1 to JOBS_MAX. */
+static int parse_jobs(const char *value, int *jobs)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(value, &end, 10);
+    if (errno || end == value || *end || n < 1 || n > JOBS_MAX)
+        return fail("--jobs %s: expected a whole number of simulations at once, from 1 to %d", value, JOBS_MAX);
+    *jobs = (int)n;
+    return 0;
+}
+
 static int parse_run_args(int argc, char **argv, run_options *o)
 {
     memset(o, 0, sizeof *o);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o->jobs = cores < 1 ? 1 : cores > JOBS_MAX ? JOBS_MAX : (int)cores;
+    o->progress = isatty(STDERR_FILENO);
     o->sets = calloc((size_t)argc, sizeof *o->sets);
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--set") == 0 || strcmp(a, "--format") == 0 || strcmp(a, "--trace") == 0 ||
-            strcmp(a, "--paje") == 0) {
+            strcmp(a, "--paje") == 0 || strcmp(a, "--jobs") == 0) {
             if (!value)
                 return fail("%s needs a value (mcmsim --help)", a);
             i++;
-            if (a[2] == 's')
+            if (a[2] == 'j') {
+                if (parse_jobs(value, &o->jobs) < 0)
+                    return -1;
+            } else if (a[2] == 's')
                 o->sets[o->n_sets++] = argv[i];
             else if (a[2] == 't')
                 o->trace = value;
@@ -134,6 +166,8 @@ static int parse_run_args(int argc, char **argv, run_options *o)
                 return fail("--format %s: expected text, json or csv", value);
         } else if (strcmp(a, "--exec") == 0) {
             o->exec = 1;
+        } else if (strcmp(a, "--progress") == 0) {
+            o->progress = 1;
         } else if (a[0] == '-') {
             return fail("unknown option %s (mcmsim --help)", a);
         } else if (!o->file) {
@@ -177,23 +211,26 @@ static int simulate_dmm_umm(const run_file *rf, const run_options *o, run_point 
     return 0;
 }
 
-/* An MCM point: the kernel DAG on the SimGrid engine, and the paper's
- * closed forms. */
-static int simulate_mcm(const run_file *rf, const run_options *o, run_point *pt)
+/* The paper's closed forms for an MCM point, when the program has them. */
+static int paper_closed_form(const run_file *rf, run_point *pt)
 {
-    if (!(pt->dag = program_build(rf->program, pt->program, &pt->params, &pt->machine)) ||
-        sim_run(pt->dag, &pt->machine, o->trace, &pt->result) < 0)
-        return -1;
     int has = program_closed_form(rf->program, pt->program, &pt->params, &pt->machine, &pt->paper);
     pt->has_closed_form = has > 0;
     return has < 0 ? -1 : 0;
 }
 
-/* Point i of the run file into pt; `first` is point 0 (NULL for it). */
+/* An MCM point: the kernel DAG, started on the SimGrid engine. */
+static int start_mcm(const run_file *rf, const run_options *o, run_point *pt, sim_job *job)
+{
+    if (!(pt->dag = program_build(rf->program, pt->program, &pt->params, &pt->machine)) || paper_closed_form(rf, pt) < 0)
+        return -1;
+    return sim_start(pt->dag, &pt->machine, o->trace, &pt->result, job);
+}
+
 /* Exec mode: the program's kernels run for real on random inputs and are
  * checked against its serial reference; the kernel DAG they measured is
  * then simulated like any program. */
-static int simulate_exec(const run_file *rf, const run_options *o, run_point *pt)
+static int start_exec(const run_file *rf, const run_options *o, run_point *pt, sim_job *job)
 {
     const exec_program *x = exec_program_find(pt->program);
     if (!x)
@@ -202,15 +239,18 @@ static int simulate_exec(const run_file *rf, const run_options *o, run_point *pt
     if (x->host(&pt->params, &pt->machine, pt->exec) < 0)
         return -1;
     pt->dag = (kernel_dag *)exec_dag(pt->exec);
-    if (sim_run(pt->dag, &pt->machine, o->trace, &pt->result) < 0)
+    if (paper_closed_form(rf, pt) < 0)
         return -1;
-    int has = program_closed_form(rf->program, pt->program, &pt->params, &pt->machine, &pt->paper);
-    pt->has_closed_form = has > 0;
-    return has < 0 ? -1 : 0;
+    return sim_start(pt->dag, &pt->machine, o->trace, &pt->result, job);
 }
 
-static int simulate_point(run_file *rf, const run_options *o, long i, const run_point *first, run_point *pt)
+/* Point i of the run file into pt (`first` is point 0, NULL for it): a
+ * DMM/UMM point is done at once; an MCM point's simulation is started in
+ * *job (*started = 1), for simulate_points to finish. */
+static int start_point(run_file *rf, const run_options *o, long i, const run_point *first, run_point *pt,
+                       sim_job *job, int *started)
 {
+    *started = 0;
     for (int a = 0; a < rf->n_axes; a++)
         snprintf(pt->swept[a], sizeof pt->swept[a], "%s", runfile_axis_value(rf, i, a));
     const char *name;
@@ -223,10 +263,22 @@ static int simulate_point(run_file *rf, const run_options *o, long i, const run_
     if (pt->machine.kind != KIND_MCM)
         return o->exec ? fail("--exec runs MCM kernels: not on a %s machine", machine_kind_name(pt->machine.kind))
                        : simulate_dmm_umm(rf, o, pt);
-    return o->exec ? simulate_exec(rf, o, pt) : simulate_mcm(rf, o, pt);
+    int rc = o->exec ? start_exec(rf, o, pt, job) : start_mcm(rf, o, pt, job);
+    *started = rc == 0;
+    return rc;
 }
 
-/* Simulate every point of the run file; all or nothing. */
+/* The oldest point under way: wait for it, drawing progress meanwhile. */
+static int finish_point(sim_job *job, progress *pg, long i)
+{
+    while (!sim_poll(job, pg->on ? 250 : -1))
+        progress_blocks(pg, i, sim_blocks_done(job), job->analysed.N);
+    return sim_finish(job);
+}
+
+/* Simulate every point of the run file, up to o->jobs at once; all or
+ * nothing.  Points start in the sweep's order and finish in it, so the
+ * points, and the first error met, are those of a run one at a time. */
 static int simulate_points(run_file *rf, const run_options *o, run_point **out, long *n_out)
 {
     long n = runfile_points(rf);
@@ -234,13 +286,43 @@ static int simulate_points(run_file *rf, const run_options *o, run_point **out, 
         return fail("%s %s: the run file sweeps %ld points; pin the sweep with --set to trace one",
                     o->paje ? "--paje" : "--trace", o->paje ? o->paje : o->trace, n);
     run_point *pts = calloc((size_t)n, sizeof *pts);
-    int rc = 0;
-    for (long i = 0; i < n && rc == 0; i++) {
-        rc = simulate_point(rf, o, i, i > 0 ? &pts[0] : NULL, &pts[i]);
-        if (rc < 0 && n > 1)
-            fail("%s (sweep point %ld of %ld)", fail_message(), i + 1, n);
+    sim_job *jobs = calloc((size_t)o->jobs, sizeof *jobs);
+    int *running = calloc((size_t)o->jobs, sizeof *running);
+    progress pg;
+    progress_begin(&pg, o->progress, n);
+    long next = 0, oldest = 0, failed_at = -1; /* points [oldest, next) are under way */
+    char message[4096] = "";
+    while (oldest < next || (failed_at < 0 && next < n)) {
+        if (failed_at < 0 && next < n && next - oldest < o->jobs) {
+            long i = next++;
+            sim_job *job = &jobs[i % o->jobs];
+            if (start_point(rf, o, i, i > 0 ? &pts[0] : NULL, &pts[i], job, &running[i % o->jobs]) < 0) {
+                failed_at = i;
+                snprintf(message, sizeof message, "%s", fail_message());
+            } else if (running[i % o->jobs]) {
+                progress_warn_long(&pg, &pts[i], job->analysed.N, i, n);
+            }
+            continue;
+        }
+        long i = oldest++;
+        if (i == failed_at) /* its start failed: nothing under way */
+            continue;
+        if (running[i % o->jobs] && (failed_at >= 0 && failed_at < i ? (sim_abandon(&jobs[i % o->jobs]), 0)
+                                                                     : finish_point(&jobs[i % o->jobs], &pg, i) < 0)) {
+            failed_at = i; /* the points after it are abandoned, one at a time */
+            snprintf(message, sizeof message, "%s", fail_message());
+        }
+        running[i % o->jobs] = 0;
+        progress_points(&pg, oldest);
     }
-    if (rc < 0) {
+    progress_end(&pg);
+    free(jobs);
+    free(running);
+    if (failed_at >= 0) {
+        if (n > 1)
+            fail("%s (sweep point %ld of %ld)", message, failed_at + 1, n);
+        else
+            fail("%s", message);
         free_points(pts, n);
         return -1;
     }
@@ -260,8 +342,35 @@ static int temporary_trace(run_options *o)
         return fail("--paje %s: cannot create a temporary trace: %s", o->paje, strerror(errno));
     }
     close(fd);
+    lifetime_remove_on_signal(o->paje_csv);
     o->trace = o->paje_csv;
     return 0;
+}
+
+/* --trace FILE: the engine writes FILE.part, renamed into place when the
+ * run has succeeded (trace_done), so that no failed or interrupted run
+ * leaves a trace that looks whole. */
+static void trace_begin(run_options *o)
+{
+    snprintf(o->trace_part, sizeof o->trace_part, "%s.part", o->trace);
+    lifetime_remove_on_signal(o->trace_part);
+}
+
+static int trace_done(run_options *o, const char *final, int rc)
+{
+    if (rc == 0 && rename(o->trace_part, final) != 0)
+        rc = fail("--trace %s: cannot write: %s", final, strerror(errno));
+    if (rc < 0)
+        unlink(o->trace_part);
+    lifetime_forget(o->trace_part);
+    return rc;
+}
+
+/* The temporary trace of --paje alone (or of a Gantt picture), removed. */
+static void temporary_trace_done(run_options *o)
+{
+    unlink(o->paje_csv);
+    lifetime_forget(o->paje_csv);
 }
 
 /* The trace of the run's one point as a Paje file. */
@@ -289,6 +398,11 @@ static int cmd_run(int argc, char **argv, int compare)
     free(o.sets);
     if (rc == 0 && compare && !rf.compare)
         rc = fail("%s: no compare group to state (compare = { claim = ...; key = ...; along = ...; })", o.file);
+    const char *trace_final = o.trace;
+    if (rc == 0 && o.trace) {
+        trace_begin(&o);
+        o.trace = o.trace_part;
+    }
     if (rc == 0 && o.paje && !o.trace)
         rc = temporary_trace(&o);
     if (rc == 0)
@@ -296,7 +410,9 @@ static int cmd_run(int argc, char **argv, int compare)
     if (rc == 0 && o.paje)
         rc = write_paje(&o, &pts[0]);
     if (o.paje_csv[0])
-        unlink(o.paje_csv);
+        temporary_trace_done(&o);
+    if (o.trace_part[0])
+        rc = trace_done(&o, trace_final, rc);
     if (rc == 0) {
         const char *swept[SWEEP_AXES_MAX];
         for (int a = 0; a < rf.n_axes; a++)
@@ -305,8 +421,9 @@ static int cmd_run(int argc, char **argv, int compare)
             rc = compare_print(stdout, rf.compare, pts, n, swept, rf.n_axes, NULL);
         else
             report_print(stdout, o.format, pts, n, swept, rf.n_axes);
-        free_points(pts, n);
     }
+    if (pts)
+        free_points(pts, n);
     if (loaded)
         runfile_close(&rf);
     return rc < 0 ? die() : 0;
@@ -422,7 +539,7 @@ static int cmd_plot(int argc, char **argv)
     if (pts)
         free_points(pts, n);
     if (loaded && o.paje_csv[0])
-        unlink(o.paje_csv);
+        temporary_trace_done(&o);
     if (loaded)
         runfile_close(&rf);
     return rc < 0 ? die() : 0;

@@ -3,6 +3,7 @@
  */
 #include "paje.h"
 #include "fail.h"
+#include "lifetime.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,17 +189,21 @@ int paje_from_trace(const char *csv_path, const char *paje_path, const char *tit
     int lanes = assign_lanes(&t);
     char tmp[1100];
     snprintf(tmp, sizeof tmp, "%s.part", paje_path);
+    lifetime_remove_on_signal(tmp);
     FILE *f = fopen(tmp, "w");
     if (!f) {
+        lifetime_forget(tmp);
         trace_free(&t);
         return fail("--paje %s: cannot open for writing", paje_path);
     }
     write_header(f);
     write_events(f, &t, lanes, title);
     trace_free(&t);
+    int rc = 0;
     if (fclose(f) != 0 || rename(tmp, paje_path) != 0) {
         unlink(tmp);
-        return fail("--paje %s: write error", paje_path);
+        rc = fail("--paje %s: write error", paje_path);
     }
-    return 0;
+    lifetime_forget(tmp);
+    return rc;
 }

@@ -5,6 +5,7 @@
  */
 #include "plot.h"
 #include "fail.h"
+#include "lifetime.h"
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -76,10 +77,14 @@ int plot_open(plot_session *s, const char *out)
         return fail("-o %s: cannot make a temporary folder: %s", out, strerror(errno));
     }
     snprintf(s->part, sizeof s->part, "%s.part", out);
+    lifetime_remove_on_signal(s->dir);
+    lifetime_remove_on_signal(s->part);
     char path[1100], q[1100];
     s->script = plot_data(s, "script.gp", path, sizeof path);
     if (!s->script) {
         remove_dir(s->dir);
+        lifetime_forget(s->dir);
+        lifetime_forget(s->part);
         return fail("-o %s: cannot write the gnuplot script: %s", out, strerror(errno));
     }
     plot_quote(q, sizeof q, s->part);
@@ -119,18 +124,22 @@ static int run_gnuplot(plot_session *s)
     snprintf(script, sizeof script, "%s/script.gp", s->dir);
     snprintf(errpath, sizeof errpath, "%s/gnuplot.err", s->dir);
     fflush(stdout);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
         return fail("-o %s: cannot start gnuplot: %s", s->out, strerror(errno));
     if (pid == 0) {
+        lifetime_child_start(parent);
         FILE *e = freopen(errpath, "w", stderr);
         (void)e;
         execlp("gnuplot", "gnuplot", script, (char *)NULL);
         _exit(127);
     }
+    lifetime_watch(pid);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
+    lifetime_unwatch(pid);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
         return fail("-o %s: gnuplot is not installed (make setup installs gnuplot-nox)", s->out);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
@@ -176,8 +185,10 @@ int plot_close(plot_session *s, int ok)
         rc = fail("-o %s: cannot write: %s", s->out, strerror(errno));
     if (rc < 0)
         unlink(s->part);
+    lifetime_forget(s->part);
     if (s->dir[0])
         remove_dir(s->dir);
+    lifetime_forget(s->dir);
     return rc;
 }
 

@@ -20,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -85,7 +88,7 @@ static int write_platform(const machine *m, int sms, char *path, size_t size)
 /* The simulation process: dies with `parent`, writes its platform (which
  * the engine removes once loaded), simulates, sends the figures. */
 static void child(pid_t parent, int fd, const kernel_dag *dag, const machine *m, int sms,
-                  const char *trace_path, sim_result *r)
+                  const char *trace_path, volatile double *blocks_done, sim_result *r)
 {
     lifetime_child_start(parent);
     wire_header h = {0};
@@ -93,7 +96,7 @@ static void child(pid_t parent, int fd, const kernel_dag *dag, const machine *m,
     memset(&r->costs, 0, sizeof r->costs);
     h.status = write_platform(m, sms, platform, sizeof platform);
     if (h.status == 0)
-        h.status = engine_simulate(dag, m, sms, platform, trace_path, r);
+        h.status = engine_simulate(dag, m, sms, platform, trace_path, blocks_done, r);
     unlink(platform); /* if the engine failed before loading it */
     h.n_kernels = dag->n;
     h.p = m->p;
@@ -135,6 +138,8 @@ static int receive(int fd, const kernel_dag *dag, const machine *m, sim_result *
     r->costs.C = h.C;
     return 0;
 }
+
+static void sim_job_release(sim_job *job);
 
 static void add_bounds(const machine *m, sim_result *r)
 {
@@ -179,9 +184,16 @@ static int check_theorem1(const kernel_dag *dag, const machine *m, const sim_res
                 dag->name, m->name, r->T, bound, k, least);
 }
 
-int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim_result *out)
+/* Check the program, and fork the child that simulates it. */
+int sim_start(const kernel_dag *dag, const machine *m, const char *trace_path, sim_result *out, sim_job *job)
 {
     memset(out, 0, sizeof *out);
+    memset(job, 0, sizeof *job);
+    job->dag = dag;
+    job->m = m;
+    job->out = out;
+    job->pid = -1;
+    job->fd = -1;
     if (machine_validate(m) < 0 || kernel_dag_check(dag, m, NULL) < 0)
         return -1;
     if (dag->n == 0)
@@ -195,13 +207,12 @@ int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim
      * anti-chain), so at most K SMs are ever busy: with P > K, the greedy
      * schedule on K SMs is the same, and SimGrid need not hold the others
      * (P = K = 65536 would otherwise exhaust the machine). */
-    dag_costs analysed;
-    kernel_dag_costs(dag, m->u, &analysed);
-    int sms = analysed.K < m->p ? (int)analysed.K : m->p;
+    kernel_dag_costs(dag, m->u, &job->analysed);
+    int sms = job->analysed.K < m->p ? (int)job->analysed.K : m->p;
     if (sms > SMS_MAX) {
         fail("program '%s' on machine '%s' would keep %d SMs busy at once (P = %d, K = %.0f), but "
              "mcmsim simulates at most %d (each SM is a SimGrid actor, and a process may hold only "
-             "so many memory mappings): lower P", dag->name, m->name, sms, m->p, analysed.K, SMS_MAX);
+             "so many memory mappings): lower P", dag->name, m->name, sms, m->p, job->analysed.K, SMS_MAX);
         goto failed;
     }
     if ((double)sms * m->blocks_per_sm > SMS_MAX) {
@@ -212,6 +223,9 @@ int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim
         goto failed;
     }
 
+    /* the child's count of blocks done, for the parent's progress line */
+    void *shared = mmap(NULL, sizeof(double), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    job->blocks_done = shared == MAP_FAILED ? NULL : shared;
     int fds[2];
     if (pipe(fds) < 0) {
         fail("cannot create a pipe: %s", strerror(errno));
@@ -228,17 +242,48 @@ int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim
     }
     if (pid == 0) {
         close(fds[0]);
-        child(parent, fds[1], dag, m, sms, trace_path, out);
+        child(parent, fds[1], dag, m, sms, trace_path, job->blocks_done, out);
     }
     lifetime_watch(pid);
     close(fds[1]);
-    int rc = receive(fds[0], dag, m, out);
-    close(fds[0]);
+    job->pid = pid;
+    job->fd = fds[0];
+    return 0;
+failed:
+    sim_abandon(job);
+    return -1;
+}
+
+int sim_poll(const sim_job *job, int timeout_ms)
+{
+    struct pollfd p = {.fd = job->fd, .events = POLLIN};
+    int n;
+    while ((n = poll(&p, 1, timeout_ms)) < 0 && errno == EINTR)
+        ;
+    return n != 0;
+}
+
+double sim_blocks_done(const sim_job *job)
+{
+    return job->blocks_done ? *job->blocks_done : 0;
+}
+
+/* Receive the child's figures, reap it, add the static costs and the
+ * bounds, and check Theorem 1. */
+int sim_finish(sim_job *job)
+{
+    const kernel_dag *dag = job->dag;
+    const machine *m = job->m;
+    sim_result *out = job->out;
+    int rc = receive(job->fd, dag, m, out);
+    close(job->fd);
+    job->fd = -1;
     int status;
     struct rusage usage;
-    while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR)
+    while (wait4(job->pid, &status, 0, &usage) < 0 && errno == EINTR)
         ;
-    lifetime_unwatch(pid);
+    lifetime_unwatch(job->pid);
+    job->pid = -1;
     if (rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
         rc = fail("the simulation process died (%s %d)", WIFSIGNALED(status) ? "signal" : "status",
                   WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
@@ -247,22 +292,53 @@ int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim
     out->peak_rss_kib = (double)usage.ru_maxrss;
 
     dag_costs executed = out->costs;
-    out->costs = analysed;
+    out->costs = job->analysed;
     out->costs.W = executed.W;
     out->costs.O = executed.O;
     out->costs.N = executed.N;
     out->costs.C = executed.C;
-    if (executed.N != analysed.N) {
-        fail("internal error: %.0f blocks executed, but the program has %.0f", executed.N, analysed.N);
+    if (executed.N != job->analysed.N) {
+        fail("internal error: %.0f blocks executed, but the program has %.0f", executed.N, job->analysed.N);
         goto failed;
     }
     add_bounds(m, out);
     if (check_theorem1(dag, m, out) < 0)
         goto failed;
+    sim_job_release(job);
     return 0;
 failed:
-    sim_result_free(out);
+    sim_abandon(job);
     return -1;
+}
+
+/* What a job holds, given back; a child still running is killed. */
+static void sim_job_release(sim_job *job)
+{
+    if (job->pid > 0) {
+        kill(job->pid, SIGKILL);
+        while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        lifetime_unwatch(job->pid);
+        job->pid = -1;
+    }
+    if (job->fd >= 0)
+        close(job->fd);
+    job->fd = -1;
+    if (job->blocks_done)
+        munmap((void *)job->blocks_done, sizeof(double));
+    job->blocks_done = NULL;
+}
+
+void sim_abandon(sim_job *job)
+{
+    sim_job_release(job);
+    sim_result_free(job->out);
+}
+
+int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim_result *out)
+{
+    sim_job job;
+    return sim_start(dag, m, trace_path, out, &job) < 0 ? -1 : sim_finish(&job);
 }
 
 void sim_result_free(sim_result *r)

@@ -300,3 +300,92 @@ Test(cli, compare_needs_a_well_formed_group)
     REFUSE_COMPARE("compare = { key = \"s\"; along = \"n\"; best = true; };\n", "key = a swept key", "got s");
     REFUSE_COMPARE("compare = { key = \"l\"; along = \"m\"; best = true; };\n", "along = a swept key");
 }
+
+/* ---- sweeps on several cores, progress -------------------------------- */
+
+/* Byte for byte the same stdout on 1 job and on 3, in every format, and
+ * nothing on stderr when it is no terminal and --progress is not given. */
+Test(cli, sweeps_on_several_jobs_print_what_one_job_prints, .timeout = 240)
+{
+    const char *files[] = {"demo", "mult", "radix-sort", "dmm-umm", "contiguous", "scan"};
+    const char *formats[] = {"text", "csv", "json"};
+    static char one[sizeof ((outcome *)0)->out];
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++)
+        for (int k = 0; k < 3; k++) {
+            char args[1200];
+            snprintf(args, sizeof args, "run %s/programs/%s.cfg --format %s --jobs 1", MCMSIM_DATADIR, files[f],
+                     formats[k]);
+            outcome *o = mcmsim(args);
+            cr_assert_eq(o->status, 0, "%s: %s", args, o->err);
+            cr_expect_str_empty(o->err, "%s: %s", args, o->err);
+            memcpy(one, o->out, sizeof one);
+            args[strlen(args) - 1] = '3';
+            o = mcmsim(args);
+            cr_assert_eq(o->status, 0, "%s: %s", args, o->err);
+            cr_expect_str_empty(o->err, "%s: %s", args, o->err);
+            cr_expect_str_eq(o->out, one, "%s differs from --jobs 1", args);
+        }
+}
+
+/* Points 2 and 4 of the sweep are bad: whatever the jobs, the message is
+ * point 2's, as one at a time. */
+Test(cli, a_sweeps_first_bad_point_is_the_one_named_whatever_the_jobs)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "%ssweep = { l = [8, 0, 16, -4]; };\n", good_program);
+    char *path = with(text);
+    const char *jobs[] = {"1", "2", "4"};
+    for (int j = 0; j < 3; j++) {
+        char args[1200];
+        snprintf(args, sizeof args, "run %s --jobs %s", path, jobs[j]);
+        outcome *o = mcmsim(args);
+        cr_expect_eq(o->status, 1);
+        cr_expect_str_empty(o->out);
+        cr_expect(strstr(o->err, "sweep point 2 of 4") != NULL, "--jobs %s: %s", jobs[j], o->err);
+    }
+    unlink(path);
+}
+
+Test(cli, jobs_must_be_a_whole_number_of_simulations)
+{
+    char demo[1100];
+    const char *bad[] = {"0", "65", "two", "2.5", "-1"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(demo, sizeof demo, "run %s/programs/demo.cfg --jobs %s", MCMSIM_DATADIR, bad[i]);
+        REFUSE(demo, "--jobs", bad[i], "from 1 to 64");
+    }
+    snprintf(demo, sizeof demo, "run %s/programs/demo.cfg --jobs", MCMSIM_DATADIR);
+    REFUSE(demo, "--jobs needs a value");
+}
+
+Test(cli, progress_says_the_points_done_and_the_time_left)
+{
+    char args[1100];
+    snprintf(args, sizeof args, "run %s/programs/demo.cfg --progress", MCMSIM_DATADIR);
+    outcome *o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->err, "mcmsim: 1 of 8 sweep points done, about ") != NULL, "%s", o->err);
+    cr_expect(strstr(o->err, " left\n") != NULL, "%s", o->err);
+    cr_expect(strstr(o->out, "Theorem 1") != NULL, "the report still goes to stdout");
+}
+
+/* 5.4·10^8 blocks: said before the simulation starts (the run is then
+ * cut short). */
+Test(cli, a_run_of_minutes_says_so_before_it_starts, .timeout = 60)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "machine = \"mcm\";\n"
+                                "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; "
+                                "s = 4; }; };\n");
+    char *path = with(text);
+    char cmd[1500], err[4096];
+    snprintf(cmd, sizeof cmd, "timeout 3 %s run %s >/dev/null 2>%s.err", getenv("MCMSIM"), path, path);
+    int rc = system(cmd);
+    cr_expect(WIFEXITED(rc) && WEXITSTATUS(rc) == 124, "the run ended before 3 s");
+    snprintf(cmd, sizeof cmd, "%s.err", path);
+    slurp(cmd, err, sizeof err);
+    unlink(cmd);
+    cr_expect(strstr(err, "has 5.37e+08 thread-blocks: block by block, at about 1.5 M blocks/s under the "
+                             "parallel policy, that takes about 5 min 58 s\n") != NULL, "%s", err);
+    unlink(path);
+}

@@ -2,8 +2,10 @@
  * test_lifetime.c — no process of mcmsim outlives the command (lifetime.h):
  * the mcmsim binary, started on a long simulation with TMPDIR a fresh
  * directory, is killed mid-run (SIGKILL, which it cannot catch, and
- * SIGTERM); within seconds its simulation child must be gone and the
- * directory must hold no platform file.  And a program too large for
+ * SIGTERM); within seconds its simulation children must be gone and the
+ * directory must hold no platform file, and no trace (whole or .part)
+ * when the run was asked for one.  A sweep of two such points on two
+ * jobs has two children: both must go.  And a program too large for
  * memory is refused before it is built, naming the limit.
  *
  * The binary is found through $MCMSIM (set by `make test`).
@@ -22,14 +24,14 @@ static void nap(double seconds)
     nanosleep(&t, NULL);
 }
 
-/* The pid of a live (not zombie) child of `parent`, or 0. */
-static pid_t child_of(pid_t parent)
+/* The live (not zombie) children of `parent`, at most `max`; how many. */
+static int children_of(pid_t parent, pid_t *found, int max)
 {
     DIR *d = opendir("/proc");
     cr_assert_not_null(d);
-    pid_t found = 0;
+    int n = 0;
     struct dirent *e;
-    while (!found && (e = readdir(d))) {
+    while (n < max && (e = readdir(d))) {
         char path[300], line[512];
         snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
         FILE *f = fopen(path, "r");
@@ -42,10 +44,10 @@ static pid_t child_of(pid_t parent)
         int ppid;
         if (close_paren && sscanf(close_paren + 1, " %c %d", &state, &ppid) == 2 && ppid == parent &&
             state != 'Z')
-            found = (pid_t)atoi(e->d_name);
+            found[n++] = (pid_t)atoi(e->d_name);
     }
     closedir(d);
-    return found;
+    return n;
 }
 
 /* Whether `pid` is gone or a zombie (its parent died: nobody may reap it). */
@@ -79,7 +81,9 @@ static int stray_files(const char *dir)
     return n;
 }
 
-static void kill_mid_run(int sig)
+/* Kill mcmsim with `sig` once it runs `sims` simulations; with a trace
+ * asked for when `trace`, on two jobs when sims = 2 (a sweep of two). */
+static void kill_mid_run(int sig, int trace, int sims)
 {
     const char *bin = getenv("MCMSIM");
     cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
@@ -90,46 +94,74 @@ static void kill_mid_run(int sig)
     cr_assert_not_null(f);
     /* 8.6·10^9 blocks: minutes of simulation, far more than the test waits */
     fprintf(f, "machine = \"mcm\";\n"
-               "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; s = 4; }; };\n");
+               "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; s = 4; }; };\n%s",
+            sims == 2 ? "sweep = { s = [4, 8]; };\n" : "");
     fclose(f);
+    char trace_path[128];
+    snprintf(trace_path, sizeof trace_path, "%s/trace.csv", dir);
     pid_t mcmsim = fork();
     cr_assert(mcmsim >= 0);
     if (mcmsim == 0) {
         setenv("TMPDIR", dir, 1);
-        if (!freopen("/dev/null", "w", stdout))
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
             _exit(126);
-        execl(bin, bin, "run", cfg, (char *)NULL);
+        if (trace)
+            execl(bin, bin, "run", cfg, "--trace", trace_path, (char *)NULL);
+        else
+            execl(bin, bin, "run", cfg, "--jobs", sims == 2 ? "2" : "1", (char *)NULL);
         _exit(127);
     }
-    pid_t sim = 0;
-    for (int i = 0; i < 200 && !(sim = child_of(mcmsim)); i++)
+    pid_t sim[2] = {0, 0};
+    for (int i = 0; i < 200 && children_of(mcmsim, sim, 2) < sims; i++)
         nap(0.05);
-    cr_assert(sim > 0, "mcmsim started no simulation process within 10 s");
+    cr_assert(sim[sims - 1] > 0, "mcmsim started no %d simulation processes within 10 s", sims);
     nap(0.5); /* well inside the simulation */
     cr_assert_eq(kill(mcmsim, sig), 0);
     int status;
     cr_assert_eq(waitpid(mcmsim, &status, 0), mcmsim);
     cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == sig, "mcmsim died of signal %d",
               WIFSIGNALED(status) ? WTERMSIG(status) : -1);
-    int gone = 0;
-    for (int i = 0; i < 100 && !(gone = dead(sim)); i++)
-        nap(0.05);
-    if (!gone)
-        kill(sim, SIGKILL); /* leave nothing behind, then fail */
-    cr_expect(gone, "the simulation process %d outlived mcmsim by 5 s", (int)sim);
-    cr_expect_eq(stray_files(dir), 0, "a temporary file was left in %s", dir);
+    for (int c = 0; c < sims; c++) {
+        int gone = 0;
+        for (int i = 0; i < 100 && !(gone = dead(sim[c])); i++)
+            nap(0.05);
+        if (!gone)
+            kill(sim[c], SIGKILL); /* leave nothing behind, then fail */
+        cr_expect(gone, "the simulation process %d outlived mcmsim by 5 s", (int)sim[c]);
+    }
+    cr_expect_eq(stray_files(dir), 0, "a file (temporary, or a partial trace) was left in %s", dir);
     remove(cfg);
     rmdir(dir);
 }
 
 Test(lifetime, sigkill_mid_run_leaves_no_process_and_no_file, .timeout = 60)
 {
-    kill_mid_run(SIGKILL);
+    kill_mid_run(SIGKILL, 0, 1);
 }
 
 Test(lifetime, sigterm_mid_run_leaves_no_process_and_no_file, .timeout = 60)
 {
-    kill_mid_run(SIGTERM);
+    kill_mid_run(SIGTERM, 0, 1);
+}
+
+Test(lifetime, sigterm_mid_run_leaves_no_partial_trace, .timeout = 60)
+{
+    kill_mid_run(SIGTERM, 1, 1);
+}
+
+Test(lifetime, sigint_mid_run_leaves_no_partial_trace, .timeout = 60)
+{
+    kill_mid_run(SIGINT, 1, 1);
+}
+
+Test(lifetime, sigterm_mid_sweep_on_two_jobs_stops_both_children, .timeout = 60)
+{
+    kill_mid_run(SIGTERM, 0, 2);
+}
+
+Test(lifetime, sigkill_mid_sweep_on_two_jobs_stops_both_children, .timeout = 60)
+{
+    kill_mid_run(SIGKILL, 0, 2);
 }
 
 /* A two-line run file that asks for 10^8 kernels: refused at once, naming

@@ -21,6 +21,11 @@
 
 static char path[64];
 
+static void remove_input(void)
+{
+    unlink(path);
+}
+
 static void build_point(run_file *rf, long i)
 {
     machine m;
@@ -38,8 +43,10 @@ static void build_point(run_file *rf, long i)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!path[0])
+    if (!path[0]) {
         snprintf(path, sizeof path, "/tmp/mcmsim-fuzz-%d.cfg", (int)getpid());
+        atexit(remove_input);
+    }
     FILE *f = fopen(path, "wb");
     if (!f)
         return 0;
