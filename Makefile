@@ -31,8 +31,8 @@ ifeq ($(SAN),1)
   TEST_JOBS := 1
   TEST_ENV  := ASAN_OPTIONS=malloc_context_size=0
   BUILD  := build-san
-  CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DMCM_SANITIZE
-  LDFLAGS += -fsanitize=address,undefined
+  CFLAGS += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=undefined,float-cast-overflow -DMCM_SANITIZE
+  LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 endif
 
 PACKAGES := libsimgrid-dev libconfig-dev libcriterion-dev libmuparser-dev \

@@ -94,9 +94,10 @@ static ct_params read_params(const vars *params)
 {
     ct_params p = {.n = *vars_get(params, "n"), .m = *vars_get(params, "m"),
                    .l = *vars_get(params, "l")};
-    p.k = (int)log2(p.n);
-    p.r = (int)log2(p.m);
-    p.log_l = (int)log2(p.l);
+    /* the logs only of powers of two: check() refuses anything else */
+    p.k = is_power_of_two(p.n) ? (int)log2(p.n) : 0;
+    p.r = is_power_of_two(p.m) ? (int)log2(p.m) : 0;
+    p.log_l = is_power_of_two(p.l) ? (int)log2(p.l) : 0;
     return p;
 }
 

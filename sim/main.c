@@ -315,7 +315,7 @@ static int simulate_points(run_file *rf, const run_options *o, run_point **out, 
         running[i % o->jobs] = 0;
         progress_points(&pg, oldest);
     }
-    progress_end(&pg);
+    progress_end(&pg, failed_at < 0);
     free(jobs);
     free(running);
     if (failed_at >= 0) {

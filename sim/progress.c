@@ -2,8 +2,8 @@
  * progress.c — the progress line and the long-run warning (progress.h).
  *
  * Invariant: `drawn` is 1 exactly while a line without its newline is on
- * the terminal; progress_end and every message after it start by clearing
- * it.
+ * the terminal; progress_end and every message of ours after it start by
+ * clearing it.
  */
 #include "progress.h"
 
@@ -26,10 +26,12 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* "42 s", "3 min 20 s", "2.5 h", "4.1 days" */
+/* "0.4 s", "42 s", "3 min 20 s", "2.5 h", "4.1 days" */
 static void say_duration(char *out, size_t n, double s)
 {
-    if (s < 90)
+    if (s < 9.95)
+        snprintf(out, n, "%.1f s", s);
+    else if (s < 90)
         snprintf(out, n, "%.0f s", s);
     else if (s < 3600)
         snprintf(out, n, "%.0f min %.0f s", (double)(long)(s / 60), s - 60 * (double)(long)(s / 60));
@@ -101,13 +103,28 @@ void progress_points(progress *p, long done)
     show(p, line);
 }
 
-void progress_end(progress *p)
+/* Clear the line on the terminal, if one is drawn. */
+static void clear(progress *p)
 {
     if (p->drawn) {
         fprintf(stderr, "\r\033[K");
         fflush(stderr);
     }
     p->drawn = 0;
+}
+
+void progress_end(progress *p, int whole)
+{
+    clear(p);
+    if (!p->on || p->tty || !whole)
+        return;
+    char took[64];
+    say_duration(took, sizeof took, now() - p->start);
+    if (p->points > 1)
+        fprintf(stderr, "mcmsim: %ld of %ld sweep points done in %s\n", p->points, p->points, took);
+    else
+        fprintf(stderr, "mcmsim: simulated in %s\n", took);
+    fflush(stderr);
 }
 
 void progress_warn_long(progress *p, const run_point *pt, double blocks, long i, long n)
@@ -120,7 +137,7 @@ void progress_warn_long(progress *p, const run_point *pt, double blocks, long i,
     say_duration(took, sizeof took, seconds);
     if (n > 1)
         snprintf(where, sizeof where, " (sweep point %ld of %ld)", i + 1, n);
-    progress_end(p);
+    clear(p);
     fprintf(stderr,
             "mcmsim: program '%s' on machine '%s'%s has %.3g thread-blocks: block by block, at about "
             "%.1f M blocks/s under the %s policy, that takes about %s\n",

@@ -5,13 +5,14 @@
  *   progress_begin(&pg, on, points);       // on: --progress or a terminal
  *   progress_blocks(&pg, i, done, total);  // while point i simulates
  *   progress_points(&pg, done);            // after each point
- *   progress_end(&pg);                     // the line is cleared
+ *   progress_end(&pg, whole);              // the line is cleared
  *
  * A sweep shows the points done of all and the time left (from the mean
  * time per point so far); a single run shows its blocks done of all and
  * the time left (from its rate so far).  On a terminal it is one line
  * redrawn at most every half second; elsewhere (--progress into a file) a
- * line every 5 seconds.  Whatever `on`, progress_warn_long says, before a
+ * line every 5 seconds, the first at the first news, and a last line when
+ * the work ended whole, so that a log says it finished and how long it took.  Whatever `on`, progress_warn_long says, before a
  * simulation starts, when block by block it would take over a minute.
  */
 #ifndef MCM_PROGRESS_H
@@ -33,7 +34,7 @@ typedef struct progress {
 void progress_begin(progress *p, int on, long points);
 void progress_blocks(progress *p, long point, double done, double total);
 void progress_points(progress *p, long done);
-void progress_end(progress *p);
+void progress_end(progress *p, int whole);
 
 /* When point i of n starts simulating: its `blocks`, and how long block
  * by block at the engine's usual rate they would take, if over a minute. */

@@ -158,3 +158,20 @@ Test(cooley_tukey, bad_points_fail_quoting_the_rule)
     cr_expect_null(b->build(&p, &m));
     cr_expect(strstr(fail_message(), "n >= mℓ") != NULL, "%s", fail_message());
 }
+
+/* Found by `make fuzz` (fuzz_runfile): n = 0 or a fractional ℓ had their
+ * log2 taken into an int before the check (-inf into an int, undefined
+ * behaviour that UBSan reports).  Now a clean refusal; under SAN=1 the
+ * conversion itself would fail the test. */
+Test(cooley_tukey, n_zero_and_fractional_l_are_refused_before_any_log)
+{
+    machine m = test_preset("gtx670");
+    const builtin_program *b = builtin_find("cooley-tukey");
+    const double bad[][3] = {{0, 16, 128}, {1 << 20, 16, 1.8}, {-4, 16, 128}, {1 << 20, 0, 128}};
+    for (int i = 0; i < 4; i++) {
+        vars p = params_of(bad[i][0], bad[i][1], bad[i][2]);
+        fail_clear();
+        cr_expect_null(b->build(&p, &m));
+        cr_expect(strstr(fail_message(), "powers of two") != NULL, "%s", fail_message());
+    }
+}

@@ -62,19 +62,6 @@ static int build_dag(const measured_row *row, const machine *m, kernel_dag **dag
     return 0;
 }
 
-/* Simulated T (cycles) and L of one point on machine m. */
-static int simulate(const vpoint *p, const machine *m, double *T, double *L)
-{
-    sim_result r;
-    if (sim_run(p->dag, m, NULL, &r) < 0)
-        return fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
-                    fail_message());
-    *T = r.T;
-    *L = r.costs.L_kernels;
-    sim_result_free(&r);
-    return 0;
-}
-
 /* Within each series (measured.h), by increasing size: train, test,
  * train, ...  A case study whose n never varies (plain division sweeps m,
  * radix sort sweeps s) is split along the param that does. */
@@ -133,24 +120,55 @@ static int set_load(validation *v, const char *name, const char *title, const se
     return 0;
 }
 
-/* Simulate every point of the set on its machine (graph launches). */
+/* Point p simulated (its job finished): its time and launches. */
+static int point_done(vpoint *p, const machine *m, sim_job *job)
+{
+    sim_result *r = job->out;
+    if (sim_finish(job) < 0)
+        return fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
+                    fail_message());
+    p->sim_ms = r->T / m->clock_hz * 1e3;
+    p->launches = r->costs.L_kernels;
+    p->rounds = 0;
+    for (int k = 0; k < p->dag->n; k++) /* blocks one SM takes in turn */
+        p->rounds += ceil((double)p->dag->kernels[k].blocks / m->p);
+    sim_result_free(r);
+    return 0;
+}
+
+/* Simulate every point of the set on its machine (graph launches), as
+ * many at once as there are cores; each point's figures are its own, so
+ * the order they finish in changes nothing. */
 static int set_simulate(validation *v)
 {
     machine m = v->card;
     if (machine_set_field(&m, "launch", "graph") <= 0)
         return fail("machine key launch = graph: %s", fail_message());
-    for (int i = 0; i < v->n; i++) {
-        vpoint *p = &v->pts[i];
-        double T = 0, L = 0;
-        if (simulate(p, &m, &T, &L) < 0)
-            return -1;
-        p->sim_ms = T / m.clock_hz * 1e3;
-        p->launches = L;
-        p->rounds = 0;
-        for (int k = 0; k < p->dag->n; k++) /* blocks one SM takes in turn */
-            p->rounds += ceil((double)p->dag->kernels[k].blocks / m.p);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int jobs = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
+    sim_job *job = calloc((size_t)jobs, sizeof *job);
+    sim_result *result = calloc((size_t)jobs, sizeof *result);
+    int next = 0, oldest = 0, rc = 0; /* points [oldest, next) are under way */
+    while (oldest < next || (rc == 0 && next < v->n)) {
+        if (rc == 0 && next < v->n && next - oldest < jobs) {
+            vpoint *p = &v->pts[next];
+            if (sim_start(p->dag, &m, NULL, &result[next % jobs], &job[next % jobs]) < 0) {
+                rc = fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
+                          fail_message());
+                continue;
+            }
+            next++;
+            continue;
+        }
+        int i = oldest++;
+        if (rc < 0)
+            sim_abandon(&job[i % jobs]);
+        else
+            rc = point_done(&v->pts[i], &m, &job[i % jobs]);
     }
-    return 0;
+    free(job);
+    free(result);
+    return rc;
 }
 
 static void set_free(validation *v)
