@@ -63,12 +63,18 @@ const char *program_name(const config_setting_t *program, const char *name)
     return name ? name : "program";
 }
 
-/* The built-in program this point runs, if it runs one (a `kernels` list
- * describes its own program). */
+/* The built-in program this point runs, if it runs one.  A `kernels`
+ * list describes its own program, whatever its `name` (a list named
+ * "stockham" is that list, not the built-in): only a name swept or set
+ * to another program's picks a built-in.  `name` is either. */
 static const builtin_program *builtin_of(const config_setting_t *program, const char *name)
 {
-    if (config_setting_get_member(program, "kernels") && !name)
-        return NULL;
+    if (config_setting_get_member(program, "kernels")) {
+        const char *own = NULL;
+        config_setting_lookup_string(program, "name", &own);
+        if (!name || (own && strcmp(name, own) == 0))
+            return NULL;
+    }
     return builtin_find(program_name(program, name));
 }
 

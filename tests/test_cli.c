@@ -221,6 +221,26 @@ Test(cli, text_csv_and_json_of_the_demo)
     cJSON_Delete(doc);
 }
 
+/* Found by `make fuzz` (fuzz_runfile): a `kernels` list named after a
+ * built-in ("stockham") took its params as the list's but was built as
+ * the built-in, which read a param it did not have (a null pointer).  The
+ * list is the program, whatever its name. */
+Test(cli, a_kernels_list_named_after_a_built_in_is_that_list)
+{
+    char *path = with("machine = \"mcm\";\n"
+                      "program = { name = \"stockham\"; params = { n = 1024; l = 4; };\n"
+                      "  kernels = ( { name = \"add\"; blocks = \"n / l\"; threads = \"l\"; span = 1; } ); };\n");
+    char args[1200];
+    snprintf(args, sizeof args, "run %s --format csv", path);
+    outcome *o = mcmsim(args);
+    cr_expect_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, ",256,") != NULL, "N = n/l = 256 blocks, one kernel: %s", o->out);
+    unlink(path);
+    REFUSE_FILE("program = { name = \"stockham\"; params = { l = 4; };\n"
+                "  kernels = ( { name = \"add\"; repeat = \"log2(n)\"; blocks = 1; threads = \"l\"; span = 1; } ); };\n",
+                "", "repeat", "'n', which is not defined");
+}
+
 Test(cli, list_help_version)
 {
     outcome *o = mcmsim("list");

@@ -7,8 +7,8 @@
  * floor (floor.c): a bare SimGrid program running the same number of
  * activities on as many hosts.  One core is used: the simulation is serial.
  * Then it runs every run file of programs/ (the papers' experiments, at the
- * papers' sizes) with `mcmsim run --format csv` and prints each one's wall
- * time and the total (issue 3: under 60 s), and a 2^20-point Stockham FFT
+ * papers' sizes) with `mcmsim run --format csv`, on one job and on every
+ * core (--jobs), and prints each one's wall time and the totals, and a 2^20-point Stockham FFT
  * in exec mode beside the serial reference FFT (issue 4: under 5 s and
  * within 20× of the reference).
  * Figures, not assertions: these machines are shared and noisy, so compare
@@ -70,8 +70,8 @@ static int run_floor(const char *floor_path, long n, int p, double *seconds, dou
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* Wall time of `mcmsim run FILE --format csv` (output discarded). */
-static double time_run_file(const char *mcmsim, const char *file)
+/* Wall time of `mcmsim run FILE --format csv --jobs JOBS` (output discarded). */
+static double time_run_file(const char *mcmsim, const char *file, const char *jobs)
 {
     fflush(stdout); /* the child must not flush our buffer again */
     double t0 = now();
@@ -79,7 +79,7 @@ static double time_run_file(const char *mcmsim, const char *file)
     if (pid == 0) {
         if (!freopen("/dev/null", "w", stdout))
             _exit(126);
-        execl(mcmsim, mcmsim, "run", file, "--format", "csv", (char *)NULL);
+        execl(mcmsim, mcmsim, "run", file, "--format", "csv", "--jobs", jobs, (char *)NULL);
         _exit(127);
     }
     int status;
@@ -92,20 +92,27 @@ static int bench_run_files(const char *mcmsim)
     glob_t files;
     if (glob(MCMSIM_DATADIR "/programs/*.cfg", 0, NULL, &files) != 0)
         return 0;
-    double total = 0;
-    printf("\nevery run file (mcmsim run FILE --format csv):\n");
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    char all[16];
+    snprintf(all, sizeof all, "%ld", cores < 1 ? 1 : cores > 64 ? 64 : cores);
+    double total[2] = {0, 0};
+    printf("\nevery run file (mcmsim run FILE --format csv), one sweep point at a time and %s at once:\n", all);
+    printf("  %-28s %9s %9s\n", "", "--jobs 1", all);
     for (size_t i = 0; i < files.gl_pathc; i++) {
-        double s = time_run_file(mcmsim, files.gl_pathv[i]);
-        if (s < 0) {
+        double s1 = time_run_file(mcmsim, files.gl_pathv[i], "1");
+        double sn = s1 < 0 ? -1 : time_run_file(mcmsim, files.gl_pathv[i], all);
+        if (s1 < 0 || sn < 0) {
             fprintf(stderr, "bench: %s failed\n", files.gl_pathv[i]);
             globfree(&files);
             return 1;
         }
         const char *base = strrchr(files.gl_pathv[i], '/');
-        printf("  %-28s %7.2f s\n", base ? base + 1 : files.gl_pathv[i], s);
-        total += s;
+        printf("  %-28s %7.2f s %7.2f s\n", base ? base + 1 : files.gl_pathv[i], s1, sn);
+        total[0] += s1;
+        total[1] += sn;
     }
-    printf("  %-28s %7.2f s (target: under 60 s)\n", "total", total);
+    printf("  %-28s %7.2f s %7.2f s (%.2fx; target: under 2 s)\n", "total", total[0], total[1],
+           total[0] / total[1]);
     globfree(&files);
     return 0;
 }
