@@ -139,6 +139,8 @@ static const field fields[] = {
     {"l2_words", F_NUM, offsetof(machine, l2_words), NULL},
     {"u_dram", F_NUM, offsetof(machine, u_dram), NULL},
     {"sector_words", F_NUM, offsetof(machine, sector_words), NULL},
+    {"read_latency", F_NUM, offsetof(machine, read_latency), NULL},
+    {"read_latency_dram", F_NUM, offsetof(machine, read_latency_dram), NULL},
     {"launch", F_LAUNCH, offsetof(machine, launch), NULL},
     {"graph_launch_latency", F_NUM, offsetof(machine, graph_launch_latency), NULL},
     {"graph_start_latency", F_NUM, offsetof(machine, graph_start_latency), NULL},
@@ -337,6 +339,7 @@ static int validate_dmm_umm(const machine *m)
                            : m->blocks_per_sm != 1 || m->threads_per_sm != 0 ? "blocks_per_sm"
                            : m->l2_words != 0 || m->u_dram != 0 ? "l2_words/u_dram"
                            : m->sector_words != 0 ? "sector_words"
+                           : m->read_latency != 0 || m->read_latency_dram != 0 ? "read_latency"
                            : m->graph_launch_latency != 0 || m->graph_start_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"
                                                      : NULL;
     if (mcm_only)
@@ -356,6 +359,7 @@ static int validate_card(const machine *m)
         {"cycles_mulmod", m->cycles_mulmod}, {"cycles_addmod", m->cycles_addmod},
         {"cycles_private", m->cycles_private}, {"cycles_barrier", m->cycles_barrier},
         {"l2_words", m->l2_words}, {"u_dram", m->u_dram}, {"sector_words", m->sector_words},
+        {"read_latency", m->read_latency}, {"read_latency_dram", m->read_latency_dram},
         {"graph_launch_latency", m->graph_launch_latency}, {"graph_start_latency", m->graph_start_latency},
     };
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)

@@ -35,6 +35,14 @@
  *   l2_words, u_dram   a kernel whose working set (blocks·ℓ·words per
  *                      thread) exceeds l2_words words moves its words at
  *                      u_dram cycles per word, otherwise at U (0: no cache);
+ *   read_latency, read_latency_dram
+ *                      cycles before a block's first global word arrives
+ *                      (a dependent load's latency), from the L2 or, for
+ *                      a kernel beyond l2_words, from DRAM (0: the
+ *                      same as read_latency); paid once per
+ *                      block that reads, as a wait that holds the block's
+ *                      slot but neither its lanes nor its port, so other
+ *                      resident blocks hide it (0: the MCM, none);
  *   sector_words       words of one global-memory sector (0: the MCM's
  *                      transfers).  When > 0 every word a thread moves
  *                      goes through the SM's port: a block of ℓ threads
@@ -59,8 +67,7 @@
  *                                                 key: L2 and DRAM not told apart)
  *   L2 size in bytes                           -> l2_words = bytes / 4
  *   sector of 32 bytes (documented, not measured) -> sector_words = 8
- *   L2 and DRAM latency                        -> no key (transfers cost words/rate
- *                                                 only; a latency term is missing)
+ *   L2 and DRAM latency (dependent loads)      -> read_latency, read_latency_dram
  *   dependent int add, one thread (cycles)     -> cycles_plain
  *   int adds per SM per cycle                  -> lanes
  *   dependent Z/pZ mul (Barrett, zp.h)         -> cycles_mulmod
@@ -128,6 +135,7 @@ typedef struct machine {
     double l2_words;       /* L2 capacity in words; 0 = no cache */
     double u_dram;         /* cycles per word beyond the L2 (needed when l2_words > 0) */
     double sector_words;   /* > 0: U per word of every thread, a scattered word a sector; 0 = the MCM */
+    double read_latency, read_latency_dram; /* cycles before a block's first word arrives; 0 = the MCM */
     double graph_launch_latency; /* cycles per kernel launched inside a graph */
     double graph_start_latency;  /* cycles before a graph's first kernels, once per run */
     launch_mode launch;    /* which launch latency applies: stream (default) or graph */

@@ -20,7 +20,9 @@
  * computes for max(span cycles, work cycles) instead of S(B); a kernel
  * beyond the L2 moves its words at u_dram; with sector_words a block pays
  * for every word of every thread (the MCM: one U per coalesced access of
- * the block).  Still one block at a time per SM, the same story.
+ * the block); with a read latency a block that reads waits that long for
+ * its first word, as it waits for its dispatch.  Still one block at a
+ * time per SM, the same story.
  *
  * With blocks_per_sm = k > 1 each SM holds k blocks at once: it has k
  * actors (slots) taking blocks, a compute resource (its host, one cycle of
@@ -279,18 +281,19 @@ static void run_block(sm_state *me, const block *b)
     double read = block_transfer_cycles(c, k->threads, E.m, u, 0);
     double write = block_transfer_cycles(c, k->threads, E.m, u, 1);
     double compute = block_compute_cycles(c, E.m); /* S(B) on the pure MCM */
+    double wait = E.m->block_dispatch + (read > 0 ? kernel_read_latency(k, E.m) : 0);
     double start = simgrid_get_clock();
     if (b->first)
         E.out->kernels[b->kernel].start = start;
 
     phases ph;
     if (E.m->policy == MEM_PARALLEL) {
-        sg_actor_sleep_for(E.m->block_dispatch + read + compute + write);
-        ph.read_end = start + E.m->block_dispatch + read;
+        sg_actor_sleep_for(wait + read + compute + write);
+        ph.read_end = start + wait + read;
         ph.write_start = ph.read_end + compute;
     } else {
-        if (E.m->block_dispatch > 0)
-            sg_actor_sleep_for(E.m->block_dispatch);
+        if (wait > 0)
+            sg_actor_sleep_for(wait);
         global_memory_transfer(me->sm, read, 1);
         ph.read_end = simgrid_get_clock();
         sg_actor_sleep_for(compute);
@@ -394,13 +397,14 @@ static void run_block_card(sm_state *me, const block *b)
     int card = machine_card_compute(E.m);
     double span = card ? block_span_cycles(c, E.m) : c->span;
     double work = card ? block_work_cycles(c, E.m) : 0; /* 0: no lanes to share */
+    double wait = E.m->block_dispatch + (read > 0 ? kernel_read_latency(k, E.m) : 0);
     double start = simgrid_get_clock();
     if (b->first)
         E.out->kernels[b->kernel].start = start;
 
     sm_hold(me->sm);
-    if (E.m->block_dispatch > 0)
-        sg_actor_sleep_for(E.m->block_dispatch);
+    if (wait > 0)
+        sg_actor_sleep_for(wait); /* the slot waits; the SM's lanes and port serve the others */
     port_transfer(me, read, 1);
     phases ph = {simgrid_get_clock(), 0};
     if (work <= 0)

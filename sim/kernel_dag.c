@@ -143,14 +143,25 @@ int kernel_resident_blocks(const kernel *k, const machine *m)
     return r >= 1 ? (int)r : 1;
 }
 
-double kernel_word_cycles(const kernel *k, const machine *m)
+/* The kernel's words (blocks·ℓ·words per thread) do not fit the L2. */
+static int beyond_l2(const kernel *k, const machine *m)
 {
     if (!(m->l2_words > 0))
-        return m->u;
+        return 0;
     const block_cost *c = &k->cost;
     double per_thread = c->reads + c->writes + c->uncoalesced_reads + c->uncoalesced_writes;
     double working_set = (double)k->blocks * k->threads * per_thread;
-    return working_set > m->l2_words ? m->u_dram : m->u;
+    return working_set > m->l2_words;
+}
+
+double kernel_word_cycles(const kernel *k, const machine *m)
+{
+    return beyond_l2(k, m) ? m->u_dram : m->u;
+}
+
+double kernel_read_latency(const kernel *k, const machine *m)
+{
+    return beyond_l2(k, m) && m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
 }
 
 void kernel_defaults(kernel *k)

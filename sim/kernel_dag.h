@@ -167,6 +167,11 @@ int kernel_resident_blocks(const kernel *k, const machine *m);
  * per thread, read and written), exceeds it. */
 double kernel_word_cycles(const kernel *k, const machine *m);
 
+/* Cycles a block of kernel k that reads global words waits for the first
+ * one: read_latency, or read_latency_dram (when > 0) for a kernel beyond
+ * the L2 as above; 0 on the MCM. */
+double kernel_read_latency(const kernel *k, const machine *m);
+
 /* Global-memory cycles of a block of ℓ threads with costs c: before its
  * compute (reads), after it (writes), and O(B) = both. */
 double cost_read_cycles(const block_cost *c, int threads, double u);

@@ -154,7 +154,8 @@ static void add_bounds(const machine *m, sim_result *r)
 }
 
 /* Theorem 1, with the settings beyond the papers added where they belong:
- * a block dispatch lengthens every block (C becomes C + δ), a launch
+ * a block dispatch and a read latency lengthen every block (C becomes
+ * C + δ, δ = block_dispatch + the larger read latency), a launch
  * latency every kernel on the critical path (+ L·λ, λ the stream's or the
  * graph's).  The card's compute and cache terms change only what a block
  * costs alone, and C is measured from those costs (read + compute +
@@ -174,12 +175,13 @@ static int check_theorem1(const kernel_dag *dag, const machine *m, const sim_res
     double k = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1, least = k;
     for (int i = 0; k > 1 && i < dag->n; i++)
         least = fmin(least, kernel_resident_blocks(&dag->kernels[i], m));
-    double bound = (c->N / (least * m->p) + c->L_kernels) * (k * c->C + m->block_dispatch) + r->launch_term;
+    double delta = m->block_dispatch + fmax(m->read_latency, m->read_latency_dram);
+    double bound = (c->N / (least * m->p) + c->L_kernels) * (k * c->C + delta) + r->launch_term;
     double slack = k > 1 ? 1e-6 : 1e-12; /* SimGrid's sharing solver rounds; sleeps do not */
     if (r->T <= bound * (1 + slack) + 1e-9)
         return 0;
     return fail("internal error (a bug in mcmsim): program '%s' on machine '%s' took "
-                "T = %.17g cycles, above the Theorem 1 bound (N/(rP) + L)·(kC + block_dispatch) + "
+                "T = %.17g cycles, above the Theorem 1 bound (N/(rP) + L)·(kC + block_dispatch + read latency) + "
                 "L·launch_latency + graph start = %.17g (k = blocks_per_sm = %g, r = %g) under the parallel policy",
                 dag->name, m->name, r->T, bound, k, least);
 }

@@ -255,6 +255,69 @@ Test(card, sector_words_charge_every_word_of_every_thread)
     kernel_dag_free(dag);
 }
 
+/* ---- memory: the read latency ----------------------------------------- */
+
+Test(card, a_block_that_reads_waits_for_its_first_word)
+{
+    /* One SM, U = 1, two blocks of ℓ = 1 reading 5 words and computing 10.
+     * The MCM: 2·(5 + 10) = 30.  read_latency = 7: each block waits 7 before
+     * its words come, 2·22 = 44; a kernel that reads nothing waits for
+     * nothing (2·10 = 20 either way). */
+    kernel k = test_kernel("k", 2, 1, 10, 5, 0);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    cr_expect_eq(simulated_T(dag, &m), 30, "the MCM");
+    m.read_latency = 7;
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 44);
+    cr_expect_eq(r.costs.O, 2 * 5, "a latency is a wait, not parallelism overhead");
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+    kernel quiet = test_kernel("quiet", 2, 1, 10, 0, 1);
+    dag = one_kernel(&quiet);
+    cr_expect_eq(simulated_T(dag, &m), 2 * (10 + 1), "no reads: no wait");
+    kernel_dag_free(dag);
+}
+
+Test(card, beyond_the_l2_the_dram_latency)
+{
+    /* The kernel above (working set 2·1·5 = 10 words) against an L2 of 9
+     * words: read_latency_dram = 20 and u_dram = 2: 2·(20 + 10 + 10) = 80;
+     * an L2 of 10 words holds it: 2·(7 + 5 + 10) = 44.  Without a DRAM
+     * latency, the L2's. */
+    kernel k = test_kernel("k", 2, 1, 10, 5, 0);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    m.read_latency = 7;
+    m.read_latency_dram = 20;
+    m.u_dram = 2;
+    m.l2_words = 10;
+    cr_expect_eq(simulated_T(dag, &m), 44);
+    m.l2_words = 9;
+    cr_expect_eq(simulated_T(dag, &m), 80);
+    m.read_latency_dram = 0;
+    cr_expect_eq(simulated_T(dag, &m), 2 * (7 + 10 + 10));
+    m.read_latency_dram = -1;
+    cr_expect_eq(machine_validate(&m), -1);
+    kernel_dag_free(dag);
+}
+
+Test(card, resident_blocks_hide_each_others_latency)
+{
+    /* The same two blocks resident together (blocks_per_sm = 2): they wait
+     * 7 side by side, read their 5 + 5 words on the one port (done at 17),
+     * then compute side by side (no lanes): 27, against 44 one at a time
+     * and 20 without the latency. */
+    kernel k = test_kernel("k", 2, 1, 10, 5, 0);
+    kernel_dag *dag = one_kernel(&k);
+    machine m = test_machine(1, 1);
+    m.blocks_per_sm = 2;
+    cr_expect_float_eq(simulated_T(dag, &m), 20, 1e-6);
+    m.read_latency = 7;
+    cr_expect_float_eq(simulated_T(dag, &m), 27, 1e-6);
+    kernel_dag_free(dag);
+}
+
 Test(card, an_l2_needs_a_dram_cost)
 {
     machine m = test_machine(4, 1);
@@ -565,7 +628,7 @@ Test(card, resident_blocks_spread_over_the_sms)
 Test(card, resident_blocks_bound_on_random_dags)
 {
     /* Seeded random DAGs with random class costs, lanes, L2, dispatch,
-     * launch, 2-4 resident blocks per SM, limited by threads and private
+     * read latencies, launch, 2-4 resident blocks per SM, limited by threads and private
      * memory: every run must stay within (N/(rP) + L)·(kC + δ) + L·λ
      * (sim_run refuses it otherwise). */
     rng g;
@@ -595,6 +658,8 @@ Test(card, resident_blocks_bound_on_random_dags)
         m.cycles_barrier = (double)rng_below(&g, 50);
         m.block_dispatch = (double)rng_below(&g, 3);
         m.launch_latency = (double)rng_below(&g, 20);
+        m.read_latency = (double)rng_below(&g, 12);
+        m.read_latency_dram = (double)rng_below(&g, 25);
         m.l2_words = (double)rng_below(&g, 2000);
         m.u_dram = 1 + (double)rng_below(&g, 5);
         m.threads_per_sm = rng_below(&g, 2) ? 32 + (int)rng_below(&g, 128) : 0;
@@ -606,8 +671,8 @@ Test(card, resident_blocks_bound_on_random_dags)
         double k = m.blocks_per_sm, least = k;
         for (int i = 0; i < dag->n; i++)
             least = fmin(least, kernel_resident_blocks(&dag->kernels[i], &m));
-        double bound = (r.costs.N / (least * m.p) + r.costs.L_kernels) * (k * r.costs.C + m.block_dispatch) +
-                       r.launch_term;
+        double delta = m.block_dispatch + fmax(m.read_latency, m.read_latency_dram);
+        double bound = (r.costs.N / (least * m.p) + r.costs.L_kernels) * (k * r.costs.C + delta) + r.launch_term;
         cr_expect_leq(r.T, bound * (1 + 1e-6) + 1e-9, "trial %d", trial);
         limited += least < k;
         sim_result_free(&r);
@@ -673,13 +738,18 @@ Test(card, machine_from_the_newest_h100_session)
     cr_assert(newest >= 0);
     machine base = test_preset("h100"), m;
     cr_assert_eq(card_machine(&s[newest], &base, &m), 0, "%s", fail_message());
-    double mhz, touch, u;
+    double mhz, touch, u, l2_load, dram_load;
     cr_assert_eq(card_constant(&s[newest], "sm_clock_measured", &mhz), 0);
     cr_assert_eq(card_constant(&s[newest], "launch_graph_touch", &touch), 0);
+    cr_assert_eq(card_constant(&s[newest], "l2_load_latency", &l2_load), 0);
+    cr_assert_eq(card_constant(&s[newest], "dram_load_latency", &dram_load), 0);
     cr_assert_eq(card_constant(&s[newest], "U_l2_all_sms", &u), 0);
     cr_expect_eq(m.p, 132);
     cr_expect_float_eq(m.clock_hz, mhz * 1e6, 1e-9 * m.clock_hz);
-    cr_expect_float_eq(m.graph_launch_latency, touch * mhz, 1e-9 * m.graph_launch_latency, "µs -> cycles");
+    cr_expect_float_eq(m.graph_launch_latency, touch * mhz - l2_load, 1e-9 * m.graph_launch_latency,
+                       "µs -> cycles, less the load its blocks now pay as read_latency");
+    cr_expect_eq(m.read_latency, l2_load);
+    cr_expect_eq(m.read_latency_dram, dram_load);
     cr_expect_eq(m.u, u);
     cr_expect_eq(m.sector_words, 8);
     cr_expect_eq(m.threads_per_sm, 2048, "from device.txt");

@@ -22,6 +22,7 @@ typedef enum {
     US_TO_CYCLES,   /* microseconds -> cycles at the measured clock */
     NS_TO_CYCLES,   /* nanoseconds -> cycles */
     BYTES_TO_WORDS, /* bytes -> 4-byte words */
+    US_TO_CYCLES_LESS_L2_LOAD, /* microseconds -> cycles, less l2_load_latency (cycles) */
 } conversion;
 
 typedef struct term {
@@ -35,14 +36,17 @@ static const term TERMS[] = {
     {"p", "sm_count", AS_IS, "streaming multiprocessors"},
     {"clock_hz", "sm_clock_measured", MHZ_TO_HZ, "SM clock under load"},
     {"launch_latency", "launch_latency", US_TO_CYCLES, "back-to-back kernel launches from the host, per launch"},
-    {"graph_launch_latency", "launch_graph_touch", US_TO_CYCLES,
-     "dependent kernels (one word per thread, every SM) replayed from a CUDA graph, per kernel"},
+    {"graph_launch_latency", "launch_graph_touch", US_TO_CYCLES_LESS_L2_LOAD,
+     "dependent kernels (one word per thread, every SM) replayed from a CUDA graph, per kernel, "
+     "less the L2 load latency that read_latency charges their blocks"},
     {"graph_start_latency", "graph_start", US_TO_CYCLES,
      "a graph's start beyond its kernels (a graph of one empty kernel minus the per-kernel launch)"},
     {"block_dispatch", "block_dispatch", NS_TO_CYCLES, "an SM taking one more (empty) block"},
     {"u", "U_l2_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from L2"},
     {"u_dram", "U_dram_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from DRAM"},
     {"l2_words", "l2_bytes", BYTES_TO_WORDS, "L2 cache size"},
+    {"read_latency", "l2_load_latency", AS_IS, "a dependent global load served by the L2, one thread"},
+    {"read_latency_dram", "dram_load_latency", AS_IS, "a dependent global load over 256 MiB (mostly DRAM), one thread"},
     {"cycles_plain", "op_latency", AS_IS, "a dependent 32-bit integer addition in one thread"},
     {"lanes", "op_per_sm_cycle", AS_IS, "32-bit integer additions an SM completes per cycle"},
     {"cycles_mulmod", "mulmod_latency", AS_IS, "a dependent Z/pZ multiplication in one thread"},
@@ -133,6 +137,13 @@ static int term_value(const session *s, const term *t, double mhz, double *out)
     case US_TO_CYCLES: *out = c * mhz; break;
     case NS_TO_CYCLES: *out = c * mhz / 1e3; break;
     case BYTES_TO_WORDS: *out = floor(c / 4); break;
+    case US_TO_CYCLES_LESS_L2_LOAD: {
+        double l2;
+        if (card_constant(s, "l2_load_latency", &l2) < 0)
+            return -1;
+        *out = c * mhz - l2;
+        break;
+    }
     }
     return 0;
 }
