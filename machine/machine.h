@@ -36,13 +36,13 @@
  *                      thread) exceeds l2_words words moves its words at
  *                      u_dram cycles per word, otherwise at U (0: no cache);
  *   read_latency, read_latency_dram
- *                      cycles before a block's first global word arrives
- *                      (a dependent load's latency), from the L2 or, for
- *                      a kernel beyond l2_words, from DRAM (0: the
- *                      same as read_latency); paid once per
- *                      block that reads, as a wait that holds the block's
- *                      slot but neither its lanes nor its port, so other
- *                      resident blocks hide it (0: the MCM, none);
+ *                      cycles a block that reads global words waits for
+ *                      the first (a dependent load's latency): from the
+ *                      L2, or from DRAM for a kernel beyond l2_words
+ *                      (read_latency_dram 0: as read_latency); a wait that
+ *                      holds the block's slot but neither its lanes nor
+ *                      its port, so other resident blocks hide it
+ *                      (read_latency 0: the MCM, no wait);
  *   sector_words       words of one global-memory sector (0: the MCM's
  *                      transfers).  When > 0 every word a thread moves
  *                      goes through the SM's port: a block of ℓ threads

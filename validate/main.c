@@ -148,6 +148,11 @@ static int set_simulate(validation *v)
     int jobs = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
     sim_job *job = calloc((size_t)jobs, sizeof *job);
     sim_result *result = calloc((size_t)jobs, sizeof *result);
+    if (!job || !result) {
+        free(job);
+        free(result);
+        return fail("validate: out of memory for %d simulations at once", jobs);
+    }
     int next = 0, oldest = 0, rc = 0; /* points [oldest, next) are under way */
     while (oldest < next || (rc == 0 && next < v->n)) {
         if (rc == 0 && next < v->n && next - oldest < jobs) {
