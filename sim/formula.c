@@ -84,8 +84,23 @@ static void known_names(const vars *v, char *out, size_t size)
     }
 }
 
+/* Formulas are ASCII: numbers, names, operators, blanks.  Any other byte
+ * is refused before muparser reads it (fuzz_formula once crashed inside
+ * muparser's error path on bytes above 0x7f; see README, "Fuzzing"). */
+static int check_ascii(const char *text, const char *where)
+{
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        if ((*c < 0x20 && *c != '\t' && *c != '\n' && *c != '\r') || *c > 0x7e)
+            return fail("%s: formula has byte 0x%02x at position %ld, which is not printable ASCII "
+                        "(a formula is numbers, names, + - * / ^, parentheses and blanks)",
+                        where, *c, (long)(c - (const unsigned char *)text) + 1);
+    return 0;
+}
+
 int formula_eval(const char *text, const vars *v, const char *where, double *out)
 {
+    if (check_ascii(text, where) < 0)
+        return -1;
     unknown_name unknown = {"", 0};
     muParserHandle_t p = mupCreate(muBASETYPE_FLOAT);
     mupSetVarFactory(p, note_unknown, &unknown);

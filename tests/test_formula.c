@@ -65,6 +65,24 @@ Test(formula, syntax_error_is_reported)
     cr_assert_eq(formula_eval("1/0", &v, "here", &x), -1, "infinity is not a number of blocks");
 }
 
+/* Found by fuzz_formula: bytes above 0x7f once crashed muparser's error
+ * path.  They are refused, by position, before muparser sees them. */
+Test(formula, bytes_outside_ascii_are_refused_by_position)
+{
+    vars v;
+    vars_clear(&v);
+    vars_set(&v, "n", 8);
+    double x;
+    cr_assert_eq(formula_eval("n\377\377+1", &v, "run.cfg:3: kernel 'k' blocks", &x), -1);
+    cr_expect(strstr(fail_message(), "run.cfg:3: kernel 'k' blocks: formula has byte 0xff at position 2") != NULL,
+              "%s", fail_message());
+    cr_assert_eq(formula_eval("n \303\251 2", &v, "here", &x), -1, "UTF-8 é");
+    cr_expect(strstr(fail_message(), "byte 0xc3 at position 3") != NULL, "%s", fail_message());
+    cr_assert_eq(formula_eval("n\001", &v, "here", &x), -1, "a control byte");
+    cr_assert_eq(formula_eval("n\t* 2", &v, "here", &x), 0, "%s", fail_message());
+    cr_expect_eq(x, 16, "a tab is a blank");
+}
+
 Test(formula, bad_names_are_refused)
 {
     vars v;
