@@ -2,9 +2,10 @@
  * program.h — where MCM programs come from.
  *
  * A run file's `program` group either describes the kernels itself
- * (`kernels = ( ... )`, see config_program.c) or names a built-in program
+ * (`kernels = ( ... )`, see config_program.c), names a built-in program
  * written in C (one file per case study in this directory, listed in
- * registry.c).  Either way the result is a kernel_dag for one point of
+ * registry.c), or names the user's own C file (`source = "file.c"`,
+ * user_program.h), whose kernels run in exec mode.  Either way the result is a kernel_dag for one point of
  * parameters on one machine.
  *
  * On a DMM or a UMM (machine kind dmm/umm, sim/dmm_umm.h) a program is not a
@@ -44,6 +45,10 @@ const builtin_program *builtin_find(const char *name);
 /* The program's name: `name` in the group, unless `name` (a sweep over
  * programs, or --set program=...) overrides it. */
 const char *program_name(const config_setting_t *program, const char *name);
+
+/* Whether the program comes from the user's C file (`source`, see
+ * user_program.h): exec mode is then its only mode. */
+int program_has_source(const config_setting_t *program);
 
 /* Read the program's params: the built-in's defaults (if any), then the
  * `params` group.  `name`: as in program_name(). */

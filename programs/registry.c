@@ -4,6 +4,7 @@
  */
 #include "program.h"
 #include "fail.h"
+#include "user_program.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,9 +59,42 @@ void program_formula_vars(const vars *params, const machine *m, vars *out)
 
 const char *program_name(const config_setting_t *program, const char *name)
 {
+    const char *source = NULL;
     if (!name)
         config_setting_lookup_string(program, "name", &name);
+    if (!name && config_setting_lookup_string(program, "source", &source)) {
+        const char *slash = strrchr(source, '/');
+        name = slash ? slash + 1 : source;
+    }
     return name ? name : "program";
+}
+
+/* `source = "file.c"`: its path, relative to the run file's folder unless
+ * absolute; 0 if the group has no source, -1 with fail() if it is bad. */
+static int source_path(const config_setting_t *program, char *out, size_t size)
+{
+    const config_setting_t *s = config_setting_get_member(program, "source");
+    if (!s)
+        return 0;
+    char where[512];
+    setting_where(s, where, sizeof where);
+    const char *text = config_setting_get_string(s);
+    if (!text || !text[0])
+        return fail("%s: source must be the path of a C file (program = { source = \"my_kernel.c\"; })", where);
+    if (config_setting_get_member(program, "kernels"))
+        return fail("%s: a program is a `kernels` list or a `source` file, not both", where);
+    const char *file = config_setting_source_file(s);
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    if (text[0] == '/' || !slash)
+        snprintf(out, size, "%s", text);
+    else
+        snprintf(out, size, "%.*s/%s", (int)(slash - file), file, text);
+    return 1;
+}
+
+int program_has_source(const config_setting_t *program)
+{
+    return config_setting_get_member(program, "source") != NULL;
 }
 
 /* The built-in program this point runs, if it runs one.  A `kernels`
@@ -69,7 +103,7 @@ const char *program_name(const config_setting_t *program, const char *name)
  * to another program's picks a built-in.  `name` is either. */
 static const builtin_program *builtin_of(const config_setting_t *program, const char *name)
 {
-    if (config_setting_get_member(program, "kernels")) {
+    if (config_setting_get_member(program, "kernels") || config_setting_get_member(program, "source")) {
         const char *own = NULL;
         config_setting_lookup_string(program, "name", &own);
         if (!name || (own && strcmp(name, own) == 0))
@@ -124,7 +158,8 @@ int program_params(const config_setting_t *program, const char *name, vars *para
     return 0;
 }
 
-static const char *const program_keys[] = {"name", "params", "kernels", "constraints", "description", NULL};
+static const char *const program_keys[] = {"name", "params", "kernels", "source", "constraints", "description",
+                                           NULL};
 
 static int check_program_keys(const config_setting_t *program)
 {
@@ -136,7 +171,7 @@ static int check_program_keys(const config_setting_t *program)
             known |= strcmp(config_setting_name(s), program_keys[j]) == 0;
         if (!known) {
             setting_where(s, where, sizeof where);
-            return fail("%s: unknown program key '%s' (known: name, params, kernels, "
+            return fail("%s: unknown program key '%s' (known: name, params, kernels, source, "
                         "constraints, description)", where, config_setting_name(s));
         }
     }
@@ -184,6 +219,12 @@ kernel_dag *program_build(const config_setting_t *program, const char *name, con
     if (check_program_keys(program) < 0 || check_constraints(program, params, m) < 0)
         return NULL;
     const builtin_program *b = builtin_of(program, name);
+    char source[2048];
+    int has_source = b ? 0 : source_path(program, source, sizeof source);
+    if (has_source < 0)
+        return NULL;
+    if (has_source)
+        return user_program_build(source, params, m);
     const config_setting_t *kernels = config_setting_get_member(program, "kernels");
     if (kernels && !b)
         return config_program_build(program_name(program, name), kernels, params, m);

@@ -10,14 +10,30 @@
  * the rounds are graded (distinct address groups for global memory, the
  * fullest bank for private memory).
  *
+ * Races (exec_set_race_free).  Exec mode runs blocks one after another
+ * and a step's threads one after another; the card runs both in no fixed
+ * order.  So that a kernel means the same on both (a kernel written once,
+ * sim/mcm_kernel.h), every access of such a run is checked against a shadow of its cell: who last wrote it
+ * (launch, block, thread, step) and who read it (the first reader of the
+ * launch, and one reader of another block; the first reader of the step,
+ * and one other thread).  A cell that one thread writes and another reads
+ * or writes in the same step of a block is an error, and so is a global
+ * cell that one block writes and another block reads or writes in the
+ * same launch; both errors name the two threads.  A thread that reads a
+ * cell it wrote earlier in the same step reads its own write, as on the
+ * card (other reads of the step see memory as it was before the step).
+ *
  * Invariants kept here: between steps the write log is empty; between
  * blocks every per-thread counter is zero; a recorded error stops the
- * launch at the end of the step in which it happened.
+ * launch at the end of the step in which it happened; a shadow's stamps
+ * (launch number, step epoch) only grow, so a stale stamp is never taken
+ * for the present.
  */
 #include "exec.h"
 #include "fail.h"
 
 #include <math.h>
+#include <stdarg.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,14 +41,32 @@
 
 /* ---- the run ------------------------------------------------------------ */
 
+/* Who touched a cell (see "Races" above).  Stamps: the launch number
+ * (from 1) and the step epoch (one per step of each block, from 1); a
+ * thread or block of -1 is nobody. */
+typedef struct cell_shadow {
+    uint64_t w_epoch;              /* the step of its last write */
+    uint32_t w_launch;             /* the launch of its last write */
+    int32_t w_block, w_thread;
+    uint32_t r_launch;             /* readers in launch r_launch: */
+    int32_t r_block, r_thread;     /*   the first */
+    int32_t r2_block, r2_thread;   /*   one of another block than the first */
+    uint64_t s_epoch;              /* readers in step s_epoch (this block): */
+    int32_t s_thread, s2_thread;   /*   the first, and another thread */
+} cell_shadow;
+
 struct exec_run {
     machine m;
     uint64_t p;
     double add_ops, mul_ops;
     kernel_dag *dag;
     gmem *arrays;
+    cell_shadow **shadows;  /* per array, one per cell */
     int n_arrays;
     exec_kernel_report *reports;
+    uint32_t launch;        /* launches so far: the current one's number */
+    uint64_t epoch;         /* steps so far, all blocks: the current one's */
+    int race_free;          /* check races (exec_set_race_free) */
 };
 
 typedef struct logged_write {
@@ -54,6 +88,7 @@ struct exec_block {
     void *args;
     int threads, warp, warp_shift; /* warp = 2^warp_shift, or warp_shift = -1 */
     word *private_cells;
+    cell_shadow *private_shadow; /* per private word (only the step fields) */
     /* per thread, over the whole kernel */
     double *ops;
     uint32_t *counts;    /* [thread·N_COUNTED + i]: its mulmods, addmods, private accesses */
@@ -94,8 +129,10 @@ void exec_end(exec_run *r)
     for (int i = 0; i < r->n_arrays; i++) {
         free(r->arrays[i]->cells);
         free(r->arrays[i]);
+        free(r->shadows[i]);
     }
     free(r->arrays);
+    free(r->shadows);
     free(r->reports);
     kernel_dag_free(r->dag);
     free(r);
@@ -108,12 +145,22 @@ void exec_set_costs(exec_run *r, double add_ops, double mul_ops)
     r->mul_ops = mul_ops;
 }
 uint64_t exec_prime(const exec_run *r) { return r->p; }
+void exec_set_race_free(exec_run *r, int on) { r->race_free = on; }
 const kernel_dag *exec_dag(const exec_run *r) { return r->dag; }
 
 const exec_kernel_report *exec_reports(const exec_run *r, int *n)
 {
     *n = r->dag->n;
     return r->reports;
+}
+
+static cell_shadow *shadows_new(long cells)
+{
+    cell_shadow *s = malloc(sizeof *s * (size_t)cells);
+    for (long i = 0; i < cells; i++)
+        s[i] = (cell_shadow){.w_block = -1, .w_thread = -1, .r_block = -1, .r_thread = -1,
+                             .r2_block = -1, .r2_thread = -1, .s_thread = -1, .s2_thread = -1};
+    return s;
 }
 
 gmem exec_alloc(exec_run *r, const char *name, long size)
@@ -124,6 +171,8 @@ gmem exec_alloc(exec_run *r, const char *name, long size)
     a->id = r->n_arrays;
     snprintf(a->name, sizeof a->name, "%s", name);
     r->arrays = realloc(r->arrays, sizeof *r->arrays * (size_t)(r->n_arrays + 1));
+    r->shadows = realloc(r->shadows, sizeof *r->shadows * (size_t)(r->n_arrays + 1));
+    r->shadows[r->n_arrays] = r->race_free ? shadows_new(size > 0 ? size : 1) : NULL;
     r->arrays[r->n_arrays++] = a;
     return a;
 }
@@ -201,6 +250,89 @@ static void rule_broken(exec_thread *t, const char *fmt, const char *what, long 
          t->bid, t->step, t->tid, detail);
 }
 
+/* ---- races (see the top of this file) ------------------------------------ */
+
+static void race(exec_thread *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void race(exec_thread *t, const char *fmt, ...)
+{
+    exec_block *b = t->block;
+    if (b->failed)
+        return;
+    b->failed = 1;
+    char detail[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    fail("program '%s', kernel '%s', step %d: %s", b->run->dag->name, b->k->name, t->step, detail);
+}
+
+#define RULE_STEP "(rule: race-free steps: the card runs a step's threads in no fixed order; " \
+                  "read and write the cell in different steps)"
+#define RULE_LAUNCH "(rule: race-free blocks: the card runs a launch's blocks in no fixed order; " \
+                    "a cell one block writes is read or written by no other block of the launch)"
+
+/* Thread t reads name[i], whose shadow is s (global: a global array).
+ * Returns 1 when t wrote the cell earlier in this step: the caller returns
+ * that write, as the card would. */
+static int note_read(exec_thread *t, cell_shadow *s, int global, const char *name, long i)
+{
+    exec_run *r = t->block->run;
+    int32_t bid = (int32_t)t->bid, tid = t->tid;
+    if (global && s->w_launch == r->launch && s->w_block != bid)
+        race(t, "block %d (thread %d) reads %s[%ld], which block %d (thread %d) writes in the same launch " RULE_LAUNCH,
+             bid, tid, name, i, s->w_block, s->w_thread);
+    int own = 0;
+    if (s->w_epoch == r->epoch) {
+        if (s->w_thread != tid)
+            race(t, "block %d: thread %d reads %s[%ld], which thread %d writes in the same step " RULE_STEP, bid,
+                 tid, name, i, s->w_thread);
+        own = 1;
+    }
+    if (s->s_epoch != r->epoch) {
+        s->s_epoch = r->epoch;
+        s->s_thread = tid;
+        s->s2_thread = -1;
+    } else if (s->s_thread != tid && s->s2_thread < 0) {
+        s->s2_thread = tid;
+    }
+    if (global && s->r_launch != r->launch) {
+        s->r_launch = r->launch;
+        s->r_block = bid;
+        s->r_thread = tid;
+        s->r2_block = -1;
+    } else if (global && s->r_block != bid && s->r2_block < 0) {
+        s->r2_block = bid;
+        s->r2_thread = tid;
+    }
+    return own;
+}
+
+/* Thread t writes name[i], whose shadow is s.  (Two writers in one step of
+ * a block are the write log's CREW error.) */
+static void note_write(exec_thread *t, cell_shadow *s, int global, const char *name, long i)
+{
+    exec_run *r = t->block->run;
+    int32_t bid = (int32_t)t->bid, tid = t->tid;
+    if (global && s->w_launch == r->launch && s->w_block != bid)
+        race(t, "blocks %d (thread %d) and %d (thread %d) both write %s[%ld] in the same launch " RULE_LAUNCH,
+             s->w_block, s->w_thread, bid, tid, name, i);
+    if (global && s->r_launch == r->launch && (s->r_block != bid || s->r2_block >= 0)) {
+        int32_t other = s->r_block != bid ? s->r_block : s->r2_block;
+        int32_t reader = s->r_block != bid ? s->r_thread : s->r2_thread;
+        race(t, "block %d (thread %d) writes %s[%ld], which block %d (thread %d) reads in the same launch " RULE_LAUNCH,
+             bid, tid, name, i, other, reader);
+    }
+    if (s->s_epoch == r->epoch && (s->s_thread != tid || s->s2_thread >= 0))
+        race(t, "block %d: thread %d writes %s[%ld], which thread %d reads in the same step " RULE_STEP, bid, tid,
+             name, i, s->s_thread != tid ? s->s_thread : s->s2_thread);
+    s->w_epoch = r->epoch;
+    s->w_launch = r->launch;
+    s->w_block = bid;
+    s->w_thread = tid;
+}
+
 /* ---- accesses --------------------------------------------------------------- */
 
 static inline long lane_of(const exec_block *b, int tid)
@@ -233,6 +365,25 @@ static void grow_rounds_slow(exec_block *b, int need)
     b->rounds_cap = cap;
 }
 
+/* A cell's slot in the step's write log (cap a power of two). */
+static inline uint64_t log_hash(long index, int array, int space, long cap)
+{
+    return ((uint64_t)index * 0x9E3779B97F4A7C15ull ^ (uint64_t)(array * 2 + space)) & (uint64_t)(cap - 1);
+}
+
+/* The value this step's log holds for a cell (`otherwise` if none). */
+static word pending_write(const exec_block *b, int space, int array, long index, word otherwise)
+{
+    uint64_t mask = (uint64_t)b->hash_cap - 1;
+    uint64_t h = log_hash(index, array, space, b->hash_cap);
+    for (; b->hash_cap && b->hash_gen[h] == b->generation; h = (h + 1) & mask) {
+        const logged_write *w = &b->log[b->hash_slot[h] - 1];
+        if (w->index == index && w->array == array && w->space == space)
+            return w->value;
+    }
+    return otherwise;
+}
+
 word exec_gread(exec_thread *t, gmem a, long i)
 {
     exec_block *b = t->block;
@@ -246,6 +397,8 @@ word exec_gread(exec_thread *t, gmem a, long i)
     if (round + 1 > b->max_read_round)
         b->max_read_round = round + 1;
     b->words_read[t->tid]++;
+    if (b->run->race_free && note_read(t, &b->run->shadows[a->id][i], 1, a->name, i))
+        return pending_write(b, 0, a->id, i, a->cells[i]);
     return a->cells[i];
 }
 
@@ -267,7 +420,7 @@ static void log_write(exec_thread *t, int space, int array, long index, word val
         b->hash_cap = cap;
         b->generation = 1;
         for (long w = 0; w < b->log_n; w++) {
-            uint64_t h = ((uint64_t)b->log[w].index * 0x9E3779B97F4A7C15ull ^ (uint64_t)(b->log[w].array * 2 + b->log[w].space)) & (uint64_t)(cap - 1);
+            uint64_t h = log_hash(b->log[w].index, b->log[w].array, b->log[w].space, cap);
             while (b->hash_gen[h] == b->generation)
                 h = (h + 1) & (uint64_t)(cap - 1);
             b->hash_gen[h] = b->generation;
@@ -275,7 +428,7 @@ static void log_write(exec_thread *t, int space, int array, long index, word val
         }
     }
     uint64_t mask = (uint64_t)b->hash_cap - 1;
-    uint64_t h = ((uint64_t)index * 0x9E3779B97F4A7C15ull ^ (uint64_t)(array * 2 + space)) & mask;
+    uint64_t h = log_hash(index, array, space, b->hash_cap);
     while (b->hash_gen[h] == b->generation) {
         logged_write *w = &b->log[b->hash_slot[h] - 1];
         if (w->index == index && w->array == array && w->space == space) {
@@ -309,6 +462,8 @@ void exec_gwrite(exec_thread *t, gmem a, long i, word v)
     if (round + 1 > b->max_write_round)
         b->max_write_round = round + 1;
     b->words_written[t->tid]++;
+    if (b->run->race_free)
+        note_write(t, &b->run->shadows[a->id][i], 1, a->name, i);
     log_write(t, 0, a->id, i, v, a->name);
 }
 
@@ -338,7 +493,10 @@ word exec_pread(exec_thread *t, long i)
     if (!private_ok(t, i, "reads"))
         return 0;
     note_private(t, i);
-    return t->block->private_cells[i];
+    exec_block *b = t->block;
+    if (b->run->race_free && note_read(t, &b->private_shadow[i], 0, "private", i))
+        return pending_write(b, 1, 0, i, b->private_cells[i]);
+    return b->private_cells[i];
 }
 
 void exec_pwrite(exec_thread *t, long i, word v)
@@ -346,6 +504,8 @@ void exec_pwrite(exec_thread *t, long i, word v)
     if (!private_ok(t, i, "writes"))
         return;
     note_private(t, i);
+    if (t->block->run->race_free)
+        note_write(t, &t->block->private_shadow[i], 0, "private", i);
     log_write(t, 1, 0, i, v, "private");
 }
 
@@ -472,6 +632,7 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
     memset(b->words_written, 0, sizeof *b->words_written * (size_t)l);
     b->read_transactions = b->write_transactions = b->bank_conflicts = 0;
     for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
+        b->run->epoch++;
         exec_thread t = {0, l, bid, blocks, s, b};
         for (t.tid = 0; t.tid < l; t.tid++) {
             b->k->steps[s](&t, b->args);
@@ -512,6 +673,7 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
 static void block_free(exec_block *b)
 {
     free(b->private_cells);
+    free(b->private_shadow);
     free(b->ops);
     free(b->counts);
     free(b->words_read);
@@ -532,6 +694,9 @@ static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int thre
     if (blocks < 1 || threads < 1)
         return fail("program '%s', kernel '%s': a launch needs at least 1 block of 1 thread (got %ld of %d)",
                     r->dag->name, k->name, blocks, threads);
+    if (blocks > INT32_MAX)
+        return fail("program '%s', kernel '%s': %ld blocks; exec mode runs every block for real, at most %d "
+                    "in one launch", r->dag->name, k->name, blocks, INT32_MAX);
     if (k->private_words < 0 || (double)k->private_words > r->m.z)
         return fail("program '%s', kernel '%s': declares %ld words of private memory, but Z = %g on machine '%s' "
                     "(rule: a thread-block must fit in the private memory of one SM)",
@@ -555,6 +720,8 @@ int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, voi
         if (b.warp == 1 << sh)
             b.warp_shift = sh;
     b.private_cells = calloc((size_t)k->private_words + 1, sizeof *b.private_cells);
+    b.private_shadow = r->race_free ? shadows_new(k->private_words + 1) : NULL;
+    r->launch++;
     b.ops = calloc((size_t)threads, sizeof *b.ops);
     b.counts = calloc((size_t)threads * N_COUNTED, sizeof *b.counts);
     b.words_read = calloc((size_t)threads, sizeof *b.words_read);

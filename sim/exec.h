@@ -45,6 +45,17 @@
  * threads of a block writing one cell in one step (CREW); a private index
  * outside [0, Z) or outside the kernel's declared private memory; a global
  * index outside its array.
+ *
+ * Race-free runs (exec_set_race_free, before the first exec_alloc): the
+ * rules of a card, which runs a step's threads and a launch's blocks in no
+ * fixed order (sim/mcm_kernel.h, a kernel written once for both).  A cell
+ * that one thread writes and another reads or writes in the same step of a
+ * block is an error naming both threads; so is a global cell that one
+ * block writes and another reads or writes in the same launch; and a
+ * thread that reads a cell it wrote earlier in the step reads its own
+ * write.  The built-in case studies keep the synchronous steps above
+ * (their reads of a step see memory before it, as in the papers); their
+ * CUDA twins in cuda_ref/ are written separately.
  */
 #ifndef MCM_EXEC_H
 #define MCM_EXEC_H
@@ -133,6 +144,8 @@ void exec_end(exec_run *r);
 void exec_set_prime(exec_run *r, uint64_t p);
 void exec_set_costs(exec_run *r, double add_ops, double mul_ops);
 uint64_t exec_prime(const exec_run *r);
+/* Check the card's race rules (above) from now on: before any exec_alloc. */
+void exec_set_race_free(exec_run *r, int on);
 
 /* A zeroed array of `size` words in global memory, owned by the run. */
 gmem exec_alloc(exec_run *r, const char *name, long size);

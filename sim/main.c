@@ -263,7 +263,9 @@ static int start_point(run_file *rf, const run_options *o, long i, const run_poi
     if (pt->machine.kind != KIND_MCM)
         return o->exec ? fail("--exec runs MCM kernels: not on a %s machine", machine_kind_name(pt->machine.kind))
                        : simulate_dmm_umm(rf, o, pt);
-    int rc = o->exec ? start_exec(rf, o, pt, job) : start_mcm(rf, o, pt, job);
+    /* a program from the user's own file runs in exec mode whatever the options */
+    int exec = o->exec && !program_has_source(rf->program);
+    int rc = exec ? start_exec(rf, o, pt, job) : start_mcm(rf, o, pt, job);
     *started = rc == 0;
     return rc;
 }

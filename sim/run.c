@@ -14,6 +14,7 @@
 #include "engine.h"
 #include "fail.h"
 #include "lifetime.h"
+#include "wire.h"
 
 #include <errno.h>
 #include <math.h>
@@ -36,36 +37,6 @@ typedef struct wire_header {
     int n_kernels, p;
     double T, W, O, N, C;
 } wire_header;
-
-static int write_all(int fd, const void *buf, size_t size)
-{
-    const char *p = buf;
-    while (size > 0) {
-        ssize_t w = write(fd, p, size);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        size -= (size_t)w;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *buf, size_t size)
-{
-    char *p = buf;
-    while (size > 0) {
-        ssize_t r = read(fd, p, size);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        p += r;
-        size -= (size_t)r;
-    }
-    return 0;
-}
 
 /* The machine as a SimGrid platform file in $TMPDIR (else /tmp); its name
  * in `path`.  Written and removed by the child (see lifetime.h). */
@@ -105,12 +76,12 @@ static void child(pid_t parent, int fd, const kernel_dag *dag, const machine *m,
     h.O = r->costs.O;
     h.N = r->costs.N;
     h.C = r->costs.C;
-    int bad = write_all(fd, &h, sizeof h);
+    int bad = wire_write(fd, &h, sizeof h);
     if (h.status == 0) {
-        bad |= write_all(fd, r->kernels, sizeof *r->kernels * (size_t)dag->n);
-        bad |= write_all(fd, r->sm_busy, sizeof *r->sm_busy * (size_t)m->p);
+        bad |= wire_write(fd, r->kernels, sizeof *r->kernels * (size_t)dag->n);
+        bad |= wire_write(fd, r->sm_busy, sizeof *r->sm_busy * (size_t)m->p);
     } else {
-        bad |= write_all(fd, fail_message(), strlen(fail_message()) + 1);
+        bad |= wire_write(fd, fail_message(), strlen(fail_message()) + 1);
     }
     _exit(bad ? 3 : 0);
 }
@@ -119,7 +90,7 @@ static void child(pid_t parent, int fd, const kernel_dag *dag, const machine *m,
 static int receive(int fd, const kernel_dag *dag, const machine *m, sim_result *r)
 {
     wire_header h;
-    if (read_all(fd, &h, sizeof h) < 0)
+    if (wire_read(fd, &h, sizeof h) < 0)
         return fail("the simulation process ended without a result");
     if (h.status != 0) {
         char message[2048] = "";
@@ -128,8 +99,8 @@ static int receive(int fd, const kernel_dag *dag, const machine *m, sim_result *
         return fail("%s", message[0] ? message : "the simulation failed");
     }
     if (h.n_kernels != dag->n || h.p != m->p ||
-        read_all(fd, r->kernels, sizeof *r->kernels * (size_t)dag->n) < 0 ||
-        read_all(fd, r->sm_busy, sizeof *r->sm_busy * (size_t)m->p) < 0)
+        wire_read(fd, r->kernels, sizeof *r->kernels * (size_t)dag->n) < 0 ||
+        wire_read(fd, r->sm_busy, sizeof *r->sm_busy * (size_t)m->p) < 0)
         return fail("the simulation process sent an incomplete result");
     r->T = h.T;
     r->costs.W = h.W;

@@ -1,0 +1,507 @@
+/*
+ * user_program.c — a program from the user's own C file (see
+ * user_program.h): compile it, run it in exec mode in a child process,
+ * bring its kernel DAG back.  Also the host side of sim/mcm_kernel.h (the
+ * mcm_* functions a user program calls), which runs in that child.
+ *
+ * The story of one point: the parent hashes the file with the headers and
+ * the compiler's command, and compiles it into the cache unless the object
+ * is there (a temporary name, renamed when whole).  It forks; the child
+ * loads the object, checks its entry point `mcm_program` and its API
+ * version, and runs the program's three phases on a race-free exec run:
+ * setup, launches, check.  It writes the measured DAG to a pipe, kernel by
+ * kernel, each kernel's block costs as runs of equal costs.  The parent
+ * reads it whole or reports why not: the program's own message, or the
+ * signal that ended the child with the phase and kernel it was in (a page
+ * of memory both share says where the child is).
+ */
+#include "user_program.h"
+#include "exec.h"
+#include "fail.h"
+#include "lifetime.h"
+#include "mcm_kernel.h"
+#include "wire.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef MCMSIM_DATADIR
+#define MCMSIM_DATADIR "."
+#endif
+
+/* The headers a user program is compiled against: part of the cache key. */
+static const char *const headers[] = {"sim/mcm_kernel.h", "sim/exec.h", "sim/kernel_dag.h", "machine/machine.h",
+                                      NULL};
+
+/* ---- compiling ------------------------------------------------------------ */
+
+static const char *datadir(void)
+{
+    const char *env = getenv("MCMSIM_DATADIR");
+    return env && *env ? env : MCMSIM_DATADIR;
+}
+
+static const char *compiler(void)
+{
+    const char *env = getenv("MCMSIM_CC");
+    return env && *env ? env : "cc";
+}
+
+/* FNV-1a over a file's bytes, into *h; -1 if it cannot be read. */
+static int hash_file(const char *path, uint64_t *h)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    int c;
+    while ((c = getc(f)) != EOF)
+        *h = (*h ^ (uint64_t)(unsigned char)c) * 0x100000001b3ull;
+    fclose(f);
+    return 0;
+}
+
+static void hash_text(const char *text, uint64_t *h)
+{
+    for (; *text; text++)
+        *h = (*h ^ (uint64_t)(unsigned char)*text) * 0x100000001b3ull;
+}
+
+/* mkdir -p for the cache folder. */
+static int make_dirs(char *path)
+{
+    for (char *p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            int bad = mkdir(path, 0755) < 0 && errno != EEXIST;
+            *p = '/';
+            if (bad)
+                return -1;
+        }
+    return mkdir(path, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int cache_dir(char *out, size_t size)
+{
+    const char *env = getenv("MCMSIM_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (env && *env)
+        snprintf(out, size, "%s", env);
+    else if (xdg && *xdg)
+        snprintf(out, size, "%s/mcmsim", xdg);
+    else if (home && *home)
+        snprintf(out, size, "%s/.cache/mcmsim", home);
+    else
+        snprintf(out, size, "/tmp/mcmsim-cache-%d", (int)getuid());
+    if (make_dirs(out) < 0)
+        return fail("cannot create the cache folder %s for compiled programs: %s (set MCMSIM_CACHE)", out,
+                    strerror(errno));
+    return 0;
+}
+
+/* Run the compiler; its messages go to our stderr as they are. */
+static int run_compiler(const char *source, const char *out)
+{
+    char inc_sim[1100], inc_machine[1100];
+    snprintf(inc_sim, sizeof inc_sim, "-I%s/sim", datadir());
+    snprintf(inc_machine, sizeof inc_machine, "-I%s/machine", datadir());
+    const char *cc = compiler();
+    char *argv[] = {(char *)cc, "-std=c11", "-O2", "-g", "-fPIC", "-shared", "-Wall", inc_sim, inc_machine,
+                    "-o", (char *)out, (char *)source, NULL};
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return fail("%s: cannot start the compiler: %s", source, strerror(errno));
+    if (pid == 0) {
+        lifetime_child_start(getppid());
+        execvp(cc, argv);
+        fprintf(stderr, "mcmsim: cannot run the compiler '%s': %s\n", cc, strerror(errno));
+        _exit(127);
+    }
+    lifetime_watch(pid);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    lifetime_unwatch(pid);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        return fail("%s: cannot compile: the compiler '%s' could not be run (install it, or set MCMSIM_CC)",
+                    source, cc);
+    return fail("%s: does not compile (%s exited with status %d; its messages, above, name the lines)", source,
+                cc, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+int user_program_compile(const char *source, char *so, size_t size)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (hash_file(source, &h) < 0)
+        return fail("%s: cannot read the program's source: %s", source, strerror(errno));
+    char path[1100];
+    for (int i = 0; headers[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", datadir(), headers[i]);
+        if (hash_file(path, &h) < 0)
+            return fail("cannot read %s, the header user programs are compiled against: %s (is MCMSIM_DATADIR "
+                        "the mcmsim source folder?)", path, strerror(errno));
+    }
+    hash_text(compiler(), &h);
+    hash_text(datadir(), &h);
+    char dir[1024];
+    if (cache_dir(dir, sizeof dir) < 0)
+        return -1;
+    snprintf(so, size, "%s/%016llx.so", dir, (unsigned long long)h);
+    if (access(so, R_OK) == 0)
+        return 0;
+    char part[1200];
+    snprintf(part, sizeof part, "%s.%d.part", so, (int)getpid());
+    lifetime_remove_on_signal(part);
+    int rc = run_compiler(source, part);
+    if (rc == 0 && rename(part, so) != 0)
+        rc = fail("cannot write %s: %s", so, strerror(errno));
+    unlink(part);
+    lifetime_forget(part);
+    return rc;
+}
+
+/* ---- the host side of mcm_kernel.h (in the child) --------------------------- */
+
+enum { PHASE_LOAD, PHASE_SETUP, PHASE_LAUNCHES, PHASE_CHECK, PHASE_SEND };
+static const char *const phase_names[] = {"loading", "setup", "launches", "check", "sending its results"};
+
+/* Where the child is, on a page both processes share. */
+typedef struct whereabouts {
+    int phase;
+    int launches;   /* kernels launched so far */
+    char kernel[64]; /* the last one launched */
+} whereabouts;
+
+struct mcm_params {
+    const vars *params;
+    uint64_t seed;
+};
+
+static whereabouts *here;     /* in the child: the shared page */
+static exec_run *running;     /* in the child: the program's run */
+static int misused;           /* an mcm_set/get out of place: failed already */
+
+double mcm_param(const mcm_params *p, const char *name, double fallback)
+{
+    const double *v = vars_get(p->params, name);
+    return v ? *v : fallback;
+}
+
+uint64_t mcm_seed(const mcm_params *p) { return p->seed; }
+
+int mcm_fail(const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    return fail("%s", message);
+}
+
+gmem mcm_alloc(exec_run *run, const char *name, long size)
+{
+    if (here->phase != PHASE_SETUP && !misused)
+        misused = fail("mcm_alloc(\"%s\") in %s: arrays are allocated in setup", name, phase_names[here->phase]);
+    return exec_alloc(run, name, size);
+}
+
+long mcm_size(gmem a) { return a->size; }
+
+/* An mcm_set or mcm_get of a[i] in `phase` only: 1 if it may go on. */
+static int host_access(gmem a, long i, int phase, const char *verb)
+{
+    if (misused)
+        return 0;
+    if (here->phase != phase) {
+        misused = fail("%s %s[%ld] in %s: on the card, %s runs as a captured graph that reads and writes no "
+                       "cell from the host (mcm_set in setup, mcm_get in check)", verb, a->name, i,
+                       phase_names[here->phase], phase_names[here->phase]);
+        return 0;
+    }
+    if (i < 0 || i >= a->size) {
+        misused = fail("%s %s[%ld] in %s: outside its %ld cells", verb, a->name, i, phase_names[phase], a->size);
+        return 0;
+    }
+    return 1;
+}
+
+void mcm_set(gmem a, long i, word v)
+{
+    if (host_access(a, i, PHASE_SETUP, "mcm_set"))
+        a->cells[i] = v;
+}
+
+word mcm_get(gmem a, long i) { return host_access(a, i, PHASE_CHECK, "mcm_get") ? a->cells[i] : 0; }
+
+int mcm_launch(exec_run *run, const mcm_kernel *k, long blocks, int threads, long private_words, void *args)
+{
+    if (here->phase != PHASE_LAUNCHES)
+        return misused ? -1 : (misused = fail("mcm_launch of kernel '%s' in %s: kernels are launched in launches",
+                                              k->name, phase_names[here->phase]));
+    snprintf(here->kernel, sizeof here->kernel, "%s", k->name);
+    here->launches++;
+    exec_kernel launched = {k->name, k->n_steps, k->steps, private_words};
+    return exec_launch(run, &launched, blocks, threads, args);
+}
+
+/* ---- the child: load, run, send ---------------------------------------------- */
+
+/* The program's phases; 0, or -1 with fail(). */
+static int run_phases(const mcm_program_entry *e, const vars *params, const machine *m, exec_run *run)
+{
+    mcm_params p = {params, m->seed};
+    here->phase = PHASE_SETUP;
+    if (e->setup(run, &p) < 0 || misused)
+        return -1;
+    here->phase = PHASE_LAUNCHES;
+    if (e->launches(run) < 0 || misused)
+        return -1;
+    if (exec_dag(run)->n == 0)
+        return fail("launches launched no kernel");
+    here->phase = PHASE_CHECK;
+    if (e->check(run) < 0 || misused)
+        return -1;
+    return 0;
+}
+
+static const mcm_program_entry *load(const char *source, const char *so)
+{
+    void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        fail("%s: cannot load its compiled object: %s", source, dlerror());
+        return NULL;
+    }
+    const mcm_program_entry *e = dlsym(handle, "mcm_program");
+    if (!e) {
+        fail("%s: no entry point: the file must end with MCM_PROGRAM(\"name\", setup, launches, check); "
+             "(sim/mcm_kernel.h)", source);
+        return NULL;
+    }
+    if (e->api_version != MCM_API_VERSION) {
+        fail("%s: built for version %d of sim/mcm_kernel.h; this mcmsim runs version %d", source, e->api_version,
+             MCM_API_VERSION);
+        return NULL;
+    }
+    if (!e->name || !e->setup || !e->launches || !e->check) {
+        fail("%s: MCM_PROGRAM needs a name and the three functions setup, launches and check", source);
+        return NULL;
+    }
+    return e;
+}
+
+/* The DAG on the wire: per kernel its record, its edges, and its block
+ * costs as (count, cost) runs. */
+typedef struct wire_kernel {
+    long blocks;
+    int threads, n_after, name_size;
+    double private_words;
+    block_cost cost;
+    long runs;
+} wire_kernel;
+
+static int send_kernel(int fd, const kernel *k)
+{
+    wire_kernel w = {k->blocks, k->threads, k->n_after, (int)strlen(k->name) + 1, k->private_words, k->cost, 0};
+    for (long b = 0; b < k->blocks; b++)
+        w.runs += b == 0 || memcmp(kernel_block_cost(k, b), kernel_block_cost(k, b - 1), sizeof(block_cost)) != 0;
+    if (wire_write(fd, &w, sizeof w) < 0 || wire_write(fd, k->name, (size_t)w.name_size) < 0 ||
+        wire_write(fd, k->after, sizeof *k->after * (size_t)k->n_after) < 0)
+        return -1;
+    for (long b = 0; b < k->blocks;) {
+        long count = 1;
+        while (b + count < k->blocks &&
+               memcmp(kernel_block_cost(k, b + count), kernel_block_cost(k, b), sizeof(block_cost)) == 0)
+            count++;
+        if (wire_write(fd, &count, sizeof count) < 0 || wire_write(fd, kernel_block_cost(k, b), sizeof(block_cost)) < 0)
+            return -1;
+        b += count;
+    }
+    return 0;
+}
+
+typedef struct wire_program {
+    int status; /* 0: the DAG follows; -1: a message follows */
+    int n_kernels, name_size;
+} wire_program;
+
+static void send_failure(int fd)
+{
+    wire_program h = {-1, 0, (int)strlen(fail_message()) + 1};
+    wire_write(fd, &h, sizeof h);
+    wire_write(fd, fail_message(), (size_t)h.name_size);
+}
+
+static void child(int fd, const char *source, const char *so, const vars *params, const machine *m)
+{
+    const mcm_program_entry *e = load(source, so);
+    if (!e) {
+        send_failure(fd);
+        _exit(1);
+    }
+    running = exec_begin(e->name, m);
+    exec_set_race_free(running, 1);
+    if (run_phases(e, params, m, running) < 0) {
+        char why[4096];
+        snprintf(why, sizeof why, "%s", fail_message());
+        fail("%s, in its %s: %s", source, phase_names[here->phase], why);
+        send_failure(fd);
+        _exit(1);
+    }
+    here->phase = PHASE_SEND;
+    const kernel_dag *dag = exec_dag(running);
+    wire_program h = {0, dag->n, (int)strlen(e->name) + 1};
+    int bad = wire_write(fd, &h, sizeof h) < 0 || wire_write(fd, e->name, (size_t)h.name_size) < 0;
+    for (int k = 0; k < dag->n && !bad; k++)
+        bad = send_kernel(fd, &dag->kernels[k]) < 0;
+    _exit(bad ? 3 : 0);
+}
+
+/* ---- the parent: receive -------------------------------------------------------- */
+
+static int receive_kernel(int fd, kernel_dag *dag)
+{
+    wire_kernel w;
+    if (wire_read(fd, &w, sizeof w) < 0 || w.name_size < 1 || w.name_size > 4096 || w.n_after < 0 ||
+        w.blocks < 1 || w.runs < 1 || w.runs > w.blocks)
+        return -1;
+    char *name = malloc((size_t)w.name_size);
+    int *after = malloc(sizeof *after * (size_t)(w.n_after + 1));
+    block_cost *costs = malloc(sizeof *costs * (size_t)w.blocks);
+    int bad = wire_read(fd, name, (size_t)w.name_size) < 0 ||
+              wire_read(fd, after, sizeof *after * (size_t)w.n_after) < 0;
+    for (long b = 0, r = 0; r < w.runs && !bad; r++) {
+        long count;
+        block_cost c;
+        bad = wire_read(fd, &count, sizeof count) < 0 || wire_read(fd, &c, sizeof c) < 0 || count < 1 ||
+              count > w.blocks - b;
+        for (long j = 0; j < count && !bad; j++)
+            costs[b++] = c;
+    }
+    name[w.name_size - 1] = '\0';
+    kernel k = {.name = name, .blocks = w.blocks, .threads = w.threads, .cost = w.cost,
+                .private_words = w.private_words, .per_block = costs};
+    int index = bad ? -1 : kernel_dag_add(dag, &k); /* takes the costs over */
+    for (int i = 0; i < w.n_after && index >= 0; i++)
+        if (kernel_dag_after(dag, index, after[i]) < 0)
+            index = -1;
+    if (bad)
+        free(costs);
+    free(name);
+    free(after);
+    return index < 0 ? -1 : 0;
+}
+
+static kernel_dag *receive(int fd, const char *source)
+{
+    wire_program h;
+    if (wire_read(fd, &h, sizeof h) < 0 || h.name_size < 1 || h.name_size > 4096)
+        return NULL;
+    char *text = malloc((size_t)h.name_size);
+    if (wire_read(fd, text, (size_t)h.name_size) < 0) {
+        free(text);
+        return NULL;
+    }
+    text[h.name_size - 1] = '\0';
+    if (h.status != 0) {
+        fail("%s", text);
+        free(text);
+        return NULL;
+    }
+    kernel_dag *dag = kernel_dag_new(text);
+    free(text);
+    for (int k = 0; k < h.n_kernels; k++)
+        if (receive_kernel(fd, dag) < 0) {
+            kernel_dag_free(dag);
+            fail("%s: the exec-mode process sent an incomplete program", source);
+            return NULL;
+        }
+    return dag;
+}
+
+/* Wait for the child's first byte, saying every 10 s where it is. */
+static void wait_for_child(int fd, const char *source, const whereabouts *w)
+{
+    struct pollfd p = {fd, POLLIN, 0};
+    for (int waited = 0;; waited += 10) {
+        int ready = poll(&p, 1, 10000);
+        if (ready != 0 && !(ready < 0 && errno == EINTR))
+            return;
+        if (ready == 0)
+            fprintf(stderr, "mcmsim: %s has been running in exec mode for %d s: %s, %d kernels launched%s%s%s\n",
+                    source, waited + 10, phase_names[w->phase], w->launches, w->kernel[0] ? " (last: '" : "",
+                    w->kernel, w->kernel[0] ? "')" : "");
+    }
+}
+
+/* Why the child ended without a whole program. */
+static void child_ended(pid_t pid, const char *source, const whereabouts *w)
+{
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (fail_message()[0])
+        return; /* the program's own message came through */
+    if (WIFSIGNALED(status))
+        fail("%s: the program crashed in exec mode (signal %d, %s) during its %s%s%s%s; nothing was simulated",
+             source, WTERMSIG(status), strsignal(WTERMSIG(status)), phase_names[w->phase],
+             w->phase == PHASE_LAUNCHES && w->kernel[0] ? ", in kernel '" : "",
+             w->phase == PHASE_LAUNCHES ? w->kernel : "", w->phase == PHASE_LAUNCHES && w->kernel[0] ? "'" : "");
+    else
+        fail("%s: the program ended exec mode during its %s (exit status %d) without a result; nothing was "
+             "simulated", source, phase_names[w->phase], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+kernel_dag *user_program_build(const char *source, const vars *params, const machine *m)
+{
+    char so[1200];
+    if (user_program_compile(source, so, sizeof so) < 0)
+        return NULL;
+    whereabouts *w = mmap(NULL, sizeof *w, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    int fds[2];
+    if (w == MAP_FAILED || pipe(fds) < 0) {
+        fail("%s: cannot set up its exec-mode process: %s", source, strerror(errno));
+        if (w != MAP_FAILED)
+            munmap(w, sizeof *w);
+        return NULL;
+    }
+    memset(w, 0, sizeof *w);
+    fflush(NULL);
+    pid_t parent = getpid(), pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        lifetime_child_start(parent);
+        here = w;
+        child(fds[1], source, so, params, m);
+    }
+    close(fds[1]);
+    kernel_dag *dag = NULL;
+    if (pid < 0) {
+        fail("%s: cannot fork its exec-mode process: %s", source, strerror(errno));
+    } else {
+        lifetime_watch(pid);
+        fail_clear();
+        wait_for_child(fds[0], source, w);
+        dag = receive(fds[0], source);
+        if (!dag)
+            child_ended(pid, source, w);
+        else
+            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        lifetime_unwatch(pid);
+    }
+    close(fds[0]);
+    munmap(w, sizeof *w);
+    return dag;
+}

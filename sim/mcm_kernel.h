@@ -1,0 +1,128 @@
+/*
+ * mcm_kernel.h — your own kernel, written once: run by mcmsim in exec mode
+ * (compiled as C by the system compiler) and built for the card by nvcc
+ * (compiled as CUDA through cuda_ref/common/mcm_kernel_cuda.cuh).
+ *
+ * A program is a C file that includes this header and defines:
+ *
+ *   typedef struct { gmem a; long pairs, half; } halving;   // a kernel's args
+ *
+ *   MCM_STEP(add_pair, halving, h) {                 // one synchronous step:
+ *       long i = t->bid * t->threads + t->tid;       // `t` is the thread,
+ *       if (i >= h->pairs) return;                   // `h` the args
+ *       word x = exec_gread(t, h->a, i), y = exec_gread(t, h->a, i + h->half);
+ *       exec_ops(t, 1);
+ *       exec_gwrite(t, h->a, i, (uint32_t)(x + y));
+ *   }
+ *   MCM_KERNEL(halve, halving, add_pair);            // steps, in order (1 to 16)
+ *
+ *   static int setup(exec_run *run, const mcm_params *p)  { ... mcm_alloc, mcm_set }
+ *   static int launches(exec_run *run)                     { ... mcm_launch }
+ *   static int check(exec_run *run)                        { ... mcm_get, return mcm_fail(...) }
+ *   MCM_PROGRAM("sum", setup, launches, check);
+ *
+ * and a run file names it: program = { source = "sum.c"; params = { n = 65536; l = 256; }; };
+ *
+ * The three phases are what the card's protocol needs (cuda_ref/README.md):
+ * `setup` allocates global arrays and fills the inputs (host code, params
+ * from the run file or the command line); `launches` launches the kernels
+ * in order and nothing else: on the card it is captured into a CUDA graph
+ * and replayed, so it may not read or write array cells (mcm_get and
+ * mcm_set there are errors, in both builds), and which kernels it launches
+ * may depend on the params only; `check` reads the results and compares
+ * them with a serial reference (0: equal; mcm_fail otherwise).
+ *
+ * Inside a step, a thread reaches memory only through exec_gread/gwrite
+ * (global), exec_pread/pwrite (the block's private memory, as many words
+ * as mcm_launch gives it; shared memory on the card) and counts its work
+ * with exec_ops and the Z/pZ operations (sim/exec.h).  A step ends with a
+ * barrier (__syncthreads on the card).  Exec mode rejects what the card
+ * would run differently, naming both threads: a cell one thread writes and
+ * another reads or writes in the same step of a block, and a global cell
+ * one block writes and another block reads or writes in the same launch.
+ *
+ * Everything here is C that is also C++ (nvcc compiles the file as C++):
+ * no designated initialisers, no implicit conversion from void *.
+ */
+#ifndef MCM_KERNEL_H
+#define MCM_KERNEL_H
+
+#define MCM_API_VERSION 1
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#include "mcm_kernel_cuda.cuh" /* the same names, mapped to CUDA */
+#else
+#include "exec.h"
+
+#define MCM_DEVICE
+#define MCM_UNUSED __attribute__((unused))
+
+typedef struct mcm_params mcm_params; /* the point's params (user_program.c) */
+
+/* A kernel: its steps, in order. */
+typedef struct mcm_kernel {
+    const char *name;
+    int n_steps;
+    const exec_step *steps;
+} mcm_kernel;
+
+/* A user program: what MCM_PROGRAM defines, under the name mcm_program. */
+typedef struct mcm_program_entry {
+    int api_version; /* MCM_API_VERSION of the header it was built with */
+    const char *name;
+    int (*setup)(exec_run *run, const mcm_params *p);
+    int (*launches)(exec_run *run);
+    int (*check)(exec_run *run);
+} mcm_program_entry;
+
+#define MCM_PROGRAM(name_, setup_, launches_, check_) \
+    const mcm_program_entry mcm_program = {MCM_API_VERSION, name_, setup_, launches_, check_}
+
+#define MCM_KERNEL(name_, args_type_, ...)                              \
+    static const exec_step name_##_steps_[] = {__VA_ARGS__};            \
+    static const mcm_kernel name_ = {#name_, (int)(sizeof name_##_steps_ / sizeof name_##_steps_[0]), \
+                                     name_##_steps_}
+
+/* ---- host side: the functions a program's phases call ------------------- */
+
+/* The param `name` at this point, or `fallback` when the run file gives none. */
+double mcm_param(const mcm_params *p, const char *name, double fallback);
+/* The point's random seed (the machine's `seed`; `--seed` on the card). */
+uint64_t mcm_seed(const mcm_params *p);
+
+/* A zeroed global array of `size` words (setup only). */
+gmem mcm_alloc(exec_run *run, const char *name, long size);
+long mcm_size(gmem a);
+void mcm_set(gmem a, long i, word v); /* setup only */
+word mcm_get(gmem a, long i);         /* check only */
+
+/* Launch kernel k on `blocks` blocks of `threads` threads, each block with
+ * `private_words` words of private memory; `args` is the kernel's args
+ * struct, copied as the launch starts.  0, or -1 (exec: a broken rule). */
+int mcm_launch(exec_run *run, const mcm_kernel *k, long blocks, int threads, long private_words,
+               void *args);
+
+/* Record why the program failed (printf format); returns -1. */
+int mcm_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#endif
+
+/* ---- in both builds ------------------------------------------------------- */
+
+/* A step of a kernel: `t` the thread, `a` a pointer to the kernel's args. */
+#define MCM_STEP(name_, args_type_, a_)                                                   \
+    static MCM_DEVICE void name_##_body_(exec_thread *t MCM_UNUSED, args_type_ *a_ MCM_UNUSED); \
+    static MCM_DEVICE void name_(exec_thread *t, void *args_) { name_##_body_(t, (args_type_ *)args_); } \
+    static MCM_DEVICE void name_##_body_(exec_thread *t MCM_UNUSED, args_type_ *a_ MCM_UNUSED)
+
+/* splitmix64: random words for inputs, the same in both builds. */
+static inline uint64_t mcm_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+#endif

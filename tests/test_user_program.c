@@ -1,0 +1,320 @@
+/*
+ * test_user_program.c — a kernel written once, run by mcmsim (issue 13):
+ * a user's C file from a folder of its own compiles, runs in exec mode and
+ * checks; its costs equal those of the same kernel built in; each way it
+ * can go wrong gets one line and a non-zero exit; the card's race rules.
+ */
+#include "exec_programs.h"
+#include "helpers.h"
+#include "user_program.h"
+
+#include <criterion/criterion.h>
+#include <sys/stat.h>
+
+/* A fresh folder for one test's files, and a cache of its own. */
+static const char *workdir(void)
+{
+    static char dir[256];
+    snprintf(dir, sizeof dir, "/tmp/mcmsim-user-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    char cache[300];
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    setenv("MCMSIM_CACHE", cache, 1);
+    return dir;
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A run file `name`.cfg in dir for `name`.c, on the mcm machine. */
+static void write_run_file(const char *dir, const char *name, const char *params)
+{
+    char text[512], file[128];
+    snprintf(text, sizeof text, "machine = \"mcm\";\nprogram = { source = \"%s.c\"; params = { %s }; };\n", name,
+             params);
+    snprintf(file, sizeof file, "%s.cfg", name);
+    write_file(dir, file, text);
+}
+
+/* `mcmsim run DIR/NAME.cfg`: its status, stdout and stderr in out. */
+static int run_user(const char *dir, const char *name, const char *streams, char *out, size_t size)
+{
+    return mcmsim_output(streams, out, size, "run %s/%s.cfg", dir, name);
+}
+
+/* One line on stderr, nothing on stdout, exit status 1, and each needle. */
+static void expect_refused(const char *dir, const char *name, const char *const *needles)
+{
+    char err[8192], all[8192];
+    int status = run_user(dir, name, MCMSIM_ERR_ONLY, err, sizeof err);
+    cr_expect_neq(status, 0, "%s: exit status 0", name);
+    run_user(dir, name, MCMSIM_OUT_AND_ERR, all, sizeof all);
+    cr_expect_str_eq(all, err, "%s printed on stdout:\n%s", name, all);
+    const char *last = strstr(err, "mcmsim: ");
+    cr_assert_not_null(last, "%s: no message of ours in:\n%s", name, err);
+    cr_expect(strchr(last, '\n') == last + strlen(last) - 1, "%s: our message is not one last line:\n%s", name,
+              err);
+    for (int i = 0; needles[i]; i++)
+        cr_expect(strstr(last, needles[i]) != NULL, "%s: '%s' not in: %s", name, needles[i], last);
+}
+
+/* The examples under programs/user/ (absolute, so any folder runs them). */
+static void example_path(const char *name, char *out, size_t size)
+{
+    snprintf(out, size, "%s/programs/user/%s.c", MCMSIM_DATADIR, name);
+}
+
+/* ---- it runs, and costs what the built-in costs ------------------------- */
+
+Test(user_program, a_kernel_from_a_folder_of_its_own_runs_and_checks)
+{
+    const char *dir = workdir();
+    write_file(dir, "double.c",
+               "#include \"mcm_kernel.h\"\n"
+               "typedef struct { gmem x; long n; } args;\n"
+               "MCM_STEP(twice, args, a) {\n"
+               "    long i = t->bid * t->threads + t->tid;\n"
+               "    if (i < a->n) { exec_ops(t, 1); exec_gwrite(t, a->x, i, 2 * exec_gread(t, a->x, i)); }\n"
+               "}\n"
+               "MCM_KERNEL(k, args, twice);\n"
+               "static gmem x; static long n;\n"
+               "static int setup(exec_run *run, const mcm_params *p) {\n"
+               "    n = (long)mcm_param(p, \"n\", 10); x = mcm_alloc(run, \"x\", n);\n"
+               "    for (long i = 0; i < n; i++) mcm_set(x, i, (word)i);\n"
+               "    return 0;\n"
+               "}\n"
+               "static int launches(exec_run *run) { args a = {x, n}; return mcm_launch(run, &k, (n + 31) / 32, 32, 0, &a); }\n"
+               "static int check(exec_run *run) {\n"
+               "    (void)run;\n"
+               "    for (long i = 0; i < n; i++) if (mcm_get(x, i) != 2 * (word)i) return mcm_fail(\"x[%ld] wrong\", i);\n"
+               "    return 0;\n"
+               "}\n"
+               "MCM_PROGRAM(\"double\", setup, launches, check);\n");
+    write_run_file(dir, "double", "n = 100;");
+    char out[8192];
+    cr_assert_eq(run_user(dir, "double", MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "N = 4 blocks") && strstr(out, "work W = 100 "), "%s", out);
+    /* the second run takes the compiled object from the cache */
+    char cache[512];
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    struct stat before, after;
+    cr_assert_eq(stat(cache, &before), 0);
+    cr_assert_eq(run_user(dir, "double", MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "%s", out);
+    cr_assert_eq(stat(cache, &after), 0);
+    cr_expect_eq(before.st_mtime, after.st_mtime, "the cache folder changed: compiled again");
+}
+
+/* The sum by halving written once (programs/user/sum.c) measures exactly
+ * the block costs of the built-in exec-mode sum (programs/sum_exec.c). */
+Test(user_program, the_sum_written_once_costs_what_the_built_in_sum_costs)
+{
+    workdir();
+    machine m = test_machine(16, 8);
+    char source[512];
+    example_path("sum", source, sizeof source);
+    for (int c = 0; c < 3; c++) {
+        double n = (double[]){65536, 1000, 777}[c], l = (double[]){256, 64, 32}[c];
+        vars params = test_params("n l", n, l);
+        kernel_dag *mine = user_program_build(source, &params, &m);
+        cr_assert_not_null(mine, "%s", fail_message());
+        exec_run *built_in = run_exec_builtin("sum", params, &m);
+        const kernel_dag *theirs = exec_dag(built_in);
+        cr_assert_eq(mine->n, theirs->n, "n = %g: %d kernels, the built-in %d", n, mine->n, theirs->n);
+        for (int k = 0; k < mine->n; k++) {
+            const kernel *a = &mine->kernels[k], *b = &theirs->kernels[k];
+            cr_assert_eq(a->blocks, b->blocks);
+            cr_assert_eq(a->threads, b->threads);
+            for (long j = 0; j < a->blocks; j++)
+                cr_assert_eq(memcmp(kernel_block_cost(a, j), kernel_block_cost(b, j), sizeof(block_cost)), 0,
+                             "n = %g, kernel %d, block %ld: costs differ", n, k, j);
+        }
+        kernel_dag_free(mine);
+        exec_end(built_in);
+    }
+}
+
+/* The course examples run and check at a few shapes; matvec's Z/pZ
+ * multiplications are n² whatever ℓ. */
+Test(user_program, the_examples_run_and_check)
+{
+    workdir();
+    machine m = test_machine(16, 8);
+    char source[512];
+    for (int c = 0; c < 3; c++) {
+        double n = (double[]){1000, 257, 3}[c], l = (double[]){64, 256, 1}[c];
+        vars params = test_params("n l iters", n, l, 3.0);
+        example_path("jacobi", source, sizeof source);
+        kernel_dag *dag = user_program_build(source, &params, &m);
+        cr_assert_not_null(dag, "jacobi n = %g l = %g: %s", n, l, fail_message());
+        cr_expect_eq(dag->n, 3);
+        kernel_dag_free(dag);
+        example_path("matvec", source, sizeof source);
+        dag = user_program_build(source, &params, &m);
+        cr_assert_not_null(dag, "matvec n = %g l = %g: %s", n, l, fail_message());
+        double mulmods = 0;
+        for (long b = 0; b < dag->kernels[0].blocks; b++)
+            mulmods += kernel_block_cost(&dag->kernels[0], b)->work_ops[OP_MULMOD];
+        cr_expect_eq(mulmods, n * n, "matvec n = %g: %g multiplications", n, mulmods);
+        kernel_dag_free(dag);
+    }
+}
+
+/* ---- each way it can go wrong: one line, exit status 1 ----------------- */
+
+static const char *const tail_of_program =
+    "static gmem g;\n"
+    "static int setup(exec_run *run, const mcm_params *p) { (void)p; g = mcm_alloc(run, \"g\", 64); return 0; }\n"
+    "static int launches(exec_run *run) { args a = {g}; return mcm_launch(run, &k, BLOCKS, 32, 4, &a); }\n"
+    "static int check(exec_run *run) { (void)run; CHECK; }\n"
+    "MCM_PROGRAM(\"bad\", setup, launches, check);\n";
+
+/* A program whose one kernel runs `step` (a body over t and a) and whose
+ * check is `check` (a body). */
+static void write_checked_kernel(const char *dir, const char *name, int blocks, const char *step, const char *check)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             "#include \"mcm_kernel.h\"\n#define BLOCKS %d\n#define CHECK %s\ntypedef struct { gmem g; } args;\n"
+             "MCM_STEP(first, args, a) { %s }\nMCM_STEP(second, args, a) { }\n"
+             "MCM_KERNEL(k, args, first, second);\n%s",
+             blocks, check, step, tail_of_program);
+    char file[128];
+    snprintf(file, sizeof file, "%s.c", name);
+    write_file(dir, file, text);
+    write_run_file(dir, name, "");
+}
+
+static void write_kernel(const char *dir, const char *name, int blocks, const char *step)
+{
+    write_checked_kernel(dir, name, blocks, step, "return 0");
+}
+
+Test(user_program, a_compile_error_names_the_file_and_its_line)
+{
+    const char *dir = workdir();
+    write_file(dir, "broken.c", "#include \"mcm_kernel.h\"\n\nint x = ;\n");
+    write_run_file(dir, "broken", "");
+    char err[8192];
+    cr_expect_neq(run_user(dir, "broken", MCMSIM_ERR_ONLY, err, sizeof err), 0);
+    cr_expect(strstr(err, "broken.c:3:"), "the compiler's line is not named:\n%s", err);
+    expect_refused(dir, "broken", (const char *[]){"broken.c", "does not compile", NULL});
+}
+
+Test(user_program, a_missing_entry_point_and_a_wrong_version_are_refused)
+{
+    const char *dir = workdir();
+    write_file(dir, "none.c", "#include \"mcm_kernel.h\"\nint nothing;\n");
+    write_run_file(dir, "none", "");
+    expect_refused(dir, "none", (const char *[]){"none.c", "no entry point", "MCM_PROGRAM", NULL});
+    write_file(dir, "old.c",
+               "#include \"mcm_kernel.h\"\n"
+               "static int s(exec_run *r, const mcm_params *p) { (void)r; (void)p; return 0; }\n"
+               "static int l(exec_run *r) { (void)r; return 0; }\n"
+               "const mcm_program_entry mcm_program = {MCM_API_VERSION + 1, \"old\", s, l, l};\n");
+    write_run_file(dir, "old", "");
+    expect_refused(dir, "old", (const char *[]){"old.c", "version 2", "runs version 1", NULL});
+}
+
+Test(user_program, a_crash_in_the_kernel_names_the_phase_and_the_kernel)
+{
+    const char *dir = workdir();
+    write_kernel(dir, "crash", 1, "if (t->tid == 3) *(volatile int *)0 = 1;");
+    /* under ASan the child reports the fault and exits instead of dying of it */
+    expect_refused(dir, "crash", (const char *[]){"crash.c", "launches", NULL});
+    char err[8192];
+    run_user(dir, "crash", MCMSIM_ERR_ONLY, err, sizeof err);
+#ifndef MCM_SANITIZE
+    cr_expect(strstr(err, "crashed") && strstr(err, "Segmentation fault") && strstr(err, "kernel 'k'"), "%s", err);
+#endif
+}
+
+Test(user_program, a_read_of_another_threads_write_in_one_step_names_both_threads)
+{
+    const char *dir = workdir();
+    write_kernel(dir, "raw", 1, "if (t->tid > 0) exec_gwrite(t, a->g, t->tid, exec_gread(t, a->g, t->tid - 1));");
+    expect_refused(dir, "raw", (const char *[]){"thread 2 reads g[1], which thread 1 writes in the same step",
+                                                "race-free steps", NULL});
+    write_kernel(dir, "war", 1, "if (t->tid < 31) exec_gwrite(t, a->g, t->tid, exec_gread(t, a->g, t->tid + 1));");
+    expect_refused(dir, "war", (const char *[]){"thread 1 writes g[1], which thread 0 reads in the same step", NULL});
+    write_kernel(dir, "private", 1, "exec_pwrite(t, t->tid % 4, 1); (void)exec_pread(t, 0);");
+    expect_refused(dir, "private", (const char *[]){"private[0]", "same step", NULL});
+}
+
+Test(user_program, a_cell_two_blocks_touch_in_one_launch_names_both)
+{
+    const char *dir = workdir();
+    write_kernel(dir, "blocks", 2, "if (t->tid == 0) exec_gwrite(t, a->g, t->bid, exec_gread(t, a->g, 1 - t->bid));");
+    expect_refused(dir, "blocks", (const char *[]){"block 1 (thread 0) reads g[0], which block 0 (thread 0) writes in the same launch",
+                                                   "race-free blocks", NULL});
+    write_kernel(dir, "reader", 2,
+                 "if (t->tid == 0) { if (t->bid == 0) (void)exec_gread(t, a->g, 5); else exec_gwrite(t, a->g, 5, 1); }");
+    expect_refused(dir, "reader", (const char *[]){"block 1 (thread 0) writes g[5], which block 0 (thread 0) reads",
+                                                   NULL});
+    write_kernel(dir, "writers", 2, "if (t->tid == 0) exec_gwrite(t, a->g, 7, 1);");
+    expect_refused(dir, "writers", (const char *[]){"blocks 0 (thread 0) and 1 (thread 0) both write g[7]", NULL});
+}
+
+Test(user_program, host_access_outside_its_phase_is_refused)
+{
+    const char *dir = workdir();
+    write_file(dir, "peek.c",
+               "#include \"mcm_kernel.h\"\n"
+               "typedef struct { gmem g; } args;\n"
+               "MCM_STEP(one, args, a) { exec_gwrite(t, a->g, t->tid, 1); }\n"
+               "MCM_KERNEL(k, args, one);\n"
+               "static gmem g;\n"
+               "static int setup(exec_run *run, const mcm_params *p) { (void)p; g = mcm_alloc(run, \"g\", 32); return 0; }\n"
+               "static int launches(exec_run *run) {\n"
+               "    args a = {g};\n"
+               "    if (mcm_launch(run, &k, 1, 32, 0, &a) < 0) return -1;\n"
+               "    return mcm_get(g, 0) == 1 ? 0 : -1;\n"
+               "}\n"
+               "static int check(exec_run *run) { (void)run; return 0; }\n"
+               "MCM_PROGRAM(\"peek\", setup, launches, check);\n");
+    write_run_file(dir, "peek", "");
+    expect_refused(dir, "peek", (const char *[]){"mcm_get g[0] in launches", "captured graph", NULL});
+}
+
+Test(user_program, a_failed_check_is_the_programs_own_message)
+{
+    const char *dir = workdir();
+    write_checked_kernel(dir, "wrong", 1, "exec_gwrite(t, a->g, t->tid, 5);",
+                         "return mcm_get(g, 0) == 5 ? mcm_fail(\"g[0] is %d\", 5) : 0");
+    expect_refused(dir, "wrong", (const char *[]){"wrong.c, in its check: g[0] is 5", NULL});
+}
+
+/* ---- the race rules in exec mode itself ----------------------------------- */
+
+typedef struct own_args { gmem g; } own_args;
+
+static void write_then_read(exec_thread *t, void *args)
+{
+    own_args *a = args;
+    exec_gwrite(t, a->g, t->tid, 7);
+    exec_gwrite(t, a->g, 32 + t->tid, exec_gread(t, a->g, t->tid)); /* its own write: 7 */
+}
+
+Test(user_program, a_thread_reads_its_own_write_of_the_step_as_on_the_card)
+{
+    machine m = test_machine(4, 8);
+    for (int race_free = 0; race_free < 2; race_free++) {
+        exec_run *run = exec_begin("own", &m);
+        exec_set_race_free(run, race_free);
+        gmem g = exec_alloc(run, "g", 64);
+        own_args a = {g};
+        static const exec_step steps[] = {write_then_read};
+        exec_kernel k = {"own", 1, steps, 0};
+        cr_assert_eq(exec_launch(run, &k, 1, 32, &a), 0, "%s", fail_message());
+        /* synchronous steps (the built-ins): the read saw memory before the step */
+        cr_expect_eq(g->cells[40], race_free ? 7u : 0u, "race_free = %d: read %llu", race_free,
+                     (unsigned long long)g->cells[40]);
+        exec_end(run);
+    }
+}
