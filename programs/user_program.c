@@ -239,8 +239,12 @@ static int host_access(gmem a, long i, int phase, const char *verb)
 
 void mcm_set(gmem a, long i, word v)
 {
-    if (host_access(a, i, PHASE_SETUP, "mcm_set"))
-        a->cells[i] = v;
+    if (!host_access(a, i, PHASE_SETUP, "mcm_set"))
+        return;
+    if (v > UINT32_MAX)
+        misused = fail("mcm_set %s[%ld] to %llu: a word of memory is 32 bits on the card", a->name, i,
+                       (unsigned long long)v);
+    a->cells[i] = v;
 }
 
 word mcm_get(gmem a, long i) { return host_access(a, i, PHASE_CHECK, "mcm_get") ? a->cells[i] : 0; }

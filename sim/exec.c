@@ -238,14 +238,19 @@ word exec_zp_inv(exec_thread *t, word a) { return exec_zp_pow(t, a, t->block->ru
 
 /* ---- errors ----------------------------------------------------------------- */
 
-static void rule_broken(exec_thread *t, const char *fmt, const char *what, long index, long limit)
+static void rule_broken(exec_thread *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void rule_broken(exec_thread *t, const char *fmt, ...)
 {
     exec_block *b = t->block;
     if (b->failed)
         return;
     b->failed = 1;
     char detail[256];
-    snprintf(detail, sizeof detail, fmt, what, index, limit);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
     fail("program '%s', kernel '%s', block %ld, step %d, thread %d: %s", b->run->dag->name, b->k->name,
          t->bid, t->step, t->tid, detail);
 }
@@ -331,6 +336,16 @@ static void note_write(exec_thread *t, cell_shadow *s, int global, const char *n
     s->w_launch = r->launch;
     s->w_block = bid;
     s->w_thread = tid;
+}
+
+/* A race-free run's word is the card's: 32 bits.  1 if v fits. */
+static int word_fits(exec_thread *t, const char *name, long i, word v)
+{
+    if (v <= UINT32_MAX)
+        return 1;
+    rule_broken(t, "writes %llu to %s[%ld]: a word of memory is 32 bits on the card (compute in 64 bits, "
+                   "store below 2^32)", (unsigned long long)v, name, i);
+    return 0;
 }
 
 /* ---- accesses --------------------------------------------------------------- */
@@ -456,6 +471,8 @@ void exec_gwrite(exec_thread *t, gmem a, long i, word v)
         rule_broken(t, "writes %s[%ld], outside its %ld cells", a->name, i, a->size);
         return;
     }
+    if (b->run->race_free && !word_fits(t, a->name, i, v))
+        return;
     int round = b->write_round[t->tid]++;
     grow_rounds(b, round);
     b->writes[(long)round * b->warp + lane_of(b, t->tid)].key = (long)a->id << 40 | group_of(b, i);
@@ -501,7 +518,7 @@ word exec_pread(exec_thread *t, long i)
 
 void exec_pwrite(exec_thread *t, long i, word v)
 {
-    if (!private_ok(t, i, "writes"))
+    if (!private_ok(t, i, "writes") || (t->block->run->race_free && !word_fits(t, "private", i, v)))
         return;
     note_private(t, i);
     if (t->block->run->race_free)

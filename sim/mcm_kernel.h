@@ -36,7 +36,9 @@
  * (global), exec_pread/pwrite (the block's private memory, as many words
  * as mcm_launch gives it; shared memory on the card) and counts its work
  * with exec_ops and the Z/pZ operations (sim/exec.h).  A step ends with a
- * barrier (__syncthreads on the card).  Exec mode rejects what the card
+ * barrier (__syncthreads on the card).  A word of memory, global or
+ * private, is 32 bits, as on the card's cells (`word` is 64 bits, for the
+ * arithmetic in between): storing a larger value is an error.  Exec mode rejects what the card
  * would run differently, naming both threads: a cell one thread writes and
  * another reads or writes in the same step of a block, and a global cell
  * one block writes and another block reads or writes in the same launch.

@@ -261,6 +261,16 @@ Test(user_program, a_cell_two_blocks_touch_in_one_launch_names_both)
     expect_refused(dir, "writers", (const char *[]){"blocks 0 (thread 0) and 1 (thread 0) both write g[7]", NULL});
 }
 
+Test(user_program, a_word_is_32_bits_as_on_the_card)
+{
+    const char *dir = workdir();
+    write_kernel(dir, "wide", 1, "exec_gwrite(t, a->g, t->tid, (word)1 << 32);");
+    expect_refused(dir, "wide", (const char *[]){"writes 4294967296 to g[0]", "32 bits", NULL});
+    write_kernel(dir, "narrow", 1, "exec_gwrite(t, a->g, t->tid, ((word)1 << 32) - 1);");
+    char out[8192];
+    cr_expect_eq(run_user(dir, "narrow", MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "%s", out);
+}
+
 Test(user_program, host_access_outside_its_phase_is_refused)
 {
     const char *dir = workdir();

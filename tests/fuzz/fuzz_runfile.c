@@ -1,7 +1,8 @@
 /*
  * fuzz_runfile.c — libFuzzer target: bytes as a run file, through the
  * loader, the sweep expansion, the machine rules and every program
- * builder; no simulation (`make fuzz`, README "Fuzzing").
+ * builder but the user's own source files, which the system compiler would
+ * compile and exec mode run; no simulation (`make fuzz`, README "Fuzzing").
  *
  * Whatever the bytes, each step either succeeds or fails with a message
  * (fail.h); a crash, a sanitizer report or a leak of ours is a finding.
@@ -33,8 +34,8 @@ static void build_point(run_file *rf, long i)
     const char *name;
     if (runfile_point(rf, i, &m, &params, &name) < 0 || machine_validate(&m) < 0)
         return;
-    if (m.kind != KIND_MCM)
-        return;
+    if (m.kind != KIND_MCM || program_has_source(rf->program))
+        return; /* a user's source file is compiled and run: not for a fuzzer (test_user_program) */
     kernel_dag *dag = program_build(rf->program, name, &params, &m);
     if (dag)
         kernel_dag_check(dag, &m, NULL);
