@@ -11,7 +11,8 @@
  *    held-out half (every other size of each series), (b) every point of
  *    the H100 session before it, (c) every point of the newest H200
  *    session on the H200's own constants.  Compare with the graph device
- *    times.
+ *    times.  A case `user-NAME` is a kernel written once
+ *    (programs/user/NAME.c): its DAG comes from exec mode.
  * 4. Write validate/report/REPORT.md, validate/report/{a,b,c}/ (points.csv
  *    and one plot per case study) and the presets machine/h100.cfg and
  *    machine/h200.cfg.
@@ -23,6 +24,7 @@
 #include "measured.h"
 #include "program.h"
 #include "sessions.h"
+#include "user_program.h"
 #include "validate.h"
 
 #include <math.h>
@@ -33,9 +35,25 @@
 #include <unistd.h>
 
 #define REPORT_DIR "validate/report"
+#define USER_CASE "user-" /* cases that are user programs (programs/user/) */
+
+/* A case "user-NAME" is the kernel written once in programs/user/NAME.c
+ * (sim/mcm_kernel.h): its CUDA build was timed, and its exec mode gives
+ * the DAG, at the row's params. */
+static int build_user_dag(const measured_row *row, const machine *m, kernel_dag **dag)
+{
+    char source[1024];
+    snprintf(source, sizeof source, "programs/user/%s.c", row->program + strlen(USER_CASE));
+    *dag = user_program_build(source, &row->values, m);
+    if (!*dag)
+        return fail("%s:%d: %s", row->file, row->line, fail_message());
+    return 0;
+}
 
 static int build_dag(const measured_row *row, const machine *m, kernel_dag **dag)
 {
+    if (strncmp(row->program, USER_CASE, strlen(USER_CASE)) == 0)
+        return build_user_dag(row, m, dag);
     const builtin_program *b = builtin_find(row->program);
     if (!b)
         return fail("%s:%d: case '%s' is not a built-in program", row->file, row->line, row->program);
