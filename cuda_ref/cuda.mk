@@ -5,7 +5,14 @@
 #     make -f cuda_ref/cuda.mk cuda          # what cuda_ref/run-all.sh does
 #
 # Targets
-#   cuda        every program into $(BUILD)/cuda/ (sm_90 machine code + PTX)
+#   cuda        every program into $(BUILD)/cuda/ (sm_90 machine code + PTX),
+#               and every user example programs/user/NAME.c into
+#               $(BUILD)/cuda/user-NAME (the kernel written once against
+#               sim/mcm_kernel.h, compiled as CUDA: nvcc -x cu)
+#   cuda-user   any user file: make -f cuda_ref/cuda.mk cuda-user USER_SRC=path/to/NAME.c
+#               builds $(BUILD)/cuda/user-NAME, NAME the file's name without
+#               .c (the same: make -f cuda_ref/cuda.mk build/cuda/user-NAME
+#               USER_SRC=path/to/NAME.c)
 #   cuda-check  compiles every .cu when nvcc exists (no GPU needed), else
 #               prints one line and goes on; then builds and runs the
 #               Criterion test $(BUILD)/tests/test_cuda_ref (CPU references
@@ -35,13 +42,24 @@ CUDA_GENCODE := -gencode arch=compute_90,code=sm_90 \
                 -gencode arch=compute_90,code=compute_90
 CUDA_NVCCFLAGS := -O3 $(CUDA_GENCODE) -Xcompiler -Wall,-Wextra
 
-.PHONY: cuda cuda-check cuda-compile cuda-test
+# user programs: C files against sim/mcm_kernel.h, compiled by nvcc as CUDA
+# through cuda_ref/common/mcm_kernel_cuda.cuh
+CUDA_USER_SRC := $(wildcard programs/user/*.c)
+CUDA_USER_BINS := $(patsubst programs/user/%.c,$(BUILD)/cuda/user-%,$(CUDA_USER_SRC))
+CUDA_USER_FLAGS := -x cu -Isim -Icuda_ref/common
+CUDA_USER_DEPS := sim/mcm_kernel.h $(CUDA_C_OBJ) $(CUDA_HEADERS)
+USER_BIN := $(if $(USER_SRC),$(BUILD)/cuda/user-$(basename $(notdir $(USER_SRC))))
+
+.PHONY: cuda cuda-check cuda-compile cuda-test cuda-user
 .SECONDARY: $(CUDA_C_OBJ)
 
-cuda: $(CUDA_BINS)
+cuda: $(CUDA_BINS) $(CUDA_USER_BINS)
+
+cuda-user: $(USER_BIN)
+	@test -n "$(USER_SRC)" || { echo "usage: make -f cuda_ref/cuda.mk cuda-user USER_SRC=path/to/NAME.c" >&2; exit 2; }
 
 ifeq ($(strip $(NVCC)),)
-$(CUDA_BINS) $(CUDA_C_OBJ):
+$(CUDA_BINS) $(CUDA_C_OBJ) $(CUDA_USER_BINS) $(USER_BIN):
 	@echo "cuda_ref: nvcc not found, cannot build $@" >&2; exit 1
 cuda-compile:
 	@echo "cuda_ref: nvcc not found, skipping CUDA compilation"
@@ -54,7 +72,21 @@ $(BUILD)/cuda/%: cuda_ref/%.cu $(CUDA_C_OBJ) $(CUDA_HEADERS)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDA_NVCCFLAGS) $< $(CUDA_C_OBJ) -o $@
 
-cuda-compile: $(CUDA_BINS)
+# USER_SRC=path/to/NAME.c: build/cuda/user-NAME is that file
+ifneq ($(USER_SRC),)
+$(USER_BIN): $(USER_SRC) $(CUDA_USER_DEPS)
+	@mkdir -p $(BUILD)/cuda/obj
+	$(NVCC) $(CUDA_NVCCFLAGS) $(CUDA_USER_FLAGS) -c $< -o $(BUILD)/cuda/obj/$(notdir $@).o
+	$(NVCC) $(CUDA_NVCCFLAGS) $(BUILD)/cuda/obj/$(notdir $@).o $(CUDA_C_OBJ) -o $@
+endif
+
+# nvcc -x cu applies to every input file, so compile, then link
+$(BUILD)/cuda/user-%: programs/user/%.c $(CUDA_USER_DEPS)
+	@mkdir -p $(BUILD)/cuda/obj
+	$(NVCC) $(CUDA_NVCCFLAGS) $(CUDA_USER_FLAGS) -c $< -o $(BUILD)/cuda/obj/user-$*.o
+	$(NVCC) $(CUDA_NVCCFLAGS) $(BUILD)/cuda/obj/user-$*.o $(CUDA_C_OBJ) -o $@
+
+cuda-compile: $(CUDA_BINS) $(CUDA_USER_BINS)
 endif
 
 # ---- CPU-side test (Criterion) ---------------------------------------------

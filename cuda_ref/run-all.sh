@@ -13,7 +13,9 @@
 #              "a", e.g. 2026-11-23a); an existing one is refused unless
 #              --overwrite is given
 #   CASE       any of: euclid cooley-tukey stockham plain-mult fft-mult
-#              radix-sort plain-division sum prefix-naive prefix-optimal;
+#              radix-sort plain-division sum prefix-naive prefix-optimal
+#              user-sum user-jacobi user-matvec (programs/user/NAME.c, the
+#              kernels written once against sim/mcm_kernel.h);
 #              default: all of them.  The constants are always measured,
 #              before and after the cases.
 # Writes, in the session directory: <case>.csv (format: cuda_ref/README.md),
@@ -28,7 +30,7 @@
 # one failed (the other cases still run); 2 on bad usage, before measuring.
 set -uo pipefail
 
-usage() { sed -n '2,29p' "$0"; exit 2; }
+usage() { sed -n '2,30p' "$0"; exit 2; }
 die() { echo "run-all: $*" >&2; exit 2; }
 
 [ $# -ge 1 ] || usage
@@ -38,7 +40,8 @@ shift
 session=$(date -u +%Y-%m-%d)a
 overwrite=0
 all_cases=(euclid cooley-tukey stockham plain-mult fft-mult radix-sort
-           plain-division sum prefix-naive prefix-optimal)
+           plain-division sum prefix-naive prefix-optimal
+           user-sum user-jacobi user-matvec)
 cases=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -129,6 +132,12 @@ run_case() {   # run_case CASE: writes $out/CASE.csv
         "$bin/plain-division" --n 2000 --gap 500,1000,2000,4000,8000 --s 1,16,128 "${runs[@]}" > "$csv" ;;
     sum|prefix-naive|prefix-optimal)
         "$bin/$c" --n 1024:16777216:*4 --l 256 "${runs[@]}" > "$csv" ;;
+    user-sum)
+        "$bin/user-sum" --n 1024:16777216:*4 --l 256 "${runs[@]}" > "$csv" ;;
+    user-jacobi)   # the sweep of programs/user/jacobi.cfg
+        "$bin/user-jacobi" --n 4096:1048576:*4 --l 256 --iters 8 "${runs[@]}" > "$csv" ;;
+    user-matvec)   # the sweep of programs/user/matvec.cfg
+        "$bin/user-matvec" --n 256:2048:*2 --l 256 "${runs[@]}" > "$csv" ;;
     esac
 }
 

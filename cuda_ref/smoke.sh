@@ -3,13 +3,21 @@
 # program on small sizes with few runs (seconds).  Prints the CSV rows;
 # exits 1 if any program fails or any check is FAIL.  Writes nothing under
 # validate/.  Usage: cuda_ref/smoke.sh
+# Also the user programs written once against sim/mcm_kernel.h: the examples
+# programs/user/*.c (user-sum, user-jacobi, user-matvec) and the fixtures
+# tests/user/*.c (rotate: three steps through private memory, one launch
+# with 64 KiB of it; zp: the Z/pZ operations; misuse: each broken phase rule
+# must exit 1 with one message).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 b=build/cuda
 progs=(euclid cooley-tukey stockham plain-mult fft-mult radix-sort plain-division
-       sum prefix-naive prefix-optimal)
+       sum prefix-naive prefix-optimal user-sum user-jacobi user-matvec)
 make -f cuda_ref/cuda.mk -j"${JOBS:-$(nproc)}" "${progs[@]/#/$b/}" || exit 1
+for f in rotate zp misuse; do
+    make -f cuda_ref/cuda.mk cuda-user USER_SRC=tests/user/$f.c || exit 1
+done
 q=(--runs 3 --warmup 1)
 status=0
 run() { echo "== $*" >&2; "$@" || status=1; }
@@ -29,5 +37,18 @@ run $b/plain-division --n 3 --gap 40 --s 5 "${q[@]}" --no-header
 for c in sum prefix-naive prefix-optimal; do
     run $b/$c --n 2,1024,65536,1048576 --l 256 "${q[@]}"
     run $b/$c --n 4096 --l 32 "${q[@]}" --no-header
+done
+run $b/user-sum --n 2,3,1000,65536,1048576 --l 256 "${q[@]}"
+run $b/user-sum --n 4096 --l 32 "${q[@]}" --no-header
+run $b/user-jacobi --n 3,1000,65536 --l 32,256 --iters 1,8 "${q[@]}"
+run $b/user-matvec --n 1,100,1024 --l 1,32,256 "${q[@]}"
+run $b/user-rotate --n 4096 --l 1,32,1024 --pad 0 "${q[@]}"
+run $b/user-rotate --n 8192 --l 1024 --pad 14336 "${q[@]}" --no-header
+run $b/user-zp --n 1000,100000 --l 128,1024 "${q[@]}"
+run $b/user-misuse --bad 0 "${q[@]}"
+for bad in 1 2 3 4; do   # each must fail: exit 1 and one message
+    echo "== $b/user-misuse --bad $bad (must fail)" >&2
+    "$b/user-misuse" --bad $bad "${q[@]}" --no-header
+    [ $? = 1 ] || { echo "smoke: user-misuse --bad $bad did not exit 1" >&2; status=1; }
 done
 exit $status

@@ -74,7 +74,7 @@ static int setup(exec_run *run, const mcm_params *p)
         return mcm_fail("jacobi: needs n >= 3, l >= 1 and iters >= 1 (got %ld, %d, %ld)", n, l, iters);
     u[0] = mcm_alloc(run, "u0", n);
     u[1] = mcm_alloc(run, "u1", n);
-    word *now = malloc(sizeof *now * (size_t)n), *next = malloc(sizeof *next * (size_t)n);
+    word *now = (word *)malloc(sizeof *now * (size_t)n), *next = (word *)malloc(sizeof *next * (size_t)n);
     uint64_t state = mcm_seed(p);
     for (long i = 0; i < n; i++) {
         now[i] = mcm_random(&state) % (1u << 20);

@@ -77,9 +77,9 @@ static int setup(exec_run *run, const mcm_params *p)
     for (long c = 0; c < n; c++)
         mcm_set(x, c, mcm_random(&state) % MATVEC_PRIME);
     free(expected);
-    expected = calloc((size_t)n, sizeof *expected);
+    expected = (word *)calloc((size_t)n, sizeof *expected);
     uint64_t again = mcm_seed(p); /* the serial reference, from the same numbers */
-    word *row = malloc(sizeof *row * (size_t)n), *xs = malloc(sizeof *xs * (size_t)n);
+    word *row = (word *)malloc(sizeof *row * (size_t)n), *xs = (word *)malloc(sizeof *xs * (size_t)n);
     for (long r = 0; r < n; r++)
         for (long c = 0; c < n; c++)
             (void)mcm_random(&again);
