@@ -19,7 +19,9 @@
  * and one other thread).  A cell that one thread writes and another reads
  * or writes in the same step of a block is an error, and so is a global
  * cell that one block writes and another block reads or writes in the
- * same launch; both errors name the two threads.  A thread that reads a
+ * same launch; both errors name the two threads.  A private word read
+ * before any thread of the block wrote it is an error too (the card's
+ * shared memory starts undefined).  A thread that reads a
  * cell it wrote earlier in the same step reads its own write, as on the
  * card (other reads of the step see memory as it was before the step).
  *
@@ -288,6 +290,9 @@ static int note_read(exec_thread *t, cell_shadow *s, int global, const char *nam
     if (global && s->w_launch == r->launch && s->w_block != bid)
         race(t, "block %d (thread %d) reads %s[%ld], which block %d (thread %d) writes in the same launch " RULE_LAUNCH,
              bid, tid, name, i, s->w_block, s->w_thread);
+    if (!global && !(s->w_launch == r->launch && s->w_block == bid))
+        race(t, "block %d: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
+                "private memory starts undefined on the card, as shared memory does)", bid, tid, i);
     int own = 0;
     if (s->w_epoch == r->epoch) {
         if (s->w_thread != tid)

@@ -43,6 +43,13 @@
  * another reads or writes in the same step of a block, and a global cell
  * one block writes and another block reads or writes in the same launch.
  *
+ * `gmem` is opaque: a pointer here, a small struct on the card; pass it,
+ * store it in args, ask mcm_size, never dereference or compare it.  Setup
+ * may depend on its params and mcm_seed only: the card calls it once to
+ * prepare a point and again before its check.  Private memory starts
+ * undefined on the card: exec mode refuses a read of a private word that
+ * no thread of the block wrote before.
+ *
  * Everything here is C that is also C++ (nvcc compiles the file as C++):
  * no designated initialisers, no implicit conversion from void *.
  */

@@ -245,6 +245,9 @@ Test(user_program, a_read_of_another_threads_write_in_one_step_names_both_thread
     expect_refused(dir, "war", (const char *[]){"thread 1 writes g[1], which thread 0 reads in the same step", NULL});
     write_kernel(dir, "private", 1, "exec_pwrite(t, t->tid % 4, 1); (void)exec_pread(t, 0);");
     expect_refused(dir, "private", (const char *[]){"private[0]", "same step", NULL});
+    write_kernel(dir, "unwritten", 1, "if (t->tid == 0) exec_gwrite(t, a->g, 0, exec_pread(t, 3));");
+    expect_refused(dir, "unwritten", (const char *[]){"thread 0 reads private[3], which no thread of the block wrote",
+                                                      NULL});
 }
 
 Test(user_program, a_cell_two_blocks_touch_in_one_launch_names_both)
