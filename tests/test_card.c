@@ -728,13 +728,13 @@ Test(card, a_kernel_waits_for_room_on_the_sm)
 
 /* ---- a card's machine from a measured session (validate/card.c) -------- */
 
-Test(card, machine_from_the_newest_h100_session)
+Test(card, machine_from_the_h100_reference_session)
 {
     cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
     session *s;
     int n;
     cr_assert_eq(sessions_load("h100", &s, &n), 0, "%s", fail_message());
-    int newest = sessions_last_new(s, n);
+    int newest = sessions_reference(s, n);
     cr_assert(newest >= 0);
     machine base = test_preset("h100"), m;
     cr_assert_eq(card_machine(&s[newest], &base, &m), 0, "%s", fail_message());
@@ -775,4 +775,68 @@ Test(card, a_session_without_a_constant_is_refused)
     cr_expect(strstr(fail_message(), "constants.csv: no launch_latency") != NULL, "%s", fail_message());
     remove(path);
     rmdir(dir);
+}
+
+/* ---- which session each case's points come from (validate/sessions.c) --- */
+
+/* A session directory of card "t" under dir with one CSV per case, each
+ * row "case,n" of the new protocol. */
+static void write_session(const char *dir, const char *name, const char *const *cases)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/validate/data/t/%s", dir, name);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s", path);
+    cr_assert_eq(system(cmd), 0);
+    for (int i = 0; cases[i]; i++) {
+        char file[700];
+        snprintf(file, sizeof file, "%s/%s.csv", path, cases[i]);
+        FILE *f = fopen(file, "w");
+        cr_assert_not_null(f);
+        fprintf(f, "case,params,n,m,l,s,wall_median_ms,wall_q1_ms,wall_q3_ms,wall_min_ms,wall_max_ms,"
+                   "graph_median_ms,graph_q1_ms,graph_q3_ms,graph_min_ms,graph_max_ms,runs,clock_mhz,launches,check\n");
+        for (int n = 1024; n <= 4096; n *= 2)
+            fprintf(f, "%s,n=%d,%d,0,256,0,1,1,1,1,1,0.5,0.5,0.5,0.5,0.5,25,1980,3,ok\n", cases[i], n, n);
+        fclose(f);
+    }
+}
+
+Test(card, each_case_comes_from_the_newest_session_that_measured_it)
+{
+    char dir[] = "/tmp/mcmsim-sessions-XXXXXX";
+    cr_assert(mkdtemp(dir) != NULL);
+    write_session(dir, "2026-01-01a", (const char *[]){"euclid", "sum", NULL});
+    write_session(dir, "2026-01-02a", (const char *[]){"sum", NULL});
+    write_session(dir, "2026-01-03a", (const char *[]){"user-x", NULL});
+    char here[1024];
+    cr_assert_not_null(getcwd(here, sizeof here));
+    cr_assert_eq(chdir(dir), 0);
+    session *s;
+    int n;
+    cr_assert_eq(sessions_load("t", &s, &n), 0, "%s", fail_message());
+    cr_assert_eq(n, 3);
+    cr_expect_eq(sessions_reference(s, n), 0, "the session that measured the most cases, not the newest");
+
+    session a, b;
+    cr_assert_eq(sessions_compose(s, n, 0, &a), 0);
+    cr_assert_eq(a.n, 9, "three cases of three rows");
+    const char *from[] = {"2026-01-01a", "2026-01-02a", "2026-01-03a"}; /* euclid, sum, user-x */
+    for (int i = 0; i < a.n; i++) {
+        char name[64];
+        measured_row_session(&a.rows[i], name, sizeof name);
+        cr_expect_str_eq(name, from[i / 3], "row %d (%s)", i, a.rows[i].program);
+    }
+    cr_expect_str_eq(a.name, "2026-01-01a, 2026-01-02a, 2026-01-03a");
+
+    cr_assert_eq(sessions_compose(s, n, 1, &b), 0);
+    cr_assert_eq(b.n, 3, "only the sum was measured twice");
+    cr_expect_str_eq(b.rows[0].program, "sum");
+    cr_expect_str_eq(b.name, "2026-01-01a");
+    free(a.rows);
+    free(b.rows);
+    sessions_free(s, n);
+    cr_assert_eq(chdir(here), 0);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect_eq(system(cmd), 0);
 }

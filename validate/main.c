@@ -5,14 +5,16 @@
  *    and print the noise floor: how far every two sessions of a card of
  *    the current protocol agree, per case study, for the wall and the
  *    graph times.  No model error below it can be claimed.
- * 2. Build each card's machine from its newest session's measured
- *    constants (card.h); nothing is fitted.
- * 3. Simulate three sets (validate.h): (a) the newest H100 session's
- *    held-out half (every other size of each series), (b) every point of
- *    the H100 session before it, (c) every point of the newest H200
- *    session on the H200's own constants.  Compare with the graph device
- *    times.  A case `user-NAME` is a kernel written once
- *    (programs/user/NAME.c): its DAG comes from exec mode.
+ * 2. Build each card's machine from its reference session's measured
+ *    constants (the newest of those that measured the most case studies;
+ *    card.h); nothing is fitted.
+ * 3. Simulate three sets (validate.h), each case study's points from its
+ *    own sessions: (a) the held-out half (every other size of each series)
+ *    of its newest H100 session, (b) every point of the H100 session before
+ *    that, (c) every point of its newest H200 session on the H200's own
+ *    constants.  Compare with the graph device times.  A case `user-NAME`
+ *    is a kernel written once (programs/user/NAME.c): its DAG comes from
+ *    exec mode.
  * 4. Write validate/report/REPORT.md, validate/report/{a,b,c}/ (points.csv
  *    and one plot per case study) and the presets machine/h100.cfg and
  *    machine/h200.cfg.
@@ -207,13 +209,16 @@ static void print_noise(FILE *f, const session *a, const session *b)
 {
     agreement g[64];
     int k = sessions_agreement(a, b, g, 64);
+    if (k == 0 || g[k - 1].n == 0)
+        return; /* no case study measured in both */
     fprintf(f, "Sessions `%s` and `%s` of the %s: ratio of medians t(%s)/t(%s) per point; "
                "median over the points and worst factor max(r, 1/r).\n\n",
             a->name, b->name, a->card, b->name, a->name);
     fprintf(f, "| case | points | wall: median ratio | wall: worst | graph: median ratio | graph: worst | "
                "graph: median abs. deviation |\n|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < k; i++)
-        fprintf(f, "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.1f%% |\n", g[i].program[0] ? g[i].program : "**all**",
+        if (g[i].n > 0)
+            fprintf(f, "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.1f%% |\n", g[i].program[0] ? g[i].program : "**all**",
                 g[i].n, g[i].wall_median, g[i].wall_worst, g[i].graph_median, g[i].graph_worst,
                 100 * g[i].graph_abs_median);
     fprintf(f, "\n");
@@ -228,7 +233,7 @@ static void print_noise_all(FILE *report, const session *s, int n)
             print_noise(report, &s[i], &s[j]);
             agreement g[64];
             int k = sessions_agreement(&s[i], &s[j], g, 64);
-            if (k > 0)
+            if (k > 0 && g[k - 1].n > 0)
                 printf("noise floor %s %s/%s: %d points, graph median ratio %.3f, worst %.3f, "
                        "median |r-1| %.1f%%; wall median %.3f, worst %.3f\n",
                        s[j].card, s[j].name, s[i].name, g[k - 1].n, g[k - 1].graph_median, g[k - 1].graph_worst,
@@ -241,20 +246,32 @@ static void print_noise_all(FILE *report, const session *s, int n)
 typedef struct cards {
     session *h100, *h200;
     int n_h100, n_h200;
-    int a, b, c;                /* indices of the sessions of sets a, b, c; -1 if none */
-    /* a: the newest H100 session, b: the one before it, c: the newest H200 one */
+    int ref100, ref200;         /* the reference sessions (their constants); ref200 -1 if none */
+    session a, b, c;            /* the points of sets a, b, c, each case from its own session */
+    /* a: each case's newest H100 session, b: the one before it, c: its newest H200 one */
 } cards;
 
 static int load_cards(cards *k)
 {
     if (sessions_load("h100", &k->h100, &k->n_h100) < 0 || sessions_load("h200", &k->h200, &k->n_h200) < 0)
         return -1;
-    k->a = sessions_last_new(k->h100, k->n_h100);
-    k->b = k->a < 0 ? -1 : sessions_last_new(k->h100, k->a);
-    k->c = sessions_last_new(k->h200, k->n_h200);
-    if (k->a < 0)
+    k->ref100 = sessions_reference(k->h100, k->n_h100);
+    k->ref200 = sessions_reference(k->h200, k->n_h200);
+    if (k->ref100 < 0)
         return fail("validate/data/h100/: no session of the current protocol (cuda_ref/run-all.sh h100)");
+    if (sessions_compose(k->h100, k->n_h100, 0, &k->a) < 0 || sessions_compose(k->h100, k->n_h100, 1, &k->b) < 0 ||
+        sessions_compose(k->h200, k->n_h200, 0, &k->c) < 0)
+        return -1;
     return 0;
+}
+
+static void cards_free(cards *k)
+{
+    session *composed[] = {&k->a, &k->b, &k->c};
+    for (int i = 0; i < 3; i++)
+        free(composed[i]->rows);
+    sessions_free(k->h100, k->n_h100);
+    sessions_free(k->h200, k->n_h200);
 }
 
 static int card_of(const session *s, const char *preset, machine *m)
@@ -298,9 +315,9 @@ int main(int argc, char **argv)
     validation sets[3];
     int n_sets = 0;
     FILE *report = NULL;
-    if (load_cards(&k) < 0 || card_of(&k.h100[k.a], "h100", &h100) < 0)
+    if (load_cards(&k) < 0 || card_of(&k.h100[k.ref100], "h100", &h100) < 0)
         goto failed;
-    if (k.c >= 0 && card_of(&k.h200[k.c], "h200", &h200) < 0)
+    if (k.ref200 >= 0 && card_of(&k.h200[k.ref200], "h200", &h200) < 0)
         goto failed;
     mkdir(REPORT_DIR, 0755);
     report = fopen(REPORT_DIR "/REPORT.md", "w");
@@ -312,25 +329,30 @@ int main(int argc, char **argv)
                     "Generated by `make validate` from `validate/data/` (do not edit; the analysis\n"
                     "is in [validate/notes/card-model.md](../notes/card-model.md)).\n\n");
     fprintf(report, "## The noise floor\n\n");
-    if (k.b < 0)
+    if (k.b.n == 0)
         fprintf(report, "Only one H100 session of the current protocol: no noise floor yet.\n\n");
     print_noise_all(report, k.h100, k.n_h100);
     print_noise_all(report, k.h200, k.n_h200);
-    if (set_load(&sets[n_sets++], "a", "the H100's newest session, held-out half", &k.h100[k.a], &h100, 1) < 0)
+    fprintf(report, "The card's machine: the constants of its reference session, the newest of those that\n"
+                    "measured the most case studies (H100 `%s`%s%s%s).  Each case study's points come from\n"
+                    "the newest session that measured it (set b: the one before that).\n\n",
+            k.h100[k.ref100].name, k.ref200 >= 0 ? ", H200 `" : "", k.ref200 >= 0 ? k.h200[k.ref200].name : "",
+            k.ref200 >= 0 ? "`" : "");
+    if (set_load(&sets[n_sets++], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1) < 0)
         goto failed;
-    if (k.b >= 0 &&
-        set_load(&sets[n_sets++], "b", "the H100 session before it, every point, same machine", &k.h100[k.b],
+    if (k.b.n > 0 &&
+        set_load(&sets[n_sets++], "b", "each case's H100 session before it, every point, same machine", &k.b,
                  &h100, 0) < 0)
         goto failed;
-    if (k.c >= 0 &&
-        set_load(&sets[n_sets++], "c", "the H200's newest session, every point, its own constants", &k.h200[k.c],
+    if (k.c.n > 0 && k.ref200 >= 0 &&
+        set_load(&sets[n_sets++], "c", "each case's newest H200 session, every point, its own constants", &k.c,
                  &h200, 0) < 0)
         goto failed;
     for (int i = 0; i < n_sets; i++)
         if (run_set(report, &sets[i]) < 0)
             goto failed;
-    if (card_write_preset(&h100, &k.h100[k.a], "machine/h100.cfg") < 0 ||
-        (k.c >= 0 && card_write_preset(&h200, &k.h200[k.c], "machine/h200.cfg") < 0))
+    if (card_write_preset(&h100, &k.h100[k.ref100], "machine/h100.cfg") < 0 ||
+        (k.ref200 >= 0 && card_write_preset(&h200, &k.h200[k.ref200], "machine/h200.cfg") < 0))
         goto failed;
     if (fclose(report) != 0) {
         report = NULL;
@@ -339,8 +361,7 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < n_sets; i++)
         set_free(&sets[i]);
-    sessions_free(k.h100, k.n_h100);
-    sessions_free(k.h200, k.n_h200);
+    cards_free(&k);
     fprintf(stderr, "validate: wrote %s/REPORT.md\n", REPORT_DIR);
     return 0;
 failed:

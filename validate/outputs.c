@@ -67,7 +67,9 @@ int write_points(const validation *v)
     fprintf(f, "case,params,session,split,measured_ms,simulated_ms,rel_error\n");
     for (int i = 0; i < v->n; i++) {
         const vpoint *p = &v->pts[i];
-        fprintf(f, "%s,%s,%s,%s,%.6g,%.6g,%.4f\n", p->row->program, p->row->params, v->s->name,
+        char from[64];
+        measured_row_session(p->row, from, sizeof from);
+        fprintf(f, "%s,%s,%s,%s,%.6g,%.6g,%.4f\n", p->row->program, p->row->params, from,
                 p->train ? "train" : "test", measured_ms(p->row), p->sim_ms, rel_error(p));
     }
     return fclose(f) == 0 ? 0 : fail("%s: write error", path);
@@ -95,12 +97,13 @@ static int plot_case(const validation *v, const char *program)
     if (!d)
         return fail("%s: cannot write", data);
     /* one gnuplot data block per series */
-    char series[64][128];
+    char series[64][128], from[64] = "";
     int n_series = 0;
     for (int i = 0; i < v->n; i++) {
         const vpoint *p = &v->pts[i];
         if (strcmp(p->row->program, program) != 0)
             continue;
+        measured_row_session(p->row, from, sizeof from); /* a case's points share one */
         char s[128];
         measured_series(p->row, s, sizeof s);
         int k = 0;
@@ -129,7 +132,7 @@ static int plot_case(const validation *v, const char *program)
                           : "set terminal svg size 900,600\nset output '%s/%s.svg'\n",
                 v->report_dir, program);
         fprintf(g, "set title \"%s, set %s: %s %s measured (points), simulated (lines)\"\n", program, v->name,
-                v->s->card, v->s->name);
+                v->s->card, from);
         fprintf(g, "set logscale xy\nset xlabel 'n'\nset ylabel 'time (ms)'\nset key left top\nset grid\n");
         fprintf(g, "plot ");
         for (int k = 0; k < n_series; k++)
@@ -159,7 +162,11 @@ int write_plots(const validation *v)
 
 static void errors_row(FILE *f, const char *label, const error_stats *s)
 {
-    fprintf(f, "| %s | %d | %.1f%% | %.1f%% | %.3f |", label, s->n, 100 * s->median, 100 * s->p90, s->spearman);
+    fprintf(f, "| %s | %d | %.1f%% | %.1f%% | ", label, s->n, 100 * s->median, 100 * s->p90);
+    if (isnan(s->spearman))
+        fprintf(f, "n/a (under 3 points) |"); /* validation_errors() ranks 3 or more */
+    else
+        fprintf(f, "%.3f |", s->spearman);
 }
 
 int write_set_report(FILE *f, const validation *v)

@@ -67,6 +67,113 @@ int sessions_last_new(const session *s, int before)
     return -1;
 }
 
+/* Does s hold rows of case `program`? */
+static int session_has(const session *s, const char *program)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->rows[i].program, program) == 0)
+            return 1;
+    return 0;
+}
+
+/* The number of distinct case studies s measured. */
+static int session_cases(const session *s)
+{
+    int cases = 0;
+    for (int i = 0; i < s->n; i++) {
+        int first = 1;
+        for (int j = 0; j < i && first; j++)
+            first = strcmp(s->rows[j].program, s->rows[i].program) != 0;
+        cases += first;
+    }
+    return cases;
+}
+
+int sessions_reference(const session *s, int n)
+{
+    int best = -1;
+    for (int i = n; (i = sessions_last_new(s, i)) >= 0;)
+        if (best < 0 || session_cases(&s[i]) > session_cases(&s[best]))
+            best = i;
+    return best;
+}
+
+/* The newest session of the current protocol before `before` that
+ * measured `program`, or -1. */
+static int last_with(const session *s, int before, const char *program)
+{
+    for (int i = before; (i = sessions_last_new(s, i)) >= 0;)
+        if (session_has(&s[i], program))
+            return i;
+    return -1;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every case study measured in a session of the current protocol, sorted;
+ * *names points into the rows of s (malloc'ed array). */
+static int all_cases(const session *s, int n, const char ***names)
+{
+    int total = 0, k = 0;
+    for (int i = 0; i < n; i++)
+        total += s[i].n;
+    *names = malloc(sizeof **names * ((size_t)total + 1));
+    for (int i = n; (i = sessions_last_new(s, i)) >= 0;)
+        for (int r = 0; r < s[i].n; r++) {
+            int seen = 0;
+            for (int j = 0; j < k && !seen; j++)
+                seen = strcmp((*names)[j], s[i].rows[r].program) == 0;
+            if (!seen)
+                (*names)[k++] = s[i].rows[r].program;
+        }
+    qsort(*names, (size_t)k, sizeof **names, by_name);
+    return k;
+}
+
+int sessions_compose(const session *s, int n, int depth, session *out)
+{
+    memset(out, 0, sizeof *out);
+    const char **cases;
+    int n_cases = all_cases(s, n, &cases), total = 0;
+    for (int i = 0; i < n; i++)
+        total += s[i].n;
+    out->rows = malloc(sizeof *out->rows * ((size_t)total + 1));
+    if (!cases || !out->rows) {
+        free(cases);
+        free(out->rows);
+        out->rows = NULL;
+        return fail("validate: out of memory composing the sessions of a card");
+    }
+    for (int c = 0; c < n_cases; c++) {
+        int from = n;
+        for (int d = 0; d <= depth && from >= 0; d++)
+            from = last_with(s, from, cases[c]);
+        if (from < 0)
+            continue;
+        const session *src = &s[from];
+        snprintf(out->card, sizeof out->card, "%s", src->card);
+        if (!strstr(out->name, src->name)) /* the sessions used, in order of first use */
+            snprintf(out->name + strlen(out->name), sizeof out->name - strlen(out->name), "%s%s",
+                     out->name[0] ? ", " : "", src->name);
+        for (int r = 0; r < src->n; r++)
+            if (strcmp(src->rows[r].program, cases[c]) == 0)
+                out->rows[out->n++] = src->rows[r];
+    }
+    free(cases);
+    return 0;
+}
+
+void measured_row_session(const measured_row *r, char *out, size_t size)
+{
+    const char *end = strrchr(r->file, '/'), *start = end;
+    while (start && start > r->file && start[-1] != '/')
+        start--;
+    snprintf(out, size, "%.*s", end ? (int)(end - start) : 0, end ? start : "");
+}
+
 const measured_row *session_match(const session *s, const measured_row *r)
 {
     for (int i = 0; i < s->n; i++)

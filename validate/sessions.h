@@ -33,6 +33,24 @@ void sessions_free(session *s, int n);
  * sessions_last_new(s, n) is the card's newest session. */
 int sessions_last_new(const session *s, int before);
 
+/* A session may measure only some case studies (cuda_ref/run-all.sh CARD
+ * CASE ...).  The card's reference session is the newest of the current
+ * protocol among those that measured the most case studies: its constants
+ * make the card's machine.  -1 if the card has no session of the current
+ * protocol. */
+int sessions_reference(const session *s, int n);
+
+/* The points of a validation set, each case study from its own session:
+ * depth 0 takes every case's rows from the newest session of the current
+ * protocol that measured it, depth 1 from the one before that (a case
+ * measured once has no rows there).  Cases in alphabetical order, rows in
+ * file order; out->name lists the sessions used.  *out owns its rows
+ * (sessions_free(out, 1)); out->n is 0 if no case has such a session. */
+int sessions_compose(const session *s, int n, int depth, session *out);
+
+/* The session directory's name of a row (validate/data/CARD/SESSION/x.csv). */
+void measured_row_session(const measured_row *r, char *out, size_t size);
+
 /* The row of s with r's case and params, or NULL. */
 const measured_row *session_match(const session *s, const measured_row *r);
 

@@ -4,11 +4,13 @@
  *
  * `make validate` (main.c) builds three sets (README, "Validation"), each
  * on a machine made of measured constants only (card.h), nothing fitted:
- *   a  the held-out half of the newest H100 session (the other half is
- *      the training half a calibration would use; none does);
- *   b  every point of the H100 session before it, on the same machine;
- *   c  every point of the newest H200 session, on the H200's own
- *      constants.
+ *   a  the held-out half of each case study's newest H100 session (the
+ *      other half is the training half a calibration would use; none does);
+ *   b  every point of each case study's H100 session before it, on the
+ *      same machine;
+ *   c  every point of each case study's newest H200 session, on the H200's
+ *      own constants.
+ * A card's machine comes from its reference session (sessions.h).
  * The measured time of a point is its graph device time (the new
  * protocol's; the old protocol's sessions have only the wall time).
  */
@@ -34,7 +36,7 @@ typedef struct validation {
     char name[8];               /* "a", "b", "c" */
     char title[256];            /* what the set is, one line */
     char report_dir[1024];      /* validate/report/<name> */
-    const session *s;
+    const session *s;           /* its points, each case from its own session (sessions_compose) */
     machine card;               /* the machine the points are simulated on */
     int held_out_only;          /* statistics over the test half only */
     vpoint *pts;
