@@ -240,21 +240,35 @@ word exec_zp_inv(exec_thread *t, word a) { return exec_zp_pow(t, a, t->block->ru
 
 /* ---- errors ----------------------------------------------------------------- */
 
-static void rule_broken(exec_thread *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The block of t fails with one message (its first error only); a rule
+ * broken by one thread names the block and the thread, a race names its
+ * threads itself. */
+static void block_fails(exec_thread *t, int name_thread, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
-static void rule_broken(exec_thread *t, const char *fmt, ...)
+static void block_fails(exec_thread *t, int name_thread, const char *fmt, va_list ap)
 {
     exec_block *b = t->block;
     if (b->failed)
         return;
     b->failed = 1;
-    char detail[256];
+    char detail[512];
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    if (name_thread)
+        fail("program '%s', kernel '%s', block %ld, step %d, thread %d: %s", b->run->dag->name, b->k->name,
+             t->bid, t->step, t->tid, detail);
+    else
+        fail("program '%s', kernel '%s', step %d: %s", b->run->dag->name, b->k->name, t->step, detail);
+}
+
+static void rule_broken(exec_thread *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void rule_broken(exec_thread *t, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
+    block_fails(t, 1, fmt, ap);
     va_end(ap);
-    fail("program '%s', kernel '%s', block %ld, step %d, thread %d: %s", b->run->dag->name, b->k->name,
-         t->bid, t->step, t->tid, detail);
 }
 
 /* ---- races (see the top of this file) ------------------------------------ */
@@ -263,16 +277,10 @@ static void race(exec_thread *t, const char *fmt, ...) __attribute__((format(pri
 
 static void race(exec_thread *t, const char *fmt, ...)
 {
-    exec_block *b = t->block;
-    if (b->failed)
-        return;
-    b->failed = 1;
-    char detail[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
+    block_fails(t, 0, fmt, ap);
     va_end(ap);
-    fail("program '%s', kernel '%s', step %d: %s", b->run->dag->name, b->k->name, t->step, detail);
 }
 
 #define RULE_STEP "(rule: race-free steps: the card runs a step's threads in no fixed order; " \
