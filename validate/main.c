@@ -218,9 +218,9 @@ static void print_noise(FILE *f, const session *a, const session *b)
                "graph: median abs. deviation |\n|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < k; i++)
         if (g[i].n > 0)
-            fprintf(f, "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.1f%% |\n", g[i].program[0] ? g[i].program : "**all**",
-                g[i].n, g[i].wall_median, g[i].wall_worst, g[i].graph_median, g[i].graph_worst,
-                100 * g[i].graph_abs_median);
+            fprintf(f, "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.1f%% |\n",
+                    g[i].program[0] ? g[i].program : "**all**", g[i].n, g[i].wall_median, g[i].wall_worst,
+                    g[i].graph_median, g[i].graph_worst, 100 * g[i].graph_abs_median);
     fprintf(f, "\n");
 }
 

@@ -113,40 +113,38 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Every case study measured in a session of the current protocol, sorted;
- * *names points into the rows of s (malloc'ed array). */
-static int all_cases(const session *s, int n, const char ***names)
+/* Every case study measured in a session of the current protocol, sorted,
+ * into names (room for every row of s); they point into the rows of s. */
+static int all_cases(const session *s, int n, const char **names)
 {
-    int total = 0, k = 0;
-    for (int i = 0; i < n; i++)
-        total += s[i].n;
-    *names = malloc(sizeof **names * ((size_t)total + 1));
+    int k = 0;
     for (int i = n; (i = sessions_last_new(s, i)) >= 0;)
         for (int r = 0; r < s[i].n; r++) {
             int seen = 0;
             for (int j = 0; j < k && !seen; j++)
-                seen = strcmp((*names)[j], s[i].rows[r].program) == 0;
+                seen = strcmp(names[j], s[i].rows[r].program) == 0;
             if (!seen)
-                (*names)[k++] = s[i].rows[r].program;
+                names[k++] = s[i].rows[r].program;
         }
-    qsort(*names, (size_t)k, sizeof **names, by_name);
+    qsort(names, (size_t)k, sizeof *names, by_name);
     return k;
 }
 
 int sessions_compose(const session *s, int n, int depth, session *out)
 {
     memset(out, 0, sizeof *out);
-    const char **cases;
-    int n_cases = all_cases(s, n, &cases), total = 0;
+    size_t total = 1;
     for (int i = 0; i < n; i++)
-        total += s[i].n;
-    out->rows = malloc(sizeof *out->rows * ((size_t)total + 1));
+        total += (size_t)s[i].n;
+    const char **cases = malloc(sizeof *cases * total);
+    out->rows = malloc(sizeof *out->rows * total);
     if (!cases || !out->rows) {
         free(cases);
         free(out->rows);
         out->rows = NULL;
         return fail("validate: out of memory composing the sessions of a card");
     }
+    int n_cases = all_cases(s, n, cases);
     for (int c = 0; c < n_cases; c++) {
         int from = n;
         for (int d = 0; d <= depth && from >= 0; d++)
