@@ -241,9 +241,11 @@ void mcm_set(gmem a, long i, word v)
 {
     if (!host_access(a, i, PHASE_SETUP, "mcm_set"))
         return;
-    if (v > UINT32_MAX)
+    if (v > UINT32_MAX) {
         misused = fail("mcm_set %s[%ld] to %llu: a word of memory is 32 bits on the card", a->name, i,
                        (unsigned long long)v);
+        return;
+    }
     a->cells[i] = v;
 }
 

@@ -13,17 +13,18 @@
  * Races (exec_set_race_free).  Exec mode runs blocks one after another
  * and a step's threads one after another; the card runs both in no fixed
  * order.  So that a kernel means the same on both (a kernel written once,
- * sim/mcm_kernel.h), every access of such a run is checked against a shadow of its cell: who last wrote it
- * (launch, block, thread, step) and who read it (the first reader of the
- * launch, and one reader of another block; the first reader of the step,
- * and one other thread).  A cell that one thread writes and another reads
- * or writes in the same step of a block is an error, and so is a global
- * cell that one block writes and another block reads or writes in the
- * same launch; both errors name the two threads.  A private word read
- * before any thread of the block wrote it is an error too (the card's
- * shared memory starts undefined).  A thread that reads a
- * cell it wrote earlier in the same step reads its own write, as on the
- * card (other reads of the step see memory as it was before the step).
+ * sim/mcm_kernel.h), every access of such a run is checked against a
+ * shadow of its cell: who last wrote it (launch, block, thread, step) and
+ * who read it (the first reader of the launch, and one reader of another
+ * block; the first reader of the step, and one other thread).  A cell that
+ * one thread writes and another reads or writes in the same step of a
+ * block is an error, and so is a global cell that one block writes and
+ * another block reads or writes in the same launch; both errors name the
+ * two threads.  A private word read before any thread of the block wrote
+ * it is an error too (the card's shared memory starts undefined).  A
+ * thread that reads a cell it wrote earlier in the same step reads its own
+ * write, as on the card (other reads of the step see memory as it was
+ * before the step).
  *
  * Invariants kept here: between steps the write log is empty; between
  * blocks every per-thread counter is zero; a recorded error stops the
