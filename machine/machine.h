@@ -139,6 +139,7 @@ typedef struct machine {
     double graph_launch_latency; /* cycles per kernel launched inside a graph */
     double graph_start_latency;  /* cycles before a graph's first kernels, once per run */
     launch_mode launch;    /* which launch latency applies: stream (default) or graph */
+    int block_by_block;    /* 1: no waves (engine.c), not a run-file key: --block-by-block */
 } machine;
 
 /* The abstract default: the `mcm` preset's values. */

@@ -98,6 +98,14 @@ static struct engine {
     int *idle_rank;          /* card path: per SM, while ordering the idle slots */
     int *resident_limit;     /* card path: per kernel, its blocks an SM may hold */
     double *idle_key;        /* card path: per slot, its place in that order */
+    int conducted;           /* `parallel`, one block per SM: the block scheduler runs it */
+    double now;              /* conducted: the time, as the scheduler computes it */
+    struct sm_block *on_sm;  /* conducted: each SM's block */
+    int *heap, n_heap;       /* conducted: busy SMs, earliest end first, ties to the lower SM */
+    uint64_t *idle_sms;      /* conducted: a bit per idle SM */
+    long *running;           /* conducted: per kernel, its blocks on SMs now */
+    int *wave_order;         /* conducted: the SMs by end, for a wave */
+    double wave_blocks;      /* conducted: blocks that waves covered */
     rng order;
     FILE *trace;
     volatile double *blocks_done; /* the parent's progress line reads it */
@@ -117,6 +125,13 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 }
 
 static void card_order_idle(void);
+
+/* The time: the block scheduler's own (it runs `parallel` with one block
+ * per SM), else SimGrid's. */
+static double now(void)
+{
+    return E.conducted ? E.now : simgrid_get_clock();
+}
 
 static void wake_idle_sms(long blocks)
 {
@@ -155,9 +170,10 @@ static void release(int k)
         make_ready(k);
         return;
     }
-    E.release_time[k] = simgrid_get_clock();
+    E.release_time[k] = now();
     E.launches[E.n_launches++] = k;
-    sg_sem_release(E.launch_pending);
+    if (!E.conducted) /* the block scheduler launches it itself */
+        sg_sem_release(E.launch_pending);
 }
 
 /* The host CPU: starts the graph (if any), then launches released kernels,
@@ -231,7 +247,7 @@ static void finish_block(const block *b)
     kernel_state *s = &E.ks[b->kernel];
     if (++s->finished < E.dag->kernels[b->kernel].blocks)
         return;
-    E.out->kernels[b->kernel].end = simgrid_get_clock();
+    E.out->kernels[b->kernel].end = now();
     if (--E.kernels_left == 0) {
         wake_idle_sms(E.n_idle); /* nothing more will come: let them stop */
         return;
@@ -246,13 +262,18 @@ typedef struct phases {
     double read_end, write_start;
 } phases;
 
+static void trace_row(int sm, const block *b, double start, double end, phases ph)
+{
+    fprintf(E.trace, "%s,%ld,%d,%.17g,%.17g,%.17g,%.17g\n", E.dag->kernels[b->kernel].name, b->index, sm,
+            start, end, ph.read_end, ph.write_start);
+}
+
 /* The block's figures: N, W, O, C (read + compute + write, as it would
  * take alone), the trace row; then the kernel's count. */
-static void block_done(sm_state *me, const block *b, double start, double read, double compute,
-                       double write, phases ph)
+static void block_done(sm_state *me, const block *b, double start, double end, double read,
+                       double compute, double write, phases ph)
 {
     const kernel *k = &E.dag->kernels[b->kernel];
-    double end = simgrid_get_clock();
     me->busy += end - start;
     E.out->costs.N += 1;
     if (E.blocks_done)
@@ -262,45 +283,57 @@ static void block_done(sm_state *me, const block *b, double start, double read, 
     if (compute + read + write > E.out->costs.C)
         E.out->costs.C = compute + read + write;
     if (E.trace)
-        fprintf(E.trace, "%s,%ld,%d,%.17g,%.17g,%.17g,%.17g\n", k->name, b->index, me->sm, start, end,
-                ph.read_end, ph.write_start);
+        trace_row(me->sm, b, start, end, ph);
     finish_block(b);
+}
+
+/* What a block does, in cycles: wait for its dispatch (and its first
+ * word), read, compute (S(B) on the pure MCM), write. */
+typedef struct block_times {
+    double wait, read, compute, write;
+} block_times;
+
+static block_times block_times_on(const kernel *k, const block_cost *c, const machine *m)
+{
+    double u = kernel_word_cycles(k, m);
+    block_times t;
+    t.read = block_transfer_cycles(c, k->threads, m, u, 0);
+    t.write = block_transfer_cycles(c, k->threads, m, u, 1);
+    t.compute = block_compute_cycles(c, m);
+    t.wait = m->block_dispatch + (t.read > 0 ? kernel_read_latency(k, m) : 0);
+    return t;
+}
+
+static block_times block_times_of(const block *b)
+{
+    const kernel *k = &E.dag->kernels[b->kernel];
+    return block_times_on(k, kernel_block_cost(k, b->index), E.m);
 }
 
 static void run_block_card(sm_state *me, const block *b);
 
+/* A block under `exclusive` or `shared`: its transfers go through global
+ * memory (global_memory.c), where they meet the other SMs'. */
 static void run_block(sm_state *me, const block *b)
 {
     if (E.slots_per_sm > 1) {
         run_block_card(me, b);
         return;
     }
-    const kernel *k = &E.dag->kernels[b->kernel];
-    const block_cost *c = kernel_block_cost(k, b->index);
-    double u = kernel_word_cycles(k, E.m);
-    double read = block_transfer_cycles(c, k->threads, E.m, u, 0);
-    double write = block_transfer_cycles(c, k->threads, E.m, u, 1);
-    double compute = block_compute_cycles(c, E.m); /* S(B) on the pure MCM */
-    double wait = E.m->block_dispatch + (read > 0 ? kernel_read_latency(k, E.m) : 0);
+    block_times t = block_times_of(b);
     double start = simgrid_get_clock();
     if (b->first)
         E.out->kernels[b->kernel].start = start;
 
     phases ph;
-    if (E.m->policy == MEM_PARALLEL) {
-        sg_actor_sleep_for(wait + read + compute + write);
-        ph.read_end = start + wait + read;
-        ph.write_start = ph.read_end + compute;
-    } else {
-        if (wait > 0)
-            sg_actor_sleep_for(wait);
-        global_memory_transfer(me->sm, read, 1);
-        ph.read_end = simgrid_get_clock();
-        sg_actor_sleep_for(compute);
-        ph.write_start = simgrid_get_clock();
-        global_memory_transfer(me->sm, write, 0);
-    }
-    block_done(me, b, start, read, compute, write, ph);
+    if (t.wait > 0)
+        sg_actor_sleep_for(t.wait);
+    global_memory_transfer(me->sm, t.read, 1);
+    ph.read_end = simgrid_get_clock();
+    sg_actor_sleep_for(t.compute);
+    ph.write_start = simgrid_get_clock();
+    global_memory_transfer(me->sm, t.write, 0);
+    block_done(me, b, start, simgrid_get_clock(), t.read, t.compute, t.write, ph);
 }
 
 /* ---- the card path: several resident blocks per SM ---------------------- */
@@ -414,7 +447,7 @@ static void run_block_card(sm_state *me, const block *b)
     ph.write_start = simgrid_get_clock();
     port_transfer(me, write, 0);
     sm_release(me->sm);
-    block_done(me, b, start, read, work > span ? work : span, write, ph);
+    block_done(me, b, start, simgrid_get_clock(), read, work > span ? work : span, write, ph);
 }
 
 static void sm_main(int argc, char *argv[])
@@ -432,6 +465,270 @@ static void sm_main(int argc, char *argv[])
         }
         run_block(me, &b);
     }
+}
+
+/* ---- the block scheduler: `parallel`, one block per SM ------------------ */
+/*
+ * Under `parallel` with one block per SM a block is a delay that its SM
+ * alone decides, so one actor, the card's block scheduler, plays every SM.
+ * It knows when each SM's block ends, sleeps until the next end or the
+ * next launch, and does each instant's work in a fixed order: the blocks
+ * that end then are done, lowest SM first; the kernels due are launched;
+ * then the idle SMs take ready blocks, lowest SM first.  SimGrid's order
+ * among actors woken at one instant plays no part in the result.
+ *
+ * Waves.  Say every SM runs a block of one kernel, the kernel is first in
+ * line (FIFO order), and all its blocks cost the same d cycles.  Then
+ * nothing can change what the SMs do until that kernel's blocks run out.
+ * Releases and launches only queue kernels behind it, and no SM is idle.
+ * Each SM takes one block per round, in the order in which the current
+ * blocks end (ties to the lower SM).  The scheduler moves every SM
+ * m = (blocks left) / P rounds ahead at once.  The figures and the trace
+ * rows are those of the m·P blocks taken one by one.  It makes a wave only
+ * where every time and count involved is a whole number below 2^53.  Such
+ * sums are exact, so m rounds at once equal m rounds in turn to the last
+ * bit.  --block-by-block turns waves off.
+ */
+typedef struct sm_block {
+    block b;
+    block_times t;
+    double start, end;
+} sm_block;
+
+/* The heap's order: the earlier end first, ties to the lower SM. */
+static int ends_before(int a, int b)
+{
+    double ea = E.on_sm[a].end, eb = E.on_sm[b].end;
+    return ea < eb || (ea == eb && a < b);
+}
+
+static void heap_push(int sm)
+{
+    int i = E.n_heap++;
+    while (i > 0 && ends_before(sm, E.heap[(i - 1) / 2])) {
+        E.heap[i] = E.heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    E.heap[i] = sm;
+}
+
+static int heap_pop(void)
+{
+    int top = E.heap[0], last = E.heap[--E.n_heap], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= E.n_heap)
+            break;
+        if (c + 1 < E.n_heap && ends_before(E.heap[c + 1], E.heap[c]))
+            c++;
+        if (!ends_before(E.heap[c], last))
+            break;
+        E.heap[i] = E.heap[c];
+        i = c;
+    }
+    E.heap[i] = last;
+    return top;
+}
+
+static void set_idle(int sm, int idle)
+{
+    uint64_t bit = (uint64_t)1 << (sm % 64);
+    E.idle_sms[sm / 64] = idle ? E.idle_sms[sm / 64] | bit : E.idle_sms[sm / 64] & ~bit;
+}
+
+static void sm_start_block(int sm, const block *b)
+{
+    sm_block *on = &E.on_sm[sm];
+    on->b = *b;
+    on->t = block_times_of(b);
+    on->start = E.now;
+    on->end = E.now + (on->t.wait + on->t.read + on->t.compute + on->t.write);
+    if (b->first)
+        E.out->kernels[b->kernel].start = E.now;
+    E.running[b->kernel]++;
+    set_idle(sm, 0);
+    heap_push(sm);
+}
+
+static phases phases_of(const sm_block *on, double start)
+{
+    phases ph = {start + on->t.wait + on->t.read, 0};
+    ph.write_start = ph.read_end + on->t.compute;
+    return ph;
+}
+
+static void sm_finish_block(int sm)
+{
+    sm_block *on = &E.on_sm[sm];
+    E.running[on->b.kernel]--;
+    set_idle(sm, 1);
+    block_done(&E.sms[sm], &on->b, on->start, on->end, on->t.read, on->t.compute, on->t.write,
+               phases_of(on, on->start));
+}
+
+/* Idle SMs take ready blocks, lowest SM first. */
+static void idle_sms_take(void)
+{
+    for (int w = 0; w * 64 < E.n_slots && E.n_ready > 0; w++)
+        while (E.idle_sms[w] && E.n_ready > 0) {
+            block b;
+            take_ready_block(&b);
+            sm_start_block(w * 64 + __builtin_ctzll(E.idle_sms[w]), &b);
+        }
+}
+
+static double launch_due(int k)
+{
+    return fmax(E.release_time[k], machine_start_latency(E.m)) + machine_launch_latency(E.m);
+}
+
+static int whole(double x)
+{
+    return x == floor(x) && fabs(x) <= 0x1p53;
+}
+
+static int order_by_end(const void *a, const void *b)
+{
+    int sa = *(const int *)a, sb = *(const int *)b;
+    return ends_before(sa, sb) ? -1 : ends_before(sb, sa);
+}
+
+/* Is a wave of `rounds` rounds of kernel k exact?  Every SM runs one of
+ * its blocks (they cost alike); every figure stays a whole number. */
+static int wave_is_exact(const kernel *kn, const block_times *t, long rounds)
+{
+    double d = t->wait + t->read + t->compute + t->write, n = (double)rounds * E.n_slots;
+    double work = kn->cost.work, moved = t->read + t->write;
+    if (!whole(d) || !whole(work) || !whole(moved) || !whole(E.out->costs.W + n * work) ||
+        !whole(E.out->costs.O + n * moved))
+        return 0;
+    for (int i = 0; i < E.n_heap; i++) {
+        int sm = E.heap[i];
+        if (!whole(E.on_sm[sm].end) || !whole(E.on_sm[sm].end + (double)rounds * d) ||
+            !whole(E.sms[sm].busy + (double)rounds * d))
+            return 0;
+    }
+    return 1;
+}
+
+/* The trace rows of a wave, in the order block by block writes them:
+ * round by round, and in a round by end (`order`). */
+static void wave_trace(const int *order, long first, long rounds, double d)
+{
+    int p = E.n_slots;
+    for (long j = 0; j < rounds; j++)
+        for (int r = 0; r < p; r++) {
+            const sm_block *on = &E.on_sm[order[r]];
+            block b = on->b;
+            double start = on->start;
+            if (j > 0) {
+                b.index = first + (j - 1) * p + r;
+                b.first = 0;
+                start = on->end + (double)(j - 1) * d;
+            }
+            trace_row(order[r], &b, start, start + d, phases_of(on, start));
+        }
+}
+
+/* If every SM runs a block of the kernel first in line, move them all as
+ * many whole rounds ahead as its blocks left allow (see above). */
+static void wave(void)
+{
+    if (E.m->order != ORDER_FIFO || E.n_ready == 0 || E.n_heap < E.n_slots)
+        return;
+    int k = E.ready[0], p = E.n_slots;
+    const kernel *kn = &E.dag->kernels[k];
+    long rounds = (kn->blocks - E.ks[k].issued) / p;
+    if (kn->per_block || E.running[k] < p || rounds < 1)
+        return;
+    const block_times *t = &E.on_sm[E.heap[0]].t;
+    if (!wave_is_exact(kn, t, rounds))
+        return;
+    double d = t->wait + t->read + t->compute + t->write, n = (double)rounds * p;
+    long first = E.ks[k].issued;
+    int *order = E.wave_order;
+    memcpy(order, E.heap, sizeof *order * (size_t)p);
+    qsort(order, (size_t)p, sizeof *order, order_by_end);
+    if (E.trace)
+        wave_trace(order, first, rounds, d);
+
+    E.out->costs.N += n;
+    E.out->costs.W += n * kn->cost.work;
+    E.out->costs.O += n * (t->read + t->write);
+    E.out->costs.C = fmax(E.out->costs.C, t->compute + t->read + t->write);
+    if (E.blocks_done)
+        *E.blocks_done = E.out->costs.N;
+    for (int r = 0; r < p; r++) { /* each SM's block of the last round */
+        sm_block *on = &E.on_sm[order[r]];
+        E.sms[order[r]].busy += (double)rounds * d;
+        on->b.index = first + (rounds - 1) * p + r;
+        on->b.first = 0;
+        on->start = on->end + (double)(rounds - 1) * d;
+        on->end += (double)rounds * d; /* the same shift for all: the heap stays a heap */
+    }
+    E.ks[k].issued += rounds * p;
+    E.ks[k].finished += rounds * p;
+    if (E.ks[k].issued == kn->blocks) {
+        memmove(&E.ready[0], &E.ready[1], sizeof *E.ready * (size_t)(E.n_ready - 1));
+        E.n_ready--;
+    }
+    E.wave_blocks += n;
+}
+
+/* About how many blocks the engine will take one by one: all but those
+ * of whole-cycle uniform kernels under FIFO, of which waves leave about
+ * two per SM (an estimate: a kernel that shares the SMs with others for
+ * long takes more one by one). */
+double engine_steps(const kernel_dag *dag, const machine *m)
+{
+    int waves = m->policy == MEM_PARALLEL && m->blocks_per_sm <= 1 && m->order == ORDER_FIFO &&
+                !m->block_by_block;
+    double steps = 0;
+    for (int i = 0; i < dag->n; i++) {
+        const kernel *k = &dag->kernels[i];
+        block_times t = block_times_on(k, &k->cost, m);
+        int uniform = !k->per_block && whole(t.wait + t.read + t.compute + t.write);
+        steps += waves && uniform ? fmin((double)k->blocks, 2.0 * m->p) : (double)k->blocks;
+    }
+    return steps;
+}
+
+/* The block scheduler: instant after instant, until no block runs and no
+ * launch is due. */
+static void scheduler_main(int argc, char *argv[])
+{
+    (void)argc;
+    (void)argv;
+    for (;;) {
+        idle_sms_take();
+        if (!E.m->block_by_block)
+            wave();
+        double next = E.n_heap > 0 ? E.on_sm[E.heap[0]].end : INFINITY;
+        if (E.next_launch < E.n_launches)
+            next = fmin(next, launch_due(E.launches[E.next_launch]));
+        if (next == INFINITY)
+            return;
+        if (next > E.now)
+            sg_actor_sleep_for(next - E.now);
+        E.now = next;
+        while (E.n_heap > 0 && E.on_sm[E.heap[0]].end == E.now)
+            sm_finish_block(heap_pop());
+        while (E.next_launch < E.n_launches && launch_due(E.launches[E.next_launch]) <= E.now)
+            make_ready(E.launches[E.next_launch++]);
+    }
+}
+
+static void scheduler_start(int sms)
+{
+    E.on_sm = calloc((size_t)sms, sizeof *E.on_sm);
+    E.heap = malloc(sizeof *E.heap * (size_t)sms);
+    E.wave_order = malloc(sizeof *E.wave_order * (size_t)sms);
+    E.idle_sms = calloc((size_t)sms / 64 + 1, sizeof *E.idle_sms);
+    E.running = calloc((size_t)E.dag->n + 1, sizeof *E.running);
+    for (int i = 0; i < sms; i++)
+        set_idle(i, 1);
+    sg_actor_t a = sg_actor_init("block scheduler", sg_host_by_name("global_memory"));
+    sg_actor_start(a, scheduler_main, 0, NULL);
 }
 
 /* ---- setting the stage -------------------------------------------------- */
@@ -494,6 +791,7 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     E.launches = malloc(sizeof *E.launches * ((size_t)dag->n + 1));
     E.release_time = calloc((size_t)dag->n + 1, sizeof *E.release_time);
     E.slots_per_sm = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;
+    E.conducted = m->policy == MEM_PARALLEL && E.slots_per_sm == 1;
     int slots = sms * E.slots_per_sm;
     E.n_slots = slots;
     E.sms = calloc((size_t)slots, sizeof *E.sms);
@@ -523,7 +821,9 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     if (E.slots_per_sm > 1)
         card_start(sms);
     global_memory_start(m, sms, E.hosts, sg_host_by_name("global_memory"));
-    if (has_launcher(m)) {
+    if (E.conducted)
+        scheduler_start(sms);
+    else if (has_launcher(m)) {
         E.launch_pending = sg_sem_init(0);
         sg_actor_t host_cpu = sg_actor_init("launcher", sg_host_by_name("global_memory"));
         sg_actor_start(host_cpu, launcher_main, 0, NULL);
@@ -531,7 +831,7 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     for (int k = 0; k < dag->n; k++)
         if (E.ks[k].missing == 0)
             release(k);
-    for (int i = 0; i < slots; i++) {
+    for (int i = 0; i < slots && !E.conducted; i++) {
         sg_actor_t a = sg_actor_init("sm", E.hosts[E.sms[i].sm]);
         sg_actor_set_data(a, &E.sms[i]);
         sg_actor_start(a, sm_main, 0, NULL);
@@ -539,7 +839,8 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
 
     simgrid_run();
 
-    out->T = simgrid_get_clock();
+    out->T = now();
+    out->wave_blocks = E.wave_blocks;
     for (int i = 0; i < sms; i++) /* the SMs left out stay at 0 */
         out->sm_busy[i] = E.slots_per_sm > 1 ? E.sm_busy[i] : E.sms[i].busy;
     int rc = 0;
@@ -564,5 +865,10 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     free(E.idle_rank);
     free(E.resident_limit);
     free(E.idle_key);
+    free(E.on_sm);
+    free(E.heap);
+    free(E.wave_order);
+    free(E.idle_sms);
+    free(E.running);
     return rc;
 }

@@ -32,6 +32,7 @@ typedef struct sim_result {
     int p;
     double *sm_busy;          /* cycles each SM held a block */
     double peak_rss_kib;      /* peak memory of the simulation process */
+    double wave_blocks;       /* blocks simulated in waves, not one by one (engine.c) */
 } sim_result;
 
 /* Simulate.  `trace_path` (may be NULL) receives one CSV row per block:
@@ -69,6 +70,10 @@ void sim_abandon(sim_job *job);
  * do), on the platform file `platform_path`, which it removes once read.
  * Fills T, executed W/O/N/C, kernel times, SM busy times; keeps
  * *blocks_done (may be NULL) at the number of blocks finished. */
+/* About how many of the DAG's blocks the engine simulates one by one, the
+ * rest in waves (engine.c): what a run's time goes with.  Before a run. */
+double engine_steps(const kernel_dag *dag, const machine *m);
+
 int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char *platform_path,
                     const char *trace_path, volatile double *blocks_done, sim_result *out);
 

@@ -3,7 +3,7 @@
  *
  *   mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv]
  *                       [--trace FILE.csv] [--paje FILE.trace] [--exec]
- *                       [--jobs N] [--progress]
+ *                       [--jobs N] [--progress] [--block-by-block]
  *   mcmsim compare FILE.cfg [--set key=value]...
  *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...
  *   mcmsim list
@@ -47,6 +47,7 @@ static void usage(FILE *out)
             "usage:\n"
             "  mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv] [--trace FILE.csv]\n"
             "                      [--paje FILE.trace] [--exec] [--jobs N] [--progress]\n"
+            "                      [--block-by-block]\n"
             "  mcmsim compare FILE.cfg [--set key=value]...   state the run file's conclusion\n"
             "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...\n"
             "                         a picture: gantt (the schedule, default without a sweep)\n"
@@ -67,7 +68,9 @@ static void usage(FILE *out)
             "  --jobs N          simulate N sweep points at once (default: the cores);\n"
             "                    the output is the same whatever N\n"
             "  --progress        points done and time left (or a run's blocks) on stderr;\n"
-            "                    on by default when stderr is a terminal\n",
+            "                    on by default when stderr is a terminal\n"
+            "  --block-by-block  no waves: simulate every thread-block as its own event\n"
+            "                    (the same results, slower; waves: README, Scale)\n",
             MCMSIM_VERSION, machine_field_names());
 }
 
@@ -116,6 +119,7 @@ typedef struct run_options {
     int exec;     /* --exec: run the kernels for real, simulate what they did */
     int jobs;     /* --jobs: simulations at once (default: the cores) */
     int progress; /* --progress, or stderr is a terminal */
+    int block_by_block; /* --block-by-block: no waves */
     char **sets;
     int n_sets;
 } run_options;
@@ -168,6 +172,8 @@ static int parse_run_args(int argc, char **argv, run_options *o)
             o->exec = 1;
         } else if (strcmp(a, "--progress") == 0) {
             o->progress = 1;
+        } else if (strcmp(a, "--block-by-block") == 0) {
+            o->block_by_block = 1;
         } else if (a[0] == '-') {
             return fail("unknown option %s (mcmsim --help)", a);
         } else if (!o->file) {
@@ -257,6 +263,7 @@ static int start_point(run_file *rf, const run_options *o, long i, const run_poi
     if (runfile_point(rf, i, &pt->machine, &pt->params, &name) < 0 || machine_validate(&pt->machine) < 0)
         return -1;
     pt->program = name;
+    pt->machine.block_by_block = o->block_by_block;
     if (first && (first->machine.kind == KIND_MCM) != (pt->machine.kind == KIND_MCM))
         return fail("%s: the run mixes an MCM machine (times in cycles) with a DMM/UMM one (time "
                     "units): sweep kind over \"dmm\" and \"umm\" only", rf->path);
@@ -302,7 +309,7 @@ static int simulate_points(run_file *rf, const run_options *o, run_point **out, 
                 failed_at = i;
                 snprintf(message, sizeof message, "%s", fail_message());
             } else if (running[i % o->jobs]) {
-                progress_warn_long(&pg, &pts[i], job->analysed.N, i, n);
+                progress_warn_long(&pg, &pts[i], job->analysed.N, engine_steps(pts[i].dag, &pts[i].machine), i, n);
             }
             continue;
         }

@@ -127,20 +127,22 @@ void progress_end(progress *p, int whole)
     fflush(stderr);
 }
 
-void progress_warn_long(progress *p, const run_point *pt, double blocks, long i, long n)
+void progress_warn_long(progress *p, const run_point *pt, double blocks, double steps, long i, long n)
 {
     double rate = pt->machine.policy == MEM_PARALLEL ? RATE_PARALLEL : RATE_TRANSFERS;
-    double seconds = blocks / rate;
+    double seconds = steps / rate;
     if (seconds <= 60)
         return;
-    char took[64], where[64] = "";
+    char took[64], where[64] = "", how[96] = "block by block";
     say_duration(took, sizeof took, seconds);
     if (n > 1)
         snprintf(where, sizeof where, " (sweep point %ld of %ld)", i + 1, n);
+    if (steps < blocks)
+        snprintf(how, sizeof how, "about %.3g of them one by one (the rest in waves)", steps);
     clear(p);
     fprintf(stderr,
-            "mcmsim: program '%s' on machine '%s'%s has %.3g thread-blocks: block by block, at about "
+            "mcmsim: program '%s' on machine '%s'%s has %.3g thread-blocks: %s, at about "
             "%.1f M blocks/s under the %s policy, that takes about %s\n",
-            pt->program, pt->machine.name, where, blocks, rate / 1e6, memory_policy_name(pt->machine.policy),
+            pt->program, pt->machine.name, where, blocks, how, rate / 1e6, memory_policy_name(pt->machine.policy),
             took);
 }

@@ -12,8 +12,10 @@
  * the time left (from its rate so far).  On a terminal it is one line
  * redrawn at most every half second; elsewhere (--progress into a file) a
  * line every 5 seconds, the first at the first news, and a last line when
- * the work ended whole, so that a log says it finished and how long it took.  Whatever `on`, progress_warn_long says, before a
- * simulation starts, when block by block it would take over a minute.
+ * the work ended whole, so that a log says it finished and how long it
+ * took.  Whatever `on`, progress_warn_long says, before a simulation
+ * starts, when it would take over a minute: `steps` blocks one by one
+ * (engine_steps: the rest in waves) at this machine's rate.
  */
 #ifndef MCM_PROGRESS_H
 #define MCM_PROGRESS_H
@@ -38,6 +40,6 @@ void progress_end(progress *p, int whole);
 
 /* When point i of n starts simulating: its `blocks`, and how long block
  * by block at the engine's usual rate they would take, if over a minute. */
-void progress_warn_long(progress *p, const run_point *pt, double blocks, long i, long n);
+void progress_warn_long(progress *p, const run_point *pt, double blocks, double steps, long i, long n);
 
 #endif

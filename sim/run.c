@@ -36,6 +36,7 @@ typedef struct wire_header {
     int status;         /* 0 ok, -1 error (message follows) */
     int n_kernels, p;
     double T, W, O, N, C;
+    double wave_blocks; /* blocks the block scheduler fast-forwarded */
 } wire_header;
 
 /* The machine as a SimGrid platform file in $TMPDIR (else /tmp); its name
@@ -76,6 +77,7 @@ static void child(pid_t parent, int fd, const kernel_dag *dag, const machine *m,
     h.O = r->costs.O;
     h.N = r->costs.N;
     h.C = r->costs.C;
+    h.wave_blocks = r->wave_blocks;
     int bad = wire_write(fd, &h, sizeof h);
     if (h.status == 0) {
         bad |= wire_write(fd, r->kernels, sizeof *r->kernels * (size_t)dag->n);
@@ -107,6 +109,7 @@ static int receive(int fd, const kernel_dag *dag, const machine *m, sim_result *
     r->costs.O = h.O;
     r->costs.N = h.N;
     r->costs.C = h.C;
+    r->wave_blocks = h.wave_blocks;
     return 0;
 }
 

@@ -92,7 +92,8 @@ static void kill_mid_run(int sig, int trace, int sims)
     snprintf(cfg, sizeof cfg, "%s/long.cfg", dir);
     FILE *f = fopen(cfg, "w");
     cr_assert_not_null(f);
-    /* 8.6·10^9 blocks: minutes of simulation, far more than the test waits */
+    /* 8.6·10^9 blocks, block by block (in waves they take 0.1 s): minutes
+     * of simulation, far more than the test waits */
     fprintf(f, "machine = \"mcm\";\n"
                "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; s = 4; }; };\n%s",
             sims == 2 ? "sweep = { s = [4, 8]; };\n" : "");
@@ -106,9 +107,9 @@ static void kill_mid_run(int sig, int trace, int sims)
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
             _exit(126);
         if (trace)
-            execl(bin, bin, "run", cfg, "--trace", trace_path, (char *)NULL);
+            execl(bin, bin, "run", cfg, "--block-by-block", "--trace", trace_path, (char *)NULL);
         else
-            execl(bin, bin, "run", cfg, "--jobs", sims == 2 ? "2" : "1", (char *)NULL);
+            execl(bin, bin, "run", cfg, "--block-by-block", "--jobs", sims == 2 ? "2" : "1", (char *)NULL);
         _exit(127);
     }
     pid_t sim[2] = {0, 0};
