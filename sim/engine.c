@@ -1,20 +1,29 @@
 /*
  * engine.c — the MCM machine at work, told as a SimGrid simulation.
  *
- * The story: P streaming multiprocessors, each an actor on its own host,
- * repeatedly take a ready thread-block, read its words from global memory,
- * compute for S(B) cycles, write its words back, and report the block done.
- * A kernel's blocks become ready when every kernel it comes after has
- * finished (plus the launch latency, and a graph's start before the first
- * kernels, if the machine has them: then a launcher actor, the host CPU,
- * releases it).  An SM that finds no ready block sleeps until a kernel is
- * released.  This is greedy scheduling: whenever an SM is idle and a block
- * is ready, the block starts at once.
+ * The story: P streaming multiprocessors repeatedly take a ready
+ * thread-block, read its words from global memory, compute for S(B)
+ * cycles, write its words back, and report the block done.  A kernel's
+ * blocks become ready when every kernel it comes after has finished (plus
+ * the launch latency, and a graph's start before the first kernels, if the
+ * machine has them: the host CPU launches it).  An SM that finds no ready
+ * block waits until a kernel is launched.  This is greedy scheduling:
+ * whenever an SM is idle and a block is ready, the block starts at once.
  *
  * Blocks are generated lazily: a kernel's state is a counter of blocks
  * issued and one of blocks finished, so memory does not grow with N.
- * Under the `parallel` policy a block's read, compute and write are one
- * private delay, and the engine makes them one SimGrid activity.
+ *
+ * Who plays the SMs.  Under the `parallel` policy with one block per SM
+ * (the MCM), a block is a private delay: one actor, the card's block
+ * scheduler, plays all the SMs and the host CPU.  It knows when each
+ * block ends, and at each instant it lets the blocks end, launches the
+ * kernels due, and hands ready blocks to idle SMs, lowest SM first.
+ * Through a kernel whose blocks cost alike it moves every SM many rounds
+ * at once, in a wave (see "the block scheduler" below): the same results,
+ * bit for bit, as one block at a time.  Under `exclusive` and `shared`, or
+ * with several resident blocks, blocks meet in global memory or on an SM.
+ * Then each SM (each slot) is an actor on its SM's host, the memory's
+ * transfers are SimGrid activities, and a launcher actor is the host CPU.
  *
  * The card (machine.h, "Card terms").  With class costs or lanes, a block
  * computes for max(span cycles, work cycles) instead of S(B); a kernel
@@ -22,7 +31,7 @@
  * for every word of every thread (the MCM: one U per coalesced access of
  * the block); with a read latency a block that reads waits that long for
  * its first word, as it waits for its dispatch.  Still one block at a
- * time per SM, the same story.
+ * time per SM, the same story, and the same waves.
  *
  * With blocks_per_sm = k > 1 each SM holds k blocks at once: it has k
  * actors (slots) taking blocks, a compute resource (its host, one cycle of

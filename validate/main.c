@@ -156,10 +156,29 @@ static int point_done(vpoint *p, const machine *m, sim_job *job)
     return 0;
 }
 
+/* A point of an earlier set on the same machine with the same program
+ * and params: its figures are those p would get (a simulation is a
+ * function of them).  NULL if none. */
+static const vpoint *simulated_before(const vpoint *p, const validation *v, const validation *earlier, int n_earlier)
+{
+    for (int s = 0; s < n_earlier; s++) {
+        if (memcmp(&earlier[s].card, &v->card, sizeof v->card) != 0)
+            continue;
+        for (int i = 0; i < earlier[s].n; i++) {
+            const measured_row *q = earlier[s].pts[i].row;
+            if (strcmp(q->program, p->row->program) == 0 && strcmp(q->params, p->row->params) == 0)
+                return &earlier[s].pts[i];
+        }
+    }
+    return NULL;
+}
+
 /* Simulate every point of the set on its machine (graph launches), as
  * many at once as there are cores; each point's figures are its own, so
- * the order they finish in changes nothing. */
-static int set_simulate(validation *v)
+ * the order they finish in changes nothing.  A point simulated in an
+ * earlier set (set b repeats set a's sizes on the same machine) is not
+ * simulated again. */
+static int set_simulate(validation *v, const validation *earlier, int n_earlier)
 {
     machine m = v->card;
     if (machine_set_field(&m, "launch", "graph") <= 0)
@@ -168,15 +187,25 @@ static int set_simulate(validation *v)
     int jobs = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
     sim_job *job = calloc((size_t)jobs, sizeof *job);
     sim_result *result = calloc((size_t)jobs, sizeof *result);
-    if (!job || !result) {
+    char *copied = calloc((size_t)v->n + 1, 1);
+    if (!job || !result || !copied) {
         free(job);
         free(result);
+        free(copied);
         return fail("validate: out of memory for %d simulations at once", jobs);
     }
     int next = 0, oldest = 0, rc = 0; /* points [oldest, next) are under way */
     while (oldest < next || (rc == 0 && next < v->n)) {
         if (rc == 0 && next < v->n && next - oldest < jobs) {
             vpoint *p = &v->pts[next];
+            const vpoint *same = simulated_before(p, v, earlier, n_earlier);
+            if (same) { /* the point is done: no job under way for it */
+                p->sim_ms = same->sim_ms;
+                p->launches = same->launches;
+                p->rounds = same->rounds;
+                copied[next++] = 1;
+                continue;
+            }
             if (sim_start(p->dag, &m, NULL, &result[next % jobs], &job[next % jobs]) < 0) {
                 rc = fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
                           fail_message());
@@ -186,6 +215,8 @@ static int set_simulate(validation *v)
             continue;
         }
         int i = oldest++;
+        if (copied[i])
+            continue;
         if (rc < 0)
             sim_abandon(&job[i % jobs]);
         else
@@ -193,6 +224,7 @@ static int set_simulate(validation *v)
     }
     free(job);
     free(result);
+    free(copied);
     return rc;
 }
 
@@ -285,10 +317,11 @@ static int card_of(const session *s, const char *preset, machine *m)
     return card_machine(s, &base, m);
 }
 
-static int run_set(FILE *report, validation *v)
+/* Set v, after the n_earlier sets before it (whose points it may reuse). */
+static int run_set(FILE *report, validation *v, const validation *earlier, int n_earlier)
 {
     fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
-    if (set_simulate(v) < 0)
+    if (set_simulate(v, earlier, n_earlier) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
     if (write_points(v) < 0 || write_plots(v) < 0 || write_set_report(report, v) < 0)
@@ -349,7 +382,7 @@ int main(int argc, char **argv)
                  &h200, 0) < 0)
         goto failed;
     for (int i = 0; i < n_sets; i++)
-        if (run_set(report, &sets[i]) < 0)
+        if (run_set(report, &sets[i], sets, i) < 0)
             goto failed;
     if (card_write_preset(&h100, &k.h100[k.ref100], "machine/h100.cfg") < 0 ||
         (k.ref200 >= 0 && card_write_preset(&h200, &k.h200[k.ref200], "machine/h200.cfg") < 0))

@@ -89,6 +89,19 @@ static double time_run_file(const char *mcmsim, const char *file, const char *jo
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? now() - t0 : -1;
 }
 
+/* Simulate the chain of `blocks` on `m`: its result and wall seconds. */
+static int run_chain(double blocks, const machine *m, sim_result *r, double *seconds)
+{
+    kernel_dag *dag = chain_of_kernels(blocks);
+    double t0 = now();
+    int rc = sim_run(dag, m, NULL, r);
+    *seconds = now() - t0;
+    kernel_dag_free(dag);
+    if (rc < 0)
+        fprintf(stderr, "bench: %s\n", fail_message());
+    return rc;
+}
+
 /* The chain again, in waves, from 10^5 to 10^10 blocks: wall time and
  * peak memory, which should not grow with the blocks. */
 static int bench_waves(const machine *block_by_block)
@@ -98,18 +111,14 @@ static int bench_waves(const machine *block_by_block)
     printf("\nengine in waves: the same chain\n%14s %10s %12s %14s\n", "blocks", "wall s", "engine MiB",
            "in waves");
     for (double n = 1e5; n <= 1e10; n *= 100) {
-        kernel_dag *dag = chain_of_kernels(n);
         sim_result r;
-        double t0 = now();
-        if (sim_run(dag, &m, NULL, &r) < 0) {
-            fprintf(stderr, "bench: %s\n", fail_message());
+        double seconds;
+        if (run_chain(n, &m, &r, &seconds) < 0)
             return 1;
-        }
-        printf("%14.3g %10.3f %12.1f %13.4f%%%s\n", n, now() - t0, r.peak_rss_kib / 1024,
+        printf("%14.3g %10.3f %12.1f %13.4f%%%s\n", n, seconds, r.peak_rss_kib / 1024,
                100 * r.wave_blocks / r.costs.N, n == 1e10 ? "  (target: under 10 s, memory flat)" : "");
         fflush(stdout);
         sim_result_free(&r);
-        kernel_dag_free(dag);
     }
     return 0;
 }
@@ -157,14 +166,10 @@ int main(int argc, char **argv)
     printf("%10s %14s %12s %14s %12s %10s\n", "blocks", "engine blk/s", "engine MiB", "floor act/s",
            "floor MiB", "floor/eng");
     for (long n = 100000; n <= 10000000; n *= 10) {
-        kernel_dag *dag = chain_of_kernels(n);
         sim_result r;
-        double t0 = now();
-        if (sim_run(dag, &m, NULL, &r) < 0) {
-            fprintf(stderr, "bench: %s\n", fail_message());
+        double engine_s, floor_s, floor_kib;
+        if (run_chain((double)n, &m, &r, &engine_s) < 0)
             return 1;
-        }
-        double engine_s = now() - t0, floor_s, floor_kib;
         if (run_floor(floor_path, n, m.p, &floor_s, &floor_kib) < 0) {
             fprintf(stderr, "bench: the floor program failed\n");
             return 1;
@@ -173,7 +178,6 @@ int main(int argc, char **argv)
                n / floor_s, floor_kib / 1024, (n / floor_s) / (n / engine_s));
         fflush(stdout);
         sim_result_free(&r);
-        kernel_dag_free(dag);
     }
     if (bench_waves(&m) != 0 || bench_run_files(mcmsim) != 0)
         return 1;
