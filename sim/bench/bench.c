@@ -21,6 +21,7 @@
 #include "stockham_exec.h"
 
 #include <glob.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,21 +37,42 @@ static double now(void)
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-static kernel_dag *chain_of_kernels(double blocks)
+/* Ten kernels of blocks/10 blocks in a chain: the SMs in lockstep, P
+ * blocks ending at each instant.  Staggered (p > 0): a first kernel of p
+ * blocks of spans 0 .. p−1, then ten independent kernels of span 200
+ * (a block of 224 cycles on U = 8): each SM keeps its own phase, so every
+ * block ends at an instant of its own. */
+static kernel_dag *chain_of_kernels(double blocks, int staggered_p)
 {
     kernel_dag *dag = kernel_dag_new("bench");
+    if (staggered_p > 0) {
+        kernel k = {.name = "stagger", .blocks = staggered_p, .threads = 256,
+                    .cost = {.span = 0, .work = -1, .reads = 2, .writes = 1}, .private_words = -1};
+        k.per_block = malloc(sizeof *k.per_block * (size_t)staggered_p); /* the DAG owns it */
+        for (int b = 0; b < staggered_p; b++) {
+            k.per_block[b] = k.cost;
+            k.per_block[b].span = b;
+            k.per_block[b].work = 256.0 * b;
+        }
+        kernel_dag_add(dag, &k);
+    }
     for (int i = 0; i < 10; i++) {
         char name[16];
         snprintf(name, sizeof name, "k%d", i);
         kernel k = {.name = name, .blocks = (long)(blocks / 10), .threads = 256,
-                    .cost = {.span = 10, .work = -1, .reads = 2, .writes = 1}, .private_words = -1};
-        kernel_dag_chain(dag, &k);
+                    .cost = {.span = staggered_p > 0 ? 200 : 10, .work = -1, .reads = 2, .writes = 1},
+                    .private_words = -1};
+        if (staggered_p > 0)
+            kernel_dag_add(dag, &k);
+        else
+            kernel_dag_chain(dag, &k);
     }
     return dag;
 }
 
-/* Run the floor program; returns wall seconds and peak memory (KiB). */
-static int run_floor(const char *floor_path, long n, int p, double *seconds, double *rss_kib)
+/* Run the floor program (`stagger`: the staggered one); returns wall
+ * seconds and peak memory (KiB). */
+static int run_floor(const char *floor_path, long n, int p, int stagger, double *seconds, double *rss_kib)
 {
     char ns[32], ps[32];
     snprintf(ns, sizeof ns, "%ld", n);
@@ -61,7 +83,7 @@ static int run_floor(const char *floor_path, long n, int p, double *seconds, dou
     if (pid == 0) {
         if (!freopen("/dev/null", "w", stdout))
             _exit(126);
-        execl(floor_path, floor_path, ns, ps, (char *)NULL);
+        execl(floor_path, floor_path, ns, ps, stagger ? "stagger" : (char *)NULL, (char *)NULL);
         _exit(127);
     }
     int status;
@@ -90,9 +112,9 @@ static double time_run_file(const char *mcmsim, const char *file, const char *jo
 }
 
 /* Simulate the chain of `blocks` on `m`: its result and wall seconds. */
-static int run_chain(double blocks, const machine *m, sim_result *r, double *seconds)
+static int run_chain(double blocks, int staggered, const machine *m, sim_result *r, double *seconds)
 {
-    kernel_dag *dag = chain_of_kernels(blocks);
+    kernel_dag *dag = chain_of_kernels(blocks, staggered ? m->p : 0);
     double t0 = now();
     int rc = sim_run(dag, m, NULL, r);
     *seconds = now() - t0;
@@ -110,10 +132,10 @@ static int bench_waves(const machine *block_by_block)
     m.block_by_block = 0;
     printf("\nengine in waves: the same chain\n%14s %10s %12s %14s\n", "blocks", "wall s", "engine MiB",
            "in waves");
-    for (double n = 1e5; n <= 1e10; n *= 100) {
+    for (double n = 1e4; n <= 1e10; n *= 100) {
         sim_result r;
         double seconds;
-        if (run_chain(n, &m, &r, &seconds) < 0)
+        if (run_chain(n, 0, &m, &r, &seconds) < 0)
             return 1;
         printf("%14.3g %10.3f %12.1f %13.4f%%%s\n", n, seconds, r.peak_rss_kib / 1024,
                100 * r.wave_blocks / r.costs.N, n == 1e10 ? "  (target: under 10 s, memory flat)" : "");
@@ -161,23 +183,27 @@ int main(int argc, char **argv)
     machine_defaults(&m);
     m.p = 132;
     m.block_by_block = 1;
-    printf("engine, block by block: 10 chained kernels, P = %d, policy parallel; floor: %s\n\n", m.p,
-           floor_path);
-    printf("%10s %14s %12s %14s %12s %10s\n", "blocks", "engine blk/s", "engine MiB", "floor act/s",
-           "floor MiB", "floor/eng");
+    printf("engine, block by block (--block-by-block): 10 kernels, P = %d, policy parallel, the SMs in\n"
+           "lockstep (a chain) and staggered (every block ends at its own instant); floor: %s\n\n",
+           m.p, floor_path);
+    printf("%10s %14s %10s %14s %10s %12s %10s\n", "blocks", "lockstep blk/s", "floor/eng", "stagger blk/s",
+           "floor/eng", "engine MiB", "floor MiB");
     for (long n = 100000; n <= 10000000; n *= 10) {
-        sim_result r;
-        double engine_s, floor_s, floor_kib;
-        if (run_chain((double)n, &m, &r, &engine_s) < 0)
+        sim_result r, staggered;
+        double lockstep_s, staggered_s, floor_s, floor_staggered_s, floor_kib;
+        if (run_chain((double)n, 0, &m, &r, &lockstep_s) < 0 || run_chain((double)n, 1, &m, &staggered, &staggered_s) < 0)
             return 1;
-        if (run_floor(floor_path, n, m.p, &floor_s, &floor_kib) < 0) {
+        if (run_floor(floor_path, n, m.p, 0, &floor_s, &floor_kib) < 0 ||
+            run_floor(floor_path, n, m.p, 1, &floor_staggered_s, &floor_kib) < 0) {
             fprintf(stderr, "bench: the floor program failed\n");
             return 1;
         }
-        printf("%10ld %14.0f %12.1f %14.0f %12.1f %10.2f\n", n, n / engine_s, r.peak_rss_kib / 1024,
-               n / floor_s, floor_kib / 1024, (n / floor_s) / (n / engine_s));
+        printf("%10ld %14.0f %10.2f %14.0f %10.2f %12.1f %10.1f\n", n, n / lockstep_s, lockstep_s / floor_s,
+               n / staggered_s, staggered_s / floor_staggered_s, fmax(r.peak_rss_kib, staggered.peak_rss_kib) / 1024,
+               floor_kib / 1024);
         fflush(stdout);
         sim_result_free(&r);
+        sim_result_free(&staggered);
     }
     if (bench_waves(&m) != 0 || bench_run_files(mcmsim) != 0)
         return 1;
