@@ -313,6 +313,13 @@ static block_times block_times_on(const kernel *k, const block_cost *c, const ma
     return t;
 }
 
+/* The cycles a block takes alone, in the one order of addition that
+ * block by block and waves share (exactness rests on it). */
+static double block_cycles(const block_times *t)
+{
+    return t->wait + t->read + t->compute + t->write;
+}
+
 static block_times block_times_of(const block *b)
 {
     const kernel *k = &E.dag->kernels[b->kernel];
@@ -431,32 +438,28 @@ static void card_start(int sms)
 
 static void run_block_card(sm_state *me, const block *b)
 {
-    const kernel *k = &E.dag->kernels[b->kernel];
-    const block_cost *c = kernel_block_cost(k, b->index);
-    double u = kernel_word_cycles(k, E.m);
-    double read = block_transfer_cycles(c, k->threads, E.m, u, 0);
-    double write = block_transfer_cycles(c, k->threads, E.m, u, 1);
+    const block_cost *c = kernel_block_cost(&E.dag->kernels[b->kernel], b->index);
+    block_times t = block_times_of(b); /* t.compute unused: resident blocks share the lanes */
     int card = machine_card_compute(E.m);
     double span = card ? block_span_cycles(c, E.m) : c->span;
     double work = card ? block_work_cycles(c, E.m) : 0; /* 0: no lanes to share */
-    double wait = E.m->block_dispatch + (read > 0 ? kernel_read_latency(k, E.m) : 0);
     double start = simgrid_get_clock();
     if (b->first)
         E.out->kernels[b->kernel].start = start;
 
     sm_hold(me->sm);
-    if (wait > 0)
-        sg_actor_sleep_for(wait); /* the slot waits; the SM's lanes and port serve the others */
-    port_transfer(me, read, 1);
+    if (t.wait > 0)
+        sg_actor_sleep_for(t.wait); /* the slot waits; the SM's lanes and port serve the others */
+    port_transfer(me, t.read, 1);
     phases ph = {simgrid_get_clock(), 0};
     if (work <= 0)
         sg_actor_sleep_for(span);
     else
         execute_on(E.hosts[me->sm], work, span > 0 ? work / span : 0);
     ph.write_start = simgrid_get_clock();
-    port_transfer(me, write, 0);
+    port_transfer(me, t.write, 0);
     sm_release(me->sm);
-    block_done(me, b, start, simgrid_get_clock(), read, work > span ? work : span, write, ph);
+    block_done(me, b, start, simgrid_get_clock(), t.read, work > span ? work : span, t.write, ph);
 }
 
 static void sm_main(int argc, char *argv[])
@@ -551,7 +554,7 @@ static void sm_start_block(int sm, const block *b)
     on->b = *b;
     on->t = block_times_of(b);
     on->start = E.now;
-    on->end = E.now + (on->t.wait + on->t.read + on->t.compute + on->t.write);
+    on->end = E.now + block_cycles(&on->t);
     if (b->first)
         E.out->kernels[b->kernel].start = E.now;
     E.running[b->kernel]++;
@@ -606,7 +609,7 @@ static int order_by_end(const void *a, const void *b)
  * its blocks (they cost alike); every figure stays a whole number. */
 static int wave_is_exact(const kernel *kn, const block_times *t, long rounds)
 {
-    double d = t->wait + t->read + t->compute + t->write, n = (double)rounds * E.n_slots;
+    double d = block_cycles(t), n = (double)rounds * E.n_slots;
     double work = kn->cost.work, moved = t->read + t->write;
     if (!whole(d) || !whole(work) || !whole(moved) || !whole(E.out->costs.W + n * work) ||
         !whole(E.out->costs.O + n * moved))
@@ -653,7 +656,7 @@ static void wave(void)
     const block_times *t = &E.on_sm[E.heap[0]].t;
     if (!wave_is_exact(kn, t, rounds))
         return;
-    double d = t->wait + t->read + t->compute + t->write, n = (double)rounds * p;
+    double d = block_cycles(t), n = (double)rounds * p;
     long first = E.ks[k].issued;
     int *order = E.wave_order;
     memcpy(order, E.heap, sizeof *order * (size_t)p);
@@ -696,7 +699,7 @@ double engine_steps(const kernel_dag *dag, const machine *m)
     for (int i = 0; i < dag->n; i++) {
         const kernel *k = &dag->kernels[i];
         block_times t = block_times_on(k, &k->cost, m);
-        int uniform = !k->per_block && whole(t.wait + t.read + t.compute + t.write);
+        int uniform = !k->per_block && whole(block_cycles(&t));
         steps += waves && uniform ? fmin((double)k->blocks, 2.0 * m->p) : (double)k->blocks;
     }
     return steps;

@@ -53,9 +53,10 @@
  * block is an error naming both threads; so is a global cell that one
  * block writes and another reads or writes in the same launch, and a
  * private word read before the block wrote it; and a thread that reads a
- * cell it wrote earlier in the step reads its own write.  The built-in case studies keep the synchronous steps above
- * (their reads of a step see memory before it, as in the papers); their
- * CUDA twins in cuda_ref/ are written separately.
+ * cell it wrote earlier in the step reads its own write.  The built-in
+ * case studies keep the synchronous steps above (their reads of a step
+ * see memory before it, as in the papers); their CUDA twins in cuda_ref/
+ * are written separately.
  */
 #ifndef MCM_EXEC_H
 #define MCM_EXEC_H
