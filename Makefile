@@ -4,7 +4,8 @@
 #   make test     set up, build, run the whole Criterion suite (SAN=1: under
 #                 AddressSanitizer and UndefinedBehaviorSanitizer)
 #   make bench    simulated blocks per second and peak memory, beside a
-#                 minimal SimGrid program (the engine's floor)
+#                 minimal SimGrid program (the engine's floor); the run
+#                 files, exec mode and `make validate`, timed
 #   make fuzz     the libFuzzer targets (run files, formulas), FUZZ_SECONDS
 #                 each (default 60), under ASan + UBSan, with clang
 #   make setup    install the Debian packages mcmsim needs (as root)
@@ -101,8 +102,8 @@ $(BUILD)/bench/%: sim/bench/%.c $(BUILD)/libmcmsim.a | $(BUILD)/.setup
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< $(BUILD)/libmcmsim.a $(LDFLAGS) $(LDLIBS) -o $@
 
-bench: $(BENCH_BIN) $(MCMSIM)
-	$(BUILD)/bench/bench $(BUILD)/bench/floor $(MCMSIM)
+bench: $(BENCH_BIN) $(MCMSIM) $(BUILD)/validate/validate
+	$(BUILD)/bench/bench $(BUILD)/bench/floor $(MCMSIM) $(BUILD)/validate/validate
 
 # Fuzzing: the library again, built by clang for libFuzzer, in build-fuzz/;
 # the corpus is a temporary copy of every run file and machine preset.

@@ -13,17 +13,18 @@
  * Blocks are generated lazily: a kernel's state is a counter of blocks
  * issued and one of blocks finished, so memory does not grow with N.
  *
- * Who plays the SMs.  Under the `parallel` policy with one block per SM
- * (the MCM), a block is a private delay: one actor, the card's block
- * scheduler, plays all the SMs and the host CPU.  It knows when each
- * block ends, and at each instant it lets the blocks end, launches the
- * kernels due, and hands ready blocks to idle SMs, lowest SM first.
- * Through a kernel whose blocks cost alike it moves every SM many rounds
- * at once, in a wave (see "the block scheduler" below): the same results,
- * bit for bit, as one block at a time.  Under `exclusive` and `shared`, or
- * with several resident blocks, blocks meet in global memory or on an SM.
- * Then each SM (each slot) is an actor on its SM's host, the memory's
- * transfers are SimGrid activities, and a launcher actor is the host CPU.
+ * Who plays the SMs.  Under the `parallel` policy a block meets no other
+ * SM's blocks, so one actor, the card's block scheduler, plays all the SMs
+ * and the host CPU.  It knows when each block (each phase of a block) ends,
+ * and at each instant it lets them end, launches the kernels due, and
+ * hands ready blocks to SMs with room.  With one block per SM (the MCM) it
+ * moves every SM many rounds at once through a kernel whose blocks cost
+ * alike, in a wave (see "the block scheduler" below): the same results,
+ * bit for bit, as one block at a time.  With several resident blocks per
+ * SM, resident.c works out how each SM's blocks share it.  Under
+ * `exclusive` and `shared` blocks meet in global memory: each SM (each
+ * slot) is an actor on its SM's host, the memory's transfers are SimGrid
+ * activities, and a launcher actor is the host CPU.
  *
  * The card (machine.h, "Card terms").  With class costs or lanes, a block
  * computes for max(span cycles, work cycles) instead of S(B); a kernel
@@ -33,19 +34,26 @@
  * its first word, as it waits for its dispatch.  Still one block at a
  * time per SM, the same story, and the same waves.
  *
- * With blocks_per_sm = k > 1 each SM holds k blocks at once: it has k
- * actors (slots) taking blocks, a compute resource (its host, one cycle of
- * work per cycle) and a port (a host "portI" of the same speed, on which a
- * transfer of r cycles is r units of work).  A resident block's compute
- * is an execution of its work cycles, bounded to the rate work/span so
- * that alone it takes max(span, work); its reads and writes are executions
- * on the port (`parallel`) or the policy's transfers.
- * SimGrid shares each resource max-min fairly among the resident blocks:
- * they share the SM's lanes and its port, and one block's transfer
- * overlaps another's compute.  An SM is busy while it holds a block.  An
- * SM holds at most kernel_resident_blocks() blocks of a kernel (its threads
- * against threads_per_sm, its private words against Z): an idle slot takes
- * the first ready kernel with room on its SM.
+ * With blocks_per_sm = k > 1 each SM holds k blocks at once.  It has a
+ * compute resource (its lanes, one cycle of work per cycle) and a port (a
+ * transfer of r cycles is r units of work on it).  A resident block's
+ * compute is its work cycles, bounded to the rate work/span so that alone
+ * it takes max(span, work); its reads and writes go through the port
+ * (`parallel`) or the policy's transfers.  Each resource is shared max-min
+ * fairly among the resident blocks: they share the SM's lanes and its
+ * port, and one block's transfer overlaps another's compute.  Under
+ * `parallel` the block scheduler computes that sharing (resident.c); under
+ * the other policies each slot is an actor, the lanes its SM's host, the
+ * port a host "portI", and SimGrid's solver shares them.  An SM is busy
+ * while it holds a block.  An SM holds at most kernel_resident_blocks()
+ * blocks of a kernel (its threads against threads_per_sm, its private
+ * words against Z).  A ready block goes to the SM holding the fewest
+ * blocks among those with room for it, as a card's block scheduler picks
+ * the SM with the most free resources (Gilman et al., "Demystifying the
+ * placement policies of the NVIDIA GPU thread block scheduler", 2020).
+ * (Under the other policies a slot whose block ends takes its next block
+ * for its own SM at once, in SimGrid's order among the slots that end at
+ * one instant.)
  *
  * This file runs inside the child process made by run.c, which owns the
  * SimGrid engine's whole lifetime.
@@ -53,6 +61,7 @@
 #include "engine.h"
 #include "fail.h"
 #include "global_memory.h"
+#include "resident.h"
 #include "rng.h"
 
 #include <simgrid/actor.h>
@@ -107,7 +116,10 @@ static struct engine {
     int *idle_rank;          /* card path: per SM, while ordering the idle slots */
     int *resident_limit;     /* card path: per kernel, its blocks an SM may hold */
     double *idle_key;        /* card path: per slot, its place in that order */
-    int conducted;           /* `parallel`, one block per SM: the block scheduler runs it */
+    int conducted;           /* `parallel`: the block scheduler runs it */
+    resident_card card;      /* conducted, several blocks per SM: each SM's blocks */
+    block *slot_block;       /* conducted, several blocks per SM: the block in each slot */
+    int *ended;              /* conducted, several blocks per SM: slots whose block ended */
     double now;              /* conducted: the time, as the scheduler computes it */
     struct sm_block *on_sm;  /* conducted: each SM's block */
     int *heap, n_heap;       /* conducted: busy SMs, earliest end first, ties to the lower SM */
@@ -144,6 +156,8 @@ static double now(void)
 
 static void wake_idle_sms(long blocks)
 {
+    if (E.conducted)
+        return; /* the block scheduler plays the SMs: no actor waits */
     if (E.slots_per_sm > 1)
         card_order_idle(); /* resident blocks: the emptiest SMs first */
     while (E.n_idle > 0 && blocks-- > 0)
@@ -357,13 +371,13 @@ static void run_block(sm_state *me, const block *b)
 static void sm_hold(int sm)
 {
     if (E.resident[sm]++ == 0)
-        E.held_since[sm] = simgrid_get_clock();
+        E.held_since[sm] = now();
 }
 
 static void sm_release(int sm)
 {
     if (--E.resident[sm] == 0)
-        E.sm_busy[sm] += simgrid_get_clock() - E.held_since[sm];
+        E.sm_busy[sm] += now() - E.held_since[sm];
 }
 
 /* `amount` units of work on `host`, at most `bound` per cycle (0: none). */
@@ -408,14 +422,19 @@ static void card_order_idle(void)
     qsort(E.idle, (size_t)E.n_idle, sizeof *E.idle, idle_key_cmp);
 }
 
-/* The first ready kernel (in release order) that has room on the slot's
- * SM: fewer resident blocks there than the kernel's limit. */
-static int card_take_block(const sm_state *me, block *b)
+/* The first ready kernel (in release order) that has room on SM sm:
+ * fewer resident blocks there than the kernel's limit. */
+static int take_block_for(int sm, block *b)
 {
     for (int slot = 0; slot < E.n_ready; slot++)
-        if (E.resident[me->sm] < E.resident_limit[E.ready[slot]])
+        if (E.resident[sm] < E.resident_limit[E.ready[slot]])
             return take_from(slot, b);
     return 0;
+}
+
+static int card_take_block(const sm_state *me, block *b)
+{
+    return take_block_for(me->sm, b);
 }
 
 static void card_start(int sms)
@@ -436,13 +455,33 @@ static void card_start(int sms)
     }
 }
 
-static void run_block_card(sm_state *me, const block *b)
+/* A resident block's phases: its wait, reads and writes as alone; its
+ * compute as work cycles to share on the lanes, bounded by its span (no
+ * work to share without card compute terms: a delay of S(B)). */
+static resident_times resident_times_of(const block *b)
 {
     const block_cost *c = kernel_block_cost(&E.dag->kernels[b->kernel], b->index);
     block_times t = block_times_of(b); /* t.compute unused: resident blocks share the lanes */
     int card = machine_card_compute(E.m);
-    double span = card ? block_span_cycles(c, E.m) : c->span;
-    double work = card ? block_work_cycles(c, E.m) : 0; /* 0: no lanes to share */
+    resident_times r = {t.wait, t.read, t.write, 0, c->span};
+    if (card) {
+        r.work = block_work_cycles(c, E.m);
+        r.span = block_span_cycles(c, E.m);
+    }
+    return r;
+}
+
+/* The block's compute as C counts it: as long as it would take alone. */
+static double resident_compute(const resident_times *t)
+{
+    return fmax(t->work, t->span);
+}
+
+/* A resident block under `exclusive` or `shared` (or, for tests, under
+ * `parallel` with sharing_by_simgrid): its phases as SimGrid activities. */
+static void run_block_card(sm_state *me, const block *b)
+{
+    resident_times t = resident_times_of(b);
     double start = simgrid_get_clock();
     if (b->first)
         E.out->kernels[b->kernel].start = start;
@@ -452,14 +491,14 @@ static void run_block_card(sm_state *me, const block *b)
         sg_actor_sleep_for(t.wait); /* the slot waits; the SM's lanes and port serve the others */
     port_transfer(me, t.read, 1);
     phases ph = {simgrid_get_clock(), 0};
-    if (work <= 0)
-        sg_actor_sleep_for(span);
+    if (t.work <= 0)
+        sg_actor_sleep_for(t.span);
     else
-        execute_on(E.hosts[me->sm], work, span > 0 ? work / span : 0);
+        execute_on(E.hosts[me->sm], t.work, t.span > 0 ? t.work / t.span : 0);
     ph.write_start = simgrid_get_clock();
     port_transfer(me, t.write, 0);
     sm_release(me->sm);
-    block_done(me, b, start, simgrid_get_clock(), t.read, work > span ? work : span, t.write, ph);
+    block_done(me, b, start, simgrid_get_clock(), t.read, resident_compute(&t), t.write, ph);
 }
 
 static void sm_main(int argc, char *argv[])
@@ -730,8 +769,96 @@ static void scheduler_main(int argc, char *argv[])
     }
 }
 
+/* ---- the block scheduler with resident blocks ----------------------------- */
+/*
+ * Under `parallel` with several resident blocks per SM, what a block does
+ * depends only on the blocks of its own SM: resident.c works out each
+ * SM's sharing of its lanes and port, and the block scheduler plays the
+ * card.  At each instant: the SMs whose phases end then move on, lowest
+ * SM first (a block that ends is done); the kernels due are launched;
+ * then ready blocks go, one at a time, to the SM holding the fewest
+ * blocks among those with room for one (ties to the lower SM), as a
+ * card's block scheduler spreads a kernel over its SMs.  A block takes
+ * the first ready kernel, in release order, with room on that SM.
+ */
+
+/* The SM the next ready block goes to, or -1 if no SM has room. */
+static int emptiest_sm_with_room(void)
+{
+    int room = 0; /* the most blocks a ready kernel allows on one SM */
+    for (int i = 0; i < E.n_ready; i++)
+        if (E.resident_limit[E.ready[i]] > room)
+            room = E.resident_limit[E.ready[i]];
+    int best = -1;
+    for (int sm = 0; sm < E.card.sms; sm++)
+        if (E.resident[sm] < room && (best < 0 || E.resident[sm] < E.resident[best]))
+            best = sm;
+    return best;
+}
+
+static void resident_block_start(int sm, const block *b)
+{
+    resident_times t = resident_times_of(b);
+    int slot = resident_free_slot(&E.card.sm[sm]);
+    E.slot_block[slot * E.card.sms + sm] = *b;
+    if (b->first)
+        E.out->kernels[b->kernel].start = E.now;
+    sm_hold(sm);
+    resident_card_start(&E.card, sm, slot, E.now, &t);
+}
+
+static void resident_block_end(int sm, int slot)
+{
+    const resident_slot *r = &E.card.sm[sm].slot[slot];
+    int id = slot * E.card.sms + sm; /* slots 0 .. sms−1 one per SM, then the next layer */
+    phases ph = {r->read_end, r->write_start};
+    sm_release(sm);
+    block_done(&E.sms[id], &E.slot_block[id], r->start, E.now, r->t.read, resident_compute(&r->t),
+               r->t.write, ph);
+}
+
+static void resident_scheduler_main(int argc, char *argv[])
+{
+    (void)argc;
+    (void)argv;
+    for (;;) {
+        block b;
+        for (int sm; E.n_ready > 0 && (sm = emptiest_sm_with_room()) >= 0;) {
+            take_block_for(sm, &b);
+            resident_block_start(sm, &b);
+        }
+        int sm = -1;
+        double next = resident_card_next(&E.card, &sm);
+        if (E.next_launch < E.n_launches)
+            next = fmin(next, launch_due(E.launches[E.next_launch]));
+        if (next == INFINITY)
+            return;
+        if (next > E.now)
+            sg_actor_sleep_for(next - E.now);
+        E.now = next;
+        while (resident_card_next(&E.card, &sm) == E.now) {
+            int n = resident_card_advance(&E.card, sm, E.ended);
+            for (int i = 0; i < n; i++)
+                resident_block_end(sm, E.ended[i]);
+        }
+        while (E.next_launch < E.n_launches && launch_due(E.launches[E.next_launch]) <= E.now)
+            make_ready(E.launches[E.next_launch++]);
+    }
+}
+
+/* ---- setting the stage -------------------------------------------------- */
+
 static void scheduler_start(int sms)
 {
+    if (E.slots_per_sm > 1) {
+        if (resident_card_init(&E.card, sms, E.slots_per_sm) < 0)
+            return (void)fail("out of memory for %d SMs of %d resident blocks", sms, E.slots_per_sm);
+        E.slot_block = calloc((size_t)E.n_slots, sizeof *E.slot_block);
+        E.ended = calloc((size_t)E.slots_per_sm, sizeof *E.ended);
+        sg_actor_t a = sg_actor_init("block scheduler", sg_host_by_name("global_memory"));
+        sg_actor_start(a, resident_scheduler_main, 0, NULL);
+        return;
+    }
     E.on_sm = calloc((size_t)sms, sizeof *E.on_sm);
     E.heap = malloc(sizeof *E.heap * (size_t)sms);
     E.wave_order = malloc(sizeof *E.wave_order * (size_t)sms);
@@ -742,8 +869,6 @@ static void scheduler_start(int sms)
     sg_actor_t a = sg_actor_init("block scheduler", sg_host_by_name("global_memory"));
     sg_actor_start(a, scheduler_main, 0, NULL);
 }
-
-/* ---- setting the stage -------------------------------------------------- */
 
 static void build_successors(void)
 {
@@ -803,7 +928,7 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     E.launches = malloc(sizeof *E.launches * ((size_t)dag->n + 1));
     E.release_time = calloc((size_t)dag->n + 1, sizeof *E.release_time);
     E.slots_per_sm = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;
-    E.conducted = m->policy == MEM_PARALLEL && E.slots_per_sm == 1;
+    E.conducted = m->policy == MEM_PARALLEL && !(E.slots_per_sm > 1 && m->sharing_by_simgrid);
     int slots = sms * E.slots_per_sm;
     E.n_slots = slots;
     E.sms = calloc((size_t)slots, sizeof *E.sms);
@@ -882,5 +1007,8 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     free(E.wave_order);
     free(E.idle_sms);
     free(E.running);
+    resident_card_free(&E.card);
+    free(E.slot_block);
+    free(E.ended);
     return rc;
 }

@@ -7,12 +7,13 @@
  * process's peak memory, next to the floor (floor.c): a bare SimGrid
  * program running the same number of activities on as many hosts.  One
  * core is used: the simulation is serial.  Then the same chain of 10^10
- * blocks in waves (engine.c; issue 12: under 10 s, memory flat).
+ * blocks in waves (engine.c; issue 12: under 10 s, memory flat), and
+ * with 16 resident blocks per SM, by the block scheduler and by SimGrid.
  * Then it runs every run file of programs/ (the papers' experiments, at the
  * papers' sizes) with `mcmsim run --format csv`, on one job and on every
  * core (--jobs), and prints each one's wall time and the totals, and a 2^20-point Stockham FFT
- * in exec mode beside the serial reference FFT (issue 4: under 5 s and
- * within 20× of the reference).
+ * in exec mode beside the serial reference FFT (issue 12: within 10× of
+ * the reference), and `make validate`'s wall time (under 2 minutes).
  * Figures, not assertions: these machines are shared and noisy, so compare
  * ratios taken in one run.
  */
@@ -94,8 +95,9 @@ static int run_floor(const char *floor_path, long n, int p, int stagger, double 
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* Wall time of `mcmsim run FILE --format csv --jobs JOBS` (output discarded). */
-static double time_run_file(const char *mcmsim, const char *file, const char *jobs)
+/* Wall time of a command (argv[0] its path; stdout discarded), or −1 if
+ * it fails. */
+static double time_command(char *const argv[])
 {
     fflush(stdout); /* the child must not flush our buffer again */
     double t0 = now();
@@ -103,12 +105,19 @@ static double time_run_file(const char *mcmsim, const char *file, const char *jo
     if (pid == 0) {
         if (!freopen("/dev/null", "w", stdout))
             _exit(126);
-        execl(mcmsim, mcmsim, "run", file, "--format", "csv", "--jobs", jobs, (char *)NULL);
+        execv(argv[0], argv);
         _exit(127);
     }
     int status;
     waitpid(pid, &status, 0);
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? now() - t0 : -1;
+}
+
+/* Wall time of `mcmsim run FILE --format csv --jobs JOBS`. */
+static double time_run_file(const char *mcmsim, const char *file, const char *jobs)
+{
+    char *argv[] = {(char *)mcmsim, "run", (char *)file, "--format", "csv", "--jobs", (char *)jobs, NULL};
+    return time_command(argv);
 }
 
 /* Simulate the chain of `blocks` on `m`: its result and wall seconds. */
@@ -142,6 +151,49 @@ static int bench_waves(const machine *block_by_block)
         fflush(stdout);
         sim_result_free(&r);
     }
+    return 0;
+}
+
+/* The chain with 16 resident blocks per SM sharing lanes and port (the
+ * card path): the block scheduler (resident.c) against the same blocks as
+ * SimGrid activities (sharing_by_simgrid), which `shared` and `exclusive`
+ * still use. */
+static int bench_resident(const machine *mcm)
+{
+    machine m = *mcm;
+    m.blocks_per_sm = 16;
+    m.lanes = 64; /* a block's 2 560 operations take 40 cycles of lanes, 10 of span */
+    printf("\nengine with 16 resident blocks per SM (lanes = 64): the same chain\n%10s %16s %16s %8s\n", "blocks",
+           "scheduler blk/s", "SimGrid blk/s", "ratio");
+    for (long n = 100000; n <= 1000000; n *= 10) {
+        sim_result a, b;
+        double scheduler_s, simgrid_s;
+        m.sharing_by_simgrid = 0;
+        if (run_chain((double)n, 0, &m, &a, &scheduler_s) < 0)
+            return 1;
+        m.sharing_by_simgrid = 1;
+        if (run_chain((double)n, 0, &m, &b, &simgrid_s) < 0)
+            return 1;
+        printf("%10ld %16.0f %16.0f %7.1fx  (T %.17g and %.17g)\n", n, n / scheduler_s, n / simgrid_s,
+               simgrid_s / scheduler_s, a.T, b.T);
+        fflush(stdout);
+        sim_result_free(&a);
+        sim_result_free(&b);
+    }
+    return 0;
+}
+
+/* `make validate` (issue 12: under 2 minutes); it rewrites the report
+ * and the presets, the same bytes from the same data. */
+static int bench_validate(const char *validate)
+{
+    char *argv[] = {(char *)validate, NULL};
+    double seconds = time_command(argv);
+    if (seconds < 0) {
+        fprintf(stderr, "bench: %s failed\n", validate);
+        return 1;
+    }
+    printf("\nmake validate (%s): %.1f s (target: under 2 minutes)\n", validate, seconds);
     return 0;
 }
 
@@ -179,6 +231,7 @@ int main(int argc, char **argv)
 {
     const char *floor_path = argc > 1 ? argv[1] : "build/bench/floor";
     const char *mcmsim = argc > 2 ? argv[2] : "build/mcmsim";
+    const char *validate = argc > 3 ? argv[3] : "build/validate/validate";
     machine m;
     machine_defaults(&m);
     m.p = 132;
@@ -205,7 +258,8 @@ int main(int argc, char **argv)
         sim_result_free(&r);
         sim_result_free(&staggered);
     }
-    if (bench_waves(&m) != 0 || bench_run_files(mcmsim) != 0)
+    if (bench_waves(&m) != 0 || bench_resident(&m) != 0 || bench_run_files(mcmsim) != 0 ||
+        bench_validate(validate) != 0)
         return 1;
     double exec_s, serial_s;
     machine_defaults(&m);

@@ -1,0 +1,325 @@
+/*
+ * resident.c — an SM that holds several blocks at once (resident.h).
+ *
+ * It owns the phases of each resident block and the max-min sharing of
+ * the SM's lanes and port among them.  It knows nothing of kernels or of
+ * the schedule: engine.c's block scheduler hands it blocks and asks it
+ * when the next phase ends.
+ */
+#include "resident.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* An amount left of at most this fraction of its phase is the rounding of
+ * rate × time: the phase is done. */
+#define RESIDENT_EPSILON 1e-12
+
+int resident_init(resident_sm *s, int slots)
+{
+    s->slots = slots;
+    s->held = 0;
+    s->at = 0;
+    s->slot = calloc((size_t)slots, sizeof *s->slot);
+    if (!s->slot)
+        return -1;
+    for (int i = 0; i < slots; i++)
+        s->slot[i].phase = RESIDENT_FREE;
+    return 0;
+}
+
+void resident_free(resident_sm *s)
+{
+    free(s->slot);
+    s->slot = NULL;
+}
+
+int resident_free_slot(const resident_sm *s)
+{
+    for (int i = 0; i < s->slots; i++)
+        if (s->slot[i].phase == RESIDENT_FREE)
+            return i;
+    return -1;
+}
+
+/* ---- phases --------------------------------------------------------------- */
+
+static double phase_amount(const resident_slot *b, int phase)
+{
+    switch (phase) {
+    case RESIDENT_WAIT:
+        return b->t.wait;
+    case RESIDENT_READ:
+        return b->t.read;
+    case RESIDENT_COMPUTE:
+        return b->t.work > 0 ? b->t.work : b->t.span;
+    default:
+        return b->t.write;
+    }
+}
+
+/* A delay runs at its own pace; the other phases share a resource. */
+static int on_port(const resident_slot *b)
+{
+    return b->phase == RESIDENT_READ || b->phase == RESIDENT_WRITE;
+}
+
+static int on_lanes(const resident_slot *b)
+{
+    return b->phase == RESIDENT_COMPUTE && b->t.work > 0;
+}
+
+static int is_delay(const resident_slot *b)
+{
+    return b->phase == RESIDENT_WAIT || (b->phase == RESIDENT_COMPUTE && b->t.work <= 0);
+}
+
+/* The block enters `phase` at `now`, or the first later one with cycles
+ * to do; it notes when its reads end and its writes begin. */
+static void enter(resident_slot *b, int phase, double now)
+{
+    for (; phase < RESIDENT_FREE; phase++) {
+        if (phase == RESIDENT_COMPUTE)
+            b->read_end = now;
+        if (phase == RESIDENT_WRITE)
+            b->write_start = now;
+        if (phase_amount(b, phase) > 0)
+            break;
+    }
+    b->phase = phase;
+    if (phase == RESIDENT_FREE)
+        return;
+    b->left = phase_amount(b, phase);
+    if (is_delay(b)) {
+        b->rate = 1;
+        b->end = now + b->left; /* fixed: a delay owes nothing to the others */
+    }
+}
+
+/* ---- sharing -------------------------------------------------------------- */
+
+/* A compute phase takes at most work/span lane-cycles per cycle. */
+static double lane_bound(const resident_slot *b)
+{
+    return b->t.span > 0 ? b->t.work / b->t.span : INFINITY;
+}
+
+/* Max-min fairness on the lanes: by increasing bound, each block takes its
+ * bound or an equal share of what is left, whichever is less. */
+static void share_lanes(resident_sm *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->slots; i++)
+        if (on_lanes(&s->slot[i]))
+            n++;
+    double capacity = 1;
+    for (int left = n; left > 0; left--) {
+        resident_slot *tightest = NULL; /* the unserved block of least bound, lowest slot */
+        for (int i = 0; i < s->slots; i++) {
+            resident_slot *b = &s->slot[i];
+            if (on_lanes(b) && b->rate < 0 && (!tightest || lane_bound(b) < lane_bound(tightest)))
+                tightest = b;
+        }
+        double share = capacity / left;
+        tightest->rate = fmin(lane_bound(tightest), share);
+        capacity -= tightest->rate;
+    }
+}
+
+/* The rates of the blocks on the SM now, and the ends they give. */
+static void share(resident_sm *s)
+{
+    int on_the_port = 0;
+    for (int i = 0; i < s->slots; i++) {
+        resident_slot *b = &s->slot[i];
+        on_the_port += on_port(b);
+        if (on_lanes(b))
+            b->rate = -1; /* not served yet */
+    }
+    share_lanes(s);
+    for (int i = 0; i < s->slots; i++) {
+        resident_slot *b = &s->slot[i];
+        if (on_port(b))
+            b->rate = 1.0 / on_the_port;
+        if (on_port(b) || on_lanes(b))
+            b->end = s->at + b->left / b->rate;
+    }
+}
+
+/* ---- the SM's life ---------------------------------------------------------- */
+
+/* The work the shared phases did since `at`, at their rates. */
+static void progress(resident_sm *s, double now)
+{
+    for (int i = 0; i < s->slots; i++) {
+        resident_slot *b = &s->slot[i];
+        if (on_port(b) || on_lanes(b))
+            b->left -= b->rate * (now - s->at);
+    }
+    s->at = now;
+}
+
+void resident_start(resident_sm *s, int slot, double now, const resident_times *t)
+{
+    progress(s, now);
+    resident_slot *b = &s->slot[slot];
+    b->t = *t;
+    b->start = now;
+    b->read_end = b->write_start = now;
+    s->held++;
+    enter(b, RESIDENT_WAIT, now);
+    share(s);
+}
+
+double resident_next(const resident_sm *s)
+{
+    double next = INFINITY;
+    for (int i = 0; i < s->slots; i++)
+        if (s->slot[i].phase != RESIDENT_FREE && s->slot[i].end < next)
+            next = s->slot[i].end;
+    return next;
+}
+
+/* Has b's phase ended (its end reached, or only rounding left)? */
+static int phase_ended(const resident_slot *b, double now)
+{
+    if (b->end <= now)
+        return 1;
+    return !is_delay(b) && b->left <= RESIDENT_EPSILON * phase_amount(b, b->phase);
+}
+
+int resident_advance(resident_sm *s, double now, int *ended)
+{
+    progress(s, now);
+    int n = 0;
+    for (int i = 0; i < s->slots; i++) {
+        resident_slot *b = &s->slot[i];
+        if (b->phase == RESIDENT_FREE || !phase_ended(b, now))
+            continue;
+        enter(b, b->phase + 1, now);
+        if (b->phase == RESIDENT_FREE) {
+            s->held--;
+            ended[n++] = i;
+        }
+    }
+    share(s);
+    return n;
+}
+
+/* ---- the SMs of a card, by their next event ------------------------------- */
+
+int resident_card_init(resident_card *c, int sms, int slots)
+{
+    c->sms = sms;
+    c->n_heap = 0;
+    c->sm = calloc((size_t)sms, sizeof *c->sm);
+    c->heap = malloc(sizeof *c->heap * (size_t)sms);
+    c->place = malloc(sizeof *c->place * (size_t)sms);
+    c->next = malloc(sizeof *c->next * (size_t)sms);
+    if (!c->sm || !c->heap || !c->place || !c->next)
+        return -1;
+    for (int i = 0; i < sms; i++) {
+        c->place[i] = -1;
+        c->next[i] = INFINITY;
+        if (resident_init(&c->sm[i], slots) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+void resident_card_free(resident_card *c)
+{
+    for (int i = 0; c->sm && i < c->sms; i++)
+        resident_free(&c->sm[i]);
+    free(c->sm);
+    free(c->heap);
+    free(c->place);
+    free(c->next);
+    c->sm = NULL;
+    c->heap = c->place = NULL;
+    c->next = NULL;
+}
+
+static int comes_first(const resident_card *c, int a, int b)
+{
+    return c->next[a] < c->next[b] || (c->next[a] == c->next[b] && a < b);
+}
+
+static void heap_set(resident_card *c, int i, int sm)
+{
+    c->heap[i] = sm;
+    c->place[sm] = i;
+}
+
+static void sift_up(resident_card *c, int i)
+{
+    int sm = c->heap[i];
+    while (i > 0 && comes_first(c, sm, c->heap[(i - 1) / 2])) {
+        heap_set(c, i, c->heap[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    heap_set(c, i, sm);
+}
+
+static void sift_down(resident_card *c, int i)
+{
+    int sm = c->heap[i];
+    for (;;) {
+        int child = 2 * i + 1;
+        if (child >= c->n_heap)
+            break;
+        if (child + 1 < c->n_heap && comes_first(c, c->heap[child + 1], c->heap[child]))
+            child++;
+        if (!comes_first(c, c->heap[child], sm))
+            break;
+        heap_set(c, i, c->heap[child]);
+        i = child;
+    }
+    heap_set(c, i, sm);
+}
+
+/* SM sm's next event changed: move it in the heap, in or out. */
+static void reschedule(resident_card *c, int sm)
+{
+    double next = resident_next(&c->sm[sm]);
+    int i = c->place[sm];
+    c->next[sm] = next;
+    if (i < 0 && next < INFINITY) {
+        heap_set(c, c->n_heap++, sm);
+        sift_up(c, c->n_heap - 1);
+        return;
+    }
+    if (i < 0)
+        return;
+    if (next == INFINITY) { /* out: the last one takes its place */
+        int last = c->heap[--c->n_heap];
+        c->place[sm] = -1;
+        if (last == sm)
+            return;
+        heap_set(c, i, last);
+    }
+    int moved = c->heap[i]; /* up if it comes before its parent, else down */
+    sift_up(c, i);
+    sift_down(c, c->place[moved]);
+}
+
+void resident_card_start(resident_card *c, int sm, int slot, double now, const resident_times *t)
+{
+    resident_start(&c->sm[sm], slot, now, t);
+    reschedule(c, sm);
+}
+
+double resident_card_next(const resident_card *c, int *sm)
+{
+    if (c->n_heap == 0)
+        return INFINITY;
+    *sm = c->heap[0];
+    return c->next[*sm];
+}
+
+int resident_card_advance(resident_card *c, int sm, int *ended)
+{
+    int n = resident_advance(&c->sm[sm], c->next[sm], ended);
+    reschedule(c, sm);
+    return n;
+}

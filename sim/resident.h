@@ -1,0 +1,105 @@
+/*
+ * resident.h — an SM that holds several blocks at once, worked out by hand.
+ *
+ * Under `parallel` with blocks_per_sm > 1 (the card path), an SM's
+ * resident blocks meet on two resources of one cycle per cycle: its lanes
+ * and its port.  A block goes through four phases:
+ *
+ *   wait     a delay (its dispatch, its first word's latency)
+ *   read     `read` cycles of transfer on the port
+ *   compute  `work` cycles on the lanes, at most work/span per cycle, so
+ *            that alone it takes max(span, work); with no work to share,
+ *            a delay of `span` cycles
+ *   write    `write` cycles of transfer on the port
+ *
+ * Each resource is shared max-min fairly among the blocks on it (a block
+ * takes its bound if that is less than an equal share, the others split
+ * the rest), as SimGrid's solver shares a host among its executions.
+ * Between two changes on the SM the rates are constant, so each phase has
+ * a known end; the SM's next event is the earliest of them.
+ *
+ *   resident_sm s;
+ *   resident_init(&s, 16);
+ *   resident_start(&s, resident_free_slot(&s), now, &times);
+ *   ... t = resident_next(&s) ...
+ *   n = resident_advance(&s, t, ended);     // the slots whose block ended
+ *
+ * Invariant: the rates, and every busy slot's `end`, are those of the
+ * blocks on the SM since `at`; every change first advances the SM to its
+ * time.  Phase ends exactly at an event are taken exactly (no drift of a
+ * phase past its end); amounts left within RESIDENT_EPSILON of their
+ * phase's size count as done (the rounding of rate × time).
+ */
+#ifndef MCM_RESIDENT_H
+#define MCM_RESIDENT_H
+
+enum { RESIDENT_WAIT, RESIDENT_READ, RESIDENT_COMPUTE, RESIDENT_WRITE, RESIDENT_FREE };
+
+typedef struct resident_times {
+    double wait, read, write; /* cycles, as the block would take them alone */
+    double work, span;        /* compute: work cycles on the lanes (0: a delay of span) */
+} resident_times;
+
+typedef struct resident_slot {
+    int phase;                  /* RESIDENT_WAIT .. RESIDENT_WRITE, or RESIDENT_FREE */
+    resident_times t;
+    double left;                /* of the phase: cycles of transfer or work still to do */
+    double rate;                /* of the phase, since the SM's `at` */
+    double end;                 /* when the phase ends at that rate */
+    double start;               /* when the block started */
+    double read_end, write_start; /* when its reads ended, when its writes began */
+} resident_slot;
+
+typedef struct resident_sm {
+    int slots, held;            /* slots, and blocks held now */
+    double at;                  /* the time the rates were set */
+    resident_slot *slot;
+} resident_sm;
+
+/* An SM with `slots` free slots at time 0; resident_free releases it.
+ * Returns -1 when out of memory. */
+int resident_init(resident_sm *s, int slots);
+void resident_free(resident_sm *s);
+
+/* A free slot (the lowest), or -1 if every slot holds a block. */
+int resident_free_slot(const resident_sm *s);
+
+/* A block takes free slot `slot` at time `now`: no later than the SM's
+ * next event, the events before it taken (resident_advance). */
+void resident_start(resident_sm *s, int slot, double now, const resident_times *t);
+
+/* The SM's next phase end, or INFINITY if it holds no block. */
+double resident_next(const resident_sm *s);
+
+/* Move the SM to time `now` (its next event): every phase that ends then
+ * ends, and its block goes on to its next phase.  Writes
+ * the slots whose block ended, lowest first, into `ended` (room for
+ * `slots`) and returns how many; their slots are free again. */
+int resident_advance(resident_sm *s, double now, int *ended);
+
+/* ---- the SMs of a card, by their next event ------------------------------- */
+
+/* Every SM of the card, and a heap of those holding blocks by their next
+ * event (ties to the lower SM), kept as blocks start and phases end. */
+typedef struct resident_card {
+    int sms;
+    resident_sm *sm;
+    int *heap, n_heap;          /* SMs holding blocks, earliest next event first */
+    int *place;                 /* each SM's index in the heap, or -1 */
+    double *next;               /* each SM's next event (resident_next) */
+} resident_card;
+
+int resident_card_init(resident_card *c, int sms, int slots);
+void resident_card_free(resident_card *c);
+
+/* resident_start on SM `sm`, and the heap kept. */
+void resident_card_start(resident_card *c, int sm, int slot, double now, const resident_times *t);
+
+/* The card's next event, and in *sm its SM; INFINITY if no SM holds a
+ * block. */
+double resident_card_next(const resident_card *c, int *sm);
+
+/* resident_advance on SM `sm` at its next event, and the heap kept. */
+int resident_card_advance(resident_card *c, int sm, int *ended);
+
+#endif

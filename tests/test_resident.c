@@ -1,0 +1,334 @@
+/*
+ * test_resident.c — several resident blocks per SM under `parallel`:
+ * resident.c's sharing of an SM's lanes and port on hand-checked cases,
+ * and the block scheduler that plays them (sim/engine.c) against the same
+ * blocks as SimGrid activities shared by SimGrid's max-min solver
+ * (sharing_by_simgrid), on the case studies on the card presets and on
+ * seeded random DAGs.
+ *
+ * The two agree to SimGrid's precision, not bit for bit: SimGrid solves
+ * the sharing to a relative 1e-5 of the rates (maxmin/precision) and ends
+ * an activity whose work left is below 1e-9 cycles, and rounds differently.
+ * Times are compared to a relative 1e-6.
+ */
+#include "helpers.h"
+#include "resident.h"
+#include "rng.h"
+
+#include <math.h>
+
+/* ---- one SM, by hand ---------------------------------------------------- */
+
+/* Run SM s to its last event; returns the time, and counts the blocks
+ * that ended. */
+static double run_out(resident_sm *s, int *blocks)
+{
+    int ended[16];
+    double t = 0;
+    *blocks = 0;
+    for (double next; (next = resident_next(s)) < INFINITY;) {
+        t = next;
+        *blocks += resident_advance(s, next, ended);
+    }
+    return t;
+}
+
+Test(resident, a_block_alone_takes_its_phases_in_turn)
+{
+    resident_sm s;
+    cr_assert_eq(resident_init(&s, 4), 0);
+    resident_times t = {.wait = 5, .read = 10, .write = 10, .work = 0, .span = 20};
+    resident_start(&s, 0, 0, &t);
+    cr_expect_eq(resident_next(&s), 5, "the wait ends at 5");
+    int ended[4];
+    cr_expect_eq(resident_advance(&s, 5, ended), 0);
+    cr_expect_eq(resident_next(&s), 15, "the reads end at 15");
+    resident_advance(&s, 15, ended);
+    cr_expect_eq(s.slot[0].read_end, 15);
+    cr_expect_eq(resident_next(&s), 35, "the compute (a delay of the span) ends at 35");
+    resident_advance(&s, 35, ended);
+    cr_expect_eq(s.slot[0].write_start, 35);
+    cr_expect_eq(resident_next(&s), 45);
+    cr_expect_eq(resident_advance(&s, 45, ended), 1);
+    cr_expect_eq(ended[0], 0);
+    cr_expect_eq(s.held, 0);
+    cr_expect_eq(resident_next(&s), INFINITY);
+    cr_expect_eq(resident_free_slot(&s), 0);
+    resident_free(&s);
+}
+
+Test(resident, two_blocks_share_the_port_equally)
+{
+    /* both read 100 cycles at once: half the port each, both by 200 */
+    resident_sm s;
+    cr_assert_eq(resident_init(&s, 2), 0);
+    resident_times t = {.read = 100};
+    resident_start(&s, 0, 0, &t);
+    resident_start(&s, 1, 0, &t);
+    int blocks;
+    cr_expect_eq(run_out(&s, &blocks), 200);
+    cr_expect_eq(blocks, 2);
+    resident_free(&s);
+}
+
+Test(resident, lanes_are_shared_max_min_under_each_blocks_bound)
+{
+    /* A: work 100, span 50 (it may take 2 lane-cycles per cycle, the SM
+     * has 1); B: work 10, span 100 (at most 0.1 per cycle).  Together B
+     * takes its 0.1 and A the other 0.9: B ends at 100, when A has done 90;
+     * A's last 10 at the whole SM: 110. */
+    resident_sm s;
+    cr_assert_eq(resident_init(&s, 2), 0);
+    resident_times a = {.work = 100, .span = 50}, b = {.work = 10, .span = 100};
+    resident_start(&s, 0, 0, &a);
+    resident_start(&s, 1, 0, &b);
+    cr_expect_float_eq(s.slot[0].rate, 0.9, 1e-15);
+    cr_expect_float_eq(s.slot[1].rate, 0.1, 1e-15);
+    int ended[2];
+    cr_expect_float_eq(resident_next(&s), 100, 1e-12);
+    cr_expect_eq(resident_advance(&s, resident_next(&s), ended), 1);
+    cr_expect_eq(ended[0], 1, "B ends first");
+    cr_expect_float_eq(resident_next(&s), 110, 1e-12);
+    resident_free(&s);
+}
+
+Test(resident, alone_a_block_computes_for_max_of_span_and_work)
+{
+    /* issue 10's example, in lane-cycles: W(B) = 2 560 on 128 lanes is 20
+     * work cycles; with S(B) = 10 the block takes 20; with S(B) = 40, 40 */
+    resident_sm s;
+    cr_assert_eq(resident_init(&s, 1), 0);
+    resident_times t = {.work = 20, .span = 10};
+    resident_start(&s, 0, 0, &t);
+    int blocks;
+    cr_expect_eq(run_out(&s, &blocks), 20);
+    t.span = 40;
+    resident_start(&s, 0, 20, &t);
+    cr_expect_eq(run_out(&s, &blocks), 60);
+    resident_free(&s);
+}
+
+Test(resident, one_blocks_transfer_overlaps_anothers_compute)
+{
+    /* A computes 100 (a delay), B reads 100 then computes: B's reads do
+     * not slow A; a late C joins B on the port at 50 and halves it */
+    resident_sm s;
+    cr_assert_eq(resident_init(&s, 3), 0);
+    resident_times a = {.span = 100}, b = {.read = 100}, c = {.read = 30};
+    resident_start(&s, 0, 0, &a);
+    resident_start(&s, 1, 0, &b);
+    int ended[3];
+    cr_expect_eq(resident_next(&s), 100);
+    /* at 50, B has read 50; with C, each gets half: C ends at 50 + 60 = 110,
+     * B has 50 left, of which 30 by 110 and 20 more at full rate: 130 */
+    resident_start(&s, 2, 50, &c);
+    cr_expect_eq(resident_next(&s), 100, "A's delay ends as before");
+    cr_expect_eq(resident_advance(&s, 100, ended), 1);
+    cr_expect_eq(ended[0], 0);
+    cr_expect_float_eq(resident_next(&s), 110, 1e-12);
+    cr_expect_eq(resident_advance(&s, resident_next(&s), ended), 1);
+    cr_expect_eq(ended[0], 2);
+    cr_expect_float_eq(resident_next(&s), 130, 1e-12);
+    resident_free(&s);
+}
+
+/* ---- the block scheduler: where blocks go ------------------------------- */
+
+static sim_result run_traced(const kernel_dag *dag, const machine *m, char **trace)
+{
+    char path[] = "/tmp/mcmsim-resident-XXXXXX";
+    close(mkstemp(path));
+    sim_result r;
+    cr_assert_eq(sim_run(dag, m, path, &r), 0, "sim_run failed: %s", fail_message());
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    *trace = calloc(1 << 16, 1);
+    size_t got = fread(*trace, 1, (1 << 16) - 1, f);
+    cr_assert_lt(got, (size_t)(1 << 16) - 1, "trace longer than the test expects");
+    fclose(f);
+    unlink(path);
+    return r;
+}
+
+Test(resident, blocks_freed_at_one_instant_are_spread_over_the_sms)
+{
+    /* a: 8 blocks of 10 cycles fill 2 SMs of 4 slots at 0; at 10 all end,
+     * and b's 4 blocks go to the SM holding the fewest, ties to the lower:
+     * SM 0, 1, 0, 1.  Busy 20 and 20 (not 20 and 10, all on SM 0). */
+    kernel_dag *dag = kernel_dag_new("spread");
+    kernel a = test_kernel("a", 8, 32, 10, 0, 0), b = test_kernel("b", 4, 32, 10, 0, 0);
+    kernel_dag_add(dag, &a);
+    kernel_dag_add(dag, &b);
+    machine m = test_machine(2, 1);
+    m.blocks_per_sm = 4;
+    char *trace;
+    sim_result r = run_traced(dag, &m, &trace);
+    cr_expect_eq(r.T, 20);
+    cr_expect_eq(r.sm_busy[0], 20);
+    cr_expect_eq(r.sm_busy[1], 20);
+    cr_expect(strstr(trace, "\nb,0,0,10,20,10,20\nb,2,0,10,20,10,20\nb,1,1,10,20,10,20\nb,3,1,10,20,10,20\n") != NULL,
+              "b's blocks by SM: %s", trace);
+    cr_expect(strstr(trace, "\na,0,0,0,10,0,10\na,2,0,0,10,0,10\n") != NULL, "a's blocks by SM: %s", trace);
+    free(trace);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+}
+
+Test(resident, a_kernel_holds_no_more_blocks_than_its_threads_allow)
+{
+    /* 256 threads a block, 512 threads an SM: 2 of the 4 slots; 6 blocks
+     * of 10 cycles on 1 SM go 2 at a time: T = 30 */
+    kernel_dag *dag = kernel_dag_new("threads");
+    kernel k = test_kernel("k", 6, 256, 10, 0, 0);
+    kernel_dag_add(dag, &k);
+    machine m = test_machine(1, 1);
+    m.blocks_per_sm = 4;
+    m.threads_per_sm = 512;
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 30);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+}
+
+Test(resident, resident_blocks_share_the_port_in_a_kernel)
+{
+    /* 4 blocks each reading 32 words at U = 1 (32 cycles alone) and
+     * computing 8, on 1 SM of 4 slots: the 4 reads share the port, all end
+     * at 128; then 8 of compute: T = 136 (alone a block takes 40) */
+    kernel_dag *dag = kernel_dag_new("port");
+    kernel k = test_kernel("k", 4, 32, 8, 32, 0);
+    kernel_dag_add(dag, &k);
+    machine m = test_machine(1, 1);
+    m.blocks_per_sm = 4;
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 136);
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+}
+
+/* ---- the block scheduler against SimGrid's sharing ---------------------- */
+
+static sim_result run_sharing(const kernel_dag *dag, const machine *m, int by_simgrid)
+{
+    machine mode = *m;
+    mode.sharing_by_simgrid = by_simgrid;
+    return simulate(dag, &mode);
+}
+
+static int close_enough(double a, double b)
+{
+    return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b));
+}
+
+/* The block scheduler and SimGrid: the same figures to 1e-6, relative.
+ * Returns the relative difference of T. */
+static double same_sharing(const kernel_dag *dag, const machine *m, const char *what)
+{
+    sim_result a = run_sharing(dag, m, 1), b = run_sharing(dag, m, 0);
+    cr_expect(close_enough(a.T, b.T), "%s: T %.17g by SimGrid, %.17g", what, a.T, b.T);
+    cr_expect_eq(a.costs.N, b.costs.N, "%s: N", what);
+    cr_expect(close_enough(a.costs.W, b.costs.W), "%s: W", what);
+    cr_expect(close_enough(a.costs.O, b.costs.O), "%s: O", what);
+    cr_expect(close_enough(a.costs.C, b.costs.C), "%s: C", what);
+    cr_expect(close_enough(a.utilization, b.utilization), "%s: utilisation %.17g, %.17g", what, a.utilization,
+              b.utilization);
+    for (int k = 0; k < a.n_kernels; k++) {
+        cr_expect(close_enough(a.kernels[k].start, b.kernels[k].start), "%s: kernel %d's start %.17g, %.17g",
+                  what, k, a.kernels[k].start, b.kernels[k].start);
+        cr_expect(close_enough(a.kernels[k].end, b.kernels[k].end), "%s: kernel %d's end %.17g, %.17g", what, k,
+                  a.kernels[k].end, b.kernels[k].end);
+    }
+    double diff = fabs(a.T - b.T) / fmax(a.T, b.T);
+    sim_result_free(&a);
+    sim_result_free(&b);
+    return diff;
+}
+
+/* The case studies on the card presets, on one SM (where no block is
+ * placed before another: the two paths differ only in how they share). */
+Test(resident, case_studies_on_one_sm_of_the_card_presets, .timeout = 300)
+{
+    struct {
+        const char *program, *names, *preset;
+        double values[5];
+        int n;
+    } cases[] = {
+        {"sum", "n l", "h100", {1 << 16, 256}, 2},
+        {"prefix-optimal", "n l", "h200", {1 << 14, 256}, 2},
+        {"plain-mult", "n m l s", "h100", {1024, 1024, 256, 4}, 4},
+        {"plain-mult", "n m l s", "h200", {512, 256, 256, 1}, 4},
+        {"stockham", "n l", "h100", {1 << 12, 128}, 2},
+        {"cooley-tukey", "n l m", "h100", {1 << 12, 128, 16}, 3},
+        {"radix-sort", "n c s l", "h100", {1 << 12, 32, 8, 256}, 4},
+        {"euclid", "n m s l", "h100", {500, 500, 1, 256}, 4},
+        {"plain-division", "n m l s d", "h200", {100, 180, 2, 1, 1}, 5},
+        {"fft-mult", "n m l", "h100", {1024, 1024, 256}, 3},
+    };
+    double worst = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        machine m = test_preset(cases[i].preset);
+        cr_assert_gt(m.blocks_per_sm, 1, "%s: a card preset holds several blocks per SM", cases[i].preset);
+        kernel_dag *dag = build_builtin(cases[i].program,
+                                        test_params_of(cases[i].names, cases[i].values, (size_t)cases[i].n), &m);
+        m.p = 1;
+        char what[128];
+        snprintf(what, sizeof what, "%s on %s", cases[i].program, cases[i].preset);
+        worst = fmax(worst, same_sharing(dag, &m, what));
+        m.launch = LAUNCH_GRAPH;
+        worst = fmax(worst, same_sharing(dag, &m, what));
+        kernel_dag_free(dag);
+    }
+    cr_log_info("case studies: T within %.2g of SimGrid's", worst);
+}
+
+/* A random DAG whose blocks all cost differently (times not whole
+ * numbers), so that no two blocks end at one instant: which kernel is
+ * released first never rests on a tie rule. */
+static kernel_dag *random_dag(rng *g)
+{
+    int n = 1 + (int)rng_below(g, 8);
+    kernel_dag *dag = kernel_dag_new("random");
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "k%d", i);
+        kernel k = test_kernel(name, 1 + (long)rng_below(g, 60), 32 * (1 + (int)rng_below(g, 8)), 1,
+                               (double)rng_below(g, 300) / 7.0, (double)rng_below(g, 300) / 11.0);
+        k.per_block = malloc(sizeof *k.per_block * (size_t)k.blocks);
+        for (long b = 0; b < k.blocks; b++) {
+            k.per_block[b] = k.cost;
+            k.per_block[b].span = 1 + (double)rng_below(g, 100000) / 41.0;
+            k.per_block[b].work = k.threads * k.per_block[b].span * (1 + (double)rng_below(g, 400) / 100.0);
+        }
+        cr_assert_eq(kernel_dag_add(dag, &k), i, "%s", fail_message());
+        for (int j = 0; j < i; j++)
+            if (rng_below(g, 3) == 0)
+                kernel_dag_after(dag, i, j);
+    }
+    return dag;
+}
+
+Test(resident, two_hundred_random_dags, .timeout = 300)
+{
+    rng g;
+    rng_seed(&g, 20261126);
+    double worst = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        kernel_dag *dag = random_dag(&g);
+        machine m = test_machine(1, 0.5 + (double)rng_below(&g, 100) / 53.0); /* one SM: no placement */
+        m.z = 1e9; /* residency limited by slots and threads */
+        m.blocks_per_sm = 2 + (int)rng_below(&g, 15);
+        if (rng_below(&g, 3) == 0)
+            m.threads_per_sm = 256 * (1 + (int)rng_below(&g, 8));
+        if (rng_below(&g, 2) == 0)
+            m.lanes = 1 + (double)rng_below(&g, 128); /* compute shares the lanes */
+        if (rng_below(&g, 3) == 0)
+            m.launch_latency = (double)rng_below(&g, 2000) / 3.0;
+        if (rng_below(&g, 3) == 0)
+            m.block_dispatch = (double)rng_below(&g, 50) / 7.0;
+        char what[64];
+        snprintf(what, sizeof what, "random DAG %d", trial);
+        worst = fmax(worst, same_sharing(dag, &m, what));
+        kernel_dag_free(dag);
+    }
+    cr_log_info("200 random DAGs: T within %.2g of SimGrid's", worst);
+}
