@@ -140,8 +140,9 @@ typedef struct machine {
     double graph_start_latency;  /* cycles before a graph's first kernels, once per run */
     launch_mode launch;    /* which launch latency applies: stream (default) or graph */
     int block_by_block;    /* 1: no waves (engine.c), not a run-file key: --block-by-block */
-    int sharing_by_simgrid; /* 1: resident blocks under `parallel` as SimGrid activities (engine.c),
-                             * the reference the tests hold resident.c to; not a run-file key */
+    int sharing_by_simgrid; /* 1: resident blocks, and transfers under `shared`, as SimGrid
+                             * activities (engine.c): the reference the tests hold resident.c
+                             * to; not a run-file key */
 } machine;
 
 /* The abstract default: the `mcm` preset's values. */

@@ -9,8 +9,10 @@
  *     sm1 --[port: 1/U]--+
  *
  * The SMs form a SimGrid cluster: each has a private link (its port, 1/U
- * words per cycle) and all share the cluster's backbone (the global-memory
- * channel, `bandwidth` words per cycle).  The global memory sits in a zone
+ * words per cycle; a cluster's private links are split-duplex, so an SM
+ * reads and writes at once, each at 1/U) and all share the cluster's
+ * backbone (the global-memory channel, `bandwidth` words per cycle, reads
+ * and writes together).  The global memory sits in a zone
  * of its own behind the cluster's router.  A transfer of w words between an
  * SM and global memory is a SimGrid communication of w bytes (one byte
  * stands for one word) along that route.  With the CM02 network model, zero

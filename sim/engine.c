@@ -13,18 +13,19 @@
  * Blocks are generated lazily: a kernel's state is a counter of blocks
  * issued and one of blocks finished, so memory does not grow with N.
  *
- * Who plays the SMs.  Under the `parallel` policy a block meets no other
- * SM's blocks, so one actor, the card's block scheduler, plays all the SMs
- * and the host CPU.  It knows when each block (each phase of a block) ends,
- * and at each instant it lets them end, launches the kernels due, and
- * hands ready blocks to SMs with room.  With one block per SM (the MCM) it
- * moves every SM many rounds at once through a kernel whose blocks cost
- * alike, in a wave (see "the block scheduler" below): the same results,
- * bit for bit, as one block at a time.  With several resident blocks per
- * SM, resident.c works out how each SM's blocks share it.  Under
- * `exclusive` and `shared` blocks meet in global memory: each SM (each
- * slot) is an actor on its SM's host, the memory's transfers are SimGrid
- * activities, and a launcher actor is the host CPU.
+ * Who plays the SMs.  Under the `parallel` and `shared` policies one
+ * actor, the card's block scheduler, plays all the SMs and the host CPU.
+ * It knows when each block (each phase of a block) ends, and at each
+ * instant it lets them end, launches the kernels due, and hands ready
+ * blocks to SMs with room.  Under `parallel` with one block per SM (the
+ * MCM) it moves every SM many rounds at once through a kernel whose blocks
+ * cost alike, in a wave (see "the block scheduler" below): the same
+ * results, bit for bit, as one block at a time.  Where blocks share, with
+ * several resident blocks per SM or on the `shared` channel, resident.c
+ * works out the sharing.  Under `exclusive` the memory serves one block at
+ * a time, picked at random among those asking at one instant: each SM
+ * (each slot) is an actor on its SM's host, the memory's transfers go
+ * through a controller actor, and a launcher actor is the host CPU.
  *
  * The card (machine.h, "Card terms").  With class costs or lanes, a block
  * computes for max(span cycles, work cycles) instead of S(B); a kernel
@@ -42,18 +43,18 @@
  * (`parallel`) or the policy's transfers.  Each resource is shared max-min
  * fairly among the resident blocks: they share the SM's lanes and its
  * port, and one block's transfer overlaps another's compute.  Under
- * `parallel` the block scheduler computes that sharing (resident.c); under
- * the other policies each slot is an actor, the lanes its SM's host, the
- * port a host "portI", and SimGrid's solver shares them.  An SM is busy
+ * `parallel` and `shared` the block scheduler computes that sharing
+ * (resident.c); under `exclusive` each slot is an actor, the lanes its
+ * SM's host, the port a host "portI", and SimGrid's solver shares them.  An SM is busy
  * while it holds a block.  An SM holds at most kernel_resident_blocks()
  * blocks of a kernel (its threads against threads_per_sm, its private
  * words against Z).  A ready block goes to the SM holding the fewest
  * blocks among those with room for it, as a card's block scheduler picks
  * the SM with the most free resources (Gilman et al., "Demystifying the
  * placement policies of the NVIDIA GPU thread block scheduler", 2020).
- * (Under the other policies a slot whose block ends takes its next block
- * for its own SM at once, in SimGrid's order among the slots that end at
- * one instant.)
+ * (Under `exclusive` a slot whose block ends takes its next block for its
+ * own SM at once, in SimGrid's order among the slots that end at one
+ * instant.)
  *
  * This file runs inside the child process made by run.c, which owns the
  * SimGrid engine's whole lifetime.
@@ -116,10 +117,11 @@ static struct engine {
     int *idle_rank;          /* card path: per SM, while ordering the idle slots */
     int *resident_limit;     /* card path: per kernel, its blocks an SM may hold */
     double *idle_key;        /* card path: per slot, its place in that order */
-    int conducted;           /* `parallel`: the block scheduler runs it */
-    resident_card card;      /* conducted, several blocks per SM: each SM's blocks */
-    block *slot_block;       /* conducted, several blocks per SM: the block in each slot */
-    int *ended;              /* conducted, several blocks per SM: slots whose block ended */
+    int conducted;           /* `parallel` and `shared`: the block scheduler runs it */
+    int shares;              /* blocks share an SM (resident blocks) or the channel (`shared`) */
+    resident_card card;      /* conducted and shares: each SM's blocks */
+    block *slot_block;       /* conducted and shares: the block in each slot */
+    int *ended;              /* conducted and shares: slots whose block ended */
     double now;              /* conducted: the time, as the scheduler computes it */
     struct sm_block *on_sm;  /* conducted: each SM's block */
     int *heap, n_heap;       /* conducted: busy SMs, earliest end first, ties to the lower SM */
@@ -342,8 +344,9 @@ static block_times block_times_of(const block *b)
 
 static void run_block_card(sm_state *me, const block *b);
 
-/* A block under `exclusive` or `shared`: its transfers go through global
- * memory (global_memory.c), where they meet the other SMs'. */
+/* A block under `exclusive` (or, for tests, `shared` with
+ * sharing_by_simgrid): its transfers go through global memory
+ * (global_memory.c), where they meet the other SMs'. */
 static void run_block(sm_state *me, const block *b)
 {
     if (E.slots_per_sm > 1) {
@@ -477,8 +480,8 @@ static double resident_compute(const resident_times *t)
     return fmax(t->work, t->span);
 }
 
-/* A resident block under `exclusive` or `shared` (or, for tests, under
- * `parallel` with sharing_by_simgrid): its phases as SimGrid activities. */
+/* A resident block under `exclusive` (or, for tests, under `parallel` and
+ * `shared` with sharing_by_simgrid): its phases as SimGrid activities. */
 static void run_block_card(sm_state *me, const block *b)
 {
     resident_times t = resident_times_of(b);
@@ -769,11 +772,12 @@ static void scheduler_main(int argc, char *argv[])
     }
 }
 
-/* ---- the block scheduler with resident blocks ----------------------------- */
+/* ---- the block scheduler where blocks share ------------------------------- */
 /*
- * Under `parallel` with several resident blocks per SM, what a block does
- * depends only on the blocks of its own SM: resident.c works out each
- * SM's sharing of its lanes and port, and the block scheduler plays the
+ * With several resident blocks per SM, or under `shared`, a block's phases
+ * last as long as the others on its SM (and, under `shared`, on the
+ * channel) let them: resident.c works out each SM's sharing of its lanes
+ * and port and the channel's level, and the block scheduler plays the
  * card.  At each instant: the SMs whose phases end then move on, lowest
  * SM first (a block that ends is done); the kernels due are launched;
  * then ready blocks go, one at a time, to the SM holding the fewest
@@ -850,8 +854,10 @@ static void resident_scheduler_main(int argc, char *argv[])
 
 static void scheduler_start(int sms)
 {
-    if (E.slots_per_sm > 1) {
-        if (resident_card_init(&E.card, sms, E.slots_per_sm) < 0)
+    if (E.shares) {
+        int shared = E.m->policy == MEM_SHARED; /* the channel; ports split, as SimGrid's */
+        double channel = shared ? machine_bandwidth(E.m) * E.m->u : INFINITY;
+        if (resident_card_init(&E.card, sms, E.slots_per_sm, channel, shared) < 0)
             return (void)fail("out of memory for %d SMs of %d resident blocks", sms, E.slots_per_sm);
         E.slot_block = calloc((size_t)E.n_slots, sizeof *E.slot_block);
         E.ended = calloc((size_t)E.slots_per_sm, sizeof *E.ended);
@@ -928,7 +934,10 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     E.launches = malloc(sizeof *E.launches * ((size_t)dag->n + 1));
     E.release_time = calloc((size_t)dag->n + 1, sizeof *E.release_time);
     E.slots_per_sm = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;
-    E.conducted = m->policy == MEM_PARALLEL && !(E.slots_per_sm > 1 && m->sharing_by_simgrid);
+    E.shares = E.slots_per_sm > 1 || m->policy == MEM_SHARED;
+    E.conducted = m->policy == MEM_PARALLEL || m->policy == MEM_SHARED;
+    if (E.shares && m->sharing_by_simgrid)
+        E.conducted = 0; /* the tests' reference: SimGrid's solver shares */
     int slots = sms * E.slots_per_sm;
     E.n_slots = slots;
     E.sms = calloc((size_t)slots, sizeof *E.sms);
@@ -955,7 +964,7 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
         E.sms[i].sm = i % sms; /* slots 0 .. sms−1 one per SM, then the next layer */
         E.sms[i].wake = sg_sem_init(0);
     }
-    if (E.slots_per_sm > 1)
+    if (E.slots_per_sm > 1 || (E.conducted && E.shares))
         card_start(sms);
     global_memory_start(m, sms, E.hosts, sg_host_by_name("global_memory"));
     if (E.conducted)

@@ -6,7 +6,11 @@
  *   shared     a transfer is a SimGrid communication of cycles/U words from
  *              or to host "global_memory"; SimGrid shares the channel's
  *              bandwidth fairly among the transfers in flight, each capped
- *              by its SM's own port of 1/U words per cycle.
+ *              by its SM's own port of 1/U words per cycle (one each way).
+ *              Only the tests' reference runs it (sharing_by_simgrid): the
+ *              block scheduler works `shared` out itself (resident.c).
+ *              SimGrid moves whole bytes, so a fraction of a word is lost
+ *              here, and not there.
  *   exclusive  the literal rule of the thesis (line 1442): the memory serves
  *              one block's request at a time.  A memory controller actor
  *              collects the requests made at the same instant, picks one at

@@ -14,10 +14,12 @@
 
 /* Blocks per second the engine simulates block by block on the 2-core
  * development machine (a 2^20-block sum by halving on P = 128: 1.4 M/s
- * under parallel, one activity per block; 0.15 M/s under shared and
- * 0.2 M/s under exclusive, which simulate every transfer). */
+ * under parallel, one activity per block; about 1 M/s under shared, where
+ * the block scheduler shares the channel at every transfer's start and
+ * end; 0.2 M/s under exclusive, which simulates every transfer). */
 #define RATE_PARALLEL 1.5e6
-#define RATE_TRANSFERS 0.15e6
+#define RATE_SHARED 1.0e6
+#define RATE_TRANSFERS 0.2e6
 
 static double now(void)
 {
@@ -129,7 +131,8 @@ void progress_end(progress *p, int whole)
 
 void progress_warn_long(progress *p, const run_point *pt, double blocks, double steps, long i, long n)
 {
-    double rate = pt->machine.policy == MEM_PARALLEL ? RATE_PARALLEL : RATE_TRANSFERS;
+    memory_policy policy = pt->machine.policy;
+    double rate = policy == MEM_PARALLEL ? RATE_PARALLEL : policy == MEM_SHARED ? RATE_SHARED : RATE_TRANSFERS;
     double seconds = steps / rate;
     if (seconds <= 60)
         return;

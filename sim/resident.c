@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* An amount left of at most this fraction of its phase is the rounding of
  * rate × time: the phase is done. */
@@ -19,6 +20,9 @@ int resident_init(resident_sm *s, int slots)
 {
     s->slots = slots;
     s->held = 0;
+    s->split = 0;
+    s->transfers[0] = s->transfers[1] = 0;
+    s->level = INFINITY;
     s->at = 0;
     s->slot = calloc((size_t)slots, sizeof *s->slot);
     if (!s->slot)
@@ -126,13 +130,20 @@ static void share_lanes(resident_sm *s)
     }
 }
 
+/* The port a transfer takes: 0, or split, 1 for writes. */
+static int way(const resident_sm *s, const resident_slot *b)
+{
+    return s->split && b->phase == RESIDENT_WRITE;
+}
+
 /* The rates of the blocks on the SM now, and the ends they give. */
 static void share(resident_sm *s)
 {
-    int on_the_port = 0;
+    s->transfers[0] = s->transfers[1] = 0;
     for (int i = 0; i < s->slots; i++) {
         resident_slot *b = &s->slot[i];
-        on_the_port += on_port(b);
+        if (on_port(b))
+            s->transfers[way(s, b)]++;
         if (on_lanes(b))
             b->rate = -1; /* not served yet */
     }
@@ -140,7 +151,7 @@ static void share(resident_sm *s)
     for (int i = 0; i < s->slots; i++) {
         resident_slot *b = &s->slot[i];
         if (on_port(b))
-            b->rate = 1.0 / on_the_port;
+            b->rate = fmin(1.0 / s->transfers[way(s, b)], s->level);
         if (on_port(b) || on_lanes(b))
             b->end = s->at + b->left / b->rate;
     }
@@ -208,21 +219,26 @@ int resident_advance(resident_sm *s, double now, int *ended)
 
 /* ---- the SMs of a card, by their next event ------------------------------- */
 
-int resident_card_init(resident_card *c, int sms, int slots)
+int resident_card_init(resident_card *c, int sms, int slots, double channel, int split)
 {
     c->sms = sms;
+    c->slots = slots;
     c->n_heap = 0;
+    c->channel = channel;
+    c->level = INFINITY;
+    c->with = calloc((size_t)slots + 1, sizeof *c->with);
     c->sm = calloc((size_t)sms, sizeof *c->sm);
     c->heap = malloc(sizeof *c->heap * (size_t)sms);
     c->place = malloc(sizeof *c->place * (size_t)sms);
     c->next = malloc(sizeof *c->next * (size_t)sms);
-    if (!c->sm || !c->heap || !c->place || !c->next)
+    if (!c->sm || !c->heap || !c->place || !c->next || !c->with)
         return -1;
     for (int i = 0; i < sms; i++) {
         c->place[i] = -1;
         c->next[i] = INFINITY;
         if (resident_init(&c->sm[i], slots) < 0)
             return -1;
+        c->sm[i].split = split;
     }
     return 0;
 }
@@ -235,6 +251,8 @@ void resident_card_free(resident_card *c)
     free(c->heap);
     free(c->place);
     free(c->next);
+    free(c->with);
+    c->with = NULL;
     c->sm = NULL;
     c->heap = c->place = NULL;
     c->next = NULL;
@@ -303,10 +321,67 @@ static void reschedule(resident_card *c, int sm)
     sift_down(c, c->place[moved]);
 }
 
+/* ---- the channel ------------------------------------------------------------ */
+
+/* The channel's level, by progressive filling: every transfer's rate
+ * grows alike until a constraint is full.  SM s's port is full at 1/n_s,
+ * so the SMs with the most transfers fill first: by decreasing n_s, an
+ * SM whose port fills below the channel's fair level for what is left
+ * takes its whole port; the first that does not sets the level. */
+static double channel_level(resident_card *c)
+{
+    int n = 0; /* ports in use */
+    long transfers = 0;
+    memset(c->with, 0, sizeof *c->with * ((size_t)c->slots + 1));
+    for (int i = 0; i < c->sms; i++)
+        for (int w = 0; w < 2; w++)
+            if (c->sm[i].transfers[w] > 0) {
+                c->with[c->sm[i].transfers[w]]++;
+                transfers += c->sm[i].transfers[w];
+                n++;
+            }
+    if (n <= c->channel)
+        return INFINITY; /* every port at full speed fits */
+    double left = c->channel;
+    for (int k = c->slots; k >= 1; k--)
+        for (int j = 0; j < c->with[k]; j++) {
+            double level = left / (double)transfers;
+            if (1.0 / k > level)
+                return level;
+            left -= 1; /* this port, full */
+            transfers -= k;
+        }
+    return INFINITY;
+}
+
+/* An SM changed at `now`: if the channel's level moves, every SM with
+ * transfers gets its new rates. */
+static void channel_changed(resident_card *c, double now)
+{
+    if (c->channel == INFINITY)
+        return;
+    double level = channel_level(c);
+    if (level == c->level)
+        return;
+    c->level = level;
+    for (int i = 0; i < c->sms; i++) {
+        resident_sm *s = &c->sm[i];
+        if (s->transfers[0] + s->transfers[1] == 0) {
+            s->level = level; /* for its next transfer: no rate changes now */
+            continue;
+        }
+        progress(s, now);
+        s->level = level;
+        share(s);
+        reschedule(c, i);
+    }
+}
+
 void resident_card_start(resident_card *c, int sm, int slot, double now, const resident_times *t)
 {
     resident_start(&c->sm[sm], slot, now, t);
     reschedule(c, sm);
+    channel_changed(c, now);
 }
 
 double resident_card_next(const resident_card *c, int *sm)
@@ -319,7 +394,9 @@ double resident_card_next(const resident_card *c, int *sm)
 
 int resident_card_advance(resident_card *c, int sm, int *ended)
 {
-    int n = resident_advance(&c->sm[sm], c->next[sm], ended);
+    double now = c->next[sm];
+    int n = resident_advance(&c->sm[sm], now, ended);
     reschedule(c, sm);
+    channel_changed(c, now);
     return n;
 }

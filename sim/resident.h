@@ -15,6 +15,11 @@
  * Each resource is shared max-min fairly among the blocks on it (a block
  * takes its bound if that is less than an equal share, the others split
  * the rest), as SimGrid's solver shares a host among its executions.
+ * Under the `shared` policy the ports also share one channel to global
+ * memory (resident_card below): a transfer then moves at most at the
+ * channel's fair level, the same for every transfer on the card.  There
+ * an SM's port is split, as a SimGrid cluster's private links are: its
+ * reads share one way, its writes the other, each at full speed.
  * Between two changes on the SM the rates are constant, so each phase has
  * a known end; the SM's next event is the earliest of them.
  *
@@ -52,6 +57,9 @@ typedef struct resident_slot {
 
 typedef struct resident_sm {
     int slots, held;            /* slots, and blocks held now */
+    int split;                  /* reads and writes each have a port of their own */
+    int transfers[2];           /* blocks on the port now (split: reading, writing) */
+    double level;               /* the channel's most per transfer (INFINITY: no channel) */
     double at;                  /* the time the rates were set */
     resident_slot *slot;
 } resident_sm;
@@ -80,16 +88,27 @@ int resident_advance(resident_sm *s, double now, int *ended);
 /* ---- the SMs of a card, by their next event ------------------------------- */
 
 /* Every SM of the card, and a heap of those holding blocks by their next
- * event (ties to the lower SM), kept as blocks start and phases end. */
+ * event (ties to the lower SM), kept as blocks start and phases end.
+ *
+ * The channel (`shared`): `channel` port-cycles per cycle for the whole
+ * card (bandwidth × U), INFINITY under `parallel`.  Max-min over the ports
+ * and the channel: with n transfers on a port, each moves at min(1/n, x),
+ * x the level at which the channel is full, or without limit when every
+ * port can run at full speed.  A change of x changes the rates on every
+ * SM with transfers. */
 typedef struct resident_card {
-    int sms;
+    int sms, slots;
+    double channel, level;      /* the channel's capacity and its level now */
+    int *with;                  /* scratch: per k, the SMs with k transfers */
     resident_sm *sm;
     int *heap, n_heap;          /* SMs holding blocks, earliest next event first */
     int *place;                 /* each SM's index in the heap, or -1 */
     double *next;               /* each SM's next event (resident_next) */
 } resident_card;
 
-int resident_card_init(resident_card *c, int sms, int slots);
+/* `channel`: INFINITY for none (`parallel`); `split`: each SM's port
+ * split into a way in and a way out. */
+int resident_card_init(resident_card *c, int sms, int slots, double channel, int split);
 void resident_card_free(resident_card *c);
 
 /* resident_start on SM `sm`, and the heap kept. */

@@ -132,6 +132,69 @@ Test(resident, one_blocks_transfer_overlaps_anothers_compute)
     resident_free(&s);
 }
 
+/* ---- the channel of `shared` ------------------------------------------- */
+
+Test(resident, the_channel_fills_the_busiest_ports_first)
+{
+    /* SM 0 reads twice, SM 1 once, 100 cycles each, on a channel of 1.8
+     * port-cycles per cycle.  SM 0's port is full at 0.5 a transfer; the
+     * 0.8 left go to SM 1's one transfer (max-min, not 0.6 each).  SM 1
+     * ends at 125; then the channel is no limit: SM 0's 37.5 left each at
+     * 0.5, by 200. */
+    resident_card c;
+    cr_assert_eq(resident_card_init(&c, 2, 2, 1.8, 1), 0);
+    resident_times t = {.read = 100};
+    resident_card_start(&c, 0, 0, 0, &t);
+    resident_card_start(&c, 0, 1, 0, &t);
+    resident_card_start(&c, 1, 0, 0, &t);
+    cr_expect_float_eq(c.level, 0.8, 1e-15);
+    cr_expect_eq(c.sm[0].slot[0].rate, 0.5);
+    cr_expect_float_eq(c.sm[1].slot[0].rate, 0.8, 1e-15);
+    int sm, ended[2];
+    cr_expect_float_eq(resident_card_next(&c, &sm), 125, 1e-12);
+    cr_expect_eq(sm, 1);
+    cr_expect_eq(resident_card_advance(&c, sm, ended), 1);
+    cr_expect_eq(c.level, INFINITY, "one port on a channel of 1.8: no limit");
+    cr_expect_float_eq(resident_card_next(&c, &sm), 200, 1e-12);
+    cr_expect_eq(sm, 0);
+    cr_expect_eq(resident_card_advance(&c, sm, ended), 2);
+    cr_expect_eq(resident_card_next(&c, &sm), INFINITY);
+    resident_card_free(&c);
+}
+
+Test(resident, a_narrow_channel_gives_every_transfer_the_same_rate)
+{
+    /* the same on a channel of 1.5: 0.5 each, all three end at 200 */
+    resident_card c;
+    cr_assert_eq(resident_card_init(&c, 2, 2, 1.5, 1), 0);
+    resident_times t = {.read = 100};
+    resident_card_start(&c, 0, 0, 0, &t);
+    resident_card_start(&c, 0, 1, 0, &t);
+    resident_card_start(&c, 1, 0, 0, &t);
+    cr_expect_float_eq(c.level, 0.5, 1e-15);
+    int sm;
+    cr_expect_float_eq(resident_card_next(&c, &sm), 200, 1e-12);
+    resident_card_free(&c);
+}
+
+Test(resident, under_shared_a_port_reads_and_writes_at_once)
+{
+    /* as SimGrid's cluster links: one block reads 100 while another writes
+     * 100 on the same SM, each at the full port (both by 100), unless the
+     * channel is one port wide (half each: by 200) */
+    for (int wide = 0; wide <= 1; wide++) {
+        resident_card c;
+        cr_assert_eq(resident_card_init(&c, 1, 2, wide ? 10 : 1, 1), 0);
+        resident_times in = {.read = 100}, out = {.write = 100};
+        resident_card_start(&c, 0, 0, 0, &in);
+        resident_card_start(&c, 0, 1, 0, &out);
+        int sm, ended[2];
+        cr_expect_eq(resident_card_next(&c, &sm), wide ? 100 : 200);
+        cr_expect_eq(resident_card_advance(&c, sm, ended), 2, "both end at once");
+        resident_card_free(&c);
+    }
+}
+
 /* ---- the block scheduler: where blocks go ------------------------------- */
 
 static sim_result run_traced(const kernel_dag *dag, const machine *m, char **trace)
@@ -283,16 +346,18 @@ Test(resident, case_studies_on_one_sm_of_the_card_presets, .timeout = 300)
 
 /* A random DAG whose blocks all cost differently (times not whole
  * numbers), so that no two blocks end at one instant: which kernel is
- * released first never rests on a tie rule. */
-static kernel_dag *random_dag(rng *g)
+ * released first never rests on a tie rule.  Words moved: fractions of a
+ * word, or whole words (see uniform_dag). */
+static kernel_dag *random_dag(rng *g, int whole_words)
 {
     int n = 1 + (int)rng_below(g, 8);
     kernel_dag *dag = kernel_dag_new("random");
     for (int i = 0; i < n; i++) {
         char name[16];
         snprintf(name, sizeof name, "k%d", i);
+        double divide = whole_words ? 1 : 7;
         kernel k = test_kernel(name, 1 + (long)rng_below(g, 60), 32 * (1 + (int)rng_below(g, 8)), 1,
-                               (double)rng_below(g, 300) / 7.0, (double)rng_below(g, 300) / 11.0);
+                               (double)rng_below(g, 300) / divide, (double)rng_below(g, 300) / divide);
         k.per_block = malloc(sizeof *k.per_block * (size_t)k.blocks);
         for (long b = 0; b < k.blocks; b++) {
             k.per_block[b] = k.cost;
@@ -313,7 +378,7 @@ Test(resident, two_hundred_random_dags, .timeout = 300)
     rng_seed(&g, 20261126);
     double worst = 0;
     for (int trial = 0; trial < 200; trial++) {
-        kernel_dag *dag = random_dag(&g);
+        kernel_dag *dag = random_dag(&g, 0);
         machine m = test_machine(1, 0.5 + (double)rng_below(&g, 100) / 53.0); /* one SM: no placement */
         m.z = 1e9; /* residency limited by slots and threads */
         m.blocks_per_sm = 2 + (int)rng_below(&g, 15);
@@ -331,4 +396,53 @@ Test(resident, two_hundred_random_dags, .timeout = 300)
         kernel_dag_free(dag);
     }
     cr_log_info("200 random DAGs: T within %.2g of SimGrid's", worst);
+}
+
+/* `shared`, one block per SM, kernels whose blocks cost alike (which SM
+ * takes which block changes no time): the block scheduler's channel
+ * against SimGrid's network model, on up to 16 SMs.  Whole words only:
+ * SimGrid's communications move whole bytes (a byte stands for a word),
+ * so it drops the fraction of a word that the block scheduler moves. */
+static kernel_dag *uniform_dag(rng *g)
+{
+    int n = 1 + (int)rng_below(g, 8);
+    kernel_dag *dag = kernel_dag_new("uniform");
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "k%d", i);
+        kernel k = test_kernel(name, 1 + (long)rng_below(g, 100), 32 * (1 + (int)rng_below(g, 8)),
+                               1 + (double)rng_below(g, 1000) / 37.0, (double)rng_below(g, 60),
+                               (double)rng_below(g, 40));
+        cr_assert_eq(kernel_dag_add(dag, &k), i, "%s", fail_message());
+        for (int j = 0; j < i; j++)
+            if (rng_below(g, 3) == 0)
+                kernel_dag_after(dag, i, j);
+    }
+    return dag;
+}
+
+Test(resident, the_shared_channel_against_simgrids_network, .timeout = 300)
+{
+    rng g;
+    rng_seed(&g, 20261127);
+    double worst = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        int uniform = trial % 2 == 0;
+        kernel_dag *dag = uniform ? uniform_dag(&g) : random_dag(&g, 1);
+        machine m = test_machine(uniform ? 1 + (int)rng_below(&g, 16) : 1, 0.5 * (1 << rng_below(&g, 4)));
+        m.z = 1e9;
+        m.policy = MEM_SHARED;
+        m.bandwidth = (0.2 + (double)rng_below(&g, 100) / 20.0) / m.u; /* 0.2 to 5 ports' worth */
+        if (!uniform)
+            m.blocks_per_sm = 2 + (int)rng_below(&g, 15); /* one SM: its blocks and the channel */
+        if (rng_below(&g, 3) == 0)
+            m.launch_latency = (double)rng_below(&g, 2000) / 3.0;
+        if (rng_below(&g, 3) == 0)
+            m.block_dispatch = (double)rng_below(&g, 50) / 7.0;
+        char what[64];
+        snprintf(what, sizeof what, "shared DAG %d", trial);
+        worst = fmax(worst, same_sharing(dag, &m, what));
+        kernel_dag_free(dag);
+    }
+    cr_log_info("200 DAGs under shared: T within %.2g of SimGrid's", worst);
 }

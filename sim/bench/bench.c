@@ -154,25 +154,24 @@ static int bench_waves(const machine *block_by_block)
     return 0;
 }
 
-/* The chain with 16 resident blocks per SM sharing lanes and port (the
- * card path): the block scheduler (resident.c) against the same blocks as
- * SimGrid activities (sharing_by_simgrid), which `shared` and `exclusive`
- * still use. */
-static int bench_resident(const machine *mcm)
+/* The chain with blocks that share: 16 resident blocks per SM sharing
+ * lanes and port (the card path), or under `shared` one block per SM on a
+ * channel half as wide as the ports: the block scheduler (resident.c)
+ * against the same blocks as SimGrid activities (sharing_by_simgrid), as
+ * `exclusive` still runs them. */
+static int bench_sharing(const machine *m, const char *what)
 {
-    machine m = *mcm;
-    m.blocks_per_sm = 16;
-    m.lanes = 64; /* a block's 2 560 operations take 40 cycles of lanes, 10 of span */
-    printf("\nengine with 16 resident blocks per SM (lanes = 64): the same chain\n%10s %16s %16s %8s\n", "blocks",
-           "scheduler blk/s", "SimGrid blk/s", "ratio");
+    machine mode = *m;
+    printf("\n%s: the same chain\n%10s %16s %16s %8s\n", what, "blocks", "scheduler blk/s", "SimGrid blk/s",
+           "ratio");
     for (long n = 100000; n <= 1000000; n *= 10) {
         sim_result a, b;
         double scheduler_s, simgrid_s;
-        m.sharing_by_simgrid = 0;
-        if (run_chain((double)n, 0, &m, &a, &scheduler_s) < 0)
+        mode.sharing_by_simgrid = 0;
+        if (run_chain((double)n, 0, &mode, &a, &scheduler_s) < 0)
             return 1;
-        m.sharing_by_simgrid = 1;
-        if (run_chain((double)n, 0, &m, &b, &simgrid_s) < 0)
+        mode.sharing_by_simgrid = 1;
+        if (run_chain((double)n, 0, &mode, &b, &simgrid_s) < 0)
             return 1;
         printf("%10ld %16.0f %16.0f %7.1fx  (T %.17g and %.17g)\n", n, n / scheduler_s, n / simgrid_s,
                simgrid_s / scheduler_s, a.T, b.T);
@@ -258,8 +257,15 @@ int main(int argc, char **argv)
         sim_result_free(&r);
         sim_result_free(&staggered);
     }
-    if (bench_waves(&m) != 0 || bench_resident(&m) != 0 || bench_run_files(mcmsim) != 0 ||
-        bench_validate(validate) != 0)
+    machine resident = m, shared = m;
+    resident.blocks_per_sm = 16;
+    resident.lanes = 64; /* a block's 2 560 operations take 40 cycles of lanes, 10 of span */
+    shared.policy = MEM_SHARED;
+    shared.bandwidth = shared.p / (2 * shared.u);
+    if (bench_waves(&m) != 0 ||
+        bench_sharing(&resident, "engine with 16 resident blocks per SM (lanes = 64), `parallel`") != 0 ||
+        bench_sharing(&shared, "engine under `shared`, one block per SM, a channel of P/(2U) words per cycle") != 0 ||
+        bench_run_files(mcmsim) != 0 || bench_validate(validate) != 0)
         return 1;
     double exec_s, serial_s;
     machine_defaults(&m);
