@@ -831,6 +831,7 @@ static void resident_scheduler_main(int argc, char *argv[])
             take_block_for(sm, &b);
             resident_block_start(sm, &b);
         }
+        resident_card_settle(&E.card, E.now); /* the channel, once an instant */
         int sm = -1;
         double next = resident_card_next(&E.card, &sm);
         if (E.next_launch < E.n_launches)
@@ -852,18 +853,18 @@ static void resident_scheduler_main(int argc, char *argv[])
 
 /* ---- setting the stage -------------------------------------------------- */
 
-static void scheduler_start(int sms)
+static int scheduler_start(int sms)
 {
     if (E.shares) {
         int shared = E.m->policy == MEM_SHARED; /* the channel; ports split, as SimGrid's */
         double channel = shared ? machine_bandwidth(E.m) * E.m->u : INFINITY;
-        if (resident_card_init(&E.card, sms, E.slots_per_sm, channel, shared) < 0)
-            return (void)fail("out of memory for %d SMs of %d resident blocks", sms, E.slots_per_sm);
         E.slot_block = calloc((size_t)E.n_slots, sizeof *E.slot_block);
         E.ended = calloc((size_t)E.slots_per_sm, sizeof *E.ended);
+        if (resident_card_init(&E.card, sms, E.slots_per_sm, channel, shared) < 0 || !E.slot_block || !E.ended)
+            return fail("out of memory for %d SMs of %d resident blocks", sms, E.slots_per_sm);
         sg_actor_t a = sg_actor_init("block scheduler", sg_host_by_name("global_memory"));
         sg_actor_start(a, resident_scheduler_main, 0, NULL);
-        return;
+        return 0;
     }
     E.on_sm = calloc((size_t)sms, sizeof *E.on_sm);
     E.heap = malloc(sizeof *E.heap * (size_t)sms);
@@ -874,6 +875,7 @@ static void scheduler_start(int sms)
         set_idle(i, 1);
     sg_actor_t a = sg_actor_init("block scheduler", sg_host_by_name("global_memory"));
     sg_actor_start(a, scheduler_main, 0, NULL);
+    return 0;
 }
 
 static void build_successors(void)
@@ -967,8 +969,9 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     if (E.slots_per_sm > 1 || (E.conducted && E.shares))
         card_start(sms);
     global_memory_start(m, sms, E.hosts, sg_host_by_name("global_memory"));
+    int started = 0;
     if (E.conducted)
-        scheduler_start(sms);
+        started = scheduler_start(sms);
     else if (has_launcher(m)) {
         E.launch_pending = sg_sem_init(0);
         sg_actor_t host_cpu = sg_actor_init("launcher", sg_host_by_name("global_memory"));
@@ -989,8 +992,8 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     out->wave_blocks = E.wave_blocks;
     for (int i = 0; i < sms; i++) /* the SMs left out stay at 0 */
         out->sm_busy[i] = E.slots_per_sm > 1 ? E.sm_busy[i] : E.sms[i].busy;
-    int rc = 0;
-    if (E.kernels_left != 0)
+    int rc = started; /* -1: the block scheduler could not start (its message stands) */
+    if (rc == 0 && E.kernels_left != 0)
         rc = fail("internal error: the simulation stopped with %d kernels unfinished", E.kernels_left);
     if (E.trace && fclose(E.trace) != 0)
         rc = fail("--trace %s: write error", trace_path);

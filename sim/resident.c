@@ -226,6 +226,7 @@ int resident_card_init(resident_card *c, int sms, int slots, double channel, int
     c->n_heap = 0;
     c->channel = channel;
     c->level = INFINITY;
+    c->unsettled = 0;
     c->with = calloc((size_t)slots + 1, sizeof *c->with);
     c->sm = calloc((size_t)sms, sizeof *c->sm);
     c->heap = malloc(sizeof *c->heap * (size_t)sms);
@@ -354,12 +355,11 @@ static double channel_level(resident_card *c)
     return INFINITY;
 }
 
-/* An SM changed at `now`: if the channel's level moves, every SM with
- * transfers gets its new rates. */
-static void channel_changed(resident_card *c, double now)
+void resident_card_settle(resident_card *c, double now)
 {
-    if (c->channel == INFINITY)
+    if (!c->unsettled)
         return;
+    c->unsettled = 0;
     double level = channel_level(c);
     if (level == c->level)
         return;
@@ -381,7 +381,7 @@ void resident_card_start(resident_card *c, int sm, int slot, double now, const r
 {
     resident_start(&c->sm[sm], slot, now, t);
     reschedule(c, sm);
-    channel_changed(c, now);
+    c->unsettled = c->channel < INFINITY;
 }
 
 double resident_card_next(const resident_card *c, int *sm)
@@ -394,9 +394,8 @@ double resident_card_next(const resident_card *c, int *sm)
 
 int resident_card_advance(resident_card *c, int sm, int *ended)
 {
-    double now = c->next[sm];
-    int n = resident_advance(&c->sm[sm], now, ended);
+    int n = resident_advance(&c->sm[sm], c->next[sm], ended);
     reschedule(c, sm);
-    channel_changed(c, now);
+    c->unsettled = c->channel < INFINITY;
     return n;
 }

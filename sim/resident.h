@@ -99,6 +99,7 @@ int resident_advance(resident_sm *s, double now, int *ended);
 typedef struct resident_card {
     int sms, slots;
     double channel, level;      /* the channel's capacity and its level now */
+    int unsettled;              /* transfers began or ended since the level was set */
     int *with;                  /* scratch: per k, the SMs with k transfers */
     resident_sm *sm;
     int *heap, n_heap;          /* SMs holding blocks, earliest next event first */
@@ -114,8 +115,14 @@ void resident_card_free(resident_card *c);
 /* resident_start on SM `sm`, and the heap kept. */
 void resident_card_start(resident_card *c, int sm, int slot, double now, const resident_times *t);
 
+/* After the changes of an instant `now` (blocks started, phases ended):
+ * the channel's level for the transfers now, and every SM with transfers
+ * at its new rates.  Until then each SM keeps the rates it had, which held
+ * up to `now`: an instant's changes are settled once, together. */
+void resident_card_settle(resident_card *c, double now);
+
 /* The card's next event, and in *sm its SM; INFINITY if no SM holds a
- * block. */
+ * block.  (Settled: the next event; unsettled: the next of this instant.) */
 double resident_card_next(const resident_card *c, int *sm);
 
 /* resident_advance on SM `sm` at its next event, and the heap kept. */

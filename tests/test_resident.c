@@ -147,6 +147,7 @@ Test(resident, the_channel_fills_the_busiest_ports_first)
     resident_card_start(&c, 0, 0, 0, &t);
     resident_card_start(&c, 0, 1, 0, &t);
     resident_card_start(&c, 1, 0, 0, &t);
+    resident_card_settle(&c, 0);
     cr_expect_float_eq(c.level, 0.8, 1e-15);
     cr_expect_eq(c.sm[0].slot[0].rate, 0.5);
     cr_expect_float_eq(c.sm[1].slot[0].rate, 0.8, 1e-15);
@@ -154,6 +155,7 @@ Test(resident, the_channel_fills_the_busiest_ports_first)
     cr_expect_float_eq(resident_card_next(&c, &sm), 125, 1e-12);
     cr_expect_eq(sm, 1);
     cr_expect_eq(resident_card_advance(&c, sm, ended), 1);
+    resident_card_settle(&c, 125);
     cr_expect_eq(c.level, INFINITY, "one port on a channel of 1.8: no limit");
     cr_expect_float_eq(resident_card_next(&c, &sm), 200, 1e-12);
     cr_expect_eq(sm, 0);
@@ -171,6 +173,7 @@ Test(resident, a_narrow_channel_gives_every_transfer_the_same_rate)
     resident_card_start(&c, 0, 0, 0, &t);
     resident_card_start(&c, 0, 1, 0, &t);
     resident_card_start(&c, 1, 0, 0, &t);
+    resident_card_settle(&c, 0);
     cr_expect_float_eq(c.level, 0.5, 1e-15);
     int sm;
     cr_expect_float_eq(resident_card_next(&c, &sm), 200, 1e-12);
@@ -188,6 +191,7 @@ Test(resident, under_shared_a_port_reads_and_writes_at_once)
         resident_times in = {.read = 100}, out = {.write = 100};
         resident_card_start(&c, 0, 0, 0, &in);
         resident_card_start(&c, 0, 1, 0, &out);
+        resident_card_settle(&c, 0);
         int sm, ended[2];
         cr_expect_eq(resident_card_next(&c, &sm), wide ? 100 : 200);
         cr_expect_eq(resident_card_advance(&c, sm, ended), 2, "both end at once");
