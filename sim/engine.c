@@ -636,6 +636,28 @@ static double launch_due(int k)
     return fmax(E.release_time[k], machine_start_latency(E.m)) + machine_launch_latency(E.m);
 }
 
+/* The block scheduler's clock moves on to the next instant: the earlier of
+ * `end` (the next block or phase to end) and the next launch.  0 when
+ * there is none: the run is over. */
+static int next_instant(double end)
+{
+    if (E.next_launch < E.n_launches)
+        end = fmin(end, launch_due(E.launches[E.next_launch]));
+    if (end == INFINITY)
+        return 0;
+    if (end > E.now)
+        sg_actor_sleep_for(end - E.now);
+    E.now = end;
+    return 1;
+}
+
+/* The host CPU's part of an instant: the kernels whose launch is due. */
+static void launch_kernels_due(void)
+{
+    while (E.next_launch < E.n_launches && launch_due(E.launches[E.next_launch]) <= E.now)
+        make_ready(E.launches[E.next_launch++]);
+}
+
 static int whole(double x)
 {
     return x == floor(x) && fabs(x) <= 0x1p53;
@@ -757,18 +779,11 @@ static void scheduler_main(int argc, char *argv[])
         idle_sms_take();
         if (!E.m->block_by_block)
             wave();
-        double next = E.n_heap > 0 ? E.on_sm[E.heap[0]].end : INFINITY;
-        if (E.next_launch < E.n_launches)
-            next = fmin(next, launch_due(E.launches[E.next_launch]));
-        if (next == INFINITY)
+        if (!next_instant(E.n_heap > 0 ? E.on_sm[E.heap[0]].end : INFINITY))
             return;
-        if (next > E.now)
-            sg_actor_sleep_for(next - E.now);
-        E.now = next;
         while (E.n_heap > 0 && E.on_sm[E.heap[0]].end == E.now)
             sm_finish_block(heap_pop());
-        while (E.next_launch < E.n_launches && launch_due(E.launches[E.next_launch]) <= E.now)
-            make_ready(E.launches[E.next_launch++]);
+        launch_kernels_due();
     }
 }
 
@@ -833,21 +848,14 @@ static void resident_scheduler_main(int argc, char *argv[])
         }
         resident_card_settle(&E.card, E.now); /* the channel, once an instant */
         int sm = -1;
-        double next = resident_card_next(&E.card, &sm);
-        if (E.next_launch < E.n_launches)
-            next = fmin(next, launch_due(E.launches[E.next_launch]));
-        if (next == INFINITY)
+        if (!next_instant(resident_card_next(&E.card, &sm)))
             return;
-        if (next > E.now)
-            sg_actor_sleep_for(next - E.now);
-        E.now = next;
         while (resident_card_next(&E.card, &sm) == E.now) {
             int n = resident_card_advance(&E.card, sm, E.ended);
             for (int i = 0; i < n; i++)
                 resident_block_end(sm, E.ended[i]);
         }
-        while (E.next_launch < E.n_launches && launch_due(E.launches[E.next_launch]) <= E.now)
-            make_ready(E.launches[E.next_launch++]);
+        launch_kernels_due();
     }
 }
 

@@ -134,6 +134,17 @@ Test(resident, one_blocks_transfer_overlaps_anothers_compute)
 
 /* ---- the channel of `shared` ------------------------------------------- */
 
+/* SM 0 reads twice, SM 1 once, 100 cycles each, from 0, on `channel`. */
+static void three_reads(resident_card *c, double channel)
+{
+    cr_assert_eq(resident_card_init(c, 2, 2, channel, 1), 0);
+    resident_times t = {.read = 100};
+    resident_card_start(c, 0, 0, 0, &t);
+    resident_card_start(c, 0, 1, 0, &t);
+    resident_card_start(c, 1, 0, 0, &t);
+    resident_card_settle(c, 0);
+}
+
 Test(resident, the_channel_fills_the_busiest_ports_first)
 {
     /* SM 0 reads twice, SM 1 once, 100 cycles each, on a channel of 1.8
@@ -142,12 +153,7 @@ Test(resident, the_channel_fills_the_busiest_ports_first)
      * ends at 125; then the channel is no limit: SM 0's 37.5 left each at
      * 0.5, by 200. */
     resident_card c;
-    cr_assert_eq(resident_card_init(&c, 2, 2, 1.8, 1), 0);
-    resident_times t = {.read = 100};
-    resident_card_start(&c, 0, 0, 0, &t);
-    resident_card_start(&c, 0, 1, 0, &t);
-    resident_card_start(&c, 1, 0, 0, &t);
-    resident_card_settle(&c, 0);
+    three_reads(&c, 1.8);
     cr_expect_float_eq(c.level, 0.8, 1e-15);
     cr_expect_eq(c.sm[0].slot[0].rate, 0.5);
     cr_expect_float_eq(c.sm[1].slot[0].rate, 0.8, 1e-15);
@@ -168,12 +174,7 @@ Test(resident, a_narrow_channel_gives_every_transfer_the_same_rate)
 {
     /* the same on a channel of 1.5: 0.5 each, all three end at 200 */
     resident_card c;
-    cr_assert_eq(resident_card_init(&c, 2, 2, 1.5, 1), 0);
-    resident_times t = {.read = 100};
-    resident_card_start(&c, 0, 0, 0, &t);
-    resident_card_start(&c, 0, 1, 0, &t);
-    resident_card_start(&c, 1, 0, 0, &t);
-    resident_card_settle(&c, 0);
+    three_reads(&c, 1.5);
     cr_expect_float_eq(c.level, 0.5, 1e-15);
     int sm;
     cr_expect_float_eq(resident_card_next(&c, &sm), 200, 1e-12);
