@@ -4,9 +4,12 @@
  * extents), merged into one busy interval per SM and kernel above 10^4
  * blocks; bad requests get one line, a non-zero exit, no output file and
  * no temporary files left; every lesson in programs/lectures runs and
- * draws.  The binary is found through $MCMSIM.
+ * draws; `make validate`'s lines join a series' points by size.  The
+ * binary is found through $MCMSIM.
  */
 #include "helpers.h"
+#include "measured.h"
+#include "validate.h"
 
 #include <dirent.h>
 #include <float.h>
@@ -320,4 +323,70 @@ Test(plot, lectures_run_and_draw, .timeout = 600)
     }
     closedir(d);
     cr_expect_geq(lessons, 6, "only %d lessons in %s", lessons, dir);
+}
+
+/* make validate's plots: a series' line joins its points by size, whatever
+ * the order of the measured file (plain multiplication's s = 4 series was
+ * measured from 1024 up, then 256, 512 and 65536). */
+Test(plot, validation_lines_join_a_series_by_size)
+{
+    measured_row rows[4];
+    double n[4] = {1024, 256, 65536, 512};
+    memset(rows, 0, sizeof rows);
+    validation v;
+    memset(&v, 0, sizeof v);
+    vpoint pts[5];
+    memset(pts, 0, sizeof pts);
+    for (int i = 0; i < 4; i++) {
+        snprintf(rows[i].program, sizeof rows[i].program, "plain-mult");
+        vars_clear(&rows[i].values);
+        vars_set(&rows[i].values, "n", n[i]);
+        vars_set(&rows[i].values, "m", n[i]);
+        vars_set(&rows[i].values, "s", 4);
+        pts[i].row = &rows[i];
+    }
+    measured_row other = rows[0]; /* another series: s = 8 */
+    vars_set(&other.values, "s", 8);
+    pts[4].row = &other;
+    v.pts = pts;
+    v.n = 5;
+    char series[128];
+    measured_series_along(&rows[0], "n", series, sizeof series);
+    int idx[8];
+    int k = validation_series_points(&v, "plain-mult", "n", series, idx, 8);
+    cr_assert_eq(k, 4, "the s = 4 series has 4 points, not the s = 8 one (%s)", series);
+    int want[4] = {1, 3, 0, 2}; /* 256, 512, 1024, 65536 */
+    for (int i = 0; i < 4; i++)
+        cr_expect_eq(idx[i], want[i], "point %d of the line: row %d, not %d", i, idx[i], want[i]);
+}
+
+/* A case whose n never varies is drawn along what does (plain division
+ * along m): each s one line, not one point per m. */
+Test(plot, validation_lines_follow_the_param_that_varies)
+{
+    measured_row rows[4];
+    double m[4] = {6000, 2500, 4000, 3000};
+    memset(rows, 0, sizeof rows);
+    validation v;
+    memset(&v, 0, sizeof v);
+    vpoint pts[4];
+    for (int i = 0; i < 4; i++) {
+        snprintf(rows[i].program, sizeof rows[i].program, "plain-division");
+        vars_clear(&rows[i].values);
+        vars_set(&rows[i].values, "n", 2000);
+        vars_set(&rows[i].values, "m", m[i]);
+        vars_set(&rows[i].values, "s", 1);
+        pts[i].row = &rows[i];
+    }
+    v.pts = pts;
+    v.n = 4;
+    const char *along = measured_size_key(&rows[0], rows, 4);
+    cr_assert_str_eq(along, "m");
+    char series[128];
+    measured_series_along(&rows[0], along, series, sizeof series);
+    int idx[4];
+    cr_assert_eq(validation_series_points(&v, "plain-division", along, series, idx, 4), 4, "one line of 4 points");
+    int want[4] = {1, 3, 2, 0}; /* m = 2500, 3000, 4000, 6000 */
+    for (int i = 0; i < 4; i++)
+        cr_expect_eq(idx[i], want[i], "point %d of the line: row %d, not %d", i, idx[i], want[i]);
 }

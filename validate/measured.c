@@ -174,7 +174,7 @@ void measured_series_along(const measured_row *r, const char *key, char *out, si
             (strcmp(key, "n") == 0 && strcmp(k, "m") == 0 && n && r->values.value[i] == *n))
             continue;
         size_t len = strlen(out);
-        snprintf(out + len, size - len, "%s%s=%g", len ? " " : "", k, r->values.value[i]);
+        snprintf(out + len, size - len, "%s%s=%.15g", len ? " " : "", k, r->values.value[i]);
     }
 }
 

@@ -88,6 +88,106 @@ int validation_cases(const validation *v, const char **names, int max)
     return k;
 }
 
+/* A point's size: its param `along`. */
+static double point_size(const validation *v, int i, const char *along)
+{
+    const double *x = vars_get(&v->pts[i].row->values, along);
+    return x ? *x : (double)i;
+}
+
+int validation_series_points(const validation *v, const char *program, const char *along, const char *series,
+                             int *idx, int cap)
+{
+    int k = 0;
+    for (int i = 0; i < v->n && k < cap; i++) {
+        char s[128];
+        measured_series_along(v->pts[i].row, along, s, sizeof s);
+        if (strcmp(v->pts[i].row->program, program) != 0 || strcmp(s, series) != 0)
+            continue;
+        int at = k++; /* insertion: by size, equal sizes in file order */
+        while (at > 0 && point_size(v, idx[at - 1], along) > point_size(v, i, along)) {
+            idx[at] = idx[at - 1];
+            at--;
+        }
+        idx[at] = i;
+    }
+    return k;
+}
+
+/* Tics at the case's sizes (at most 12; else gnuplot's own): a log axis
+ * labels only whole decades, often one or none.  A size too close to the
+ * last one labelled (under 8 % of the axis' decades) gets its tic without
+ * a label, so that labels never overlap.  Powers of two from 2^10 read as
+ * 2^k. */
+static void size_tics(FILE *g, const validation *v, const char *program, const char *along)
+{
+    double size[12];
+    int n = 0;
+    for (int i = 0; i < v->n; i++) {
+        if (strcmp(v->pts[i].row->program, program) != 0)
+            continue;
+        double x = point_size(v, i, along);
+        int at = 0;
+        while (at < n && size[at] < x)
+            at++;
+        if (at < n && size[at] == x)
+            continue;
+        if (n == 12)
+            return;
+        memmove(&size[at + 1], &size[at], sizeof *size * (size_t)(n - at)); /* kept in order */
+        size[at] = x;
+        n++;
+    }
+    if (n == 0)
+        return;
+    double gap = 0.08 * log10(size[n - 1] / size[0]), labelled = 0;
+    fprintf(g, "set xtics (");
+    for (int j = 0; j < n; j++) {
+        char label[32] = "";
+        int e = (int)round(log2(size[j]));
+        if (j > 0 && log10(size[j] / labelled) < gap)
+            ; /* a tic, no label */
+        else if (size[j] >= 1024 && ldexp(1, e) == size[j])
+            snprintf(label, sizeof label, "2^{%d}", e);
+        else
+            snprintf(label, sizeof label, "%g", size[j]);
+        if (label[0])
+            labelled = size[j];
+        fprintf(g, "%s\"%s\" %.17g", j ? ", " : "", label, size[j]);
+    }
+    fprintf(g, ")\n");
+}
+
+/* Time tics at 1, 2, 3 and 5 times the powers of ten between the case's
+ * least and greatest time, when they span under three decades (a log axis
+ * would label one or two). */
+static void time_tics(FILE *g, const validation *v, const char *program)
+{
+    double low = INFINITY, high = 0;
+    for (int i = 0; i < v->n; i++)
+        if (strcmp(v->pts[i].row->program, program) == 0) {
+            double t[2] = {measured_ms(v->pts[i].row), v->pts[i].sim_ms};
+            for (int j = 0; j < 2; j++)
+                if (t[j] > 0) {
+                    low = fmin(low, t[j]);
+                    high = fmax(high, t[j]);
+                }
+        }
+    if (!(high > 0) || high / low >= 1000)
+        return;
+    fprintf(g, "set ytics (");
+    const char *sep = "";
+    for (int e = (int)floor(log10(low)) - 1; e <= (int)ceil(log10(high)); e++)
+        for (int j = 0; j < 4; j++) {
+            double y = (double[]){1, 2, 3, 5}[j] * pow(10, e);
+            if (y >= low / 1.3 && y <= high * 1.3) {
+                fprintf(g, "%s\"%g\" %.17g", sep, y, y);
+                sep = ", ";
+            }
+        }
+    fprintf(g, ")\n");
+}
+
 static int plot_case(const validation *v, const char *program)
 {
     char data[1300], script[1300];
@@ -98,42 +198,48 @@ static int plot_case(const validation *v, const char *program)
         return fail("%s: cannot write", data);
     /* one gnuplot data block per series */
     char series[64][128], from[64] = "";
+    const char *along = NULL; /* the case's size: n, else what varies (measured.h) */
     int n_series = 0;
     for (int i = 0; i < v->n; i++) {
         const vpoint *p = &v->pts[i];
         if (strcmp(p->row->program, program) != 0)
             continue;
         measured_row_session(p->row, from, sizeof from); /* a case's points share one */
+        if (!along)
+            along = measured_size_key(p->row, v->s->rows, v->s->n);
         char s[128];
-        measured_series(p->row, s, sizeof s);
+        measured_series_along(p->row, along, s, sizeof s);
         int k = 0;
         while (k < n_series && strcmp(series[k], s) != 0)
             k++;
         if (k == n_series && n_series < 64)
             snprintf(series[n_series++], 128, "%s", s);
     }
-    for (int k = 0; k < n_series; k++) {
-        for (int i = 0; i < v->n; i++) {
-            const vpoint *p = &v->pts[i];
-            char s[128];
-            measured_series(p->row, s, sizeof s);
-            const double *n = vars_get(&p->row->values, "n");
-            if (strcmp(p->row->program, program) == 0 && strcmp(s, series[k]) == 0)
-                fprintf(d, "%.17g %.6g %.6g\n", n ? *n : (double)i, measured_ms(p->row), p->sim_ms);
+    int *idx = malloc(sizeof *idx * ((size_t)v->n + 1));
+    for (int k = 0; idx && k < n_series; k++) {
+        int m = validation_series_points(v, program, along, series[k], idx, v->n);
+        for (int j = 0; j < m; j++) {
+            const vpoint *p = &v->pts[idx[j]];
+            fprintf(d, "%.17g %.6g %.6g\n", point_size(v, idx[j], along), measured_ms(p->row), p->sim_ms);
         }
         fprintf(d, "\n\n");
     }
+    free(idx);
     fclose(d);
     FILE *g = fopen(script, "w");
     if (!g)
         return fail("%s: cannot write", script);
     for (int t = 0; t < 2; t++) {
-        fprintf(g, t == 0 ? "set terminal pngcairo size 900,600 font ',10'\nset output '%s/%s.png'\n"
+        fprintf(g, t == 0 ? "set terminal pngcairo size 900,600 font ',12'\nset output '%s/%s.png'\n"
                           : "set terminal svg size 900,600\nset output '%s/%s.svg'\n",
                 v->report_dir, program);
         fprintf(g, "set title \"%s, set %s: %s %s measured (points), simulated (lines)\"\n", program, v->name,
                 v->s->card, from);
-        fprintf(g, "set logscale xy\nset xlabel 'n'\nset ylabel 'time (ms)'\nset key left top\nset grid\n");
+        fprintf(g, "set logscale xy\nset xlabel '%s'\nset ylabel 'time (ms)'\nset key below\nset grid\n"
+                   "set rmargin 5\nset autoscale fix\nset offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08\n",
+                along ? along : "n"); /* the offsets: no point on a border */
+        size_tics(g, v, program, along);
+        time_tics(g, v, program);
         fprintf(g, "plot ");
         for (int k = 0; k < n_series; k++)
             fprintf(g, "%s'%s' index %d using 1:2 with points pt 7 lc %d title 'measured %s', "

@@ -49,6 +49,13 @@ typedef struct validation {
 /* The time a point measured, in ms: graph device time, else wall. */
 double measured_ms(const measured_row *r);
 
+/* The points of case `program` in series `series` along its size param
+ * `along` (measured_series_along, measured_size_key), at most cap indices
+ * into v->pts, by increasing size (file order among equal sizes): the
+ * order in which a plot's line joins them.  Returns how many. */
+int validation_series_points(const validation *v, const char *program, const char *along, const char *series,
+                             int *idx, int cap);
+
 /* Error figures of a set of points. */
 typedef struct error_stats {
     int n;
