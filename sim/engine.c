@@ -13,19 +13,22 @@
  * Blocks are generated lazily: a kernel's state is a counter of blocks
  * issued and one of blocks finished, so memory does not grow with N.
  *
- * Who plays the SMs.  Under the `parallel` and `shared` policies one
- * actor, the card's block scheduler, plays all the SMs and the host CPU.
- * It knows when each block (each phase of a block) ends, and at each
- * instant it lets them end, launches the kernels due, and hands ready
- * blocks to SMs with room.  Under `parallel` with one block per SM (the
- * MCM) it moves every SM many rounds at once through a kernel whose blocks
- * cost alike, in a wave (see "the block scheduler" below): the same
- * results, bit for bit, as one block at a time.  Where blocks share, with
- * several resident blocks per SM or on the `shared` channel, resident.c
- * works out the sharing.  Under `exclusive` the memory serves one block at
- * a time, picked at random among those asking at one instant: each SM
- * (each slot) is an actor on its SM's host, the memory's transfers go
- * through a controller actor, and a launcher actor is the host CPU.
+ * Who plays the SMs.  One actor, the card's block scheduler, plays all
+ * the SMs, global memory and the host CPU.  It knows when each block
+ * (each phase of a block) ends, and at each instant it lets them end,
+ * launches the kernels due, and hands ready blocks to SMs with room.
+ * Under `parallel` with one block per SM (the MCM) it moves every SM many
+ * rounds at once through a kernel whose blocks cost alike, in a wave (see
+ * "the block scheduler" below): the same results, bit for bit, as one
+ * block at a time.  Where blocks meet, with several resident blocks per
+ * SM, on the `shared` channel or at the `exclusive` memory, resident.c
+ * works out how they share.
+ *
+ * The tests' reference (the machine's sharing_by_simgrid): where blocks
+ * meet, each SM (each slot) is an actor on its SM's host, the transfers
+ * are SimGrid activities (global_memory.c), SimGrid's solver shares, and
+ * a launcher actor is the host CPU.  tests/test_resident.c holds the
+ * block scheduler to it.
  *
  * The card (machine.h, "Card terms").  With class costs or lanes, a block
  * computes for max(span cycles, work cycles) instead of S(B); a kernel
@@ -42,19 +45,19 @@
  * it takes max(span, work); its reads and writes go through the port
  * (`parallel`) or the policy's transfers.  Each resource is shared max-min
  * fairly among the resident blocks: they share the SM's lanes and its
- * port, and one block's transfer overlaps another's compute.  Under
- * `parallel` and `shared` the block scheduler computes that sharing
- * (resident.c); under `exclusive` each slot is an actor, the lanes its
- * SM's host, the port a host "portI", and SimGrid's solver shares them.  An SM is busy
+ * port, and one block's transfer overlaps another's compute.  The block
+ * scheduler computes that sharing (resident.c); in the tests' reference
+ * each slot is an actor, the lanes its SM's host, the port a host
+ * "portI", and SimGrid's solver shares them.  An SM is busy
  * while it holds a block.  An SM holds at most kernel_resident_blocks()
  * blocks of a kernel (its threads against threads_per_sm, its private
  * words against Z).  A ready block goes to the SM holding the fewest
  * blocks among those with room for it, as a card's block scheduler picks
  * the SM with the most free resources (Gilman et al., "Demystifying the
  * placement policies of the NVIDIA GPU thread block scheduler", 2020).
- * (Under `exclusive` a slot whose block ends takes its next block for its
- * own SM at once, in SimGrid's order among the slots that end at one
- * instant.)
+ * (In the tests' reference a slot whose block ends takes its next block
+ * for its own SM at once, in SimGrid's order among the slots that end at
+ * one instant.)
  *
  * This file runs inside the child process made by run.c, which owns the
  * SimGrid engine's whole lifetime.
@@ -117,8 +120,8 @@ static struct engine {
     int *idle_rank;          /* card path: per SM, while ordering the idle slots */
     int *resident_limit;     /* card path: per kernel, its blocks an SM may hold */
     double *idle_key;        /* card path: per slot, its place in that order */
-    int conducted;           /* `parallel` and `shared`: the block scheduler runs it */
-    int shares;              /* blocks share an SM (resident blocks) or the channel (`shared`) */
+    int conducted;           /* the block scheduler runs it (always, but for the tests' reference) */
+    int shares;              /* blocks share an SM (resident blocks) or the memory (`shared`, `exclusive`) */
     resident_card card;      /* conducted and shares: each SM's blocks */
     block *slot_block;       /* conducted and shares: the block in each slot */
     int *ended;              /* conducted and shares: slots whose block ended */
@@ -344,8 +347,8 @@ static block_times block_times_of(const block *b)
 
 static void run_block_card(sm_state *me, const block *b);
 
-/* A block under `exclusive` (or, for tests, `shared` with
- * sharing_by_simgrid): its transfers go through global memory
+/* A block in the tests' reference (sharing_by_simgrid), under `shared`
+ * or `exclusive`: its transfers go through global memory
  * (global_memory.c), where they meet the other SMs'. */
 static void run_block(sm_state *me, const block *b)
 {
@@ -480,8 +483,8 @@ static double resident_compute(const resident_times *t)
     return fmax(t->work, t->span);
 }
 
-/* A resident block under `exclusive` (or, for tests, under `parallel` and
- * `shared` with sharing_by_simgrid): its phases as SimGrid activities. */
+/* A resident block in the tests' reference (sharing_by_simgrid): its
+ * phases as SimGrid activities. */
 static void run_block_card(sm_state *me, const block *b)
 {
     resident_times t = resident_times_of(b);
@@ -789,11 +792,11 @@ static void scheduler_main(int argc, char *argv[])
 
 /* ---- the block scheduler where blocks share ------------------------------- */
 /*
- * With several resident blocks per SM, or under `shared`, a block's phases
- * last as long as the others on its SM (and, under `shared`, on the
- * channel) let them: resident.c works out each SM's sharing of its lanes
- * and port and the channel's level, and the block scheduler plays the
- * card.  At each instant: the SMs whose phases end then move on, lowest
+ * With several resident blocks per SM, or under `shared` or `exclusive`,
+ * a block's phases last as long as the others on its SM (and the channel,
+ * or the memory) let them: resident.c works out each SM's sharing of its
+ * lanes and port, the channel's level and whom the memory serves, and the
+ * block scheduler plays the card.  At each instant: the SMs whose phases end then move on, lowest
  * SM first (a block that ends is done); the kernels due are launched;
  * then ready blocks go, one at a time, to the SM holding the fewest
  * blocks among those with room for one (ties to the lower SM), as a
@@ -868,7 +871,8 @@ static int scheduler_start(int sms)
         double channel = shared ? machine_bandwidth(E.m) * E.m->u : INFINITY;
         E.slot_block = calloc((size_t)E.n_slots, sizeof *E.slot_block);
         E.ended = calloc((size_t)E.slots_per_sm, sizeof *E.ended);
-        if (resident_card_init(&E.card, sms, E.slots_per_sm, channel, shared) < 0 || !E.slot_block || !E.ended)
+        if (resident_card_init(&E.card, sms, E.slots_per_sm, channel, shared) < 0 || !E.slot_block || !E.ended ||
+            (E.m->policy == MEM_EXCLUSIVE && resident_card_exclusive(&E.card, E.m->seed ^ 0x6d656d6f7279ull) < 0))
             return fail("out of memory for %d SMs of %d resident blocks", sms, E.slots_per_sm);
         sg_actor_t a = sg_actor_init("block scheduler", sg_host_by_name("global_memory"));
         sg_actor_start(a, resident_scheduler_main, 0, NULL);
@@ -944,10 +948,8 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     E.launches = malloc(sizeof *E.launches * ((size_t)dag->n + 1));
     E.release_time = calloc((size_t)dag->n + 1, sizeof *E.release_time);
     E.slots_per_sm = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;
-    E.shares = E.slots_per_sm > 1 || m->policy == MEM_SHARED;
-    E.conducted = m->policy == MEM_PARALLEL || m->policy == MEM_SHARED;
-    if (E.shares && m->sharing_by_simgrid)
-        E.conducted = 0; /* the tests' reference: SimGrid's solver shares */
+    E.shares = E.slots_per_sm > 1 || m->policy != MEM_PARALLEL;
+    E.conducted = !(E.shares && m->sharing_by_simgrid); /* else the tests' reference: SimGrid's */
     int slots = sms * E.slots_per_sm;
     E.n_slots = slots;
     E.sms = calloc((size_t)slots, sizeof *E.sms);

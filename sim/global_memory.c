@@ -1,5 +1,7 @@
 /*
- * global_memory.c — the three global-memory policies.
+ * global_memory.c — the global-memory policies as SimGrid activities: the
+ * tests' reference (sharing_by_simgrid), which the block scheduler
+ * (engine.c, resident.c) is held to.
  *
  *   parallel   a transfer is a private delay of `cycles`: no SM waits for
  *              another (the engine even folds it into the block's compute).
@@ -7,10 +9,8 @@
  *              or to host "global_memory"; SimGrid shares the channel's
  *              bandwidth fairly among the transfers in flight, each capped
  *              by its SM's own port of 1/U words per cycle (one each way).
- *              Only the tests' reference runs it (sharing_by_simgrid): the
- *              block scheduler works `shared` out itself (resident.c).
  *              SimGrid moves whole bytes, so a fraction of a word is lost
- *              here, and not there.
+ *              here, and not in the block scheduler.
  *   exclusive  the literal rule of the thesis (line 1442): the memory serves
  *              one block's request at a time.  A memory controller actor
  *              collects the requests made at the same instant, picks one at

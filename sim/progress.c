@@ -13,13 +13,13 @@
 #include <unistd.h>
 
 /* Blocks per second the engine simulates block by block on the 2-core
- * development machine (a 2^20-block sum by halving on P = 128: 1.4 M/s
- * under parallel, one activity per block; about 1 M/s under shared, where
- * the block scheduler shares the channel at every transfer's start and
- * end; 0.2 M/s under exclusive, which simulates every transfer). */
+ * development machine, at its slowest (every block ending at an instant
+ * of its own: 1.7 M/s under parallel; a 2^20-block sum by halving on
+ * P = 128: 4.5 M/s under shared, 0.5 M/s under exclusive, whose transfers
+ * each end at an instant of their own). */
 #define RATE_PARALLEL 1.5e6
 #define RATE_SHARED 1.0e6
-#define RATE_TRANSFERS 0.2e6
+#define RATE_EXCLUSIVE 0.5e6
 
 static double now(void)
 {
@@ -132,7 +132,7 @@ void progress_end(progress *p, int whole)
 void progress_warn_long(progress *p, const run_point *pt, double blocks, double steps, long i, long n)
 {
     memory_policy policy = pt->machine.policy;
-    double rate = policy == MEM_PARALLEL ? RATE_PARALLEL : policy == MEM_SHARED ? RATE_SHARED : RATE_TRANSFERS;
+    double rate = policy == MEM_PARALLEL ? RATE_PARALLEL : policy == MEM_SHARED ? RATE_SHARED : RATE_EXCLUSIVE;
     double seconds = steps / rate;
     if (seconds <= 60)
         return;

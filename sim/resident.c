@@ -21,6 +21,7 @@ int resident_init(resident_sm *s, int slots)
     s->slots = slots;
     s->held = 0;
     s->split = 0;
+    s->exclusive = 0;
     s->transfers[0] = s->transfers[1] = 0;
     s->level = INFINITY;
     s->at = 0;
@@ -62,10 +63,12 @@ static double phase_amount(const resident_slot *b, int phase)
     }
 }
 
-/* A delay runs at its own pace; the other phases share a resource. */
+/* A delay runs at its own pace; the other phases share a resource.
+ * Under `exclusive` a transfer is no share of the port: it waits for the
+ * memory, then is a delay while the memory serves it alone. */
 static int on_port(const resident_slot *b)
 {
-    return b->phase == RESIDENT_READ || b->phase == RESIDENT_WRITE;
+    return (b->phase == RESIDENT_READ || b->phase == RESIDENT_WRITE) && b->memory == RESIDENT_PORT;
 }
 
 static int on_lanes(const resident_slot *b)
@@ -75,12 +78,15 @@ static int on_lanes(const resident_slot *b)
 
 static int is_delay(const resident_slot *b)
 {
-    return b->phase == RESIDENT_WAIT || (b->phase == RESIDENT_COMPUTE && b->t.work <= 0);
+    return b->phase == RESIDENT_WAIT || (b->phase == RESIDENT_COMPUTE && b->t.work <= 0) ||
+           b->memory == RESIDENT_SERVED;
 }
 
 /* The block enters `phase` at `now`, or the first later one with cycles
- * to do; it notes when its reads end and its writes begin. */
-static void enter(resident_slot *b, int phase, double now)
+ * to do; it notes when its reads end and its writes begin.  Under
+ * `exclusive` (the SM's `exclusive`) a transfer starts by asking for the
+ * memory: no end until resident_grant. */
+static void enter(resident_slot *b, int phase, double now, int exclusive)
 {
     for (; phase < RESIDENT_FREE; phase++) {
         if (phase == RESIDENT_COMPUTE)
@@ -91,10 +97,15 @@ static void enter(resident_slot *b, int phase, double now)
             break;
     }
     b->phase = phase;
+    b->memory = RESIDENT_PORT;
     if (phase == RESIDENT_FREE)
         return;
     b->left = phase_amount(b, phase);
-    if (is_delay(b)) {
+    if (exclusive && (phase == RESIDENT_READ || phase == RESIDENT_WRITE)) {
+        b->memory = RESIDENT_ASKING;
+        b->rate = 0;
+        b->end = INFINITY;
+    } else if (is_delay(b)) {
         b->rate = 1;
         b->end = now + b->left; /* fixed: a delay owes nothing to the others */
     }
@@ -178,7 +189,7 @@ void resident_start(resident_sm *s, int slot, double now, const resident_times *
     b->start = now;
     b->read_end = b->write_start = now;
     s->held++;
-    enter(b, RESIDENT_WAIT, now);
+    enter(b, RESIDENT_WAIT, now, s->exclusive);
     share(s);
 }
 
@@ -207,7 +218,7 @@ int resident_advance(resident_sm *s, double now, int *ended)
         resident_slot *b = &s->slot[i];
         if (b->phase == RESIDENT_FREE || !phase_ended(b, now))
             continue;
-        enter(b, b->phase + 1, now);
+        enter(b, b->phase + 1, now, s->exclusive);
         if (b->phase == RESIDENT_FREE) {
             s->held--;
             ended[n++] = i;
@@ -227,6 +238,10 @@ int resident_card_init(resident_card *c, int sms, int slots, double channel, int
     c->channel = channel;
     c->level = INFINITY;
     c->unsettled = 0;
+    c->exclusive = 0;
+    c->queue = NULL;
+    c->n_queue = 0;
+    c->serving = -1;
     c->with = calloc((size_t)slots + 1, sizeof *c->with);
     c->sm = calloc((size_t)sms, sizeof *c->sm);
     c->heap = malloc(sizeof *c->heap * (size_t)sms);
@@ -253,7 +268,9 @@ void resident_card_free(resident_card *c)
     free(c->place);
     free(c->next);
     free(c->with);
+    free(c->queue);
     c->with = NULL;
+    c->queue = NULL;
     c->sm = NULL;
     c->heap = c->place = NULL;
     c->next = NULL;
@@ -355,11 +372,63 @@ static double channel_level(resident_card *c)
     return INFINITY;
 }
 
+/* ---- the memory of `exclusive` ----------------------------------------------- */
+
+int resident_card_exclusive(resident_card *c, uint64_t seed)
+{
+    c->exclusive = 1;
+    c->queue = malloc(sizeof *c->queue * (size_t)c->sms * (size_t)c->slots);
+    rng_seed(&c->ties, seed);
+    for (int i = 0; i < c->sms; i++)
+        c->sm[i].exclusive = 1;
+    return c->queue ? 0 : -1;
+}
+
+/* SM sm changed: its new requests join the queue, lowest slot first; the
+ * transfer served, if it was there and has ended, frees the memory. */
+static void memory_changed(resident_card *c, int sm)
+{
+    if (!c->exclusive)
+        return;
+    for (int i = 0; i < c->slots; i++) {
+        resident_slot *b = &c->sm[sm].slot[i];
+        if (b->memory == RESIDENT_ASKING) {
+            b->memory = RESIDENT_QUEUED;
+            c->queue[c->n_queue++] = sm * c->slots + i;
+        }
+    }
+    if (c->serving >= 0 && c->serving / c->slots == sm &&
+        c->sm[sm].slot[c->serving % c->slots].memory != RESIDENT_SERVED)
+        c->serving = -1;
+}
+
+/* The memory is free: it serves a waiting transfer, picked at random. */
+static void serve_next(resident_card *c, double now)
+{
+    if (c->serving >= 0 || c->n_queue == 0)
+        return;
+    int pick = (int)rng_below(&c->ties, (uint64_t)c->n_queue);
+    int next = c->queue[pick], sm = next / c->slots;
+    c->queue[pick] = c->queue[--c->n_queue];
+    resident_slot *b = &c->sm[sm].slot[next % c->slots];
+    b->memory = RESIDENT_SERVED;
+    b->rate = 1;
+    b->end = now + b->left;
+    c->serving = next;
+    reschedule(c, sm);
+}
+
+/* ---- an instant settled --------------------------------------------------------- */
+
 void resident_card_settle(resident_card *c, double now)
 {
     if (!c->unsettled)
         return;
     c->unsettled = 0;
+    if (c->exclusive)
+        serve_next(c, now);
+    if (c->channel == INFINITY)
+        return;
     double level = channel_level(c);
     if (level == c->level)
         return;
@@ -381,7 +450,8 @@ void resident_card_start(resident_card *c, int sm, int slot, double now, const r
 {
     resident_start(&c->sm[sm], slot, now, t);
     reschedule(c, sm);
-    c->unsettled = c->channel < INFINITY;
+    memory_changed(c, sm);
+    c->unsettled = 1;
 }
 
 double resident_card_next(const resident_card *c, int *sm)
@@ -396,6 +466,7 @@ int resident_card_advance(resident_card *c, int sm, int *ended)
 {
     int n = resident_advance(&c->sm[sm], c->next[sm], ended);
     reschedule(c, sm);
-    c->unsettled = c->channel < INFINITY;
+    memory_changed(c, sm);
+    c->unsettled = 1;
     return n;
 }

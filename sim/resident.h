@@ -38,7 +38,13 @@
 #ifndef MCM_RESIDENT_H
 #define MCM_RESIDENT_H
 
+#include "rng.h"
+
 enum { RESIDENT_WAIT, RESIDENT_READ, RESIDENT_COMPUTE, RESIDENT_WRITE, RESIDENT_FREE };
+
+/* How a transfer meets global memory: a share of the port, or (`exclusive`)
+ * asking for the memory, queued for it, served by it alone. */
+enum { RESIDENT_PORT, RESIDENT_ASKING, RESIDENT_QUEUED, RESIDENT_SERVED };
 
 typedef struct resident_times {
     double wait, read, write; /* cycles, as the block would take them alone */
@@ -47,6 +53,7 @@ typedef struct resident_times {
 
 typedef struct resident_slot {
     int phase;                  /* RESIDENT_WAIT .. RESIDENT_WRITE, or RESIDENT_FREE */
+    int memory;                 /* RESIDENT_PORT .. RESIDENT_SERVED (a transfer) */
     resident_times t;
     double left;                /* of the phase: cycles of transfer or work still to do */
     double rate;                /* of the phase, since the SM's `at` */
@@ -58,6 +65,7 @@ typedef struct resident_slot {
 typedef struct resident_sm {
     int slots, held;            /* slots, and blocks held now */
     int split;                  /* reads and writes each have a port of their own */
+    int exclusive;              /* transfers wait for the memory (`exclusive`) */
     int transfers[2];           /* blocks on the port now (split: reading, writing) */
     double level;               /* the channel's most per transfer (INFINITY: no channel) */
     double at;                  /* the time the rates were set */
@@ -95,12 +103,21 @@ int resident_advance(resident_sm *s, double now, int *ended);
  * and the channel: with n transfers on a port, each moves at min(1/n, x),
  * x the level at which the channel is full, or without limit when every
  * port can run at full speed.  A change of x changes the rates on every
- * SM with transfers. */
+ * SM with transfers.
+ *
+ * The memory of `exclusive` (resident_card_exclusive): it serves one
+ * transfer at a time, for as long as the transfer takes alone.  When it is
+ * free, it picks one of the transfers waiting, at random (seeded), among
+ * all those asking by the end of the instant. */
 typedef struct resident_card {
     int sms, slots;
     double channel, level;      /* the channel's capacity and its level now */
     int unsettled;              /* transfers began or ended since the level was set */
     int *with;                  /* scratch: per k, the SMs with k transfers */
+    int exclusive;              /* the memory serves one transfer at a time */
+    int *queue, n_queue;        /* exclusive: transfers waiting, as sm·slots + slot */
+    int serving;                /* exclusive: the transfer served, or −1 */
+    rng ties;                   /* exclusive: which waiting transfer goes next */
     resident_sm *sm;
     int *heap, n_heap;          /* SMs holding blocks, earliest next event first */
     int *place;                 /* each SM's index in the heap, or -1 */
@@ -112,12 +129,17 @@ typedef struct resident_card {
 int resident_card_init(resident_card *c, int sms, int slots, double channel, int split);
 void resident_card_free(resident_card *c);
 
+/* The card's memory serves one transfer at a time (`exclusive`), its
+ * choices drawn from `seed`.  Before any block starts. */
+int resident_card_exclusive(resident_card *c, uint64_t seed);
+
 /* resident_start on SM `sm`, and the heap kept. */
 void resident_card_start(resident_card *c, int sm, int slot, double now, const resident_times *t);
 
 /* After the changes of an instant `now` (blocks started, phases ended):
  * the channel's level for the transfers now, and every SM with transfers
- * at its new rates.  Until then each SM keeps the rates it had, which held
+ * at its new rates; under `exclusive`, the next transfer served if the
+ * memory is free.  Until then each SM keeps the rates it had, which held
  * up to `now`: an instant's changes are settled once, together. */
 void resident_card_settle(resident_card *c, double now);
 

@@ -451,3 +451,122 @@ Test(resident, the_shared_channel_against_simgrids_network, .timeout = 300)
     }
     cr_log_info("200 DAGs under shared: T within %.2g of SimGrid's", worst);
 }
+
+/* ---- the memory of `exclusive` ------------------------------------------- */
+
+Test(resident, the_exclusive_memory_serves_one_transfer_at_a_time)
+{
+    /* 3 SMs each read 10 at 0: served one after the other, by 10, 20, 30;
+     * whichever goes first, each SM's read ends at a different one */
+    resident_card c;
+    cr_assert_eq(resident_card_init(&c, 3, 1, INFINITY, 0), 0);
+    cr_assert_eq(resident_card_exclusive(&c, 7), 0);
+    resident_times t = {.read = 10};
+    for (int sm = 0; sm < 3; sm++)
+        resident_card_start(&c, sm, 0, 0, &t);
+    int ends_seen[3] = {0, 0, 0};
+    for (double now = 10; now <= 30; now += 10) {
+        resident_card_settle(&c, now - 10);
+        int sm, ended[1];
+        cr_expect_eq(resident_card_next(&c, &sm), now, "one transfer served, 10 cycles alone");
+        cr_expect_eq(resident_card_advance(&c, sm, ended), 1);
+        ends_seen[sm]++;
+    }
+    for (int sm = 0; sm < 3; sm++)
+        cr_expect_eq(ends_seen[sm], 1, "SM %d was served once", sm);
+    int sm;
+    resident_card_settle(&c, 30);
+    cr_expect_eq(resident_card_next(&c, &sm), INFINITY);
+    resident_card_free(&c);
+}
+
+/* A chain of kernels whose blocks cost alike and move words one way only
+ * (read or write): whichever waiting transfer the memory serves, the
+ * times are the same.  The block scheduler's memory against SimGrid's
+ * controller actor, on up to 8 SMs. */
+Test(resident, the_exclusive_memory_against_simgrids_controller, .timeout = 300)
+{
+    rng g;
+    rng_seed(&g, 20261128);
+    double worst = 0;
+    for (int trial = 0; trial < 100; trial++) {
+        kernel_dag *dag = kernel_dag_new("one way");
+        int n = 1 + (int)rng_below(&g, 6);
+        for (int i = 0; i < n; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "k%d", i);
+            double words = 1 + (double)rng_below(&g, 40);
+            int reads = rng_below(&g, 2) == 0;
+            kernel k = test_kernel(name, 1 + (long)rng_below(&g, 60), 32, (double)rng_below(&g, 200) / 3.0,
+                                   reads ? words : 0, reads ? 0 : words);
+            kernel_dag_chain(dag, &k);
+        }
+        machine m = test_machine(1 + (int)rng_below(&g, 8), 0.5 * (1 << rng_below(&g, 4)));
+        m.policy = MEM_EXCLUSIVE;
+        m.seed = trial;
+        if (rng_below(&g, 3) == 0)
+            m.block_dispatch = (double)rng_below(&g, 50) / 7.0;
+        char what[64];
+        snprintf(what, sizeof what, "exclusive chain %d", trial);
+        worst = fmax(worst, same_sharing(dag, &m, what));
+        kernel_dag_free(dag);
+    }
+    cr_log_info("100 chains under exclusive: T within %.2g of SimGrid's", worst);
+}
+
+/* Under `exclusive`, with resident blocks and kernels side by side, the
+ * memory's busy intervals (each block's reads end at read_end, its writes
+ * at its end) never overlap, so T is at least the sum of all transfers. */
+Test(resident, under_exclusive_no_two_transfers_overlap, .timeout = 300)
+{
+    rng g;
+    rng_seed(&g, 20261129);
+    for (int trial = 0; trial < 40; trial++) {
+        kernel_dag *dag = kernel_dag_new("side by side");
+        int n = 1 + (int)rng_below(&g, 4);
+        double read[4], write[4], busy = 0;
+        machine m = test_machine(1 + (int)rng_below(&g, 4), 1);
+        m.policy = MEM_EXCLUSIVE;
+        m.blocks_per_sm = 1 + (int)rng_below(&g, 4);
+        m.seed = trial;
+        for (int i = 0; i < n; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "k%d", i);
+            read[i] = (double)rng_below(&g, 20);
+            write[i] = (double)rng_below(&g, 20);
+            kernel k = test_kernel(name, 1 + (long)rng_below(&g, 30), 32, (double)rng_below(&g, 50), read[i], write[i]);
+            busy += (double)k.blocks * (read[i] + write[i]);
+            kernel_dag_add(dag, &k);
+        }
+        char *trace;
+        sim_result r = run_traced(dag, &m, &trace);
+        cr_expect_geq(r.T, busy, "trial %d: the memory serves %g cycles, one at a time", trial, busy);
+        double from[4096], to[4096];
+        int spans = 0;
+        char name[16];
+        long block;
+        int sm;
+        double start, end, read_end, write_start;
+        for (char *line = strchr(trace, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+            cr_assert_eq(sscanf(line, "k%15[0-9],%ld,%d,%lf,%lf,%lf,%lf", name, &block, &sm, &start, &end, &read_end,
+                                &write_start), 7);
+            int k = atoi(name);
+            if (read[k] > 0) {
+                from[spans] = read_end - read[k];
+                to[spans++] = read_end;
+            }
+            if (write[k] > 0) {
+                from[spans] = end - write[k];
+                to[spans++] = end;
+            }
+            (void)write_start;
+        }
+        for (int i = 0; i < spans; i++)
+            for (int j = i + 1; j < spans; j++)
+                cr_expect(to[i] <= from[j] + 1e-9 || to[j] <= from[i] + 1e-9,
+                          "trial %d: transfers [%g, %g] and [%g, %g] overlap", trial, from[i], to[i], from[j], to[j]);
+        free(trace);
+        sim_result_free(&r);
+        kernel_dag_free(dag);
+    }
+}

@@ -8,7 +8,8 @@
  * program running the same number of activities on as many hosts.  One
  * core is used: the simulation is serial.  Then the same chain of 10^10
  * blocks in waves (engine.c; issue 12: under 10 s, memory flat), and
- * with 16 resident blocks per SM, by the block scheduler and by SimGrid.
+ * where blocks share (16 resident per SM, `shared`, `exclusive`), by the
+ * block scheduler and by SimGrid.
  * Then it runs every run file of programs/ (the papers' experiments, at the
  * papers' sizes) with `mcmsim run --format csv`, on one job and on every
  * core (--jobs), and prints each one's wall time and the totals, and a 2^20-point Stockham FFT
@@ -155,10 +156,10 @@ static int bench_waves(const machine *block_by_block)
 }
 
 /* The chain with blocks that share: 16 resident blocks per SM sharing
- * lanes and port (the card path), or under `shared` one block per SM on a
- * channel half as wide as the ports: the block scheduler (resident.c)
- * against the same blocks as SimGrid activities (sharing_by_simgrid), as
- * `exclusive` still runs them. */
+ * lanes and port (the card path), or one block per SM under `shared` on a
+ * channel half as wide as the ports, or under `exclusive`: the block
+ * scheduler (resident.c) against the same blocks as SimGrid activities
+ * (sharing_by_simgrid, the tests' reference). */
 static int bench_sharing(const machine *m, const char *what)
 {
     machine mode = *m;
@@ -257,14 +258,16 @@ int main(int argc, char **argv)
         sim_result_free(&r);
         sim_result_free(&staggered);
     }
-    machine resident = m, shared = m;
+    machine resident = m, shared = m, exclusive = m;
     resident.blocks_per_sm = 16;
     resident.lanes = 64; /* a block's 2 560 operations take 40 cycles of lanes, 10 of span */
     shared.policy = MEM_SHARED;
     shared.bandwidth = shared.p / (2 * shared.u);
+    exclusive.policy = MEM_EXCLUSIVE;
     if (bench_waves(&m) != 0 ||
         bench_sharing(&resident, "engine with 16 resident blocks per SM (lanes = 64), `parallel`") != 0 ||
         bench_sharing(&shared, "engine under `shared`, one block per SM, a channel of P/(2U) words per cycle") != 0 ||
+        bench_sharing(&exclusive, "engine under `exclusive`, one block per SM") != 0 ||
         bench_run_files(mcmsim) != 0 || bench_validate(validate) != 0)
         return 1;
     double exec_s, serial_s;
