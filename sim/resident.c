@@ -2,9 +2,10 @@
  * resident.c — an SM that holds several blocks at once (resident.h).
  *
  * It owns the phases of each resident block and the max-min sharing of
- * the SM's lanes and port among them.  It knows nothing of kernels or of
- * the schedule: engine.c's block scheduler hands it blocks and asks it
- * when the next phase ends.
+ * the SM's lanes and port among them; for the card, the SMs by their next
+ * event, the `shared` channel's level and the `exclusive` memory's queue.
+ * It knows nothing of kernels or of the schedule: engine.c's block
+ * scheduler hands it blocks and asks it when the next phase ends.
  */
 #include "resident.h"
 
@@ -85,7 +86,7 @@ static int is_delay(const resident_slot *b)
 /* The block enters `phase` at `now`, or the first later one with cycles
  * to do; it notes when its reads end and its writes begin.  Under
  * `exclusive` (the SM's `exclusive`) a transfer starts by asking for the
- * memory: no end until resident_grant. */
+ * memory: no end until the card's memory serves it (serve_next). */
 static void enter(resident_slot *b, int phase, double now, int exclusive)
 {
     for (; phase < RESIDENT_FREE; phase++) {

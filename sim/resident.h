@@ -1,5 +1,6 @@
 /*
- * resident.h — an SM that holds several blocks at once, worked out by hand.
+ * resident.h — an SM that holds several blocks at once, worked out by hand
+ * (and, with one block per SM, the `shared` and `exclusive` memories).
  *
  * Under `parallel` with blocks_per_sm > 1 (the card path), an SM's
  * resident blocks meet on two resources of one cycle per cycle: its lanes
