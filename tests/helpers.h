@@ -65,6 +65,40 @@ static inline char *temp_file(const char *text, const char *suffix)
     return path;
 }
 
+/* The whole of file `path`, NUL-terminated; its length in *len (may be
+ * NULL).  The caller frees. */
+static inline char *read_file(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *text = malloc((size_t)n + 1);
+    cr_assert_eq(fread(text, 1, (size_t)n, f), (size_t)n, "cannot read %s", path);
+    text[n] = '\0';
+    fclose(f);
+    if (len)
+        *len = n;
+    return text;
+}
+
+/* Simulate with --trace; the trace, whole, in *trace (the caller frees)
+ * and its length in *len (may be NULL). */
+static inline sim_result simulate_traced(const kernel_dag *dag, const machine *m, char **trace, long *len)
+{
+    char path[] = "/tmp/mcmsim-trace-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    sim_result r;
+    int rc = sim_run(dag, m, path, &r);
+    cr_assert_eq(rc, 0, "sim_run failed: %s", fail_message());
+    *trace = read_file(path, len);
+    unlink(path);
+    return r;
+}
+
 /* ---- the case studies: presets, built-in programs, the mcmsim command ---- */
 
 /* The machine preset `name` (e.g. "mcm", "gtx670"), as a run file's

@@ -178,17 +178,6 @@ Test(engine, exclusive_serialises_transfers)
     kernel_dag_free(dag);
 }
 
-static char *read_whole(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    cr_assert(f);
-    static char buffer[1 << 16];
-    size_t n = fread(buffer, 1, sizeof buffer - 1, f);
-    buffer[n] = '\0';
-    fclose(f);
-    return strdup(buffer);
-}
-
 Test(engine, exclusive_is_reproducible_for_a_seed)
 {
     /* 24 blocks that each read, compute and write on 4 SMs: the order in
@@ -207,7 +196,7 @@ Test(engine, exclusive_is_reproducible_for_a_seed)
         m.seed = seeds[i];
         cr_assert_eq(sim_run(dag, &m, path, &r), 0, "%s", fail_message());
         T[i] = r.T;
-        traces[i] = read_whole(path);
+        traces[i] = read_file(path, NULL);
         /* memory busy 24·(6+3) = 216 cycles at least: it serves one at a time */
         cr_expect_geq(r.T, 24 * 9);
         sim_result_free(&r);

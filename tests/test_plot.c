@@ -325,68 +325,65 @@ Test(plot, lectures_run_and_draw, .timeout = 600)
     cr_expect_geq(lessons, 6, "only %d lessons in %s", lessons, dir);
 }
 
+/* A measured row of `program` at n, m and s, as make validate reads one. */
+static measured_row validation_row(const char *program, double n, double m, double s)
+{
+    measured_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.program, sizeof r.program, "%s", program);
+    vars_clear(&r.values);
+    vars_set(&r.values, "n", n);
+    vars_set(&r.values, "m", m);
+    vars_set(&r.values, "s", s);
+    return r;
+}
+
+/* The line of row 0's series along `along` joins the rows in order `want`. */
+static void expect_line(const validation *v, const char *along, const int *want, int count)
+{
+    char series[128];
+    measured_series_along(v->pts[0].row, along, series, sizeof series);
+    int idx[8];
+    int k = validation_series_points(v, v->pts[0].row->program, along, series, idx, 8);
+    cr_assert_eq(k, count, "series %s: %d points on its line, not %d", series, k, count);
+    for (int i = 0; i < count; i++)
+        cr_expect_eq(idx[i], want[i], "point %d of the line: row %d, not %d", i, idx[i], want[i]);
+}
+
 /* make validate's plots: a series' line joins its points by size, whatever
  * the order of the measured file (plain multiplication's s = 4 series was
- * measured from 1024 up, then 256, 512 and 65536). */
+ * measured from 1024 up, then 256, 512 and 65536); another series (s = 8)
+ * is not on it. */
 Test(plot, validation_lines_join_a_series_by_size)
 {
-    measured_row rows[4];
     double n[4] = {1024, 256, 65536, 512};
-    memset(rows, 0, sizeof rows);
-    validation v;
-    memset(&v, 0, sizeof v);
+    measured_row rows[5];
     vpoint pts[5];
     memset(pts, 0, sizeof pts);
-    for (int i = 0; i < 4; i++) {
-        snprintf(rows[i].program, sizeof rows[i].program, "plain-mult");
-        vars_clear(&rows[i].values);
-        vars_set(&rows[i].values, "n", n[i]);
-        vars_set(&rows[i].values, "m", n[i]);
-        vars_set(&rows[i].values, "s", 4);
+    for (int i = 0; i < 5; i++) {
+        rows[i] = i < 4 ? validation_row("plain-mult", n[i], n[i], 4) : validation_row("plain-mult", 1024, 1024, 8);
         pts[i].row = &rows[i];
     }
-    measured_row other = rows[0]; /* another series: s = 8 */
-    vars_set(&other.values, "s", 8);
-    pts[4].row = &other;
-    v.pts = pts;
-    v.n = 5;
-    char series[128];
-    measured_series_along(&rows[0], "n", series, sizeof series);
-    int idx[8];
-    int k = validation_series_points(&v, "plain-mult", "n", series, idx, 8);
-    cr_assert_eq(k, 4, "the s = 4 series has 4 points, not the s = 8 one (%s)", series);
+    validation v = {.pts = pts, .n = 5};
     int want[4] = {1, 3, 0, 2}; /* 256, 512, 1024, 65536 */
-    for (int i = 0; i < 4; i++)
-        cr_expect_eq(idx[i], want[i], "point %d of the line: row %d, not %d", i, idx[i], want[i]);
+    expect_line(&v, "n", want, 4);
 }
 
 /* A case whose n never varies is drawn along what does (plain division
  * along m): each s one line, not one point per m. */
 Test(plot, validation_lines_follow_the_param_that_varies)
 {
-    measured_row rows[4];
     double m[4] = {6000, 2500, 4000, 3000};
-    memset(rows, 0, sizeof rows);
-    validation v;
-    memset(&v, 0, sizeof v);
+    measured_row rows[4];
     vpoint pts[4];
+    memset(pts, 0, sizeof pts);
     for (int i = 0; i < 4; i++) {
-        snprintf(rows[i].program, sizeof rows[i].program, "plain-division");
-        vars_clear(&rows[i].values);
-        vars_set(&rows[i].values, "n", 2000);
-        vars_set(&rows[i].values, "m", m[i]);
-        vars_set(&rows[i].values, "s", 1);
+        rows[i] = validation_row("plain-division", 2000, m[i], 1);
         pts[i].row = &rows[i];
     }
-    v.pts = pts;
-    v.n = 4;
+    validation v = {.pts = pts, .n = 4};
     const char *along = measured_size_key(&rows[0], rows, 4);
     cr_assert_str_eq(along, "m");
-    char series[128];
-    measured_series_along(&rows[0], along, series, sizeof series);
-    int idx[4];
-    cr_assert_eq(validation_series_points(&v, "plain-division", along, series, idx, 4), 4, "one line of 4 points");
     int want[4] = {1, 3, 2, 0}; /* m = 2500, 3000, 4000, 6000 */
-    for (int i = 0; i < 4; i++)
-        cr_expect_eq(idx[i], want[i], "point %d of the line: row %d, not %d", i, idx[i], want[i]);
+    expect_line(&v, along, want, 4);
 }

@@ -202,22 +202,6 @@ Test(resident, under_shared_a_port_reads_and_writes_at_once)
 
 /* ---- the block scheduler: where blocks go ------------------------------- */
 
-static sim_result run_traced(const kernel_dag *dag, const machine *m, char **trace)
-{
-    char path[] = "/tmp/mcmsim-resident-XXXXXX";
-    close(mkstemp(path));
-    sim_result r;
-    cr_assert_eq(sim_run(dag, m, path, &r), 0, "sim_run failed: %s", fail_message());
-    FILE *f = fopen(path, "r");
-    cr_assert_not_null(f);
-    *trace = calloc(1 << 16, 1);
-    size_t got = fread(*trace, 1, (1 << 16) - 1, f);
-    cr_assert_lt(got, (size_t)(1 << 16) - 1, "trace longer than the test expects");
-    fclose(f);
-    unlink(path);
-    return r;
-}
-
 Test(resident, blocks_freed_at_one_instant_are_spread_over_the_sms)
 {
     /* a: 8 blocks of 10 cycles fill 2 SMs of 4 slots at 0; at 10 all end,
@@ -230,7 +214,7 @@ Test(resident, blocks_freed_at_one_instant_are_spread_over_the_sms)
     machine m = test_machine(2, 1);
     m.blocks_per_sm = 4;
     char *trace;
-    sim_result r = run_traced(dag, &m, &trace);
+    sim_result r = simulate_traced(dag, &m, &trace, NULL);
     cr_expect_eq(r.T, 20);
     cr_expect_eq(r.sm_busy[0], 20);
     cr_expect_eq(r.sm_busy[1], 20);
@@ -377,6 +361,16 @@ static kernel_dag *random_dag(rng *g, int whole_words)
     return dag;
 }
 
+/* A third of the time a launch latency, a third of the time a block
+ * dispatch, neither of them a whole number of cycles. */
+static void random_host_terms(rng *g, machine *m)
+{
+    if (rng_below(g, 3) == 0)
+        m->launch_latency = (double)rng_below(g, 2000) / 3.0;
+    if (rng_below(g, 3) == 0)
+        m->block_dispatch = (double)rng_below(g, 50) / 7.0;
+}
+
 Test(resident, two_hundred_random_dags, .timeout = 300)
 {
     rng g;
@@ -391,10 +385,7 @@ Test(resident, two_hundred_random_dags, .timeout = 300)
             m.threads_per_sm = 256 * (1 + (int)rng_below(&g, 8));
         if (rng_below(&g, 2) == 0)
             m.lanes = 1 + (double)rng_below(&g, 128); /* compute shares the lanes */
-        if (rng_below(&g, 3) == 0)
-            m.launch_latency = (double)rng_below(&g, 2000) / 3.0;
-        if (rng_below(&g, 3) == 0)
-            m.block_dispatch = (double)rng_below(&g, 50) / 7.0;
+        random_host_terms(&g, &m);
         char what[64];
         snprintf(what, sizeof what, "random DAG %d", trial);
         worst = fmax(worst, same_sharing(dag, &m, what));
@@ -440,10 +431,7 @@ Test(resident, the_shared_channel_against_simgrids_network, .timeout = 300)
         m.bandwidth = (0.2 + (double)rng_below(&g, 100) / 20.0) / m.u; /* 0.2 to 5 ports' worth */
         if (!uniform)
             m.blocks_per_sm = 2 + (int)rng_below(&g, 15); /* one SM: its blocks and the channel */
-        if (rng_below(&g, 3) == 0)
-            m.launch_latency = (double)rng_below(&g, 2000) / 3.0;
-        if (rng_below(&g, 3) == 0)
-            m.block_dispatch = (double)rng_below(&g, 50) / 7.0;
+        random_host_terms(&g, &m);
         char what[64];
         snprintf(what, sizeof what, "shared DAG %d", trial);
         worst = fmax(worst, same_sharing(dag, &m, what));
@@ -539,7 +527,7 @@ Test(resident, under_exclusive_no_two_transfers_overlap, .timeout = 300)
             kernel_dag_add(dag, &k);
         }
         char *trace;
-        sim_result r = run_traced(dag, &m, &trace);
+        sim_result r = simulate_traced(dag, &m, &trace, NULL);
         cr_expect_geq(r.T, busy, "trial %d: the memory serves %g cycles, one at a time", trial, busy);
         double from[4096], to[4096];
         int spans = 0;

@@ -16,34 +16,16 @@ typedef struct mode_run {
     long trace_len;
 } mode_run;
 
-static char *read_whole(const char *path, long *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    *len = ftell(f);
-    rewind(f);
-    char *text = malloc((size_t)*len + 1);
-    cr_assert_eq(fread(text, 1, (size_t)*len, f), (size_t)*len);
-    fclose(f);
-    return text;
-}
-
 /* Simulate with waves (block_by_block 0) or without, with a trace or not. */
 static mode_run run_in_mode(const kernel_dag *dag, const machine *m, int block_by_block, int traced)
 {
     machine mode = *m;
     mode.block_by_block = block_by_block;
     mode_run x = {.trace = NULL};
-    char path[] = "/tmp/mcmsim-waves-XXXXXX";
     if (traced)
-        close(mkstemp(path));
-    int rc = sim_run(dag, &mode, traced ? path : NULL, &x.r);
-    cr_assert_eq(rc, 0, "sim_run failed: %s", fail_message());
-    if (traced) {
-        x.trace = read_whole(path, &x.trace_len);
-        unlink(path);
-    }
+        x.r = simulate_traced(dag, &mode, &x.trace, &x.trace_len);
+    else
+        x.r = simulate(dag, &mode);
     return x;
 }
 
