@@ -229,24 +229,21 @@ static int plot_case(const validation *v, const char *program)
     FILE *g = fopen(script, "w");
     if (!g)
         return fail("%s: cannot write", script);
-    for (int t = 0; t < 2; t++) {
-        fprintf(g, t == 0 ? "set terminal pngcairo size 900,600 font ',12'\nset output '%s/%s.png'\n"
-                          : "set terminal svg size 900,600\nset output '%s/%s.svg'\n",
-                v->report_dir, program);
-        fprintf(g, "set title \"%s, set %s: %s %s measured (points), simulated (lines)\"\n", program, v->name,
-                v->s->card, from);
-        fprintf(g, "set logscale xy\nset xlabel '%s'\nset ylabel 'time (ms)'\nset key below\nset grid\n"
-                   "set rmargin 5\nset autoscale fix\nset offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08\n",
-                along ? along : "n"); /* the offsets: no point on a border */
-        size_tics(g, v, program, along);
-        time_tics(g, v, program);
-        fprintf(g, "plot ");
-        for (int k = 0; k < n_series; k++)
-            fprintf(g, "%s'%s' index %d using 1:2 with points pt 7 lc %d title 'measured %s', "
-                       "'%s' index %d using 1:3 with lines lw 2 lc %d title 'simulated %s'",
-                    k ? ", " : "", data, k, k + 1, series[k], data, k, k + 1, series[k]);
-        fprintf(g, "\n");
-    }
+    /* the picture once; then drawn as a PNG and again (replot) as an SVG */
+    fprintf(g, "set title \"%s, set %s: %s %s measured (points), simulated (lines)\"\n", program, v->name,
+            v->s->card, from);
+    fprintf(g, "set logscale xy\nset xlabel '%s'\nset ylabel 'time (ms)'\nset key below\nset grid\n"
+               "set rmargin 5\nset autoscale fix\nset offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08\n",
+            along ? along : "n"); /* the offsets: no point on a border */
+    size_tics(g, v, program, along);
+    time_tics(g, v, program);
+    fprintf(g, "set terminal pngcairo size 900,600 font ',12'\nset output '%s/%s.png'\nplot ", v->report_dir,
+            program);
+    for (int k = 0; k < n_series; k++)
+        fprintf(g, "%s'%s' index %d using 1:2 with points pt 7 lc %d title 'measured %s', "
+                   "'%s' index %d using 1:3 with lines lw 2 lc %d title 'simulated %s'",
+                k ? ", " : "", data, k, k + 1, series[k], data, k, k + 1, series[k]);
+    fprintf(g, "\nset terminal svg size 900,600\nset output '%s/%s.svg'\nreplot\n", v->report_dir, program);
     fclose(g);
     char cmd[2800];
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", script); /* quiet: 1-point series warn */
