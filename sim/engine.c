@@ -152,8 +152,8 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 
 static void card_order_idle(void);
 
-/* The time: the block scheduler's own (it runs `parallel` with one block
- * per SM), else SimGrid's. */
+/* The time: the block scheduler's own, else (the tests' reference)
+ * SimGrid's. */
 static double now(void)
 {
     return E.conducted ? E.now : simgrid_get_clock();
@@ -372,7 +372,7 @@ static void run_block(sm_state *me, const block *b)
     block_done(me, b, start, simgrid_get_clock(), t.read, t.compute, t.write, ph);
 }
 
-/* ---- the card path: several resident blocks per SM ---------------------- */
+/* ---- the tests' reference: several resident blocks per SM --------------- */
 
 static void sm_hold(int sm)
 {
@@ -796,12 +796,13 @@ static void scheduler_main(int argc, char *argv[])
  * a block's phases last as long as the others on its SM (and the channel,
  * or the memory) let them: resident.c works out each SM's sharing of its
  * lanes and port, the channel's level and whom the memory serves, and the
- * block scheduler plays the card.  At each instant: the SMs whose phases end then move on, lowest
- * SM first (a block that ends is done); the kernels due are launched;
- * then ready blocks go, one at a time, to the SM holding the fewest
- * blocks among those with room for one (ties to the lower SM), as a
- * card's block scheduler spreads a kernel over its SMs.  A block takes
- * the first ready kernel, in release order, with room on that SM.
+ * block scheduler plays the card.  At each instant: the SMs whose phases
+ * end then move on, lowest SM first (a block that ends is done); the
+ * kernels due are launched; ready blocks go, one at a time, to the SM
+ * holding the fewest blocks among those with room for one (ties to the
+ * lower SM), as a card's block scheduler spreads a kernel over its SMs;
+ * then the memory is settled (resident_card_settle).  A block takes the
+ * first ready kernel, in release order, with room on that SM.
  */
 
 /* The SM the next ready block goes to, or -1 if no SM has room. */
