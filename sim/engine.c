@@ -17,6 +17,10 @@
  * the SMs, global memory and the host CPU.  It knows when each block
  * (each phase of a block) ends, and at each instant it lets them end,
  * launches the kernels due, and hands ready blocks to SMs with room.
+ * It keeps the time itself; SimGrid's clock catches up with it at the
+ * instants the host sees, a kernel launched or finished, and at the end
+ * (the instants between, when only blocks end, would cost a SimGrid
+ * event each and nothing else could see them).
  * Under `parallel` with one block per SM (the MCM) it moves every SM many
  * rounds at once through a kernel whose blocks cost alike, in a wave (see
  * "the block scheduler" below): the same results, bit for bit, as one
@@ -126,6 +130,7 @@ static struct engine {
     block *slot_block;       /* conducted and shares: the block in each slot */
     int *ended;              /* conducted and shares: slots whose block ended */
     double now;              /* conducted: the time, as the scheduler computes it */
+    int host_event;          /* conducted: a kernel was launched or finished at `now` */
     struct sm_block *on_sm;  /* conducted: each SM's block */
     int *heap, n_heap;       /* conducted: busy SMs, earliest end first, ties to the lower SM */
     uint64_t *idle_sms;      /* conducted: a bit per idle SM */
@@ -276,6 +281,7 @@ static void finish_block(const block *b)
     if (++s->finished < E.dag->kernels[b->kernel].blocks)
         return;
     E.out->kernels[b->kernel].end = now();
+    E.host_event = 1;
     if (--E.kernels_left == 0) {
         wake_idle_sms(E.n_idle); /* nothing more will come: let them stop */
         return;
@@ -639,6 +645,15 @@ static double launch_due(int k)
     return fmax(E.release_time[k], machine_start_latency(E.m)) + machine_launch_latency(E.m);
 }
 
+/* SimGrid's clock catches up with the block scheduler's after an instant
+ * the host saw (see "Who plays the SMs"). */
+static void simgrid_follows(void)
+{
+    if (E.host_event && E.now > simgrid_get_clock())
+        sg_actor_sleep_until(E.now);
+    E.host_event = 0;
+}
+
 /* The block scheduler's clock moves on to the next instant: the earlier of
  * `end` (the next block or phase to end) and the next launch.  0 when
  * there is none: the run is over. */
@@ -646,10 +661,9 @@ static int next_instant(double end)
 {
     if (E.next_launch < E.n_launches)
         end = fmin(end, launch_due(E.launches[E.next_launch]));
+    simgrid_follows();
     if (end == INFINITY)
         return 0;
-    if (end > E.now)
-        sg_actor_sleep_for(end - E.now);
     E.now = end;
     return 1;
 }
@@ -657,8 +671,10 @@ static int next_instant(double end)
 /* The host CPU's part of an instant: the kernels whose launch is due. */
 static void launch_kernels_due(void)
 {
-    while (E.next_launch < E.n_launches && launch_due(E.launches[E.next_launch]) <= E.now)
+    while (E.next_launch < E.n_launches && launch_due(E.launches[E.next_launch]) <= E.now) {
         make_ready(E.launches[E.next_launch++]);
+        E.host_event = 1;
+    }
 }
 
 static int whole(double x)

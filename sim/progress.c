@@ -13,13 +13,15 @@
 #include <unistd.h>
 
 /* Blocks per second the engine simulates block by block on the 2-core
- * development machine, at its slowest (every block ending at an instant
- * of its own: 1.7 M/s under parallel; a 2^20-block sum by halving on
- * P = 128: 4.5 M/s under shared, 0.5 M/s under exclusive, whose transfers
- * each end at an instant of their own). */
-#define RATE_PARALLEL 1.5e6
-#define RATE_SHARED 1.0e6
-#define RATE_EXCLUSIVE 0.5e6
+ * development machine, at its slowest (`make bench`: every block ending at
+ * an instant of its own, 12–15 M/s under parallel; 4.5–5 M/s under shared,
+ * 2.8–3 M/s under exclusive, whose transfers each end at an instant of
+ * their own; with resident blocks, 3.3 M/s (16 per SM, bench) and 2.3 M/s
+ * (plain multiplication on the h100 preset)). */
+#define RATE_PARALLEL 10e6
+#define RATE_SHARED 4e6
+#define RATE_EXCLUSIVE 2.5e6
+#define RATE_RESIDENT 2e6
 
 static double now(void)
 {
@@ -133,6 +135,8 @@ void progress_warn_long(progress *p, const run_point *pt, double blocks, double 
 {
     memory_policy policy = pt->machine.policy;
     double rate = policy == MEM_PARALLEL ? RATE_PARALLEL : policy == MEM_SHARED ? RATE_SHARED : RATE_EXCLUSIVE;
+    if (pt->machine.blocks_per_sm > 1 && rate > RATE_RESIDENT)
+        rate = RATE_RESIDENT;
     double seconds = steps / rate;
     if (seconds <= 60)
         return;
