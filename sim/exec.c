@@ -5,10 +5,16 @@
  * free, and a correct MCM program cannot tell).  For each block, each step
  * runs every thread in order tid = 0 .. ℓ-1; the step's writes go to a log
  * and are committed when the last thread is done, so every read of the
- * step sees memory as it was before it.  While the threads of a warp run,
- * their accesses are noted per round; when the warp's last thread is done
+ * step sees memory as it was before it.  Every cell has a mark saying
+ * whether the step's log holds a write to it, and where: a second write
+ * finds the first (the same thread's last write wins; another thread's is
+ * a CREW error).  While the threads of a warp run, their accesses are
+ * noted per round (a thread's k-th access of the step is round k) and each
+ * round is tallied as its lanes come; when the warp's last thread is done
  * the rounds are graded (distinct address groups for global memory, the
- * fullest bank for private memory).
+ * fullest bank for private memory): from the tally where the lanes'
+ * addresses never went down, which is the common case, by sorting the
+ * notes otherwise.
  *
  * Races (exec_set_race_free).  Exec mode runs blocks one after another
  * and a step's threads one after another; the card runs both in no fixed
@@ -58,6 +64,14 @@ typedef struct cell_shadow {
     int32_t s_thread, s2_thread;   /*   the first, and another thread */
 } cell_shadow;
 
+/* A cell's mark: while `stamp` is the current step's (exec_run.stamp), the
+ * step's write log holds a write to the cell, at `slot`.  Stamps count
+ * steps modulo 2^32; when the count wraps every mark is cleared
+ * (new_step), so a stale stamp is never taken for the present. */
+typedef struct write_mark {
+    uint32_t stamp, slot;
+} write_mark;
+
 struct exec_run {
     machine m;
     uint64_t p;
@@ -65,6 +79,8 @@ struct exec_run {
     kernel_dag *dag;
     gmem *arrays;
     cell_shadow **shadows;  /* per array, one per cell */
+    write_mark **marks;     /* per array, one per cell */
+    uint32_t stamp;         /* the step's write stamp (see write_mark) */
     int n_arrays;
     exec_kernel_report *reports;
     uint32_t launch;        /* launches so far: the current one's number */
@@ -73,14 +89,22 @@ struct exec_run {
 };
 
 typedef struct logged_write {
-    int space;   /* 0: global, 1: private */
-    int array;   /* global array id */
-    long index;
+    word *cell;
     word value;
     int thread;
 } logged_write;
 
 typedef struct access_note { long key; } access_note;
+
+/* A round of the current warp, tallied as its lanes come, in lane order:
+ * while its keys do not go down (`disorder` 0) its distinct keys are
+ * counted as they come (`distinct`), and `first` and `last` bound them;
+ * otherwise grading sorts the notes.  A private round also counts a
+ * repeated key as disorder: its banks are then graded from the notes. */
+typedef struct round_tally {
+    long first, last;
+    int distinct, n, disorder;
+} round_tally;
 
 /* The operation classes counted per thread (the others follow from them). */
 enum { COUNT_MULMOD, COUNT_ADDMOD, COUNT_PRIVATE, N_COUNTED };
@@ -99,16 +123,15 @@ struct exec_block {
     long *words_read, *words_written;
     /* per thread, in the current step: its next read/write/private round */
     int *read_round, *write_round, *private_round;
-    /* the current warp's accesses: note[round * warp + lane] */
+    /* the current warp's accesses: note[round * warp + lane], and each round's tally */
     access_note *reads, *writes, *privates;
+    round_tally *read_tally, *write_tally, *private_tally;
     int rounds_cap;
     int max_read_round, max_write_round, max_private_round;
-    /* the step's writes, and a hash of the cells written (CREW) */
+    /* the step's writes; each cell's mark finds its place (CREW) */
     logged_write *log;
     long log_n, log_cap;
-    long *hash_slot;   /* index into log + 1, or 0 */
-    long *hash_gen;
-    long hash_cap, generation;
+    write_mark *private_marks; /* per private word */
     /* measured for the current block */
     double read_transactions, write_transactions, bank_conflicts;
     int failed;
@@ -133,9 +156,11 @@ void exec_end(exec_run *r)
         free(r->arrays[i]->cells);
         free(r->arrays[i]);
         free(r->shadows[i]);
+        free(r->marks[i]);
     }
     free(r->arrays);
     free(r->shadows);
+    free(r->marks);
     free(r->reports);
     kernel_dag_free(r->dag);
     free(r);
@@ -176,6 +201,8 @@ gmem exec_alloc(exec_run *r, const char *name, long size)
     r->arrays = realloc(r->arrays, sizeof *r->arrays * (size_t)(r->n_arrays + 1));
     r->shadows = realloc(r->shadows, sizeof *r->shadows * (size_t)(r->n_arrays + 1));
     r->shadows[r->n_arrays] = r->race_free ? shadows_new(size > 0 ? size : 1) : NULL;
+    r->marks = realloc(r->marks, sizeof *r->marks * (size_t)(r->n_arrays + 1));
+    r->marks[r->n_arrays] = calloc((size_t)(size > 0 ? size : 1), sizeof **r->marks);
     r->arrays[r->n_arrays++] = a;
     return a;
 }
@@ -198,10 +225,9 @@ word zp_pow(uint64_t p, word a, uint64_t e)
 void exec_ops(exec_thread *t, long n) { t->block->ops[t->tid] += (double)n; }
 
 /* One operation of a counted class by thread `tid` (see measured_classes). */
-static void count(exec_block *b, int tid, int what)
+static inline void count(exec_block *b, int tid, int what)
 {
-    b->counts[(size_t)tid * N_COUNTED + what]++;
-    b->counted[what] += 1;
+    b->counts[(size_t)tid * N_COUNTED + what]++; /* the block's sums: when it ends */
 }
 
 word exec_zp_add(exec_thread *t, word a, word b)
@@ -384,33 +410,40 @@ static inline void grow_rounds(exec_block *b, int need)
 
 static void grow_rounds_slow(exec_block *b, int need)
 {
-    int cap = b->rounds_cap;
+    int cap = b->rounds_cap, tallied = b->read_tally ? b->rounds_cap : 0;
     while (cap <= need)
         cap *= 2;
     size_t size = sizeof(access_note) * (size_t)cap * (size_t)b->warp;
     b->reads = realloc(b->reads, size);
     b->writes = realloc(b->writes, size);
     b->privates = realloc(b->privates, size);
+    size_t tallies = sizeof(round_tally) * (size_t)cap;
+    b->read_tally = realloc(b->read_tally, tallies);
+    b->write_tally = realloc(b->write_tally, tallies);
+    b->private_tally = realloc(b->private_tally, tallies);
+    for (int k = tallied; k < cap; k++)
+        b->read_tally[k] = b->write_tally[k] = b->private_tally[k] = (round_tally){0};
     b->rounds_cap = cap;
 }
 
-/* A cell's slot in the step's write log (cap a power of two). */
-static inline uint64_t log_hash(long index, int array, int space, long cap)
+/* The value this step's log holds for a cell (`otherwise` if none). */
+static word pending_write(const exec_block *b, const write_mark *mark, word otherwise)
 {
-    return ((uint64_t)index * 0x9E3779B97F4A7C15ull ^ (uint64_t)(array * 2 + space)) & (uint64_t)(cap - 1);
+    return mark->stamp == b->run->stamp ? b->log[mark->slot].value : otherwise;
 }
 
-/* The value this step's log holds for a cell (`otherwise` if none). */
-static word pending_write(const exec_block *b, int space, int array, long index, word otherwise)
+/* Key `key` of a lane, in its round's tally. */
+static inline void tally(round_tally *r, long key)
 {
-    uint64_t mask = (uint64_t)b->hash_cap - 1;
-    uint64_t h = log_hash(index, array, space, b->hash_cap);
-    for (; b->hash_cap && b->hash_gen[h] == b->generation; h = (h + 1) & mask) {
-        const logged_write *w = &b->log[b->hash_slot[h] - 1];
-        if (w->index == index && w->array == array && w->space == space)
-            return w->value;
+    if (r->n++ == 0) {
+        r->first = r->last = key;
+        r->distinct = 1;
+    } else if (key > r->last) {
+        r->last = key;
+        r->distinct++;
+    } else if (key < r->last) {
+        r->disorder = 1;
     }
-    return otherwise;
 }
 
 word exec_gread(exec_thread *t, gmem a, long i)
@@ -422,60 +455,39 @@ word exec_gread(exec_thread *t, gmem a, long i)
     }
     int round = b->read_round[t->tid]++;
     grow_rounds(b, round);
-    b->reads[(long)round * b->warp + lane_of(b, t->tid)].key = (long)a->id << 40 | group_of(b, i);
+    long key = (long)a->id << 40 | group_of(b, i);
+    b->reads[(long)round * b->warp + lane_of(b, t->tid)].key = key;
+    tally(&b->read_tally[round], key);
     if (round + 1 > b->max_read_round)
         b->max_read_round = round + 1;
     b->words_read[t->tid]++;
     if (b->run->race_free && note_read(t, &b->run->shadows[a->id][i], 1, a->name, i))
-        return pending_write(b, 0, a->id, i, a->cells[i]);
+        return pending_write(b, &b->run->marks[a->id][i], a->cells[i]);
     return a->cells[i];
 }
 
 /* The step's write log, with the CREW check: a cell written by two
  * threads in one step is an error. */
-static void log_write(exec_thread *t, int space, int array, long index, word value, const char *name)
+static void log_write(exec_thread *t, write_mark *mark, word *cell, word value, const char *name, long index)
 {
     exec_block *b = t->block;
+    if (mark->stamp == b->run->stamp) {
+        logged_write *w = &b->log[mark->slot];
+        if (w->thread != t->tid && !b->failed) {
+            b->failed = 1;
+            fail("program '%s', kernel '%s', block %ld, step %d: threads %d and %d both write %s[%ld] "
+                 "(rule: CREW, concurrent reads but exclusive writes)", b->run->dag->name, b->k->name,
+                 t->bid, t->step, w->thread, t->tid, name, index);
+        }
+        w->value = value; /* the same thread again: its last write wins */
+        return;
+    }
     if (b->log_n == b->log_cap) {
         b->log_cap = b->log_cap ? 2 * b->log_cap : 1024;
         b->log = realloc(b->log, sizeof *b->log * (size_t)b->log_cap);
     }
-    if (2 * (b->log_n + 1) > b->hash_cap) { /* rehash the step's writes */
-        long cap = b->hash_cap ? 2 * b->hash_cap : 4096;
-        free(b->hash_slot);
-        free(b->hash_gen);
-        b->hash_slot = calloc((size_t)cap, sizeof *b->hash_slot);
-        b->hash_gen = calloc((size_t)cap, sizeof *b->hash_gen);
-        b->hash_cap = cap;
-        b->generation = 1;
-        for (long w = 0; w < b->log_n; w++) {
-            uint64_t h = log_hash(b->log[w].index, b->log[w].array, b->log[w].space, cap);
-            while (b->hash_gen[h] == b->generation)
-                h = (h + 1) & (uint64_t)(cap - 1);
-            b->hash_gen[h] = b->generation;
-            b->hash_slot[h] = w + 1;
-        }
-    }
-    uint64_t mask = (uint64_t)b->hash_cap - 1;
-    uint64_t h = log_hash(index, array, space, b->hash_cap);
-    while (b->hash_gen[h] == b->generation) {
-        logged_write *w = &b->log[b->hash_slot[h] - 1];
-        if (w->index == index && w->array == array && w->space == space) {
-            if (w->thread != t->tid && !b->failed) {
-                b->failed = 1;
-                fail("program '%s', kernel '%s', block %ld, step %d: threads %d and %d both write %s[%ld] "
-                     "(rule: CREW, concurrent reads but exclusive writes)", b->run->dag->name, b->k->name,
-                     t->bid, t->step, w->thread, t->tid, name, index);
-            }
-            w->value = value; /* the same thread again: its last write wins */
-            w->thread = t->tid;
-            return;
-        }
-        h = (h + 1) & mask;
-    }
-    b->hash_gen[h] = b->generation;
-    b->hash_slot[h] = b->log_n + 1;
-    b->log[b->log_n++] = (logged_write){space, array, index, value, t->tid};
+    *mark = (write_mark){b->run->stamp, (uint32_t)b->log_n};
+    b->log[b->log_n++] = (logged_write){cell, value, t->tid};
 }
 
 void exec_gwrite(exec_thread *t, gmem a, long i, word v)
@@ -489,13 +501,15 @@ void exec_gwrite(exec_thread *t, gmem a, long i, word v)
         return;
     int round = b->write_round[t->tid]++;
     grow_rounds(b, round);
-    b->writes[(long)round * b->warp + lane_of(b, t->tid)].key = (long)a->id << 40 | group_of(b, i);
+    long key = (long)a->id << 40 | group_of(b, i);
+    b->writes[(long)round * b->warp + lane_of(b, t->tid)].key = key;
+    tally(&b->write_tally[round], key);
     if (round + 1 > b->max_write_round)
         b->max_write_round = round + 1;
     b->words_written[t->tid]++;
     if (b->run->race_free)
         note_write(t, &b->run->shadows[a->id][i], 1, a->name, i);
-    log_write(t, 0, a->id, i, v, a->name);
+    log_write(t, &b->run->marks[a->id][i], &a->cells[i], v, a->name, i);
 }
 
 static int private_ok(exec_thread *t, long i, const char *verb)
@@ -513,6 +527,10 @@ static void note_private(exec_thread *t, long i)
     int round = b->private_round[t->tid]++;
     grow_rounds(b, round);
     b->privates[(long)round * b->warp + lane_of(b, t->tid)].key = i;
+    round_tally *r = &b->private_tally[round]; /* banks need distinct, increasing keys (fullest_bank) */
+    if (r->n > 0 && i == r->last)
+        r->disorder = 1;
+    tally(r, i);
     if (round + 1 > b->max_private_round)
         b->max_private_round = round + 1;
     b->ops[t->tid] += 1; /* a private access is a local operation */
@@ -526,7 +544,7 @@ word exec_pread(exec_thread *t, long i)
     note_private(t, i);
     exec_block *b = t->block;
     if (b->run->race_free && note_read(t, &b->private_shadow[i], 0, "private", i))
-        return pending_write(b, 1, 0, i, b->private_cells[i]);
+        return pending_write(b, &b->private_marks[i], b->private_cells[i]);
     return b->private_cells[i];
 }
 
@@ -537,7 +555,7 @@ void exec_pwrite(exec_thread *t, long i, word v)
     note_private(t, i);
     if (t->block->run->race_free)
         note_write(t, &t->block->private_shadow[i], 0, "private", i);
-    log_write(t, 1, 0, i, v, "private");
+    log_write(t, &t->block->private_marks[i], &t->block->private_cells[i], v, "private", i);
 }
 
 /* ---- grading a warp's rounds ---------------------------------------------- */
@@ -598,14 +616,27 @@ static int fullest_bank(const access_note *row, const int *made, int first, int 
 static void grade_warp(exec_block *b, int first, int last)
 {
     int w = b->warp;
-    for (int k = 0; k < b->max_read_round; k++)
-        b->read_transactions += distinct_keys(b->reads + (long)k * w, b->read_round, first, last, k);
-    for (int k = 0; k < b->max_write_round; k++)
-        b->write_transactions += distinct_keys(b->writes + (long)k * w, b->write_round, first, last, k);
+    for (int k = 0; k < b->max_read_round; k++) {
+        round_tally *r = &b->read_tally[k];
+        b->read_transactions += r->disorder ? distinct_keys(b->reads + (long)k * w, b->read_round, first, last, k)
+                                            : r->distinct;
+        *r = (round_tally){0};
+    }
+    for (int k = 0; k < b->max_write_round; k++) {
+        round_tally *r = &b->write_tally[k];
+        b->write_transactions += r->disorder
+                                     ? distinct_keys(b->writes + (long)k * w, b->write_round, first, last, k)
+                                     : r->distinct;
+        *r = (round_tally){0};
+    }
     for (int k = 0; k < b->max_private_round; k++) {
-        int most = fullest_bank(b->privates + (long)k * w, b->private_round, first, last, w, k);
+        round_tally *r = &b->private_tally[k];
+        int most = !r->disorder && r->last - r->first < w
+                       ? 1 /* distinct addresses within w consecutive words: distinct banks */
+                       : fullest_bank(b->privates + (long)k * w, b->private_round, first, last, w, k);
         if (most > 1)
             b->bank_conflicts += most - 1;
+        *r = (round_tally){0};
     }
     for (int t = first; t <= last; t++)
         b->read_round[t] = b->write_round[t] = b->private_round[t] = 0;
@@ -616,25 +647,33 @@ static void grade_warp(exec_block *b, int first, int last)
 
 static void commit_step(exec_block *b)
 {
-    for (long i = 0; i < b->log_n; i++) {
-        const logged_write *w = &b->log[i];
-        if (w->space == 0)
-            b->run->arrays[w->array]->cells[w->index] = w->value;
-        else
-            b->private_cells[w->index] = w->value;
-    }
+    for (long i = 0; i < b->log_n; i++)
+        *b->log[i].cell = b->log[i].value;
     b->log_n = 0;
-    b->generation++;
 }
 
-/* The block's operations by class (sim/kernel_dag.h), given the thread
- * `longest` whose count is S(B), from the counted classes: mulmods, addmods and private accesses as counted, a
- * barrier between each two steps, and as plain what the count holds beyond
- * them (S(B) and W(B) charge a mulmod mul_ops and an addmod add_ops). */
-static void measured_classes(const exec_block *b, int longest, block_cost *cost)
+/* A step begins: a new epoch (races) and a new write stamp; when the
+ * stamps wrap, every mark is cleared. */
+static void new_step(exec_block *b)
+{
+    exec_run *r = b->run;
+    r->epoch++;
+    if (++r->stamp != 0)
+        return;
+    for (int i = 0; i < r->n_arrays; i++)
+        memset(r->marks[i], 0, sizeof **r->marks * (size_t)(r->arrays[i]->size > 0 ? r->arrays[i]->size : 1));
+    memset(b->private_marks, 0, sizeof *b->private_marks * (size_t)(b->k->private_words + 1));
+    r->stamp = 1;
+}
+
+/* The block's operations by class (sim/kernel_dag.h), given `mine`, the
+ * counts of the thread whose operations make S(B): mulmods, addmods and
+ * private accesses as counted, a barrier between each two steps, and as
+ * plain what the count holds beyond them (S(B) and W(B) charge a mulmod
+ * mul_ops and an addmod add_ops). */
+static void measured_classes(const exec_block *b, const uint32_t *mine, block_cost *cost)
 {
     const double *total = b->counted;
-    const uint32_t *mine = &b->counts[(size_t)longest * N_COUNTED];
     double barriers = b->k->n_steps - 1;
     double mul = b->run->mul_ops, add = b->run->add_ops;
     cost->classes = 1;
@@ -656,14 +695,10 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
 {
     int l = b->threads;
     memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->k->private_words + 1));
-    memset(b->ops, 0, sizeof *b->ops * (size_t)l);
-    memset(b->counts, 0, sizeof *b->counts * (size_t)l * N_COUNTED);
     memset(b->counted, 0, sizeof b->counted);
-    memset(b->words_read, 0, sizeof *b->words_read * (size_t)l);
-    memset(b->words_written, 0, sizeof *b->words_written * (size_t)l);
     b->read_transactions = b->write_transactions = b->bank_conflicts = 0;
     for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
-        b->run->epoch++;
+        new_step(b);
         exec_thread t = {0, l, bid, blocks, s, b};
         for (t.tid = 0; t.tid < l; t.tid++) {
             b->k->steps[s](&t, b->args);
@@ -674,14 +709,20 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
     }
     double span = 0, work = 0;
     long alpha = 0, beta = 0;
-    int longest = 0; /* the thread whose operations make S(B) */
-    for (int i = 0; i < l; i++) {
+    uint32_t longest[N_COUNTED] = {0}; /* the counts of the thread whose operations make S(B) */
+    for (int i = 0; i < l; i++) { /* the block's figures; each thread's counters back to zero */
+        uint32_t *mine = &b->counts[(size_t)i * N_COUNTED];
         if (b->ops[i] > span)
-            longest = i;
+            memcpy(longest, mine, sizeof longest);
         span = b->ops[i] > span ? b->ops[i] : span;
         work += b->ops[i];
         alpha = b->words_read[i] > alpha ? b->words_read[i] : alpha;
         beta = b->words_written[i] > beta ? b->words_written[i] : beta;
+        for (int c = 0; c < N_COUNTED; c++)
+            b->counted[c] += mine[c];
+        memset(mine, 0, sizeof *mine * N_COUNTED);
+        b->ops[i] = 0;
+        b->words_read[i] = b->words_written[i] = 0;
     }
     /* a round of ℓ threads in one address group per warp costs U: one
      * coalesced word per thread, as in the paper */
@@ -715,9 +756,11 @@ static void block_free(exec_block *b)
     free(b->reads);
     free(b->writes);
     free(b->privates);
+    free(b->read_tally);
+    free(b->write_tally);
+    free(b->private_tally);
     free(b->log);
-    free(b->hash_slot);
-    free(b->hash_gen);
+    free(b->private_marks);
 }
 
 static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
@@ -762,7 +805,7 @@ int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, voi
     b.private_round = calloc((size_t)threads, sizeof *b.private_round);
     b.rounds_cap = 1;
     grow_rounds(&b, 8);
-    b.generation = 1;
+    b.private_marks = calloc((size_t)k->private_words + 1, sizeof *b.private_marks);
     r->reports = realloc(r->reports, sizeof *r->reports * (size_t)(r->dag->n + 1));
     exec_kernel_report *rep = &r->reports[r->dag->n];
     memset(rep, 0, sizeof *rep);
