@@ -27,6 +27,10 @@
  *    (the kernel boundary of a real program: fill, one global round
  *    trip, drain); and a graph of one empty kernel, whose time beyond
  *    the per-kernel figure is the graph's start;
+ *  - the kernel boundary, decomposed: graphs of 1 to 32 kernels of four
+ *    chains that differ in one thing each (one block per SM or one block;
+ *    one load or two; a tree sum with barriers between the load and the
+ *    store), timed as the case studies are; per kernel and per graph;
  *  - throughput from the L2: the same reads over an 8 MiB buffer, read
  *    many times per launch (L2-only loads, so that no SM's L1 serves its
  *    share again), by one SM and by the whole card; U for one SM and per
@@ -512,6 +516,194 @@ static double launch_graph_touch_us(int sms)
     return us;
 }
 
+/* ---- the kernel boundary, decomposed ---------------------------------------
+ *
+ * The case studies' kernels cost more per kernel in a graph than the touch
+ * chain above (validate/notes/card-model.md: 1.45-2.35 us against 1.09 on
+ * the H100).  These chains change one thing at a time, and each is timed as
+ * the case studies are (cuda_common.cuh, the protocol): a graph of k kernels,
+ * k = 1, 2, 4, ..., 32, two events around cudaGraphLaunch after a
+ * synchronisation, the median of 101 replays.  The line through the six
+ * times (least squares) gives a chain's cost per kernel (slope) and once
+ * per graph (intercept).  Shapes, 256 threads a block, ping-pong buffers:
+ *   touch, one block per SM   out[i] = in[i] + 1  (the touch chain, short)
+ *   touch, one block          the same with one block on the whole card
+ *   pair, one block           out[t] = in[t] + in[(t + 128) % 256] + 1:
+ *                             two loads, one of a word another warp wrote
+ *                             (the sum's and the scans' kernels)
+ *   reduce, one block         a word a thread, a tree sum in shared memory
+ *                             with a barrier after each of its 8 levels,
+ *                             out[t] = in[t] + sum + 1 (read, reduce with
+ *                             barriers, write)
+ * Each chain's result is checked against the same steps on the host. */
+
+enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_REDUCE };
+
+__global__ void pair_kernel(const uint32_t *in, uint32_t *out)
+{
+    const int t = threadIdx.x;
+    out[t] = in[t] + in[(t + 128) & 255] + 1u;
+}
+
+__global__ void reduce_kernel(const uint32_t *in, uint32_t *out)
+{
+    __shared__ uint32_t s[256];
+    const int t = threadIdx.x;
+    const uint32_t v = in[t];
+    s[t] = v;
+    __syncthreads();
+    for (int stride = 128; stride > 0; stride >>= 1) {
+        if (t < stride)
+            s[t] += s[t + stride];
+        __syncthreads();
+    }
+    out[t] = v + s[0] + 1u;
+}
+
+typedef struct chain {
+    const char *name;
+    enum chain_shape shape;
+    unsigned blocks;
+    uint32_t *ping, *pong;     /* device, blocks * 256 words each */
+    uint32_t *h_ping, *h_pong; /* the host's copy of the same steps */
+} chain;
+
+static void chain_launch(const chain *c, int step, cudaStream_t stream)
+{
+    const uint32_t *in = step % 2 == 0 ? c->ping : c->pong;
+    uint32_t *out = step % 2 == 0 ? c->pong : c->ping;
+    if (c->shape == CHAIN_TOUCH)
+        touch_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_PAIR)
+        pair_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
+    else
+        reduce_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
+}
+
+/* the host's version of step `step` of the chain */
+static void chain_step_on_host(const chain *c, int step)
+{
+    const size_t words = (size_t)c->blocks * 256;
+    const uint32_t *in = step % 2 == 0 ? c->h_ping : c->h_pong;
+    uint32_t *out = step % 2 == 0 ? c->h_pong : c->h_ping;
+    uint32_t sum = 0;
+    for (size_t i = 0; i < words && c->shape == CHAIN_REDUCE; i++)
+        sum += in[i];
+    for (size_t i = 0; i < words; i++)
+        out[i] = c->shape == CHAIN_TOUCH ? in[i] + 1u
+                 : c->shape == CHAIN_PAIR ? in[i] + in[(i + 128) & 255] + 1u
+                                          : in[i] + sum + 1u;
+}
+
+/* microseconds of one replay of a graph of k kernels of the chain: the
+ * median of `replays`, after one untimed (uploading) replay; the host
+ * follows every step, and the device's buffers must agree at the end */
+static double chain_graph_us(chain *c, int k, int replays)
+{
+    cudaStream_t stream;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    cudaEvent_t start, stop;
+    double us[128];
+    CUDA_CHECK(cudaStreamCreate(&stream));
+    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int j = 0; j < k; j++)
+        chain_launch(c, j, stream);
+    CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int r = -1; r < replays; r++) {   /* r = -1: the upload */
+        float ms = 0.0f;
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        CUDA_CHECK(cudaEventRecord(start, stream));
+        CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        CUDA_CHECK(cudaEventRecord(stop, stream));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        if (r >= 0)
+            us[r] = ms * 1e3;
+        for (int j = 0; j < k; j++)
+            chain_step_on_host(c, j);
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CUDA_CHECK(cudaGraphDestroy(graph));
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    return median_of(us, replays);
+}
+
+static void chain_check(const chain *c)
+{
+    const size_t words = (size_t)c->blocks * 256;
+    uint32_t *got = (uint32_t *)malloc(words * sizeof *got);
+    if (!got) {
+        fprintf(stderr, "constants: out of host memory\n");
+        exit(1);
+    }
+    for (int half = 0; half < 2; half++) {
+        CUDA_CHECK(cudaMemcpy(got, half ? c->pong : c->ping, words * sizeof *got,
+                              cudaMemcpyDeviceToHost));
+        if (memcmp(got, half ? c->h_pong : c->h_ping, words * sizeof *got) != 0) {
+            fprintf(stderr, "constants: the %s chain's words differ from the host's\n", c->name);
+            exit(1);
+        }
+    }
+    free(got);
+}
+
+/* times graphs of 1..32 kernels of one chain; prints each time and the
+ * line's slope and intercept */
+static void measure_chain(const char *name, enum chain_shape shape, unsigned blocks, rng_t *rng)
+{
+    enum { LENGTHS = 6, REPLAYS = 101 };
+    const size_t words = (size_t)blocks * 256;
+    chain c = {name, shape, blocks, dev_alloc_u32(words), dev_alloc_u32(words),
+               (uint32_t *)malloc(words * 4), (uint32_t *)malloc(words * 4)};
+    if (!c.h_ping || !c.h_pong) {
+        fprintf(stderr, "constants: out of host memory\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < words; i++) {
+        c.h_ping[i] = rng_u32(rng);
+        c.h_pong[i] = rng_u32(rng);
+    }
+    to_device(c.ping, c.h_ping, words);
+    to_device(c.pong, c.h_pong, words);
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int e = 0; e < LENGTHS; e++) {
+        const int k = 1 << e;
+        double us = chain_graph_us(&c, k, REPLAYS);
+        char row[64], how[200];
+        snprintf(row, sizeof row, "chain_%s_%d", name, k);
+        snprintf(how, sizeof how, "a graph of %d kernels of the %s chain (%u block%s of 256 threads), "
+                 "median of %d replays", k, name, blocks, blocks > 1 ? "s" : "", REPLAYS);
+        print_row(row, us, "us", how);
+        sx += k; sy += us; sxx += (double)k * k; sxy += k * us;
+    }
+    const double slope = (LENGTHS * sxy - sx * sy) / (LENGTHS * sxx - sx * sx);
+    const double intercept = (sy - slope * sx) / LENGTHS;
+    char row[64];
+    snprintf(row, sizeof row, "chain_%s_per_kernel", name);
+    print_row(row, slope, "us", "slope of the line through the graphs of 1..32 kernels above");
+    snprintf(row, sizeof row, "chain_%s_per_graph", name);
+    print_row(row, intercept, "us", "intercept of the same line: once per graph");
+    chain_check(&c);
+    CUDA_CHECK(cudaFree(c.ping));
+    CUDA_CHECK(cudaFree(c.pong));
+    free(c.h_ping);
+    free(c.h_pong);
+}
+
+static void measure_kernel_boundary(int sms, rng_t *rng)
+{
+    measure_chain("touch_card", CHAIN_TOUCH, (unsigned)sms, rng);
+    measure_chain("touch_block", CHAIN_TOUCH, 1, rng);
+    measure_chain("pair_block", CHAIN_PAIR, 1, rng);
+    measure_chain("reduce_block", CHAIN_REDUCE, 1, rng);
+}
+
 /* ---- global-memory throughput ------------------------------------------- */
 
 typedef struct {
@@ -959,6 +1151,7 @@ int main(int argc, char **argv)
               "a graph of one empty kernel, cudaGraphLaunch between two events, median of 201 replays");
     print_row("graph_start", one_us - graph_us, "us",
               "launch_graph_one - launch_graph: a graph's start, beyond its kernels");
+    measure_kernel_boundary(sms, &rng);
     print_row("launch_sync_roundtrip", rt, "us",
               "empty kernel launch + cudaDeviceSynchronize, host clock");
     const unsigned many = (unsigned)(64 * sms);
