@@ -27,8 +27,9 @@
  *    (the kernel boundary of a real program: fill, one global round
  *    trip, drain); and a graph of one empty kernel, whose time beyond
  *    the per-kernel figure is the graph's start;
- *  - the kernel boundary, decomposed: graphs of 1 to 32 kernels of four
- *    chains that differ in one thing each (one block per SM or one block;
+ *  - the kernel boundary, decomposed: graphs of 1 to 32 kernels of seven
+ *    chains that differ in one thing each (one block on every SM, on half
+ *    of them, on 16, on 4, or one block;
  *    one load or two; a tree sum with barriers between the load and the
  *    store), timed as the case studies are; per kernel and per graph;
  *  - throughput from the L2: the same reads over an 8 MiB buffer, read
@@ -527,6 +528,8 @@ static double launch_graph_touch_us(int sms)
  * times (least squares) gives a chain's cost per kernel (slope) and once
  * per graph (intercept).  Shapes, 256 threads a block, ping-pong buffers:
  *   touch, one block per SM   out[i] = in[i] + 1  (the touch chain, short)
+ *   touch, half, 16, 4        the same with one block on half the SMs, on
+ *                             16 SMs, on 4 SMs
  *   touch, one block          the same with one block on the whole card
  *   pair, one block           out[t] = in[t] + in[(t + 128) % 256] + 1:
  *                             two loads, one of a word another warp wrote
@@ -699,6 +702,9 @@ static void measure_chain(const char *name, enum chain_shape shape, unsigned blo
 static void measure_kernel_boundary(int sms, rng_t *rng)
 {
     measure_chain("touch_card", CHAIN_TOUCH, (unsigned)sms, rng);
+    measure_chain("touch_half", CHAIN_TOUCH, (unsigned)sms / 2, rng);
+    measure_chain("touch_16", CHAIN_TOUCH, 16, rng);
+    measure_chain("touch_4", CHAIN_TOUCH, 4, rng);
     measure_chain("touch_block", CHAIN_TOUCH, 1, rng);
     measure_chain("pair_block", CHAIN_PAIR, 1, rng);
     measure_chain("reduce_block", CHAIN_REDUCE, 1, rng);

@@ -192,22 +192,28 @@ static inline common_opts common_parse(int argc, char **argv)
  *    of wall time).  An idle H100 sits at 345 MHz and needs tens of
  *    milliseconds of work to reach its 1980 MHz boost clock.
  * 2. Every point of the series is prepared by its program beforehand
- *    (inputs on the device).  Each point then runs --warmup times untimed,
- *    and its kernel sequence is captured once into a CUDA graph (stream
- *    capture of one run, after its reset; kernels only, so a replay is the
- *    same launches with the same arguments), replayed once untimed (the
- *    first launch of a graph uploads it: 2x slower seen on the H100).
- *    Programs whose host decides the next launch from results would need
- *    the sequence of a first run recorded; none here does: Euclid and the
- *    division compute their whole launch schedule on the host beforehand.
+ *    (inputs on the device).  Each point then runs --warmup times untimed.
  * 3. Rounds, round robin over the points, --runs rounds: for each point,
  *    one untimed run (so that each timed run finds the L2 as a run of the
  *    same point left it, whatever point ran before), then one wall-timed
- *    run (two events around the host code that enqueues the run) and one
- *    graph-timed run (two events around cudaGraphLaunch), then a clock
+ *    run (two events around the host code that enqueues the run); then its
+ *    kernel sequence is captured into a CUDA graph (stream capture of one
+ *    run, after its reset; kernels only, so a replay is the same launches
+ *    with the same arguments), replayed once untimed (the first launch of
+ *    a graph uploads it: 2x slower seen on the H100), replayed once timed
+ *    (two events around cudaGraphLaunch) and destroyed; then a clock
  *    probe.  Each run is preceded by the point's reset (untimed).
+ *    Programs whose host decides the next launch from results would need
+ *    the sequence of a first run recorded; none here does: Euclid and the
+ *    division compute their whole launch schedule on the host beforehand.
  * Interleaving the points spreads any drift of the card (clock, heat, a
- * neighbour's load) over all points instead of biasing one.
+ * neighbour's load) over all points instead of biasing one.  One graph is
+ * alive at a time: with every point's graph instantiated for the whole
+ * series (the protocol of the sessions up to 2026-11-25d), a graph's
+ * kernels cost more the more graphs were alive (on the H100, the sum of
+ * 2^10 numbers, 10 kernels: 12.4-12.8 us alone or beside 3 other points,
+ * 14.1 us beside 7 small ones, 16.1-18.0 us in its series of 8 points;
+ * validate/notes/card-model.md), which the program alone does not pay.
  */
 
 typedef struct {
@@ -332,7 +338,7 @@ static inline double bench_graph(const bench_job *job, cudaGraphExec_t exec,
     return event_ms(a, b);
 }
 
-/* step 2's capture: one run's kernels as an executable graph */
+/* step 3's capture: one run's kernels as an executable graph */
 static inline cudaGraphExec_t bench_capture(const bench_job *job)
 {
     cudaGraph_t graph;
@@ -355,11 +361,10 @@ static inline int bench_series(bench_point *pts, int count, const common_opts *o
     double *wall = (double *)malloc(per_point * count);
     double *graph = (double *)malloc(per_point * count);
     double *clock = (double *)malloc(per_point * count);
-    cudaGraphExec_t *exec = (cudaGraphExec_t *)malloc(sizeof *exec * count);
     long *launches = (long *)malloc(sizeof *launches * count);
     long long *d_probe;
     cudaEvent_t a, b;
-    if (!wall || !graph || !clock || !exec || !launches) {
+    if (!wall || !graph || !clock || !launches) {
         fprintf(stderr, "out of host memory (%d points)\n", count);
         exit(1);
     }
@@ -372,14 +377,15 @@ static inline int bench_series(bench_point *pts, int count, const common_opts *o
         for (int r = 0; r < o->warmup; r++)
             bench_wall(&pts[p].job, a, b);
         launches[p] = g_launches;
-        exec[p] = bench_capture(&pts[p].job);
-        bench_graph(&pts[p].job, exec[p], a, b);  /* the first replay uploads */
     }
     for (int r = 0; r < runs; r++)
         for (int p = 0; p < count; p++) {
             bench_wall(&pts[p].job, a, b);                 /* untimed */
             wall[p * runs + r] = bench_wall(&pts[p].job, a, b);
-            graph[p * runs + r] = bench_graph(&pts[p].job, exec[p], a, b);
+            cudaGraphExec_t exec = bench_capture(&pts[p].job);
+            bench_graph(&pts[p].job, exec, a, b);          /* the upload, untimed */
+            graph[p * runs + r] = bench_graph(&pts[p].job, exec, a, b);
+            CUDA_CHECK(cudaGraphExecDestroy(exec));
             clock[p * runs + r] = bench_clock_mhz(BENCH_PROBE_CYCLES, 1, d_probe);
         }
     /* the last timed run of every point was its graph replay, which left
@@ -392,7 +398,6 @@ static inline int bench_series(bench_point *pts, int count, const common_opts *o
         res.clock_mhz = timing_stats_of(clock + p * runs, runs).median_ms;
         res.runs = runs;
         res.launches = launches[p];
-        CUDA_CHECK(cudaGraphExecDestroy(exec[p]));
         all_ok &= pts[p].finish(pts[p].job.ctx, &res);
     }
     CUDA_CHECK(cudaEventDestroy(a));
@@ -401,7 +406,6 @@ static inline int bench_series(bench_point *pts, int count, const common_opts *o
     free(wall);
     free(graph);
     free(clock);
-    free(exec);
     free(launches);
     return all_ok;
 }
