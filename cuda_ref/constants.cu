@@ -421,39 +421,77 @@ static void capture_kernels(const graph_kernels *k, int launches, cudaStream_t s
     }
 }
 
-/* microseconds per kernel of 2000 kernels replayed from a CUDA graph */
-static double launch_graph_us(const graph_kernels *k)
+/* A graph to time: `capture` enqueues its kernels on the stream being
+ * captured; `after` (or NULL) runs on the host after every replay, the
+ * untimed first one included. */
+typedef struct graph_job {
+    void (*capture)(void *ctx, cudaStream_t stream);
+    void (*after)(void *ctx);
+    void *ctx;
+} graph_job;
+
+/* The median microseconds of `replays` replays of the job's graph, each
+ * between two events around cudaGraphLaunch on an idle stream, after one
+ * untimed replay (the first launch of a graph uploads it). */
+static double graph_replay_us(const graph_job *job, int replays)
 {
-    const int launches = 2000;
     cudaStream_t stream;
     cudaGraph_t graph;
     cudaGraphExec_t exec;
     cudaEvent_t start, stop;
-    double us[REPEATS];
+    double *us = (double *)malloc(sizeof *us * replays);
+    if (!us) {
+        fprintf(stderr, "constants: out of host memory\n");
+        exit(1);
+    }
     CUDA_CHECK(cudaStreamCreate(&stream));
     CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    capture_kernels(k, launches, stream);
+    job->capture(job->ctx, stream);
     CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
     CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
-    CUDA_CHECK(cudaGraphLaunch(exec, stream));   /* the first launch uploads */
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    for (int r = 0; r < REPEATS; r++) {
+    for (int r = -1; r < replays; r++) {   /* r = -1: the upload */
         float ms = 0.0f;
+        CUDA_CHECK(cudaStreamSynchronize(stream));
         CUDA_CHECK(cudaEventRecord(start, stream));
         CUDA_CHECK(cudaGraphLaunch(exec, stream));
         CUDA_CHECK(cudaEventRecord(stop, stream));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        us[r] = ms * 1e3 / launches;
+        if (r >= 0)
+            us[r] = ms * 1e3;
+        if (job->after)
+            job->after(job->ctx);
     }
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaGraphExecDestroy(exec));
     CUDA_CHECK(cudaGraphDestroy(graph));
     CUDA_CHECK(cudaStreamDestroy(stream));
-    return median_of(us, REPEATS);
+    double median = median_of(us, replays);
+    free(us);
+    return median;
+}
+
+enum { GRAPH_LAUNCHES = 2000 };
+
+static void capture_2000(void *ctx, cudaStream_t stream)
+{
+    capture_kernels((const graph_kernels *)ctx, GRAPH_LAUNCHES, stream);
+}
+
+/* microseconds per kernel of 2000 kernels replayed from a CUDA graph */
+static double launch_graph_us(const graph_kernels *k)
+{
+    const graph_job job = {capture_2000, NULL, (void *)k};
+    return graph_replay_us(&job, REPEATS) / GRAPH_LAUNCHES;
+}
+
+static void capture_one_empty(void *ctx, cudaStream_t stream)
+{
+    (void)ctx;
+    empty_kernel<<<1, 32, 0, stream>>>();
 }
 
 /* Microseconds from cudaGraphLaunch to the end of a graph of ONE empty
@@ -462,36 +500,8 @@ static double launch_graph_us(const graph_kernels *k)
  * 2000 kernels.) */
 static double graph_of_one_us(void)
 {
-    enum { REPLAYS = 201 };
-    cudaStream_t stream;
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
-    cudaEvent_t start, stop;
-    static double us[REPLAYS];
-    CUDA_CHECK(cudaStreamCreate(&stream));
-    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    empty_kernel<<<1, 32, 0, stream>>>();
-    CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    CUDA_CHECK(cudaGraphLaunch(exec, stream));   /* the first launch uploads */
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    for (int r = 0; r < REPLAYS; r++) {
-        float ms = 0.0f;
-        CUDA_CHECK(cudaEventRecord(start, stream));
-        CUDA_CHECK(cudaGraphLaunch(exec, stream));
-        CUDA_CHECK(cudaEventRecord(stop, stream));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        us[r] = ms * 1e3;
-    }
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaGraphExecDestroy(exec));
-    CUDA_CHECK(cudaGraphDestroy(graph));
-    CUDA_CHECK(cudaStreamDestroy(stream));
-    return median_of(us, REPLAYS);
+    const graph_job job = {capture_one_empty, NULL, NULL};
+    return graph_replay_us(&job, 201);
 }
 
 /* The dependent chain's kernel time, and a check that every kernel ran:
@@ -507,7 +517,7 @@ static double launch_graph_touch_us(int sms)
     double us = launch_graph_us(&k);
     uint32_t first = 0;
     CUDA_CHECK(cudaMemcpy(&first, k.ping, sizeof first, cudaMemcpyDeviceToHost));
-    const uint32_t expected = 2000u * (REPEATS + 1);   /* one upload launch + REPEATS timed */
+    const uint32_t expected = GRAPH_LAUNCHES * (REPEATS + 1u);   /* one upload launch + REPEATS timed */
     if (first != expected) {
         fprintf(stderr, "constants: touch chain left %u, expected %u\n", first, expected);
         exit(1);
@@ -598,43 +608,34 @@ static void chain_step_on_host(const chain *c, int step)
                                           : in[i] + sum + 1u;
 }
 
-/* microseconds of one replay of a graph of k kernels of the chain: the
- * median of `replays`, after one untimed (uploading) replay; the host
- * follows every step, and the device's buffers must agree at the end */
-static double chain_graph_us(chain *c, int k, int replays)
+/* a graph of k kernels of the chain, the host following each replay */
+typedef struct chain_graph {
+    const chain *c;
+    int k;
+} chain_graph;
+
+static void capture_chain(void *ctx, cudaStream_t stream)
 {
-    cudaStream_t stream;
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
-    cudaEvent_t start, stop;
-    double us[128];
-    CUDA_CHECK(cudaStreamCreate(&stream));
-    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    for (int j = 0; j < k; j++)
-        chain_launch(c, j, stream);
-    CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    for (int r = -1; r < replays; r++) {   /* r = -1: the upload */
-        float ms = 0.0f;
-        CUDA_CHECK(cudaStreamSynchronize(stream));
-        CUDA_CHECK(cudaEventRecord(start, stream));
-        CUDA_CHECK(cudaGraphLaunch(exec, stream));
-        CUDA_CHECK(cudaEventRecord(stop, stream));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        if (r >= 0)
-            us[r] = ms * 1e3;
-        for (int j = 0; j < k; j++)
-            chain_step_on_host(c, j);
-    }
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaGraphExecDestroy(exec));
-    CUDA_CHECK(cudaGraphDestroy(graph));
-    CUDA_CHECK(cudaStreamDestroy(stream));
-    return median_of(us, replays);
+    const chain_graph *g = (const chain_graph *)ctx;
+    for (int j = 0; j < g->k; j++)
+        chain_launch(g->c, j, stream);
+}
+
+static void chain_steps_on_host(void *ctx)
+{
+    const chain_graph *g = (const chain_graph *)ctx;
+    for (int j = 0; j < g->k; j++)
+        chain_step_on_host(g->c, j);
+}
+
+/* microseconds of one replay of a graph of k kernels of the chain (the
+ * median of `replays`); the host follows every step, and the device's
+ * buffers must agree with it at the end (chain_check) */
+static double chain_graph_us(const chain *c, int k, int replays)
+{
+    chain_graph g = {c, k};
+    const graph_job job = {capture_chain, chain_steps_on_host, &g};
+    return graph_replay_us(&job, replays);
 }
 
 static void chain_check(const chain *c)
