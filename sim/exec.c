@@ -3,18 +3,27 @@
  *
  * A launch runs its blocks one after another (the model leaves their order
  * free, and a correct MCM program cannot tell).  For each block, each step
- * runs every thread in order tid = 0 .. ℓ-1; the step's writes go to a log
- * and are committed when the last thread is done, so every read of the
- * step sees memory as it was before it.  Every cell has a mark saying
- * whether the step's log holds a write to it, and where: a second write
- * finds the first (the same thread's last write wins; another thread's is
- * a CREW error).  While the threads of a warp run, their accesses are
- * noted per round (a thread's k-th access of the step is round k) and each
- * round is tallied as its lanes come; when the warp's last thread is done
- * the rounds are graded (distinct address groups for global memory, the
- * fullest bank for private memory): from the tally where the lanes'
- * addresses never went down, which is the common case, by sorting the
- * notes otherwise.
+ * runs every thread in order tid = 0 .. ℓ-1, warp by warp; the step's
+ * writes go to a log and are committed when the last thread is done, so
+ * every read of the step sees memory as it was before it.  Every cell has
+ * a mark saying whether the step's log holds a write to it, and where: a
+ * second write finds the first (the same thread's last write wins; another
+ * thread's is a CREW error).  While the threads of a warp run, their
+ * accesses are noted per round (a thread's k-th access of the step is
+ * round k) and each round is tallied as its lanes come; when the warp's
+ * last thread is done the rounds are graded (distinct address groups for
+ * global memory, the fullest bank for private memory): from the tally
+ * where the lanes' addresses never went down, which is the common case,
+ * from the notes otherwise (sorted for global memory; a private word
+ * counted once per bank by a stamp).
+ *
+ * Each access has a fast path with no call (exec_gread and the others, at
+ * the end of "accesses"): an index in range, a round the notes have room
+ * for, no race checks, for a write a cell the step has not written and
+ * room in the log.  Anything else goes to the checked path, which does the
+ * same and handles the rest.  A thread's counters (operations, class
+ * counts, words, its rounds in the step) live in one record per thread,
+ * which the block's figures read and clear when the block ends.
  *
  * Races (exec_set_race_free).  Exec mode runs blocks one after another
  * and a step's threads one after another; the card runs both in no fixed
@@ -64,13 +73,14 @@ typedef struct cell_shadow {
     int32_t s_thread, s2_thread;   /*   the first, and another thread */
 } cell_shadow;
 
-/* A cell's mark: while `stamp` is the current step's (exec_run.stamp), the
- * step's write log holds a write to the cell, at `slot`.  Stamps count
- * steps modulo 2^32; when the count wraps every mark is cleared
- * (new_step), so a stale stamp is never taken for the present. */
-typedef struct write_mark {
-    uint32_t stamp, slot;
-} write_mark;
+/* A cell's mark: 0, or the number (from 1) of the run's last log entry
+ * for the cell, counting the entries of every step.  A mark above the
+ * entries of the steps before the current one (exec_run.logged) is the
+ * current step's: its log holds a write to the cell, at slot mark −
+ * logged − 1.  When the count passes 2^31 every mark is cleared and the
+ * count starts again (new_step); a step's own entries stay below 2^31
+ * (each takes a log entry of 24 bytes), so the count never wraps. */
+typedef uint32_t write_mark;
 
 struct exec_run {
     machine m;
@@ -80,7 +90,7 @@ struct exec_run {
     gmem *arrays;
     cell_shadow **shadows;  /* per array, one per cell */
     write_mark **marks;     /* per array, one per cell */
-    uint32_t stamp;         /* the step's write stamp (see write_mark) */
+    uint32_t logged;        /* log entries of the steps before this one (see write_mark) */
     int n_arrays;
     exec_kernel_report *reports;
     uint32_t launch;        /* launches so far: the current one's number */
@@ -98,42 +108,61 @@ typedef struct access_note { long key; } access_note;
 
 /* A round of the current warp, tallied as its lanes come, in lane order:
  * while its keys do not go down (`disorder` 0) its distinct keys are
- * counted as they come (`distinct`), and `first` and `last` bound them;
- * otherwise grading sorts the notes.  A private round also counts a
- * repeated key as disorder: its banks are then graded from the notes. */
+ * counted as they come (`distinct`), and `last` (−1 before the first lane)
+ * and, for a private round, `first` bound them; otherwise grading reads
+ * the notes.  A round no lane made has `distinct` 0.  A private round also
+ * counts a repeated key as disorder: its banks are then graded from the
+ * notes. */
 typedef struct round_tally {
     long first, last;
-    int distinct, n, disorder;
+    int distinct, disorder;
 } round_tally;
 
 /* The operation classes counted per thread (the others follow from them). */
 enum { COUNT_MULMOD, COUNT_ADDMOD, COUNT_PRIVATE, N_COUNTED };
+
+/* The kinds of access graded per round. */
+enum { GLOBAL_READ, GLOBAL_WRITE, PRIVATE_ACCESS, N_KINDS };
+
+/* One thread's counters: over the whole kernel, and in the current step
+ * its accesses of each kind so far (its next round of that kind). */
+typedef struct thread_record {
+    double ops;
+    uint32_t counts[N_COUNTED];      /* its mulmods, addmods, private accesses */
+    int rounds[N_KINDS];
+    long words_read, words_written;
+} thread_record;
 
 struct exec_block {
     exec_run *run;
     const exec_kernel *k;
     void *args;
     int threads, warp, warp_shift; /* warp = 2^warp_shift, or warp_shift = -1 */
+    int race_free;                 /* the run's */
+    uint64_t p;                    /* the run's prime and operation costs */
+    double add_ops, mul_ops;
     word *private_cells;
     cell_shadow *private_shadow; /* per private word (only the step fields) */
-    /* per thread, over the whole kernel */
-    double *ops;
-    uint32_t *counts;    /* [thread·N_COUNTED + i]: its mulmods, addmods, private accesses */
-    double counted[N_COUNTED]; /* the same, summed over the block's threads */
-    long *words_read, *words_written;
-    /* per thread, in the current step: its next read/write/private round */
-    int *read_round, *write_round, *private_round;
-    /* the current warp's accesses: note[round * warp + lane], and each round's tally */
-    access_note *reads, *writes, *privates;
-    round_tally *read_tally, *write_tally, *private_tally;
+    thread_record *threads_of;   /* per thread */
+    thread_record *now;          /* the thread running now */
+    long lane;                   /* its lane in its warp */
+    double counted[N_COUNTED];   /* the counts, summed over the block's threads */
+    /* the current warp's accesses: notes[kind][round * warp + lane], and each round's tally */
+    access_note *notes[N_KINDS];
+    round_tally *tallies[N_KINDS];
     int rounds_cap;
-    int max_read_round, max_write_round, max_private_round;
+    int fast_rounds;           /* rounds the fast path may take (see below) */
     /* the step's writes; each cell's mark finds its place (CREW) */
     logged_write *log;
     long log_n, log_cap;
+    uint32_t logged;           /* the run's, while the step runs */
+    write_mark **marks;        /* the run's, per array */
     write_mark *private_marks; /* per private word */
+    uint32_t *bank_seen;       /* per private word (fullest_bank) */
+    uint32_t bank_stamp;
     /* measured for the current block */
-    double read_transactions, write_transactions, bank_conflicts;
+    double transactions[N_KINDS - 1]; /* global reads, writes */
+    double bank_conflicts;
     int failed;
 };
 
@@ -222,33 +251,30 @@ word zp_pow(uint64_t p, word a, uint64_t e)
     return x;
 }
 
-void exec_ops(exec_thread *t, long n) { t->block->ops[t->tid] += (double)n; }
-
-/* One operation of a counted class by thread `tid` (see measured_classes). */
-static inline void count(exec_block *b, int tid, int what)
-{
-    b->counts[(size_t)tid * N_COUNTED + what]++; /* the block's sums: when it ends */
-}
+void exec_ops(exec_thread *t, long n) { t->block->now->ops += (double)n; }
 
 word exec_zp_add(exec_thread *t, word a, word b)
 {
-    t->block->ops[t->tid] += t->block->run->add_ops;
-    count(t->block, t->tid, COUNT_ADDMOD);
-    return zp_add(t->block->run->p, a, b);
+    thread_record *me = t->block->now;
+    me->ops += t->block->add_ops;
+    me->counts[COUNT_ADDMOD]++; /* the block's sums: when it ends */
+    return zp_add(t->block->p, a, b);
 }
 
 word exec_zp_sub(exec_thread *t, word a, word b)
 {
-    t->block->ops[t->tid] += t->block->run->add_ops;
-    count(t->block, t->tid, COUNT_ADDMOD);
-    return zp_sub(t->block->run->p, a, b);
+    thread_record *me = t->block->now;
+    me->ops += t->block->add_ops;
+    me->counts[COUNT_ADDMOD]++;
+    return zp_sub(t->block->p, a, b);
 }
 
 word exec_zp_mul(exec_thread *t, word a, word b)
 {
-    t->block->ops[t->tid] += t->block->run->mul_ops;
-    count(t->block, t->tid, COUNT_MULMOD);
-    return zp_mul(t->block->run->p, a, b);
+    thread_record *me = t->block->now;
+    me->ops += t->block->mul_ops;
+    me->counts[COUNT_MULMOD]++;
+    return zp_mul(t->block->p, a, b);
 }
 
 word exec_zp_pow(exec_thread *t, word a, uint64_t e)
@@ -390,55 +416,47 @@ static int word_fits(exec_thread *t, const char *name, long i, word v)
 
 /* ---- accesses --------------------------------------------------------------- */
 
-static inline long lane_of(const exec_block *b, int tid)
-{
-    return b->warp_shift >= 0 ? tid & (b->warp - 1) : tid % b->warp;
-}
-
 static inline long group_of(const exec_block *b, long i)
 {
     return b->warp_shift >= 0 ? i >> b->warp_shift : i / b->warp;
 }
 
-static void grow_rounds_slow(exec_block *b, int need);
+/* The tally of a round no lane has made yet. */
+static const round_tally no_lane = {.first = -1, .last = -1};
 
-static inline void grow_rounds(exec_block *b, int need)
+static void grow_rounds(exec_block *b, int need)
 {
-    if (need >= b->rounds_cap)
-        grow_rounds_slow(b, need);
-}
-
-static void grow_rounds_slow(exec_block *b, int need)
-{
-    int cap = b->rounds_cap, tallied = b->read_tally ? b->rounds_cap : 0;
+    int cap = b->rounds_cap;
     while (cap <= need)
         cap *= 2;
-    size_t size = sizeof(access_note) * (size_t)cap * (size_t)b->warp;
-    b->reads = realloc(b->reads, size);
-    b->writes = realloc(b->writes, size);
-    b->privates = realloc(b->privates, size);
-    size_t tallies = sizeof(round_tally) * (size_t)cap;
-    b->read_tally = realloc(b->read_tally, tallies);
-    b->write_tally = realloc(b->write_tally, tallies);
-    b->private_tally = realloc(b->private_tally, tallies);
-    for (int k = tallied; k < cap; k++)
-        b->read_tally[k] = b->write_tally[k] = b->private_tally[k] = (round_tally){0};
+    for (int kind = 0; kind < N_KINDS; kind++) {
+        int tallied = b->tallies[kind] ? b->rounds_cap : 0;
+        b->notes[kind] = realloc(b->notes[kind], sizeof(access_note) * (size_t)cap * (size_t)b->warp);
+        b->tallies[kind] = realloc(b->tallies[kind], sizeof(round_tally) * (size_t)cap);
+        for (int k = tallied; k < cap; k++)
+            b->tallies[kind][k] = no_lane;
+    }
     b->rounds_cap = cap;
+    b->fast_rounds = b->race_free || b->warp_shift < 0 ? 0 : cap;
 }
 
-/* The value this step's log holds for a cell (`otherwise` if none). */
-static word pending_write(const exec_block *b, const write_mark *mark, word otherwise)
+/* The running thread's next access of `kind`, with its key (an address
+ * group, or a private word): noted for its lane and tallied in its round.
+ * Keys are >= 0.  Returns the round's tally. */
+static inline round_tally *note_access(exec_block *b, int kind, long key)
 {
-    return mark->stamp == b->run->stamp ? b->log[mark->slot].value : otherwise;
+    int round = b->now->rounds[kind]++;
+    if (__builtin_expect(round >= b->rounds_cap, 0))
+        grow_rounds(b, round);
+    b->notes[kind][(long)round * b->warp + b->lane].key = key;
+    return &b->tallies[kind][round];
 }
 
-/* Key `key` of a lane, in its round's tally. */
+/* Key `key` of a lane, in its round's tally (global: address groups, which
+ * lanes may share). */
 static inline void tally(round_tally *r, long key)
 {
-    if (r->n++ == 0) {
-        r->first = r->last = key;
-        r->distinct = 1;
-    } else if (key > r->last) {
+    if (key > r->last) {
         r->last = key;
         r->distinct++;
     } else if (key < r->last) {
@@ -446,166 +464,303 @@ static inline void tally(round_tally *r, long key)
     }
 }
 
-word exec_gread(exec_thread *t, gmem a, long i)
+/* The same for a private word: banks need distinct, increasing keys
+ * (fullest_bank), so a repeated key is disorder too. */
+static inline void tally_private(round_tally *r, long key)
+{
+    if (key > r->last) {
+        if (r->distinct++ == 0)
+            r->first = key;
+        r->last = key;
+    } else {
+        r->disorder = 1;
+    }
+}
+
+/* The value this step's log holds for a cell (`otherwise` if none). */
+static word pending_write(const exec_block *b, const write_mark *mark, word otherwise)
+{
+    return *mark > b->logged ? b->log[*mark - b->logged - 1].value : otherwise;
+}
+
+static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a, long i)
+{
+    rule_broken(t, "reads %s[%ld], outside its %ld cells", a->name, i, a->size);
+    return 0;
+}
+
+/* A race-free run's read of a[i] (see "Races" above). */
+static word __attribute__((noinline)) read_race_free(exec_thread *t, gmem a, long i)
 {
     exec_block *b = t->block;
-    if (i < 0 || i >= a->size) {
-        rule_broken(t, "reads %s[%ld], outside its %ld cells", a->name, i, a->size);
-        return 0;
-    }
-    int round = b->read_round[t->tid]++;
-    grow_rounds(b, round);
-    long key = (long)a->id << 40 | group_of(b, i);
-    b->reads[(long)round * b->warp + lane_of(b, t->tid)].key = key;
-    tally(&b->read_tally[round], key);
-    if (round + 1 > b->max_read_round)
-        b->max_read_round = round + 1;
-    b->words_read[t->tid]++;
-    if (b->run->race_free && note_read(t, &b->run->shadows[a->id][i], 1, a->name, i))
-        return pending_write(b, &b->run->marks[a->id][i], a->cells[i]);
+    if (note_read(t, &b->run->shadows[a->id][i], 1, a->name, i))
+        return pending_write(b, &b->marks[a->id][i], a->cells[i]);
     return a->cells[i];
+}
+
+static word __attribute__((noinline)) gread_checked(exec_thread *t, gmem a, long i)
+{
+    exec_block *b = t->block;
+    if ((unsigned long)i >= (unsigned long)a->size)
+        return read_outside(t, a, i);
+    long key = (long)a->id << 40 | group_of(b, i);
+    tally(note_access(b, GLOBAL_READ, key), key);
+    if (__builtin_expect(b->race_free, 0))
+        return read_race_free(t, a, i);
+    return a->cells[i];
+}
+
+/* A second write to a cell in this step, whose first is log entry `slot`:
+ * the same thread's last write wins; another thread's is a CREW error. */
+static void __attribute__((noinline)) rewrite(exec_thread *t, uint32_t slot, word value, const char *name,
+                                              long index)
+{
+    exec_block *b = t->block;
+    logged_write *w = &b->log[slot];
+    if (w->thread != t->tid && !b->failed) {
+        b->failed = 1;
+        fail("program '%s', kernel '%s', block %ld, step %d: threads %d and %d both write %s[%ld] "
+             "(rule: CREW, concurrent reads but exclusive writes)", b->run->dag->name, b->k->name,
+             t->bid, t->step, w->thread, t->tid, name, index);
+    }
+    w->value = value;
+}
+
+static void __attribute__((noinline)) grow_log(exec_block *b)
+{
+    b->log_cap = b->log_cap ? 2 * b->log_cap : 1024;
+    b->log = realloc(b->log, sizeof *b->log * (size_t)b->log_cap);
 }
 
 /* The step's write log, with the CREW check: a cell written by two
  * threads in one step is an error. */
-static void log_write(exec_thread *t, write_mark *mark, word *cell, word value, const char *name, long index)
+static inline void log_write(exec_thread *t, write_mark *mark, word *cell, word value, const char *name,
+                             long index)
 {
     exec_block *b = t->block;
-    if (mark->stamp == b->run->stamp) {
-        logged_write *w = &b->log[mark->slot];
-        if (w->thread != t->tid && !b->failed) {
-            b->failed = 1;
-            fail("program '%s', kernel '%s', block %ld, step %d: threads %d and %d both write %s[%ld] "
-                 "(rule: CREW, concurrent reads but exclusive writes)", b->run->dag->name, b->k->name,
-                 t->bid, t->step, w->thread, t->tid, name, index);
-        }
-        w->value = value; /* the same thread again: its last write wins */
+    if (__builtin_expect(*mark > b->logged, 0)) {
+        rewrite(t, *mark - b->logged - 1, value, name, index);
         return;
     }
-    if (b->log_n == b->log_cap) {
-        b->log_cap = b->log_cap ? 2 * b->log_cap : 1024;
-        b->log = realloc(b->log, sizeof *b->log * (size_t)b->log_cap);
-    }
-    *mark = (write_mark){b->run->stamp, (uint32_t)b->log_n};
+    if (__builtin_expect(b->log_n == b->log_cap, 0))
+        grow_log(b);
+    *mark = b->logged + (uint32_t)b->log_n + 1;
     b->log[b->log_n++] = (logged_write){cell, value, t->tid};
 }
 
-void exec_gwrite(exec_thread *t, gmem a, long i, word v)
+static void __attribute__((noinline, cold)) write_outside(exec_thread *t, gmem a, long i)
+{
+    rule_broken(t, "writes %s[%ld], outside its %ld cells", a->name, i, a->size);
+}
+
+static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, long i, word v)
 {
     exec_block *b = t->block;
-    if (i < 0 || i >= a->size) {
-        rule_broken(t, "writes %s[%ld], outside its %ld cells", a->name, i, a->size);
+    if ((unsigned long)i >= (unsigned long)a->size) {
+        write_outside(t, a, i);
         return;
     }
-    if (b->run->race_free && !word_fits(t, a->name, i, v))
+    if (__builtin_expect(b->race_free, 0) && !word_fits(t, a->name, i, v))
         return;
-    int round = b->write_round[t->tid]++;
-    grow_rounds(b, round);
     long key = (long)a->id << 40 | group_of(b, i);
-    b->writes[(long)round * b->warp + lane_of(b, t->tid)].key = key;
-    tally(&b->write_tally[round], key);
-    if (round + 1 > b->max_write_round)
-        b->max_write_round = round + 1;
-    b->words_written[t->tid]++;
-    if (b->run->race_free)
+    tally(note_access(b, GLOBAL_WRITE, key), key);
+    if (__builtin_expect(b->race_free, 0))
         note_write(t, &b->run->shadows[a->id][i], 1, a->name, i);
-    log_write(t, &b->run->marks[a->id][i], &a->cells[i], v, a->name, i);
+    log_write(t, &b->marks[a->id][i], &a->cells[i], v, a->name, i);
 }
 
 static int private_ok(exec_thread *t, long i, const char *verb)
 {
     exec_block *b = t->block;
-    if (i >= 0 && i < b->k->private_words)
+    if (__builtin_expect((unsigned long)i < (unsigned long)b->k->private_words, 1))
         return 1;
     rule_broken(t, "private memory: %s word %ld, outside the kernel's %ld words", verb, i, b->k->private_words);
     return 0;
 }
 
-static void note_private(exec_thread *t, long i)
+/* A private access is a local operation, and graded by the DMM rule. */
+static inline void note_private(exec_block *b, long i)
+{
+    tally_private(note_access(b, PRIVATE_ACCESS, i), i);
+    b->now->ops += 1;
+    b->now->counts[COUNT_PRIVATE]++;
+}
+
+static word __attribute__((noinline)) pread_checked(exec_thread *t, long i)
+{
+    if (!private_ok(t, i, "reads"))
+        return 0;
+    exec_block *b = t->block;
+    note_private(b, i);
+    if (__builtin_expect(b->race_free, 0) && note_read(t, &b->private_shadow[i], 0, "private", i))
+        return pending_write(b, &b->private_marks[i], b->private_cells[i]);
+    return b->private_cells[i];
+}
+
+static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, word v)
 {
     exec_block *b = t->block;
-    int round = b->private_round[t->tid]++;
-    grow_rounds(b, round);
-    b->privates[(long)round * b->warp + lane_of(b, t->tid)].key = i;
-    round_tally *r = &b->private_tally[round]; /* banks need distinct, increasing keys (fullest_bank) */
-    if (r->n > 0 && i == r->last)
-        r->disorder = 1;
-    tally(r, i);
-    if (round + 1 > b->max_private_round)
-        b->max_private_round = round + 1;
-    b->ops[t->tid] += 1; /* a private access is a local operation */
-    count(b, t->tid, COUNT_PRIVATE);
+    if (!private_ok(t, i, "writes") || (b->race_free && !word_fits(t, "private", i, v)))
+        return;
+    note_private(b, i);
+    if (b->race_free)
+        note_write(t, &b->private_shadow[i], 0, "private", i);
+    log_write(t, &b->private_marks[i], &b->private_cells[i], v, "private", i);
+}
+
+/* The common case of each access, with no call: an index in range, a
+ * round within the notes' capacity (fast_rounds, 0 in a race-free run or
+ * with a warp that is not a power of two), and for a write a cell not yet
+ * written in the step and room in the log.  Anything else takes the
+ * checked path above, which does the same and the rest; the fast path
+ * changes nothing before it knows it is taken. */
+
+static inline access_note *note_of(exec_block *b, int kind, int round)
+{
+    return &b->notes[kind][((long)round << b->warp_shift) + b->lane];
+}
+
+word exec_gread(exec_thread *t, gmem a, long i)
+{
+    exec_block *b = t->block;
+    thread_record *me = b->now;
+    int round = me->rounds[GLOBAL_READ];
+    if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds, 0))
+        return gread_checked(t, a, i);
+    me->rounds[GLOBAL_READ] = round + 1;
+    long key = (long)a->id << 40 | i >> b->warp_shift;
+    note_of(b, GLOBAL_READ, round)->key = key;
+    tally(&b->tallies[GLOBAL_READ][round], key);
+    return a->cells[i];
+}
+
+void exec_gwrite(exec_thread *t, gmem a, long i, word v)
+{
+    exec_block *b = t->block;
+    thread_record *me = b->now;
+    int round = me->rounds[GLOBAL_WRITE];
+    if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds, 0)) {
+        gwrite_checked(t, a, i, v);
+        return;
+    }
+    write_mark *mark = &b->marks[a->id][i];
+    if (__builtin_expect(*mark > b->logged || b->log_n == b->log_cap, 0)) {
+        gwrite_checked(t, a, i, v);
+        return;
+    }
+    me->rounds[GLOBAL_WRITE] = round + 1;
+    long key = (long)a->id << 40 | i >> b->warp_shift;
+    note_of(b, GLOBAL_WRITE, round)->key = key;
+    tally(&b->tallies[GLOBAL_WRITE][round], key);
+    *mark = b->logged + (uint32_t)b->log_n + 1;
+    b->log[b->log_n++] = (logged_write){&a->cells[i], v, t->tid};
+}
+
+/* A private access of the fast path: noted, tallied and counted. */
+static inline void private_fast(exec_block *b, thread_record *me, int round, long i)
+{
+    me->rounds[PRIVATE_ACCESS] = round + 1;
+    note_of(b, PRIVATE_ACCESS, round)->key = i;
+    tally_private(&b->tallies[PRIVATE_ACCESS][round], i);
+    me->ops += 1;
+    me->counts[COUNT_PRIVATE]++;
 }
 
 word exec_pread(exec_thread *t, long i)
 {
-    if (!private_ok(t, i, "reads"))
-        return 0;
-    note_private(t, i);
     exec_block *b = t->block;
-    if (b->run->race_free && note_read(t, &b->private_shadow[i], 0, "private", i))
-        return pending_write(b, &b->private_marks[i], b->private_cells[i]);
+    thread_record *me = b->now;
+    int round = me->rounds[PRIVATE_ACCESS];
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds, 0))
+        return pread_checked(t, i);
+    private_fast(b, me, round, i);
     return b->private_cells[i];
 }
 
 void exec_pwrite(exec_thread *t, long i, word v)
 {
-    if (!private_ok(t, i, "writes") || (t->block->run->race_free && !word_fits(t, "private", i, v)))
+    exec_block *b = t->block;
+    thread_record *me = b->now;
+    int round = me->rounds[PRIVATE_ACCESS];
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds, 0)) {
+        pwrite_checked(t, i, v);
         return;
-    note_private(t, i);
-    if (t->block->run->race_free)
-        note_write(t, &t->block->private_shadow[i], 0, "private", i);
-    log_write(t, &t->block->private_marks[i], &t->block->private_cells[i], v, "private", i);
+    }
+    write_mark *mark = &b->private_marks[i];
+    if (__builtin_expect(*mark > b->logged || b->log_n == b->log_cap, 0)) {
+        pwrite_checked(t, i, v);
+        return;
+    }
+    private_fast(b, me, round, i);
+    *mark = b->logged + (uint32_t)b->log_n + 1;
+    b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, t->tid};
 }
 
 /* ---- grading a warp's rounds ---------------------------------------------- */
 
+/* keys[0 .. n) in increasing order: insertion for a warp's few, nearly
+ * sorted keys; qsort for many. */
 static int compare_keys(const void *x, const void *y)
 {
     long a = *(const long *)x, b = *(const long *)y;
     return (a > b) - (a < b);
 }
 
+static void sort_keys(long *keys, int n)
+{
+    if (n > 64) {
+        qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+        return;
+    }
+    for (int i = 1; i < n; i++) {
+        long key = keys[i];
+        int j = i;
+        for (; j > 0 && keys[j - 1] > key; j--)
+            keys[j] = keys[j - 1];
+        keys[j] = key;
+    }
+}
+
+/* The keys of round k from the lanes first..last that made it (row: the
+ * round's notes, from lane 0), in keys[]; their number. */
+static int round_keys(const exec_block *b, int kind, int first, int last, int k, long *keys)
+{
+    const access_note *row = b->notes[kind] + (long)k * b->warp;
+    int n = 0;
+    for (int t = first; t <= last; t++)
+        if (b->threads_of[t].rounds[kind] > k)
+            keys[n++] = row[t - first].key;
+    return n;
+}
+
 /* Distinct keys among the lanes first..last that made round k. */
-static int distinct_keys(const access_note *row, const int *made, int first, int last, int k)
+static int distinct_keys(const exec_block *b, int kind, int first, int last, int k)
 {
     long keys[1024];
-    int n = 0, sorted = 1;
-    for (int t = first; t <= last; t++)
-        if (made[t] > k) {
-            keys[n] = row[t - first].key;
-            sorted &= n == 0 || keys[n] >= keys[n - 1];
-            n++;
-        }
-    if (!sorted)
-        qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+    int n = round_keys(b, kind, first, last, k, keys);
+    sort_keys(keys, n);
     int distinct = n > 0;
     for (int i = 1; i < n; i++)
         distinct += keys[i] != keys[i - 1];
     return distinct;
 }
 
-/* DMM: the most distinct addresses that one bank must serve in round k. */
-static int fullest_bank(const access_note *row, const int *made, int first, int last, int warp, int k)
+/* DMM: the most distinct addresses that one bank must serve in round k.
+ * A word counts once: bank_seen[word] holds the stamp of the last round
+ * that counted it. */
+static int fullest_bank(exec_block *b, int first, int last, int k)
 {
     long keys[1024];
-    int n = 0, increasing = 1;
-    for (int t = first; t <= last; t++)
-        if (made[t] > k) {
-            keys[n] = row[t - first].key;
-            increasing &= n == 0 || keys[n] > keys[n - 1];
-            n++;
-        }
-    if (n == 0)
-        return 0;
-    if (increasing && keys[n - 1] - keys[0] < warp)
-        return 1; /* distinct addresses within w consecutive words: distinct banks */
-    if (!increasing)
-        qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+    int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys), warp = b->warp;
+    if (++b->bank_stamp == 0) { /* the stamps wrapped: none is taken for the present */
+        memset(b->bank_seen, 0, sizeof *b->bank_seen * (size_t)(b->k->private_words + 1));
+        b->bank_stamp = 1;
+    }
     int in_bank[1024], most = 0;
     memset(in_bank, 0, sizeof *in_bank * (size_t)warp);
     for (int i = 0; i < n; i++)
-        if (i == 0 || keys[i] != keys[i - 1]) {
+        if (b->bank_seen[keys[i]] != b->bank_stamp) {
+            b->bank_seen[keys[i]] = b->bank_stamp;
             int bank = (int)(keys[i] % warp);
             if (++in_bank[bank] > most)
                 most = in_bank[bank];
@@ -613,34 +768,37 @@ static int fullest_bank(const access_note *row, const int *made, int first, int 
     return most;
 }
 
+/* Every round of `kind` that a lane made (rounds are made in order, so
+ * the first with no lane ends them), graded and its tally cleared. */
+static void grade_rounds(exec_block *b, int kind, int first, int last)
+{
+    round_tally *r = b->tallies[kind];
+    for (int k = 0; k < b->rounds_cap && r[k].distinct > 0; k++) {
+        if (kind != PRIVATE_ACCESS) {
+            b->transactions[kind] += r[k].disorder ? distinct_keys(b, kind, first, last, k) : r[k].distinct;
+        } else {
+            int most = !r[k].disorder && r[k].last - r[k].first < b->warp
+                           ? 1 /* distinct addresses within w consecutive words: distinct banks */
+                           : fullest_bank(b, first, last, k);
+            if (most > 1)
+                b->bank_conflicts += most - 1;
+        }
+        r[k] = no_lane;
+    }
+}
+
+/* The warp of threads first..last has run the step: its rounds graded,
+ * each thread's words counted and its rounds back to zero. */
 static void grade_warp(exec_block *b, int first, int last)
 {
-    int w = b->warp;
-    for (int k = 0; k < b->max_read_round; k++) {
-        round_tally *r = &b->read_tally[k];
-        b->read_transactions += r->disorder ? distinct_keys(b->reads + (long)k * w, b->read_round, first, last, k)
-                                            : r->distinct;
-        *r = (round_tally){0};
+    for (int kind = 0; kind < N_KINDS; kind++)
+        grade_rounds(b, kind, first, last);
+    for (int t = first; t <= last; t++) {
+        thread_record *th = &b->threads_of[t];
+        th->words_read += th->rounds[GLOBAL_READ];
+        th->words_written += th->rounds[GLOBAL_WRITE];
+        th->rounds[GLOBAL_READ] = th->rounds[GLOBAL_WRITE] = th->rounds[PRIVATE_ACCESS] = 0;
     }
-    for (int k = 0; k < b->max_write_round; k++) {
-        round_tally *r = &b->write_tally[k];
-        b->write_transactions += r->disorder
-                                     ? distinct_keys(b->writes + (long)k * w, b->write_round, first, last, k)
-                                     : r->distinct;
-        *r = (round_tally){0};
-    }
-    for (int k = 0; k < b->max_private_round; k++) {
-        round_tally *r = &b->private_tally[k];
-        int most = !r->disorder && r->last - r->first < w
-                       ? 1 /* distinct addresses within w consecutive words: distinct banks */
-                       : fullest_bank(b->privates + (long)k * w, b->private_round, first, last, w, k);
-        if (most > 1)
-            b->bank_conflicts += most - 1;
-        *r = (round_tally){0};
-    }
-    for (int t = first; t <= last; t++)
-        b->read_round[t] = b->write_round[t] = b->private_round[t] = 0;
-    b->max_read_round = b->max_write_round = b->max_private_round = 0;
 }
 
 /* ---- running a launch ------------------------------------------------------- */
@@ -649,21 +807,24 @@ static void commit_step(exec_block *b)
 {
     for (long i = 0; i < b->log_n; i++)
         *b->log[i].cell = b->log[i].value;
+    b->run->logged += (uint32_t)b->log_n;
     b->log_n = 0;
 }
 
-/* A step begins: a new epoch (races) and a new write stamp; when the
- * stamps wrap, every mark is cleared. */
+/* A step begins: a new epoch (races); the marks count the log entries
+ * from the run's count so far, and when it passes 2^31 every mark is
+ * cleared and it starts again (see write_mark). */
 static void new_step(exec_block *b)
 {
     exec_run *r = b->run;
     r->epoch++;
-    if (++r->stamp != 0)
-        return;
-    for (int i = 0; i < r->n_arrays; i++)
-        memset(r->marks[i], 0, sizeof **r->marks * (size_t)(r->arrays[i]->size > 0 ? r->arrays[i]->size : 1));
-    memset(b->private_marks, 0, sizeof *b->private_marks * (size_t)(b->k->private_words + 1));
-    r->stamp = 1;
+    if (r->logged > UINT32_MAX / 2) {
+        for (int i = 0; i < r->n_arrays; i++)
+            memset(r->marks[i], 0, sizeof **r->marks * (size_t)(r->arrays[i]->size > 0 ? r->arrays[i]->size : 1));
+        memset(b->private_marks, 0, sizeof *b->private_marks * (size_t)(b->k->private_words + 1));
+        r->logged = 0;
+    }
+    b->logged = r->logged;
 }
 
 /* The block's operations by class (sim/kernel_dag.h), given `mine`, the
@@ -675,7 +836,7 @@ static void measured_classes(const exec_block *b, const uint32_t *mine, block_co
 {
     const double *total = b->counted;
     double barriers = b->k->n_steps - 1;
-    double mul = b->run->mul_ops, add = b->run->add_ops;
+    double mul = b->mul_ops, add = b->add_ops;
     cost->classes = 1;
     cost->span_ops[OP_MULMOD] = mine[COUNT_MULMOD];
     cost->span_ops[OP_ADDMOD] = mine[COUNT_ADDMOD];
@@ -691,54 +852,89 @@ static void measured_classes(const exec_block *b, const uint32_t *mine, block_co
                                            total[COUNT_PRIVATE]);
 }
 
+/* Every step of the block, each thread in order, warp by warp; a warp
+ * graded when its last thread is done, the writes committed when the step
+ * is. */
+static void run_steps(exec_block *b, long bid, long blocks)
+{
+    int l = b->threads;
+    for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
+        new_step(b);
+        exec_thread t = {0, l, bid, blocks, s, b};
+        exec_step step = b->k->steps[s];
+        void *args = b->args;
+        for (int first = 0; first < l; first += b->warp) {
+            int last = l - first > b->warp ? first + b->warp - 1 : l - 1;
+            for (t.tid = first; t.tid <= last; t.tid++) {
+                b->now = &b->threads_of[t.tid];
+                b->lane = t.tid - first;
+                step(&t, args);
+            }
+            grade_warp(b, first, last);
+        }
+        commit_step(b);
+    }
+}
+
+/* The block's figures from its threads' records, which go back to zero:
+ * S(B), W(B), α, β, the class counts of the thread that makes S(B) and the
+ * block's sums. */
+typedef struct block_figures {
+    double span, work;
+    long alpha, beta;
+    uint32_t longest[N_COUNTED];
+} block_figures;
+
+static block_figures sum_threads(exec_block *b)
+{
+    block_figures f = {0};
+    double span = 0, work = 0;
+    long alpha = 0, beta = 0;
+    uint64_t counted[N_COUNTED] = {0};
+    for (int i = 0; i < b->threads; i++) {
+        thread_record *th = &b->threads_of[i];
+        if (th->ops > span) {
+            span = th->ops;
+            memcpy(f.longest, th->counts, sizeof f.longest);
+        }
+        work += th->ops;
+        alpha = th->words_read > alpha ? th->words_read : alpha;
+        beta = th->words_written > beta ? th->words_written : beta;
+        for (int c = 0; c < N_COUNTED; c++)
+            counted[c] += th->counts[c];
+        *th = (thread_record){0};
+    }
+    for (int c = 0; c < N_COUNTED; c++)
+        b->counted[c] = (double)counted[c];
+    f.span = span;
+    f.work = work;
+    f.alpha = alpha;
+    f.beta = beta;
+    return f;
+}
+
 static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
 {
     int l = b->threads;
     memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->k->private_words + 1));
-    memset(b->counted, 0, sizeof b->counted);
-    b->read_transactions = b->write_transactions = b->bank_conflicts = 0;
-    for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
-        new_step(b);
-        exec_thread t = {0, l, bid, blocks, s, b};
-        for (t.tid = 0; t.tid < l; t.tid++) {
-            b->k->steps[s](&t, b->args);
-            if (lane_of(b, t.tid + 1) == 0 || t.tid == l - 1)
-                grade_warp(b, t.tid - (int)lane_of(b, t.tid), t.tid);
-        }
-        commit_step(b);
-    }
-    double span = 0, work = 0;
-    long alpha = 0, beta = 0;
-    uint32_t longest[N_COUNTED] = {0}; /* the counts of the thread whose operations make S(B) */
-    for (int i = 0; i < l; i++) { /* the block's figures; each thread's counters back to zero */
-        uint32_t *mine = &b->counts[(size_t)i * N_COUNTED];
-        if (b->ops[i] > span)
-            memcpy(longest, mine, sizeof longest);
-        span = b->ops[i] > span ? b->ops[i] : span;
-        work += b->ops[i];
-        alpha = b->words_read[i] > alpha ? b->words_read[i] : alpha;
-        beta = b->words_written[i] > beta ? b->words_written[i] : beta;
-        for (int c = 0; c < N_COUNTED; c++)
-            b->counted[c] += mine[c];
-        memset(mine, 0, sizeof *mine * N_COUNTED);
-        b->ops[i] = 0;
-        b->words_read[i] = b->words_written[i] = 0;
-    }
+    b->transactions[GLOBAL_READ] = b->transactions[GLOBAL_WRITE] = b->bank_conflicts = 0;
+    run_steps(b, bid, blocks);
+    block_figures f = sum_threads(b);
+    double reads = b->transactions[GLOBAL_READ], writes = b->transactions[GLOBAL_WRITE];
     /* a round of ℓ threads in one address group per warp costs U: one
      * coalesced word per thread, as in the paper */
     double per_transaction = (double)(b->warp < l ? b->warp : l) / l;
-    *cost = (block_cost){.span = span, .work = work,
-                         .reads = b->read_transactions * per_transaction,
-                         .writes = b->write_transactions * per_transaction};
-    measured_classes(b, longest, cost);
+    *cost = (block_cost){.span = f.span, .work = f.work,
+                         .reads = reads * per_transaction, .writes = writes * per_transaction};
+    measured_classes(b, f.longest, cost);
     exec_kernel_report *rep = &b->run->reports[b->run->dag->n];
-    rep->span = rep->span > span ? rep->span : span;
-    rep->work += work;
-    rep->alpha = rep->alpha > alpha ? rep->alpha : (double)alpha;
-    rep->beta = rep->beta > beta ? rep->beta : (double)beta;
+    rep->span = rep->span > f.span ? rep->span : f.span;
+    rep->work += f.work;
+    rep->alpha = rep->alpha > f.alpha ? rep->alpha : (double)f.alpha;
+    rep->beta = rep->beta > f.beta ? rep->beta : (double)f.beta;
     rep->measured_overhead += b->run->m.u * (cost->reads + cost->writes);
-    rep->paper_overhead += b->run->m.u * (double)(alpha + beta);
-    rep->transactions += b->read_transactions + b->write_transactions;
+    rep->paper_overhead += b->run->m.u * (double)(f.alpha + f.beta);
+    rep->transactions += reads + writes;
     rep->bank_conflicts += b->bank_conflicts;
 }
 
@@ -746,21 +942,14 @@ static void block_free(exec_block *b)
 {
     free(b->private_cells);
     free(b->private_shadow);
-    free(b->ops);
-    free(b->counts);
-    free(b->words_read);
-    free(b->words_written);
-    free(b->read_round);
-    free(b->write_round);
-    free(b->private_round);
-    free(b->reads);
-    free(b->writes);
-    free(b->privates);
-    free(b->read_tally);
-    free(b->write_tally);
-    free(b->private_tally);
+    free(b->threads_of);
+    for (int kind = 0; kind < N_KINDS; kind++) {
+        free(b->notes[kind]);
+        free(b->tallies[kind]);
+    }
     free(b->log);
     free(b->private_marks);
+    free(b->bank_seen);
 }
 
 static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
@@ -793,19 +982,19 @@ int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, voi
     for (int sh = 0; sh <= 10; sh++)
         if (b.warp == 1 << sh)
             b.warp_shift = sh;
+    b.race_free = r->race_free;
+    b.p = r->p;
+    b.add_ops = r->add_ops;
+    b.mul_ops = r->mul_ops;
+    b.marks = r->marks;
     b.private_cells = calloc((size_t)k->private_words + 1, sizeof *b.private_cells);
     b.private_shadow = r->race_free ? shadows_new(k->private_words + 1) : NULL;
     r->launch++;
-    b.ops = calloc((size_t)threads, sizeof *b.ops);
-    b.counts = calloc((size_t)threads * N_COUNTED, sizeof *b.counts);
-    b.words_read = calloc((size_t)threads, sizeof *b.words_read);
-    b.words_written = calloc((size_t)threads, sizeof *b.words_written);
-    b.read_round = calloc((size_t)threads, sizeof *b.read_round);
-    b.write_round = calloc((size_t)threads, sizeof *b.write_round);
-    b.private_round = calloc((size_t)threads, sizeof *b.private_round);
+    b.threads_of = calloc((size_t)threads, sizeof *b.threads_of);
     b.rounds_cap = 1;
     grow_rounds(&b, 8);
     b.private_marks = calloc((size_t)k->private_words + 1, sizeof *b.private_marks);
+    b.bank_seen = calloc((size_t)k->private_words + 1, sizeof *b.bank_seen);
     r->reports = realloc(r->reports, sizeof *r->reports * (size_t)(r->dag->n + 1));
     exec_kernel_report *rep = &r->reports[r->dag->n];
     memset(rep, 0, sizeof *rep);
