@@ -85,9 +85,9 @@ smi() {
     echo "# written by cuda_ref/run-all.sh $card --session $session, started $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "# protocol: warm-up to a stable clock, points of a series interleaved round robin,"
     echo "# wall time of the host algorithm and device time of its CUDA graph per round,"
-    echo "# one graph alive at a time, captured and uploaded in its round (since 2026-11-25e"
-    echo "# on the H100, 2026-11-25c on the H200; cuda_ref/common/cuda_common.cuh);"
-    echo "# constants before and after the cases"
+    echo "# one graph alive at a time, captured and uploaded in its round"
+    echo "# (cuda_ref/common/cuda_common.cuh; every session before H100 2026-11-25e kept"
+    echo "# all the graphs of a series alive); constants before and after the cases"
     echo "$device"
     echo
     echo "# nvidia-smi at the start"

@@ -211,9 +211,11 @@ static inline common_opts common_parse(int argc, char **argv)
  * alive at a time: with every point's graph instantiated for the whole
  * series (the protocol of the sessions up to 2026-11-25d), a graph's
  * kernels cost more the more graphs were alive (on the H100, the sum of
- * 2^10 numbers, 10 kernels: 12.4-12.8 us alone or beside 3 other points,
- * 14.1 us beside 7 small ones, 16.1-18.0 us in its series of 8 points;
- * validate/notes/card-model.md), which the program alone does not pay.
+ * 2^10 numbers, 10 kernels: 12.4-13.0 us alone or beside 3 other points,
+ * 14.1 us beside 7 small ones, 16.1-18.0 us in its series of 8 points),
+ * which the program alone does not pay.  With one graph alive it takes
+ * 14.2 us in its series; the rest depends on the points run between two
+ * rounds and was not decomposed (validate/notes/card-model.md).
  */
 
 typedef struct {
