@@ -529,9 +529,10 @@ static double launch_graph_touch_us(int sms)
 
 /* ---- the kernel boundary, decomposed ---------------------------------------
  *
- * The case studies' kernels cost more per kernel in a graph than the touch
- * chain above (validate/notes/card-model.md: 1.45-2.35 us against 1.09 on
- * the H100).  These chains change one thing at a time, and each is timed as
+ * The case studies' kernels seemed to cost more per kernel in a graph than
+ * the touch chain above (1.45-2.35 us against 1.09 on the H100, mostly the
+ * old protocol's: validate/notes/card-model.md).  These chains change one
+ * thing at a time, and each is timed as
  * the case studies are (cuda_common.cuh, the protocol): a graph of k kernels,
  * k = 1, 2, 4, ..., 32, two events around cudaGraphLaunch after a
  * synchronisation, the median of 101 replays.  The line through the six
