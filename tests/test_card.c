@@ -840,3 +840,57 @@ Test(card, each_case_comes_from_the_newest_session_that_measured_it)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_expect_eq(system(cmd), 0);
 }
+
+/* device.txt of a session of card "t" under dir, with or without the line
+ * run-all.sh writes since graphs are timed one alive at a time */
+static void write_device_txt(const char *dir, const char *name, int one_graph)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/validate/data/t/%s/device.txt", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "# protocol: warm-up to a stable clock, points of a series interleaved round robin,\n");
+    if (one_graph)
+        fprintf(f, "# wall time of the host algorithm and device time of its CUDA graph per round,\n"
+                   "# one graph alive at a time, captured and uploaded in its round\n");
+    fprintf(f, "name: a card, not one graph alive at a time\n");
+    fclose(f);
+}
+
+Test(card, sessions_know_how_their_graphs_were_timed)
+{
+    char dir[] = "/tmp/mcmsim-sessions-XXXXXX";
+    cr_assert(mkdtemp(dir) != NULL);
+    write_session(dir, "2026-01-01a", (const char *[]){"euclid", "sum", NULL});
+    write_session(dir, "2026-01-02a", (const char *[]){"sum", NULL});
+    write_device_txt(dir, "2026-01-01a", 0);
+    write_device_txt(dir, "2026-01-02a", 1);
+    char here[1024];
+    cr_assert_not_null(getcwd(here, sizeof here));
+    cr_assert_eq(chdir(dir), 0);
+    session *s;
+    int n;
+    cr_assert_eq(sessions_load("t", &s, &n), 0, "%s", fail_message());
+    cr_assert_eq(n, 2);
+    cr_expect_eq(s[0].one_graph, 0, "the mark counts only on a comment line");
+    cr_expect_eq(s[1].one_graph, 1);
+    session a, b;
+    cr_assert_eq(sessions_compose(s, n, 0, &a), 0);
+    cr_expect_eq(a.one_graph, -1, "euclid from 01a, the sum from 02a");
+    cr_assert_eq(sessions_compose(s, n, 1, &b), 0);
+    cr_expect_eq(b.one_graph, 0, "the sum from 01a alone");
+    free(a.rows);
+    free(b.rows);
+    sessions_free(s, n);
+    cr_assert_eq(chdir(here), 0);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect_eq(system(cmd), 0);
+
+    cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
+    cr_assert_eq(sessions_load("h100", &s, &n), 0, "%s", fail_message());
+    for (int i = 0; i < n; i++)
+        cr_expect_eq(s[i].one_graph, strcmp(s[i].name, "2026-11-25e") >= 0,
+                     "the committed H100 session %s", s[i].name);
+    sessions_free(s, n);
+}

@@ -246,6 +246,11 @@ static void print_noise(FILE *f, const session *a, const session *b)
     fprintf(f, "Sessions `%s` and `%s` of the %s: ratio of medians t(%s)/t(%s) per point; "
                "median over the points and worst factor max(r, 1/r).\n\n",
             a->name, b->name, a->card, b->name, a->name);
+    if (a->one_graph != b->one_graph)
+        fprintf(f, "The two sessions timed their graphs by different protocols (`%s` with every graph of a "
+                   "series alive, `%s` with one alive at a time; cuda_ref/README.md): the graph ratios hold "
+                   "the protocol's effect, not only noise.\n\n",
+                a->one_graph ? b->name : a->name, a->one_graph ? a->name : b->name);
     fprintf(f, "| case | points | wall: median ratio | wall: worst | graph: median ratio | graph: worst | "
                "graph: median abs. deviation |\n|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < k; i++)

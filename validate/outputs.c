@@ -279,6 +279,11 @@ int write_set_report(FILE *f, const validation *v)
     fprintf(f, "## Set %s: %s\n\n", v->name, v->title);
     fprintf(f, "%d points simulated on `%s` (graph device times; %s).\n\n", v->n, v->card.name,
             split == 0 ? "errors over the held-out half" : "errors over every point");
+    fprintf(f, "Sessions %s: %s.\n\n", v->s->name,
+            v->s->one_graph == 1   ? "graphs timed one alive at a time (cuda_ref/README.md, the protocol)"
+            : v->s->one_graph == 0 ? "graphs timed with every graph of a series alive (the protocol before "
+                                     "H100 session `2026-11-25e`: programs of many short kernels measured slower)"
+                                   : "sessions of both graph protocols (cuda_ref/README.md, the protocol)");
     fprintf(f, "| case | points | median abs. rel. error | 90th percentile | Spearman |\n|---|---|---|---|---|\n");
     for (int i = 0; i < k; i++) {
         error_stats s = validation_errors(v, names[i], split);

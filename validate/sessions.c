@@ -22,6 +22,23 @@ static int is_session_dir(const char *card_dir, const char *name)
     return name[0] != '.' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* What cuda_ref/run-all.sh writes into device.txt since the protocol timed
+ * one graph alive at a time. */
+#define ONE_GRAPH_MARK "one graph alive at a time"
+
+static int says_one_graph(const char *dir)
+{
+    char path[1100], line[512];
+    snprintf(path, sizeof path, "%s/device.txt", dir);
+    FILE *f = fopen(path, "r");
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = line[0] == '#' && strstr(line, ONE_GRAPH_MARK) != NULL;
+    if (f)
+        fclose(f);
+    return found;
+}
+
 int sessions_load(const char *card, session **out, int *n)
 {
     char card_dir[512];
@@ -43,6 +60,7 @@ int sessions_load(const char *card, session **out, int *n)
             rc = measured_load(s->dir, &s->rows, &s->n);
             if (rc == 0) {
                 s->old_protocol = !s->rows[0].new_protocol;
+                s->one_graph = says_one_graph(s->dir);
                 (*n)++;
             }
         }
@@ -152,6 +170,7 @@ int sessions_compose(const session *s, int n, int depth, session *out)
         if (from < 0)
             continue;
         const session *src = &s[from];
+        out->one_graph = out->n == 0 || out->one_graph == src->one_graph ? src->one_graph : -1;
         snprintf(out->card, sizeof out->card, "%s", src->card);
         if (!strstr(out->name, src->name)) /* the sessions used, in order of first use */
             snprintf(out->name + strlen(out->name), sizeof out->name - strlen(out->name), "%s%s",

@@ -22,6 +22,10 @@ typedef struct session {
     measured_row *rows;
     int n;
     int old_protocol;   /* its rows have one timing only (measured.h) */
+    int one_graph;      /* 1: its device.txt says its graphs were timed one alive at
+                         * a time (cuda_ref/README.md, the protocol), 0: every graph
+                         * of a series alive; a composed session (sessions_compose):
+                         * -1 where its sessions differ */
 } session;
 
 /* Every session of validate/data/CARD/ (relative to the current
@@ -45,7 +49,8 @@ int sessions_reference(const session *s, int n);
  * protocol that measured it, depth 1 from the one before that (a case
  * measured once has no rows there).  Cases in alphabetical order, rows in
  * file order; out->name lists the sessions used.  *out owns its rows
- * (sessions_free(out, 1)); out->n is 0 if no case has such a session. */
+ * (sessions_free(out, 1)); out->n is 0 if no case has such a session;
+ * out->one_graph is its sessions' if they agree, else -1. */
 int sessions_compose(const session *s, int n, int depth, session *out);
 
 /* The session directory's name of a row (validate/data/CARD/SESSION/x.csv). */
