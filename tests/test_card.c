@@ -801,6 +801,22 @@ static void write_session(const char *dir, const char *name, const char *const *
     }
 }
 
+/* Into the folder of made-up sessions (from the current one, kept in
+ * here), and out of it again, removing it. */
+static void enter_sessions_dir(const char *dir, char *here, size_t size)
+{
+    cr_assert_not_null(getcwd(here, size));
+    cr_assert_eq(chdir(dir), 0);
+}
+
+static void leave_sessions_dir(const char *dir, const char *here)
+{
+    cr_assert_eq(chdir(here), 0);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
 Test(card, each_case_comes_from_the_newest_session_that_measured_it)
 {
     char dir[] = "/tmp/mcmsim-sessions-XXXXXX";
@@ -809,8 +825,7 @@ Test(card, each_case_comes_from_the_newest_session_that_measured_it)
     write_session(dir, "2026-01-02a", (const char *[]){"sum", NULL});
     write_session(dir, "2026-01-03a", (const char *[]){"user-x", NULL});
     char here[1024];
-    cr_assert_not_null(getcwd(here, sizeof here));
-    cr_assert_eq(chdir(dir), 0);
+    enter_sessions_dir(dir, here, sizeof here);
     session *s;
     int n;
     cr_assert_eq(sessions_load("t", &s, &n), 0, "%s", fail_message());
@@ -835,10 +850,7 @@ Test(card, each_case_comes_from_the_newest_session_that_measured_it)
     free(a.rows);
     free(b.rows);
     sessions_free(s, n);
-    cr_assert_eq(chdir(here), 0);
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_expect_eq(system(cmd), 0);
+    leave_sessions_dir(dir, here);
 }
 
 /* device.txt of a session of card "t" under dir, with or without the line
@@ -866,8 +878,7 @@ Test(card, sessions_know_how_their_graphs_were_timed)
     write_device_txt(dir, "2026-01-01a", 0);
     write_device_txt(dir, "2026-01-02a", 1);
     char here[1024];
-    cr_assert_not_null(getcwd(here, sizeof here));
-    cr_assert_eq(chdir(dir), 0);
+    enter_sessions_dir(dir, here, sizeof here);
     session *s;
     int n;
     cr_assert_eq(sessions_load("t", &s, &n), 0, "%s", fail_message());
@@ -882,10 +893,7 @@ Test(card, sessions_know_how_their_graphs_were_timed)
     free(a.rows);
     free(b.rows);
     sessions_free(s, n);
-    cr_assert_eq(chdir(here), 0);
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_expect_eq(system(cmd), 0);
+    leave_sessions_dir(dir, here);
 
     cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
     cr_assert_eq(sessions_load("h100", &s, &n), 0, "%s", fail_message());
