@@ -27,11 +27,12 @@
  *    (the kernel boundary of a real program: fill, one global round
  *    trip, drain); and a graph of one empty kernel, whose time beyond
  *    the per-kernel figure is the graph's start;
- *  - the kernel boundary, decomposed: graphs of 1 to 32 kernels of seven
+ *  - the kernel boundary, decomposed: graphs of 1 to 32 kernels of eight
  *    chains that differ in one thing each (one block on every SM, on half
  *    of them, on 16, on 4, or one block;
- *    one load or two; a tree sum with barriers between the load and the
- *    store), timed as the case studies are; per kernel and per graph;
+ *    one load or two, or a load at an address a load gave; a tree sum with
+ *    barriers between the load and the store), timed as the case studies
+ *    are; per kernel and per graph;
  *  - throughput from the L2: the same reads over an 8 MiB buffer, read
  *    many times per launch (L2-only loads, so that no SM's L1 serves its
  *    share again), by one SM and by the whole card; U for one SM and per
@@ -42,7 +43,12 @@
  *    32-bit multiply-add, of a Z/pZ multiplication and of a Z/pZ addition
  *    (common/zp.h, the arithmetic of the case studies);
  *  - shared (private) memory: dependent-load latency (a random cycle in
- *    shared memory) and words per SM per cycle, conflict-free;
+ *    shared memory) and words per SM per cycle, conflict-free and with a
+ *    warp's words 2, 4, 8, 16 apart (bank conflicts);
+ *  - the classes mixed: Z/pZ multiply-adds per SM per cycle, operands from
+ *    registers, and from shared memory at strides 1 ... 16 (plain
+ *    multiplication's inner loop), to see whether the arithmetic and the
+ *    shared-memory banks add up or overlap;
  *  - __syncthreads: cycles per barrier for one block of l = 32 ... 1024
  *    threads alone on the card (with and without barrier, the difference),
  *    and for 8 blocks of 256 per SM on every SM;
@@ -250,22 +256,61 @@ __global__ void shared_chase_kernel(const uint32_t *next, long steps,
     *sink = idx;
 }
 
-/* every thread reads shared memory conflict-free: word (tid + 32k) */
-__global__ void shared_stream_kernel(long iters, uint32_t *sink)
+/* every thread reads shared memory: word (tid * stride + 32k); stride 1 is
+ * conflict-free, stride s puts the 32 words of a warp's read in 32/gcd(s, 32)
+ * banks, gcd(s, 32) distinct words a bank (the DMM's rule) */
+__global__ void shared_stream_kernel(long iters, int stride, uint32_t *sink)
 {
     __shared__ uint32_t s[SHARED_WORDS];
     for (int i = threadIdx.x; i < SHARED_WORDS; i += blockDim.x)
         s[i] = (uint32_t)i * 2654435761u;
     __syncthreads();
     volatile uint32_t *vs = s;
+    const int base = (int)threadIdx.x * stride;
     uint32_t acc = 0;
     for (long k = 0; k < iters; k++) {
 #pragma unroll
         for (int u = 0; u < 8; u++)
-            acc += vs[(threadIdx.x + 32 * (u + 8 * (int)(k & 7))) & (SHARED_WORDS - 1)];
+            acc += vs[(base + 32 * (u + 8 * (int)(k & 7))) & (SHARED_WORDS - 1)];
     }
     if (acc == 0x9e3779b9u)
         *sink = acc;
+}
+
+#define MAC_UNROLL 16
+
+/* The classes mixed: each thread accumulates h = h + a*b over Z/pZ, a read
+ * from shared memory at word (tid * stride + j), b the same word for every
+ * thread (a broadcast), as plain multiplication's MulKer does; with
+ * from_shared = 0 the operands come from registers instead (the
+ * arithmetic alone, one plain addition more per product). */
+__global__ void mac_kernel(long iters, int stride, int from_shared, uint32_t *sink)
+{
+    __shared__ uint32_t s[SHARED_WORDS];
+    __shared__ uint32_t b[MAC_UNROLL * 16];
+    for (int i = threadIdx.x; i < SHARED_WORDS; i += blockDim.x)
+        s[i] = ((uint32_t)i * 2654435761u) % ZP_P;
+    for (int i = threadIdx.x; i < MAC_UNROLL * 16; i += blockDim.x)
+        b[i] = ((uint32_t)i * 40503u + 7u) % ZP_P;
+    __syncthreads();
+    volatile uint32_t *vs = s, *vb = b;
+    const int base = (int)threadIdx.x * stride;
+    uint32_t h = 0, r = threadIdx.x + 1;
+    for (long k = 0; k < iters; k++) {
+        const int row = MAC_UNROLL * (int)(k & 15);
+        if (from_shared) {
+#pragma unroll
+            for (int j = 0; j < MAC_UNROLL; j++)
+                h = zp_add(h, zp_mul(vs[(base + row + j) & (SHARED_WORDS - 1)], vb[row + j]));
+        } else {
+#pragma unroll
+            for (int j = 0; j < MAC_UNROLL; j++)
+                h = zp_add(h, zp_mul(r + (uint32_t)j, (uint32_t)(row + j + 3)));
+            r = (r + 17u) & 0xffffu;
+        }
+    }
+    if (h == 0x9e3779b9u)
+        *sink = h;
 }
 
 /* `iters` steps of a dependent multiply-add, with a __syncthreads after
@@ -545,18 +590,28 @@ static double launch_graph_touch_us(int sms)
  *   pair, one block           out[t] = in[t] + in[(t + 128) % 256] + 1:
  *                             two loads, one of a word another warp wrote
  *                             (the sum's and the scans' kernels)
+ *   dependent, one block      out[t] = in[in[t] % 256] + 1: a load at an
+ *                             address a load gave (two dependent round
+ *                             trips, as plain division's and Euclid's
+ *                             one-step kernels make)
  *   reduce, one block         a word a thread, a tree sum in shared memory
  *                             with a barrier after each of its 8 levels,
  *                             out[t] = in[t] + sum + 1 (read, reduce with
  *                             barriers, write)
  * Each chain's result is checked against the same steps on the host. */
 
-enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_REDUCE };
+enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE };
 
 __global__ void pair_kernel(const uint32_t *in, uint32_t *out)
 {
     const int t = threadIdx.x;
     out[t] = in[t] + in[(t + 128) & 255] + 1u;
+}
+
+__global__ void dependent_kernel(const uint32_t *in, uint32_t *out)
+{
+    const int t = threadIdx.x;
+    out[t] = in[in[t] & 255] + 1u;
 }
 
 __global__ void reduce_kernel(const uint32_t *in, uint32_t *out)
@@ -590,6 +645,8 @@ static void chain_launch(const chain *c, int step, cudaStream_t stream)
         touch_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_PAIR)
         pair_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_DEPENDENT)
+        dependent_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
     else
         reduce_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
 }
@@ -606,6 +663,7 @@ static void chain_step_on_host(const chain *c, int step)
     for (size_t i = 0; i < words; i++)
         out[i] = c->shape == CHAIN_TOUCH ? in[i] + 1u
                  : c->shape == CHAIN_PAIR ? in[i] + in[(i + 128) & 255] + 1u
+                 : c->shape == CHAIN_DEPENDENT ? in[in[i] & 255] + 1u
                                           : in[i] + sum + 1u;
 }
 
@@ -709,6 +767,7 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
     measure_chain("touch_4", CHAIN_TOUCH, 4, rng);
     measure_chain("touch_block", CHAIN_TOUCH, 1, rng);
     measure_chain("pair_block", CHAIN_PAIR, 1, rng);
+    measure_chain("dependent_block", CHAIN_DEPENDENT, 1, rng);
     measure_chain("reduce_block", CHAIN_REDUCE, 1, rng);
 }
 
@@ -880,7 +939,7 @@ static void measure_arithmetic(int sms, double mhz)
 typedef struct {
     unsigned blocks, threads;
     long iters;
-    int barrier;
+    int barrier, stride, from_shared;
     uint32_t *sink;
     long long *cycles;
 } sm_arg;
@@ -888,7 +947,56 @@ typedef struct {
 static void enqueue_shared_stream(void *arg)
 {
     sm_arg *a = (sm_arg *)arg;
-    shared_stream_kernel<<<a->blocks, a->threads>>>(a->iters, a->sink);
+    shared_stream_kernel<<<a->blocks, a->threads>>>(a->iters, a->stride, a->sink);
+}
+
+static void enqueue_mac(void *arg)
+{
+    sm_arg *a = (sm_arg *)arg;
+    mac_kernel<<<a->blocks, a->threads>>>(a->iters, a->stride, a->from_shared, a->sink);
+}
+
+/* work items per SM per cycle of a kernel of 8 blocks of 256 threads per
+ * SM, `per_thread` items a thread (median of REPEATS, after a warm-up) */
+static double per_sm_cycle(enqueue_fn fn, sm_arg *a, double per_thread, int sms, double mhz)
+{
+    double v[REPEATS], items = (double)a->blocks * a->threads * per_thread;
+    fn(a);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < REPEATS; r++)
+        v[r] = items / (time_ms(fn, a) * 1e-3 * mhz * 1e6 * sms);
+    return median_of(v, REPEATS);
+}
+
+/* Bank conflicts, and how the classes add up when a thread mixes them. */
+static void measure_conflicts_and_mixing(int sms, double mhz, uint32_t *sink)
+{
+    for (int stride = 2; stride <= 16; stride *= 2) {
+        sm_arg st = {(unsigned)(8 * sms), 256, 1 << 11, 0, stride, 0, sink, NULL};
+        char name[48], how[200];
+        snprintf(name, sizeof name, "shared_per_sm_cycle_stride%d", stride);
+        snprintf(how, sizeof how, "as shared_per_sm_cycle, thread t reading word %d t + 32 k: "
+                 "a warp's 32 words in %d banks (a %d-way conflict by the DMM's rule)",
+                 stride, 32 / stride, stride);
+        print_row(name, per_sm_cycle(enqueue_shared_stream, &st, 8.0 * st.iters, sms, mhz),
+                  "words/SM/cycle", how);
+    }
+    sm_arg regs = {(unsigned)(8 * sms), 256, 1 << 8, 0, 1, 0, sink, NULL};
+    print_row("mac_regs_per_sm_cycle",
+              per_sm_cycle(enqueue_mac, &regs, (double)MAC_UNROLL * regs.iters, sms, mhz),
+              "MACs/SM/cycle",
+              "h = zp_add(h, zp_mul(a, b)), operands from registers, 8 blocks of 256 threads per SM, "
+              "per Z/pZ multiply-add");
+    for (int stride = 1; stride <= 16; stride *= 2) {
+        sm_arg mac = {(unsigned)(8 * sms), 256, 1 << 8, 0, stride, 1, sink, NULL};
+        char name[48], how[240];
+        snprintf(name, sizeof name, "mac_shared_stride%d_per_sm_cycle", stride);
+        snprintf(how, sizeof how, "the same multiply-adds, a from shared memory at word %d t + j "
+                 "(a %d-way conflict), b a broadcast shared word: two shared reads a product",
+                 stride, stride);
+        print_row(name, per_sm_cycle(enqueue_mac, &mac, (double)MAC_UNROLL * mac.iters, sms, mhz),
+                  "MACs/SM/cycle", how);
+    }
 }
 
 static void enqueue_barrier(void *arg)
@@ -934,7 +1042,7 @@ static void measure_shared_and_barriers(int sms, double mhz, rng_t *rng)
     print_row("shared_latency", median_of(v, REPEATS), "cycles",
               "one thread, dependent loads over a random cycle of 16 KiB of shared memory");
 
-    sm_arg st = {(unsigned)(8 * sms), 256, 1 << 12, 0, sink, d_cycles};
+    sm_arg st = {(unsigned)(8 * sms), 256, 1 << 12, 0, 1, 0, sink, d_cycles};
     double words = (double)st.blocks * st.threads * 8 * st.iters;
     enqueue_shared_stream(&st);
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -945,7 +1053,7 @@ static void measure_shared_and_barriers(int sms, double mhz, rng_t *rng)
 
     const long iters = 1 << 14;
     for (int l = 32; l <= 1024; l *= 2) {
-        sm_arg with = {1, (unsigned)l, iters, 1, sink, d_cycles};
+        sm_arg with = {1, (unsigned)l, iters, 1, 1, 0, sink, d_cycles};
         sm_arg without = with;
         without.barrier = 0;
         double per = (barrier_cycles(&with) - barrier_cycles(&without)) / iters;
@@ -955,12 +1063,13 @@ static void measure_shared_and_barriers(int sms, double mhz, rng_t *rng)
                  "(loop with barriers minus loop without)", l);
         print_row(name, per, "cycles", how);
     }
-    sm_arg full = {(unsigned)(8 * sms), 256, iters, 1, sink, d_cycles};
+    sm_arg full = {(unsigned)(8 * sms), 256, iters, 1, 1, 0, sink, d_cycles};
     sm_arg full_without = full;
     full_without.barrier = 0;
     double per_full = (barrier_cycles(&full) - barrier_cycles(&full_without)) / iters;
     print_row("syncthreads_l256_full", per_full, "cycles",
               "8 blocks of 256 threads per SM on every SM, cycles per __syncthreads of one block");
+    measure_conflicts_and_mixing(sms, mhz, sink);
     CUDA_CHECK(cudaFree(d_next));
     CUDA_CHECK(cudaFree(sink));
     CUDA_CHECK(cudaFree(d_cycles));
