@@ -46,7 +46,7 @@ void machine_defaults(machine *m)
 
 int machine_card_compute(const machine *m)
 {
-    return m->lanes > 0 || m->lanes_mulmod > 0 || m->lanes_addmod > 0 || m->lanes_private > 0 ||
+    return m->lanes > 0 || m->lanes_mulmod > 0 || m->lanes_addmod > 0 || m->lanes_private > 0 || m->private_port ||
            m->cycles_plain != 1 || m->cycles_mulmod != 1 || m->cycles_addmod != 1 ||
            m->cycles_private != 1 || m->cycles_barrier != 1;
 }
@@ -129,6 +129,7 @@ static const field fields[] = {
     {"lanes_mulmod", F_NUM, offsetof(machine, lanes_mulmod), NULL},
     {"lanes_addmod", F_NUM, offsetof(machine, lanes_addmod), NULL},
     {"lanes_private", F_NUM, offsetof(machine, lanes_private), NULL},
+    {"private_port", F_INT, offsetof(machine, private_port), NULL},
     {"cycles_plain", F_NUM, offsetof(machine, cycles_plain), NULL},
     {"cycles_mulmod", F_NUM, offsetof(machine, cycles_mulmod), NULL},
     {"cycles_addmod", F_NUM, offsetof(machine, cycles_addmod), NULL},
@@ -365,6 +366,9 @@ static int validate_card(const machine *m)
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
         if (!(rates[i].v >= 0))
             return fail("machine '%s': %s = %g must be >= 0", n, rates[i].key, rates[i].v);
+    if (m->private_port != 0 && m->private_port != 1)
+        return fail("machine '%s': private_port = %d must be 0 (one pipe for every class) or 1 "
+                    "(the private memory's banks beside the arithmetic)", n, m->private_port);
     if (m->blocks_per_sm < 1)
         return fail("machine '%s': blocks_per_sm = %d, but an SM holds at least 1 block", n, m->blocks_per_sm);
     if (m->threads_per_sm < 0)

@@ -74,6 +74,8 @@
  *   Z/pZ muls per SM per cycle                 -> lanes_mulmod
  *   dependent Z/pZ add, per SM per cycle       -> cycles_addmod, lanes_addmod
  *   shared-memory access, latency, throughput  -> cycles_private, lanes_private
+ *   Z/pZ multiply-adds with shared reads, as     -> private_port = 1 (the banks
+ *     fast as without, until the banks are full     beside the arithmetic)
  *   __syncthreads cycles (at the kernels' ℓ)    -> cycles_barrier
  *   max resident blocks per SM (the card's)    -> blocks_per_sm
  *   max resident threads per SM                -> threads_per_sm
@@ -129,6 +131,9 @@ typedef struct machine {
     /* card terms (see above), each off by default */
     double lanes;          /* plain ops per SM per cycle; 0 = no limit */
     double lanes_mulmod, lanes_addmod, lanes_private; /* per SM per cycle; 0 = lanes */
+    int private_port;      /* 1: the private memory's banks work beside the arithmetic
+                            * (a block's work cycles are the larger of the two, not their
+                            * sum); 0 = one pipe for every class */
     double cycles_plain, cycles_mulmod, cycles_addmod, cycles_private, cycles_barrier; /* 1 */
     int blocks_per_sm;     /* resident blocks per SM; 1 = the MCM */
     int threads_per_sm;    /* resident threads per SM (with blocks_per_sm > 1); 0 = no limit */

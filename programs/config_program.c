@@ -21,6 +21,9 @@
  * those of the whole block.  A kernel that gives none is S(B) and W(B) plain
  * operations; one that gives some gets 0 for the classes it leaves out,
  * ℓ·span_X for a missing work_X, and the rest of S(B) (W(B)) as plain.
+ * bank_conflicts (optional, default 0): a block's extra rounds of the
+ * private banks, Σ over its warps' accesses of (the most words in one bank
+ * − 1), the DMM's rule (sim/kernel_dag.h).
  */
 #include "fail.h"
 #include "program.h"
@@ -35,7 +38,8 @@ static const char *const kernel_keys[] = {
     "uncoalesced_reads", "uncoalesced_writes", "coalesced", "after", "repeat",
     "private_words",
     "span_plain", "span_mulmod", "span_addmod", "span_private", "span_barriers",
-    "work_plain", "work_mulmod", "work_addmod", "work_private", "work_barriers", NULL,
+    "work_plain", "work_mulmod", "work_addmod", "work_private", "work_barriers",
+    "bank_conflicts", NULL,
 };
 
 typedef struct entry {
@@ -88,7 +92,7 @@ static int check_keys(const config_setting_t *k, const char *kname)
             return fail("%s: kernel '%s': unknown key '%s' (known: name, blocks, threads, span, "
                         "work, reads, writes, uncoalesced_reads, uncoalesced_writes, coalesced, "
                         "after, repeat, private_words, span_/work_ plain, mulmod, addmod, private, "
-                        "barriers)", where, kname, config_setting_name(s));
+                        "barriers, bank_conflicts)", where, kname, config_setting_name(s));
         }
     }
     return 0;
@@ -125,7 +129,7 @@ static int make_kernel(const entry *e, const vars *base, int i, kernel *k, char 
     vars v = *base;
     if (vars_set(&v, "i", i) < 0)
         return -1;
-    double blocks, threads, span, work, reads, writes, ureads, uwrites, priv;
+    double blocks, threads, span, work, reads, writes, ureads, uwrites, priv, conflicts;
     const config_setting_t *s = e->s;
     if (number(s, "blocks", &v, NAN, e->name, &blocks) < 0 ||
         number(s, "threads", &v, NAN, e->name, &threads) < 0 ||
@@ -135,7 +139,8 @@ static int make_kernel(const entry *e, const vars *base, int i, kernel *k, char 
         number(s, "writes", &v, 0, e->name, &writes) < 0 ||
         number(s, "uncoalesced_reads", &v, 0, e->name, &ureads) < 0 ||
         number(s, "uncoalesced_writes", &v, 0, e->name, &uwrites) < 0 ||
-        number(s, "private_words", &v, -1, e->name, &priv) < 0)
+        number(s, "private_words", &v, -1, e->name, &priv) < 0 ||
+        number(s, "bank_conflicts", &v, 0, e->name, &conflicts) < 0)
         return -1;
     char where[512];
     setting_where(s, where, sizeof where);
@@ -166,6 +171,7 @@ static int make_kernel(const entry *e, const vars *base, int i, kernel *k, char 
     k->cost.uncoalesced_reads = ureads + (coalesced ? 0 : reads);
     k->cost.uncoalesced_writes = uwrites + (coalesced ? 0 : writes);
     k->private_words = priv;
+    k->cost.bank_conflicts = conflicts; /* kernel_dag_check refuses a negative count */
     return read_classes(s, &v, e->name, &k->cost);
 }
 

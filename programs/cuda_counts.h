@@ -15,8 +15,18 @@
 
 #include "kernel_dag.h"
 
+/* One tile_exclusive_scan of ℓ threads, the whole block's counts: the
+ * operator's applications, plain operations, private accesses, barriers
+ * (one per thread each) and extra rounds of the private banks. */
+typedef struct cuda_scan_block {
+    double op, plain, private_ops, barriers, conflicts;
+} cuda_scan_block;
+void cuda_tile_scan_block(int threads, cuda_scan_block *out);
+
 /* scan_tiles_kernel (and one chunk of scan_mediate_kernel): a tile of 4ℓ
- * items scanned by ℓ threads, the operator `zp` ? zp_mul : a 32-bit add. */
+ * items scanned by ℓ threads, the operator `zp` ? zp_mul : a 32-bit add;
+ * the span classes are thread 0's, the work and bank conflicts the whole
+ * block's (cuda_tile_scan_block). */
 void cuda_tile_scan_classes(block_cost *c, int threads, int zp);
 
 /* scan_apply_kernel: every thread combines 4 items with the tile prefix. */

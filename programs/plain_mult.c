@@ -169,19 +169,41 @@ static void set_classes(kernel *k, const plain_mult_params *p, double rows, doub
         k->cost.work_ops[c] *= threads / ((double)k->blocks * k->threads);
 }
 
+static double gcd(double a, double b)
+{
+    while (b > 0) {
+        double r = fmod(a, b);
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
 /* Algorithm 3: each thread reads s + 1 words of a and 1 of b, writes s.
  * Classes from cuda_ref/plain-mult.cu (mul_ker): s² multiply-adds, each a
  * zp_mul and a zp_add (the worksheet: 2s − 1 operations per entry, S/W kept),
  * s + 2 shared words loaded, 2s² shared reads and s writes in the products,
  * s read back for the store; a barrier after the loads and one after the
  * products; plain: 5 per loaded word, 3 per product and 1 per entry, 3
- * per stored word. */
-static kernel mul_ker(const plain_mult_params *p, double rows)
+ * per stored word.
+ * Bank conflicts (the DMM's rule, sim/kernel_dag.h): thread t's entries
+ * u = ts + e lie s words from its neighbour's, so each of a warp's s²
+ * reads of A and s writes of the products puts its w words gcd(s, w) to a
+ * bank of the w: gcd(s, w) − 1 extra rounds each.  The loads of A, the
+ * read-back and B (one word for the whole warp) take one round.  The card
+ * agrees: ncu counts 12.40, 23.96 and 53.67 million shared-load rounds
+ * (wavefronts) for MulKer at n = 8192, s = 4, 8, 16, where this rule gives
+ * s²·gcd(s, w) + s² + s a warp: 12.39, 23.92 and 53.67 million
+ * (validate/notes/profiles/plain-mult-n8192-ncu.txt). */
+static kernel mul_ker(const plain_mult_params *p, double rows, int warp)
 {
     double s = p->s;
     kernel k = thread_block_grid("MulKer", p, rows, s * (2 * s - 1), s + 2, s,
                                  mulker_private_words(p));
     set_classes(&k, p, rows, 3 * s * s + 9 * s + 5, s * s, s * s, 2 * s * s + 2 * s + 2, 2);
+    double warps = ceil(p->l / warp), threads = rows * ceil((p->n + p->s - 1) / p->s);
+    k.cost.bank_conflicts = warps * (s * s + s) * (gcd(s, warp) - 1) *
+                            threads / ((double)k.blocks * k.threads);
     return k;
 }
 
@@ -200,7 +222,7 @@ static kernel_dag *build(const vars *params, const machine *m)
         return NULL;
     kernel_dag *dag = kernel_dag_new("plain-mult");
     double rows = ceil(p.m / p.s); /* x */
-    kernel k = mul_ker(&p, rows);
+    kernel k = mul_ker(&p, rows, m->warp > 0 ? m->warp : 32);
     int ok = kernel_dag_chain(dag, &k) >= 0;
     for (int round = 0; ok && rows > 1; round++) {
         char name[32];

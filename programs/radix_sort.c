@@ -163,6 +163,19 @@ static void local_sort_classes(block_cost *c, const radix_params *p)
     double s = p->s, l = p->l, L = log2(l), B = log2(4 * l), digits = ceil(exp2(s) / l);
     cost_set_classes(c, (int)l, 24 + s * (16 + 6 * L + 28 + 2 * L + 7 + 24) + 8 * digits * B,
                      0, 0, 8 + s * (8 + 8 * L + 24 + 12) + 2 * digits * B, 1 + s * (2 * L + 6));
+    /* The whole block: every thread's keys, flags and split, the tile
+     * scans' own totals, and one search pair per digit (2^s of them, not
+     * ℓ·digits).  Bank conflicts: the scans', and the split's 4 writes of
+     * keys_out (a warp's keys go to two runs of consecutive words, the
+     * 0s' and the 1s', which share banks: 2-way); the searches' (data-
+     * dependent) are not counted. */
+    cuda_scan_block scan;
+    cuda_tile_scan_block((int)l, &scan);
+    double searches = exp2(s) * B;
+    c->work_ops[OP_PLAIN] = l * (24 + s * 40) + s * (scan.plain + scan.op) + 8 * searches;
+    c->work_ops[OP_PRIVATE] = l * (8 + s * 20) + s * scan.private_ops + 2 * searches;
+    c->work_ops[OP_BARRIER] = l * (1 + s) + s * scan.barriers;
+    c->bank_conflicts = s * (scan.conflicts + 4 * ceil(l / 32));
 }
 
 static void scatter_classes(block_cost *c, const radix_params *p)
@@ -204,6 +217,7 @@ static int add_pass(kernel_dag *dag, const radix_params *p, const radix_grid *g,
             k[2].cost.span_ops[c] *= chunks;
             k[2].cost.work_ops[c] *= chunks;
         }
+        k[2].cost.bank_conflicts *= chunks;
         cuda_scan_apply_classes(&k[3].cost, (int)l, 0);
     }
     scatter_classes(&k[n_kernels - 1].cost, p);

@@ -150,6 +150,7 @@ static int append_roots(kernel_dag *dag, int *last, const stockham_fft *fft)
         mediate.span_ops[c] *= chunks;
         mediate.work_ops[c] *= chunks;
     }
+    mediate.bank_conflicts *= chunks;
     mediate.span_ops[OP_MULMOD] += 5 * chunks; /* 4 items and the carry, per chunk */
     mediate.work_ops[OP_MULMOD] += 5 * chunks * l;
     if (append(dag, last, fft, "roots-inclusive", -1, scan_blocks, scan) < 0 ||

@@ -927,6 +927,7 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
     *cost = (block_cost){.span = f.span, .work = f.work,
                          .reads = reads * per_transaction, .writes = writes * per_transaction};
     measured_classes(b, f.longest, cost);
+    cost->bank_conflicts = b->bank_conflicts;
     exec_kernel_report *rep = &b->run->reports[b->run->dag->n];
     rep->span = rep->span > f.span ? rep->span : f.span;
     rep->work += f.work;

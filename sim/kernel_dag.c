@@ -114,16 +114,30 @@ double block_span_cycles(const block_cost *c, const machine *m)
     return t;
 }
 
+/* The private banks' cycles: every access, and a whole warp's round of
+ * the banks for each extra round a conflict costs (kernel_dag.h). */
+static double bank_cycles(const block_cost *c, const machine *m)
+{
+    double lanes = class_lanes(m, OP_PRIVATE);
+    double accesses = c->classes ? c->work_ops[OP_PRIVATE] : 0;
+    return lanes > 0 ? (accesses + m->warp * c->bank_conflicts) / lanes : 0;
+}
+
 double block_work_cycles(const block_cost *c, const machine *m)
 {
-    double t = 0;
+    double arithmetic = 0;
     for (int i = 0; i < OP_CLASSES; i++) {
         double lanes = class_lanes(m, i);
         double ops = c->classes ? c->work_ops[i] : (i == OP_PLAIN ? c->work : 0);
-        if (lanes > 0)
-            t += ops / lanes;
+        if (lanes > 0 && i != OP_PRIVATE)
+            arithmetic += ops / lanes;
     }
-    return t;
+    double banks = bank_cycles(c, m);
+    if (!m->private_port)
+        return arithmetic + banks;
+    /* each access is also an instruction the SM issues, as a plain one */
+    double issue = m->lanes > 0 && c->classes ? c->work_ops[OP_PRIVATE] / m->lanes : 0;
+    return fmax(arithmetic + issue, banks);
 }
 
 double block_compute_cycles(const block_cost *c, const machine *m)
@@ -182,6 +196,9 @@ static int check_cost(const kernel_dag *dag, const kernel *k, const block_cost *
         c->uncoalesced_reads < 0 || c->uncoalesced_writes < 0)
         return fail("program '%s', kernel '%s': span, work and words moved must be >= 0",
                     dag->name, k->name);
+    if (!(c->bank_conflicts >= 0))
+        return fail("program '%s', kernel '%s': bank_conflicts = %g must be >= 0 (extra rounds of "
+                    "the private banks)", dag->name, k->name, c->bank_conflicts);
     if (c->work + 1e-9 * c->work < c->span)
         return fail("program '%s', kernel '%s': work W(B) = %g is less than span S(B) = %g",
                     dag->name, k->name, c->work, c->span);

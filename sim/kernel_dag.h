@@ -39,9 +39,18 @@
  *   - work_ops not given (< 0) are ℓ·span_ops, as W(B) defaults to ℓ·S(B).
  * Only the card's compute time reads the classes (block_compute_cycles):
  *   span cycles = Σ_c span_ops[c]·cycles_c,
- *   work cycles = Σ_c work_ops[c]/lanes_c   (barriers take no lane),
+ *   work cycles = arithmetic + banks, or max(arithmetic, banks) on a
+ *                 machine with private_port = 1 (the banks work beside the
+ *                 arithmetic pipes), where
+ *     arithmetic = Σ_c work_ops[c]/lanes_c over plain, mulmod, addmod,
+ *     banks      = (work_ops[private] + w·bank_conflicts)/lanes_private,
  *   compute     = max(span cycles, work cycles)  when the machine has a
  *                 class cost or lanes (machine_card_compute), else S(B).
+ * Barriers take no lane.  bank_conflicts is the DMM's rule for the private
+ * memory (SPEC §3): a warp's access whose words fall k to the fullest of
+ * its w banks takes k rounds of the banks, k − 1 more than a conflict-free
+ * one; bank_conflicts is the block's Σ (k − 1), and each extra round
+ * occupies all w banks, as a whole warp's access does.
  * With lanes = 128, a block of 256 threads with W(B) = 2560 and S(B) = 10
  * plain operations computes for max(10, 20) = 20 cycles.
  */
@@ -64,6 +73,7 @@ typedef struct block_cost {
     int classes;                    /* 1: span_ops/work_ops are given */
     double span_ops[OP_CLASSES];    /* per class, along the span path */
     double work_ops[OP_CLASSES];    /* per class, all threads together */
+    double bank_conflicts;          /* extra rounds of the private banks (below); 0 */
 } block_cost;
 
 typedef struct kernel {

@@ -3,8 +3,9 @@
  *
  * The table below is the whole mapping: each machine key (README, "Card
  * terms") and the constant of constants.csv it is read from, with the
- * factor that turns the constant's unit into the key's; then the one key
- * that is a documented fact of the architecture (FACTS).  Cycles are the
+ * factor that turns the constant's unit into the key's; then the keys
+ * that are facts of the architecture (FACTS): one documented, one read
+ * once from the H100's microbenchmarks.  Cycles are the
  * card's SM cycles at the clock measured in the same session.
  */
 #include "card.h"
@@ -71,6 +72,10 @@ typedef struct fact {
 static const fact FACTS[] = {
     {"sector_words", 8,
      "global memory moves 32-byte sectors, 8 words (CUDA C++ Best Practices Guide, coalesced access)"},
+    {"private_port", 1,
+     "shared-memory banks beside the arithmetic: Z/pZ multiply-adds reading shared memory run at "
+     "0.97 of their rate from registers until the banks are full (mac_*_per_sm_cycle, H100 "
+     "2026-11-25g and h; the H200 has the same SM)"},
 };
 #define N_FACTS (int)(sizeof FACTS / sizeof FACTS[0])
 
