@@ -33,7 +33,8 @@
  * in the model's unit, is (transactions)·w/ℓ coalesced words per thread: a
  * fully coalesced block costs (α+β)U, as in the paper, and a scattered one
  * up to w(α+β)U.  Private-memory rounds are graded by the DMM rule (the
- * most requests in one bank) and reported as bank conflicts.
+ * most requests in one bank), reported as bank conflicts and charged to
+ * the block (block_cost.bank_conflicts: the card model's banks).
  * The operations are also counted by class (sim/kernel_dag.h, for the card
  * model): exec_zp_mul (and pow, inv) mulmods, exec_zp_add/sub addmods,
  * exec_pread/pwrite private accesses, a barrier between each two steps, and
