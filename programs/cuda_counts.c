@@ -38,13 +38,18 @@ static double gcd(double a, double b)
     return a;
 }
 
+double strided_ways(double stride, double threads, double banks)
+{
+    return ceil(threads * gcd(stride, banks) / banks);
+}
+
 /* Extra rounds of the banks in one tile scan of ℓ threads (above). */
 static double scan_conflicts(double threads)
 {
-    double warps = ceil(threads / BANKS), extra = warps * 12 * (4 - 1);
+    double warps = ceil(threads / BANKS), extra = warps * 12 * (strided_ways(4, BANKS, BANKS) - 1);
     for (double d = 1; 2 * d <= threads; d *= 2) {
-        double working = floor(threads / (2 * d)), per_warp = fmin(working, BANKS);
-        double ways = ceil(per_warp * gcd(2 * d, BANKS) / BANKS);
+        double working = floor(threads / (2 * d));
+        double ways = strided_ways(2 * d, fmin(working, BANKS), BANKS);
         extra += ceil(working / BANKS) * (3 + 4) * (ways - 1);
     }
     return extra;

@@ -15,6 +15,11 @@
 
 #include "kernel_dag.h"
 
+/* The DMM's rule for a warp's access of `threads` words `stride` apart
+ * over `banks` banks (stride > 0): the fullest bank takes
+ * ⌈threads·gcd(stride, banks)/banks⌉ of them. */
+double strided_ways(double stride, double threads, double banks);
+
 /* One tile_exclusive_scan of ℓ threads, the whole block's counts: the
  * operator's applications, plain operations, private accesses, barriers
  * (one per thread each) and extra rounds of the private banks. */

@@ -96,6 +96,7 @@
  * (any m, s work here: x = ⌈m/s⌉ rows, ⌈log x⌉ addition rounds, the odd
  * row of a round passing through).
  */
+#include "cuda_counts.h"
 #include "fail.h"
 #include "program.h"
 
@@ -169,16 +170,6 @@ static void set_classes(kernel *k, const plain_mult_params *p, double rows, doub
         k->cost.work_ops[c] *= threads / ((double)k->blocks * k->threads);
 }
 
-static double gcd(double a, double b)
-{
-    while (b > 0) {
-        double r = fmod(a, b);
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
 /* Algorithm 3: each thread reads s + 1 words of a and 1 of b, writes s.
  * Classes from cuda_ref/plain-mult.cu (mul_ker): s² multiply-adds, each a
  * zp_mul and a zp_add (the worksheet: 2s − 1 operations per entry, S/W kept),
@@ -202,7 +193,7 @@ static kernel mul_ker(const plain_mult_params *p, double rows, int warp)
                                  mulker_private_words(p));
     set_classes(&k, p, rows, 3 * s * s + 9 * s + 5, s * s, s * s, 2 * s * s + 2 * s + 2, 2);
     double warps = ceil(p->l / warp), threads = rows * ceil((p->n + p->s - 1) / p->s);
-    k.cost.bank_conflicts = warps * (s * s + s) * (gcd(s, warp) - 1) *
+    k.cost.bank_conflicts = warps * (s * s + s) * (strided_ways(s, warp, warp) - 1) *
                             threads / ((double)k.blocks * k.threads);
     return k;
 }
