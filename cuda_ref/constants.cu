@@ -11,7 +11,8 @@
  *  - kernel launch latency: back-to-back launches of an empty kernel (one
  *    block of 32 threads), total time / launches; also launch + synchronize
  *    round trips (host clock), and the extra cost per block of an empty
- *    kernel with many blocks (block dispatch);
+ *    kernel with many blocks (block dispatch: 64 blocks per SM against 1,
+ *    and at steady state, 256 per SM against 64);
  *  - global-memory throughput in words of 4 bytes per SM cycle: one block
  *    of 1024 threads streaming (reading) 256 MiB alone (one SM), and a full
  *    grid (8 blocks of 256 threads per SM) reading 1 GiB, and copying 1 GiB
@@ -1277,6 +1278,11 @@ int main(int argc, char **argv)
               "back-to-back empty kernels of 64 blocks per SM (32 threads each)");
     print_row("block_dispatch", (us_many - us) * 1e3 / many * sms, "ns per block per SM",
               "(time with 64 blocks/SM - time with 1 block) / blocks per SM");
+    double us_steady = launch_us(500, 4 * many);
+    print_row("block_dispatch_steady", (us_steady - us_many) * 1e3 / (3.0 * many) * sms,
+              "ns per block per SM",
+              "(time with 256 blocks/SM - time with 64) / 192: an SM taking blocks one after "
+              "the other, at steady state");
 
     measure_memory(sms, mhz);
 
