@@ -160,14 +160,19 @@ static kernel thread_block_grid(const char *name, const plain_mult_params *p, do
 }
 
 /* Operation classes per thread (the card model; programs/cuda_counts.h),
- * spread over the blocks as thread_block_grid spreads the work. */
+ * and the block's bank conflicts as if all its threads had entries (0
+ * for none), both spread over the blocks as thread_block_grid spreads the
+ * work. */
 static void set_classes(kernel *k, const plain_mult_params *p, double rows, double plain,
-                        double mulmod, double addmod, double private_ops, double barriers)
+                        double mulmod, double addmod, double private_ops, double barriers,
+                        double conflicts)
 {
     double threads = rows * ceil((p->n + p->s - 1) / p->s);
+    double spread = threads / ((double)k->blocks * k->threads);
     cost_set_classes(&k->cost, k->threads, plain, mulmod, addmod, private_ops, barriers);
     for (int c = 0; c < OP_CLASSES; c++)
-        k->cost.work_ops[c] *= threads / ((double)k->blocks * k->threads);
+        k->cost.work_ops[c] *= spread;
+    k->cost.bank_conflicts = conflicts * spread;
 }
 
 /* Algorithm 3: each thread reads s + 1 words of a and 1 of b, writes s.
@@ -191,10 +196,8 @@ static kernel mul_ker(const plain_mult_params *p, double rows, int warp)
     double s = p->s;
     kernel k = thread_block_grid("MulKer", p, rows, s * (2 * s - 1), s + 2, s,
                                  mulker_private_words(p));
-    set_classes(&k, p, rows, 3 * s * s + 9 * s + 5, s * s, s * s, 2 * s * s + 2 * s + 2, 2);
-    double warps = ceil(p->l / warp), threads = rows * ceil((p->n + p->s - 1) / p->s);
-    k.cost.bank_conflicts = warps * (s * s + s) * (strided_ways(s, warp, warp) - 1) *
-                            threads / ((double)k.blocks * k.threads);
+    double conflicts = ceil(p->l / warp) * (s * s + s) * (strided_ways(s, warp, warp) - 1);
+    set_classes(&k, p, rows, 3 * s * s + 9 * s + 5, s * s, s * s, 2 * s * s + 2 * s + 2, 2, conflicts);
     return k;
 }
 
@@ -224,7 +227,7 @@ static kernel_dag *build(const vars *params, const machine *m)
          * entry, two in the last round (it also folds the upper row in);
          * 8 plain per entry (indices, the three tests) */
         int last = rows - pairs <= 1;
-        set_classes(&k, &p, pairs, 8 * p.s, 0, (last ? 2 : 1) * p.s, 0, 0);
+        set_classes(&k, &p, pairs, 8 * p.s, 0, (last ? 2 : 1) * p.s, 0, 0, 0);
         ok = kernel_dag_chain(dag, &k) >= 0;
         rows -= pairs;
     }
