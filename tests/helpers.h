@@ -99,6 +99,24 @@ static inline sim_result simulate_traced(const kernel_dag *dag, const machine *m
     return r;
 }
 
+/* The kernels of a run file's `kernels = ( ... );` in `text`, with the
+ * param s, built against the default machine; NULL (and fail_message())
+ * where config_program_build refuses them. */
+static inline kernel_dag *test_run_file_kernels(const char *text, double s)
+{
+    config_t cfg;
+    config_init(&cfg);
+    cr_assert(config_read_string(&cfg, text), "%s", config_error_text(&cfg));
+    machine m;
+    machine_defaults(&m);
+    vars params;
+    vars_clear(&params);
+    vars_set(&params, "s", s);
+    kernel_dag *dag = config_program_build("run file", config_lookup(&cfg, "kernels"), &params, &m);
+    config_destroy(&cfg);
+    return dag;
+}
+
 /* ---- the case studies: presets, built-in programs, the mcmsim command ---- */
 
 /* The machine preset `name` (e.g. "mcm", "gtx670"), as a run file's

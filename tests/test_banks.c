@@ -127,27 +127,15 @@ Test(banks, exec_mode_charges_the_conflicts_it_counts)
 
 Test(banks, the_run_file_key)
 {
-    config_t cfg;
-    config_init(&cfg);
-    cr_assert(config_read_string(&cfg, "kernels = ( { name = \"k\"; blocks = 1; threads = 64; span = 2;"
-                                           " bank_conflicts = \"2*s\"; } );"));
-    machine m;
-    machine_defaults(&m);
-    vars params;
-    vars_clear(&params);
-    vars_set(&params, "s", 7);
-    kernel_dag *dag = config_program_build("banks", config_lookup(&cfg, "kernels"), &params, &m);
+    kernel_dag *dag = test_run_file_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 64; span = 2;"
+                                            " bank_conflicts = \"2*s\"; } );", 7);
     cr_assert(dag, "%s", fail_message());
     cr_expect_eq(dag->kernels[0].cost.bank_conflicts, 14);
     kernel_dag_free(dag);
-    config_destroy(&cfg);
 
-    config_init(&cfg);
-    cr_assert(config_read_string(&cfg, "kernels = ( { name = \"k\"; blocks = 1; threads = 64; span = 2;"
-                                           " bank_conflicts = -3; } );"));
-    cr_expect_null(config_program_build("banks", config_lookup(&cfg, "kernels"), &params, &m));
+    cr_expect_null(test_run_file_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 64; span = 2;"
+                                         " bank_conflicts = -3; } );", 7));
     cr_expect(strstr(fail_message(), "bank_conflicts = -3 must be >= 0") != NULL, "%s", fail_message());
-    config_destroy(&cfg);
 }
 
 Test(banks, plain_multiplication_mulker_by_the_dmm_rule)

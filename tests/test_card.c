@@ -408,28 +408,12 @@ Test(card, machine_keys_by_name)
     cr_expect(strstr(fail_message(), "'blocks_per_sm' is an MCM setting") != NULL, "%s", fail_message());
 }
 
-/* A run file's kernels, built against the default machine. */
-static kernel_dag *build_kernels(const char *text)
-{
-    config_t cfg;
-    config_init(&cfg);
-    cr_assert(config_read_string(&cfg, text), "%s", config_error_text(&cfg));
-    machine m;
-    machine_defaults(&m);
-    vars params;
-    vars_clear(&params);
-    vars_set(&params, "s", 4);
-    kernel_dag *dag = config_program_build("classes", config_lookup(&cfg, "kernels"), &params, &m);
-    config_destroy(&cfg);
-    return dag;
-}
-
 Test(card, run_file_class_keys)
 {
-    kernel_dag *dag = build_kernels(
+    kernel_dag *dag = test_run_file_kernels(
         "kernels = ( { name = \"mul\"; blocks = 2; threads = 8; span = \"3*s\";"
         "  span_mulmod = \"s\"; span_addmod = \"s\"; span_barriers = 1; work_private = 5; },"
-        " { name = \"plain\"; blocks = 1; threads = 8; span = 2; } );");
+        " { name = \"plain\"; blocks = 1; threads = 8; span = 2; } );", 4);
     cr_assert(dag, "%s", fail_message());
     const block_cost *c = &dag->kernels[0].cost;
     cr_expect_eq(c->classes, 1);
@@ -444,14 +428,14 @@ Test(card, run_file_class_keys)
     cr_expect_eq(dag->kernels[1].cost.classes, 0, "no class key: plain operations");
     kernel_dag_free(dag);
 
-    cr_expect_null(build_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
-                                 " span_mulmod = -1; } );"));
+    cr_expect_null(test_run_file_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
+                                         " span_mulmod = -1; } );", 4));
     cr_expect(strstr(fail_message(), "span_mulmod = -1") != NULL, "%s", fail_message());
-    cr_expect_null(build_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
-                                 " span_mulmul = 1; } );"));
+    cr_expect_null(test_run_file_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
+                                         " span_mulmul = 1; } );", 4));
     cr_expect(strstr(fail_message(), "unknown key 'span_mulmul'") != NULL, "%s", fail_message());
-    cr_expect_null(build_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
-                                 " span_mulmod = 3; } );"));
+    cr_expect_null(test_run_file_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 8; span = 2;"
+                                         " span_mulmod = 3; } );", 4));
     cr_expect(strstr(fail_message(), "breakdown of S(B)") != NULL, "%s", fail_message());
 }
 
