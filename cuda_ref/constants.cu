@@ -73,6 +73,9 @@
 #define REPEATS 7
 
 __global__ void empty_kernel(void) {}
+/* Empty too, but launched with so much dynamic shared memory that an SM
+ * holds one at a time (block_turnaround). */
+__global__ void empty_alone(void) { extern __shared__ unsigned pad[]; (void)pad; }
 
 /* spin for `cycles` SM cycles */
 __global__ void spin_kernel(long long cycles, long long *sink)
@@ -394,25 +397,53 @@ static double measure_clock_mhz(void)
 typedef struct {
     int launches;
     unsigned blocks;
+    int alone; /* empty_alone with its shared memory: one block per SM at a time */
 } launch_arg;
+
+static int g_alone_smem; /* dynamic shared memory that leaves room for one block per SM */
 
 static void enqueue_empty(void *arg)
 {
     launch_arg *a = (launch_arg *)arg;
     for (int i = 0; i < a->launches; i++)
-        empty_kernel<<<a->blocks, 32>>>();
+        if (a->alone)
+            empty_alone<<<a->blocks, 32, g_alone_smem>>>();
+        else
+            empty_kernel<<<a->blocks, 32>>>();
 }
 
 /* microseconds per launch, back to back */
-static double launch_us(int launches, unsigned blocks)
+static double launch_us_of(int launches, unsigned blocks, int alone)
 {
-    launch_arg a = {launches, blocks};
+    launch_arg a = {launches, blocks, alone};
     double us[REPEATS];
     enqueue_empty(&a);
     CUDA_CHECK(cudaDeviceSynchronize());
     for (int r = 0; r < REPEATS; r++)
         us[r] = time_ms(enqueue_empty, &a) * 1e3 / launches;
     return median_of(us, REPEATS);
+}
+
+static double launch_us(int launches, unsigned blocks)
+{
+    return launch_us_of(launches, blocks, 0);
+}
+
+static int attribute(cudaDeviceAttr attr);
+
+/* Ask for the most shared memory a block may have, so that an SM holds one
+ * empty_alone at a time; exits if the occupancy API says otherwise. */
+static void set_alone_smem(void)
+{
+    g_alone_smem = attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    CUDA_CHECK(cudaFuncSetAttribute(empty_alone, cudaFuncAttributeMaxDynamicSharedMemorySize, g_alone_smem));
+    int resident;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, empty_alone, 32, g_alone_smem));
+    if (resident != 1) {
+        fprintf(stderr, "constants: %d blocks of %d bytes of shared memory fit an SM, not 1\n", resident,
+                g_alone_smem);
+        exit(1);
+    }
 }
 
 static double now_us(void)
@@ -1283,6 +1314,12 @@ int main(int argc, char **argv)
               "ns per block per SM",
               "(time with 256 blocks/SM - time with 64) / 192: an SM taking blocks one after "
               "the other, at steady state");
+    set_alone_smem();
+    double us_alone_many = launch_us_of(500, many, 1), us_alone_steady = launch_us_of(200, 4 * many, 1);
+    print_row("block_turnaround", (us_alone_steady - us_alone_many) * 1e3 / (3.0 * many) * sms,
+              "ns per block per SM",
+              "the same with blocks that hold all of an SM's shared memory (one at a time): from a "
+              "block's end to the next one's end on its SM");
 
     measure_memory(sms, mhz);
 
