@@ -136,6 +136,7 @@ static const field fields[] = {
     {"cycles_private", F_NUM, offsetof(machine, cycles_private), NULL},
     {"cycles_barrier", F_NUM, offsetof(machine, cycles_barrier), NULL},
     {"blocks_per_sm", F_INT, offsetof(machine, blocks_per_sm), NULL},
+    {"block_retire", F_NUM, offsetof(machine, block_retire), NULL},
     {"threads_per_sm", F_INT, offsetof(machine, threads_per_sm), NULL},
     {"l2_words", F_NUM, offsetof(machine, l2_words), NULL},
     {"u_dram", F_NUM, offsetof(machine, u_dram), NULL},
@@ -337,7 +338,8 @@ static int validate_dmm_umm(const machine *m)
                            : m->block_dispatch != 0  ? "block_dispatch"
                            : m->order != ORDER_FIFO  ? "order"
                            : machine_card_compute(m) ? "lanes/cycles_*"
-                           : m->blocks_per_sm != 1 || m->threads_per_sm != 0 ? "blocks_per_sm"
+                           : m->blocks_per_sm != 1 || m->threads_per_sm != 0 || m->block_retire != 0
+                               ? "blocks_per_sm"
                            : m->l2_words != 0 || m->u_dram != 0 ? "l2_words/u_dram"
                            : m->sector_words != 0 ? "sector_words"
                            : m->read_latency != 0 || m->read_latency_dram != 0 ? "read_latency"
@@ -373,6 +375,11 @@ static int validate_card(const machine *m)
         return fail("machine '%s': blocks_per_sm = %d, but an SM holds at least 1 block", n, m->blocks_per_sm);
     if (m->threads_per_sm < 0)
         return fail("machine '%s': threads_per_sm = %d must be >= 0 (0: no limit)", n, m->threads_per_sm);
+    if (!(m->block_retire >= 0))
+        return fail("machine '%s': block_retire = %g must be >= 0", n, m->block_retire);
+    if (m->block_retire > 0 && m->blocks_per_sm < 2)
+        return fail("machine '%s': block_retire = %g needs blocks_per_sm > 1 (it is the retiring of an SM's "
+                    "resident blocks; with one block per SM put it in block_dispatch)", n, m->block_retire);
     if (m->l2_words > 0 && !(m->u_dram > 0))
         return fail("machine '%s': l2_words = %g needs u_dram > 0 (cycles per word beyond the L2)",
                     n, m->l2_words);

@@ -32,6 +32,12 @@
  *                      overlap another's compute; per kernel, at most
  *   threads_per_sm     / ℓ (0: no limit), and at most Z / (private words
  *                      of a block): resident blocks share Z;
+ *   block_retire       (with blocks_per_sm > 1) cycles an SM takes to
+ *                      retire a block that has ended before its slot can
+ *                      take another; an SM retires one block at a time,
+ *                      in the order they end, so once its first blocks
+ *                      have ended it takes at most one block every
+ *                      block_retire cycles (0: a slot is free at once);
  *   l2_words, u_dram   a kernel whose working set (blocks·ℓ·words per
  *                      thread) exceeds l2_words words moves its words at
  *                      u_dram cycles per word, otherwise at U (0: no cache);
@@ -60,7 +66,9 @@
  *   kernel launch, back to back                -> launch_latency (cycles)
  *   dependent kernel inside a CUDA graph       -> graph_launch_latency
  *   a graph of one kernel, beyond the kernel   -> graph_start_latency
- *   block dispatch, per block                  -> block_dispatch
+ *   an SM's blocks one after the other, steady -> block_retire
+ *   one block per SM at a time, end to end,
+ *     less block_retire                        -> block_dispatch
  *   words/cycle per SM, all SMs, from L2       -> u = 1 / (words per cycle)
  *   words/cycle per SM, all SMs, from DRAM     -> u_dram = 1 / (words per cycle)
  *   words/cycle, whole card                    -> bandwidth (policy "shared"; one
@@ -137,6 +145,8 @@ typedef struct machine {
     double cycles_plain, cycles_mulmod, cycles_addmod, cycles_private, cycles_barrier; /* 1 */
     int blocks_per_sm;     /* resident blocks per SM; 1 = the MCM */
     int threads_per_sm;    /* resident threads per SM (with blocks_per_sm > 1); 0 = no limit */
+    double block_retire;   /* cycles an SM takes to retire each block before its slot takes
+                            * another, one block at a time (with blocks_per_sm > 1); 0 = none */
     double l2_words;       /* L2 capacity in words; 0 = no cache */
     double u_dram;         /* cycles per word beyond the L2 (needed when l2_words > 0) */
     double sector_words;   /* > 0: U per word of every thread, a scattered word a sector; 0 = the MCM */

@@ -63,6 +63,13 @@
  * for its own SM at once, in SimGrid's order among the slots that end at
  * one instant.)
  *
+ * An SM retires the blocks that end, one at a time (block_retire): a
+ * block's slot takes no other block until its SM has retired it, after
+ * the blocks that ended before.  The first blocks of a kernel find their
+ * slots free; after them an SM takes at most one block every
+ * block_retire cycles, beside the work of the blocks it holds.  A kernel
+ * ends with its last block, not with that block's retirement.
+ *
  * This file runs inside the child process made by run.c, which owns the
  * SimGrid engine's whole lifetime.
  */
@@ -119,6 +126,9 @@ static struct engine {
     int slots_per_sm;        /* blocks_per_sm: 1 is the MCM, > 1 the card path */
     sg_host_t *ports;        /* card path: each SM's port */
     int *resident;           /* card path: blocks each SM holds now */
+    int *retiring;           /* card path, the tests' reference: blocks ended, not yet retired */
+    double *retired;         /* card path, the tests' reference: when each SM's last retirement ends */
+    double finished_at;      /* when the last kernel finished */
     double *held_since, *sm_busy; /* card path: busy time per SM */
     int n_slots;             /* SMs × slots_per_sm */
     int *idle_rank;          /* card path: per SM, while ordering the idle slots */
@@ -283,6 +293,7 @@ static void finish_block(const block *b)
     E.out->kernels[b->kernel].end = now();
     E.host_event = 1;
     if (--E.kernels_left == 0) {
+        E.finished_at = now();
         wake_idle_sms(E.n_idle); /* nothing more will come: let them stop */
         return;
     }
@@ -417,6 +428,13 @@ static void port_transfer(const sm_state *me, double cycles, int is_read)
  * SMs holding the fewest blocks, one per SM in turn, as a card's block
  * scheduler spreads blocks over its SMs.  Sort key: the blocks its SM would
  * hold, resident + (idle slots of its SM before it); ties to the lower slot. */
+/* The slots of SM sm taken now: by the blocks it holds, and by those
+ * that have ended and that it has not yet retired (block_retire). */
+static int slots_taken(int sm)
+{
+    return E.conducted ? E.card.sm[sm].held : E.resident[sm] + E.retiring[sm];
+}
+
 static int idle_key_cmp(const void *a, const void *b)
 {
     int sa = *(const int *)a, sb = *(const int *)b;
@@ -429,17 +447,17 @@ static void card_order_idle(void)
     memset(E.idle_rank, 0, sizeof *E.idle_rank * (size_t)(E.n_slots / E.slots_per_sm));
     for (int i = 0; i < E.n_idle; i++) {
         int slot = E.idle[i], sm = E.sms[slot].sm;
-        E.idle_key[slot] = E.resident[sm] + E.idle_rank[sm]++;
+        E.idle_key[slot] = slots_taken(sm) + E.idle_rank[sm]++;
     }
     qsort(E.idle, (size_t)E.n_idle, sizeof *E.idle, idle_key_cmp);
 }
 
 /* The first ready kernel (in release order) that has room on SM sm:
- * fewer resident blocks there than the kernel's limit. */
+ * fewer slots taken there than the kernel's limit. */
 static int take_block_for(int sm, block *b)
 {
     for (int slot = 0; slot < E.n_ready; slot++)
-        if (E.resident[sm] < E.resident_limit[E.ready[slot]])
+        if (slots_taken(sm) < E.resident_limit[E.ready[slot]])
             return take_from(slot, b);
     return 0;
 }
@@ -458,6 +476,8 @@ static void card_start(int sms)
     E.idle_key = calloc((size_t)E.n_slots, sizeof *E.idle_key);
     E.ports = calloc((size_t)sms, sizeof *E.ports);
     E.resident = calloc((size_t)sms, sizeof *E.resident);
+    E.retiring = calloc((size_t)sms, sizeof *E.retiring);
+    E.retired = calloc((size_t)sms, sizeof *E.retired);
     E.held_since = calloc((size_t)sms, sizeof *E.held_since);
     E.sm_busy = calloc((size_t)sms, sizeof *E.sm_busy);
     for (int i = 0; i < sms; i++) {
@@ -489,6 +509,27 @@ static double resident_compute(const resident_times *t)
     return fmax(t->work, t->span);
 }
 
+/* The tests' reference: the slot of a block that has ended waits for its
+ * SM to retire it, after the blocks that ended before (block_retire).
+ * The slot counts as taken from the block's end (retire_begin, before
+ * anything can wake another slot) until its retirement ends (retire_end). */
+static double retire_begin(int sm)
+{
+    if (E.m->block_retire <= 0)
+        return 0;
+    E.retired[sm] = fmax(simgrid_get_clock(), E.retired[sm]) + E.m->block_retire;
+    E.retiring[sm]++;
+    return E.retired[sm];
+}
+
+static void retire_end(int sm, double retired)
+{
+    if (E.m->block_retire <= 0)
+        return;
+    sg_actor_sleep_until(retired);
+    E.retiring[sm]--;
+}
+
 /* A resident block in the tests' reference (sharing_by_simgrid): its
  * phases as SimGrid activities. */
 static void run_block_card(sm_state *me, const block *b)
@@ -510,7 +551,9 @@ static void run_block_card(sm_state *me, const block *b)
     ph.write_start = simgrid_get_clock();
     port_transfer(me, t.write, 0);
     sm_release(me->sm);
+    double retired = retire_begin(me->sm);
     block_done(me, b, start, simgrid_get_clock(), t.read, resident_compute(&t), t.write, ph);
+    retire_end(me->sm, retired);
 }
 
 static void sm_main(int argc, char *argv[])
@@ -830,7 +873,7 @@ static int emptiest_sm_with_room(void)
             room = E.resident_limit[E.ready[i]];
     int best = -1;
     for (int sm = 0; sm < E.card.sms; sm++)
-        if (E.resident[sm] < room && (best < 0 || E.resident[sm] < E.resident[best]))
+        if (slots_taken(sm) < room && (best < 0 || slots_taken(sm) < slots_taken(best)))
             best = sm;
     return best;
 }
@@ -891,6 +934,7 @@ static int scheduler_start(int sms)
         if (resident_card_init(&E.card, sms, E.slots_per_sm, channel, shared) < 0 || !E.slot_block || !E.ended ||
             (E.m->policy == MEM_EXCLUSIVE && resident_card_exclusive(&E.card, E.m->seed ^ 0x6d656d6f7279ull) < 0))
             return fail("out of memory for %d SMs of %d resident blocks", sms, E.slots_per_sm);
+        resident_card_retire(&E.card, E.m->block_retire);
         sg_actor_t a = sg_actor_init("block scheduler", sg_host_by_name("global_memory"));
         sg_actor_start(a, resident_scheduler_main, 0, NULL);
         return 0;
@@ -1015,7 +1059,7 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
 
     simgrid_run();
 
-    out->T = now();
+    out->T = E.kernels_left == 0 ? E.finished_at : now(); /* not the last retirements */
     out->wave_blocks = E.wave_blocks;
     for (int i = 0; i < sms; i++) /* the SMs left out stay at 0 */
         out->sm_busy[i] = E.slots_per_sm > 1 ? E.sm_busy[i] : E.sms[i].busy;
@@ -1036,6 +1080,8 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     free(E.succ);
     free(E.ports);
     free(E.resident);
+    free(E.retiring);
+    free(E.retired);
     free(E.held_since);
     free(E.sm_busy);
     free(E.idle_rank);

@@ -26,6 +26,7 @@ int resident_init(resident_sm *s, int slots)
     s->transfers[0] = s->transfers[1] = 0;
     s->level = INFINITY;
     s->at = 0;
+    s->retire = s->retired = 0;
     s->slot = calloc((size_t)slots, sizeof *s->slot);
     if (!s->slot)
         return -1;
@@ -79,30 +80,41 @@ static int on_lanes(const resident_slot *b)
 
 static int is_delay(const resident_slot *b)
 {
-    return b->phase == RESIDENT_WAIT || (b->phase == RESIDENT_COMPUTE && b->t.work <= 0) ||
+    return b->phase == RESIDENT_WAIT || b->phase == RESIDENT_RETIRE || (b->phase == RESIDENT_COMPUTE && b->t.work <= 0) ||
            b->memory == RESIDENT_SERVED;
+}
+
+/* Does the block have cycles to spend in `phase`? */
+static int has_phase(const resident_sm *s, const resident_slot *b, int phase)
+{
+    return phase == RESIDENT_RETIRE ? s->retire > 0 : phase_amount(b, phase) > 0;
 }
 
 /* The block enters `phase` at `now`, or the first later one with cycles
  * to do; it notes when its reads end and its writes begin.  Under
  * `exclusive` (the SM's `exclusive`) a transfer starts by asking for the
- * memory: no end until the card's memory serves it (serve_next). */
-static void enter(resident_slot *b, int phase, double now, int exclusive)
+ * memory: no end until the card's memory serves it (serve_next).  Its
+ * retirement comes after the SM's earlier ones. */
+static void enter(resident_sm *s, resident_slot *b, int phase, double now)
 {
     for (; phase < RESIDENT_FREE; phase++) {
         if (phase == RESIDENT_COMPUTE)
             b->read_end = now;
         if (phase == RESIDENT_WRITE)
             b->write_start = now;
-        if (phase_amount(b, phase) > 0)
+        if (has_phase(s, b, phase))
             break;
     }
     b->phase = phase;
     b->memory = RESIDENT_PORT;
     if (phase == RESIDENT_FREE)
         return;
-    b->left = phase_amount(b, phase);
-    if (exclusive && (phase == RESIDENT_READ || phase == RESIDENT_WRITE)) {
+    if (phase == RESIDENT_RETIRE) {
+        s->retired = fmax(now, s->retired) + s->retire;
+        b->left = s->retired - now;
+    } else
+        b->left = phase_amount(b, phase);
+    if (s->exclusive && (phase == RESIDENT_READ || phase == RESIDENT_WRITE)) {
         b->memory = RESIDENT_ASKING;
         b->rate = 0;
         b->end = INFINITY;
@@ -190,7 +202,7 @@ void resident_start(resident_sm *s, int slot, double now, const resident_times *
     b->start = now;
     b->read_end = b->write_start = now;
     s->held++;
-    enter(b, RESIDENT_WAIT, now, s->exclusive);
+    enter(s, b, RESIDENT_WAIT, now);
     share(s);
 }
 
@@ -219,11 +231,12 @@ int resident_advance(resident_sm *s, double now, int *ended)
         resident_slot *b = &s->slot[i];
         if (b->phase == RESIDENT_FREE || !phase_ended(b, now))
             continue;
-        enter(b, b->phase + 1, now, s->exclusive);
-        if (b->phase == RESIDENT_FREE) {
-            s->held--;
+        int was = b->phase;
+        enter(s, b, was + 1, now);
+        if (was < RESIDENT_RETIRE && b->phase >= RESIDENT_RETIRE)
             ended[n++] = i;
-        }
+        if (b->phase == RESIDENT_FREE)
+            s->held--;
     }
     share(s);
     return n;
@@ -445,6 +458,12 @@ void resident_card_settle(resident_card *c, double now)
         share(s);
         reschedule(c, i);
     }
+}
+
+void resident_card_retire(resident_card *c, double cycles)
+{
+    for (int i = 0; i < c->sms; i++)
+        c->sm[i].retire = cycles;
 }
 
 void resident_card_start(resident_card *c, int sm, int slot, double now, const resident_times *t)

@@ -12,6 +12,9 @@
  *            that alone it takes max(span, work); with no work to share,
  *            a delay of `span` cycles
  *   write    `write` cycles of transfer on the port
+ *   retire   (block_retire) a delay: the SM retires its ended blocks one
+ *            at a time, `retire` cycles each, in the order they end; the
+ *            block has ended, but its slot takes no other until then
  *
  * Each resource is shared max-min fairly among the blocks on it (a block
  * takes its bound if that is less than an equal share, the others split
@@ -41,7 +44,7 @@
 
 #include "rng.h"
 
-enum { RESIDENT_WAIT, RESIDENT_READ, RESIDENT_COMPUTE, RESIDENT_WRITE, RESIDENT_FREE };
+enum { RESIDENT_WAIT, RESIDENT_READ, RESIDENT_COMPUTE, RESIDENT_WRITE, RESIDENT_RETIRE, RESIDENT_FREE };
 
 /* How a transfer meets global memory: a share of the port, or (`exclusive`)
  * asking for the memory, queued for it, served by it alone. */
@@ -53,7 +56,7 @@ typedef struct resident_times {
 } resident_times;
 
 typedef struct resident_slot {
-    int phase;                  /* RESIDENT_WAIT .. RESIDENT_WRITE, or RESIDENT_FREE */
+    int phase;                  /* RESIDENT_WAIT .. RESIDENT_RETIRE, or RESIDENT_FREE */
     int memory;                 /* RESIDENT_PORT .. RESIDENT_SERVED (a transfer) */
     resident_times t;
     double left;                /* of the phase: cycles of transfer or work still to do */
@@ -64,12 +67,14 @@ typedef struct resident_slot {
 } resident_slot;
 
 typedef struct resident_sm {
-    int slots, held;            /* slots, and blocks held now */
+    int slots, held;            /* slots, and blocks held now (retiring ones too) */
     int split;                  /* reads and writes each have a port of their own */
     int exclusive;              /* transfers wait for the memory (`exclusive`) */
     int transfers[2];           /* blocks on the port now (split: reading, writing) */
     double level;               /* the channel's most per transfer (INFINITY: no channel) */
     double at;                  /* the time the rates were set */
+    double retire;              /* cycles to retire each block (0: its slot is free at once) */
+    double retired;             /* when the SM's last retirement so far ends */
     resident_slot *slot;
 } resident_sm;
 
@@ -91,7 +96,8 @@ double resident_next(const resident_sm *s);
 /* Move the SM to time `now` (its next event): every phase that ends then
  * ends, and its block goes on to its next phase.  Writes
  * the slots whose block ended, lowest first, into `ended` (room for
- * `slots`) and returns how many; their slots are free again. */
+ * `slots`) and returns how many; their slots are free again, or once
+ * the SM has retired their blocks (`retire`). */
 int resident_advance(resident_sm *s, double now, int *ended);
 
 /* ---- the SMs of a card, by their next event ------------------------------- */
@@ -133,6 +139,10 @@ void resident_card_free(resident_card *c);
 /* The card's memory serves one transfer at a time (`exclusive`), its
  * choices drawn from `seed`.  Before any block starts. */
 int resident_card_exclusive(resident_card *c, uint64_t seed);
+
+/* Every SM retires each ended block in `cycles` (block_retire), one at a
+ * time.  Before any block starts. */
+void resident_card_retire(resident_card *c, double cycles);
 
 /* resident_start on SM `sm`, and the heap kept. */
 void resident_card_start(resident_card *c, int sm, int slot, double now, const resident_times *t);

@@ -136,9 +136,12 @@ static void add_bounds(const machine *m, sim_result *r)
  * write), so the bound stands as it is.  With k = blocks_per_sm > 1 the
  * kP slots run greedily, and a block shares its SM's compute and port with
  * at most k − 1 others: max-min sharing gives it at least 1/k of each, so
- * it lasts at most δ + kC.  A ready block waits only while every SM holds
- * as many blocks as its kernel allows (kernel_resident_blocks), at least
- * r = the least such limit over the kernels, so the same argument gives
+ * it lasts at most δ + kC.  With block_retire = ρ its slot is free again
+ * once its SM has retired it and the at most k − 1 blocks ahead of it,
+ * within kρ more, so δ counts kρ too.  A ready block waits only while
+ * every SM holds as many blocks as its kernel allows
+ * (kernel_resident_blocks), at least r = the least such limit over the
+ * kernels, so the same argument gives
  *     T <= (N/(rP) + L)·(kC + δ) + L·λ,
  * which is Theorem 1's bound (plus δ and λ) at k = r = 1, unchanged. */
 static int check_theorem1(const kernel_dag *dag, const machine *m, const sim_result *r)
@@ -149,13 +152,13 @@ static int check_theorem1(const kernel_dag *dag, const machine *m, const sim_res
     double k = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1, least = k;
     for (int i = 0; k > 1 && i < dag->n; i++)
         least = fmin(least, kernel_resident_blocks(&dag->kernels[i], m));
-    double delta = m->block_dispatch + fmax(m->read_latency, m->read_latency_dram);
+    double delta = m->block_dispatch + k * m->block_retire + fmax(m->read_latency, m->read_latency_dram);
     double bound = (c->N / (least * m->p) + c->L_kernels) * (k * c->C + delta) + r->launch_term;
     double slack = k > 1 ? 1e-6 : 1e-12; /* SimGrid's sharing solver rounds; sleeps do not */
     if (r->T <= bound * (1 + slack) + 1e-9)
         return 0;
     return fail("internal error (a bug in mcmsim): program '%s' on machine '%s' took "
-                "T = %.17g cycles, above the Theorem 1 bound (N/(rP) + L)·(kC + block_dispatch + read latency) + "
+                "T = %.17g cycles, above the Theorem 1 bound (N/(rP) + L)·(kC + block_dispatch + k·block_retire + read latency) + "
                 "L·launch_latency + graph start = %.17g (k = blocks_per_sm = %g, r = %g) under the parallel policy",
                 dag->name, m->name, r->T, bound, k, least);
 }

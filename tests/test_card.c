@@ -721,7 +721,7 @@ Test(card, machine_from_the_h100_reference_session)
     int newest = sessions_reference(s, n);
     cr_assert(newest >= 0);
     machine base = test_preset("h100"), m;
-    cr_assert_eq(card_machine(&s[newest], &base, &m), 0, "%s", fail_message());
+    cr_assert_eq(card_machine(&s[newest], NULL, &base, &m), 0, "%s", fail_message());
     double mhz, touch, u, l2_load, dram_load;
     cr_assert_eq(card_constant(&s[newest], "sm_clock_measured", &mhz), 0);
     cr_assert_eq(card_constant(&s[newest], "launch_graph_touch", &touch), 0);
@@ -738,8 +738,61 @@ Test(card, machine_from_the_h100_reference_session)
     cr_expect_eq(m.sector_words, 8);
     cr_expect_eq(m.threads_per_sm, 2048, "from device.txt");
     cr_expect(m.blocks_per_sm >= 1 && m.blocks_per_sm <= 32, "from occupancy.csv: %d", m.blocks_per_sm);
+    double turnaround, steady;
+    cr_assert_eq(card_constant(&s[newest], "block_turnaround", &turnaround), 0);
+    cr_assert_eq(card_constant(&s[newest], "block_dispatch_steady", &steady), 0);
+    cr_expect_float_eq(m.block_retire, steady * mhz / 1e3, 1e-9 * m.block_retire, "ns -> cycles");
+    cr_expect_float_eq(m.block_dispatch, (turnaround - steady) * mhz / 1e3, 1e-9 * m.block_dispatch,
+                       "one block at a time, end to end, less the SM's retiring of it");
+    cr_expect(m.block_dispatch > 0, "a block alone takes longer than the SM's steady rate");
     cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
     sessions_free(s, n);
+}
+
+Test(card, a_session_without_the_block_constants_borrows_the_other_cards)
+{
+    /* a copy of the H100's reference session without block_turnaround and
+     * block_dispatch_steady (as the H200's sessions of 2026-11-23 are):
+     * alone it is refused; given another session it takes that one's two
+     * block terms and nothing else, and its preset says so */
+    cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
+    session *h100;
+    int n100;
+    cr_assert_eq(sessions_load("h100", &h100, &n100), 0, "%s", fail_message());
+    const session *ref = &h100[sessions_reference(h100, n100)];
+    char dir[] = "/tmp/mcmsim-borrow-XXXXXX", cmd[4200];
+    cr_assert(mkdtemp(dir) != NULL);
+    snprintf(cmd, sizeof cmd,
+             "cp %s/device.txt %s/occupancy.csv %s/ && grep -v '^block_turnaround,\\|^block_dispatch_steady,' "
+             "%s/constants.csv > %s/constants.csv", ref->dir, ref->dir, dir, ref->dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    session older = {0};
+    snprintf(older.dir, sizeof older.dir, "%s", dir);
+    snprintf(older.name, sizeof older.name, "older");
+    machine base = test_preset("h100"), alone, borrowed, own;
+    cr_expect_eq(card_machine(&older, NULL, &base, &alone), -1);
+    cr_expect(strstr(fail_message(), "no block_turnaround") != NULL, "%s", fail_message());
+    cr_assert_eq(card_machine(&older, ref, &base, &borrowed), 0, "%s", fail_message());
+    cr_assert_eq(card_machine(ref, NULL, &base, &own), 0, "%s", fail_message());
+    cr_expect_eq(borrowed.block_retire, own.block_retire);
+    cr_expect_eq(borrowed.block_dispatch, own.block_dispatch);
+    cr_expect_eq(borrowed.u, own.u, "the rest from its own constants (here the same numbers)");
+    char preset[1100];
+    snprintf(preset, sizeof preset, "%s/preset.cfg", dir);
+    cr_assert_eq(card_write_preset(&borrowed, &older, ref, preset), 0, "%s", fail_message());
+    long len;
+    char *text = read_file(preset, &len);
+    char want[1200];
+    snprintf(want, sizeof want, "[not measured in this session: from %s]", ref->dir);
+    cr_expect(strstr(text, want) != NULL, "%s", text);
+    int borrowed_terms = 0;
+    for (const char *at = text; (at = strstr(at, "not measured in this session")) != NULL; at++)
+        borrowed_terms++;
+    cr_expect_eq(borrowed_terms, 2, "block_dispatch and block_retire only: %s", text);
+    free(text);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect_eq(system(cmd), 0);
+    sessions_free(h100, n100);
 }
 
 Test(card, a_session_without_a_constant_is_refused)
@@ -755,7 +808,7 @@ Test(card, a_session_without_a_constant_is_refused)
     session s = {0};
     snprintf(s.dir, sizeof s.dir, "%s", dir);
     machine base = test_preset("h100"), m;
-    cr_expect_eq(card_machine(&s, &base, &m), -1);
+    cr_expect_eq(card_machine(&s, NULL, &base, &m), -1);
     cr_expect(strstr(fail_message(), "constants.csv: no launch_latency") != NULL, "%s", fail_message());
     remove(path);
     rmdir(dir);

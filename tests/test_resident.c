@@ -258,6 +258,81 @@ Test(resident, resident_blocks_share_the_port_in_a_kernel)
     kernel_dag_free(dag);
 }
 
+/* ---- the SM's retiring of its blocks (block_retire) ------------------- */
+
+Test(resident, a_slot_is_free_once_its_sm_has_retired_its_block)
+{
+    /* two blocks of a 5-cycle delay end at 5; the SM retires them one at a
+     * time, 10 cycles each: slot 0 is free at 15, slot 1 at 25 */
+    resident_sm s;
+    cr_assert_eq(resident_init(&s, 2), 0);
+    s.retire = 10;
+    resident_times t = {.span = 5};
+    resident_start(&s, 0, 0, &t);
+    resident_start(&s, 1, 0, &t);
+    int ended[2];
+    cr_expect_eq(resident_advance(&s, 5, ended), 2, "both blocks end at 5");
+    cr_expect_eq(s.held, 2, "but hold their slots");
+    cr_expect_eq(resident_free_slot(&s), -1);
+    cr_expect_eq(resident_next(&s), 15);
+    cr_expect_eq(resident_advance(&s, 15, ended), 0, "a retirement ends no block");
+    cr_expect_eq(resident_free_slot(&s), 0);
+    resident_start(&s, 0, 15, &t); /* a third block, 15 to 20: retired after slot 1's, 25 to 35 */
+    cr_expect_eq(resident_next(&s), 20);
+    cr_expect_eq(resident_advance(&s, 20, ended), 1);
+    cr_expect_eq(resident_next(&s), 25);
+    resident_advance(&s, 25, ended);
+    cr_expect_eq(resident_free_slot(&s), 1);
+    cr_expect_eq(resident_next(&s), 35);
+    resident_advance(&s, 35, ended);
+    cr_expect_eq(s.held, 0);
+    resident_free(&s);
+}
+
+Test(resident, an_sm_takes_a_block_per_retirement_once_its_first_have_ended)
+{
+    /* 4 blocks of 5 cycles on 1 SM of 2 slots, block_retire 10: blocks 0
+     * and 1 run 0-5, the SM retires them 5-15 and 15-25, blocks 2 and 3
+     * run 15-20 and 25-30.  T = 30: the kernel ends with its last block,
+     * not with its retirement.  Without retiring, T = 10. */
+    kernel_dag *dag = kernel_dag_new("retire");
+    kernel k = test_kernel("k", 4, 32, 5, 0, 0);
+    kernel_dag_add(dag, &k);
+    machine m = test_machine(1, 1);
+    m.blocks_per_sm = 2;
+    for (int by_simgrid = 0; by_simgrid < 2; by_simgrid++) {
+        m.sharing_by_simgrid = by_simgrid;
+        m.block_retire = 10;
+        char *trace;
+        sim_result r = simulate_traced(dag, &m, &trace, NULL);
+        cr_expect_eq(r.T, 30, "by SimGrid: %d", by_simgrid);
+        cr_expect(strstr(trace, ",15,20,") != NULL && strstr(trace, ",25,30,") != NULL, "%s", trace);
+        free(trace);
+        sim_result_free(&r);
+        m.block_retire = 0;
+        r = simulate(dag, &m);
+        cr_expect_eq(r.T, 10);
+        sim_result_free(&r);
+    }
+    kernel_dag_free(dag);
+}
+
+Test(resident, block_retire_needs_resident_blocks)
+{
+    machine m = test_machine(1, 1);
+    m.block_retire = 10;
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "block_retire = 10 needs blocks_per_sm > 1") != NULL, "%s", fail_message());
+    m.blocks_per_sm = 2;
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    m.block_retire = -1;
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "block_retire = -1 must be >= 0") != NULL, "%s", fail_message());
+    machine d;
+    machine_defaults(&d);
+    cr_expect_eq(d.block_retire, 0, "off by default");
+}
+
 /* ---- the block scheduler against SimGrid's sharing ---------------------- */
 
 static sim_result run_sharing(const kernel_dag *dag, const machine *m, int by_simgrid)
@@ -371,10 +446,13 @@ static void random_host_terms(rng *g, machine *m)
         m->block_dispatch = (double)rng_below(g, 50) / 7.0;
 }
 
-Test(resident, two_hundred_random_dags, .timeout = 300)
+/* Two hundred seeded random DAGs on one SM of the card path, the block
+ * scheduler against SimGrid's sharing; with `retire`, every SM also
+ * retires its blocks (block_retire, not a whole number of cycles). */
+static void random_dags_against_simgrid(uint64_t seed, int retire)
 {
     rng g;
-    rng_seed(&g, 20261126);
+    rng_seed(&g, seed);
     double worst = 0;
     for (int trial = 0; trial < 200; trial++) {
         kernel_dag *dag = random_dag(&g, 0);
@@ -386,12 +464,24 @@ Test(resident, two_hundred_random_dags, .timeout = 300)
         if (rng_below(&g, 2) == 0)
             m.lanes = 1 + (double)rng_below(&g, 128); /* compute shares the lanes */
         random_host_terms(&g, &m);
+        if (retire)
+            m.block_retire = (double)(1 + rng_below(&g, 400)) / 7.0;
         char what[64];
         snprintf(what, sizeof what, "random DAG %d", trial);
         worst = fmax(worst, same_sharing(dag, &m, what));
         kernel_dag_free(dag);
     }
-    cr_log_info("200 random DAGs: T within %.2g of SimGrid's", worst);
+    cr_log_info("200 random DAGs%s: T within %.2g of SimGrid's", retire ? " retiring their blocks" : "", worst);
+}
+
+Test(resident, two_hundred_random_dags, .timeout = 300)
+{
+    random_dags_against_simgrid(20261126, 0);
+}
+
+Test(resident, two_hundred_random_dags_retiring_their_blocks, .timeout = 300)
+{
+    random_dags_against_simgrid(20261127, 1);
 }
 
 /* `shared`, one block per SM, kernels whose blocks cost alike (which SM

@@ -6,7 +6,10 @@
  * factor that turns the constant's unit into the key's; then the keys
  * that are facts of the architecture (FACTS): one documented, one read
  * once from the H100's microbenchmarks.  Cycles are the
- * card's SM cycles at the clock measured in the same session.
+ * card's SM cycles at the clock measured in the same session.  Two terms
+ * (the block's own delay and the SM's retiring of blocks) may be borrowed
+ * from the other card's reference session when a session predates their
+ * microbenchmark; the preset then says so beside the value.
  */
 #include "card.h"
 #include "fail.h"
@@ -24,6 +27,7 @@ typedef enum {
     NS_TO_CYCLES,   /* nanoseconds -> cycles */
     BYTES_TO_WORDS, /* bytes -> 4-byte words */
     US_TO_CYCLES_LESS_L2_LOAD, /* microseconds -> cycles, less l2_load_latency (cycles) */
+    NS_TO_CYCLES_LESS_STEADY,  /* nanoseconds -> cycles, less block_dispatch_steady */
 } conversion;
 
 typedef struct term {
@@ -31,34 +35,38 @@ typedef struct term {
     const char *constant;   /* name in constants.csv */
     conversion how;
     const char *meaning;
+    int borrow; /* 1: a session that did not measure it takes the other card's (card_machine) */
 } term;
 
 static const term TERMS[] = {
-    {"p", "sm_count", AS_IS, "streaming multiprocessors"},
-    {"clock_hz", "sm_clock_measured", MHZ_TO_HZ, "SM clock under load"},
-    {"launch_latency", "launch_latency", US_TO_CYCLES, "back-to-back kernel launches from the host, per launch"},
+    {"p", "sm_count", AS_IS, "streaming multiprocessors", 0},
+    {"clock_hz", "sm_clock_measured", MHZ_TO_HZ, "SM clock under load", 0},
+    {"launch_latency", "launch_latency", US_TO_CYCLES, "back-to-back kernel launches from the host, per launch", 0},
     {"graph_launch_latency", "launch_graph_touch", US_TO_CYCLES_LESS_L2_LOAD,
      "dependent kernels (one word per thread, every SM) replayed from a CUDA graph, per kernel, "
-     "less the L2 load latency that read_latency charges their blocks"},
+     "less the L2 load latency that read_latency charges their blocks", 0},
     {"graph_start_latency", "graph_start", US_TO_CYCLES,
-     "a graph's start beyond its kernels (a graph of one empty kernel minus the per-kernel launch)"},
-    {"block_dispatch", "block_dispatch", NS_TO_CYCLES, "an SM taking one more (empty) block"},
-    {"u", "U_l2_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from L2"},
-    {"u_dram", "U_dram_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from DRAM"},
-    {"l2_words", "l2_bytes", BYTES_TO_WORDS, "L2 cache size"},
-    {"read_latency", "l2_load_latency", AS_IS, "a dependent global load served by the L2, one thread"},
-    {"read_latency_dram", "dram_load_latency", AS_IS, "a dependent global load over 256 MiB (mostly DRAM), one thread"},
-    {"cycles_plain", "op_latency", AS_IS, "a dependent 32-bit integer addition in one thread"},
-    {"lanes", "op_per_sm_cycle", AS_IS, "32-bit integer additions an SM completes per cycle"},
-    {"cycles_mulmod", "mulmod_latency", AS_IS, "a dependent Z/pZ multiplication in one thread"},
-    {"lanes_mulmod", "mulmod_per_sm_cycle", AS_IS, "Z/pZ multiplications an SM completes per cycle"},
-    {"cycles_addmod", "addmod_latency", AS_IS, "a dependent Z/pZ addition in one thread"},
-    {"lanes_addmod", "addmod_per_sm_cycle", AS_IS, "Z/pZ additions an SM completes per cycle"},
-    {"cycles_private", "shared_latency", AS_IS, "a dependent shared-memory load in one thread"},
-    {"lanes_private", "shared_per_sm_cycle", AS_IS, "shared-memory words an SM serves per cycle"},
-    {"cycles_barrier", "syncthreads_l256", AS_IS, "a __syncthreads of a block of 256 threads"},
-    {"threads_per_sm", "max_threads_per_sm", AS_IS, "threads an SM holds at once (device.txt)"},
-    {"blocks_per_sm", "max_blocks_per_sm", AS_IS, "blocks an SM holds at once: the most occupancy.csv reports"},
+     "a graph's start beyond its kernels (a graph of one empty kernel minus the per-kernel launch)", 0},
+    {"block_dispatch", "block_turnaround", NS_TO_CYCLES_LESS_STEADY,
+     "a block's own delay in its slot: one empty block per SM at a time, end to end, less block_retire", 1},
+    {"block_retire", "block_dispatch_steady", NS_TO_CYCLES,
+     "an SM retiring its blocks one after the other: 256 empty blocks per SM against 64, per block", 1},
+    {"u", "U_l2_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from L2", 0},
+    {"u_dram", "U_dram_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from DRAM", 0},
+    {"l2_words", "l2_bytes", BYTES_TO_WORDS, "L2 cache size", 0},
+    {"read_latency", "l2_load_latency", AS_IS, "a dependent global load served by the L2, one thread", 0},
+    {"read_latency_dram", "dram_load_latency", AS_IS, "a dependent global load over 256 MiB (mostly DRAM), one thread", 0},
+    {"cycles_plain", "op_latency", AS_IS, "a dependent 32-bit integer addition in one thread", 0},
+    {"lanes", "op_per_sm_cycle", AS_IS, "32-bit integer additions an SM completes per cycle", 0},
+    {"cycles_mulmod", "mulmod_latency", AS_IS, "a dependent Z/pZ multiplication in one thread", 0},
+    {"lanes_mulmod", "mulmod_per_sm_cycle", AS_IS, "Z/pZ multiplications an SM completes per cycle", 0},
+    {"cycles_addmod", "addmod_latency", AS_IS, "a dependent Z/pZ addition in one thread", 0},
+    {"lanes_addmod", "addmod_per_sm_cycle", AS_IS, "Z/pZ additions an SM completes per cycle", 0},
+    {"cycles_private", "shared_latency", AS_IS, "a dependent shared-memory load in one thread", 0},
+    {"lanes_private", "shared_per_sm_cycle", AS_IS, "shared-memory words an SM serves per cycle", 0},
+    {"cycles_barrier", "syncthreads_l256", AS_IS, "a __syncthreads of a block of 256 threads", 0},
+    {"threads_per_sm", "max_threads_per_sm", AS_IS, "threads an SM holds at once (device.txt)", 0},
+    {"blocks_per_sm", "max_blocks_per_sm", AS_IS, "blocks an SM holds at once: the most occupancy.csv reports", 0},
 };
 #define N_TERMS (int)(sizeof TERMS / sizeof TERMS[0])
 
@@ -149,11 +157,33 @@ static int term_value(const session *s, const term *t, double mhz, double *out)
         *out = c * mhz - l2;
         break;
     }
+    case NS_TO_CYCLES_LESS_STEADY: {
+        double steady;
+        if (card_constant(s, "block_dispatch_steady", &steady) < 0)
+            return -1;
+        *out = (c - steady) * mhz / 1e3;
+        break;
+    }
     }
     return 0;
 }
 
-int card_machine(const session *s, const machine *base, machine *out)
+/* Term t from session s, in cycles at its own clock; if s did not measure
+ * it and the term may be borrowed, from `other` at other's clock.  *from
+ * says which session gave it.  -1 when neither has it. */
+static int term_from(const session *s, const session *other, const term *t, double *out, const session **from)
+{
+    double mhz;
+    *from = s;
+    if (card_constant(s, "sm_clock_measured", &mhz) == 0 && term_value(s, t, mhz, out) == 0)
+        return 0;
+    *from = other;
+    if (!t->borrow || !other || card_constant(other, "sm_clock_measured", &mhz) < 0)
+        return -1;
+    return term_value(other, t, mhz, out);
+}
+
+int card_machine(const session *s, const session *other, const machine *base, machine *out)
 {
     double mhz;
     *out = *base;
@@ -162,7 +192,8 @@ int card_machine(const session *s, const machine *base, machine *out)
     for (int i = 0; i < N_TERMS; i++) {
         double v;
         char text[64];
-        if (term_value(s, &TERMS[i], mhz, &v) < 0)
+        const session *from;
+        if (term_from(s, other, &TERMS[i], &v, &from) < 0)
             return fail("%s/constants.csv: no %s (needed for the machine key %s: %s)", s->dir,
                         TERMS[i].constant, TERMS[i].key, TERMS[i].meaning);
         snprintf(text, sizeof text, "%.17g", v);
@@ -180,12 +211,11 @@ int card_machine(const session *s, const machine *base, machine *out)
     return 0;
 }
 
-int card_write_preset(const machine *m, const session *s, const char *path)
+int card_write_preset(const machine *m, const session *s, const session *other, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return fail("%s: cannot write", path);
-    double mhz = m->clock_hz / 1e6;
     fprintf(f, "# %s.cfg — written by `make validate` from the constants measured on the\n"
                "# card in session %s (%s/constants.csv; the mean of the\n"
                "# readings before and after the case studies).  Do not edit: re-measure.\n"
@@ -197,11 +227,14 @@ int card_write_preset(const machine *m, const session *s, const char *path)
             (unsigned long long)m->seed, m->warp);
     for (int i = 0; i < N_TERMS; i++) {
         double v;
-        if (term_value(s, &TERMS[i], mhz, &v) < 0)
+        const session *from;
+        if (term_from(s, other, &TERMS[i], &v, &from) < 0)
             continue;
-        char setting[64];
+        char setting[64], borrowed[1200] = "";
+        if (from != s)
+            snprintf(borrowed, sizeof borrowed, " [not measured in this session: from %s]", from->dir);
         snprintf(setting, sizeof setting, "%s = %.6g;", TERMS[i].key, v);
-        fprintf(f, "    %-34s # %s: %s\n", setting, TERMS[i].constant, TERMS[i].meaning);
+        fprintf(f, "    %-34s # %s: %s%s\n", setting, TERMS[i].constant, TERMS[i].meaning, borrowed);
     }
     for (int i = 0; i < N_FACTS; i++) {
         char setting[64];

@@ -17,13 +17,17 @@
 #include <stdio.h>
 
 /* The card's machine: `base` (a preset: name, Z, warp, policy) with every
- * measured term of session s.  -1 with fail() when a constant is missing. */
-int card_machine(const session *s, const machine *base, machine *out);
+ * measured term of session s.  The few terms the table marks may be
+ * borrowed: a session that did not measure them takes them from `other`
+ * (the other card's reference session; NULL: none).  -1 with fail() when
+ * a constant is missing. */
+int card_machine(const session *s, const session *other, const machine *base, machine *out);
 
 /* One constant of the session, the mean over its phases; -1 if absent. */
 int card_constant(const session *s, const char *name, double *value);
 
-/* Write `m` as the preset file `path`, saying where each value comes from. */
-int card_write_preset(const machine *m, const session *s, const char *path);
+/* Write `m` as the preset file `path`, saying where each value comes from
+ * (s, or `other` for a borrowed term). */
+int card_write_preset(const machine *m, const session *s, const session *other, const char *path);
 
 #endif

@@ -311,7 +311,9 @@ static void cards_free(cards *k)
     sessions_free(k->h200, k->n_h200);
 }
 
-static int card_of(const session *s, const char *preset, machine *m)
+/* The card's machine from session s (and `other`, the other card's
+ * reference session, for the terms s may borrow). */
+static int card_of(const session *s, const session *other, const char *preset, machine *m)
 {
     machine base;
     char path[1024];
@@ -319,7 +321,7 @@ static int card_of(const session *s, const char *preset, machine *m)
     machine_preset_path(preset, path, sizeof path);
     if (machine_load_file(&base, path) < 0)
         return -1;
-    return card_machine(s, &base, m);
+    return card_machine(s, other, &base, m);
 }
 
 /* Set v, after the n_earlier sets before it (whose points it may reuse). */
@@ -353,9 +355,9 @@ int main(int argc, char **argv)
     validation sets[3];
     int n_sets = 0;
     FILE *report = NULL;
-    if (load_cards(&k) < 0 || card_of(&k.h100[k.ref100], "h100", &h100) < 0)
+    if (load_cards(&k) < 0 || card_of(&k.h100[k.ref100], NULL, "h100", &h100) < 0)
         goto failed;
-    if (k.ref200 >= 0 && card_of(&k.h200[k.ref200], "h200", &h200) < 0)
+    if (k.ref200 >= 0 && card_of(&k.h200[k.ref200], &k.h100[k.ref100], "h200", &h200) < 0)
         goto failed;
     mkdir(REPORT_DIR, 0755);
     report = fopen(REPORT_DIR "/REPORT.md", "w");
@@ -389,8 +391,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_sets; i++)
         if (run_set(report, &sets[i], sets, i) < 0)
             goto failed;
-    if (card_write_preset(&h100, &k.h100[k.ref100], "machine/h100.cfg") < 0 ||
-        (k.ref200 >= 0 && card_write_preset(&h200, &k.h200[k.ref200], "machine/h200.cfg") < 0))
+    if (card_write_preset(&h100, &k.h100[k.ref100], NULL, "machine/h100.cfg") < 0 ||
+        (k.ref200 >= 0 && card_write_preset(&h200, &k.h200[k.ref200], &k.h100[k.ref100], "machine/h200.cfg") < 0))
         goto failed;
     if (fclose(report) != 0) {
         report = NULL;
