@@ -424,10 +424,6 @@ static void port_transfer(const sm_state *me, double cycles, int is_read)
         global_memory_transfer(me->sm, cycles, is_read);
 }
 
-/* Order the idle slots so that the next woken (from the end) belong to the
- * SMs holding the fewest blocks, one per SM in turn, as a card's block
- * scheduler spreads blocks over its SMs.  Sort key: the blocks its SM would
- * hold, resident + (idle slots of its SM before it); ties to the lower slot. */
 /* The slots of SM sm taken now: by the blocks it holds, and by those
  * that have ended and that it has not yet retired (block_retire). */
 static int slots_taken(int sm)
@@ -435,6 +431,10 @@ static int slots_taken(int sm)
     return E.conducted ? E.card.sm[sm].held : E.resident[sm] + E.retiring[sm];
 }
 
+/* Order the idle slots so that the next woken (from the end) belong to the
+ * SMs holding the fewest blocks, one per SM in turn, as a card's block
+ * scheduler spreads blocks over its SMs.  Sort key: the blocks its SM would
+ * hold, slots_taken + (idle slots of its SM before it); ties to the lower slot. */
 static int idle_key_cmp(const void *a, const void *b)
 {
     int sa = *(const int *)a, sb = *(const int *)b;

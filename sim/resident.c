@@ -80,8 +80,8 @@ static int on_lanes(const resident_slot *b)
 
 static int is_delay(const resident_slot *b)
 {
-    return b->phase == RESIDENT_WAIT || b->phase == RESIDENT_RETIRE || (b->phase == RESIDENT_COMPUTE && b->t.work <= 0) ||
-           b->memory == RESIDENT_SERVED;
+    return b->phase == RESIDENT_WAIT || b->phase == RESIDENT_RETIRE ||
+           (b->phase == RESIDENT_COMPUTE && b->t.work <= 0) || b->memory == RESIDENT_SERVED;
 }
 
 /* Does the block have cycles to spend in `phase`? */
