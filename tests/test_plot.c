@@ -4,7 +4,8 @@
  * extents), merged into one busy interval per SM and kernel above 10^4
  * blocks; bad requests get one line, a non-zero exit, no output file and
  * no temporary files left; every lesson in programs/lectures runs and
- * draws; `make validate`'s lines join a series' points by size.  The
+ * draws; `make validate`'s lines join a series' points by size, and its
+ * plots label a tic beyond every point.  The
  * binary is found through $MCMSIM.
  */
 #include "helpers.h"
@@ -386,4 +387,46 @@ Test(plot, validation_lines_follow_the_param_that_varies)
     cr_assert_str_eq(along, "m");
     int want[4] = {1, 3, 2, 0}; /* m = 2500, 3000, 4000, 6000 */
     expect_line(&v, along, want, 4);
+}
+
+/* make validate's plots, drawn by gnuplot: a case whose times span under
+ * three decades gets a labelled time tic below its least time and one
+ * above its greatest (0.06 … 0.27 ms: 0.05 and 0.3), and the greatest
+ * size is labelled even when the one before it is close (Euclid's n =
+ * 1 000 … 10 000: 10000 labelled, 9000 left a bare tic). */
+Test(plot, validation_plots_label_a_tic_beyond_every_point, .timeout = 60)
+{
+    enum { N = 10 };
+    measured_row rows[N];
+    vpoint pts[N];
+    memset(pts, 0, sizeof pts);
+    for (int i = 0; i < N; i++) {
+        rows[i] = validation_row("euclid", 1000.0 * (i + 1), 1000, 1);
+        snprintf(rows[i].file, sizeof rows[i].file, "validate/data/t/2026-11-25z/euclid.csv");
+        rows[i].new_protocol = 1;
+        rows[i].graph.median = 0.06 + 0.21 * i / (N - 1);
+        pts[i].row = &rows[i];
+        pts[i].sim_ms = 0.9 * rows[i].graph.median;
+    }
+    session s = {.card = "t", .rows = rows, .n = N};
+    validation v = {.name = "z", .s = &s, .pts = pts, .n = N};
+    snprintf(v.report_dir, sizeof v.report_dir, "/tmp/mcmsim-validation-plot-%d", (int)getpid());
+    cr_assert_eq(mkdir(v.report_dir, 0700), 0);
+    cr_assert_eq(write_plots(&v), 0, "%s", fail_message());
+    char svg[1100], png[1100];
+    snprintf(svg, sizeof svg, "%s/euclid.svg", v.report_dir);
+    snprintf(png, sizeof png, "%s/euclid.png", v.report_dir);
+    long len;
+    char *text = read_file(svg, &len);
+    cr_assert_not_null(text);
+    const char *want[] = {">0.05<", ">0.3<", ">10000<", ">1000<"};
+    for (int i = 0; i < 4; i++)
+        cr_expect(strstr(text, want[i]) != NULL, "no tic labelled %s in %s", want[i], svg);
+    cr_expect(strstr(text, ">9000<") == NULL, "9000 labelled, too close to 10000");
+    cr_expect(strstr(text, ">0.02<") == NULL && strstr(text, ">0.5<") == NULL, "tics beyond the axis drawn");
+    free(text);
+    expect_png(png);
+    unlink(svg);
+    unlink(png);
+    rmdir(v.report_dir);
 }

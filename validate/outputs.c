@@ -140,27 +140,41 @@ static void size_tics(FILE *g, const validation *v, const char *program, const c
     }
     if (n == 0)
         return;
+    /* labels from the least size up, each far enough from the one before;
+     * the greatest size always has one, taking the place of a label too
+     * close below it */
     double gap = 0.08 * log10(size[n - 1] / size[0]), labelled = 0;
+    int has_label[12] = {0}, last = -1;
+    for (int j = 0; j < n; j++)
+        if (j == 0 || log10(size[j] / labelled) >= gap) {
+            has_label[j] = 1;
+            labelled = size[j];
+            last = j;
+        }
+    if (last != n - 1) {
+        if (last > 0 && log10(size[n - 1] / size[last]) < gap)
+            has_label[last] = 0;
+        has_label[n - 1] = 1;
+    }
     fprintf(g, "set xtics (");
     for (int j = 0; j < n; j++) {
         char label[32] = "";
         int e = (int)round(log2(size[j]));
-        if (j > 0 && log10(size[j] / labelled) < gap)
+        if (!has_label[j])
             ; /* a tic, no label */
         else if (size[j] >= 1024 && ldexp(1, e) == size[j])
             snprintf(label, sizeof label, "2^{%d}", e);
         else
             snprintf(label, sizeof label, "%g", size[j]);
-        if (label[0])
-            labelled = size[j];
         fprintf(g, "%s\"%s\" %.17g", j ? ", " : "", label, size[j]);
     }
     fprintf(g, ")\n");
 }
 
-/* Time tics at 1, 2, 3 and 5 times the powers of ten between the case's
- * least and greatest time, when they span under three decades (a log axis
- * would label one or two). */
+/* Time tics at 1, 1.5, 2, 3, 5 and 7 times the powers of ten, when the
+ * case's times span under three decades (a log axis would label one or two); the
+ * axis then runs from the tic below the least time to the tic above the
+ * greatest, so that every point has a labelled tic beyond it. */
 static void time_tics(FILE *g, const validation *v, const char *program)
 {
     double low = INFINITY, high = 0;
@@ -175,17 +189,22 @@ static void time_tics(FILE *g, const validation *v, const char *program)
         }
     if (!(high > 0) || high / low >= 1000)
         return;
+    double bottom = 0, top = INFINITY; /* the tics just beyond the times, with a margin */
     fprintf(g, "set ytics (");
     const char *sep = "";
-    for (int e = (int)floor(log10(low)) - 1; e <= (int)ceil(log10(high)); e++)
-        for (int j = 0; j < 4; j++) {
-            double y = (double[]){1, 2, 3, 5}[j] * pow(10, e);
-            if (y >= low / 1.3 && y <= high * 1.3) {
-                fprintf(g, "%s\"%g\" %.17g", sep, y, y);
-                sep = ", ";
-            }
+    for (int e = (int)floor(log10(low)) - 1; e <= (int)ceil(log10(high)) + 1; e++)
+        for (int j = 0; j < 6; j++) {
+            double y = (double[]){1, 1.5, 2, 3, 5, 7}[j] * pow(10, e);
+            if (y <= low / 1.05)
+                bottom = y;
+            else if (y >= high * 1.05 && top == INFINITY)
+                top = y;
+            else if (y > high * 1.05)
+                continue;
+            fprintf(g, "%s\"%g\" %.17g", sep, y, y);
+            sep = ", ";
         }
-    fprintf(g, ")\n");
+    fprintf(g, ")\nset yrange [%.17g:%.17g]\n", bottom, top);
 }
 
 static int plot_case(const validation *v, const char *program)
