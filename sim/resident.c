@@ -20,6 +20,7 @@
 int resident_init(resident_sm *s, int slots)
 {
     s->slots = slots;
+    s->used = 0;
     s->held = 0;
     s->split = 0;
     s->exclusive = 0;
@@ -137,13 +138,13 @@ static double lane_bound(const resident_slot *b)
 static void share_lanes(resident_sm *s)
 {
     int n = 0;
-    for (int i = 0; i < s->slots; i++)
+    for (int i = 0; i < s->used; i++)
         if (on_lanes(&s->slot[i]))
             n++;
     double capacity = 1;
     for (int left = n; left > 0; left--) {
         resident_slot *tightest = NULL; /* the unserved block of least bound, lowest slot */
-        for (int i = 0; i < s->slots; i++) {
+        for (int i = 0; i < s->used; i++) {
             resident_slot *b = &s->slot[i];
             if (on_lanes(b) && b->rate < 0 && (!tightest || lane_bound(b) < lane_bound(tightest)))
                 tightest = b;
@@ -164,7 +165,7 @@ static int way(const resident_sm *s, const resident_slot *b)
 static void share(resident_sm *s)
 {
     s->transfers[0] = s->transfers[1] = 0;
-    for (int i = 0; i < s->slots; i++) {
+    for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
         if (on_port(b))
             s->transfers[way(s, b)]++;
@@ -172,7 +173,7 @@ static void share(resident_sm *s)
             b->rate = -1; /* not served yet */
     }
     share_lanes(s);
-    for (int i = 0; i < s->slots; i++) {
+    for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
         if (on_port(b))
             b->rate = fmin(1.0 / s->transfers[way(s, b)], s->level);
@@ -186,7 +187,7 @@ static void share(resident_sm *s)
 /* The work the shared phases did since `at`, at their rates. */
 static void progress(resident_sm *s, double now)
 {
-    for (int i = 0; i < s->slots; i++) {
+    for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
         if (on_port(b) || on_lanes(b))
             b->left -= b->rate * (now - s->at);
@@ -202,6 +203,8 @@ void resident_start(resident_sm *s, int slot, double now, const resident_times *
     b->start = now;
     b->read_end = b->write_start = now;
     s->held++;
+    if (slot >= s->used)
+        s->used = slot + 1;
     enter(s, b, RESIDENT_WAIT, now);
     share(s);
 }
@@ -209,7 +212,7 @@ void resident_start(resident_sm *s, int slot, double now, const resident_times *
 double resident_next(const resident_sm *s)
 {
     double next = INFINITY;
-    for (int i = 0; i < s->slots; i++)
+    for (int i = 0; i < s->used; i++)
         if (s->slot[i].phase != RESIDENT_FREE && s->slot[i].end < next)
             next = s->slot[i].end;
     return next;
@@ -227,7 +230,7 @@ int resident_advance(resident_sm *s, double now, int *ended)
 {
     progress(s, now);
     int n = 0;
-    for (int i = 0; i < s->slots; i++) {
+    for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
         if (b->phase == RESIDENT_FREE || !phase_ended(b, now))
             continue;
@@ -404,7 +407,7 @@ static void memory_changed(resident_card *c, int sm)
 {
     if (!c->exclusive)
         return;
-    for (int i = 0; i < c->slots; i++) {
+    for (int i = 0; i < c->sm[sm].used; i++) {
         resident_slot *b = &c->sm[sm].slot[i];
         if (b->memory == RESIDENT_ASKING) {
             b->memory = RESIDENT_QUEUED;

@@ -68,6 +68,9 @@ typedef struct resident_slot {
 
 typedef struct resident_sm {
     int slots, held;            /* slots, and blocks held now (retiring ones too) */
+    int used;                   /* 1 + the highest slot that has held a block: the
+                                 * slots from `used` on have never held one, and every
+                                 * walk over the slots stops there */
     int split;                  /* reads and writes each have a port of their own */
     int exclusive;              /* transfers wait for the memory (`exclusive`) */
     int transfers[2];           /* blocks on the port now (split: reading, writing) */

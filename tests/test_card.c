@@ -795,6 +795,32 @@ Test(card, a_session_without_the_block_constants_borrows_the_other_cards)
     sessions_free(h100, n100);
 }
 
+Test(card, blocks_per_sm_is_the_most_any_kernel_held)
+{
+    /* occupancy.csv of the reference session with one more row, a kernel
+     * of a program whose name begins with a p (the reader once took such
+     * rows for the header) holding 29 blocks an SM */
+    cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
+    session *h100;
+    int n100;
+    cr_assert_eq(sessions_load("h100", &h100, &n100), 0, "%s", fail_message());
+    const session *ref = &h100[sessions_reference(h100, n100)];
+    char dir[] = "/tmp/mcmsim-occupancy-XXXXXX", cmd[4200];
+    cr_assert(mkdtemp(dir) != NULL);
+    snprintf(cmd, sizeof cmd, "cp %s/device.txt %s/constants.csv %s/ && grep -v ',3[0-9]$\\|,29$' %s/occupancy.csv "
+             "> %s/occupancy.csv && echo 'plain-toy,toy_kernel,64,0,29' >> %s/occupancy.csv",
+             ref->dir, ref->dir, dir, ref->dir, dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    session s = {0};
+    snprintf(s.dir, sizeof s.dir, "%s", dir);
+    machine base = test_preset("h100"), m;
+    cr_assert_eq(card_machine(&s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_expect_eq(m.blocks_per_sm, 29);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect_eq(system(cmd), 0);
+    sessions_free(h100, n100);
+}
+
 Test(card, a_session_without_a_constant_is_refused)
 {
     char dir[] = "/tmp/mcmsim-card-XXXXXX";

@@ -126,7 +126,7 @@ static int other_constant(const session *s, const char *name, double *value)
     double v;
     while (fgets(line, sizeof line, f)) {
         const char *last = strrchr(line, ',');
-        if (from_occupancy && last && line[0] != 'p' && (v = atof(last + 1)) > 0) {
+        if (from_occupancy && last && strncmp(line, "program,", 8) != 0 && (v = atof(last + 1)) > 0) {
             *value = found < 0 ? v : fmax(*value, v);
             found = 0;
         } else if (!from_occupancy && sscanf(line, "max threads per SM: %lf", &v) == 1) {
