@@ -115,6 +115,24 @@ __global__ void stream_copy_kernel(const uint4 *in, uint4 *out, long count16)
         out[i] = in[i];
 }
 
+/* Three 32-bit words an element, as the case studies' kernels move them:
+ * c[i] = a[i] + b[i] (two streams read, a third written), or, in place,
+ * b[i + shift] += a[i] (a read-modify-write, `shift` words off the
+ * element the thread reads, as plain multiplication's AddKer). */
+__global__ void stream_add_kernel(const unsigned *a, const unsigned *b, unsigned *c, long count)
+{
+    long stride = (long)gridDim.x * blockDim.x;
+    for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
+        c[i] = a[i] + b[i];
+}
+
+__global__ void stream_rmw_kernel(const unsigned *a, unsigned *b, long count, long shift)
+{
+    long stride = (long)gridDim.x * blockDim.x;
+    for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
+        b[i + shift] += a[i];
+}
+
 /* one thread: `steps` dependent loads idx = next[idx]; cycles per load */
 __global__ void chase_kernel(const uint32_t *next, long steps,
                              long long *cycles, uint32_t *sink)
@@ -825,9 +843,24 @@ static void enqueue_copy(void *arg)
     stream_copy_kernel<<<a->blocks, a->threads>>>(a->in, a->out, a->count16);
 }
 
+typedef struct {
+    const unsigned *a;
+    unsigned *b, *c;       /* c: NULL for the read-modify-write */
+    long count, shift;
+    unsigned blocks, threads;
+} words_arg;
+
+static void enqueue_words(void *arg)
+{
+    words_arg *w = (words_arg *)arg;
+    if (w->c)
+        stream_add_kernel<<<w->blocks, w->threads>>>(w->a, w->b, w->c, w->count);
+    else
+        stream_rmw_kernel<<<w->blocks, w->threads>>>(w->a, w->b, w->count, w->shift);
+}
+
 /* bytes per second moved by fn (bytes_per_run counted by the caller) */
-static double stream_bytes_per_s(enqueue_fn fn, stream_arg *a,
-                                 double bytes_per_run)
+static double stream_bytes_per_s(enqueue_fn fn, void *a, double bytes_per_run)
 {
     double rate[REPEATS];
     fn(a);
@@ -1226,6 +1259,28 @@ static void measure_memory(int sms, double mhz)
     print_row("gmem_copy_card_bw", copy_rate / 1e9, "GB/s", "same run");
     print_row("gmem_read_card_dram", read_rate / 4 / hz, "words/cycle",
               "= gmem_read_card: 1 GiB, 20 times the L2, comes from DRAM");
+    const long words = card_bytes / 4 - 8; /* 1 GiB arrays less the shift */
+    words_arg add = {(const unsigned *)in, (unsigned *)out, NULL, words, 0, (unsigned)(8 * sms), 256};
+    unsigned *third;
+    CUDA_CHECK(cudaMalloc(&third, (size_t)card_bytes));
+    add.c = third;
+    double add_rate = stream_bytes_per_s(enqueue_words, &add, 12.0 * (double)words);
+    print_row("gmem_add_card", add_rate / 4 / hz, "words/cycle",
+              "c[i] = a[i] + b[i] over 1 GiB arrays of 32-bit words, words read + written, 8 blocks of "
+              "256 threads per SM");
+    print_row("gmem_add_card_bw", add_rate / 1e9, "GB/s", "same run");
+    CUDA_CHECK(cudaFree(third));
+    words_arg rmw = {(const unsigned *)in, (unsigned *)out, NULL, words, 0, (unsigned)(8 * sms), 256};
+    double rmw_rate = stream_bytes_per_s(enqueue_words, &rmw, 12.0 * (double)words);
+    print_row("gmem_rmw_card", rmw_rate / 4 / hz, "words/cycle",
+              "b[i] += a[i] over 1 GiB arrays of 32-bit words, words read + written, same grid");
+    print_row("gmem_rmw_card_bw", rmw_rate / 1e9, "GB/s", "same run");
+    rmw.shift = 4;
+    double shifted_rate = stream_bytes_per_s(enqueue_words, &rmw, 12.0 * (double)words);
+    print_row("gmem_rmw_shift4_card", shifted_rate / 4 / hz, "words/cycle",
+              "b[i + 4] += a[i] (16 bytes off a warp's 128, as plain multiplication's AddKer at s = 4), "
+              "same arrays and grid");
+    print_row("gmem_rmw_shift4_card_bw", shifted_rate / 1e9, "GB/s", "same run");
 
     const long l2_bytes = 8L << 20;   /* 8 MiB: well inside a 50 MiB L2 */
     reread_arg sm_l2 = {in, l2_bytes / 16, 8, 1, 1024, sink};
