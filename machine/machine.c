@@ -140,6 +140,7 @@ static const field fields[] = {
     {"threads_per_sm", F_INT, offsetof(machine, threads_per_sm), NULL},
     {"l2_words", F_NUM, offsetof(machine, l2_words), NULL},
     {"u_dram", F_NUM, offsetof(machine, u_dram), NULL},
+    {"u_dram_unaligned", F_NUM, offsetof(machine, u_dram_unaligned), NULL},
     {"sector_words", F_NUM, offsetof(machine, sector_words), NULL},
     {"read_latency", F_NUM, offsetof(machine, read_latency), NULL},
     {"read_latency_dram", F_NUM, offsetof(machine, read_latency_dram), NULL},
@@ -340,7 +341,7 @@ static int validate_dmm_umm(const machine *m)
                            : machine_card_compute(m) ? "lanes/cycles_*"
                            : m->blocks_per_sm != 1 || m->threads_per_sm != 0 || m->block_retire != 0
                                ? "blocks_per_sm"
-                           : m->l2_words != 0 || m->u_dram != 0 ? "l2_words/u_dram"
+                           : m->l2_words != 0 || m->u_dram != 0 || m->u_dram_unaligned != 0 ? "l2_words/u_dram"
                            : m->sector_words != 0 ? "sector_words"
                            : m->read_latency != 0 || m->read_latency_dram != 0 ? "read_latency"
                            : m->graph_launch_latency != 0 || m->graph_start_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"
@@ -361,7 +362,8 @@ static int validate_card(const machine *m)
         {"lanes_private", m->lanes_private}, {"cycles_plain", m->cycles_plain},
         {"cycles_mulmod", m->cycles_mulmod}, {"cycles_addmod", m->cycles_addmod},
         {"cycles_private", m->cycles_private}, {"cycles_barrier", m->cycles_barrier},
-        {"l2_words", m->l2_words}, {"u_dram", m->u_dram}, {"sector_words", m->sector_words},
+        {"l2_words", m->l2_words}, {"u_dram", m->u_dram}, {"u_dram_unaligned", m->u_dram_unaligned},
+        {"sector_words", m->sector_words},
         {"read_latency", m->read_latency}, {"read_latency_dram", m->read_latency_dram},
         {"graph_launch_latency", m->graph_launch_latency}, {"graph_start_latency", m->graph_start_latency},
     };

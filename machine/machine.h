@@ -41,6 +41,9 @@
  *   l2_words, u_dram   a kernel whose working set (blocks·ℓ·words per
  *                      thread) exceeds l2_words words moves its words at
  *                      u_dram cycles per word, otherwise at U (0: no cache);
+ *   u_dram_unaligned   the same, for a kernel whose warps' words start off
+ *                      the 128-byte line (run-file key `aligned = false`;
+ *                      0: as u_dram);
  *   read_latency, read_latency_dram
  *                      cycles a block that reads global words waits for
  *                      the first (a dependent load's latency): from the
@@ -71,6 +74,7 @@
  *     less block_retire                        -> block_dispatch
  *   words/cycle per SM, all SMs, from L2       -> u = 1 / (words per cycle)
  *   words/cycle per SM, all SMs, from DRAM     -> u_dram = 1 / (words per cycle)
+ *   the same, a read-modify-write off the line -> u_dram_unaligned (when measured)
  *   words/cycle, whole card                    -> bandwidth (policy "shared"; one
  *                                                 key: L2 and DRAM not told apart)
  *   L2 size in bytes                           -> l2_words = bytes / 4
@@ -149,6 +153,8 @@ typedef struct machine {
                             * another, one block at a time (with blocks_per_sm > 1); 0 = none */
     double l2_words;       /* L2 capacity in words; 0 = no cache */
     double u_dram;         /* cycles per word beyond the L2 (needed when l2_words > 0) */
+    double u_dram_unaligned; /* the same for a kernel whose warps' words start off the
+                              * 128-byte line (kernel.unaligned); 0 = u_dram */
     double sector_words;   /* > 0: U per word of every thread, a scattered word a sector; 0 = the MCM */
     double read_latency, read_latency_dram; /* cycles before a block's first word arrives; 0 = the MCM */
     double graph_launch_latency; /* cycles per kernel launched inside a graph */

@@ -4,6 +4,7 @@
  *   kernels = (
  *     { name = "k0"; blocks = "n/l"; threads = "l"; span = "3*s";
  *       reads = 2; writes = 1; coalesced = true; after = [ ];
+ *       aligned = true;          (false: warps' words start off the line)
  *       repeat = "log2(n)"; },
  *     ... );
  *
@@ -35,7 +36,7 @@
 
 static const char *const kernel_keys[] = {
     "name", "blocks", "threads", "span", "work", "reads", "writes",
-    "uncoalesced_reads", "uncoalesced_writes", "coalesced", "after", "repeat",
+    "uncoalesced_reads", "uncoalesced_writes", "coalesced", "aligned", "after", "repeat",
     "private_words",
     "span_plain", "span_mulmod", "span_addmod", "span_private", "span_barriers",
     "work_plain", "work_mulmod", "work_addmod", "work_private", "work_barriers",
@@ -91,7 +92,7 @@ static int check_keys(const config_setting_t *k, const char *kname)
             setting_where(s, where, sizeof where);
             return fail("%s: kernel '%s': unknown key '%s' (known: name, blocks, threads, span, "
                         "work, reads, writes, uncoalesced_reads, uncoalesced_writes, coalesced, "
-                        "after, repeat, private_words, span_/work_ plain, mulmod, addmod, private, "
+                        "aligned, after, repeat, private_words, span_/work_ plain, mulmod, addmod, private, "
                         "barriers, bank_conflicts)", where, kname, config_setting_name(s));
         }
     }
@@ -154,8 +155,13 @@ static int make_kernel(const entry *e, const vars *base, int i, kernel *k, char 
         return fail("%s: kernel '%s'%s: blocks = %g, but mcmsim takes at most %g blocks per kernel "
                     "(it sums blocks' counts and costs in doubles, exact up to 2^53 ≈ 9e15)", where,
                     e->name, e->repeat > 1 ? " (some repeat i)" : "", blocks, BLOCKS_MAX);
-    int coalesced = 1;
+    int coalesced = 1, aligned = 1;
     config_setting_lookup_bool(s, "coalesced", &coalesced);
+    const config_setting_t *al = config_setting_get_member(s, "aligned");
+    if (al && config_setting_type(al) != CONFIG_TYPE_BOOL)
+        return fail("%s: kernel '%s': aligned must be true or false (whether its warps' words start "
+                    "on 128-byte lines)", where, e->name);
+    config_setting_lookup_bool(s, "aligned", &aligned);
     if (e->repeat == 1)
         snprintf(name, size, "%s", e->name);
     else
@@ -171,6 +177,7 @@ static int make_kernel(const entry *e, const vars *base, int i, kernel *k, char 
     k->cost.uncoalesced_reads = ureads + (coalesced ? 0 : reads);
     k->cost.uncoalesced_writes = uwrites + (coalesced ? 0 : writes);
     k->private_words = priv;
+    k->unaligned = !aligned;
     k->cost.bank_conflicts = conflicts; /* kernel_dag_check refuses a negative count */
     return read_classes(s, &v, e->name, &k->cost);
 }

@@ -228,6 +228,10 @@ static kernel_dag *build(const vars *params, const machine *m)
          * 8 plain per entry (indices, the three tests) */
         int last = rows - pairs <= 1;
         set_classes(&k, &p, pairs, 8 * p.s, 0, (last ? 2 : 1) * p.s, 0, 0, 0);
+        /* its rows of M are n + s − 1 words long and it adds each row into
+         * one 2^round·s words further on: a warp's 32 words (128 bytes)
+         * start off the line unless both are multiples of 32 */
+        k.unaligned = fmod(p.n + p.s - 1, 32) != 0 || fmod(ldexp(p.s, round), 32) != 0;
         ok = kernel_dag_chain(dag, &k) >= 0;
         rows -= pairs;
     }

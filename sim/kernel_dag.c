@@ -170,7 +170,9 @@ static int beyond_l2(const kernel *k, const machine *m)
 
 double kernel_word_cycles(const kernel *k, const machine *m)
 {
-    return beyond_l2(k, m) ? m->u_dram : m->u;
+    if (!beyond_l2(k, m))
+        return m->u;
+    return k->unaligned && m->u_dram_unaligned > 0 ? m->u_dram_unaligned : m->u_dram;
 }
 
 double kernel_read_latency(const kernel *k, const machine *m)

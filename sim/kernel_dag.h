@@ -82,6 +82,9 @@ typedef struct kernel {
     int threads;          /* ℓ, >= 1 */
     block_cost cost;
     double private_words; /* private memory one block needs; <= Z */
+    int unaligned;        /* 1: its warps' words start off the 128-byte line (rows whose
+                           * length or shift is not a multiple of 32 words): beyond the L2
+                           * they stream at u_dram_unaligned (machine.h); 0: aligned */
     int *after;           /* kernels that must finish first */
     int n_after;
     /* Exec mode (sim/exec.c): each block's measured costs, `blocks`

@@ -9,7 +9,8 @@
  * card's SM cycles at the clock measured in the same session.  Two terms
  * (the block's own delay and the SM's retiring of blocks) may be borrowed
  * from the other card's reference session when a session predates their
- * microbenchmark; the preset then says so beside the value.
+ * microbenchmark; the preset then says so beside the value.  One
+ * (u_dram_unaligned) is left off when the session did not measure it.
  */
 #include "card.h"
 #include "fail.h"
@@ -28,45 +29,56 @@ typedef enum {
     BYTES_TO_WORDS, /* bytes -> 4-byte words */
     US_TO_CYCLES_LESS_L2_LOAD, /* microseconds -> cycles, less l2_load_latency (cycles) */
     NS_TO_CYCLES_LESS_STEADY,  /* nanoseconds -> cycles, less block_dispatch_steady */
+    CARD_RATE_TO_U,            /* words per cycle, whole card -> cycles per word per SM */
 } conversion;
+
+/* What a session that did not measure a term's constant gets. */
+typedef enum {
+    REFUSED,  /* no machine: the constant is needed */
+    BORROWED, /* the other card's reference session's value (card_machine's `other`) */
+    OFF,      /* the key left at its default: the term off */
+} when_absent;
 
 typedef struct term {
     const char *key;        /* machine key */
     const char *constant;   /* name in constants.csv */
     conversion how;
     const char *meaning;
-    int borrow; /* 1: a session that did not measure it takes the other card's (card_machine) */
+    when_absent absent;
 } term;
 
 static const term TERMS[] = {
-    {"p", "sm_count", AS_IS, "streaming multiprocessors", 0},
-    {"clock_hz", "sm_clock_measured", MHZ_TO_HZ, "SM clock under load", 0},
-    {"launch_latency", "launch_latency", US_TO_CYCLES, "back-to-back kernel launches from the host, per launch", 0},
+    {"p", "sm_count", AS_IS, "streaming multiprocessors", REFUSED},
+    {"clock_hz", "sm_clock_measured", MHZ_TO_HZ, "SM clock under load", REFUSED},
+    {"launch_latency", "launch_latency", US_TO_CYCLES, "back-to-back kernel launches from the host, per launch", REFUSED},
     {"graph_launch_latency", "launch_graph_touch", US_TO_CYCLES_LESS_L2_LOAD,
      "dependent kernels (one word per thread, every SM) replayed from a CUDA graph, per kernel, "
-     "less the L2 load latency that read_latency charges their blocks", 0},
+     "less the L2 load latency that read_latency charges their blocks", REFUSED},
     {"graph_start_latency", "graph_start", US_TO_CYCLES,
-     "a graph's start beyond its kernels (a graph of one empty kernel minus the per-kernel launch)", 0},
+     "a graph's start beyond its kernels (a graph of one empty kernel minus the per-kernel launch)", REFUSED},
     {"block_dispatch", "block_turnaround", NS_TO_CYCLES_LESS_STEADY,
-     "a block's own delay in its slot: one empty block per SM at a time, end to end, less block_retire", 1},
+     "a block's own delay in its slot: one empty block per SM at a time, end to end, less block_retire", BORROWED},
     {"block_retire", "block_dispatch_steady", NS_TO_CYCLES,
-     "an SM retiring its blocks one after the other: 256 empty blocks per SM against 64, per block", 1},
-    {"u", "U_l2_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from L2", 0},
-    {"u_dram", "U_dram_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from DRAM", 0},
-    {"l2_words", "l2_bytes", BYTES_TO_WORDS, "L2 cache size", 0},
-    {"read_latency", "l2_load_latency", AS_IS, "a dependent global load served by the L2, one thread", 0},
-    {"read_latency_dram", "dram_load_latency", AS_IS, "a dependent global load over 256 MiB (mostly DRAM), one thread", 0},
-    {"cycles_plain", "op_latency", AS_IS, "a dependent 32-bit integer addition in one thread", 0},
-    {"lanes", "op_per_sm_cycle", AS_IS, "32-bit integer additions an SM completes per cycle", 0},
-    {"cycles_mulmod", "mulmod_latency", AS_IS, "a dependent Z/pZ multiplication in one thread", 0},
-    {"lanes_mulmod", "mulmod_per_sm_cycle", AS_IS, "Z/pZ multiplications an SM completes per cycle", 0},
-    {"cycles_addmod", "addmod_latency", AS_IS, "a dependent Z/pZ addition in one thread", 0},
-    {"lanes_addmod", "addmod_per_sm_cycle", AS_IS, "Z/pZ additions an SM completes per cycle", 0},
-    {"cycles_private", "shared_latency", AS_IS, "a dependent shared-memory load in one thread", 0},
-    {"lanes_private", "shared_per_sm_cycle", AS_IS, "shared-memory words an SM serves per cycle", 0},
-    {"cycles_barrier", "syncthreads_l256", AS_IS, "a __syncthreads of a block of 256 threads", 0},
-    {"threads_per_sm", "max_threads_per_sm", AS_IS, "threads an SM holds at once (device.txt)", 0},
-    {"blocks_per_sm", "max_blocks_per_sm", AS_IS, "blocks an SM holds at once: the most occupancy.csv reports", 0},
+     "an SM retiring its blocks one after the other: 256 empty blocks per SM against 64, per block", BORROWED},
+    {"u", "U_l2_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from L2", REFUSED},
+    {"u_dram", "U_dram_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from DRAM", REFUSED},
+    {"u_dram_unaligned", "gmem_rmw_shift4_card", CARD_RATE_TO_U,
+     "cycles per word per SM of a read-modify-write stream whose warps' words start 16 bytes off "
+     "the 128-byte line, all SMs, from DRAM", OFF},
+    {"l2_words", "l2_bytes", BYTES_TO_WORDS, "L2 cache size", REFUSED},
+    {"read_latency", "l2_load_latency", AS_IS, "a dependent global load served by the L2, one thread", REFUSED},
+    {"read_latency_dram", "dram_load_latency", AS_IS, "a dependent global load over 256 MiB (mostly DRAM), one thread", REFUSED},
+    {"cycles_plain", "op_latency", AS_IS, "a dependent 32-bit integer addition in one thread", REFUSED},
+    {"lanes", "op_per_sm_cycle", AS_IS, "32-bit integer additions an SM completes per cycle", REFUSED},
+    {"cycles_mulmod", "mulmod_latency", AS_IS, "a dependent Z/pZ multiplication in one thread", REFUSED},
+    {"lanes_mulmod", "mulmod_per_sm_cycle", AS_IS, "Z/pZ multiplications an SM completes per cycle", REFUSED},
+    {"cycles_addmod", "addmod_latency", AS_IS, "a dependent Z/pZ addition in one thread", REFUSED},
+    {"lanes_addmod", "addmod_per_sm_cycle", AS_IS, "Z/pZ additions an SM completes per cycle", REFUSED},
+    {"cycles_private", "shared_latency", AS_IS, "a dependent shared-memory load in one thread", REFUSED},
+    {"lanes_private", "shared_per_sm_cycle", AS_IS, "shared-memory words an SM serves per cycle", REFUSED},
+    {"cycles_barrier", "syncthreads_l256", AS_IS, "a __syncthreads of a block of 256 threads", REFUSED},
+    {"threads_per_sm", "max_threads_per_sm", AS_IS, "threads an SM holds at once (device.txt)", REFUSED},
+    {"blocks_per_sm", "max_blocks_per_sm", AS_IS, "blocks an SM holds at once: the most occupancy.csv reports", REFUSED},
 };
 #define N_TERMS (int)(sizeof TERMS / sizeof TERMS[0])
 
@@ -157,6 +169,13 @@ static int term_value(const session *s, const term *t, double mhz, double *out)
         *out = c * mhz - l2;
         break;
     }
+    case CARD_RATE_TO_U: {
+        double sms;
+        if (card_constant(s, "sm_count", &sms) < 0)
+            return -1;
+        *out = sms / c;
+        break;
+    }
     case NS_TO_CYCLES_LESS_STEADY: {
         double steady;
         if (card_constant(s, "block_dispatch_steady", &steady) < 0)
@@ -178,7 +197,7 @@ static int term_from(const session *s, const session *other, const term *t, doub
     if (card_constant(s, "sm_clock_measured", &mhz) == 0 && term_value(s, t, mhz, out) == 0)
         return 0;
     *from = other;
-    if (!t->borrow || !other || card_constant(other, "sm_clock_measured", &mhz) < 0)
+    if (t->absent != BORROWED || !other || card_constant(other, "sm_clock_measured", &mhz) < 0)
         return -1;
     return term_value(other, t, mhz, out);
 }
@@ -193,7 +212,10 @@ int card_machine(const session *s, const session *other, const machine *base, ma
         double v;
         char text[64];
         const session *from;
-        if (term_from(s, other, &TERMS[i], &v, &from) < 0)
+        int found = term_from(s, other, &TERMS[i], &v, &from) == 0;
+        if (!found && TERMS[i].absent == OFF)
+            continue; /* the key keeps its default: the term is off */
+        if (!found)
             return fail("%s/constants.csv: no %s (needed for the machine key %s: %s)", s->dir,
                         TERMS[i].constant, TERMS[i].key, TERMS[i].meaning);
         snprintf(text, sizeof text, "%.17g", v);
@@ -228,8 +250,12 @@ int card_write_preset(const machine *m, const session *s, const session *other, 
     for (int i = 0; i < N_TERMS; i++) {
         double v;
         const session *from;
-        if (term_from(s, other, &TERMS[i], &v, &from) < 0)
+        if (term_from(s, other, &TERMS[i], &v, &from) < 0) {
+            if (TERMS[i].absent == OFF)
+                fprintf(f, "    # %s: off, not measured in this session (%s: %s)\n", TERMS[i].key,
+                        TERMS[i].constant, TERMS[i].meaning);
             continue;
+        }
         char setting[64], borrowed[1200] = "";
         if (from != s)
             snprintf(borrowed, sizeof borrowed, " [not measured in this session: from %s]", from->dir);

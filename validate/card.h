@@ -19,8 +19,8 @@
 /* The card's machine: `base` (a preset: name, Z, warp, policy) with every
  * measured term of session s.  The few terms the table marks may be
  * borrowed: a session that did not measure them takes them from `other`
- * (the other card's reference session; NULL: none).  -1 with fail() when
- * a constant is missing. */
+ * (the other card's reference session; NULL: none); others it marks are
+ * left off when absent.  -1 with fail() when a needed constant is missing. */
 int card_machine(const session *s, const session *other, const machine *base, machine *out);
 
 /* One constant of the session, the mean over its phases; -1 if absent. */
