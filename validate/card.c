@@ -214,8 +214,8 @@ int card_machine(const session *s, const session *other, const machine *base, ma
         const session *from;
         int found = term_from(s, other, &TERMS[i], &v, &from) == 0;
         if (!found && TERMS[i].absent == OFF)
-            continue; /* the key keeps its default: the term is off */
-        if (!found)
+            v = 0; /* the term off, whatever the base preset said */
+        else if (!found)
             return fail("%s/constants.csv: no %s (needed for the machine key %s: %s)", s->dir,
                         TERMS[i].constant, TERMS[i].key, TERMS[i].meaning);
         snprintf(text, sizeof text, "%.17g", v);
