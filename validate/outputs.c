@@ -171,10 +171,11 @@ static void size_tics(FILE *g, const validation *v, const char *program, const c
     fprintf(g, ")\n");
 }
 
-/* Time tics at 1, 1.5, 2, 3, 5 and 7 times the powers of ten, when the
- * case's times span under three decades (a log axis would label one or two); the
- * axis then runs from the tic below the least time to the tic above the
- * greatest, so that every point has a labelled tic beyond it. */
+/* Time tics at round multiples of the powers of ten, when the case's
+ * times span under three decades (a log axis would label one or two):
+ * 1, 1.5, 2, 3, 5 and 7 for one decade, 1, 2 and 5 for two, 1 and 3
+ * beyond.  The axis runs from the tic below the least time to the tic
+ * above the greatest, so that every point has a labelled tic beyond it. */
 static void time_tics(FILE *g, const validation *v, const char *program)
 {
     double low = INFINITY, high = 0;
@@ -189,12 +190,16 @@ static void time_tics(FILE *g, const validation *v, const char *program)
         }
     if (!(high > 0) || high / low >= 1000)
         return;
+    static const double one[] = {1, 1.5, 2, 3, 5, 7}, two[] = {1, 2, 5}, more[] = {1, 3};
+    double decades = log10(high / low);
+    const double *step = decades < 1.2 ? one : decades < 2.2 ? two : more;
+    int steps = decades < 1.2 ? 6 : decades < 2.2 ? 3 : 2;
     double bottom = 0, top = INFINITY; /* the tics just beyond the times, with a margin */
     fprintf(g, "set ytics (");
     const char *sep = "";
     for (int e = (int)floor(log10(low)) - 1; e <= (int)ceil(log10(high)) + 1; e++)
-        for (int j = 0; j < 6; j++) {
-            double y = (double[]){1, 1.5, 2, 3, 5, 7}[j] * pow(10, e);
+        for (int j = 0; j < steps; j++) {
+            double y = step[j] * pow(10, e);
             if (y <= low / 1.05)
                 bottom = y;
             else if (y >= high * 1.05 && top == INFINITY)
