@@ -806,37 +806,60 @@ Test(card, machine_from_the_h100_reference_session)
     sessions_free(s, n);
 }
 
+/* A copy of the H100's reference session in a fresh folder, one of its
+ * files (`file`) passed through a shell `filter`: the copy to read, the
+ * reference it came from, and the sessions loaded (free_session_copy). */
+typedef struct session_copy {
+    session *all;
+    int n;
+    const session *ref;
+    session copy;
+} session_copy;
+
+static void copy_reference_session(session_copy *c, const char *file, const char *filter)
+{
+    cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
+    cr_assert_eq(sessions_load("h100", &c->all, &c->n), 0, "%s", fail_message());
+    c->ref = &c->all[sessions_reference(c->all, c->n)];
+    memset(&c->copy, 0, sizeof c->copy);
+    snprintf(c->copy.dir, sizeof c->copy.dir, "/tmp/mcmsim-session-XXXXXX");
+    cr_assert(mkdtemp(c->copy.dir) != NULL);
+    snprintf(c->copy.name, sizeof c->copy.name, "copy");
+    const char *ref = c->ref->dir, *dir = c->copy.dir;
+    char cmd[8000];
+    snprintf(cmd, sizeof cmd, "cp %s/device.txt %s/occupancy.csv %s/constants.csv %s/ && %s < %s/%s > %s/%s", ref,
+             ref, ref, dir, filter, ref, file, dir, file);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+static void free_session_copy(session_copy *c)
+{
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", c->copy.dir);
+    cr_expect_eq(system(cmd), 0);
+    sessions_free(c->all, c->n);
+}
+
 Test(card, a_session_without_the_block_constants_borrows_the_other_cards)
 {
     /* a copy of the H100's reference session without block_turnaround and
      * block_dispatch_steady (as the H200's sessions of 2026-11-23 are):
      * alone it is refused; given another session it takes that one's two
      * block terms and nothing else, and its preset says so */
-    cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
-    session *h100;
-    int n100;
-    cr_assert_eq(sessions_load("h100", &h100, &n100), 0, "%s", fail_message());
-    const session *ref = &h100[sessions_reference(h100, n100)];
-    char dir[] = "/tmp/mcmsim-borrow-XXXXXX", cmd[4200];
-    cr_assert(mkdtemp(dir) != NULL);
-    snprintf(cmd, sizeof cmd,
-             "cp %s/device.txt %s/occupancy.csv %s/ && grep -v '^block_turnaround,\\|^block_dispatch_steady,' "
-             "%s/constants.csv > %s/constants.csv", ref->dir, ref->dir, dir, ref->dir, dir);
-    cr_assert_eq(system(cmd), 0, "%s", cmd);
-    session older = {0};
-    snprintf(older.dir, sizeof older.dir, "%s", dir);
-    snprintf(older.name, sizeof older.name, "older");
+    session_copy c;
+    copy_reference_session(&c, "constants.csv", "grep -v '^block_turnaround,\\|^block_dispatch_steady,'");
+    const session *older = &c.copy, *ref = c.ref;
     machine base = test_preset("h100"), alone, borrowed, own;
-    cr_expect_eq(card_machine(&older, NULL, &base, &alone), -1);
+    cr_expect_eq(card_machine(older, NULL, &base, &alone), -1);
     cr_expect(strstr(fail_message(), "no block_turnaround") != NULL, "%s", fail_message());
-    cr_assert_eq(card_machine(&older, ref, &base, &borrowed), 0, "%s", fail_message());
+    cr_assert_eq(card_machine(older, ref, &base, &borrowed), 0, "%s", fail_message());
     cr_assert_eq(card_machine(ref, NULL, &base, &own), 0, "%s", fail_message());
     cr_expect_eq(borrowed.block_retire, own.block_retire);
     cr_expect_eq(borrowed.block_dispatch, own.block_dispatch);
     cr_expect_eq(borrowed.u, own.u, "the rest from its own constants (here the same numbers)");
     char preset[1100];
-    snprintf(preset, sizeof preset, "%s/preset.cfg", dir);
-    cr_assert_eq(card_write_preset(&borrowed, &older, ref, preset), 0, "%s", fail_message());
+    snprintf(preset, sizeof preset, "%s/preset.cfg", older->dir);
+    cr_assert_eq(card_write_preset(&borrowed, older, ref, preset), 0, "%s", fail_message());
     long len;
     char *text = read_file(preset, &len);
     char want[1200];
@@ -847,9 +870,7 @@ Test(card, a_session_without_the_block_constants_borrows_the_other_cards)
         borrowed_terms++;
     cr_expect_eq(borrowed_terms, 2, "block_dispatch and block_retire only: %s", text);
     free(text);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_expect_eq(system(cmd), 0);
-    sessions_free(h100, n100);
+    free_session_copy(&c);
 }
 
 Test(card, blocks_per_sm_is_the_most_any_kernel_held)
@@ -857,25 +878,12 @@ Test(card, blocks_per_sm_is_the_most_any_kernel_held)
     /* occupancy.csv of the reference session with one more row, a kernel
      * of a program whose name begins with a p (the reader once took such
      * rows for the header) holding 29 blocks an SM */
-    cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
-    session *h100;
-    int n100;
-    cr_assert_eq(sessions_load("h100", &h100, &n100), 0, "%s", fail_message());
-    const session *ref = &h100[sessions_reference(h100, n100)];
-    char dir[] = "/tmp/mcmsim-occupancy-XXXXXX", cmd[4200];
-    cr_assert(mkdtemp(dir) != NULL);
-    snprintf(cmd, sizeof cmd, "cp %s/device.txt %s/constants.csv %s/ && grep -v ',3[0-9]$\\|,29$' %s/occupancy.csv "
-             "> %s/occupancy.csv && echo 'plain-toy,toy_kernel,64,0,29' >> %s/occupancy.csv",
-             ref->dir, ref->dir, dir, ref->dir, dir, dir);
-    cr_assert_eq(system(cmd), 0, "%s", cmd);
-    session s = {0};
-    snprintf(s.dir, sizeof s.dir, "%s", dir);
+    session_copy c;
+    copy_reference_session(&c, "occupancy.csv", "{ grep -v ',3[0-9]$\\|,29$'; echo 'plain-toy,toy_kernel,64,0,29'; }");
     machine base = test_preset("h100"), m;
-    cr_assert_eq(card_machine(&s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_assert_eq(card_machine(&c.copy, NULL, &base, &m), 0, "%s", fail_message());
     cr_expect_eq(m.blocks_per_sm, 29);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_expect_eq(system(cmd), 0);
-    sessions_free(h100, n100);
+    free_session_copy(&c);
 }
 
 Test(card, u_dram_unaligned_is_off_until_a_session_measures_it)
@@ -884,36 +892,25 @@ Test(card, u_dram_unaligned_is_off_until_a_session_measures_it)
      * gmem_rmw_shift4_card of 264 words a cycle: 132 SMs / 264 = 0.5
      * cycles per word per SM; without it the key is 0 (off), even where
      * the base preset had a value, and the preset says so */
-    cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
-    session *h100;
-    int n100;
-    cr_assert_eq(sessions_load("h100", &h100, &n100), 0, "%s", fail_message());
-    const session *ref = &h100[sessions_reference(h100, n100)];
-    char dir[] = "/tmp/mcmsim-unaligned-XXXXXX", cmd[4200];
-    cr_assert(mkdtemp(dir) != NULL);
-    snprintf(cmd, sizeof cmd, "cp %s/device.txt %s/occupancy.csv %s/ && grep -v '^gmem_rmw_shift4_card,' "
-             "%s/constants.csv > %s/constants.csv", ref->dir, ref->dir, dir, ref->dir, dir);
-    cr_assert_eq(system(cmd), 0, "%s", cmd);
-    session s = {0};
-    snprintf(s.dir, sizeof s.dir, "%s", dir);
+    session_copy c;
+    copy_reference_session(&c, "constants.csv", "grep -v '^gmem_rmw_shift4_card,'");
+    const session *s = &c.copy;
     machine base = test_preset("h100"), m;
     base.u_dram_unaligned = 0.7; /* as a preset written from an earlier session says */
-    cr_assert_eq(card_machine(&s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
     cr_expect_eq(m.u_dram_unaligned, 0, "off, whatever the base preset said");
-    char preset[1100];
-    snprintf(preset, sizeof preset, "%s/preset.cfg", dir);
-    cr_assert_eq(card_write_preset(&m, &s, NULL, preset), 0, "%s", fail_message());
+    char preset[1100], cmd[1200];
+    snprintf(preset, sizeof preset, "%s/preset.cfg", s->dir);
+    cr_assert_eq(card_write_preset(&m, s, NULL, preset), 0, "%s", fail_message());
     long len;
     char *text = read_file(preset, &len);
     cr_expect(strstr(text, "# u_dram_unaligned: off, not measured in this session") != NULL, "%s", text);
     free(text);
-    snprintf(cmd, sizeof cmd, "echo 'gmem_rmw_shift4_card,264,words/cycle,once,made up' >> %s/constants.csv", dir);
+    snprintf(cmd, sizeof cmd, "echo 'gmem_rmw_shift4_card,264,words/cycle,once,made up' >> %s/constants.csv", s->dir);
     cr_assert_eq(system(cmd), 0);
-    cr_assert_eq(card_machine(&s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
     cr_expect_float_eq(m.u_dram_unaligned, 0.5, 1e-12);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_expect_eq(system(cmd), 0);
-    sessions_free(h100, n100);
+    free_session_copy(&c);
 }
 
 Test(card, a_session_without_a_constant_is_refused)
