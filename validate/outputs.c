@@ -190,16 +190,20 @@ static void time_tics(FILE *g, const validation *v, const char *program)
         }
     if (!(high > 0) || high / low >= 1000)
         return;
-    static const double one[] = {1, 1.5, 2, 3, 5, 7}, two[] = {1, 2, 5}, more[] = {1, 3};
-    double decades = log10(high / low);
-    const double *step = decades < 1.2 ? one : decades < 2.2 ? two : more;
-    int steps = decades < 1.2 ? 6 : decades < 2.2 ? 3 : 2;
+    static const struct {
+        double decades; /* the span it serves, at most */
+        int n;
+        double at[6];   /* tics within each power of ten */
+    } by_span[] = {{1.2, 6, {1, 1.5, 2, 3, 5, 7}}, {2.2, 3, {1, 2, 5}}, {INFINITY, 2, {1, 3}}};
+    int k = 0;
+    while (log10(high / low) >= by_span[k].decades)
+        k++;
     double bottom = 0, top = INFINITY; /* the tics just beyond the times, with a margin */
     fprintf(g, "set ytics (");
     const char *sep = "";
     for (int e = (int)floor(log10(low)) - 1; e <= (int)ceil(log10(high)) + 1; e++)
-        for (int j = 0; j < steps; j++) {
-            double y = step[j] * pow(10, e);
+        for (int j = 0; j < by_span[k].n; j++) {
+            double y = by_span[k].at[j] * pow(10, e);
             if (y <= low / 1.05)
                 bottom = y;
             else if (y >= high * 1.05 && top == INFINITY)
