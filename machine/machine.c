@@ -141,6 +141,7 @@ static const field fields[] = {
     {"l2_words", F_NUM, offsetof(machine, l2_words), NULL},
     {"u_dram", F_NUM, offsetof(machine, u_dram), NULL},
     {"u_dram_unaligned", F_NUM, offsetof(machine, u_dram_unaligned), NULL},
+    {"u_dram_mixed", F_NUM, offsetof(machine, u_dram_mixed), NULL},
     {"sector_words", F_NUM, offsetof(machine, sector_words), NULL},
     {"read_latency", F_NUM, offsetof(machine, read_latency), NULL},
     {"read_latency_dram", F_NUM, offsetof(machine, read_latency_dram), NULL},
@@ -341,7 +342,7 @@ static int validate_dmm_umm(const machine *m)
                            : machine_card_compute(m) ? "lanes/cycles_*"
                            : m->blocks_per_sm != 1 || m->threads_per_sm != 0 || m->block_retire != 0
                                ? "blocks_per_sm"
-                           : m->l2_words != 0 || m->u_dram != 0 || m->u_dram_unaligned != 0 ? "l2_words/u_dram"
+                           : m->l2_words != 0 || m->u_dram != 0 || m->u_dram_unaligned != 0 || m->u_dram_mixed != 0 ? "l2_words/u_dram"
                            : m->sector_words != 0 ? "sector_words"
                            : m->read_latency != 0 || m->read_latency_dram != 0 ? "read_latency"
                            : m->graph_launch_latency != 0 || m->graph_start_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"
@@ -363,6 +364,7 @@ static int validate_card(const machine *m)
         {"cycles_mulmod", m->cycles_mulmod}, {"cycles_addmod", m->cycles_addmod},
         {"cycles_private", m->cycles_private}, {"cycles_barrier", m->cycles_barrier},
         {"l2_words", m->l2_words}, {"u_dram", m->u_dram}, {"u_dram_unaligned", m->u_dram_unaligned},
+        {"u_dram_mixed", m->u_dram_mixed},
         {"sector_words", m->sector_words},
         {"read_latency", m->read_latency}, {"read_latency_dram", m->read_latency_dram},
         {"graph_launch_latency", m->graph_launch_latency}, {"graph_start_latency", m->graph_start_latency},

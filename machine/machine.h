@@ -44,6 +44,9 @@
  *   u_dram_unaligned   the same, for a kernel whose warps' words start off
  *                      the 128-byte line (run-file key `aligned = false`;
  *                      0: as u_dram);
+ *   u_dram_mixed       the same, for a kernel that reads words and writes
+ *                      words (DRAM turns between reading and writing;
+ *                      0: as u_dram); u_dram_unaligned comes first;
  *   read_latency, read_latency_dram
  *                      cycles a block that reads global words waits for
  *                      the first (a dependent load's latency): from the
@@ -75,6 +78,7 @@
  *   words/cycle per SM, all SMs, from L2       -> u = 1 / (words per cycle)
  *   words/cycle per SM, all SMs, from DRAM     -> u_dram = 1 / (words per cycle)
  *   the same, a read-modify-write off the line -> u_dram_unaligned (when measured)
+ *   the same, a copy (words read + written)    -> u_dram_mixed (when measured)
  *   words/cycle, whole card                    -> bandwidth (policy "shared"; one
  *                                                 key: L2 and DRAM not told apart)
  *   L2 size in bytes                           -> l2_words = bytes / 4
@@ -155,6 +159,7 @@ typedef struct machine {
     double u_dram;         /* cycles per word beyond the L2 (needed when l2_words > 0) */
     double u_dram_unaligned; /* the same for a kernel whose warps' words start off the
                               * 128-byte line (kernel.unaligned); 0 = u_dram */
+    double u_dram_mixed;     /* the same for a kernel that reads and writes words; 0 = u_dram */
     double sector_words;   /* > 0: U per word of every thread, a scattered word a sector; 0 = the MCM */
     double read_latency, read_latency_dram; /* cycles before a block's first word arrives; 0 = the MCM */
     double graph_launch_latency; /* cycles per kernel launched inside a graph */

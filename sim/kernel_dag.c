@@ -172,7 +172,11 @@ double kernel_word_cycles(const kernel *k, const machine *m)
 {
     if (!beyond_l2(k, m))
         return m->u;
-    return k->unaligned && m->u_dram_unaligned > 0 ? m->u_dram_unaligned : m->u_dram;
+    if (k->unaligned && m->u_dram_unaligned > 0)
+        return m->u_dram_unaligned;
+    const block_cost *c = &k->cost;
+    int reads = c->reads + c->uncoalesced_reads > 0, writes = c->writes + c->uncoalesced_writes > 0;
+    return reads && writes && m->u_dram_mixed > 0 ? m->u_dram_mixed : m->u_dram;
 }
 
 double kernel_read_latency(const kernel *k, const machine *m)

@@ -175,9 +175,12 @@ double block_work_cycles(const block_cost *c, const machine *m);
  * of a block), at least 1. */
 int kernel_resident_blocks(const kernel *k, const machine *m);
 
-/* Cycles per word of kernel k on machine m: U, or u_dram when the machine
- * has an L2 (l2_words > 0) and the kernel's working set, blocks·ℓ·(words
- * per thread, read and written), exceeds it. */
+/* Cycles per word of kernel k on machine m: U, or, when the machine has an
+ * L2 (l2_words > 0) and the kernel's working set, blocks·ℓ·(words per
+ * thread, read and written), exceeds it, DRAM's rate: u_dram_unaligned
+ * for a kernel off the 128-byte line (when the machine has one), else
+ * u_dram_mixed for a kernel that reads and writes words (when it has
+ * one), else u_dram. */
 double kernel_word_cycles(const kernel *k, const machine *m);
 
 /* Cycles a block of kernel k that reads global words waits for the first

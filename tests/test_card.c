@@ -250,6 +250,36 @@ Test(card, an_unaligned_kernel_beyond_the_l2_streams_at_its_own_rate)
     kernel_dag_free(dag);
 }
 
+Test(card, a_kernel_that_reads_and_writes_beyond_the_l2_streams_at_the_mixed_rate)
+{
+    /* 4 blocks of 8 threads beyond an L2 of 63 words, u_dram = 5,
+     * u_dram_mixed = 7: reading a word and writing one a thread, 2 words
+     * at 7; reading 2 words a thread, at 5; off the line, u_dram_unaligned
+     * (8) before the mixed rate; within the L2, U */
+    machine m = test_machine(4, 1);
+    m.u_dram = 5;
+    m.l2_words = 63;
+    m.u_dram_mixed = 7;
+    kernel both = test_kernel("k", 4, 8, 0, 1, 1), reads = test_kernel("k", 4, 8, 0, 2, 0);
+    kernel_dag *dag = one_kernel(&both);
+    cr_expect_eq(simulated_T(dag, &m), 14, "2 words at 7");
+    m.l2_words = 64;
+    cr_expect_eq(simulated_T(dag, &m), 2, "within the L2: U");
+    m.l2_words = 63;
+    m.u_dram_mixed = 0;
+    cr_expect_eq(simulated_T(dag, &m), 10, "u_dram_mixed 0: as u_dram");
+    m.u_dram_mixed = 7;
+    kernel_dag_free(dag);
+    dag = one_kernel(&reads);
+    cr_expect_eq(simulated_T(dag, &m), 10, "a kernel that only reads: u_dram");
+    kernel_dag_free(dag);
+    both.unaligned = 1;
+    m.u_dram_unaligned = 8;
+    dag = one_kernel(&both);
+    cr_expect_eq(simulated_T(dag, &m), 16, "off the line: u_dram_unaligned");
+    kernel_dag_free(dag);
+}
+
 Test(card, run_file_key_aligned)
 {
     kernel_dag *dag = test_run_file_kernels(
@@ -910,6 +940,28 @@ Test(card, u_dram_unaligned_is_off_until_a_session_measures_it)
     cr_assert_eq(system(cmd), 0);
     cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
     cr_expect_float_eq(m.u_dram_unaligned, 0.5, 1e-12);
+    free_session_copy(&c);
+}
+
+Test(card, u_dram_mixed_is_the_copy_rate_and_off_without_it)
+{
+    /* gmem_copy_card (words read + written a cycle, the whole card) is
+     * read as 132 SMs / rate; a session without it leaves the term off */
+    session_copy c;
+    copy_reference_session(&c, "constants.csv", "grep -v '^gmem_copy_card,'");
+    const session *s = &c.copy;
+    machine base = test_preset("h100"), m;
+    base.u_dram_mixed = 0.7;
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_expect_eq(m.u_dram_mixed, 0, "off, whatever the base preset said");
+    char cmd[2400];
+    snprintf(cmd, sizeof cmd,
+             "echo 'gmem_copy_card,330,words/cycle,before,made up' >> %s/constants.csv && "
+             "echo 'gmem_copy_card,330,words/cycle,after,made up' >> %s/constants.csv",
+             s->dir, s->dir);
+    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_expect_float_eq(m.u_dram_mixed, 0.4, 1e-12, "132 / 330 = 0.4 cycles a word");
     free_session_copy(&c);
 }
 

@@ -9,8 +9,9 @@
  * card's SM cycles at the clock measured in the same session.  Two terms
  * (the block's own delay and the SM's retiring of blocks) may be borrowed
  * from the other card's reference session when a session predates their
- * microbenchmark; the preset then says so beside the value.  One
- * (u_dram_unaligned) is left off when the session did not measure it.
+ * microbenchmark; the preset then says so beside the value.  Two
+ * (u_dram_unaligned, u_dram_mixed) are left off when the session did not
+ * measure them.
  */
 #include "card.h"
 #include "fail.h"
@@ -65,6 +66,8 @@ static const term TERMS[] = {
     {"u_dram_unaligned", "gmem_rmw_shift4_card", CARD_RATE_TO_U,
      "cycles per word per SM of a read-modify-write stream whose warps' words start 16 bytes off "
      "the 128-byte line, all SMs, from DRAM", OFF},
+    {"u_dram_mixed", "gmem_copy_card", CARD_RATE_TO_U,
+     "cycles per word per SM of a copy (each word read once and written once), all SMs, from DRAM", OFF},
     {"l2_words", "l2_bytes", BYTES_TO_WORDS, "L2 cache size", REFUSED},
     {"read_latency", "l2_load_latency", AS_IS, "a dependent global load served by the L2, one thread", REFUSED},
     {"read_latency_dram", "dram_load_latency", AS_IS, "a dependent global load over 256 MiB (mostly DRAM), one thread", REFUSED},
