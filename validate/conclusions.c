@@ -73,8 +73,8 @@ static int match_points(const validation *v, const run_file *rf, sides *s)
     return 0;
 }
 
-/* One run file's conclusion; `agree`/`total` accumulate verdicts. */
-static int one_conclusion(FILE *f, const validation *v, const char *path, int *agree, int *total)
+/* One run file's conclusion; its tally is added to *verdicts. */
+static int one_conclusion(FILE *f, const validation *v, const char *path, set_verdicts *verdicts)
 {
     run_file rf;
     int rc = runfile_load(&rf, path, NULL, 0);
@@ -110,8 +110,12 @@ static int one_conclusion(FILE *f, const validation *v, const char *path, int *a
                         fprintf(f, "- %s → %s\n", vc[i], strrchr(vs[i], ':') + 2);
             }
             fprintf(f, "\n\n");
-            *agree += same;
-            *total += nc;
+            if (verdicts->n < (int)(sizeof verdicts->file / sizeof verdicts->file[0])) {
+                verdict_tally *t = &verdicts->file[verdicts->n++];
+                snprintf(t->path, sizeof t->path, "%s", path);
+                t->agree = same;
+                t->total = nc;
+            }
         }
         free(vc);
         free(vs);
@@ -122,18 +126,22 @@ static int one_conclusion(FILE *f, const validation *v, const char *path, int *a
     return rc;
 }
 
-int write_conclusions(FILE *f, const validation *v, int *agree, int *total)
+int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts)
 {
     glob_t files;
+    verdicts->n = 0;
     if (glob("programs/*.cfg", 0, NULL, &files) != 0)
         return 0;
-    int rc = 0;
-    *agree = *total = 0;
+    int rc = 0, agree = 0, total = 0;
     for (size_t i = 0; i < files.gl_pathc && rc == 0; i++)
-        rc = one_conclusion(f, v, files.gl_pathv[i], agree, total);
+        rc = one_conclusion(f, v, files.gl_pathv[i], verdicts);
     globfree(&files);
+    for (int i = 0; i < verdicts->n; i++) {
+        agree += verdicts->file[i].agree;
+        total += verdicts->file[i].total;
+    }
     if (rc == 0)
         fprintf(f, "Over all conclusions: the card and the simulator agree on **%d of %d** verdicts.\n\n",
-                *agree, *total);
+                agree, total);
     return rc;
 }

@@ -17,7 +17,8 @@
  *    exec mode.
  * 4. Write validate/report/REPORT.md, validate/report/{a,b,c}/ (points.csv
  *    and one plot per case study) and the presets machine/h100.cfg and
- *    machine/h200.cfg.
+ *    machine/h200.cfg.  The report ends with the targets case by case and
+ *    what each case that misses one lacks (targets.c).
  * Deterministic: the same data gives the same files, byte for byte.
  */
 #include "card.h"
@@ -37,7 +38,8 @@
 #include <unistd.h>
 
 #define REPORT_DIR "validate/report"
-#define USER_CASE "user-" /* cases that are user programs (programs/user/) */
+#define USER_CASE "user-"
+#define MISSING_TERMS "validate/notes/missing-terms.cfg" /* targets.c */ /* cases that are user programs (programs/user/) */
 
 /* A case "user-NAME" is the kernel written once in programs/user/NAME.c
  * (sim/mcm_kernel.h): its CUDA build was timed, and its exec mode gives
@@ -325,13 +327,13 @@ static int card_of(const session *s, const session *other, const char *preset, m
 }
 
 /* Set v, after the n_earlier sets before it (whose points it may reuse). */
-static int run_set(FILE *report, validation *v, const validation *earlier, int n_earlier)
+static int run_set(FILE *report, validation *v, set_verdicts *verdicts, const validation *earlier, int n_earlier)
 {
     fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
     if (set_simulate(v, earlier, n_earlier) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
-    if (write_points(v) < 0 || write_plots(v) < 0 || write_set_report(report, v) < 0)
+    if (write_points(v) < 0 || write_plots(v) < 0 || write_set_report(report, v, verdicts) < 0)
         return -1;
     error_stats all = validation_errors(v, NULL, validation_split(v));
     printf("set %s: %d points, median %.1f%%, p90 %.1f%%, Spearman %.3f\n", v->name, all.n, 100 * all.median,
@@ -353,6 +355,7 @@ int main(int argc, char **argv)
     cards k = {0};
     machine h100, h200;
     validation sets[3];
+    static set_verdicts verdicts[3];
     int n_sets = 0;
     FILE *report = NULL;
     if (load_cards(&k) < 0 || card_of(&k.h100[k.ref100], NULL, "h100", &h100) < 0)
@@ -389,8 +392,13 @@ int main(int argc, char **argv)
                  &h200, 0) < 0)
         goto failed;
     for (int i = 0; i < n_sets; i++)
-        if (run_set(report, &sets[i], sets, i) < 0)
+        if (run_set(report, &sets[i], &verdicts[i], sets, i) < 0)
             goto failed;
+    int unnamed = 0;
+    if (write_targets(report, sets, verdicts, n_sets, MISSING_TERMS, &unnamed) < 0)
+        goto failed;
+    if (unnamed > 0)
+        printf("targets: %d misses with no term named in %s (REPORT.md says which)\n", unnamed, MISSING_TERMS);
     if (card_write_preset(&h100, &k.h100[k.ref100], NULL, "machine/h100.cfg") < 0 ||
         (k.ref200 >= 0 && card_write_preset(&h200, &k.h200[k.ref200], &k.h100[k.ref100], "machine/h200.cfg") < 0))
         goto failed;

@@ -300,7 +300,7 @@ static void errors_row(FILE *f, const char *label, const error_stats *s)
         fprintf(f, "%.3f |", s->spearman);
 }
 
-int write_set_report(FILE *f, const validation *v)
+int write_set_report(FILE *f, const validation *v, set_verdicts *verdicts)
 {
     const char *names[64];
     int k = validation_cases(v, names, 64), split = validation_split(v);
@@ -321,8 +321,7 @@ int write_set_report(FILE *f, const validation *v)
     error_stats all = validation_errors(v, NULL, split);
     errors_row(f, "**all**", &all);
     fprintf(f, "\n\n### The papers' conclusions, card against simulator (set %s)\n\n", v->name);
-    int agree = 0, total = 0;
-    if (write_conclusions(f, v, &agree, &total) < 0)
+    if (write_conclusions(f, v, verdicts) < 0)
         return -1;
     if (v->n_refused > 0) {
         fprintf(f, "### Measured points the model cannot run\n\n");

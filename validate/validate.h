@@ -74,11 +74,31 @@ int validation_cases(const validation *v, const char **names, int max);
 
 int write_points(const validation *v);
 int write_plots(const validation *v);
-/* The set's section of the report: errors per case, conclusions, plots. */
-int write_set_report(FILE *f, const validation *v);
+/* How many of a conclusion's verdicts the card and the simulator share. */
+typedef struct verdict_tally {
+    char path[128];             /* its run file, "programs/plain-mult.cfg" */
+    int agree, total;
+} verdict_tally;
+
+/* A set's conclusions, in the order of the report. */
+typedef struct set_verdicts {
+    verdict_tally file[64];
+    int n;
+} set_verdicts;
+
+/* The set's section of the report: errors per case, conclusions, plots;
+ * fills *verdicts. */
+int write_set_report(FILE *f, const validation *v, set_verdicts *verdicts);
 
 /* The papers' conclusions (the compare groups of the run files of programs/) on the
- * card and in the simulator (conclusions.c); *agree and *total count verdicts. */
-int write_conclusions(FILE *f, const validation *v, int *agree, int *total);
+ * card and in the simulator (conclusions.c); fills *verdicts. */
+int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts);
+
+/* The targets case by case over the n_sets sets, and for each case or
+ * conclusion that misses one, the term it lacks as the hand-written file
+ * missing_path names it (targets.c says its format; a file that does not
+ * exist names none); *unnamed counts the misses it names no term for. */
+int write_targets(FILE *f, const validation *sets, const set_verdicts *verdicts, int n_sets,
+                  const char *missing_path, int *unnamed);
 
 #endif

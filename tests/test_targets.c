@@ -1,0 +1,189 @@
+/*
+ * test_targets.c — the report's targets, case by case (validate/targets.c):
+ * which figures miss, how far, and the term named for each miss.
+ */
+#include "fail.h"
+#include "validate.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { N = 6 };
+
+/* Set "z": N points of `program`, the simulated time `ratio` times the
+ * measured one (ratios[i] per point), sizes 1..N. */
+typedef struct one_set {
+    measured_row rows[N];
+    vpoint pts[N];
+    session s;
+    validation v;
+} one_set;
+
+static void set_up(one_set *o, const char *program, const double *ratios)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < N; i++) {
+        measured_row *r = &o->rows[i];
+        snprintf(r->program, sizeof r->program, "%s", program);
+        vars_clear(&r->values);
+        vars_set(&r->values, "n", i + 1);
+        r->new_protocol = 1;
+        r->graph.median = 1.0 + i;
+        o->pts[i].row = r;
+        o->pts[i].sim_ms = ratios[i] * r->graph.median;
+    }
+    o->s = (session){.card = "t", .rows = o->rows, .n = N};
+    o->v = (validation){.name = "z", .s = &o->s, .pts = o->pts, .n = N};
+}
+
+static int unnamed; /* write_targets' count of misses with no term, for the last call */
+
+/* The targets section for one set, its conclusions `verdicts`, and a
+ * missing-terms file holding `terms` (NULL: no file). */
+static char *targets(const one_set *o, const set_verdicts *verdicts, const char *terms, int *rc)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/mcmsim-terms-%d.cfg", (int)getpid());
+    unlink(path);
+    if (terms) {
+        FILE *t = fopen(path, "w");
+        cr_assert_not_null(t);
+        fputs(terms, t);
+        fclose(t);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    unnamed = -1;
+    *rc = write_targets(f, &o->v, verdicts, 1, path, &unnamed);
+    fclose(f);
+    unlink(path);
+    return text;
+}
+
+static const double within[N] = {0.95, 1.02, 0.97, 1.05, 0.98, 0.96};   /* median 3.5 %, p90 5 % */
+static const double below[N] = {0.70, 0.72, 0.75, 0.66, 0.71, 0.73};    /* median 28.5 %, p90 32 % */
+
+Test(targets, a_case_within_its_targets_is_met_and_not_listed)
+{
+    one_set o;
+    set_up(&o, "sum", within);
+    set_verdicts none = {0};
+    int rc;
+    char *text = targets(&o, &none, NULL, &rc);
+    cr_assert_eq(rc, 0, "%s", fail_message());
+    cr_expect(strstr(text, "| sum | 3.5 / 5.0 / 1.000 | z |") != NULL, "%s", text);
+    cr_expect(strstr(text, "- **sum**") == NULL, "a case that meets its targets listed as a miss:\n%s", text);
+    cr_expect(strstr(text, "Every miss has its term named.") != NULL, "%s", text);
+    free(text);
+}
+
+Test(targets, a_miss_is_bold_measured_and_given_its_named_term)
+{
+    one_set o;
+    set_up(&o, "euclid", below);
+    set_verdicts none = {0};
+    int rc;
+    char *text = targets(&o, &none,
+                         "missing = ( { name = \"euclid\"; term = \"the instruction stream.\";"
+                         " evidence = \"profiles/euclid.txt\"; } );\n",
+                         &rc);
+    cr_assert_eq(rc, 0, "%s", fail_message());
+    cr_expect(strstr(text, "| euclid | **28.5** / **32.0** / 1.000 | none |") != NULL, "%s", text);
+    cr_expect(strstr(text, "- **euclid** (misses on set z); median 28.5 % (target ≤ 10 %); "
+                           "90th percentile 32.0 % (target ≤ 25 %); simulated below the card at 6 of the 6 points") !=
+                  NULL,
+              "%s", text);
+    cr_expect(strstr(text, "**Lacks:** the instruction stream. *Evidence:* profiles/euclid.txt") != NULL, "%s", text);
+    cr_expect_eq(unnamed, 0);
+    cr_expect(strstr(text, "Every miss has its term named.") != NULL, "%s", text);
+    free(text);
+}
+
+Test(targets, a_miss_without_a_term_says_so)
+{
+    one_set o;
+    set_up(&o, "euclid", below);
+    set_verdicts none = {0};
+    int rc;
+    char *text = targets(&o, &none, "missing = ( { name = \"sum\"; term = \"t\"; evidence = \"e\"; } );\n", &rc);
+    cr_assert_eq(rc, 0, "%s", fail_message());
+    cr_expect(strstr(text, "**No term named** (validate/notes/missing-terms.cfg has no entry `euclid`)") != NULL,
+              "%s", text);
+    cr_expect(strstr(text, "Every miss has its term named.") == NULL, "%s", text);
+    cr_expect_eq(unnamed, 1);
+    free(text);
+}
+
+/* Ranks reversed: each error within 10 %, but the order is the card's
+ * backwards, so only Spearman misses. */
+Test(targets, a_wrong_order_misses_spearman_alone)
+{
+    one_set o;
+    set_up(&o, "stockham", within);
+    for (int i = 0; i < N; i++)
+        o.rows[i].graph.median = 1.0 + 0.01 * (N - i), o.pts[i].sim_ms = 1.0 + 0.01 * i;
+    set_verdicts none = {0};
+    int rc;
+    char *text = targets(&o, &none, NULL, &rc);
+    cr_assert_eq(rc, 0, "%s", fail_message());
+    cr_expect(strstr(text, "/ **-1.000** | none |") != NULL, "%s", text);
+    cr_expect(strstr(text, "; Spearman -1.000 (target ≥ 0.95)") != NULL, "%s", text);
+    const char *line = strstr(text, "- **stockham** (misses on set z); Spearman");
+    cr_expect(line != NULL, "only Spearman should be listed as missed:\n%s", text);
+    free(text);
+}
+
+Test(targets, a_conclusion_that_disagrees_is_listed_with_its_term)
+{
+    one_set o;
+    set_up(&o, "plain-mult", within);
+    set_verdicts v = {.n = 2};
+    v.file[0] = (verdict_tally){"programs/fft.cfg", 7, 7};
+    v.file[1] = (verdict_tally){"programs/plain-mult.cfg", 3, 6};
+    int rc;
+    char *text = targets(&o, &v,
+                         "missing = ( { name = \"programs/plain-mult.cfg\"; term = \"the best s.\";"
+                         " evidence = \"notes\"; } );\n",
+                         &rc);
+    cr_assert_eq(rc, 0, "%s", fail_message());
+    cr_expect(strstr(text, "| `programs/fft.cfg` | 7 of 7 |") != NULL, "%s", text);
+    cr_expect(strstr(text, "| `programs/plain-mult.cfg` | **3 of 6** |") != NULL, "%s", text);
+    cr_expect(strstr(text, "- **`programs/plain-mult.cfg`** (verdicts differ on set z: 3 of 6 agree;") != NULL, "%s",
+              text);
+    cr_expect(strstr(text, "- **`programs/fft.cfg`**") == NULL, "%s", text);
+    cr_expect(strstr(text, "**Lacks:** the best s.") != NULL, "%s", text);
+    free(text);
+}
+
+Test(targets, a_bad_terms_file_is_refused_with_its_place)
+{
+    one_set o;
+    set_up(&o, "sum", within);
+    set_verdicts none = {0};
+    const struct {
+        const char *file, *want;
+    } bad[] = {
+        {"missing = ( { name = \"sum\"; term = \"t\"; evidence = \"e\"; } \n", ":2: syntax error"},
+        {"missing = ( { name = \"sum\"; evidence = \"e\"; } );\n", ":1: entry 1 of `missing` needs `term`"},
+        {"missing = ( { name = \"sum\"; term = \"\"; evidence = \"e\"; } );\n", "needs `term`, a non-empty string"},
+        {"missing = { name = \"sum\"; };\n", "needs `missing = ( {...}, ... );`"},
+        {"missing = ( \"sum\" );\n", ":1: entry 1 of `missing` must be a group"},
+        {"missing = ( { name = \"sum\"; term = \"t\"; evidence = \"e\"; },\n"
+         "            { name = \"sum\"; term = \"u\"; evidence = \"f\"; } );\n",
+         ":2: `sum` is named twice"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc;
+        char *text = targets(&o, &none, bad[i].file, &rc);
+        cr_expect_eq(rc, -1, "accepted: %s", bad[i].file);
+        cr_expect(strstr(fail_message(), bad[i].want) != NULL, "for %s: message '%s', want '%s'", bad[i].file,
+                  fail_message(), bad[i].want);
+        free(text);
+    }
+}
