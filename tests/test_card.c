@@ -226,6 +226,15 @@ Test(card, working_set_under_and_over_the_l2)
     kernel_dag_free(dag);
 }
 
+/* T of kernel k alone on machine m. */
+static double kernel_T(const kernel *k, const machine *m)
+{
+    kernel_dag *dag = one_kernel(k);
+    double t = simulated_T(dag, m);
+    kernel_dag_free(dag);
+    return t;
+}
+
 Test(card, an_unaligned_kernel_beyond_the_l2_streams_at_its_own_rate)
 {
     /* the kernel above, beyond an L2 of 63 words: u_dram = 5 aligned,
@@ -233,21 +242,17 @@ Test(card, an_unaligned_kernel_beyond_the_l2_streams_at_its_own_rate)
      * within the L2 both move at U; with u_dram_unaligned 0, u_dram */
     kernel k = test_kernel("k", 4, 8, 0, 1, 1);
     k.unaligned = 1;
-    kernel_dag *dag = one_kernel(&k);
     machine m = test_machine(4, 1);
     m.u_dram = 5;
     m.l2_words = 63;
-    cr_expect_eq(simulated_T(dag, &m), 10, "u_dram_unaligned 0: as u_dram");
+    cr_expect_eq(kernel_T(&k, &m), 10, "u_dram_unaligned 0: as u_dram");
     m.u_dram_unaligned = 8;
-    cr_expect_eq(simulated_T(dag, &m), 16, "2 words at 8");
+    cr_expect_eq(kernel_T(&k, &m), 16, "2 words at 8");
     m.l2_words = 64;
-    cr_expect_eq(simulated_T(dag, &m), 2, "within the L2: U");
-    kernel_dag_free(dag);
+    cr_expect_eq(kernel_T(&k, &m), 2, "within the L2: U");
     m.l2_words = 63;
     k.unaligned = 0;
-    dag = one_kernel(&k);
-    cr_expect_eq(simulated_T(dag, &m), 10, "aligned: u_dram");
-    kernel_dag_free(dag);
+    cr_expect_eq(kernel_T(&k, &m), 10, "aligned: u_dram");
 }
 
 Test(card, a_kernel_that_reads_and_writes_beyond_the_l2_streams_at_the_mixed_rate)
@@ -261,23 +266,17 @@ Test(card, a_kernel_that_reads_and_writes_beyond_the_l2_streams_at_the_mixed_rat
     m.l2_words = 63;
     m.u_dram_mixed = 7;
     kernel both = test_kernel("k", 4, 8, 0, 1, 1), reads = test_kernel("k", 4, 8, 0, 2, 0);
-    kernel_dag *dag = one_kernel(&both);
-    cr_expect_eq(simulated_T(dag, &m), 14, "2 words at 7");
+    cr_expect_eq(kernel_T(&both, &m), 14, "2 words at 7");
+    cr_expect_eq(kernel_T(&reads, &m), 10, "a kernel that only reads: u_dram");
     m.l2_words = 64;
-    cr_expect_eq(simulated_T(dag, &m), 2, "within the L2: U");
+    cr_expect_eq(kernel_T(&both, &m), 2, "within the L2: U");
     m.l2_words = 63;
     m.u_dram_mixed = 0;
-    cr_expect_eq(simulated_T(dag, &m), 10, "u_dram_mixed 0: as u_dram");
+    cr_expect_eq(kernel_T(&both, &m), 10, "u_dram_mixed 0: as u_dram");
     m.u_dram_mixed = 7;
-    kernel_dag_free(dag);
-    dag = one_kernel(&reads);
-    cr_expect_eq(simulated_T(dag, &m), 10, "a kernel that only reads: u_dram");
-    kernel_dag_free(dag);
     both.unaligned = 1;
     m.u_dram_unaligned = 8;
-    dag = one_kernel(&both);
-    cr_expect_eq(simulated_T(dag, &m), 16, "off the line: u_dram_unaligned");
-    kernel_dag_free(dag);
+    cr_expect_eq(kernel_T(&both, &m), 16, "off the line: u_dram_unaligned");
 }
 
 Test(card, run_file_key_aligned)

@@ -66,6 +66,17 @@ static char *targets(const one_set *o, const set_verdicts *verdicts, const char 
     return text;
 }
 
+/* The same, for a terms file that must be accepted. */
+static char *targets_ok(const one_set *o, const set_verdicts *verdicts, const char *terms)
+{
+    int rc;
+    char *text = targets(o, verdicts, terms, &rc);
+    cr_assert_eq(rc, 0, "%s", fail_message());
+    return text;
+}
+
+static const set_verdicts no_conclusions = {.n = 0};
+
 static const double within[N] = {0.95, 1.02, 0.97, 1.05, 0.98, 0.96};   /* median 3.5 %, p90 5 % */
 static const double below[N] = {0.70, 0.72, 0.75, 0.66, 0.71, 0.73};    /* median 28.5 %, p90 32 % */
 
@@ -73,10 +84,7 @@ Test(targets, a_case_within_its_targets_is_met_and_not_listed)
 {
     one_set o;
     set_up(&o, "sum", within);
-    set_verdicts none = {0};
-    int rc;
-    char *text = targets(&o, &none, NULL, &rc);
-    cr_assert_eq(rc, 0, "%s", fail_message());
+    char *text = targets_ok(&o, &no_conclusions, NULL);
     cr_expect(strstr(text, "| sum | 3.5 / 5.0 / 1.000 | z |") != NULL, "%s", text);
     cr_expect(strstr(text, "- **sum**") == NULL, "a case that meets its targets listed as a miss:\n%s", text);
     cr_expect(strstr(text, "Every miss has its term named.") != NULL, "%s", text);
@@ -87,13 +95,9 @@ Test(targets, a_miss_is_bold_measured_and_given_its_named_term)
 {
     one_set o;
     set_up(&o, "euclid", below);
-    set_verdicts none = {0};
-    int rc;
-    char *text = targets(&o, &none,
-                         "missing = ( { name = \"euclid\"; term = \"the instruction stream.\";"
-                         " evidence = \"profiles/euclid.txt\"; } );\n",
-                         &rc);
-    cr_assert_eq(rc, 0, "%s", fail_message());
+    char *text = targets_ok(&o, &no_conclusions,
+                            "missing = ( { name = \"euclid\"; term = \"the instruction stream.\";"
+                            " evidence = \"profiles/euclid.txt\"; } );\n");
     cr_expect(strstr(text, "| euclid | **28.5** / **32.0** / 1.000 | none |") != NULL, "%s", text);
     cr_expect(strstr(text, "- **euclid** (misses on set z); median 28.5 % (target ≤ 10 %); "
                            "90th percentile 32.0 % (target ≤ 25 %); simulated below the card at 6 of the 6 points") !=
@@ -109,10 +113,7 @@ Test(targets, a_miss_without_a_term_says_so)
 {
     one_set o;
     set_up(&o, "euclid", below);
-    set_verdicts none = {0};
-    int rc;
-    char *text = targets(&o, &none, "missing = ( { name = \"sum\"; term = \"t\"; evidence = \"e\"; } );\n", &rc);
-    cr_assert_eq(rc, 0, "%s", fail_message());
+    char *text = targets_ok(&o, &no_conclusions, "missing = ( { name = \"sum\"; term = \"t\"; evidence = \"e\"; } );\n");
     cr_expect(strstr(text, "**No term named** (validate/notes/missing-terms.cfg has no entry `euclid`)") != NULL,
               "%s", text);
     cr_expect(strstr(text, "Every miss has its term named.") == NULL, "%s", text);
@@ -128,10 +129,7 @@ Test(targets, a_wrong_order_misses_spearman_alone)
     set_up(&o, "stockham", within);
     for (int i = 0; i < N; i++)
         o.rows[i].graph.median = 1.0 + 0.01 * (N - i), o.pts[i].sim_ms = 1.0 + 0.01 * i;
-    set_verdicts none = {0};
-    int rc;
-    char *text = targets(&o, &none, NULL, &rc);
-    cr_assert_eq(rc, 0, "%s", fail_message());
+    char *text = targets_ok(&o, &no_conclusions, NULL);
     cr_expect(strstr(text, "/ **-1.000** | none |") != NULL, "%s", text);
     cr_expect(strstr(text, "; Spearman -1.000 (target ≥ 0.95)") != NULL, "%s", text);
     const char *line = strstr(text, "- **stockham** (misses on set z); Spearman");
@@ -146,12 +144,9 @@ Test(targets, a_conclusion_that_disagrees_is_listed_with_its_term)
     set_verdicts v = {.n = 2};
     v.file[0] = (verdict_tally){"programs/fft.cfg", 7, 7};
     v.file[1] = (verdict_tally){"programs/plain-mult.cfg", 3, 6};
-    int rc;
-    char *text = targets(&o, &v,
-                         "missing = ( { name = \"programs/plain-mult.cfg\"; term = \"the best s.\";"
-                         " evidence = \"notes\"; } );\n",
-                         &rc);
-    cr_assert_eq(rc, 0, "%s", fail_message());
+    char *text = targets_ok(&o, &v,
+                            "missing = ( { name = \"programs/plain-mult.cfg\"; term = \"the best s.\";"
+                            " evidence = \"notes\"; } );\n");
     cr_expect(strstr(text, "| `programs/fft.cfg` | 7 of 7 |") != NULL, "%s", text);
     cr_expect(strstr(text, "| `programs/plain-mult.cfg` | **3 of 6** |") != NULL, "%s", text);
     cr_expect(strstr(text, "- **`programs/plain-mult.cfg`** (verdicts differ on set z: 3 of 6 agree;") != NULL, "%s",
@@ -165,7 +160,6 @@ Test(targets, a_bad_terms_file_is_refused_with_its_place)
 {
     one_set o;
     set_up(&o, "sum", within);
-    set_verdicts none = {0};
     const struct {
         const char *file, *want;
     } bad[] = {
@@ -180,7 +174,7 @@ Test(targets, a_bad_terms_file_is_refused_with_its_place)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc;
-        char *text = targets(&o, &none, bad[i].file, &rc);
+        char *text = targets(&o, &no_conclusions, bad[i].file, &rc);
         cr_expect_eq(rc, -1, "accepted: %s", bad[i].file);
         cr_expect(strstr(fail_message(), bad[i].want) != NULL, "for %s: message '%s', want '%s'", bad[i].file,
                   fail_message(), bad[i].want);

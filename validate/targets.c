@@ -120,9 +120,9 @@ static int misses(const error_stats *s)
 /* "**38.2**" when the figure misses, "3.9" when it does not. */
 static void figure(FILE *f, const char *format, double x, int missed)
 {
-    fprintf(f, missed ? "**" : "");
+    fputs(missed ? "**" : "", f);
     fprintf(f, format, x);
-    fprintf(f, missed ? "**" : "");
+    fputs(missed ? "**" : "", f);
 }
 
 static void stats_cell(FILE *f, const error_stats *s)
@@ -265,17 +265,10 @@ static void conclusion_miss(FILE *f, const validation *sets, const set_verdicts 
     lacks(f, m, path, unnamed);
 }
 
-int write_targets(FILE *f, const validation *sets, const set_verdicts *verdicts, int n_sets, const char *missing_path,
-                  int *unnamed_out)
+/* The table of cases: s[c][i] gets case c's figures on set i. */
+static void cases_table(FILE *f, const validation *sets, int n_sets, const char **names, int k,
+                        error_stats (*s)[MAX_SETS])
 {
-    missing_terms m;
-    if (missing_terms_load(&m, missing_path) < 0) {
-        missing_terms_free(&m);
-        return -1;
-    }
-    const char *names[64];
-    int k = all_cases(sets, n_sets, names, 64), unnamed = 0;
-    error_stats(*s)[MAX_SETS] = calloc((size_t)k + 1, sizeof *s);
     fprintf(f, "## The targets, case by case\n\n"
                "Each set's median absolute relative error (target ≤ 10 %%), 90th percentile (≤ 25 %%) and\n"
                "Spearman rank correlation (≥ 0.95; not judged under 3 points); a figure that misses is in bold.\n\n"
@@ -290,7 +283,7 @@ int write_targets(FILE *f, const validation *sets, const set_verdicts *verdicts,
         fprintf(f, "| %s |", names[c]);
         const char *sep = " ";
         char met[32] = "";
-        for (int i = 0; i < n_sets && i < MAX_SETS; i++) {
+        for (int i = 0; i < n_sets; i++) {
             s[c][i] = validation_errors(&sets[i], names[c], validation_split(&sets[i]));
             stats_cell(f, &s[c][i]);
             if (s[c][i].n > 0 && !misses(&s[c][i])) {
@@ -301,6 +294,12 @@ int write_targets(FILE *f, const validation *sets, const set_verdicts *verdicts,
         }
         fprintf(f, "%s |\n", met[0] ? met : " none");
     }
+}
+
+/* The table of conclusions, one row per run file of paths. */
+static void conclusions_table(FILE *f, const validation *sets, const set_verdicts *verdicts, int n_sets,
+                              const char **paths, int n_paths)
+{
     fprintf(f, "\nThe papers' conclusions: verdicts on which the card and the simulator agree (target: all).\n\n"
                "| conclusion |");
     for (int i = 0; i < n_sets; i++)
@@ -309,8 +308,6 @@ int write_targets(FILE *f, const validation *sets, const set_verdicts *verdicts,
     for (int i = 0; i < n_sets; i++)
         fprintf(f, "---|");
     fprintf(f, "\n");
-    const char *paths[MAX_CONCLUSIONS];
-    int n_paths = all_conclusions(verdicts, n_sets, paths, MAX_CONCLUSIONS);
     for (int r = 0; r < n_paths; r++) {
         fprintf(f, "| `%s` |", paths[r]);
         for (int i = 0; i < n_sets; i++) {
@@ -322,23 +319,40 @@ int write_targets(FILE *f, const validation *sets, const set_verdicts *verdicts,
         }
         fprintf(f, "\n");
     }
+}
+
+int write_targets(FILE *f, const validation *sets, const set_verdicts *verdicts, int n_sets, const char *missing_path,
+                  int *unnamed)
+{
+    if (n_sets > MAX_SETS)
+        return fail("write_targets: %d sets, at most %d", n_sets, MAX_SETS);
+    missing_terms m;
+    if (missing_terms_load(&m, missing_path) < 0) {
+        missing_terms_free(&m);
+        return -1;
+    }
+    const char *names[64], *paths[MAX_CONCLUSIONS];
+    int k = all_cases(sets, n_sets, names, 64), n_paths = all_conclusions(verdicts, n_sets, paths, MAX_CONCLUSIONS);
+    error_stats(*s)[MAX_SETS] = calloc((size_t)k + 1, sizeof *s);
+    cases_table(f, sets, n_sets, names, k, s);
+    conclusions_table(f, sets, verdicts, n_sets, paths, n_paths);
     fprintf(f, "\n### What the cases that miss lack\n\n"
                "How far each case that misses a target is from it (over the sets where it misses), on which side\n"
                "of the card its points lie, and the term the model lacks with its measured evidence, as\n"
                "`validate/notes/missing-terms.cfg` names them (the analysis: `validate/notes/card-model.md`).\n\n");
+    *unnamed = 0;
     for (int c = 0; c < k; c++) {
         int any = 0;
         for (int i = 0; i < n_sets; i++)
             any |= misses(&s[c][i]);
         if (any)
-            case_miss(f, sets, n_sets, names[c], s[c], &m, &unnamed);
+            case_miss(f, sets, n_sets, names[c], s[c], &m, unnamed);
     }
     for (int r = 0; r < n_paths; r++)
-        conclusion_miss(f, sets, verdicts, n_sets, paths[r], &m, &unnamed);
+        conclusion_miss(f, sets, verdicts, n_sets, paths[r], &m, unnamed);
     fprintf(f, "\n");
-    if (unnamed == 0)
+    if (*unnamed == 0)
         fprintf(f, "Every miss has its term named.\n\n");
-    *unnamed_out = unnamed;
     free(s);
     missing_terms_free(&m);
     return 0;
