@@ -38,7 +38,9 @@
  * entries.  cuda_ref/plain-mult.cu uses a 2-D grid instead, x·⌈y/(sℓ)⌉
  * blocks (a block never straddles two rows): the same for s = 1, but more
  * blocks for s >= 2 at small n (at n = m = 2^10, s = 16: 64 blocks there,
- * 17 here).  The papers' formulas count the 1-D grid; so does this file.
+ * 17 here).  The papers' formulas count the 1-D grid; so does this file,
+ * unless param grid = 2 asks for the CUDA grid (the work of a row spread
+ * over its blocks), which `make validate` does (cuda_params).
  *
  * Z constraint — ENFORCED: 2sℓ + 2s − 1 <= Z (paper §5.1, line 382; thesis
  * §4.5.1; the worksheet's last line 5723 says "2ls + 2s must fit").  A
@@ -91,7 +93,8 @@
  * number of resident blocks).
  *
  * Params: n, m (m = 0 means m = n, so that a sweep over n gives n = m),
- * s (default 4, the paper's measured best), l (ℓ, default 256).
+ * s (default 4, the paper's measured best), l (ℓ, default 256), grid (1,
+ * the default: the papers' 1-D grid; 2: cuda_ref's, above).
  * Needs whole n >= m >= s >= 1, ℓ >= 1; the papers take m, s powers of two
  * (any m, s work here: x = ⌈m/s⌉ rows, ⌈log x⌉ addition rounds, the odd
  * row of a round passing through).
@@ -105,12 +108,17 @@
 
 typedef struct plain_mult_params {
     double n, m, s, l;
+    double grid; /* 1: the papers' 1-D grid; 2: cuda_ref's rows × ⌈y/(sℓ)⌉ */
 } plain_mult_params;
 
 static int read_params(const vars *params, plain_mult_params *p)
 {
     const double *n = vars_get(params, "n"), *m = vars_get(params, "m");
-    const double *s = vars_get(params, "s"), *l = vars_get(params, "l");
+    const double *s = vars_get(params, "s"), *l = vars_get(params, "l"), *grid = vars_get(params, "grid");
+    p->grid = grid ? *grid : 1;
+    if (p->grid != 1 && p->grid != 2)
+        return fail("program 'plain-mult': grid must be 1 (the papers' 1-D grid) or 2 (cuda_ref's grid, "
+                    "a block never across two rows), got %g", p->grid);
     p->n = n ? *n : 1024;
     p->m = m ? *m : 0;
     p->s = s ? *s : 4;
@@ -141,13 +149,14 @@ static int check_z(const plain_mult_params *p, const machine *m)
 }
 
 /* A coalesced kernel over `rows` rows of M, each of ⌈y/s⌉ threads: the
- * grid rounded up, the work of the threads that have entries spread over
- * the blocks. */
+ * grid rounded up (1-D, or ⌈y/(sℓ)⌉ blocks a row with grid = 2), the work
+ * of the threads that have entries spread over the blocks. */
 static kernel thread_block_grid(const char *name, const plain_mult_params *p, double rows,
                                 double span, double reads, double writes, double private_words)
 {
     double threads = rows * ceil((p->n + p->s - 1) / p->s);
-    long blocks = (long)ceil(threads / p->l);
+    long blocks = p->grid == 2 ? (long)(rows * ceil((p->n + p->s - 1) / (p->s * p->l)))
+                               : (long)ceil(threads / p->l);
     kernel k = {
         .name = (char *)name,
         .blocks = blocks,
@@ -263,7 +272,8 @@ const builtin_program program_plain_mult = {
     .name = "plain-mult",
     .summary = "plain polynomial multiplication, parameter s: MulKer + log(m/s) AddKer "
                "(paper §5.1, thesis §4.5.1, App. B l.5483)",
-    .defaults = "n=1024 m=0 s=4 l=256",
+    .defaults = "n=1024 m=0 s=4 l=256 grid=1",
+    .cuda_params = "grid=2",
     .build = build,
     .closed_form = closed_form_of,
 };

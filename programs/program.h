@@ -27,6 +27,11 @@ typedef struct builtin_program {
     const char *name;
     const char *summary;        /* one line, with the paper section it follows */
     const char *defaults;       /* default params, e.g. "n=1048576 l=256" */
+    /* The params, beyond the defaults and a measured point's own, at
+     * which the DAG is its cuda_ref/ implementation's where that departs
+     * from the paper's (plain multiplication's grid), e.g. "grid=2";
+     * NULL: none.  `make validate` simulates the measured points so. */
+    const char *cuda_params;
     /* The kernel DAG at `params` on `m`; NULL with fail() on a bad point,
      * e.g. a violated Z constraint, quoted: "4s + 2ℓ <= Z". */
     kernel_dag *(*build)(const vars *params, const machine *m);
@@ -41,6 +46,9 @@ typedef struct builtin_program {
 /* Built-in programs, NULL-terminated; and lookup by name. */
 const builtin_program *const *builtin_programs(void);
 const builtin_program *builtin_find(const char *name);
+
+/* *params gets b's defaults, then, with `as_measured`, its cuda_params. */
+int builtin_params(const builtin_program *b, int as_measured, vars *params);
 
 /* The program's name: `name` in the group, unless `name` (a sweep over
  * programs, or --set program=...) overrides it. */

@@ -128,6 +128,14 @@ static int parse_defaults(const char *text, vars *params)
     return 0;
 }
 
+int builtin_params(const builtin_program *b, int as_measured, vars *params)
+{
+    vars_clear(params);
+    if (parse_defaults(b->defaults, params) < 0)
+        return -1;
+    return as_measured && b->cuda_params ? parse_defaults(b->cuda_params, params) : 0;
+}
+
 int program_params(const config_setting_t *program, const char *name, vars *params)
 {
     char where[512];

@@ -591,15 +591,7 @@ Test(card, exec_mode_dags_carry_measured_classes)
 static vars default_params(const builtin_program *b)
 {
     vars v;
-    vars_clear(&v);
-    char text[256];
-    snprintf(text, sizeof text, "%s", b->defaults ? b->defaults : "");
-    for (char *save = NULL, *tok = strtok_r(text, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        char *eq = strchr(tok, '=');
-        cr_assert_not_null(eq, "%s: default '%s'", b->name, tok);
-        *eq = '\0';
-        vars_set(&v, tok, atof(eq + 1));
-    }
+    cr_assert_eq(builtin_params(b, 0, &v), 0, "%s: %s", b->name, fail_message());
     return v;
 }
 

@@ -108,6 +108,37 @@ Test(plain_mult, m_zero_means_m_equals_n)
     kernel_dag_free(b);
 }
 
+/* grid = 2, the CUDA reference's grid (a block never across two rows):
+ * at n = m = 2^10, s = 16, ℓ = 256 a row of 1039 entries takes ⌈1039/4096⌉
+ * = 1 block, so MulKer has 64 blocks (the papers' 1-D grid: 64·65 threads,
+ * 17 blocks) and the first AddKer 32 (1-D: 9); the work is the same. */
+Test(plain_mult, grid_2_is_the_cuda_references_grid)
+{
+    machine mach = test_preset("gtx670");
+    vars one = test_params("n m s l grid", 1024, 1024, 16, 256, 1);
+    vars two = test_params("n m s l grid", 1024, 1024, 16, 256, 2);
+    kernel_dag *a = build_builtin(PLAIN, one, &mach), *b = build_builtin(PLAIN, two, &mach);
+    cr_expect_eq(a->kernels[0].blocks, 17);
+    cr_expect_eq(b->kernels[0].blocks, 64);
+    cr_expect_eq(a->kernels[1].blocks, 9);
+    cr_expect_eq(b->kernels[1].blocks, 32);
+    dag_costs ca = checked_costs(a, &mach), cb = checked_costs(b, &mach);
+    cr_expect_float_eq(ca.W, cb.W, 1e-9 * ca.W, "the same work, spread over more blocks");
+    kernel_dag_free(a);
+    kernel_dag_free(b);
+    vars bad = test_params("n m s l grid", 1024, 1024, 16, 256, 3);
+    cr_expect_null(builtin_find(PLAIN)->build(&bad, &mach));
+    cr_expect(strstr(fail_message(), "program 'plain-mult': grid must be 1 (the papers' 1-D grid) or 2") != NULL,
+              "%s", fail_message());
+    /* make validate simulates the measured points at the CUDA grid */
+    vars as_run, as_measured;
+    cr_assert_eq(builtin_params(builtin_find(PLAIN), 0, &as_run), 0);
+    cr_assert_eq(builtin_params(builtin_find(PLAIN), 1, &as_measured), 0);
+    cr_expect_eq(*vars_get(&as_run, "grid"), 1);
+    cr_expect_eq(*vars_get(&as_measured, "grid"), 2);
+    cr_expect_eq(*vars_get(&as_measured, "s"), 4, "the defaults kept");
+}
+
 /* On P = K SMs: T <= (N/K + L)·C from the simulated N, L, C; the ratio to
  * the paper's closed-form T is logged.  Every kernel then runs in one
  * round, so T = C_MulKer + log(m/s)·C_AddKer, below the estimate, which

@@ -62,16 +62,8 @@ static int build_dag(const measured_row *row, const machine *m, kernel_dag **dag
     if (!b)
         return fail("%s:%d: case '%s' is not a built-in program", row->file, row->line, row->program);
     vars v;
-    vars_clear(&v);
-    char defaults[256], *save;
-    snprintf(defaults, sizeof defaults, "%s", b->defaults);
-    for (char *tok = strtok_r(defaults, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        char *eq = strchr(tok, '=');
-        if (eq) {
-            *eq = '\0';
-            vars_set(&v, tok, atof(eq + 1));
-        }
-    }
+    if (builtin_params(b, 1, &v) < 0) /* the DAG of its cuda_ref implementation */
+        return fail("%s:%d: %s", row->file, row->line, fail_message());
     for (int i = 0; i < row->values.n; i++) {
         if (!vars_get(&v, row->values.name[i]))
             return fail("%s:%d: program '%s' has no param '%s' (its params: %s)", row->file, row->line,
