@@ -342,7 +342,9 @@ static int validate_dmm_umm(const machine *m)
                            : machine_card_compute(m) ? "lanes/cycles_*"
                            : m->blocks_per_sm != 1 || m->threads_per_sm != 0 || m->block_retire != 0
                                ? "blocks_per_sm"
-                           : m->l2_words != 0 || m->u_dram != 0 || m->u_dram_unaligned != 0 || m->u_dram_mixed != 0 ? "l2_words/u_dram"
+                           : m->l2_words != 0 || m->u_dram != 0 || m->u_dram_unaligned != 0 ||
+                                   m->u_dram_mixed != 0
+                               ? "l2_words/u_dram"
                            : m->sector_words != 0 ? "sector_words"
                            : m->read_latency != 0 || m->read_latency_dram != 0 ? "read_latency"
                            : m->graph_launch_latency != 0 || m->graph_start_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"

@@ -14,7 +14,8 @@
  *    that, (c) every point of its newest H200 session on the H200's own
  *    constants.  Compare with the graph device times.  A case `user-NAME`
  *    is a kernel written once (programs/user/NAME.c): its DAG comes from
- *    exec mode.
+ *    exec mode; a built-in case's DAG is built at the params that make it
+ *    its CUDA implementation's (program.h, cuda_params).
  * 4. Write validate/report/REPORT.md, validate/report/{a,b,c}/ (points.csv
  *    and one plot per case study) and the presets machine/h100.cfg and
  *    machine/h200.cfg.  The report ends with the targets case by case and
@@ -38,8 +39,8 @@
 #include <unistd.h>
 
 #define REPORT_DIR "validate/report"
-#define USER_CASE "user-"
-#define MISSING_TERMS "validate/notes/missing-terms.cfg" /* targets.c */ /* cases that are user programs (programs/user/) */
+#define USER_CASE "user-" /* cases that are user programs (programs/user/) */
+#define MISSING_TERMS "validate/notes/missing-terms.cfg" /* what each miss lacks (targets.c) */
 
 /* A case "user-NAME" is the kernel written once in programs/user/NAME.c
  * (sim/mcm_kernel.h): its CUDA build was timed, and its exec mode gives
