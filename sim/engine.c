@@ -40,8 +40,8 @@
  * words off the line or for reads mixed with writes); with sector_words
  * a block pays for every word of every thread (the MCM: one U per
  * coalesced access of the block); with a read latency a block that reads
- * waits that long for its first word, as it waits for its dispatch.  Still one block at a
- * time per SM, the same story, and the same waves.
+ * waits that long for its first word, as it waits for its dispatch.
+ * Still one block at a time per SM, the same story, and the same waves.
  *
  * With blocks_per_sm = k > 1 each SM holds k blocks at once.  It has a
  * compute resource (its lanes, one cycle of work per cycle) and a port (a

@@ -11,6 +11,7 @@
 #include "rng.h"
 
 #include <math.h>
+#include <stddef.h>
 
 /* A DAG of one kernel k. */
 static kernel_dag *one_kernel(const kernel *k)
@@ -907,53 +908,47 @@ Test(card, blocks_per_sm_is_the_most_any_kernel_held)
     free_session_copy(&c);
 }
 
-Test(card, u_dram_unaligned_is_off_until_a_session_measures_it)
+/* A DRAM term read from a whole-card rate (words a cycle), `key` at
+ * `field` of the machine: the reference session without the row leaves
+ * it 0 (off), even over a base preset holding 0.7, and the preset it
+ * writes says so; with a made-up row of `rate` it is 132 SMs / rate. */
+static void expect_card_rate_term(const char *row, double rate, const char *key, size_t field)
 {
-    /* the reference session's constants with and without a made-up
-     * gmem_rmw_shift4_card of 264 words a cycle: 132 SMs / 264 = 0.5
-     * cycles per word per SM; without it the key is 0 (off), even where
-     * the base preset had a value, and the preset says so */
+    char filter[128];
+    snprintf(filter, sizeof filter, "grep -v '^%s,'", row);
     session_copy c;
-    copy_reference_session(&c, "constants.csv", "grep -v '^gmem_rmw_shift4_card,'");
+    copy_reference_session(&c, "constants.csv", filter);
     const session *s = &c.copy;
     machine base = test_preset("h100"), m;
-    base.u_dram_unaligned = 0.7; /* as a preset written from an earlier session says */
+    *(double *)((char *)&base + field) = 0.7; /* as a preset written from an earlier session says */
     cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
-    cr_expect_eq(m.u_dram_unaligned, 0, "off, whatever the base preset said");
-    char preset[1100], cmd[1200];
+    cr_expect_eq(*(double *)((char *)&m + field), 0, "%s: off, whatever the base preset said", key);
+    char preset[1100], cmd[1400], off[128];
     snprintf(preset, sizeof preset, "%s/preset.cfg", s->dir);
     cr_assert_eq(card_write_preset(&m, s, NULL, preset), 0, "%s", fail_message());
     long len;
     char *text = read_file(preset, &len);
-    cr_expect(strstr(text, "# u_dram_unaligned: off, not measured in this session") != NULL, "%s", text);
+    snprintf(off, sizeof off, "# %s: off, not measured in this session", key);
+    cr_expect(strstr(text, off) != NULL, "%s", text);
     free(text);
-    snprintf(cmd, sizeof cmd, "echo 'gmem_rmw_shift4_card,264,words/cycle,once,made up' >> %s/constants.csv", s->dir);
+    snprintf(cmd, sizeof cmd, "echo '%s,%g,words/cycle,once,made up' >> %s/constants.csv", row, rate, s->dir);
     cr_assert_eq(system(cmd), 0);
     cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
-    cr_expect_float_eq(m.u_dram_unaligned, 0.5, 1e-12);
+    cr_expect_float_eq(*(double *)((char *)&m + field), 132 / rate, 1e-12, "%s", key);
     free_session_copy(&c);
+}
+
+Test(card, u_dram_unaligned_is_off_until_a_session_measures_it)
+{
+    /* gmem_rmw_shift4_card of 264 words a cycle: 0.5 cycles per word per SM */
+    expect_card_rate_term("gmem_rmw_shift4_card", 264, "u_dram_unaligned", offsetof(machine, u_dram_unaligned));
 }
 
 Test(card, u_dram_mixed_is_the_copy_rate_and_off_without_it)
 {
-    /* gmem_copy_card (words read + written a cycle, the whole card) is
-     * read as 132 SMs / rate; a session without it leaves the term off */
-    session_copy c;
-    copy_reference_session(&c, "constants.csv", "grep -v '^gmem_copy_card,'");
-    const session *s = &c.copy;
-    machine base = test_preset("h100"), m;
-    base.u_dram_mixed = 0.7;
-    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
-    cr_expect_eq(m.u_dram_mixed, 0, "off, whatever the base preset said");
-    char cmd[2400];
-    snprintf(cmd, sizeof cmd,
-             "echo 'gmem_copy_card,330,words/cycle,before,made up' >> %s/constants.csv && "
-             "echo 'gmem_copy_card,330,words/cycle,after,made up' >> %s/constants.csv",
-             s->dir, s->dir);
-    cr_assert_eq(system(cmd), 0);
-    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
-    cr_expect_float_eq(m.u_dram_mixed, 0.4, 1e-12, "132 / 330 = 0.4 cycles a word");
-    free_session_copy(&c);
+    /* gmem_copy_card (words read + written a cycle, the whole card) of 330:
+     * 0.4 cycles per word per SM */
+    expect_card_rate_term("gmem_copy_card", 330, "u_dram_mixed", offsetof(machine, u_dram_mixed));
 }
 
 Test(card, a_session_without_a_constant_is_refused)
