@@ -42,11 +42,16 @@ endif
 PACKAGES := libsimgrid-dev libconfig-dev libcriterion-dev libmuparser-dev \
             libcjson-dev libgsl-dev gnuplot-nox pkg-config clang libclang-rt-14-dev pajeng
 
-LIB_SRC  := $(wildcard sim/*.c machine/*.c programs/*.c validate/*.c)
+# A case study's folder (programs/CASE/) holds its model (built into the
+# library), its kernels written once (kernels.c: compiled by mcmsim at run
+# time for exec mode, and by nvcc for the card) and its tests.
+CASE_DIRS := $(filter-out programs/user/ programs/lectures/,$(wildcard programs/*/))
+LIB_SRC  := $(wildcard sim/*.c machine/*.c programs/*.c validate/*.c) \
+            $(filter-out %/kernels.c %/reference.c $(wildcard programs/*/test_*.c),$(wildcard $(CASE_DIRS:%=%*.c)))
 LIB_SRC  := $(filter-out sim/main.c validate/main.c,$(LIB_SRC))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-TEST_SRC := $(filter-out tests/test_cuda_ref.c,$(wildcard tests/test_*.c))
-TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_SRC := $(filter-out tests/test_cuda_ref.c,$(wildcard tests/test_*.c)) $(wildcard $(CASE_DIRS:%=%test_*.c))
+TEST_BIN := $(foreach t,$(TEST_SRC),$(BUILD)/tests/$(basename $(notdir $(t))))
 MCMSIM   := $(BUILD)/mcmsim
 
 .PHONY: all run test bench setup clean
@@ -72,14 +77,17 @@ $(BUILD)/%.o: %.c | $(BUILD)/.setup
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libmcmsim.a: $(LIB_OBJ)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(MCMSIM): $(BUILD)/sim/main.o $(BUILD)/libmcmsim.a
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c $(BUILD)/libmcmsim.a | $(BUILD)/.setup
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -Itests $< $(BUILD)/libmcmsim.a $(LDFLAGS) $(LDLIBS) -lcriterion -o $@
+define test_rule
+$(BUILD)/tests/$(basename $(notdir $(1))): $(1) $(BUILD)/libmcmsim.a | $(BUILD)/.setup
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -MMD -MP -Itests $$< $(BUILD)/libmcmsim.a $$(LDFLAGS) $$(LDLIBS) -lcriterion -o $$@
+endef
+$(foreach t,$(TEST_SRC),$(eval $(call test_rule,$(t))))
 
 run: $(MCMSIM)
 	$(MCMSIM) run programs/demo.cfg

@@ -5,8 +5,10 @@
 #     make -f cuda_ref/cuda.mk cuda          # what cuda_ref/run-all.sh does
 #
 # Targets
-#   cuda        every program into $(BUILD)/cuda/ (sm_90 machine code + PTX),
-#               and every user example programs/user/NAME.c into
+#   cuda        every program into $(BUILD)/cuda/ (sm_90 machine code + PTX):
+#               the microbenchmarks (cuda_ref/*.cu), every case study from
+#               its kernels written once, programs/CASE/kernels.c, into
+#               $(BUILD)/cuda/CASE, and every user example programs/user/NAME.c into
 #               $(BUILD)/cuda/user-NAME (the kernel written once against
 #               sim/mcm_kernel.h, compiled as CUDA: nvcc -x cu)
 #   cuda-user   any user file: make -f cuda_ref/cuda.mk cuda-user USER_SRC=path/to/NAME.c
@@ -32,9 +34,12 @@ NVCC := $(shell command -v nvcc 2>/dev/null || \
           { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
 endif
 
-CUDA_PROGRAMS := euclid cooley-tukey stockham plain-mult fft-mult radix-sort \
-                 plain-division sum prefix-naive prefix-optimal constants
+# hand-written programs (the microbenchmarks, constants.cu), and the case
+# studies, each built from its kernels written once (programs/CASE/kernels.c)
+CUDA_PROGRAMS := $(patsubst cuda_ref/%.cu,%,$(wildcard cuda_ref/*.cu))
+CUDA_CASES := $(patsubst programs/%/kernels.c,%,$(wildcard programs/*/kernels.c))
 CUDA_BINS := $(addprefix $(BUILD)/cuda/,$(CUDA_PROGRAMS))
+CUDA_CASE_BINS := $(addprefix $(BUILD)/cuda/,$(CUDA_CASES))
 CUDA_C_SRC := $(wildcard cuda_ref/common/*.c)
 CUDA_C_OBJ := $(patsubst cuda_ref/common/%.c,$(BUILD)/cuda/obj/%.o,$(CUDA_C_SRC))
 CUDA_HEADERS := $(wildcard cuda_ref/common/*.h cuda_ref/common/*.cuh)
@@ -53,13 +58,13 @@ USER_BIN := $(if $(USER_SRC),$(BUILD)/cuda/user-$(basename $(notdir $(USER_SRC))
 .PHONY: cuda cuda-check cuda-compile cuda-test cuda-user
 .SECONDARY: $(CUDA_C_OBJ)
 
-cuda: $(CUDA_BINS) $(CUDA_USER_BINS)
+cuda: $(CUDA_BINS) $(CUDA_CASE_BINS) $(CUDA_USER_BINS)
 
 cuda-user: $(USER_BIN)
 	@test -n "$(USER_SRC)" || { echo "usage: make -f cuda_ref/cuda.mk cuda-user USER_SRC=path/to/NAME.c" >&2; exit 2; }
 
 ifeq ($(strip $(NVCC)),)
-$(CUDA_BINS) $(CUDA_C_OBJ) $(CUDA_USER_BINS) $(USER_BIN):
+$(CUDA_BINS) $(CUDA_CASE_BINS) $(CUDA_C_OBJ) $(CUDA_USER_BINS) $(USER_BIN):
 	@echo "cuda_ref: nvcc not found, cannot build $@" >&2; exit 1
 cuda-compile:
 	@echo "cuda_ref: nvcc not found, skipping CUDA compilation"
@@ -86,7 +91,13 @@ $(BUILD)/cuda/user-%: programs/user/%.c $(CUDA_USER_DEPS)
 	$(NVCC) $(CUDA_NVCCFLAGS) $(CUDA_USER_FLAGS) -c $< -o $(BUILD)/cuda/obj/user-$*.o
 	$(NVCC) $(CUDA_NVCCFLAGS) $(BUILD)/cuda/obj/user-$*.o $(CUDA_C_OBJ) -o $@
 
-cuda-compile: $(CUDA_BINS) $(CUDA_USER_BINS)
+# a case study: its CSV rows name the case itself ("sum", not "user-sum")
+$(BUILD)/cuda/%: programs/%/kernels.c $(CUDA_USER_DEPS)
+	@mkdir -p $(BUILD)/cuda/obj
+	$(NVCC) $(CUDA_NVCCFLAGS) $(CUDA_USER_FLAGS) -DMCM_CASE_PREFIX='""' -c $< -o $(BUILD)/cuda/obj/case-$*.o
+	$(NVCC) $(CUDA_NVCCFLAGS) $(BUILD)/cuda/obj/case-$*.o $(CUDA_C_OBJ) -o $@
+
+cuda-compile: $(CUDA_BINS) $(CUDA_CASE_BINS) $(CUDA_USER_BINS)
 endif
 
 # ---- CPU-side test (Criterion) ---------------------------------------------

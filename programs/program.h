@@ -19,6 +19,7 @@
 #include "formula.h"
 #include "kernel_dag.h"
 #include "machine.h"
+#include "user_program.h"
 
 #include <libconfig.h>
 
@@ -32,6 +33,10 @@ typedef struct builtin_program {
      * from the paper's (plain multiplication's grid), e.g. "grid=2";
      * NULL: none.  `make validate` simulates the measured points so. */
     const char *cuda_params;
+    /* Its kernels written once (sim/mcm_kernel.h), the path from mcmsim's
+     * source folder, e.g. "programs/sum/kernels.c": what --exec runs and
+     * what the card times (cuda_ref/); NULL: none. */
+    const char *kernels;
     /* The kernel DAG at `params` on `m`; NULL with fail() on a bad point,
      * e.g. a violated Z constraint, quoted: "4s + 2ℓ <= Z". */
     kernel_dag *(*build)(const vars *params, const machine *m);
@@ -73,6 +78,16 @@ access_hook program_accesses(const config_setting_t *program, const char *name);
 /* The paper's closed forms at this point; 0 if the program has none. */
 int program_closed_form(const config_setting_t *program, const char *name, const vars *params,
                         const machine *m, closed_form *out);
+
+/* Run the point's program in exec mode into *out (user_program.h): a
+ * user's `source` file, or a built-in's kernels; -1 with fail() if the
+ * program has no kernels written once (a `kernels` list) or they fail. */
+int program_run_exec(const config_setting_t *program, const char *name, const vars *params, const machine *m,
+                     exec_result *out);
+
+/* The path of a built-in's kernels file (mcmsim's source folder joined
+ * with b->kernels) into out; -1 with fail() if it has none. */
+int builtin_kernels_path(const builtin_program *b, char *out, size_t size);
 
 /* Build a DAG from a `kernels = ( ... )` list (config_program.c). */
 kernel_dag *config_program_build(const char *name, const config_setting_t *kernels,

@@ -244,6 +244,37 @@ kernel_dag *program_build(const config_setting_t *program, const char *name, con
     return b->build(params, m);
 }
 
+int builtin_kernels_path(const builtin_program *b, char *out, size_t size)
+{
+    if (!b->kernels)
+        return fail("program '%s' has no kernels written once: --exec runs the case studies whose kernels are "
+                    "(`mcmsim list`)", b->name);
+    snprintf(out, size, "%s/%s", user_program_datadir(), b->kernels);
+    return 0;
+}
+
+int program_run_exec(const config_setting_t *program, const char *name, const vars *params, const machine *m,
+                     exec_result *out)
+{
+    char where[512];
+    setting_where(program, where, sizeof where);
+    if (!config_setting_is_group(program))
+        return fail("%s: 'program' must be a group { name = ...; ... }", where);
+    if (check_program_keys(program) < 0 || check_constraints(program, params, m) < 0)
+        return -1;
+    const builtin_program *b = builtin_of(program, name);
+    char source[2048];
+    int has_source = b ? 0 : source_path(program, source, sizeof source);
+    if (has_source < 0)
+        return -1;
+    if (!has_source && !b)
+        return fail("%s: program '%s' is a `kernels` list, which has no kernels to run: --exec runs a built-in "
+                    "case study's kernels or a C file (`source`)", where, program_name(program, name));
+    if (b && builtin_kernels_path(b, source, sizeof source) < 0)
+        return -1;
+    return user_program_run(source, params, m, out);
+}
+
 /* "dmm-example, contiguous, ...": the built-in programs with accesses. */
 static void programs_with_accesses(char *out, size_t size)
 {

@@ -39,13 +39,9 @@
 #define MCMSIM_DATADIR "."
 #endif
 
-/* The headers a user program is compiled against: part of the cache key. */
-static const char *const headers[] = {"sim/mcm_kernel.h", "sim/exec.h", "sim/kernel_dag.h", "machine/machine.h",
-                                      NULL};
-
 /* ---- compiling ------------------------------------------------------------ */
 
-static const char *datadir(void)
+const char *user_program_datadir(void)
 {
     const char *env = getenv("MCMSIM_DATADIR");
     return env && *env ? env : MCMSIM_DATADIR;
@@ -57,24 +53,13 @@ static const char *compiler(void)
     return env && *env ? env : "cc";
 }
 
-/* FNV-1a over a file's bytes, into *h; -1 if it cannot be read. */
-static int hash_file(const char *path, uint64_t *h)
+static void hash_bytes(const char *bytes, size_t n, uint64_t *h)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    int c;
-    while ((c = getc(f)) != EOF)
-        *h = (*h ^ (uint64_t)(unsigned char)c) * 0x100000001b3ull;
-    fclose(f);
-    return 0;
+    for (size_t i = 0; i < n; i++)
+        *h = (*h ^ (uint64_t)(unsigned char)bytes[i]) * 0x100000001b3ull;
 }
 
-static void hash_text(const char *text, uint64_t *h)
-{
-    for (; *text; text++)
-        *h = (*h ^ (uint64_t)(unsigned char)*text) * 0x100000001b3ull;
-}
+static void hash_text(const char *text, uint64_t *h) { hash_bytes(text, strlen(text) + 1, h); }
 
 /* mkdir -p for the cache folder. */
 static int make_dirs(char *path)
@@ -107,26 +92,79 @@ static int cache_dir(char *out, size_t size)
     return 0;
 }
 
-/* Run the compiler; its messages go to our stderr as they are. */
-static int run_compiler(const char *source, const char *out)
-{
+/* The compiler's command: preprocess only (`out` NULL) or compile into
+ * `out`.  Its include folders are mcmsim's; the file's own folder comes
+ * first for its "quoted" includes, as always in C. */
+typedef struct compile_command {
     char inc_sim[1100], inc_machine[1100];
-    snprintf(inc_sim, sizeof inc_sim, "-I%s/sim", datadir());
-    snprintf(inc_machine, sizeof inc_machine, "-I%s/machine", datadir());
-    const char *cc = compiler();
-    char *argv[] = {(char *)cc, "-std=c11", "-O2", "-g", "-fPIC", "-shared", "-Wall", inc_sim, inc_machine,
-                    "-o", (char *)out, (char *)source, NULL};
+    char *argv[16];
+} compile_command;
+
+static void compile_command_for(compile_command *c, const char *source, const char *out)
+{
+    snprintf(c->inc_sim, sizeof c->inc_sim, "-I%s/sim", user_program_datadir());
+    snprintf(c->inc_machine, sizeof c->inc_machine, "-I%s/machine", user_program_datadir());
+    char **a = c->argv;
+    *a++ = (char *)compiler();
+    *a++ = "-std=c11";
+    if (out) {
+        char *flags[] = {"-O2", "-g", "-fPIC", "-shared", "-Wall", NULL};
+        for (char **f = flags; *f; f++)
+            *a++ = *f;
+    } else {
+        *a++ = "-E";
+    }
+    *a++ = c->inc_sim;
+    *a++ = c->inc_machine;
+    if (out) {
+        *a++ = "-o";
+        *a++ = (char *)out;
+    }
+    *a++ = (char *)source;
+    *a = NULL;
+}
+
+/* Run the compiler; its messages go to our stderr as they are, its output
+ * (when `hash` is given: the preprocessed text) into *hash. */
+static int run_compiler(const char *source, const char *out, uint64_t *hash)
+{
+    compile_command c;
+    compile_command_for(&c, source, out);
+    int fds[2] = {-1, -1};
+    if (hash && pipe(fds) < 0)
+        return fail("%s: cannot start the compiler: %s", source, strerror(errno));
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        if (hash) {
+            close(fds[0]);
+            close(fds[1]);
+        }
         return fail("%s: cannot start the compiler: %s", source, strerror(errno));
+    }
     if (pid == 0) {
         lifetime_child_start(getppid());
-        execvp(cc, argv);
-        fprintf(stderr, "mcmsim: cannot run the compiler '%s': %s\n", cc, strerror(errno));
+        if (hash) {
+            dup2(fds[1], STDOUT_FILENO);
+            close(fds[0]);
+            close(fds[1]);
+        }
+        execvp(c.argv[0], c.argv);
+        fprintf(stderr, "mcmsim: cannot run the compiler '%s': %s\n", c.argv[0], strerror(errno));
         _exit(127);
     }
     lifetime_watch(pid);
+    if (hash) {
+        close(fds[1]);
+        char buf[65536];
+        ssize_t got;
+        while ((got = read(fds[0], buf, sizeof buf)) != 0)
+            if (got > 0)
+                hash_bytes(buf, (size_t)got, hash);
+            else if (errno != EINTR)
+                break;
+        close(fds[0]);
+    }
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
@@ -135,25 +173,31 @@ static int run_compiler(const char *source, const char *out)
         return 0;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
         return fail("%s: cannot compile: the compiler '%s' could not be run (install it, or set MCMSIM_CC)",
-                    source, cc);
+                    source, c.argv[0]);
     return fail("%s: does not compile (%s exited with status %d; its messages, above, name the lines)", source,
-                cc, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+                c.argv[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+/* The cache key is the hash of the file as the compiler sees it (the
+ * preprocessed text: the file, every header it includes, and where they
+ * are) and of the command; so an edit to anything the file includes, its
+ * own headers beside it too, compiles it anew. */
 int user_program_compile(const char *source, char *so, size_t size)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    if (hash_file(source, &h) < 0)
+    if (access(source, R_OK) != 0)
         return fail("%s: cannot read the program's source: %s", source, strerror(errno));
-    char path[1100];
-    for (int i = 0; headers[i]; i++) {
-        snprintf(path, sizeof path, "%s/%s", datadir(), headers[i]);
-        if (hash_file(path, &h) < 0)
-            return fail("cannot read %s, the header user programs are compiled against: %s (is MCMSIM_DATADIR "
-                        "the mcmsim source folder?)", path, strerror(errno));
-    }
-    hash_text(compiler(), &h);
-    hash_text(datadir(), &h);
+    char header[1100];
+    snprintf(header, sizeof header, "%s/sim/mcm_kernel.h", user_program_datadir());
+    if (access(header, R_OK) != 0)
+        return fail("cannot read %s, the header user programs are compiled against: %s (is MCMSIM_DATADIR "
+                    "the mcmsim source folder?)", header, strerror(errno));
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (run_compiler(source, NULL, &h) < 0)
+        return -1;
+    compile_command c;
+    compile_command_for(&c, source, "out");
+    for (char **a = c.argv; *a; a++)
+        hash_text(*a, &h);
     char dir[1024];
     if (cache_dir(dir, sizeof dir) < 0)
         return -1;
@@ -163,7 +207,7 @@ int user_program_compile(const char *source, char *so, size_t size)
     char part[1200];
     snprintf(part, sizeof part, "%s.%d.part", so, (int)getpid());
     lifetime_remove_on_signal(part);
-    int rc = run_compiler(source, part);
+    int rc = run_compiler(source, part, NULL);
     if (rc == 0 && rename(part, so) != 0)
         rc = fail("cannot write %s: %s", so, strerror(errno));
     unlink(part);
@@ -251,15 +295,42 @@ void mcm_set(gmem a, long i, word v)
 
 word mcm_get(gmem a, long i) { return host_access(a, i, PHASE_CHECK, "mcm_get") ? a->cells[i] : 0; }
 
-int mcm_launch(exec_run *run, const mcm_kernel *k, long blocks, int threads, long private_words, void *args)
+/* A launch of k whose steps are `steps` (k's own list, or its looped step
+ * `steps` times). */
+static int launch(exec_run *run, const mcm_kernel *k, const exec_step *steps, int n_steps, long blocks,
+                  int threads, long private_words, void *args)
 {
     if (here->phase != PHASE_LAUNCHES)
         return misused ? -1 : (misused = fail("mcm_launch of kernel '%s' in %s: kernels are launched in launches",
                                               k->name, phase_names[here->phase]));
     snprintf(here->kernel, sizeof here->kernel, "%s", k->name);
     here->launches++;
-    exec_kernel launched = {k->name, k->n_steps, k->steps, private_words};
+    exec_kernel launched = {k->name, n_steps, steps, private_words};
     return exec_launch(run, &launched, blocks, threads, args);
+}
+
+int mcm_launch(exec_run *run, const mcm_kernel *k, long blocks, int threads, long private_words, void *args)
+{
+    if (k->looped)
+        return fail("mcm_launch of kernel '%s': a kernel of MCM_KERNEL_LOOP is launched with mcm_launch_steps, "
+                    "which says how many times its step runs", k->name);
+    return launch(run, k, k->steps, k->n_steps, blocks, threads, private_words, args);
+}
+
+int mcm_launch_steps(exec_run *run, const mcm_kernel *k, int steps, long blocks, int threads, long private_words,
+                     void *args)
+{
+    if (!k->looped)
+        return fail("mcm_launch_steps of kernel '%s': its steps are its MCM_KERNEL list (launch it with "
+                    "mcm_launch); mcm_launch_steps is for a kernel of MCM_KERNEL_LOOP", k->name);
+    if (steps < 1 || steps > MCM_STEPS_MAX)
+        return fail("mcm_launch_steps of kernel '%s': %d steps, outside 1 .. %d", k->name, steps, MCM_STEPS_MAX);
+    exec_step *repeated = malloc(sizeof *repeated * (size_t)steps);
+    for (int i = 0; i < steps; i++)
+        repeated[i] = k->steps[0];
+    int rc = launch(run, k, repeated, steps, blocks, threads, private_words, args);
+    free(repeated);
+    return rc;
 }
 
 /* ---- the child: load, run, send ---------------------------------------------- */
@@ -295,9 +366,9 @@ static const mcm_program_entry *load(const char *source, const char *so)
              "(sim/mcm_kernel.h)", source);
         return NULL;
     }
-    if (e->api_version != MCM_API_VERSION) {
-        fail("%s: built for version %d of sim/mcm_kernel.h; this mcmsim runs version %d", source, e->api_version,
-             MCM_API_VERSION);
+    if (e->api_version < 1 || e->api_version > MCM_API_VERSION) {
+        fail("%s: built for version %d of sim/mcm_kernel.h; this mcmsim runs versions 1 to %d", source,
+             e->api_version, MCM_API_VERSION);
         return NULL;
     }
     if (!e->name || !e->setup || !e->launches || !e->check) {
@@ -317,13 +388,14 @@ typedef struct wire_kernel {
     long runs;
 } wire_kernel;
 
-static int send_kernel(int fd, const kernel *k)
+static int send_kernel(int fd, const kernel *k, const exec_kernel_report *report)
 {
     wire_kernel w = {k->blocks, k->threads, k->n_after, (int)strlen(k->name) + 1, k->private_words, k->cost, 0};
     for (long b = 0; b < k->blocks; b++)
         w.runs += b == 0 || memcmp(kernel_block_cost(k, b), kernel_block_cost(k, b - 1), sizeof(block_cost)) != 0;
     if (wire_write(fd, &w, sizeof w) < 0 || wire_write(fd, k->name, (size_t)w.name_size) < 0 ||
-        wire_write(fd, k->after, sizeof *k->after * (size_t)k->n_after) < 0)
+        wire_write(fd, k->after, sizeof *k->after * (size_t)k->n_after) < 0 ||
+        wire_write(fd, report, sizeof *report) < 0)
         return -1;
     for (long b = 0; b < k->blocks;) {
         long count = 1;
@@ -381,16 +453,18 @@ static void child(int fd, const char *source, const char *so, const vars *params
     }
     here->phase = PHASE_SEND;
     const kernel_dag *dag = exec_dag(running);
+    int n_reports;
+    const exec_kernel_report *reports = exec_reports(running, &n_reports);
     wire_program h = {0, dag->n, (int)strlen(e->name) + 1};
     int bad = wire_write(fd, &h, sizeof h) < 0 || wire_write(fd, e->name, (size_t)h.name_size) < 0;
     for (int k = 0; k < dag->n && !bad; k++)
-        bad = send_kernel(fd, &dag->kernels[k]) < 0;
+        bad = send_kernel(fd, &dag->kernels[k], &reports[k]) < 0;
     _exit(bad ? 3 : 0);
 }
 
 /* ---- the parent: receive -------------------------------------------------------- */
 
-static int receive_kernel(int fd, kernel_dag *dag)
+static int receive_kernel(int fd, kernel_dag *dag, exec_kernel_report *report)
 {
     wire_kernel w;
     if (wire_read(fd, &w, sizeof w) < 0 || w.name_size < 1 || w.name_size > 4096 || w.n_after < 0 ||
@@ -400,7 +474,9 @@ static int receive_kernel(int fd, kernel_dag *dag)
     int *after = malloc(sizeof *after * (size_t)(w.n_after + 1));
     block_cost *costs = malloc(sizeof *costs * (size_t)w.blocks);
     int bad = wire_read(fd, name, (size_t)w.name_size) < 0 ||
-              wire_read(fd, after, sizeof *after * (size_t)w.n_after) < 0;
+              wire_read(fd, after, sizeof *after * (size_t)w.n_after) < 0 ||
+              wire_read(fd, report, sizeof *report) < 0;
+    report->name[sizeof report->name - 1] = '\0';
     for (long b = 0, r = 0; r < w.runs && !bad; r++) {
         long count;
         block_cost c;
@@ -423,31 +499,33 @@ static int receive_kernel(int fd, kernel_dag *dag)
     return index < 0 ? -1 : 0;
 }
 
-static kernel_dag *receive(int fd, const char *source)
+/* The program the child sends into *out: 0, or -1 (with fail() when the
+ * child said why, or sent something incomplete). */
+static int receive(int fd, const char *source, exec_result *out)
 {
     wire_program h;
-    if (wire_read(fd, &h, sizeof h) < 0 || h.name_size < 1 || h.name_size > 4096)
-        return NULL;
+    if (wire_read(fd, &h, sizeof h) < 0 || h.name_size < 1 || h.name_size > 4096 || h.n_kernels < 0)
+        return -1;
     char *text = malloc((size_t)h.name_size);
     if (wire_read(fd, text, (size_t)h.name_size) < 0) {
         free(text);
-        return NULL;
+        return -1;
     }
     text[h.name_size - 1] = '\0';
     if (h.status != 0) {
         fail("%s", text);
         free(text);
-        return NULL;
+        return -1;
     }
-    kernel_dag *dag = kernel_dag_new(text);
+    out->dag = kernel_dag_new(text);
+    out->reports = calloc((size_t)h.n_kernels + 1, sizeof *out->reports);
     free(text);
     for (int k = 0; k < h.n_kernels; k++)
-        if (receive_kernel(fd, dag) < 0) {
-            kernel_dag_free(dag);
-            fail("%s: the exec-mode process sent an incomplete program", source);
-            return NULL;
+        if (receive_kernel(fd, out->dag, &out->reports[k]) < 0) {
+            exec_result_free(out);
+            return fail("%s: the exec-mode process sent an incomplete program", source);
         }
-    return dag;
+    return 0;
 }
 
 /* Wait for the child's first byte, saying every 10 s where it is. */
@@ -483,18 +561,35 @@ static void child_ended(pid_t pid, const char *source, const whereabouts *w)
              "simulated", source, phase_names[w->phase], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+void exec_result_free(exec_result *r)
+{
+    kernel_dag_free(r->dag);
+    free(r->reports);
+    *r = (exec_result){0};
+}
+
 kernel_dag *user_program_build(const char *source, const vars *params, const machine *m)
 {
+    exec_result r;
+    if (user_program_run(source, params, m, &r) < 0)
+        return NULL;
+    free(r.reports);
+    return r.dag;
+}
+
+int user_program_run(const char *source, const vars *params, const machine *m, exec_result *out)
+{
+    *out = (exec_result){0};
     char so[1200];
     if (user_program_compile(source, so, sizeof so) < 0)
-        return NULL;
+        return -1;
     whereabouts *w = mmap(NULL, sizeof *w, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int fds[2];
     if (w == MAP_FAILED || pipe(fds) < 0) {
         fail("%s: cannot set up its exec-mode process: %s", source, strerror(errno));
         if (w != MAP_FAILED)
             munmap(w, sizeof *w);
-        return NULL;
+        return -1;
     }
     memset(w, 0, sizeof *w);
     fflush(NULL);
@@ -506,15 +601,15 @@ kernel_dag *user_program_build(const char *source, const vars *params, const mac
         child(fds[1], source, so, params, m);
     }
     close(fds[1]);
-    kernel_dag *dag = NULL;
+    int rc = -1;
     if (pid < 0) {
         fail("%s: cannot fork its exec-mode process: %s", source, strerror(errno));
     } else {
         lifetime_watch(pid);
         fail_clear();
         wait_for_child(fds[0], source, w);
-        dag = receive(fds[0], source);
-        if (!dag)
+        rc = receive(fds[0], source, out);
+        if (rc < 0)
             child_ended(pid, source, w);
         else
             while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -523,5 +618,5 @@ kernel_dag *user_program_build(const char *source, const vars *params, const mac
     }
     close(fds[0]);
     munmap(w, sizeof *w);
-    return dag;
+    return rc;
 }

@@ -19,13 +19,29 @@
 #ifndef MCM_USER_PROGRAM_H
 #define MCM_USER_PROGRAM_H
 
+#include "exec.h"
 #include "formula.h"
 #include "kernel_dag.h"
 #include "machine.h"
 
-/* The kernel DAG that the program in `source` (a path) measures at
- * `params` on `m`; NULL with fail() naming the file and what went wrong. */
+/* What exec mode measured of a program: its kernel DAG, and one report
+ * per kernel (in the DAG's order), both owned. */
+typedef struct exec_result {
+    kernel_dag *dag;
+    exec_kernel_report *reports;
+} exec_result;
+
+/* Run the program in `source` (a path) at `params` on `m` in exec mode,
+ * into *out; -1 with fail() naming the file and what went wrong. */
+int user_program_run(const char *source, const vars *params, const machine *m, exec_result *out);
+void exec_result_free(exec_result *r);
+
+/* The same, the kernel DAG alone (NULL on failure). */
 kernel_dag *user_program_build(const char *source, const vars *params, const machine *m);
+
+/* mcmsim's source folder ($MCMSIM_DATADIR, else where it was built):
+ * where the headers and the built-in programs' kernels are. */
+const char *user_program_datadir(void);
 
 /* The shared object of `source`, compiled if the cache lacks it, into
  * `so` (size bytes); -1 with fail() if it does not compile. */

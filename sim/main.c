@@ -190,10 +190,12 @@ static int parse_run_args(int argc, char **argv, run_options *o)
 static void free_points(run_point *pts, long n)
 {
     for (long i = 0; i < n; i++) {
-        if (pts[i].exec)
-            exec_end(pts[i].exec); /* it owns the DAG */
-        else
+        if (pts[i].exec_twin)
+            exec_end(pts[i].exec_twin); /* it owns the DAG and the reports */
+        else {
             kernel_dag_free(pts[i].dag);
+            free(pts[i].exec);
+        }
         sim_result_free(&pts[i].result);
         dmm_result_free(&pts[i].dmm);
     }
@@ -238,13 +240,22 @@ static int start_mcm(const run_file *rf, const run_options *o, run_point *pt, si
  * then simulated like any program. */
 static int start_exec(const run_file *rf, const run_options *o, run_point *pt, sim_job *job)
 {
-    const exec_program *x = exec_program_find(pt->program);
-    if (!x)
-        return fail("program '%s' has no exec mode (--exec runs the built-in case studies)", pt->program);
-    pt->exec = exec_begin(pt->program, &pt->machine);
-    if (x->host(&pt->params, &pt->machine, pt->exec) < 0)
-        return -1;
-    pt->dag = (kernel_dag *)exec_dag(pt->exec);
+    const builtin_program *b = program_has_source(rf->program) ? NULL : builtin_find(pt->program);
+    const exec_program *x = b && !b->kernels ? exec_program_find(pt->program) : NULL;
+    if (x) {
+        pt->exec_twin = exec_begin(pt->program, &pt->machine);
+        if (x->host(&pt->params, &pt->machine, pt->exec_twin) < 0)
+            return -1;
+        int n;
+        pt->exec = (exec_kernel_report *)exec_reports(pt->exec_twin, &n);
+        pt->dag = (kernel_dag *)exec_dag(pt->exec_twin);
+    } else {
+        exec_result measured;
+        if (program_run_exec(rf->program, pt->program, &pt->params, &pt->machine, &measured) < 0)
+            return -1;
+        pt->dag = measured.dag;
+        pt->exec = measured.reports;
+    }
     if (paper_closed_form(rf, pt) < 0)
         return -1;
     return sim_start(pt->dag, &pt->machine, o->trace, &pt->result, job);
@@ -271,7 +282,7 @@ static int start_point(run_file *rf, const run_options *o, long i, const run_poi
         return o->exec ? fail("--exec runs MCM kernels: not on a %s machine", machine_kind_name(pt->machine.kind))
                        : simulate_dmm_umm(rf, o, pt);
     /* a program from the user's own file runs in exec mode whatever the options */
-    int exec = o->exec && !program_has_source(rf->program);
+    int exec = o->exec || program_has_source(rf->program);
     int rc = exec ? start_exec(rf, o, pt, job) : start_mcm(rf, o, pt, job);
     *started = rc == 0;
     return rc;

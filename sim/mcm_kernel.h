@@ -16,6 +16,13 @@
  *   }
  *   MCM_KERNEL(halve, halving, add_pair);            // steps, in order (1 to 16)
  *
+ * or, for a kernel whose number of steps is a param (version 2):
+ *
+ *   MCM_KERNEL_LOOP(divide, state, division_step);   // one step, run `steps` times
+ *   mcm_launch_steps(run, &divide, 2 * s + 1, blocks, threads, private_words, &args);
+ *
+ * (t->step counts the runs, 0 .. steps-1; a barrier ends each one).
+ *
  *   static int setup(exec_run *run, const mcm_params *p)  { ... mcm_alloc, mcm_set }
  *   static int launches(exec_run *run)                     { ... mcm_launch }
  *   static int check(exec_run *run)                        { ... mcm_get, return mcm_fail(...) }
@@ -56,9 +63,15 @@
 #ifndef MCM_KERNEL_H
 #define MCM_KERNEL_H
 
-#define MCM_API_VERSION 1
+/* The header's version: it grows, it does not break.  1: MCM_KERNEL,
+ * mcm_launch and the rest below; 2 adds MCM_KERNEL_LOOP and
+ * mcm_launch_steps.  A file built against any version up to this one runs. */
+#define MCM_API_VERSION 2
 
 #include <stdint.h>
+
+/* The most steps one launch of a looped kernel may run. */
+#define MCM_STEPS_MAX 1000000
 
 #ifdef __CUDACC__
 #include "mcm_kernel_cuda.cuh" /* the same names, mapped to CUDA */
@@ -70,11 +83,13 @@
 
 typedef struct mcm_params mcm_params; /* the point's params (user_program.c) */
 
-/* A kernel: its steps, in order. */
+/* A kernel: its steps, in order; or, `looped`, its one step run as many
+ * times as mcm_launch_steps says. */
 typedef struct mcm_kernel {
     const char *name;
     int n_steps;
     const exec_step *steps;
+    int looped;
 } mcm_kernel;
 
 /* A user program: what MCM_PROGRAM defines, under the name mcm_program. */
@@ -92,7 +107,11 @@ typedef struct mcm_program_entry {
 #define MCM_KERNEL(name_, args_type_, ...)                              \
     static const exec_step name_##_steps_[] = {__VA_ARGS__};            \
     static const mcm_kernel name_ = {#name_, (int)(sizeof name_##_steps_ / sizeof name_##_steps_[0]), \
-                                     name_##_steps_}
+                                     name_##_steps_, 0}
+
+#define MCM_KERNEL_LOOP(name_, args_type_, step_)                       \
+    static const exec_step name_##_steps_[] = {step_};                  \
+    static const mcm_kernel name_ = {#name_, 1, name_##_steps_, 1}
 
 /* ---- host side: the functions a program's phases call ------------------- */
 
@@ -112,6 +131,11 @@ word mcm_get(gmem a, long i);         /* check only */
  * struct, copied as the launch starts.  0, or -1 (exec: a broken rule). */
 int mcm_launch(exec_run *run, const mcm_kernel *k, long blocks, int threads, long private_words,
                void *args);
+
+/* The same for a kernel of MCM_KERNEL_LOOP: its step runs `steps` times
+ * (1 to MCM_STEPS_MAX), t->step = 0 .. steps-1, a barrier after each. */
+int mcm_launch_steps(exec_run *run, const mcm_kernel *k, int steps, long blocks, int threads,
+                     long private_words, void *args);
 
 /* Record why the program failed (printf format); returns -1. */
 int mcm_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -290,6 +290,41 @@ static inline exec_run *run_exec_builtin(const char *program, vars params, const
     return run;
 }
 
+/* The built-in case study `program`'s kernels written once (its
+ * programs/CASE/kernels.c), run in exec mode at `params` on m; the test
+ * fails with the program's message unless its check passes. */
+static inline exec_result run_case_exec(const char *program, vars params, const machine *m)
+{
+    char source[2048];
+    cr_assert_eq(builtin_kernels_path(test_builtin(program), source, sizeof source), 0, "%s", fail_message());
+    exec_result r;
+    char at[512];
+    cr_assert_eq(user_program_run(source, &params, m, &r), 0, "%s at %s, seed %llu: %s", program,
+                 params_text(&params, at, sizeof at), (unsigned long long)m->seed, fail_message());
+    return r;
+}
+
+/* The same, expected to fail: the message, or NULL if it passed. */
+static inline const char *case_exec_refuses(const char *program, vars params, const machine *m)
+{
+    char source[2048];
+    cr_assert_eq(builtin_kernels_path(test_builtin(program), source, sizeof source), 0, "%s", fail_message());
+    exec_result r;
+    if (user_program_run(source, &params, m, &r) == 0) {
+        exec_result_free(&r);
+        return NULL;
+    }
+    return fail_message();
+}
+
+/* A launch of a kernel written once is named after its kernel ("add");
+ * the model names each launch of a chain ("add[3]"): the same kernel. */
+static inline int same_kernel_name(const char *launched, const char *modelled)
+{
+    size_t n = strlen(launched);
+    return strncmp(launched, modelled, n) == 0 && (modelled[n] == '\0' || modelled[n] == '[');
+}
+
 /* ---- the UMM rule, counted independently of sim/exec.c ------------------ */
 
 /* One round of global accesses: threads [lo, hi) of the grid touch cell

@@ -43,12 +43,18 @@
 #define MISSING_TERMS "validate/notes/missing-terms.cfg" /* what each miss lacks (targets.c) */
 
 /* A case "user-NAME" is the kernel written once in programs/user/NAME.c
- * (sim/mcm_kernel.h): its CUDA build was timed, and its exec mode gives
- * the DAG, at the row's params. */
+ * (sim/mcm_kernel.h), or, where the case study NAME took that file over as
+ * its kernels (the sum: user-sum's sessions timed programs/sum/kernels.c
+ * under that name), the case study's kernels: its CUDA build was timed,
+ * and its exec mode gives the DAG, at the row's params. */
 static int build_user_dag(const measured_row *row, const machine *m, kernel_dag **dag)
 {
+    const char *name = row->program + strlen(USER_CASE);
+    const builtin_program *b = builtin_find(name);
     char source[1024];
-    snprintf(source, sizeof source, "programs/user/%s.c", row->program + strlen(USER_CASE));
+    snprintf(source, sizeof source, "programs/user/%s.c", name);
+    if (access(source, R_OK) != 0 && b && b->kernels)
+        snprintf(source, sizeof source, "%s", b->kernels);
     *dag = user_program_build(source, &row->values, m);
     if (!*dag)
         return fail("%s:%d: %s", row->file, row->line, fail_message());

@@ -191,7 +191,7 @@ extern __shared__ uint32_t mcm_private_[];
 
 typedef struct mcm_kernel {
     const char *name;
-    int n_steps;
+    int n_steps;        /* its steps; 0: looped (MCM_KERNEL_LOOP), as many as the launch says */
     const void *func;   /* the __global__ function */
     size_t args_size;   /* sizeof the args type */
 } mcm_kernel;
@@ -245,6 +245,27 @@ typedef struct mcm_kernel {
     static const mcm_kernel name_ = {#name_, MCM_NARGS_(__VA_ARGS__),             \
                                      (const void *)name_##_mcm_global_, sizeof(args_type_)}
 
+/* A looped kernel: a __global__ function of two parameters, the args and
+ * the number of steps, running its one step that many times with a
+ * barrier between each two. */
+#define MCM_KERNEL_LOOP(name_, args_type_, step_)                                 \
+    static __global__ void name_##_mcm_global_(args_type_ args_, int steps_)      \
+    {                                                                             \
+        exec_thread t_;                                                           \
+        t_.tid = (int)threadIdx.x;                                                \
+        t_.threads = (int)blockDim.x;                                             \
+        t_.bid = (long)blockIdx.x;                                                \
+        t_.blocks = (long)gridDim.x;                                              \
+        t_.priv = mcm_private_;                                                   \
+        for (t_.step = 0; t_.step < steps_; t_.step++) {                          \
+            if (t_.step > 0)                                                      \
+                __syncthreads();                                                  \
+            step_(&t_, &args_);                                                   \
+        }                                                                         \
+    }                                                                             \
+    static const mcm_kernel name_ = {#name_, 0, (const void *)name_##_mcm_global_, \
+                                     sizeof(args_type_)}
+
 /* ---- the driver's state ---------------------------------------------------- */
 
 enum { MCM_PHASE_NONE, MCM_PHASE_SETUP, MCM_PHASE_LAUNCHES, MCM_PHASE_CHECK };
@@ -258,6 +279,12 @@ static inline const char *mcm_phase_name(int phase)
     default: return "no phase (the driver's own code)";
     }
 }
+
+/* The CSV's case is the program's name after this prefix: "user-" for a
+ * user's file, "" for a case study of programs/CASE/ (cuda_ref/cuda.mk). */
+#ifndef MCM_CASE_PREFIX
+#define MCM_CASE_PREFIX "user-"
+#endif
 
 #define MCM_MAX_PARAMS 32
 #define MCM_NAME_MAX 64
@@ -281,6 +308,7 @@ typedef struct mcm_launch_rec {
     const mcm_kernel *k;
     unsigned blocks;
     int threads;
+    int steps;   /* a looped kernel's steps (its second parameter) */
     size_t shmem;
     void *args;  /* a copy of the args, k->args_size bytes */
 } mcm_launch_rec;
@@ -480,9 +508,10 @@ static inline word mcm_get(gmem a, long i)
     return (word)arr->host[i];
 }
 
-/* Checks the launch and records it (the driver replays it, step 3). */
-static inline int mcm_launch(exec_run *run, const mcm_kernel *k, long blocks, int threads, long private_words,
-                      void *args)
+/* Checks the launch and records it (the driver replays it, step 3);
+ * `steps`: a looped kernel's, else 0. */
+static inline int mcm_record_launch(exec_run *run, const mcm_kernel *k, int steps, long blocks, int threads,
+                                    long private_words, void *args)
 {
     if (run->phase != MCM_PHASE_LAUNCHES)
         mcm_die("mcm_launch(%s) called in %s: kernels are launched in launches only", k->name,
@@ -520,10 +549,32 @@ static inline int mcm_launch(exec_run *run, const mcm_kernel *k, long blocks, in
     rec->k = k;
     rec->blocks = (unsigned)blocks;
     rec->threads = threads;
+    rec->steps = steps;
     rec->shmem = shmem;
     rec->args = mcm_xalloc(k->args_size);
     memcpy(rec->args, args, k->args_size);
     return 0;
+}
+
+static inline int mcm_launch(exec_run *run, const mcm_kernel *k, long blocks, int threads, long private_words,
+                             void *args)
+{
+    if (k->n_steps == 0)
+        return mcm_fail("mcm_launch of kernel '%s': a kernel of MCM_KERNEL_LOOP is launched with "
+                        "mcm_launch_steps, which says how many times its step runs", k->name);
+    return mcm_record_launch(run, k, 0, blocks, threads, private_words, args);
+}
+
+static inline int mcm_launch_steps(exec_run *run, const mcm_kernel *k, int steps, long blocks, int threads,
+                                   long private_words, void *args)
+{
+    if (k->n_steps != 0)
+        return mcm_fail("mcm_launch_steps of kernel '%s': its steps are its MCM_KERNEL list (launch it "
+                        "with mcm_launch); mcm_launch_steps is for a kernel of MCM_KERNEL_LOOP", k->name);
+    if (steps < 1 || steps > MCM_STEPS_MAX)
+        return mcm_fail("mcm_launch_steps of kernel '%s': %d steps, outside 1 .. %d", k->name, steps,
+                        MCM_STEPS_MAX);
+    return mcm_record_launch(run, k, steps, blocks, threads, private_words, args);
 }
 
 /* ---- the driver ------------------------------------------------------------ */
@@ -533,8 +584,8 @@ static inline void mcm_replay(void *ctx)
 {
     exec_run *r = (exec_run *)ctx;
     for (int i = 0; i < r->n_launches; i++) {
-        const mcm_launch_rec *rec = &r->launch[i];
-        void *argv_[1] = {rec->args};
+        mcm_launch_rec *rec = &r->launch[i];
+        void *argv_[2] = {rec->args, &rec->steps}; /* a looped kernel's two parameters */
         CUDA_CHECK(cudaLaunchKernel(rec->k->func, dim3(rec->blocks), dim3((unsigned)rec->threads),
                                     argv_, rec->shmem, g_stream));
         g_launches++;
@@ -692,7 +743,7 @@ static inline int mcm_cuda_main(const mcm_program_entry *prog, int argc, char **
         int count;
     } *keys = NULL;
     int n_keys = 0;
-    snprintf(g_mcm_case, sizeof g_mcm_case, "user-%s", prog->name);
+    snprintf(g_mcm_case, sizeof g_mcm_case, "%s%s", MCM_CASE_PREFIX, prog->name);
     if (prog->api_version != MCM_API_VERSION)
         mcm_die("built for mcm_kernel.h API %d, this driver has %d", prog->api_version, MCM_API_VERSION);
     keys = (decltype(keys))mcm_xalloc(sizeof *keys * MCM_MAX_PARAMS);

@@ -1,8 +1,9 @@
 /*
- * test_exec_sum.c — the sum by halving in exec mode (programs/sum_exec.c):
- * its result against the serial sum, its measured per-block costs against
- * sum.c's declared ones (equal where the model is exact, the documented
- * difference elsewhere), and its simulated time.
+ * test_exec_sum.c — the sum by halving in exec mode (its kernels written
+ * once, kernels.c): its result against the serial sum, its measured
+ * per-block costs against the model's declared ones (model.c; equal where
+ * the model is exact, the documented difference elsewhere), and its
+ * simulated time.
  *
  * The measured transfers are checked against an independent count of the
  * UMM rule (SPEC §3): for each round of accesses, the threads i in
@@ -12,7 +13,6 @@
  * so a fully coalesced round costs 1, as in the paper.  Every cost is a
  * multiple of 1/8 at ℓ <= 256, w = 32: the comparisons are exact.
  */
-#include "exec_programs.h"
 #include "helpers.h"
 #include "program.h"
 
@@ -21,22 +21,10 @@
 
 /* ---- running the program ------------------------------------------------ */
 
-/* The exec-mode sum, as the registry gives it. */
-static exec_host_fn sum_host(void)
-{
-    const exec_program *program = exec_program_find("sum");
-    cr_assert_not_null(program, "no exec-mode program 'sum'");
-    return program->host;
-}
-
-static exec_run *run_sum(double n, double l, uint64_t seed, machine *m)
+static exec_result run_sum(double n, double l, uint64_t seed, machine *m)
 {
     m->seed = seed;
-    exec_run *run = exec_begin("sum", m);
-    vars p = test_params("n l", n, l);
-    cr_assert_eq(sum_host()(&p, m, run), 0, "sum, n = %g, l = %g, seed %llu: %s", n, l,
-                 (unsigned long long)seed, fail_message());
-    return run;
+    return run_case_exec("sum", test_params("n l", n, l), m);
 }
 
 static long min_long(long a, long b) { return a < b ? a : b; }
@@ -70,17 +58,21 @@ Test(exec_sum, equals_the_serial_sum_on_random_inputs)
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         for (size_t j = 0; j < sizeof threads / sizeof *threads; j++)
             for (uint64_t seed = 1; seed <= 3; seed++)
-                exec_end(run_sum(sizes[i], threads[j], seed, &m));
+            {
+                exec_result r = run_sum(sizes[i], threads[j], seed, &m);
+                exec_result_free(&r);
+            }
 }
 
 /* ---- (b) measured costs against the model ------------------------------- */
 
-/* Same kernels, grids and threads as sum.c, in the same order. */
+/* Same kernels, grids and threads as the model, in the same order. */
 static void expect_same_kernels(const kernel_dag *exec, const kernel_dag *model)
 {
     cr_assert_eq(exec->n, model->n, "kernels: exec %d, model %d", exec->n, model->n);
     for (int i = 0; i < exec->n; i++) {
-        cr_expect_str_eq(exec->kernels[i].name, model->kernels[i].name);
+        cr_expect(same_kernel_name(exec->kernels[i].name, model->kernels[i].name), "%s, %s",
+                  exec->kernels[i].name, model->kernels[i].name);
         cr_expect_eq(exec->kernels[i].blocks, model->kernels[i].blocks, "%s", model->kernels[i].name);
         cr_expect_eq(exec->kernels[i].threads, model->kernels[i].threads, "%s", model->kernels[i].name);
     }
@@ -89,19 +81,17 @@ static void expect_same_kernels(const kernel_dag *exec, const kernel_dag *model)
 Test(exec_sum, powers_of_two_equal_the_model_but_in_blocks_of_few_warps)
 {
     /* n = 2^16, ℓ = 256, w = 32: kernel add[j] has 2^t threads, t = 15 − j.
-     * S(B) = 1, W(B) = min(2^t, ℓ), α = 2, β = 1: equal to sum.c in every
+     * S(B) = 1, W(B) = min(2^t, ℓ), α = 2, β = 1: equal to model.c in every
      * block.  O(B) = 3U when 2^t >= ℓ (full, aligned blocks); in the last
      * log ℓ kernels (one block of 2^t < ℓ threads) only ⌈2^t/w⌉ warps move
-     * words: 3U·⌈2^t/w⌉·w/ℓ, where sum.c charges the block 3U. */
+     * words: 3U·⌈2^t/w⌉·w/ℓ, where model.c charges the block 3U. */
     machine m = test_preset("mcm");
     double n = 1 << 16, l = 256, U = m.u, w = m.warp;
-    exec_run *run = run_sum(n, l, 7, &m);
+    exec_result run = run_sum(n, l, 7, &m);
     kernel_dag *model = build_builtin("sum", test_params("n l", n, l), &m);
-    const kernel_dag *dag = exec_dag(run);
+    const kernel_dag *dag = run.dag;
     expect_same_kernels(dag, model);
-    int n_reports;
-    const exec_kernel_report *rep = exec_reports(run, &n_reports);
-    cr_assert_eq(n_reports, dag->n);
+    const exec_kernel_report *rep = run.reports;
     for (int j = 0; j < dag->n; j++) {
         const kernel *k = &dag->kernels[j], *declared = &model->kernels[j];
         double active = exp2(15 - j);
@@ -120,12 +110,12 @@ Test(exec_sum, powers_of_two_equal_the_model_but_in_blocks_of_few_warps)
         }
     }
     kernel_dag_free(model);
-    exec_end(run);
+    exec_result_free(&run);
 }
 
 Test(exec_sum, any_n_measures_its_own_adders_and_address_groups)
 {
-    /* n not a power of two: sum.c spreads a kernel's ⌊L/2⌋ additions evenly
+    /* n not a power of two: model.c spreads a kernel's ⌊L/2⌋ additions evenly
      * over its blocks and charges every block S = 1, 3U; each block measures
      * its own adders, and the reads of a[i + ⌈L/2⌉] straddle two address
      * groups per warp when w ∤ ⌈L/2⌉ (up to 4U).  Kernel totals of W are
@@ -134,9 +124,9 @@ Test(exec_sum, any_n_measures_its_own_adders_and_address_groups)
     machine m = test_preset("mcm");
     for (size_t p = 0; p < sizeof points / sizeof *points; p++) {
         double n = points[p][0], l = points[p][1];
-        exec_run *run = run_sum(n, l, 3, &m);
+        exec_result run = run_sum(n, l, 3, &m);
         kernel_dag *model = build_builtin("sum", test_params("n l", n, l), &m);
-        const kernel_dag *dag = exec_dag(run);
+        const kernel_dag *dag = run.dag;
         expect_same_kernels(dag, model);
         long left = (long)n;
         for (int j = 0; j < dag->n; j++, left = (left + 1) / 2) {
@@ -150,7 +140,7 @@ Test(exec_sum, any_n_measures_its_own_adders_and_address_groups)
                          "n = %g, %s: kernel W", n, k->name);
         }
         kernel_dag_free(model);
-        exec_end(run);
+        exec_result_free(&run);
     }
 }
 
@@ -158,12 +148,12 @@ Test(exec_sum, a_block_holding_only_the_number_passing_through_costs_nothing)
 {
     /* n = 513, ℓ = 256: add[0] has ⌈513/2⌉ = 257 threads in 2 blocks, and
      * block 1's one thread (i = 256 = ⌊513/2⌋) is the odd number out: it
-     * measures S = W = 0 and no transfer; sum.c declares S = 1, W = 128,
+     * measures S = W = 0 and no transfer; model.c declares S = 1, W = 128,
      * 3U for it. */
     machine m = test_preset("mcm");
-    exec_run *run = run_sum(513, 256, 5, &m);
+    exec_result run = run_sum(513, 256, 5, &m);
     kernel_dag *model = build_builtin("sum", test_params("n l", 513, 256), &m);
-    const kernel *k = &exec_dag(run)->kernels[0];
+    const kernel *k = &run.dag->kernels[0];
     cr_assert_eq(k->blocks, 2);
     const block_cost *c = kernel_block_cost(k, 1);
     cr_expect_eq(c->span, 0);
@@ -173,7 +163,7 @@ Test(exec_sum, a_block_holding_only_the_number_passing_through_costs_nothing)
     cr_expect_eq(model->kernels[0].cost.work, 128);
     cr_expect_eq(block_overhead(&model->kernels[0], m.u), 3 * m.u);
     kernel_dag_free(model);
-    exec_end(run);
+    exec_result_free(&run);
 }
 
 /* ---- (c) simulated time ---------------------------------------------------- */
@@ -182,12 +172,12 @@ Test(exec_sum, with_l_at_most_w_every_cost_and_the_time_equal_the_model)
 {
     /* ℓ = w = 32: a block is one warp, so even a block of 2^t < ℓ threads
      * makes one transaction per round (cells 0 .. 2^(t+1) − 1 lie in one
-     * group): O(B) = 3U everywhere, and the simulated T, W, O equal sum.c's. */
+     * group): O(B) = 3U everywhere, and the simulated T, W, O equal model.c's. */
     machine m = test_preset("mcm");
     for (double n = 2; n <= 1 << 14; n *= 8) {
-        exec_run *run = run_sum(n, 32, 11, &m);
+        exec_result run = run_sum(n, 32, 11, &m);
         kernel_dag *model = build_builtin("sum", test_params("n l", n, 32), &m);
-        const kernel_dag *dag = exec_dag(run);
+        const kernel_dag *dag = run.dag;
         expect_same_kernels(dag, model);
         for (int j = 0; j < dag->n; j++)
             for (long b = 0; b < dag->kernels[j].blocks; b++) {
@@ -206,7 +196,7 @@ Test(exec_sum, with_l_at_most_w_every_cost_and_the_time_equal_the_model)
         sim_result_free(&re);
         sim_result_free(&rm);
         kernel_dag_free(model);
-        exec_end(run);
+        exec_result_free(&run);
     }
 }
 
@@ -220,9 +210,9 @@ Test(exec_sum, with_l_256_the_time_is_the_model_time_less_the_idle_warps)
     double n = 1 << 16, l = 256, U = m.u, w = m.warp, saved = 0;
     for (int t = 0; exp2(t) < l; t++)
         saved += 3 * U * (1 - ceil(exp2(t) / w) * w / l);
-    exec_run *run = run_sum(n, l, 13, &m);
+    exec_result run = run_sum(n, l, 13, &m);
     kernel_dag *model = build_builtin("sum", test_params("n l", n, l), &m);
-    sim_result re = simulate(exec_dag(run), &m), rm = simulate(model, &m);
+    sim_result re = simulate(run.dag, &m), rm = simulate(model, &m);
     cr_expect_eq(rm.T - re.T, saved, "T exec %g, model %g, expected saving %g", re.T, rm.T, saved);
     cr_expect_leq(re.T, re.bound_theorem1, "Theorem 1: T %g, bound %g", re.T, re.bound_theorem1);
     cr_expect_eq(re.costs.W, n - 1, "n − 1 additions");
@@ -230,7 +220,7 @@ Test(exec_sum, with_l_256_the_time_is_the_model_time_less_the_idle_warps)
     sim_result_free(&re);
     sim_result_free(&rm);
     kernel_dag_free(model);
-    exec_end(run);
+    exec_result_free(&run);
 }
 
 Test(exec_sum, simulated_time_within_theorem_1_for_any_n)
@@ -238,27 +228,25 @@ Test(exec_sum, simulated_time_within_theorem_1_for_any_n)
     machine m = test_preset("mcm");
     const double points[][2] = {{1000, 256}, {5000, 64}, {65539, 128}};
     for (size_t p = 0; p < sizeof points / sizeof *points; p++) {
-        exec_run *run = run_sum(points[p][0], points[p][1], 17, &m);
-        sim_result r = simulate(exec_dag(run), &m);
+        exec_result run = run_sum(points[p][0], points[p][1], 17, &m);
+        sim_result r = simulate(run.dag, &m);
         cr_expect_leq(r.T, r.bound_theorem1, "n = %g: T %g, Theorem 1 %g", points[p][0], r.T, r.bound_theorem1);
         cr_expect_eq(r.costs.W, points[p][0] - 1, "n − 1 additions");
         sim_result_free(&r);
-        exec_end(run);
+        exec_result_free(&run);
     }
 }
 
-/* ---- (d) the rules of the model-mode program ------------------------------ */
+/* ---- (d) what the kernels refuse ------------------------------------------ */
 
-Test(exec_sum, refuses_what_sum_c_refuses)
+Test(exec_sum, refuses_fewer_than_two_numbers)
 {
+    /* The model's Z constraint, 3ℓ <= Z, is the model's own (a thread
+     * holding its α + β words in private memory); the kernels hold them in
+     * registers and declare no private memory, so exec mode has no Z rule
+     * to apply here. */
     machine m = test_preset("mcm");
-    exec_run *run = exec_begin("sum", &m);
-    vars p = test_params("n l", 1024, 8192); /* 3ℓ = 24576 > Z = 12288 */
-    cr_expect_eq(sum_host()(&p, &m, run), -1);
-    cr_expect(strstr(fail_message(), "constraint 3ℓ <= Z does not hold") != NULL, "%s", fail_message());
-    vars q = test_params("n l", 1, 256);
-    cr_expect_eq(sum_host()(&q, &m, run), -1);
-    cr_expect(strstr(fail_message(), "needs whole n >= 2") != NULL, "%s", fail_message());
-    cr_expect_eq(exec_dag(run)->n, 0, "nothing launched");
-    exec_end(run);
+    const char *why = case_exec_refuses("sum", test_params("n l", 1, 256), &m);
+    cr_assert_not_null(why, "n = 1 was accepted");
+    cr_expect(strstr(why, "needs n >= 2") != NULL, "%s", why);
 }

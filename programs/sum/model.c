@@ -1,5 +1,6 @@
 /*
- * sum.c — the sum of n numbers by halving, as an MCM program.
+ * model.c — the sum of n numbers by halving, as an MCM program: the model
+ * a student computes (its kernels written once are kernels.c).
  *
  * Source: the DMM/UMM chapter (Nakano et al., dmm-umm-chapter.txt), §4
  * "An Optimal Parallel Algorithm for Computing the Sum" (line 89), n = 2^m:
@@ -140,6 +141,7 @@ const builtin_program program_sum = {
     .name = "sum",
     .summary = "sum of n numbers by halving, log n kernels (DMM/UMM chapter §4, Theorem 1)",
     .defaults = "n=1048576 l=256",
+    .kernels = "programs/sum/kernels.c",
     .build = build,
     .closed_form = closed_form_of,
     .accesses = accesses,
