@@ -65,13 +65,18 @@
 
 /* The header's version: it grows, it does not break.  1: MCM_KERNEL,
  * mcm_launch and the rest below; 2 adds MCM_KERNEL_LOOP and
- * mcm_launch_steps.  A file built against any version up to this one runs. */
+ * mcm_launch_steps, MCM_PRIME and MCM_UNROLL.  A file built against any version up to this one runs. */
 #define MCM_API_VERSION 2
 
 #include <stdint.h>
 
 /* The most steps one launch of a looped kernel may run. */
 #define MCM_STEPS_MAX 1000000
+
+/* The prime of exec_zp_* in both builds (version 2): 7·2^26 + 1, whose
+ * multiplicative group has 3 as a generator, so that every power of two
+ * up to 2^26 has a root of unity: 3^((p − 1)/n). */
+#define MCM_PRIME 469762049ull
 
 #ifdef __CUDACC__
 #include "mcm_kernel_cuda.cuh" /* the same names, mapped to CUDA */
@@ -80,6 +85,10 @@
 
 #define MCM_DEVICE
 #define MCM_UNUSED __attribute__((unused))
+/* Before a loop whose bound is a constant once inlined (version 2): nvcc
+ * unrolls it, so that an array indexed by its counter stays in registers;
+ * nothing in exec mode. */
+#define MCM_UNROLL
 
 typedef struct mcm_params mcm_params; /* the point's params (user_program.c) */
 

@@ -64,8 +64,9 @@ typedef uint64_t word;
 
 #define MCM_DEVICE __device__
 #define MCM_UNUSED __attribute__((unused))
+#define MCM_UNROLL _Pragma("unroll")
 
-#define MCM_PRIME 469762049ull       /* 7 * 2^26 + 1, as in sim/exec.c */
+/* MCM_PRIME (sim/mcm_kernel.h) is sim/exec.c's prime */
 #define MCM_BARRETT 39268272336ull   /* floor(2^64 / p) */
 
 /* An array in global memory: passed by value inside a kernel's args.  Use

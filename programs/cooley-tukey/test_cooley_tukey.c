@@ -1,5 +1,5 @@
 /*
- * test_cooley_tukey.c — the Cooley–Tukey FFT (programs/cooley_tukey.c,
+ * test_cooley_tukey.c — the Cooley–Tukey FFT (programs/cooley-tukey/model.c,
  * paper §4.1, thesis App. B line 5045): closed forms against the simulated
  * costs, the bounds, bad points.  The paper's conclusion (Stockham is
  * faster) is tested in test_stockham.c.

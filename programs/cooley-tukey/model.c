@@ -1,5 +1,6 @@
 /*
- * cooley_tukey.c — the Cooley–Tukey FFT over Z/pZ as an MCM program.
+ * model.c — the Cooley–Tukey FFT over Z/pZ as an MCM program: the model a
+ * student computes (its kernels written once are kernels.c).
  *
  * Sources: paper §4.1 (mcm-paper-2015.txt, line 280), thesis §4.4.1 (line
  * 1664), and the Appendix B worksheet "Cooley-Tukey FFT algorithm" (thesis
@@ -54,7 +55,7 @@
  *     the first ones (the paper's "i small enough").
  *
  * Operation classes (the card model; sim/kernel_dag.h, convention in
- * programs/cuda_counts.h), from cuda_ref/cooley-tukey.cu, per thread;
+ * programs/cuda_counts.h), from its kernels (kernels.c), per thread;
  * S(B) and W(B) stay the worksheet's.  The CUDA code differs from the
  * worksheet, and the classes follow it:
  *   transpose   10 plain (index, bound, chunk, offset, destination)
@@ -204,6 +205,7 @@ const builtin_program program_cooley_tukey = {
     .name = "cooley-tukey",
     .summary = "Cooley-Tukey FFT of size n, base DFT_m (paper §4.1, thesis App. B l.5045)",
     .defaults = "n=65536 m=16 l=128",
+    .kernels = "programs/cooley-tukey/kernels.c",
     .build = build,
     .closed_form = closed_form_ct,
 };
