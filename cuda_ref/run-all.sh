@@ -12,12 +12,18 @@
 #   --session  the session's directory name (default: today's UTC date and
 #              "a", e.g. 2026-11-23a); an existing one is refused unless
 #              --overwrite is given
+#   --handwritten DIR
+#              also time the hand-written CUDA programs of the tree DIR (a
+#              checkout of a commit that still has them, cuda_ref/CASE.cu,
+#              e.g. `git archive c230326 cuda_ref | tar -x -C DIR`): each
+#              case's sweep runs twice, the kernels written once and then
+#              the hand-written program, into handwritten/CASE.csv
 #   CASE       any of: euclid cooley-tukey stockham plain-mult fft-mult
 #              radix-sort plain-division sum prefix-naive prefix-optimal
-#              user-sum user-jacobi user-matvec (programs/user/NAME.c, the
-#              kernels written once against sim/mcm_kernel.h);
-#              default: all of them.  The constants are always measured,
-#              before and after the cases.
+#              (programs/CASE/kernels.c, the case studies' kernels written
+#              once against sim/mcm_kernel.h) and user-jacobi user-matvec
+#              (programs/user/NAME.c); default: all of them.  The
+#              constants are always measured, before and after the cases.
 # Writes, in the session directory: <case>.csv (format: cuda_ref/README.md),
 # constants.csv (name,value,unit,phase,how; phase before|after),
 # occupancy.csv (resident blocks per SM of every kernel launched),
@@ -39,14 +45,19 @@ shift
 [[ $card =~ ^[A-Za-z0-9_-]+$ ]] || die "card '$card': letters, digits, '-' and '_' only"
 session=$(date -u +%Y-%m-%d)a
 overwrite=0
+handwritten=
 all_cases=(euclid cooley-tukey stockham plain-mult fft-mult radix-sort
            plain-division sum prefix-naive prefix-optimal
-           user-sum user-jacobi user-matvec)
+           user-jacobi user-matvec)
 cases=()
 while [ $# -gt 0 ]; do
     case $1 in
     --session) [ $# -ge 2 ] || die "--session needs a name"; session=$2; shift 2 ;;
     --overwrite) overwrite=1; shift ;;
+    --handwritten)
+        [ $# -ge 2 ] || die "--handwritten needs the folder of a tree with cuda_ref/*.cu"
+        [ -f "$2/cuda_ref/cuda.mk" ] || die "--handwritten $2: no cuda_ref/cuda.mk there"
+        handwritten=$(cd "$2" && pwd); shift 2 ;;
     -*) die "unknown option $1" ;;
     *)
         known=0
@@ -66,6 +77,12 @@ bin=build/cuda
     die "$out exists: a session is measured once (--overwrite to replace it)"
 
 make -f cuda_ref/cuda.mk -j"${JOBS:-$(nproc)}" cuda >&2 || die "build failed"
+if [ -n "$handwritten" ]; then   # only the case studies' programs of that tree
+    hw_bins=()
+    for c in "${cases[@]}"; do [ -f "$handwritten/cuda_ref/$c.cu" ] && hw_bins+=("build/cuda/$c"); done
+    make -C "$handwritten" -f cuda_ref/cuda.mk -j"${JOBS:-$(nproc)}" "${hw_bins[@]}" >&2 ||
+        die "the hand-written programs of $handwritten do not build"
+fi
 
 # the card must be the one named
 device=$("$bin/constants" --device-info) || die "no CUDA device"
@@ -95,6 +112,10 @@ smi() {
     nvidia-smi 2>&1 | head -20 || true
     echo "# nvcc"
     nvcc --version 2>/dev/null || /usr/local/cuda/bin/nvcc --version 2>/dev/null || true
+    if [ -n "$handwritten" ]; then
+        echo "# hand-written programs (handwritten/*.csv) from $handwritten"
+        cat "$handwritten/COMMIT" 2>/dev/null || true
+    fi
     echo "# host"
     echo "cpus: $(nproc), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2-)"
 } > "$out/device.txt"
@@ -112,8 +133,13 @@ constants() {   # constants PHASE: rows appended to constants.csv
     fi || { echo "run-all: constants ($1) FAILED" >&2; status=1; }
 }
 
-run_case() {   # run_case CASE: writes $out/CASE.csv
-    local c=$1 csv=$out/$1.csv
+run_case() {   # run_case CASE [handwritten]: the sweep of build/cuda/CASE into $out/CASE.csv, or
+               # of the hand-written program (--handwritten) into $out/handwritten/CASE.csv
+    local c=$1 hw=${2:-} bin=build/cuda csv=$out/$1.csv
+    if [ -n "$hw" ]; then
+        bin=$handwritten/build/cuda
+        csv=$out/handwritten/$c.csv
+    fi
     case $c in
     euclid)
         "$bin/euclid" --n 1000:10000:+1000 --s 1,256 --l 256 "${runs[@]}" > "$csv" ;;
@@ -131,11 +157,13 @@ run_case() {   # run_case CASE: writes $out/CASE.csv
     radix-sort)
         "$bin/radix-sort" --n 1048576 --s 1,2,4,8,16 --l 256 "${runs[@]}" > "$csv" ;;
     plain-division)
-        "$bin/plain-division" --n 2000 --gap 500,1000,2000,4000,8000 --s 1,16,128 "${runs[@]}" > "$csv" ;;
+        if [ -z "$hw" ]; then
+            "$bin/plain-division" --n 2000 --m 2500,3000,4000,6000,10000 --s 1,16,128 "${runs[@]}" > "$csv"
+        else   # the hand-written program takes the gap m − n
+            "$bin/plain-division" --n 2000 --gap 500,1000,2000,4000,8000 --s 1,16,128 "${runs[@]}" > "$csv"
+        fi ;;
     sum|prefix-naive|prefix-optimal)
         "$bin/$c" --n 1024:16777216:*4 --l 256 "${runs[@]}" > "$csv" ;;
-    user-sum)
-        "$bin/user-sum" --n 1024:16777216:*4 --l 256 "${runs[@]}" > "$csv" ;;
     user-jacobi)   # the sweep of programs/user/jacobi.cfg
         "$bin/user-jacobi" --n 4096:1048576:*4 --l 256 --iters 8 "${runs[@]}" > "$csv" ;;
     user-matvec)   # the sweep of programs/user/matvec.cfg
@@ -152,13 +180,21 @@ for c in "${cases[@]}"; do
         echo "run-all: $c FAILED (see $log)" >&2
         status=1
     fi
+    if [ -n "$handwritten" ] && [ -x "$handwritten/build/cuda/$c" ]; then
+        echo "== $c, hand-written" >> "$log"
+        mkdir -p "$out/handwritten"
+        if ! run_case "$c" handwritten 2>>"$log"; then
+            echo "run-all: $c, hand-written, FAILED (see $log)" >&2
+            status=1
+        fi
+    fi
 done
 constants after
 {
     echo "# nvidia-smi at the end, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(( $(date +%s) - start )) s after the start"
     smi
 } >> "$out/device.txt"
-if grep -l ',FAIL$' "$out"/*.csv 2>/dev/null; then
+if grep -rl ',FAIL$' "$out" --include='*.csv' 2>/dev/null; then
     echo "run-all: some checks FAILED" >&2
     status=1
 fi
