@@ -6,7 +6,6 @@
 
 #include <string.h>
 
-extern const exec_program exec_euclid;
 extern const exec_program exec_cooley_tukey;
 extern const exec_program exec_stockham;
 extern const exec_program exec_plain_mult;
@@ -17,7 +16,6 @@ extern const exec_program exec_prefix_naive;
 extern const exec_program exec_prefix_optimal;
 
 static const exec_program *const list[] = {
-    &exec_euclid,
     &exec_cooley_tukey,
     &exec_stockham,
     &exec_plain_mult,
