@@ -296,15 +296,16 @@ static MCM_DEVICE void ping_pong_write(exec_thread *t, const gcd_args *c, const 
 MCM_STEP(ping_pong_step, gcd_args, c)
 {
     layout L = ping_pong_layout(c->s, t->threads);
-    if (t->step == 0)
-        ping_pong_load(t, c, &L);
-    else if (t->step == 2 * c->s + 1)
-        ping_pong_write(t, c, &L);
-    else if (t->step & 1) {
-        if (t->tid == 0)
+    if (t->step & 1) {
+        if (t->step == 2 * c->s + 1)
+            ping_pong_write(t, c, &L);
+        else if (t->tid == 0)
             choose_step(t, &L, c->s);
-    } else
+    } else if (t->step == 0) {
+        ping_pong_load(t, c, &L);
+    } else {
         ping_pong_reduce(t, &L, c->s);
+    }
 }
 
 MCM_KERNEL_LOOP(ping_pong, gcd_args, ping_pong_step);
@@ -372,15 +373,16 @@ static MCM_DEVICE void ping_ping_write(exec_thread *t, const gcd_args *c, const 
 MCM_STEP(ping_ping_step, gcd_args, c)
 {
     layout L = ping_ping_layout(c->s, t->threads);
-    if (t->step == 0)
-        ping_ping_load(t, c, &L);
-    else if (t->step == 2 * c->s + 1)
-        ping_ping_write(t, c, &L);
-    else if (t->step & 1) {
-        if (t->tid == 0)
+    if (t->step & 1) {
+        if (t->step == 2 * c->s + 1)
+            ping_ping_write(t, c, &L);
+        else if (t->tid == 0)
             choose_step(t, &L, c->s);
-    } else
+    } else if (t->step == 0) {
+        ping_ping_load(t, c, &L);
+    } else {
         ping_ping_reduce(t, &L, c->s);
+    }
 }
 
 MCM_KERNEL_LOOP(ping_ping, gcd_args, ping_ping_step);
