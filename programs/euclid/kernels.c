@@ -134,6 +134,7 @@ static MCM_DEVICE void start_steps(exec_thread *t, const layout *L, gcd_state st
 /* ---- choosing a step (thread 0) -------------------------------------------- */
 
 typedef struct gcd_step {
+    int size_a, size_b; /* when the call started (0, 0: nothing to do) */
     int ra, rb, action;
     word lca, lcb;
 } gcd_step;
@@ -147,7 +148,9 @@ static MCM_DEVICE gcd_step choose(exec_thread *t, const layout *L, int s)
     gcd_step st;
     st.ra = (int)exec_pread(t, L->control + RA);
     st.rb = (int)exec_pread(t, L->control + RB);
-    int da0 = (int)exec_pread(t, L->control + DA) - 1, db0 = (int)exec_pread(t, L->control + DB) - 1;
+    st.size_a = (int)exec_pread(t, L->control + DA);
+    st.size_b = (int)exec_pread(t, L->control + DB);
+    int da0 = st.size_a - 1, db0 = st.size_b - 1;
     while (st.ra + st.rb < s && st.ra <= da0 && exec_pread(t, L->ha + st.ra) == 0)
         st.ra++;
     while (st.ra + st.rb < s && st.rb <= db0 && exec_pread(t, L->hb + st.rb) == 0)
@@ -180,8 +183,8 @@ static MCM_DEVICE void finish_call(exec_thread *t, const gcd_args *c, const layo
 {
     gcd_step st = choose(t, L, c->s);
     gcd_state out;
-    out.size_a = (int)exec_pread(t, L->control + DA) - st.ra;
-    out.size_b = (int)exec_pread(t, L->control + DB) - st.rb;
+    out.size_a = st.size_a - st.ra;
+    out.size_b = st.size_b - st.rb;
     out.done = out.size_a <= 0 || out.size_b <= 0;
     out.error = 0;
     out.buf = buf;
@@ -426,10 +429,18 @@ static int schedule(exec_run *run)
 }
 
 /* Input 0: a random pair (coprime but for a chance of about n/p), the one
- * timed; input 1: a = g·u, b = g·v with g random of degree 8. */
+ * timed; input 1: a = g·u, b = g·v with g random of degree 8.  (A test
+ * fixture in fixtures/ includes this file with EUCLID_TEST_PAIR naming
+ * its own input 0: a pair that is not generic.) */
 static void make_pair(word *a, word *b, uint64_t seed)
 {
     uint64_t rng = seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(input + 1));
+#ifdef EUCLID_TEST_PAIR
+    if (input == 0) {
+        EUCLID_TEST_PAIR(a, b, &rng);
+        return;
+    }
+#endif
     if (input == 0) {
         reference_random(a, n, &rng);
         reference_random(b, m, &rng);
@@ -481,7 +492,7 @@ static int setup(exec_run *run, const mcm_params *p)
 
 static int launches(exec_run *run) { return schedule(run) < 0 ? -1 : 0; }
 
-static const char *const pair_name[] = {"the random pair", "the pair with a common factor of degree 8"};
+static const char *const pair_name[] = {"input 0 (the timed pair)", "input 1 (a common factor of degree 8)"};
 
 static int check(exec_run *run)
 {

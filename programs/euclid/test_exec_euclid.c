@@ -1,478 +1,454 @@
 /*
- * test_exec_euclid.c — the Euclidean GCD in exec mode
- * (programs/euclid_exec.c) against the serial Euclidean algorithm and
- * against the model-mode program (programs/euclid.c).
+ * test_exec_euclid.c — the Euclidean GCD in exec mode (its kernels written
+ * once, kernels.c): its gcds against the serial reference, what it flags
+ * on inputs the schedule computed ahead does not fit, and its measured
+ * per-block costs against an independent count and against the model's
+ * declared ones (model.c), each difference asserted.
  *
- * What is checked:
- *  - the monic gcd equals the serial one on random inputs (several sizes,
- *    non-powers of two, n = m and n > m, s = 1, s not dividing anything,
- *    seeds), over a small prime where zeros abound, and on inputs with a
- *    planted common factor or a zero block;
- *  - on random inputs (degrees fall by one per step, the model's worst
- *    case) the launch sequence equals the model's: number of calls, kind
- *    (ping-ping / ping-pong), grid and threads of every call;
- *  - on inputs whose degrees fall faster, exec mode follows the data: a
- *    common factor of degree g ends the algorithm after
- *    ⌈(n + m − 1 − g)/s⌉ calls, not the model's ⌈(n + m − 1)/s⌉; a zero block
- *    in a remainder turns a ping-pong call of the model into a ping-ping
- *    call with fewer blocks;
- *  - per block, the documented differences with the declared costs:
- *    α and β; the arithmetic (worksheet unit costs) exactly, from the
- *    worst-case degree trajectory worked out here; the whole ping-ping span
- *    with thread 0's bookkeeping; O(B) by the UMM rule at an aligned point;
- *  - the exec DAG simulates within Theorem 1; the model's Z constraint is
- *    refused with its message, and a point that passes it but not the
- *    ping-pong kernel's 6s + 2ℓ + 1 words is refused by the exec layer.
+ * The independent count (the ledger below) follows kernels.c's header,
+ * not its code: for each call of the schedule, the division steps of the
+ * generic degree sequence (each step cancels one leading coefficient, the
+ * next one is not zero: random inputs, whose degrees fall by one per step,
+ * the model's worst case), and for each thread of a block what each step
+ * does: its private accesses, Z/pZ multiplications and additions, its
+ * global reads and writes in order.  From those: S(B), W(B) (a private
+ * access 1 operation, an addition 5, a multiplication 11: sim/exec.h), α,
+ * β, and the transfer by the UMM rule (a warp's k-th accesses of a step
+ * form a round; a round costs its distinct address groups of w words, and
+ * a block's transfer is Σ transactions·min(w, ℓ)/ℓ words per thread).
  */
-#include "euclid_exec.h"
-#include "exec_programs.h"
 #include "helpers.h"
 #include "program.h"
-#include "rng.h"
 
 #include <math.h>
 
-#define BIG 1048576.0 /* an operation cost far above any thread's private accesses */
-#define PRIME 469762049
+#define PRIME 469762049ull
+#define PP_CONTROL 9 /* kernels.c's control words */
 
 static vars point(double n, double m, double s, double l) { return test_params("n m s l", n, m, s, l); }
 
-static exec_run *run_exec(vars v, const machine *mach, double add, double mul)
+static exec_result run_euclid(double n, double m, double s, double l, uint64_t seed, machine *mach)
 {
-    exec_run *run = exec_begin("euclid", mach);
-    if (add >= 0)
-        exec_set_costs(run, add, mul);
-    const exec_program *prog = exec_program_find("euclid");
-    cr_assert_not_null(prog);
-    char at[256];
-    cr_assert_eq(prog->host(&v, mach, run), 0, "at %s: %s", params_text(&v, at, sizeof at), fail_message());
-    return run;
+    mach->seed = seed;
+    return run_case_exec("euclid", point(n, m, s, l), mach);
 }
 
-/* Random nonzero coefficients in Z/pZ. */
-static void random_poly(rng *g, word *x, long size)
+/* A launch of kernel "ping_pong" is the model's "ping-pong[c]". */
+static int same_kind(const char *launched, const char *modelled)
 {
-    for (long i = 0; i < size; i++)
-        x[i] = 1 + rng_below(g, PRIME - 1);
+    size_t n = strlen(launched);
+    if (strncmp(modelled, "ping-p", 6) != 0 || strlen(modelled) < n || modelled[n] != '[')
+        return 0;
+    return strncmp(launched, "ping_", 5) == 0 && strncmp(launched + 5, modelled + 5, n - 5) == 0;
 }
 
-static void multiply(const word *x, long nx, const word *y, long ny, word *out)
-{
-    for (long i = 0; i < nx + ny - 1; i++)
-        out[i] = 0;
-    for (long i = 0; i < nx; i++)
-        for (long j = 0; j < ny; j++)
-            out[i + j] = zp_add(PRIME, out[i + j], zp_mul(PRIME, x[i], y[j]));
-}
+/* ---- the generic degree sequence ------------------------------------------------ */
 
-/* {n, m, s, ℓ} on random inputs, m = 0 meaning m = n. */
-static const double generic[][4] = {{300, 0, 16, 32}, {257, 200, 8, 32}, {129, 129, 7, 16}, {200, 199, 1, 8},
-                                    {64, 5, 3, 4},    {333, 100, 32, 64}, {90, 0, 5, 9}};
-#define N_GENERIC (sizeof generic / sizeof generic[0])
+/* A call: its start degrees and, for each division step k, the drops ra,
+ * rb before it and the polynomial it reduces (1: a, 2: b). */
+typedef struct call {
+    long da, db, steps;
+    int ping_ping;
+    int slot, buf; /* the state slot it reads (its parity), the buffer pair holding a and b */
+    long blocks;
+    long ra[1100], rb[1100];
+    int reduces[1100];
+} call;
 
-Test(exec_euclid, result_equals_the_serial_gcd)
-{
-    machine mach = test_preset("mcm");
-    for (size_t i = 0; i < N_GENERIC; i++)
-        for (uint64_t seed = 1; seed <= 2; seed++) {
-            mach.seed = seed * 2654435761u;
-            exec_end(run_exec(point(generic[i][0], generic[i][1], generic[i][2], generic[i][3]), &mach, -1, -1));
-        }
-}
-
-Test(exec_euclid, result_over_a_small_prime)
-{
-    /* p = 7: leading coefficients vanish all the time, degrees fall by
-     * several per step, gcds of positive degree are common */
-    machine mach = test_preset("mcm");
-    for (uint64_t seed = 1; seed <= 20; seed++) {
-        mach.seed = seed;
-        vars v = point(40 + (double)seed, 25, 1 + (double)(seed % 6), 8);
-        exec_run *run = exec_begin("euclid", &mach);
-        exec_set_prime(run, 7);
-        cr_expect_eq(exec_program_find("euclid")->host(&v, &mach, run), 0, "seed %lu: %s", (unsigned long)seed,
-                     fail_message());
-        exec_end(run);
-    }
-}
-
-/* Kernel k of the exec run and of the model have the same name, grid and
- * threads. */
-static int same_launch(const kernel *e, const kernel *d)
-{
-    return strcmp(e->name, d->name) == 0 && e->blocks == d->blocks && e->threads == d->threads;
-}
-
-Test(exec_euclid, generic_inputs_launch_what_the_model_launches)
-{
-    machine mach = test_preset("mcm");
-    for (size_t i = 0; i < N_GENERIC; i++) {
-        vars v = point(generic[i][0], generic[i][1], generic[i][2], generic[i][3]);
-        exec_run *run = run_exec(v, &mach, -1, -1);
-        kernel_dag *model = build_builtin("euclid", v, &mach);
-        const kernel_dag *dag = exec_dag(run);
-        cr_expect_eq(dag->n, model->n, "point %zu: %d calls, model %d", i, dag->n, model->n);
-        for (int k = 0; k < dag->n && k < model->n; k++)
-            cr_expect(same_launch(&dag->kernels[k], &model->kernels[k]), "point %zu, call %d: %s of %ld blocks, model %s of %ld",
-                      i, k, dag->kernels[k].name, dag->kernels[k].blocks, model->kernels[k].name,
-                      model->kernels[k].blocks);
-        kernel_dag_free(model);
-        exec_end(run);
-    }
-}
-
-/* ---- inputs whose degrees fall faster -------------------------------------- */
-
-/* gcd on given inputs, in a run of its own; the run is returned. */
-static exec_run *gcd_run(const machine *mach, const word *a, long n, const word *b, long m, long s, long l,
-                         word *gcd, long *degree)
-{
-    exec_run *run = exec_begin("euclid", mach);
-    cr_assert_eq(euclid_exec_gcd(run, a, n, b, m, s, l, gcd, degree), 0, "%s", fail_message());
-    return run;
-}
-
-Test(exec_euclid, a_common_factor_ends_the_calls_early)
-{
-    /* a = g·u, b = g·v, deg g = 8, u and v random: the remainders fall by
-     * one degree per step down to g, so the first calls are the model's;
-     * the algorithm stops at deg a + deg b = 8 − 1, after n + m − 1 − 8
-     * steps: ⌈(n + m − 9)/s⌉ calls where the model, assuming gcd 1,
-     * makes ⌈(n + m − 1)/s⌉ */
-    machine mach = test_preset("mcm");
-    rng g;
-    rng_seed(&g, 99);
-    const long G = 9, nu = 192, nv = 151, s = 3, l = 16, n = nu + G - 1, m = nv + G - 1;
-    word gg[G], u[nu], v[nv], a[n], b[m], gcd[m];
-    random_poly(&g, gg, G);
-    random_poly(&g, u, nu);
-    random_poly(&g, v, nv);
-    multiply(gg, G, u, nu, a);
-    multiply(gg, G, v, nv, b);
-    long degree;
-    exec_run *run = gcd_run(&mach, a, n, b, m, s, l, gcd, &degree);
-    cr_expect_eq(degree, G - 1, "the gcd is g");
-    word inv = zp_pow(PRIME, gg[G - 1], PRIME - 2);
-    for (long i = 0; i < G; i++)
-        cr_expect_eq(gcd[i], zp_mul(PRIME, gg[i], inv), "monic g, coefficient %ld", i);
-    kernel_dag *model = build_builtin("euclid", point(n, m, s, l), &mach);
-    const kernel_dag *dag = exec_dag(run);
-    cr_expect_eq(dag->n, (n + m - 1 - (G - 1) + s - 1) / s, "%d calls", dag->n);
-    cr_expect_eq(model->n, (n + m - 1 + s - 1) / s);
-    cr_expect_lt(dag->n, model->n);
-    /* the calls that start at deg a + deg b >= 2·deg g start where the
-     * model's do: the zero remainder appears at the step from (8, 8) */
-    int same = 0;
-    for (int k = 0; k < dag->n && n + m - 2 - k * s >= 2 * (G - 1); k++, same++)
-        cr_expect(same_launch(&dag->kernels[k], &model->kernels[k]), "call %d: %s, model %s", k,
-                  dag->kernels[k].name, model->kernels[k].name);
-    cr_expect_eq(same, (n + m - 2 - 2 * (G - 1)) / s + 1);
-    /* then a's bound falls by s per call while b keeps degree 8: b ends
-     * more than s ahead, and the host exchanges the roles (ping-ping) where
-     * the model, still on its worst case, has ping-pong calls */
-    cr_expect_str_eq(dag->kernels[dag->n - 1].name, "ping-ping[116]");
-    cr_expect_str_eq(model->kernels[dag->n - 1].name, "ping-pong[116]");
-    cr_log_info("euclid, common factor of degree 8: %d calls (the model: %d)", dag->n, model->n);
-    kernel_dag_free(model);
-    exec_end(run);
-}
-
-Test(exec_euclid, a_divisor_of_a_ends_after_the_first_remainder)
-{
-    /* b | a: the first remainder is zero; a's degree falls by s per call
-     * (the zero coefficients skipped within the budget) until it is gone:
-     * ⌈n/s⌉ calls, the model's ⌈(n + m − 1)/s⌉ */
-    machine mach = test_preset("mcm");
-    rng g;
-    rng_seed(&g, 5);
-    const long nq = 151, m = 50, n = nq + m - 1, s = 8, l = 32;
-    word q[nq], b[m], a[n], gcd[m];
-    random_poly(&g, q, nq);
-    random_poly(&g, b, m);
-    multiply(q, nq, b, m, a);
-    long degree;
-    exec_run *run = gcd_run(&mach, a, n, b, m, s, l, gcd, &degree);
-    cr_expect_eq(degree, m - 1);
-    cr_expect_eq(exec_dag(run)->n, (n + s - 1) / s);
-    kernel_dag *model = build_builtin("euclid", point(n, m, s, l), &mach);
-    cr_expect_eq(model->n, (n + m - 1 + s - 1) / s);
-    kernel_dag_free(model);
-    exec_end(run);
-}
-
-static long total_blocks(const kernel_dag *dag)
-{
-    long N = 0;
-    for (int k = 0; k < dag->n; k++)
-        N += dag->kernels[k].blocks;
-    return N;
-}
-
-Test(exec_euclid, a_zero_block_makes_a_ping_ping_call_where_the_model_has_ping_pong)
-{
-    /* n = m = 120, a = c·b + r with deg r = 119 − 12: the first step leaves
-     * r, whose 11 top coefficients are zero.  s = 4, ℓ = 8:
-     *   call 0  model: ping-pong at (119, 119), steps a b a b -> (117, 117)
-     *           exec:  the same call; a's step, then 3 zeros skipped
-     *           (budget 4) -> (115, 119)
-     *   call 1  model: ping-pong at (117, 117);  exec: ping-pong at (115, 119)
-     *           (b ahead by s: a ping-pong grid still covers it), 4 more
-     *           zeros of a skipped -> (111, 119)
-     *   call 2  model: ping-pong at (115, 115), ⌈116/8⌉ = 15 blocks;
-     *           exec:  b ahead by 8 > s: ping-ping, b to be reduced by a,
-     *           ⌈112/8⌉ = 14 blocks (a's degree is still only a bound:
-     *           this call skips its last zeros, the next ones reduce b).
-     * gcd(b, r) = 1, so the calls are as many as the model's, but fewer
-     * blocks. */
-    machine mach = test_preset("mcm");
-    rng g;
-    rng_seed(&g, 11);
-    const long n = 120, k = 12, s = 4, l = 8;
-    word b[n], r[n - k], a[n], gcd[n], c = 12345;
-    random_poly(&g, b, n);
-    random_poly(&g, r, n - k);
-    for (long i = 0; i < n; i++)
-        a[i] = zp_add(PRIME, zp_mul(PRIME, c, b[i]), i < n - k ? r[i] : 0);
-    long degree;
-    exec_run *run = gcd_run(&mach, a, n, b, n, s, l, gcd, &degree);
-    cr_expect_eq(degree, 0, "gcd 1");
-    kernel_dag *model = build_builtin("euclid", point(n, n, s, l), &mach);
-    const kernel_dag *dag = exec_dag(run);
-    cr_assert_eq(dag->n, model->n, "%d calls, model %d", dag->n, model->n);
-    cr_expect(same_launch(&dag->kernels[0], &model->kernels[0]));
-    cr_expect(same_launch(&dag->kernels[1], &model->kernels[1]));
-    cr_expect_str_eq(dag->kernels[2].name, "ping-ping[2]");
-    cr_expect_eq(dag->kernels[2].blocks, 14);
-    cr_expect_str_eq(model->kernels[2].name, "ping-pong[2]");
-    cr_expect_eq(model->kernels[2].blocks, 15);
-    cr_expect_lt(total_blocks(dag), total_blocks(model));
-    cr_log_info("euclid, zero block: N = %ld blocks (the model: %ld)", total_blocks(dag), total_blocks(model));
-    kernel_dag_free(model);
-    exec_end(run);
-}
-
-/* ---- per-block costs ------------------------------------------------------------ */
-
-/* The worst-case degree trajectory (the model's, euclid.c): in each call,
- * steps reduce the polynomial of larger degree (a on a tie); r[k] is the
- * drop of the reduced one before step k.  Returns the number of steps. */
-typedef struct call_trace {
-    long da, db, steps, r[64];
-} call_trace;
-
-static int trajectory(long n, long m, long s, call_trace *calls, int max_calls)
+static int schedule(long n, long m, long s, long l, call *calls, int max)
 {
     long da = n - 1, db = m - 1;
-    int c = 0;
-    cr_assert_leq(s, 64);
+    int c = 0, buf = 0;
+    cr_assert_leq(s, 1100);
     for (; da >= 0 && db >= 0; c++) {
-        cr_assert_lt(c, max_calls);
-        call_trace *t = &calls[c];
+        cr_assert_lt(c, max);
+        call *k = &calls[c];
+        k->da = da;
+        k->db = db;
+        k->ping_ping = da - db >= s;
+        k->slot = c & 1;
+        k->buf = buf;
+        buf ^= !k->ping_ping; /* a ping-pong call writes the other pair */
+        long ba = (da + l) / l, bb = (db + l) / l;
+        k->blocks = k->ping_ping ? bb : ba < bb ? ba : bb;
         long ra = 0, rb = 0;
-        t->da = da;
-        t->db = db;
-        t->steps = 0;
-        while (t->steps < s && ra <= da && rb <= db)
-            t->r[t->steps++] = da - ra >= db - rb ? ra++ : rb++;
+        for (k->steps = 0; ra + rb < s && ra <= da && rb <= db; k->steps++) {
+            k->ra[k->steps] = ra;
+            k->rb[k->steps] = rb;
+            k->reduces[k->steps] = da - ra >= db - rb ? 1 : 2;
+            if (k->reduces[k->steps] == 1)
+                ra++;
+            else
+                rb++;
+        }
         da -= ra;
         db -= rb;
     }
     return c;
 }
 
-/* The arithmetic of a block (unit costs), from the trajectory:
- *   ping-ping  thread 0's factor per step; per step k, the s − k head
- *              entries and the ℓ owned words, a multiplication and a
- *              subtraction each: W = s + s(s + 1) + 2ℓs; span: thread
- *              s − 1 (2s head + 2s own) or thread 0 (s + 2 + 2s);
- *   ping-pong  per step, the s − r head entries and the W = ℓ + 2s − 1
- *              window entries (block 0: the W − r live ones) of the reduced
- *              polynomial, 3 operations each (fraction-free); span: thread
- *              s − 1, a head entry and 2 window entries every step (2s <= ℓ + 1). */
-static double arithmetic_work(const call_trace *t, int ping_ping, long s, long l, int block_zero)
+/* ---- the ledger: one block of one call, thread by thread -------------------------- */
+
+enum { A, A2, B, B2, STATE }; /* the arrays, in setup's order */
+
+#define MAX_ACCESSES 48
+typedef struct thread_count {
+    long priv, mul, add;
+    int n_reads, n_writes;                  /* global, in the load step and the write step */
+    long read[MAX_ACCESSES], write[MAX_ACCESSES]; /* array << 40 | cell */
+} thread_count;
+
+static void note(long *list, int *n, int array, long cell)
 {
-    double w = 0;
-    for (long k = 0; k < t->steps; k++)
-        w += ping_ping ? 1 + 2 * (s - t->r[k]) + 2 * l
-                       : 3 * ((s - t->r[k]) + (l + 2 * s - 1) - (block_zero ? t->r[k] : 0));
-    return w;
+    cr_assert_lt(*n, MAX_ACCESSES);
+    list[(*n)++] = (long)array << 40 | cell;
 }
 
-static double arithmetic_span(const call_trace *t, int ping_ping, long s)
+/* A head or window load of offset off of a polynomial of degree deg. */
+static void load(thread_count *c, int array, long deg, long off)
 {
-    return ping_ping ? fmax(4 * s, 3 * s + 2) : 9 * t->steps;
+    if (off >= 0 && deg - off >= 0)
+        note(c->read, &c->n_reads, array, deg - off);
+    c->priv++;
 }
 
-Test(exec_euclid, arithmetic_follows_the_worst_case_trajectory)
+/* Thread 0's choose before step k of a call of `steps` (k == steps: the
+ * settling one): RA, RB, DA, DB; the skipped zero (the leading coefficient
+ * the step before cancelled) and the next one; lc(a), lc(b); five words
+ * written.  The settling one reads the zero only, and the other head when
+ * the zero is b's (a's loop runs first); it writes nothing. */
+static long choose_accesses(const call *k, long s, long step)
 {
-    /* {n, m, s, ℓ}: 2s <= ℓ + 1, random inputs */
-    const double pts[][4] = {{300, 170, 16, 32}, {129, 129, 7, 16}, {200, 180, 1, 8}};
-    machine mach = test_preset("mcm");
-    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
-        long n = (long)pts[i][0], m = (long)pts[i][1], s = (long)pts[i][2], l = (long)pts[i][3];
-        vars v = point(n, m, s, l);
-        exec_run *none = run_exec(v, &mach, 0, 0), *unit = run_exec(v, &mach, 1, 1), *big = run_exec(v, &mach, BIG, BIG);
-        kernel_dag *model = build_builtin("euclid", v, &mach);
-        const kernel_dag *dn = exec_dag(none), *du = exec_dag(unit), *db = exec_dag(big);
-        call_trace calls[1024];
-        int n_calls = trajectory(n, m, s, calls, 1024);
-        cr_assert_eq(du->n, n_calls);
-        for (int k = 0; k < n_calls; k++) {
-            const kernel *K = &du->kernels[k];
-            int pp = strncmp(K->name, "ping-ping", 9) == 0;
-            for (long b = 0; b + 1 < K->blocks || b == 0; b++) { /* the last block may own fewer words */
-                double work = K->per_block[b].work - dn->kernels[k].per_block[b].work;
-                double span = floor(db->kernels[k].per_block[b].span / BIG);
-                cr_expect_eq(work, arithmetic_work(&calls[k], pp, s, l, b == 0), "point %zu, %s, block %ld: %g", i,
-                             K->name, b, work);
-                cr_expect_eq(span, arithmetic_span(&calls[k], pp, s), "point %zu, %s, block %ld: %g", i, K->name, b,
-                             span);
-            }
-            /* against the worksheet's figures, which the model declares for
-             * every block of every call: S(B) = 3s, W(B) = 3(s(s+1)/2 + 2ℓs)
-             * (ping-ping) or 9s²/4 + 9s/2 + 6ℓs (ping-pong) */
-            const block_cost *declared = &model->kernels[k].cost;
-            cr_expect_eq(declared->span, 3 * s);
-            cr_expect_eq(declared->work, pp ? 3 * (s * (s + 1) / 2.0 + 2 * l * s)
-                                            : 9.0 * s * s / 4 + 9.0 * s / 2 + 6 * l * s);
+    if (step == s)
+        return 4 + (k->reduces[s - 1] == 1 ? 1 : 2);
+    return 4 + (step == 0 ? 2 : 3) + 2 + 5;
+}
+
+/* The state: the five words of the slot the call reads, or writes. */
+static void state_words(const call *k, int written, long *list, int *n)
+{
+    for (int i = 0; i < 5; i++)
+        note(list, n, STATE, (written ? 1 - k->slot : k->slot) * 5 + i);
+}
+
+/* The ping-pong kernel, block b (a full call: k->steps == s). */
+static void ping_pong_ledger(const call *k, long s, long l, long b, thread_count *th)
+{
+    long h = 2 * s - 1, w = l + 2 * s - 2, base = b * l + 1; /* offset of window entry 0 */
+    int a_in = k->buf ? A2 : A, b_in = k->buf ? B2 : B, a_out = k->buf ? A : A2, b_out = k->buf ? B : B2;
+    memset(th, 0, sizeof *th * (size_t)l);
+    for (long t = 0; t < l; t++) {
+        thread_count *c = &th[t];
+        state_words(k, 0, c->read, &c->n_reads);
+        for (long i = t; i < h; i += l) {
+            load(c, a_in, k->da, i);
+            load(c, b_in, k->db, i);
         }
-        cr_log_info("euclid n=%ld m=%ld s=%ld l=%ld: first call S(B) %g with private accesses, %g arithmetic, "
-                    "model %g; W(B) %g, model %g", n, m, s, l, du->kernels[0].per_block[0].span,
-                    arithmetic_span(&calls[0], strncmp(du->kernels[0].name, "ping-ping", 9) == 0, s),
-                    model->kernels[0].cost.span, du->kernels[0].per_block[0].work, model->kernels[0].cost.work);
-        kernel_dag_free(model);
-        exec_end(none);
-        exec_end(unit);
-        exec_end(big);
-    }
-}
-
-Test(exec_euclid, ping_ping_span_is_thread_0s_bookkeeping)
-{
-    /* Thread 0 of a ping-ping block: arithmetic s factors, its head entry
-     * once, its owned word s times (3s + 2 with unit costs; 27s + 16 with
-     * 5 and 11); private accesses 15s + 19: loads 9 (heads 2, four control
-     * words, owned word, 2 of the divisor window), chooses 9s + 6 (read rx,
-     * ry, the heads it skips and the factor's; write rx, ry, action,
-     * factor; the settling one reads 1 and writes 3), updates 6s + 3 (action,
-     * rx, factor, then 3 per entry), its owned word read back.
-     * S(B) = 18s + 21 (unit), 42s + 35 (default costs), for the worksheet's 3s. */
-    machine mach = test_preset("mcm");
-    const double pts[][4] = {{300, 100, 16, 32}, {129, 60, 7, 16}, {100, 20, 1, 4}};
-    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
-        double s = pts[i][2];
-        vars v = point(pts[i][0], pts[i][1], s, pts[i][3]);
-        for (int unit = 0; unit <= 1; unit++) {
-            exec_run *run = run_exec(v, &mach, unit ? 1 : -1, unit ? 1 : -1);
-            const kernel_dag *dag = exec_dag(run);
-            int n_reports, seen = 0;
-            const exec_kernel_report *rep = exec_reports(run, &n_reports);
-            for (int k = 0; k < dag->n && strncmp(dag->kernels[k].name, "ping-ping", 9) == 0; k++, seen++) {
-                const kernel *K = &dag->kernels[k];
-                for (long b = 0; b < K->blocks; b++)
-                    cr_expect_eq(K->per_block[b].span, unit ? 18 * s + 21 : 42 * s + 35, "point %zu, %s, block %ld: %g",
-                                 i, K->name, b, K->per_block[b].span);
-                /* α: heads 2, owned word 1, divisor window 2 (ℓ + s words,
-                 * s <= ℓ; the model: 6); β: the owned word and one degree
-                 * (the model: 2) */
-                cr_expect_eq(rep[k].alpha, 5, "%s: alpha %g", K->name, rep[k].alpha);
-                cr_expect_eq(rep[k].beta, 2);
-            }
-            cr_expect_gt(seen, 0, "point %zu has ping-ping calls", i);
-            exec_end(run);
+        for (long i = t; i < w; i += l) {
+            load(c, a_in, k->da, base + i);
+            load(c, b_in, k->db, base + i);
+        }
+        for (long j = 0; j < s; j++) { /* the reduce steps */
+            long delta = k->reduces[j] == 1 ? k->rb[j] - k->ra[j] : k->ra[j] - k->rb[j];
+            c->priv += 5;
+            for (long i = t; i < h; i += l)
+                if (i + delta >= 0 && i + delta < h)
+                    c->priv += 3, c->mul += 2, c->add += 1;
+            for (long i = t; i < w; i += l)
+                if (i + delta >= 0 && i + delta < w)
+                    c->priv += 3, c->mul += 2, c->add += 1;
+        }
+        long own = s + b * l + t, da = k->da, db = k->db; /* the write step */
+        c->priv += 3;
+        if (own <= da)
+            c->priv++, note(c->write, &c->n_writes, a_out, da - own);
+        if (own <= db)
+            c->priv++, note(c->write, &c->n_writes, b_out, db - own);
+        for (long i = t; b == 0 && i < s; i += l) {
+            if (i <= da)
+                c->priv++, note(c->write, &c->n_writes, a_out, da - i);
+            if (i <= db)
+                c->priv++, note(c->write, &c->n_writes, b_out, db - i);
         }
     }
-}
-
-Test(exec_euclid, ping_pong_words_per_thread)
-{
-    /* α = 2 + 2⌈(ℓ + 2s − 1)/ℓ⌉ (heads, then the windows of a and b),
-     * β = 4 (block 0's threads t < s write a head word and an owned word
-     * of both; 5 when s > ℓ − 2, where the threads ℓ − 1 and ℓ − 2 that
-     * write the degrees are among them): the model's 6 and 2 */
-    machine mach = test_preset("mcm");
-    const double pts[][4] = {{300, 0, 16, 32}, {300, 0, 32, 32}, {129, 129, 7, 16}};
-    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
-        double s = pts[i][2], l = pts[i][3];
-        exec_run *run = run_exec(point(pts[i][0], pts[i][1], s, l), &mach, -1, -1);
-        int n_reports;
-        const exec_kernel_report *rep = exec_reports(run, &n_reports);
-        cr_assert_eq(strncmp(rep[0].name, "ping-pong", 9), 0);
-        cr_expect_eq(rep[0].alpha, 2 + 2 * ceil((l + 2 * s - 1) / l), "point %zu: alpha %g", i, rep[0].alpha);
-        cr_expect_eq(rep[0].beta, s > l - 2 ? 5 : 4, "point %zu: beta %g", i, rep[0].beta);
-        exec_end(run);
+    th[0].priv += 5; /* start_steps */
+    for (long j = 0; j < s; j++)
+        th[0].priv += choose_accesses(k, s, j);
+    if (b == 0) {
+        th[0].priv += choose_accesses(k, s, s);
+        state_words(k, 1, th[0].write, &th[0].n_writes);
     }
 }
 
-Test(exec_euclid, measured_overhead_at_an_aligned_point)
+/* The ping-ping kernel, block b (a full call). */
+static void ping_ping_ledger(const call *k, long s, long l, long b, thread_count *th)
 {
-    /* n = 640, m = 512, s = 64, ℓ = 128: degrees stay 31 mod 32 (ping-ping
-     * lowers da by 64, ping-pong calls start at da = db and lower each by
-     * 32), so every round of a block inside the polynomials is whole
-     * address groups.  Block 1 of a call:
-     *   ping-ping  reads: heads 2·s/32, owned ℓ/32, divisor window
-     *              (ℓ + s)/32: 14 transactions, 14·32/ℓ = 3.5 words per
-     *              thread; writes: owned ℓ/32 = 1 word per thread: 4.5U;
-     *   ping-pong  reads: heads 2·2, windows 2·8 (255 words each): 20,
-     *              5 words per thread; writes 2·4: 2 words: 7U;
-     * against the model's 8U (6 words read, 2 written per thread). */
-    machine mach = test_preset("mcm");
-    double U = mach.u;
-    exec_run *run = run_exec(point(640, 512, 64, 128), &mach, -1, -1);
-    kernel_dag *model = build_builtin("euclid", point(640, 512, 64, 128), &mach);
-    const kernel_dag *dag = exec_dag(run);
-    cr_assert_str_eq(dag->kernels[1].name, "ping-ping[1]");
-    cr_assert_str_eq(dag->kernels[2].name, "ping-pong[2]");
-    const block_cost *pp = &dag->kernels[1].per_block[1], *pg = &dag->kernels[2].per_block[1];
-    cr_expect_eq(pp->reads, 3.5);
-    cr_expect_eq(pp->writes, 1);
-    cr_expect_eq(pg->reads, 5);
-    cr_expect_eq(pg->writes, 2);
-    cr_expect_eq(block_overhead(&model->kernels[2], U), 8 * U);
-    cr_expect_eq(U * (pg->reads + pg->writes), 7 * U);
-    kernel_dag_free(model);
-    exec_end(run);
+    long lo = s + b * l;
+    int a_in = k->buf ? A2 : A, b_in = k->buf ? B2 : B;
+    memset(th, 0, sizeof *th * (size_t)l);
+    for (long t = 0; t < l; t++) {
+        thread_count *c = &th[t];
+        state_words(k, 0, c->read, &c->n_reads);
+        for (long i = t; i < s; i += l) {
+            load(c, a_in, k->da, i);
+            load(c, b_in, k->db, i);
+        }
+        load(c, a_in, k->da, lo + t);
+        for (long i = t; i < l + s - 1; i += l)
+            load(c, b_in, k->db, lo - (s - 1) + i);
+        for (long j = 0; j < s; j++) { /* reduce: ACTION, RA, LCA, INV; the factor; the entries */
+            c->priv += 4;
+            c->mul += 1;
+            for (long i = t; i < s; i += l)
+                if (i >= k->ra[j])
+                    c->priv += 3, c->mul += 1, c->add += 1;
+            c->priv += 3, c->mul += 1, c->add += 1; /* its window word: the partner always there */
+        }
+        c->priv += 2; /* the write step: DA, BUFFER */
+        if (lo + t <= k->da)
+            c->priv++, note(c->write, &c->n_writes, a_in, k->da - lo - t);
+    }
+    th[0].priv += 1 + 1 + 5; /* lc(b) read back, INV written, start_steps */
+    th[0].mul += 56;         /* lc(b)^−1 = lc(b)^(p−2): 28 squarings, 28 products */
+    for (long j = 0; j < s; j++)
+        th[0].priv += choose_accesses(k, s, j);
+    if (b == 0) {
+        th[0].priv += choose_accesses(k, s, s);
+        state_words(k, 1, th[0].write, &th[0].n_writes);
+    }
 }
 
-Test(exec_euclid, simulated_within_theorem_1)
+/* Transactions of the rounds of one step: list[t] holds thread t's
+ * accesses in order (n[t] of them). */
+static long transactions(const thread_count *th, long l, int w, int writes)
 {
+    long total = 0;
+    for (long first = 0; first < l; first += w) {
+        long last = first + w < l ? first + w : l;
+        for (int r = 0; r < MAX_ACCESSES; r++) {
+            long keys[1024];
+            int n = 0;
+            for (long t = first; t < last; t++) {
+                int count = writes ? th[t].n_writes : th[t].n_reads;
+                if (r < count) {
+                    long key = writes ? th[t].write[r] : th[t].read[r];
+                    keys[n++] = (key >> 40) << 40 | (key & ((1L << 40) - 1)) / w;
+                }
+            }
+            for (int i = 0; i < n; i++) { /* distinct keys */
+                int seen = 0;
+                for (int j = 0; j < i && !seen; j++)
+                    seen = keys[j] == keys[i];
+                total += !seen;
+            }
+        }
+    }
+    return total;
+}
+
+/* The block's figures from the ledger. */
+typedef struct block_figures {
+    double span, work, mul, add, reads, writes;
+    long alpha, beta;
+} block_figures;
+
+static block_figures figures(const thread_count *th, long l, int w)
+{
+    block_figures f = {0};
+    for (long t = 0; t < l; t++) {
+        double ops = (double)th[t].priv + 11.0 * (double)th[t].mul + 5.0 * (double)th[t].add;
+        f.span = fmax(f.span, ops);
+        f.work += ops;
+        f.mul += (double)th[t].mul;
+        f.add += (double)th[t].add;
+        f.alpha = th[t].n_reads > f.alpha ? th[t].n_reads : f.alpha;
+        f.beta = th[t].n_writes > f.beta ? th[t].n_writes : f.beta;
+    }
+    double per = (double)(w < l ? w : l) / (double)l;
+    f.reads = (double)transactions(th, l, w, 0) * per;
+    f.writes = (double)transactions(th, l, w, 1) * per;
+    return f;
+}
+
+/* ---- (a) the results ----------------------------------------------------------- */
+
+Test(exec_euclid, gcds_equal_the_serial_ones_at_many_sizes)
+{
+    /* {n, m, s, ℓ}, m = 0 meaning m = n: non-powers of two, n = m and
+     * n > m (ping-ping calls), s = 1, s not dividing anything, s > ℓ,
+     * 2s − 1 > ℓ; every point checks the random pair and, when m > 9, the
+     * pair with a planted common factor of degree 8 (mcm_input) */
+    const double pts[][4] = {{300, 0, 16, 32},  {257, 200, 8, 32}, {129, 129, 7, 16}, {200, 199, 1, 8},
+                             {64, 5, 3, 4},     {333, 100, 32, 64}, {90, 0, 5, 9},    {1000, 0, 256, 256},
+                             {777, 500, 13, 64}, {400, 0, 40, 32}, {20, 0, 7, 32},    {3000, 1000, 64, 256}};
     machine mach = test_preset("mcm");
-    const double pts[][4] = {{300, 0, 16, 32}, {200, 199, 1, 8}};
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            exec_result r = run_euclid(pts[i][0], pts[i][1], pts[i][2], pts[i][3], seed * 2654435761u, &mach);
+            exec_result_free(&r);
+        }
+}
+
+/* ---- (b) inputs that are not generic ---------------------------------------------- */
+
+/* fixtures/NAME.c (kernels.c with its own input 0) at a point. */
+static const char *fixture(const char *name, double n, double m, double s, double l, exec_result *out)
+{
+    char source[1024];
+    snprintf(source, sizeof source, "%s/programs/euclid/fixtures/%s.c", MCMSIM_DATADIR, name);
+    machine mach = test_preset("mcm");
+    mach.seed = 77;
+    vars v = point(n, m, s, l);
+    if (user_program_run(source, &v, &mach, out) == 0)
+        return NULL;
+    return fail_message();
+}
+
+Test(exec_euclid, skipped_zero_coefficients_that_the_grids_still_cover_give_the_gcd)
+{
+    /* a's first remainder has 11 zero coefficients below its top (n = 120):
+     * the kernels skip them, four per call (s = 4), while b's degree stays;
+     * the schedule's grids, computed for degrees that fall in turn, still
+     * cover b (s + blocks·ℓ > deg b at every call), and the gcd is right.
+     * The same with b's leading coefficient zero (n = m: ping-pong calls,
+     * which skip it). */
+    exec_result r;
+    const char *why = fixture("zero_block", 120, 0, 4, 8, &r);
+    cr_assert_null(why, "%s", why);
+    exec_result_free(&r);
+    why = fixture("zero_lead", 200, 0, 4, 8, &r);
+    cr_assert_null(why, "%s", why);
+    exec_result_free(&r);
+    why = fixture("divisor", 120, 60, 8, 256, &r); /* one block covers the pair */
+    cr_assert_null(why, "%s", why);
+    exec_result_free(&r);
+}
+
+Test(exec_euclid, a_grid_too_small_for_the_live_coefficients_fails_the_check)
+{
+    /* n = 400, 39 zeros: at call 4 the schedule launches 49 blocks for
+     * degrees (391, 391) where the pair has (383, 399): 4 + 49·8 <= 399,
+     * the kernels flag it and the check fails, naming it; b | a: a
+     * vanishes within the ping-ping calls and b keeps its degree while
+     * the schedule's ping-pong grids shrink */
+    exec_result r;
+    const char *why = fixture("zero_block", 400, 0, 4, 8, &r);
+    cr_assert_not_null(why, "a wrong schedule passed");
+    cr_expect(strstr(why, "in its check: euclid, input 0 (the timed pair): the kernels flagged a grid too small "
+                          "for the live coefficients (degrees <= 383, 399)") != NULL, "%s", why);
+    why = fixture("divisor", 200, 50, 4, 8, &r);
+    cr_assert_not_null(why, "a wrong schedule passed");
+    cr_expect(strstr(why, "a grid too small for the live coefficients") != NULL, "%s", why);
+}
+
+Test(exec_euclid, a_ping_ping_call_on_a_pair_that_is_not_one_fails_the_check)
+{
+    /* lc(b) = 0 and n − m >= s: the first call is ping-ping by the
+     * schedule, its divisor's leading coefficient zero */
+    exec_result r;
+    const char *why = fixture("zero_lead", 100, 60, 4, 8, &r);
+    cr_assert_not_null(why, "a wrong schedule passed");
+    cr_expect(strstr(why, "the kernels flagged a ping-ping call on a pair that is not one (degrees <= 99, 59)") !=
+                  NULL, "%s", why);
+}
+
+/* ---- (c) the launches ------------------------------------------------------------- */
+
+Test(exec_euclid, the_launches_are_the_models_calls)
+{
+    /* the schedule is computed ahead from the params, as model.c builds
+     * its DAG: the same calls, kinds, grids and threads; each kernel runs
+     * 2s + 2 steps (load, s times choose and reduce, write) */
+    const double pts[][4] = {{300, 0, 16, 32}, {257, 200, 8, 32}, {200, 199, 1, 8}, {64, 5, 3, 4}, {1000, 0, 256, 256}};
+    machine mach = test_preset("mcm");
     for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
         vars v = point(pts[i][0], pts[i][1], pts[i][2], pts[i][3]);
-        exec_run *run = run_exec(v, &mach, 1, 1);
-        for (int on_k = 0; on_k <= 1; on_k++) {
-            machine m = mach;
-            if (on_k)
-                set_p_to_k(exec_dag(run), &m);
-            sim_result r = simulate(exec_dag(run), &m);
-            cr_expect_leq(r.T, r.bound_theorem1, "T %g, Theorem 1 %g", r.T, r.bound_theorem1);
-            double model_T = builtin_time("euclid", v, &m);
-            cr_log_info("euclid exec point %zu (unit costs) on P = %d: T %g, Theorem 1 %g, model-mode T %g", i, m.p,
-                        r.T, r.bound_theorem1, model_T);
-            sim_result_free(&r);
+        exec_result r = run_euclid(pts[i][0], pts[i][1], pts[i][2], pts[i][3], 5, &mach);
+        kernel_dag *model = build_builtin("euclid", v, &mach);
+        cr_assert_eq(r.dag->n, model->n, "point %zu: %d calls, model %d", i, r.dag->n, model->n);
+        for (int k = 0; k < model->n; k++) {
+            const kernel *e = &r.dag->kernels[k], *d = &model->kernels[k];
+            cr_expect(same_kind(e->name, d->name), "point %zu call %d: %s, model %s", i, k, e->name, d->name);
+            cr_expect_eq(e->blocks, d->blocks, "point %zu, %s", i, d->name);
+            cr_expect_eq(e->threads, d->threads);
+            cr_expect_eq(kernel_block_cost(e, 0)->span_ops[OP_BARRIER], 2 * pts[i][2] + 1, "%s", d->name);
         }
-        exec_end(run);
+        kernel_dag_free(model);
+        exec_result_free(&r);
     }
 }
 
-Test(exec_euclid, z_constraints_refused)
+Test(exec_euclid, private_memory_is_the_cuda_references_not_the_models)
+{
+    /* model.c: 4s + 2ℓ words (thesis line 1606: s leading coefficients and
+     * ℓ + s others of each).  The kernels: ping-pong heads of 2s − 1 and
+     * windows of ℓ + 2(s − 1) offsets (a halo of s − 1 on each side: the
+     * split of s between the drops of a and b is known only at the end of
+     * a call), 8s + 2ℓ − 6 words; ping-ping 3s + 2ℓ − 1; nine control
+     * words each */
+    machine mach = test_preset("mcm");
+    double s = 16, l = 32;
+    exec_result r = run_euclid(300, 100, s, l, 5, &mach);
+    kernel_dag *model = build_builtin("euclid", point(300, 100, s, l), &mach);
+    int seen[2] = {0, 0};
+    for (int k = 0; k < r.dag->n; k++) {
+        int pp = strcmp(r.dag->kernels[k].name, "ping_ping") == 0;
+        cr_expect_eq(r.dag->kernels[k].private_words, pp ? 3 * s + 2 * l - 1 + PP_CONTROL : 8 * s + 2 * l - 6 + PP_CONTROL);
+        cr_expect_eq(model->kernels[k].private_words, 4 * s + 2 * l);
+        seen[pp] = 1;
+    }
+    cr_expect(seen[0] && seen[1], "both kernels ran");
+    kernel_dag_free(model);
+    exec_result_free(&r);
+}
+
+/* ---- (d) the measured costs ------------------------------------------------------- */
+
+/* Every block of every call but the last (which may end early) against
+ * the ledger: S(B), W(B), the multiplications and additions, the words
+ * moved by the UMM rule, α and β. */
+static void expect_ledger(double n, double m, double s, double l)
 {
     machine mach = test_preset("mcm");
-    /* the model's 4s + 2ℓ <= Z */
-    mach.z = 100;
-    exec_run *run = exec_begin("euclid", &mach);
-    vars v = point(200, 0, 16, 32); /* 4·16 + 2·32 = 128 > 100 */
-    cr_expect_eq(exec_program_find("euclid")->host(&v, &mach, run), -1);
-    cr_expect(strstr(fail_message(), "constraint 4s + 2ℓ <= Z does not hold") != NULL, "%s", fail_message());
-    exec_end(run);
-    /* Z = 128 = 4s + 2ℓ passes it; the ping-ping kernel (3s + 2ℓ + 4 = 116
-     * words) runs, the ping-pong kernel's 6s + 2ℓ + 1 = 161 words do not fit */
-    mach.z = 128;
-    run = exec_begin("euclid", &mach);
-    v = point(250, 200, 16, 32);
-    cr_expect_eq(exec_program_find("euclid")->host(&v, &mach, run), -1);
-    cr_expect(strstr(fail_message(), "kernel 'ping-pong[3]': declares 161 words of private memory, but Z = 128") != NULL,
-              "%s", fail_message());
-    exec_end(run);
+    int w = mach.warp;
+    exec_result r = run_euclid(n, m, s, l, 9, &mach);
+    static call calls[4096];
+    int n_calls = schedule((long)n, (long)(m ? m : n), (long)s, (long)l, calls, 4096);
+    cr_assert_eq(r.dag->n, n_calls);
+    thread_count *th = calloc((size_t)l, sizeof *th);
+    for (int k = 0; k + 1 < n_calls; k++) {
+        const kernel *K = &r.dag->kernels[k];
+        long alpha = 0, beta = 0;
+        for (long b = 0; b < K->blocks; b++) {
+            if (calls[k].ping_ping)
+                ping_ping_ledger(&calls[k], (long)s, (long)l, b, th);
+            else
+                ping_pong_ledger(&calls[k], (long)s, (long)l, b, th);
+            block_figures f = figures(th, (long)l, w);
+            const block_cost *c = kernel_block_cost(K, b);
+            cr_expect_eq(c->span, f.span, "n %g s %g l %g, call %d (%s), block %ld: S(B) %g, ledger %g", n, s, l, k,
+                         K->name, b, c->span, f.span);
+            cr_expect_eq(c->work, f.work, "call %d block %ld: W(B) %g, ledger %g", k, b, c->work, f.work);
+            cr_expect_eq(c->work_ops[OP_MULMOD], f.mul, "call %d block %ld: multiplications %g, ledger %g", k, b,
+                         c->work_ops[OP_MULMOD], f.mul);
+            cr_expect_eq(c->work_ops[OP_ADDMOD], f.add, "call %d block %ld: additions", k, b);
+            cr_expect_eq(c->reads, f.reads, "call %d block %ld: reads %g, ledger %g", k, b, c->reads, f.reads);
+            cr_expect_eq(c->writes, f.writes, "call %d block %ld: writes %g, ledger %g", k, b, c->writes, f.writes);
+            alpha = f.alpha > alpha ? f.alpha : alpha;
+            beta = f.beta > beta ? f.beta : beta;
+        }
+        cr_expect_eq(r.reports[k].alpha, (double)alpha, "call %d: α %g, ledger %ld", k, r.reports[k].alpha, alpha);
+        cr_expect_eq(r.reports[k].beta, (double)beta, "call %d: β %g, ledger %ld", k, r.reports[k].beta, beta);
+    }
+    free(th);
+    exec_result_free(&r);
+}
+
+Test(exec_euclid, every_block_measures_what_the_ledger_counts)
+{
+    expect_ledger(300, 0, 16, 32);   /* n = m: ping-pong calls, 2s − 1 <= ℓ */
+    expect_ledger(300, 170, 16, 32); /* ping-ping, then ping-pong */
+    expect_ledger(129, 0, 7, 16);    /* s odd: calls start at unequal degrees */
+    expect_ledger(100, 40, 1, 8);    /* s = 1 */
+    expect_ledger(200, 0, 40, 32);   /* 2s − 1 > ℓ: two head entries a thread */
 }
