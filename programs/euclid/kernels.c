@@ -5,7 +5,93 @@
  * case euclid).  The model a student computes, with its closed forms, is
  * model.c (thesis §4.3, Algorithm 1 OptGcdKer, App. B "Euclidean").
  *
- * COSTS-PLACEHOLDER
+ * The algorithm and its memory-access pattern are cuda_ref/euclid.cu's
+ * (the hand-written reference, removed with this file's arrival; its
+ * reasoning is cuda_ref/README.md's "euclid" section):
+ *  - The schedule is computed ahead, from the params: for generic inputs
+ *    (each division step lowers the degree of the reduced polynomial by
+ *    exactly one) every call lowers deg a + deg b by s, so the calls, their
+ *    kind and grid are known before any runs — model.c's calls exactly.
+ *    ping-ping while deg a − deg b >= s (⌈(deg b + 1)/ℓ⌉ blocks), ping-pong
+ *    after (min(⌈(deg a + 1)/ℓ⌉, ⌈(deg b + 1)/ℓ⌉) blocks).
+ *  - The kernels keep the degrees (upper bounds) in a double-buffered state
+ *    in global memory: call k reads slot k mod 2, block 0 writes the
+ *    other.  A zero leading coefficient (non-generic input) is skipped and
+ *    counted in the budget of s, so the degree sum still falls by s; where
+ *    the launched grid does not cover the live coefficients, or a
+ *    ping-ping call finds a pair that is not one, the kernels flag an error
+ *    in the state and do nothing more, and check fails naming it: never a
+ *    wrong gcd given as right (fixtures/ holds such inputs for the test).
+ *  - Every block re-derives the call's steps from the heads (the leading
+ *    coefficients; thread 0 chooses each step) and applies them to its own
+ *    ℓ coefficients, held in private memory with a halo of s − 1 offsets
+ *    (offsets count down from the degree a polynomial had when the call
+ *    began; after a call the value at offset i depends on offsets
+ *    i − (s − 1) .. i + (s − 1) only).  Ping-ping: classical steps
+ *    a ← a − lc(a)·lc(b)^−1·X^k·b, lc(b)^−1 once per call by each block, a
+ *    updated in place (blocks read only their own words of a, the never
+ *    written head, and b).  Ping-pong: fraction-free steps x ← lc(y)·x −
+ *    lc(x)·X^k·y (no inverse); reads one buffer pair, writes the other.
+ *    The gcd is the remaining polynomial made monic by check.
+ *  - A call is one looped kernel (MCM_KERNEL_LOOP) of 2s + 2 steps: step 0
+ *    loads the state, the heads and the windows; steps 1, 3, …, 2s − 1:
+ *    thread 0 chooses (skips zeros, picks the polynomial of larger degree,
+ *    a on a tie, or stops); steps 2, 4, …, 2s: every thread updates its
+ *    entries of the reduced polynomial; step 2s + 1 writes the owned
+ *    offsets (and block 0 the heads and, after the settling choose that
+ *    counts the last step's cancelled coefficient, the state).  The
+ *    hand-written loop had the same barriers but one: its settling choose
+ *    took a step of its own.  The control words (the drops, the step,
+ *    the leading coefficients, the call's sizes) are private memory, as
+ *    they were its shared memory.
+ *
+ * Checked inputs (mcm_input): input 0, the timed one, a random pair
+ * (coprime, generic but for a chance of about n/p); input 1, when m > 9, a
+ * = g·u, b = g·v with g random of degree 8.  Both against reference.h's
+ * classical gcd.
+ *
+ * Measured costs against model.c's declared ones (test_exec_euclid.c
+ * asserts each: every block of every call against an independent count,
+ * and the closed forms below):
+ *   - calls, kinds, grids, threads: equal (the names: a launch is named
+ *     after its kernel, "ping_pong", the model's "ping-pong[c]").
+ *   - private memory: ping-pong 8s + 2ℓ + 3 words (heads of 2s − 1 and
+ *     windows of ℓ + 2(s − 1) offsets of a and b, 9 control words),
+ *     ping-ping 3s + 2ℓ + 8; the model's 4s + 2ℓ (thesis line 1606), whose
+ *     halo assumes degrees falling one per step in turn.
+ *   - S(B), W(B): the model's are the worksheet's unit counts (3 operations
+ *     per coefficient per step); measured, a private access is 1
+ *     operation, a Z/pZ addition 5 and a multiplication 11 (sim/exec.h),
+ *     and thread 0 also chooses each step (14 private accesses).  A block
+ *     whose words lie inside both polynomials:
+ *       ping-pong (n = m, s even, 2s − 1 <= ℓ: the steps alternate a, b):
+ *         S(B) = 109s + 15 (thread 0), W(B) = 35ℓs + 120s² − 98s + 7ℓ − 2,
+ *         against 3s and 9s²/4 + 9s/2 + 6ℓs;
+ *       ping-ping (s <= ℓ): S(B) = max(48s + 649, 53s + 7) (thread 0 with
+ *         lc(b)^−1, or thread s − 1), W(B) = 34ℓs + 9.5s(s + 1) + 17s +
+ *         5ℓ + 621, against 3s and 3(s(s + 1)/2 + 2ℓs).
+ *   - Z/pZ operations by class: the model's classes count every head and
+ *     window entry every step; an entry whose partner lies outside the
+ *     other window is left alone (Σ_k |δ_k| per window and per head, δ_k
+ *     the shift between a and b at step k: 4Σ|δ| multiplications and
+ *     2Σ|δ| additions fewer in ping-pong); ping-ping updates the s − k
+ *     head entries at or below a's leading one (s(s − 1)/2 fewer of each),
+ *     and its lc(b)^(p−2) takes 56 multiplications, the model's 57.
+ *   - α, β: the model's 6 and 2.  Measured (ping-pong, 2s − 1 <= ℓ): 11 and
+ *     9 — every thread reads the state's 5 words, its head and window
+ *     offsets of a and b; block 0's thread 0 writes the state's 5 words
+ *     besides its owned and head offsets; ping-ping 10 and 6.
+ *   - O(B): by the UMM rule, against the model's 8U (6 words read and 2
+ *     written per thread, coalesced): the state's words cost a transaction
+ *     per warp each, and windows start at arbitrary degrees (read
+ *     downwards), so a warp's words straddle two address groups unless the
+ *     degree is 31 mod 32: at n = m = 1000, s = ℓ = 256, about 25 words
+ *     read and 4 written per thread.
+ *   - bank conflicts (the model declares none): exec mode pairs a step's
+ *     private accesses by their rank in each thread (sim/exec.h), and a
+ *     lane with one head or window entry fewer than its warp's others
+ *     shifts its later accesses into other rounds; on the card each loop
+ *     is its own instructions.  About 1.5 a step at s = ℓ = 256.
  *
  * Params: n, m (sizes of a and b; m = 0 means m = n), l (ℓ), s.
  */

@@ -452,3 +452,95 @@ Test(exec_euclid, every_block_measures_what_the_ledger_counts)
     expect_ledger(100, 40, 1, 8);    /* s = 1 */
     expect_ledger(200, 0, 40, 32);   /* 2s − 1 > ℓ: two head entries a thread */
 }
+
+/* ---- (e) against the model's declared costs --------------------------------------- */
+
+Test(exec_euclid, ping_pong_at_the_papers_shape_against_the_worksheet)
+{
+    /* n = m, s even, 2s − 1 <= ℓ: every call is ping-pong and starts at
+     * equal degrees, the steps alternate a, b, a, … so the partner shift
+     * δ_k (the other polynomial's drop less the reduced one's) is k mod 2,
+     * Σδ = s/2.  A block whose window lies inside both polynomials:
+     *   W(B) = private accesses (loads 2(2s − 1) + 2(ℓ + 2s − 2) + 5,
+     *          thread 0's chooses 14s − 1, the reduce steps' 5ℓs control
+     *          reads and 3 per updated entry, the write step's 5ℓ)
+     *        + 30 per updated entry (2 multiplications, 1 subtraction;
+     *          Σ_k (4s + ℓ − 3 − 2δ_k) of them)
+     *        = 35ℓs + 120s² − 98s + 7ℓ − 2,
+     *   S(B) = thread 0's: 11 + (14s − 1) + 95s + 5 = 109s + 15,
+     * where the worksheet has 9s²/4 + 9s/2 + 6ℓs and 3s (it counts 3
+     * unit operations per coefficient, no private access and no choosing);
+     *   multiplications 2Σ_k(4s + ℓ − 3 − 2δ_k), additions half of it: the
+     * model's classes (every entry every step) less 4Σδ and 2Σδ;
+     *   α = 11 (thread 0: the state's 5 words, its head offset and two
+     * window offsets of a and b), β = 9 (block 0's thread 0: its owned
+     * offset and head offset of both, the state's 5 words), the model's 6
+     * and 2. */
+    machine mach = test_preset("mcm");
+    const double pts[][2] = {{16, 64}, {8, 32}, {2, 8}};
+    for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+        double n = 1000, s = pts[p][0], l = pts[p][1];
+        exec_result r = run_euclid(n, 0, s, l, 3, &mach);
+        kernel_dag *model = build_builtin("euclid", point(n, 0, s, l), &mach);
+        const kernel *K = &r.dag->kernels[0];
+        const block_cost *declared = &model->kernels[0].cost, *c = kernel_block_cost(K, 1);
+        cr_assert_str_eq(K->name, "ping_pong");
+        cr_expect_eq(c->work, 35 * l * s + 120 * s * s - 98 * s + 7 * l - 2, "s %g ℓ %g: W(B) %g", s, l, c->work);
+        cr_expect_eq(declared->work, 9 * s * s / 4 + 9 * s / 2 + 6 * l * s);
+        cr_expect_eq(c->span, 109 * s + 15, "s %g ℓ %g: S(B) %g", s, l, c->span);
+        cr_expect_eq(declared->span, 3 * s);
+        double sum_delta = s / 2, entries = s * (4 * s + l - 3) - 2 * sum_delta;
+        cr_expect_eq(c->work_ops[OP_MULMOD], 2 * entries);
+        cr_expect_eq(c->work_ops[OP_ADDMOD], entries);
+        cr_expect_eq(declared->work_ops[OP_MULMOD] - c->work_ops[OP_MULMOD], 4 * sum_delta);
+        cr_expect_eq(declared->work_ops[OP_ADDMOD] - c->work_ops[OP_ADDMOD], 2 * sum_delta);
+        cr_expect_eq(r.reports[0].alpha, 11);
+        cr_expect_eq(r.reports[0].beta, 9);
+        cr_expect_eq(declared->reads, 6);
+        cr_expect_eq(declared->writes, 2);
+        kernel_dag_free(model);
+        exec_result_free(&r);
+    }
+}
+
+
+Test(exec_euclid, ping_ping_against_the_worksheet)
+{
+    /* deg a − deg b >= s: every step of the call reduces a; step k
+     * updates the s − k head entries at or below a's leading one and every
+     * thread's window word.  A block whose words lie inside both
+     * polynomials (s <= ℓ):
+     *   W(B) = private accesses 7ℓs + 3s(s + 1)/2 + 17s + 5ℓ + 5
+     *        + 11·(2ℓs + s(s + 1)/2 + 56) + 5·(ℓs + s(s + 1)/2)
+     *        = 34ℓs + 9.5s(s + 1) + 17s + 5ℓ + 621
+     *   (thread 0's lc(b)^−1: 56 multiplications, where model.c's classes
+     *   count 57; each thread's factor lc(a)·lc(b)^−1 every step, ℓs);
+     *   S(B) = max(48s + 649, 53s + 7): thread 0 (the inverse, the
+     *   chooses) or thread s − 1 (its head entry updated every step);
+     * where the worksheet has 3(s(s + 1)/2 + 2ℓs) and 3s;
+     *   multiplications: the model's classes s(2ℓ + s) + 57 less
+     *   s(s − 1)/2 + 1, additions s(s + ℓ) less s(s − 1)/2;
+     *   α = 10 (the state, a head offset of a and b, the owned word of a,
+     *   two words of b's window), β = 6 (block 0's thread 0: its owned
+     *   word and the state). */
+    machine mach = test_preset("mcm");
+    const double pts[][4] = {{1000, 300, 16, 64}, {3000, 1000, 200, 256}, {200, 60, 2, 8}};
+    for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+        double n = pts[p][0], m = pts[p][1], s = pts[p][2], l = pts[p][3];
+        exec_result r = run_euclid(n, m, s, l, 3, &mach);
+        kernel_dag *model = build_builtin("euclid", point(n, m, s, l), &mach);
+        const kernel *K = &r.dag->kernels[0];
+        const block_cost *declared = &model->kernels[0].cost, *c = kernel_block_cost(K, 1);
+        cr_assert_str_eq(K->name, "ping_ping");
+        cr_expect_eq(c->work, 34 * l * s + 9.5 * s * (s + 1) + 17 * s + 5 * l + 621, "point %zu: W(B) %g", p, c->work);
+        cr_expect_eq(declared->work, 3 * (s * (s + 1) / 2 + 2 * l * s));
+        cr_expect_eq(c->span, fmax(48 * s + 649, 53 * s + 7), "point %zu: S(B) %g", p, c->span);
+        cr_expect_eq(declared->span, 3 * s);
+        cr_expect_eq(declared->work_ops[OP_MULMOD] - c->work_ops[OP_MULMOD], s * (s - 1) / 2 + 1);
+        cr_expect_eq(declared->work_ops[OP_ADDMOD] - c->work_ops[OP_ADDMOD], s * (s - 1) / 2);
+        cr_expect_eq(r.reports[0].alpha, 10);
+        cr_expect_eq(r.reports[0].beta, 6);
+        kernel_dag_free(model);
+        exec_result_free(&r);
+    }
+}
