@@ -18,7 +18,9 @@
  * a block's transfer is Σ transactions·min(w, ℓ)/ℓ words per thread).
  */
 #include "helpers.h"
+#include "mcm_kernel.h"
 #include "program.h"
+#include "reference.h"
 
 #include <math.h>
 
@@ -270,7 +272,44 @@ static block_figures figures(const thread_count *th, long l, int w)
     return f;
 }
 
-/* ---- (a) the results ----------------------------------------------------------- */
+/* ---- (a) the serial reference and the results ----------------------------------- */
+
+Test(exec_euclid, the_serial_gcd_of_a_known_small_example)
+{
+    /* (x − 1)(x − 2) = x² − 3x + 2 and (x − 1)(x − 3) = x² − 4x + 3: gcd x − 1 */
+    word a[] = {2, PRIME - 3, 1}, b[] = {3, PRIME - 4, 1}, g[3];
+    cr_assert_eq(reference_gcd(a, 3, b, 3, g), 1);
+    cr_expect(g[0] == PRIME - 1 && g[1] == 1);
+}
+
+Test(exec_euclid, the_serial_gcd_finds_a_planted_factor_and_coprime_cofactors)
+{
+    static const int cases[][3] = {{8, 300, 300}, {1, 50, 20}, {20, 1000, 999}};
+    uint64_t rng = 6;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        int dg = cases[c][0], n = cases[c][1], m = cases[c][2];
+        word *g = malloc(sizeof *g * (size_t)(dg + 1)), *u = malloc(sizeof *u * (size_t)(n - dg));
+        word *v = malloc(sizeof *v * (size_t)(m - dg)), *a = malloc(sizeof *a * (size_t)n);
+        word *b = malloc(sizeof *b * (size_t)m), *got = malloc(sizeof *got * (size_t)m);
+        reference_random(g, dg + 1, &rng);
+        reference_random(u, n - dg, &rng);
+        reference_random(v, m - dg, &rng);
+        reference_product(g, dg + 1, u, n - dg, a);
+        reference_product(g, dg + 1, v, m - dg, b);
+        cr_assert_eq(reference_degree(a, n - 1), n - 1);
+        cr_assert_eq(reference_gcd(a, n, b, m, got), dg, "u and v coprime (with high probability)");
+        reference_make_monic(g, dg);
+        cr_expect_arr_eq(got, g, sizeof *g * (size_t)(dg + 1));
+        cr_expect_eq(reference_gcd(u, n - dg, v, m - dg, got), 0, "u, v: gcd 1");
+        cr_expect_eq(got[0], 1);
+        free(g);
+        free(u);
+        free(v);
+        free(a);
+        free(b);
+        free(got);
+    }
+}
 
 Test(exec_euclid, gcds_equal_the_serial_ones_at_many_sizes)
 {
@@ -543,4 +582,35 @@ Test(exec_euclid, ping_ping_against_the_worksheet)
         kernel_dag_free(model);
         exec_result_free(&r);
     }
+}
+
+/* ---- (f) simulated time, and what is refused ----------------------------------------- */
+
+Test(exec_euclid, simulated_within_theorem_1)
+{
+    machine mach = test_preset("mcm");
+    const double pts[][4] = {{300, 0, 16, 32}, {200, 199, 1, 8}, {1000, 0, 256, 256}};
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        exec_result r = run_euclid(pts[i][0], pts[i][1], pts[i][2], pts[i][3], 1, &mach);
+        sim_result sr = simulate(r.dag, &mach);
+        cr_expect_leq(sr.T, sr.bound_theorem1, "point %zu: T %g, Theorem 1 %g", i, sr.T, sr.bound_theorem1);
+        cr_log_info("euclid exec point %zu: T %g, model-mode T %g", i, sr.T,
+                    builtin_time("euclid", point(pts[i][0], pts[i][1], pts[i][2], pts[i][3]), &mach));
+        sim_result_free(&sr);
+        exec_result_free(&r);
+    }
+}
+
+Test(exec_euclid, bad_params_and_a_small_z_are_refused)
+{
+    machine mach = test_preset("mcm");
+    const char *why = case_exec_refuses("euclid", point(100, 200, 4, 8), &mach);
+    cr_assert_not_null(why, "m > n accepted");
+    cr_expect(strstr(why, "euclid: needs n >= m >= 1") != NULL, "%s", why);
+    /* the ping-pong kernel's 8s + 2ℓ + 3 = 195 words do not fit Z = 100 */
+    mach.z = 100;
+    why = case_exec_refuses("euclid", point(200, 0, 16, 32), &mach);
+    cr_assert_not_null(why, "Z = 100 accepted");
+    cr_expect(strstr(why, "kernel 'ping_pong': declares 195 words of private memory, but Z = 100") != NULL, "%s",
+              why);
 }
