@@ -27,7 +27,13 @@
  *    ℓ coefficients, held in private memory with a halo of s − 1 offsets
  *    (offsets count down from the degree a polynomial had when the call
  *    began; after a call the value at offset i depends on offsets
- *    i − (s − 1) .. i + (s − 1) only).  Ping-ping: classical steps
+ *    i − (s − 1) .. i + (s − 1) only: a step pairs offset i of the reduced
+ *    polynomial with offset i + (r_other − r_self) of the other, r the
+ *    drops so far; followed back through the steps, a value's dependencies
+ *    alternate between a and b with such shifts at steps k1 > k2 > …, so
+ *    its total shift is rb(k1) − rb(k2) + rb(k3) − … less the same sum of
+ *    ra, and since the drops never decrease each alternating sum lies in
+ *    [0, s − 1]).  Ping-ping: classical steps
  *    a ← a − lc(a)·lc(b)^−1·X^k·b, lc(b)^−1 once per call by each block, a
  *    updated in place (blocks read only their own words of a, the never
  *    written head, and b).  Ping-pong: fraction-free steps x ← lc(y)·x −
