@@ -386,25 +386,6 @@ static MCM_DEVICE void ping_pong_write(exec_thread *t, const gcd_args *c, const 
     }
 }
 
-/* Step 0 loads; steps 1 .. 2s choose (odd, thread 0) and reduce (even);
- * step 2s + 1 writes. */
-MCM_STEP(ping_pong_step, gcd_args, c)
-{
-    layout L = ping_pong_layout(c->s, t->threads);
-    if (t->step & 1) {
-        if (t->step == 2 * c->s + 1)
-            ping_pong_write(t, c, &L);
-        else if (t->tid == 0)
-            choose_step(t, &L, c->s);
-    } else if (t->step == 0) {
-        ping_pong_load(t, c, &L);
-    } else {
-        ping_pong_reduce(t, &L, c->s);
-    }
-}
-
-MCM_KERNEL_LOOP(ping_pong, gcd_args, ping_pong_step);
-
 /* ---- ping-ping: deg a − deg b >= s, a reduced by b in place ------------------ */
 
 static MCM_DEVICE void ping_ping_load(exec_thread *t, const gcd_args *c, const layout *L)
@@ -465,21 +446,37 @@ static MCM_DEVICE void ping_ping_write(exec_thread *t, const gcd_args *c, const 
         finish_call(t, c, L, buf);
 }
 
-MCM_STEP(ping_ping_step, gcd_args, c)
+/* ---- a call: 2s + 2 steps ----------------------------------------------------------- */
+
+/* Step 0 loads; steps 1 .. 2s choose (odd, thread 0) and reduce (even);
+ * step 2s + 1 writes.  (ping_ping is a constant where it is inlined.) */
+static MCM_DEVICE void call_step(exec_thread *t, const gcd_args *c, int ping_ping)
 {
-    layout L = ping_ping_layout(c->s, t->threads);
+    layout L = ping_ping ? ping_ping_layout(c->s, t->threads) : ping_pong_layout(c->s, t->threads);
     if (t->step & 1) {
-        if (t->step == 2 * c->s + 1)
-            ping_ping_write(t, c, &L);
-        else if (t->tid == 0)
+        if (t->step == 2 * c->s + 1) {
+            if (ping_ping)
+                ping_ping_write(t, c, &L);
+            else
+                ping_pong_write(t, c, &L);
+        } else if (t->tid == 0) {
             choose_step(t, &L, c->s);
+        }
     } else if (t->step == 0) {
-        ping_ping_load(t, c, &L);
-    } else {
+        if (ping_ping)
+            ping_ping_load(t, c, &L);
+        else
+            ping_pong_load(t, c, &L);
+    } else if (ping_ping) {
         ping_ping_reduce(t, &L, c->s);
+    } else {
+        ping_pong_reduce(t, &L, c->s);
     }
 }
 
+MCM_STEP(ping_pong_step, gcd_args, c) { call_step(t, c, 0); }
+MCM_STEP(ping_ping_step, gcd_args, c) { call_step(t, c, 1); }
+MCM_KERNEL_LOOP(ping_pong, gcd_args, ping_pong_step);
 MCM_KERNEL_LOOP(ping_ping, gcd_args, ping_ping_step);
 
 /* ---- host ---------------------------------------------------------------------- */
