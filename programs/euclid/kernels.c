@@ -5,9 +5,9 @@
  * case euclid).  The model a student computes, with its closed forms, is
  * model.c (thesis §4.3, Algorithm 1 OptGcdKer, App. B "Euclidean").
  *
- * The algorithm and its memory-access pattern are cuda_ref/euclid.cu's
- * (the hand-written reference, removed with this file's arrival; its
- * reasoning is cuda_ref/README.md's "euclid" section):
+ * The algorithm and its memory-access pattern are those of the hand-written
+ * CUDA reference that the earlier card sessions timed (cuda_ref/README.md,
+ * "euclid", gives the reasoning):
  *  - The schedule is computed ahead, from the params: for generic inputs
  *    (each division step lowers the degree of the reduced polynomial by
  *    exactly one) every call lowers deg a + deg b by s, so the calls, their
