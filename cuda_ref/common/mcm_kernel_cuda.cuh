@@ -753,6 +753,9 @@ static inline int mcm_check_input(const exec_run *r, int input)
             more->param[more->n_params++].asked = 0;
         }
     mcm_prepare(more, 0);
+    if (more->inputs != r->inputs)
+        mcm_die("mcm_input: setup said %d inputs for input 0 and %d for input %d (%s): the count may depend on "
+                "the params only", r->inputs, more->inputs, input, r->params_text);
     mcm_restore(more);
     mcm_replay(more);
     CUDA_CHECK(cudaStreamSynchronize(g_stream));
