@@ -6,7 +6,6 @@
 
 #include <string.h>
 
-extern const exec_program exec_euclid;
 extern const exec_program exec_stockham;
 extern const exec_program exec_plain_mult;
 extern const exec_program exec_fft_mult;
@@ -16,7 +15,6 @@ extern const exec_program exec_prefix_naive;
 extern const exec_program exec_prefix_optimal;
 
 static const exec_program *const list[] = {
-    &exec_euclid,
     &exec_stockham,
     &exec_plain_mult,
     &exec_fft_mult,

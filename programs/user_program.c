@@ -223,6 +223,7 @@ static const char *const phase_names[] = {"loading", "setup", "launches", "check
 /* Where the child is, on a page both processes share. */
 typedef struct whereabouts {
     int phase;
+    int input;      /* the input the phase is at (mcm_input) */
     int launches;   /* kernels launched so far */
     char kernel[64]; /* the last one launched */
 } whereabouts;
@@ -230,6 +231,7 @@ typedef struct whereabouts {
 struct mcm_params {
     const vars *params;
     uint64_t seed;
+    int input, inputs; /* mcm_input: which input setup makes, of how many (0: not said) */
 };
 
 static whereabouts *here;     /* in the child: the shared page */
@@ -243,6 +245,23 @@ double mcm_param(const mcm_params *p, const char *name, double fallback)
 }
 
 uint64_t mcm_seed(const mcm_params *p) { return p->seed; }
+
+int mcm_input(const mcm_params *p, int inputs)
+{
+    mcm_params *point = (mcm_params *)p; /* the child's own, in run_phases */
+    if (misused)
+        return 0;
+    if (inputs < 1 || inputs > MCM_INPUTS_MAX)
+        misused = fail("mcm_input(p, %d): a program checks 1 to %d inputs", inputs, MCM_INPUTS_MAX);
+    else if (here->phase != PHASE_SETUP)
+        misused = fail("mcm_input in %s: setup says how many inputs it checks", phase_names[here->phase]);
+    else if (point->inputs && point->inputs != inputs)
+        misused = fail("mcm_input: setup said %d inputs for input 0 and %d for input %d: the count may depend "
+                       "on the params only", point->inputs, inputs, point->input);
+    else
+        point->inputs = inputs;
+    return point->input;
+}
 
 int mcm_fail(const char *fmt, ...)
 {
@@ -335,12 +354,12 @@ int mcm_launch_steps(exec_run *run, const mcm_kernel *k, int steps, long blocks,
 
 /* ---- the child: load, run, send ---------------------------------------------- */
 
-/* The program's phases; 0, or -1 with fail(). */
-static int run_phases(const mcm_program_entry *e, const vars *params, const machine *m, exec_run *run)
+/* The program's phases on input p->input; 0, or -1 with fail(). */
+static int run_input(const mcm_program_entry *e, mcm_params *p, exec_run *run)
 {
-    mcm_params p = {params, m->seed};
+    here->input = p->input;
     here->phase = PHASE_SETUP;
-    if (e->setup(run, &p) < 0 || misused)
+    if (e->setup(run, p) < 0 || misused)
         return -1;
     here->phase = PHASE_LAUNCHES;
     if (e->launches(run) < 0 || misused)
@@ -350,6 +369,26 @@ static int run_phases(const mcm_program_entry *e, const vars *params, const mach
     here->phase = PHASE_CHECK;
     if (e->check(run) < 0 || misused)
         return -1;
+    return 0;
+}
+
+/* Input 0 on `run`, whose DAG the parent receives; then each other input
+ * the program checks (mcm_input) on a run of its own, measured for
+ * nothing. */
+static int run_phases(const mcm_program_entry *e, const vars *params, const machine *m, exec_run *run)
+{
+    mcm_params p = {params, m->seed, 0, 0};
+    if (run_input(e, &p, run) < 0)
+        return -1;
+    for (p.input = 1; p.input < p.inputs; p.input++) {
+        exec_run *more = exec_begin(e->name, m);
+        exec_set_race_free(more, 1);
+        int rc = run_input(e, &p, more);
+        exec_end(more);
+        if (rc < 0)
+            return -1;
+    }
+    here->input = 0;
     return 0;
 }
 
@@ -447,7 +486,10 @@ static void child(int fd, const char *source, const char *so, const vars *params
     if (run_phases(e, params, m, running) < 0) {
         char why[4096];
         snprintf(why, sizeof why, "%s", fail_message());
-        fail("%s, in its %s: %s", source, phase_names[here->phase], why);
+        char input[32] = "";
+        if (here->input > 0)
+            snprintf(input, sizeof input, " of input %d", here->input);
+        fail("%s, in its %s%s: %s", source, phase_names[here->phase], input, why);
         send_failure(fd);
         _exit(1);
     }

@@ -65,13 +65,17 @@
 
 /* The header's version: it grows, it does not break.  1: MCM_KERNEL,
  * mcm_launch and the rest below; 2 adds MCM_KERNEL_LOOP and
- * mcm_launch_steps, MCM_PRIME and MCM_UNROLL.  A file built against any version up to this one runs. */
+ * mcm_launch_steps, mcm_input, MCM_PRIME and MCM_UNROLL.  A file built
+ * against any version up to this one runs. */
 #define MCM_API_VERSION 2
 
 #include <stdint.h>
 
 /* The most steps one launch of a looped kernel may run. */
 #define MCM_STEPS_MAX 1000000
+
+/* The most inputs a program checks at each point (mcm_input). */
+#define MCM_INPUTS_MAX 16
 
 /* The prime of exec_zp_* in both builds (version 2): 7·2^26 + 1, whose
  * multiplicative group has 3 as a generator, so that every power of two
@@ -128,6 +132,15 @@ typedef struct mcm_program_entry {
 double mcm_param(const mcm_params *p, const char *name, double fallback);
 /* The point's random seed (the machine's `seed`; `--seed` on the card). */
 uint64_t mcm_seed(const mcm_params *p);
+
+/* Called by setup (version 2): the program checks `inputs` inputs at each
+ * point (1 to MCM_INPUTS_MAX, from the params only; 1 when setup never
+ * calls this), and this call of setup makes input number mcm_input's
+ * result.  Input 0 is the one measured (exec mode) and timed (the card);
+ * each other one is set up, launched and checked once more after it
+ * (exec mode; its costs not reported) or before the timed rounds (the
+ * card, untimed).  The point passes when every input's check does. */
+int mcm_input(const mcm_params *p, int inputs);
 
 /* A zeroed global array of `size` words (setup only). */
 gmem mcm_alloc(exec_run *run, const char *name, long size);

@@ -6,7 +6,7 @@
  *
  * Each reference is checked against an independent one: the radix-2 FFT
  * against the naive DFT, the FFT product against the schoolbook product,
- * division against a = q b + r, the gcd against planted and known factors,
+ * division against a = q b + r,
  * radix sort against qsort, the scans against running sums.
  */
 #include <criterion/criterion.h>
@@ -139,47 +139,6 @@ Test(divide, satisfies_a_equals_qb_plus_r)
         free(q);
         free(r);
         free(qb);
-    }
-}
-
-/* ---- gcd ---------------------------------------------------------------- */
-
-Test(gcd, known_small_example)
-{
-    /* (x-1)(x-2) = x^2 - 3x + 2, (x-1)(x-3) = x^2 - 4x + 3: gcd x - 1 */
-    uint32_t a[] = {2, ZP_P - 3, 1}, b[] = {3, ZP_P - 4, 1}, g[3];
-    int d = cpu_gcd(a, 2, b, 2, g);
-    cr_assert_eq(d, 1);
-    cr_assert(g[0] == ZP_P - 1 && g[1] == 1);
-}
-
-Test(gcd, planted_factor_and_coprime)
-{
-    rng_t rng = {6};
-    static const int cases[][3] = {{8, 300, 300}, {1, 50, 20}, {20, 1000, 999}};
-    for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
-        int dg = cases[t][0], n = cases[t][1], m = cases[t][2];
-        uint32_t *g = malloc((size_t)(dg + 1) * 4), *u = malloc((size_t)(n - dg) * 4);
-        uint32_t *v = malloc((size_t)(m - dg) * 4), *a = malloc((size_t)n * 4);
-        uint32_t *b = malloc((size_t)m * 4), *got = malloc((size_t)n * 4);
-        random_poly(g, (size_t)dg + 1, &rng);
-        random_poly(u, (size_t)(n - dg), &rng);
-        random_poly(v, (size_t)(m - dg), &rng);
-        cpu_mul_schoolbook(g, (size_t)dg + 1, u, (size_t)(n - dg), a);
-        cpu_mul_schoolbook(g, (size_t)dg + 1, v, (size_t)(m - dg), b);
-        int d = cpu_gcd(a, n - 1, b, m - 1, got);
-        cr_assert_eq(d, dg, "gcd degree (u, v are coprime with high probability)");
-        poly_make_monic(g, dg);
-        cr_assert_arr_eq(got, g, (size_t)(dg + 1) * 4);
-        /* u and v themselves: coprime, gcd 1 */
-        d = cpu_gcd(u, n - dg - 1, v, m - dg - 1, got);
-        cr_assert(d == 0 && got[0] == 1);
-        free(g);
-        free(u);
-        free(v);
-        free(a);
-        free(b);
-        free(got);
     }
 }
 

@@ -126,7 +126,7 @@ Test(plot, sweep_costs_speedup)
     const char *runs[][2] = {
         {"programs/demo.cfg", "sweep.png"},
         {"programs/demo.cfg --kind speedup", "speedup.png"},
-        {"programs/euclid.cfg --kind costs", "costs.png"},
+        {"programs/euclid/euclid.cfg --kind costs", "costs.png"},
         {"programs/fft.cfg --kind sweep", "fft.svg"},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {

@@ -219,6 +219,72 @@ Test(user_program, a_looped_kernel_runs_its_step_as_many_times_as_launched)
     expect_refused(dir, "wrong", (const char *[]){"wrong.c", "MCM_KERNEL_LOOP", "mcm_launch_steps", NULL});
 }
 
+/* mcm_input: input k (of 3) fills x with k + 1 and launches k + 1 blocks;
+ * check of input `bad` fails.  Input 0 is the one measured; every input is
+ * set up, launched and checked. */
+static void write_inputs_program(const char *dir)
+{
+    write_file(dir, "inputs.c",
+               "#include \"mcm_kernel.h\"\n"
+               "typedef struct { gmem x; } args;\n"
+               "MCM_STEP(twice, args, a) {\n"
+               "    long i = t->bid * t->threads + t->tid;\n"
+               "    exec_ops(t, 1); exec_gwrite(t, a->x, i, 2 * exec_gread(t, a->x, i));\n"
+               "}\n"
+               "MCM_KERNEL(k, args, twice);\n"
+               "static gmem x; static int input, bad, count;\n"
+               "static int s(exec_run *r, const mcm_params *p) {\n"
+               "    bad = (int)mcm_param(p, \"bad\", -1); count = (int)mcm_param(p, \"count\", 3);\n"
+               "    input = mcm_input(p, count + (count > 1 && bad == 9 ? input : 0));\n"
+               "    x = mcm_alloc(r, \"x\", 32 * (input + 1));\n"
+               "    for (long i = 0; i < 32 * (input + 1); i++) mcm_set(x, i, (word)(input + 1));\n"
+               "    return 0;\n"
+               "}\n"
+               "static int l(exec_run *r) { args a = {x}; return mcm_launch(r, &k, input + 1, 32, 0, &a); }\n"
+               "static int c(exec_run *r) {\n"
+               "    (void)r;\n"
+               "    for (long i = 0; i < 32 * (input + 1); i++)\n"
+               "        if (mcm_get(x, i) != 2 * (word)(input + 1) || input == bad) return mcm_fail(\"input %d: x[%ld] wrong\", input, i);\n"
+               "    return 0;\n"
+               "}\n"
+               "MCM_PROGRAM(\"inputs\", s, l, c);\n");
+}
+
+Test(user_program, every_input_a_program_checks_is_run_and_input_0_is_measured)
+{
+    const char *dir = workdir();
+    write_inputs_program(dir);
+    machine m = test_machine(16, 8);
+    char source[512];
+    snprintf(source, sizeof source, "%s/inputs.c", dir);
+    vars params = test_params("bad count", -1.0, 3.0);
+    kernel_dag *dag = user_program_build(source, &params, &m);
+    cr_assert_not_null(dag, "%s", fail_message());
+    cr_expect_eq(dag->n, 1, "input 0's launch only");
+    cr_expect_eq(dag->kernels[0].blocks, 1, "input 0's grid");
+    kernel_dag_free(dag);
+    for (int bad = 0; bad < 3; bad++) {
+        char name[32], run_params[64], expected[64];
+        snprintf(name, sizeof name, "bad%d", bad);
+        snprintf(run_params, sizeof run_params, "bad = %d; count = 3;", bad);
+        char text[512];
+        snprintf(text, sizeof text, "machine = \"mcm\";\nprogram = { source = \"inputs.c\"; params = { %s }; };\n",
+                 run_params);
+        char file[64];
+        snprintf(file, sizeof file, "%s.cfg", name);
+        write_file(dir, file, text);
+        if (bad == 0)
+            snprintf(expected, sizeof expected, "inputs.c, in its check: input 0: x[0] wrong");
+        else
+            snprintf(expected, sizeof expected, "inputs.c, in its check of input %d: input %d: x[0] wrong", bad, bad);
+        expect_refused(dir, name, (const char *[]){expected, NULL});
+    }
+    /* a count that depends on the input before: 3 for inputs 0 and 1, 4 for input 2 */
+    write_run_file(dir, "inputs", "bad = 9; count = 3;");
+    expect_refused(dir, "inputs", (const char *[]){"in its setup of input 2: mcm_input: setup said 3 inputs for input 0 and 4 for input 2",
+                                                  "params only", NULL});
+}
+
 /* The course examples run and check at a few shapes; matvec's Z/pZ
  * multiplications are n² whatever ℓ. */
 Test(user_program, the_examples_run_and_check)

@@ -130,11 +130,16 @@ int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts)
 {
     glob_t files;
     verdicts->n = 0;
-    if (glob("programs/*.cfg", 0, NULL, &files) != 0)
+    /* the case studies' run files: programs/ and each case's folder
+     * (not the lessons', which restate them, nor the user examples') */
+    int none = glob("programs/*.cfg", 0, NULL, &files) != 0;
+    none &= glob("programs/*/*.cfg", none ? 0 : GLOB_APPEND, NULL, &files) != 0;
+    if (none)
         return 0;
     int rc = 0, agree = 0, total = 0;
     for (size_t i = 0; i < files.gl_pathc && rc == 0; i++)
-        rc = one_conclusion(f, v, files.gl_pathv[i], verdicts);
+        if (!strstr(files.gl_pathv[i], "/lectures/") && !strstr(files.gl_pathv[i], "/user/"))
+            rc = one_conclusion(f, v, files.gl_pathv[i], verdicts);
     globfree(&files);
     for (int i = 0; i < verdicts->n; i++) {
         agree += verdicts->file[i].agree;

@@ -2,8 +2,8 @@
  * cpu_ref.c -- serial CPU references (see cpu_ref.h for the contracts).
  *
  * Owns: the ground truth every CUDA program compares against.  These are the
- * textbook serial algorithms (Knuth vol. II ch. 4.6 for division and the
- * Euclidean algorithm; the iterative radix-2 FFT), written for clarity.
+ * textbook serial algorithms (Knuth vol. II ch. 4.6 for division; the
+ * iterative radix-2 FFT), written for clarity.
  */
 #include "cpu_ref.h"
 
@@ -118,66 +118,6 @@ void cpu_divide(const uint32_t *a, size_t size_a, const uint32_t *b,
     }
     memcpy(r, rem, deg_b * sizeof *r);
     free(rem);
-}
-
-int poly_degree(const uint32_t *a, int size)
-{
-    int d = size - 1;
-    while (d >= 0 && a[d] == 0)
-        d--;
-    return d;
-}
-
-void poly_make_monic(uint32_t *a, int deg)
-{
-    uint32_t inv_lc = zp_inv(a[deg]);
-    for (int i = 0; i <= deg; i++)
-        a[i] = zp_mul(a[i], inv_lc);
-}
-
-/* a <- a mod b in place (b != 0); returns the new degree of a */
-static int reduce_in_place(uint32_t *a, int deg_a, const uint32_t *b, int deg_b)
-{
-    uint32_t inv_lc = zp_inv(b[deg_b]);
-    while (deg_a >= deg_b) {
-        int shift = deg_a - deg_b;
-        uint32_t c = zp_mul(a[deg_a], inv_lc);
-        for (int i = 0; i <= deg_b; i++)
-            a[shift + i] = zp_sub(a[shift + i], zp_mul(c, b[i]));
-        deg_a = poly_degree(a, deg_a);  /* a[deg_a] is now 0 */
-    }
-    return deg_a;
-}
-
-int cpu_gcd(const uint32_t *a, int deg_a, const uint32_t *b, int deg_b,
-            uint32_t *g)
-{
-    int size = (deg_a > deg_b ? deg_a : deg_b) + 1;
-    uint32_t *u = calloc((size_t)size, sizeof *u);
-    uint32_t *v = calloc((size_t)size, sizeof *v);
-    if (!u || !v)
-        abort();
-    memcpy(u, a, (size_t)(deg_a + 1) * sizeof *a);
-    memcpy(v, b, (size_t)(deg_b + 1) * sizeof *b);
-    int du = poly_degree(u, deg_a + 1);
-    int dv = poly_degree(v, deg_b + 1);
-    /* invariant: gcd(u, v) = gcd(a, b); stop when v = 0 */
-    while (dv >= 0) {
-        du = reduce_in_place(u, du, v, dv);
-        uint32_t *t = u;
-        u = v;
-        v = t;
-        int dt = du;
-        du = dv;
-        dv = dt;
-    }
-    if (du >= 0) {
-        poly_make_monic(u, du);
-        memcpy(g, u, (size_t)(du + 1) * sizeof *g);
-    }
-    free(u);
-    free(v);
-    return du;
 }
 
 uint32_t cpu_sum_u32(const uint32_t *x, size_t n)

@@ -3,9 +3,9 @@
  * result against (and that tests/test_cuda_ref.c checks against each other).
  *
  * Owns: the naive DFT and a serial radix-2 FFT over Z/pZ, schoolbook and
- * FFT-based polynomial products, polynomial division with remainder, the
- * classical Euclidean GCD, sum / inclusive prefix sums of 32-bit words, and
- * an LSD radix sort of 32-bit keys.
+ * FFT-based polynomial products, polynomial division with remainder, sum /
+ * inclusive prefix sums of 32-bit words, and an LSD radix sort of 32-bit
+ * keys.  (The Euclidean GCD's is programs/euclid/reference.h.)
  *
  * Conventions: a polynomial is a dense array of coefficients in Z/pZ, index =
  * degree.  "size" means number of coefficients (deg + 1), as in the MCM paper
@@ -43,20 +43,6 @@ void cpu_mul_fft(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
  */
 void cpu_divide(const uint32_t *a, size_t size_a, const uint32_t *b,
                 size_t deg_b, uint32_t *q, uint32_t *r);
-
-/* degree of a (highest non-zero index) among its first size coefficients; -1 if zero */
-int poly_degree(const uint32_t *a, int size);
-
-/* divide a (of degree deg >= 0) by its leading coefficient */
-void poly_make_monic(uint32_t *a, int deg);
-
-/*
- * Monic gcd of a (degree deg_a) and b (degree deg_b) by the classical
- * Euclidean algorithm.  g must hold max(deg_a, deg_b) + 1 coefficients.
- * Returns deg g (0 when the inputs are coprime), or -1 if both are zero.
- */
-int cpu_gcd(const uint32_t *a, int deg_a, const uint32_t *b, int deg_b,
-            uint32_t *g);
 
 /* 32-bit unsigned sums, wrapping modulo 2^32 */
 uint32_t cpu_sum_u32(const uint32_t *x, size_t n);

@@ -27,6 +27,9 @@
  *     on the device as the point's inputs;
  *  2. launches, called once: each mcm_launch checks its configuration and
  *     records the launch (kernel, grid, shared bytes, a copy of the args);
+ *     then each further input the program checks (mcm_input: 1 .. k−1) is
+ *     a point of its own for a moment: set up, launched, run once
+ *     (untimed), checked and freed; the row's check needs every one ok;
  *  3. bench_series: a run of the point replays the recorded launches with
  *     cudaLaunchKernel on g_stream (what the wall time measures, and what
  *     the stream capture turns into the point's CUDA graph); every array is
@@ -118,15 +121,22 @@ static __device__ __forceinline__ void exec_ops(exec_thread *t, long n)
     (void)n;
 }
 
-/* Z/pZ: the fast path for a, b < p; any other input is reduced the way
- * sim/exec.c's zp_* do it, so both builds give the same words. */
+/* Z/pZ: the fast path for a, b < p, in 32 bits (p < 2^29); any other
+ * input is reduced the way sim/exec.c's zp_* do it, so both builds give
+ * the same words.  Every result is below p, and the compiler is told so
+ * (MCM_BELOW_P_): an operation on results, or on words read from memory
+ * (32 bits) for a multiplication, checks nothing. */
+#define MCM_BELOW_P_(r) __builtin_assume((r) < (uint32_t)MCM_PRIME)
+
 static __device__ __forceinline__ word exec_zp_add(exec_thread *t, word a, word b)
 {
     (void)t;
     if (a >= MCM_PRIME || b >= MCM_PRIME)
         return (a + b) % MCM_PRIME;
-    word c = a + b;
-    return c >= MCM_PRIME ? c - MCM_PRIME : c;
+    uint32_t c = (uint32_t)a + (uint32_t)b; /* < 2p */
+    c = c >= (uint32_t)MCM_PRIME ? c - (uint32_t)MCM_PRIME : c;
+    MCM_BELOW_P_(c);
+    return c;
 }
 
 static __device__ __forceinline__ word exec_zp_sub(exec_thread *t, word a, word b)
@@ -134,20 +144,27 @@ static __device__ __forceinline__ word exec_zp_sub(exec_thread *t, word a, word 
     (void)t;
     if (a >= MCM_PRIME || b >= MCM_PRIME)
         return (a + MCM_PRIME - b) % MCM_PRIME;
-    return a >= b ? a - b : a + MCM_PRIME - b;
+    uint32_t x = (uint32_t)a, y = (uint32_t)b;
+    uint32_t c = x >= y ? x - y : x + (uint32_t)MCM_PRIME - y;
+    MCM_BELOW_P_(c);
+    return c;
 }
 
+/* Barrett: for any x < 2^64, q = ⌊x·⌊2^64/p⌋/2^64⌋ is ⌊x/p⌋ or one less,
+ * so factors of up to 32 bits need no reduction first. */
 static __device__ __forceinline__ word exec_zp_mul(exec_thread *t, word a, word b)
 {
     (void)t;
-    if (a >= MCM_PRIME)
+    if ((a | b) >> 32) {
         a %= MCM_PRIME;
-    if (b >= MCM_PRIME)
         b %= MCM_PRIME;
-    word x = a * b;                           /* < p^2 < 2^58 */
+    }
+    word x = a * b;                           /* < 2^64 */
     word q = __umul64hi(x, MCM_BARRETT);      /* floor(x/p) or one less */
-    word r = x - q * MCM_PRIME;
-    return r >= MCM_PRIME ? r - MCM_PRIME : r;
+    uint32_t r = (uint32_t)(x - q * MCM_PRIME); /* < 2p */
+    r = r >= (uint32_t)MCM_PRIME ? r - (uint32_t)MCM_PRIME : r;
+    MCM_BELOW_P_(r);
+    return r;
 }
 
 /* square and multiply, as exec_zp_pow */
@@ -248,7 +265,8 @@ typedef struct mcm_kernel {
 
 /* A looped kernel: a __global__ function of two parameters, the args and
  * the number of steps, running its one step that many times with a
- * barrier between each two. */
+ * barrier between each two.  Step 0 is inlined apart (steps_ >= 1), so
+ * that both copies of the step know more of t->step: the loop's, >= 1. */
 #define MCM_KERNEL_LOOP(name_, args_type_, step_)                                 \
     static __global__ void name_##_mcm_global_(args_type_ args_, int steps_)      \
     {                                                                             \
@@ -258,9 +276,10 @@ typedef struct mcm_kernel {
         t_.bid = (long)blockIdx.x;                                                \
         t_.blocks = (long)gridDim.x;                                              \
         t_.priv = mcm_private_;                                                   \
-        for (t_.step = 0; t_.step < steps_; t_.step++) {                          \
-            if (t_.step > 0)                                                      \
-                __syncthreads();                                                  \
+        t_.step = 0;                                                              \
+        step_(&t_, &args_);                                                       \
+        for (t_.step = 1; t_.step < steps_; t_.step++) {                          \
+            __syncthreads();                                                      \
             step_(&t_, &args_);                                                   \
         }                                                                         \
     }                                                                             \
@@ -338,6 +357,8 @@ struct exec_run {
     int n_launches, launches_cap;
     char *params_text;                /* k=v;k=v */
     long n, m, l, s;
+    int input, inputs;                /* mcm_input: which input setup makes, of how many (0: not said) */
+    int inputs_ok;                    /* inputs 1 .. inputs-1 checked ok (step 2) */
 };
 
 typedef struct mcm_array {
@@ -418,6 +439,20 @@ static inline double mcm_param(const mcm_params *p, const char *name, double fal
     e->given = 0;
     e->asked = ++r->n_asked;
     return fallback;
+}
+
+static inline int mcm_input(const mcm_params *p, int inputs)
+{
+    exec_run *r = p->run;
+    if (r->phase != MCM_PHASE_SETUP)
+        mcm_die("mcm_input called in %s: setup says how many inputs it checks", mcm_phase_name(r->phase));
+    if (inputs < 1 || inputs > MCM_INPUTS_MAX)
+        mcm_die("mcm_input(p, %d): a program checks 1 to %d inputs", inputs, MCM_INPUTS_MAX);
+    if (r->inputs && r->inputs != inputs)
+        mcm_die("mcm_input: setup said %d inputs, then %d: the count may depend on the params only", r->inputs,
+                inputs);
+    r->inputs = inputs;
+    return r->input;
 }
 
 /* --seed S (or the clock's), the same for every point: with the same seed
@@ -687,12 +722,9 @@ static inline void mcm_prepare(exec_run *r, int warn_unasked)
         mcm_die("launches launched no kernel (%s)", r->params_text);
 }
 
-/* bench_point.finish: step 4, the row, and the point's memory freed */
-static inline int mcm_finish(void *ctx, const bench_result *res)
+/* The device arrays into the host mirrors, then check: 1 if it passed. */
+static inline int mcm_check_results(exec_run *r)
 {
-    exec_run *r = (exec_run *)ctx;
-    r->replaying = 1;
-    mcm_call_setup(r);
     for (int i = 0; i < r->n_arrays; i++) {
         const mcm_array *a = &g_mcm_arrays[r->arrays[i]];
         if (a->size > 0)
@@ -702,9 +734,56 @@ static inline int mcm_finish(void *ctx, const bench_result *res)
     r->phase = MCM_PHASE_CHECK;
     int ok = r->prog->check(r) == 0;
     r->phase = MCM_PHASE_NONE;
+    return ok;
+}
+
+static inline void mcm_free_point(exec_run *r);
+
+/* Input `input` >= 1 of point r (mcm_input), after r's steps 1 and 2: set
+ * up, launched and run once (untimed), checked, freed.  1 if it passed. */
+static inline int mcm_check_input(const exec_run *r, int input)
+{
+    exec_run *more = (exec_run *)mcm_xalloc(sizeof *more);
+    more->prog = r->prog;
+    more->params.run = more;
+    more->seed = r->seed;
+    more->input = input;
+    for (int i = 0; i < r->n_params; i++)
+        if (r->param[i].given) {
+            more->param[more->n_params] = r->param[i];
+            more->param[more->n_params++].asked = 0;
+        }
+    mcm_prepare(more, 0);
+    if (more->inputs != r->inputs)
+        mcm_die("mcm_input: setup said %d inputs for input 0 and %d for input %d (%s): the count may depend on "
+                "the params only", r->inputs, more->inputs, input, r->params_text);
+    mcm_restore(more);
+    mcm_replay(more);
+    CUDA_CHECK(cudaStreamSynchronize(g_stream));
+    int ok = mcm_check_results(more);
+    if (!ok)
+        fprintf(stderr, "%s (%s): input %d of the point fails its check\n", g_mcm_case, r->params_text, input);
+    mcm_free_point(more);
+    return ok;
+}
+
+/* bench_point.finish: step 4, the row, and the point's memory freed */
+static inline int mcm_finish(void *ctx, const bench_result *res)
+{
+    exec_run *r = (exec_run *)ctx;
+    r->replaying = 1;
+    mcm_call_setup(r);
+    int ok = mcm_check_results(r) && r->inputs_ok;
     bench_result b = *res;
     b.launches = r->n_launches; /* one run's, whatever --warmup */
     report(g_mcm_case, r->params_text, r->n, r->m, r->l, r->s, &b, ok);
+    mcm_free_point(r);
+    return ok;
+}
+
+/* A point's arrays, launches and record freed. */
+static inline void mcm_free_point(exec_run *r)
+{
     for (int i = 0; i < r->n_arrays; i++) {
         mcm_array *a = &g_mcm_arrays[r->arrays[i]];
         CUDA_CHECK(cudaFree(a->dev));
@@ -720,7 +799,6 @@ static inline int mcm_finish(void *ctx, const bench_result *res)
     free(r->params_text);
     free(r);
     g_mcm_current = NULL;
-    return ok;
 }
 
 static inline void mcm_usage(FILE *out, const char *prog)
@@ -824,6 +902,9 @@ static inline int mcm_cuda_main(const mcm_program_entry *prog, int argc, char **
         }
         r->n_params = n_keys;
         mcm_prepare(r, p == 0);
+        r->inputs_ok = 1;
+        for (int i = 1; i < r->inputs; i++)
+            r->inputs_ok &= mcm_check_input(r, i);
         pts[p].job.reset = mcm_restore;
         pts[p].job.run = mcm_replay;
         pts[p].job.ctx = r;

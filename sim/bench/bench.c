@@ -199,8 +199,10 @@ static int bench_validate(const char *validate)
 
 static int bench_run_files(const char *mcmsim)
 {
-    glob_t files;
-    if (glob(MCMSIM_DATADIR "/programs/*.cfg", 0, NULL, &files) != 0)
+    glob_t files; /* the case studies' run files, in programs/ and each case's folder */
+    int none = glob(MCMSIM_DATADIR "/programs/*.cfg", 0, NULL, &files) != 0;
+    none &= glob(MCMSIM_DATADIR "/programs/*/*.cfg", none ? 0 : GLOB_APPEND, NULL, &files) != 0;
+    if (none)
         return 0;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     char all[16];
@@ -209,6 +211,8 @@ static int bench_run_files(const char *mcmsim)
     printf("\nevery run file (mcmsim run FILE --format csv), one sweep point at a time and %s at once:\n", all);
     printf("  %-28s %9s %9s\n", "", "--jobs 1", all);
     for (size_t i = 0; i < files.gl_pathc; i++) {
+        if (strstr(files.gl_pathv[i], "/lectures/") || strstr(files.gl_pathv[i], "/user/"))
+            continue;
         double s1 = time_run_file(mcmsim, files.gl_pathv[i], "1");
         double sn = s1 < 0 ? -1 : time_run_file(mcmsim, files.gl_pathv[i], all);
         if (s1 < 0 || sn < 0) {

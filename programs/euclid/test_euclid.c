@@ -1,5 +1,5 @@
 /*
- * test_euclid.c — the Euclidean GCD case study (programs/euclid.c, thesis
+ * test_euclid.c — the Euclidean GCD case study (model.c, thesis
  * §4.3 and Appendix B "Euclidean", line 4846).
  *
  * What is checked:
@@ -7,7 +7,7 @@
  *    step) against closed forms computed here by hand, exactly where they
  *    are exact, and against the paper's closed forms: L, S, C equal the
  *    paper's; N, O, W are the paper's less exactly the ping-pong blocks its
- *    Maple sum counts twice (see the comment at the top of euclid.c);
+ *    Maple sum counts twice (see the comment at the top of model.c);
  *  - at the paper's sizes, N, L, S within the rounding the paper drops;
  *  - simulated T on P = K within Corollary 1, on other P within Theorem 1,
  *    and equal to the greedy time of a chain of kernels;
@@ -21,7 +21,7 @@
 
 static vars point(double n, double m, double s, double l) { return test_params("n m s l", n, m, s, l); }
 
-/* Closed forms of the blocks this program launches (euclid.c's header),
+/* Closed forms of the blocks this program launches (model.c's header),
  * exact when ℓ | m, s even, ℓ | s/2, s | n − m and s | 2m. */
 static double trace_N(double n, double m, double s, double l) { return m * (2 * n + s) / (2 * s * l); }
 
@@ -220,7 +220,7 @@ Test(euclid, z_constraint_refused_with_the_constraint_quoted)
 Test(euclid, z_constraint_refused_by_the_cli)
 {
     char err[1024];
-    int status = mcmsim_output(MCMSIM_ERR_ONLY, err, sizeof err, "run %s/programs/euclid.cfg --set s=4096",
+    int status = mcmsim_output(MCMSIM_ERR_ONLY, err, sizeof err, "run %s/programs/euclid/euclid.cfg --set s=4096",
                                MCMSIM_DATADIR);
     cr_expect_neq(status, 0);
     cr_expect(strstr(err, "4s + 2ℓ <= Z") != NULL, "stderr: %s", err);

@@ -1,6 +1,7 @@
 /*
- * euclid.c — the Euclidean GCD of two univariate polynomials over Z/pZ
- * with program parameter s, as an MCM program.
+ * model.c — the Euclidean GCD of two univariate polynomials over Z/pZ
+ * with program parameter s, as an MCM program: the model a student
+ * computes (its kernels written once are kernels.c).
  *
  * Source: Xie's thesis (xie-thesis-2016.txt) §4.3 "The Euclidean algorithm"
  * (line 1524; Algorithm 1 OptGcdKer at line 1536; the two phases at line
@@ -62,7 +63,7 @@
  *   S = 3s·L, C = 3s + 8U, K = ⌈m/ℓ⌉,
  * and Corollary 1 gives (N/K + L)·C = (4n + 2m + s)(3s + 8U)/(2s): the
  * paper's T is about 7/6 of it when n = m >> s.  These are exact when
- * ℓ | m, s is even, ℓ | s/2, s | n − m and s | 2m (tests/test_euclid.c
+ * ℓ | m, s is even, ℓ | s/2, s | n − m and s | 2m (test_euclid.c
  * checks them).
  * Also noted, not changed: the worksheet's W(B) exceeds ℓ·S(B) = 3ℓs (each
  * thread is charged 2 coefficients per step in the work but 1 in the span),
@@ -70,7 +71,7 @@
  * (4s + 2ℓ)/ℓ only when s = ℓ.
  *
  * Operation classes (the card model; sim/kernel_dag.h, convention in
- * programs/cuda_counts.h) follow the CUDA kernels of cuda_ref/euclid.cu,
+ * programs/cuda_counts.h) follow the CUDA kernels (kernels.c, after cuda_ref/euclid.cu),
  * not the worksheet's "3 operations per step" (S(B) = 3s and W(B) are
  * kept as the worksheet has them).  Per division step, thread 0 (the
  * longest path: it also chooses the step) does
@@ -257,6 +258,7 @@ const builtin_program program_euclid = {
     .summary = "Euclidean GCD over Z/pZ, s steps per kernel call, ping-ping then ping-pong "
                "(thesis §4.3, App. B)",
     .defaults = "n=1000 m=0 s=256 l=256",
+    .kernels = "programs/euclid/kernels.c",
     .build = build,
     .closed_form = closed_form_of,
 };
