@@ -79,8 +79,8 @@ static void reference_product(const word *x, int nx, const word *y, int ny, word
 static void reference_random(word *x, int size, uint64_t *state)
 {
     for (int i = 0; i + 1 < size; i++)
-        x[i] = mcm_random(state) % GCD_PRIME;
-    x[size - 1] = 1 + mcm_random(state) % (GCD_PRIME - 1);
+        x[i] = mcm_random(state) % MCM_PRIME;
+    x[size - 1] = 1 + mcm_random(state) % (MCM_PRIME - 1);
 }
 
 #endif
