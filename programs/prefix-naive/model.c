@@ -1,5 +1,6 @@
 /*
- * prefix_naive.c — the simple (Hillis–Steele) prefix sums, as an MCM program.
+ * model.c — the simple (Hillis–Steele) prefix sums, as an MCM program: the
+ * model a student computes (its kernels written once are kernels.c).
  *
  * Source: the DMM/UMM chapter (Nakano et al., dmm-umm-chapter.txt), §6
  * "A Simple Prefix-Sum Algorithm" (line 134), n = 2^m:
@@ -140,6 +141,7 @@ const builtin_program program_prefix_naive = {
     .name = "prefix-naive",
     .summary = "naive (Hillis-Steele) prefix sums, log n kernels of n/l blocks (DMM/UMM chapter §6, Lemma 2)",
     .defaults = "n=1048576 l=256",
+    .kernels = "programs/prefix-naive/kernels.c",
     .build = build,
     .closed_form = closed_form_of,
     .accesses = accesses,
