@@ -13,7 +13,6 @@ extern const exec_program exec_plain_mult;
 extern const exec_program exec_fft_mult;
 extern const exec_program exec_radix_sort;
 extern const exec_program exec_plain_division;
-extern const exec_program exec_prefix_optimal;
 
 static const exec_program *const list[] = {
     &exec_euclid,
@@ -23,7 +22,6 @@ static const exec_program *const list[] = {
     &exec_fft_mult,
     &exec_radix_sort,
     &exec_plain_division,
-    &exec_prefix_optimal,
     NULL,
 };
 

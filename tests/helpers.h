@@ -317,12 +317,16 @@ static inline const char *case_exec_refuses(const char *program, vars params, co
     return fail_message();
 }
 
-/* A launch of a kernel written once is named after its kernel ("add");
- * the model names each launch of a chain ("add[3]"): the same kernel. */
+/* A launch of a kernel written once is named after its kernel, a C name
+ * ("add", "copy_add"); the model names each launch of a chain ("add[3]",
+ * "copy-add[3]"): the same kernel, a '_' standing for a '-'. */
 static inline int same_kernel_name(const char *launched, const char *modelled)
 {
     size_t n = strlen(launched);
-    return strncmp(launched, modelled, n) == 0 && (modelled[n] == '\0' || modelled[n] == '[');
+    for (size_t i = 0; i < n; i++)
+        if (launched[i] != modelled[i] && !(launched[i] == '_' && modelled[i] == '-'))
+            return 0;
+    return modelled[n] == '\0' || modelled[n] == '[';
 }
 
 /* ---- the UMM rule, counted independently of sim/exec.c ------------------ */

@@ -7,7 +7,7 @@
  * Each reference is checked against an independent one: the radix-2 FFT
  * against the naive DFT, the FFT product against the schoolbook product,
  * division against a = q b + r, the gcd against planted and known factors,
- * radix sort against qsort, the scans against running sums.
+ * radix sort against qsort.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -183,22 +183,7 @@ Test(gcd, planted_factor_and_coprime)
     }
 }
 
-/* ---- sums, scans, sorting ------------------------------------------------ */
-
-Test(scan, sum_and_inclusive_scan_wrap_modulo_2_32)
-{
-    uint32_t x[] = {0xffffffffu, 2, 3, 0x80000000u};
-    uint32_t y[4];
-    cpu_inclusive_scan_u32(x, y, 4);
-    cr_assert(y[0] == 0xffffffffu && y[1] == 1 && y[2] == 4 && y[3] == 0x80000004u);
-    cr_assert_eq(cpu_sum_u32(x, 4), 0x80000004u);
-    rng_t rng = {7};
-    uint32_t big[1000], scan[1000];
-    for (int i = 0; i < 1000; i++)
-        big[i] = rng_u32(&rng);
-    cpu_inclusive_scan_u32(big, scan, 1000);
-    cr_assert_eq(scan[999], cpu_sum_u32(big, 1000));
-}
+/* ---- sorting --------------------------------------------------------------- */
 
 Test(sort, radix_matches_qsort)
 {

@@ -180,23 +180,6 @@ int cpu_gcd(const uint32_t *a, int deg_a, const uint32_t *b, int deg_b,
     return du;
 }
 
-uint32_t cpu_sum_u32(const uint32_t *x, size_t n)
-{
-    uint32_t s = 0;
-    for (size_t i = 0; i < n; i++)
-        s += x[i];
-    return s;
-}
-
-void cpu_inclusive_scan_u32(const uint32_t *x, uint32_t *y, size_t n)
-{
-    uint32_t s = 0;
-    for (size_t i = 0; i < n; i++) {
-        s += x[i];
-        y[i] = s;
-    }
-}
-
 void cpu_radix_sort_u32(uint32_t *keys, size_t n)
 {
     uint32_t *tmp = malloc(n * sizeof *tmp);

@@ -4,8 +4,7 @@
  *
  * Owns: the naive DFT and a serial radix-2 FFT over Z/pZ, schoolbook and
  * FFT-based polynomial products, polynomial division with remainder, the
- * classical Euclidean GCD, sum / inclusive prefix sums of 32-bit words, and
- * an LSD radix sort of 32-bit keys.
+ * classical Euclidean GCD, and an LSD radix sort of 32-bit keys.
  *
  * Conventions: a polynomial is a dense array of coefficients in Z/pZ, index =
  * degree.  "size" means number of coefficients (deg + 1), as in the MCM paper
@@ -57,10 +56,6 @@ void poly_make_monic(uint32_t *a, int deg);
  */
 int cpu_gcd(const uint32_t *a, int deg_a, const uint32_t *b, int deg_b,
             uint32_t *g);
-
-/* 32-bit unsigned sums, wrapping modulo 2^32 */
-uint32_t cpu_sum_u32(const uint32_t *x, size_t n);
-void cpu_inclusive_scan_u32(const uint32_t *x, uint32_t *y, size_t n);
 
 /* LSD radix sort, four passes of 8-bit digits */
 void cpu_radix_sort_u32(uint32_t *keys, size_t n);

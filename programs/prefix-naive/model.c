@@ -37,7 +37,8 @@
  * Note: with P = K SMs (Corollary 1) the n log n work costs nothing more
  * than the optimal scan's n: every kernel runs in one round.  The estimate
  * T therefore never shows the naive scan losing; the simulator on a fixed
- * P (Theorem 1: N/P grows as n log n / ℓP) does.  See tests/test_prefix.c.
+ * P (Theorem 1: N/P grows as n log n / ℓP) does.  See
+ * programs/prefix-optimal/test_prefix.c.
  *
  * Any whole n >= 2 is accepted (⌈log n⌉ steps); the closed forms are exact
  * for powers of two only.
