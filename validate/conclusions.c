@@ -1,8 +1,9 @@
 /*
  * conclusions.c — each paper conclusion, on the card and in the simulator.
  *
- * The conclusions are the `compare` groups of the run files in programs/.  For each
- * run file, every point of its sweep is matched with a measured row (same
+ * The conclusions are the `compare` groups of the run files in programs/
+ * and in its case-study folders (programs/CASE/).  For each run file,
+ * every point of its sweep is matched with a measured row (same
  * program; every param of the row equal to the point's, except params the
  * run file leaves at 0, which the programs read as "derived", e.g. m = 0
  * for m = n).  The matched points are compared twice, once with the card's
@@ -130,7 +131,13 @@ int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts)
 {
     glob_t files;
     verdicts->n = 0;
-    if (glob("programs/*.cfg", 0, NULL, &files) != 0)
+    /* the run files several cases share, then each case's own */
+    static const char *const patterns[] = {"programs/*.cfg", "programs/*/*.cfg"};
+    int flags = 0;
+    for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++)
+        if (glob(patterns[i], flags, NULL, &files) == 0)
+            flags = GLOB_APPEND;
+    if (!flags)
         return 0;
     int rc = 0, agree = 0, total = 0;
     for (size_t i = 0; i < files.gl_pathc && rc == 0; i++)
