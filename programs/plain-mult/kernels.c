@@ -206,7 +206,10 @@ static int is_power_of_two(double v) { return v >= 1 && v == floor(v) && exp2(fl
 
 static int setup(exec_run *run, const mcm_params *p)
 {
-    double vn = mcm_param(p, "n", 1024), vm = mcm_param(p, "m", 0);
+    /* m = n unless given (the card's rows name m = n); model.c's default
+     * m = 0 means the same */
+    double vn = mcm_param(p, "n", 1024);
+    double vm = mcm_param(p, "m", vn);
     double vl = mcm_param(p, "l", 256), vs = mcm_param(p, "s", 4);
     if (vm == 0)
         vm = vn;
