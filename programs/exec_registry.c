@@ -11,7 +11,6 @@ extern const exec_program exec_cooley_tukey;
 extern const exec_program exec_stockham;
 extern const exec_program exec_fft_mult;
 extern const exec_program exec_radix_sort;
-extern const exec_program exec_plain_division;
 
 static const exec_program *const list[] = {
     &exec_euclid,
@@ -19,7 +18,6 @@ static const exec_program *const list[] = {
     &exec_stockham,
     &exec_fft_mult,
     &exec_radix_sort,
-    &exec_plain_division,
     NULL,
 };
 

@@ -6,8 +6,7 @@
  *
  * Each reference is checked against an independent one: the radix-2 FFT
  * against the naive DFT, the FFT product against the schoolbook product,
- * division against a = q b + r, the gcd against planted and known factors,
- * radix sort against qsort.
+ * the gcd against planted and known factors, radix sort against qsort.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -111,35 +110,6 @@ Test(mul, schoolbook_small_known)
     uint32_t a[] = {1, 2}, b[] = {3, 1}, f[3];
     cpu_mul_schoolbook(a, 2, b, 2, f);
     cr_assert(f[0] == 3 && f[1] == 7 && f[2] == 2);
-}
-
-/* ---- division ------------------------------------------------------------- */
-
-Test(divide, satisfies_a_equals_qb_plus_r)
-{
-    rng_t rng = {5};
-    static const size_t cases[][2] = {{1, 0}, {10, 3}, {2500, 2000}, {40, 3},
-                                      {7, 6}, {300, 1}};
-    for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
-        size_t size_a = cases[t][0], deg_b = cases[t][1];
-        size_t qlen = size_a - deg_b;
-        uint32_t *a = malloc(size_a * 4), *b = malloc((deg_b + 1) * 4);
-        uint32_t *q = malloc(qlen * 4), *r = malloc((deg_b + 1) * 4);
-        uint32_t *qb = malloc((qlen + deg_b) * 4);
-        random_poly(a, size_a, &rng);
-        random_poly(b, deg_b + 1, &rng);
-        cpu_divide(a, size_a, b, deg_b, q, r);
-        cpu_mul_schoolbook(q, qlen, b, deg_b + 1, qb);   /* size size_a */
-        for (size_t i = 0; i < size_a; i++) {
-            uint32_t ri = i < deg_b ? r[i] : 0;
-            cr_assert_eq(zp_add(qb[i], ri), a[i], "case %zu, coefficient %zu", t, i);
-        }
-        free(a);
-        free(b);
-        free(q);
-        free(r);
-        free(qb);
-    }
 }
 
 /* ---- gcd ---------------------------------------------------------------- */

@@ -3,8 +3,8 @@
  * result against (and that tests/test_cuda_ref.c checks against each other).
  *
  * Owns: the naive DFT and a serial radix-2 FFT over Z/pZ, schoolbook and
- * FFT-based polynomial products, polynomial division with remainder, the
- * classical Euclidean GCD, and an LSD radix sort of 32-bit keys.
+ * FFT-based polynomial products, the classical Euclidean GCD, and an LSD
+ * radix sort of 32-bit keys.
  *
  * Conventions: a polynomial is a dense array of coefficients in Z/pZ, index =
  * degree.  "size" means number of coefficients (deg + 1), as in the MCM paper
@@ -34,14 +34,6 @@ void cpu_mul_schoolbook(const uint32_t *a, size_t n, const uint32_t *b,
                         size_t m, uint32_t *f);
 void cpu_mul_fft(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
                  uint32_t *f);
-
-/*
- * Division with remainder a = q b + r.  a has size_a coefficients, b has
- * degree deg_b (b[deg_b] != 0) and size_a > deg_b.  q gets size_a - deg_b
- * coefficients, r gets deg_b coefficients (deg r < deg b).
- */
-void cpu_divide(const uint32_t *a, size_t size_a, const uint32_t *b,
-                size_t deg_b, uint32_t *q, uint32_t *r);
 
 /* degree of a (highest non-zero index) among its first size coefficients; -1 if zero */
 int poly_degree(const uint32_t *a, int size);
