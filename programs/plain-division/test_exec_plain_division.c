@@ -40,76 +40,32 @@ static exec_result run_division(division_point p, uint64_t seed, machine *mach)
 
 /* ---- the independent count ------------------------------------------------ */
 
-#define MAX_ACCESSES 8
-
-typedef struct thread_trace {
-    int n_reads, n_writes;
-    long read_key[MAX_ACCESSES], write_key[MAX_ACCESSES]; /* (array, address group) */
-} thread_trace;
-
-static int warp = 32;
-
-static void note(thread_trace *tr, int write, int array, long cell)
-{
-    int *n = write ? &tr->n_writes : &tr->n_reads;
-    cr_assert_lt(*n, MAX_ACCESSES);
-    (write ? tr->write_key : tr->read_key)[(*n)++] = (long)array << 40 | cell / warp;
-}
-
-/* Transactions of the warps of a block in one step: round k of a warp
- * touches the distinct keys of its threads' k-th accesses. */
-static long transactions(const thread_trace *threads, int l, int writes)
-{
-    long total = 0;
-    for (int first = 0; first < l; first += warp) {
-        int last = first + warp < l ? first + warp : l;
-        for (int k = 0;; k++) {
-            long seen[64];
-            int distinct = 0, any = 0;
-            for (int t = first; t < last; t++) {
-                if (k >= (writes ? threads[t].n_writes : threads[t].n_reads))
-                    continue;
-                any = 1;
-                long key = writes ? threads[t].write_key[k] : threads[t].read_key[k];
-                int old = 0;
-                for (int i = 0; i < distinct; i++)
-                    old |= seen[i] == key;
-                if (!old)
-                    seen[distinct++] = key;
-            }
-            if (!any)
-                break;
-            total += distinct;
-        }
-    }
-    return total;
-}
-
 typedef struct block_expect {
     double span, work, reads, writes;
     long alpha, beta;
 } block_expect;
 
 /* Block `bid` of the launch whose top position is d, making `steps` steps,
- * b of degree n, ℓ threads. */
-static block_expect division_block(long n, long d, int steps, int l, long bid, thread_trace *load,
-                                   thread_trace *update)
+ * b of degree n, ℓ threads; load and update hold ℓ traces each, for the
+ * two steps with global accesses. */
+static block_expect division_block(long n, long d, int steps, int l, long bid, int w, access_trace *load,
+                                   access_trace *update)
 {
     long low = n - steps - (bid * l + l - 1); /* b's window */
     block_expect x = {0};
     for (int t = 0; t < l; t++) {
-        load[t] = update[t] = (thread_trace){0};
+        load[t] = update[t] = (access_trace){{0, 0}, {{0}}};
         double ops = 0;
         /* step 0: the leading coefficients, then b's window */
         if (t < steps) {
-            note(&load[t], 0, ARRAY_R, d - t);
+            trace_access(&load[t], 0, ARRAY_R, d - t, w);
             if (n - t >= 0)
-                note(&load[t], 0, ARRAY_B, n - t);
+                trace_access(&load[t], 0, ARRAY_B, n - t, w);
             ops += 2;
         }
-        for (long w = t; w < l + steps - 1; w += l, ops++)
-            if (low + w >= 0)
-                note(&load[t], 0, ARRAY_B, low + w);
+        for (long k = t; k < l + steps - 1; k += l, ops++)
+            if (low + k >= 0)
+                trace_access(&load[t], 0, ARRAY_B, low + k, w);
         /* the quotient: thread 0 makes each factor (a private read, a
          * multiplication, a private write); thread t updates its leading
          * coefficient t times (3 private reads, a multiplication, a
@@ -122,25 +78,25 @@ static block_expect division_block(long n, long d, int steps, int l, long bid, t
          * index >= 0 (2 private reads, a multiplication, a subtraction) */
         long idx = bid * l + t, at = d - steps - idx;
         if (idx < n && at >= 0) {
-            note(&update[t], 0, ARRAY_R, at);
+            trace_access(&update[t], 0, ARRAY_R, at, w);
             for (int j = 0; j < steps; j++)
                 if (n - steps - idx + j >= 0)
                     ops += 2 + MUL_OPS + SUB_OPS;
-            note(&update[t], 1, ARRAY_R, at);
+            trace_access(&update[t], 1, ARRAY_R, at, w);
         }
         if (bid == 0 && t < steps) {
-            note(&update[t], 1, ARRAY_Q, d - n - t);
+            trace_access(&update[t], 1, ARRAY_Q, d - n - t, w);
             ops++;
         }
         x.span = fmax(x.span, ops);
         x.work += ops;
-        long r = load[t].n_reads + update[t].n_reads, w = load[t].n_writes + update[t].n_writes;
+        long r = load[t].n[0] + update[t].n[0], v = load[t].n[1] + update[t].n[1];
         x.alpha = r > x.alpha ? r : x.alpha;
-        x.beta = w > x.beta ? w : x.beta;
+        x.beta = v > x.beta ? v : x.beta;
     }
-    double unit = (double)(warp < l ? warp : l) / l;
-    x.reads = (double)(transactions(load, l, 0) + transactions(update, l, 0)) * unit;
-    x.writes = (double)(transactions(load, l, 1) + transactions(update, l, 1)) * unit;
+    double unit = (double)(w < l ? w : l) / l;
+    x.reads = (double)(trace_transactions(load, l, w, 0) + trace_transactions(update, l, w, 0)) * unit;
+    x.writes = (double)(trace_transactions(load, l, w, 1) + trace_transactions(update, l, w, 1)) * unit;
     return x;
 }
 
@@ -154,12 +110,12 @@ static void resolve(division_point p, long *n, long *m, int *l, int *s)
 }
 
 /* Every block of every launch against the count; α and β per launch. */
-static void expect_counted(const exec_result *run, division_point p)
+static void expect_counted(const exec_result *run, division_point p, int w)
 {
     long n, m;
     int l, s;
     resolve(p, &n, &m, &l, &s);
-    thread_trace *load = malloc(sizeof *load * (size_t)l), *update = malloc(sizeof *update * (size_t)l);
+    access_trace *load = malloc(sizeof *load * (size_t)l), *update = malloc(sizeof *update * (size_t)l);
     const kernel_dag *dag = run->dag;
     cr_assert_eq(dag->n, (m - n + s - 1) / s);
     for (int c = 0; c < dag->n; c++) {
@@ -167,7 +123,7 @@ static void expect_counted(const exec_result *run, division_point p)
         long done = (long)c * s, alpha = 0, beta = 0;
         int steps = (int)(m - n - done < s ? m - n - done : s);
         for (long b = 0; b < k->blocks; b++) {
-            block_expect e = division_block(n, m - 1 - done, steps, l, b, load, update);
+            block_expect e = division_block(n, m - 1 - done, steps, l, b, w, load, update);
             const block_cost *got = kernel_block_cost(k, b);
             cr_expect_eq(got->span, e.span, "launch %d block %ld: S(B) %g, counted %g", c, b, got->span, e.span);
             cr_expect_eq(got->work, e.work, "launch %d block %ld: W(B) %g, counted %g", c, b, got->work, e.work);
@@ -245,10 +201,9 @@ Test(exec_plain_division, every_block_measures_its_counted_costs)
     const division_point points[] = {{2000, 2500, 0, 32, 16}, {250, 600, 0, 0, 8}, {37, 57, 0, 0, 1},
                                      {5, 100, 0, 64, 64},     {300, 0, 299, 32, 9}};
     machine mach = test_preset("mcm");
-    warp = mach.warp;
     for (size_t i = 0; i < sizeof points / sizeof *points; i++) {
         exec_result run = run_division(points[i], 3, &mach);
-        expect_counted(&run, points[i]);
+        expect_counted(&run, points[i], mach.warp);
         exec_result_free(&run);
     }
 }

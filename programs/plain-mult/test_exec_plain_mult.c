@@ -43,184 +43,132 @@ static exec_result run_mult(mult_point p, uint64_t seed, machine *mach)
 
 /* ---- the independent count ------------------------------------------------ */
 
-#define MAX_ACCESSES 512
+/* A block's threads, their accesses in the step being listed and their
+ * operations and words over the steps so far; the block's transfer. */
+typedef struct block_count {
+    int l, w;
+    access_trace *step;
+    double *ops;
+    long *read, *written;
+    double reads, writes; /* words per thread, model units */
+} block_count;
 
-/* One thread's global accesses in one step, in order, and its operations. */
-typedef struct thread_trace {
-    int n_reads, n_writes;
-    long read_key[MAX_ACCESSES], write_key[MAX_ACCESSES]; /* (array, address group) */
-    double ops;
-} thread_trace;
-
-static int warp = 32;
-
-static long key(int array, long cell) { return (long)array << 40 | cell / warp; }
-
-static void note_read(thread_trace *tr, int array, long cell)
+static block_count count_begin(int l, int w)
 {
-    cr_assert_lt(tr->n_reads, MAX_ACCESSES);
-    tr->read_key[tr->n_reads++] = key(array, cell);
+    block_count c = {l, w, calloc((size_t)l, sizeof(access_trace)), calloc((size_t)l, sizeof(double)),
+                     calloc((size_t)l, sizeof(long)), calloc((size_t)l, sizeof(long)), 0, 0};
+    return c;
 }
 
-static void note_write(thread_trace *tr, int array, long cell)
+/* The step listed in c->step is done: its rounds graded, its words added;
+ * the traces cleared for the next step. */
+static void count_step(block_count *c)
 {
-    cr_assert_lt(tr->n_writes, MAX_ACCESSES);
-    tr->write_key[tr->n_writes++] = key(array, cell);
-}
-
-/* Transactions of the warps of a block in one step: round k of a warp
- * touches the distinct keys of its threads' k-th accesses. */
-static long transactions(const thread_trace *threads, int l, int writes)
-{
-    long total = 0;
-    for (int first = 0; first < l; first += warp) {
-        int last = first + warp < l ? first + warp : l;
-        for (int k = 0;; k++) {
-            long seen[64];
-            int distinct = 0, any = 0;
-            for (int t = first; t < last; t++) {
-                const thread_trace *tr = &threads[t];
-                if (k >= (writes ? tr->n_writes : tr->n_reads))
-                    continue;
-                any = 1;
-                long kk = writes ? tr->write_key[k] : tr->read_key[k];
-                int old = 0;
-                for (int i = 0; i < distinct; i++)
-                    old |= seen[i] == kk;
-                if (!old)
-                    seen[distinct++] = kk;
-            }
-            if (!any)
-                break;
-            total += distinct;
-        }
+    double unit = (double)(c->w < c->l ? c->w : c->l) / c->l;
+    c->reads += (double)trace_transactions(c->step, c->l, c->w, 0) * unit;
+    c->writes += (double)trace_transactions(c->step, c->l, c->w, 1) * unit;
+    for (int t = 0; t < c->l; t++) {
+        c->read[t] += c->step[t].n[0];
+        c->written[t] += c->step[t].n[1];
+        c->step[t] = (access_trace){{0, 0}, {{0}}};
     }
-    return total;
 }
 
-/* What one block must measure, summed over its steps; α and β of its
- * threads are the most words they read and write over the steps. */
+/* What the block must measure: S(B), W(B), its transfer; α, β its threads'. */
 typedef struct block_expect {
     double span, work, reads, writes;
     long alpha, beta;
 } block_expect;
 
-static void add_step(block_expect *x, const thread_trace *threads, int l, double *thread_ops, long *thread_r,
-                     long *thread_w)
+static block_expect count_end(block_count *c)
 {
-    double unit = (double)(warp < l ? warp : l) / l;
-    x->reads += (double)transactions(threads, l, 0) * unit;
-    x->writes += (double)transactions(threads, l, 1) * unit;
-    for (int t = 0; t < l; t++) {
-        thread_ops[t] += threads[t].ops;
-        thread_r[t] += threads[t].n_reads;
-        thread_w[t] += threads[t].n_writes;
+    block_expect x = {0, 0, c->reads, c->writes, 0, 0};
+    for (int t = 0; t < c->l; t++) {
+        x.span = fmax(x.span, c->ops[t]);
+        x.work += c->ops[t];
+        x.alpha = c->read[t] > x.alpha ? c->read[t] : x.alpha;
+        x.beta = c->written[t] > x.beta ? c->written[t] : x.beta;
     }
-}
-
-static void finish_block(block_expect *x, int l, const double *thread_ops, const long *thread_r,
-                         const long *thread_w)
-{
-    for (int t = 0; t < l; t++) {
-        x->span = fmax(x->span, thread_ops[t]);
-        x->work += thread_ops[t];
-        x->alpha = thread_r[t] > x->alpha ? thread_r[t] : x->alpha;
-        x->beta = thread_w[t] > x->beta ? thread_w[t] : x->beta;
-    }
-}
-
-/* MulKer, block `bid` of `blocks` (row bid / chunks, chunk bid % chunks). */
-static block_expect mulker_block(mult_point p, long bid, long blocks, thread_trace *tr)
-{
-    long s = p.s, l = p.l, y = p.n + s - 1, chunks = (y + s * l - 1) / (s * l), f_len = p.n + p.m - 1;
-    long row = bid / chunks, col_start = bid % chunks * s * l;
-    block_expect x = {0};
-    double *ops = calloc((size_t)l, sizeof *ops);
-    long *r = calloc((size_t)l, sizeof *r), *w = calloc((size_t)l, sizeof *w);
-    /* step 0: f zeroed, a's coefficients, then b's, into private memory */
-    for (long t = 0; t < l; t++) {
-        thread_trace *th = &tr[t];
-        *th = (thread_trace){0};
-        for (long i = bid * l + t; i < f_len; i += blocks * l)
-            note_write(th, ARRAY_F, i);
-        for (long j = t; j < s * l + s - 1; j += l, th->ops++) {
-            long idx = col_start - (s - 1) + j;
-            if (idx >= 0 && idx < p.n)
-                note_read(th, ARRAY_A, idx);
-        }
-        for (long k = t; k < s; k += l, th->ops++)
-            note_read(th, ARRAY_B, row * s + k);
-    }
-    add_step(&x, tr, (int)l, ops, r, w);
-    /* step 1: s entries, each s products (2 private reads, a multiplication
-     * and an addition) and one private write */
-    for (long t = 0; t < l; t++) {
-        tr[t] = (thread_trace){0};
-        tr[t].ops = (double)(s * s * (2 + MUL_OPS + ADD_OPS) + s);
-    }
-    add_step(&x, tr, (int)l, ops, r, w);
-    /* step 2: the block's entries out, a private read each */
-    for (long t = 0; t < l; t++) {
-        tr[t] = (thread_trace){0};
-        for (long u = t; u < s * l; u += l)
-            if (col_start + u < y) {
-                note_write(&tr[t], ARRAY_M, row * y + col_start + u);
-                tr[t].ops++;
-            }
-    }
-    add_step(&x, tr, (int)l, ops, r, w);
-    finish_block(&x, (int)l, ops, r, w);
-    free(ops);
-    free(r);
-    free(w);
+    free(c->step);
+    free(c->ops);
+    free(c->read);
+    free(c->written);
     return x;
 }
 
+/* MulKer, block `bid` of `blocks` (row bid / chunks, chunk bid % chunks). */
+static block_expect mulker_block(mult_point p, long bid, long blocks, int w)
+{
+    long s = p.s, l = p.l, y = p.n + s - 1, chunks = (y + s * l - 1) / (s * l), f_len = p.n + p.m - 1;
+    long row = bid / chunks, col_start = bid % chunks * s * l;
+    block_count c = count_begin((int)l, w);
+    /* step 0: f zeroed, a's coefficients, then b's, into private memory */
+    for (long t = 0; t < l; t++) {
+        for (long i = bid * l + t; i < f_len; i += blocks * l)
+            trace_access(&c.step[t], 1, ARRAY_F, i, w);
+        for (long j = t; j < s * l + s - 1; j += l, c.ops[t]++) {
+            long idx = col_start - (s - 1) + j;
+            if (idx >= 0 && idx < p.n)
+                trace_access(&c.step[t], 0, ARRAY_A, idx, w);
+        }
+        for (long k = t; k < s; k += l, c.ops[t]++)
+            trace_access(&c.step[t], 0, ARRAY_B, row * s + k, w);
+    }
+    count_step(&c);
+    /* step 1: s entries, each s products (2 private reads, a multiplication
+     * and an addition) and one private write */
+    for (long t = 0; t < l; t++)
+        c.ops[t] += (double)(s * s * (2 + MUL_OPS + ADD_OPS) + s);
+    count_step(&c);
+    /* step 2: the block's entries out, a private read each */
+    for (long t = 0; t < l; t++)
+        for (long u = t; u < s * l; u += l)
+            if (col_start + u < y) {
+                trace_access(&c.step[t], 1, ARRAY_M, row * y + col_start + u, w);
+                c.ops[t]++;
+            }
+    count_step(&c);
+    return count_end(&c);
+}
+
 /* AddKer of round i (half = 2^i), block `bid` (pair bid / chunks). */
-static block_expect addker_block(mult_point p, long half, int last, long bid, thread_trace *tr)
+static block_expect addker_block(mult_point p, long half, int last, long bid, int w)
 {
     long s = p.s, l = p.l, y = p.n + s - 1, chunks = (y + s * l - 1) / (s * l);
     long pair = bid / chunks, base = bid % chunks * s * l;
     long k = (2 * pair + 1) * half - 1, u = k + half, shift = half * s;
-    block_expect x = {0};
-    double *ops = calloc((size_t)l, sizeof *ops);
-    long *r = calloc((size_t)l, sizeof *r), *w = calloc((size_t)l, sizeof *w);
+    block_count c = count_begin((int)l, w);
     for (long t = 0; t < l; t++) {
-        thread_trace *th = &tr[t];
-        *th = (thread_trace){0};
+        access_trace *th = &c.step[t];
         for (long e = 0; e < s; e++) {
             long h = base + e * l + t;
             if (h >= y)
                 break;
             if (h < shift) { /* the lower row's low entry into f */
-                note_read(th, ARRAY_M, k * y + h);
-                note_read(th, ARRAY_F, k * s + h);
-                note_write(th, ARRAY_F, k * s + h);
-                th->ops += ADD_OPS;
+                trace_access(th, 0, ARRAY_M, k * y + h, w);
+                trace_access(th, 0, ARRAY_F, k * s + h, w);
+                trace_access(th, 1, ARRAY_F, k * s + h, w);
+                c.ops[t] += ADD_OPS;
             } else if (!last) { /* into the upper row */
-                note_read(th, ARRAY_M, k * y + h);
-                note_read(th, ARRAY_M, u * y + h - shift);
-                note_write(th, ARRAY_M, u * y + h - shift);
-                th->ops += ADD_OPS;
+                trace_access(th, 0, ARRAY_M, k * y + h, w);
+                trace_access(th, 0, ARRAY_M, u * y + h - shift, w);
+                trace_access(th, 1, ARRAY_M, u * y + h - shift, w);
+                c.ops[t] += ADD_OPS;
             }
             if (last) { /* the upper row, with the lower row's h + 2^i·s, into f */
-                note_read(th, ARRAY_M, u * y + h);
+                trace_access(th, 0, ARRAY_M, u * y + h, w);
                 if (h + shift < y) {
-                    note_read(th, ARRAY_M, k * y + h + shift);
-                    th->ops += ADD_OPS;
+                    trace_access(th, 0, ARRAY_M, k * y + h + shift, w);
+                    c.ops[t] += ADD_OPS;
                 }
-                note_read(th, ARRAY_F, u * s + h);
-                note_write(th, ARRAY_F, u * s + h);
-                th->ops += ADD_OPS;
+                trace_access(th, 0, ARRAY_F, u * s + h, w);
+                trace_access(th, 1, ARRAY_F, u * s + h, w);
+                c.ops[t] += ADD_OPS;
             }
         }
     }
-    add_step(&x, tr, (int)l, ops, r, w);
-    finish_block(&x, (int)l, ops, r, w);
-    free(ops);
-    free(r);
-    free(w);
-    return x;
+    count_step(&c);
+    return count_end(&c);
 }
 
 static void expect_block(const kernel *k, long b, const block_expect *x)
@@ -233,16 +181,15 @@ static void expect_block(const kernel *k, long b, const block_expect *x)
 }
 
 /* Every block of every launch against the count; α and β per launch. */
-static void expect_counted(const exec_result *run, mult_point p)
+static void expect_counted(const exec_result *run, mult_point p, int w)
 {
-    thread_trace *tr = malloc(sizeof *tr * (size_t)p.l);
     const kernel_dag *dag = run->dag;
     long x = p.m / p.s;
     for (int j = 0; j < dag->n; j++) {
         const kernel *k = &dag->kernels[j];
         long alpha = 0, beta = 0, half = j > 0 ? 1L << (j - 1) : 0;
         for (long b = 0; b < k->blocks; b++) {
-            block_expect e = j == 0 ? mulker_block(p, b, k->blocks, tr) : addker_block(p, half, 2 * half == x, b, tr);
+            block_expect e = j == 0 ? mulker_block(p, b, k->blocks, w) : addker_block(p, half, 2 * half == x, b, w);
             expect_block(k, b, &e);
             alpha = e.alpha > alpha ? e.alpha : alpha;
             beta = e.beta > beta ? e.beta : beta;
@@ -252,7 +199,6 @@ static void expect_counted(const exec_result *run, mult_point p)
         cr_expect_eq(run->reports[j].beta, (double)beta, "%s: β %g, counted %ld", k->name, run->reports[j].beta,
                      beta);
     }
-    free(tr);
 }
 
 /* ---- (a) the product ------------------------------------------------------ */
@@ -365,10 +311,9 @@ Test(exec_plain_mult, every_block_measures_its_counted_costs)
     const mult_point points[] = {{1024, 1024, 256, 4}, {1000, 512, 64, 8}, {777, 256, 32, 1},
                                  {300, 64, 16, 32},    {2017, 256, 32, 32}, {1024, 128, 128, 16}};
     machine mach = test_preset("mcm");
-    warp = mach.warp;
     for (size_t i = 0; i < sizeof points / sizeof *points; i++) {
         exec_result run = run_mult(points[i], 4, &mach);
-        expect_counted(&run, points[i]);
+        expect_counted(&run, points[i], mach.warp);
         exec_result_free(&run);
     }
 }

@@ -41,6 +41,7 @@
  * is the model's own: the kernels keep their words in registers.
  */
 #include "mcm_kernel.h"
+#include "../scan_reference.h"
 
 #include <math.h>
 
@@ -104,18 +105,11 @@ static int launches(exec_run *run)
     return 0;
 }
 
-/* The serial inclusive scan of the input, mod 2^32. */
+/* The serial inclusive scan of the input, mod 2^32 (../scan_reference.h). */
 static int check(exec_run *run)
 {
     (void)run;
-    uint32_t sum = 0;
-    for (long i = 0; i < n; i++) {
-        sum += (uint32_t)mcm_get(input, i);
-        if (mcm_get(result, i) != sum)
-            return mcm_fail("prefix-naive: element %ld is %llu, the serial scan gives %llu", i,
-                            (unsigned long long)mcm_get(result, i), (unsigned long long)sum);
-    }
-    return 0;
+    return scan_check("prefix-naive", input, result, n);
 }
 
 MCM_PROGRAM("prefix-naive", setup, launches, check);

@@ -26,13 +26,6 @@ static exec_result run_naive(double n, double l, uint64_t seed, machine *m)
     return run_case_exec("prefix-naive", test_params("n l", n, l), m);
 }
 
-/* Threads of block b (ℓ threads) with index in [lo, hi). */
-static long threads_in(long b, int l, long lo, long hi)
-{
-    long first = b * l > lo ? b * l : lo, end = (b + 1) * l < hi ? (b + 1) * l : hi;
-    return end > first ? end - first : 0;
-}
-
 /* Kernel step[t] (d = 2^t), n threads: read round 0 is in[i] (all i < n),
  * read round 1 in[i − d] (i >= d), the write out[i] (all); the adders are
  * the threads i >= d.  What block b must measure. */
@@ -40,7 +33,7 @@ static void expect_step_block(const kernel *k, long b, long n, long d, int w)
 {
     int l = k->threads;
     round_pattern reads[] = {{0, n, 1, 0}, {d, n, 1, -d}}, writes[] = {{0, n, 1, 0}};
-    long adders = threads_in(b, l, d, n);
+    long adders = block_threads_in(b, l, d, n);
     const block_cost *c = kernel_block_cost(k, b);
     cr_expect_eq(c->span, adders > 0 ? 1 : 0, "%s block %ld: S(B) %g", k->name, b, c->span);
     cr_expect_eq(c->work, (double)adders, "%s block %ld: W(B) %g, %ld adders", k->name, b, c->work, adders);
@@ -48,18 +41,6 @@ static void expect_step_block(const kernel *k, long b, long n, long d, int w)
                  c->reads, block_words(reads, 2, b, l, w));
     cr_expect_eq(c->writes, block_words(writes, 1, b, l, w), "%s block %ld: writes %g", k->name, b, c->writes);
     cr_expect_eq(c->uncoalesced_reads + c->uncoalesced_writes, 0);
-}
-
-/* Same kernels, grids and threads as the model, in the same order. */
-static void expect_same_kernels(const kernel_dag *exec, const kernel_dag *model)
-{
-    cr_assert_eq(exec->n, model->n, "kernels: exec %d, model %d", exec->n, model->n);
-    for (int i = 0; i < exec->n; i++) {
-        cr_expect(same_kernel_name(exec->kernels[i].name, model->kernels[i].name), "%s, %s",
-                  exec->kernels[i].name, model->kernels[i].name);
-        cr_expect_eq(exec->kernels[i].blocks, model->kernels[i].blocks, "%s", model->kernels[i].name);
-        cr_expect_eq(exec->kernels[i].threads, model->kernels[i].threads, "%s", model->kernels[i].name);
-    }
 }
 
 /* ---- (a) the result ------------------------------------------------------ */

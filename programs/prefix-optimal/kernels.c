@@ -58,6 +58,7 @@
  * kernels keep their words in registers.
  */
 #include "mcm_kernel.h"
+#include "../scan_reference.h"
 
 #include <math.h>
 
@@ -153,18 +154,11 @@ static int launches(exec_run *run)
     return 0;
 }
 
-/* The serial inclusive scan of the input, mod 2^32. */
+/* The serial inclusive scan of the input, mod 2^32 (../scan_reference.h). */
 static int check(exec_run *run)
 {
     (void)run;
-    uint32_t sum = 0;
-    for (long i = 0; i < n; i++) {
-        sum += (uint32_t)mcm_get(input, i);
-        if (mcm_get(output, i) != sum)
-            return mcm_fail("prefix-optimal: element %ld is %llu, the serial scan gives %llu", i,
-                            (unsigned long long)mcm_get(output, i), (unsigned long long)sum);
-    }
-    return 0;
+    return scan_check("prefix-optimal", input, output, n);
 }
 
 MCM_PROGRAM("prefix-optimal", setup, launches, check);

@@ -33,25 +33,6 @@ static exec_result run_optimal(double n, double l, uint64_t seed, machine *m)
     return run_scan("prefix-optimal", n, l, seed, m);
 }
 
-/* Threads of block b (ℓ threads) with index in [lo, hi). */
-static long threads_in(long b, int l, long lo, long hi)
-{
-    long first = b * l > lo ? b * l : lo, end = (b + 1) * l < hi ? (b + 1) * l : hi;
-    return end > first ? end - first : 0;
-}
-
-/* Same kernels, grids and threads as the model, in the same order. */
-static void expect_same_kernels(const kernel_dag *exec, const kernel_dag *model)
-{
-    cr_assert_eq(exec->n, model->n, "kernels: exec %d, model %d", exec->n, model->n);
-    for (int i = 0; i < exec->n; i++) {
-        cr_expect(same_kernel_name(exec->kernels[i].name, model->kernels[i].name), "%s, %s",
-                  exec->kernels[i].name, model->kernels[i].name);
-        cr_expect_eq(exec->kernels[i].blocks, model->kernels[i].blocks, "%s", model->kernels[i].name);
-        cr_expect_eq(exec->kernels[i].threads, model->kernels[i].threads, "%s", model->kernels[i].name);
-    }
-}
-
 /* Where a_{t+1} starts: in `levels` at 2^(t+1) − 1, but for t = m − 1
  * (the input read, the output written), at 0. */
 static long upper_at(int t, int log_n)
@@ -65,7 +46,7 @@ static void expect_block(const kernel *k, long b, long adders_end, const round_p
                          const round_pattern *writes, int n_writes, int w)
 {
     int l = k->threads;
-    long adders = threads_in(b, l, 0, adders_end);
+    long adders = block_threads_in(b, l, 0, adders_end);
     const block_cost *c = kernel_block_cost(k, b);
     cr_expect_eq(c->span, adders > 0 ? 1 : 0, "%s block %ld: S(B) %g", k->name, b, c->span);
     cr_expect_eq(c->work, (double)adders, "%s block %ld: W(B) %g, %ld adders", k->name, b, c->work, adders);
