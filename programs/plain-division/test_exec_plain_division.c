@@ -167,10 +167,10 @@ Test(exec_plain_division, one_launch_fewer_than_the_model_exactly_where_s_divide
 {
     /* ⌈(m − n)/s⌉ launches against model.c's ⌈(m − n + 1)/s⌉; the same
      * grids and threads; private memory 5s + ℓ against model.c's 3s + 2ℓ,
-     * equal at ℓ = 2s */
+     * equal at ℓ = 2s.  m − n = 500 and 2000 as on the card, a smaller n. */
     machine mach = test_preset("mcm");
-    const division_point points[] = {{2000, 2500, 0, 0, 1},  {2000, 2500, 0, 0, 16}, {2000, 4000, 0, 0, 16},
-                                     {2000, 4000, 0, 0, 128}, {1001, 0, 333, 12, 5}, {99, 100, 0, 5, 4}};
+    const division_point points[] = {{200, 700, 0, 0, 1},   {200, 700, 0, 0, 16}, {200, 2200, 0, 0, 16},
+                                     {200, 2200, 0, 0, 128}, {1001, 0, 333, 12, 5}, {99, 100, 0, 5, 4}};
     for (size_t i = 0; i < sizeof points / sizeof *points; i++) {
         long n, m;
         int l, s;

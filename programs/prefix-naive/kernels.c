@@ -38,7 +38,9 @@
  *
  * Params: n (numbers, whole, >= 2), l (threads per block, ℓ).  Any n works
  * (⌈log n⌉ kernels), as in model.c.  The model's Z constraint (3ℓ <= Z)
- * is the model's own: the kernels keep their words in registers.
+ * is the model's own: the kernels keep their words in registers.  The
+ * check: the serial inclusive scan, mod 2^32 (../scan_reference.h, shared
+ * with prefix-optimal).
  */
 #include "mcm_kernel.h"
 #include "../scan_reference.h"

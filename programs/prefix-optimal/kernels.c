@@ -55,7 +55,8 @@
  *
  * Params: n (a power of two, n = 2^m >= 2, as model.c), l (threads per
  * block, ℓ).  The model's Z constraint (4ℓ <= Z) is the model's own: the
- * kernels keep their words in registers.
+ * kernels keep their words in registers.  The check: the serial inclusive
+ * scan, mod 2^32 (../scan_reference.h, shared with prefix-naive).
  */
 #include "mcm_kernel.h"
 #include "../scan_reference.h"
