@@ -61,17 +61,18 @@
  *     warp costs w/ℓ·U per address group it touches): the rounds of the
  *     leading coefficients, of b's window and of the lanes' coefficients
  *     are consecutive words (the first and the last descending), one or
- *     two groups each; a warp whose threads are past `steps` makes its
- *     first round from b's window, the others from the remainder.  At
- *     n = 2000, m = 2500, s = 16, ℓ = w = 32 a block of the first launch
- *     reads 9U (r's leading words 2 groups beside the window's 2, b's
- *     leading words 1, the window's two more rounds 1 and 1, the lanes'
- *     coefficients 2) and writes 2U, 3U in block 0 (its quotient
- *     coefficients): 11U and 12U against 7U.
-
- * Params (model.c's): n (b's degree), m (a's coefficients; m = 0 means
- * n + d), d (m − n, asked only when m = 0), l (ℓ; l = 0 means 2s), s.
- * Needs m > n >= 1, 1 <= s <= ℓ.
+ *     two groups each; in a warp's first round its threads below `steps`
+ *     read the remainder, the others b's window.  At n = 2000, m = 2500,
+ *     s = 16, ℓ = w = 32 a block of the first launch reads 9U (r's leading
+ *     words 2 groups beside the window's 2, b's leading words 1, the
+ *     window's two more rounds 1 and 1, the lanes' coefficients 2) and
+ *     writes 2U, 3U in block 0 (its quotient coefficients): 11U and 12U
+ *     against 7U.
+ *
+ * Params (model.c's, asked in the order of the card's rows): n (b's
+ * degree; model.c's b has n coefficients, above), m (a's coefficients;
+ * m = 0 means n + d), d (m − n, asked only when m = 0), l (ℓ; l = 0 means
+ * 2s), s.  Needs m > n >= 1, 1 <= s <= ℓ.
  */
 #include "mcm_kernel.h"
 

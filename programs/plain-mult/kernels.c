@@ -30,10 +30,13 @@
  * order, the row and chunk recovered by one 32-bit division.  Two
  * orderings inside a step differ from it, neither changing what a thread
  * computes: MulKer loads b after its coefficients of a (cuda_ref before),
- * and AddKer reads the lower row's entry h only where it is added (cuda_ref
- * read it always, and the compiler drops the unused load); so that a
- * warp's k-th accesses are, as far as may be, one kind of access (exec
- * mode grades a round by rank, sim/exec.h).
+ * and AddKer reads the lower row's entry h only where it uses it (cuda_ref's
+ * source reads it first, also in the last round where h >= 2^i·s, which
+ * does not use it); so that a warp's k-th accesses are, as far as may be,
+ * one kind of access (exec mode grades a round by rank, sim/exec.h).  And
+ * MulKer loads b's s words in a loop of stride ℓ, where cuda_ref's thread
+ * t < s loaded word t: the same for s <= ℓ, all its sweeps; for s > ℓ
+ * cuda_ref left words ℓ .. s − 1 unloaded.
  *
  * Measured costs against model.c's declared ones, at grid = 2, the grid
  * model.c takes for cuda_ref (test_exec_plain_mult.c asserts each of these
@@ -89,9 +92,12 @@
  *     against (s + 2)U = 34U declared, and writes 36U or 37U (s rounds of
  *     M, one group each, and 4 or 5 of f's zeros) against sU = 32U; an
  *     AddKer[0] block moves the declared 3sU.
-
- * Params: n, m (m = 0 means m = n), l (ℓ), s, as model.c (its grid is not
- * a param here: the kernels launch cuda_ref's grid, model.c's grid = 2).
+ *
+ * Params: n, m (m = 0 means m = n), l (ℓ), s, as model.c, asked in the
+ * order of the card's rows.  model.c's grid is not one: the kernels launch
+ * cuda_ref's grid, model.c's grid = 2, whatever a run file's grid says
+ * (plain-mult-card.cfg sets grid = 2, so that its model and its kernels
+ * launch alike; plain-mult.cfg, the paper's Figure 6, keeps grid = 1).
  * Needs, as cuda_ref: m and s powers of two, m >= 2s (one AddKer round at
  * least), whole n >= m; ℓ >= 1.
  */
