@@ -7,21 +7,13 @@
 #include <string.h>
 
 extern const exec_program exec_stockham;
-extern const exec_program exec_plain_mult;
 extern const exec_program exec_fft_mult;
 extern const exec_program exec_radix_sort;
-extern const exec_program exec_plain_division;
-extern const exec_program exec_prefix_naive;
-extern const exec_program exec_prefix_optimal;
 
 static const exec_program *const list[] = {
     &exec_stockham,
-    &exec_plain_mult,
     &exec_fft_mult,
     &exec_radix_sort,
-    &exec_plain_division,
-    &exec_prefix_naive,
-    &exec_prefix_optimal,
     NULL,
 };
 

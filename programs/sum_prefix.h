@@ -1,7 +1,8 @@
 /*
- * sum_prefix.h — pieces shared by the three DMM/UMM case studies (sum.c,
- * prefix_naive.c, prefix_optimal.c): reading n and ℓ, their Z constraint,
- * and the block count of a halving sweep, simulated and in closed form.
+ * sum_prefix.h — pieces shared by the models of the three DMM/UMM case
+ * studies (sum/, prefix-naive/, prefix-optimal/): reading n and ℓ, their Z
+ * constraint, and the block count of a halving sweep, simulated and in
+ * closed form.
  *
  * No MCM paper treats these algorithms (the thesis has no Appendix B
  * worksheet for them), so their per-block costs and closed forms are ours,

@@ -317,15 +317,40 @@ static inline const char *case_exec_refuses(const char *program, vars params, co
     return fail_message();
 }
 
-/* A launch of a kernel written once is named after its kernel ("add");
- * the model names each launch of a chain ("add[3]"): the same kernel. */
+/* A launch of a kernel written once is named after its kernel, a C name
+ * ("add", "copy_add"); the model names each launch of a chain ("add[3]",
+ * "copy-add[3]"): the same kernel, a '_' standing for a '-'. */
 static inline int same_kernel_name(const char *launched, const char *modelled)
 {
     size_t n = strlen(launched);
-    return strncmp(launched, modelled, n) == 0 && (modelled[n] == '\0' || modelled[n] == '[');
+    for (size_t i = 0; i < n; i++)
+        if (launched[i] != modelled[i] && !(launched[i] == '_' && modelled[i] == '-'))
+            return 0;
+    return modelled[n] == '\0' || modelled[n] == '[';
+}
+
+/* The launches of a kernel written once against the model's kernels: as
+ * many, the same kernels (same_kernel_name), grids and threads, in order. */
+static inline void expect_same_kernels(const kernel_dag *exec, const kernel_dag *model)
+{
+    cr_assert_eq(exec->n, model->n, "kernels: exec %d, model %d", exec->n, model->n);
+    for (int i = 0; i < exec->n; i++) {
+        cr_expect(same_kernel_name(exec->kernels[i].name, model->kernels[i].name), "%s, %s",
+                  exec->kernels[i].name, model->kernels[i].name);
+        cr_expect_eq(exec->kernels[i].blocks, model->kernels[i].blocks, "%s", model->kernels[i].name);
+        cr_expect_eq(exec->kernels[i].threads, model->kernels[i].threads, "%s", model->kernels[i].name);
+    }
 }
 
 /* ---- the UMM rule, counted independently of sim/exec.c ------------------ */
+
+/* The threads of block b (ℓ threads a block) whose index in the grid is in
+ * [lo, hi). */
+static inline long block_threads_in(long b, int l, long lo, long hi)
+{
+    long first = b * l > lo ? b * l : lo, end = (b + 1) * l < hi ? (b + 1) * l : hi;
+    return end > first ? end - first : 0;
+}
 
 /* One round of global accesses: threads [lo, hi) of the grid touch cell
  * stride·i + offset (cells >= 0). */
@@ -355,6 +380,50 @@ static inline double block_words(const round_pattern *rounds, int n_rounds, long
     for (int k = 0; k < n_rounds; k++)
         groups += round_groups(rounds[k], b, l, w);
     return (double)groups * (w < l ? w : l) / l;
+}
+
+/* Where a kernel's rounds follow no pattern: each thread's global accesses
+ * in one step, in order, listed by the test from the algorithm, as keys
+ * (array, address group ⌊cell/w⌋); reads [0], writes [1]. */
+#define TRACE_ACCESSES 512
+typedef struct access_trace {
+    int n[2];
+    long key[2][TRACE_ACCESSES];
+} access_trace;
+
+static inline void trace_access(access_trace *tr, int write, int array, long cell, int w)
+{
+    cr_assert_lt(tr->n[write], TRACE_ACCESSES, "more accesses in one step than a trace holds");
+    tr->key[write][tr->n[write]++] = (long)array << 40 | cell / w;
+}
+
+/* Transactions of the warps of a block of ℓ threads in one step, their
+ * reads (write 0) or writes (1): round k of a warp touches the distinct
+ * keys of its threads' k-th accesses. */
+static inline long trace_transactions(const access_trace *threads, int l, int w, int write)
+{
+    long total = 0;
+    for (int first = 0; first < l; first += w) {
+        int last = first + w < l ? first + w : l;
+        for (int k = 0;; k++) {
+            long seen[1024];
+            int distinct = 0, any = 0;
+            for (int t = first; t < last; t++) {
+                if (k >= threads[t].n[write])
+                    continue;
+                any = 1;
+                int old = 0;
+                for (int i = 0; i < distinct && !old; i++)
+                    old = seen[i] == threads[t].key[write][k];
+                if (!old)
+                    seen[distinct++] = threads[t].key[write][k];
+            }
+            if (!any)
+                break;
+            total += distinct;
+        }
+    }
+    return total;
 }
 
 #endif

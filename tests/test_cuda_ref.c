@@ -6,8 +6,6 @@
  *
  * Each reference is checked against an independent one: the radix-2 FFT
  * against the naive DFT, the FFT product against the schoolbook product,
- * division against a = q b + r,
- * radix sort against qsort, the scans against running sums.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -113,51 +111,6 @@ Test(mul, schoolbook_small_known)
     cr_assert(f[0] == 3 && f[1] == 7 && f[2] == 2);
 }
 
-/* ---- division ------------------------------------------------------------- */
-
-Test(divide, satisfies_a_equals_qb_plus_r)
-{
-    rng_t rng = {5};
-    static const size_t cases[][2] = {{1, 0}, {10, 3}, {2500, 2000}, {40, 3},
-                                      {7, 6}, {300, 1}};
-    for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
-        size_t size_a = cases[t][0], deg_b = cases[t][1];
-        size_t qlen = size_a - deg_b;
-        uint32_t *a = malloc(size_a * 4), *b = malloc((deg_b + 1) * 4);
-        uint32_t *q = malloc(qlen * 4), *r = malloc((deg_b + 1) * 4);
-        uint32_t *qb = malloc((qlen + deg_b) * 4);
-        random_poly(a, size_a, &rng);
-        random_poly(b, deg_b + 1, &rng);
-        cpu_divide(a, size_a, b, deg_b, q, r);
-        cpu_mul_schoolbook(q, qlen, b, deg_b + 1, qb);   /* size size_a */
-        for (size_t i = 0; i < size_a; i++) {
-            uint32_t ri = i < deg_b ? r[i] : 0;
-            cr_assert_eq(zp_add(qb[i], ri), a[i], "case %zu, coefficient %zu", t, i);
-        }
-        free(a);
-        free(b);
-        free(q);
-        free(r);
-        free(qb);
-    }
-}
-
-/* ---- sums, scans, sorting ------------------------------------------------ */
-
-Test(scan, sum_and_inclusive_scan_wrap_modulo_2_32)
-{
-    uint32_t x[] = {0xffffffffu, 2, 3, 0x80000000u};
-    uint32_t y[4];
-    cpu_inclusive_scan_u32(x, y, 4);
-    cr_assert(y[0] == 0xffffffffu && y[1] == 1 && y[2] == 4 && y[3] == 0x80000004u);
-    cr_assert_eq(cpu_sum_u32(x, 4), 0x80000004u);
-    rng_t rng = {7};
-    uint32_t big[1000], scan[1000];
-    for (int i = 0; i < 1000; i++)
-        big[i] = rng_u32(&rng);
-    cpu_inclusive_scan_u32(big, scan, 1000);
-    cr_assert_eq(scan[999], cpu_sum_u32(big, 1000));
-}
 
 Test(sort, radix_matches_qsort)
 {

@@ -1,13 +1,14 @@
 /*
  * conclusions.c — each paper conclusion, on the card and in the simulator.
  *
- * The conclusions are the `compare` groups of the run files in programs/.  For each
- * run file, every point of its sweep is matched with a measured row (same
- * program; every param of the row equal to the point's, except params the
- * run file leaves at 0, which the programs read as "derived", e.g. m = 0
- * for m = n).  The matched points are compared twice, once with the card's
- * times and once with the simulated ones, and their verdicts (winner, best
- * s, linearity: sim/compare.h) are set side by side.
+ * The conclusions are the `compare` groups of the run files in programs/
+ * and in its case-study folders (programs/CASE/, beside a model.c).  For
+ * each run file, every point of its sweep is matched with a measured row
+ * (same program; every param of the row equal to the point's, except
+ * params the run file leaves at 0, which the programs read as "derived",
+ * e.g. m = 0 for m = n).  The matched points are compared twice, once with
+ * the card's times and once with the simulated ones, and their verdicts
+ * (winner, best s, linearity: sim/compare.h) are set side by side.
  */
 #include "compare.h"
 #include "fail.h"
@@ -15,8 +16,10 @@
 #include "validate.h"
 
 #include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int row_matches(const measured_row *r, const char *program, const vars *params)
 {
@@ -126,19 +129,34 @@ static int one_conclusion(FILE *f, const validation *v, const char *path, set_ve
     return rc;
 }
 
+/* A run file of programs/ itself, or of a case study's folder (one that
+ * holds its model.c, programs/CASE/model.c), not of programs/lectures/ or
+ * programs/user/. */
+static int in_programs_or_a_case(const char *path)
+{
+    const char *folder_end = strrchr(path, '/');
+    if (!folder_end || folder_end - path == (long)strlen("programs"))
+        return 1;
+    char model[1024];
+    snprintf(model, sizeof model, "%.*s/model.c", (int)(folder_end - path), path);
+    return access(model, R_OK) == 0;
+}
+
 int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts)
 {
     glob_t files;
     verdicts->n = 0;
-    /* the case studies' run files: programs/ and each case's folder
-     * (not the lessons', which restate them, nor the user examples') */
-    int none = glob("programs/*.cfg", 0, NULL, &files) != 0;
-    none &= glob("programs/*/*.cfg", none ? 0 : GLOB_APPEND, NULL, &files) != 0;
-    if (none)
+    /* the run files several cases share, then each case's own */
+    static const char *const patterns[] = {"programs/*.cfg", "programs/*/*.cfg"};
+    int flags = 0;
+    for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++)
+        if (glob(patterns[i], flags, NULL, &files) == 0)
+            flags = GLOB_APPEND;
+    if (!flags)
         return 0;
     int rc = 0, agree = 0, total = 0;
     for (size_t i = 0; i < files.gl_pathc && rc == 0; i++)
-        if (!strstr(files.gl_pathv[i], "/lectures/") && !strstr(files.gl_pathv[i], "/user/"))
+        if (in_programs_or_a_case(files.gl_pathv[i]))
             rc = one_conclusion(f, v, files.gl_pathv[i], verdicts);
     globfree(&files);
     for (int i = 0; i < verdicts->n; i++) {

@@ -2,8 +2,8 @@
  * cpu_ref.c -- serial CPU references (see cpu_ref.h for the contracts).
  *
  * Owns: the ground truth every CUDA program compares against.  These are the
- * textbook serial algorithms (Knuth vol. II ch. 4.6 for division; the
- * iterative radix-2 FFT), written for clarity.
+ * textbook serial algorithms (the iterative radix-2 FFT), written for
+ * clarity.
  */
 #include "cpu_ref.h"
 
@@ -100,41 +100,6 @@ void cpu_mul_fft(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
     free(fb);
 }
 
-void cpu_divide(const uint32_t *a, size_t size_a, const uint32_t *b,
-                size_t deg_b, uint32_t *q, uint32_t *r)
-{
-    uint32_t *rem = malloc(size_a * sizeof *rem);
-    if (!rem)
-        abort();
-    memcpy(rem, a, size_a * sizeof *a);
-    uint32_t inv_lc = zp_inv(b[deg_b]);
-    /* one division step per quotient coefficient, from the top degree down */
-    for (size_t d = size_a - 1; d + 1 > deg_b; d--) {   /* d >= deg_b */
-        size_t shift = d - deg_b;       /* subtract c X^shift b */
-        uint32_t c = zp_mul(rem[d], inv_lc);
-        q[shift] = c;
-        for (size_t i = 0; i <= deg_b; i++)
-            rem[shift + i] = zp_sub(rem[shift + i], zp_mul(c, b[i]));
-    }
-    memcpy(r, rem, deg_b * sizeof *r);
-    free(rem);
-}
-
-uint32_t cpu_sum_u32(const uint32_t *x, size_t n)
-{
-    uint32_t s = 0;
-    for (size_t i = 0; i < n; i++)
-        s += x[i];
-    return s;
-}
-
-void cpu_inclusive_scan_u32(const uint32_t *x, uint32_t *y, size_t n)
-{
-    uint32_t s = 0;
-    for (size_t i = 0; i < n; i++) {
-        s += x[i];
-        y[i] = s;
-    }
 }
 
 void cpu_radix_sort_u32(uint32_t *keys, size_t n)

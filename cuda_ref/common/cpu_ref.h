@@ -3,9 +3,8 @@
  * result against (and that tests/test_cuda_ref.c checks against each other).
  *
  * Owns: the naive DFT and a serial radix-2 FFT over Z/pZ, schoolbook and
- * FFT-based polynomial products, polynomial division with remainder, sum /
- * inclusive prefix sums of 32-bit words, and an LSD radix sort of 32-bit
- * keys.  (The Euclidean GCD's is programs/euclid/reference.h.)
+ * FFT-based polynomial products, and an LSD radix sort of 32-bit keys.
+ * (The other case studies' references are in their folders, programs/CASE/.)
  *
  * Conventions: a polynomial is a dense array of coefficients in Z/pZ, index =
  * degree.  "size" means number of coefficients (deg + 1), as in the MCM paper
@@ -36,17 +35,6 @@ void cpu_mul_schoolbook(const uint32_t *a, size_t n, const uint32_t *b,
 void cpu_mul_fft(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
                  uint32_t *f);
 
-/*
- * Division with remainder a = q b + r.  a has size_a coefficients, b has
- * degree deg_b (b[deg_b] != 0) and size_a > deg_b.  q gets size_a - deg_b
- * coefficients, r gets deg_b coefficients (deg r < deg b).
- */
-void cpu_divide(const uint32_t *a, size_t size_a, const uint32_t *b,
-                size_t deg_b, uint32_t *q, uint32_t *r);
-
-/* 32-bit unsigned sums, wrapping modulo 2^32 */
-uint32_t cpu_sum_u32(const uint32_t *x, size_t n);
-void cpu_inclusive_scan_u32(const uint32_t *x, uint32_t *y, size_t n);
 
 /* LSD radix sort, four passes of 8-bit digits */
 void cpu_radix_sort_u32(uint32_t *keys, size_t n);

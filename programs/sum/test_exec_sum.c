@@ -66,18 +66,6 @@ Test(exec_sum, equals_the_serial_sum_on_random_inputs)
 
 /* ---- (b) measured costs against the model ------------------------------- */
 
-/* Same kernels, grids and threads as the model, in the same order. */
-static void expect_same_kernels(const kernel_dag *exec, const kernel_dag *model)
-{
-    cr_assert_eq(exec->n, model->n, "kernels: exec %d, model %d", exec->n, model->n);
-    for (int i = 0; i < exec->n; i++) {
-        cr_expect(same_kernel_name(exec->kernels[i].name, model->kernels[i].name), "%s, %s",
-                  exec->kernels[i].name, model->kernels[i].name);
-        cr_expect_eq(exec->kernels[i].blocks, model->kernels[i].blocks, "%s", model->kernels[i].name);
-        cr_expect_eq(exec->kernels[i].threads, model->kernels[i].threads, "%s", model->kernels[i].name);
-    }
-}
-
 Test(exec_sum, powers_of_two_equal_the_model_but_in_blocks_of_few_warps)
 {
     /* n = 2^16, ℓ = 256, w = 32: kernel add[j] has 2^t threads, t = 15 − j.

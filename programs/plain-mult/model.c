@@ -1,6 +1,7 @@
 /*
- * plain_mult.c — plain (long) multiplication of two polynomials over Z/pZ
- * with program parameter s, as an MCM program.
+ * model.c — plain (long) multiplication of two polynomials over Z/pZ with
+ * program parameter s, as an MCM program: the model a student computes (its
+ * kernels written once are kernels.c).
  *
  * Read beside:
  *   MCM paper (mcm-paper-2015.txt) §5.1, lines 375–497: Algorithms 2–4
@@ -86,7 +87,7 @@
  * On the card's 7 SMs the picture turns over: T is then about (W + O)/P
  * for large n, W hardly depends on s and O shrinks like 1/s, so the
  * largest s that fits Z wins: s = 16 is best at every n = 2^10 .. 2^15 of
- * programs/plain-mult.cfg (T(worst s)/T(s = 16) = 6.7 at 2^10, 12.7 at
+ * plain-mult.cfg (T(worst s)/T(s = 16) = 6.7 at 2^10, 12.7 at
  * 2^15; T(s = 4)/T(s = 16) = 2.7 at 2^12).  Neither regime gives the
  * measured s = 4: nothing in the model makes a large s costly on few SMs
  * (on a real card, 2sℓ + 2s − 1 words of shared memory per block cut the
@@ -274,6 +275,7 @@ const builtin_program program_plain_mult = {
                "(paper §5.1, thesis §4.5.1, App. B l.5483)",
     .defaults = "n=1024 m=0 s=4 l=256 grid=1",
     .cuda_params = "grid=2",
+    .kernels = "programs/plain-mult/kernels.c",
     .build = build,
     .closed_form = closed_form_of,
 };

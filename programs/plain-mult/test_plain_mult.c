@@ -1,10 +1,10 @@
 /*
  * test_plain_mult.c — plain multiplication with parameter s
- * (programs/plain_mult.c; MCM paper §5.1, thesis App. B line 5483): the
+ * (programs/plain-mult/model.c; MCM paper §5.1, thesis App. B line 5483): the
  * closed forms against the simulated costs, the bounds, the paper's
  * conclusion on the `mcm` and `gtx670` presets, and the Z constraint.
  *
- * Tolerances (see plain_mult.c, "What the simulator counts differently"):
+ * Tolerances (see model.c, "What the simulator counts differently"):
  *   - L and S are exact for m/s a power of two; C is exact for U = 8.
  *   - s = 1: N and O are exact, and W is exactly W_paper − n/2: the
  *     worksheet's phase-2 work (line 5553) carries a term (n+s−1)/2 that no
@@ -299,7 +299,7 @@ Test(plain_mult, run_file_runs_and_states_the_conclusion)
 {
     char out[16384];
     int rc = mcmsim_output(MCMSIM_OUT_AND_ERR, out, sizeof out,
-                           "run %s/programs/plain-mult.cfg --set n=2048 --format csv", MCMSIM_DATADIR);
+                           "run %s/programs/plain-mult/plain-mult.cfg --set n=2048 --format csv", MCMSIM_DATADIR);
     cr_assert_eq(rc, 0, "%s", out);
     int rows = 0;
     for (char *line = strchr(out, '\n'); line && line[1]; line = strchr(line + 1, '\n'))
@@ -307,7 +307,7 @@ Test(plain_mult, run_file_runs_and_states_the_conclusion)
     cr_expect_eq(rows, 5, "one row per s: %s", out);
 
     char path[1024], text[8192];
-    snprintf(path, sizeof path, "%s/programs/plain-mult.cfg", MCMSIM_DATADIR);
+    snprintf(path, sizeof path, "%s/programs/plain-mult/plain-mult.cfg", MCMSIM_DATADIR);
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f);
     size_t got = fread(text, 1, sizeof text - 1, f);

@@ -1,10 +1,10 @@
 /*
  * test_prefix.c — the naive (Hillis–Steele) and the optimal two-stage
- * prefix sums (programs/prefix_naive.c, prefix_optimal.c; DMM/UMM chapter
- * §6 and §7): closed forms against the simulated costs, the bounds, and the
- * chapter's conclusion (SPEC §2; dmm-umm-chapter.txt lines 203 and 208):
- * the naive scan loses for large n, the optimal scan has more latency for
- * small n, on the `mcm` and `gtx670` presets.
+ * prefix sums (programs/prefix-naive/model.c, prefix-optimal/model.c;
+ * DMM/UMM chapter §6 and §7): closed forms against the simulated costs, the
+ * bounds, and the chapter's conclusion (SPEC §2; dmm-umm-chapter.txt lines
+ * 203 and 208): the naive scan loses for large n, the optimal scan has more
+ * latency for small n, on the `mcm` and `gtx670` presets.
  *
  * The closed forms are ours (no paper gives them, see the program files);
  * they keep every ceiling, so for n and ℓ powers of two they must equal the

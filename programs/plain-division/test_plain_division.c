@@ -1,6 +1,6 @@
 /*
  * test_plain_division.c — the plain division case study
- * (programs/plain_division.c: our kernel, the ping-ping phase of the
+ * (programs/plain-division/model.c: our kernel, the ping-ping phase of the
  * thesis' Euclid kernel with the divisor fixed; our closed forms).
  *
  * What is checked:
@@ -181,8 +181,8 @@ Test(plain_division, z_constraint_refused_with_the_constraint_quoted)
 Test(plain_division, z_constraint_refused_by_the_cli)
 {
     char err[1024];
-    int status = mcmsim_output(MCMSIM_ERR_ONLY, err, sizeof err, "run %s/programs/plain-division.cfg --set s=2048",
-                               MCMSIM_DATADIR);
+    int status = mcmsim_output(MCMSIM_ERR_ONLY, err, sizeof err,
+                               "run %s/programs/plain-division/plain-division.cfg --set s=2048", MCMSIM_DATADIR);
     cr_expect_neq(status, 0);
     cr_expect(strstr(err, "3s + 2ℓ <= Z") != NULL, "stderr: %s", err);
 }

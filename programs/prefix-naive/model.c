@@ -1,5 +1,6 @@
 /*
- * prefix_naive.c — the simple (Hillis–Steele) prefix sums, as an MCM program.
+ * model.c — the simple (Hillis–Steele) prefix sums, as an MCM program: the
+ * model a student computes (its kernels written once are kernels.c).
  *
  * Source: the DMM/UMM chapter (Nakano et al., dmm-umm-chapter.txt), §6
  * "A Simple Prefix-Sum Algorithm" (line 134), n = 2^m:
@@ -36,7 +37,8 @@
  * Note: with P = K SMs (Corollary 1) the n log n work costs nothing more
  * than the optimal scan's n: every kernel runs in one round.  The estimate
  * T therefore never shows the naive scan losing; the simulator on a fixed
- * P (Theorem 1: N/P grows as n log n / ℓP) does.  See tests/test_prefix.c.
+ * P (Theorem 1: N/P grows as n log n / ℓP) does.  See
+ * programs/prefix-optimal/test_prefix.c.
  *
  * Any whole n >= 2 is accepted (⌈log n⌉ steps); the closed forms are exact
  * for powers of two only.
@@ -140,6 +142,7 @@ const builtin_program program_prefix_naive = {
     .name = "prefix-naive",
     .summary = "naive (Hillis-Steele) prefix sums, log n kernels of n/l blocks (DMM/UMM chapter §6, Lemma 2)",
     .defaults = "n=1048576 l=256",
+    .kernels = "programs/prefix-naive/kernels.c",
     .build = build,
     .closed_form = closed_form_of,
     .accesses = accesses,

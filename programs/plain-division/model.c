@@ -1,7 +1,8 @@
 /*
- * plain_division.c — plain (schoolbook) division of a polynomial a of m
+ * model.c — plain (schoolbook) division of a polynomial a of m
  * coefficients by a polynomial b of n coefficients over Z/pZ (m > n), with
- * program parameter s, as an MCM program.
+ * program parameter s, as an MCM program: the model a student computes (its
+ * kernels written once are kernels.c).
  *
  * Source: no MCM paper analyses this algorithm; SPEC §2 lists it as a
  * tutorial case study ("⌈(m−n)/s⌉ kernel calls of ⌈n/(2s)⌉ blocks; each
@@ -211,6 +212,7 @@ const builtin_program program_plain_division = {
     .summary = "plain division over Z/pZ, s steps per kernel call (tutorial; the ping-ping "
                "phase of thesis §4.3's Euclid kernel)",
     .defaults = "n=2000 m=0 d=500 s=16 l=0",
+    .kernels = "programs/plain-division/kernels.c",
     .build = build,
     .closed_form = closed_form_of,
 };

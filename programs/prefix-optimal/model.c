@@ -1,5 +1,6 @@
 /*
- * prefix_optimal.c — the optimal two-stage prefix sums, as an MCM program.
+ * model.c — the optimal two-stage prefix sums, as an MCM program: the model
+ * a student computes (its kernels written once are kernels.c).
  *
  * Source: the DMM/UMM chapter (Nakano et al., dmm-umm-chapter.txt), §7
  * "An Optimal Prefix-Sum Algorithm" (lines 159–195), n = 2^m, work arrays
@@ -39,12 +40,12 @@
  *   K = n/(2ℓ) (the widest kernels, t = m−1; 1 when n < 2ℓ)
  *   T = (N/K + L)·C ≈ (4 + 2 log n)(4U + 1)   (Corollary 1, the estimate)
  *
- * Against the naive scan (prefix_naive.c): twice the kernels on the
+ * Against the naive scan (prefix-naive/model.c): twice the kernels on the
  * critical path (L = 2 log n against log n) and a larger C, but N about
  * 2n/ℓ against (n/ℓ) log n.  Corollary 1 (P = K) sees only the first, so it
  * ranks the naive scan first at every n; on a fixed P the simulator sees
  * both: the optimal scan loses for small n (latency, L·C) and wins for
- * large n (N·C/P).  See tests/test_prefix.c.
+ * large n (N·C/P).  See test_prefix.c.
  *
  * On a DMM or a UMM (sim/dmm_umm.h; `accesses` below), the chapter's own
  * analysis (the first stage from line 175, the second from line 184):
@@ -186,6 +187,7 @@ const builtin_program program_prefix_optimal = {
     .name = "prefix-optimal",
     .summary = "optimal two-stage prefix sums, 2 log n kernels (DMM/UMM chapter §7, Theorem 3)",
     .defaults = "n=1048576 l=256",
+    .kernels = "programs/prefix-optimal/kernels.c",
     .build = build,
     .closed_form = closed_form_of,
     .accesses = accesses,
