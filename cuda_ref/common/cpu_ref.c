@@ -100,8 +100,6 @@ void cpu_mul_fft(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
     free(fb);
 }
 
-}
-
 void cpu_radix_sort_u32(uint32_t *keys, size_t n)
 {
     uint32_t *tmp = malloc(n * sizeof *tmp);
