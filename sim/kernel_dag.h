@@ -175,6 +175,10 @@ double block_work_cycles(const block_cost *c, const machine *m);
  * of a block), at least 1. */
 int kernel_resident_blocks(const kernel *k, const machine *m);
 
+/* 1 when the machine has an L2 (l2_words > 0) and kernel k's working set,
+ * blocks·ℓ·(words per thread, read and written), exceeds it; else 0. */
+int kernel_beyond_l2(const kernel *k, const machine *m);
+
 /* Cycles per word of kernel k on machine m: U, or, when the machine has an
  * L2 (l2_words > 0) and the kernel's working set, blocks·ℓ·(words per
  * thread, read and written), exceeds it, DRAM's rate: u_dram_unaligned

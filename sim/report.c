@@ -205,6 +205,9 @@ static cJSON *json_point(const run_point *pt)
     cJSON_AddNumberToObject(o, "launch_latency", m->launch_latency);
     cJSON_AddNumberToObject(o, "seconds", r->T / m->clock_hz);
     cJSON_AddNumberToObject(o, "utilization", r->utilization);
+    cJSON *split = cJSON_AddObjectToObject(o, "time_split"); /* T's parts, in cycles (time_split.h) */
+    for (int part = 0; part < SPLIT_PARTS; part++)
+        cJSON_AddNumberToObject(split, split_keys[part], r->time_split[part]);
     if (pt->has_closed_form) {
         const closed_form *p = &pt->paper;
         cJSON *cf = cJSON_AddObjectToObject(o, "closed_form");
