@@ -8,12 +8,12 @@ const char *const split_keys[SPLIT_PARTS] = {"compute", "memory", "dram", "conte
 
 const char *const split_labels[SPLIT_PARTS] = {
     "compute",
-    "memory (U a word)",
-    "memory beyond the L2 (DRAM)",
-    "waiting for the memory",
+    "memory",
+    "memory (DRAM)",
+    "waiting for memory",
     "first word's latency",
     "block dispatch",
     "block retire",
     "kernel launch",
-    "idle SMs (no ready block)",
+    "idle SMs",
 };

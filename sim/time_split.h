@@ -53,8 +53,8 @@ typedef enum {
  * "time_split" object. */
 extern const char *const split_keys[SPLIT_PARTS];
 
-/* What each part is, for a picture's legend: "compute", "memory (L2 or
- * global)", ... */
+/* What each part is, for a picture's legend: "compute", "memory",
+ * "memory (DRAM)", ... */
 extern const char *const split_labels[SPLIT_PARTS];
 
 #endif
