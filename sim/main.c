@@ -5,7 +5,7 @@
  *                       [--trace FILE.csv] [--paje FILE.trace] [--exec]
  *                       [--jobs N] [--progress] [--block-by-block]
  *   mcmsim compare FILE.cfg [--set key=value]...
- *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...
+ *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup|warps] [--set key=value]...
  *   mcmsim list
  *   mcmsim --help | --version
  *
@@ -49,9 +49,13 @@ static void usage(FILE *out)
             "                      [--paje FILE.trace] [--exec] [--jobs N] [--progress]\n"
             "                      [--block-by-block]\n"
             "  mcmsim compare FILE.cfg [--set key=value]...   state the run file's conclusion\n"
-            "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...\n"
-            "                         a picture: gantt (the schedule, default without a sweep)\n"
-            "                         or sweep (T and the Theorem 1 bound against the sweep)\n"
+            "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup|warps] [--set key=value]...\n"
+            "                         a picture: gantt (the schedule, default without a sweep),\n"
+            "                         sweep (T and the Theorem 1 figure against the sweep),\n"
+            "                         costs (where the time goes: T split into its parts),\n"
+            "                         speedup (T(1)/T(P), the work and span laws), warps\n"
+            "                         (a DMM/UMM step's banks and address groups; their default\n"
+            "                         but for a sweep along a size)\n"
             "  mcmsim list            machine presets and built-in programs\n"
             "  mcmsim --help | --version\n\n"
             "  --set key=value   override a program param or a machine field;\n"
@@ -533,9 +537,12 @@ static int cmd_plot(int argc, char **argv)
     }
     if (rc == 0)
         rc = simulate_points(&rf, &o, &pts, &n);
-    if (rc == 0 && pts[0].machine.kind != KIND_MCM && kind != PLOT_SWEEP)
-        rc = fail("%s: this kind draws MCM runs (a %s machine has no thread-blocks or cycles; use --kind sweep)", o.file,
-                  machine_kind_name(pts[0].machine.kind));
+    if (rc == 0 && pts[0].machine.kind != KIND_MCM && !p.kind &&
+        (rf.n_axes == 0 || (rf.n_axes == 1 && strcmp(rf.axes[0].key, "kind") == 0)))
+        kind = PLOT_WARPS; /* a DMM or a UMM, not swept along a size: its warps meet the memory */
+    if (rc == 0 && pts[0].machine.kind != KIND_MCM && kind != PLOT_SWEEP && kind != PLOT_WARPS)
+        rc = fail("%s: this kind draws MCM runs (a %s machine has no thread-blocks or cycles; use --kind warps "
+                  "or sweep)", o.file, machine_kind_name(pts[0].machine.kind));
     if (rc == 0) {
         const char *swept[SWEEP_AXES_MAX];
         for (int a = 0; a < rf.n_axes; a++)

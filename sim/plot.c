@@ -284,7 +284,7 @@ int plot_draw(plot_kind kind, const char *out, const char *trace_csv, const run_
     if (plot_open(&s, out) < 0)
         return -1;
     int rc = kind == PLOT_GANTT   ? plot_gantt(&s, trace_csv, &pts[0])
-             : kind == PLOT_WARPS ? plot_warps(&s, pts, n)
+             : kind == PLOT_WARPS ? plot_warps(&s, pts, n, swept, n_swept)
                                   : plot_sweep(&s, kind, pts, n, swept, n_swept, subtitle, along);
     return plot_close(&s, rc == 0);
 }

@@ -90,7 +90,7 @@ const char *plot_theorem1_name(const run_point *pts, long n);
 void plot_key_right(FILE *o, int chars);
 
 int plot_gantt(plot_session *s, const char *trace_csv, const run_point *pt);
-int plot_warps(plot_session *s, const run_point *pts, long n);
+int plot_warps(plot_session *s, const run_point *pts, long n, const char *const *swept, int n_swept);
 int plot_sweep(plot_session *s, plot_kind kind, const run_point *pts, long n,
                const char *const *swept, int n_swept, const char *subtitle, const char *along);
 

@@ -209,9 +209,9 @@ static int plot_lines(plot_session *s, const run_point *pts, long n, const char 
                 k ? ", \\\n     " : "", path, k, numeric ? "1" : "0", scale, k + 1, title);
         if (ref)
             fprintf(o, ", \\\n     '' index %d using %s:($3/%.17g) with linespoints lw 2 dt 2 pt 6 ps 3 lc %d %s",
-                    k, numeric ? "1" : "0", scale, k + 1, g.n == 1 ? "title '" : "notitle");
+                    k, numeric ? "1" : "0", scale, k + 1, g.n == 1 ? "title \"" : "notitle");
         if (ref && g.n == 1)
-            fprintf(o, "%s'", ref);
+            fprintf(o, "%s\"", ref);
         if (paper)
             fprintf(o, ", \\\n     '' index %d using %s:($4/%.17g) with lines lw 2 dt 4 lc %d %s", k,
                     numeric ? "1" : "0", scale, k + 1, g.n == 1 ? "title \"paper's closed form\"" : "notitle");
@@ -219,7 +219,7 @@ static int plot_lines(plot_session *s, const run_point *pts, long n, const char 
     if (g.n > 1) { /* the line styles, once, in black */
         fprintf(o, ", \\\n     NaN with linespoints lw 3 pt 7 ps 1.5 lc rgb 'black' title 'simulated T'");
         if (ref)
-            fprintf(o, ", \\\n     NaN with linespoints lw 2 dt 2 pt 6 ps 3 lc rgb 'black' title '%s'", ref);
+            fprintf(o, ", \\\n     NaN with linespoints lw 2 dt 2 pt 6 ps 3 lc rgb 'black' title \"%s\"", ref);
         if (paper)
             fprintf(o, ", \\\n     NaN with lines lw 2 dt 4 lc rgb 'black' title \"paper's closed form\"");
     }
