@@ -50,6 +50,9 @@ void sim_result_free(sim_result *r);
  * exceed it (`exclusive`, `shared`), and with the card's terms run.c
  * checks a wider bound. */
 int theorem1_is_bound(const machine *m);
+/* Why not, in a few words ("the `exclusive` policy", "the card's terms",
+ * ...); NULL where it is a bound. */
+const char *theorem1_why_not(const machine *m);
 
 /* The same in two halves, so that a caller may run several at once (a
  * sweep on every core) and watch them: sim_start checks the program and

@@ -185,11 +185,23 @@ static int check_time_split(const kernel_dag *dag, const machine *m, const sim_r
                 "the parts of its time sum to %.17g", dag->name, m->name, r->T, sum);
 }
 
+const char *theorem1_why_not(const machine *m)
+{
+    if (m->kind != KIND_MCM)
+        return "not an MCM";
+    if (m->policy != MEM_PARALLEL)
+        return m->policy == MEM_EXCLUSIVE ? "the `exclusive` policy" : "the `shared` policy";
+    if (machine_card_compute(m) || machine_card_residency(m) || m->l2_words > 0 || m->sector_words > 0 ||
+        m->read_latency > 0 || m->read_latency_dram > 0)
+        return "the card's terms";
+    if (m->block_dispatch > 0)
+        return "a block dispatch";
+    return NULL;
+}
+
 int theorem1_is_bound(const machine *m)
 {
-    return m->kind == KIND_MCM && m->policy == MEM_PARALLEL && !machine_card_compute(m) &&
-           !machine_card_residency(m) && m->block_dispatch == 0 && m->l2_words == 0 && m->sector_words == 0 &&
-           m->read_latency == 0 && m->read_latency_dram == 0;
+    return theorem1_why_not(m) == NULL;
 }
 
 /* Check the program, and fork the child that simulates it. */
