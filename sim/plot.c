@@ -171,6 +171,84 @@ void plot_keep(plot_session *s, const char *name)
         fclose(in);
 }
 
+/* Append `text` to f with every `from` written `to`. */
+static void put_replaced(FILE *f, const char *text, const char *from, const char *to)
+{
+    size_t len = strlen(from);
+    for (const char *at; len && (at = strstr(text, from)); text = at + len) {
+        fwrite(text, 1, (size_t)(at - text), f);
+        fputs(to, f);
+    }
+    fputs(text, f);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* What the picture is drawn from, where $MCMSIM_PLOT_SOURCE names a file:
+ * the script, its temporary folder written @DIR@, its output @OUT@ and
+ * its terminal line @TERMINAL@, then every data file it reads (but empty
+ * ones), in name order.  Nothing of it depends on gnuplot's version or on
+ * the output's format: `make lessons` keeps one beside each lesson's
+ * picture, and a test draws the lessons again and compares. */
+static int write_source(plot_session *s)
+{
+    const char *to = getenv("MCMSIM_PLOT_SOURCE");
+    if (!to || !to[0])
+        return 0;
+    char path[1100], q[1100];
+    snprintf(path, sizeof path, "%s/script.gp", s->dir);
+    long n_names = 0;
+    char *names[256];
+    DIR *d = opendir(s->dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) && n_names < 256)
+        if (strcmp(e->d_name, "script.gp") && strcmp(e->d_name, "gnuplot.err") && e->d_name[0] != '.')
+            names[n_names++] = strdup(e->d_name);
+    if (d)
+        closedir(d);
+    qsort(names, (size_t)n_names, sizeof *names, by_name);
+    FILE *out = fopen(to, "w"), *in = fopen(path, "r");
+    char line[8192];
+    plot_quote(q, sizeof q, s->part);
+    while (out && in && fgets(line, sizeof line, in)) {
+        if (strncmp(line, "set terminal ", 13) == 0) {
+            fputs("@TERMINAL@\n", out);
+            continue;
+        }
+        char *dir_done = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&dir_done, &len);
+        if (!m)
+            break;
+        put_replaced(m, line, s->dir, "@DIR@");
+        fclose(m);
+        put_replaced(out, dir_done, q, "@OUT@");
+        free(dir_done);
+    }
+    for (long i = 0; out && i < n_names; i++) {
+        snprintf(path, sizeof path, "%s/%s", s->dir, names[i]);
+        FILE *data = fopen(path, "r");
+        int c = data ? getc(data) : EOF;
+        if (c != EOF)
+            fprintf(out, "### %s\n", names[i]);
+        for (; c != EOF; c = getc(data))
+            putc(c, out);
+        if (data)
+            fclose(data);
+    }
+    for (long i = 0; i < n_names; i++)
+        free(names[i]);
+    int bad = !out || !in;
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        bad = 1;
+    return bad ? fail("MCMSIM_PLOT_SOURCE=%s: cannot write", to) : 0;
+}
+
 int plot_close(plot_session *s, int ok)
 {
     int rc = ok ? 0 : -1;
@@ -180,6 +258,8 @@ int plot_close(plot_session *s, int ok)
             rc = fail("-o %s: cannot write the gnuplot script", s->out);
         s->script = NULL;
     }
+    if (rc == 0)
+        rc = write_source(s);
     if (rc == 0)
         rc = run_gnuplot(s);
     if (rc == 0 && rename(s->part, s->out) != 0)

@@ -57,7 +57,10 @@ FILE *plot_data(plot_session *s, const char *name, char *path, size_t n);
 void plot_keep(plot_session *s, const char *name);
 
 /* Run gnuplot on the script and rename the picture into place; then (also
- * after an error, or with `ok` 0) remove the temporary files. */
+ * after an error, or with `ok` 0) remove the temporary files.  With
+ * $MCMSIM_PLOT_SOURCE set, first write there what the picture is drawn
+ * from (the script and its data, free of temporary paths and of the
+ * output's format: plot.c, write_source). */
 int plot_close(plot_session *s, int ok);
 
 /* gnuplot's text: quotes made safe. */

@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define GANTT_KERNELS_MAX 4096
 
@@ -158,6 +159,7 @@ static int write_blocks(gantt *g, const char *csv, FILE *dat, plot_session *s)
             fclose(in);
             fprintf(dat, "\n\n");
         }
+        unlink(path); /* in blocks.dat now */
     }
     return rc;
 }
