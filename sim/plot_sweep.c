@@ -119,7 +119,7 @@ static void title_end(FILE *o, const char *subtitle)
         fputs(wrap ? "\\n" : (char[]){*c, 0}, o);
         col = wrap ? 0 : col + ((*c & 0xc0) != 0x80);
     }
-    fprintf(o, "\" font 'sans,15' noenhanced\n");
+    fprintf(o, "\" font 'sans,16' noenhanced\n");
 }
 
 /* ---- sweep: T against x ----------------------------------------------- */
@@ -310,7 +310,10 @@ static int plot_costs(plot_session *s, const run_point *pts, long n, const char 
     title_end(o, NULL);
     double scale = plot_time_axis(o, 'y', tmax, "time", "cycles");
     double headroom = g.n > 1 ? 1.4 : 1.3; /* the labels above the bars, the groups' names */
-    fprintf(o, "set yrange [0:%.17g]\nset xrange [-0.7:%g]\nset grid noxtics\n", tmax / scale * headroom, last + 0.7);
+    double margin = n < 4 ? 1.2 : 0.7;                       /* a lone bar is not the frame's width */
+    int font = n <= 5 ? 14 : n <= 8 ? 11 : 10;                /* the labels above the bars fit their width */
+    fprintf(o, "set yrange [0:%.17g]\nset xrange [%g:%g]\nset grid noxtics\n", tmax / scale * headroom, -margin,
+            last + margin);
     if (x >= 0)
         fprintf(o, "set xlabel '%s' noenhanced\n", swept[x]);
     fprintf(o, "set xtics (");
@@ -336,8 +339,8 @@ static int plot_costs(plot_session *s, const run_point *pts, long n, const char 
         }
         char t[64];
         cycles_text(r->T, t, sizeof t);
-        fprintf(o, "set label \"T %s\\nL %d\\n%.0f %% %s\" at %g, %.17g center offset 0, 2.5 font ',11'\n",
-                t, r->costs.L_kernels, 100 * r->time_split[top] / r->T, split_keys[top], pos[i], r->T / scale);
+        fprintf(o, "set label \"T %s\\nL %d\\n%.0f %% %s\" at %g, %.17g center offset 0, 2.5 font ',%d'\n",
+                t, r->costs.L_kernels, 100 * r->time_split[top] / r->T, split_keys[top], pos[i], r->T / scale, font);
     }
     fclose(f);
     int chars = 0;
