@@ -71,6 +71,11 @@
  * block_retire cycles, beside the work of the blocks it holds.  A kernel
  * ends with its last block, not with that block's retirement.
  *
+ * Where the time goes (time_split.h): the block scheduler charges each
+ * block's dispatch, latency, transfers and compute as it ends (a wave's
+ * at once), resident.c an SM's cycles while blocks share it, and
+ * charge_empty_sms the SMs that hold no block, instant by instant.
+ *
  * This file runs inside the child process made by run.c, which owns the
  * SimGrid engine's whole lifetime.
  */

@@ -16,7 +16,7 @@
  * as in the papers, and a mixed one (Cooley–Tukey's transposition) the sum.
  * A block reads before it computes and writes after.
  *
- * Operation classes (the card model; README, "Card terms").  A block may
+ * Operation classes (the card model; sim/README.md, "Card terms").  A block may
  * also break its operations down by class: plain local operations, Z/pZ
  * multiplications (mulmod), Z/pZ additions and subtractions (addmod),
  * private-memory accesses, and barriers (one between synchronous steps).

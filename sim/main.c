@@ -74,7 +74,7 @@ static void usage(FILE *out)
             "  --progress        points done and time left (or a run's blocks) on stderr;\n"
             "                    on by default when stderr is a terminal\n"
             "  --block-by-block  no waves: simulate every thread-block as its own event\n"
-            "                    (the same results, slower; waves: README, Scale)\n",
+            "                    (the same results, slower; waves: sim/README.md)\n",
             MCMSIM_VERSION, machine_field_names());
 }
 

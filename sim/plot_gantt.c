@@ -227,7 +227,7 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s, i
     fprintf(o, "set title \"%s on %s (P = %d SMs, %ld blocks)%s%s\" font 'sans,17' noenhanced\n", prog, mach, g->p,
             g->rows, quoted[0] ? "\\n" : "", quoted);
     double x = plot_time_axis(o, 'x', xmax, "time", "cycles"); /* cycles are divided by x */
-    fprintf(o, "set ylabel 'SM'\n");
+    fprintf(o, "set ylabel 'SM'\nset xrange [0:%.17g]\nset yrange [-0.7:%g]\n", xmax * 1.02 / x, g->p - 0.3 + 1.0);
     machine abstract;
     machine_defaults(&abstract);
     if (pt->machine.clock_hz != abstract.clock_hz) {
@@ -242,11 +242,10 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s, i
         else if (seconds < 2)
             scale = 1e3, unit = "ms";
         double per_tic = x * scale / pt->machine.clock_hz;
-        fprintf(o, "set link x2 via x*%.17g inverse x/%.17g\nset x2tics\nset format x2 '%%g'\n"
+        fprintf(o, "set x2range [0:%.17g]\nset x2tics\nset xtics nomirror\nset format x2 '%%g'\n"
                    "set x2label 'time (%s at %.3g GHz)'\n",
-                per_tic, per_tic, unit, pt->machine.clock_hz / 1e9);
+                xmax * 1.02 / x * per_tic, unit, pt->machine.clock_hz / 1e9); /* both from 0: a scale */
     }
-    fprintf(o, "set xrange [0:%.17g]\nset yrange [-0.7:%g]\n", xmax * 1.02 / x, g->p - 0.3 + 1.0);
     if (g->p <= 32)
         fprintf(o, "set ytics 0,1,%d\n", g->p - 1);
     plot_key_right(o, 27);

@@ -354,7 +354,7 @@ static int plot_costs(plot_session *s, const run_point *pts, long n, const char 
         if (!used[part])
             continue;
         fprintf(o, "%s'%s' using ($1 == %d ? $2 : NaN):(($3+$4)/2):($2-0.38):($2+0.38):3:4 with boxxyerror "
-                   "lc rgb '%s' title '%s'",
+                   "lc rgb '%s' title \"%s\"",
                 first ? "" : ", \\\n     ", path, part, part_colour[part], split_labels[part]);
         first = 0;
     }

@@ -1,8 +1,9 @@
 /*
  * resident.c — an SM that holds several blocks at once (resident.h).
  *
- * It owns the phases of each resident block and the max-min sharing of
- * the SM's lanes and port among them; for the card, the SMs by their next
+ * It owns the phases of each resident block, the max-min sharing of
+ * the SM's lanes and port among them, and where each SM's time goes while
+ * it holds blocks (time_split.h); for the card, the SMs by their next
  * event, the `shared` channel's level and the `exclusive` memory's queue.
  * It knows nothing of kernels or of the schedule: engine.c's block
  * scheduler hands it blocks and asks it when the next phase ends.

@@ -11,7 +11,7 @@ const char *const split_labels[SPLIT_PARTS] = {
     "memory",
     "memory (DRAM)",
     "waiting for memory",
-    "first word's latency",
+    "first-word latency",
     "block dispatch",
     "block retire",
     "kernel launch",

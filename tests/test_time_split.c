@@ -111,17 +111,24 @@ Test(time_split, under_exclusive_a_transfer_waits_for_the_memory)
     kernel_dag_free(dag);
 }
 
-/* Two resident blocks on one SM: A reads 10 cycles of words, B 30, then
- * each computes S(B) = 10 (a delay: no lanes).  They share the port: A's
+/* Two independent one-block kernels of one thread: A reads 10 words, B 30,
+ * then each computes S(B) = 10 (a delay: no lanes). */
+static kernel_dag *reads_of_10_and_30(void)
+{
+    kernel_dag *dag = kernel_dag_new("readers");
+    kernel a = test_kernel("a", 1, 1, 10, 10, 0), b = test_kernel("b", 1, 1, 10, 30, 0);
+    kernel_dag_add(dag, &a);
+    kernel_dag_add(dag, &b);
+    return dag;
+}
+
+/* Two resident blocks on one SM, at U = 1.  They share the port: A's
  * reads end at 20, B has 20 left and takes the port alone until 40.  A
  * computes 20 .. 30 while B reads (compute: B's words are hidden), B
  * computes 40 .. 50.  T = 50: compute 20, memory 30. */
 Test(time_split, a_resident_blocks_memory_behind_anothers_compute_counts_as_compute)
 {
-    kernel_dag *dag = kernel_dag_new("resident");
-    kernel a = test_kernel("a", 1, 1, 10, 10, 0), b = test_kernel("b", 1, 1, 10, 30, 0);
-    kernel_dag_add(dag, &a);
-    kernel_dag_add(dag, &b);
+    kernel_dag *dag = reads_of_10_and_30();
     machine m = test_machine(1, 1);
     m.blocks_per_sm = 2;
     sim_result r = simulate(dag, &m);
@@ -141,10 +148,7 @@ Test(time_split, a_resident_blocks_memory_behind_anothers_compute_counts_as_comp
  * 1/4 until 160.  A computes 80 .. 90, B 160 .. 170. */
 Test(time_split, under_shared_the_port_the_channel_holds_back_is_waiting)
 {
-    kernel_dag *dag = kernel_dag_new("shared");
-    kernel a = test_kernel("a", 1, 1, 10, 10, 0), b = test_kernel("b", 1, 1, 10, 30, 0);
-    kernel_dag_add(dag, &a);
-    kernel_dag_add(dag, &b);
+    kernel_dag *dag = reads_of_10_and_30();
     machine m = test_machine(2, 1);
     m.policy = MEM_SHARED;
     m.bandwidth = 0.25;

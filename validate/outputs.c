@@ -117,8 +117,8 @@ int validation_series_points(const validation *v, const char *program, const cha
 /* Tics at the case's sizes (at most 12; else gnuplot's own): a log axis
  * labels only whole decades, often one or none.  A size too close to the
  * last one labelled (under 8 % of the axis' decades) gets its tic without
- * a label, so that labels never overlap.  Powers of two from 2^10 read as
- * 2^k. */
+ * a label, so that labels never overlap.  Powers of two read as 2^k where
+ * the sizes reach 2^10. */
 static void size_tics(FILE *g, const validation *v, const char *program, const char *along)
 {
     double size[12];
@@ -162,7 +162,7 @@ static void size_tics(FILE *g, const validation *v, const char *program, const c
         int e = (int)round(log2(size[j]));
         if (!has_label[j])
             ; /* a tic, no label */
-        else if (size[j] >= 1024 && ldexp(1, e) == size[j])
+        else if (size[n - 1] >= 1024 && ldexp(1, e) == size[j])
             snprintf(label, sizeof label, "2^{%d}", e);
         else
             snprintf(label, sizeof label, "%g", size[j]);
@@ -260,17 +260,19 @@ static int plot_case(const validation *v, const char *program)
     /* the picture once; then drawn as a PNG and again (replot) as an SVG */
     fprintf(g, "set title \"%s, set %s: %s %s measured (points), simulated (lines)\"\n", program, v->name,
             v->s->card, from);
-    fprintf(g, "set logscale xy\nset xlabel '%s'\nset ylabel 'time (ms)'\nset key below\nset grid\n"
-               "set rmargin 5\nset autoscale fix\nset offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08\n",
+    fprintf(g, "set logscale xy\nset xlabel '%s'\nset ylabel 'time (ms)'\nset grid\n"
+               "set key outside right top vertical Left reverse samplen 2 title 'series'\n"
+               "set autoscale fix\nset offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08\n",
             along ? along : "n"); /* the offsets: no point on a border */
     size_tics(g, v, program, along);
     time_tics(g, v, program);
     fprintf(g, "set terminal pngcairo size 900,600 font ',12'\nset output '%s/%s.png'\nplot ", v->report_dir,
             program);
-    for (int k = 0; k < n_series; k++)
-        fprintf(g, "%s'%s' index %d using 1:2 with points pt 7 lc %d title 'measured %s', "
-                   "'%s' index %d using 1:3 with lines lw 2 lc %d title 'simulated %s'",
-                k ? ", " : "", data, k, k + 1, series[k], data, k, k + 1, series[k]);
+    for (int k = 0; k < n_series; k++) /* a key entry per series: its colour, point and line */
+        fprintf(g, "%s'%s' index %d using 1:2 with points pt 7 lc %d notitle, "
+                   "'%s' index %d using 1:3 with lines lw 2 lc %d notitle, NaN with linespoints pt 7 lw 2 lc %d "
+                   "title '%s' noenhanced",
+                k ? ", " : "", data, k, k + 1, data, k, k + 1, k + 1, series[k]);
     fprintf(g, "\nset terminal svg size 900,600\nset output '%s/%s.svg'\nreplot\n", v->report_dir, program);
     fclose(g);
     char cmd[2800];

@@ -2,7 +2,7 @@
  * targets.c — the card model's targets, case by case, and what a case that
  * misses one lacks (REPORT.md's headline, outputs.c's write_report).
  *
- * The targets (issue 10; README, "Validation"): on each set, a case's
+ * The targets (issue 10; validate/notes/history.md): on each set, a case's
  * median absolute relative error at most 10 %, its 90th percentile at most
  * 25 %, its Spearman rank correlation at least 0.95 (not judged under 3
  * points), and the card's verdict at every point of every paper

@@ -2,7 +2,7 @@
  * validate.h — one validation set: the points of a measurement session,
  * simulated on a card's machine, and the files written about it.
  *
- * `make validate` (main.c) builds three sets (README, "Validation"), each
+ * `make validate` (main.c) builds three sets (validate/notes/history.md), each
  * on a machine made of measured constants only (card.h), nothing fitted:
  *   a  the held-out half of each case study's newest H100 session (the
  *      other half is the training half a calibration would use; none does);
