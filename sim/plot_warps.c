@@ -109,7 +109,7 @@ static void memory_panel(FILE *o, const run_point *pt)
         fprintf(o, "%s\"group %ld\" %d", r ? ", " : "", rows[r], r);
     fprintf(o, ") scale 0\nset xlabel 'bank'\n");
     /* every cell of the rows shown, then the step's requests over them */
-    int font = w > 8 ? 8 : n_rows > 5 ? 11 : 13;
+    int font = w > 8 ? 8 : w > 4 || n_rows > 5 ? 11 : 13;
     for (int r = 0; r < n_rows; r++)
         for (int b = 0; b < w; b++) {
             long cell = rows[r] * w + b;
