@@ -30,6 +30,8 @@ int resident_init(resident_sm *s, int slots)
     s->at = 0;
     s->retire = s->retired = 0;
     memset(s->time_split, 0, sizeof s->time_split);
+    memset(s->in_phase, 0, sizeof s->in_phase);
+    s->dram_transfers = 0;
     s->charged = 0;
     s->closed = INFINITY;
     s->slot = calloc((size_t)slots, sizeof *s->slot);
@@ -95,6 +97,16 @@ static int has_phase(const resident_sm *s, const resident_slot *b, int phase)
     return phase == RESIDENT_RETIRE ? s->retire > 0 : phase_amount(b, phase) > 0;
 }
 
+/* Block b counted in its phase (by = 1) or no longer (by = −1). */
+static void count_phase(resident_sm *s, const resident_slot *b, int by)
+{
+    if (b->phase == RESIDENT_FREE)
+        return;
+    s->in_phase[b->phase] += by;
+    if ((b->phase == RESIDENT_READ || b->phase == RESIDENT_WRITE) && b->t.dram)
+        s->dram_transfers += by;
+}
+
 /* The block enters `phase` at `now`, or the first later one with cycles
  * to do; it notes when its reads end and its writes begin.  Under
  * `exclusive` (the SM's `exclusive`) a transfer starts by asking for the
@@ -110,7 +122,9 @@ static void enter(resident_sm *s, resident_slot *b, int phase, double now)
         if (has_phase(s, b, phase))
             break;
     }
+    count_phase(s, b, -1);
     b->phase = phase;
+    count_phase(s, b, 1);
     b->memory = RESIDENT_PORT;
     if (phase == RESIDENT_FREE)
         return;
@@ -193,6 +207,8 @@ static void share(resident_sm *s)
  * at most 1. */
 static double port_filled(const resident_sm *s)
 {
+    if (!s->exclusive && s->level == INFINITY)
+        return 1; /* no channel: n transfers on a way take 1/n each */
     double way_rate[2] = {0, 0};
     for (int i = 0; i < s->used; i++) {
         const resident_slot *b = &s->slot[i];
@@ -210,33 +226,24 @@ static double port_filled(const resident_sm *s)
  * blocks is in.  A block's wait is its dispatch, then its latency. */
 static void account(resident_sm *s, double now)
 {
-    double from = s->charged, until = fmin(now, s->closed);
+    double from = s->charged, until = now < s->closed ? now : s->closed;
     if (!(until > from) || s->held == 0) {
-        s->charged = fmax(from, until);
+        s->charged = until > from ? until : from;
         return;
     }
     s->charged = until;
-    double dt = until - from, latency_from = INFINITY;
-    int computes = 0, transfers = 0, dram = 0, waits = 0;
-    for (int i = 0; i < s->used; i++) {
-        const resident_slot *b = &s->slot[i];
-        if (b->phase == RESIDENT_COMPUTE)
-            computes = 1;
-        else if (b->phase == RESIDENT_READ || b->phase == RESIDENT_WRITE) {
-            transfers = 1;
-            dram |= b->t.dram;
-        } else if (b->phase == RESIDENT_WAIT) {
-            waits = 1;
-            latency_from = fmin(latency_from, b->start + (b->t.wait - b->t.latency));
-        }
-    }
-    if (computes) {
+    double dt = until - from;
+    if (s->in_phase[RESIDENT_COMPUTE] > 0) {
         s->time_split[SPLIT_COMPUTE] += dt;
-    } else if (transfers) {
+    } else if (s->in_phase[RESIDENT_READ] + s->in_phase[RESIDENT_WRITE] > 0) {
         double moved = dt * port_filled(s);
-        s->time_split[dram ? SPLIT_DRAM : SPLIT_MEMORY] += moved;
+        s->time_split[s->dram_transfers > 0 ? SPLIT_DRAM : SPLIT_MEMORY] += moved;
         s->time_split[SPLIT_CONTENTION] += dt - moved;
-    } else if (waits) {
+    } else if (s->in_phase[RESIDENT_WAIT] > 0) {
+        double latency_from = INFINITY; /* the first block's latency, after its dispatch */
+        for (int i = 0; i < s->used; i++)
+            if (s->slot[i].phase == RESIDENT_WAIT)
+                latency_from = fmin(latency_from, s->slot[i].start + (s->slot[i].t.wait - s->slot[i].t.latency));
         double latency = fmin(dt, fmax(0, until - fmax(from, latency_from)));
         s->time_split[SPLIT_LATENCY] += latency;
         s->time_split[SPLIT_DISPATCH] += dt - latency;

@@ -88,6 +88,8 @@ typedef struct resident_sm {
      * until then).  The cycles it held none are the engine's to charge. */
     double time_split[SPLIT_PARTS];
     double charged, closed;
+    int in_phase[RESIDENT_FREE]; /* blocks in each phase now */
+    int dram_transfers;          /* of those reading or writing, the ones beyond the L2 */
 } resident_sm;
 
 /* An SM with `slots` free slots at time 0; resident_free releases it.
