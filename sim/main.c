@@ -483,8 +483,10 @@ static int choose_kind(const plot_options *p, const run_file *rf, plot_kind *kin
     const char *program;
     if (runfile_point(rf, 0, &m, &params, &program) < 0)
         return -1;
-    int mcm = m.kind == KIND_MCM;
-    for (long i = 1; i < runfile_points(rf) && mcm; i++) /* the kind may be swept */
+    int mcm = m.kind == KIND_MCM, kind_swept = 0;
+    for (int a = 0; a < rf->n_axes; a++)
+        kind_swept |= strcmp(rf->axes[a].key, "kind") == 0;
+    for (long i = 1; kind_swept && i < runfile_points(rf) && mcm; i++)
         if (runfile_point(rf, i, &m, &params, &program) == 0 && m.kind != KIND_MCM)
             mcm = 0;
     if (!p->kind) {
