@@ -8,6 +8,8 @@
 #                 files, exec mode and `make validate`, timed
 #   make fuzz     the libFuzzer targets (run files, formulas), FUZZ_SECONDS
 #                 each (default 60), under ASan + UBSan, with clang
+#   make lessons  draw the lessons' pictures (programs/lectures/img/), each
+#                 with the source it is drawn from, which make test checks
 #   make setup    install the Debian packages mcmsim needs (as root)
 
 BUILD    ?= build
@@ -91,6 +93,17 @@ $(foreach t,$(TEST_SRC),$(eval $(call test_rule,$(t))))
 
 run: $(MCMSIM)
 	$(MCMSIM) run programs/demo.cfg
+
+# The lessons' pictures, as programs/lectures/img/pictures.list names them.
+LESSON_IMG := programs/lectures/img
+.PHONY: lessons
+lessons: $(MCMSIM)
+	@grep -v '^#' $(LESSON_IMG)/pictures.list | while read lesson kind name; do \
+	  [ -n "$$lesson" ] || continue; \
+	  echo "== $(LESSON_IMG)/$$name.png: $$lesson, --kind $$kind"; \
+	  MCMSIM_PLOT_SOURCE=$(LESSON_IMG)/$$name.source $(MCMSIM) plot programs/lectures/$$lesson --kind $$kind \
+	    -o $(LESSON_IMG)/$$name.png || exit 1; \
+	done
 
 -include cuda_ref/cuda.mk
 

@@ -13,7 +13,7 @@
  *              P/U, which makes `shared` equal to `parallel`).
  * Settings beyond the papers default to values that keep the pure model.
  *
- * Card terms (README, "Card terms"): settings that describe a physical GPU,
+ * Card terms (sim/README.md, "Card terms"): settings that describe a physical GPU,
  * every one off by default, so that the pure MCM, every closed form and
  * every bound stay exact.
  *   lanes              plain operations an SM issues per cycle (0: no limit);

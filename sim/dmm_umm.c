@@ -79,6 +79,7 @@ struct access_program {
     dmm_counts *steps;
     long n_steps, cap_steps;
     dmm_bound bound;
+    dmm_first_step first; /* the first step, to draw */
 };
 
 /* Scratch of one step: its dispatches (segments of the sorted requests),
@@ -323,8 +324,9 @@ static int next_warp(const step_state *s, int from, long tau, long *soonest)
     return -1;
 }
 
-/* Time the step's requests by the rules of dmm_umm.h. */
-static void step_run(const access_program *ap, step_state *s, dmm_counts *c)
+/* Time the step's requests by the rules of dmm_umm.h; its first
+ * dispatches into `drawn` (NULL: not drawn). */
+static void step_run(const access_program *ap, step_state *s, dmm_counts *c, dmm_first_step *drawn)
 {
     long tau = 1; /* the next unit the first stage is free */
     int turn = 0; /* position in s->active of the warp whose turn it is */
@@ -339,6 +341,10 @@ static void step_run(const access_program *ap, step_state *s, dmm_counts *c)
         int j = s->active[at];
         long requests, cost = dispatch_cost(ap, s, s->next_seg[j], &requests);
         long completed = tau + cost - 1 + ap->l - 1;
+        if (drawn && drawn->n_dispatches < DMM_DRAWN_MAX)
+            drawn->dispatch[drawn->n_dispatches++] = (dmm_dispatch){j, tau, cost, completed};
+        else if (drawn)
+            drawn->whole = 0;
         s->ready_at[j] = completed + 1;
         c->time = fmax(c->time, (double)completed);
         c->requests += requests;
@@ -376,10 +382,19 @@ int access_barrier(access_program *ap)
         return 0; /* nothing since the last barrier: no step */
     step_state s;
     memset(&s, 0, sizeof s);
+    dmm_first_step *drawn = ap->n_steps == 0 ? &ap->first : NULL;
+    if (drawn) { /* the first step's requests, as the program made them */
+        drawn->whole = ap->n <= DMM_DRAWN_MAX;
+        for (long i = 0; i < ap->n && i < DMM_DRAWN_MAX; i++) {
+            drawn->thread[i] = ap->req[i].thread;
+            drawn->cell[i] = ap->req[i].cell;
+        }
+        drawn->n_requests = ap->n < DMM_DRAWN_MAX ? (int)ap->n : DMM_DRAWN_MAX;
+    }
     step_gather(ap, &s);
     dmm_counts c;
     memset(&c, 0, sizeof c);
-    step_run(ap, &s, &c);
+    step_run(ap, &s, &c, drawn);
     step_free(&s);
     if (ap->n_steps == ap->cap_steps) {
         ap->cap_steps = ap->cap_steps ? 2 * ap->cap_steps : 16;
@@ -407,6 +422,7 @@ int access_program_finish(access_program *ap, dmm_result *out)
     out->total = ap->total;
     out->bound = ap->bound;
     out->n_steps = ap->n_steps;
+    out->first = ap->first;
     out->steps = malloc((size_t)ap->n_steps * sizeof *out->steps);
     memcpy(out->steps, ap->steps, (size_t)ap->n_steps * sizeof *out->steps);
     return 0;

@@ -76,8 +76,28 @@ typedef struct dmm_bound {
     int exact;             /* 1: the time must equal it; 0: an O() bound */
 } dmm_bound;
 
+/* The run's first step as a picture draws it (plot_warps.c): its first
+ * requests, by thread, and its first dispatches, in time order, as many as
+ * DMM_DRAWN_MAX of each. */
+#define DMM_DRAWN_MAX 64
+
+typedef struct dmm_dispatch {
+    int warp;
+    long start;            /* the unit it enters the first stage */
+    long cost;             /* units it holds the first stage */
+    long completed;        /* the unit its last request completes */
+} dmm_dispatch;
+
+typedef struct dmm_first_step {
+    int n_requests, n_dispatches;
+    int whole;             /* 1: every request and dispatch of the step is here */
+    int thread[DMM_DRAWN_MAX];
+    long cell[DMM_DRAWN_MAX];
+    dmm_dispatch dispatch[DMM_DRAWN_MAX];
+} dmm_first_step;
+
 /* One run: the machine it ran on (p as the program chose), the counts, the
- * bound, and the counts of each step. */
+ * bound, the counts of each step, and its first step to draw. */
 typedef struct dmm_result {
     machine_kind kind;
     int p, w, l;
@@ -85,6 +105,7 @@ typedef struct dmm_result {
     dmm_bound bound;
     long n_steps;
     dmm_counts *steps;     /* n_steps entries, in order */
+    dmm_first_step first;
 } dmm_result;
 
 typedef struct access_program access_program;

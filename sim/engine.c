@@ -71,6 +71,11 @@
  * block_retire cycles, beside the work of the blocks it holds.  A kernel
  * ends with its last block, not with that block's retirement.
  *
+ * Where the time goes (time_split.h): the block scheduler charges each
+ * block's dispatch, latency, transfers and compute as it ends (a wave's
+ * at once), resident.c an SM's cycles while blocks share it, and
+ * charge_empty_sms the SMs that hold no block, instant by instant.
+ *
  * This file runs inside the child process made by run.c, which owns the
  * SimGrid engine's whole lifetime.
  */
@@ -148,6 +153,7 @@ static struct engine {
     long *running;           /* conducted: per kernel, its blocks on SMs now */
     int *wave_order;         /* conducted: the SMs by end, for a wave */
     double wave_blocks;      /* conducted: blocks that waves covered */
+    double split[SPLIT_PARTS]; /* conducted: SM-cycles per part of T (time_split.h) */
     rng order;
     FILE *trace;
     volatile double *blocks_done; /* the parent's progress line reads it */
@@ -295,6 +301,8 @@ static void finish_block(const block *b)
     E.host_event = 1;
     if (--E.kernels_left == 0) {
         E.finished_at = now();
+        if (E.conducted && E.shares)
+            resident_card_close(&E.card, E.finished_at); /* retirements after T are no part of it */
         wake_idle_sms(E.n_idle); /* nothing more will come: let them stop */
         return;
     }
@@ -337,6 +345,8 @@ static void block_done(sm_state *me, const block *b, double start, double end, d
  * word), read, compute (S(B) on the pure MCM), write. */
 typedef struct block_times {
     double wait, read, compute, write;
+    double latency; /* the end of `wait` that is the first word's latency */
+    int dram;       /* its words come from beyond the L2 */
 } block_times;
 
 static block_times block_times_on(const kernel *k, const block_cost *c, const machine *m)
@@ -346,7 +356,9 @@ static block_times block_times_on(const kernel *k, const block_cost *c, const ma
     t.read = block_transfer_cycles(c, k->threads, m, u, 0);
     t.write = block_transfer_cycles(c, k->threads, m, u, 1);
     t.compute = block_compute_cycles(c, m);
-    t.wait = m->block_dispatch + (t.read > 0 ? kernel_read_latency(k, m) : 0);
+    t.latency = t.read > 0 ? kernel_read_latency(k, m) : 0;
+    t.wait = m->block_dispatch + t.latency;
+    t.dram = kernel_beyond_l2(k, m);
     return t;
 }
 
@@ -496,7 +508,7 @@ static resident_times resident_times_of(const block *b)
     const block_cost *c = kernel_block_cost(&E.dag->kernels[b->kernel], b->index);
     block_times t = block_times_of(b); /* t.compute unused: resident blocks share the lanes */
     int card = machine_card_compute(E.m);
-    resident_times r = {t.wait, t.read, t.write, 0, c->span};
+    resident_times r = {t.wait, t.read, t.write, 0, c->span, t.latency, t.dram};
     if (card) {
         r.work = block_work_cycles(c, E.m);
         r.span = block_span_cycles(c, E.m);
@@ -664,9 +676,20 @@ static phases phases_of(const sm_block *on, double start)
     return ph;
 }
 
+/* `blocks` blocks of these times were done, one SM each: their SM-cycles
+ * by part (time_split.h). */
+static void charge_blocks(const block_times *t, double blocks)
+{
+    E.split[SPLIT_DISPATCH] += blocks * E.m->block_dispatch;
+    E.split[SPLIT_LATENCY] += blocks * t->latency;
+    E.split[t->dram ? SPLIT_DRAM : SPLIT_MEMORY] += blocks * (t->read + t->write);
+    E.split[SPLIT_COMPUTE] += blocks * t->compute;
+}
+
 static void sm_finish_block(int sm)
 {
     sm_block *on = &E.on_sm[sm];
+    charge_blocks(&on->t, 1);
     E.running[on->b.kernel]--;
     set_idle(sm, 1);
     block_done(&E.sms[sm], &on->b, on->start, on->end, on->t.read, on->t.compute, on->t.write,
@@ -698,6 +721,18 @@ static void simgrid_follows(void)
     E.host_event = 0;
 }
 
+/* The SMs that hold no block from now until `until`, by part
+ * (time_split.h): launch while a kernel's launch is pending, else idle;
+ * the SMs the run leaves out (run.c) among them.  Not after the run's end. */
+static void charge_empty_sms(double until)
+{
+    if (E.kernels_left == 0 || !(until > E.now))
+        return;
+    double holding = E.shares ? E.card.holding : E.n_heap;
+    int launching = E.next_launch < E.n_launches;
+    E.split[launching ? SPLIT_LAUNCH : SPLIT_IDLE] += (E.m->p - holding) * (until - E.now);
+}
+
 /* The block scheduler's clock moves on to the next instant: the earlier of
  * `end` (the next block or phase to end) and the next launch.  0 when
  * there is none: the run is over. */
@@ -708,6 +743,7 @@ static int next_instant(double end)
     simgrid_follows();
     if (end == INFINITY)
         return 0;
+    charge_empty_sms(end);
     E.now = end;
     return 1;
 }
@@ -791,6 +827,7 @@ static void wave(void)
     if (E.trace)
         wave_trace(order, first, rounds, d);
 
+    charge_blocks(t, n);
     E.out->costs.N += n;
     E.out->costs.W += n * kn->cost.work;
     E.out->costs.O += n * (t->read + t->write);
@@ -1062,6 +1099,11 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
 
     out->T = E.kernels_left == 0 ? E.finished_at : now(); /* not the last retirements */
     out->wave_blocks = E.wave_blocks;
+    for (int i = 0; E.conducted && E.shares && i < sms; i++)
+        for (int part = 0; part < SPLIT_PARTS; part++)
+            E.split[part] += E.card.sm[i].time_split[part];
+    for (int part = 0; E.conducted && part < SPLIT_PARTS; part++)
+        out->time_split[part] = E.split[part] / m->p;
     for (int i = 0; i < sms; i++) /* the SMs left out stay at 0 */
         out->sm_busy[i] = E.slots_per_sm > 1 ? E.sm_busy[i] : E.sms[i].busy;
     int rc = started; /* -1: the block scheduler could not start (its message stands) */

@@ -15,6 +15,7 @@
 
 #include "kernel_dag.h"
 #include "machine.h"
+#include "time_split.h"
 
 typedef struct kernel_times {
     double start, end; /* first block's start, last block's end */
@@ -33,6 +34,7 @@ typedef struct sim_result {
     double *sm_busy;          /* cycles each SM held a block */
     double peak_rss_kib;      /* peak memory of the simulation process */
     double wave_blocks;       /* blocks simulated in waves, not one by one (engine.c) */
+    double time_split[SPLIT_PARTS]; /* T's parts, in cycles; they sum to T (time_split.h) */
 } sim_result;
 
 /* Simulate.  `trace_path` (may be NULL) receives one CSV row per block:
@@ -41,6 +43,16 @@ typedef struct sim_result {
 int sim_run(const kernel_dag *dag, const machine *m, const char *trace_path, sim_result *out);
 
 void sim_result_free(sim_result *r);
+
+/* 1 when the printed Theorem 1 figure, (N/P + L)·C plus the launches
+ * (launch_term), bounds T: under `parallel` on the pure MCM, no card term
+ * and no block dispatch.  Elsewhere it is the pure-MCM reference: T may
+ * exceed it (`exclusive`, `shared`), and with the card's terms run.c
+ * checks a wider bound. */
+int theorem1_is_bound(const machine *m);
+/* Why not, in a few words ("the `exclusive` policy", "the card's terms",
+ * ...); NULL where it is a bound. */
+const char *theorem1_why_not(const machine *m);
 
 /* The same in two halves, so that a caller may run several at once (a
  * sweep on every core) and watch them: sim_start checks the program and

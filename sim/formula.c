@@ -86,7 +86,7 @@ static void known_names(const vars *v, char *out, size_t size)
 
 /* Formulas are ASCII: numbers, names, operators, blanks.  Any other byte
  * is refused before muparser reads it (fuzz_formula once crashed inside
- * muparser's error path on bytes above 0x7f; see README, "Fuzzing"). */
+ * muparser's error path on bytes above 0x7f; see tests/README.md, "Fuzzing"). */
 static int check_ascii(const char *text, const char *where)
 {
     for (const unsigned char *c = (const unsigned char *)text; *c; c++)

@@ -157,8 +157,7 @@ int kernel_resident_blocks(const kernel *k, const machine *m)
     return r >= 1 ? (int)r : 1;
 }
 
-/* The kernel's words (blocks·ℓ·words per thread) do not fit the L2. */
-static int beyond_l2(const kernel *k, const machine *m)
+int kernel_beyond_l2(const kernel *k, const machine *m)
 {
     if (!(m->l2_words > 0))
         return 0;
@@ -170,7 +169,7 @@ static int beyond_l2(const kernel *k, const machine *m)
 
 double kernel_word_cycles(const kernel *k, const machine *m)
 {
-    if (!beyond_l2(k, m))
+    if (!kernel_beyond_l2(k, m))
         return m->u;
     if (k->unaligned && m->u_dram_unaligned > 0)
         return m->u_dram_unaligned;
@@ -181,7 +180,7 @@ double kernel_word_cycles(const kernel *k, const machine *m)
 
 double kernel_read_latency(const kernel *k, const machine *m)
 {
-    return beyond_l2(k, m) && m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
+    return kernel_beyond_l2(k, m) && m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
 }
 
 void kernel_defaults(kernel *k)

@@ -16,7 +16,7 @@
  * as in the papers, and a mixed one (Cooley–Tukey's transposition) the sum.
  * A block reads before it computes and writes after.
  *
- * Operation classes (the card model; README, "Card terms").  A block may
+ * Operation classes (the card model; sim/README.md, "Card terms").  A block may
  * also break its operations down by class: plain local operations, Z/pZ
  * multiplications (mulmod), Z/pZ additions and subtractions (addmod),
  * private-memory accesses, and barriers (one between synchronous steps).
@@ -174,6 +174,10 @@ double block_work_cycles(const block_cost *c, const machine *m);
  * at most threads_per_sm/ℓ (when threads_per_sm > 0) and Z/(private words
  * of a block), at least 1. */
 int kernel_resident_blocks(const kernel *k, const machine *m);
+
+/* 1 when the machine has an L2 (l2_words > 0) and kernel k's working set,
+ * blocks·ℓ·(words per thread, read and written), exceeds it; else 0. */
+int kernel_beyond_l2(const kernel *k, const machine *m);
 
 /* Cycles per word of kernel k on machine m: U, or, when the machine has an
  * L2 (l2_words > 0) and the kernel's working set, blocks·ℓ·(words per

@@ -5,7 +5,7 @@
  *                       [--trace FILE.csv] [--paje FILE.trace] [--exec]
  *                       [--jobs N] [--progress] [--block-by-block]
  *   mcmsim compare FILE.cfg [--set key=value]...
- *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...
+ *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup|warps] [--set key=value]...
  *   mcmsim list
  *   mcmsim --help | --version
  *
@@ -49,9 +49,13 @@ static void usage(FILE *out)
             "                      [--paje FILE.trace] [--exec] [--jobs N] [--progress]\n"
             "                      [--block-by-block]\n"
             "  mcmsim compare FILE.cfg [--set key=value]...   state the run file's conclusion\n"
-            "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...\n"
-            "                         a picture: gantt (the schedule, default without a sweep)\n"
-            "                         or sweep (T and the Theorem 1 bound against the sweep)\n"
+            "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup|warps] [--set key=value]...\n"
+            "                         a picture: gantt (the schedule, default without a sweep),\n"
+            "                         sweep (T and the Theorem 1 figure against the sweep),\n"
+            "                         costs (where the time goes: T split into its parts),\n"
+            "                         speedup (T(1)/T(P), the work and span laws), warps\n"
+            "                         (a DMM/UMM step's banks and address groups; their default\n"
+            "                         but for a sweep along a size)\n"
             "  mcmsim list            machine presets and built-in programs\n"
             "  mcmsim --help | --version\n\n"
             "  --set key=value   override a program param or a machine field;\n"
@@ -70,7 +74,7 @@ static void usage(FILE *out)
             "  --progress        points done and time left (or a run's blocks) on stderr;\n"
             "                    on by default when stderr is a terminal\n"
             "  --block-by-block  no waves: simulate every thread-block as its own event\n"
-            "                    (the same results, slower; waves: README, Scale)\n",
+            "                    (the same results, slower; waves: sim/README.md)\n",
             MCMSIM_VERSION, machine_field_names());
 }
 
@@ -480,16 +484,39 @@ static int take_plot_args(int *argc, char **argv, plot_options *p)
     return plot_check_output(p->out);
 }
 
+/* The kind asked for, or the run file's: a DMM or a UMM not swept along a
+ * size draws its warps, a sweep its lines, one point its schedule.  A kind
+ * that cannot draw the run file is refused before anything is simulated. */
 static int choose_kind(const plot_options *p, const run_file *rf, plot_kind *kind)
 {
+    machine m;
+    vars params;
+    const char *program;
+    if (runfile_point(rf, 0, &m, &params, &program) < 0)
+        return -1;
+    int mcm = m.kind == KIND_MCM, kind_swept = 0;
+    for (int a = 0; a < rf->n_axes; a++)
+        kind_swept |= strcmp(rf->axes[a].key, "kind") == 0;
+    for (long i = 1; kind_swept && i < runfile_points(rf) && mcm; i++)
+        if (runfile_point(rf, i, &m, &params, &program) == 0 && m.kind != KIND_MCM)
+            mcm = 0;
     if (!p->kind) {
-        *kind = runfile_points(rf) > 1 ? PLOT_SWEEP : PLOT_GANTT;
+        int sized = rf->n_axes > 1 || (rf->n_axes == 1 && strcmp(rf->axes[0].key, "kind") != 0);
+        *kind = !mcm && !sized ? PLOT_WARPS : runfile_points(rf) > 1 ? PLOT_SWEEP : PLOT_GANTT;
         return 0;
     }
     if (plot_kind_parse(p->kind, kind) < 0)
         return -1;
     if (*kind == PLOT_SWEEP && runfile_points(rf) < 2)
         return fail("--kind sweep: %s does not sweep (give a key a list of values)", rf->path);
+    if (*kind == PLOT_GANTT && runfile_points(rf) > 1)
+        return fail("--kind gantt draws one point's schedule, and %s sweeps %ld points: pin the sweep with --set",
+                    rf->path, (long)runfile_points(rf));
+    if (*kind == PLOT_WARPS && mcm)
+        return fail("--kind warps draws DMM and UMM runs (machine kind dmm or umm); %s runs on the MCM", rf->path);
+    if (!mcm && *kind != PLOT_SWEEP && *kind != PLOT_WARPS)
+        return fail("--kind %s draws MCM runs: %s runs on a DMM or a UMM, which has no thread-blocks or cycles "
+                    "(use --kind warps or sweep)", p->kind, rf->path);
     return 0;
 }
 
@@ -544,9 +571,6 @@ static int cmd_plot(int argc, char **argv)
     }
     if (rc == 0)
         rc = simulate_points(&rf, &o, &pts, &n);
-    if (rc == 0 && pts[0].machine.kind != KIND_MCM && kind != PLOT_SWEEP)
-        rc = fail("%s: this kind draws MCM runs (a %s machine has no thread-blocks or cycles; use --kind sweep)", o.file,
-                  machine_kind_name(pts[0].machine.kind));
     if (rc == 0) {
         const char *swept[SWEEP_AXES_MAX];
         for (int a = 0; a < rf.n_axes; a++)

@@ -8,6 +8,7 @@
 #include "lifetime.h"
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -15,13 +16,13 @@
 
 int plot_kind_parse(const char *name, plot_kind *kind)
 {
-    static const char *const names[] = {"gantt", "sweep", "costs", "speedup"};
-    for (int i = 0; i < 4; i++)
+    static const char *const names[] = {"gantt", "sweep", "costs", "speedup", "warps"};
+    for (int i = 0; i < 5; i++)
         if (strcmp(name, names[i]) == 0) {
             *kind = (plot_kind)i;
             return 0;
         }
-    return fail("--kind %s: unknown kind (expected gantt, sweep, costs or speedup)", name);
+    return fail("--kind %s: unknown kind (expected gantt, sweep, costs, speedup or warps)", name);
 }
 
 void plot_quote(char *dst, size_t n, const char *src)
@@ -170,6 +171,84 @@ void plot_keep(plot_session *s, const char *name)
         fclose(in);
 }
 
+/* Append `text` to f with every `from` written `to`. */
+static void put_replaced(FILE *f, const char *text, const char *from, const char *to)
+{
+    size_t len = strlen(from);
+    for (const char *at; len && (at = strstr(text, from)); text = at + len) {
+        fwrite(text, 1, (size_t)(at - text), f);
+        fputs(to, f);
+    }
+    fputs(text, f);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* What the picture is drawn from, where $MCMSIM_PLOT_SOURCE names a file:
+ * the script, its temporary folder written @DIR@, its output @OUT@ and
+ * its terminal line @TERMINAL@, then every data file it reads (but empty
+ * ones), in name order.  Nothing of it depends on gnuplot's version or on
+ * the output's format: `make lessons` keeps one beside each lesson's
+ * picture, and a test draws the lessons again and compares. */
+static int write_source(plot_session *s)
+{
+    const char *to = getenv("MCMSIM_PLOT_SOURCE");
+    if (!to || !to[0])
+        return 0;
+    char path[1100], q[1100];
+    snprintf(path, sizeof path, "%s/script.gp", s->dir);
+    long n_names = 0;
+    char *names[256];
+    DIR *d = opendir(s->dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) && n_names < 256)
+        if (strcmp(e->d_name, "script.gp") && strcmp(e->d_name, "gnuplot.err") && e->d_name[0] != '.')
+            names[n_names++] = strdup(e->d_name);
+    if (d)
+        closedir(d);
+    qsort(names, (size_t)n_names, sizeof *names, by_name);
+    FILE *out = fopen(to, "w"), *in = fopen(path, "r");
+    char line[8192];
+    plot_quote(q, sizeof q, s->part);
+    while (out && in && fgets(line, sizeof line, in)) {
+        if (strncmp(line, "set terminal ", 13) == 0) {
+            fputs("@TERMINAL@\n", out);
+            continue;
+        }
+        char *dir_done = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&dir_done, &len);
+        if (!m)
+            break;
+        put_replaced(m, line, s->dir, "@DIR@");
+        fclose(m);
+        put_replaced(out, dir_done, q, "@OUT@");
+        free(dir_done);
+    }
+    for (long i = 0; out && i < n_names; i++) {
+        snprintf(path, sizeof path, "%s/%s", s->dir, names[i]);
+        FILE *data = fopen(path, "r");
+        int c = data ? getc(data) : EOF;
+        if (c != EOF)
+            fprintf(out, "### %s\n", names[i]);
+        for (; c != EOF; c = getc(data))
+            putc(c, out);
+        if (data)
+            fclose(data);
+    }
+    for (long i = 0; i < n_names; i++)
+        free(names[i]);
+    int bad = !out || !in;
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        bad = 1;
+    return bad ? fail("MCMSIM_PLOT_SOURCE=%s: cannot write", to) : 0;
+}
+
 int plot_close(plot_session *s, int ok)
 {
     int rc = ok ? 0 : -1;
@@ -179,6 +258,8 @@ int plot_close(plot_session *s, int ok)
             rc = fail("-o %s: cannot write the gnuplot script", s->out);
         s->script = NULL;
     }
+    if (rc == 0)
+        rc = write_source(s);
     if (rc == 0)
         rc = run_gnuplot(s);
     if (rc == 0 && rename(s->part, s->out) != 0)
@@ -192,13 +273,98 @@ int plot_close(plot_session *s, int ok)
     return rc;
 }
 
+/* ---- axes and titles a room can read ------------------------------------ */
+
+double plot_time_axis(FILE *o, char axis, double max, const char *what, const char *unit)
+{
+    int e = max >= 1e4 ? (int)floor(log10(max)) : 0;
+    if (e > 0)
+        fprintf(o, "set %clabel '%s (10^{%d} %s)'\n", axis, what, e, unit);
+    else
+        fprintf(o, "set %clabel '%s (%s)'\n", axis, what, unit);
+    fprintf(o, "set format %c '%%g'\nset %crange [0:*]\n", axis, axis);
+    return pow(10, e);
+}
+
+static int power_of_two(double v)
+{
+    int e;
+    return v > 0 && frexp(v, &e) == 0.5;
+}
+
+int plot_value_axis(FILE *o, char axis, const double *values, long n)
+{
+    double lo = INFINITY, hi = 0;
+    for (long i = 0; i < n; i++) {
+        lo = fmin(lo, values[i]);
+        hi = fmax(hi, values[i]);
+    }
+    int doubling = lo > 0, powers = 1; /* sizes that double from the least; powers of two */
+    for (long i = 0; i < n; i++) {
+        doubling &= power_of_two(values[i] / lo);
+        powers &= power_of_two(values[i]);
+    }
+    if (doubling && hi >= 4 * lo) {
+        fprintf(o, "set logscale %c 2\nset %ctics (", axis, axis);
+        for (double v = lo; v <= hi; v *= 2) {
+            if (powers && hi >= 1024)
+                fprintf(o, "%s\"2^{%d}\" %.17g", v > lo ? ", " : "", (int)round(log2(v)), v);
+            else
+                fprintf(o, "%s\"%g\" %.17g", v > lo ? ", " : "", v, v);
+        }
+        fprintf(o, ")\nset %crange [%.17g:%.17g]\n", axis, lo / 1.15, hi * 1.15);
+        return 1;
+    }
+    const char *margin = axis == 'x' ? "set offsets graph 0.04, graph 0.04, 0, 0\n" : ""; /* no point on the frame */
+    if (lo > 0 && hi / lo > 100) {
+        fprintf(o, "set logscale %c 10\nset format %c '10^{%%T}'\n%s", axis, axis, margin);
+        return 1;
+    }
+    fprintf(o, "set format %c '%%g'\n%s", axis, margin);
+    return 0;
+}
+
+void plot_program_names(const run_point *pts, long n, char *out, size_t size)
+{
+    const char *seen[16];
+    int k = 0;
+    for (long i = 0; i < n && k < 16; i++) {
+        int known = 0;
+        for (int j = 0; j < k; j++)
+            known |= strcmp(seen[j], pts[i].program) == 0;
+        if (!known)
+            seen[k++] = pts[i].program;
+    }
+    out[0] = '\0';
+    for (int j = 0; j < k; j++) {
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s", j == 0 ? "" : j == k - 1 ? " and " : ", ", seen[j]);
+    }
+}
+
+const char *plot_theorem1_name(const run_point *pts, long n)
+{
+    for (long i = 0; i < n; i++)
+        if (!theorem1_is_bound(&pts[i].machine))
+            return "pure-MCM reference (Thm 1)";
+    return "Theorem 1 bound";
+}
+
+void plot_key_right(FILE *o, int chars)
+{
+    /* the key's font is 14 on a 16 canvas; a sample and its gap take about 8 */
+    fprintf(o, "set key outside right top vertical Left reverse samplen 2.5 font ',14' spacing 1.1\n"
+               "set rmargin %d\n", (int)ceil(chars * 0.9) + 8);
+}
+
 int plot_draw(plot_kind kind, const char *out, const char *trace_csv, const run_point *pts, long n,
               const char *const *swept, int n_swept, const char *subtitle, const char *along)
 {
     plot_session s;
     if (plot_open(&s, out) < 0)
         return -1;
-    int rc = kind == PLOT_GANTT ? plot_gantt(&s, trace_csv, &pts[0])
-                                : plot_sweep(&s, kind, pts, n, swept, n_swept, subtitle, along);
+    int rc = kind == PLOT_GANTT   ? plot_gantt(&s, trace_csv, &pts[0])
+             : kind == PLOT_WARPS ? plot_warps(&s, pts, n, swept, n_swept)
+                                  : plot_sweep(&s, kind, pts, n, swept, n_swept, subtitle, along);
     return plot_close(&s, rc == 0);
 }

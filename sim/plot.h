@@ -6,7 +6,16 @@
  * gnuplot, and renaming the finished picture into place (no partial file is
  * left on error; the temporary folder is removed on every exit).
  * plot_gantt.c writes the schedule (one row per SM); plot_sweep.c writes the
- * sweep, costs and speedup pictures from the points of a sweep.
+ * sweep, costs and speedup pictures from the points of a sweep;
+ * plot_warps.c the DMM/UMM picture (a step's requests on the banks and
+ * address groups, and each machine's dispatches).
+ *
+ * Every picture is drawn to be projected (1280×800, sans 16): a title that
+ * names every program drawn, axes a room can read (sizes that double on a
+ * log2 axis labelled 2^k, times in cycles with their power of ten in the
+ * axis' label, never 1e+07), the legend outside the data, and the Theorem 1
+ * figure called a bound only where it is one (engine.h,
+ * theorem1_is_bound); elsewhere it is the pure-MCM reference.
  */
 #ifndef MCM_PLOT_H
 #define MCM_PLOT_H
@@ -14,7 +23,7 @@
 #include "report.h"
 #include <stdio.h>
 
-typedef enum { PLOT_GANTT, PLOT_SWEEP, PLOT_COSTS, PLOT_SPEEDUP } plot_kind;
+typedef enum { PLOT_GANTT, PLOT_SWEEP, PLOT_COSTS, PLOT_SPEEDUP, PLOT_WARPS } plot_kind;
 
 /* Above this many blocks, the Gantt draws one busy interval per SM and kernel. */
 #define PLOT_GANTT_BLOCKS_MAX 10000
@@ -48,13 +57,43 @@ FILE *plot_data(plot_session *s, const char *name, char *path, size_t n);
 void plot_keep(plot_session *s, const char *name);
 
 /* Run gnuplot on the script and rename the picture into place; then (also
- * after an error, or with `ok` 0) remove the temporary files. */
+ * after an error, or with `ok` 0) remove the temporary files.  With
+ * $MCMSIM_PLOT_SOURCE set, first write there what the picture is drawn
+ * from (the script and its data, free of temporary paths and of the
+ * output's format: plot.c, write_source). */
 int plot_close(plot_session *s, int ok);
 
 /* gnuplot's text: quotes made safe. */
 void plot_quote(char *dst, size_t n, const char *src);
 
+/* ---- axes and titles a room can read (plot.c) ---- */
+
+/* The time axis `axis` ('x' or 'y') from 0 to about `max` cycles: values
+ * are to be divided by the returned scale (a power of ten, 1 below 10^4),
+ * which the label "`what` (10^k cycles)" names. */
+double plot_time_axis(FILE *o, char axis, double max, const char *what, const char *unit);
+
+/* A numeric axis over these values: log2 with a tic at each value when
+ * each is the least times a power of two and they span at least 4×
+ * (1000, 2000, 4000; powers of two labelled 2^k when they reach 2^10),
+ * log10 labelled 10^k beyond two decades, else linear.  Returns 1 when the
+ * axis is logarithmic. */
+int plot_value_axis(FILE *o, char axis, const double *values, long n);
+
+/* "a", "a and b", "a, b and c": the distinct programs of the points, in
+ * order. */
+void plot_program_names(const run_point *pts, long n, char *out, size_t size);
+
+/* What the Theorem 1 figure is on the points' machines: "Theorem 1
+ * bound", or "pure-MCM reference" where it bounds nothing. */
+const char *plot_theorem1_name(const run_point *pts, long n);
+
+/* The key outside the frame at the right, wide enough for its longest
+ * entry of `chars` characters (and no wider). */
+void plot_key_right(FILE *o, int chars);
+
 int plot_gantt(plot_session *s, const char *trace_csv, const run_point *pt);
+int plot_warps(plot_session *s, const run_point *pts, long n, const char *const *swept, int n_swept);
 int plot_sweep(plot_session *s, plot_kind kind, const run_point *pts, long n,
                const char *const *swept, int n_swept, const char *subtitle, const char *along);
 

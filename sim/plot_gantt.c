@@ -5,7 +5,9 @@
  * one gnuplot data block per kernel (sm start end per row) and the script:
  * one row per SM, each block a bar coloured by its kernel, kernel release
  * and finish marked above the rows, T and the Theorem 1 and Corollary 1
- * bounds as vertical lines.  Above PLOT_GANTT_BLOCKS_MAX blocks, each SM's
+ * figures as vertical lines (Theorem 1 a bound, or the pure-MCM reference:
+ * engine.h), time in cycles below and, for a machine whose clock is its
+ * own (not the abstract default of 1 GHz), in seconds above.  Above PLOT_GANTT_BLOCKS_MAX blocks, each SM's
  * blocks of one kernel become one busy interval (first start, last end),
  * and the legend says so.  Under the `exclusive` and `shared` policies,
  * where transfers wait for the memory, each block's read and write phases
@@ -14,8 +16,10 @@
 #include "plot.h"
 #include "fail.h"
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define GANTT_KERNELS_MAX 4096
 
@@ -155,6 +159,7 @@ static int write_blocks(gantt *g, const char *csv, FILE *dat, plot_session *s)
             fclose(in);
             fprintf(dat, "\n\n");
         }
+        unlink(path); /* in blocks.dat now */
     }
     return rc;
 }
@@ -211,67 +216,76 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s, i
     char params[512] = "", quoted[600];
     for (int i = 0; i < pt->params.n; i++) {
         size_t len = strlen(params);
-        snprintf(params + len, sizeof params - len, "%s%s = %g", i ? ", " : "", pt->params.name[i],
-                 pt->params.value[i]);
+        double v = pt->params.value[i];
+        int e;
+        if (v >= 1024 && frexp(v, &e) == 0.5) /* 2^22, not 4.1943e+06 */
+            snprintf(params + len, sizeof params - len, "%s%s = 2^%d", i ? ", " : "", pt->params.name[i], e - 1);
+        else
+            snprintf(params + len, sizeof params - len, "%s%s = %g", i ? ", " : "", pt->params.name[i], v);
     }
     plot_quote(quoted, sizeof quoted, params);
-    fprintf(o, "set title \"%s on %s (P = %d SMs, %ld blocks)%s%s\" font 'sans,18'\n", prog, mach, g->p, g->rows,
-            quoted[0] ? "\\n" : "", quoted);
-    fprintf(o, "set xlabel 'time (cycles)'\nset ylabel 'SM'\n");
-    /* the same axis in seconds at the machine's clock, on top, in the unit
-     * that suits the run's length */
-    double seconds = xmax / pt->machine.clock_hz, scale = 1;
-    const char *unit = "s";
-    if (seconds < 2e-6)
-        scale = 1e9, unit = "ns";
-    else if (seconds < 2e-3)
-        scale = 1e6, unit = "µs";
-    else if (seconds < 2)
-        scale = 1e3, unit = "ms";
-    double per_cycle = scale / pt->machine.clock_hz;
-    fprintf(o, "set encoding utf8\nset link x2 via x*%.17g inverse x/%.17g\nset x2tics\nset format x2 '%%g'\n"
-               "set x2label 'time (%s at %.3g GHz)'\n",
-            per_cycle, per_cycle, unit, pt->machine.clock_hz / 1e9);
-    fprintf(o, "set xrange [0:%.17g]\nset yrange [-0.7:%g]\n", xmax * 1.02, g->p - 0.3 + 1.0);
+    fprintf(o, "set title \"%s on %s (P = %d SMs, %ld blocks)%s%s\" font 'sans,17' noenhanced\n", prog, mach, g->p,
+            g->rows, quoted[0] ? "\\n" : "", quoted);
+    double x = plot_time_axis(o, 'x', xmax, "time", "cycles"); /* cycles are divided by x */
+    fprintf(o, "set ylabel 'SM'\nset xrange [0:%.17g]\nset yrange [-0.7:%g]\n", xmax * 1.02 / x, g->p - 0.3 + 1.0);
+    machine abstract;
+    machine_defaults(&abstract);
+    if (pt->machine.clock_hz != abstract.clock_hz) {
+        /* the same axis in seconds at the machine's clock, on top, in the
+         * unit that suits the run's length */
+        double seconds = xmax / pt->machine.clock_hz, scale = 1;
+        const char *unit = "s";
+        if (seconds < 2e-6)
+            scale = 1e9, unit = "ns";
+        else if (seconds < 2e-3)
+            scale = 1e6, unit = "µs";
+        else if (seconds < 2)
+            scale = 1e3, unit = "ms";
+        double per_tic = x * scale / pt->machine.clock_hz;
+        fprintf(o, "set x2range [0:%.17g]\nset x2tics\nset xtics nomirror\nset format x2 '%%g'\n"
+                   "set x2label 'time (%s at %.3g GHz)'\n",
+                xmax * 1.02 / x * per_tic, unit, pt->machine.clock_hz / 1e9); /* both from 0: a scale */
+    }
     if (g->p <= 32)
         fprintf(o, "set ytics 0,1,%d\n", g->p - 1);
-    fprintf(o, "set key outside right top vertical Left reverse samplen 2\n");
-    fprintf(o, "set rmargin 30\n");
+    plot_key_right(o, 27);
     if (g->merged)
         fprintf(o, "set key title \"{/:Bold bar = one SM busy with a kernel}\\n(%ld blocks merged)\"\n", g->rows);
     else
         fprintf(o, "set key title '{/:Bold bar = one thread-block}'\n");
     fprintf(o, g->p > 32 ? "set style fill solid 0.85 noborder\n" : "set style fill solid 0.85 border rgb 'black'\n");
-    fprintf(o, "set format x '%%g'\nset xtics rotate by -25\n");
+
     /* vertical lines: drawn as arrows, named in the key by NaN lines */
-    fprintf(o, "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead lw 3 lc rgb 'black'\n", r->T, r->T);
-    fprintf(o, "set arrow 2 from %.17g, graph 0 to %.17g, graph 1 nohead lw 3 dt 2 lc rgb 'red'\n",
-            r->bound_theorem1 + r->launch_term, r->bound_theorem1 + r->launch_term);
+    double t1 = r->bound_theorem1 + r->launch_term;
+    fprintf(o, "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead lw 3 lc rgb 'black'\n", r->T / x, r->T / x);
+    fprintf(o, "set arrow 2 from %.17g, graph 0 to %.17g, graph 1 nohead lw 3 dt 2 lc rgb 'red'\n", t1 / x, t1 / x);
     fprintf(o, "set arrow 3 from %.17g, graph 0 to %.17g, graph 1 nohead lw 3 dt 3 lc rgb 'blue'\n",
-            r->bound_corollary1, r->bound_corollary1);
+            r->bound_corollary1 / x, r->bound_corollary1 / x);
     fprintf(o, "plot ");
     double h = g->p > 64 ? 0.5 : 0.4;
     for (int k = 0; k < g->n_kernels; k++) {
         char kn[80];
         plot_quote(kn, sizeof kn, g->k[k].name);
-        fprintf(o, "'%s/blocks.dat' index %d using 2:1:2:3:($1-%g):($1+%g) with boxxyerror lc %d ", s->dir, k,
-                h, h, k % 8 + 1);
+        fprintf(o, "'%s/blocks.dat' index %d using ($2/%.17g):1:($2/%.17g):($3/%.17g):($1-%g):($1+%g) "
+                   "with boxxyerror lc %d ", s->dir, k, x, x, x, h, h, k % 8 + 1);
         if (k < 8)
             fprintf(o, "title '%s', \\\n     ", kn);
         else
             fprintf(o, "notitle, \\\n     ");
     }
     if (transfers)
-        fprintf(o, "'%s/transfers.dat' using 2:1:2:3:($1-%g):($1+%g) with boxxyerror "
+        fprintf(o, "'%s/transfers.dat' using ($2/%.17g):1:($2/%.17g):($3/%.17g):($1-%g):($1+%g) with boxxyerror "
                    "fs transparent solid 0.55 noborder lc rgb 'black' title 'transfer (%s)', \\\n     ",
-                s->dir, h, h, memory_policy_name(pt->machine.policy));
-    fprintf(o, "'%s/kernels.dat' using 1:(%d+0.35) with points pt 9 ps 2 lc rgb '#006400' title 'kernel release', \\\n"
-               "     '%s/kernels.dat' using 2:(%d+0.35) with points pt 11 ps 2 lc rgb '#8b0000' title 'kernel finish', \\\n",
-            s->dir, g->p - 1, s->dir, g->p - 1);
+                s->dir, x, x, x, h, h, memory_policy_name(pt->machine.policy));
+    fprintf(o, "'%s/kernels.dat' using ($1/%.17g):(%d+0.35) with points pt 9 ps 2 lc rgb '#006400' "
+               "title 'kernel release', \\\n"
+               "     '%s/kernels.dat' using ($2/%.17g):(%d+0.35) with points pt 11 ps 2 lc rgb '#8b0000' "
+               "title 'kernel finish', \\\n",
+            s->dir, x, g->p - 1, s->dir, x, g->p - 1);
     fprintf(o, "     NaN with lines lw 3 lc rgb 'black' title 'T = %.6g cycles', \\\n", r->T);
-    fprintf(o, "     NaN with lines lw 3 dt 2 lc rgb 'red' title 'Theorem 1: %.6g', \\\n",
-            r->bound_theorem1 + r->launch_term);
-    fprintf(o, "     NaN with lines lw 3 dt 3 lc rgb 'blue' title 'Corollary 1: %.6g'\n", r->bound_corollary1);
+    fprintf(o, "     NaN with lines lw 3 dt 2 lc rgb 'red' title '%s: %.6g', \\\n",
+            theorem1_is_bound(&pt->machine) ? "Theorem 1 bound" : "pure-MCM ref. (Thm 1)", t1);
+    fprintf(o, "     NaN with lines lw 3 dt 3 lc rgb 'blue' title 'Corollary 1 (P = K): %.6g'\n", r->bound_corollary1);
 }
 
 int plot_gantt(plot_session *s, const char *trace_csv, const run_point *pt)

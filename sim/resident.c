@@ -1,8 +1,9 @@
 /*
  * resident.c — an SM that holds several blocks at once (resident.h).
  *
- * It owns the phases of each resident block and the max-min sharing of
- * the SM's lanes and port among them; for the card, the SMs by their next
+ * It owns the phases of each resident block, the max-min sharing of
+ * the SM's lanes and port among them, and where each SM's time goes while
+ * it holds blocks (time_split.h); for the card, the SMs by their next
  * event, the `shared` channel's level and the `exclusive` memory's queue.
  * It knows nothing of kernels or of the schedule: engine.c's block
  * scheduler hands it blocks and asks it when the next phase ends.
@@ -28,6 +29,11 @@ int resident_init(resident_sm *s, int slots)
     s->level = INFINITY;
     s->at = 0;
     s->retire = s->retired = 0;
+    memset(s->time_split, 0, sizeof s->time_split);
+    memset(s->in_phase, 0, sizeof s->in_phase);
+    s->dram_transfers = 0;
+    s->charged = 0;
+    s->closed = INFINITY;
     s->slot = calloc((size_t)slots, sizeof *s->slot);
     if (!s->slot)
         return -1;
@@ -91,6 +97,16 @@ static int has_phase(const resident_sm *s, const resident_slot *b, int phase)
     return phase == RESIDENT_RETIRE ? s->retire > 0 : phase_amount(b, phase) > 0;
 }
 
+/* Block b counted in its phase (by = 1) or no longer (by = −1). */
+static void count_phase(resident_sm *s, const resident_slot *b, int by)
+{
+    if (b->phase == RESIDENT_FREE)
+        return;
+    s->in_phase[b->phase] += by;
+    if ((b->phase == RESIDENT_READ || b->phase == RESIDENT_WRITE) && b->t.dram)
+        s->dram_transfers += by;
+}
+
 /* The block enters `phase` at `now`, or the first later one with cycles
  * to do; it notes when its reads end and its writes begin.  Under
  * `exclusive` (the SM's `exclusive`) a transfer starts by asking for the
@@ -106,7 +122,9 @@ static void enter(resident_sm *s, resident_slot *b, int phase, double now)
         if (has_phase(s, b, phase))
             break;
     }
+    count_phase(s, b, -1);
     b->phase = phase;
+    count_phase(s, b, 1);
     b->memory = RESIDENT_PORT;
     if (phase == RESIDENT_FREE)
         return;
@@ -182,11 +200,64 @@ static void share(resident_sm *s)
     }
 }
 
+/* ---- where the time went (time_split.h) -------------------------------------- */
+
+/* The share of its port the SM's transfers fill now: the larger way's sum
+ * of rates (a transfer waiting for the `exclusive` memory moves nothing),
+ * at most 1. */
+static double port_filled(const resident_sm *s)
+{
+    if (!s->exclusive && s->level == INFINITY)
+        return 1; /* no channel: n transfers on a way take 1/n each */
+    double way_rate[2] = {0, 0};
+    for (int i = 0; i < s->used; i++) {
+        const resident_slot *b = &s->slot[i];
+        if ((b->phase == RESIDENT_READ || b->phase == RESIDENT_WRITE) &&
+            (b->memory == RESIDENT_PORT || b->memory == RESIDENT_SERVED))
+            way_rate[way(s, b)] += b->rate;
+    }
+    double filled = fmax(way_rate[0], way_rate[1]);
+    return filled > 1 - 1e-12 ? 1 : filled; /* n shares of 1/n: full, whatever the rounding */
+}
+
+/* Charge the cycles since `charged` to the part the SM was in, by the
+ * phases of its blocks then (they change only after this is called):
+ * the first of compute, memory, latency, dispatch, retire that one of its
+ * blocks is in.  A block's wait is its dispatch, then its latency. */
+static void account(resident_sm *s, double now)
+{
+    double from = s->charged, until = now < s->closed ? now : s->closed;
+    if (!(until > from) || s->held == 0) {
+        s->charged = until > from ? until : from;
+        return;
+    }
+    s->charged = until;
+    double dt = until - from;
+    if (s->in_phase[RESIDENT_COMPUTE] > 0) {
+        s->time_split[SPLIT_COMPUTE] += dt;
+    } else if (s->in_phase[RESIDENT_READ] + s->in_phase[RESIDENT_WRITE] > 0) {
+        double moved = dt * port_filled(s);
+        s->time_split[s->dram_transfers > 0 ? SPLIT_DRAM : SPLIT_MEMORY] += moved;
+        s->time_split[SPLIT_CONTENTION] += dt - moved;
+    } else if (s->in_phase[RESIDENT_WAIT] > 0) {
+        double latency_from = INFINITY; /* the first block's latency, after its dispatch */
+        for (int i = 0; i < s->used; i++)
+            if (s->slot[i].phase == RESIDENT_WAIT)
+                latency_from = fmin(latency_from, s->slot[i].start + (s->slot[i].t.wait - s->slot[i].t.latency));
+        double latency = fmin(dt, fmax(0, until - fmax(from, latency_from)));
+        s->time_split[SPLIT_LATENCY] += latency;
+        s->time_split[SPLIT_DISPATCH] += dt - latency;
+    } else {
+        s->time_split[SPLIT_RETIRE] += dt; /* only retiring blocks are left */
+    }
+}
+
 /* ---- the SM's life ---------------------------------------------------------- */
 
 /* The work the shared phases did since `at`, at their rates. */
 static void progress(resident_sm *s, double now)
 {
+    account(s, now);
     for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
         if (on_port(b) || on_lanes(b))
@@ -259,6 +330,7 @@ int resident_card_init(resident_card *c, int sms, int slots, double channel, int
     c->queue = NULL;
     c->n_queue = 0;
     c->serving = -1;
+    c->holding = 0;
     c->with = calloc((size_t)slots + 1, sizeof *c->with);
     c->sm = calloc((size_t)sms, sizeof *c->sm);
     c->heap = malloc(sizeof *c->heap * (size_t)sms);
@@ -428,6 +500,7 @@ static void serve_next(resident_card *c, double now)
     int next = c->queue[pick], sm = next / c->slots;
     c->queue[pick] = c->queue[--c->n_queue];
     resident_slot *b = &c->sm[sm].slot[next % c->slots];
+    account(&c->sm[sm], now); /* it waited for the memory until now */
     b->memory = RESIDENT_SERVED;
     b->rate = 1;
     b->end = now + b->left;
@@ -471,6 +544,7 @@ void resident_card_retire(resident_card *c, double cycles)
 
 void resident_card_start(resident_card *c, int sm, int slot, double now, const resident_times *t)
 {
+    c->holding += c->sm[sm].held == 0;
     resident_start(&c->sm[sm], slot, now, t);
     reschedule(c, sm);
     memory_changed(c, sm);
@@ -488,8 +562,17 @@ double resident_card_next(const resident_card *c, int *sm)
 int resident_card_advance(resident_card *c, int sm, int *ended)
 {
     int n = resident_advance(&c->sm[sm], c->next[sm], ended);
+    c->holding -= c->sm[sm].held == 0;
     reschedule(c, sm);
     memory_changed(c, sm);
     c->unsettled = 1;
     return n;
+}
+
+void resident_card_close(resident_card *c, double now)
+{
+    for (int i = 0; i < c->sms; i++) {
+        account(&c->sm[i], now);
+        c->sm[i].closed = now;
+    }
 }

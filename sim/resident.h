@@ -43,6 +43,7 @@
 #define MCM_RESIDENT_H
 
 #include "rng.h"
+#include "time_split.h"
 
 enum { RESIDENT_WAIT, RESIDENT_READ, RESIDENT_COMPUTE, RESIDENT_WRITE, RESIDENT_RETIRE, RESIDENT_FREE };
 
@@ -53,6 +54,9 @@ enum { RESIDENT_PORT, RESIDENT_ASKING, RESIDENT_QUEUED, RESIDENT_SERVED };
 typedef struct resident_times {
     double wait, read, write; /* cycles, as the block would take them alone */
     double work, span;        /* compute: work cycles on the lanes (0: a delay of span) */
+    double latency;           /* the end of `wait` that is its first word's latency (the
+                               * rest is its dispatch), for the time split */
+    int dram;                 /* its words come from beyond the L2 (the time split) */
 } resident_times;
 
 typedef struct resident_slot {
@@ -79,6 +83,13 @@ typedef struct resident_sm {
     double retire;              /* cycles to retire each block (0: its slot is free at once) */
     double retired;             /* when the SM's last retirement so far ends */
     resident_slot *slot;
+    /* Where its time went (time_split.h), while it held a block: charged
+     * up to `charged`, never beyond `closed` (the run's end, INFINITY
+     * until then).  The cycles it held none are the engine's to charge. */
+    double time_split[SPLIT_PARTS];
+    double charged, closed;
+    int in_phase[RESIDENT_FREE]; /* blocks in each phase now */
+    int dram_transfers;          /* of those reading or writing, the ones beyond the L2 */
 } resident_sm;
 
 /* An SM with `slots` free slots at time 0; resident_free releases it.
@@ -132,6 +143,7 @@ typedef struct resident_card {
     int *heap, n_heap;          /* SMs holding blocks, earliest next event first */
     int *place;                 /* each SM's index in the heap, or -1 */
     double *next;               /* each SM's next event (resident_next) */
+    int holding;                /* SMs that hold a block (retiring ones too) */
 } resident_card;
 
 /* `channel`: INFINITY for none (`parallel`); `split`: each SM's port
@@ -163,5 +175,9 @@ double resident_card_next(const resident_card *c, int *sm);
 
 /* resident_advance on SM `sm` at its next event, and the heap kept. */
 int resident_card_advance(resident_card *c, int sm, int *ended);
+
+/* The run ended at `now` (its last kernel finished): every SM's time
+ * split charged up to `now`, and nothing after (retirements may go on). */
+void resident_card_close(resident_card *c, double now);
 
 #endif

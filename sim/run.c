@@ -37,6 +37,7 @@ typedef struct wire_header {
     int n_kernels, p;
     double T, W, O, N, C;
     double wave_blocks; /* blocks the block scheduler fast-forwarded */
+    double time_split[SPLIT_PARTS];
 } wire_header;
 
 /* The machine as a SimGrid platform file in $TMPDIR (else /tmp); its name
@@ -78,6 +79,7 @@ static void child(pid_t parent, int fd, const kernel_dag *dag, const machine *m,
     h.N = r->costs.N;
     h.C = r->costs.C;
     h.wave_blocks = r->wave_blocks;
+    memcpy(h.time_split, r->time_split, sizeof h.time_split);
     int bad = wire_write(fd, &h, sizeof h);
     if (h.status == 0) {
         bad |= wire_write(fd, r->kernels, sizeof *r->kernels * (size_t)dag->n);
@@ -110,6 +112,7 @@ static int receive(int fd, const kernel_dag *dag, const machine *m, sim_result *
     r->costs.N = h.N;
     r->costs.C = h.C;
     r->wave_blocks = h.wave_blocks;
+    memcpy(r->time_split, h.time_split, sizeof r->time_split);
     return 0;
 }
 
@@ -161,6 +164,44 @@ static int check_theorem1(const kernel_dag *dag, const machine *m, const sim_res
                 "T = %.17g cycles, above the Theorem 1 bound (N/(rP) + L)·(kC + block_dispatch + k·block_retire + read latency) + "
                 "L·launch_latency + graph start = %.17g (k = blocks_per_sm = %g, r = %g) under the parallel policy",
                 dag->name, m->name, r->T, bound, k, least);
+}
+
+/* The parts of T (time_split.h) sum to T: every SM-cycle in one part.
+ * The tests' SimGrid reference keeps no split. */
+static int check_time_split(const kernel_dag *dag, const machine *m, const sim_result *r)
+{
+    if (m->sharing_by_simgrid)
+        return 0;
+    double sum = 0;
+    for (int part = 0; part < SPLIT_PARTS; part++) {
+        if (!(r->time_split[part] >= -1e-9 * r->T))
+            return fail("internal error (a bug in mcmsim): program '%s' on machine '%s': the %s part of T "
+                        "is %.17g cycles", dag->name, m->name, split_keys[part], r->time_split[part]);
+        sum += r->time_split[part];
+    }
+    if (fabs(sum - r->T) <= 1e-9 * r->T)
+        return 0;
+    return fail("internal error (a bug in mcmsim): program '%s' on machine '%s' took T = %.17g cycles, but "
+                "the parts of its time sum to %.17g", dag->name, m->name, r->T, sum);
+}
+
+const char *theorem1_why_not(const machine *m)
+{
+    if (m->kind != KIND_MCM)
+        return "not an MCM";
+    if (m->policy != MEM_PARALLEL)
+        return m->policy == MEM_EXCLUSIVE ? "the `exclusive` policy" : "the `shared` policy";
+    if (machine_card_compute(m) || machine_card_residency(m) || m->l2_words > 0 || m->sector_words > 0 ||
+        m->read_latency > 0 || m->read_latency_dram > 0)
+        return "the card's terms";
+    if (m->block_dispatch > 0)
+        return "a block dispatch";
+    return NULL;
+}
+
+int theorem1_is_bound(const machine *m)
+{
+    return theorem1_why_not(m) == NULL;
 }
 
 /* Check the program, and fork the child that simulates it. */
@@ -281,7 +322,7 @@ int sim_finish(sim_job *job)
         goto failed;
     }
     add_bounds(m, out);
-    if (check_theorem1(dag, m, out) < 0)
+    if (check_theorem1(dag, m, out) < 0 || check_time_split(dag, m, out) < 0)
         goto failed;
     sim_job_release(job);
     return 0;

@@ -3,9 +3,10 @@
  * non-trivial size; the Gantt's bars are the trace's blocks (count and
  * extents), merged into one busy interval per SM and kernel above 10^4
  * blocks; bad requests get one line, a non-zero exit, no output file and
- * no temporary files left; every lesson in programs/lectures runs and
- * draws; `make validate`'s lines join a series' points by size, and its
- * plots label a tic beyond every point.  The
+ * no temporary files left; every kind on every lesson in
+ * programs/lectures draws a PNG and an SVG or says why not; the lessons'
+ * pictures are what `plot` draws now; `make validate`'s lines join a
+ * series' points by size, and its plots label a tic beyond every point.  The
  * binary is found through $MCMSIM.
  */
 #include "helpers.h"
@@ -118,26 +119,6 @@ Test(plot, gantt_png_and_svg)
     expect_svg(svg);
     unlink(png);
     unlink(svg);
-}
-
-Test(plot, sweep_costs_speedup)
-{
-    char out[256];
-    const char *runs[][2] = {
-        {"programs/demo.cfg", "sweep.png"},
-        {"programs/demo.cfg --kind speedup", "speedup.png"},
-        {"programs/euclid/euclid.cfg --kind costs", "costs.png"},
-        {"programs/fft.cfg --kind sweep", "fft.svg"},
-    };
-    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-        out_path(out, sizeof out, runs[i][1]);
-        draw(runs[i][0], out);
-        if (strstr(out, ".png"))
-            expect_png(out);
-        else
-            expect_svg(out);
-        unlink(out);
-    }
 }
 
 /* Rows "sm start end" of a data file or "kernel,block,sm,start,end" of a
@@ -298,32 +279,109 @@ Test(plot, errors)
     expect_refused("programs/demo.cfg", "/nonexistent-dir/x.png", "x.png");
 }
 
-/* Every lesson runs and draws with its default kind (a teacher's one
- * command); at least six lessons. */
-Test(plot, lectures_run_and_draw, .timeout = 600)
+/* The lessons' run files (the .cfg files of programs/lectures), sorted;
+ * returns how many. */
+static int lessons(char names[][128], int max)
 {
-    char dir[512], args[1024], out[256], err[2048];
+    char dir[512];
     snprintf(dir, sizeof dir, "%s/programs/lectures", MCMSIM_DATADIR);
     DIR *d = opendir(dir);
     cr_assert_not_null(d, "no %s", dir);
-    int lessons = 0;
+    int n = 0;
     struct dirent *e;
-    while ((e = readdir(d))) {
+    while ((e = readdir(d)) && n < max) {
         size_t len = strlen(e->d_name);
-        if (len < 5 || strcmp(e->d_name + len - 4, ".cfg") != 0)
-            continue;
-        lessons++;
-        snprintf(args, sizeof args, "run programs/lectures/%s", e->d_name);
-        cr_expect_eq(mcmsim(NULL, args, err, sizeof err), 0, "mcmsim %s: %s", args, err);
-        rmdir(tmpdir);
-        out_path(out, sizeof out, "lesson.png");
-        snprintf(args, sizeof args, "programs/lectures/%s", e->d_name);
-        draw(args, out);
-        expect_png(out);
-        unlink(out);
+        if (len > 4 && len < 128 && strcmp(e->d_name + len - 4, ".cfg") == 0)
+            snprintf(names[n++], 128, "%s", e->d_name);
     }
     closedir(d);
-    cr_expect_geq(lessons, 6, "only %d lessons in %s", lessons, dir);
+    qsort(names, (size_t)n, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+    return n;
+}
+
+/* Kind `kind` on every lesson (each runs, a teacher's one command): a PNG
+ * and an SVG, both drawn by gnuplot, where the kind applies; elsewhere one
+ * line naming why, a non-zero exit and no file.  Returns how many lessons
+ * it draws. */
+static int every_lesson(const char *kind)
+{
+    char names[32][128], args[400], png[256], svg[256], err[4096], cmd[1024];
+    int n = lessons(names, 32), drawn = 0;
+    cr_expect_geq(n, 7, "only %d lessons in programs/lectures", n);
+    out_path(png, sizeof png, "kind.png");
+    out_path(svg, sizeof svg, "kind.svg");
+    for (int i = 0; i < n; i++) {
+        snprintf(args, sizeof args, "programs/lectures/%.127s --kind %.16s", names[i], kind);
+        snprintf(cmd, sizeof cmd, "plot %s -o %s", args, png);
+        if (mcmsim(NULL, cmd, err, sizeof err) != 0) {
+            rmdir(tmpdir);
+            expect_refused(args, svg, "--kind"); /* the same refusal, for the SVG */
+            continue;
+        }
+        rmdir(tmpdir);
+        drawn++;
+        expect_png(png);
+        draw(args, svg);
+        expect_svg(svg);
+        unlink(png);
+        unlink(svg);
+    }
+    return drawn;
+}
+
+/* Each kind draws the lessons it applies to: the Gantt the one-point
+ * lesson, the sweep every sweep, costs every MCM lesson, speedup the one
+ * over p, warps the DMM/UMM lesson. */
+Test(plot, gantt_on_every_lesson, .timeout = 120) { cr_expect_eq(every_lesson("gantt"), 1); }
+Test(plot, sweep_on_every_lesson, .timeout = 120) { cr_expect_eq(every_lesson("sweep"), 6); }
+Test(plot, costs_on_every_lesson, .timeout = 120) { cr_expect_eq(every_lesson("costs"), 6); }
+Test(plot, speedup_on_every_lesson, .timeout = 120) { cr_expect_eq(every_lesson("speedup"), 1); }
+Test(plot, warps_on_every_lesson, .timeout = 120) { cr_expect_eq(every_lesson("warps"), 1); }
+
+/* The lessons' pictures in programs/lectures/img are what `plot` draws
+ * now.  A PNG's bytes depend on gnuplot's and cairo's versions and on the
+ * fonts installed, so the test compares what each picture is drawn from:
+ * the gnuplot script and its data, which `make lessons` keeps beside the
+ * picture (NAME.source, $MCMSIM_PLOT_SOURCE) and which are mcmsim's output
+ * alone, free of temporary paths and of the output's format.  The picture
+ * is drawn again (as an SVG, the faster) and its source compared byte for
+ * byte: a change to a lesson, a program or a plot that moves a picture
+ * fails here until `make lessons` draws it again. */
+Test(plot, lesson_pictures_are_what_plot_draws_now, .timeout = 120)
+{
+    char list[512], line[512], lesson[128], kind[32], name[64];
+    snprintf(list, sizeof list, "%s/programs/lectures/img/pictures.list", MCMSIM_DATADIR);
+    FILE *f = fopen(list, "r");
+    cr_assert_not_null(f, "no %s", list);
+    int pictures = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || sscanf(line, "%127s %31s %63s", lesson, kind, name) != 3)
+            continue;
+        pictures++;
+        char svg[256], source[256], env[300], cmd[1024], err[4096], committed[600], png[600];
+        out_path(svg, sizeof svg, "lesson.svg");
+        out_path(source, sizeof source, "lesson.source");
+        snprintf(env, sizeof env, "MCMSIM_PLOT_SOURCE=%s", source);
+        snprintf(cmd, sizeof cmd, "plot programs/lectures/%s --kind %s -o %s", lesson, kind, svg);
+        cr_assert_eq(mcmsim(env, cmd, err, sizeof err), 0, "mcmsim %s: %s", cmd, err);
+        rmdir(tmpdir);
+        expect_svg(svg);
+        snprintf(committed, sizeof committed, "%s/programs/lectures/img/%s.source", MCMSIM_DATADIR, name);
+        snprintf(png, sizeof png, "%s/programs/lectures/img/%s.png", MCMSIM_DATADIR, name);
+        long now_len, then_len;
+        char *now = read_file(source, &now_len), *then = read_file(committed, &then_len);
+        cr_assert_not_null(now, "%s: no source written", cmd);
+        cr_expect(then && now_len == then_len && memcmp(now, then, (size_t)now_len) == 0,
+                  "programs/lectures/img/%s.png is not what `mcmsim plot programs/lectures/%s --kind %s` draws "
+                  "now (its source differs): run `make lessons`", name, lesson, kind);
+        expect_png(png);
+        free(now);
+        free(then);
+        unlink(svg);
+        unlink(source);
+    }
+    fclose(f);
+    cr_expect_geq(pictures, 7, "only %d pictures in %s", pictures, list);
 }
 
 /* A measured row of `program` at n, m and s, as make validate reads one. */

@@ -5,7 +5,7 @@
 #include "fail.h"
 #include "validate.h"
 
-#include <criterion/criterion.h>
+#include "helpers.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +60,7 @@ static char *targets(const one_set *o, const set_verdicts *verdicts, const char 
     FILE *f = open_memstream(&text, &len);
     cr_assert_not_null(f);
     unnamed = -1;
-    *rc = write_targets(f, &o->v, verdicts, 1, path, &unnamed);
+    *rc = write_targets(f, &o->v, verdicts, 1, path, NULL, &unnamed);
     fclose(f);
     unlink(path);
     return text;
@@ -180,4 +180,56 @@ Test(targets, a_bad_terms_file_is_refused_with_its_place)
                   fail_message(), bad[i].want);
         free(text);
     }
+}
+
+/* The first line of a table (a line that starts with '|') in text. */
+static const char *first_table(const char *text)
+{
+    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        if (*line == '|')
+            return line;
+    return NULL;
+}
+
+/* REPORT.md opens with its headline: its first table is the targets case
+ * by case, the scatter plot and the conclusions follow, then the sets, and
+ * the noise floor comes last. */
+Test(targets, the_reports_first_table_is_the_targets_table)
+{
+    one_set o;
+    set_up(&o, "sum", within);
+    set_verdicts v = {.n = 1};
+    v.file[0] = (verdict_tally){"programs/fft.cfg", 7, 7};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    int unnamed_here = -1;
+    int rc = write_report(f, &o.v, &v, 1, "/nonexistent/missing-terms.cfg", "MACHINES\n\n",
+                          "## Set z\n\n| case | points |\n|---|---|\n", "| card | newest pair |\n", &unnamed_here);
+    fclose(f);
+    cr_assert_eq(rc, 0, "%s", fail_message());
+    const char *table = first_table(text);
+    cr_assert_not_null(table, "%s", text);
+    cr_expect(strncmp(table, "| case | set z | met on |", 25) == 0, "the first table is not the targets':\n%s", table);
+    const char *scatter = strstr(text, "](scatter.png)"), *conclusions = strstr(text, "| conclusion | set z |");
+    const char *set = strstr(text, "## Set z"), *noise = strstr(text, "## The noise floor");
+    cr_expect(scatter && conclusions && set && noise, "%s", text);
+    cr_expect(table < scatter && scatter < conclusions && conclusions < set && set < noise, "out of order:\n%s", text);
+    free(text);
+}
+
+/* The committed report (make validate's) opens the same way, its scatter
+ * plot and the pairwise noise floor beside it. */
+Test(targets, the_committed_report_opens_with_the_targets_table)
+{
+    long len;
+    char *text = read_file(MCMSIM_DATADIR "/validate/report/REPORT.md", &len);
+    cr_assert_not_null(text, "no validate/report/REPORT.md (make validate)");
+    const char *table = first_table(text);
+    cr_assert_not_null(table);
+    cr_expect(strncmp(table, "| case | set a |", 16) == 0, "REPORT.md's first table:\n%.200s", table);
+    cr_expect(access(MCMSIM_DATADIR "/validate/report/scatter.png", R_OK) == 0, "no scatter.png beside REPORT.md");
+    cr_expect(access(MCMSIM_DATADIR "/validate/report/noise-floor.md", R_OK) == 0, "no noise-floor.md");
+    free(text);
 }

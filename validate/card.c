@@ -1,7 +1,7 @@
 /*
  * card.c — from measured constants to a card's machine (see card.h).
  *
- * The table below is the whole mapping: each machine key (README, "Card
+ * The table below is the whole mapping: each machine key (sim/README.md, "Card
  * terms") and the constant of constants.csv it is read from, with the
  * factor that turns the constant's unit into the key's; then the keys
  * that are facts of the architecture (FACTS): one documented, one read

@@ -2,7 +2,7 @@
  * card.h — a card's machine, built from the constants measured in one
  * session (validate/data/CARD/SESSION/constants.csv and device.txt).
  *
- * Every card term of the machine (README, "Card terms") comes from one
+ * Every card term of the machine (sim/README.md, "Card terms") comes from one
  * measured constant through the table in card.c: nothing here is fitted.
  * Where a session measured a constant before and after its case studies,
  * the mean of the two is taken.  card_write_preset() writes the result as

@@ -16,10 +16,13 @@
  *    is a kernel written once (programs/user/NAME.c): its DAG comes from
  *    exec mode; a built-in case's DAG is built at the params that make it
  *    its CUDA implementation's (program.h, cuda_params).
- * 4. Write validate/report/REPORT.md, validate/report/{a,b,c}/ (points.csv
- *    and one plot per case study) and the presets machine/h100.cfg and
- *    machine/h200.cfg.  The report ends with the targets case by case and
- *    what each case that misses one lacks (targets.c).
+ * 4. Write validate/report/REPORT.md (outputs.c, write_report: its
+ *    headline first, the targets case by case, every point simulated
+ *    against measured (scatter.png), the conclusions and what each case
+ *    that misses a target lacks; then the sets; then the noise floor, one
+ *    row per card), validate/report/noise-floor.md (every pair of sessions,
+ *    case by case), validate/report/{a,b,c}/ (points.csv and one plot per
+ *    case study) and the presets machine/h100.cfg and machine/h200.cfg.
  * Deterministic: the same data gives the same files, byte for byte.
  */
 #include "card.h"
@@ -262,21 +265,45 @@ static void print_noise(FILE *f, const session *a, const session *b)
     fprintf(f, "\n");
 }
 
-/* Every pair of sessions of the current protocol of one card, to the
- * report; the whole-card line of each pair to stdout. */
-static void print_noise_all(FILE *report, const session *s, int n)
+/* Every pair of sessions of the current protocol of one card: its table
+ * case by case to `pairs`, its whole-card line to stdout; and the card's
+ * row of the report's table to `row`: its newest pair, and the spread
+ * over all its pairs. */
+static void print_noise_all(FILE *pairs, FILE *row, const session *s, int n)
 {
+    int count = 0, mixed = 0;
+    agreement newest = {0};
+    const char *newer = "", *older = "";
+    double dev_lo = INFINITY, dev_hi = 0, worst = 0;
     for (int j = n; (j = sessions_last_new(s, j)) >= 0;)
         for (int i = j; (i = sessions_last_new(s, i)) >= 0;) {
-            print_noise(report, &s[i], &s[j]);
+            print_noise(pairs, &s[i], &s[j]);
             agreement g[64];
             int k = sessions_agreement(&s[i], &s[j], g, 64);
-            if (k > 0 && g[k - 1].n > 0)
-                printf("noise floor %s %s/%s: %d points, graph median ratio %.3f, worst %.3f, "
-                       "median |r-1| %.1f%%; wall median %.3f, worst %.3f\n",
-                       s[j].card, s[j].name, s[i].name, g[k - 1].n, g[k - 1].graph_median, g[k - 1].graph_worst,
-                       100 * g[k - 1].graph_abs_median, g[k - 1].wall_median, g[k - 1].wall_worst);
+            if (k == 0 || g[k - 1].n == 0)
+                continue;
+            const agreement *all = &g[k - 1];
+            printf("noise floor %s %s/%s: %d points, graph median ratio %.3f, worst %.3f, "
+                   "median |r-1| %.1f%%; wall median %.3f, worst %.3f\n",
+                   s[j].card, s[j].name, s[i].name, all->n, all->graph_median, all->graph_worst,
+                   100 * all->graph_abs_median, all->wall_median, all->wall_worst);
+            if (s[i].one_graph != s[j].one_graph) { /* the protocol's effect, not noise: not in the spread */
+                mixed++;
+                continue;
+            }
+            if (count++ == 0) {
+                newest = *all;
+                newer = s[j].name;
+                older = s[i].name;
+            }
+            dev_lo = fmin(dev_lo, all->graph_abs_median);
+            dev_hi = fmax(dev_hi, all->graph_abs_median);
+            worst = fmax(worst, all->graph_worst);
         }
+    if (count > 0)
+        fprintf(row, "| %s | `%s` / `%s` | %d | %.3f | %.3f | %.1f %% | %d (%d left out) | %.1f to %.1f %% | %.3f |\n",
+                s[0].card, older, newer, newest.n, newest.graph_median, newest.graph_worst,
+                100 * newest.graph_abs_median, count, mixed, 100 * dev_lo, 100 * dev_hi, worst);
 }
 
 /* ---- main --------------------------------------------------------------- */
@@ -326,18 +353,69 @@ static int card_of(const session *s, const session *other, const char *preset, m
 }
 
 /* Set v, after the n_earlier sets before it (whose points it may reuse). */
-static int run_set(FILE *report, validation *v, set_verdicts *verdicts, const validation *earlier, int n_earlier)
+static int run_set(FILE *section, validation *v, set_verdicts *verdicts, const validation *earlier, int n_earlier)
 {
     fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
     if (set_simulate(v, earlier, n_earlier) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
-    if (write_points(v) < 0 || write_plots(v) < 0 || write_set_report(report, v, verdicts) < 0)
+    if (write_points(v) < 0 || write_plots(v) < 0 || write_set_report(section, v, verdicts) < 0)
         return -1;
     error_stats all = validation_errors(v, NULL, validation_split(v));
     printf("set %s: %d points, median %.1f%%, p90 %.1f%%, Spearman %.3f\n", v->name, all.n, 100 * all.median,
            100 * all.p90, all.spearman);
     return 0;
+}
+
+/* A text written piece by piece (open_memstream), then taken whole. */
+typedef struct text {
+    char *buf;
+    size_t len;
+    FILE *f;
+} text;
+
+static int text_open(text *t)
+{
+    t->buf = NULL;
+    t->len = 0;
+    t->f = open_memstream(&t->buf, &t->len);
+    return t->f ? 0 : fail("validate: out of memory");
+}
+
+static const char *text_close(text *t)
+{
+    if (t->f)
+        fclose(t->f);
+    t->f = NULL;
+    return t->buf ? t->buf : "";
+}
+
+/* validate/report/noise-floor.md (every pair, case by case), and the
+ * report's table: a row per card. */
+static int write_noise(const cards *k, text *table)
+{
+    FILE *pairs = fopen(REPORT_DIR "/noise-floor.md", "w");
+    if (!pairs)
+        return fail("%s/noise-floor.md: cannot write", REPORT_DIR);
+    fprintf(pairs, "# The noise floor, pair by pair\n\n"
+                   "Generated by `make validate` from `validate/data/` (do not edit).  Every two sessions of a card\n"
+                   "of the current protocol, case by case; REPORT.md has one row per card.\n\n");
+    fprintf(table->f, "How far two sessions of a card agree on the same points (the graph times; ratio of the "
+                      "medians, newer over older): no model error below it can be claimed.  Per card, its newest "
+                      "pair, and over all its pairs of the current protocol the range of the median absolute "
+                      "deviation and the worst point; a pair whose two sessions timed their graphs by different "
+                      "protocols (every graph of a series alive, or one at a time: cuda_ref/README.md) holds the "
+                      "protocol's effect, not noise, and is left out.  Every pair, case by case: "
+                      "[noise-floor.md](noise-floor.md).\n\n"
+                      "| card | newest pair | points | median ratio | worst point | median abs. deviation | pairs | "
+                      "all pairs: median abs. deviation | all pairs: worst point |\n"
+                      "|---|---|---|---|---|---|---|---|---|\n");
+    if (k->b.n == 0)
+        fprintf(pairs, "Only one H100 session of the current protocol: no noise floor yet.\n\n");
+    print_noise_all(pairs, table->f, k->h100, k->n_h100);
+    print_noise_all(pairs, table->f, k->h200, k->n_h200);
+    fprintf(table->f, "\n");
+    return fclose(pairs) == 0 ? 0 : fail("%s/noise-floor.md: write error", REPORT_DIR);
 }
 
 int main(int argc, char **argv)
@@ -357,27 +435,17 @@ int main(int argc, char **argv)
     static set_verdicts verdicts[3];
     int n_sets = 0;
     FILE *report = NULL;
+    text noise = {0}, machines = {0}, sections = {0};
     if (load_cards(&k) < 0 || card_of(&k.h100[k.ref100], NULL, "h100", &h100) < 0)
         goto failed;
     if (k.ref200 >= 0 && card_of(&k.h200[k.ref200], &k.h100[k.ref100], "h200", &h200) < 0)
         goto failed;
     mkdir(REPORT_DIR, 0755);
-    report = fopen(REPORT_DIR "/REPORT.md", "w");
-    if (!report) {
-        fail("%s/REPORT.md: cannot write", REPORT_DIR);
+    if (text_open(&noise) < 0 || text_open(&machines) < 0 || text_open(&sections) < 0 || write_noise(&k, &noise) < 0)
         goto failed;
-    }
-    fprintf(report, "# mcmsim against the H100 and the H200\n\n"
-                    "Generated by `make validate` from `validate/data/` (do not edit; the analysis\n"
-                    "is in [validate/notes/card-model.md](../notes/card-model.md)).\n\n");
-    fprintf(report, "## The noise floor\n\n");
-    if (k.b.n == 0)
-        fprintf(report, "Only one H100 session of the current protocol: no noise floor yet.\n\n");
-    print_noise_all(report, k.h100, k.n_h100);
-    print_noise_all(report, k.h200, k.n_h200);
-    fprintf(report, "The card's machine: the constants of its reference session, the newest of those that\n"
-                    "measured the most case studies (H100 `%s`%s%s%s).  Each case study's points come from\n"
-                    "the newest session that measured it (set b: the one before that).\n\n",
+    fprintf(machines.f, "A card's machine: the constants of its reference session, the newest of those that\n"
+                        "measured the most case studies (H100 `%s`%s%s%s).  Each case study's points come from\n"
+                        "the newest session that measured it (set b: the one before that).\n\n",
             k.h100[k.ref100].name, k.ref200 >= 0 ? ", H200 `" : "", k.ref200 >= 0 ? k.h200[k.ref200].name : "",
             k.ref200 >= 0 ? "`" : "");
     if (set_load(&sets[n_sets++], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1) < 0)
@@ -391,10 +459,18 @@ int main(int argc, char **argv)
                  &h200, 0) < 0)
         goto failed;
     for (int i = 0; i < n_sets; i++)
-        if (run_set(report, &sets[i], &verdicts[i], sets, i) < 0)
+        if (run_set(sections.f, &sets[i], &verdicts[i], sets, i) < 0)
             goto failed;
+    if (write_scatter(sets, n_sets, REPORT_DIR) < 0)
+        goto failed;
+    report = fopen(REPORT_DIR "/REPORT.md", "w");
+    if (!report) {
+        fail("%s/REPORT.md: cannot write", REPORT_DIR);
+        goto failed;
+    }
     int unnamed = 0;
-    if (write_targets(report, sets, verdicts, n_sets, MISSING_TERMS, &unnamed) < 0)
+    if (write_report(report, sets, verdicts, n_sets, MISSING_TERMS, text_close(&machines), text_close(&sections),
+                     text_close(&noise), &unnamed) < 0)
         goto failed;
     if (unnamed > 0)
         printf("targets: %d misses with no term named in %s (REPORT.md says which)\n", unnamed, MISSING_TERMS);
@@ -409,11 +485,20 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_sets; i++)
         set_free(&sets[i]);
     cards_free(&k);
+    free(noise.buf);
+    free(machines.buf);
+    free(sections.buf);
     fprintf(stderr, "validate: wrote %s/REPORT.md\n", REPORT_DIR);
     return 0;
 failed:
     if (report)
         fclose(report);
+    text_close(&noise);
+    text_close(&machines);
+    text_close(&sections);
+    free(noise.buf);
+    free(machines.buf);
+    free(sections.buf);
     fprintf(stderr, "validate: %s\n", fail_message());
     return 1;
 }

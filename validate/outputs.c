@@ -117,8 +117,8 @@ int validation_series_points(const validation *v, const char *program, const cha
 /* Tics at the case's sizes (at most 12; else gnuplot's own): a log axis
  * labels only whole decades, often one or none.  A size too close to the
  * last one labelled (under 8 % of the axis' decades) gets its tic without
- * a label, so that labels never overlap.  Powers of two from 2^10 read as
- * 2^k. */
+ * a label, so that labels never overlap.  Powers of two read as 2^k where
+ * the sizes reach 2^10. */
 static void size_tics(FILE *g, const validation *v, const char *program, const char *along)
 {
     double size[12];
@@ -162,7 +162,7 @@ static void size_tics(FILE *g, const validation *v, const char *program, const c
         int e = (int)round(log2(size[j]));
         if (!has_label[j])
             ; /* a tic, no label */
-        else if (size[j] >= 1024 && ldexp(1, e) == size[j])
+        else if (size[n - 1] >= 1024 && ldexp(1, e) == size[j])
             snprintf(label, sizeof label, "2^{%d}", e);
         else
             snprintf(label, sizeof label, "%g", size[j]);
@@ -260,17 +260,19 @@ static int plot_case(const validation *v, const char *program)
     /* the picture once; then drawn as a PNG and again (replot) as an SVG */
     fprintf(g, "set title \"%s, set %s: %s %s measured (points), simulated (lines)\"\n", program, v->name,
             v->s->card, from);
-    fprintf(g, "set logscale xy\nset xlabel '%s'\nset ylabel 'time (ms)'\nset key below\nset grid\n"
-               "set rmargin 5\nset autoscale fix\nset offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08\n",
+    fprintf(g, "set logscale xy\nset xlabel '%s'\nset ylabel 'time (ms)'\nset grid\n"
+               "set key outside right top vertical Left reverse samplen 2 title 'series'\n"
+               "set autoscale fix\nset offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08\n",
             along ? along : "n"); /* the offsets: no point on a border */
     size_tics(g, v, program, along);
     time_tics(g, v, program);
     fprintf(g, "set terminal pngcairo size 900,600 font ',12'\nset output '%s/%s.png'\nplot ", v->report_dir,
             program);
-    for (int k = 0; k < n_series; k++)
-        fprintf(g, "%s'%s' index %d using 1:2 with points pt 7 lc %d title 'measured %s', "
-                   "'%s' index %d using 1:3 with lines lw 2 lc %d title 'simulated %s'",
-                k ? ", " : "", data, k, k + 1, series[k], data, k, k + 1, series[k]);
+    for (int k = 0; k < n_series; k++) /* a key entry per series: its colour, point and line */
+        fprintf(g, "%s'%s' index %d using 1:2 with points pt 7 lc %d notitle, "
+                   "'%s' index %d using 1:3 with lines lw 2 lc %d notitle, NaN with linespoints pt 7 lw 2 lc %d "
+                   "title '%s' noenhanced",
+                k ? ", " : "", data, k, k + 1, data, k, k + 1, k + 1, series[k]);
     fprintf(g, "\nset terminal svg size 900,600\nset output '%s/%s.svg'\nreplot\n", v->report_dir, program);
     fclose(g);
     char cmd[2800];
@@ -332,5 +334,86 @@ int write_set_report(FILE *f, const validation *v, set_verdicts *verdicts)
     fprintf(f, "### Plots (set %s)\n\n", v->name);
     for (int i = 0; i < k; i++)
         fprintf(f, "![%s, set %s](%s/%s.png)\n\n", names[i], v->name, v->name, names[i]);
+    return 0;
+}
+
+/* ---- the report's headline ----------------------------------------------------- */
+
+int write_scatter(const validation *sets, int n_sets, const char *dir)
+{
+    char data[1300], script[1300];
+    snprintf(data, sizeof data, "%s/.scatter.dat", dir);
+    snprintf(script, sizeof script, "%s/.scatter.gp", dir);
+    FILE *d = fopen(data, "w");
+    if (!d)
+        return fail("%s: cannot write", data);
+    double lo = INFINITY, hi = 0;
+    int points = 0;
+    for (int i = 0; i < n_sets; i++) { /* one data block per set: the points it scores */
+        int split = validation_split(&sets[i]);
+        for (int j = 0; j < sets[i].n; j++) {
+            const vpoint *p = &sets[i].pts[j];
+            if (split >= 0 && p->train != split)
+                continue;
+            double m = measured_ms(p->row);
+            fprintf(d, "%.6g %.6g\n", m, p->sim_ms);
+            lo = fmin(lo, fmin(m, p->sim_ms));
+            hi = fmax(hi, fmax(m, p->sim_ms));
+            points++;
+        }
+        fprintf(d, "\n\n");
+    }
+    fclose(d);
+    if (points == 0) {
+        remove(data);
+        return fail("write_scatter: no point to draw");
+    }
+    lo /= 1.6, hi *= 1.6;
+    FILE *g = fopen(script, "w");
+    if (!g) {
+        remove(data);
+        return fail("%s: cannot write", script);
+    }
+    fprintf(g, "set title \"Every point the sets score: simulated against measured (%d points)\" font ',15'\n"
+               "set logscale xy\nset xrange [%g:%g]\nset yrange [%g:%g]\nset size ratio -1\nset grid\n"
+               "set format x '%%g'\nset format y '%%g'\nset xlabel 'measured on the card (ms)'\n"
+               "set ylabel 'simulated (ms)'\nset samples 200\n"
+               "set key outside right top vertical Left reverse font ',12'\n"
+               "set terminal pngcairo size 1100,800 font ',13'\nset output '%s/scatter.png'\nplot "
+               "'+' using 1:(0.75*$1):(1.25*$1) with filledcurves fc rgb '#d9e6f5' fs solid title 'within ±25 %%', "
+               "'+' using 1:(0.9*$1):(1.1*$1) with filledcurves fc rgb '#a9c6e8' fs solid title 'within ±10 %%', "
+               "x with lines lw 2 lc rgb 'black' title 'simulated = measured'",
+            points, lo, hi, lo, hi, dir);
+    /* the last set first, so that set a, held out, is drawn on top */
+    static const char *const colour[] = {"#1f3f7a", "#ee6677", "#228833", "#ccbb44", "#aa3377"};
+    static const char *const mark[] = {"pt 7 ps 1.2", "pt 4 ps 1.0", "pt 8 ps 1.1", "pt 6 ps 1", "pt 10 ps 1"};
+    for (int i = n_sets - 1; i >= 0; i--)
+        fprintf(g, ", '%s' index %d using 1:2 with points %s lw 1.5 lc rgb '%s' title 'set %s (%s)'", data, i,
+                mark[i % 5], colour[i % 5], sets[i].name, sets[i].s->card);
+    fprintf(g, "\nset terminal svg size 1100,800\nset output '%s/scatter.svg'\nreplot\n", dir);
+    fclose(g);
+    char cmd[2800];
+    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", script);
+    int rc = system(cmd);
+    remove(data);
+    remove(script);
+    return rc == 0 ? 0 : fail("gnuplot failed on %s", script);
+}
+
+int write_report(FILE *f, const validation *sets, const set_verdicts *verdicts, int n_sets, const char *missing_path,
+                 const char *machines, const char *sets_md, const char *noise_md, int *unnamed)
+{
+    fprintf(f, "# mcmsim against the H100 and the H200\n\n"
+               "Generated by `make validate` from `validate/data/` (do not edit; the analysis\n"
+               "is in [validate/notes/card-model.md](../notes/card-model.md)).  The headline first: the targets\n"
+               "case by case, every point simulated against measured, the papers' conclusions, what the misses\n"
+               "lack; then how the cards' machines are made, each set, and the noise floor.\n\n");
+    const char *scatter = "\n![every point the sets score, simulated against measured, with the ±10 % and ±25 % "
+                          "bands](scatter.png)\n";
+    if (write_targets(f, sets, verdicts, n_sets, missing_path, scatter, unnamed) < 0)
+        return -1;
+    fprintf(f, "## The cards' machines\n\n%s", machines);
+    fputs(sets_md, f);
+    fprintf(f, "## The noise floor\n\n%s", noise_md);
     return 0;
 }

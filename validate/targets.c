@@ -1,8 +1,8 @@
 /*
  * targets.c — the card model's targets, case by case, and what a case that
- * misses one lacks (REPORT.md's last section).
+ * misses one lacks (REPORT.md's headline, outputs.c's write_report).
  *
- * The targets (issue 10; README, "Validation"): on each set, a case's
+ * The targets (issue 10; validate/notes/history.md): on each set, a case's
  * median absolute relative error at most 10 %, its 90th percentile at most
  * 25 %, its Spearman rank correlation at least 0.95 (not judged under 3
  * points), and the card's verdict at every point of every paper
@@ -322,7 +322,7 @@ static void conclusions_table(FILE *f, const validation *sets, const set_verdict
 }
 
 int write_targets(FILE *f, const validation *sets, const set_verdicts *verdicts, int n_sets, const char *missing_path,
-                  int *unnamed)
+                  const char *between, int *unnamed)
 {
     if (n_sets > MAX_SETS)
         return fail("write_targets: %d sets, at most %d", n_sets, MAX_SETS);
@@ -335,6 +335,8 @@ int write_targets(FILE *f, const validation *sets, const set_verdicts *verdicts,
     int k = all_cases(sets, n_sets, names, 64), n_paths = all_conclusions(verdicts, n_sets, paths, MAX_CONCLUSIONS);
     error_stats(*s)[MAX_SETS] = calloc((size_t)k + 1, sizeof *s);
     cases_table(f, sets, n_sets, names, k, s);
+    if (between)
+        fputs(between, f);
     conclusions_table(f, sets, verdicts, n_sets, paths, n_paths);
     fprintf(f, "\n### What the cases that miss lack\n\n"
                "How far each case that misses a target is from it (over the sets where it misses), on which side\n"

@@ -2,7 +2,7 @@
  * validate.h — one validation set: the points of a measurement session,
  * simulated on a card's machine, and the files written about it.
  *
- * `make validate` (main.c) builds three sets (README, "Validation"), each
+ * `make validate` (main.c) builds three sets (validate/notes/history.md), each
  * on a machine made of measured constants only (card.h), nothing fitted:
  *   a  the held-out half of each case study's newest H100 session (the
  *      other half is the training half a calibration would use; none does);
@@ -94,11 +94,25 @@ int write_set_report(FILE *f, const validation *v, set_verdicts *verdicts);
  * card and in the simulator (conclusions.c); fills *verdicts. */
 int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts);
 
-/* The targets case by case over the n_sets sets, and for each case or
- * conclusion that misses one, the term it lacks as the hand-written file
- * missing_path names it (targets.c says its format; a file that does not
- * exist names none); *unnamed counts the misses it names no term for. */
+/* The targets case by case over the n_sets sets (a table), `between`
+ * (markdown, may be NULL), the conclusions' verdicts (a table), and for
+ * each case or conclusion that misses one, the term it lacks as the
+ * hand-written file missing_path names it (targets.c says its format; a
+ * file that does not exist names none); *unnamed counts the misses it
+ * names no term for. */
 int write_targets(FILE *f, const validation *sets, const set_verdicts *verdicts, int n_sets,
-                  const char *missing_path, int *unnamed);
+                  const char *missing_path, const char *between, int *unnamed);
+
+/* `dir`/scatter.png and .svg: every point the sets score, simulated
+ * against measured, on log axes, with the ±10 % and ±25 % bands. */
+int write_scatter(const validation *sets, int n_sets, const char *dir);
+
+/* REPORT.md, its headline first: the targets table, the scatter plot
+ * (scatter.png beside it), the conclusions table and what the misses
+ * lack (write_targets); then `machines` (markdown: where the cards'
+ * machines come from), the sets' sections (`sets_md`, write_set_report's)
+ * and the noise floor (`noise_md`, one table). */
+int write_report(FILE *f, const validation *sets, const set_verdicts *verdicts, int n_sets, const char *missing_path,
+                 const char *machines, const char *sets_md, const char *noise_md, int *unnamed);
 
 #endif

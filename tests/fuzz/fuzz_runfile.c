@@ -2,7 +2,7 @@
  * fuzz_runfile.c — libFuzzer target: bytes as a run file, through the
  * loader, the sweep expansion, the machine rules and every program
  * builder but the user's own source files, which the system compiler would
- * compile and exec mode run; no simulation (`make fuzz`, README "Fuzzing").
+ * compile and exec mode run; no simulation (`make fuzz`, tests/README.md, "Fuzzing").
  *
  * Whatever the bytes, each step either succeeds or fails with a message
  * (fail.h); a crash, a sanitizer report or a leak of ours is a finding.
