@@ -16,7 +16,9 @@
  *    (shared memory), exec_ops (nothing), exec_zp_* (p = 469762049,
  *    bit-identical to sim/exec.c's results for every input);
  *  - MCM_KERNEL: one __global__ function per kernel, its steps inlined in
- *    order with a __syncthreads() between each two;
+ *    order with a __syncthreads() between each two; MCM_KERNEL_LOOP, its
+ *    step in a loop; MCM_KERNEL_SCHEDULE, its schedule run by every
+ *    thread, mcm_step inlining a step and the barrier after it;
  *  - the host side (mcm_param ... mcm_fail) and MCM_PROGRAM, whose main()
  *    is mcm_cuda_main below.
  *
@@ -143,7 +145,7 @@ static __device__ __forceinline__ word exec_zp_mul(exec_thread *t, word a, word 
         a %= MCM_PRIME;
     if (b >= MCM_PRIME)
         b %= MCM_PRIME;
-    word x = a * b;                           /* < p^2 < 2^58 */
+    word x = (word)(uint32_t)a * (uint32_t)b; /* both < p < 2^32: one 32x32 -> 64 product, < p^2 < 2^58 */
     word q = __umul64hi(x, MCM_BARRETT);      /* floor(x/p) or one less */
     word r = x - q * MCM_PRIME;
     return r >= MCM_PRIME ? r - MCM_PRIME : r;
@@ -191,7 +193,8 @@ extern __shared__ uint32_t mcm_private_[];
 
 typedef struct mcm_kernel {
     const char *name;
-    int n_steps;        /* its steps; 0: looped (MCM_KERNEL_LOOP), as many as the launch says */
+    int n_steps;        /* its steps; 0: looped (MCM_KERNEL_LOOP), as many as the launch says;
+                         * MCM_SCHEDULED: as many as its schedule lists */
     const void *func;   /* the __global__ function */
     size_t args_size;   /* sizeof the args type */
 } mcm_kernel;
@@ -265,6 +268,45 @@ typedef struct mcm_kernel {
     }                                                                             \
     static const mcm_kernel name_ = {#name_, 0, (const void *)name_##_mcm_global_, \
                                      sizeof(args_type_)}
+
+/* A scheduled kernel (MCM_KERNEL_SCHEDULE): a __global__ function of one
+ * parameter, the args, whose every thread runs the schedule, the block's
+ * control flow, with the steps inlined where mcm_step names them and a
+ * barrier after each: the loops of a hand-written kernel, barriers inside. */
+#define MCM_SCHEDULED (-1)
+
+typedef struct mcm_schedule {
+    int threads;    /* ℓ */
+    long blocks;
+    exec_thread *t; /* this thread */
+    void *args;
+} mcm_schedule;
+
+#define MCM_KERNEL_SCHEDULE(name_, args_type_, a_, s_)                                                 \
+    static __device__ void name_##_schedule_(mcm_schedule *s_ MCM_UNUSED, const args_type_ *a_ MCM_UNUSED); \
+    static __global__ void name_##_mcm_global_(args_type_ args_)                                       \
+    {                                                                                                  \
+        exec_thread t_;                                                                                \
+        t_.tid = (int)threadIdx.x;                                                                     \
+        t_.threads = (int)blockDim.x;                                                                  \
+        t_.bid = (long)blockIdx.x;                                                                     \
+        t_.blocks = (long)gridDim.x;                                                                   \
+        t_.step = 0;                                                                                   \
+        t_.priv = mcm_private_;                                                                        \
+        mcm_schedule schedule_ = {t_.threads, t_.blocks, &t_, &args_};                                 \
+        name_##_schedule_(&schedule_, &args_);                                                         \
+    }                                                                                                  \
+    static const mcm_kernel name_ = {#name_, MCM_SCHEDULED, (const void *)name_##_mcm_global_,        \
+                                     sizeof(args_type_)};                                              \
+    static __device__ void name_##_schedule_(mcm_schedule *s_ MCM_UNUSED, const args_type_ *a_ MCM_UNUSED)
+
+/* In a schedule: run `step` with t->step = k, then the barrier. */
+#define mcm_step(s_, step_, k_)                 \
+    do {                                        \
+        (s_)->t->step = (k_);                   \
+        step_((s_)->t, (s_)->args);             \
+        __syncthreads();                        \
+    } while (0)
 
 /* ---- the driver's state ---------------------------------------------------- */
 
@@ -569,8 +611,9 @@ static inline int mcm_launch_steps(exec_run *run, const mcm_kernel *k, int steps
                                    long private_words, void *args)
 {
     if (k->n_steps != 0)
-        return mcm_fail("mcm_launch_steps of kernel '%s': its steps are its MCM_KERNEL list (launch it "
-                        "with mcm_launch); mcm_launch_steps is for a kernel of MCM_KERNEL_LOOP", k->name);
+        return mcm_fail("mcm_launch_steps of kernel '%s': its steps are its %s (launch it with "
+                        "mcm_launch); mcm_launch_steps is for a kernel of MCM_KERNEL_LOOP", k->name,
+                        k->n_steps == MCM_SCHEDULED ? "MCM_KERNEL_SCHEDULE's schedule" : "MCM_KERNEL list");
     if (steps < 1 || steps > MCM_STEPS_MAX)
         return mcm_fail("mcm_launch_steps of kernel '%s': %d steps, outside 1 .. %d", k->name, steps,
                         MCM_STEPS_MAX);
