@@ -8,7 +8,6 @@
 
 extern const exec_program exec_euclid;
 extern const exec_program exec_cooley_tukey;
-extern const exec_program exec_stockham;
 extern const exec_program exec_plain_mult;
 extern const exec_program exec_fft_mult;
 extern const exec_program exec_radix_sort;
@@ -19,7 +18,6 @@ extern const exec_program exec_prefix_optimal;
 static const exec_program *const list[] = {
     &exec_euclid,
     &exec_cooley_tukey,
-    &exec_stockham,
     &exec_plain_mult,
     &exec_fft_mult,
     &exec_radix_sort,

@@ -254,17 +254,16 @@ Test(exec_cooley_tukey, finding_stockham_still_faster_by_far_less_than_the_model
     /* The paper's conclusion in exec mode (gtx670, ℓ = 128, m = 16): the
      * measured costs keep Stockham ahead, T_ct/T_sh = 2.5 at n = 2^12 and
      * 2.4 at 2^14, where the declared ones say 17.4 and 16.8 (the
-     * transpositions' 2Uℓ, note 1).  Stockham's exec mode is checked by
-     * tests/test_exec_stockham.c. */
+     * transpositions' 2Uℓ, note 1).  Stockham's exec mode (its kernels
+     * written once) is checked by programs/stockham/test_exec_stockham.c. */
     machine m = test_preset("gtx670");
     const double sizes[] = {4096, 16384};
     for (int i = 0; i < 2; i++) {
         double n = sizes[i], l = 128;
         exec_run *ct = run_at(n, 16, l, &m);
-        exec_run *sh = exec_begin("stockham", &m);
         vars params = test_params("n l", n, l);
-        cr_assert_eq(exec_program_find("stockham")->host(&params, &m, sh), 0, "%s", fail_message());
-        sim_result ect = simulate(exec_dag(ct), &m), esh = simulate(exec_dag(sh), &m);
+        exec_result sh = run_case_exec("stockham", params, &m);
+        sim_result ect = simulate(exec_dag(ct), &m), esh = simulate(sh.dag, &m);
         double model_ratio = builtin_time("cooley-tukey", test_params("n m l", n, 16, l), &m) /
                              builtin_time("stockham", params, &m);
         double ratio = ect.T / esh.T;
@@ -272,7 +271,7 @@ Test(exec_cooley_tukey, finding_stockham_still_faster_by_far_less_than_the_model
         cr_expect_lt(ratio, model_ratio / 4, "n = %g: exec ratio %.2f, model ratio %.2f", n, ratio, model_ratio);
         sim_result_free(&ect);
         sim_result_free(&esh);
-        exec_end(sh);
+        exec_result_free(&sh);
         exec_end(ct);
     }
 }

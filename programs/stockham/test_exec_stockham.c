@@ -1,0 +1,391 @@
+/*
+ * test_exec_stockham.c — the Stockham FFT in exec mode, its kernels written
+ * once (kernels.c): the transform against the serial FFT at several sizes
+ * (kernels.c's check), its measured costs kernel by kernel against
+ * model.c's declared ones (equal where kernels.c says so, the difference
+ * it documents elsewhere, each asserted exactly), the simulated time, and
+ * the serial reference against the definition of the DFT.
+ *
+ * The measured transfers are checked against an independent count of the
+ * UMM rule (SPEC §3): each warp of a round pays one transaction per
+ * distinct address group ⌊cell/w⌋ its active threads touch, a block's
+ * transfer being Σ transactions · min(w, ℓ)/ℓ words per thread.
+ */
+#include "helpers.h"
+#include "program.h"
+
+#include "../common/fft_reference.h"
+
+#include <math.h>
+
+static exec_result run_fft(double n, double l, const machine *m)
+{
+    return run_case_exec("stockham", test_params("n l", n, l), m);
+}
+
+/* ---- an independent count of the UMM rule ------------------------------ */
+
+/* The cell thread g of the grid touches in a round, or -1 where it makes
+ * no access in that round. */
+typedef long (*cell_of)(long g, const void *ctx);
+
+/* Words per thread that block b moves in one round. */
+static double round_words(cell_of cell, const void *ctx, long b, int l, int w)
+{
+    long groups = 0;
+    for (long first = b * l; first < (b + 1) * l; first += w) {
+        long seen[1024];
+        int n_seen = 0;
+        for (long g = first; g < first + w && g < (b + 1) * l; g++) {
+            long c = cell(g, ctx);
+            if (c < 0)
+                continue;
+            int known = 0;
+            for (int i = 0; i < n_seen && !known; i++)
+                known = seen[i] == c / w;
+            if (!known)
+                seen[n_seen++] = c / w;
+        }
+        groups += n_seen;
+    }
+    return (double)groups * (w < l ? w : l) / l;
+}
+
+typedef struct fft_point {
+    long n, half, q, tile_items, len; /* q: rows of q words; len: scanned items */
+    int l, round;
+} fft_point;
+
+static long butterfly_cell(long g, const void *ctx)
+{
+    const fft_point *p = ctx;
+    return g < p->half ? g + p->round * p->half : -1;
+}
+
+static long own_cell(long g, const void *ctx)
+{
+    const fft_point *p = ctx;
+    return g < p->n ? g : -1;
+}
+
+static long gathered_cell(long g, const void *ctx)
+{
+    const fft_point *p = ctx;
+    if (g >= p->n)
+        return -1;
+    long row = g / p->q, rows = p->n / p->q;
+    long from = row < rows / 2 ? 2 * row : 2 * (row - rows / 2) + 1;
+    return from * p->q + g % p->q;
+}
+
+static long twiddle_cell(long g, const void *ctx)
+{
+    const fft_point *p = ctx;
+    if (g >= p->half)
+        return -1;
+    return p->round == 0 ? p->half + g : g / p->q * p->q; /* the word, then ω^e */
+}
+
+/* Round k of a tile's load or store: item tile·4ℓ + kℓ + tid, if < len. */
+static long tile_cell(long g, const void *ctx)
+{
+    const fft_point *p = ctx;
+    long tile = g / p->l, item = tile * 4 * p->l + p->round * p->l + g % p->l;
+    return item < p->len ? item : -1;
+}
+
+/* ---- what each kernel measures, against the model's declared cost -------- */
+
+typedef struct expected {
+    double span, work, reads, writes, alpha, beta;
+} expected;
+
+/* The per-block cost kernels.c documents for model kernel `k` at n, ℓ on
+ * warp w, block b (index in the launch). */
+static expected expected_of(const kernel *k, long n, int l, int w, long b)
+{
+    const block_cost *d = &k->cost;
+    double L = log2(l);
+    expected e = {d->span, d->work, d->reads, d->writes, d->reads, d->writes};
+    fft_point p = {n, n / 2, 1, 4L * l, n, l, 0};
+    int step;
+    if (strncmp(k->name, "butterfly[", 10) == 0) {
+        e.span = 2 * d->span; /* 6 + 2·5 a thread; W(B) as declared */
+        for (p.round = 0; p.round < 2; p.round++) {
+            e.reads += round_words(butterfly_cell, &p, b, l, w) - 1;
+            e.writes += round_words(butterfly_cell, &p, b, l, w) - 1;
+        }
+    } else if (sscanf(k->name, "stride[%d]", &step) == 1) {
+        p.q = n >> step >> 1; /* q = 2^(log n − 1 − step) */
+        e.reads = round_words(gathered_cell, &p, b, l, w);
+        e.writes = round_words(own_cell, &p, b, l, w);
+    } else if (sscanf(k->name, "twiddle[%d]", &step) == 1) {
+        p.q = n >> step >> 1;
+        e.span = 2 * d->span; /* 9 + 11 a thread */
+        e.alpha = 2;          /* the word and its power ω^e */
+        e.reads = round_words(twiddle_cell, &p, b, l, w);
+        p.round = 1;
+        e.reads += round_words(twiddle_cell, &p, b, l, w);
+        p.round = 0;
+        e.writes = round_words(twiddle_cell, &p, b, l, w);
+    } else if (strcmp(k->name, "roots-inclusive") == 0) {
+        e.span = 29 * L + 92;
+        e.work = 117.0 * l - 25;
+        e.beta = 5; /* thread 0 also writes the tile's total */
+        e.reads = e.writes = 0;
+        for (p.round = 0; p.round < 4; p.round++) {
+            e.reads += round_words(tile_cell, &p, b, l, w);
+            e.writes += round_words(tile_cell, &p, b, l, w);
+        }
+        e.writes += (double)(w < l ? w : l) / l;
+    } else if (strcmp(k->name, "roots-mediate") == 0) {
+        long len = n / (4L * l), chunk = 4L * l, chunks = (len + chunk - 1) / chunk;
+        e.span = e.work = e.reads = e.writes = e.alpha = e.beta = 0;
+        for (long c = 0; c < chunks; c++) {
+            long items = len - c * chunk < chunk ? len - c * chunk : chunk;
+            double own = 0; /* thread 0's real items */
+            p.len = items;
+            for (p.round = 0; p.round < 4; p.round++) {
+                own += (long)p.round * l < items;
+                e.reads += round_words(tile_cell, &p, 0, l, w);
+                e.writes += round_words(tile_cell, &p, 0, l, w);
+            }
+            double carry = c == 0 ? 1 : 14; /* a write; two reads, a product, a write */
+            e.span += 88 + 29 * L + carry + 12 * own;
+            e.work += 114.0 * l - 26 + carry + 12 * (double)items;
+            e.alpha += own;
+            e.beta += own;
+        }
+    } else if (strcmp(k->name, "roots-exclusive") == 0) {
+        e.span = 11 * d->span; /* 4 products of 11 */
+        e.work = 11 * d->work;
+    } else {
+        cr_assert_fail("unexpected kernel %s", k->name);
+    }
+    return e;
+}
+
+/* The launch of a kernel written once is named after its kernel; model.c
+ * names the scan after the worksheet (roots-...) and numbers the FFT's
+ * steps (stride[3]). */
+static int same_kernel(const char *launched, const char *modelled)
+{
+    static const char *const scan[][2] = {
+        {"scan_tiles", "roots-inclusive"}, {"scan_mediate", "roots-mediate"}, {"scan_apply", "roots-exclusive"}};
+    for (size_t i = 0; i < sizeof scan / sizeof scan[0]; i++)
+        if (strcmp(launched, scan[i][0]) == 0)
+            return strcmp(modelled, scan[i][1]) == 0;
+    return same_kernel_name(launched, modelled);
+}
+
+/* The exec DAG against model.c's at n, ℓ on m, kernel by kernel and block
+ * by block. */
+static void compare_with_model(long n, int l, const machine *m)
+{
+    exec_result run = run_fft((double)n, l, m);
+    kernel_dag *model = build_builtin("stockham", test_params("n l", n, l), m);
+    const kernel_dag *got = run.dag;
+    cr_assert_eq(got->n, model->n, "n = %ld, ℓ = %d: %d kernels, the model %d", n, l, got->n, model->n);
+    for (int i = 0; i < model->n; i++) {
+        const kernel *g = &got->kernels[i], *d = &model->kernels[i];
+        cr_expect(same_kernel(g->name, d->name), "%s, %s", g->name, d->name);
+        cr_expect_eq(g->blocks, d->blocks, "%s: grid", d->name);
+        cr_expect_eq(g->threads, d->threads, "%s: ℓ", d->name);
+        double overhead = 0;
+        for (long b = 0; b < g->blocks; b++) {
+            expected e = expected_of(d, n, l, m->warp, b);
+            const block_cost *c = kernel_block_cost(g, b);
+            cr_expect_eq(c->span, e.span, "n = %ld, ℓ = %d, %s block %ld: S(B) %g, expected %g", n, l, d->name, b,
+                         c->span, e.span);
+            cr_expect_eq(c->work, e.work, "n = %ld, ℓ = %d, %s block %ld: W(B) %g, expected %g", n, l, d->name, b,
+                         c->work, e.work);
+            cr_expect_eq(c->reads, e.reads, "n = %ld, ℓ = %d, %s block %ld: reads %g, expected %g", n, l, d->name,
+                         b, c->reads, e.reads);
+            cr_expect_eq(c->writes, e.writes, "n = %ld, ℓ = %d, %s block %ld: writes %g, expected %g", n, l,
+                         d->name, b, c->writes, e.writes);
+            overhead += m->u * (e.reads + e.writes);
+            if (b == 0) {
+                cr_expect_eq(run.reports[i].alpha, e.alpha, "%s: α %g, expected %g", d->name, run.reports[i].alpha,
+                             e.alpha);
+                cr_expect_eq(run.reports[i].beta, e.beta, "%s: β %g, expected %g", d->name, run.reports[i].beta,
+                             e.beta);
+            }
+        }
+        cr_expect_eq(run.reports[i].measured_overhead, overhead, "%s: O", d->name);
+    }
+    dag_costs cg = checked_costs(got, m), cm = checked_costs(model, m);
+    cr_expect_eq(cg.N, cm.N, "N");
+    cr_expect_eq(cg.L_kernels, cm.L_kernels, "L");
+    cr_expect_eq(cg.K, cm.K, "K");
+    kernel_dag_free(model);
+    exec_result_free(&run);
+}
+
+/* ---- (a) the result ------------------------------------------------------ */
+
+Test(exec_stockham, the_transform_is_the_serial_ffts_at_several_sizes_and_seeds)
+{
+    /* kernels.c's check compares every word with the serial FFT; n < 8ℓ
+     * (one tile of powers), ℓ = 1 and 2, and (4096, 8): n > 16ℓ², the
+     * mediate scan in 4 chunks */
+    const double points[][2] = {{4, 128}, {16, 1}, {64, 8}, {256, 4}, {512, 2},
+                                {1024, 32}, {4096, 8}, {8192, 256}};
+    machine m = test_preset("mcm");
+    for (size_t i = 0; i < sizeof points / sizeof points[0]; i++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            m.seed = seed;
+            exec_result r = run_fft(points[i][0], points[i][1], &m);
+            exec_result_free(&r);
+        }
+}
+
+Test(exec_stockham, refuses_what_its_kernels_cannot_transform)
+{
+    machine m = test_preset("mcm");
+    const struct {
+        double n, l;
+        const char *why;
+    } bad[] = {{1000, 32, "n must be a power of two in [4, 2^26]"},
+               {2, 1, "n must be a power of two in [4, 2^26]"},
+               {ldexp(1, 27), 128, "n must be a power of two in [4, 2^26]"},
+               {4096, 48, "ℓ must be a power of two <= 1024"},
+               {4096, 2048, "ℓ must be a power of two <= 1024"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *why = case_exec_refuses("stockham", test_params("n l", bad[i].n, bad[i].l), &m);
+        cr_assert_not_null(why, "n = %g, ℓ = %g was accepted", bad[i].n, bad[i].l);
+        cr_expect(strstr(why, bad[i].why) != NULL, "%s", why);
+    }
+}
+
+/* ---- (b) measured costs against the model -------------------------------- */
+
+Test(exec_stockham, costs_kernel_by_kernel_against_the_model)
+{
+    machine m = test_preset("mcm");
+    compare_with_model(4096, 128, &m); /* q from 2^10 down to 1: rows wider and narrower than a warp */
+    compare_with_model(2048, 64, &m);
+    compare_with_model(2048, 8, &m);   /* n > 16ℓ²: the mediate scan in 2 chunks; ℓ < w */
+    compare_with_model(4096, 16, &m);  /* 16ℓ² = n: one chunk, whole */
+    compare_with_model(512, 32, &m);   /* ℓ = w */
+}
+
+Test(exec_stockham, costs_on_a_warp_of_8)
+{
+    machine m = test_preset("mcm");
+    m.warp = 8;
+    compare_with_model(2048, 64, &m);
+}
+
+Test(exec_stockham, the_scans_bank_conflicts_are_the_models_for_full_warps)
+{
+    /* The tile scan's private accesses are the hand-written kernel's, whose
+     * conflicts model.c counts (programs/cuda_counts.c: items 4 apart, the
+     * sweeps' 2d apart), the mediate scan's once a chunk: equal, and not
+     * 0, when ℓ >= 32.  The other kernels make no private access. */
+    machine m = test_preset("mcm");
+    const long points[][2] = {{1 << 14, 128}, {1 << 15, 32}}; /* the mediate scan in 1 chunk, in 2 */
+    for (int p = 0; p < 2; p++) {
+        exec_result run = run_fft((double)points[p][0], (double)points[p][1], &m);
+        kernel_dag *model = build_builtin("stockham", test_params("n l", points[p][0], points[p][1]), &m);
+        cr_expect_gt(model->kernels[0].cost.bank_conflicts, 0);
+        for (int i = 0; i < model->n; i++) {
+            double got = kernel_block_cost(&run.dag->kernels[i], 0)->bank_conflicts;
+            double declared = i < 2 ? model->kernels[i].cost.bank_conflicts : 0;
+            cr_expect_eq(got, declared, "n = %ld, %s: %g conflicts, the model %g", points[p][0],
+                         model->kernels[i].name, got, declared);
+        }
+        kernel_dag_free(model);
+        exec_result_free(&run);
+    }
+    /* ℓ = 16: cuda_counts.c counts a warp of 32 threads, whose items 4
+     * apart fill a bank 4 deep (3 extra rounds for each of the 12 accesses
+     * of the partials and the run: 36); a block of 16 threads is a warp of
+     * 16, 2 deep (12).  Its sweeps have no conflict either way. */
+    exec_result run = run_fft(8192, 16, &m);
+    kernel_dag *model = build_builtin("stockham", test_params("n l", 8192, 16), &m);
+    cr_expect_eq(kernel_block_cost(&run.dag->kernels[0], 0)->bank_conflicts, 12);
+    cr_expect_eq(model->kernels[0].cost.bank_conflicts, 36);
+    kernel_dag_free(model);
+    exec_result_free(&run);
+}
+
+/* ---- (c) simulated time --------------------------------------------------- */
+
+Test(exec_stockham, simulated_time_as_documented_and_within_theorem_1)
+{
+    /* The model's DAG with every block's cost replaced by the documented
+     * one simulates to the exec DAG's T exactly; the spans of the scans,
+     * butterflies and twiddles and the twiddle's third word make exec mode
+     * slower than the model. */
+    const char *presets[] = {"mcm", "gtx670"};
+    for (int i = 0; i < 2; i++) {
+        machine m = test_preset(presets[i]);
+        long n = 4096;
+        int l = 128;
+        exec_result run = run_fft((double)n, l, &m);
+        kernel_dag *model = build_builtin("stockham", test_params("n l", n, l), &m);
+        kernel_dag *documented = kernel_dag_new("stockham");
+        for (int k = 0; k < model->n; k++) {
+            kernel copy = model->kernels[k];
+            copy.per_block = malloc(sizeof *copy.per_block * (size_t)copy.blocks);
+            for (long b = 0; b < copy.blocks; b++) {
+                expected e = expected_of(&model->kernels[k], n, l, m.warp, b);
+                copy.per_block[b] = (block_cost){.span = e.span, .work = e.work, .reads = e.reads, .writes = e.writes};
+            }
+            copy.cost = copy.per_block[0];
+            cr_assert_geq(kernel_dag_chain(documented, &copy), 0, "%s", fail_message());
+        }
+        sim_result got = simulate(run.dag, &m), doc = simulate(documented, &m), mod = simulate(model, &m);
+        cr_expect_leq(got.T, got.bound_theorem1, "%s: T %g > Theorem 1 %g", presets[i], got.T, got.bound_theorem1);
+        cr_expect_eq(got.T, doc.T, "%s: T %g, the documented costs give %g", presets[i], got.T, doc.T);
+        cr_expect_gt(got.T, mod.T, "%s: exec T %g, model T %g", presets[i], got.T, mod.T);
+        cr_expect_eq(got.costs.N, mod.costs.N);
+        cr_expect_eq(got.costs.L_kernels, mod.costs.L_kernels);
+        sim_result_free(&got);
+        sim_result_free(&doc);
+        sim_result_free(&mod);
+        kernel_dag_free(documented);
+        kernel_dag_free(model);
+        exec_result_free(&run);
+    }
+}
+
+/* ---- (d) the serial reference ---------------------------------------------- */
+
+/* y_j = Σ_i x_i ω^(ij): the definition. */
+static void naive_dft(const word *x, word *y, long n, word omega)
+{
+    for (long j = 0; j < n; j++) {
+        word sum = 0, step = zp_pow(FFT_PRIME, omega, (uint64_t)j), power = 1;
+        for (long i = 0; i < n; i++, power = zp_mul(FFT_PRIME, power, step))
+            sum = zp_add(FFT_PRIME, sum, zp_mul(FFT_PRIME, x[i], power));
+        y[j] = sum;
+    }
+}
+
+Test(exec_stockham, the_roots_of_unity_have_order_n)
+{
+    for (int k = 0; k <= FFT_MAX_LOG2; k++) {
+        word omega = fft_root_of_unity(1L << k);
+        cr_assert_eq(zp_pow(FFT_PRIME, omega, 1ull << k), 1, "n = 2^%d", k);
+        if (k > 0)
+            cr_assert_eq(zp_pow(FFT_PRIME, omega, 1ull << (k - 1)), FFT_PRIME - 1, "n = 2^%d: ω^(n/2) = −1", k);
+    }
+}
+
+Test(exec_stockham, the_serial_fft_is_the_dft)
+{
+    uint64_t state = 7;
+    for (long n = 1; n <= 1024; n *= 2) {
+        word *x = malloc(sizeof *x * (size_t)n), *y = malloc(sizeof *y * (size_t)n);
+        for (long i = 0; i < n; i++)
+            x[i] = mcm_random(&state) % FFT_PRIME;
+        word omega = fft_root_of_unity(n);
+        naive_dft(x, y, n, omega);
+        serial_fft(x, n, omega);
+        for (long i = 0; i < n; i++)
+            cr_assert_eq(x[i], y[i], "n = %ld, word %ld", n, i);
+        free(x);
+        free(y);
+    }
+}
