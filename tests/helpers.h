@@ -357,4 +357,32 @@ static inline double block_words(const round_pattern *rounds, int n_rounds, long
     return (double)groups * (w < l ? w : l) / l;
 }
 
+/* What a block of a kernel run in exec mode is expected to measure, and
+ * its kernel's α and β (the most words one thread reads, writes). */
+typedef struct block_expected {
+    double span, work, reads, writes, alpha, beta;
+} block_expected;
+
+/* The same for any pattern: `cell` gives the cell thread g of the grid
+ * touches in the round, or -1 where it makes no access then; words per
+ * thread that block b moves in that round. */
+typedef long (*round_cell)(long g, const void *ctx);
+static inline double round_cell_words(round_cell cell, const void *ctx, long b, int l, int w)
+{
+    long groups = 0;
+    for (long first = b * l; first < (b + 1) * l; first += w) {
+        long seen[1024];
+        int n_seen = 0;
+        for (long g = first; g < first + w && g < (b + 1) * l; g++) {
+            long c = cell(g, ctx), known = 0;
+            for (int i = 0; i < n_seen && c >= 0 && !known; i++)
+                known = seen[i] == c / w;
+            if (c >= 0 && !known && n_seen < 1024)
+                seen[n_seen++] = c / w;
+        }
+        groups += n_seen;
+    }
+    return (double)groups * (w < l ? w : l) / l;
+}
+
 #endif

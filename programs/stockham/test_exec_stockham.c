@@ -14,7 +14,9 @@
 #include "helpers.h"
 #include "program.h"
 
+#include "../common/block_scan_costs.h"
 #include "../common/fft_reference.h"
+#include "../common/stockham_fft_costs.h"
 
 #include <math.h>
 
@@ -23,145 +25,30 @@ static exec_result run_fft(double n, double l, const machine *m)
     return run_case_exec("stockham", test_params("n l", n, l), m);
 }
 
-/* ---- an independent count of the UMM rule ------------------------------ */
-
-/* The cell thread g of the grid touches in a round, or -1 where it makes
- * no access in that round. */
-typedef long (*cell_of)(long g, const void *ctx);
-
-/* Words per thread that block b moves in one round. */
-static double round_words(cell_of cell, const void *ctx, long b, int l, int w)
-{
-    long groups = 0;
-    for (long first = b * l; first < (b + 1) * l; first += w) {
-        long seen[1024];
-        int n_seen = 0;
-        for (long g = first; g < first + w && g < (b + 1) * l; g++) {
-            long c = cell(g, ctx);
-            if (c < 0)
-                continue;
-            int known = 0;
-            for (int i = 0; i < n_seen && !known; i++)
-                known = seen[i] == c / w;
-            if (!known)
-                seen[n_seen++] = c / w;
-        }
-        groups += n_seen;
-    }
-    return (double)groups * (w < l ? w : l) / l;
-}
-
-typedef struct fft_point {
-    long n, half, q, tile_items, len; /* q: rows of q words; len: scanned items */
-    int l, round;
-} fft_point;
-
-static long butterfly_cell(long g, const void *ctx)
-{
-    const fft_point *p = ctx;
-    return g < p->half ? g + p->round * p->half : -1;
-}
-
-static long own_cell(long g, const void *ctx)
-{
-    const fft_point *p = ctx;
-    return g < p->n ? g : -1;
-}
-
-static long gathered_cell(long g, const void *ctx)
-{
-    const fft_point *p = ctx;
-    if (g >= p->n)
-        return -1;
-    long row = g / p->q, rows = p->n / p->q;
-    long from = row < rows / 2 ? 2 * row : 2 * (row - rows / 2) + 1;
-    return from * p->q + g % p->q;
-}
-
-static long twiddle_cell(long g, const void *ctx)
-{
-    const fft_point *p = ctx;
-    if (g >= p->half)
-        return -1;
-    return p->round == 0 ? p->half + g : g / p->q * p->q; /* the word, then ω^e */
-}
-
-/* Round k of a tile's load or store: item tile·4ℓ + kℓ + tid, if < len. */
-static long tile_cell(long g, const void *ctx)
-{
-    const fft_point *p = ctx;
-    long tile = g / p->l, item = tile * 4 * p->l + p->round * p->l + g % p->l;
-    return item < p->len ? item : -1;
-}
-
 /* ---- what each kernel measures, against the model's declared cost -------- */
 
-typedef struct expected {
-    double span, work, reads, writes, alpha, beta;
-} expected;
+/* The launch of model kernel `modelled` (kernel names of kernels.c). */
+static const char *launch_of(const char *modelled)
+{
+    static const char *const scan[][2] = {
+        {"roots-inclusive", "scan_tiles"}, {"roots-mediate", "scan_mediate"}, {"roots-exclusive", "scan_apply"}};
+    for (size_t i = 0; i < sizeof scan / sizeof scan[0]; i++)
+        if (strcmp(modelled, scan[i][0]) == 0)
+            return scan[i][1];
+    return modelled;
+}
 
 /* The per-block cost kernels.c documents for model kernel `k` at n, ℓ on
- * warp w, block b (index in the launch). */
-static expected expected_of(const kernel *k, long n, int l, int w, long b)
+ * warp w, block b (index in the launch): the FFT's kernels as
+ * stockham_fft_costs.h counts them, the scan's as block_scan_costs.h does
+ * for a product of 11 operations. */
+static block_expected expected_of(const kernel *k, long n, int l, int w, long b)
 {
-    const block_cost *d = &k->cost;
-    double L = log2(l);
-    expected e = {d->span, d->work, d->reads, d->writes, d->reads, d->writes};
-    fft_point p = {n, n / 2, 1, 4L * l, n, l, 0};
-    int step;
-    if (strncmp(k->name, "butterfly[", 10) == 0) {
-        e.span = 2 * d->span; /* 6 + 2·5 a thread; W(B) as declared */
-        for (p.round = 0; p.round < 2; p.round++) {
-            e.reads += round_words(butterfly_cell, &p, b, l, w) - 1;
-            e.writes += round_words(butterfly_cell, &p, b, l, w) - 1;
-        }
-    } else if (sscanf(k->name, "stride[%d]", &step) == 1) {
-        p.q = n >> step >> 1; /* q = 2^(log n − 1 − step) */
-        e.reads = round_words(gathered_cell, &p, b, l, w);
-        e.writes = round_words(own_cell, &p, b, l, w);
-    } else if (sscanf(k->name, "twiddle[%d]", &step) == 1) {
-        p.q = n >> step >> 1;
-        e.span = 2 * d->span; /* 9 + 11 a thread */
-        e.alpha = 2;          /* the word and its power ω^e */
-        e.reads = round_words(twiddle_cell, &p, b, l, w);
-        p.round = 1;
-        e.reads += round_words(twiddle_cell, &p, b, l, w);
-        p.round = 0;
-        e.writes = round_words(twiddle_cell, &p, b, l, w);
-    } else if (strcmp(k->name, "roots-inclusive") == 0) {
-        e.span = 29 * L + 92;
-        e.work = 117.0 * l - 25;
-        e.beta = 5; /* thread 0 also writes the tile's total */
-        e.reads = e.writes = 0;
-        for (p.round = 0; p.round < 4; p.round++) {
-            e.reads += round_words(tile_cell, &p, b, l, w);
-            e.writes += round_words(tile_cell, &p, b, l, w);
-        }
-        e.writes += (double)(w < l ? w : l) / l;
-    } else if (strcmp(k->name, "roots-mediate") == 0) {
-        long len = n / (4L * l), chunk = 4L * l, chunks = (len + chunk - 1) / chunk;
-        e.span = e.work = e.reads = e.writes = e.alpha = e.beta = 0;
-        for (long c = 0; c < chunks; c++) {
-            long items = len - c * chunk < chunk ? len - c * chunk : chunk;
-            double own = 0; /* thread 0's real items */
-            p.len = items;
-            for (p.round = 0; p.round < 4; p.round++) {
-                own += (long)p.round * l < items;
-                e.reads += round_words(tile_cell, &p, 0, l, w);
-                e.writes += round_words(tile_cell, &p, 0, l, w);
-            }
-            double carry = c == 0 ? 1 : 14; /* a write; two reads, a product, a write */
-            e.span += 88 + 29 * L + carry + 12 * own;
-            e.work += 114.0 * l - 26 + carry + 12 * (double)items;
-            e.alpha += own;
-            e.beta += own;
-        }
-    } else if (strcmp(k->name, "roots-exclusive") == 0) {
-        e.span = 11 * d->span; /* 4 products of 11 */
-        e.work = 11 * d->work;
-    } else {
+    block_expected e;
+    if (!fft_kernel_expected(k->name, &k->cost, n, l, w, 0, b, &e) &&
+        !scan_kernel_expected(launch_of(k->name), 11, strcmp(k->name, "roots-mediate") == 0 ? n / (4L * l) : n, l,
+                              w, b, &e))
         cr_assert_fail("unexpected kernel %s", k->name);
-    }
     return e;
 }
 
@@ -170,12 +57,7 @@ static expected expected_of(const kernel *k, long n, int l, int w, long b)
  * steps (stride[3]). */
 static int same_kernel(const char *launched, const char *modelled)
 {
-    static const char *const scan[][2] = {
-        {"scan_tiles", "roots-inclusive"}, {"scan_mediate", "roots-mediate"}, {"scan_apply", "roots-exclusive"}};
-    for (size_t i = 0; i < sizeof scan / sizeof scan[0]; i++)
-        if (strcmp(launched, scan[i][0]) == 0)
-            return strcmp(modelled, scan[i][1]) == 0;
-    return same_kernel_name(launched, modelled);
+    return same_kernel_name(launched, launch_of(modelled));
 }
 
 /* The exec DAG against model.c's at n, ℓ on m, kernel by kernel and block
@@ -193,7 +75,7 @@ static void compare_with_model(long n, int l, const machine *m)
         cr_expect_eq(g->threads, d->threads, "%s: ℓ", d->name);
         double overhead = 0;
         for (long b = 0; b < g->blocks; b++) {
-            expected e = expected_of(d, n, l, m->warp, b);
+            block_expected e = expected_of(d, n, l, m->warp, b);
             const block_cost *c = kernel_block_cost(g, b);
             cr_expect_eq(c->span, e.span, "n = %ld, ℓ = %d, %s block %ld: S(B) %g, expected %g", n, l, d->name, b,
                          c->span, e.span);
@@ -329,7 +211,7 @@ Test(exec_stockham, simulated_time_as_documented_and_within_theorem_1)
             kernel copy = model->kernels[k];
             copy.per_block = malloc(sizeof *copy.per_block * (size_t)copy.blocks);
             for (long b = 0; b < copy.blocks; b++) {
-                expected e = expected_of(&model->kernels[k], n, l, m.warp, b);
+                block_expected e = expected_of(&model->kernels[k], n, l, m.warp, b);
                 copy.per_block[b] = (block_cost){.span = e.span, .work = e.work, .reads = e.reads, .writes = e.writes};
             }
             copy.cost = copy.per_block[0];
