@@ -11,10 +11,10 @@
  */
 #include "compare.h"
 #include "fail.h"
+#include "program.h"
 #include "runfile.h"
 #include "validate.h"
 
-#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,14 +128,17 @@ static int one_conclusion(FILE *f, const validation *v, const char *path, set_ve
 
 int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts)
 {
-    glob_t files;
+    int n_files;
     verdicts->n = 0;
-    if (glob("programs/*.cfg", 0, NULL, &files) != 0)
+    char **files = program_run_files(NULL, &n_files);
+    if (n_files == 0) {
+        free(files);
         return 0;
+    }
     int rc = 0, agree = 0, total = 0;
-    for (size_t i = 0; i < files.gl_pathc && rc == 0; i++)
-        rc = one_conclusion(f, v, files.gl_pathv[i], verdicts);
-    globfree(&files);
+    for (int i = 0; i < n_files && rc == 0; i++)
+        rc = one_conclusion(f, v, files[i], verdicts);
+    program_run_files_free(files, n_files);
     for (int i = 0; i < verdicts->n; i++) {
         agree += verdicts->file[i].agree;
         total += verdicts->file[i].total;
