@@ -9,7 +9,6 @@
 extern const exec_program exec_euclid;
 extern const exec_program exec_cooley_tukey;
 extern const exec_program exec_plain_mult;
-extern const exec_program exec_radix_sort;
 extern const exec_program exec_plain_division;
 extern const exec_program exec_prefix_naive;
 extern const exec_program exec_prefix_optimal;
@@ -18,7 +17,6 @@ static const exec_program *const list[] = {
     &exec_euclid,
     &exec_cooley_tukey,
     &exec_plain_mult,
-    &exec_radix_sort,
     &exec_plain_division,
     &exec_prefix_naive,
     &exec_prefix_optimal,

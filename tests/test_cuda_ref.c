@@ -7,7 +7,7 @@
  * Each reference is checked against an independent one: the radix-2 FFT
  * against the naive DFT, the FFT product against the schoolbook product,
  * division against a = q b + r, the gcd against planted and known factors,
- * radix sort against qsort, the scans against running sums.
+ * the scans against running sums.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -198,23 +198,6 @@ Test(scan, sum_and_inclusive_scan_wrap_modulo_2_32)
         big[i] = rng_u32(&rng);
     cpu_inclusive_scan_u32(big, scan, 1000);
     cr_assert_eq(scan[999], cpu_sum_u32(big, 1000));
-}
-
-Test(sort, radix_matches_qsort)
-{
-    rng_t rng = {8};
-    size_t n = 100000;
-    uint32_t *a = malloc(n * 4), *b = malloc(n * 4);
-    for (size_t i = 0; i < n; i++)
-        a[i] = (i % 3 == 0) ? (rng_u32(&rng) & 0xff) : rng_u32(&rng); /* duplicates */
-    memcpy(b, a, n * 4);
-    cpu_radix_sort_u32(a, n);
-    qsort(b, n, 4, cpu_cmp_u32);
-    cr_assert_arr_eq(a, b, n * 4);
-    for (size_t i = 1; i < n; i++)
-        cr_assert_leq(a[i - 1], a[i]);
-    free(a);
-    free(b);
 }
 
 /* ---- option parsing ------------------------------------------------------- */

@@ -196,27 +196,3 @@ void cpu_inclusive_scan_u32(const uint32_t *x, uint32_t *y, size_t n)
         y[i] = s;
     }
 }
-
-void cpu_radix_sort_u32(uint32_t *keys, size_t n)
-{
-    uint32_t *tmp = malloc(n * sizeof *tmp);
-    if (!tmp)
-        abort();
-    for (int shift = 0; shift < 32; shift += 8) {
-        size_t count[257] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[((keys[i] >> shift) & 0xff) + 1]++;
-        for (int d = 0; d < 256; d++)
-            count[d + 1] += count[d];    /* count[d] = start of digit d */
-        for (size_t i = 0; i < n; i++)
-            tmp[count[(keys[i] >> shift) & 0xff]++] = keys[i];
-        memcpy(keys, tmp, n * sizeof *keys);
-    }
-    free(tmp);
-}
-
-int cpu_cmp_u32(const void *x, const void *y)
-{
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    return (a > b) - (a < b);
-}

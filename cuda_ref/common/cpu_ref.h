@@ -4,8 +4,7 @@
  *
  * Owns: the naive DFT and a serial radix-2 FFT over Z/pZ, schoolbook and
  * FFT-based polynomial products, polynomial division with remainder, the
- * classical Euclidean GCD, sum / inclusive prefix sums of 32-bit words, and
- * an LSD radix sort of 32-bit keys.
+ * classical Euclidean GCD, and sum / inclusive prefix sums of 32-bit words.
  *
  * Conventions: a polynomial is a dense array of coefficients in Z/pZ, index =
  * degree.  "size" means number of coefficients (deg + 1), as in the MCM paper
@@ -61,12 +60,6 @@ int cpu_gcd(const uint32_t *a, int deg_a, const uint32_t *b, int deg_b,
 /* 32-bit unsigned sums, wrapping modulo 2^32 */
 uint32_t cpu_sum_u32(const uint32_t *x, size_t n);
 void cpu_inclusive_scan_u32(const uint32_t *x, uint32_t *y, size_t n);
-
-/* LSD radix sort, four passes of 8-bit digits */
-void cpu_radix_sort_u32(uint32_t *keys, size_t n);
-
-/* comparator for qsort on uint32_t */
-int cpu_cmp_u32(const void *x, const void *y);
 
 #ifdef __cplusplus
 }

@@ -29,7 +29,9 @@
  * load and store, 2 log ℓ + 5.  Where the hand-written CUDA kept a value
  * in a register across a barrier (the tile's total, the mediate's carry),
  * it is a word of private memory here: the total is read off the
- * up-sweep's root by thread 0 in the step that clears it.
+ * up-sweep's root by thread 0 in the step that clears it (where every
+ * thread read it between two barriers of their own: one barrier fewer a
+ * tile scan).
  *
  * The steps' args begin with a tile_scan, the places of the tile, the
  * partials and the total in private memory.  Items are words of 32 bits.

@@ -21,8 +21,8 @@
  *                 (x_j, x_{j+n/2}) → (x_j + x_{j+n/2}, x_j − x_{j+n/2}).
  * 3 log n − 2 kernels; the stride permutation is out of place (two
  * buffers), the rest in place.  These are the grids, accesses and
- * arithmetic of the hand-written CUDA this replaces
- * (cuda_ref/common/stockham.cuh), kernel for kernel.
+ * arithmetic of the hand-written CUDA they replace
+ * (cuda_ref/common/stockham.cuh, before issue 26), kernel for kernel.
  *
  * Operations: exec mode counts the Z/pZ arithmetic (exec_zp_*); the index
  * arithmetic, which it cannot see, is charged as the worksheet counts it
