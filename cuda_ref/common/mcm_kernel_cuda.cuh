@@ -204,6 +204,16 @@ typedef struct mcm_kernel {
 #define MCM_NARGS_(...) MCM_NARGS2_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define MCM_NARGS2_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, n, ...) n
 
+/* the exec_thread of this CUDA thread, at step 0 */
+#define MCM_THIS_THREAD_(t_)               \
+    exec_thread t_;                        \
+    t_.tid = (int)threadIdx.x;             \
+    t_.threads = (int)blockDim.x;          \
+    t_.bid = (long)blockIdx.x;             \
+    t_.blocks = (long)gridDim.x;           \
+    t_.step = 0;                           \
+    t_.priv = mcm_private_
+
 /* step k (k >= 1) after the barrier that ends step k-1 */
 #define MCM_NEXT_(k, s) __syncthreads(); t_.step = k; s(&t_, &args_);
 #define MCM_STEPS_1(a) a(&t_, &args_);
@@ -236,13 +246,7 @@ typedef struct mcm_kernel {
 #define MCM_KERNEL(name_, args_type_, ...)                                        \
     static __global__ void name_##_mcm_global_(args_type_ args_)                  \
     {                                                                             \
-        exec_thread t_;                                                           \
-        t_.tid = (int)threadIdx.x;                                                \
-        t_.threads = (int)blockDim.x;                                             \
-        t_.bid = (long)blockIdx.x;                                                \
-        t_.blocks = (long)gridDim.x;                                              \
-        t_.step = 0;                                                              \
-        t_.priv = mcm_private_;                                                   \
+        MCM_THIS_THREAD_(t_);                                                     \
         MCM_CAT_(MCM_STEPS_, MCM_NARGS_(__VA_ARGS__))(__VA_ARGS__)                \
     }                                                                             \
     static const mcm_kernel name_ = {#name_, MCM_NARGS_(__VA_ARGS__),             \
@@ -254,12 +258,7 @@ typedef struct mcm_kernel {
 #define MCM_KERNEL_LOOP(name_, args_type_, step_)                                 \
     static __global__ void name_##_mcm_global_(args_type_ args_, int steps_)      \
     {                                                                             \
-        exec_thread t_;                                                           \
-        t_.tid = (int)threadIdx.x;                                                \
-        t_.threads = (int)blockDim.x;                                             \
-        t_.bid = (long)blockIdx.x;                                                \
-        t_.blocks = (long)gridDim.x;                                              \
-        t_.priv = mcm_private_;                                                   \
+        MCM_THIS_THREAD_(t_);                                                     \
         for (t_.step = 0; t_.step < steps_; t_.step++) {                          \
             if (t_.step > 0)                                                      \
                 __syncthreads();                                                  \
@@ -286,13 +285,7 @@ typedef struct mcm_schedule {
     static __device__ void name_##_schedule_(mcm_schedule *s_ MCM_UNUSED, const args_type_ *a_ MCM_UNUSED); \
     static __global__ void name_##_mcm_global_(args_type_ args_)                                       \
     {                                                                                                  \
-        exec_thread t_;                                                                                \
-        t_.tid = (int)threadIdx.x;                                                                     \
-        t_.threads = (int)blockDim.x;                                                                  \
-        t_.bid = (long)blockIdx.x;                                                                     \
-        t_.blocks = (long)gridDim.x;                                                                   \
-        t_.step = 0;                                                                                   \
-        t_.priv = mcm_private_;                                                                        \
+        MCM_THIS_THREAD_(t_);                                                                          \
         mcm_schedule schedule_ = {t_.threads, t_.blocks, &t_, &args_};                                 \
         name_##_schedule_(&schedule_, &args_);                                                         \
     }                                                                                                  \

@@ -56,56 +56,42 @@ Test(exec_fft_mult, refuses_what_its_kernels_cannot_multiply)
 
 /* ---- (b) measured costs against the model, kernel by kernel ---------------- */
 
-/* What block b of model kernel k (FFT size N) measures: the FFT's kernels
- * as stockham_fft_costs.h counts them (the inverse FFT's powers ω^(N−e));
- * pointwise and scale a product of 11 operations, their words as declared. */
-static block_expected expected_of(const kernel *k, long size, int l, int w, long b)
+/* A point: the FFT size N, ℓ, the warp. */
+typedef struct mult_point {
+    long size;
+    int l, w;
+} mult_point;
+
+/* A model kernel's launch: its name without the FFT's label. */
+static const char *launch_of(const char *modelled)
 {
-    const char *colon = strchr(k->name, ':'), *what = colon ? colon + 1 : k->name;
+    const char *colon = strchr(modelled, ':');
+    return colon ? colon + 1 : modelled;
+}
+
+/* What block b of model kernel k measures: the FFT's kernels as
+ * stockham_fft_costs.h counts them (the inverse FFT's powers ω^(N−e));
+ * pointwise and scale a product of 11 operations, their words as declared. */
+static block_expected expected_of(const kernel *k, long b, const void *ctx)
+{
+    const mult_point *p = ctx;
+    const char *what = launch_of(k->name);
     block_expected e;
-    if (fft_kernel_expected(what, &k->cost, size, l, w, strncmp(k->name, "inverse-fft:", 12) == 0, b, &e))
+    if (fft_kernel_expected(what, &k->cost, p->size, p->l, p->w, strncmp(k->name, "inverse-fft:", 12) == 0, b, &e))
         return e;
     cr_assert(strcmp(what, "pointwise") == 0 || strcmp(what, "scale") == 0, "unexpected kernel %s", k->name);
     const block_cost *d = &k->cost;
-    return (block_expected){11, 11.0 * l, d->reads, d->writes, d->reads, d->writes};
+    return (block_expected){11, 11.0 * p->l, d->reads, d->writes, d->reads, d->writes};
 }
 
 static void compare_with_model(double n, double mm, int l, const machine *m)
 {
     exec_result run = run_mult(n, mm, l, m);
     kernel_dag *model = build_builtin("fft-mult", test_params("n m l", n, mm, l), m);
-    const kernel_dag *got = run.dag;
-    long size = 1;
-    while (size < n + (mm ? mm : n) - 1)
-        size *= 2;
-    cr_assert_eq(got->n, model->n, "%d kernels, the model %d", got->n, model->n);
-    for (int i = 0; i < model->n; i++) {
-        const kernel *g = &got->kernels[i], *d = &model->kernels[i];
-        const char *colon = strchr(d->name, ':');
-        cr_expect(same_kernel_name(g->name, colon ? colon + 1 : d->name), "%s, %s", g->name, d->name);
-        cr_expect_eq(g->blocks, d->blocks, "%s: grid", d->name);
-        cr_expect_eq(g->threads, d->threads, "%s: ℓ", d->name);
-        for (long b = 0; b < g->blocks; b++) {
-            block_expected e = expected_of(d, size, l, m->warp, b);
-            const block_cost *c = kernel_block_cost(g, b);
-            cr_expect_eq(c->span, e.span, "N = %ld, %s block %ld: S(B) %g, expected %g", size, d->name, b, c->span,
-                         e.span);
-            cr_expect_eq(c->work, e.work, "N = %ld, %s block %ld: W(B) %g, expected %g", size, d->name, b, c->work,
-                         e.work);
-            cr_expect_eq(c->reads, e.reads, "N = %ld, %s block %ld: reads %g, expected %g", size, d->name, b,
-                         c->reads, e.reads);
-            cr_expect_eq(c->writes, e.writes, "N = %ld, %s block %ld: writes %g, expected %g", size, d->name, b,
-                         c->writes, e.writes);
-            if (b == 0) {
-                cr_expect_eq(run.reports[i].alpha, e.alpha, "%s: α %g", d->name, run.reports[i].alpha);
-                cr_expect_eq(run.reports[i].beta, e.beta, "%s: β %g", d->name, run.reports[i].beta);
-            }
-        }
-    }
-    dag_costs cg = checked_costs(got, m), cm = checked_costs(model, m);
-    cr_expect_eq(cg.N, cm.N, "N");
-    cr_expect_eq(cg.L_kernels, cm.L_kernels, "L");
-    cr_expect_eq(cg.K, cm.K, "K");
+    mult_point p = {1, l, m->warp};
+    while (p.size < n + (mm ? mm : n) - 1)
+        p.size *= 2;
+    expect_measured_costs(&run, model, m, launch_of, expected_of, &p);
     kernel_dag_free(model);
     exec_result_free(&run);
 }
@@ -157,26 +143,8 @@ Test(exec_fft_mult, simulated_time_as_documented_and_within_theorem_1)
         long size = 2048;
         exec_result run = run_mult(n, 0, l, &m);
         kernel_dag *model = build_builtin("fft-mult", test_params("n m l", n, 0, l), &m);
-        kernel_dag *documented = kernel_dag_new("fft-mult");
-        for (int k = 0; k < model->n; k++) {
-            kernel copy = model->kernels[k];
-            copy.per_block = malloc(sizeof *copy.per_block * (size_t)copy.blocks);
-            for (long b = 0; b < copy.blocks; b++) {
-                block_expected e = expected_of(&model->kernels[k], size, l, m.warp, b);
-                copy.per_block[b] = (block_cost){.span = e.span, .work = e.work, .reads = e.reads, .writes = e.writes};
-            }
-            copy.cost = copy.per_block[0];
-            cr_assert_geq(kernel_dag_chain(documented, &copy), 0, "%s", fail_message());
-        }
-        sim_result got = simulate(run.dag, &m), doc = simulate(documented, &m), mod = simulate(model, &m);
-        cr_expect_leq(got.T, got.bound_theorem1, "%s: T %g > Theorem 1 %g", presets[i], got.T, got.bound_theorem1);
-        cr_expect_eq(got.T, doc.T, "%s: T %g, the documented costs give %g", presets[i], got.T, doc.T);
-        cr_expect_gt(got.T, mod.T, "%s: the measured spans are larger: exec T %g, model T %g", presets[i], got.T,
-                     mod.T);
-        sim_result_free(&got);
-        sim_result_free(&doc);
-        sim_result_free(&mod);
-        kernel_dag_free(documented);
+        mult_point p = {size, l, m.warp};
+        expect_documented_time(&run, model, &m, expected_of, &p, "the measured spans are larger");
         kernel_dag_free(model);
         exec_result_free(&run);
     }

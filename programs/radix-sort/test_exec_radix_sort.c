@@ -154,13 +154,27 @@ static long place_cell(long g, const void *ctx)
     return (long)r->p->offsets[r->pass][(long)d * r->p->tiles + tile] + j - first;
 }
 
-/* What block b of model kernel k (pass `pass`) measures, as kernels.c
- * documents it: the scans as block_scan_costs.h counts them for an
- * addition of 1 operation. */
-static block_expected expected_of(const kernel *k, const point *p, int pass, int w, long b)
+/* Which pass model kernel k belongs to: its name's [p]. */
+static int pass_of(const kernel *k)
 {
+    const char *open = strchr(k->name, '[');
+    cr_assert_not_null(open, "%s", k->name);
+    return atoi(open + 1);
+}
+
+/* A point on a warp of w. */
+typedef struct on_warp {
+    const point *p;
+    int w;
+} on_warp;
+
+/* What block b of model kernel k measures, as kernels.c documents it: the
+ * scans as block_scan_costs.h counts them for an addition of 1 operation. */
+static block_expected expected_of(const kernel *k, long b, const void *ctx)
+{
+    const point *p = ((const on_warp *)ctx)->p;
     const char *launched = launch_of(k->name);
-    int l = p->l;
+    int l = p->l, w = ((const on_warp *)ctx)->w, pass = pass_of(k);
     double L = log2(l), r = ceil(exp2(p->s) / l);
     block_expected e = {0, 0, 0, 0, 0, 0};
     scan_rounds tile = {p->n, -1, 0, l, 0};
@@ -192,51 +206,14 @@ static block_expected expected_of(const kernel *k, const point *p, int pass, int
     return e;
 }
 
-/* Which pass model kernel i belongs to: its name's [p]. */
-static int pass_of(const kernel *k)
-{
-    const char *open = strchr(k->name, '[');
-    cr_assert_not_null(open, "%s", k->name);
-    return atoi(open + 1);
-}
-
 /* The exec DAG against model.c's for the point, kernel by kernel and block
- * by block; the model's DAG, for more. */
+ * by block. */
 static void compare_with_model(const point *p, const machine *m)
 {
     exec_result run = run_sort(p, m);
     kernel_dag *model = build_builtin(RADIX, test_params("n c s l", p->n, p->c, p->s, p->l), m);
-    const kernel_dag *got = run.dag;
-    cr_assert_eq(got->n, model->n, "n = %ld, s = %d, ℓ = %d: %d kernels, the model %d", p->n, p->s, p->l, got->n,
-                 model->n);
-    for (int i = 0; i < model->n; i++) {
-        const kernel *g = &got->kernels[i], *d = &model->kernels[i];
-        cr_expect_str_eq(g->name, launch_of(d->name));
-        cr_expect_eq(g->blocks, d->blocks, "%s: grid", d->name);
-        cr_expect_eq(g->threads, d->threads, "%s: ℓ", d->name);
-        for (long b = 0; b < g->blocks; b++) {
-            block_expected e = expected_of(d, p, pass_of(d), m->warp, b);
-            const block_cost *c = kernel_block_cost(g, b);
-            cr_expect_eq(c->span, e.span, "s = %d, ℓ = %d, %s block %ld: S(B) %g, expected %g", p->s, p->l, d->name, b,
-                         c->span, e.span);
-            cr_expect_eq(c->work, e.work, "s = %d, ℓ = %d, %s block %ld: W(B) %g, expected %g", p->s, p->l, d->name, b,
-                         c->work, e.work);
-            cr_expect_eq(c->reads, e.reads, "s = %d, ℓ = %d, %s block %ld: reads %g, expected %g", p->s, p->l,
-                         d->name, b, c->reads, e.reads);
-            cr_expect_eq(c->writes, e.writes, "s = %d, ℓ = %d, %s block %ld: writes %g, expected %g", p->s, p->l,
-                         d->name, b, c->writes, e.writes);
-            if (b == 0) {
-                cr_expect_eq(run.reports[i].alpha, e.alpha, "%s: α %g, expected %g", d->name, run.reports[i].alpha,
-                             e.alpha);
-                cr_expect_eq(run.reports[i].beta, e.beta, "%s: β %g, expected %g", d->name, run.reports[i].beta,
-                             e.beta);
-            }
-        }
-    }
-    dag_costs cg = checked_costs(got, m), cm = checked_costs(model, m);
-    cr_expect_eq(cg.N, cm.N, "N");
-    cr_expect_eq(cg.L_kernels, cm.L_kernels, "L");
-    cr_expect_eq(cg.K, cm.K, "K");
+    on_warp at = {p, m->warp};
+    expect_measured_costs(&run, model, m, launch_of, expected_of, &at);
     kernel_dag_free(model);
     exec_result_free(&run);
 }
@@ -342,26 +319,8 @@ Test(exec_radix_sort, simulated_time_as_documented_and_within_theorem_1)
         point p = point_of(8192, 64, 4, 16, m.seed);
         exec_result run = run_sort(&p, &m);
         kernel_dag *model = build_builtin(RADIX, test_params("n c s l", p.n, p.c, p.s, p.l), &m);
-        kernel_dag *documented = kernel_dag_new(RADIX);
-        for (int k = 0; k < model->n; k++) {
-            kernel copy = model->kernels[k];
-            copy.per_block = malloc(sizeof *copy.per_block * (size_t)copy.blocks);
-            for (long b = 0; b < copy.blocks; b++) {
-                block_expected e = expected_of(&model->kernels[k], &p, pass_of(&copy), m.warp, b);
-                copy.per_block[b] = (block_cost){.span = e.span, .work = e.work, .reads = e.reads, .writes = e.writes};
-            }
-            copy.cost = copy.per_block[0];
-            cr_assert_geq(kernel_dag_chain(documented, &copy), 0, "%s", fail_message());
-        }
-        sim_result got = simulate(run.dag, &m), doc = simulate(documented, &m), mod = simulate(model, &m);
-        cr_expect_leq(got.T, got.bound_theorem1, "%s: T %g > Theorem 1 %g", presets[i], got.T, got.bound_theorem1);
-        cr_expect_eq(got.T, doc.T, "%s: T %g, the documented costs give %g", presets[i], got.T, doc.T);
-        cr_expect_gt(got.T, mod.T, "%s: every private access counted: exec T %g, model T %g", presets[i], got.T,
-                     mod.T);
-        sim_result_free(&got);
-        sim_result_free(&doc);
-        sim_result_free(&mod);
-        kernel_dag_free(documented);
+        on_warp at = {&p, m.warp};
+        expect_documented_time(&run, model, &m, expected_of, &at, "every private access counted");
         kernel_dag_free(model);
         exec_result_free(&run);
         point_free(&p);

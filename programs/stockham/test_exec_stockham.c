@@ -38,26 +38,25 @@ static const char *launch_of(const char *modelled)
     return modelled;
 }
 
-/* The per-block cost kernels.c documents for model kernel `k` at n, ℓ on
- * warp w, block b (index in the launch): the FFT's kernels as
- * stockham_fft_costs.h counts them, the scan's as block_scan_costs.h does
- * for a product of 11 operations. */
-static block_expected expected_of(const kernel *k, long n, int l, int w, long b)
+/* A point: n, ℓ, the warp. */
+typedef struct fft_point {
+    long n;
+    int l, w;
+} fft_point;
+
+/* The per-block cost kernels.c documents for model kernel `k`, block b
+ * (index in the launch): the FFT's kernels as stockham_fft_costs.h counts
+ * them, the scan's as block_scan_costs.h does for a product of 11
+ * operations. */
+static block_expected expected_of(const kernel *k, long b, const void *ctx)
 {
+    const fft_point *p = ctx;
     block_expected e;
-    if (!fft_kernel_expected(k->name, &k->cost, n, l, w, 0, b, &e) &&
-        !scan_kernel_expected(launch_of(k->name), 11, strcmp(k->name, "roots-mediate") == 0 ? n / (4L * l) : n, l,
-                              w, b, &e))
+    long len = strcmp(k->name, "roots-mediate") == 0 ? p->n / (4L * p->l) : p->n;
+    if (!fft_kernel_expected(k->name, &k->cost, p->n, p->l, p->w, 0, b, &e) &&
+        !scan_kernel_expected(launch_of(k->name), 11, len, p->l, p->w, b, &e))
         cr_assert_fail("unexpected kernel %s", k->name);
     return e;
-}
-
-/* The launch of a kernel written once is named after its kernel; model.c
- * names the scan after the worksheet (roots-...) and numbers the FFT's
- * steps (stride[3]). */
-static int same_kernel(const char *launched, const char *modelled)
-{
-    return same_kernel_name(launched, launch_of(modelled));
 }
 
 /* The exec DAG against model.c's at n, ℓ on m, kernel by kernel and block
@@ -66,39 +65,8 @@ static void compare_with_model(long n, int l, const machine *m)
 {
     exec_result run = run_fft((double)n, l, m);
     kernel_dag *model = build_builtin("stockham", test_params("n l", n, l), m);
-    const kernel_dag *got = run.dag;
-    cr_assert_eq(got->n, model->n, "n = %ld, ℓ = %d: %d kernels, the model %d", n, l, got->n, model->n);
-    for (int i = 0; i < model->n; i++) {
-        const kernel *g = &got->kernels[i], *d = &model->kernels[i];
-        cr_expect(same_kernel(g->name, d->name), "%s, %s", g->name, d->name);
-        cr_expect_eq(g->blocks, d->blocks, "%s: grid", d->name);
-        cr_expect_eq(g->threads, d->threads, "%s: ℓ", d->name);
-        double overhead = 0;
-        for (long b = 0; b < g->blocks; b++) {
-            block_expected e = expected_of(d, n, l, m->warp, b);
-            const block_cost *c = kernel_block_cost(g, b);
-            cr_expect_eq(c->span, e.span, "n = %ld, ℓ = %d, %s block %ld: S(B) %g, expected %g", n, l, d->name, b,
-                         c->span, e.span);
-            cr_expect_eq(c->work, e.work, "n = %ld, ℓ = %d, %s block %ld: W(B) %g, expected %g", n, l, d->name, b,
-                         c->work, e.work);
-            cr_expect_eq(c->reads, e.reads, "n = %ld, ℓ = %d, %s block %ld: reads %g, expected %g", n, l, d->name,
-                         b, c->reads, e.reads);
-            cr_expect_eq(c->writes, e.writes, "n = %ld, ℓ = %d, %s block %ld: writes %g, expected %g", n, l,
-                         d->name, b, c->writes, e.writes);
-            overhead += m->u * (e.reads + e.writes);
-            if (b == 0) {
-                cr_expect_eq(run.reports[i].alpha, e.alpha, "%s: α %g, expected %g", d->name, run.reports[i].alpha,
-                             e.alpha);
-                cr_expect_eq(run.reports[i].beta, e.beta, "%s: β %g, expected %g", d->name, run.reports[i].beta,
-                             e.beta);
-            }
-        }
-        cr_expect_eq(run.reports[i].measured_overhead, overhead, "%s: O", d->name);
-    }
-    dag_costs cg = checked_costs(got, m), cm = checked_costs(model, m);
-    cr_expect_eq(cg.N, cm.N, "N");
-    cr_expect_eq(cg.L_kernels, cm.L_kernels, "L");
-    cr_expect_eq(cg.K, cm.K, "K");
+    fft_point p = {n, l, m->warp};
+    expect_measured_costs(&run, model, m, launch_of, expected_of, &p);
     kernel_dag_free(model);
     exec_result_free(&run);
 }
@@ -206,27 +174,9 @@ Test(exec_stockham, simulated_time_as_documented_and_within_theorem_1)
         int l = 128;
         exec_result run = run_fft((double)n, l, &m);
         kernel_dag *model = build_builtin("stockham", test_params("n l", n, l), &m);
-        kernel_dag *documented = kernel_dag_new("stockham");
-        for (int k = 0; k < model->n; k++) {
-            kernel copy = model->kernels[k];
-            copy.per_block = malloc(sizeof *copy.per_block * (size_t)copy.blocks);
-            for (long b = 0; b < copy.blocks; b++) {
-                block_expected e = expected_of(&model->kernels[k], n, l, m.warp, b);
-                copy.per_block[b] = (block_cost){.span = e.span, .work = e.work, .reads = e.reads, .writes = e.writes};
-            }
-            copy.cost = copy.per_block[0];
-            cr_assert_geq(kernel_dag_chain(documented, &copy), 0, "%s", fail_message());
-        }
-        sim_result got = simulate(run.dag, &m), doc = simulate(documented, &m), mod = simulate(model, &m);
-        cr_expect_leq(got.T, got.bound_theorem1, "%s: T %g > Theorem 1 %g", presets[i], got.T, got.bound_theorem1);
-        cr_expect_eq(got.T, doc.T, "%s: T %g, the documented costs give %g", presets[i], got.T, doc.T);
-        cr_expect_gt(got.T, mod.T, "%s: exec T %g, model T %g", presets[i], got.T, mod.T);
-        cr_expect_eq(got.costs.N, mod.costs.N);
-        cr_expect_eq(got.costs.L_kernels, mod.costs.L_kernels);
-        sim_result_free(&got);
-        sim_result_free(&doc);
-        sim_result_free(&mod);
-        kernel_dag_free(documented);
+        fft_point p = {n, l, m.warp};
+        expect_documented_time(&run, model, &m, expected_of, &p,
+                               "the spans of the scans, butterflies and twiddles, the twiddles' third word");
         kernel_dag_free(model);
         exec_result_free(&run);
     }
