@@ -112,21 +112,25 @@ typedef struct scatter_args {
     int shift, bits;
 } scatter_args;
 
-static MCM_DEVICE word digit_of(word key, int shift, int bits) { return key >> shift & (((word)1 << bits) - 1); }
+/* Keys are 32-bit words: their arithmetic in 32 bits, as on the card.  A
+ * pass's shift is below 32; where s does not divide c its last digit's
+ * high bits lie past the key's 32, and are 0. */
+static MCM_DEVICE uint32_t digit_of(uint32_t key, int shift, int bits) { return key >> shift & ((1u << bits) - 1); }
+static MCM_DEVICE uint32_t bit_of(uint32_t key, int bit) { return bit < 32 ? key >> bit & 1 : 0; }
 
 /* The first place in the sorted tile at private `at` (4ℓ keys) whose key's
  * digit is >= d: log2(4ℓ) halvings and a last probe, whatever the keys. */
-static MCM_DEVICE long first_with_digit(exec_thread *t, long at, word d, int shift, int bits)
+static MCM_DEVICE long first_with_digit(exec_thread *t, long at, uint32_t d, int shift, int bits)
 {
     long base = 0;
     for (long left = KEYS * (long)t->threads; left > 1;) {
         long half = left / 2;
         exec_ops(t, 3);
-        base = digit_of(exec_pread(t, at + base + half), shift, bits) < d ? base + half : base;
+        base = digit_of((uint32_t)exec_pread(t, at + base + half), shift, bits) < d ? base + half : base;
         left -= half;
     }
     exec_ops(t, 3);
-    return base + (digit_of(exec_pread(t, at + base), shift, bits) < d);
+    return base + (digit_of((uint32_t)exec_pread(t, at + base), shift, bits) < d);
 }
 
 /* ---- local_sort ------------------------------------------------------------ */
@@ -145,7 +149,7 @@ MCM_STEP(mark_zeros, sort_args, a)
     long in = (t->step & 1) * KEYS * (long)t->threads;
     for (int j = t->tid; j < KEYS * t->threads; j += t->threads) {
         exec_ops(t, 2); /* the bit, the comparison */
-        exec_pwrite(t, a->at.tile + j, (exec_pread(t, in + j) >> (a->shift + t->step) & 1) == 0);
+        exec_pwrite(t, a->at.tile + j, bit_of((uint32_t)exec_pread(t, in + j), a->shift + t->step) == 0);
     }
 }
 
@@ -155,11 +159,11 @@ MCM_STEP(mark_zeros, sort_args, a)
 MCM_STEP(split_keys, sort_args, a)
 {
     long in = (t->step & 1) * KEYS * (long)t->threads, out = KEYS * (long)t->threads - in;
-    word zeros = exec_pread(t, a->at.total);
+    uint32_t zeros = (uint32_t)exec_pread(t, a->at.total);
     for (int j = t->tid; j < KEYS * t->threads; j += t->threads) {
-        word key = exec_pread(t, in + j), before = exec_pread(t, a->at.tile + j);
+        uint32_t key = (uint32_t)exec_pread(t, in + j), before = (uint32_t)exec_pread(t, a->at.tile + j);
         exec_ops(t, 4); /* the bit, j − before, + zeros, the selection */
-        exec_pwrite(t, out + (long)(key >> (a->shift + t->step) & 1 ? zeros + (word)j - before : before), key);
+        exec_pwrite(t, out + (bit_of(key, a->shift + t->step) ? zeros + (uint32_t)j - before : before), key);
     }
 }
 
@@ -169,8 +173,8 @@ MCM_STEP(store_tile, sort_args, a)
     long at = (t->step & 1) * KEYS * (long)t->threads, base = t->bid * KEYS * t->threads;
     for (int j = t->tid; j < KEYS * t->threads; j += t->threads)
         exec_gwrite(t, a->sorted, base + j, exec_pread(t, at + j));
-    word last = ((word)1 << a->bits) - 1;
-    for (word d = (word)t->tid; d <= last; d += (word)t->threads) {
+    uint32_t last = (1u << a->bits) - 1;
+    for (uint32_t d = (uint32_t)t->tid; d <= last; d += (uint32_t)t->threads) {
         long first = first_with_digit(t, at, d, a->shift, a->bits);
         long end = d == last ? KEYS * (long)t->threads : first_with_digit(t, at, d + 1, a->shift, a->bits);
         exec_ops(t, 1);
@@ -201,7 +205,7 @@ MCM_STEP(load_sorted, scatter_args, a)
 MCM_STEP(move_keys, scatter_args, a)
 {
     for (int j = t->tid; j < KEYS * t->threads; j += t->threads) {
-        word key = exec_pread(t, j), d = digit_of(key, a->shift, a->bits);
+        uint32_t key = (uint32_t)exec_pread(t, j), d = digit_of(key, a->shift, a->bits);
         long rank = j - first_with_digit(t, 0, d, a->shift, a->bits);
         exec_ops(t, 3); /* the digit, the rank, the place */
         exec_gwrite(t, a->out, (long)exec_gread(t, a->offsets, (long)d * a->tiles + t->bid) + rank, key);
