@@ -37,7 +37,8 @@
  * the launch's shape, s->threads and s->blocks, and nothing else, neither
  * a thread nor memory; it calls mcm_step once per step, in order, 1 to
  * MCM_STEPS_MAX of them, and t->step in that step is the number it
- * passes: a level, a bit, a chunk.  A barrier ends each step.  Exec mode
+ * passes: a level, a bit, a chunk (exec mode's messages name the step by
+ * it).  A barrier ends each step.  Exec mode
  * runs the schedule once per launch and then the steps it listed; the
  * card runs it in every thread, so its loops cost what the hand-written
  * kernel's do).
