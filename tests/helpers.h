@@ -407,7 +407,7 @@ static inline void expect_measured_costs(const exec_result *run, const kernel_da
 
 /* A copy of the chain `model` whose every block costs what `expected`
  * says: simulated, the time the documented costs give. */
-static inline kernel_dag *documented_dag(const kernel_dag *model, block_expectation expected, const void *ctx)
+static inline kernel_dag *dag_at_documented_costs(const kernel_dag *model, block_expectation expected, const void *ctx)
 {
     kernel_dag *dag = kernel_dag_new(model->name);
     for (int k = 0; k < model->n; k++) {
@@ -424,13 +424,13 @@ static inline kernel_dag *documented_dag(const kernel_dag *model, block_expectat
 }
 
 /* The exec run simulated on m: within Theorem 1, at exactly the time of
- * its model's DAG with the documented costs (documented_dag), and slower
- * than the model's (`why`: the documented costs that make it so); the
- * same N and L. */
+ * its model's DAG with the documented costs (dag_at_documented_costs), and
+ * slower than the model's (`why`: the documented costs that make it so);
+ * the same N and L. */
 static inline void expect_documented_time(const exec_result *run, const kernel_dag *model, const machine *m,
                                           block_expectation expected, const void *ctx, const char *why)
 {
-    kernel_dag *documented = documented_dag(model, expected, ctx);
+    kernel_dag *documented = dag_at_documented_costs(model, expected, ctx);
     sim_result got = simulate(run->dag, m), doc = simulate(documented, m), mod = simulate(model, m);
     cr_expect_leq(got.T, got.bound_theorem1, "%s: T %g > Theorem 1 %g", m->name, got.T, got.bound_theorem1);
     cr_expect_eq(got.T, doc.T, "%s: T %g, the documented costs give %g", m->name, got.T, doc.T);

@@ -37,8 +37,8 @@
  * ../common/fft_reference.h (itself checked against the schoolbook product
  * by test_exec_fft_mult.c).
  *
- * Params: n, m (input sizes, whole, n >= m >= 1; m = 0: m = n, the
- * default, as model.c), l (ℓ, a power of two <= 1024); N <= 2^26.
+ * Params: n, m (input sizes, whole, n >= m >= 1; m = 0 or none: m = n, as
+ * model.c), l (ℓ, a power of two <= 1024); N <= 2^26.
  */
 #include "mcm_kernel.h"
 
@@ -80,7 +80,8 @@ static int whole(double v) { return v == (double)(long)v; }
 
 static int setup(exec_run *run, const mcm_params *p)
 {
-    double nv = mcm_param(p, "n", 4096), mv = mcm_param(p, "m", 0), lv = mcm_param(p, "l", 256);
+    double nv = mcm_param(p, "n", 4096);
+    double mv = mcm_param(p, "m", nv), lv = mcm_param(p, "l", 256); /* no m: m = n, the card's rows say so */
     if (mv == 0)
         mv = nv;
     if (!whole(nv) || !whole(mv) || mv < 1 || mv > nv || nv + mv - 1 > (double)(1L << FFT_MAX_LOG2) ||
