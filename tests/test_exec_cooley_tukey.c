@@ -252,8 +252,8 @@ Test(exec_cooley_tukey, simulated_time_within_theorem_1_and_as_documented)
 Test(exec_cooley_tukey, finding_stockham_still_faster_by_far_less_than_the_model_says)
 {
     /* The paper's conclusion in exec mode (gtx670, ℓ = 128, m = 16): the
-     * measured costs keep Stockham ahead, T_ct/T_sh = 2.5 at n = 2^12 and
-     * 2.4 at 2^14, where the declared ones say 17.4 and 16.8 (the
+     * measured costs keep Stockham ahead, T_ct/T_sh = 2.4 at n = 2^12 and
+     * 2.3 at 2^14, where the declared ones say 17.4 and 16.8 (the
      * transpositions' 2Uℓ, note 1).  Stockham's exec mode (its kernels
      * written once) is checked by programs/stockham/test_exec_stockham.c. */
     machine m = test_preset("gtx670");

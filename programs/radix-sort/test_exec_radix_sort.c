@@ -252,7 +252,8 @@ Test(exec_radix_sort, refuses_what_its_kernels_cannot_sort)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *why =
             case_exec_refuses(RADIX, test_params("n l s c", bad[i].n, bad[i].l, bad[i].s, bad[i].c), &m);
-        cr_assert_not_null(why, "n = %g, ℓ = %g, s = %g, c = %g was accepted", bad[i].n, bad[i].l, bad[i].s, bad[i].c);
+        cr_assert_not_null(why, "n = %g, ℓ = %g, s = %g, c = %g was accepted", bad[i].n, bad[i].l, bad[i].s,
+                           bad[i].c);
         cr_expect(strstr(why, bad[i].why) != NULL, "%s", why);
     }
 }
