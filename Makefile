@@ -47,7 +47,8 @@ PACKAGES := libsimgrid-dev libconfig-dev libcriterion-dev libmuparser-dev \
 # A case study's folder (programs/CASE/) holds its model (built into the
 # library), its kernels written once (kernels.c: compiled by mcmsim at run
 # time for exec mode, and by nvcc for the card) and its tests.
-CASE_DIRS := $(filter-out programs/user/ programs/lectures/,$(wildcard programs/*/))
+# programs/common/ holds kernels written once that several cases include.
+CASE_DIRS := $(filter-out programs/user/ programs/lectures/ programs/common/,$(wildcard programs/*/))
 LIB_SRC  := $(wildcard sim/*.c machine/*.c programs/*.c validate/*.c) \
             $(filter-out %/kernels.c %/reference.c $(wildcard programs/*/test_*.c),$(wildcard $(CASE_DIRS:%=%*.c)))
 LIB_SRC  := $(filter-out sim/main.c validate/main.c,$(LIB_SRC))

@@ -91,8 +91,10 @@ $(BUILD)/cuda/user-%: programs/user/%.c $(CUDA_USER_DEPS)
 	$(NVCC) $(CUDA_NVCCFLAGS) $(CUDA_USER_FLAGS) -c $< -o $(BUILD)/cuda/obj/user-$*.o
 	$(NVCC) $(CUDA_NVCCFLAGS) $(BUILD)/cuda/obj/user-$*.o $(CUDA_C_OBJ) -o $@
 
-# a case study: its CSV rows name the case itself ("sum", not "user-sum")
-$(BUILD)/cuda/%: programs/%/kernels.c $(CUDA_USER_DEPS)
+# a case study: its CSV rows name the case itself ("sum", not "user-sum");
+# it may include headers of its own folder and of programs/common/
+CUDA_CASE_HEADERS := $(wildcard programs/*/*.h)
+$(BUILD)/cuda/%: programs/%/kernels.c $(CUDA_USER_DEPS) $(CUDA_CASE_HEADERS)
 	@mkdir -p $(BUILD)/cuda/obj
 	$(NVCC) $(CUDA_NVCCFLAGS) $(CUDA_USER_FLAGS) -DMCM_CASE_PREFIX='""' -c $< -o $(BUILD)/cuda/obj/case-$*.o
 	$(NVCC) $(CUDA_NVCCFLAGS) $(BUILD)/cuda/obj/case-$*.o $(CUDA_C_OBJ) -o $@

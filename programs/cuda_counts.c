@@ -1,6 +1,6 @@
 /*
- * cuda_counts.c — the class counts of cuda_ref/common/block_scan.cuh (see
- * cuda_counts.h).  With L = log2 ℓ, thread 0 (the longest path: it works
+ * cuda_counts.c — the class counts of the hand-written block scan
+ * (cuda_ref/common/block_scan.cuh before issue 26; see cuda_counts.h).  With L = log2 ℓ, thread 0 (the longest path: it works
  * at every level of both sweeps) of tile_exclusive_scan does
  *   operator: 3 (its partial of 4 items) + L (up-sweep) + L (down-sweep)
  *             + 4 (the run over its items) = 2L + 7;

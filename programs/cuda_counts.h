@@ -1,7 +1,8 @@
 /*
  * cuda_counts.h — operation classes (sim/kernel_dag.h) of the CUDA code
- * that several case studies share: the block scan of
- * cuda_ref/common/block_scan.cuh, as the Stockham FFT's powers of ω (a
+ * that several case studies share: the hand-written block scan
+ * (cuda_ref/common/block_scan.cuh before issue 26, now written once as
+ * programs/common/block_scan.h), as the Stockham FFT's powers of ω (a
  * prefix product in Z/pZ) and radix sort's counts (32-bit additions) use it.
  *
  * Counting convention of every case study's program file: per thread along

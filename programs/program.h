@@ -89,6 +89,15 @@ int program_run_exec(const config_setting_t *program, const char *name, const va
  * with b->kernels) into out; -1 with fail() if it has none. */
 int builtin_kernels_path(const builtin_program *b, char *out, size_t size);
 
+/* The papers' run files under folder `root` (mcmsim's source folder;
+ * NULL: the current folder, the paths relative to it): the .cfg files of
+ * root/programs/ (the comparisons) and of root/programs/CASE/ (a case
+ * study's), not the examples of programs/user/ and programs/lectures/:
+ * their paths, sorted, and their count in *count; free them with
+ * program_run_files_free. */
+char **program_run_files(const char *root, int *count);
+void program_run_files_free(char **files, int count);
+
 /* Build a DAG from a `kernels = ( ... )` list (config_program.c). */
 kernel_dag *config_program_build(const char *name, const config_setting_t *kernels,
                                  const vars *params, const machine *m);

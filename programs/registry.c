@@ -6,6 +6,7 @@
 #include "fail.h"
 #include "user_program.h"
 
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +274,42 @@ int program_run_exec(const config_setting_t *program, const char *name, const va
     if (b && builtin_kernels_path(b, source, sizeof source) < 0)
         return -1;
     return user_program_run(source, params, m, out);
+}
+
+static int by_path(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+char **program_run_files(const char *root, int *count)
+{
+    static const char *const patterns[] = {"programs/*.cfg", "programs/*/*.cfg"};
+    static const char *const examples[] = {"programs/user/", "programs/lectures/"};
+    char **files = NULL;
+    *count = 0;
+    for (size_t p = 0; p < sizeof patterns / sizeof patterns[0]; p++) {
+        char pattern[1100];
+        glob_t found;
+        snprintf(pattern, sizeof pattern, "%s%s%s", root ? root : "", root ? "/" : "", patterns[p]);
+        if (glob(pattern, 0, NULL, &found) != 0)
+            continue;
+        files = realloc(files, sizeof *files * (*count + found.gl_pathc));
+        for (size_t i = 0; i < found.gl_pathc; i++) {
+            const char *under = found.gl_pathv[i] + (root ? strlen(root) + 1 : 0);
+            int example = 0;
+            for (size_t e = 0; e < sizeof examples / sizeof examples[0]; e++)
+                example |= strncmp(under, examples[e], strlen(examples[e])) == 0;
+            if (!example)
+                files[(*count)++] = strdup(found.gl_pathv[i]);
+        }
+        globfree(&found);
+    }
+    qsort(files, (size_t)*count, sizeof *files, by_path);
+    return files;
+}
+
+void program_run_files_free(char **files, int count)
+{
+    for (int i = 0; i < count; i++)
+        free(files[i]);
+    free(files);
 }
 
 /* "dmm-example, contiguous, ...": the built-in programs with accesses. */

@@ -328,11 +328,79 @@ static int launch(exec_run *run, const mcm_kernel *k, const exec_step *steps, in
     return exec_launch(run, &launched, blocks, threads, args);
 }
 
+/* The steps a schedule lists (MCM_KERNEL_SCHEDULE), each with its t->step. */
+typedef struct mcm_steps_record {
+    exec_step *steps;
+    int *numbers;
+    int n, cap;
+} mcm_steps_record;
+
+void mcm_step(mcm_schedule *s, exec_step step, int k)
+{
+    mcm_steps_record *r = s->record;
+    if (r->n == MCM_STEPS_MAX) {
+        r->n++; /* too many: the launch says so */
+        return;
+    }
+    if (r->n > MCM_STEPS_MAX)
+        return;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 64;
+        r->steps = realloc(r->steps, sizeof *r->steps * (size_t)r->cap);
+        r->numbers = realloc(r->numbers, sizeof *r->numbers * (size_t)r->cap);
+    }
+    r->steps[r->n] = step;
+    r->numbers[r->n++] = k;
+}
+
+/* A scheduled kernel's args in exec mode: the program's, and its record. */
+typedef struct scheduled_args {
+    void *args;
+    const mcm_steps_record *record;
+} scheduled_args;
+
+/* Step i of a scheduled kernel: the i-th step its schedule listed, with
+ * t->step the number listed beside it. */
+static void scheduled_step(exec_thread *t, void *args)
+{
+    const scheduled_args *a = args;
+    int i = t->step;
+    t->step = a->record->numbers[i];
+    a->record->steps[i](t, a->args);
+    t->step = i;
+}
+
+static int launch_scheduled(exec_run *run, const mcm_kernel *k, long blocks, int threads, long private_words,
+                            void *args)
+{
+    mcm_steps_record record = {NULL, NULL, 0, 0};
+    mcm_schedule s = {threads, blocks, &record};
+    k->schedule(&s, args);
+    int rc;
+    if (record.n < 1 || record.n > MCM_STEPS_MAX) {
+        rc = fail("kernel '%s': its schedule lists %s%d steps, outside 1 .. %d (one mcm_step per step)", k->name,
+                  record.n > MCM_STEPS_MAX ? "more than " : "", record.n > MCM_STEPS_MAX ? MCM_STEPS_MAX : record.n,
+                  MCM_STEPS_MAX);
+    } else {
+        exec_step *steps = malloc(sizeof *steps * (size_t)record.n);
+        for (int i = 0; i < record.n; i++)
+            steps[i] = scheduled_step;
+        scheduled_args wrapped = {args, &record};
+        rc = launch(run, k, steps, record.n, blocks, threads, private_words, &wrapped);
+        free(steps);
+    }
+    free(record.steps);
+    free(record.numbers);
+    return rc;
+}
+
 int mcm_launch(exec_run *run, const mcm_kernel *k, long blocks, int threads, long private_words, void *args)
 {
     if (k->looped)
         return fail("mcm_launch of kernel '%s': a kernel of MCM_KERNEL_LOOP is launched with mcm_launch_steps, "
                     "which says how many times its step runs", k->name);
+    if (k->schedule)
+        return launch_scheduled(run, k, blocks, threads, private_words, args);
     return launch(run, k, k->steps, k->n_steps, blocks, threads, private_words, args);
 }
 
@@ -340,8 +408,9 @@ int mcm_launch_steps(exec_run *run, const mcm_kernel *k, int steps, long blocks,
                      void *args)
 {
     if (!k->looped)
-        return fail("mcm_launch_steps of kernel '%s': its steps are its MCM_KERNEL list (launch it with "
-                    "mcm_launch); mcm_launch_steps is for a kernel of MCM_KERNEL_LOOP", k->name);
+        return fail("mcm_launch_steps of kernel '%s': its steps are its %s (launch it with mcm_launch); "
+                    "mcm_launch_steps is for a kernel of MCM_KERNEL_LOOP", k->name,
+                    k->schedule ? "MCM_KERNEL_SCHEDULE's schedule" : "MCM_KERNEL list");
     if (steps < 1 || steps > MCM_STEPS_MAX)
         return fail("mcm_launch_steps of kernel '%s': %d steps, outside 1 .. %d", k->name, steps, MCM_STEPS_MAX);
     exec_step *repeated = malloc(sizeof *repeated * (size_t)steps);

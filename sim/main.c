@@ -20,7 +20,6 @@
  */
 #include "compare.h"
 #include "engine.h"
-#include "exec_programs.h"
 #include "fail.h"
 #include "lifetime.h"
 #include "paje.h"
@@ -194,12 +193,8 @@ static int parse_run_args(int argc, char **argv, run_options *o)
 static void free_points(run_point *pts, long n)
 {
     for (long i = 0; i < n; i++) {
-        if (pts[i].exec_twin)
-            exec_end(pts[i].exec_twin); /* it owns the DAG and the reports */
-        else {
-            kernel_dag_free(pts[i].dag);
-            free(pts[i].exec);
-        }
+        kernel_dag_free(pts[i].dag);
+        free(pts[i].exec);
         sim_result_free(&pts[i].result);
         dmm_result_free(&pts[i].dmm);
     }
@@ -244,22 +239,11 @@ static int start_mcm(const run_file *rf, const run_options *o, run_point *pt, si
  * then simulated like any program. */
 static int start_exec(const run_file *rf, const run_options *o, run_point *pt, sim_job *job)
 {
-    const builtin_program *b = program_has_source(rf->program) ? NULL : builtin_find(pt->program);
-    const exec_program *x = b && !b->kernels ? exec_program_find(pt->program) : NULL;
-    if (x) {
-        pt->exec_twin = exec_begin(pt->program, &pt->machine);
-        if (x->host(&pt->params, &pt->machine, pt->exec_twin) < 0)
-            return -1;
-        int n;
-        pt->exec = (exec_kernel_report *)exec_reports(pt->exec_twin, &n);
-        pt->dag = (kernel_dag *)exec_dag(pt->exec_twin);
-    } else {
-        exec_result measured;
-        if (program_run_exec(rf->program, pt->program, &pt->params, &pt->machine, &measured) < 0)
-            return -1;
-        pt->dag = measured.dag;
-        pt->exec = measured.reports;
-    }
+    exec_result measured;
+    if (program_run_exec(rf->program, pt->program, &pt->params, &pt->machine, &measured) < 0)
+        return -1;
+    pt->dag = measured.dag;
+    pt->exec = measured.reports;
     if (paper_closed_form(rf, pt) < 0)
         return -1;
     return sim_start(pt->dag, &pt->machine, o->trace, &pt->result, job);

@@ -21,7 +21,27 @@
  *   MCM_KERNEL_LOOP(divide, state, division_step);   // one step, run `steps` times
  *   mcm_launch_steps(run, &divide, 2 * s + 1, blocks, threads, private_words, &args);
  *
- * (t->step counts the runs, 0 .. steps-1; a barrier ends each one).
+ * (t->step counts the runs, 0 .. steps-1; a barrier ends each one), or,
+ * for a kernel whose steps come from loops, as a hand-written CUDA kernel
+ * has them with a barrier inside (version 2):
+ *
+ *   MCM_KERNEL_SCHEDULE(scan, scan_args, a, s) {     // its schedule
+ *       mcm_step(s, load, 0);                        // step `load`, t->step = 0
+ *       for (int d = 1; d < s->threads; d *= 2)
+ *           mcm_step(s, up_sweep, d);                // t->step = d in up_sweep
+ *       mcm_step(s, store, 0);
+ *   }
+ *   mcm_launch(run, &scan, blocks, threads, private_words, &args);
+ *
+ * (a schedule is the block's control flow: it may read the args `a` and
+ * the launch's shape, s->threads and s->blocks, and nothing else, neither
+ * a thread nor memory; it calls mcm_step once per step, in order, 1 to
+ * MCM_STEPS_MAX of them, and t->step in that step is the number it
+ * passes: a level, a bit, a chunk (exec mode's messages name the step by
+ * it).  A barrier ends each step.  Exec mode
+ * runs the schedule once per launch and then the steps it listed; the
+ * card runs it in every thread, so its loops cost what the hand-written
+ * kernel's do).
  *
  *   static int setup(exec_run *run, const mcm_params *p)  { ... mcm_alloc, mcm_set }
  *   static int launches(exec_run *run)                     { ... mcm_launch }
@@ -65,8 +85,9 @@
 
 /* The header's version: it grows, it does not break.  1: MCM_KERNEL,
  * mcm_launch and the rest below; 2 adds MCM_KERNEL_LOOP and
- * mcm_launch_steps, mcm_input, MCM_PRIME and MCM_UNROLL.  A file built
- * against any version up to this one runs. */
+ * mcm_launch_steps, MCM_KERNEL_SCHEDULE and mcm_step, mcm_input,
+ * MCM_PRIME and MCM_UNROLL.  A file built against any version up to this
+ * one runs. */
 #define MCM_API_VERSION 2
 
 #include <stdint.h>
@@ -96,13 +117,22 @@
 
 typedef struct mcm_params mcm_params; /* the point's params (user_program.c) */
 
+/* A kernel's schedule as it runs (MCM_KERNEL_SCHEDULE): the launch's
+ * shape, and where mcm_step records the steps (user_program.c). */
+typedef struct mcm_schedule {
+    int threads;  /* ℓ */
+    long blocks;
+    struct mcm_steps_record *record;
+} mcm_schedule;
+
 /* A kernel: its steps, in order; or, `looped`, its one step run as many
- * times as mcm_launch_steps says. */
+ * times as mcm_launch_steps says; or the steps its `schedule` lists. */
 typedef struct mcm_kernel {
     const char *name;
     int n_steps;
     const exec_step *steps;
     int looped;
+    void (*schedule)(mcm_schedule *s, const void *args);
 } mcm_kernel;
 
 /* A user program: what MCM_PROGRAM defines, under the name mcm_program. */
@@ -120,11 +150,23 @@ typedef struct mcm_program_entry {
 #define MCM_KERNEL(name_, args_type_, ...)                              \
     static const exec_step name_##_steps_[] = {__VA_ARGS__};            \
     static const mcm_kernel name_ = {#name_, (int)(sizeof name_##_steps_ / sizeof name_##_steps_[0]), \
-                                     name_##_steps_, 0}
+                                     name_##_steps_, 0, NULL}
 
 #define MCM_KERNEL_LOOP(name_, args_type_, step_)                       \
     static const exec_step name_##_steps_[] = {step_};                  \
-    static const mcm_kernel name_ = {#name_, 1, name_##_steps_, 1}
+    static const mcm_kernel name_ = {#name_, 1, name_##_steps_, 1, NULL}
+
+#define MCM_KERNEL_SCHEDULE(name_, args_type_, a_, s_)                                          \
+    static void name_##_schedule_(mcm_schedule *s_ MCM_UNUSED, const args_type_ *a_ MCM_UNUSED); \
+    static void name_##_schedule_any_(mcm_schedule *s, const void *a)                          \
+    {                                                                                           \
+        name_##_schedule_(s, (const args_type_ *)a);                                            \
+    }                                                                                           \
+    static const mcm_kernel name_ = {#name_, 0, NULL, 0, name_##_schedule_any_};                \
+    static void name_##_schedule_(mcm_schedule *s_ MCM_UNUSED, const args_type_ *a_ MCM_UNUSED)
+
+/* In a schedule: the next step is `step`, with t->step = k. */
+void mcm_step(mcm_schedule *s, exec_step step, int k);
 
 /* ---- host side: the functions a program's phases call ------------------- */
 
@@ -148,9 +190,10 @@ long mcm_size(gmem a);
 void mcm_set(gmem a, long i, word v); /* setup only */
 word mcm_get(gmem a, long i);         /* check only */
 
-/* Launch kernel k on `blocks` blocks of `threads` threads, each block with
- * `private_words` words of private memory; `args` is the kernel's args
- * struct, copied as the launch starts.  0, or -1 (exec: a broken rule). */
+/* Launch kernel k (of MCM_KERNEL or MCM_KERNEL_SCHEDULE) on `blocks`
+ * blocks of `threads` threads, each block with `private_words` words of
+ * private memory; `args` is the kernel's args struct, copied as the launch
+ * starts.  0, or -1 (exec: a broken rule). */
 int mcm_launch(exec_run *run, const mcm_kernel *k, long blocks, int threads, long private_words,
                void *args);
 

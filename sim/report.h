@@ -28,9 +28,8 @@ typedef struct run_point {
     closed_form paper;                /* the paper's closed forms, if any */
     machine machine;
     vars params;
-    kernel_dag *dag;                  /* MCM points (owned, unless exec_twin) */
+    kernel_dag *dag;                  /* MCM points (owned) */
     exec_kernel_report *exec;         /* exec mode: one report per kernel of dag (owned); else NULL */
-    exec_run *exec_twin;              /* a case study's exec twin: the run that measured dag */
     sim_result result;                /* MCM points; T also on DMM/UMM ones */
     dmm_result dmm;                   /* DMM/UMM points (machine.kind) */
 } run_point;

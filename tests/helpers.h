@@ -10,7 +10,6 @@
 #define MCM_TEST_HELPERS_H
 
 #include "engine.h"
-#include "exec_programs.h"
 #include "fail.h"
 #include "program.h"
 
@@ -271,25 +270,6 @@ static inline MCM_PRINTF(4, 5) int mcmsim_output(const char *streams, char *out,
     return pclose(pipe);
 }
 
-/* The exec mode of `program` (the test fails if it has none). */
-static inline const exec_program *test_exec_program(const char *program)
-{
-    const exec_program *x = exec_program_find(program);
-    cr_assert_not_null(x, "%s has no exec mode", program);
-    return x;
-}
-
-/* Run the exec mode of `program` at `params` on m; the test fails with the
- * program's message unless the result equals its serial reference. */
-static inline exec_run *run_exec_builtin(const char *program, vars params, const machine *m)
-{
-    const exec_program *x = test_exec_program(program);
-    exec_run *run = exec_begin(program, m);
-    cr_assert_eq(x->host(&params, m, run), 0, "%s at seed %llu: %s", program, (unsigned long long)m->seed,
-                 fail_message());
-    return run;
-}
-
 /* The built-in case study `program`'s kernels written once (its
  * programs/CASE/kernels.c), run in exec mode at `params` on m; the test
  * fails with the program's message unless its check passes. */
@@ -424,6 +404,114 @@ static inline long trace_transactions(const access_trace *threads, int l, int w,
         }
     }
     return total;
+}
+
+/* What a block of a kernel run in exec mode is expected to measure, and
+ * its kernel's α and β (the most words one thread reads, writes). */
+typedef struct block_expected {
+    double span, work, reads, writes, alpha, beta;
+} block_expected;
+
+/* What block b of model kernel k is expected to measure: a case's test
+ * says, from the counts its kernels.c documents. */
+typedef block_expected (*block_expectation)(const kernel *k, long b, const void *ctx);
+
+/* An exec run of a case's kernels written once against its model's DAG,
+ * kernel by kernel: the launch's name (launch_name: the kernel's name in
+ * kernels.c for a model kernel's, e.g. "stride" for "fft-a:stride[3]"),
+ * grid and threads; every block's S(B), W(B) and words, and each kernel's
+ * α and β, as `expected` says; N, L and K equal. */
+static inline void expect_measured_costs(const exec_result *run, const kernel_dag *model, const machine *m,
+                                         const char *(*launch_name)(const char *modelled),
+                                         block_expectation expected, const void *ctx)
+{
+    const kernel_dag *got = run->dag;
+    cr_assert_eq(got->n, model->n, "%d kernels, the model %d", got->n, model->n);
+    for (int i = 0; i < model->n; i++) {
+        const kernel *g = &got->kernels[i], *d = &model->kernels[i];
+        cr_expect(same_kernel_name(g->name, launch_name(d->name)), "launched %s for %s", g->name, d->name);
+        cr_expect_eq(g->blocks, d->blocks, "%s: grid", d->name);
+        cr_expect_eq(g->threads, d->threads, "%s: ℓ", d->name);
+        for (long b = 0; b < g->blocks; b++) {
+            block_expected e = expected(d, b, ctx);
+            const block_cost *c = kernel_block_cost(g, b);
+            cr_expect_eq(c->span, e.span, "%s block %ld: S(B) %g, expected %g", d->name, b, c->span, e.span);
+            cr_expect_eq(c->work, e.work, "%s block %ld: W(B) %g, expected %g", d->name, b, c->work, e.work);
+            cr_expect_eq(c->reads, e.reads, "%s block %ld: reads %g, expected %g", d->name, b, c->reads, e.reads);
+            cr_expect_eq(c->writes, e.writes, "%s block %ld: writes %g, expected %g", d->name, b, c->writes,
+                         e.writes);
+            if (b == 0) {
+                cr_expect_eq(run->reports[i].alpha, e.alpha, "%s: α %g, expected %g", d->name, run->reports[i].alpha,
+                             e.alpha);
+                cr_expect_eq(run->reports[i].beta, e.beta, "%s: β %g, expected %g", d->name, run->reports[i].beta,
+                             e.beta);
+            }
+        }
+    }
+    dag_costs cg = checked_costs(got, m), cm = checked_costs(model, m);
+    cr_expect_eq(cg.N, cm.N, "N");
+    cr_expect_eq(cg.L_kernels, cm.L_kernels, "L");
+    cr_expect_eq(cg.K, cm.K, "K");
+}
+
+/* A copy of the chain `model` whose every block costs what `expected`
+ * says: simulated, the time the documented costs give. */
+static inline kernel_dag *dag_at_documented_costs(const kernel_dag *model, block_expectation expected, const void *ctx)
+{
+    kernel_dag *dag = kernel_dag_new(model->name);
+    for (int k = 0; k < model->n; k++) {
+        kernel copy = model->kernels[k];
+        copy.per_block = malloc(sizeof *copy.per_block * (size_t)copy.blocks); /* the DAG owns it */
+        for (long b = 0; b < copy.blocks; b++) {
+            block_expected e = expected(&model->kernels[k], b, ctx);
+            copy.per_block[b] = (block_cost){.span = e.span, .work = e.work, .reads = e.reads, .writes = e.writes};
+        }
+        copy.cost = copy.per_block[0];
+        cr_assert_geq(kernel_dag_chain(dag, &copy), 0, "%s", fail_message());
+    }
+    return dag;
+}
+
+/* The exec run simulated on m: within Theorem 1, at exactly the time of
+ * its model's DAG with the documented costs (dag_at_documented_costs), and
+ * slower than the model's (`why`: the documented costs that make it so);
+ * the same N and L. */
+static inline void expect_documented_time(const exec_result *run, const kernel_dag *model, const machine *m,
+                                          block_expectation expected, const void *ctx, const char *why)
+{
+    kernel_dag *documented = dag_at_documented_costs(model, expected, ctx);
+    sim_result got = simulate(run->dag, m), doc = simulate(documented, m), mod = simulate(model, m);
+    cr_expect_leq(got.T, got.bound_theorem1, "%s: T %g > Theorem 1 %g", m->name, got.T, got.bound_theorem1);
+    cr_expect_eq(got.T, doc.T, "%s: T %g, the documented costs give %g", m->name, got.T, doc.T);
+    cr_expect_gt(got.T, mod.T, "%s: %s: exec T %g, model T %g", m->name, why, got.T, mod.T);
+    cr_expect_eq(got.costs.N, mod.costs.N);
+    cr_expect_eq(got.costs.L_kernels, mod.costs.L_kernels);
+    sim_result_free(&got);
+    sim_result_free(&doc);
+    sim_result_free(&mod);
+    kernel_dag_free(documented);
+}
+
+/* The same for any pattern: `cell` gives the cell thread g of the grid
+ * touches in the round, or -1 where it makes no access then; words per
+ * thread that block b moves in that round. */
+typedef long (*round_cell)(long g, const void *ctx);
+static inline double round_cell_words(round_cell cell, const void *ctx, long b, int l, int w)
+{
+    long groups = 0;
+    for (long first = b * l; first < (b + 1) * l; first += w) {
+        long seen[1024];
+        int n_seen = 0;
+        for (long g = first; g < first + w && g < (b + 1) * l; g++) {
+            long c = cell(g, ctx), known = 0;
+            for (int i = 0; i < n_seen && c >= 0 && !known; i++)
+                known = seen[i] == c / w;
+            if (c >= 0 && !known && n_seen < 1024)
+                seen[n_seen++] = c / w;
+        }
+        groups += n_seen;
+    }
+    return (double)groups * (w < l ? w : l) / l;
 }
 
 #endif

@@ -329,7 +329,7 @@ Test(cli, compare_needs_a_well_formed_group)
  * compare group): under SAN=1 mult.cfg alone takes over a minute. */
 Test(cli, sweeps_on_several_jobs_print_what_one_job_prints, .timeout = 240)
 {
-    const char *files[] = {"demo", "radix-sort", "dmm-umm", "contiguous"};
+    const char *files[] = {"demo", "radix-sort/radix-sort", "dmm-umm", "contiguous"};
     const char *formats[] = {"text", "csv", "json"};
     static char one[sizeof ((outcome *)0)->out];
     for (size_t f = 0; f < sizeof files / sizeof *files; f++)

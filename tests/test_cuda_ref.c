@@ -1,11 +1,9 @@
 /*
  * tests/test_cuda_ref.c -- Criterion tests of the CPU side of cuda_ref/:
- * the Z/pZ arithmetic, the serial references every CUDA program checks
- * against, the option parser and the CSV writer.  Runs without a GPU
- * (built by `make cuda-check`, see cuda_ref/cuda.mk).
- *
- * Each reference is checked against an independent one: the radix-2 FFT
- * against the naive DFT, the FFT product against the schoolbook product,
+ * the Z/pZ arithmetic of the microbenchmarks, the option parser and the
+ * CSV writer.  Runs without a GPU (built by `make cuda-check`, see
+ * cuda_ref/cuda.mk).  The case studies' serial references are in their
+ * folders (programs/CASE/) and checked by their own tests.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -14,17 +12,9 @@
 #include <string.h>
 
 #include "../cuda_ref/common/cli.h"
-#include "../cuda_ref/common/cpu_ref.h"
 #include "../cuda_ref/common/csv.h"
 #include "../cuda_ref/common/rng.h"
 #include "../cuda_ref/common/zp.h"
-
-static void random_poly(uint32_t *p, size_t len, rng_t *rng)
-{
-    for (size_t i = 0; i + 1 < len; i++)
-        p[i] = rng_zp(rng);
-    p[len - 1] = rng_zp_nonzero(rng);
-}
 
 /* ---- Z/pZ ------------------------------------------------------------- */
 
@@ -54,79 +44,6 @@ Test(zp, inverse_and_roots_of_unity)
         cr_assert_eq(zp_pow(w, N), 1u, "w^N for N = 2^%d", k);
         cr_assert_eq(zp_pow(w, N / 2), ZP_P - 1, "w^(N/2) = -1 for N = 2^%d", k);
     }
-}
-
-/* ---- DFT / FFT ----------------------------------------------------------- */
-
-Test(fft, matches_naive_dft_and_inverts)
-{
-    rng_t rng = {3};
-    for (size_t n = 1; n <= 512; n *= 2) {
-        uint32_t *x = malloc(n * 4), *y = malloc(n * 4), *z = malloc(n * 4);
-        for (size_t i = 0; i < n; i++)
-            x[i] = rng_zp(&rng);
-        uint32_t w = zp_root_of_unity(n);
-        cpu_dft_naive(x, y, n, w);
-        memcpy(z, x, n * 4);
-        cpu_fft(z, n, w);
-        cr_assert_arr_eq(z, y, n * 4, "FFT != naive DFT for n = %zu", n);
-        cpu_fft(z, n, zp_inv(w));                 /* n * x */
-        uint32_t inv_n = zp_inv((uint32_t)n);
-        for (size_t i = 0; i < n; i++)
-            cr_assert_eq(zp_mul(z[i], inv_n), x[i]);
-        free(x);
-        free(y);
-        free(z);
-    }
-}
-
-/* ---- products ------------------------------------------------------------- */
-
-Test(mul, fft_product_matches_schoolbook)
-{
-    rng_t rng = {4};
-    static const size_t sizes[][2] = {{1, 1}, {2, 1}, {5, 3}, {16, 16},
-                                      {100, 37}, {256, 256}, {1000, 999}};
-    for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
-        size_t n = sizes[t][0], m = sizes[t][1];
-        uint32_t *a = malloc(n * 4), *b = malloc(m * 4);
-        uint32_t *f = malloc((n + m - 1) * 4), *g = malloc((n + m - 1) * 4);
-        random_poly(a, n, &rng);
-        random_poly(b, m, &rng);
-        cpu_mul_schoolbook(a, n, b, m, f);
-        cpu_mul_fft(a, n, b, m, g);
-        cr_assert_arr_eq(f, g, (n + m - 1) * 4, "n=%zu m=%zu", n, m);
-        free(a);
-        free(b);
-        free(f);
-        free(g);
-    }
-}
-
-Test(mul, schoolbook_small_known)
-{
-    /* (1 + 2x)(3 + x) = 3 + 7x + 2x^2 */
-    uint32_t a[] = {1, 2}, b[] = {3, 1}, f[3];
-    cpu_mul_schoolbook(a, 2, b, 2, f);
-    cr_assert(f[0] == 3 && f[1] == 7 && f[2] == 2);
-}
-
-
-Test(sort, radix_matches_qsort)
-{
-    rng_t rng = {8};
-    size_t n = 100000;
-    uint32_t *a = malloc(n * 4), *b = malloc(n * 4);
-    for (size_t i = 0; i < n; i++)
-        a[i] = (i % 3 == 0) ? (rng_u32(&rng) & 0xff) : rng_u32(&rng); /* duplicates */
-    memcpy(b, a, n * 4);
-    cpu_radix_sort_u32(a, n);
-    qsort(b, n, 4, cpu_cmp_u32);
-    cr_assert_arr_eq(a, b, n * 4);
-    for (size_t i = 1; i < n; i++)
-        cr_assert_leq(a[i - 1], a[i]);
-    free(a);
-    free(b);
 }
 
 /* ---- option parsing ------------------------------------------------------- */

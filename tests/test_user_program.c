@@ -8,6 +8,7 @@
 #include "user_program.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <sys/stat.h>
 
 /* A fresh folder for one test's files, and a cache of its own. */
@@ -283,6 +284,84 @@ Test(user_program, every_input_a_program_checks_is_run_and_input_0_is_measured)
     write_run_file(dir, "inputs", "bad = 9; count = 3;");
     expect_refused(dir, "inputs", (const char *[]){"in its setup of input 2: mcm_input: setup said 3 inputs for input 0 and 4 for input 2",
                                                   "params only", NULL});
+}
+
+/* A kernel of MCM_KERNEL_SCHEDULE runs the steps its schedule lists, in
+ * order, each with the number listed beside it as t->step: here a
+ * Hillis–Steele scan of ℓ words, level k adding the word 2^k to the left,
+ * between two buffers of ℓ private words.  Per thread: the load, 1
+ * private write; a level, 2 reads, 1 operation and 1 write where
+ * tid >= 2^k, else 1 read and 1 write; the store, 1 read.  Thread ℓ − 1
+ * adds at every level: S(B) = 2 + 4 log ℓ; a barrier between each two of
+ * the log ℓ + 2 steps. */
+Test(user_program, a_scheduled_kernel_runs_the_steps_its_schedule_lists)
+{
+    const char *dir = workdir();
+    write_file(dir, "scan.c",
+               "#include \"mcm_kernel.h\"\n"
+               "typedef struct { gmem x; } args;\n"
+               "MCM_STEP(load, args, a) { exec_pwrite(t, t->tid, exec_gread(t, a->x, t->tid)); }\n"
+               "MCM_STEP(level, args, a) {\n"
+               "    int l = t->threads, d = 1 << t->step, in = (t->step % 2) * l, out = l - in;\n"
+               "    word v = exec_pread(t, in + t->tid);\n"
+               "    if (t->tid >= d) { v += exec_pread(t, in + t->tid - d); exec_ops(t, 1); }\n"
+               "    exec_pwrite(t, out + t->tid, v % 1000003);\n"
+               "}\n"
+               "MCM_STEP(store, args, a) { exec_gwrite(t, a->x, t->tid, exec_pread(t, t->step * t->threads + t->tid)); }\n"
+               "MCM_KERNEL_SCHEDULE(scan, args, a, s) {\n"
+               "    int k = 0;\n"
+               "    mcm_step(s, load, 0);\n"
+               "    for (; 1 << k < s->threads; k++)\n"
+               "        mcm_step(s, level, k);\n"
+               "    mcm_step(s, store, k % 2);\n"
+               "}\n"
+               "static gmem x; static int l;\n"
+               "static int s(exec_run *r, const mcm_params *p) {\n"
+               "    l = (int)mcm_param(p, \"l\", 32); x = mcm_alloc(r, \"x\", l);\n"
+               "    for (long i = 0; i < l; i++) mcm_set(x, i, (word)(i * i + 1));\n"
+               "    return 0;\n"
+               "}\n"
+               "static int launch(exec_run *r) { args a = {x}; return mcm_launch(r, &scan, 1, l, 2 * l, &a); }\n"
+               "static int c(exec_run *r) {\n"
+               "    (void)r; word sum = 0;\n"
+               "    for (int i = 0; i < l; i++) { sum = (sum + (word)(i * i + 1)) % 1000003;\n"
+               "        if (mcm_get(x, i) != sum) return mcm_fail(\"x[%d] = %llu, want %llu\", i, (unsigned long long)mcm_get(x, i), (unsigned long long)sum); }\n"
+               "    return 0;\n"
+               "}\n"
+               "MCM_PROGRAM(\"scan\", s, launch, c);\n");
+    machine m = test_machine(16, 8);
+    char source[512];
+    snprintf(source, sizeof source, "%s/scan.c", dir);
+    for (int log_l = 0; log_l <= 8; log_l += 4) {
+        vars params = test_params("l", ldexp(1, log_l));
+        kernel_dag *dag = user_program_build(source, &params, &m);
+        cr_assert_not_null(dag, "ℓ = 2^%d: %s", log_l, fail_message());
+        const block_cost *c = kernel_block_cost(&dag->kernels[0], 0);
+        cr_expect_eq(c->span, 2 + 4 * log_l, "ℓ = 2^%d: S(B) %g", log_l, c->span);
+        cr_expect_eq(c->span_ops[OP_BARRIER], log_l + 1, "ℓ = 2^%d: %g barriers", log_l, c->span_ops[OP_BARRIER]);
+        cr_expect_str_eq(dag->kernels[0].name, "scan");
+        kernel_dag_free(dag);
+    }
+    /* a schedule that lists no step, and mcm_launch_steps of a scheduled kernel */
+    write_file(dir, "empty.c",
+               "#include \"mcm_kernel.h\"\n"
+               "typedef struct { int steps; } args;\n"
+               "MCM_STEP(nothing, args, a) { exec_ops(t, 1); }\n"
+               "MCM_KERNEL_SCHEDULE(k, args, a, s) { for (int i = 0; i < a->steps; i++) mcm_step(s, nothing, i); }\n"
+               "static int steps;\n"
+               "static int s(exec_run *r, const mcm_params *p) { (void)r; steps = (int)mcm_param(p, \"steps\", 0); return 0; }\n"
+               "static int l(exec_run *r) { args a = {steps}; return steps < 0 ? mcm_launch_steps(r, &k, 1, 1, 32, 0, &a) : mcm_launch(r, &k, 1, 32, 0, &a); }\n"
+               "static int c(exec_run *r) { (void)r; return 0; }\n"
+               "MCM_PROGRAM(\"empty\", s, l, c);\n");
+    write_run_file(dir, "empty", "");
+    expect_refused(dir, "empty", (const char *[]){"empty.c", "kernel 'k'", "lists 0 steps", "mcm_step", NULL});
+    write_run_file(dir, "empty", "steps = -1;");
+    expect_refused(dir, "empty", (const char *[]){"empty.c", "MCM_KERNEL_SCHEDULE", "launch it with mcm_launch",
+                                                  NULL});
+    write_run_file(dir, "empty", "steps = 3;");
+    char out[8192];
+    cr_expect_eq(run_user(dir, "empty", MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "work W = 96 "), "three steps of one operation, 32 threads:\n%s", out);
 }
 
 /* The course examples run and check at a few shapes; matvec's Z/pZ

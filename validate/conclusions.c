@@ -12,14 +12,12 @@
  */
 #include "compare.h"
 #include "fail.h"
+#include "program.h"
 #include "runfile.h"
 #include "validate.h"
 
-#include <glob.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static int row_matches(const measured_row *r, const char *program, const vars *params)
 {
@@ -129,36 +127,19 @@ static int one_conclusion(FILE *f, const validation *v, const char *path, set_ve
     return rc;
 }
 
-/* A run file of programs/ itself, or of a case study's folder (one that
- * holds its model.c, programs/CASE/model.c), not of programs/lectures/ or
- * programs/user/. */
-static int in_programs_or_a_case(const char *path)
-{
-    const char *folder_end = strrchr(path, '/');
-    if (!folder_end || folder_end - path == (long)strlen("programs"))
-        return 1;
-    char model[1024];
-    snprintf(model, sizeof model, "%.*s/model.c", (int)(folder_end - path), path);
-    return access(model, R_OK) == 0;
-}
-
 int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts)
 {
-    glob_t files;
+    int n_files;
     verdicts->n = 0;
-    /* the run files several cases share, then each case's own */
-    static const char *const patterns[] = {"programs/*.cfg", "programs/*/*.cfg"};
-    int flags = 0;
-    for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++)
-        if (glob(patterns[i], flags, NULL, &files) == 0)
-            flags = GLOB_APPEND;
-    if (!flags)
+    char **files = program_run_files(NULL, &n_files);
+    if (n_files == 0) {
+        free(files);
         return 0;
+    }
     int rc = 0, agree = 0, total = 0;
-    for (size_t i = 0; i < files.gl_pathc && rc == 0; i++)
-        if (in_programs_or_a_case(files.gl_pathv[i]))
-            rc = one_conclusion(f, v, files.gl_pathv[i], verdicts);
-    globfree(&files);
+    for (int i = 0; i < n_files && rc == 0; i++)
+        rc = one_conclusion(f, v, files[i], verdicts);
+    program_run_files_free(files, n_files);
     for (int i = 0; i < verdicts->n; i++) {
         agree += verdicts->file[i].agree;
         total += verdicts->file[i].total;

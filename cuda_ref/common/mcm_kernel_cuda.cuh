@@ -16,7 +16,9 @@
  *    (shared memory), exec_ops (nothing), exec_zp_* (p = 469762049,
  *    bit-identical to sim/exec.c's results for every input);
  *  - MCM_KERNEL: one __global__ function per kernel, its steps inlined in
- *    order with a __syncthreads() between each two;
+ *    order with a __syncthreads() between each two; MCM_KERNEL_LOOP, its
+ *    step in a loop; MCM_KERNEL_SCHEDULE, its schedule run by every
+ *    thread, mcm_step inlining a step and the barrier after it;
  *  - the host side (mcm_param ... mcm_fail) and MCM_PROGRAM, whose main()
  *    is mcm_cuda_main below.
  *
@@ -159,7 +161,7 @@ static __device__ __forceinline__ word exec_zp_mul(exec_thread *t, word a, word 
         a %= MCM_PRIME;
         b %= MCM_PRIME;
     }
-    word x = a * b;                           /* < 2^64 */
+    word x = (word)(uint32_t)a * (uint32_t)b; /* both < 2^32: one 32 x 32 -> 64-bit product */
     word q = __umul64hi(x, MCM_BARRETT);      /* floor(x/p) or one less */
     uint32_t r = (uint32_t)(x - q * MCM_PRIME); /* < 2p */
     r = r >= (uint32_t)MCM_PRIME ? r - (uint32_t)MCM_PRIME : r;
@@ -209,7 +211,8 @@ extern __shared__ uint32_t mcm_private_[];
 
 typedef struct mcm_kernel {
     const char *name;
-    int n_steps;        /* its steps; 0: looped (MCM_KERNEL_LOOP), as many as the launch says */
+    int n_steps;        /* its steps; 0: looped (MCM_KERNEL_LOOP), as many as the launch says;
+                         * MCM_SCHEDULED: as many as its schedule lists */
     const void *func;   /* the __global__ function */
     size_t args_size;   /* sizeof the args type */
 } mcm_kernel;
@@ -218,6 +221,16 @@ typedef struct mcm_kernel {
 #define MCM_CAT2_(a, b) a##b
 #define MCM_NARGS_(...) MCM_NARGS2_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define MCM_NARGS2_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, n, ...) n
+
+/* the exec_thread of this CUDA thread, at step 0 */
+#define MCM_THIS_THREAD_(t_)               \
+    exec_thread t_;                        \
+    t_.tid = (int)threadIdx.x;             \
+    t_.threads = (int)blockDim.x;          \
+    t_.bid = (long)blockIdx.x;             \
+    t_.blocks = (long)gridDim.x;           \
+    t_.step = 0;                           \
+    t_.priv = mcm_private_
 
 /* step k (k >= 1) after the barrier that ends step k-1 */
 #define MCM_NEXT_(k, s) __syncthreads(); t_.step = k; s(&t_, &args_);
@@ -251,13 +264,7 @@ typedef struct mcm_kernel {
 #define MCM_KERNEL(name_, args_type_, ...)                                        \
     static __global__ void name_##_mcm_global_(args_type_ args_)                  \
     {                                                                             \
-        exec_thread t_;                                                           \
-        t_.tid = (int)threadIdx.x;                                                \
-        t_.threads = (int)blockDim.x;                                             \
-        t_.bid = (long)blockIdx.x;                                                \
-        t_.blocks = (long)gridDim.x;                                              \
-        t_.step = 0;                                                              \
-        t_.priv = mcm_private_;                                                   \
+        MCM_THIS_THREAD_(t_);                                                     \
         MCM_CAT_(MCM_STEPS_, MCM_NARGS_(__VA_ARGS__))(__VA_ARGS__)                \
     }                                                                             \
     static const mcm_kernel name_ = {#name_, MCM_NARGS_(__VA_ARGS__),             \
@@ -270,13 +277,7 @@ typedef struct mcm_kernel {
 #define MCM_KERNEL_LOOP(name_, args_type_, step_)                                 \
     static __global__ void name_##_mcm_global_(args_type_ args_, int steps_)      \
     {                                                                             \
-        exec_thread t_;                                                           \
-        t_.tid = (int)threadIdx.x;                                                \
-        t_.threads = (int)blockDim.x;                                             \
-        t_.bid = (long)blockIdx.x;                                                \
-        t_.blocks = (long)gridDim.x;                                              \
-        t_.priv = mcm_private_;                                                   \
-        t_.step = 0;                                                              \
+        MCM_THIS_THREAD_(t_);                                                     \
         step_(&t_, &args_);                                                       \
         for (t_.step = 1; t_.step < steps_; t_.step++) {                          \
             __syncthreads();                                                      \
@@ -285,6 +286,39 @@ typedef struct mcm_kernel {
     }                                                                             \
     static const mcm_kernel name_ = {#name_, 0, (const void *)name_##_mcm_global_, \
                                      sizeof(args_type_)}
+
+/* A scheduled kernel (MCM_KERNEL_SCHEDULE): a __global__ function of one
+ * parameter, the args, whose every thread runs the schedule, the block's
+ * control flow, with the steps inlined where mcm_step names them and a
+ * barrier after each: the loops of a hand-written kernel, barriers inside. */
+#define MCM_SCHEDULED (-1)
+
+typedef struct mcm_schedule {
+    int threads;    /* ℓ */
+    long blocks;
+    exec_thread *t; /* this thread */
+    void *args;
+} mcm_schedule;
+
+#define MCM_KERNEL_SCHEDULE(name_, args_type_, a_, s_)                                                 \
+    static __device__ void name_##_schedule_(mcm_schedule *s_ MCM_UNUSED, const args_type_ *a_ MCM_UNUSED); \
+    static __global__ void name_##_mcm_global_(args_type_ args_)                                       \
+    {                                                                                                  \
+        MCM_THIS_THREAD_(t_);                                                                          \
+        mcm_schedule schedule_ = {t_.threads, t_.blocks, &t_, &args_};                                 \
+        name_##_schedule_(&schedule_, &args_);                                                         \
+    }                                                                                                  \
+    static const mcm_kernel name_ = {#name_, MCM_SCHEDULED, (const void *)name_##_mcm_global_,        \
+                                     sizeof(args_type_)};                                              \
+    static __device__ void name_##_schedule_(mcm_schedule *s_ MCM_UNUSED, const args_type_ *a_ MCM_UNUSED)
+
+/* In a schedule: run `step` with t->step = k, then the barrier. */
+#define mcm_step(s_, step_, k_)                 \
+    do {                                        \
+        (s_)->t->step = (k_);                   \
+        step_((s_)->t, (s_)->args);             \
+        __syncthreads();                        \
+    } while (0)
 
 /* ---- the driver's state ---------------------------------------------------- */
 
@@ -605,8 +639,9 @@ static inline int mcm_launch_steps(exec_run *run, const mcm_kernel *k, int steps
                                    long private_words, void *args)
 {
     if (k->n_steps != 0)
-        return mcm_fail("mcm_launch_steps of kernel '%s': its steps are its MCM_KERNEL list (launch it "
-                        "with mcm_launch); mcm_launch_steps is for a kernel of MCM_KERNEL_LOOP", k->name);
+        return mcm_fail("mcm_launch_steps of kernel '%s': its steps are its %s (launch it with "
+                        "mcm_launch); mcm_launch_steps is for a kernel of MCM_KERNEL_LOOP", k->name,
+                        k->n_steps == MCM_SCHEDULED ? "MCM_KERNEL_SCHEDULE's schedule" : "MCM_KERNEL list");
     if (steps < 1 || steps > MCM_STEPS_MAX)
         return mcm_fail("mcm_launch_steps of kernel '%s': %d steps, outside 1 .. %d", k->name, steps,
                         MCM_STEPS_MAX);

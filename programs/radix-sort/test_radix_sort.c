@@ -232,8 +232,8 @@ Test(radix_sort, z_constraints_are_refused)
 Test(radix_sort, run_file_states_the_conclusion)
 {
     char out[8192];
-    int rc =
-        mcmsim_output(MCMSIM_OUT_AND_ERR, out, sizeof out, "compare %s/programs/radix-sort.cfg", MCMSIM_DATADIR);
+    int rc = mcmsim_output(MCMSIM_OUT_AND_ERR, out, sizeof out, "compare %s/programs/radix-sort/radix-sort.cfg",
+                           MCMSIM_DATADIR);
     cr_assert_eq(rc, 0, "%s", out);
     cr_expect(strstr(out, "claim: 2^s = Theta(l)") != NULL, "%s", out);
     cr_expect(strstr(out, "best s along n: s = 8 at 2^20") != NULL, "%s", out);

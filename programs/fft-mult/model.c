@@ -1,6 +1,7 @@
 /*
- * fft_mult.c — FFT-based multiplication of two polynomials over Z/pZ as an
- * MCM program.
+ * model.c — FFT-based multiplication of two polynomials over Z/pZ as an
+ * MCM program: the model a student computes (its kernels written once are
+ * kernels.c).
  *
  * Sources: paper §5.2 (mcm-paper-2015.txt, line 493), thesis §4.5.2 (line
  * 1873), and the Appendix B worksheet "FFT-based multiplication" (thesis
@@ -141,6 +142,7 @@ const builtin_program program_fft_mult = {
     .summary = "FFT-based multiplication: 3 Stockham FFTs of size N >= n+m-1, pointwise, scaling "
                "(paper §5.2, thesis App. B l.5822)",
     .defaults = "n=4096 m=0 l=256",
+    .kernels = "programs/fft-mult/kernels.c",
     .build = build,
     .closed_form = closed_form_fft,
 };

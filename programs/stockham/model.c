@@ -1,5 +1,6 @@
 /*
- * stockham.c — the Stockham FFT over Z/pZ as an MCM program.
+ * model.c — the Stockham FFT over Z/pZ as an MCM program: the model a
+ * student computes (its kernels written once are kernels.c).
  *
  * Sources: paper §4.2 (mcm-paper-2015.txt, line 308), thesis §4.4.2 (line
  * 1696), and the Appendix B worksheet "Stockham FFT algorithm" (thesis line
@@ -247,6 +248,7 @@ const builtin_program program_stockham = {
     .name = "stockham",
     .summary = "Stockham FFT of size n, 3 log n + 1 kernels incl. the powers of ω (paper §4.2, thesis App. B l.5343)",
     .defaults = "n=65536 l=128",
+    .kernels = "programs/stockham/kernels.c",
     .build = build,
     .closed_form = closed_form_sh,
 };

@@ -1,6 +1,7 @@
 /*
- * radix_sort.c — radix sort of n keys of c bits with program parameter s
- * (bits per pass), after Satish, Harris and Garland, as an MCM program.
+ * model.c — radix sort of n keys of c bits with program parameter s (bits
+ * per pass), after Satish, Harris and Garland, as an MCM program: the
+ * model a student computes (its kernels written once are kernels.c).
  *
  * Read beside:
  *   thesis (xie-thesis-2016.txt) §4.6 "Radix sort", lines 1931–1978: the
@@ -274,6 +275,7 @@ const builtin_program program_radix_sort = {
     .summary = "radix sort of n c-bit keys, s bits per pass, five kernels per pass "
                "(thesis §4.6, App. B l.6067)",
     .defaults = "n=1048576 c=32 s=8 l=256",
+    .kernels = "programs/radix-sort/kernels.c",
     .build = build,
     .closed_form = closed_form_of,
 };
