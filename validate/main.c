@@ -15,7 +15,9 @@
  *    constants.  Compare with the graph device times.  A case `user-NAME`
  *    is a kernel written once (programs/user/NAME.c): its DAG comes from
  *    exec mode; a built-in case's DAG is built at the params that make it
- *    its CUDA implementation's (program.h, cuda_params).
+ *    its CUDA implementation's (program.h, cuda_params).  Where the
+ *    machine has the caches of exec mode (sim/cache.h), the points that ran
+ *    through them are simulated without them too, for the report's table.
  * 4. Write validate/report/REPORT.md, validate/report/{a,b,c}/ (points.csv
  *    and one plot per case study) and the presets machine/h100.cfg and
  *    machine/h200.cfg.  The report ends with the targets case by case and
@@ -101,6 +103,15 @@ static void split_every_other_n(validation *v)
     }
 }
 
+/* A DAG any of whose blocks ran through the caches of exec mode. */
+static int ran_through_caches(const kernel_dag *dag)
+{
+    for (int k = 0; k < dag->n; k++)
+        if (dag->kernels[k].cost.sectors.measured)
+            return 1;
+    return 0;
+}
+
 /* The points of session s as set `name` on machine m.  A point the model
  * refuses (e.g. a Z constraint the card's code gets around by using
  * global memory) is left out and listed in the report. */
@@ -122,7 +133,9 @@ static int set_load(validation *v, const char *name, const char *title, const se
                         row->file, row->line);
         vpoint *p = &v->pts[v->n];
         p->row = row;
-        if (build_dag(row, m, &p->dag) < 0) {
+        if (build_dag(row, m, &p->dag) == 0)
+            p->cached = ran_through_caches(p->dag);
+        else {
             if (!builtin_find(row->program) || v->n_refused == 64)
                 return -1;
             v->refused[v->n_refused] = row;
@@ -135,14 +148,15 @@ static int set_load(validation *v, const char *name, const char *title, const se
     return 0;
 }
 
-/* Point p simulated (its job finished): its time and launches. */
-static int point_done(vpoint *p, const machine *m, sim_job *job)
+/* Point p simulated (its job finished): its time (into sim_ms, or
+ * without_caches sim_ms_off) and launches. */
+static int point_done(vpoint *p, const machine *m, sim_job *job, int without_caches)
 {
     sim_result *r = job->out;
     if (sim_finish(job) < 0)
         return fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
                     fail_message());
-    p->sim_ms = r->T / m->clock_hz * 1e3;
+    *(without_caches ? &p->sim_ms_off : &p->sim_ms) = r->T / m->clock_hz * 1e3;
     p->launches = r->costs.L_kernels;
     p->rounds = 0;
     for (int k = 0; k < p->dag->n; k++) /* blocks one SM takes in turn */
@@ -172,12 +186,15 @@ static const vpoint *simulated_before(const vpoint *p, const validation *v, cons
  * many at once as there are cores; each point's figures are its own, so
  * the order they finish in changes nothing.  A point simulated in an
  * earlier set (set b repeats set a's sizes on the same machine) is not
- * simulated again. */
-static int set_simulate(validation *v, const validation *earlier, int n_earlier)
+ * simulated again.  without_caches: the machine without the caches of
+ * exec mode, the points that ran through them only (into sim_ms_off; the
+ * others' sim_ms_off is their sim_ms). */
+static int set_simulate(validation *v, const validation *earlier, int n_earlier, int without_caches)
 {
     machine m = v->card;
-    if (machine_set_field(&m, "launch", "graph") <= 0)
-        return fail("machine key launch = graph: %s", fail_message());
+    if (machine_set_field(&m, "launch", "graph") <= 0 ||
+        (without_caches && machine_set_field(&m, "l1_words", "0") <= 0))
+        return fail("machine keys launch = graph, l1_words = 0: %s", fail_message());
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
     sim_job *job = calloc((size_t)jobs, sizeof *job);
@@ -194,10 +211,14 @@ static int set_simulate(validation *v, const validation *earlier, int n_earlier)
         if (rc == 0 && next < v->n && next - oldest < jobs) {
             vpoint *p = &v->pts[next];
             const vpoint *same = simulated_before(p, v, earlier, n_earlier);
-            if (same) { /* the point is done: no job under way for it */
-                p->sim_ms = same->sim_ms;
-                p->launches = same->launches;
-                p->rounds = same->rounds;
+            if (same || (without_caches && !p->cached)) { /* the point is done: no job under way for it */
+                if (without_caches)
+                    p->sim_ms_off = same ? same->sim_ms_off : p->sim_ms;
+                else {
+                    p->sim_ms = same->sim_ms;
+                    p->launches = same->launches;
+                    p->rounds = same->rounds;
+                }
                 copied[next++] = 1;
                 continue;
             }
@@ -215,7 +236,7 @@ static int set_simulate(validation *v, const validation *earlier, int n_earlier)
         if (rc < 0)
             sim_abandon(&job[i % jobs]);
         else
-            rc = point_done(&v->pts[i], &m, &job[i % jobs]);
+            rc = point_done(&v->pts[i], &m, &job[i % jobs], without_caches);
     }
     free(job);
     free(result);
@@ -323,10 +344,11 @@ static int card_of(const session *s, const session *other, const char *preset, m
 static int run_set(FILE *report, validation *v, set_verdicts *verdicts, const validation *earlier, int n_earlier)
 {
     fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
-    if (set_simulate(v, earlier, n_earlier) < 0)
+    if (set_simulate(v, earlier, n_earlier, 0) < 0 || set_simulate(v, earlier, n_earlier, 1) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
-    if (write_points(v) < 0 || write_plots(v) < 0 || write_set_report(report, v, verdicts) < 0)
+    if (write_points(v) < 0 || write_plots(v) < 0 || write_set_report(report, v, verdicts) < 0 ||
+        write_caches_table(report, v) < 0)
         return -1;
     error_stats all = validation_errors(v, NULL, validation_split(v));
     printf("set %s: %d points, median %.1f%%, p90 %.1f%%, Spearman %.3f\n", v->name, all.n, 100 * all.median,
