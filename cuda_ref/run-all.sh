@@ -14,8 +14,9 @@
 #              --overwrite is given
 #   CASE       any of: euclid cooley-tukey stockham plain-mult fft-mult
 #              radix-sort plain-division sum prefix-naive prefix-optimal
-#              user-sum user-jacobi user-matvec (programs/user/NAME.c, the
-#              kernels written once against sim/mcm_kernel.h);
+#              user-sum user-jacobi user-matvec user-stencil user-gather
+#              user-horner (programs/user/NAME.c, the kernels written once
+#              against sim/mcm_kernel.h);
 #              default: all of them.  The constants are always measured,
 #              before and after the cases.
 # Writes, in the session directory: <case>.csv (format: cuda_ref/README.md),
@@ -41,7 +42,7 @@ session=$(date -u +%Y-%m-%d)a
 overwrite=0
 all_cases=(euclid cooley-tukey stockham plain-mult fft-mult radix-sort
            plain-division sum prefix-naive prefix-optimal
-           user-sum user-jacobi user-matvec)
+           user-sum user-jacobi user-matvec user-stencil user-gather user-horner)
 cases=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -140,6 +141,13 @@ run_case() {   # run_case CASE: writes $out/CASE.csv
         "$bin/user-jacobi" --n 4096:1048576:*4 --l 256 --iters 8 "${runs[@]}" > "$csv" ;;
     user-matvec)   # the sweep of programs/user/matvec.cfg
         "$bin/user-matvec" --n 256:2048:*2 --l 256 "${runs[@]}" > "$csv" ;;
+    user-stencil)  # the sweep of programs/user/stencil.cfg
+        "$bin/user-stencil" --n 256:2048:*2 --l 256 --iters 2 "${runs[@]}" > "$csv" ;;
+    user-gather)   # the sweep of programs/user/gather.cfg
+        "$bin/user-gather" --n 524288 --m 256,4096,65536,1048576,4194304,16777216 --l 256 --iters 2 \
+            "${runs[@]}" > "$csv" ;;
+    user-horner)   # the sweep of programs/user/horner.cfg
+        "$bin/user-horner" --n 16384:1048576:*4 --d 32 --l 256 "${runs[@]}" > "$csv" ;;
     esac
 }
 

@@ -198,7 +198,7 @@ struct cache_trace {
     lane_note *notes[2];
     int *made[2];
     int rounds_cap[2], rounds[2];  /* rounds with room for notes; rounds made so far */
-    int line_words;
+    int line_words, line_shift;    /* line_words = 2^line_shift, or line_shift = -1 */
 };
 
 static void recorded_free(recorded *r)
@@ -218,6 +218,7 @@ typedef struct wave_block {
 struct cache {
     int sms;
     int line_words, sectors;       /* words of a line, sectors of a line */
+    int sector_words;
     uint32_t sector_words_mask[32]; /* the words of sector s of a line */
     double l1_words;
     line_set l2;
@@ -250,7 +251,7 @@ cache *cache_new(const machine *m)
     c->sms = m->p;
     c->line_words = (int)m->line_words;
     c->sectors = (int)(m->line_words / m->sector_words);
-    int per = (int)m->sector_words;
+    int per = c->sector_words = (int)m->sector_words;
     for (int s = 0; s < c->sectors; s++)
         c->sector_words_mask[s] = (per == 32 ? 0xffffffffu : ((1u << per) - 1)) << (s * per);
     c->l1_words = m->l1_words;
@@ -329,66 +330,96 @@ static int32_t l2_line(cache *c, uint64_t tag, cache_sectors *out)
     return i;
 }
 
-/* A read of sector `words` (its word mask) of line `tag` from SM sm: the
- * level that served it, counted to out (but an L1 hit: the caller counts
- * wavefronts). */
-static cache_level read_sector(cache *c, int sm, uint64_t tag, uint32_t words, cache_sectors *out)
+/* How many sectors the words of whole sectors `sectors` are. */
+static int count_sectors(const cache *c, uint32_t sectors)
 {
+    return __builtin_popcount(sectors) / c->sector_words;
+}
+
+/* The sectors (their words) that `words` touches. */
+static uint32_t sectors_of(const cache *c, uint32_t words)
+{
+    uint32_t sectors = 0;
+    for (int s = 0; s < c->sectors; s++)
+        if (words & c->sector_words_mask[s])
+            sectors |= c->sector_words_mask[s];
+    return sectors;
+}
+
+/* The sectors of `sectors` (their words) that `held` holds whole. */
+static uint32_t whole_sectors(const cache *c, uint32_t held, uint32_t sectors)
+{
+    uint32_t whole = 0;
+    for (int s = 0; s < c->sectors; s++) {
+        uint32_t words = c->sector_words_mask[s];
+        if ((sectors & words) && (held & words) == words)
+            whole |= words;
+    }
+    return whole;
+}
+
+/* SM sm reads the words `words` of line `tag`: each sector they touch is
+ * served by the L1, or the L2, or DRAM, and filled on the way back.
+ * Counts the L2's and DRAM's sectors to out; returns how many sectors the
+ * L1 served, and the farthest level in *deepest. */
+static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sectors *out, cache_level *deepest)
+{
+    uint32_t sectors = sectors_of(c, words);
     line_set *l1 = l1_of(c, sm);
     int32_t i = l1 ? set_find(l1, tag) : -1;
-    if (i >= 0 && (l1->lines[i].have & words) == words) {
-        set_use(l1, i);
-        return LEVEL_L1;
-    }
-    int32_t j = l2_line(c, tag, out);
-    cache_level level = (c->l2.lines[j].have & words) == words ? LEVEL_L2 : LEVEL_DRAM;
-    c->l2.lines[j].have |= words;
-    if (out && level == LEVEL_L2)
-        out->l2_reads++;
-    else if (out)
-        out->dram_reads++;
-    if (l1) {
-        if (i < 0) {
+    uint32_t from_l1 = i >= 0 ? whole_sectors(c, l1->lines[i].have, sectors) : 0;
+    uint32_t missed = sectors & ~from_l1;
+    if (from_l1 && *deepest < LEVEL_L1)
+        *deepest = LEVEL_L1;
+    if (missed) {
+        int32_t j = l2_line(c, tag, out);
+        uint32_t from_l2 = whole_sectors(c, c->l2.lines[j].have, missed);
+        int dram = count_sectors(c, missed & ~from_l2);
+        out->l2_reads += count_sectors(c, from_l2);
+        out->dram_reads += dram;
+        c->l2.lines[j].have |= missed;
+        cache_level level = dram ? LEVEL_DRAM : LEVEL_L2;
+        if (*deepest < level)
+            *deepest = level;
+        if (l1 && i < 0) {
             line evicted; /* an L1 line is never dirty: nothing to write back */
             int was;
             i = set_add(l1, tag, &evicted, &was);
-        } else {
-            set_use(l1, i);
         }
-        l1->lines[i].have |= words;
+        if (l1)
+            l1->lines[i].have |= missed;
     }
-    return level;
+    if (i >= 0)
+        set_use(l1, i);
+    return count_sectors(c, from_l1);
 }
 
-/* SM sm writes `words` of line `tag` (within one sector): the sector
- * leaves the SM's L1 and the words join the L2's line, dirty. */
-static void write_sector(cache *c, int sm, uint64_t tag, uint32_t sector, uint32_t words, cache_sectors *out)
+/* SM sm (-1: none) writes the words `words` of line `tag`: the sectors
+ * they touch leave the SM's L1 and the words join the L2's line, dirty.
+ * Counts the sectors written to out (NULL: not counted). */
+static void write_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sectors *out)
 {
+    uint32_t sectors = sectors_of(c, words);
     line_set *l1 = sm >= 0 ? l1_of(c, sm) : NULL;
     int32_t i = l1 ? set_find(l1, tag) : -1;
     if (i >= 0)
-        l1->lines[i].have &= ~sector;
+        l1->lines[i].have &= ~sectors;
     int32_t j = l2_line(c, tag, out);
     c->l2.lines[j].have |= words;
     c->l2.lines[j].dirty |= words;
     if (out)
-        out->l2_writes++;
+        out->l2_writes += count_sectors(c, sectors);
 }
 
 void cache_restore_array(cache *c, int array, long words)
 {
     for (long first = 0; first < words; first += c->line_words) {
         long in_line = words - first < c->line_words ? words - first : c->line_words;
-        uint32_t mask = in_line == 32 ? 0xffffffffu : (1u << in_line) - 1, sectors = 0;
-        for (int s = 0; s < c->sectors; s++)
-            if (mask & c->sector_words_mask[s])
-                sectors |= c->sector_words_mask[s];
+        uint32_t mask = in_line == 32 ? 0xffffffffu : (1u << in_line) - 1, sectors = sectors_of(c, mask);
         uint64_t tag = line_tag(c, array, first);
         int32_t j = l2_line(c, tag | INPUT_COPY, NULL); /* the copy reads its input's sectors */
         c->l2.lines[j].have |= sectors;
-        j = l2_line(c, tag, NULL); /* and writes the array's words */
-        c->l2.lines[j].have |= mask;
-        c->l2.lines[j].dirty |= mask;
+        write_line(c, -1, tag, mask, NULL); /* and writes the array's words */
     }
 }
 
@@ -400,6 +431,10 @@ cache_trace *cache_trace_new(const cache *c, int warp)
     memset(t, 0, sizeof *t);
     t->warp = warp;
     t->line_words = c->line_words;
+    t->line_shift = -1;
+    for (int sh = 0; sh <= 5; sh++)
+        if (c->line_words == 1 << sh)
+            t->line_shift = sh;
     return t;
 }
 
@@ -430,8 +465,9 @@ void cache_note(cache_trace *t, int write, int round, int array, long index)
     if (t->made[k][round] == t->warp)
         return; /* a lane's second access of one round: exec mode never makes one */
     lane_note *n = &t->notes[k][(long)round * t->warp + t->made[k][round]++];
-    n->tag = (uint64_t)array << 40 | (uint64_t)(index / t->line_words);
-    n->word = (uint32_t)(index % t->line_words);
+    long in_line = t->line_shift >= 0 ? index >> t->line_shift : index / t->line_words;
+    n->tag = (uint64_t)array << 40 | (uint64_t)in_line;
+    n->word = (uint32_t)(index - in_line * t->line_words);
     if (round >= t->rounds[k])
         t->rounds[k] = round + 1;
 }
@@ -552,23 +588,13 @@ static void serve(cache *c, long j, const access_round *r)
     cache_sectors *out = w->out;
     if (r->write) {
         for (long i = 0; i < r->n; i++)
-            for (int s = 0; s < c->sectors; s++)
-                if (lines[i].words & c->sector_words_mask[s])
-                    write_sector(c, sm, lines[i].tag, c->sector_words_mask[s], lines[i].words & c->sector_words_mask[s],
-                                 out);
+            write_line(c, sm, lines[i].tag, lines[i].words, out);
         return;
     }
     long hits = 0;
     cache_level deepest = LEVEL_NONE;
     for (long i = 0; i < r->n; i++)
-        for (int s = 0; s < c->sectors; s++) {
-            if (!(lines[i].words & c->sector_words_mask[s]))
-                continue;
-            cache_level level = read_sector(c, sm, lines[i].tag, c->sector_words_mask[s], out);
-            hits += level == LEVEL_L1;
-            if (level > deepest)
-                deepest = level;
-        }
+        hits += read_line(c, sm, lines[i].tag, lines[i].words, out, &deepest);
     out->l1_wavefronts += (double)((hits + c->sectors - 1) / c->sectors);
     if (out->first_read == LEVEL_NONE)
         out->first_read = deepest;

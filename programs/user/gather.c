@@ -43,10 +43,10 @@ static int l;
 
 static int setup(exec_run *run, const mcm_params *p)
 {
-    n = (long)mcm_param(p, "n", 1 << 20);
+    n = (long)mcm_param(p, "n", 1 << 19);
     m = (long)mcm_param(p, "m", 1 << 14);
     l = (int)mcm_param(p, "l", 256);
-    iters = (long)mcm_param(p, "iters", 4);
+    iters = (long)mcm_param(p, "iters", 2);
     if (n < 1 || m < 1 || m > (1L << 31) || l < 1 || iters < 1)
         return mcm_fail("gather: needs n >= 1, 1 <= m <= 2^31, l >= 1 and iters >= 1 (got %ld, %ld, %d, %ld)",
                         n, m, l, iters);

@@ -47,7 +47,7 @@ static uint32_t *expected;
 static int setup(exec_run *run, const mcm_params *p)
 {
     n = (long)mcm_param(p, "n", 1 << 16);
-    d = (long)mcm_param(p, "d", 64);
+    d = (long)mcm_param(p, "d", 32);
     l = (int)mcm_param(p, "l", 256);
     if (n < 1 || d < 0 || l < 1)
         return mcm_fail("horner: needs n >= 1, d >= 0 and l >= 1 (got %ld, %ld, %d)", n, d, l);

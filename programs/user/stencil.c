@@ -56,7 +56,7 @@ static int setup(exec_run *run, const mcm_params *p)
 {
     n = (long)mcm_param(p, "n", 512);
     l = (int)mcm_param(p, "l", 256);
-    iters = (long)mcm_param(p, "iters", 4);
+    iters = (long)mcm_param(p, "iters", 2);
     if (n < 3 || l < 1 || iters < 1)
         return mcm_fail("stencil: needs n >= 3, l >= 1 and iters >= 1 (got %ld, %d, %ld)", n, l, iters);
     long cells = n * n;
