@@ -198,9 +198,10 @@ static __device__ __forceinline__ uint32_t load_cg(const uint32_t *p)
 
 /* One thread follows `next` (a word index) `warm` steps untimed, so that
  * the footprint is in the L1 if it fits (the card empties the L1s at each
- * kernel), then `steps` timed; cycles per load.  With store != 0 it also
- * stores into each word after the one it loads (the chain is on even
- * words), in the sector it has just read. */
+ * kernel), then `steps` timed; cycles per load.  With store > 0 it also
+ * stores into the word `store` words after each word it loads (the chain
+ * is on the first word of each line): 1, the sector it has just read; 8,
+ * the next sector of the line. */
 __global__ void chase_warm_kernel(uint32_t *next, long warm, long steps, int cached, int store,
                                   long long *cycles, uint32_t *sink)
 {
@@ -212,7 +213,7 @@ __global__ void chase_warm_kernel(uint32_t *next, long warm, long steps, int cac
         uint32_t at = idx;
         idx = cached ? load_ca(next + at) : load_cg(next + at);
         if (store)
-            next[at + 1] = idx;
+            next[at + store] = idx;
     }
     long long stop = clock64();
     *cycles = stop - start;
@@ -1354,6 +1355,40 @@ static double sectors_per_cycle(sector_arg *a, double mhz)
     return median_of(v, REPEATS);
 }
 
+/* Words per cycle, whole card, of one read of 32 MiB at the start of buf
+ * (L2-only loads), right after it was written (partial: one word of each
+ * sector, the region out of the L2 before: 256 MiB read elsewhere first;
+ * else every word); the median of REPEATS, each from scratch. */
+static double read_after_write_rate(uint32_t *buf, long card_words, int partial, int sms, double mhz)
+{
+    const long words = 8L << 20; /* 32 MiB */
+    uint32_t *sink = dev_alloc_u32(1);
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    double v[REPEATS];
+    for (int r = -1; r < REPEATS; r++) { /* r = -1: a warm-up */
+        sector_arg evict = {buf + card_words / 2, 64L << 20, 1, 1, 0, (unsigned)(8 * sms), sink};
+        sector_arg write = {buf, partial ? words / 8 : words, partial ? 8 : 1, 1, 1, (unsigned)(8 * sms), sink};
+        sector_arg read = {buf, words, 1, 1, 0, (unsigned)(8 * sms), sink};
+        enqueue_sectors(&evict);
+        enqueue_sectors(&write);
+        CUDA_CHECK(cudaEventRecord(start, 0));
+        enqueue_sectors(&read);
+        CUDA_CHECK(cudaEventRecord(stop, 0));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaGetLastError());
+        float ms = 0.0f;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        if (r >= 0)
+            v[r] = words / (ms * 1e-3 * mhz * 1e6);
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(sink));
+    return median_of(v, REPEATS);
+}
+
 /* The memory between the SM and DRAM (sim/cache.h takes its constants
  * from these rows; validate/notes/cache-hierarchy.md):
  *  - the L1's capacity: one thread chases a random cycle of lines (one
@@ -1366,9 +1401,9 @@ static double sectors_per_cycle(sector_arg *a, double mhz)
  *    threads per SM re-reading their own 4 KiB with 32-bit loads, a
  *    warp's round one line (coalesced), one sector (every lane the same
  *    word) or 32 lines (a sector each);
- *  - a load after a store to its sector, on the same SM: whether a store
- *    leaves its sector in the L1 (the latency stays the L1's) or drops
- *    it (the L2's);
+ *  - a load after a store to its sector, and after a store to another
+ *    sector of its line, on the same SM: whether a store leaves its sector
+ *    in the L1 (the latency stays the L1's), drops it, or drops the line;
  *  - the L2's capacity seen by every SM: the card re-reading footprints of
  *    8 to 96 MiB with L2-only loads; l2_bytes_measured, the largest
  *    footprint whose rate is still nearer the 8 MiB one than DRAM's
@@ -1376,8 +1411,10 @@ static double sectors_per_cycle(sector_arg *a, double mhz)
  *  - writes, L2 hits against misses: whole sectors (32-bit words, every
  *    word) and partial ones (one word of each 32-byte sector), over an
  *    8 MiB buffer written again and again (the L2 keeps it) and over
- *    1 GiB (every sector written back to DRAM); and reads of one word a
- *    sector, from the L2 and from DRAM. */
+ *    1 GiB (every sector written back to DRAM); reads of one word a
+ *    sector, from the L2 and from DRAM; and a read of sectors the L2 holds
+ *    whole (just written) against sectors it holds in part (one word just
+ *    written). */
 static void measure_caches(int sms, double mhz, rng_t *rng)
 {
     CUDA_CHECK(cudaFuncSetAttribute(chase_warm_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
@@ -1407,6 +1444,9 @@ static void measure_caches(int sms, double mhz, rng_t *rng)
     print_row("l1_load_after_store_latency", chase_lines_cycles(128, 1, 1, rng), "cycles",
               "as l1_chase_16k, each load followed by a store into the sector it read: the L1's latency "
               "if a store leaves its sector there, the L2's if it drops it");
+    print_row("l1_load_after_store_other_sector_latency", chase_lines_cycles(128, 1, 8, rng), "cycles",
+              "the same, the store into the next sector of the line: the L2's latency if a store drops "
+              "its whole line from the L1");
     print_row("l2_chase_16k", chase_lines_cycles(128, 0, 0, rng), "cycles",
               "as l1_chase_16k with L2-only loads (ld.global.cg): a dependent load the L2 serves");
 
@@ -1483,6 +1523,14 @@ static void measure_caches(int sms, double mhz, rng_t *rng)
         sector_arg a = {buf, streams[i].count, streams[i].stride, streams[i].reps, streams[i].write,
                         (unsigned)(8 * sms), sink};
         print_row(streams[i].name, sectors_per_cycle(&a, mhz), streams[i].unit, streams[i].how);
+    }
+    for (int partial = 0; partial < 2; partial++) {
+        const char *name = partial ? "gmem_read_after_partial_write_card" : "gmem_read_after_write_card";
+        print_row(name, read_after_write_rate(buf, card_words, partial, sms, mhz), "words/cycle",
+                  partial ? "32 MiB read (L2-only loads) right after one word of each of its 32-byte sectors "
+                            "was written, the rest not held by the L2: from DRAM if the L2 fetches the rest "
+                            "of a sector it holds in part"
+                          : "32 MiB read (L2-only loads) right after all of it was written: from the L2");
     }
     CUDA_CHECK(cudaFree(buf));
     CUDA_CHECK(cudaFree(sink));

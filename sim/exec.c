@@ -41,6 +41,12 @@
  * write, as on the card (other reads of the step see memory as it was
  * before the step).
  *
+ * The caches (sim/cache.h).  On a machine with them, exec mode hands each
+ * global access to the block's recorder (from the checked path: the fast
+ * path is off while it records), each warp's step when it is graded, each
+ * block when it ends, and each launch before its first block and after
+ * its last; the caches fill the blocks' sectors.
+ *
  * Invariants kept here: between steps the write log is empty; between
  * blocks every per-thread counter is zero; a recorded error stops the
  * launch at the end of the step in which it happened; a shadow's stamps
