@@ -18,33 +18,66 @@
 
 static machine small_card(int p)
 {
-    machine m = test_machine(p, 1);
-    m.sector_words = 8;
-    m.line_words = 32;
-    m.l1_words = 128;
-    m.l2_words = 512;
-    m.u_dram = 4;
-    m.u_l1 = 0.25;
-    return m;
+    return test_cache_machine(p, 1, 128, 512);
 }
 
-/* One block's trace: its warp 0 in step 0 reads (write 0) or writes
- * (write 1) word index[lane] of array 0 for lanes 0 .. lanes-1, one round. */
-static void one_round(cache_trace *t, int write, const long *index, int lanes)
+/* What one block does in the tests below: its warp 0, in step 0, reads
+ * (write 0) or writes (write 1) word index[lane] of array 0 for lanes
+ * 0 .. lanes-1, one round. */
+typedef struct one_round {
+    int write;
+    const long *index;
+    int lanes;
+} one_round;
+
+/* A launch of `blocks` blocks, `resident` to an SM, block b doing
+ * round[b]: their counts in out[]. */
+static void launch_rounds(cache *c, int resident, const one_round *round, long blocks, cache_sectors *out)
 {
-    for (int lane = 0; lane < lanes; lane++)
-        cache_note(t, write, 0, 0, index[lane]);
-    cache_warp_done(t, 0, 0);
+    cache_trace *t = cache_trace_new(c, 32);
+    cache_launch_begin(c, blocks, resident, 0);
+    for (long b = 0; b < blocks; b++) {
+        for (int lane = 0; lane < round[b].lanes; lane++)
+            cache_note(t, round[b].write, 0, 0, round[b].index[lane]);
+        cache_warp_done(t, 0, 0);
+        cache_block_done(c, b, t, &out[b]);
+    }
+    cache_launch_end(c);
+    cache_trace_free(t);
 }
 
-/* A launch of one block on machine m's caches c: one round of `lanes`
- * lanes reading (or writing) index[]; its counts. */
+/* A launch of one block doing one round; its counts. */
 static cache_sectors one_block(cache *c, int write, const long *index, int lanes)
 {
     cache_sectors out;
+    one_round r = {write, index, lanes};
+    launch_rounds(c, 1, &r, 1, &out);
+    return out;
+}
+
+/* A launch of `blocks` blocks one at a time on one SM (a wave each), all
+ * reading index[] in one round; their counts in out[]. */
+static void blocks_in_turn(cache *c, long blocks, const long *index, int lanes, cache_sectors *out)
+{
+    one_round r[4];
+    for (long b = 0; b < blocks; b++)
+        r[b] = (one_round){0, index, lanes};
+    launch_rounds(c, 1, r, blocks, out);
+}
+
+/* A launch of one block, `resident` to an SM using `private_words` each,
+ * that reads lines first .. first + lines - 1, one word each (a warp's
+ * round a line, word 32k of line k), in each of `passes` steps. */
+static cache_sectors sweep(cache *c, long first, long lines, int passes, int resident, double private_words)
+{
     cache_trace *t = cache_trace_new(c, 32);
-    cache_launch_begin(c, 1, 1, 0);
-    one_round(t, write, index, lanes);
+    for (int step = 0; step < passes; step++) {
+        for (long k = 0; k < lines; k++)
+            cache_note(t, 0, (int)k, 0, 32 * (first + k));
+        cache_warp_done(t, step, 0);
+    }
+    cache_sectors out;
+    cache_launch_begin(c, 1, resident, private_words);
     cache_block_done(c, 0, t, &out);
     cache_launch_end(c);
     cache_trace_free(t);
@@ -82,23 +115,16 @@ Test(cache, the_same_words_again_are_l1_hits_within_a_launch_and_l2_hits_after_i
     machine m = small_card(1);
     cache *c = cache_new(&m);
     fill_patterns(0);
-    cache_trace *t = cache_trace_new(c, 32);
-    cache_sectors first, again, later;
-    cache_launch_begin(c, 2, 1, 0); /* one SM, one block at a time: two waves */
-    one_round(t, 0, consecutive, 32);
-    cache_block_done(c, 0, t, &first);
-    one_round(t, 0, consecutive, 32);
-    cache_block_done(c, 1, t, &again);
-    cache_launch_end(c);
-    cr_expect_eq(first.dram_reads, 4);
-    cr_expect_eq(again.l1_wavefronts, 1, "4 sectors of one line: one wavefront of the L1");
-    cr_expect_eq(again.l2_reads + again.dram_reads, 0);
-    cr_expect_eq(again.first_read, LEVEL_L1);
-    later = one_block(c, 0, consecutive, 32); /* a new launch: the L1s start empty */
+    cache_sectors s[2];
+    blocks_in_turn(c, 2, consecutive, 32, s); /* one SM, one block at a time: two waves */
+    cr_expect_eq(s[0].dram_reads, 4);
+    cr_expect_eq(s[1].l1_wavefronts, 1, "4 sectors of one line: one wavefront of the L1");
+    cr_expect_eq(s[1].l2_reads + s[1].dram_reads, 0);
+    cr_expect_eq(s[1].first_read, LEVEL_L1);
+    cache_sectors later = one_block(c, 0, consecutive, 32); /* a new launch: the L1s start empty */
     cr_expect_eq(later.l2_reads, 4);
     cr_expect_eq(later.l1_wavefronts + later.dram_reads, 0);
     cr_expect_eq(later.first_read, LEVEL_L2);
-    cache_trace_free(t);
     cache_free(c);
 }
 
@@ -109,17 +135,10 @@ Test(cache, a_stride_of_32_words_touches_32_sectors)
     m.l2_words = 64 * 32;
     cache *c = cache_new(&m);
     fill_patterns(0);
-    cache_trace *t = cache_trace_new(c, 32);
-    cache_sectors first, again;
-    cache_launch_begin(c, 2, 1, 0);
-    one_round(t, 0, stride32, 32);
-    cache_block_done(c, 0, t, &first);
-    one_round(t, 0, stride32, 32);
-    cache_block_done(c, 1, t, &again);
-    cache_launch_end(c);
-    cr_expect_eq(first.dram_reads, 32, "one sector of each of 32 lines");
-    cr_expect_eq(again.l1_wavefronts, 8, "32 sectors the L1 serves, 4 a wavefront");
-    cache_trace_free(t);
+    cache_sectors s[2];
+    blocks_in_turn(c, 2, stride32, 32, s);
+    cr_expect_eq(s[0].dram_reads, 32, "one sector of each of 32 lines");
+    cr_expect_eq(s[1].l1_wavefronts, 8, "32 sectors the L1 serves, 4 a wavefront");
     cache_free(c);
 }
 
@@ -128,48 +147,23 @@ Test(cache, thirty_two_threads_reading_one_word_move_one_sector)
     machine m = small_card(1);
     cache *c = cache_new(&m);
     fill_patterns(0);
-    cache_trace *t = cache_trace_new(c, 32);
-    cache_sectors first, again;
-    cache_launch_begin(c, 2, 1, 0);
-    one_round(t, 0, same_word, 32);
-    cache_block_done(c, 0, t, &first);
-    one_round(t, 0, same_word, 32);
-    cache_block_done(c, 1, t, &again);
-    cache_launch_end(c);
-    cr_expect_eq(first.dram_reads, 1);
-    cr_expect_eq(again.l1_wavefronts, 1, "a broadcast: one sector, one wavefront");
-    cache_trace_free(t);
+    cache_sectors s[2];
+    blocks_in_turn(c, 2, same_word, 32, s);
+    cr_expect_eq(s[0].dram_reads, 1);
+    cr_expect_eq(s[1].l1_wavefronts, 1, "a broadcast: one sector, one wavefront");
     cache_free(c);
-}
-
-/* A block that reads `lines` lines one word each (a warp's round per
- * line, line k at word 32k), then again in a second step. */
-static cache_sectors sweep_twice(cache *c, long lines)
-{
-    cache_trace *t = cache_trace_new(c, 32);
-    for (int step = 0; step < 2; step++) {
-        for (long k = 0; k < lines; k++)
-            cache_note(t, 0, (int)k, 0, 32 * k);
-        cache_warp_done(t, step, 0);
-    }
-    cache_sectors out;
-    cache_launch_begin(c, 1, 1, 0);
-    cache_block_done(c, 0, t, &out);
-    cache_launch_end(c);
-    cache_trace_free(t);
-    return out;
 }
 
 Test(cache, a_footprint_just_under_the_l1_is_read_again_from_it_and_just_over_from_the_l2)
 {
     machine m = small_card(1); /* L1: 4 lines; L2: 16 */
     cache *c = cache_new(&m);
-    cache_sectors under = sweep_twice(c, 4);
+    cache_sectors under = sweep(c, 0, 4, 2, 1, 0);
     cr_expect_eq(under.dram_reads, 4, "the first pass");
     cr_expect_eq(under.l1_wavefronts, 4, "the second: 4 lines held, one sector each");
     cache_free(c);
     c = cache_new(&m);
-    cache_sectors over = sweep_twice(c, 5);
+    cache_sectors over = sweep(c, 0, 5, 2, 1, 0);
     cr_expect_eq(over.dram_reads, 5);
     cr_expect_eq(over.l1_wavefronts, 0, "5 lines in 4: each is evicted before it comes again");
     cr_expect_eq(over.l2_reads, 5);
@@ -181,12 +175,12 @@ Test(cache, a_footprint_just_under_the_l2_is_read_again_from_it_and_just_over_fr
     machine m = small_card(1);
     m.l1_words = 32; /* one line: the L1 holds none of the sweep */
     cache *c = cache_new(&m);
-    cache_sectors under = sweep_twice(c, 16);
+    cache_sectors under = sweep(c, 0, 16, 2, 1, 0);
     cr_expect_eq(under.dram_reads, 16);
     cr_expect_eq(under.l2_reads, 16);
     cache_free(c);
     c = cache_new(&m);
-    cache_sectors over = sweep_twice(c, 17);
+    cache_sectors over = sweep(c, 0, 17, 2, 1, 0);
     cr_expect_eq(over.dram_reads, 34, "17 lines in 16: every one read twice from DRAM");
     cr_expect_eq(over.l2_reads, 0);
     cache_free(c);
@@ -198,17 +192,7 @@ Test(cache, a_footprint_just_under_the_l2_is_read_again_from_it_and_just_over_fr
  * evicted, its dirty sectors written back, counted to the returned block. */
 static cache_sectors evict_everything(cache *c, const machine *m)
 {
-    long lines = (long)(m->l2_words / m->line_words);
-    cache_trace *t = cache_trace_new(c, 32);
-    for (long k = 0; k < lines; k++)
-        cache_note(t, 0, (int)k, 0, 32 * (100 + k));
-    cache_warp_done(t, 0, 0);
-    cache_sectors out;
-    cache_launch_begin(c, 1, 1, 0);
-    cache_block_done(c, 0, t, &out);
-    cache_launch_end(c);
-    cache_trace_free(t);
-    return out;
+    return sweep(c, 100, (long)(m->l2_words / m->line_words), 1, 1, 0);
 }
 
 Test(cache, partial_writes_merge_in_the_l2_before_they_are_written_back)
@@ -267,29 +251,18 @@ Test(cache, a_store_drops_its_sector_from_the_l1_and_allocates_nothing_there)
     machine m = small_card(1);
     cache *c = cache_new(&m);
     fill_patterns(0);
-    cache_trace *t = cache_trace_new(c, 32);
     long stored[1] = {9}; /* sector 1 of line 0 */
     long other[8] = {64, 65, 66, 67, 68, 69, 70, 71}; /* sector 0 of line 2, never read */
-    cache_sectors first, store, again, store_other, read_other;
-    cache_launch_begin(c, 5, 1, 0);
-    one_round(t, 0, consecutive, 32);
-    cache_block_done(c, 0, t, &first);
-    one_round(t, 1, stored, 1);
-    cache_block_done(c, 1, t, &store);
-    one_round(t, 0, consecutive, 32);
-    cache_block_done(c, 2, t, &again);
-    one_round(t, 1, other, 8);
-    cache_block_done(c, 3, t, &store_other);
-    one_round(t, 0, other, 8);
-    cache_block_done(c, 4, t, &read_other);
-    cache_launch_end(c);
-    cr_expect_eq(store.l2_writes, 1);
-    cr_expect_eq(again.l1_wavefronts, 1, "sectors 0, 2, 3 from the L1");
-    cr_expect_eq(again.l2_reads, 1, "sector 1, stored since, from the L2");
-    cr_expect_eq(again.first_read, LEVEL_L2, "the round waits for its farthest sector");
-    cr_expect_eq(read_other.l2_reads, 1, "a store allocates nothing in the L1");
-    cr_expect_eq(read_other.l1_wavefronts, 0);
-    cache_trace_free(t);
+    const one_round rounds[5] = {{0, consecutive, 32}, {1, stored, 1}, {0, consecutive, 32}, {1, other, 8},
+                                 {0, other, 8}};
+    cache_sectors s[5]; /* one SM, one block at a time */
+    launch_rounds(c, 1, rounds, 5, s);
+    cr_expect_eq(s[1].l2_writes, 1);
+    cr_expect_eq(s[2].l1_wavefronts, 1, "sectors 0, 2, 3 from the L1");
+    cr_expect_eq(s[2].l2_reads, 1, "sector 1, stored since, from the L2");
+    cr_expect_eq(s[2].first_read, LEVEL_L2, "the round waits for its farthest sector");
+    cr_expect_eq(s[4].l2_reads, 1, "a store allocates nothing in the L1");
+    cr_expect_eq(s[4].l1_wavefronts, 0);
     cache_free(c);
 }
 
@@ -302,19 +275,13 @@ Test(cache, resident_blocks_share_their_sms_l1_and_other_sms_meet_in_the_l2)
     machine m = small_card(2);
     cache *c = cache_new(&m);
     fill_patterns(0);
-    cache_trace *t = cache_trace_new(c, 32);
+    const one_round r = {0, consecutive, 32}, rounds[4] = {r, r, r, r};
     cache_sectors s[4];
-    cache_launch_begin(c, 4, 2, 0);
-    for (long b = 0; b < 4; b++) {
-        one_round(t, 0, consecutive, 32);
-        cache_block_done(c, b, t, &s[b]);
-    }
-    cache_launch_end(c);
+    launch_rounds(c, 2, rounds, 4, s);
     cr_expect_eq(s[0].dram_reads, 4, "block 0 first, on SM 0");
     cr_expect_eq(s[1].l2_reads, 4, "block 1, on SM 1: its L1 is empty, the L2 has the line");
     cr_expect_eq(s[2].l1_wavefronts, 1, "block 2 shares SM 0 with block 0");
     cr_expect_eq(s[3].l1_wavefronts, 1, "block 3 shares SM 1 with block 1");
-    cache_trace_free(t);
     cache_free(c);
 }
 
@@ -353,19 +320,9 @@ Test(cache, the_l1_holds_what_resident_blocks_leave_of_the_shared_array)
      * each leave it 2 lines: a sweep of 3 lines no longer fits */
     machine m = small_card(1);
     cache *c = cache_new(&m);
-    cache_trace *t = cache_trace_new(c, 32);
-    for (int step = 0; step < 2; step++) {
-        for (long k = 0; k < 3; k++)
-            cache_note(t, 0, (int)k, 0, 32 * k);
-        cache_warp_done(t, step, 0);
-    }
-    cache_sectors out;
-    cache_launch_begin(c, 1, 2, 32);
-    cache_block_done(c, 0, t, &out);
-    cache_launch_end(c);
+    cache_sectors out = sweep(c, 0, 3, 2, 2, 32);
     cr_expect_eq(out.l1_wavefronts, 0);
     cr_expect_eq(out.l2_reads, 3);
-    cache_trace_free(t);
     cache_free(c);
 }
 

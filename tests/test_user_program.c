@@ -171,15 +171,9 @@ Test(user_program, the_examples_run_and_check)
 Test(user_program, the_reuse_examples_run_and_check_with_the_caches_and_without)
 {
     workdir();
-    machine m = test_machine(4, 8);
-    m.blocks_per_sm = 4;
-    machine cached = m;
-    cached.sector_words = 8;
-    cached.line_words = 32;
-    cached.l1_words = 4096;
-    cached.l2_words = 65536;
-    cached.u_dram = 16;
-    cached.u_l1 = 1;
+    machine cached = test_cache_machine(4, 8, 4096, 65536), m = cached;
+    m.l1_words = 0;
+    m.blocks_per_sm = cached.blocks_per_sm = 4;
     const char *const names[] = {"stencil", "gather", "horner"};
     const vars shapes[3][3] = {
         {test_params("n l iters", 3.0, 1.0, 1.0), test_params("n l iters", 100.0, 64.0, 2.0),
@@ -213,13 +207,7 @@ Test(user_program, the_reuse_examples_run_and_check_with_the_caches_and_without)
 Test(user_program, horners_coefficients_come_from_the_l1)
 {
     workdir();
-    machine m = test_machine(1, 8);
-    m.sector_words = 8;
-    m.line_words = 32;
-    m.l1_words = 4096;
-    m.l2_words = 65536;
-    m.u_dram = 16;
-    m.u_l1 = 1;
+    machine m = test_cache_machine(1, 8, 4096, 65536);
     char source[512];
     example_path("horner", source, sizeof source);
     vars params = test_params("n d l", 64.0, 7.0, 64.0);
