@@ -112,11 +112,29 @@ static int ran_through_caches(const kernel_dag *dag)
     return 0;
 }
 
+/* A point of an earlier set on machine m with the same program and
+ * params as `row`: its DAG is the one row's would be.  NULL if none. */
+static const vpoint *built_before(const measured_row *row, const machine *m, const validation *earlier, int n_earlier)
+{
+    for (int s = 0; s < n_earlier; s++) {
+        if (memcmp(&earlier[s].card, m, sizeof *m) != 0)
+            continue;
+        for (int i = 0; i < earlier[s].n; i++) {
+            const measured_row *q = earlier[s].pts[i].row;
+            if (strcmp(q->program, row->program) == 0 && strcmp(q->params, row->params) == 0)
+                return &earlier[s].pts[i];
+        }
+    }
+    return NULL;
+}
+
 /* The points of session s as set `name` on machine m.  A point the model
  * refuses (e.g. a Z constraint the card's code gets around by using
- * global memory) is left out and listed in the report. */
+ * global memory) is left out and listed in the report.  A point an
+ * earlier set built on the same machine shares its DAG (exec mode runs
+ * a kernel written once again only where the machine differs). */
 static int set_load(validation *v, const char *name, const char *title, const session *s, const machine *m,
-                    int held_out_only)
+                    int held_out_only, const validation *earlier, int n_earlier)
 {
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
@@ -133,7 +151,12 @@ static int set_load(validation *v, const char *name, const char *title, const se
                         row->file, row->line);
         vpoint *p = &v->pts[v->n];
         p->row = row;
-        if (build_dag(row, m, &p->dag) == 0)
+        const vpoint *same = built_before(row, m, earlier, n_earlier);
+        if (same) {
+            p->dag = same->dag;
+            p->dag_shared = 1;
+            p->cached = same->cached;
+        } else if (build_dag(row, m, &p->dag) == 0)
             p->cached = ran_through_caches(p->dag);
         else {
             if (!builtin_find(row->program) || v->n_refused == 64)
@@ -247,7 +270,8 @@ static int set_simulate(validation *v, const validation *earlier, int n_earlier,
 static void set_free(validation *v)
 {
     for (int i = 0; i < v->n; i++)
-        kernel_dag_free(v->pts[i].dag);
+        if (!v->pts[i].dag_shared)
+            kernel_dag_free(v->pts[i].dag);
     free(v->pts);
 }
 
@@ -396,16 +420,22 @@ int main(int argc, char **argv)
                     "the newest session that measured it (set b: the one before that).\n\n",
             k.h100[k.ref100].name, k.ref200 >= 0 ? ", H200 `" : "", k.ref200 >= 0 ? k.h200[k.ref200].name : "",
             k.ref200 >= 0 ? "`" : "");
-    if (set_load(&sets[n_sets++], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1) < 0)
+    if (set_load(&sets[n_sets], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1, sets,
+                 n_sets) < 0)
         goto failed;
-    if (k.b.n > 0 &&
-        set_load(&sets[n_sets++], "b", "each case's H100 session before it, every point, same machine", &k.b,
-                 &h100, 0) < 0)
-        goto failed;
-    if (k.c.n > 0 && k.ref200 >= 0 &&
-        set_load(&sets[n_sets++], "c", "each case's newest H200 session, every point, its own constants", &k.c,
-                 &h200, 0) < 0)
-        goto failed;
+    n_sets++;
+    if (k.b.n > 0) {
+        if (set_load(&sets[n_sets], "b", "each case's H100 session before it, every point, same machine", &k.b,
+                     &h100, 0, sets, n_sets) < 0)
+            goto failed;
+        n_sets++;
+    }
+    if (k.c.n > 0 && k.ref200 >= 0) {
+        if (set_load(&sets[n_sets], "c", "each case's newest H200 session, every point, its own constants", &k.c,
+                     &h200, 0, sets, n_sets) < 0)
+            goto failed;
+        n_sets++;
+    }
     for (int i = 0; i < n_sets; i++)
         if (run_set(report, &sets[i], &verdicts[i], sets, i) < 0)
             goto failed;

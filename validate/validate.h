@@ -28,6 +28,7 @@ typedef struct vpoint {
     const measured_row *row;
     int train;                  /* 1: training half (unused: nothing is fitted); 0: held out */
     kernel_dag *dag;
+    int dag_shared;             /* 1: dag is an earlier set's point's (the same machine and params) */
     double sim_ms;              /* simulated on the set's machine */
     int cached;                 /* 1: its blocks ran through the caches of exec mode (sim/cache.h) */
     double sim_ms_off;          /* simulated on that machine without the caches (sim_ms if not cached) */
