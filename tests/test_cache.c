@@ -314,6 +314,39 @@ Test(cache, a_wave_is_replayed_position_by_position_not_block_after_block)
     cache_free(c);
 }
 
+Test(cache, the_blocks_of_a_wave_may_come_in_any_order)
+{
+    /* 2 SMs, 2 resident blocks: waves of 4.  Eight blocks reading lines
+     * b mod 3, handed in order and then each wave backwards (as exec mode
+     * on several cores may): the same counts, block by block. */
+    machine m = small_card(2);
+    long index[8][32];
+    for (int b = 0; b < 8; b++)
+        for (int lane = 0; lane < 32; lane++)
+            index[b][lane] = 32 * (b % 3) + lane;
+    cache_sectors in_order[8], backwards[8];
+    for (int order = 0; order < 2; order++) {
+        cache *c = cache_new(&m);
+        cache_trace *t = cache_trace_new(c, 32);
+        cache_launch_begin(c, 8, 2, 0);
+        for (int j = 0; j < 8; j++) {
+            int b = order == 0 ? j : 4 * (j / 4) + 3 - j % 4;
+            for (int lane = 0; lane < 32; lane++)
+                cache_note(t, 0, 0, 0, index[b][lane]);
+            cache_warp_done(t, 0, 0);
+            cache_block_done(c, b, t, order == 0 ? &in_order[b] : &backwards[b]);
+        }
+        cache_launch_end(c);
+        cache_trace_free(t);
+        cache_free(c);
+    }
+    for (int b = 0; b < 8; b++)
+        cr_expect(memcmp(&in_order[b], &backwards[b], sizeof in_order[b]) == 0, "block %d", b);
+    cr_expect_eq(in_order[0].dram_reads, 4, "the first wave: lines 0, 1, 2 (blocks 0, 1, 2) and 0 again (3)");
+    cr_expect_eq(in_order[3].l2_reads, 4, "block 3, on SM 1, finds line 0 in the L2");
+    cr_expect_eq(in_order[6].l1_wavefronts, 1, "block 6, on SM 0 in the second wave: line 0 is in its L1 (block 0)");
+}
+
 Test(cache, the_l1_holds_what_resident_blocks_leave_of_the_shared_array)
 {
     /* an L1 of 4 lines (128 words); two resident blocks of 32 private words
