@@ -17,6 +17,7 @@
  * its wave.
  */
 #include "cache.h"
+#include "fail.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -229,6 +230,7 @@ struct cache {
     /* the launch: its waves */
     long blocks, wave_first, wave_size;
     long handed;                   /* blocks of the current wave handed in */
+    double recorded_bytes;         /* what their records hold */
     wave_block *wave;
     long wave_cap;
 };
@@ -552,6 +554,7 @@ void cache_launch_begin(cache *c, long blocks, int resident, double private_word
         c->wave_size = blocks;
     c->wave_first = 0;
     c->handed = 0;
+    c->recorded_bytes = 0;
     if (c->wave_size > c->wave_cap) {
         c->wave = grow(c->wave, sizeof *c->wave * (size_t)c->wave_size);
         memset(c->wave + c->wave_cap, 0, sizeof *c->wave * (size_t)(c->wave_size - c->wave_cap));
@@ -628,6 +631,7 @@ static void replay_wave(cache *c)
         c->wave[j].rec.n_rounds = c->wave[j].rec.n_lines = 0;
     }
     c->handed = 0;
+    c->recorded_bytes = 0;
     c->wave_first += c->wave_size;
 }
 
@@ -638,7 +642,7 @@ static long wave_blocks(const cache *c)
     return left < c->wave_size ? left : c->wave_size;
 }
 
-void cache_block_done(cache *c, long bid, cache_trace *t, cache_sectors *out)
+int cache_block_done(cache *c, long bid, cache_trace *t, cache_sectors *out)
 {
     *out = (cache_sectors){.measured = 1};
     if (bid < c->wave_first || bid >= c->wave_first + c->wave_size) {
@@ -656,8 +660,15 @@ void cache_block_done(cache *c, long bid, cache_trace *t, cache_sectors *out)
     if (!w->out)
         c->handed++;
     w->out = out;
+    c->recorded_bytes += (double)w->rec.n_rounds * sizeof *w->rec.rounds + (double)w->rec.n_lines * sizeof *w->rec.lines;
+    if (c->recorded_bytes > CACHE_WAVE_BYTES)
+        return fail("the caches record a wave of %ld blocks (%ld resident on each of %d SMs) before they replay "
+                    "it, and this one's accesses pass %.0f MB by block %ld (rule: a wave's accesses must fit "
+                    "CACHE_WAVE_BYTES; fewer accesses a block, or a machine without the caches, l1_words = 0)",
+                    c->wave_size, c->wave_size / c->sms, c->sms, CACHE_WAVE_BYTES / 1e6, bid);
     if (c->handed == wave_blocks(c))
         replay_wave(c);
+    return 0;
 }
 
 void cache_launch_end(cache *c)

@@ -95,7 +95,14 @@ void cache_warp_done(cache_trace *t, int step, int warp);
 
 /* Block `bid` has run: its accesses join its wave and the trace is empty
  * again; *out is filled when the wave is replayed, until cache_launch_end
- * at the latest, and must stay valid until then. */
-void cache_block_done(cache *c, long bid, cache_trace *t, cache_sectors *out);
+ * at the latest, and must stay valid until then.  -1 with fail() when the
+ * wave's records pass CACHE_WAVE_BYTES (the launch cannot go on). */
+int cache_block_done(cache *c, long bid, cache_trace *t, cache_sectors *out);
+
+/* The most a wave's records may hold: about 1.5 GB, a hundred million
+ * lines touched by its rounds. */
+#ifndef CACHE_WAVE_BYTES
+#define CACHE_WAVE_BYTES 1.5e9
+#endif
 
 #endif

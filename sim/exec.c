@@ -955,8 +955,12 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
     rep->paper_overhead += b->run->m.u * (double)(f.alpha + f.beta);
     rep->transactions += reads + writes;
     rep->bank_conflicts += b->bank_conflicts;
-    if (b->trace)
-        cache_block_done(b->run->caches, bid, b->trace, &cost->sectors);
+    if (b->trace && cache_block_done(b->run->caches, bid, b->trace, &cost->sectors) < 0) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", fail_message());
+        fail("program '%s', kernel '%s': %s", b->run->dag->name, b->k->name, why);
+        b->failed = 1;
+    }
 }
 
 static void block_free(exec_block *b)
