@@ -50,6 +50,11 @@
  *    registers, and from shared memory at strides 1 ... 16 (plain
  *    multiplication's inner loop), to see whether the arithmetic and the
  *    shared-memory banks add up or overlap;
+ *  - the caches (measure_caches): the L1's capacity (a pointer chase over
+ *    growing footprints), its hit latency and throughput (coalesced, a
+ *    broadcast, scattered), a load after a store, the L2 every SM sees
+ *    (re-reads of 8 to 96 MiB), and sectors written, whole and partial,
+ *    and read one word a sector, from the L2 against DRAM;
  *  - __syncthreads: cycles per barrier for one block of l = 32 ... 1024
  *    threads alone on the card (with and without barrier, the difference),
  *    and for 8 blocks of 256 per SM on every SM;
@@ -169,6 +174,93 @@ __global__ void stream_reread_kernel(const uint4 *in, long count16, int reps,
         }
         acc = acc * 3u + 1u;          /* each pass counts: no pass folds away */
     }
+    if (acc == 0x9e3779b9u)
+        *sink = acc;
+}
+
+/* ---- kernels of the caches' microbenchmarks (measure_caches below) ----- */
+
+/* a 32-bit load cached in the L1 and the L2 (the default, made explicit so
+ * that no load is folded away), and one cached in the L2 only */
+static __device__ __forceinline__ uint32_t load_ca(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+}
+
+static __device__ __forceinline__ uint32_t load_cg(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+}
+
+/* One thread follows `next` (a word index) `warm` steps untimed, so that
+ * the footprint is in the L1 if it fits (the card empties the L1s at each
+ * kernel), then `steps` timed; cycles per load.  With store > 0 it also
+ * stores into the word `store` words after each word it loads (the chain
+ * is on the first word of each line): 1, the sector it has just read; 8,
+ * the next sector of the line. */
+__global__ void chase_warm_kernel(uint32_t *next, long warm, long steps, int cached, int store,
+                                  long long *cycles, uint32_t *sink)
+{
+    uint32_t idx = 0;
+    for (long k = 0; k < warm; k++)
+        idx = cached ? load_ca(next + idx) : load_cg(next + idx);
+    long long start = clock64();
+    for (long k = 0; k < steps; k++) {
+        uint32_t at = idx;
+        idx = cached ? load_ca(next + at) : load_cg(next + at);
+        if (store)
+            next[at + store] = idx;
+    }
+    long long stop = clock64();
+    *cycles = stop - start;
+    *sink = idx;
+}
+
+/* Each block re-reads its own 1024 words (4 KiB, in every SM's L1 after
+ * the first pass), 4 rounds a warp per iteration, with cached loads:
+ *   pattern 0  lane j of warp w reads word 32w + j + 256u (u = 0..3): a
+ *              round is one line, 4 sectors (coalesced);
+ *   pattern 1  every lane of warp w reads word 32w + (4k + u) % 32: a
+ *              round is one sector (a broadcast);
+ *   pattern 2  lane j reads word 32j + (4k + u + w) % 32: a round is 32
+ *              lines, a sector each (scattered). */
+__global__ void l1_reread_kernel(const uint32_t *in, long iters, int pattern, uint32_t *sink)
+{
+    const uint32_t *mine = in + (size_t)blockIdx.x * 1024;
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    uint32_t acc = 0;
+    for (long k = 0; k < iters; k++) {
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+            const int turn = (int)((4 * k + u) & 31);
+            const int word = pattern == 0 ? (int)threadIdx.x + 256 * u
+                             : pattern == 1 ? 32 * w + turn
+                                            : 32 * lane + ((turn + w) & 31);
+            acc += load_ca(mine + word);
+        }
+    }
+    if (acc == 0x9e3779b9u)
+        *sink = acc;
+}
+
+/* `reps` passes over `count` elements, element e at word e·stride,
+ * grid-stride: stores of e + pass (write), or L2-only loads.  Stride 1
+ * moves whole sectors; stride 8 one word of each 32-byte sector. */
+__global__ void sector_stream_kernel(uint32_t *buf, long count, int stride, int reps, int write, uint32_t *sink)
+{
+    const long step = (long)gridDim.x * blockDim.x;
+    uint32_t acc = 0;
+    for (int r = 0; r < reps; r++)
+        for (long e = (long)blockIdx.x * blockDim.x + threadIdx.x; e < count; e += step) {
+            if (write)
+                buf[e * stride] = (uint32_t)(e + r);
+            else
+                acc += load_cg(buf + e * stride);
+        }
     if (acc == 0x9e3779b9u)
         *sink = acc;
 }
@@ -1184,6 +1276,266 @@ static double chase_cycles(long bytes, long steps, rng_t *rng)
     return median_of(per_load, REPEATS);
 }
 
+/* ---- the caches ------------------------------------------------------------ */
+
+/* A random cycle through `lines` lines of 128 bytes, one word each (word
+ * 32k of line k, k in a Sattolo cycle), over a buffer of `lines`·32 words. */
+static uint32_t *line_cycle(long lines, rng_t *rng)
+{
+    uint32_t *order = random_cycle(lines, rng), *next = host_alloc_u32((size_t)lines * 32);
+    memset(next, 0, sizeof *next * (size_t)lines * 32);
+    for (long k = 0; k < lines; k++)
+        next[k * 32] = order[k] * 32;
+    free(order);
+    return next;
+}
+
+/* cycles per dependent load of one thread over `lines` lines, after a
+ * warm pass (twice round the cycle) in the same kernel; cached: through
+ * the L1 (else the L2 only); store: a store beside each load (above) */
+static double chase_lines_cycles(long lines, int cached, int store, rng_t *rng)
+{
+    uint32_t *next = line_cycle(lines, rng);
+    uint32_t *d_next = dev_alloc_u32((size_t)lines * 32), *d_sink = dev_alloc_u32(1);
+    long long *d_cycles, cycles;
+    const long steps = 20000;
+    double per[REPEATS];
+    CUDA_CHECK(cudaMalloc(&d_cycles, sizeof(long long)));
+    to_device(d_next, next, (size_t)lines * 32);
+    for (int r = -1; r < REPEATS; r++) { /* r = -1: the L2 warmed as well */
+        chase_warm_kernel<<<1, 1>>>(d_next, 2 * lines, steps, cached, store, d_cycles, d_sink);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(&cycles, d_cycles, sizeof cycles, cudaMemcpyDeviceToHost));
+        if (r >= 0)
+            per[r] = (double)cycles / steps;
+    }
+    CUDA_CHECK(cudaFree(d_next));
+    CUDA_CHECK(cudaFree(d_sink));
+    CUDA_CHECK(cudaFree(d_cycles));
+    free(next);
+    return median_of(per, REPEATS);
+}
+
+typedef struct {
+    const uint32_t *in;
+    unsigned blocks;
+    long iters;
+    int pattern;
+    uint32_t *sink;
+} l1_arg;
+
+static void enqueue_l1(void *arg)
+{
+    l1_arg *a = (l1_arg *)arg;
+    l1_reread_kernel<<<a->blocks, 256>>>(a->in, a->iters, a->pattern, a->sink);
+}
+
+typedef struct {
+    uint32_t *buf;
+    long count;
+    int stride, reps, write;
+    unsigned blocks;
+    uint32_t *sink;
+} sector_arg;
+
+static void enqueue_sectors(void *arg)
+{
+    sector_arg *a = (sector_arg *)arg;
+    sector_stream_kernel<<<a->blocks, 256>>>(a->buf, a->count, a->stride, a->reps, a->write, a->sink);
+}
+
+/* elements per cycle, whole card, of a sector stream (after a warm run) */
+static double sectors_per_cycle(sector_arg *a, double mhz)
+{
+    double v[REPEATS], items = (double)a->count * a->reps;
+    enqueue_sectors(a);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < REPEATS; r++)
+        v[r] = items / (time_ms(enqueue_sectors, a) * 1e-3 * mhz * 1e6);
+    return median_of(v, REPEATS);
+}
+
+/* Words per cycle, whole card, of one read of 32 MiB at the start of buf
+ * (L2-only loads), right after it was written (partial: one word of each
+ * sector, the region out of the L2 before: 256 MiB read elsewhere first;
+ * else every word); the median of REPEATS, each from scratch. */
+static double read_after_write_rate(uint32_t *buf, long card_words, int partial, int sms, double mhz)
+{
+    const long words = 8L << 20; /* 32 MiB */
+    uint32_t *sink = dev_alloc_u32(1);
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    double v[REPEATS];
+    for (int r = -1; r < REPEATS; r++) { /* r = -1: a warm-up */
+        sector_arg evict = {buf + card_words / 2, 64L << 20, 1, 1, 0, (unsigned)(8 * sms), sink};
+        sector_arg write = {buf, partial ? words / 8 : words, partial ? 8 : 1, 1, 1, (unsigned)(8 * sms), sink};
+        sector_arg read = {buf, words, 1, 1, 0, (unsigned)(8 * sms), sink};
+        enqueue_sectors(&evict);
+        enqueue_sectors(&write);
+        CUDA_CHECK(cudaEventRecord(start, 0));
+        enqueue_sectors(&read);
+        CUDA_CHECK(cudaEventRecord(stop, 0));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaGetLastError());
+        float ms = 0.0f;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        if (r >= 0)
+            v[r] = words / (ms * 1e-3 * mhz * 1e6);
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(sink));
+    return median_of(v, REPEATS);
+}
+
+/* The memory between the SM and DRAM (sim/cache.h takes its constants
+ * from these rows; validate/notes/cache-hierarchy.md):
+ *  - the L1's capacity: one thread chases a random cycle of lines (one
+ *    word of each 128-byte line) over footprints of 16 KiB to 512 KiB,
+ *    the kernel set to the largest L1 the SM allows; l1_bytes is the
+ *    largest footprint whose load latency is still nearer the L1's (the
+ *    smallest footprint) than the L2's (the largest): above it the cycle's
+ *    lines no longer all stay;
+ *  - the L1's hit latency (16 KiB) and its throughput: 8 blocks of 256
+ *    threads per SM re-reading their own 4 KiB with 32-bit loads, a
+ *    warp's round one line (coalesced), one sector (every lane the same
+ *    word) or 32 lines (a sector each);
+ *  - a load after a store to its sector, and after a store to another
+ *    sector of its line, on the same SM: whether a store leaves its sector
+ *    in the L1 (the latency stays the L1's), drops it, or drops the line;
+ *  - the L2's capacity seen by every SM: the card re-reading footprints of
+ *    8 to 96 MiB with L2-only loads; l2_bytes_measured, the largest
+ *    footprint whose rate is still nearer the 8 MiB one than DRAM's
+ *    (gmem_read_card); the machine keeps the documented l2_bytes;
+ *  - writes, L2 hits against misses: whole sectors (32-bit words, every
+ *    word) and partial ones (one word of each 32-byte sector), over an
+ *    8 MiB buffer written again and again (the L2 keeps it) and over
+ *    1 GiB (every sector written back to DRAM); reads of one word a
+ *    sector, from the L2 and from DRAM; and a read of sectors the L2 holds
+ *    whole (just written) against sectors it holds in part (one word just
+ *    written). */
+static void measure_caches(int sms, double mhz, rng_t *rng)
+{
+    CUDA_CHECK(cudaFuncSetAttribute(chase_warm_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    cudaSharedmemCarveoutMaxL1));
+    CUDA_CHECK(cudaFuncSetAttribute(l1_reread_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    cudaSharedmemCarveoutMaxL1));
+    static const int kib[] = {16, 32, 64, 96, 128, 160, 176, 192, 208, 224, 240, 256, 272, 288, 320, 384, 512};
+    enum { FOOTPRINTS = sizeof kib / sizeof kib[0] };
+    double lat[FOOTPRINTS];
+    for (int f = 0; f < FOOTPRINTS; f++) {
+        char name[48], how[200];
+        lat[f] = chase_lines_cycles((long)kib[f] * 1024 / 128, 1, 0, rng);
+        snprintf(name, sizeof name, "l1_chase_%dk", kib[f]);
+        snprintf(how, sizeof how, "one thread, dependent cached loads over a random cycle of %d KiB of "
+                 "128-byte lines (one word a line), after a warm pass in the same kernel", kib[f]);
+        print_row(name, lat[f], "cycles", how);
+    }
+    const double near = (lat[0] + lat[FOOTPRINTS - 1]) / 2;
+    int fits = 0;
+    for (int f = 0; f < FOOTPRINTS; f++)
+        if (lat[f] <= near)
+            fits = f;
+    print_row("l1_load_latency", lat[0], "cycles", "= l1_chase_16k: a dependent load the L1 serves");
+    print_row("l1_bytes", kib[fits] * 1024.0, "bytes",
+              "the largest l1_chase_* footprint whose latency is at most the mean of l1_chase_16k and "
+              "l1_chase_512k (the L1's and the L2's)");
+    print_row("l1_load_after_store_latency", chase_lines_cycles(128, 1, 1, rng), "cycles",
+              "as l1_chase_16k, each load followed by a store into the sector it read: the L1's latency "
+              "if a store leaves its sector there, the L2's if it drops it");
+    print_row("l1_load_after_store_other_sector_latency", chase_lines_cycles(128, 1, 8, rng), "cycles",
+              "the same, the store into the next sector of the line: the L2's latency if a store drops "
+              "its whole line from the L1");
+    print_row("l2_chase_16k", chase_lines_cycles(128, 0, 0, rng), "cycles",
+              "as l1_chase_16k with L2-only loads (ld.global.cg): a dependent load the L2 serves");
+
+    uint32_t *buf, *sink = dev_alloc_u32(1);
+    const long card_words = 1L << 28; /* 1 GiB */
+    CUDA_CHECK(cudaMalloc(&buf, (size_t)card_words * 4));
+    CUDA_CHECK(cudaMemset(buf, 0x5a, (size_t)card_words * 4));
+    const char *const patterns[] = {"coalesced (one line)", "a broadcast (one sector)", "scattered (32 lines)"};
+    const char *const names[] = {"l1_coalesced_rounds_per_sm_cycle", "l1_broadcast_rounds_per_sm_cycle",
+                                 "l1_scatter_rounds_per_sm_cycle"};
+    double rounds[3];
+    for (int pattern = 0; pattern < 3; pattern++) {
+        l1_arg a = {buf, (unsigned)(8 * sms), 1 << 12, pattern, sink};
+        double v[REPEATS], per_sm = 8.0 * 8 * 4 * (double)a.iters; /* warps x rounds, per SM */
+        enqueue_l1(&a);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        for (int r = 0; r < REPEATS; r++)
+            v[r] = per_sm / (time_ms(enqueue_l1, &a) * 1e-3 * mhz * 1e6);
+        rounds[pattern] = median_of(v, REPEATS);
+        char how[200];
+        snprintf(how, sizeof how, "8 blocks of 256 threads per SM re-read their own 4 KiB with cached "
+                 "32-bit loads, each warp round %s; warp rounds per SM per cycle", patterns[pattern]);
+        print_row(names[pattern], rounds[pattern], "rounds/SM/cycle", how);
+    }
+    print_row("l1_read_per_sm_cycle", 32 * rounds[0], "words/SM/cycle",
+              "32 x l1_coalesced_rounds_per_sm_cycle: words an SM's L1 serves per cycle");
+
+    static const int mib[] = {8, 16, 24, 32, 40, 48, 56, 64, 80, 96};
+    enum { SIZES = sizeof mib / sizeof mib[0] };
+    double rate[SIZES];
+    for (int f = 0; f < SIZES; f++) {
+        long bytes = (long)mib[f] << 20;
+        reread_arg a = {(const uint4 *)buf, bytes / 16, (int)(1024 / mib[f]), (unsigned)(8 * sms), 256,
+                        (unsigned *)sink};
+        rate[f] = reread_bytes_per_s(&a) / 4 / (mhz * 1e6);
+        char name[48], how[200];
+        snprintf(name, sizeof name, "gmem_reread_card_%dm", mib[f]);
+        snprintf(how, sizeof how, "8 blocks of 256 threads per SM re-read %d MiB with 16-byte L2-only loads, "
+                 "words per cycle, whole card", mib[f]);
+        print_row(name, rate[f], "words/cycle", how);
+    }
+    stream_arg dram = {(const uint4 *)buf, NULL, card_words / 4, (unsigned)(8 * sms), 256, (unsigned *)sink};
+    const double dram_rate = stream_bytes_per_s(enqueue_read, &dram, (double)card_words * 4) / 4 / (mhz * 1e6);
+    int l2_fits = 0;
+    for (int f = 0; f < SIZES; f++)
+        if (rate[f] >= (rate[0] + dram_rate) / 2)
+            l2_fits = f;
+    print_row("l2_bytes_measured", (double)((long)mib[l2_fits] << 20), "bytes",
+              "the largest gmem_reread_card_* footprint whose rate is at least the mean of the 8 MiB one "
+              "and DRAM's (gmem_read_card, this run): the L2 every SM sees");
+
+    const long l2_words = 2L << 20; /* 8 MiB */
+    struct {
+        const char *name, *unit, *how;
+        long count;
+        int stride, reps, write;
+    } streams[] = {
+        {"gmem_write_l2_card", "words/cycle",
+         "8 blocks of 256 threads per SM write 32-bit words over 8 MiB, 64 passes (the L2 keeps them)",
+         l2_words, 1, 64, 1},
+        {"gmem_write_card", "words/cycle",
+         "the same over 1 GiB, one pass (every sector written back to DRAM)", card_words, 1, 1, 1},
+        {"gmem_partial_write_l2_card", "sectors/cycle",
+         "one 32-bit word of each 32-byte sector written over 8 MiB, 64 passes: partial sectors the L2 "
+         "keeps", l2_words / 8, 8, 64, 1},
+        {"gmem_partial_write_card", "sectors/cycle",
+         "the same over 1 GiB, one pass: partial sectors written back to DRAM", card_words / 8, 8, 1, 1},
+        {"gmem_sector_read_l2_card", "sectors/cycle",
+         "one 32-bit word of each 32-byte sector read (L2-only loads) over 8 MiB, 64 passes", l2_words / 8, 8, 64, 0},
+        {"gmem_sector_read_card", "sectors/cycle",
+         "the same over 1 GiB, one pass: one word a sector from DRAM", card_words / 8, 8, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof streams / sizeof streams[0]; i++) {
+        sector_arg a = {buf, streams[i].count, streams[i].stride, streams[i].reps, streams[i].write,
+                        (unsigned)(8 * sms), sink};
+        print_row(streams[i].name, sectors_per_cycle(&a, mhz), streams[i].unit, streams[i].how);
+    }
+    for (int partial = 0; partial < 2; partial++) {
+        const char *name = partial ? "gmem_read_after_partial_write_card" : "gmem_read_after_write_card";
+        print_row(name, read_after_write_rate(buf, card_words, partial, sms, mhz), "words/cycle",
+                  partial ? "32 MiB read (L2-only loads) right after one word of each of its 32-byte sectors "
+                            "was written, the rest not held by the L2: from DRAM if the L2 fetches the rest "
+                            "of a sector it holds in part"
+                          : "32 MiB read (L2-only loads) right after all of it was written: from the L2");
+    }
+    CUDA_CHECK(cudaFree(buf));
+    CUDA_CHECK(cudaFree(sink));
+}
+
 /* ---- device description --------------------------------------------------- */
 
 static int attribute(cudaDeviceAttr attr)
@@ -1392,6 +1744,7 @@ int main(int argc, char **argv)
               "for it to matter much)");
     measure_arithmetic(sms, mhz);
     measure_shared_and_barriers(sms, mhz, &rng);
+    measure_caches(sms, mhz, &rng);
     print_row("l2_bytes", (double)attribute(cudaDevAttrL2CacheSize), "bytes", "cudaDevAttrL2CacheSize");
     print_row("sm_clock_measured_end", measure_clock_mhz(), "MHz",
               "the clock measured again at the end of this program");

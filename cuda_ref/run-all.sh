@@ -22,8 +22,9 @@
 #              radix-sort plain-division sum prefix-naive prefix-optimal
 #              (programs/CASE/kernels.c, the case studies' kernels written
 #              once against sim/mcm_kernel.h) and user-jacobi user-matvec
-#              (programs/user/NAME.c); default: all of them.  The
-#              constants are always measured, before and after the cases.
+#              user-stencil user-gather user-horner (programs/user/NAME.c);
+#              default: all of them.  The constants are always measured,
+#              before and after the cases.
 # Writes, in the session directory: <case>.csv (format: cuda_ref/README.md),
 # constants.csv (name,value,unit,phase,how; phase before|after),
 # occupancy.csv (resident blocks per SM of every kernel launched),
@@ -48,7 +49,7 @@ overwrite=0
 handwritten=
 all_cases=(euclid cooley-tukey stockham plain-mult fft-mult radix-sort
            plain-division sum prefix-naive prefix-optimal
-           user-jacobi user-matvec)
+           user-jacobi user-matvec user-stencil user-gather user-horner)
 cases=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -168,6 +169,13 @@ run_case() {   # run_case CASE [handwritten]: the sweep of build/cuda/CASE into 
         "$bin/user-jacobi" --n 4096:1048576:*4 --l 256 --iters 8 "${runs[@]}" > "$csv" ;;
     user-matvec)   # the sweep of programs/user/matvec.cfg
         "$bin/user-matvec" --n 256:2048:*2 --l 256 "${runs[@]}" > "$csv" ;;
+    user-stencil)  # the sweep of programs/user/stencil.cfg
+        "$bin/user-stencil" --n 256:2048:*2 --l 256 --iters 2 "${runs[@]}" > "$csv" ;;
+    user-gather)   # the sweep of programs/user/gather.cfg
+        "$bin/user-gather" --n 524288 --m 256,4096,65536,1048576,4194304,16777216 --l 256 --iters 2 \
+            "${runs[@]}" > "$csv" ;;
+    user-horner)   # the sweep of programs/user/horner.cfg
+        "$bin/user-horner" --n 16384:1048576:*4 --d 32 --l 256 "${runs[@]}" > "$csv" ;;
     esac
 }
 

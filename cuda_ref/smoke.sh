@@ -4,7 +4,8 @@
 # exits 1 if any program fails or any check is FAIL.  Writes nothing under
 # validate/.  Usage: cuda_ref/smoke.sh
 # Also the user programs written once against sim/mcm_kernel.h: the examples
-# programs/user/*.c (user-sum, user-jacobi, user-matvec) and the fixtures
+# programs/user/*.c (user-sum, user-jacobi, user-matvec, user-stencil,
+# user-gather, user-horner) and the fixtures
 # tests/user/*.c (rotate: three steps through private memory, one launch
 # with 64 KiB of it; zp: the Z/pZ operations; misuse: each broken phase rule
 # must exit 1 with one message).
@@ -13,7 +14,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 b=build/cuda
 progs=(euclid cooley-tukey stockham plain-mult fft-mult radix-sort plain-division
-       sum prefix-naive prefix-optimal user-sum user-jacobi user-matvec)
+       sum prefix-naive prefix-optimal user-sum user-jacobi user-matvec user-stencil user-gather
+       user-horner)
 make -f cuda_ref/cuda.mk -j"${JOBS:-$(nproc)}" "${progs[@]/#/$b/}" || exit 1
 for f in rotate zp misuse; do
     make -f cuda_ref/cuda.mk cuda-user USER_SRC=tests/user/$f.c || exit 1
@@ -42,6 +44,9 @@ run $b/user-sum --n 2,3,1000,65536,1048576 --l 256 "${q[@]}"
 run $b/user-sum --n 4096 --l 32 "${q[@]}" --no-header
 run $b/user-jacobi --n 3,1000,65536 --l 32,256 --iters 1,8 "${q[@]}"
 run $b/user-matvec --n 1,100,1024 --l 1,32,256 "${q[@]}"
+run $b/user-stencil --n 3,100,1000 --l 32,256 --iters 1,3 "${q[@]}"
+run $b/user-gather --n 1,1000,65536 --m 1,300,1048576 --l 32,256 --iters 1,2 "${q[@]}"
+run $b/user-horner --n 1,1000,65536 --d 0,5,64 --l 32,256 "${q[@]}"
 run $b/user-rotate --n 4096 --l 1,32,1024 --pad 0 "${q[@]}"
 run $b/user-rotate --n 8192 --l 1024 --pad 14336 "${q[@]}" --no-header
 run $b/user-zp --n 1000,100000 --l 128,1024 "${q[@]}"

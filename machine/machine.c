@@ -56,6 +56,11 @@ int machine_card_residency(const machine *m)
     return m->blocks_per_sm > 1;
 }
 
+int machine_caches(const machine *m)
+{
+    return m->l1_words > 0;
+}
+
 double machine_launch_latency(const machine *m)
 {
     return m->launch == LAUNCH_GRAPH ? m->graph_launch_latency : m->launch_latency;
@@ -143,6 +148,11 @@ static const field fields[] = {
     {"u_dram_unaligned", F_NUM, offsetof(machine, u_dram_unaligned), NULL},
     {"u_dram_mixed", F_NUM, offsetof(machine, u_dram_mixed), NULL},
     {"sector_words", F_NUM, offsetof(machine, sector_words), NULL},
+    {"l1_words", F_NUM, offsetof(machine, l1_words), NULL},
+    {"line_words", F_NUM, offsetof(machine, line_words), NULL},
+    {"u_l1", F_NUM, offsetof(machine, u_l1), NULL},
+    {"read_latency_l1", F_NUM, offsetof(machine, read_latency_l1), NULL},
+    {"u_dram_partial", F_NUM, offsetof(machine, u_dram_partial), NULL},
     {"read_latency", F_NUM, offsetof(machine, read_latency), NULL},
     {"read_latency_dram", F_NUM, offsetof(machine, read_latency_dram), NULL},
     {"launch", F_LAUNCH, offsetof(machine, launch), NULL},
@@ -346,12 +356,34 @@ static int validate_dmm_umm(const machine *m)
                                    m->u_dram_mixed != 0
                                ? "l2_words/u_dram"
                            : m->sector_words != 0 ? "sector_words"
+                           : m->l1_words != 0 || m->line_words != 0 || m->u_l1 != 0 || m->read_latency_l1 != 0 ||
+                                   m->u_dram_partial != 0
+                               ? "l1_words"
                            : m->read_latency != 0 || m->read_latency_dram != 0 ? "read_latency"
                            : m->graph_launch_latency != 0 || m->graph_start_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"
                                                      : NULL;
     if (mcm_only)
         return fail("machine '%s': '%s' is an MCM setting, but this is a %s machine (kind = \"%s\": "
                     "only p, w and l apply; leave %s at its default)", n, mcm_only, k, k, mcm_only);
+    return 0;
+}
+
+/* The caches of exec mode (l1_words > 0): whole sectors within whole
+ * lines of at most 32 words, an L2 behind the L1, a rate for L1 hits. */
+static int validate_caches(const machine *m)
+{
+    const char *n = m->name;
+    double s = m->sector_words, line = m->line_words;
+    if (!(s >= 1) || s != floor(s) || !(line >= s) || line != floor(line) || line > 32 || fmod(line, s) != 0)
+        return fail("machine '%s': l1_words = %g needs whole sectors in whole lines (sector_words = %g, "
+                    "line_words = %g; rule: 1 <= sector_words <= line_words <= 32, line_words a multiple "
+                    "of sector_words)", n, m->l1_words, s, line);
+    if (!(m->l2_words >= line))
+        return fail("machine '%s': l1_words = %g needs an L2 behind it: l2_words = %g must hold at least "
+                    "one line of %g words", n, m->l1_words, m->l2_words, line);
+    if (!(m->u_l1 > 0))
+        return fail("machine '%s': l1_words = %g needs u_l1 > 0 (cycles per word the L1 serves)", n,
+                    m->l1_words);
     return 0;
 }
 
@@ -368,6 +400,8 @@ static int validate_card(const machine *m)
         {"l2_words", m->l2_words}, {"u_dram", m->u_dram}, {"u_dram_unaligned", m->u_dram_unaligned},
         {"u_dram_mixed", m->u_dram_mixed},
         {"sector_words", m->sector_words},
+        {"l1_words", m->l1_words}, {"line_words", m->line_words}, {"u_l1", m->u_l1},
+        {"read_latency_l1", m->read_latency_l1}, {"u_dram_partial", m->u_dram_partial},
         {"read_latency", m->read_latency}, {"read_latency_dram", m->read_latency_dram},
         {"graph_launch_latency", m->graph_launch_latency}, {"graph_start_latency", m->graph_start_latency},
     };
@@ -389,7 +423,7 @@ static int validate_card(const machine *m)
     if (m->l2_words > 0 && !(m->u_dram > 0))
         return fail("machine '%s': l2_words = %g needs u_dram > 0 (cycles per word beyond the L2)",
                     n, m->l2_words);
-    return 0;
+    return machine_caches(m) ? validate_caches(m) : 0;
 }
 
 int machine_validate(const machine *m)

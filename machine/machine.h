@@ -61,6 +61,21 @@
  *                      moving α coalesced words per thread takes ℓ·α·U
  *                      (the MCM: α·U), and an uncoalesced word takes a
  *                      whole sector, ℓ·α·sector_words·U (the MCM: ℓ·α·U);
+ *   l1_words           > 0: the card's caches (sim/cache.h) in exec mode: an
+ *                      L1 per SM of l1_words words (the unified array, less
+ *                      the shared memory of its resident blocks), the L2 of
+ *                      l2_words, DRAM behind; a kernel run in exec mode then
+ *                      pays each sector of its warps' accesses at the level
+ *                      that served it, in place of the working-set rule
+ *                      (0: no caches); with it
+ *   line_words         words of a cache line (sector_words divides it, at
+ *                      most 32);
+ *   u_l1               cycles per word of reads the L1 serves, a line's worth
+ *                      (a wavefront) at a time;
+ *   read_latency_l1    cycles a block whose first read the L1 serves waits;
+ *   u_dram_partial     cycles per word of a sector written back to DRAM with
+ *                      only some of its words written (DRAM reads the rest
+ *                      first; 0: as a whole sector);
  *   launch             "stream" (launch_latency per kernel) or "graph"
  *                      (graph_launch_latency per kernel: the program is
  *                      replayed as a CUDA graph; graph_start_latency
@@ -83,6 +98,11 @@
  *                                                 key: L2 and DRAM not told apart)
  *   L2 size in bytes                           -> l2_words = bytes / 4
  *   sector of 32 bytes (documented, not measured) -> sector_words = 8
+ *   line of 128 bytes (documented, not measured)  -> line_words = 32
+ *   L1 capacity (a pointer chase, growing)    -> l1_words = bytes / 4
+ *   L1 hits, words per SM per cycle           -> u_l1 = 1 / (words per cycle)
+ *   L1 hit latency (dependent loads)          -> read_latency_l1
+ *   partial sectors written beyond the L2     -> u_dram_partial
  *   L2 and DRAM latency (dependent loads)      -> read_latency, read_latency_dram
  *   dependent int add, one thread (cycles)     -> cycles_plain
  *   int adds per SM per cycle                  -> lanes
@@ -161,6 +181,11 @@ typedef struct machine {
                               * 128-byte line (kernel.unaligned); 0 = u_dram */
     double u_dram_mixed;     /* the same for a kernel that reads and writes words; 0 = u_dram */
     double sector_words;   /* > 0: U per word of every thread, a scattered word a sector; 0 = the MCM */
+    double l1_words;       /* > 0: exec mode runs through the caches (sim/cache.h); 0 = none */
+    double line_words;     /* words of a cache line (with l1_words) */
+    double u_l1;           /* cycles per word the L1 serves (with l1_words) */
+    double read_latency_l1; /* cycles before a block's first word, from the L1 (with l1_words) */
+    double u_dram_partial; /* cycles per word of a partial sector written back; 0 = u_dram */
     double read_latency, read_latency_dram; /* cycles before a block's first word arrives; 0 = the MCM */
     double graph_launch_latency; /* cycles per kernel launched inside a graph */
     double graph_start_latency;  /* cycles before a graph's first kernels, once per run */
@@ -212,6 +237,8 @@ double machine_bandwidth(const machine *m);
  * blocks per SM (the engine's card path). */
 int machine_card_compute(const machine *m);
 int machine_card_residency(const machine *m);
+/* The card's caches in exec mode (l1_words > 0; sim/cache.h). */
+int machine_caches(const machine *m);
 
 /* The cycles between a kernel's release and its launch: launch_latency,
  * or graph_launch_latency when launch = "graph". */

@@ -41,6 +41,9 @@
  * a block pays for every word of every thread (the MCM: one U per
  * coalesced access of the block); with a read latency a block that reads
  * waits that long for its first word, as it waits for its dispatch.
+ * With the caches (l1_words), a block that exec mode ran through them
+ * pays for its sectors where they were served, and waits for the level
+ * that served its first read (kernel_dag.h, block_transfer_cycles).
  * Still one block at a time per SM, the same story, and the same waves.
  *
  * With blocks_per_sm = k > 1 each SM holds k blocks at once.  It has a
@@ -356,7 +359,7 @@ static block_times block_times_on(const kernel *k, const block_cost *c, const ma
     t.read = block_transfer_cycles(c, k->threads, m, u, 0);
     t.write = block_transfer_cycles(c, k->threads, m, u, 1);
     t.compute = block_compute_cycles(c, m);
-    t.latency = t.read > 0 ? kernel_read_latency(k, m) : 0;
+    t.latency = t.read > 0 ? block_read_latency(k, c, m) : 0;
     t.wait = m->block_dispatch + t.latency;
     t.dram = kernel_beyond_l2(k, m);
     return t;

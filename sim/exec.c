@@ -41,6 +41,12 @@
  * write, as on the card (other reads of the step see memory as it was
  * before the step).
  *
+ * The caches (sim/cache.h).  On a machine with them, exec mode hands each
+ * global access to the block's recorder (from the checked path: the fast
+ * path is off while it records), each warp's step when it is graded, each
+ * block when it ends, and each launch before its first block and after
+ * its last; the caches fill the blocks' sectors.
+ *
  * Invariants kept here: between steps the write log is empty; between
  * blocks every per-thread counter is zero; a recorded error stops the
  * launch at the end of the step in which it happened; a shadow's stamps
@@ -48,6 +54,7 @@
  * for the present.
  */
 #include "exec.h"
+#include "cache.h"
 #include "fail.h"
 
 #include <math.h>
@@ -96,6 +103,8 @@ struct exec_run {
     uint32_t launch;        /* launches so far: the current one's number */
     uint64_t epoch;         /* steps so far, all blocks: the current one's */
     int race_free;          /* check races (exec_set_race_free) */
+    cache *caches;          /* the card's caches (sim/cache.h), or NULL */
+    int restored;           /* arrays that have entered the caches */
 };
 
 typedef struct logged_write {
@@ -164,6 +173,7 @@ struct exec_block {
     double transactions[N_KINDS - 1]; /* global reads, writes */
     double bank_conflicts;
     int failed;
+    cache_trace *trace;        /* the block's accesses for the caches, or NULL */
 };
 
 exec_run *exec_begin(const char *program, const machine *m)
@@ -174,6 +184,7 @@ exec_run *exec_begin(const char *program, const machine *m)
     r->add_ops = 5;
     r->mul_ops = 11;
     r->dag = kernel_dag_new(program);
+    r->caches = cache_new(m);
     return r;
 }
 
@@ -192,6 +203,7 @@ void exec_end(exec_run *r)
     free(r->marks);
     free(r->reports);
     kernel_dag_free(r->dag);
+    cache_free(r->caches);
     free(r);
 }
 
@@ -437,7 +449,7 @@ static void grow_rounds(exec_block *b, int need)
             b->tallies[kind][k] = no_lane;
     }
     b->rounds_cap = cap;
-    b->fast_rounds = b->race_free || b->warp_shift < 0 ? 0 : cap;
+    b->fast_rounds = b->race_free || b->warp_shift < 0 || b->trace ? 0 : cap;
 }
 
 /* The running thread's next access of `kind`, with its key (an address
@@ -505,6 +517,8 @@ static word __attribute__((noinline)) gread_checked(exec_thread *t, gmem a, long
         return read_outside(t, a, i);
     long key = (long)a->id << 40 | group_of(b, i);
     tally(note_access(b, GLOBAL_READ, key), key);
+    if (b->trace)
+        cache_note(b->trace, 0, b->now->rounds[GLOBAL_READ] - 1, a->id, i);
     if (__builtin_expect(b->race_free, 0))
         return read_race_free(t, a, i);
     return a->cells[i];
@@ -564,6 +578,8 @@ static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, lon
         return;
     long key = (long)a->id << 40 | group_of(b, i);
     tally(note_access(b, GLOBAL_WRITE, key), key);
+    if (b->trace)
+        cache_note(b->trace, 1, b->now->rounds[GLOBAL_WRITE] - 1, a->id, i);
     if (__builtin_expect(b->race_free, 0))
         note_write(t, &b->run->shadows[a->id][i], 1, a->name, i);
     log_write(t, &b->marks[a->id][i], &a->cells[i], v, a->name, i);
@@ -871,6 +887,8 @@ static void run_steps(exec_block *b, long bid, long blocks)
                 step(&t, args);
             }
             grade_warp(b, first, last);
+            if (b->trace)
+                cache_warp_done(b->trace, s, first / b->warp);
         }
         commit_step(b);
     }
@@ -937,10 +955,17 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
     rep->paper_overhead += b->run->m.u * (double)(f.alpha + f.beta);
     rep->transactions += reads + writes;
     rep->bank_conflicts += b->bank_conflicts;
+    if (b->trace && cache_block_done(b->run->caches, bid, b->trace, &cost->sectors) < 0) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", fail_message());
+        fail("program '%s', kernel '%s': %s", b->run->dag->name, b->k->name, why);
+        b->failed = 1;
+    }
 }
 
 static void block_free(exec_block *b)
 {
+    cache_trace_free(b->trace);
     free(b->private_cells);
     free(b->private_shadow);
     free(b->threads_of);
@@ -951,6 +976,17 @@ static void block_free(exec_block *b)
     free(b->log);
     free(b->private_marks);
     free(b->bank_seen);
+}
+
+/* A launch begins on the caches: the arrays allocated since the last
+ * launch enter them first (sim/cache.h), and the L1s hold what the blocks
+ * resident on their SM leave of them. */
+static void caches_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
+{
+    for (; r->restored < r->n_arrays; r->restored++)
+        cache_restore_array(r->caches, r->arrays[r->restored]->id, r->arrays[r->restored]->size);
+    kernel shape = {.blocks = blocks, .threads = threads, .private_words = (double)k->private_words};
+    cache_launch_begin(r->caches, blocks, kernel_resident_blocks(&shape, &r->m), (double)k->private_words);
 }
 
 static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
@@ -984,6 +1020,7 @@ int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, voi
         if (b.warp == 1 << sh)
             b.warp_shift = sh;
     b.race_free = r->race_free;
+    b.trace = r->caches ? cache_trace_new(r->caches, b.warp) : NULL;
     b.p = r->p;
     b.add_ops = r->add_ops;
     b.mul_ops = r->mul_ops;
@@ -1004,8 +1041,12 @@ int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, voi
     rep->threads = threads;
 
     block_cost *costs = malloc(sizeof *costs * (size_t)blocks);
+    if (r->caches)
+        caches_launch(r, k, blocks, threads);
     for (long bid = 0; bid < blocks && !b.failed; bid++)
         run_block(&b, bid, blocks, &costs[bid]);
+    if (r->caches)
+        cache_launch_end(r->caches);
     int failed = b.failed;
     block_free(&b);
     if (failed) {

@@ -42,6 +42,12 @@
  * an addmod add_ops operations); span classes are those of the thread that
  * makes S(B), work classes the sums over the block's threads.
  *
+ * On a machine with the card's caches (l1_words > 0), each block's
+ * global accesses are also recorded, warp by warp and round by round, and
+ * replayed through an L1 per SM and the L2 (sim/cache.h): each block's
+ * cost then carries the sectors each level served (block_cost.sectors),
+ * which the engine charges in place of the working-set rule.
+ *
  * Rules enforced, each an error naming kernel, block, step and place: two
  * threads of a block writing one cell in one step (CREW); a private index
  * outside [0, Z) or outside the kernel's declared private memory; a global

@@ -183,6 +183,24 @@ double kernel_read_latency(const kernel *k, const machine *m)
     return kernel_beyond_l2(k, m) && m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
 }
 
+/* The block ran through the caches and the machine has them. */
+static int served_by_caches(const block_cost *c, const machine *m)
+{
+    return c->sectors.measured && machine_caches(m);
+}
+
+double block_read_latency(const kernel *k, const block_cost *c, const machine *m)
+{
+    if (!served_by_caches(c, m))
+        return kernel_read_latency(k, m);
+    switch (c->sectors.first_read) {
+    case LEVEL_L1: return m->read_latency_l1;
+    case LEVEL_L2: return m->read_latency;
+    case LEVEL_DRAM: return m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
+    default: return 0;
+    }
+}
+
 void kernel_defaults(kernel *k)
 {
     const block_cost *c = &k->cost;
@@ -295,8 +313,23 @@ double cost_write_cycles(const block_cost *c, int threads, double u)
     return u * (c->writes + threads * c->uncoalesced_writes);
 }
 
+/* The rule of kernel_dag.h for a block that ran through the caches. */
+static double cached_transfer_cycles(const cache_sectors *s, const machine *m, int write)
+{
+    double sector = m->sector_words;
+    int mixed = s->dram_reads > 0 && s->writebacks + s->partial_writebacks > 0;
+    double dram = mixed && m->u_dram_mixed > 0 ? m->u_dram_mixed : m->u_dram;
+    if (!write)
+        return m->line_words * m->u_l1 * s->l1_wavefronts + sector * (m->u * s->l2_reads + dram * s->dram_reads);
+    double partial = m->u_dram_partial > 0 ? m->u_dram_partial : dram;
+    return sector * (m->u * s->l2_writes + fmax(0, dram - m->u) * s->writebacks +
+                     fmax(0, partial - m->u) * s->partial_writebacks);
+}
+
 double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write)
 {
+    if (served_by_caches(c, m))
+        return cached_transfer_cycles(&c->sectors, m, write);
     double coalesced = write ? c->writes : c->reads;
     double scattered = write ? c->uncoalesced_writes : c->uncoalesced_reads;
     if (!(m->sector_words > 0))

@@ -65,6 +65,23 @@ typedef enum { OP_PLAIN, OP_MULMOD, OP_ADDMOD, OP_PRIVATE, OP_BARRIER, OP_CLASSE
  * suffixes (span_mulmod, work_private, ...). */
 extern const char *const op_class_names[OP_CLASSES];
 
+/* The levels of the card's caches (sim/cache.h), nearest first. */
+typedef enum { LEVEL_NONE, LEVEL_L1, LEVEL_L2, LEVEL_DRAM } cache_level;
+
+/* Where a block's global accesses were served, when exec mode ran it
+ * through the card's caches (machine key l1_words > 0; sim/cache.h); all
+ * 0 otherwise.  Sectors are sector_words words, wavefronts a line's worth
+ * of the sectors the L1 serves to one round of a warp. */
+typedef struct cache_sectors {
+    int measured;              /* 1: the block ran through the caches */
+    int first_read;            /* the level (cache_level) its first read round waited for */
+    double l1_wavefronts;      /* read sectors the L1 served, a line's worth at a time */
+    double l2_reads, dram_reads; /* read sectors the L2 served, and DRAM */
+    double l2_writes;          /* sectors written into the L2 */
+    double writebacks;         /* dirty sectors its accesses evicted from the L2 to DRAM, */
+    double partial_writebacks; /*   whole, and partial (DRAM reads the rest of the sector first) */
+} cache_sectors;
+
 typedef struct block_cost {
     double span;
     double work;
@@ -74,6 +91,7 @@ typedef struct block_cost {
     double span_ops[OP_CLASSES];    /* per class, along the span path */
     double work_ops[OP_CLASSES];    /* per class, all threads together */
     double bank_conflicts;          /* extra rounds of the private banks (below); 0 */
+    cache_sectors sectors;          /* exec mode with the card's caches (above) */
 } block_cost;
 
 typedef struct kernel {
@@ -192,6 +210,12 @@ double kernel_word_cycles(const kernel *k, const machine *m);
  * the L2 as above; 0 on the MCM. */
 double kernel_read_latency(const kernel *k, const machine *m);
 
+/* The same for a block of kernel k with costs c: on a machine with caches
+ * (machine_caches) and a block that ran through them, the latency of the
+ * level its first read round waited for (read_latency_l1, read_latency,
+ * read_latency_dram or, when 0, read_latency); else kernel_read_latency. */
+double block_read_latency(const kernel *k, const block_cost *c, const machine *m);
+
 /* Global-memory cycles of a block of ℓ threads with costs c: before its
  * compute (reads), after it (writes), and O(B) = both. */
 double cost_read_cycles(const block_cost *c, int threads, double u);
@@ -200,7 +224,20 @@ double cost_write_cycles(const block_cost *c, int threads, double u);
 /* The same on machine m at u cycles per word: the MCM's rule above, or,
  * when m->sector_words > 0 (a card), every word of every thread at u and
  * an uncoalesced word a whole sector: u·ℓ·(coalesced + sector_words ·
- * uncoalesced words per thread).  `write`: 0 the reads, 1 the writes. */
+ * uncoalesced words per thread).  `write`: 0 the reads, 1 the writes.
+ * On a machine with caches, a block that ran through them pays instead
+ * for its sectors where they were served (u is not read), each at the
+ * rate of the farthest level it crossed:
+ *   reads   line_words·u_l1 a wavefront the L1 served, sector_words·U a
+ *           sector the L2 served, sector_words·D a sector from DRAM;
+ *   writes  sector_words·U a sector written into the L2, and for each
+ *           dirty sector its accesses evicted to DRAM the rest of DRAM's
+ *           rate, sector_words·(D − U), or sector_words·(u_dram_partial − U)
+ *           for a partial one;
+ * D is u_dram_mixed (when > 0) for a block whose DRAM traffic both reads
+ * and writes back, else u_dram.  A sector read from DRAM thus costs D in
+ * all, and a sector written and later written back D too, which are the
+ * microbenchmarks' streams (validate/notes/cache-hierarchy.md). */
 double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write);
 
 /* The same for kernel k's declared per-block cost (k->cost). */

@@ -41,6 +41,21 @@ static inline machine test_machine(int p, double u)
     return m;
 }
 
+/* test_machine(p, u) with the caches of exec mode (sim/cache.h): sectors
+ * of 8 words in lines of 32, an L1 of l1_words an SM, an L2 of l2_words;
+ * DRAM at 4·u a word, L1 hits at u/4. */
+static inline machine test_cache_machine(int p, double u, double l1_words, double l2_words)
+{
+    machine m = test_machine(p, u);
+    m.sector_words = 8;
+    m.line_words = 32;
+    m.l1_words = l1_words;
+    m.l2_words = l2_words;
+    m.u_dram = 4 * u;
+    m.u_l1 = u / 4;
+    return m;
+}
+
 /* Simulate, failing the test with the engine's message on error. */
 static inline sim_result simulate(const kernel_dag *dag, const machine *m)
 {

@@ -951,6 +951,55 @@ Test(card, u_dram_mixed_is_the_copy_rate_and_off_without_it)
     expect_card_rate_term("gmem_copy_card", 330, "u_dram_mixed", offsetof(machine, u_dram_mixed));
 }
 
+Test(card, the_caches_come_on_only_with_every_one_of_their_constants)
+{
+    /* the reference session, which has none of the caches' rows: off, and
+     * the preset says so; with made-up rows for all four (two readings of
+     * one) the keys follow them; without one of the four, all off again */
+    session_copy c;
+    copy_reference_session(&c, "constants.csv", "cat");
+    const session *s = &c.copy;
+    machine base = test_preset("h100"), m;
+    base.l1_words = 999; /* as a preset written from an earlier session says */
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_expect_eq(m.l1_words, 0, "off, whatever the base preset said");
+    cr_expect_eq(m.u_l1 + m.read_latency_l1 + m.u_dram_partial, 0);
+    cr_expect_eq(m.line_words, 32, "a documented fact, inert with the caches off");
+    char preset[1100], cmd[1400];
+    snprintf(preset, sizeof preset, "%s/preset.cfg", s->dir);
+    cr_assert_eq(card_write_preset(&m, s, NULL, preset), 0, "%s", fail_message());
+    long len;
+    char *text = read_file(preset, &len);
+    cr_expect(strstr(text, "# l1_words: off, not measured in this session") != NULL, "%s", text);
+    free(text);
+    snprintf(cmd, sizeof cmd,
+             "printf 'l1_bytes,229376,bytes,before,x\nl1_bytes,229376,bytes,after,x\n"
+             "l1_read_per_sm_cycle,30,words/SM/cycle,before,x\nl1_read_per_sm_cycle,34,words/SM/cycle,after,x\n"
+             "l1_load_latency,33,cycles,once,x\ngmem_partial_write_card,66,sectors/cycle,once,x\n' >> %s/constants.csv",
+             s->dir);
+    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_expect_eq(m.l1_words, 229376 / 4);
+    cr_expect_float_eq(m.u_l1, 1.0 / 32, 1e-15, "the mean of the readings, 32 words a cycle");
+    cr_expect_eq(m.read_latency_l1, 33);
+    cr_expect_float_eq(m.u_dram_partial, 132.0 / (66 * 8), 1e-15, "SMs / (sectors a cycle · 8 words)");
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    cr_assert_eq(card_write_preset(&m, s, NULL, preset), 0, "%s", fail_message());
+    text = read_file(preset, &len);
+    cr_expect(strstr(text, "l1_words = 57344;") != NULL, "%s", text);
+    free(text);
+    snprintf(cmd, sizeof cmd, "sed -i '/^l1_load_latency,/d' %s/constants.csv", s->dir);
+    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_expect_eq(m.l1_words + m.u_l1 + m.u_dram_partial, 0, "one missing: all off");
+    cr_assert_eq(card_write_preset(&m, s, NULL, preset), 0, "%s", fail_message());
+    text = read_file(preset, &len);
+    cr_expect(strstr(text, "# u_l1: off, measured, but the caches need every one of their constants") != NULL,
+              "%s", text);
+    free(text);
+    free_session_copy(&c);
+}
+
 Test(card, a_session_without_a_constant_is_refused)
 {
     char dir[] = "/tmp/mcmsim-card-XXXXXX";

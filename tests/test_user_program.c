@@ -390,6 +390,61 @@ Test(user_program, the_examples_run_and_check)
     }
 }
 
+/* The reuse examples (stencil, gather, horner) run and check at a few
+ * shapes, on a machine with the caches of exec mode and without. */
+Test(user_program, the_reuse_examples_run_and_check_with_the_caches_and_without)
+{
+    workdir();
+    machine cached = test_cache_machine(4, 8, 4096, 65536), m = cached;
+    m.l1_words = 0;
+    m.blocks_per_sm = cached.blocks_per_sm = 4;
+    const char *const names[] = {"stencil", "gather", "horner"};
+    const vars shapes[3][3] = {
+        {test_params("n l iters", 3.0, 1.0, 1.0), test_params("n l iters", 100.0, 64.0, 2.0),
+         test_params("n l iters", 257.0, 32.0, 3.0)},
+        {test_params("n m l iters", 3.0, 1.0, 1.0, 1.0), test_params("n m l iters", 1000.0, 300.0, 64.0, 2.0),
+         test_params("n m l iters", 777.0, 70000.0, 32.0, 2.0)},
+        {test_params("n d l", 3.0, 0.0, 1.0), test_params("n d l", 1000.0, 5.0, 64.0),
+         test_params("n d l", 257.0, 70.0, 32.0)},
+    };
+    char source[512];
+    for (int e = 0; e < 3; e++) {
+        example_path(names[e], source, sizeof source);
+        for (int c = 0; c < 3; c++)
+            for (int with = 0; with < 2; with++) {
+                kernel_dag *dag = user_program_build(source, &shapes[e][c], with ? &cached : &m);
+                cr_assert_not_null(dag, "%s, shape %d: %s", names[e], c, fail_message());
+                cr_expect_eq(dag->kernels[0].per_block[0].sectors.measured, with, "%s: through the caches?",
+                             names[e]);
+                kernel_dag_free(dag);
+            }
+    }
+}
+
+/* Horner's coefficients are a broadcast: at n = 64 (one block of two
+ * warps), d = 7 (one sector of coefficients), on one SM, the arrays in the
+ * L2 before the launch (sim/cache.h), round by round:
+ *   round 0  x: warp 0 one line, 4 sectors from the L2; warp 1 another 4;
+ *   round 1  c[7]: warp 0 one sector from the L2; warp 1 from the L1;
+ *   rounds 2-8  c[6] ... c[0]: the same sector, the L1, both warps;
+ * then y: 64 words, 8 sectors into the L2. */
+Test(user_program, horners_coefficients_come_from_the_l1)
+{
+    workdir();
+    machine m = test_cache_machine(1, 8, 4096, 65536);
+    char source[512];
+    example_path("horner", source, sizeof source);
+    vars params = test_params("n d l", 64.0, 7.0, 64.0);
+    kernel_dag *dag = user_program_build(source, &params, &m);
+    cr_assert_not_null(dag, "%s", fail_message());
+    const cache_sectors *s = &dag->kernels[0].per_block[0].sectors;
+    cr_expect_eq(s->l2_reads, 4 + 4 + 1, "%g", s->l2_reads);
+    cr_expect_eq(s->dram_reads, 0, "%g", s->dram_reads);
+    cr_expect_eq(s->l1_wavefronts, 1 + 2 * 7, "%g", s->l1_wavefronts);
+    cr_expect_eq(s->l2_writes, 8);
+    kernel_dag_free(dag);
+}
+
 /* ---- each way it can go wrong: one line, exit status 1 ----------------- */
 
 static const char *const tail_of_program =

@@ -11,7 +11,9 @@
  * from the other card's reference session when a session predates their
  * microbenchmark; the preset then says so beside the value.  Two
  * (u_dram_unaligned, u_dram_mixed) are left off when the session did not
- * measure them.
+ * measure them; so are the caches of exec mode (l1_words and the keys
+ * that come with it: sim/cache.h), all together, unless the session
+ * measured every one of their constants.
  */
 #include "card.h"
 #include "fail.h"
@@ -31,6 +33,8 @@ typedef enum {
     US_TO_CYCLES_LESS_L2_LOAD, /* microseconds -> cycles, less l2_load_latency (cycles) */
     NS_TO_CYCLES_LESS_STEADY,  /* nanoseconds -> cycles, less block_dispatch_steady */
     CARD_RATE_TO_U,            /* words per cycle, whole card -> cycles per word per SM */
+    SECTOR_RATE_TO_U,          /* sectors per cycle, whole card -> cycles per word of them per SM */
+    PER_CYCLE_TO_U,            /* words per cycle per SM -> cycles per word */
 } conversion;
 
 /* What a session that did not measure a term's constant gets. */
@@ -38,6 +42,7 @@ typedef enum {
     REFUSED,  /* no machine: the constant is needed */
     BORROWED, /* the other card's reference session's value (card_machine's `other`) */
     OFF,      /* the key left at its default: the term off */
+    CACHES,   /* off, with every other CACHES term, unless the session has them all */
 } when_absent;
 
 typedef struct term {
@@ -68,6 +73,13 @@ static const term TERMS[] = {
      "the 128-byte line, all SMs, from DRAM", OFF},
     {"u_dram_mixed", "gmem_copy_card", CARD_RATE_TO_U,
      "cycles per word per SM of a copy (each word read once and written once), all SMs, from DRAM", OFF},
+    {"l1_words", "l1_bytes", BYTES_TO_WORDS,
+     "the caches of exec mode: an SM's L1, the largest footprint a pointer chase still finds there", CACHES},
+    {"u_l1", "l1_read_per_sm_cycle", PER_CYCLE_TO_U,
+     "cycles per word an SM's L1 serves, 32-bit loads of whole lines, every SM", CACHES},
+    {"read_latency_l1", "l1_load_latency", AS_IS, "a dependent global load served by the L1, one thread", CACHES},
+    {"u_dram_partial", "gmem_partial_write_card", SECTOR_RATE_TO_U,
+     "cycles per word per SM of sectors written one word each and written back to DRAM, all SMs", CACHES},
     {"l2_words", "l2_bytes", BYTES_TO_WORDS, "L2 cache size", REFUSED},
     {"read_latency", "l2_load_latency", AS_IS, "a dependent global load served by the L2, one thread", REFUSED},
     {"read_latency_dram", "dram_load_latency", AS_IS, "a dependent global load over 256 MiB (mostly DRAM), one thread", REFUSED},
@@ -95,6 +107,9 @@ typedef struct fact {
 static const fact FACTS[] = {
     {"sector_words", 8,
      "global memory moves 32-byte sectors, 8 words (CUDA C++ Best Practices Guide, coalesced access)"},
+    {"line_words", 32,
+     "cache lines of 128 bytes, 4 sectors, of which a cache fetches only those that missed (Nsight "
+     "Compute's memory tables; the caches of exec mode)"},
     {"private_port", 1,
      "shared-memory banks beside the arithmetic: Z/pZ multiply-adds reading shared memory run at "
      "0.97 of their rate from registers until the banks are full (mac_*_per_sm_cycle, H100 "
@@ -172,13 +187,15 @@ static int term_value(const session *s, const term *t, double mhz, double *out)
         *out = c * mhz - l2;
         break;
     }
-    case CARD_RATE_TO_U: {
+    case CARD_RATE_TO_U:
+    case SECTOR_RATE_TO_U: {
         double sms;
         if (card_constant(s, "sm_count", &sms) < 0)
             return -1;
-        *out = sms / c;
+        *out = t->how == CARD_RATE_TO_U ? sms / c : sms / (c * 8); /* a sector: 8 words */
         break;
     }
+    case PER_CYCLE_TO_U: *out = 1 / c; break;
     case NS_TO_CYCLES_LESS_STEADY: {
         double steady;
         if (card_constant(s, "block_dispatch_steady", &steady) < 0)
@@ -205,6 +222,18 @@ static int term_from(const session *s, const session *other, const term *t, doub
     return term_value(other, t, mhz, out);
 }
 
+/* The session measured every constant of the CACHES terms. */
+static int caches_measured(const session *s)
+{
+    double mhz, v;
+    if (card_constant(s, "sm_clock_measured", &mhz) < 0)
+        return 0;
+    for (int i = 0; i < N_TERMS; i++)
+        if (TERMS[i].absent == CACHES && term_value(s, &TERMS[i], mhz, &v) < 0)
+            return 0;
+    return 1;
+}
+
 int card_machine(const session *s, const session *other, const machine *base, machine *out)
 {
     double mhz;
@@ -216,7 +245,9 @@ int card_machine(const session *s, const session *other, const machine *base, ma
         char text[64];
         const session *from;
         int found = term_from(s, other, &TERMS[i], &v, &from) == 0;
-        if (!found && TERMS[i].absent == OFF)
+        if (TERMS[i].absent == CACHES && !caches_measured(s))
+            found = 0;
+        if (!found && (TERMS[i].absent == OFF || TERMS[i].absent == CACHES))
             v = 0; /* the term off, whatever the base preset said */
         else if (!found)
             return fail("%s/constants.csv: no %s (needed for the machine key %s: %s)", s->dir,
@@ -250,12 +281,16 @@ int card_write_preset(const machine *m, const session *s, const session *other, 
                "    seed = %llu;\n    warp = %d;\n",
             m->name, m->z, memory_policy_name(m->policy), block_order_name(m->order),
             (unsigned long long)m->seed, m->warp);
+    int caches = caches_measured(s);
     for (int i = 0; i < N_TERMS; i++) {
         double v;
         const session *from;
-        if (term_from(s, other, &TERMS[i], &v, &from) < 0) {
-            if (TERMS[i].absent == OFF)
-                fprintf(f, "    # %s: off, not measured in this session (%s: %s)\n", TERMS[i].key,
+        int found = term_from(s, other, &TERMS[i], &v, &from) == 0;
+        if (!found || (TERMS[i].absent == CACHES && !caches)) {
+            if (TERMS[i].absent == OFF || TERMS[i].absent == CACHES)
+                fprintf(f, "    # %s: off, %s (%s: %s)\n", TERMS[i].key,
+                        found ? "measured, but the caches need every one of their constants"
+                              : "not measured in this session",
                         TERMS[i].constant, TERMS[i].meaning);
             continue;
         }

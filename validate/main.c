@@ -15,7 +15,9 @@
  *    constants.  Compare with the graph device times.  A case `user-NAME`
  *    is a kernel written once (programs/user/NAME.c): its DAG comes from
  *    exec mode; a built-in case's DAG is built at the params that make it
- *    its CUDA implementation's (program.h, cuda_params).
+ *    its CUDA implementation's (program.h, cuda_params).  Where the
+ *    machine has the caches of exec mode (sim/cache.h), the points that ran
+ *    through them are simulated without them too, for the report's table.
  * 4. Write validate/report/REPORT.md (outputs.c, write_report: its
  *    headline first, the targets case by case, every point simulated
  *    against measured (scatter.png), the conclusions and what each case
@@ -110,11 +112,38 @@ static void split_every_other_n(validation *v)
     }
 }
 
+/* A DAG any of whose blocks ran through the caches of exec mode. */
+static int ran_through_caches(const kernel_dag *dag)
+{
+    for (int k = 0; k < dag->n; k++)
+        if (dag->kernels[k].cost.sectors.measured)
+            return 1;
+    return 0;
+}
+
+/* A point of an earlier set on machine m with the same program and
+ * params as `row`: its DAG is the one row's would be.  NULL if none. */
+static const vpoint *built_before(const measured_row *row, const machine *m, const validation *earlier, int n_earlier)
+{
+    for (int s = 0; s < n_earlier; s++) {
+        if (memcmp(&earlier[s].card, m, sizeof *m) != 0)
+            continue;
+        for (int i = 0; i < earlier[s].n; i++) {
+            const measured_row *q = earlier[s].pts[i].row;
+            if (strcmp(q->program, row->program) == 0 && strcmp(q->params, row->params) == 0)
+                return &earlier[s].pts[i];
+        }
+    }
+    return NULL;
+}
+
 /* The points of session s as set `name` on machine m.  A point the model
  * refuses (e.g. a Z constraint the card's code gets around by using
- * global memory) is left out and listed in the report. */
+ * global memory) is left out and listed in the report.  A point an
+ * earlier set built on the same machine shares its DAG (exec mode runs
+ * a kernel written once again only where the machine differs). */
 static int set_load(validation *v, const char *name, const char *title, const session *s, const machine *m,
-                    int held_out_only)
+                    int held_out_only, const validation *earlier, int n_earlier)
 {
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
@@ -131,7 +160,14 @@ static int set_load(validation *v, const char *name, const char *title, const se
                         row->file, row->line);
         vpoint *p = &v->pts[v->n];
         p->row = row;
-        if (build_dag(row, m, &p->dag) < 0) {
+        const vpoint *same = built_before(row, m, earlier, n_earlier);
+        if (same) {
+            p->dag = same->dag;
+            p->dag_shared = 1;
+            p->cached = same->cached;
+        } else if (build_dag(row, m, &p->dag) == 0)
+            p->cached = ran_through_caches(p->dag);
+        else {
             if (!builtin_find(row->program) || v->n_refused == 64)
                 return -1;
             v->refused[v->n_refused] = row;
@@ -144,14 +180,15 @@ static int set_load(validation *v, const char *name, const char *title, const se
     return 0;
 }
 
-/* Point p simulated (its job finished): its time and launches. */
-static int point_done(vpoint *p, const machine *m, sim_job *job)
+/* Point p simulated (its job finished): its time (into sim_ms, or
+ * without_caches sim_ms_off) and launches. */
+static int point_done(vpoint *p, const machine *m, sim_job *job, int without_caches)
 {
     sim_result *r = job->out;
     if (sim_finish(job) < 0)
         return fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
                     fail_message());
-    p->sim_ms = r->T / m->clock_hz * 1e3;
+    *(without_caches ? &p->sim_ms_off : &p->sim_ms) = r->T / m->clock_hz * 1e3;
     p->launches = r->costs.L_kernels;
     p->rounds = 0;
     for (int k = 0; k < p->dag->n; k++) /* blocks one SM takes in turn */
@@ -181,12 +218,15 @@ static const vpoint *simulated_before(const vpoint *p, const validation *v, cons
  * many at once as there are cores; each point's figures are its own, so
  * the order they finish in changes nothing.  A point simulated in an
  * earlier set (set b repeats set a's sizes on the same machine) is not
- * simulated again. */
-static int set_simulate(validation *v, const validation *earlier, int n_earlier)
+ * simulated again.  without_caches: the machine without the caches of
+ * exec mode, the points that ran through them only (into sim_ms_off; the
+ * others' sim_ms_off is their sim_ms). */
+static int set_simulate(validation *v, const validation *earlier, int n_earlier, int without_caches)
 {
     machine m = v->card;
-    if (machine_set_field(&m, "launch", "graph") <= 0)
-        return fail("machine key launch = graph: %s", fail_message());
+    if (machine_set_field(&m, "launch", "graph") <= 0 ||
+        (without_caches && machine_set_field(&m, "l1_words", "0") <= 0))
+        return fail("machine keys launch = graph, l1_words = 0: %s", fail_message());
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
     sim_job *job = calloc((size_t)jobs, sizeof *job);
@@ -203,10 +243,14 @@ static int set_simulate(validation *v, const validation *earlier, int n_earlier)
         if (rc == 0 && next < v->n && next - oldest < jobs) {
             vpoint *p = &v->pts[next];
             const vpoint *same = simulated_before(p, v, earlier, n_earlier);
-            if (same) { /* the point is done: no job under way for it */
-                p->sim_ms = same->sim_ms;
-                p->launches = same->launches;
-                p->rounds = same->rounds;
+            if (same || (without_caches && !p->cached)) { /* the point is done: no job under way for it */
+                if (without_caches)
+                    p->sim_ms_off = same ? same->sim_ms_off : p->sim_ms;
+                else {
+                    p->sim_ms = same->sim_ms;
+                    p->launches = same->launches;
+                    p->rounds = same->rounds;
+                }
                 copied[next++] = 1;
                 continue;
             }
@@ -224,7 +268,7 @@ static int set_simulate(validation *v, const validation *earlier, int n_earlier)
         if (rc < 0)
             sim_abandon(&job[i % jobs]);
         else
-            rc = point_done(&v->pts[i], &m, &job[i % jobs]);
+            rc = point_done(&v->pts[i], &m, &job[i % jobs], without_caches);
     }
     free(job);
     free(result);
@@ -235,7 +279,8 @@ static int set_simulate(validation *v, const validation *earlier, int n_earlier)
 static void set_free(validation *v)
 {
     for (int i = 0; i < v->n; i++)
-        kernel_dag_free(v->pts[i].dag);
+        if (!v->pts[i].dag_shared)
+            kernel_dag_free(v->pts[i].dag);
     free(v->pts);
 }
 
@@ -356,10 +401,11 @@ static int card_of(const session *s, const session *other, const char *preset, m
 static int run_set(FILE *section, validation *v, set_verdicts *verdicts, const validation *earlier, int n_earlier)
 {
     fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
-    if (set_simulate(v, earlier, n_earlier) < 0)
+    if (set_simulate(v, earlier, n_earlier, 0) < 0 || set_simulate(v, earlier, n_earlier, 1) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
-    if (write_points(v) < 0 || write_plots(v) < 0 || write_set_report(section, v, verdicts) < 0)
+    if (write_points(v) < 0 || write_plots(v) < 0 || write_set_report(section, v, verdicts) < 0 ||
+        write_caches_table(section, v) < 0)
         return -1;
     error_stats all = validation_errors(v, NULL, validation_split(v));
     printf("set %s: %d points, median %.1f%%, p90 %.1f%%, Spearman %.3f\n", v->name, all.n, 100 * all.median,
@@ -448,16 +494,22 @@ int main(int argc, char **argv)
                         "the newest session that measured it (set b: the one before that).\n\n",
             k.h100[k.ref100].name, k.ref200 >= 0 ? ", H200 `" : "", k.ref200 >= 0 ? k.h200[k.ref200].name : "",
             k.ref200 >= 0 ? "`" : "");
-    if (set_load(&sets[n_sets++], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1) < 0)
+    if (set_load(&sets[n_sets], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1, sets,
+                 n_sets) < 0)
         goto failed;
-    if (k.b.n > 0 &&
-        set_load(&sets[n_sets++], "b", "each case's H100 session before it, every point, same machine", &k.b,
-                 &h100, 0) < 0)
-        goto failed;
-    if (k.c.n > 0 && k.ref200 >= 0 &&
-        set_load(&sets[n_sets++], "c", "each case's newest H200 session, every point, its own constants", &k.c,
-                 &h200, 0) < 0)
-        goto failed;
+    n_sets++;
+    if (k.b.n > 0) {
+        if (set_load(&sets[n_sets], "b", "each case's H100 session before it, every point, same machine", &k.b,
+                     &h100, 0, sets, n_sets) < 0)
+            goto failed;
+        n_sets++;
+    }
+    if (k.c.n > 0 && k.ref200 >= 0) {
+        if (set_load(&sets[n_sets], "c", "each case's newest H200 session, every point, its own constants", &k.c,
+                     &h200, 0, sets, n_sets) < 0)
+            goto failed;
+        n_sets++;
+    }
     for (int i = 0; i < n_sets; i++)
         if (run_set(sections.f, &sets[i], &verdicts[i], sets, i) < 0)
             goto failed;

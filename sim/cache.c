@@ -1,0 +1,678 @@
+/*
+ * cache.c — the card's L1s and L2 in exec mode (see cache.h).
+ *
+ * Three parts.  A line set: lines by address (a hash of chains) and by
+ * last use (a doubly linked list), the least recently used evicted first;
+ * each line holds, per word, whether it is held and whether it is dirty.
+ * The levels: a read sector looked up in its SM's L1, then in the L2, then
+ * read from DRAM, and filled on the way back; a written sector dropped
+ * from the L1 and merged into the L2.  The waves: each block's accesses
+ * recorded as exec mode hands them in, warp by warp, then replayed wave
+ * by wave in the order cache.h states.
+ *
+ * Invariants kept here: a line set's lines [0, used) are each in its
+ * hash chain and its last-use list exactly once; an L1 line holds whole
+ * sectors; between waves every wave slot is empty (no block handed in);
+ * a block's counts are only ever added to, from zero, by the replay of
+ * its wave.
+ */
+#include "cache.h"
+#include "fail.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *grow(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+    if (!q) {
+        fprintf(stderr, "mcmsim: out of memory\n");
+        exit(70);
+    }
+    return q;
+}
+
+/* ---- a set of lines, the least recently used evicted first ---------------- */
+
+typedef struct line {
+    uint64_t tag;          /* the line's address (line_tag) */
+    int32_t older, newer;  /* its neighbours by last use (-1: none) */
+    int32_t chain;         /* the next line of its hash bucket (-1: none) */
+    uint32_t have, dirty;  /* per word of the line: held; written and not yet written back */
+} line;
+
+typedef struct line_set {
+    line *lines;
+    int32_t allocated;     /* room for this many lines */
+    int32_t capacity;      /* lines it may hold now, <= allocated */
+    int32_t used;          /* lines [0, used) hold a line */
+    int32_t newest, oldest;
+    int32_t *bucket;       /* the first line of each hash chain (-1: none) */
+    uint32_t buckets;      /* a power of two, at least 2·allocated */
+} line_set;
+
+static void set_clear(line_set *s, int32_t capacity)
+{
+    s->capacity = capacity < s->allocated ? capacity : s->allocated;
+    s->used = 0;
+    s->newest = s->oldest = -1;
+    memset(s->bucket, 0xff, sizeof *s->bucket * s->buckets); /* every head -1 */
+}
+
+static void set_init(line_set *s, int32_t lines)
+{
+    s->allocated = lines;
+    s->buckets = 1;
+    while (s->buckets < 2u * (uint32_t)lines)
+        s->buckets *= 2;
+    s->lines = grow(NULL, sizeof *s->lines * (size_t)lines);
+    s->bucket = grow(NULL, sizeof *s->bucket * s->buckets);
+    set_clear(s, lines);
+}
+
+static void set_free(line_set *s)
+{
+    free(s->lines);
+    free(s->bucket);
+}
+
+static uint32_t bucket_of(const line_set *s, uint64_t tag)
+{
+    uint64_t h = tag * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h ^ h >> 32) & (s->buckets - 1);
+}
+
+/* The line holding `tag`, or -1. */
+static int32_t set_find(const line_set *s, uint64_t tag)
+{
+    if (s->capacity == 0)
+        return -1;
+    for (int32_t i = s->bucket[bucket_of(s, tag)]; i >= 0; i = s->lines[i].chain)
+        if (s->lines[i].tag == tag)
+            return i;
+    return -1;
+}
+
+static void unlink_use(line_set *s, int32_t i)
+{
+    line *l = &s->lines[i];
+    if (l->newer >= 0)
+        s->lines[l->newer].older = l->older;
+    else
+        s->newest = l->older;
+    if (l->older >= 0)
+        s->lines[l->older].newer = l->newer;
+    else
+        s->oldest = l->newer;
+}
+
+static void link_newest(line_set *s, int32_t i)
+{
+    line *l = &s->lines[i];
+    l->newer = -1;
+    l->older = s->newest;
+    if (s->newest >= 0)
+        s->lines[s->newest].newer = i;
+    s->newest = i;
+    if (s->oldest < 0)
+        s->oldest = i;
+}
+
+/* Line i was used now. */
+static void set_use(line_set *s, int32_t i)
+{
+    if (s->newest == i)
+        return;
+    unlink_use(s, i);
+    link_newest(s, i);
+}
+
+static void unlink_chain(line_set *s, int32_t i)
+{
+    int32_t *at = &s->bucket[bucket_of(s, s->lines[i].tag)];
+    while (*at != i)
+        at = &s->lines[*at].chain;
+    *at = s->lines[i].chain;
+}
+
+/* A new line for `tag` (not held; capacity > 0), the newest, holding no
+ * word.  When the set is full the least recently used line makes room:
+ * it is copied into *evicted and 1 returned in *was, else 0. */
+static int32_t set_add(line_set *s, uint64_t tag, line *evicted, int *was)
+{
+    int32_t i;
+    *was = s->used == s->capacity;
+    if (*was) {
+        i = s->oldest;
+        *evicted = s->lines[i];
+        unlink_use(s, i);
+        unlink_chain(s, i);
+    } else {
+        i = s->used++;
+    }
+    line *l = &s->lines[i];
+    l->tag = tag;
+    l->have = l->dirty = 0;
+    uint32_t b = bucket_of(s, tag);
+    l->chain = s->bucket[b];
+    s->bucket[b] = i;
+    link_newest(s, i);
+    return i;
+}
+
+/* ---- a block's accesses, as recorded ------------------------------------- */
+
+/* A round of one warp: its lanes' k-th access of one kind in one step. */
+typedef struct access_round {
+    uint32_t step, round, warp;
+    int write;
+    long first, n;         /* its lines: the block's line accesses [first, first + n) */
+} access_round;
+
+/* A line a round touches, and the words of it the round touches. */
+typedef struct line_access {
+    uint64_t tag;
+    uint32_t words;
+} line_access;
+
+typedef struct recorded {
+    access_round *rounds;
+    long n_rounds, cap_rounds;
+    line_access *lines;
+    long n_lines, cap_lines;
+} recorded;
+
+/* A lane's access of the running warp: its line and its word in it. */
+typedef struct lane_note {
+    uint64_t tag;
+    uint32_t word;
+} lane_note;
+
+struct cache_trace {
+    recorded rec;
+    int warp;
+    /* per kind (read, write): the running warp's notes, notes[round·warp + i]
+     * for the i-th lane to make the round, and how many did */
+    lane_note *notes[2];
+    int *made[2];
+    int rounds_cap[2], rounds[2];  /* rounds with room for notes; rounds made so far */
+    int line_words, line_shift;    /* line_words = 2^line_shift, or line_shift = -1 */
+};
+
+static void recorded_free(recorded *r)
+{
+    free(r->rounds);
+    free(r->lines);
+}
+
+/* ---- the caches ---------------------------------------------------------- */
+
+typedef struct wave_block {
+    recorded rec;
+    cache_sectors *out;    /* NULL: not handed in */
+    long cursor;           /* its next round, while the wave is replayed */
+} wave_block;
+
+struct cache {
+    int sms;
+    int line_words, sectors;       /* words of a line, sectors of a line */
+    int sector_words;
+    uint32_t sector_words_mask[32]; /* the words of sector s of a line */
+    double l1_words;
+    line_set l2;
+    line_set *l1;                  /* per SM; lines NULL until the SM is first used */
+    uint64_t *l1_launch;           /* per SM: the launch whose lines its L1 holds */
+    uint64_t launch;               /* launches begun so far */
+    int32_t l1_lines;              /* the L1s' capacity in this launch, lines */
+    /* the launch: its waves */
+    long blocks, wave_first, wave_size;
+    long handed;                   /* blocks of the current wave handed in */
+    double recorded_bytes;         /* what their records hold */
+    wave_block *wave;
+    long wave_cap;
+};
+
+#define INPUT_COPY (1ull << 63) /* the tag bit of an array's input copy */
+
+/* The line of word `index` of array `array`, as exec mode keys arrays
+ * (an array's index below 2^40, its number below 2^23). */
+static uint64_t line_tag(const cache *c, int array, long index)
+{
+    return (uint64_t)array << 40 | (uint64_t)(index / c->line_words);
+}
+
+cache *cache_new(const machine *m)
+{
+    if (!machine_caches(m))
+        return NULL;
+    cache *c = grow(NULL, sizeof *c);
+    memset(c, 0, sizeof *c);
+    c->sms = m->p;
+    c->line_words = (int)m->line_words;
+    c->sectors = (int)(m->line_words / m->sector_words);
+    int per = c->sector_words = (int)m->sector_words;
+    for (int s = 0; s < c->sectors; s++)
+        c->sector_words_mask[s] = (per == 32 ? 0xffffffffu : ((1u << per) - 1)) << (s * per);
+    c->l1_words = m->l1_words;
+    double l2_lines = floor(m->l2_words / m->line_words);
+    set_init(&c->l2, l2_lines > INT32_MAX / 4 ? INT32_MAX / 4 : (int32_t)l2_lines);
+    c->l1 = grow(NULL, sizeof *c->l1 * (size_t)c->sms);
+    memset(c->l1, 0, sizeof *c->l1 * (size_t)c->sms);
+    c->l1_launch = grow(NULL, sizeof *c->l1_launch * (size_t)c->sms);
+    memset(c->l1_launch, 0, sizeof *c->l1_launch * (size_t)c->sms);
+    return c;
+}
+
+void cache_free(cache *c)
+{
+    if (!c)
+        return;
+    set_free(&c->l2);
+    for (int i = 0; i < c->sms; i++)
+        if (c->l1[i].lines)
+            set_free(&c->l1[i]);
+    for (long j = 0; j < c->wave_cap; j++)
+        recorded_free(&c->wave[j].rec);
+    free(c->l1);
+    free(c->l1_launch);
+    free(c->wave);
+    free(c);
+}
+
+/* SM sm's L1 in this launch (emptied at its first use in the launch), or
+ * NULL when the launch leaves the L1s no line. */
+static line_set *l1_of(cache *c, int sm)
+{
+    if (c->l1_lines == 0)
+        return NULL;
+    line_set *s = &c->l1[sm];
+    if (!s->lines) {
+        double lines = floor(c->l1_words / c->line_words);
+        set_init(s, lines > INT32_MAX / 4 ? INT32_MAX / 4 : (int32_t)lines);
+    }
+    if (c->l1_launch[sm] != c->launch) {
+        set_clear(s, c->l1_lines);
+        c->l1_launch[sm] = c->launch;
+    }
+    return s;
+}
+
+/* A line evicted from the L2: each dirty sector goes to DRAM, whole when
+ * the L2 held all its words, else partial; counted to `out` (NULL: an
+ * array's restore, before any block). */
+static void write_back(const cache *c, const line *l, cache_sectors *out)
+{
+    for (int s = 0; s < c->sectors && out; s++) {
+        uint32_t words = c->sector_words_mask[s];
+        if (!(l->dirty & words))
+            continue;
+        if ((l->have & words) == words)
+            out->writebacks++;
+        else
+            out->partial_writebacks++;
+    }
+}
+
+/* The L2's line for `tag`, made if it holds none (evicting, with its write-backs). */
+static int32_t l2_line(cache *c, uint64_t tag, cache_sectors *out)
+{
+    int32_t i = set_find(&c->l2, tag);
+    if (i >= 0) {
+        set_use(&c->l2, i);
+        return i;
+    }
+    line evicted;
+    int was;
+    i = set_add(&c->l2, tag, &evicted, &was);
+    if (was)
+        write_back(c, &evicted, out);
+    return i;
+}
+
+/* How many sectors the words of whole sectors `sectors` are. */
+static int count_sectors(const cache *c, uint32_t sectors)
+{
+    return __builtin_popcount(sectors) / c->sector_words;
+}
+
+/* The sectors (their words) that `words` touches. */
+static uint32_t sectors_of(const cache *c, uint32_t words)
+{
+    uint32_t sectors = 0;
+    for (int s = 0; s < c->sectors; s++)
+        if (words & c->sector_words_mask[s])
+            sectors |= c->sector_words_mask[s];
+    return sectors;
+}
+
+/* The sectors of `sectors` (their words) that `held` holds whole. */
+static uint32_t whole_sectors(const cache *c, uint32_t held, uint32_t sectors)
+{
+    uint32_t whole = 0;
+    for (int s = 0; s < c->sectors; s++) {
+        uint32_t words = c->sector_words_mask[s];
+        if ((sectors & words) && (held & words) == words)
+            whole |= words;
+    }
+    return whole;
+}
+
+/* SM sm reads the words `words` of line `tag`: each sector they touch is
+ * served by the L1, or the L2, or DRAM, and filled on the way back.
+ * Counts the L2's and DRAM's sectors to out; returns how many sectors the
+ * L1 served, and the farthest level in *deepest. */
+static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sectors *out, cache_level *deepest)
+{
+    uint32_t sectors = sectors_of(c, words);
+    line_set *l1 = l1_of(c, sm);
+    int32_t i = l1 ? set_find(l1, tag) : -1;
+    uint32_t from_l1 = i >= 0 ? whole_sectors(c, l1->lines[i].have, sectors) : 0;
+    uint32_t missed = sectors & ~from_l1;
+    if (from_l1 && *deepest < LEVEL_L1)
+        *deepest = LEVEL_L1;
+    if (missed) {
+        int32_t j = l2_line(c, tag, out);
+        uint32_t from_l2 = whole_sectors(c, c->l2.lines[j].have, missed);
+        int dram = count_sectors(c, missed & ~from_l2);
+        out->l2_reads += count_sectors(c, from_l2);
+        out->dram_reads += dram;
+        c->l2.lines[j].have |= missed;
+        cache_level level = dram ? LEVEL_DRAM : LEVEL_L2;
+        if (*deepest < level)
+            *deepest = level;
+        if (l1 && i < 0) {
+            line evicted; /* an L1 line is never dirty: nothing to write back */
+            int was;
+            i = set_add(l1, tag, &evicted, &was);
+        }
+        if (l1)
+            l1->lines[i].have |= missed;
+    }
+    if (i >= 0)
+        set_use(l1, i);
+    return count_sectors(c, from_l1);
+}
+
+/* SM sm (-1: none) writes the words `words` of line `tag`: the sectors
+ * they touch leave the SM's L1 and the words join the L2's line, dirty.
+ * Counts the sectors written to out (NULL: not counted). */
+static void write_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sectors *out)
+{
+    uint32_t sectors = sectors_of(c, words);
+    line_set *l1 = sm >= 0 ? l1_of(c, sm) : NULL;
+    int32_t i = l1 ? set_find(l1, tag) : -1;
+    if (i >= 0)
+        l1->lines[i].have &= ~sectors;
+    int32_t j = l2_line(c, tag, out);
+    c->l2.lines[j].have |= words;
+    c->l2.lines[j].dirty |= words;
+    if (out)
+        out->l2_writes += count_sectors(c, sectors);
+}
+
+void cache_restore_array(cache *c, int array, long words)
+{
+    for (long first = 0; first < words; first += c->line_words) {
+        long in_line = words - first < c->line_words ? words - first : c->line_words;
+        uint32_t mask = in_line == 32 ? 0xffffffffu : (1u << in_line) - 1, sectors = sectors_of(c, mask);
+        uint64_t tag = line_tag(c, array, first);
+        int32_t j = l2_line(c, tag | INPUT_COPY, NULL); /* the copy reads its input's sectors */
+        c->l2.lines[j].have |= sectors;
+        write_line(c, -1, tag, mask, NULL); /* and writes the array's words */
+    }
+}
+
+/* ---- recording ----------------------------------------------------------- */
+
+cache_trace *cache_trace_new(const cache *c, int warp)
+{
+    cache_trace *t = grow(NULL, sizeof *t);
+    memset(t, 0, sizeof *t);
+    t->warp = warp;
+    t->line_words = c->line_words;
+    t->line_shift = -1;
+    for (int sh = 0; sh <= 5; sh++)
+        if (c->line_words == 1 << sh)
+            t->line_shift = sh;
+    return t;
+}
+
+void cache_trace_free(cache_trace *t)
+{
+    if (!t)
+        return;
+    recorded_free(&t->rec);
+    for (int k = 0; k < 2; k++) {
+        free(t->notes[k]);
+        free(t->made[k]);
+    }
+    free(t);
+}
+
+void cache_note(cache_trace *t, int write, int round, int array, long index)
+{
+    int k = write != 0;
+    if (round >= t->rounds_cap[k]) {
+        int cap = t->rounds_cap[k] ? t->rounds_cap[k] : 4;
+        while (cap <= round)
+            cap *= 2;
+        t->notes[k] = grow(t->notes[k], sizeof *t->notes[k] * (size_t)cap * (size_t)t->warp);
+        t->made[k] = grow(t->made[k], sizeof *t->made[k] * (size_t)cap);
+        memset(t->made[k] + t->rounds_cap[k], 0, sizeof *t->made[k] * (size_t)(cap - t->rounds_cap[k]));
+        t->rounds_cap[k] = cap;
+    }
+    if (t->made[k][round] == t->warp)
+        return; /* a lane's second access of one round: exec mode never makes one */
+    lane_note *n = &t->notes[k][(long)round * t->warp + t->made[k][round]++];
+    long in_line = t->line_shift >= 0 ? index >> t->line_shift : index / t->line_words;
+    n->tag = (uint64_t)array << 40 | (uint64_t)in_line;
+    n->word = (uint32_t)(index - in_line * t->line_words);
+    if (round >= t->rounds[k])
+        t->rounds[k] = round + 1;
+}
+
+static int by_tag(const void *x, const void *y)
+{
+    uint64_t a = ((const lane_note *)x)->tag, b = ((const lane_note *)y)->tag;
+    return (a > b) - (a < b);
+}
+
+/* The notes n[0 .. count) by line: insertion for a warp's few, nearly
+ * sorted notes; qsort for many. */
+static void sort_notes(lane_note *n, int count)
+{
+    if (count > 64) {
+        qsort(n, (size_t)count, sizeof *n, by_tag);
+        return;
+    }
+    for (int i = 1; i < count; i++) {
+        lane_note x = n[i];
+        int j = i;
+        for (; j > 0 && n[j - 1].tag > x.tag; j--)
+            n[j] = n[j - 1];
+        n[j] = x;
+    }
+}
+
+static line_access *add_line(recorded *r)
+{
+    if (r->n_lines == r->cap_lines) {
+        r->cap_lines = r->cap_lines ? 2 * r->cap_lines : 256;
+        r->lines = grow(r->lines, sizeof *r->lines * (size_t)r->cap_lines);
+    }
+    return &r->lines[r->n_lines++];
+}
+
+static access_round *add_round(recorded *r)
+{
+    if (r->n_rounds == r->cap_rounds) {
+        r->cap_rounds = r->cap_rounds ? 2 * r->cap_rounds : 64;
+        r->rounds = grow(r->rounds, sizeof *r->rounds * (size_t)r->cap_rounds);
+    }
+    return &r->rounds[r->n_rounds++];
+}
+
+void cache_warp_done(cache_trace *t, int step, int warp)
+{
+    for (int k = 0; k < 2; k++) {
+        for (int round = 0; round < t->rounds[k]; round++) {
+            lane_note *n = &t->notes[k][(long)round * t->warp];
+            int count = t->made[k][round];
+            t->made[k][round] = 0;
+            if (count == 0)
+                continue;
+            sort_notes(n, count);
+            access_round *r = add_round(&t->rec);
+            *r = (access_round){(uint32_t)step, (uint32_t)round, (uint32_t)warp, k, t->rec.n_lines, 0};
+            for (int i = 0; i < count; i++) {
+                if (i == 0 || n[i].tag != n[i - 1].tag) {
+                    *add_line(&t->rec) = (line_access){n[i].tag, 0};
+                    r->n++;
+                }
+                t->rec.lines[t->rec.n_lines - 1].words |= 1u << n[i].word;
+            }
+        }
+        t->rounds[k] = 0;
+    }
+}
+
+/* ---- a launch, wave by wave ----------------------------------------------- */
+
+void cache_launch_begin(cache *c, long blocks, int resident, double private_words)
+{
+    c->launch++;
+    double lines = floor(fmax(0, c->l1_words - resident * private_words) / c->line_words);
+    double most = floor(c->l1_words / c->line_words);
+    lines = fmin(lines, most);
+    c->l1_lines = lines > INT32_MAX / 4 ? INT32_MAX / 4 : (int32_t)lines;
+    c->blocks = blocks;
+    c->wave_size = (long)c->sms * (resident > 0 ? resident : 1);
+    if (c->wave_size > blocks)
+        c->wave_size = blocks;
+    c->wave_first = 0;
+    c->handed = 0;
+    c->recorded_bytes = 0;
+    if (c->wave_size > c->wave_cap) {
+        c->wave = grow(c->wave, sizeof *c->wave * (size_t)c->wave_size);
+        memset(c->wave + c->wave_cap, 0, sizeof *c->wave * (size_t)(c->wave_size - c->wave_cap));
+        c->wave_cap = c->wave_size;
+    }
+}
+
+/* The order of the positions a wave is replayed in (cache.h): step, the
+ * reads before the writes, round, warp. */
+static int position_order(const access_round *a, const access_round *b)
+{
+    if (a->step != b->step)
+        return a->step < b->step ? -1 : 1;
+    if (a->write != b->write)
+        return a->write < b->write ? -1 : 1;
+    if (a->round != b->round)
+        return a->round < b->round ? -1 : 1;
+    if (a->warp != b->warp)
+        return a->warp < b->warp ? -1 : 1;
+    return 0;
+}
+
+static int by_position(const void *x, const void *y)
+{
+    return position_order(x, y);
+}
+
+/* Round r of the block of wave slot j, served. */
+static void serve(cache *c, long j, const access_round *r)
+{
+    wave_block *w = &c->wave[j];
+    int sm = (int)((c->wave_first + j) % c->sms);
+    const line_access *lines = &w->rec.lines[r->first];
+    cache_sectors *out = w->out;
+    if (r->write) {
+        for (long i = 0; i < r->n; i++)
+            write_line(c, sm, lines[i].tag, lines[i].words, out);
+        return;
+    }
+    long hits = 0;
+    cache_level deepest = LEVEL_NONE;
+    for (long i = 0; i < r->n; i++)
+        hits += read_line(c, sm, lines[i].tag, lines[i].words, out, &deepest);
+    out->l1_wavefronts += (double)((hits + c->sectors - 1) / c->sectors);
+    if (out->first_read == LEVEL_NONE)
+        out->first_read = deepest;
+}
+
+/* The wave's blocks handed in, replayed position by position; the wave
+ * is then empty and the next one begins. */
+static void replay_wave(cache *c)
+{
+    for (long j = 0; j < c->wave_size; j++)
+        c->wave[j].cursor = 0;
+    for (;;) {
+        const access_round *next = NULL;
+        for (long j = 0; j < c->wave_size; j++) {
+            const wave_block *w = &c->wave[j];
+            if (w->out && w->cursor < w->rec.n_rounds &&
+                (!next || position_order(&w->rec.rounds[w->cursor], next) < 0))
+                next = &w->rec.rounds[w->cursor];
+        }
+        if (!next)
+            break;
+        access_round at = *next;
+        for (long j = 0; j < c->wave_size; j++) {
+            wave_block *w = &c->wave[j];
+            if (w->out && w->cursor < w->rec.n_rounds && position_order(&w->rec.rounds[w->cursor], &at) == 0)
+                serve(c, j, &w->rec.rounds[w->cursor++]);
+        }
+    }
+    for (long j = 0; j < c->wave_size; j++) {
+        c->wave[j].out = NULL;
+        c->wave[j].rec.n_rounds = c->wave[j].rec.n_lines = 0;
+    }
+    c->handed = 0;
+    c->recorded_bytes = 0;
+    c->wave_first += c->wave_size;
+}
+
+/* The blocks in the wave that begins at wave_first. */
+static long wave_blocks(const cache *c)
+{
+    long left = c->blocks - c->wave_first;
+    return left < c->wave_size ? left : c->wave_size;
+}
+
+int cache_block_done(cache *c, long bid, cache_trace *t, cache_sectors *out)
+{
+    *out = (cache_sectors){.measured = 1};
+    if (bid < c->wave_first || bid >= c->wave_first + c->wave_size) {
+        /* a block of another wave (cache.h: not while this one is open): this one ends as it is */
+        if (c->handed > 0)
+            replay_wave(c);
+        c->wave_first = bid - bid % c->wave_size;
+    }
+    wave_block *w = &c->wave[bid - c->wave_first];
+    recorded mine = t->rec; /* the trace's buffers go to the slot, the slot's back to the trace */
+    t->rec = w->rec;
+    t->rec.n_rounds = t->rec.n_lines = 0;
+    w->rec = mine;
+    qsort(w->rec.rounds, (size_t)w->rec.n_rounds, sizeof *w->rec.rounds, by_position);
+    if (!w->out)
+        c->handed++;
+    w->out = out;
+    c->recorded_bytes += (double)w->rec.n_rounds * sizeof *w->rec.rounds + (double)w->rec.n_lines * sizeof *w->rec.lines;
+    if (c->recorded_bytes > CACHE_WAVE_BYTES)
+        return fail("the caches record a wave of %ld blocks (%ld resident on each of %d SMs) before they replay "
+                    "it, and this one's accesses pass %.0f MB by block %ld (rule: a wave's accesses must fit "
+                    "CACHE_WAVE_BYTES; fewer accesses a block, or a machine without the caches, l1_words = 0)",
+                    c->wave_size, c->wave_size / c->sms, c->sms, CACHE_WAVE_BYTES / 1e6, bid);
+    if (c->handed == wave_blocks(c))
+        replay_wave(c);
+    return 0;
+}
+
+void cache_launch_end(cache *c)
+{
+    if (c->handed > 0)
+        replay_wave(c);
+}

@@ -1,0 +1,108 @@
+/*
+ * cache.h — the memory between the SM and DRAM, simulated from the
+ * addresses exec mode's kernels touch: an L1 per SM, one L2 shared by
+ * every SM, DRAM behind (a machine with l1_words > 0; machine.h).
+ *
+ * What it keeps true (the card's documented behaviour; the sources are in
+ * validate/notes/cache-hierarchy.md):
+ *   - memory moves in sectors of sector_words words (32 bytes), kept in
+ *     lines of line_words words (128 bytes); a warp's access round touches
+ *     the distinct sectors of its lanes' words, and a cache fetches only
+ *     the sectors that missed, never the rest of the line;
+ *   - loads are cached in the L1 of their SM and in the L2 (Hopper's
+ *     default); the L1 serves a round's hits a line's worth (a wavefront)
+ *     at a time; a miss is a sector of the L2, and a miss there a sector
+ *     of DRAM; both caches keep their least recently used lines;
+ *   - stores go through to the L2 and allocate nothing in the L1: a
+ *     sector stored drops out of its SM's L1.  The L2 writes back: a
+ *     stored sector stays there, dirty, its words merged with the words
+ *     later stores add, until the line is evicted; then it goes to DRAM
+ *     whole, or partial when some of its words were neither written nor
+ *     read (DRAM reads the rest first).  A read of a sector the L2 holds
+ *     only in part reads it from DRAM;
+ *   - every L1 starts a launch empty (the card invalidates them at each
+ *     kernel, its L1s not being coherent); the L2 lives across launches;
+ *   - an L1 holds l1_words less the private memory (shared memory) of
+ *     the blocks resident on its SM: the two share one array;
+ *   - before the first launch after it is allocated, an array enters the
+ *     L2 as cuda_ref's protocol leaves it before each timed run: copied
+ *     from its input copy, in the order the arrays were allocated.
+ *
+ * The order of the accesses.  A launch's blocks run at once on the card,
+ * `resident` to an SM: the cache state a block meets is the one its SM's
+ * other resident blocks, and the whole card, make at the same time, not
+ * the one a replay of block after block would leave (which would flatter
+ * the reuse between a block and the next).  So the blocks are taken in
+ * waves of P·resident, block b on SM b mod P (the dispatcher's round robin
+ * over the SMs, as the engine places them), and within a wave the accesses
+ * are replayed position by position: step by step, the reads of a step
+ * before its writes, round by round (a round is every lane's k-th access
+ * of the kind), warp by warp, and at each position the wave's blocks in
+ * their order.  Every resident block and every SM thus make their k-th
+ * access of a step together, as far as a sequence can say it.  A wave
+ * after the first stands for the blocks that take the slots the first
+ * ones leave.
+ *
+ *   cache *c = cache_new(&machine);            // NULL: no caches
+ *   cache_restore_array(c, a->id, a->size);    // each new array, in order
+ *   cache_launch_begin(c, blocks, resident, private_words);
+ *   for each block b:                          // exec.c
+ *       for each step, each warp:
+ *           cache_note(t, write, round, array, index);   // each access
+ *           cache_warp_done(t, step, warp);
+ *       cache_block_done(c, b, t, &cost[b].sectors);
+ *   cache_launch_end(c);                       // every cost[b].sectors filled
+ *
+ * One call at a time (not thread-safe).  Within a wave blocks may come in
+ * any order; a block of the next wave may come once the wave is whole.
+ */
+#ifndef MCM_CACHE_H
+#define MCM_CACHE_H
+
+#include "kernel_dag.h"
+#include "machine.h"
+
+typedef struct cache cache;             /* the L1s and the L2 of one exec run */
+typedef struct cache_trace cache_trace; /* one block's accesses, as exec mode records them */
+
+/* The caches of machine m, all empty; NULL when m has none. */
+cache *cache_new(const machine *m);
+void cache_free(cache *c);
+
+/* Array `array` of `words` words enters the L2, copied from its input. */
+void cache_restore_array(cache *c, int array, long words);
+
+/* A launch of `blocks` blocks, `resident` at once on an SM, each using
+ * `private_words` of its SM's L1: every L1 starts empty. */
+void cache_launch_begin(cache *c, long blocks, int resident, double private_words);
+
+/* The launch's last wave replayed: every block handed in has its counts. */
+void cache_launch_end(cache *c);
+
+/* A block's recorder for the caches c, for warps of `warp` lanes. */
+cache_trace *cache_trace_new(const cache *c, int warp);
+void cache_trace_free(cache_trace *t);
+
+/* A lane of the running warp makes its round-th access of the step
+ * (counted from 0 per kind: write 0 a read, 1 a write) to word `index` of
+ * array `array` (>= 0; an index below 2^40 and an array below 2^23, as
+ * exec mode keys them). */
+void cache_note(cache_trace *t, int write, int round, int array, long index);
+
+/* The warp `warp` (its index in the block) has run step `step`: its
+ * rounds become the distinct lines they touch, with the words touched. */
+void cache_warp_done(cache_trace *t, int step, int warp);
+
+/* Block `bid` has run: its accesses join its wave and the trace is empty
+ * again; *out is filled when the wave is replayed, until cache_launch_end
+ * at the latest, and must stay valid until then.  -1 with fail() when the
+ * wave's records pass CACHE_WAVE_BYTES (the launch cannot go on). */
+int cache_block_done(cache *c, long bid, cache_trace *t, cache_sectors *out);
+
+/* The most a wave's records may hold: about 1.5 GB, a hundred million
+ * lines touched by its rounds. */
+#ifndef CACHE_WAVE_BYTES
+#define CACHE_WAVE_BYTES 1.5e9
+#endif
+
+#endif

@@ -1,0 +1,537 @@
+/*
+ * test_cache.c — the card's caches in exec mode (sim/cache.h) on
+ * hand-checked traces: a warp's words become sectors of lines, each served
+ * by the L1, the L2 or DRAM; least recently used lines leave first;
+ * stores go to the L2, drop out of the L1 and merge there; the blocks of a
+ * wave meet in their SM's L1 and in the L2.  Then what the sectors cost
+ * (kernel_dag.h), exec mode's hook, and that with the caches off every
+ * cost is today's.
+ *
+ * The small machine: warp 32, sectors of 8 words in lines of 32, an L1 of
+ * 4 lines (128 words), an L2 of 16 lines (512 words).
+ */
+#include "cache.h"
+#include "exec.h"
+#include "helpers.h"
+
+#include <math.h>
+
+static machine small_card(int p)
+{
+    return test_cache_machine(p, 1, 128, 512);
+}
+
+/* What one block does in the tests below: its warp 0, in step 0, reads
+ * (write 0) or writes (write 1) word index[lane] of array 0 for lanes
+ * 0 .. lanes-1, one round. */
+typedef struct one_round {
+    int write;
+    const long *index;
+    int lanes;
+} one_round;
+
+/* A launch of `blocks` blocks, `resident` to an SM, block b doing
+ * round[b]: their counts in out[]. */
+static void launch_rounds(cache *c, int resident, const one_round *round, long blocks, cache_sectors *out)
+{
+    cache_trace *t = cache_trace_new(c, 32);
+    cache_launch_begin(c, blocks, resident, 0);
+    for (long b = 0; b < blocks; b++) {
+        for (int lane = 0; lane < round[b].lanes; lane++)
+            cache_note(t, round[b].write, 0, 0, round[b].index[lane]);
+        cache_warp_done(t, 0, 0);
+        cache_block_done(c, b, t, &out[b]);
+    }
+    cache_launch_end(c);
+    cache_trace_free(t);
+}
+
+/* A launch of one block doing one round; its counts. */
+static cache_sectors one_block(cache *c, int write, const long *index, int lanes)
+{
+    cache_sectors out;
+    one_round r = {write, index, lanes};
+    launch_rounds(c, 1, &r, 1, &out);
+    return out;
+}
+
+/* A launch of `blocks` blocks one at a time on one SM (a wave each), all
+ * reading index[] in one round; their counts in out[]. */
+static void blocks_in_turn(cache *c, long blocks, const long *index, int lanes, cache_sectors *out)
+{
+    one_round r[4];
+    for (long b = 0; b < blocks; b++)
+        r[b] = (one_round){0, index, lanes};
+    launch_rounds(c, 1, r, blocks, out);
+}
+
+/* A launch of one block, `resident` to an SM using `private_words` each,
+ * that reads lines first .. first + lines - 1, one word each (a warp's
+ * round a line, word 32k of line k), in each of `passes` steps. */
+static cache_sectors sweep(cache *c, long first, long lines, int passes, int resident, double private_words)
+{
+    cache_trace *t = cache_trace_new(c, 32);
+    for (int step = 0; step < passes; step++) {
+        for (long k = 0; k < lines; k++)
+            cache_note(t, 0, (int)k, 0, 32 * (first + k));
+        cache_warp_done(t, step, 0);
+    }
+    cache_sectors out;
+    cache_launch_begin(c, 1, resident, private_words);
+    cache_block_done(c, 0, t, &out);
+    cache_launch_end(c);
+    cache_trace_free(t);
+    return out;
+}
+
+static long consecutive[32], stride32[32], same_word[32];
+
+static void fill_patterns(long base)
+{
+    for (int i = 0; i < 32; i++) {
+        consecutive[i] = base + i;
+        stride32[i] = base + 32L * i;
+        same_word[i] = base + 5;
+    }
+}
+
+/* ---- reads ---------------------------------------------------------------- */
+
+Test(cache, a_warp_reading_32_consecutive_words_moves_one_line_of_4_sectors)
+{
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    cache_sectors s = one_block(c, 0, consecutive, 32);
+    cr_expect_eq(s.measured, 1);
+    cr_expect_eq(s.dram_reads, 4, "4 sectors of one line, none held yet");
+    cr_expect_eq(s.l2_reads + s.l1_wavefronts, 0);
+    cr_expect_eq(s.first_read, LEVEL_DRAM);
+    cache_free(c);
+}
+
+Test(cache, the_same_words_again_are_l1_hits_within_a_launch_and_l2_hits_after_it)
+{
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    cache_sectors s[2];
+    blocks_in_turn(c, 2, consecutive, 32, s); /* one SM, one block at a time: two waves */
+    cr_expect_eq(s[0].dram_reads, 4);
+    cr_expect_eq(s[1].l1_wavefronts, 1, "4 sectors of one line: one wavefront of the L1");
+    cr_expect_eq(s[1].l2_reads + s[1].dram_reads, 0);
+    cr_expect_eq(s[1].first_read, LEVEL_L1);
+    cache_sectors later = one_block(c, 0, consecutive, 32); /* a new launch: the L1s start empty */
+    cr_expect_eq(later.l2_reads, 4);
+    cr_expect_eq(later.l1_wavefronts + later.dram_reads, 0);
+    cr_expect_eq(later.first_read, LEVEL_L2);
+    cache_free(c);
+}
+
+Test(cache, a_stride_of_32_words_touches_32_sectors)
+{
+    machine m = small_card(1);
+    m.l1_words = 32 * 32; /* room for the 32 lines */
+    m.l2_words = 64 * 32;
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    cache_sectors s[2];
+    blocks_in_turn(c, 2, stride32, 32, s);
+    cr_expect_eq(s[0].dram_reads, 32, "one sector of each of 32 lines");
+    cr_expect_eq(s[1].l1_wavefronts, 8, "32 sectors the L1 serves, 4 a wavefront");
+    cache_free(c);
+}
+
+Test(cache, thirty_two_threads_reading_one_word_move_one_sector)
+{
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    cache_sectors s[2];
+    blocks_in_turn(c, 2, same_word, 32, s);
+    cr_expect_eq(s[0].dram_reads, 1);
+    cr_expect_eq(s[1].l1_wavefronts, 1, "a broadcast: one sector, one wavefront");
+    cache_free(c);
+}
+
+Test(cache, a_footprint_just_under_the_l1_is_read_again_from_it_and_just_over_from_the_l2)
+{
+    machine m = small_card(1); /* L1: 4 lines; L2: 16 */
+    cache *c = cache_new(&m);
+    cache_sectors under = sweep(c, 0, 4, 2, 1, 0);
+    cr_expect_eq(under.dram_reads, 4, "the first pass");
+    cr_expect_eq(under.l1_wavefronts, 4, "the second: 4 lines held, one sector each");
+    cache_free(c);
+    c = cache_new(&m);
+    cache_sectors over = sweep(c, 0, 5, 2, 1, 0);
+    cr_expect_eq(over.dram_reads, 5);
+    cr_expect_eq(over.l1_wavefronts, 0, "5 lines in 4: each is evicted before it comes again");
+    cr_expect_eq(over.l2_reads, 5);
+    cache_free(c);
+}
+
+Test(cache, a_footprint_just_under_the_l2_is_read_again_from_it_and_just_over_from_dram)
+{
+    machine m = small_card(1);
+    m.l1_words = 32; /* one line: the L1 holds none of the sweep */
+    cache *c = cache_new(&m);
+    cache_sectors under = sweep(c, 0, 16, 2, 1, 0);
+    cr_expect_eq(under.dram_reads, 16);
+    cr_expect_eq(under.l2_reads, 16);
+    cache_free(c);
+    c = cache_new(&m);
+    cache_sectors over = sweep(c, 0, 17, 2, 1, 0);
+    cr_expect_eq(over.dram_reads, 34, "17 lines in 16: every one read twice from DRAM");
+    cr_expect_eq(over.l2_reads, 0);
+    cache_free(c);
+}
+
+/* ---- writes ---------------------------------------------------------------- */
+
+/* Reads of lines 100.. as many as the L2 holds: every line there before is
+ * evicted, its dirty sectors written back, counted to the returned block. */
+static cache_sectors evict_everything(cache *c, const machine *m)
+{
+    return sweep(c, 100, (long)(m->l2_words / m->line_words), 1, 1, 0);
+}
+
+Test(cache, partial_writes_merge_in_the_l2_before_they_are_written_back)
+{
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    long low[4] = {0, 1, 2, 3}, high[4] = {4, 5, 6, 7};
+    cache_sectors a = one_block(c, 1, low, 4), b = one_block(c, 1, high, 4);
+    cr_expect_eq(a.l2_writes, 1, "four words of one sector");
+    cr_expect_eq(b.l2_writes, 1);
+    cr_expect_eq(a.dram_reads + b.dram_reads, 0, "a write reads nothing from DRAM");
+    cache_sectors out = evict_everything(c, &m);
+    cr_expect_eq(out.writebacks, 1, "the two halves merged: one whole sector goes to DRAM");
+    cr_expect_eq(out.partial_writebacks, 0);
+    cache_free(c);
+
+    c = cache_new(&m);
+    one_block(c, 1, low, 4);
+    out = evict_everything(c, &m);
+    cr_expect_eq(out.writebacks, 0);
+    cr_expect_eq(out.partial_writebacks, 1, "half a sector written: DRAM reads the rest first");
+    cache_free(c);
+}
+
+Test(cache, a_sector_read_then_partly_written_goes_back_whole)
+{
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    long third[1] = {3};
+    fill_patterns(0);
+    one_block(c, 0, consecutive, 8); /* sector 0 into the L2 */
+    one_block(c, 1, third, 1);
+    cache_sectors out = evict_everything(c, &m);
+    cr_expect_eq(out.writebacks, 1, "the L2 held the whole sector");
+    cr_expect_eq(out.partial_writebacks, 0);
+    cache_free(c);
+}
+
+Test(cache, a_read_of_a_sector_held_in_part_goes_to_dram)
+{
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    long low[4] = {0, 1, 2, 3};
+    one_block(c, 1, low, 4);
+    fill_patterns(0);
+    cache_sectors s = one_block(c, 0, consecutive, 8);
+    cr_expect_eq(s.dram_reads, 1, "words 4..7 were never there");
+    cr_expect_eq(s.l2_reads, 0);
+    s = one_block(c, 0, consecutive, 8);
+    cr_expect_eq(s.l2_reads, 1, "now the whole sector is");
+    cache_free(c);
+}
+
+Test(cache, a_store_drops_its_sector_from_the_l1_and_allocates_nothing_there)
+{
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    long stored[1] = {9}; /* sector 1 of line 0 */
+    long other[8] = {64, 65, 66, 67, 68, 69, 70, 71}; /* sector 0 of line 2, never read */
+    const one_round rounds[5] = {{0, consecutive, 32}, {1, stored, 1}, {0, consecutive, 32}, {1, other, 8},
+                                 {0, other, 8}};
+    cache_sectors s[5]; /* one SM, one block at a time */
+    launch_rounds(c, 1, rounds, 5, s);
+    cr_expect_eq(s[1].l2_writes, 1);
+    cr_expect_eq(s[2].l1_wavefronts, 1, "sectors 0, 2, 3 from the L1");
+    cr_expect_eq(s[2].l2_reads, 1, "sector 1, stored since, from the L2");
+    cr_expect_eq(s[2].first_read, LEVEL_L2, "the round waits for its farthest sector");
+    cr_expect_eq(s[4].l2_reads, 1, "a store allocates nothing in the L1");
+    cr_expect_eq(s[4].l1_wavefronts, 0);
+    cache_free(c);
+}
+
+/* ---- waves ------------------------------------------------------------------ */
+
+Test(cache, resident_blocks_share_their_sms_l1_and_other_sms_meet_in_the_l2)
+{
+    /* 2 SMs, 2 resident blocks each: one wave of 4, block b on SM b mod 2.
+     * Each block reads line 0 in its first round. */
+    machine m = small_card(2);
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    const one_round r = {0, consecutive, 32}, rounds[4] = {r, r, r, r};
+    cache_sectors s[4];
+    launch_rounds(c, 2, rounds, 4, s);
+    cr_expect_eq(s[0].dram_reads, 4, "block 0 first, on SM 0");
+    cr_expect_eq(s[1].l2_reads, 4, "block 1, on SM 1: its L1 is empty, the L2 has the line");
+    cr_expect_eq(s[2].l1_wavefronts, 1, "block 2 shares SM 0 with block 0");
+    cr_expect_eq(s[3].l1_wavefronts, 1, "block 3 shares SM 1 with block 1");
+    cache_free(c);
+}
+
+Test(cache, a_wave_is_replayed_position_by_position_not_block_after_block)
+{
+    /* 1 SM, 2 resident blocks; each reads line k (k its index) in step 0
+     * and line 1 - k in step 1.  Block after block, block 1 would find
+     * both lines in the L1; step by step, both blocks miss in step 0 and
+     * hit in step 1. */
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    cache_trace *t = cache_trace_new(c, 32);
+    cache_sectors s[2];
+    cache_launch_begin(c, 2, 2, 0);
+    for (long b = 0; b < 2; b++) {
+        for (int step = 0; step < 2; step++) {
+            long line = step == 0 ? b : 1 - b;
+            cache_note(t, 0, 0, 0, 32 * line);
+            cache_warp_done(t, step, 0);
+        }
+        cache_block_done(c, b, t, &s[b]);
+    }
+    cr_expect_eq(s[1].measured, 1);
+    cache_launch_end(c);
+    for (int b = 0; b < 2; b++) {
+        cr_expect_eq(s[b].dram_reads, 1, "block %d: its own line in step 0", b);
+        cr_expect_eq(s[b].l1_wavefronts, 1, "block %d: the other's, read in step 0, in step 1", b);
+    }
+    cache_trace_free(t);
+    cache_free(c);
+}
+
+Test(cache, the_blocks_of_a_wave_may_come_in_any_order)
+{
+    /* 2 SMs, 2 resident blocks: waves of 4.  Eight blocks reading lines
+     * b mod 3, handed in order and then each wave backwards (as exec mode
+     * on several cores may): the same counts, block by block. */
+    machine m = small_card(2);
+    long index[8][32];
+    for (int b = 0; b < 8; b++)
+        for (int lane = 0; lane < 32; lane++)
+            index[b][lane] = 32 * (b % 3) + lane;
+    cache_sectors in_order[8], backwards[8];
+    for (int order = 0; order < 2; order++) {
+        cache *c = cache_new(&m);
+        cache_trace *t = cache_trace_new(c, 32);
+        cache_launch_begin(c, 8, 2, 0);
+        for (int j = 0; j < 8; j++) {
+            int b = order == 0 ? j : 4 * (j / 4) + 3 - j % 4;
+            for (int lane = 0; lane < 32; lane++)
+                cache_note(t, 0, 0, 0, index[b][lane]);
+            cache_warp_done(t, 0, 0);
+            cache_block_done(c, b, t, order == 0 ? &in_order[b] : &backwards[b]);
+        }
+        cache_launch_end(c);
+        cache_trace_free(t);
+        cache_free(c);
+    }
+    for (int b = 0; b < 8; b++)
+        cr_expect(memcmp(&in_order[b], &backwards[b], sizeof in_order[b]) == 0, "block %d", b);
+    cr_expect_eq(in_order[0].dram_reads, 4, "the first wave: lines 0, 1, 2 (blocks 0, 1, 2) and 0 again (3)");
+    cr_expect_eq(in_order[3].l2_reads, 4, "block 3, on SM 1, finds line 0 in the L2");
+    cr_expect_eq(in_order[6].l1_wavefronts, 1, "block 6, on SM 0 in the second wave: line 0 is in its L1 (block 0)");
+}
+
+Test(cache, the_l1_holds_what_resident_blocks_leave_of_the_shared_array)
+{
+    /* an L1 of 4 lines (128 words); two resident blocks of 32 private words
+     * each leave it 2 lines: a sweep of 3 lines no longer fits */
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    cache_sectors out = sweep(c, 0, 3, 2, 2, 32);
+    cr_expect_eq(out.l1_wavefronts, 0);
+    cr_expect_eq(out.l2_reads, 3);
+    cache_free(c);
+}
+
+/* ---- what the sectors cost --------------------------------------------------- */
+
+Test(cache, sectors_cost_the_rate_of_the_farthest_level_they_crossed)
+{
+    machine m = small_card(1);
+    m.u = 0.5;
+    m.u_dram = 2;
+    m.u_l1 = 0.125;
+    block_cost c = {.reads = 1, .writes = 1};
+    c.sectors = (cache_sectors){.measured = 1, .l1_wavefronts = 2, .l2_reads = 3, .dram_reads = 5, .l2_writes = 7};
+    /* reads: 32·0.125·2 + 8·(0.5·3 + 2·5) = 8 + 92 = 100 */
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 0), 100, 1e-12);
+    /* writes: 8·0.5·7 = 28 */
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 28, 1e-12);
+    c.sectors.writebacks = 1;
+    c.sectors.partial_writebacks = 2;
+    m.u_dram_mixed = 3; /* DRAM reads and write-backs: the mixed rate for both */
+    m.u_dram_partial = 6;
+    /* reads: 8 + 8·(1.5 + 15) = 140; writes: 8·(3.5 + (3 - 0.5)·1 + (6 - 0.5)·2) = 136 */
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 0), 140, 1e-12);
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 136, 1e-12);
+    machine off = m;
+    off.l1_words = 0; /* no caches: the block's words, as today */
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &off, 0.5, 0), 0.5 * 64 * 1, 1e-12);
+}
+
+Test(cache, a_block_waits_for_the_level_of_its_first_read)
+{
+    machine m = small_card(1);
+    m.read_latency_l1 = 30;
+    m.read_latency = 250;
+    m.read_latency_dram = 400;
+    kernel k = test_kernel("k", 1, 32, 1, 1, 0);
+    block_cost c = k.cost;
+    c.sectors.measured = 1;
+    const double expected[] = {0, 30, 250, 400};
+    for (int level = LEVEL_NONE; level <= LEVEL_DRAM; level++) {
+        c.sectors.first_read = level;
+        cr_expect_eq(block_read_latency(&k, &c, &m), expected[level], "level %d", level);
+    }
+    m.read_latency_dram = 0; /* as read_latency */
+    cr_expect_eq(block_read_latency(&k, &c, &m), 250);
+    c.sectors.measured = 0; /* not run through the caches: the kernel's working set decides */
+    cr_expect_eq(block_read_latency(&k, &c, &m), 250);
+}
+
+/* ---- machines ----------------------------------------------------------------- */
+
+Test(cache, a_machine_with_caches_needs_lines_an_l2_and_an_l1_rate)
+{
+    machine m = small_card(1);
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    m.line_words = 12; /* not a multiple of 8 */
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "line_words") != NULL, "%s", fail_message());
+    m = small_card(1);
+    m.line_words = 64;
+    cr_expect_eq(machine_validate(&m), -1, "at most 32 words a line");
+    m = small_card(1);
+    m.l2_words = 0;
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "L2") != NULL, "%s", fail_message());
+    m = small_card(1);
+    m.u_l1 = 0;
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "u_l1") != NULL, "%s", fail_message());
+    m = small_card(1);
+    m.l1_words = 0; /* off: the other keys are inert */
+    m.line_words = 7;
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    cr_expect_null(cache_new(&m));
+}
+
+/* ---- exec mode ------------------------------------------------------------------ */
+
+typedef struct io { gmem x, y; } io;
+
+/* y[i] = x[i] + x[i + 1] + x[i + 2]: three rounds over one line or two */
+static void triple(exec_thread *t, void *args)
+{
+    io *a = args;
+    long i = t->bid * t->threads + t->tid;
+    word v = exec_gread(t, a->x, i) + exec_gread(t, a->x, i + 1) + exec_gread(t, a->x, i + 2);
+    exec_ops(t, 2);
+    exec_gwrite(t, a->y, i, v % 1000003);
+}
+
+static const exec_step triple_steps[] = {triple};
+static const exec_kernel triple_kernel = {"triple", 1, triple_steps, 0};
+
+/* The kernel run on machine m: n = 64·blocks words out of n + 2. */
+static exec_run *run_triple(const machine *m, long blocks, int race_free)
+{
+    exec_run *r = exec_begin("triple", m);
+    exec_set_race_free(r, race_free);
+    long n = 64 * blocks;
+    io a = {exec_alloc(r, "x", n + 2), exec_alloc(r, "y", n)};
+    for (long i = 0; i < n + 2; i++)
+        a.x->cells[i] = (word)(i * 7 + 1);
+    cr_assert_eq(exec_launch(r, &triple_kernel, blocks, 64, &a), 0, "%s", fail_message());
+    for (long i = 0; i < n; i++)
+        cr_assert_eq(a.y->cells[i], (a.x->cells[i] + a.x->cells[i + 1] + a.x->cells[i + 2]) % 1000003);
+    return r;
+}
+
+Test(cache, exec_mode_fills_each_blocks_sectors_from_its_accesses)
+{
+    /* 1 SM, 1 block at a time.  The arrays enter the L2 before the launch:
+     * x, 66 words, is lines 0 and 1 and words 64, 65 of line 2 (2 of the 8
+     * words of its sector 0).  Block 0's warps w = 0, 1 read x[32w + j],
+     * x[32w + j + 1], x[32w + j + 2] (j the lane) in rounds 0, 1, 2, replayed
+     * round by round, warp 0 before warp 1:
+     *   round 0  warp 0: line 0, 4 sectors from the L2;
+     *            warp 1: line 1, 4 from the L2;
+     *   round 1  warp 0: line 0 and sector 0 of line 1, 5 hits: 2 wavefronts;
+     *            warp 1: line 1, 4 hits (1 wavefront), and sector 0 of line 2,
+     *            which the L2 holds in part: from DRAM;
+     *   round 2  warp 0: 5 hits, 2 wavefronts; warp 1: 5 hits, 2 wavefronts. */
+    machine m = small_card(1);
+    m.l1_words = 32 * 8;
+    m.l2_words = 32 * 16;
+    m.blocks_per_sm = 1;
+    exec_run *r = run_triple(&m, 1, 1);
+    const cache_sectors *s = &exec_dag(r)->kernels[0].per_block[0].sectors;
+    cr_expect_eq(s->measured, 1);
+    cr_expect_eq(s->first_read, LEVEL_L2, "the arrays were copied in before the launch");
+    cr_expect_eq(s->l2_reads, 8, "%g", s->l2_reads);
+    cr_expect_eq(s->dram_reads, 1, "%g", s->dram_reads);
+    cr_expect_eq(s->l1_wavefronts, 2 + 1 + 2 + 2, "%g", s->l1_wavefronts);
+    cr_expect_eq(s->l2_writes, 8, "64 words written: 8 sectors");
+    exec_end(r);
+}
+
+Test(cache, with_the_caches_off_every_cost_is_todays)
+{
+    machine on = small_card(4);
+    on.blocks_per_sm = 2;
+    on.lanes = 32;
+    on.read_latency = 100;
+    machine off = on;
+    off.l1_words = 0;
+    exec_run *with = run_triple(&on, 16, 1), *without = run_triple(&off, 16, 1);
+    const kernel *kw = &exec_dag(with)->kernels[0], *ko = &exec_dag(without)->kernels[0];
+    for (long b = 0; b < 16; b++) {
+        block_cost cw = kw->per_block[b];
+        cr_expect_eq(cw.sectors.measured, 1);
+        cr_expect_eq(ko->per_block[b].sectors.measured, 0, "no caches: nothing measured");
+        cw.sectors = ko->per_block[b].sectors;
+        cr_expect(memcmp(&cw, &ko->per_block[b], sizeof cw) == 0, "block %ld: the same costs besides", b);
+    }
+    sim_result a = simulate(exec_dag(with), &off), b = simulate(exec_dag(without), &off);
+    cr_expect_eq(a.T, b.T, "a DAG run through the caches, on a machine without: today's T");
+    cr_expect_eq(a.costs.O, b.costs.O);
+    sim_result c = simulate(exec_dag(with), &on);
+    cr_expect_neq(c.T, b.T, "with them, the sectors decide");
+    sim_result_free(&a);
+    sim_result_free(&b);
+    sim_result_free(&c);
+    exec_end(with);
+    exec_end(without);
+}
+
+Test(cache, the_fast_path_and_the_checked_path_record_the_same_sectors)
+{
+    /* not race-free: exec mode's fast path is off while it records, so the
+     * counts are those of a race-free run */
+    machine m = small_card(2);
+    m.blocks_per_sm = 2;
+    exec_run *fast = run_triple(&m, 8, 0), *checked = run_triple(&m, 8, 1);
+    for (long b = 0; b < 8; b++)
+        cr_expect(memcmp(&exec_dag(fast)->kernels[0].per_block[b].sectors,
+                         &exec_dag(checked)->kernels[0].per_block[b].sectors, sizeof(cache_sectors)) == 0,
+                  "block %ld", b);
+    exec_end(fast);
+    exec_end(checked);
+}

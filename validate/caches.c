@@ -1,0 +1,76 @@
+/*
+ * caches.c — the report's table of the caches of exec mode (sim/cache.h):
+ * for each case whose blocks ran through them (a kernel written once, in
+ * exec mode, on a machine with l1_words > 0), its errors with the caches
+ * and without them (the working-set rule), the same points and the same
+ * machine otherwise.
+ */
+#include "validate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The constants the caches need (validate/card.c, CACHES). */
+#define CACHES_ROWS "`l1_bytes`, `l1_read_per_sm_cycle`, `l1_load_latency`, `gmem_partial_write_card`"
+
+/* The largest |relative error| of case `program` in `split`, simulated
+ * at sim (sim_ms or sim_ms_off of each point). */
+static double worst(const validation *v, const char *program, int split, int off)
+{
+    double most = NAN;
+    for (int i = 0; i < v->n; i++) {
+        const vpoint *p = &v->pts[i];
+        if (strcmp(p->row->program, program) != 0 || (split >= 0 && p->train != split))
+            continue;
+        double e = fabs((off ? p->sim_ms_off : p->sim_ms) / measured_ms(p->row) - 1);
+        most = isnan(most) || e > most ? e : most;
+    }
+    return most;
+}
+
+int write_caches_table(FILE *f, const validation *v)
+{
+    fprintf(f, "### The caches of exec mode, with and without (set %s)\n\n", v->name);
+    if (!machine_caches(&v->card)) {
+        fprintf(f, "The caches of exec mode (sim/cache.h) are off on `%s`: its reference session lacks "
+                   "some of their constants (" CACHES_ROWS ", cuda_ref/constants.cu).  Every case is "
+                   "simulated without them (the working-set rule) until a session measures them.\n\n",
+                v->card.name);
+        return 0;
+    }
+    validation off = *v; /* the same points, simulated without the caches */
+    off.pts = malloc(sizeof *off.pts * (size_t)(v->n + 1));
+    if (!off.pts)
+        return -1;
+    for (int i = 0; i < v->n; i++) {
+        off.pts[i] = v->pts[i];
+        off.pts[i].sim_ms = v->pts[i].sim_ms_off;
+    }
+    const char *names[64];
+    int k = validation_cases(v, names, 64), split = validation_split(v), rows = 0;
+    for (int i = 0; i < k; i++) {
+        int cached = 0;
+        for (int j = 0; j < v->n && !cached; j++)
+            cached = v->pts[j].cached && strcmp(v->pts[j].row->program, names[i]) == 0;
+        if (!cached)
+            continue;
+        if (rows++ == 0)
+            fprintf(f, "The kernels written once run in exec mode through the caches (sim/cache.h), each "
+                       "sector charged at the level that served it; without them, every word at U or, "
+                       "beyond the L2, DRAM's rate (the working-set rule).  Errors %s.\n\n"
+                       "| case | points | median, with | median, without | 90th percentile, with | "
+                       "90th percentile, without | worst, with | worst, without |\n"
+                       "|---|---|---|---|---|---|---|---|\n",
+                    split == 0 ? "over the held-out half" : "over every point");
+        error_stats on = validation_errors(v, names[i], split), without = validation_errors(&off, names[i], split);
+        fprintf(f, "| %s | %d | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n", names[i], on.n,
+                100 * on.median, 100 * without.median, 100 * on.p90, 100 * without.p90,
+                100 * worst(v, names[i], split, 0), 100 * worst(v, names[i], split, 1));
+    }
+    if (rows == 0)
+        fprintf(f, "No case of this set ran through the caches (only kernels written once run in exec mode).\n");
+    fprintf(f, "\n");
+    free(off.pts);
+    return 0;
+}
