@@ -20,6 +20,7 @@
 #include "fail.h"
 #include "lifetime.h"
 #include "mcm_kernel.h"
+#include "stream.h"
 #include "wire.h"
 
 #include <dlfcn.h>
@@ -107,22 +108,24 @@ static int cache_dir(char *out, size_t size)
     return 0;
 }
 
-/* Run the compiler; its messages go to our stderr as they are. */
-static int run_compiler(const char *source, const char *out)
+/* The compiler of a counted build (sim/stream.h): clang, whatever cc is. */
+static const char *clang(void)
 {
-    char inc_sim[1100], inc_machine[1100];
-    snprintf(inc_sim, sizeof inc_sim, "-I%s/sim", datadir());
-    snprintf(inc_machine, sizeof inc_machine, "-I%s/machine", datadir());
-    const char *cc = compiler();
-    char *argv[] = {(char *)cc, "-std=c11", "-O2", "-g", "-fPIC", "-shared", "-Wall", inc_sim, inc_machine,
-                    "-o", (char *)out, (char *)source, NULL};
+    const char *env = getenv("MCMSIM_CLANG");
+    return env && *env ? env : "clang";
+}
+
+/* Run a compiler (argv); its messages go to our stderr as they are. */
+static int run_tool(const char *source, char *const argv[])
+{
+    const char *cc = argv[0];
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
         return fail("%s: cannot start the compiler: %s", source, strerror(errno));
     if (pid == 0) {
         lifetime_child_start(getppid());
-        execvp(cc, argv);
+        execvp(cc, (char **)argv);
         fprintf(stderr, "mcmsim: cannot run the compiler '%s': %s\n", cc, strerror(errno));
         _exit(127);
     }
@@ -134,13 +137,69 @@ static int run_compiler(const char *source, const char *out)
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        return fail("%s: cannot compile: the compiler '%s' could not be run (install it, or set MCMSIM_CC)",
-                    source, cc);
+        return fail("%s: cannot compile: the compiler '%s' could not be run (install it, or set %s)", source, cc,
+                    strcmp(cc, clang()) == 0 ? "MCMSIM_CLANG" : "MCMSIM_CC");
     return fail("%s: does not compile (%s exited with status %d; its messages, above, name the lines)", source,
                 cc, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-int user_program_compile(const char *source, char *so, size_t size)
+/* The file into the shared object `out`, by cc. */
+static int run_compiler(const char *source, const char *out)
+{
+    char inc_sim[1100], inc_machine[1100];
+    snprintf(inc_sim, sizeof inc_sim, "-I%s/sim", datadir());
+    snprintf(inc_machine, sizeof inc_machine, "-I%s/machine", datadir());
+    char *argv[] = {(char *)compiler(), "-std=c11", "-O2", "-g", "-fPIC", "-shared", "-Wall", inc_sim, inc_machine,
+                    "-o", (char *)out, (char *)source, NULL};
+    return run_tool(source, argv);
+}
+
+/* The file into the shared object `out` with its instruction stream
+ * counted (sim/stream.h): clang to IR with a call in every basic block,
+ * the blocks numbered and weighed (stream_annotate), the IR to `out`. */
+static int run_counted_compiler(const char *source, const char *out)
+{
+    char inc_sim[1100], inc_machine[1100], ir[1300], counted[1300];
+    snprintf(inc_sim, sizeof inc_sim, "-I%s/sim", datadir());
+    snprintf(inc_machine, sizeof inc_machine, "-I%s/machine", datadir());
+    snprintf(ir, sizeof ir, "%s.ll", out);
+    snprintf(counted, sizeof counted, "%s.counted.ll", out);
+    char *argv[32];
+    int n = 0;
+    argv[n++] = (char *)clang();
+    argv[n++] = "-std=c11";
+    for (int i = 0; stream_clang_flags[i]; i++)
+        argv[n++] = (char *)stream_clang_flags[i];
+    char *rest[] = {"-fPIC", "-Wall", inc_sim, inc_machine, "-o", ir, (char *)source, NULL};
+    for (int i = 0; rest[i]; i++)
+        argv[n++] = rest[i];
+    argv[n] = NULL;
+    lifetime_remove_on_signal(ir);
+    lifetime_remove_on_signal(counted);
+    int rc = run_tool(source, argv);
+    if (rc == 0) {
+        FILE *in = fopen(ir, "r"), *to = fopen(counted, "w");
+        rc = in && to ? stream_annotate(in, ir, to) : fail("%s: cannot write %s: %s", source, counted, strerror(errno));
+        if (in)
+            fclose(in);
+        if (to && fclose(to) != 0 && rc == 0)
+            rc = fail("%s: cannot write %s", source, counted);
+    }
+    if (rc == 0) {
+        char *link[] = {(char *)clang(), "-O2", "-fPIC", "-shared", "-o", (char *)out, counted, NULL};
+        rc = run_tool(source, link);
+    }
+    unlink(ir);
+    unlink(counted);
+    lifetime_forget(ir);
+    lifetime_forget(counted);
+    return rc;
+}
+
+/* The build's cache key covers its table of weights too. */
+static const char *const counted_sources[] = {"sim/stream_ir.c", "sim/stream.h", NULL};
+
+int user_program_compile_as(const char *source, int counted, char *so, size_t size)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     if (hash_file(source, &h) < 0)
@@ -152,7 +211,14 @@ int user_program_compile(const char *source, char *so, size_t size)
             return fail("cannot read %s, the header user programs are compiled against: %s (is MCMSIM_DATADIR "
                         "the mcmsim source folder?)", path, strerror(errno));
     }
-    hash_text(compiler(), &h);
+    for (int i = 0; counted && counted_sources[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", datadir(), counted_sources[i]);
+        if (hash_file(path, &h) < 0)
+            return fail("cannot read %s, which weighs a counted build: %s (is MCMSIM_DATADIR the mcmsim source "
+                        "folder?)", path, strerror(errno));
+    }
+    hash_text(counted ? clang() : compiler(), &h);
+    hash_text(counted ? "counted" : "plain", &h);
     hash_text(datadir(), &h);
     char dir[1024];
     if (cache_dir(dir, sizeof dir) < 0)
@@ -163,12 +229,17 @@ int user_program_compile(const char *source, char *so, size_t size)
     char part[1200];
     snprintf(part, sizeof part, "%s.%d.part", so, (int)getpid());
     lifetime_remove_on_signal(part);
-    int rc = run_compiler(source, part);
+    int rc = counted ? run_counted_compiler(source, part) : run_compiler(source, part);
     if (rc == 0 && rename(part, so) != 0)
         rc = fail("cannot write %s: %s", so, strerror(errno));
     unlink(part);
     lifetime_forget(part);
     return rc;
+}
+
+int user_program_compile(const char *source, char *so, size_t size)
+{
+    return user_program_compile_as(source, 0, so, size);
 }
 
 /* ---- the host side of mcm_kernel.h (in the child) --------------------------- */
@@ -282,7 +353,9 @@ static int run_phases(const mcm_program_entry *e, const vars *params, const mach
     return 0;
 }
 
-static const mcm_program_entry *load(const char *source, const char *so)
+/* The program's entry point, and in *table the weights of its basic
+ * blocks when it is a counted build (sim/stream.h; else 0 blocks). */
+static const mcm_program_entry *load(const char *source, const char *so, stream_table *table)
 {
     void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
@@ -304,6 +377,9 @@ static const mcm_program_entry *load(const char *source, const char *so)
         fail("%s: MCM_PROGRAM needs a name and the three functions setup, launches and check", source);
         return NULL;
     }
+    const int32_t *blocks = dlsym(handle, "mcm_stream_blocks");
+    table->weight = dlsym(handle, "mcm_stream_table");
+    table->blocks = blocks && table->weight ? *blocks : 0;
     return e;
 }
 
@@ -365,13 +441,16 @@ static void die_of_faults(void)
 static void child(int fd, const char *source, const char *so, const vars *params, const machine *m)
 {
     die_of_faults();
-    const mcm_program_entry *e = load(source, so);
+    static stream_table table;
+    const mcm_program_entry *e = load(source, so, &table);
     if (!e) {
         send_failure(fd);
         _exit(1);
     }
     running = exec_begin(e->name, m);
     exec_set_race_free(running, 1);
+    if (table.blocks > 0)
+        exec_set_stream(running, &table);
     if (run_phases(e, params, m, running) < 0) {
         char why[4096];
         snprintf(why, sizeof why, "%s", fail_message());
@@ -486,7 +565,7 @@ static void child_ended(pid_t pid, const char *source, const whereabouts *w)
 kernel_dag *user_program_build(const char *source, const vars *params, const machine *m)
 {
     char so[1200];
-    if (user_program_compile(source, so, sizeof so) < 0)
+    if (user_program_compile_as(source, m->issue_rate > 0, so, sizeof so) < 0)
         return NULL;
     whereabouts *w = mmap(NULL, sizeof *w, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int fds[2];
