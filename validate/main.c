@@ -16,10 +16,16 @@
  *    is a kernel written once (programs/user/NAME.c): its DAG comes from
  *    exec mode; a built-in case's DAG is built at the params that make it
  *    its CUDA implementation's (program.h, cuda_params).
- * 4. Write validate/report/REPORT.md, validate/report/{a,b,c}/ (points.csv
- *    and one plot per case study) and the presets machine/h100.cfg and
- *    machine/h200.cfg.  The report ends with the targets case by case and
- *    what each case that misses one lacks (targets.c).
+ * 4. The code's costs (code_costs.c): every case written once simulated
+ *    again on each card's code machine (the card's, each kernel charged by
+ *    the instructions of its compiled code, sim/stream.h), into sets
+ *    a-code, b-code, c-code; and the counted instructions against Nsight
+ *    Compute's.
+ * 5. Write validate/report/REPORT.md, validate/report/{a,b,c}/ and
+ *    {a,b,c}-code/ (points.csv and one plot per case study) and the presets
+ *    machine/h100.cfg and machine/h200.cfg (and -code.cfg).  The report
+ *    ends with the targets case by case and what each case that misses one
+ *    lacks (targets.c).
  * Deterministic: the same data gives the same files, byte for byte.
  */
 #include "card.h"
@@ -101,11 +107,12 @@ static void split_every_other_n(validation *v)
     }
 }
 
-/* The points of session s as set `name` on machine m.  A point the model
- * refuses (e.g. a Z constraint the card's code gets around by using
- * global memory) is left out and listed in the report. */
+/* The points of session s as set `name` on machine m (written_once: only
+ * those of cases written once, USER_CASE).  A point the model refuses
+ * (e.g. a Z constraint the card's code gets around by using global
+ * memory) is left out and listed in the report. */
 static int set_load(validation *v, const char *name, const char *title, const session *s, const machine *m,
-                    int held_out_only)
+                    int held_out_only, int written_once)
 {
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
@@ -117,6 +124,8 @@ static int set_load(validation *v, const char *name, const char *title, const se
     v->pts = calloc((size_t)s->n, sizeof *v->pts);
     for (int i = 0; i < s->n; i++) {
         const measured_row *row = &s->rows[i];
+        if (written_once && strncmp(row->program, USER_CASE, strlen(USER_CASE)) != 0)
+            continue;
         if (!row->ok)
             return fail("%s:%d: the card's result check failed (check=FAIL): not a valid measurement",
                         row->file, row->line);
@@ -228,6 +237,19 @@ static void set_free(validation *v)
     for (int i = 0; i < v->n; i++)
         kernel_dag_free(v->pts[i].dag);
     free(v->pts);
+}
+
+/* Set v of the code's costs (the cases written once, on the card's code
+ * machine): simulated (reusing the earlier code sets' points) and its
+ * points and plots written; its errors go into the code's costs' section
+ * (code_costs.c). */
+static int run_code_set(validation *v, const validation *earlier, int n_earlier)
+{
+    fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
+    if (set_simulate(v, earlier, n_earlier) < 0)
+        return -1;
+    mkdir(v->report_dir, 0755);
+    return write_points(v) < 0 || write_plots(v) < 0 ? -1 : 0;
 }
 
 /* ---- the noise floor ---------------------------------------------------- */
@@ -346,8 +368,8 @@ int main(int argc, char **argv)
         return 1;
     }
     cards k = {0};
-    machine h100, h200;
-    validation sets[3];
+    machine h100, h200, h100_code, h200_code;
+    validation sets[3], codes[3];
     static set_verdicts verdicts[3];
     int n_sets = 0;
     FILE *report = NULL;
@@ -374,34 +396,55 @@ int main(int argc, char **argv)
                     "the newest session that measured it (set b: the one before that).\n\n",
             k.h100[k.ref100].name, k.ref200 >= 0 ? ", H200 `" : "", k.ref200 >= 0 ? k.h200[k.ref200].name : "",
             k.ref200 >= 0 ? "`" : "");
-    if (set_load(&sets[n_sets++], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1) < 0)
+    if (set_load(&sets[n_sets++], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1, 0) < 0)
         goto failed;
     if (k.b.n > 0 &&
         set_load(&sets[n_sets++], "b", "each case's H100 session before it, every point, same machine", &k.b,
-                 &h100, 0) < 0)
+                 &h100, 0, 0) < 0)
         goto failed;
     if (k.c.n > 0 && k.ref200 >= 0 &&
         set_load(&sets[n_sets++], "c", "each case's newest H200 session, every point, its own constants", &k.c,
-                 &h200, 0) < 0)
+                 &h200, 0, 0) < 0)
         goto failed;
     for (int i = 0; i < n_sets; i++)
         if (run_set(report, &sets[i], &verdicts[i], sets, i) < 0)
             goto failed;
+    if (card_code_machine(&k.h100[k.ref100], NULL, &h100, &h100_code) < 0 ||
+        (k.ref200 >= 0 && card_code_machine(&k.h200[k.ref200], &k.h100[k.ref100], &h200, &h200_code) < 0))
+        goto failed;
+    for (int i = 0; i < n_sets; i++) {
+        char name[8], title[300];
+        snprintf(name, sizeof name, "%.1s-code", sets[i].name);
+        snprintf(title, sizeof title, "%s; the code's costs", sets[i].title);
+        const machine *code = sets[i].s == &k.c ? &h200_code : &h100_code;
+        if (set_load(&codes[i], name, title, sets[i].s, code, sets[i].held_out_only, 1) < 0 ||
+            run_code_set(&codes[i], codes, i) < 0)
+            goto failed;
+    }
+    const session *all_cards[2] = {k.h100, k.h200};
+    int n_sessions[2] = {k.n_h100, k.n_h200};
+    if (write_code_costs(report, sets, codes, n_sets, &h100_code, all_cards, n_sessions, 2) < 0)
+        goto failed;
     int unnamed = 0;
     if (write_targets(report, sets, verdicts, n_sets, MISSING_TERMS, &unnamed) < 0)
         goto failed;
     if (unnamed > 0)
         printf("targets: %d misses with no term named in %s (REPORT.md says which)\n", unnamed, MISSING_TERMS);
     if (card_write_preset(&h100, &k.h100[k.ref100], NULL, "machine/h100.cfg") < 0 ||
-        (k.ref200 >= 0 && card_write_preset(&h200, &k.h200[k.ref200], &k.h100[k.ref100], "machine/h200.cfg") < 0))
+        card_write_preset(&h100_code, &k.h100[k.ref100], NULL, "machine/h100-code.cfg") < 0 ||
+        (k.ref200 >= 0 && card_write_preset(&h200, &k.h200[k.ref200], &k.h100[k.ref100], "machine/h200.cfg") < 0) ||
+        (k.ref200 >= 0 &&
+         card_write_preset(&h200_code, &k.h200[k.ref200], &k.h100[k.ref100], "machine/h200-code.cfg") < 0))
         goto failed;
     if (fclose(report) != 0) {
         report = NULL;
         fail("%s/REPORT.md: write error", REPORT_DIR);
         goto failed;
     }
-    for (int i = 0; i < n_sets; i++)
+    for (int i = 0; i < n_sets; i++) {
         set_free(&sets[i]);
+        set_free(&codes[i]);
+    }
     cards_free(&k);
     fprintf(stderr, "validate: wrote %s/REPORT.md\n", REPORT_DIR);
     return 0;

@@ -94,6 +94,16 @@ int write_set_report(FILE *f, const validation *v, set_verdicts *verdicts);
  * card and in the simulator (conclusions.c); fills *verdicts. */
 int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts);
 
+/* The code's costs (code_costs.c): the instructions counted from each
+ * kernel written once against Nsight Compute's (validate/stream/profiles.csv,
+ * and each session of the n_cards cards' sessions that has an
+ * instructions.csv), counted on `counter` (a machine with issue_rate > 0);
+ * then per case written once, each set's errors of the paper's costs
+ * (sets[i]) and of the code's costs (codes[i]: the same points on the card's
+ * code machine), and both plots. */
+int write_code_costs(FILE *f, const validation *sets, const validation *codes, int n_sets, const machine *counter,
+                     const session *const *cards, const int *n_sessions, int n_cards);
+
 /* The targets case by case over the n_sets sets, and for each case or
  * conclusion that misses one, the term it lacks as the hand-written file
  * missing_path names it (targets.c says its format; a file that does not
