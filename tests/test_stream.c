@@ -9,6 +9,7 @@
 #include "helpers.h"
 #include "stream.h"
 #include "user_program.h"
+#include "validate.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -310,4 +311,36 @@ Test(stream, the_term_off_gives_todays_time_to_the_bit)
     sim_result_free(&r3);
     kernel_dag_free(plain);
     kernel_dag_free(stream);
+}
+
+/* ---- the card's count ---------------------------------------------------- */
+
+Test(stream, nsight_computes_raw_csv_gives_each_kernels_warps_and_instructions)
+{
+    char *path = temp_file(
+        "==PROF== Connected to process 77 (build/cuda/user-matvec)\n"
+        "==PROF== Profiling \"matvec_mcm_global_\" - 0: 0%....50%....100% - 9 passes\n"
+        "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","
+        "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"launch__block_size\",\"launch__grid_size\","
+        "\"smsp__inst_executed.sum\"\n"
+        "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"inst\"\n"
+        "\"0\",\"77\",\"user-matvec\",\"127.0.0.1\",\"matvec_mcm_global_\",\"1\",\"13\",\"(256, 1, 1)\","
+        "\"(1024, 1, 1)\",\"0\",\"9.0\",\"256\",\"1024\",\"2,769,920\"\n"
+        "\"1\",\"77\",\"user-matvec\",\"127.0.0.1\",\"matvec_mcm_global_(product)\",\"1\",\"13\",\"(96, 1, 1)\","
+        "\"(2, 1, 1)\",\"0\",\"9.0\",\"96\",\"2\",\"600\"\n"
+        "==PROF== Disconnected from process 77\n",
+        ".csv");
+    ncu_kernel k[4];
+    int n = ncu_kernels(path, k, 4);
+    cr_assert_eq(n, 1, "%d kernels: %s", n, n < 0 ? fail_message() : "");
+    cr_expect_str_eq(k[0].name, "matvec");
+    cr_expect_eq(k[0].inst, 2769920 + 600);
+    cr_expect_eq(k[0].warps, 1024 * 8 + 2 * 3, "a block of 96 threads is 3 warps");
+    unlink(path);
+    free(path);
+    path = temp_file("\"ID\",\"Kernel Name\"\n", ".csv");
+    cr_expect_eq(ncu_kernels(path, k, 4), -1);
+    cr_expect(strstr(fail_message(), "smsp__inst_executed.sum") != NULL, "%s", fail_message());
+    unlink(path);
+    free(path);
 }

@@ -230,13 +230,7 @@ static int check_profiles(const machine *m, comparisons *all)
 
 /* ---- a session's counts ------------------------------------------------------ */
 
-/* Per kernel of an Nsight Compute CSV: its instructions and its warps. */
-typedef struct ncu_kernel {
-    char name[64];
-    double inst, warps;
-} ncu_kernel;
-
-static int read_ncu(const char *path, ncu_kernel *out, int max)
+int ncu_kernels(const char *path, ncu_kernel *out, int max)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -316,7 +310,7 @@ static int check_session(const session *s, const machine *m, comparisons *all)
             continue; /* not written once: nothing counted to compare */
         snprintf(path, sizeof path, "%s/%s", s->dir, fields[2]);
         ncu_kernel card[64];
-        int n = read_ncu(path, card, 64);
+        int n = ncu_kernels(path, card, 64);
         kernel_dag *dag = n < 0 ? NULL : counted_dag(source, fields[1], m, where);
         if (!dag) {
             rc = -1;

@@ -104,6 +104,19 @@ int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts);
 int write_code_costs(FILE *f, const validation *sets, const validation *codes, int n_sets, const machine *counter,
                      const session *const *cards, const int *n_sessions, int n_cards);
 
+/* Per kernel of an Nsight Compute raw CSV (cuda_ref/ncu-instructions.sh):
+ * its name as mcm_kernel.h calls it (less MCM_KERNEL's suffix
+ * _mcm_global_), and over its launches the warp instructions executed
+ * (smsp__inst_executed.sum) and the warps (grid × ⌈block/32⌉). */
+typedef struct ncu_kernel {
+    char name[64];
+    double inst, warps;
+} ncu_kernel;
+
+/* The kernels of the file at `path`, at most max, into out; their count,
+ * or -1 with fail() (no such file, no header, a column missing). */
+int ncu_kernels(const char *path, ncu_kernel *out, int max);
+
 /* The targets case by case over the n_sets sets, and for each case or
  * conclusion that misses one, the term it lacks as the hand-written file
  * missing_path names it (targets.c says its format; a file that does not
