@@ -14,9 +14,12 @@
  * The rules a student can check against a kernel (validate/notes/
  * instruction-stream.md derives each from nvcc's code for small kernels):
  *  - an integer operation is one instruction on 32 bits, two on 64 (the
- *    SM's integer units are 32 bits wide), a 64-bit multiplication three;
- *    a division by a number a call of a routine (20 instructions on 32
- *    bits, 60 on 64), by a constant a multiplication (4, 12);
+ *    SM's integer units are 32 bits wide), a 64-bit multiplication three,
+ *    a product of two 32-bit values one (IMAD.WIDE.U32), the high half of
+ *    a 64 × 64-bit product seven; a shift by whole words, or a mask of
+ *    the low word, none (register names); a division by a number a call
+ *    of a routine (20 instructions on 32 bits, 60 on 64), by a constant a
+ *    multiplication (4, 12);
  *  - a comparison or a choice (select) as the operation on its type; a
  *    conditional branch one instruction, a jump to the block that follows
  *    none (the code falls through), to another one;
@@ -53,7 +56,8 @@ const char *const stream_clang_flags[] = {
  * for kernels of 1, 2 and 4 calls on words read from global memory (the
  * Z/pZ ones: range checks, the operation; what ptxas predicates is
  * executed, what it branches around is not), their growth per call in the
- * kernel of 4 (validate/notes/instruction-stream.md, "The table"). */
+ * kernel of 4 (validate/stream/sass-costs.sh prints them;
+ * validate/notes/instruction-stream.md, "The rules"). */
 typedef struct call_cost {
     const char *name;
     double inst;
@@ -97,17 +101,20 @@ typedef struct ir_block {
     int in_loop;        /* on a cycle of the function's flow graph */
 } ir_block;
 
+/* A set of value names ("%7"), searched newest first. */
+typedef struct name_set {
+    char **names;
+    int n, cap;
+} name_set;
+
 typedef struct ir_function {
     char **lines;       /* its body's lines (owned) */
     int n_lines, cap_lines;
     ir_block *blocks;
     int n_blocks, cap_blocks;
-    char **free_names;  /* values that are registers or constants on the card (see top) */
-    int n_free, cap_free;
-    char **free_ptrs;   /* the step's `t` and args pointer, and addresses into them */
-    int n_ptrs, cap_ptrs;
-    char **narrow;      /* values whose upper half is zero (zero extensions, low-word masks) */
-    int n_narrow, cap_narrow;
+    name_set free_values; /* registers or constants on the card (see top) */
+    name_set free_ptrs;   /* the step's `t` and args pointer, and addresses into them */
+    name_set narrow;      /* values whose upper half is zero (zero extensions, low-word masks) */
 } ir_function;
 
 static void *grow(void *p, int *cap, int need, size_t size)
@@ -125,34 +132,38 @@ static void *grow(void *p, int *cap, int need, size_t size)
     return p;
 }
 
-static void names_add(char ***names, int *n, int *cap, const char *name, size_t len)
+static void set_add(name_set *set, const char *name, size_t len)
 {
-    *names = grow(*names, cap, *n + 1, sizeof **names);
+    set->names = grow(set->names, &set->cap, set->n + 1, sizeof *set->names);
     char *copy = malloc(len + 1);
     memcpy(copy, name, len);
     copy[len] = '\0';
-    (*names)[(*n)++] = copy;
+    set->names[set->n++] = copy;
 }
 
-static int names_have(char *const *names, int n, const char *name, size_t len)
+static int set_has(const name_set *set, const char *name, size_t len)
 {
-    for (int i = n - 1; i >= 0; i--)
-        if (strlen(names[i]) == len && memcmp(names[i], name, len) == 0)
+    for (int i = set->n - 1; i >= 0; i--)
+        if (strlen(set->names[i]) == len && memcmp(set->names[i], name, len) == 0)
             return 1;
     return 0;
+}
+
+static void set_clear(name_set *set)
+{
+    for (int i = 0; i < set->n; i++)
+        free(set->names[i]);
+    set->n = 0;
 }
 
 static void function_clear(ir_function *f)
 {
     for (int i = 0; i < f->n_lines; i++)
         free(f->lines[i]);
-    for (int i = 0; i < f->n_free; i++)
-        free(f->free_names[i]);
-    for (int i = 0; i < f->n_ptrs; i++)
-        free(f->free_ptrs[i]);
-    for (int i = 0; i < f->n_narrow; i++)
-        free(f->narrow[i]);
-    f->n_lines = f->n_blocks = f->n_free = f->n_ptrs = f->n_narrow = 0;
+    f->n_lines = f->n_blocks = 0;
+    set_clear(&f->free_values);
+    set_clear(&f->free_ptrs);
+    set_clear(&f->narrow);
 }
 
 static void function_free(ir_function *f)
@@ -160,9 +171,9 @@ static void function_free(ir_function *f)
     function_clear(f);
     free(f->lines);
     free(f->blocks);
-    free(f->free_names);
-    free(f->free_ptrs);
-    free(f->narrow);
+    free(f->free_values.names);
+    free(f->free_ptrs.names);
+    free(f->narrow.names);
 }
 
 /* ---- small readers of one line ------------------------------------------------ */
@@ -266,7 +277,7 @@ static int operands_free(const ir_function *f, const ir_inst *in)
             s += len - 1;
             continue;
         }
-        if (!names_have(f->free_names, f->n_free, s, len) && !names_have(f->free_ptrs, f->n_ptrs, s, len))
+        if (!set_has(&f->free_values, s, len) && !set_has(&f->free_ptrs, s, len))
             return 0;
         s += len - 1;
     }
@@ -339,7 +350,7 @@ static void operand(const char *rest, int k, char *out, size_t size)
 static int fits(const ir_function *f, const char *v, int bits)
 {
     if (v[0] == '%')
-        return names_have(f->narrow, f->n_narrow, v, strlen(v)) && bits >= 32;
+        return set_has(&f->narrow, v, strlen(v)) && bits >= 32;
     if (!isdigit((unsigned char)v[0]))
         return 0;
     return bits >= 64 || strtoull(v, NULL, 10) < (1ull << bits);
@@ -355,7 +366,7 @@ static double integer_cost(ir_function *f, const ir_inst *in, int bits)
     int low_word = bits > 32 && !strcmp(op, "and") && !strcmp(b, bits == 64 ? "4294967295" : "18446744073709551615");
     if (low_word || (bits > 32 && !strcmp(op, "zext"))) {
         if (in->result) /* its high half is zero: a narrow value */
-            names_add(&f->narrow, &f->n_narrow, &f->cap_narrow, in->result, in->result_len);
+            set_add(&f->narrow, in->result, in->result_len);
         return 0;
     }
     if ((!strcmp(op, "lshr") || !strcmp(op, "shl") || !strcmp(op, "ashr")) && isdigit((unsigned char)b[0]) &&
@@ -422,12 +433,12 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
         size_t len;
         const char *base = first_operand(in, &len);
         if (in->result && base && strcmp(op, "phi") != 0 && constant &&
-            names_have(f->free_ptrs, f->n_ptrs, base, len)) /* an address inside `t` or the args */
-            names_add(&f->free_ptrs, &f->n_ptrs, &f->cap_ptrs, in->result, in->result_len);
+            set_has(&f->free_ptrs, base, len)) /* an address inside `t` or the args */
+            set_add(&f->free_ptrs, in->result, in->result_len);
     } else if (!strcmp(op, "load")) {
         size_t len;
         const char *ptr = strchr(in->rest, ',') ? first_operand(in, &len) : NULL;
-        is_free = ptr && names_have(f->free_ptrs, f->n_ptrs, ptr, len);
+        is_free = ptr && set_has(&f->free_ptrs, ptr, len);
         cost = is_free ? 0 : 1;
     } else if (!strcmp(op, "store") || !strcmp(op, "atomicrmw") || !strcmp(op, "cmpxchg") ||
                !strcmp(op, "fence")) {
@@ -465,7 +476,7 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
     }
     /* ret, unreachable, alloca, extractvalue, ...: nothing on the card */
     if (is_free && in->result)
-        names_add(&f->free_names, &f->n_free, &f->cap_free, in->result, in->result_len);
+        set_add(&f->free_values, in->result, in->result_len);
     if (once && b->in_loop)
         cost = 0;
     w[STREAM_INST] += cost;
@@ -569,16 +580,23 @@ static void weigh_function(ir_function *f, weights *t)
 }
 
 /* The pointer parameters of a function that takes an exec_thread (a step,
- * or a helper it calls): its `t` and args, registers on the card. */
+ * or a helper it calls): its `t` and args, registers on the card.  (A
+ * type's name, %struct.x, is not a value's.) */
 static void note_parameters(ir_function *f, const char *define)
 {
     const char *open = strchr(define, '(');
     if (!open || !strstr(define, "%struct.exec_thread*"))
         return;
-    for (const char *s = open; *s && *s != ')'; s++) {
+    int pointer = 0; /* the parameter being read has a pointer type */
+    for (const char *s = open + 1; *s && *s != ')'; s++) {
         size_t len = name_length(s);
+        if (*s == '*' || !strncmp(s, "ptr ", 4))
+            pointer = 1;
+        else if (*s == ',')
+            pointer = 0;
         if (len > 0) {
-            names_add(&f->free_ptrs, &f->n_ptrs, &f->cap_ptrs, s, len);
+            if (pointer)
+                set_add(&f->free_ptrs, s, len);
             s += len - 1;
         }
     }
