@@ -70,11 +70,8 @@ for p in "${points[@]}"; do
     cases+=("$bin/$c")
 done
 make -f cuda_ref/cuda.mk -j"${JOBS:-$(nproc)}" "$bin/constants" "${cases[@]}" >&2 || die "build failed"
-device=$("$bin/constants" --device-info) || die "no CUDA device"
-name=$(sed -n 's/^name: //p' <<<"$device")
-shopt -s nocasematch
-[[ $name == *"$card"* ]] || die "the device is '$name', not a $card"
-shopt -u nocasematch
+. cuda_ref/common/card.sh
+device_named "$card"
 
 mkdir -p "$out/ncu"
 index=$out/instructions.csv

@@ -68,11 +68,8 @@ bin=build/cuda
 make -f cuda_ref/cuda.mk -j"${JOBS:-$(nproc)}" cuda >&2 || die "build failed"
 
 # the card must be the one named
-device=$("$bin/constants" --device-info) || die "no CUDA device"
-name=$(sed -n 's/^name: //p' <<<"$device")
-shopt -s nocasematch
-[[ $name == *"$card"* ]] || die "the device is '$name', not a $card"
-shopt -u nocasematch
+. cuda_ref/common/card.sh
+device_named "$card"
 
 rm -rf "$out"
 mkdir -p "$out"

@@ -286,10 +286,14 @@ word exec_zp_pow(exec_thread *t, word a, uint64_t e)
     word x = 1;
     double mulmods = 0, loops = 0;
     for (a %= t->block->run->p; e; e >>= 1, loops++) {
-        if (e & 1)
-            x = exec_zp_mul(t, x, a), mulmods++;
-        if (e > 1)
-            a = exec_zp_mul(t, a, a), mulmods++;
+        if (e & 1) {
+            x = exec_zp_mul(t, x, a);
+            mulmods++;
+        }
+        if (e > 1) {
+            a = exec_zp_mul(t, a, a);
+            mulmods++;
+        }
     }
     stream_extra(mulmods, loops); /* the loop runs in here, not in the kernel's code */
     return x;
