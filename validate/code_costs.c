@@ -14,7 +14,8 @@
  *  - a session's instructions.csv (cuda_ref/ncu-instructions.sh): per
  *    point of a case, the raw CSV Nsight Compute wrote, every launch of a
  *    written-once kernel with its grid, its block and its executed warp
- *    instructions (smsp__inst_executed.sum).
+ *    instructions (smsp__inst_executed.sum); the case's DAG is made as
+ *    make validate makes it (main.c), and compared where it is counted.
  * A kernel is compared per warp over all its launches at the point (or
  * one launch: "name#k", the k-th from 0): within 15 % or not.
  */
@@ -55,22 +56,30 @@ static double counted_per_warp(const kernel_dag *dag, const char *name)
     return warps > 0 ? inst / warps : -1;
 }
 
+/* Params "k=v;k=v" into *values; -1 with fail() naming `where`. */
+static int params_parse(const char *params, vars *values, const char *where)
+{
+    vars_clear(values);
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", params);
+    for (char *save, *tok = strtok_r(copy, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(tok, '='), *end;
+        if (!eq)
+            return fail("%s: params \"%s\": expected k=v;k=v", where, params);
+        *eq = '\0';
+        double v = strtod(eq + 1, &end);
+        if (*end || end == eq + 1 || vars_set(values, tok, v) < 0)
+            return fail("%s: params \"%s\": bad value for %s", where, params, tok);
+    }
+    return 0;
+}
+
 /* The counted DAG of `source` at params "k=v;k=v". */
 static kernel_dag *counted_dag(const char *source, const char *params, const machine *m, const char *where)
 {
     vars values;
-    vars_clear(&values);
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", params);
-    for (char *save, *tok = strtok_r(copy, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(tok, '=');
-        if (!eq) {
-            fail("%s: params \"%s\": expected k=v;k=v", where, params);
-            return NULL;
-        }
-        *eq = '\0';
-        vars_set(&values, tok, atof(eq + 1));
-    }
+    if (params_parse(params, &values, where) < 0)
+        return NULL;
     kernel_dag *dag = user_program_build(source, &values, m);
     if (!dag)
         fail("%s: %s", where, fail_message());
@@ -278,16 +287,9 @@ int ncu_kernels(const char *path, ncu_kernel *out, int max)
     return n_names == 0 ? fail("%s: no Nsight Compute CSV header (a line starting \"ID\")", path) : n;
 }
 
-/* The file written once that a case is (user-NAME: programs/user/NAME.c). */
-static int case_source(const char *program, char *out, size_t size)
-{
-    if (strncmp(program, "user-", 5) != 0)
-        return -1;
-    snprintf(out, size, "programs/user/%s.c", program + 5);
-    return 0;
-}
-
-static int check_session(const session *s, const machine *m, comparisons *all)
+/* The counts of session s's instructions.csv: every point of a case whose
+ * DAG (made by `build`) the machine counts. */
+static int check_session(const session *s, const machine *m, case_dag_builder build, comparisons *all)
 {
     char index[1100];
     snprintf(index, sizeof index, "%s/instructions.csv", s->dir);
@@ -298,7 +300,7 @@ static int check_session(const session *s, const machine *m, comparisons *all)
     int number = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         number++;
-        char *fields[4], where[1200], source[256], path[1400];
+        char *fields[4], where[1200], path[1400];
         snprintf(where, sizeof where, "%s:%d", index, number);
         if (number == 1 || line[0] == '#' || line[0] == '\n')
             continue;
@@ -306,15 +308,26 @@ static int check_session(const session *s, const machine *m, comparisons *all)
             rc = fail("%s: expected case,params,ncu_csv", where);
             break;
         }
-        if (case_source(fields[0], source, sizeof source) < 0)
-            continue; /* not written once: nothing counted to compare */
+        measured_row row = {0};
+        snprintf(row.file, sizeof row.file, "%.*s", (int)sizeof row.file - 1, index);
+        row.line = number;
+        snprintf(row.program, sizeof row.program, "%s", fields[0]);
+        snprintf(row.params, sizeof row.params, "%s", fields[1]);
+        if (params_parse(row.params, &row.values, where) < 0) {
+            rc = -1;
+            break;
+        }
         snprintf(path, sizeof path, "%s/%s", s->dir, fields[2]);
         ncu_kernel card[64];
         int n = ncu_kernels(path, card, 64);
-        kernel_dag *dag = n < 0 ? NULL : counted_dag(source, fields[1], m, where);
-        if (!dag) {
+        kernel_dag *dag = NULL;
+        if (n < 0 || build(&row, m, &dag) < 0) {
             rc = -1;
             break;
+        }
+        if (dag->n == 0 || !kernel_block_cost(&dag->kernels[0], 0)->stream) { /* not written once: nothing counted */
+            kernel_dag_free(dag);
+            continue;
         }
         for (int i = 0; i < n; i++) {
             double ours = counted_per_warp(dag, card[i].name);
@@ -362,13 +375,13 @@ static void stats_cell(FILE *f, const error_stats *s)
 }
 
 int write_code_costs(FILE *f, const validation *sets, const validation *codes, int n_sets, const machine *counter,
-                     const session *const *cards, const int *n_sessions, int n_cards)
+                     case_dag_builder build, const session *const *cards, const int *n_sessions, int n_cards)
 {
     comparisons all = {0};
     int rc = check_profiles(counter, &all);
     for (int c = 0; rc == 0 && c < n_cards; c++)
         for (int i = 0; rc == 0 && i < n_sessions[c]; i++)
-            rc = check_session(&cards[c][i], counter, &all);
+            rc = check_session(&cards[c][i], counter, build, &all);
     if (rc < 0) {
         free(all.c);
         return -1;

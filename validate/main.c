@@ -16,11 +16,11 @@
  *    is a kernel written once (programs/user/NAME.c): its DAG comes from
  *    exec mode; a built-in case's DAG is built at the params that make it
  *    its CUDA implementation's (program.h, cuda_params).
- * 4. The code's costs (code_costs.c): every case written once simulated
- *    again on each card's code machine (the card's, each kernel charged by
- *    the instructions of its compiled code, sim/stream.h), into sets
- *    a-code, b-code, c-code; and the counted instructions against Nsight
- *    Compute's.
+ * 4. The code's costs (code_costs.c): every case whose DAG the code
+ *    machine counts (a kernel written once) simulated again on each card's
+ *    code machine (the card's, each kernel charged by the instructions of
+ *    its compiled code, sim/stream.h), into sets a-code, b-code, c-code;
+ *    and the counted instructions against Nsight Compute's.
  * 5. Write validate/report/REPORT.md, validate/report/{a,b,c}/ and
  *    {a,b,c}-code/ (points.csv and one plot per case study) and the presets
  *    machine/h100.cfg and machine/h200.cfg (and -code.cfg).  The report
@@ -107,12 +107,19 @@ static void split_every_other_n(validation *v)
     }
 }
 
-/* The points of session s as set `name` on machine m (written_once: only
- * those of cases written once, USER_CASE).  A point the model refuses
- * (e.g. a Z constraint the card's code gets around by using global
- * memory) is left out and listed in the report. */
+/* The DAG's blocks carry a counted instruction stream (sim/stream.h). */
+static int dag_counted(const kernel_dag *dag)
+{
+    return dag->n > 0 && kernel_block_cost(&dag->kernels[0], 0)->stream;
+}
+
+/* The points of session s as set `name` on machine m (counted_only: only
+ * those whose DAG the machine counts, the cases written once on a code
+ * machine).  A point the model refuses (e.g. a Z constraint the card's
+ * code gets around by using global memory) is left out and listed in the
+ * report. */
 static int set_load(validation *v, const char *name, const char *title, const session *s, const machine *m,
-                    int held_out_only, int written_once)
+                    int held_out_only, int counted_only)
 {
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
@@ -124,8 +131,6 @@ static int set_load(validation *v, const char *name, const char *title, const se
     v->pts = calloc((size_t)s->n, sizeof *v->pts);
     for (int i = 0; i < s->n; i++) {
         const measured_row *row = &s->rows[i];
-        if (written_once && strncmp(row->program, USER_CASE, strlen(USER_CASE)) != 0)
-            continue;
         if (!row->ok)
             return fail("%s:%d: the card's result check failed (check=FAIL): not a valid measurement",
                         row->file, row->line);
@@ -136,6 +141,10 @@ static int set_load(validation *v, const char *name, const char *title, const se
                 return -1;
             v->refused[v->n_refused] = row;
             snprintf(v->refused_why[v->n_refused++], sizeof v->refused_why[0], "%s", fail_message());
+            continue;
+        }
+        if (counted_only && !dag_counted(p->dag)) {
+            kernel_dag_free(p->dag);
             continue;
         }
         v->n++;
@@ -423,7 +432,7 @@ int main(int argc, char **argv)
     }
     const session *all_cards[2] = {k.h100, k.h200};
     int n_sessions[2] = {k.n_h100, k.n_h200};
-    if (write_code_costs(report, sets, codes, n_sets, &h100_code, all_cards, n_sessions, 2) < 0)
+    if (write_code_costs(report, sets, codes, n_sets, &h100_code, build_dag, all_cards, n_sessions, 2) < 0)
         goto failed;
     int unnamed = 0;
     if (write_targets(report, sets, verdicts, n_sets, MISSING_TERMS, &unnamed) < 0)

@@ -97,12 +97,14 @@ int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts);
 /* The code's costs (code_costs.c): the instructions counted from each
  * kernel written once against Nsight Compute's (validate/stream/profiles.csv,
  * and each session of the n_cards cards' sessions that has an
- * instructions.csv), counted on `counter` (a machine with issue_rate > 0);
+ * instructions.csv, each case's DAG made by `build`), counted on `counter`
+ * (a machine with issue_rate > 0);
  * then per case written once, each set's errors of the paper's costs
  * (sets[i]) and of the code's costs (codes[i]: the same points on the card's
  * code machine), and both plots. */
+typedef int (*case_dag_builder)(const measured_row *row, const machine *m, kernel_dag **dag);
 int write_code_costs(FILE *f, const validation *sets, const validation *codes, int n_sets, const machine *counter,
-                     const session *const *cards, const int *n_sessions, int n_cards);
+                     case_dag_builder build, const session *const *cards, const int *n_sessions, int n_cards);
 
 /* Per kernel of an Nsight Compute raw CSV (cuda_ref/ncu-instructions.sh):
  * its name as mcm_kernel.h calls it (less MCM_KERNEL's suffix
