@@ -1053,6 +1053,29 @@ static double op_throughput(const arith_buffers *b, int sms, double mhz,
     return median_of(rate, REPEATS);
 }
 
+/* cycles between two instructions of one warp when every SM holds `warps`
+ * warps, each running one dependent chain of additions (the instruction
+ * stream's dependent issue, sim/stream.h): blocks of up to 1024 threads,
+ * as many per SM as the warps need; thread 0 of block 0 reports its
+ * cycles */
+static double issue_latency(const arith_buffers *b, int sms, int warps)
+{
+    const long iters = 1 << 12;
+    int threads = warps * 32 > 1024 ? 1024 : warps * 32;
+    unsigned blocks = (unsigned)(sms * (warps * 32 / threads));
+    const double ops = (double)iters * ARITH_UNROLL * OpAdd::OPS;
+    double per_op[REPEATS];
+    long long cycles;
+    for (int r = -1; r < REPEATS; r++) { /* r = -1: warm-up */
+        arith_kernel<OpAdd><<<blocks, threads>>>(b->seed, 1, iters, b->sink, b->cycles);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(&cycles, b->cycles, sizeof cycles, cudaMemcpyDeviceToHost));
+        if (r >= 0)
+            per_op[r] = (double)cycles / ops;
+    }
+    return median_of(per_op, REPEATS);
+}
+
 static void measure_arithmetic(int sms, double mhz)
 {
     uint32_t seed[32];
@@ -1071,6 +1094,13 @@ static void measure_arithmetic(int sms, double mhz)
               "ops/SM/cycle",
               "the same additions, 8 blocks of 256 threads per SM, 4 independent chains per thread "
               "(ptxas spreads them over the integer and the multiply-add pipes)");
+    for (int warps = 1; warps <= 64; warps *= 2) {
+        char name[64], how[256];
+        snprintf(name, sizeof name, "issue_latency_warps%d", warps);
+        snprintf(how, sizeof how, "%d warps per SM, each one dependent chain of the additions of op_latency: "
+                 "cycles between two instructions of one warp (the dependent issue of sim/stream.h)", warps);
+        print_row(name, issue_latency(&b, sms, warps), "cycles", how);
+    }
     print_row("mad_latency", op_latency<OpMad>(&b), "cycles",
               "one thread, a dependent chain of 32-bit multiply-adds x = x*x + y, per operation");
     print_row("mad_per_sm_cycle", op_throughput<OpMad>(&b, sms, mhz, 1 << 10),

@@ -86,11 +86,8 @@ if [ -n "$handwritten" ]; then   # only the case studies' programs of that tree
 fi
 
 # the card must be the one named
-device=$("$bin/constants" --device-info) || die "no CUDA device"
-name=$(sed -n 's/^name: //p' <<<"$device")
-shopt -s nocasematch
-[[ $name == *"$card"* ]] || die "the device is '$name', not a $card"
-shopt -u nocasematch
+. cuda_ref/common/card.sh
+device_named "$card"
 
 rm -rf "$out"
 mkdir -p "$out"

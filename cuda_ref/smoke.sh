@@ -8,7 +8,8 @@
 # user-gather, user-horner) and the fixtures
 # tests/user/*.c (rotate: three steps through private memory, one launch
 # with 64 KiB of it; zp: the Z/pZ operations; misuse: each broken phase rule
-# must exit 1 with one message).
+# must exit 1 with one message); and, where Nsight Compute is installed,
+# its count of one kernel written once (cuda_ref/ncu-instructions.sh).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -56,4 +57,14 @@ for bad in 1 2 3 4; do   # each must fail: exit 1 and one message
     "$b/user-misuse" --bad $bad "${q[@]}" --no-header
     [ $? = 1 ] || { echo "smoke: user-misuse --bad $bad did not exit 1" >&2; status=1; }
 done
+# Nsight Compute's count of a kernel written once (cuda_ref/ncu-instructions.sh),
+# where ncu is installed, into a temporary folder
+card=$($b/constants --device-info 2>/dev/null | sed -n 's/^name: .*\(H[12]00\).*/\1/p' | tr 'H' 'h')
+if command -v ncu >/dev/null && [ -n "$card" ]; then
+    tmp=$(mktemp -d)
+    run cuda_ref/ncu-instructions.sh "$card" smoke --out "$tmp" 'user-matvec:n=256;l=256'
+    grep -q 'matvec_mcm_global_' "$tmp"/ncu/*.csv 2>/dev/null ||
+        { echo "smoke: no matvec kernel in Nsight Compute's CSV ($tmp)" >&2; status=1; }
+    rm -rf "$tmp"
+fi
 exit $status

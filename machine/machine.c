@@ -48,7 +48,7 @@ int machine_card_compute(const machine *m)
 {
     return m->lanes > 0 || m->lanes_mulmod > 0 || m->lanes_addmod > 0 || m->lanes_private > 0 || m->private_port ||
            m->cycles_plain != 1 || m->cycles_mulmod != 1 || m->cycles_addmod != 1 ||
-           m->cycles_private != 1 || m->cycles_barrier != 1;
+           m->cycles_private != 1 || m->cycles_barrier != 1 || m->issue_rate > 0;
 }
 
 int machine_card_residency(const machine *m)
@@ -140,6 +140,8 @@ static const field fields[] = {
     {"cycles_addmod", F_NUM, offsetof(machine, cycles_addmod), NULL},
     {"cycles_private", F_NUM, offsetof(machine, cycles_private), NULL},
     {"cycles_barrier", F_NUM, offsetof(machine, cycles_barrier), NULL},
+    {"issue_rate", F_NUM, offsetof(machine, issue_rate), NULL},
+    {"cycles_issue", F_NUM, offsetof(machine, cycles_issue), NULL},
     {"blocks_per_sm", F_INT, offsetof(machine, blocks_per_sm), NULL},
     {"block_retire", F_NUM, offsetof(machine, block_retire), NULL},
     {"threads_per_sm", F_INT, offsetof(machine, threads_per_sm), NULL},
@@ -397,6 +399,7 @@ static int validate_card(const machine *m)
         {"lanes_private", m->lanes_private}, {"cycles_plain", m->cycles_plain},
         {"cycles_mulmod", m->cycles_mulmod}, {"cycles_addmod", m->cycles_addmod},
         {"cycles_private", m->cycles_private}, {"cycles_barrier", m->cycles_barrier},
+        {"issue_rate", m->issue_rate}, {"cycles_issue", m->cycles_issue},
         {"l2_words", m->l2_words}, {"u_dram", m->u_dram}, {"u_dram_unaligned", m->u_dram_unaligned},
         {"u_dram_mixed", m->u_dram_mixed},
         {"sector_words", m->sector_words},

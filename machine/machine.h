@@ -27,6 +27,17 @@
  *     a block's compute then takes max(span cycles, work cycles) (Brent's
  *     principle inside the SM; sim/kernel_dag.h, block_compute_cycles);
  *     "on" as soon as one lanes key is > 0 or one cycles key is not 1;
+ *   issue_rate         warp instructions an SM issues per cycle (0: off).
+ *                      When > 0, a kernel written once (sim/mcm_kernel.h)
+ *                      is compiled by clang with its instructions counted
+ *                      (sim/stream.h), and each of its blocks computes by
+ *                      its instruction stream: its warps' instructions
+ *                      over issue_rate, no pipe faster than its lanes,
+ *                      and along its path, step by step, its busiest
+ *                      warp's instructions at
+ *   cycles_issue       cycles each (a warp alone waits for its operands;
+ *                      0: cycles_plain), a Z/pZ operation or a private
+ *                      access at its class's latency (kernel_dag.h);
  *   blocks_per_sm      resident blocks per SM (1: the MCM); they share the
  *                      SM's lanes and its port, and one block's transfers
  *                      overlap another's compute; per kernel, at most
@@ -104,6 +115,9 @@
  *   L1 hit latency (dependent loads)          -> read_latency_l1
  *   partial sectors written beyond the L2     -> u_dram_partial
  *   L2 and DRAM latency (dependent loads)      -> read_latency, read_latency_dram
+ *   warp instructions of integer code an SM
+ *     issues per cycle, all warps               -> issue_rate (the code's costs)
+ *   a dependent instruction of one warp alone  -> cycles_issue
  *   dependent int add, one thread (cycles)     -> cycles_plain
  *   int adds per SM per cycle                  -> lanes
  *   dependent Z/pZ mul (Barrett, zp.h)         -> cycles_mulmod
@@ -171,6 +185,10 @@ typedef struct machine {
                             * (a block's work cycles are the larger of the two, not their
                             * sum); 0 = one pipe for every class */
     double cycles_plain, cycles_mulmod, cycles_addmod, cycles_private, cycles_barrier; /* 1 */
+    double issue_rate;     /* warp instructions an SM issues per cycle: > 0 charges a counted
+                            * kernel's instruction stream (sim/stream.h); 0 = off */
+    double cycles_issue;   /* cycles a warp waits between two dependent instructions; 0 =
+                            * cycles_plain */
     int blocks_per_sm;     /* resident blocks per SM; 1 = the MCM */
     int threads_per_sm;    /* resident threads per SM (with blocks_per_sm > 1); 0 = no limit */
     double block_retire;   /* cycles an SM takes to retire each block before its slot takes

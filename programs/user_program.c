@@ -20,6 +20,7 @@
 #include "fail.h"
 #include "lifetime.h"
 #include "mcm_kernel.h"
+#include "stream.h"
 #include "wire.h"
 
 #include <dlfcn.h>
@@ -61,6 +62,20 @@ static void hash_bytes(const char *bytes, size_t n, uint64_t *h)
 
 static void hash_text(const char *text, uint64_t *h) { hash_bytes(text, strlen(text) + 1, h); }
 
+/* A file's bytes into *h; -1 if it cannot be read. */
+static int hash_file(const char *path, uint64_t *h)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char buf[65536];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        hash_bytes(buf, got, h);
+    fclose(f);
+    return 0;
+}
+
 /* mkdir -p for the cache folder. */
 static int make_dirs(char *path)
 {
@@ -92,44 +107,18 @@ static int cache_dir(char *out, size_t size)
     return 0;
 }
 
-/* The compiler's command: preprocess only (`out` NULL) or compile into
- * `out`.  Its include folders are mcmsim's; the file's own folder comes
- * first for its "quoted" includes, as always in C. */
-typedef struct compile_command {
-    char inc_sim[1100], inc_machine[1100];
-    char *argv[16];
-} compile_command;
-
-static void compile_command_for(compile_command *c, const char *source, const char *out)
+/* The compiler of a counted build (sim/stream.h): clang, whatever cc is. */
+static const char *clang(void)
 {
-    snprintf(c->inc_sim, sizeof c->inc_sim, "-I%s/sim", user_program_datadir());
-    snprintf(c->inc_machine, sizeof c->inc_machine, "-I%s/machine", user_program_datadir());
-    char **a = c->argv;
-    *a++ = (char *)compiler();
-    *a++ = "-std=c11";
-    if (out) {
-        char *flags[] = {"-O2", "-g", "-fPIC", "-shared", "-Wall", NULL};
-        for (char **f = flags; *f; f++)
-            *a++ = *f;
-    } else {
-        *a++ = "-E";
-    }
-    *a++ = c->inc_sim;
-    *a++ = c->inc_machine;
-    if (out) {
-        *a++ = "-o";
-        *a++ = (char *)out;
-    }
-    *a++ = (char *)source;
-    *a = NULL;
+    const char *env = getenv("MCMSIM_CLANG");
+    return env && *env ? env : "clang";
 }
 
-/* Run the compiler; its messages go to our stderr as they are, its output
- * (when `hash` is given: the preprocessed text) into *hash. */
-static int run_compiler(const char *source, const char *out, uint64_t *hash)
+/* Run a compiler (argv); its messages go to our stderr as they are, its
+ * output (when `hash` is given: a preprocessed text) into *hash. */
+static int run_tool(const char *source, char *const argv[], uint64_t *hash)
 {
-    compile_command c;
-    compile_command_for(&c, source, out);
+    const char *cc = argv[0];
     int fds[2] = {-1, -1};
     if (hash && pipe(fds) < 0)
         return fail("%s: cannot start the compiler: %s", source, strerror(errno));
@@ -149,8 +138,8 @@ static int run_compiler(const char *source, const char *out, uint64_t *hash)
             close(fds[0]);
             close(fds[1]);
         }
-        execvp(c.argv[0], c.argv);
-        fprintf(stderr, "mcmsim: cannot run the compiler '%s': %s\n", c.argv[0], strerror(errno));
+        execvp(cc, (char **)argv);
+        fprintf(stderr, "mcmsim: cannot run the compiler '%s': %s\n", cc, strerror(errno));
         _exit(127);
     }
     lifetime_watch(pid);
@@ -172,32 +161,115 @@ static int run_compiler(const char *source, const char *out, uint64_t *hash)
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        return fail("%s: cannot compile: the compiler '%s' could not be run (install it, or set MCMSIM_CC)",
-                    source, c.argv[0]);
+        return fail("%s: cannot compile: the compiler '%s' could not be run (install it, or set %s)", source, cc,
+                    strcmp(cc, clang()) == 0 ? "MCMSIM_CLANG" : "MCMSIM_CC");
     return fail("%s: does not compile (%s exited with status %d; its messages, above, name the lines)", source,
-                c.argv[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+                cc, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-/* The cache key is the hash of the file as the compiler sees it (the
- * preprocessed text: the file, every header it includes, and where they
- * are) and of the command; so an edit to anything the file includes, its
- * own headers beside it too, compiles it anew. */
-int user_program_compile(const char *source, char *so, size_t size)
+/* The include folders a user program is compiled with: mcmsim's; the
+ * file's own folder comes first for its "quoted" includes, as always. */
+typedef struct include_flags {
+    char sim[1100], machine[1100];
+} include_flags;
+
+static void include_flags_of(include_flags *inc)
+{
+    snprintf(inc->sim, sizeof inc->sim, "-I%s/sim", user_program_datadir());
+    snprintf(inc->machine, sizeof inc->machine, "-I%s/machine", user_program_datadir());
+}
+
+/* The file as the compiler sees it (preprocessed: the file, every header
+ * it includes, and where they are), hashed into *hash. */
+static int hash_preprocessed(const char *source, int counted, uint64_t *hash)
+{
+    include_flags inc;
+    include_flags_of(&inc);
+    char *argv[] = {(char *)(counted ? clang() : compiler()), "-std=c11", "-E", inc.sim, inc.machine,
+                    (char *)source, NULL};
+    return run_tool(source, argv, hash);
+}
+
+/* The file into the shared object `out`, by cc. */
+static int run_compiler(const char *source, const char *out)
+{
+    include_flags inc;
+    include_flags_of(&inc);
+    char *argv[] = {(char *)compiler(), "-std=c11", "-O2", "-g", "-fPIC", "-shared", "-Wall", inc.sim, inc.machine,
+                    "-o", (char *)out, (char *)source, NULL};
+    return run_tool(source, argv, NULL);
+}
+
+/* The file into the shared object `out` with its instruction stream
+ * counted (sim/stream.h): clang to IR with a call in every basic block,
+ * the blocks numbered and weighed (stream_annotate), the IR to `out`. */
+static int run_counted_compiler(const char *source, const char *out)
+{
+    include_flags inc;
+    include_flags_of(&inc);
+    char ir[1300], counted[1300];
+    snprintf(ir, sizeof ir, "%s.ll", out);
+    snprintf(counted, sizeof counted, "%s.counted.ll", out);
+    char *argv[32];
+    int n = 0;
+    argv[n++] = (char *)clang();
+    argv[n++] = "-std=c11";
+    for (int i = 0; stream_clang_flags[i]; i++)
+        argv[n++] = (char *)stream_clang_flags[i];
+    char *rest[] = {"-fPIC", "-Wall", inc.sim, inc.machine, "-o", ir, (char *)source, NULL};
+    for (int i = 0; rest[i]; i++)
+        argv[n++] = rest[i];
+    argv[n] = NULL;
+    lifetime_remove_on_signal(ir);
+    lifetime_remove_on_signal(counted);
+    int rc = run_tool(source, argv, NULL);
+    if (rc == 0) {
+        FILE *in = fopen(ir, "r"), *to = fopen(counted, "w");
+        rc = in && to ? stream_annotate(in, ir, to) : fail("%s: cannot write %s: %s", source, counted, strerror(errno));
+        if (in)
+            fclose(in);
+        if (to && fclose(to) != 0 && rc == 0)
+            rc = fail("%s: cannot write %s", source, counted);
+    }
+    if (rc == 0) {
+        char *link[] = {(char *)clang(), "-O2", "-fPIC", "-shared", "-o", (char *)out, counted, NULL};
+        rc = run_tool(source, link, NULL);
+    }
+    unlink(ir);
+    unlink(counted);
+    lifetime_forget(ir);
+    lifetime_forget(counted);
+    return rc;
+}
+
+/* A counted build's cache key covers its table of weights too. */
+static const char *const counted_sources[] = {"sim/stream_ir.c", "sim/stream.h", NULL};
+
+/* The cache key is the hash of the file as the compiler sees it and of
+ * the build (compiler, plain or counted, mcmsim's folder); so an edit to
+ * anything the file includes, its own headers beside it too, compiles it
+ * anew. */
+int user_program_compile_as(const char *source, int counted, char *so, size_t size)
 {
     if (access(source, R_OK) != 0)
         return fail("%s: cannot read the program's source: %s", source, strerror(errno));
-    char header[1100];
-    snprintf(header, sizeof header, "%s/sim/mcm_kernel.h", user_program_datadir());
-    if (access(header, R_OK) != 0)
+    char path[1100];
+    snprintf(path, sizeof path, "%s/sim/mcm_kernel.h", user_program_datadir());
+    if (access(path, R_OK) != 0)
         return fail("cannot read %s, the header user programs are compiled against: %s (is MCMSIM_DATADIR "
-                    "the mcmsim source folder?)", header, strerror(errno));
+                    "the mcmsim source folder?)", path, strerror(errno));
     uint64_t h = 0xcbf29ce484222325ull;
-    if (run_compiler(source, NULL, &h) < 0)
+    if (hash_preprocessed(source, counted, &h) < 0)
         return -1;
-    compile_command c;
-    compile_command_for(&c, source, "out");
-    for (char **a = c.argv; *a; a++)
-        hash_text(*a, &h);
+    for (int i = 0; counted && counted_sources[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", user_program_datadir(), counted_sources[i]);
+        if (hash_file(path, &h) < 0)
+            return fail("cannot read %s, which weighs a counted build: %s (is MCMSIM_DATADIR the mcmsim source "
+                        "folder?)", path, strerror(errno));
+    }
+    hash_text(counted ? clang() : compiler(), &h);
+    hash_text(counted ? "counted" : "plain", &h);
+    hash_text(user_program_datadir(), &h);
     char dir[1024];
     if (cache_dir(dir, sizeof dir) < 0)
         return -1;
@@ -207,12 +279,17 @@ int user_program_compile(const char *source, char *so, size_t size)
     char part[1200];
     snprintf(part, sizeof part, "%s.%d.part", so, (int)getpid());
     lifetime_remove_on_signal(part);
-    int rc = run_compiler(source, part, NULL);
+    int rc = counted ? run_counted_compiler(source, part) : run_compiler(source, part);
     if (rc == 0 && rename(part, so) != 0)
         rc = fail("cannot write %s: %s", so, strerror(errno));
     unlink(part);
     lifetime_forget(part);
     return rc;
+}
+
+int user_program_compile(const char *source, char *so, size_t size)
+{
+    return user_program_compile_as(source, 0, so, size);
 }
 
 /* ---- the host side of mcm_kernel.h (in the child) --------------------------- */
@@ -461,7 +538,9 @@ static int run_phases(const mcm_program_entry *e, const vars *params, const mach
     return 0;
 }
 
-static const mcm_program_entry *load(const char *source, const char *so)
+/* The program's entry point, and in *table the weights of its basic
+ * blocks when it is a counted build (sim/stream.h; else 0 blocks). */
+static const mcm_program_entry *load(const char *source, const char *so, stream_table *table)
 {
     void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
@@ -483,6 +562,9 @@ static const mcm_program_entry *load(const char *source, const char *so)
         fail("%s: MCM_PROGRAM needs a name and the three functions setup, launches and check", source);
         return NULL;
     }
+    const int32_t *blocks = dlsym(handle, "mcm_stream_blocks");
+    table->weight = dlsym(handle, "mcm_stream_table");
+    table->blocks = blocks && table->weight ? *blocks : 0;
     return e;
 }
 
@@ -545,13 +627,16 @@ static void die_of_faults(void)
 static void child(int fd, const char *source, const char *so, const vars *params, const machine *m)
 {
     die_of_faults();
-    const mcm_program_entry *e = load(source, so);
+    static stream_table table;
+    const mcm_program_entry *e = load(source, so, &table);
     if (!e) {
         send_failure(fd);
         _exit(1);
     }
     running = exec_begin(e->name, m);
     exec_set_race_free(running, 1);
+    if (table.blocks > 0)
+        exec_set_stream(running, &table);
     if (run_phases(e, params, m, running) < 0) {
         char why[4096];
         snprintf(why, sizeof why, "%s", fail_message());
@@ -692,7 +777,7 @@ int user_program_run(const char *source, const vars *params, const machine *m, e
 {
     *out = (exec_result){0};
     char so[1200];
-    if (user_program_compile(source, so, sizeof so) < 0)
+    if (user_program_compile_as(source, m->issue_rate > 0, so, sizeof so) < 0)
         return -1;
     whereabouts *w = mmap(NULL, sizeof *w, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int fds[2];

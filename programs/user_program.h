@@ -3,8 +3,9 @@
  *
  *   program = { source = "jacobi.c"; params = { n = 65536; l = 256; }; };
  *
- * The file is compiled by the system compiler (`cc`, or $MCMSIM_CC) into a
- * shared object, cached by the hash of its text, of the headers and of the
+ * The file is compiled by the system compiler (`cc`, or $MCMSIM_CC; clang,
+ * or $MCMSIM_CLANG, when the machine charges the instruction stream,
+ * sim/stream.h) into a shared object, cached by the hash of its text, of the headers and of the
  * command (in $MCMSIM_CACHE, else $XDG_CACHE_HOME/mcmsim, else
  * ~/.cache/mcmsim); the compiler's own messages name the user's file and
  * line.  The object is loaded and run in exec mode in a child process of
@@ -46,5 +47,11 @@ const char *user_program_datadir(void);
 /* The shared object of `source`, compiled if the cache lacks it, into
  * `so` (size bytes); -1 with fail() if it does not compile. */
 int user_program_compile(const char *source, char *so, size_t size);
+
+/* The same; counted = 1: a counted build, each kernel's instruction stream
+ * counted as it runs (sim/stream.h), compiled by clang ($MCMSIM_CLANG,
+ * else `clang`) whatever cc is.  user_program_build makes one when the
+ * machine charges the stream (issue_rate > 0). */
+int user_program_compile_as(const char *source, int counted, char *so, size_t size);
 
 #endif

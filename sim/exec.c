@@ -56,6 +56,7 @@
 #include "exec.h"
 #include "cache.h"
 #include "fail.h"
+#include "stream.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -105,6 +106,7 @@ struct exec_run {
     int race_free;          /* check races (exec_set_race_free) */
     cache *caches;          /* the card's caches (sim/cache.h), or NULL */
     int restored;           /* arrays that have entered the caches */
+    const stream_table *stream; /* the kernels' instruction stream is counted (exec_set_stream) */
 };
 
 typedef struct logged_write {
@@ -172,6 +174,7 @@ struct exec_block {
     /* measured for the current block */
     double transactions[N_KINDS - 1]; /* global reads, writes */
     double bank_conflicts;
+    stream_counter *stream;    /* counting the instruction stream, or NULL */
     int failed;
     cache_trace *trace;        /* the block's accesses for the caches, or NULL */
 };
@@ -215,6 +218,7 @@ void exec_set_costs(exec_run *r, double add_ops, double mul_ops)
 }
 uint64_t exec_prime(const exec_run *r) { return r->p; }
 void exec_set_race_free(exec_run *r, int on) { r->race_free = on; }
+void exec_set_stream(exec_run *r, const stream_table *t) { r->stream = t; }
 const kernel_dag *exec_dag(const exec_run *r) { return r->dag; }
 
 const exec_kernel_report *exec_reports(const exec_run *r, int *n)
@@ -292,12 +296,18 @@ word exec_zp_mul(exec_thread *t, word a, word b)
 word exec_zp_pow(exec_thread *t, word a, uint64_t e)
 {
     word x = 1;
-    for (a %= t->block->run->p; e; e >>= 1) {
-        if (e & 1)
+    double mulmods = 0, loops = 0;
+    for (a %= t->block->run->p; e; e >>= 1, loops++) {
+        if (e & 1) {
             x = exec_zp_mul(t, x, a);
-        if (e > 1)
+            mulmods++;
+        }
+        if (e > 1) {
             a = exec_zp_mul(t, a, a);
+            mulmods++;
+        }
     }
+    stream_extra(mulmods, loops); /* the loop runs in here, not in the kernel's code */
     return x;
 }
 
@@ -884,12 +894,18 @@ static void run_steps(exec_block *b, long bid, long blocks)
             for (t.tid = first; t.tid <= last; t.tid++) {
                 b->now = &b->threads_of[t.tid];
                 b->lane = t.tid - first;
+                if (b->stream)
+                    stream_thread(b->stream);
                 step(&t, args);
             }
+            if (b->stream)
+                stream_warp_end(b->stream);
             grade_warp(b, first, last);
             if (b->trace)
                 cache_warp_done(b->trace, s, first / b->warp);
         }
+        if (b->stream)
+            stream_step_end(b->stream);
         commit_step(b);
     }
 }
@@ -946,6 +962,8 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
                          .reads = reads * per_transaction, .writes = writes * per_transaction};
     measured_classes(b, f.longest, cost);
     cost->bank_conflicts = b->bank_conflicts;
+    if (b->stream)
+        stream_block_end(b->stream, l, cost);
     exec_kernel_report *rep = &b->run->reports[b->run->dag->n];
     rep->span = rep->span > f.span ? rep->span : f.span;
     rep->work += f.work;
@@ -976,6 +994,7 @@ static void block_free(exec_block *b)
     free(b->log);
     free(b->private_marks);
     free(b->bank_seen);
+    stream_counter_free(b->stream);
 }
 
 /* A launch begins on the caches: the arrays allocated since the last
@@ -1033,6 +1052,7 @@ int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, voi
     grow_rounds(&b, 8);
     b.private_marks = calloc((size_t)k->private_words + 1, sizeof *b.private_marks);
     b.bank_seen = calloc((size_t)k->private_words + 1, sizeof *b.bank_seen);
+    b.stream = r->stream ? stream_counter_new(r->stream, b.warp, k->n_steps) : NULL;
     r->reports = realloc(r->reports, sizeof *r->reports * (size_t)(r->dag->n + 1));
     exec_kernel_report *rep = &r->reports[r->dag->n];
     memset(rep, 0, sizeof *rep);

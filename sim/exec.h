@@ -154,6 +154,11 @@ void exec_set_costs(exec_run *r, double add_ops, double mul_ops);
 uint64_t exec_prime(const exec_run *r);
 /* Check the card's race rules (above) from now on: before any exec_alloc. */
 void exec_set_race_free(exec_run *r, int on);
+/* Count the instruction stream of every kernel launched from now on, with
+ * the table of the counted object that holds them (sim/stream.h): each
+ * block's counts into its block_cost.  NULL (the default): not counted. */
+struct stream_table;
+void exec_set_stream(exec_run *r, const struct stream_table *t);
 
 /* A zeroed array of `size` words in global memory, owned by the run. */
 gmem exec_alloc(exec_run *r, const char *name, long size);

@@ -104,8 +104,20 @@ static double class_lanes(const machine *m, int i)
     return lanes[i] > 0 ? lanes[i] : m->lanes;
 }
 
+/* The machine charges the block's counted instruction stream. */
+static int stream_charged(const block_cost *c, const machine *m)
+{
+    return m->issue_rate > 0 && c->stream;
+}
+
 double block_span_cycles(const block_cost *c, const machine *m)
 {
+    if (stream_charged(c, m)) {
+        double t = c->stream_span[OP_PLAIN] * (m->cycles_issue > 0 ? m->cycles_issue : m->cycles_plain);
+        for (int i = OP_PLAIN + 1; i < OP_CLASSES; i++)
+            t += c->stream_span[i] * class_cycles(m, i);
+        return t;
+    }
     if (!c->classes)
         return c->span * m->cycles_plain;
     double t = 0;
@@ -123,8 +135,23 @@ static double bank_cycles(const block_cost *c, const machine *m)
     return lanes > 0 ? (accesses + m->warp * c->bank_conflicts) / lanes : 0;
 }
 
+/* The SM's issue slots, and each pipe at its own rate (kernel_dag.h). */
+static double stream_work_cycles(const block_cost *c, const machine *m)
+{
+    double t = c->stream_work / m->issue_rate;
+    const int pipes[] = {OP_MULMOD, OP_ADDMOD};
+    for (int i = 0; i < 2; i++) {
+        double lanes = class_lanes(m, pipes[i]);
+        if (lanes > 0 && c->classes)
+            t = fmax(t, c->work_ops[pipes[i]] / lanes);
+    }
+    return fmax(t, bank_cycles(c, m));
+}
+
 double block_work_cycles(const block_cost *c, const machine *m)
 {
+    if (stream_charged(c, m))
+        return stream_work_cycles(c, m);
     double arithmetic = 0;
     for (int i = 0; i < OP_CLASSES; i++) {
         double lanes = class_lanes(m, i);

@@ -53,6 +53,20 @@
  * occupies all w banks, as a whole warp's access does.
  * With lanes = 128, a block of 256 threads with W(B) = 2560 and S(B) = 10
  * plain operations computes for max(10, 20) = 20 cycles.
+ *
+ * The instruction stream (sim/stream.h; the machine's issue_rate > 0 and a
+ * block that exec mode counted, `stream` = 1) takes the place of the
+ * classes' counts by those of the compiled code, warp by warp:
+ *   span cycles = Σ_c stream_span[c]·cycles_c, the plain instructions at
+ *                 cycles_issue (cycles_plain when 0): a warp alone waits
+ *                 for each instruction's operands, a Z/pZ multiplication
+ *                 its whole latency;
+ *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
+ *                 work_ops[addmod]/lanes_addmod, banks): the SM issues at
+ *                 most issue_rate warp instructions a cycle, and no pipe
+ *                 goes faster than its own rate.
+ * A block not counted (the built-in case studies, a run file's kernels)
+ * keeps the rule above.  With issue_rate = 0 the stream is never read.
  */
 #ifndef MCM_KERNEL_DAG_H
 #define MCM_KERNEL_DAG_H
@@ -92,6 +106,13 @@ typedef struct block_cost {
     double work_ops[OP_CLASSES];    /* per class, all threads together */
     double bank_conflicts;          /* extra rounds of the private banks (below); 0 */
     cache_sectors sectors;          /* exec mode with the card's caches (above) */
+    /* The instruction stream (sim/stream.h), counted by exec mode from the
+     * kernel's compiled code; 0 when not counted: */
+    int stream;                     /* 1: counted */
+    double stream_work;             /* warp instructions of all its warps, every step */
+    double stream_span[OP_CLASSES]; /* along its path (each step's busiest warp): its
+                                     * mulmods, addmods, private accesses, barriers,
+                                     * and as plain its other instructions */
 } block_cost;
 
 typedef struct kernel {

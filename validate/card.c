@@ -35,6 +35,7 @@ typedef enum {
     CARD_RATE_TO_U,            /* words per cycle, whole card -> cycles per word per SM */
     SECTOR_RATE_TO_U,          /* sectors per cycle, whole card -> cycles per word of them per SM */
     PER_CYCLE_TO_U,            /* words per cycle per SM -> cycles per word */
+    PER_WARP,                  /* per thread -> per warp of 32 */
 } conversion;
 
 /* What a session that did not measure a term's constant gets. */
@@ -96,6 +97,18 @@ static const term TERMS[] = {
     {"blocks_per_sm", "max_blocks_per_sm", AS_IS, "blocks an SM holds at once: the most occupancy.csv reports", REFUSED},
 };
 #define N_TERMS (int)(sizeof TERMS / sizeof TERMS[0])
+
+/* The instruction stream's terms (sim/stream.h): the code's costs.  Only
+ * the card's code machine has them (card_code_machine, the -code presets);
+ * the card's machine keeps the costs the worksheets count. */
+static const term CODE_TERMS[] = {
+    {"issue_rate", "op_per_sm_cycle", PER_WARP,
+     "warp instructions an SM issues per cycle: 32-bit additions (one SASS instruction each, over the integer "
+     "and the multiply-add pipes), every SM full, per 32 threads", REFUSED},
+    {"cycles_issue", "issue_latency_warps1", AS_IS,
+     "cycles between two dependent instructions of one warp alone on its SM", OFF},
+};
+#define N_CODE_TERMS (int)(sizeof CODE_TERMS / sizeof CODE_TERMS[0])
 
 /* Keys that are facts of the architecture rather than measurements. */
 typedef struct fact {
@@ -187,6 +200,7 @@ static int term_value(const session *s, const term *t, double mhz, double *out)
         *out = c * mhz - l2;
         break;
     }
+    case PER_WARP: *out = c / 32; break;
     case CARD_RATE_TO_U:
     case SECTOR_RATE_TO_U: {
         double sms;
@@ -222,16 +236,50 @@ static int term_from(const session *s, const session *other, const term *t, doub
     return term_value(other, t, mhz, out);
 }
 
-/* The session measured every constant of the CACHES terms. */
-static int caches_measured(const session *s)
+/* The session measured every constant of the CACHES terms of `table`. */
+static int caches_measured(const session *s, const term *table, int n)
 {
     double mhz, v;
     if (card_constant(s, "sm_clock_measured", &mhz) < 0)
         return 0;
-    for (int i = 0; i < N_TERMS; i++)
-        if (TERMS[i].absent == CACHES && term_value(s, &TERMS[i], mhz, &v) < 0)
+    for (int i = 0; i < n; i++)
+        if (table[i].absent == CACHES && term_value(s, &table[i], mhz, &v) < 0)
             return 0;
     return 1;
+}
+
+/* The terms of `table` from session s (other: see term_from) onto *out. */
+static int set_terms(const session *s, const session *other, const term *table, int n, machine *out)
+{
+    int caches = caches_measured(s, table, n);
+    for (int i = 0; i < n; i++) {
+        double v;
+        char text[64];
+        const session *from;
+        int found = term_from(s, other, &table[i], &v, &from) == 0;
+        if (table[i].absent == CACHES && !caches)
+            found = 0;
+        if (!found && (table[i].absent == OFF || table[i].absent == CACHES))
+            v = 0; /* the term off, whatever the base preset said */
+        else if (!found)
+            return fail("%s/constants.csv: no %s (needed for the machine key %s: %s)", s->dir,
+                        table[i].constant, table[i].key, table[i].meaning);
+        snprintf(text, sizeof text, "%.17g", v);
+        int rc = machine_set_field(out, table[i].key, text);
+        if (rc <= 0)
+            return fail("machine key %s = %s: %s", table[i].key, text,
+                        rc == 0 ? "not a machine key" : fail_message());
+    }
+    return 0;
+}
+
+int card_code_machine(const session *s, const session *other, const machine *card, machine *out)
+{
+    *out = *card;
+    char name[sizeof out->name + 8];
+    snprintf(name, sizeof name, "%s-code", card->name);
+    snprintf(out->name, sizeof out->name, "%.*s", (int)sizeof out->name - 1, name);
+    return set_terms(s, other, CODE_TERMS, N_CODE_TERMS, out);
 }
 
 int card_machine(const session *s, const session *other, const machine *base, machine *out)
@@ -240,24 +288,8 @@ int card_machine(const session *s, const session *other, const machine *base, ma
     *out = *base;
     if (card_constant(s, "sm_clock_measured", &mhz) < 0)
         return fail("%s/constants.csv: no sm_clock_measured", s->dir);
-    for (int i = 0; i < N_TERMS; i++) {
-        double v;
-        char text[64];
-        const session *from;
-        int found = term_from(s, other, &TERMS[i], &v, &from) == 0;
-        if (TERMS[i].absent == CACHES && !caches_measured(s))
-            found = 0;
-        if (!found && (TERMS[i].absent == OFF || TERMS[i].absent == CACHES))
-            v = 0; /* the term off, whatever the base preset said */
-        else if (!found)
-            return fail("%s/constants.csv: no %s (needed for the machine key %s: %s)", s->dir,
-                        TERMS[i].constant, TERMS[i].key, TERMS[i].meaning);
-        snprintf(text, sizeof text, "%.17g", v);
-        int rc = machine_set_field(out, TERMS[i].key, text);
-        if (rc <= 0)
-            return fail("machine key %s = %s: %s", TERMS[i].key, text,
-                        rc == 0 ? "not a machine key" : fail_message());
-    }
+    if (set_terms(s, other, TERMS, N_TERMS, out) < 0)
+        return -1;
     for (int i = 0; i < N_FACTS; i++) {
         char text[64];
         snprintf(text, sizeof text, "%.17g", FACTS[i].value);
@@ -267,39 +299,51 @@ int card_machine(const session *s, const session *other, const machine *base, ma
     return 0;
 }
 
-int card_write_preset(const machine *m, const session *s, const session *other, const char *path)
+/* The lines of the terms of `table`, each naming its constant. */
+static void write_terms(FILE *f, const session *s, const session *other, const term *table, int n)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return fail("%s: cannot write", path);
-    fprintf(f, "# %s.cfg — written by `make validate` from the constants measured on the\n"
-               "# card in session %s (%s/constants.csv; the mean of the\n"
-               "# readings before and after the case studies).  Do not edit: re-measure.\n"
-               "# Every card term is a measured constant (validate/card.c has the table).\n",
-            m->name, s->name, s->dir);
-    fprintf(f, "machine = {\n    name = \"%s\";\n    z = %.17g;\n    policy = \"%s\";\n    order = \"%s\";\n"
-               "    seed = %llu;\n    warp = %d;\n",
-            m->name, m->z, memory_policy_name(m->policy), block_order_name(m->order),
-            (unsigned long long)m->seed, m->warp);
-    int caches = caches_measured(s);
-    for (int i = 0; i < N_TERMS; i++) {
+    int caches = caches_measured(s, table, n);
+    for (int i = 0; i < n; i++) {
         double v;
         const session *from;
-        int found = term_from(s, other, &TERMS[i], &v, &from) == 0;
-        if (!found || (TERMS[i].absent == CACHES && !caches)) {
-            if (TERMS[i].absent == OFF || TERMS[i].absent == CACHES)
-                fprintf(f, "    # %s: off, %s (%s: %s)\n", TERMS[i].key,
+        int found = term_from(s, other, &table[i], &v, &from) == 0;
+        if (!found || (table[i].absent == CACHES && !caches)) {
+            if (table[i].absent == OFF || table[i].absent == CACHES)
+                fprintf(f, "    # %s: off, %s (%s: %s)\n", table[i].key,
                         found ? "measured, but the caches need every one of their constants"
                               : "not measured in this session",
-                        TERMS[i].constant, TERMS[i].meaning);
+                        table[i].constant, table[i].meaning);
             continue;
         }
         char setting[64], borrowed[1200] = "";
         if (from != s)
             snprintf(borrowed, sizeof borrowed, " [not measured in this session: from %s]", from->dir);
-        snprintf(setting, sizeof setting, "%s = %.6g;", TERMS[i].key, v);
-        fprintf(f, "    %-34s # %s: %s%s\n", setting, TERMS[i].constant, TERMS[i].meaning, borrowed);
+        snprintf(setting, sizeof setting, "%s = %.6g;", table[i].key, v);
+        fprintf(f, "    %-34s # %s: %s%s\n", setting, table[i].constant, table[i].meaning, borrowed);
     }
+}
+
+int card_write_preset(const machine *m, const session *s, const session *other, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return fail("%s: cannot write", path);
+    int code = m->issue_rate > 0;
+    fprintf(f, "# %s.cfg — written by `make validate` from the constants measured on the\n"
+               "# card in session %s (%s/constants.csv; the mean of the\n"
+               "# readings before and after the case studies).  Do not edit: re-measure.\n"
+               "# Every card term is a measured constant (validate/card.c has the table).\n",
+            m->name, s->name, s->dir);
+    if (code)
+        fprintf(f, "# The code's costs: a kernel written once (sim/mcm_kernel.h) is charged by the\n"
+                   "# instructions of its compiled code (sim/stream.h), counted by a clang build.\n");
+    fprintf(f, "machine = {\n    name = \"%s\";\n    z = %.17g;\n    policy = \"%s\";\n    order = \"%s\";\n"
+               "    seed = %llu;\n    warp = %d;\n",
+            m->name, m->z, memory_policy_name(m->policy), block_order_name(m->order),
+            (unsigned long long)m->seed, m->warp);
+    write_terms(f, s, other, TERMS, N_TERMS);
+    if (code)
+        write_terms(f, s, other, CODE_TERMS, N_CODE_TERMS);
     for (int i = 0; i < N_FACTS; i++) {
         char setting[64];
         snprintf(setting, sizeof setting, "%s = %g;", FACTS[i].key, FACTS[i].value);

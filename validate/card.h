@@ -23,11 +23,18 @@
  * left off when absent.  -1 with fail() when a needed constant is missing. */
 int card_machine(const session *s, const session *other, const machine *base, machine *out);
 
+/* The card's code machine (the code's costs, sim/stream.h): `card` (the
+ * card's machine, from card_machine) named NAME-code, with the
+ * instruction stream's terms of session s (issue_rate, cycles_issue).
+ * -1 with fail() when s lacks their constant. */
+int card_code_machine(const session *s, const session *other, const machine *card, machine *out);
+
 /* One constant of the session, the mean over its phases; -1 if absent. */
 int card_constant(const session *s, const char *name, double *value);
 
 /* Write `m` as the preset file `path`, saying where each value comes from
- * (s, or `other` for a borrowed term). */
+ * (s, or `other` for a borrowed term); a code machine (issue_rate > 0)
+ * with its instruction stream's terms too. */
 int card_write_preset(const machine *m, const session *s, const session *other, const char *path);
 
 #endif

@@ -18,13 +18,19 @@
  *    its CUDA implementation's (program.h, cuda_params).  Where the
  *    machine has the caches of exec mode (sim/cache.h), the points that ran
  *    through them are simulated without them too, for the report's table.
- * 4. Write validate/report/REPORT.md (outputs.c, write_report: its
+ * 4. The code's costs (code_costs.c): every case whose DAG the code
+ *    machine counts (a kernel written once) simulated again on each card's
+ *    code machine (the card's, each kernel charged by the instructions of
+ *    its compiled code, sim/stream.h), into sets a-code, b-code, c-code;
+ *    and the counted instructions against Nsight Compute's.
+ * 5. Write validate/report/REPORT.md (outputs.c, write_report: its
  *    headline first, the targets case by case, every point simulated
  *    against measured (scatter.png), the conclusions and what each case
- *    that misses a target lacks; then the sets; then the noise floor, one
- *    row per card), validate/report/noise-floor.md (every pair of sessions,
- *    case by case), validate/report/{a,b,c}/ (points.csv and one plot per
- *    case study) and the presets machine/h100.cfg and machine/h200.cfg.
+ *    that misses a target lacks; then the sets and the code's costs; then
+ *    the noise floor, one row per card), validate/report/noise-floor.md
+ *    (every pair of sessions, case by case), validate/report/{a,b,c}/ and
+ *    {a,b,c}-code/ (points.csv and one plot per case study) and the
+ *    presets machine/h100.cfg and machine/h200.cfg (and -code.cfg).
  * Deterministic: the same data gives the same files, byte for byte.
  */
 #include "card.h"
@@ -137,13 +143,21 @@ static const vpoint *built_before(const measured_row *row, const machine *m, con
     return NULL;
 }
 
-/* The points of session s as set `name` on machine m.  A point the model
- * refuses (e.g. a Z constraint the card's code gets around by using
- * global memory) is left out and listed in the report.  A point an
- * earlier set built on the same machine shares its DAG (exec mode runs
- * a kernel written once again only where the machine differs). */
+/* The DAG's blocks carry a counted instruction stream (sim/stream.h). */
+static int dag_counted(const kernel_dag *dag)
+{
+    return dag->n > 0 && kernel_block_cost(&dag->kernels[0], 0)->stream;
+}
+
+/* The points of session s as set `name` on machine m (counted_only: only
+ * those whose DAG the machine counts, the cases written once on a code
+ * machine).  A point the model refuses (e.g. a Z constraint the card's
+ * code gets around by using global memory) is left out and listed in the
+ * report.  A point an earlier set built on the same machine shares its
+ * DAG (exec mode runs a kernel written once again only where the machine
+ * differs). */
 static int set_load(validation *v, const char *name, const char *title, const session *s, const machine *m,
-                    int held_out_only, const validation *earlier, int n_earlier)
+                    int held_out_only, int counted_only, const validation *earlier, int n_earlier)
 {
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
@@ -172,6 +186,11 @@ static int set_load(validation *v, const char *name, const char *title, const se
                 return -1;
             v->refused[v->n_refused] = row;
             snprintf(v->refused_why[v->n_refused++], sizeof v->refused_why[0], "%s", fail_message());
+            continue;
+        }
+        if (counted_only && !dag_counted(p->dag)) {
+            if (!p->dag_shared)
+                kernel_dag_free(p->dag);
             continue;
         }
         v->n++;
@@ -282,6 +301,19 @@ static void set_free(validation *v)
         if (!v->pts[i].dag_shared)
             kernel_dag_free(v->pts[i].dag);
     free(v->pts);
+}
+
+/* Set v of the code's costs (the cases written once, on the card's code
+ * machine): simulated (reusing the earlier code sets' points) and its
+ * points and plots written; its errors go into the code's costs' section
+ * (code_costs.c). */
+static int run_code_set(validation *v, const validation *earlier, int n_earlier)
+{
+    fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
+    if (set_simulate(v, earlier, n_earlier) < 0)
+        return -1;
+    mkdir(v->report_dir, 0755);
+    return write_points(v) < 0 || write_plots(v) < 0 ? -1 : 0;
 }
 
 /* ---- the noise floor ---------------------------------------------------- */
@@ -476,8 +508,8 @@ int main(int argc, char **argv)
         return 1;
     }
     cards k = {0};
-    machine h100, h200;
-    validation sets[3];
+    machine h100, h200, h100_code, h200_code;
+    validation sets[3], codes[3];
     static set_verdicts verdicts[3];
     int n_sets = 0;
     FILE *report = NULL;
@@ -494,19 +526,19 @@ int main(int argc, char **argv)
                         "the newest session that measured it (set b: the one before that).\n\n",
             k.h100[k.ref100].name, k.ref200 >= 0 ? ", H200 `" : "", k.ref200 >= 0 ? k.h200[k.ref200].name : "",
             k.ref200 >= 0 ? "`" : "");
-    if (set_load(&sets[n_sets], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1, sets,
+    if (set_load(&sets[n_sets], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1, 0, sets,
                  n_sets) < 0)
         goto failed;
     n_sets++;
     if (k.b.n > 0) {
         if (set_load(&sets[n_sets], "b", "each case's H100 session before it, every point, same machine", &k.b,
-                     &h100, 0, sets, n_sets) < 0)
+                     &h100, 0, 0, sets, n_sets) < 0)
             goto failed;
         n_sets++;
     }
     if (k.c.n > 0 && k.ref200 >= 0) {
         if (set_load(&sets[n_sets], "c", "each case's newest H200 session, every point, its own constants", &k.c,
-                     &h200, 0, sets, n_sets) < 0)
+                     &h200, 0, 0, sets, n_sets) < 0)
             goto failed;
         n_sets++;
     }
@@ -520,6 +552,22 @@ int main(int argc, char **argv)
         fail("%s/REPORT.md: cannot write", REPORT_DIR);
         goto failed;
     }
+    if (card_code_machine(&k.h100[k.ref100], NULL, &h100, &h100_code) < 0 ||
+        (k.ref200 >= 0 && card_code_machine(&k.h200[k.ref200], &k.h100[k.ref100], &h200, &h200_code) < 0))
+        goto failed;
+    for (int i = 0; i < n_sets; i++) {
+        char name[8], title[300];
+        snprintf(name, sizeof name, "%.1s-code", sets[i].name);
+        snprintf(title, sizeof title, "%s; the code's costs", sets[i].title);
+        const machine *code = sets[i].s == &k.c ? &h200_code : &h100_code;
+        if (set_load(&codes[i], name, title, sets[i].s, code, sets[i].held_out_only, 1, codes, i) < 0 ||
+            run_code_set(&codes[i], codes, i) < 0)
+            goto failed;
+    }
+    const session *all_cards[2] = {k.h100, k.h200};
+    int n_sessions[2] = {k.n_h100, k.n_h200};
+    if (write_code_costs(sections.f, sets, codes, n_sets, &h100_code, build_dag, all_cards, n_sessions, 2) < 0)
+        goto failed;
     int unnamed = 0;
     if (write_report(report, sets, verdicts, n_sets, MISSING_TERMS, text_close(&machines), text_close(&sections),
                      text_close(&noise), &unnamed) < 0)
@@ -527,15 +575,20 @@ int main(int argc, char **argv)
     if (unnamed > 0)
         printf("targets: %d misses with no term named in %s (REPORT.md says which)\n", unnamed, MISSING_TERMS);
     if (card_write_preset(&h100, &k.h100[k.ref100], NULL, "machine/h100.cfg") < 0 ||
-        (k.ref200 >= 0 && card_write_preset(&h200, &k.h200[k.ref200], &k.h100[k.ref100], "machine/h200.cfg") < 0))
+        card_write_preset(&h100_code, &k.h100[k.ref100], NULL, "machine/h100-code.cfg") < 0 ||
+        (k.ref200 >= 0 && card_write_preset(&h200, &k.h200[k.ref200], &k.h100[k.ref100], "machine/h200.cfg") < 0) ||
+        (k.ref200 >= 0 &&
+         card_write_preset(&h200_code, &k.h200[k.ref200], &k.h100[k.ref100], "machine/h200-code.cfg") < 0))
         goto failed;
     if (fclose(report) != 0) {
         report = NULL;
         fail("%s/REPORT.md: write error", REPORT_DIR);
         goto failed;
     }
-    for (int i = 0; i < n_sets; i++)
+    for (int i = 0; i < n_sets; i++) {
         set_free(&sets[i]);
+        set_free(&codes[i]);
+    }
     cards_free(&k);
     free(noise.buf);
     free(machines.buf);

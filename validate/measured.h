@@ -24,7 +24,7 @@ typedef struct measured_row {
 } measured_row;
 
 /* Read every <case>.csv of a session directory (validate/data/CARD/SESSION;
- * constants.csv and occupancy.csv aside) in
+ * constants.csv, occupancy.csv and instructions.csv aside) in
  * alphabetical order of file, rows in file order.  *rows is malloc'ed. */
 int measured_load(const char *dir, measured_row **rows, int *n);
 

@@ -102,6 +102,31 @@ int write_caches_table(FILE *f, const validation *v);
  * card and in the simulator (conclusions.c); fills *verdicts. */
 int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts);
 
+/* The code's costs (code_costs.c): the instructions counted from each
+ * kernel written once against Nsight Compute's (validate/stream/profiles.csv,
+ * and each session of the n_cards cards' sessions that has an
+ * instructions.csv, each case's DAG made by `build`), counted on `counter`
+ * (a machine with issue_rate > 0);
+ * then per case written once, each set's errors of the paper's costs
+ * (sets[i]) and of the code's costs (codes[i]: the same points on the card's
+ * code machine), and both plots. */
+typedef int (*case_dag_builder)(const measured_row *row, const machine *m, kernel_dag **dag);
+int write_code_costs(FILE *f, const validation *sets, const validation *codes, int n_sets, const machine *counter,
+                     case_dag_builder build, const session *const *cards, const int *n_sessions, int n_cards);
+
+/* Per kernel of an Nsight Compute raw CSV (cuda_ref/ncu-instructions.sh):
+ * its name as mcm_kernel.h calls it (less MCM_KERNEL's suffix
+ * _mcm_global_), and over its launches the warp instructions executed
+ * (smsp__inst_executed.sum) and the warps (grid × ⌈block/32⌉). */
+typedef struct ncu_kernel {
+    char name[64];
+    double inst, warps;
+} ncu_kernel;
+
+/* The kernels of the file at `path`, at most max, into out; their count,
+ * or -1 with fail() (no such file, no header, a column missing). */
+int ncu_kernels(const char *path, ncu_kernel *out, int max);
+
 /* The targets case by case over the n_sets sets (a table), `between`
  * (markdown, may be NULL), the conclusions' verdicts (a table), and for
  * each case or conclusion that misses one, the term it lacks as the

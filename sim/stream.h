@@ -1,0 +1,90 @@
+/*
+ * stream.h — the instruction stream: what a kernel written once
+ * (sim/mcm_kernel.h) issues on the card, counted from its compiled code,
+ * without a card.
+ *
+ * How a count is made (validate/notes/instruction-stream.md says why this
+ * way):
+ *  1. Compiling (stream_ir.c).  clang compiles the user's C file to LLVM
+ *     IR with a call at the top of every basic block (its coverage
+ *     instrumentation, -fsanitize-coverage=bb,no-prune,trace-pc).  Each
+ *     call becomes mcm_stream_block(ID), one ID per block, and each block
+ *     is weighed by the card instructions its IR instructions become (the
+ *     sm_90 table in stream_ir.c; a call of exec_zp_mul, exec_gread, ...
+ *     the instructions of its CUDA twin in mcm_kernel_cuda.cuh).  The
+ *     weights go into the IR as a table (mcm_stream_table) that the
+ *     compiled object carries.
+ *  2. Running (stream.c).  In exec mode every thread of a step counts the
+ *     blocks it passes.  A warp issues the union of its threads' paths:
+ *     each block as many times as the thread of the warp that passed it
+ *     most, whatever the others did (a branch taken by half the warp costs
+ *     the warp both sides).
+ *  3. Per block of threads: its warps' instructions over all its steps
+ *     (the SM's issue slots they take), and along its path, step by step,
+ *     the instructions of its busiest warp (the latency a step waits for),
+ *     into block_cost (stream, stream_work, stream_span: kernel_dag.h says
+ *     how the machine charges them).
+ * Counts are sm_90 instructions (the H100's and the H200's) per warp.
+ */
+#ifndef MCM_STREAM_H
+#define MCM_STREAM_H
+
+#include "kernel_dag.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* What one pass through a basic block costs a warp: its instructions; of
+ * them, those outside its calls of Z/pZ operations and private accesses
+ * (the ones a warp issues at cycles_issue apart); and its calls of each
+ * counted class. */
+enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_FIELDS };
+
+/* The table a counted object carries (mcm_stream_table, mcm_stream_blocks). */
+typedef struct stream_table {
+    int blocks;
+    const uint32_t (*weight)[STREAM_FIELDS];
+} stream_table;
+
+/* ---- compiling (stream_ir.c) ----------------------------------------------- */
+
+/* The clang options that make the IR stream_annotate reads. */
+extern const char *const stream_clang_flags[];
+
+/* Read clang's instrumented IR from `in` (named `where` in messages) and
+ * write to `out` the same IR with each block's call numbered and the
+ * table of weights appended.  0, or -1 with fail(). */
+int stream_annotate(FILE *in, const char *where, FILE *out);
+
+/* The card instructions of one call of an exec_* function (its CUDA twin,
+ * sm_90), by name; -1 if `name` is not one.  (Tests, and the notes.) */
+double stream_call_cost(const char *name);
+
+/* ---- running (stream.c) --------------------------------------------------- */
+
+typedef struct stream_counter stream_counter;
+
+/* A counter for the blocks of one launch: warps of `warp` threads,
+ * `steps` steps. */
+stream_counter *stream_counter_new(const stream_table *t, int warp, int steps);
+void stream_counter_free(stream_counter *c);
+
+/* The next thread of the current warp runs its step now (until the next
+ * call of stream_thread or stream_warp_end). */
+void stream_thread(stream_counter *c);
+/* The current warp has run the step. */
+void stream_warp_end(stream_counter *c);
+/* Every warp of the block has run the step. */
+void stream_step_end(stream_counter *c);
+/* The block (of `threads` threads) is done: its counts into *cost
+ * (stream = 1), and back to zero. */
+void stream_block_end(stream_counter *c, int threads, block_cost *cost);
+
+/* Work of the running thread that no block of its code shows: `mulmods`
+ * Z/pZ multiplications and `loops` iterations of exec_zp_pow's loop. */
+void stream_extra(double mulmods, double loops);
+
+/* The callback every counted block calls (the compiled object's). */
+void mcm_stream_block(uint32_t id);
+
+#endif

@@ -1,0 +1,688 @@
+/*
+ * stream_ir.c — a kernel's basic blocks, numbered and weighed in card
+ * instructions, from the LLVM IR clang makes of it (see stream.h).
+ *
+ * clang's coverage instrumentation (stream_clang_flags) puts a call of
+ * __sanitizer_cov_trace_pc() at the top of every basic block.  Reading the
+ * IR one function at a time, the k-th such call becomes
+ * mcm_stream_block(k), and block k gets the weight of its instructions:
+ * what they become on the card (sm_90, nvcc -O3; the table below), and
+ * its calls of the counted exec_* functions.  The table of weights is
+ * appended to the IR as @mcm_stream_table (and its length,
+ * @mcm_stream_blocks), so the object compiled from it carries it.
+ *
+ * The rules a student can check against a kernel (validate/notes/
+ * instruction-stream.md derives each from nvcc's code for small kernels):
+ *  - an integer operation is one instruction on 32 bits, two on 64 (the
+ *    SM's integer units are 32 bits wide), a 64-bit multiplication three,
+ *    a product of two 32-bit values one (IMAD.WIDE.U32), the high half of
+ *    a 64 × 64-bit product seven; a shift by whole words, or a mask of
+ *    the low word, none (register names); a division by a number a call
+ *    of a routine (20 instructions on 32 bits, 60 on 64), by a constant a
+ *    multiplication (4, 12);
+ *  - a comparison or a choice (select) as the operation on its type; a
+ *    conditional branch one instruction, a jump to the block that follows
+ *    none (the code falls through), to another one;
+ *  - the thread's indices and the kernel's args (what a step reads through
+ *    its `t` and its args pointer) are registers and constants on the
+ *    card: reading them costs nothing, nor does arithmetic on them alone
+ *    inside a loop (the compiler does it once, before the loop);
+ *  - conversions between widths, phi nodes and address arithmetic with
+ *    constant offsets cost nothing (they become register names and
+ *    instruction offsets);
+ *  - a call of exec_* costs what its CUDA twin in mcm_kernel_cuda.cuh
+ *    does on its usual path (CALL_COSTS below).
+ * A value's name (%7) and its width are all the reader needs: it does not
+ * parse LLVM IR in general, only the lines clang -O2 writes for C.
+ */
+#include "stream.h"
+#include "fail.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const stream_clang_flags[] = {
+    "-O2", "-fno-vectorize", "-fno-slp-vectorize", /* the card runs one thread per lane: no SIMD */
+    "-fsanitize-coverage=bb,no-prune,trace-pc",     /* a call at the top of every basic block */
+    "-S", "-emit-llvm", NULL};
+
+/* ---- what each call costs ------------------------------------------------------ */
+
+/* The CUDA twin of each exec_* function (cuda_ref/common/mcm_kernel_cuda.cuh)
+ * on sm_90: the instructions a warp executes for one call, from nvcc's code
+ * for kernels of 1, 2 and 4 calls on words read from global memory (the
+ * Z/pZ ones: range checks, the operation; what ptxas predicates is
+ * executed, what it branches around is not), their growth per call in the
+ * kernel of 4 (validate/stream/sass-costs.sh prints them;
+ * validate/notes/instruction-stream.md, "The rules"). */
+typedef struct call_cost {
+    const char *name;
+    double inst;
+    int field; /* STREAM_* class it counts in, or STREAM_INST for none */
+} call_cost;
+
+static const call_cost CALL_COSTS[] = {
+    {"exec_gread", 3, STREAM_GLOBAL},    /* LEA, LEA.HI.X (64-bit address), LDG */
+    {"exec_gwrite", 3, STREAM_GLOBAL},   /* LEA, LEA.HI.X, STG */
+    {"exec_pread", 2, STREAM_PRIVATE},   /* LEA (32-bit shared address), LDS */
+    {"exec_pwrite", 2, STREAM_PRIVATE},  /* LEA, STS */
+    {"exec_zp_mul", 27, STREAM_MULMOD},  /* range checks, Barrett: 64-bit products, a subtraction */
+    {"exec_zp_add", 22, STREAM_ADDMOD},  /* range checks, 64-bit sum, a subtraction */
+    {"exec_zp_sub", 11, STREAM_ADDMOD},
+    {"exec_zp_pow", 2, STREAM_INST},     /* the call; its loop counted as it runs (stream_extra) */
+    {"exec_zp_inv", 2, STREAM_INST},
+    {"exec_ops", 0, STREAM_INST},        /* counting only: nothing on the card */
+    /* not calls of the C code, but what the CUDA build adds around it */
+    {"exec_zp_pow:iteration", 8, STREAM_INST}, /* square and multiply: the bit's test, shift, loop */
+    {"kernel:entry", 2, STREAM_INST},    /* per warp: the kernel's entry and EXIT */
+    {"__syncthreads", 1, STREAM_INST},   /* per warp: BAR.SYNC between two steps */
+};
+#define N_CALL_COSTS (int)(sizeof CALL_COSTS / sizeof CALL_COSTS[0])
+
+double stream_call_cost(const char *name)
+{
+    for (int i = 0; i < N_CALL_COSTS; i++)
+        if (strcmp(CALL_COSTS[i].name, name) == 0)
+            return CALL_COSTS[i].inst;
+    return -1;
+}
+
+/* ---- one function, read whole ------------------------------------------------- */
+
+typedef struct ir_block {
+    char label[64];     /* "" for the entry block */
+    int id;             /* its instrumentation call's number, or -1 */
+    int first, last;    /* its lines in the function: [first, last) */
+    char succ[8][64];   /* the labels it may branch to (the first 8) */
+    int n_succ;
+    int in_loop;        /* on a cycle of the function's flow graph */
+} ir_block;
+
+/* A set of value names ("%7"), searched newest first. */
+typedef struct name_set {
+    char **names;
+    int n, cap;
+} name_set;
+
+typedef struct ir_function {
+    char **lines;       /* its body's lines (owned) */
+    int n_lines, cap_lines;
+    ir_block *blocks;
+    int n_blocks, cap_blocks;
+    name_set free_values; /* registers or constants on the card (see top) */
+    name_set free_ptrs;   /* the step's `t` and args pointer, and addresses into them */
+    name_set narrow;      /* values whose upper half is zero (zero extensions, low-word masks) */
+} ir_function;
+
+static void *grow(void *p, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    *cap = *cap ? 2 * *cap : 64;
+    if (*cap < need)
+        *cap = need;
+    p = realloc(p, size * (size_t)*cap);
+    if (!p) {
+        fprintf(stderr, "mcmsim: out of memory reading a kernel's IR\n");
+        exit(70);
+    }
+    return p;
+}
+
+static void set_add(name_set *set, const char *name, size_t len)
+{
+    set->names = grow(set->names, &set->cap, set->n + 1, sizeof *set->names);
+    char *copy = malloc(len + 1);
+    memcpy(copy, name, len);
+    copy[len] = '\0';
+    set->names[set->n++] = copy;
+}
+
+static int set_has(const name_set *set, const char *name, size_t len)
+{
+    for (int i = set->n - 1; i >= 0; i--)
+        if (strlen(set->names[i]) == len && memcmp(set->names[i], name, len) == 0)
+            return 1;
+    return 0;
+}
+
+static void set_clear(name_set *set)
+{
+    for (int i = 0; i < set->n; i++)
+        free(set->names[i]);
+    set->n = 0;
+}
+
+static void function_clear(ir_function *f)
+{
+    for (int i = 0; i < f->n_lines; i++)
+        free(f->lines[i]);
+    f->n_lines = f->n_blocks = 0;
+    set_clear(&f->free_values);
+    set_clear(&f->free_ptrs);
+    set_clear(&f->narrow);
+}
+
+static void function_free(ir_function *f)
+{
+    function_clear(f);
+    free(f->lines);
+    free(f->blocks);
+    free(f->free_values.names);
+    free(f->free_ptrs.names);
+    free(f->narrow.names);
+}
+
+/* ---- small readers of one line ------------------------------------------------ */
+
+/* A value name starting at s ("%7", "%x.y"): its length, 0 if none (or a
+ * type's name, "%struct.gmem_array"). */
+static size_t name_length(const char *s)
+{
+    if (*s != '%' || !strncmp(s, "%struct.", 8) || !strncmp(s, "%union.", 7) || s[1] == '"')
+        return 0;
+    size_t n = 1;
+    while (isalnum((unsigned char)s[n]) || s[n] == '.' || s[n] == '_' || s[n] == '$' || s[n] == '-')
+        n++;
+    return n > 1 ? n : 0;
+}
+
+/* The word at s (letters, digits, '.', '_'), into out. */
+static const char *word_at(const char *s, char *out, size_t size)
+{
+    while (*s == ' ')
+        s++;
+    size_t n = 0;
+    while ((isalnum((unsigned char)s[n]) || s[n] == '.' || s[n] == '_') && n + 1 < size) {
+        out[n] = s[n];
+        n++;
+    }
+    out[n] = '\0';
+    return s + n;
+}
+
+/* Bits of the first integer type ("i64") at or after s, before a comma or
+ * the end; pointers are 64 bits; 32 for anything else (floats). */
+static int bits_at(const char *s)
+{
+    for (; *s && *s != ','; s++) {
+        if (*s == 'i' && isdigit((unsigned char)s[1]) && (s[-1] == ' ' || s[-1] == '<'))
+            return atoi(s + 1);
+        if (*s == '*' || strncmp(s, "ptr", 3) == 0)
+            return 64;
+    }
+    return 32;
+}
+
+/* Instructions of an integer operation on `bits` bits: one per 32. */
+static double width(int bits)
+{
+    return bits <= 32 ? 1 : bits <= 64 ? 2 : 4;
+}
+
+/* The line's instruction: its opcode, the text after it, and its result's name. */
+typedef struct ir_inst {
+    char op[32];
+    const char *rest;      /* after the opcode and its flags */
+    const char *result;    /* "%7" at the line's start, or NULL */
+    size_t result_len;
+} ir_inst;
+
+static int parse_inst(const char *line, ir_inst *in)
+{
+    const char *s = line;
+    while (*s == ' ')
+        s++;
+    in->result = NULL;
+    in->result_len = name_length(s);
+    if (in->result_len > 0) {
+        in->result = s;
+        s = strstr(s, " = ");
+        if (!s)
+            return -1;
+        s += 3;
+    }
+    const char *after = word_at(s, in->op, sizeof in->op);
+    while (!strcmp(in->op, "tail") || !strcmp(in->op, "musttail") || !strcmp(in->op, "notail"))
+        after = word_at(after, in->op, sizeof in->op);
+    for (;;) { /* flags that change nothing here */
+        char flag[32];
+        const char *next = word_at(after, flag, sizeof flag);
+        if (!strcmp(flag, "nuw") || !strcmp(flag, "nsw") || !strcmp(flag, "exact") || !strcmp(flag, "inbounds") ||
+            !strcmp(flag, "fast") || !strcmp(flag, "volatile") || !strcmp(flag, "disjoint"))
+            after = next;
+        else
+            break;
+    }
+    in->rest = after;
+    return in->op[0] ? 0 : -1;
+}
+
+/* Every value name among the operands of the line (after its result) is
+ * in the function's free values (constants need no check). */
+static int operands_free(const ir_function *f, const ir_inst *in)
+{
+    const char *end = strstr(in->rest, ", !"); /* metadata: not operands */
+    int phi = !strcmp(in->op, "phi"), in_pair = 0;
+    for (const char *s = in->rest; *s && (!end || s < end); s++) {
+        if (phi && (*s == '[' || *s == ','))
+            in_pair = *s == '[' ? 1 : in_pair ? 2 : 0; /* [ value, label ] */
+        size_t len = name_length(s);
+        if (len == 0)
+            continue;
+        if (phi && in_pair == 2) { /* a predecessor's label, not a value */
+            s += len - 1;
+            continue;
+        }
+        if (!set_has(&f->free_values, s, len) && !set_has(&f->free_ptrs, s, len))
+            return 0;
+        s += len - 1;
+    }
+    return 1;
+}
+
+/* The first value name among the operands (the pointer of a load, the
+ * base of a getelementptr or cast). */
+static const char *first_operand(const ir_inst *in, size_t *len)
+{
+    for (const char *s = in->rest; *s; s++)
+        if ((*len = name_length(s)) > 0)
+            return s;
+    return NULL;
+}
+
+/* A getelementptr whose indices are all constants: no value name after
+ * its base's. */
+static int constant_offsets(const char *rest)
+{
+    int names = 0;
+    for (const char *s = rest; *s && !(*s == '!' && s[-1] == ' '); s++) { /* up to the metadata */
+        size_t len = name_length(s);
+        if (len > 0 && ++names > 1)
+            return 0;
+        s += len > 0 ? len - 1 : 0;
+    }
+    return 1;
+}
+
+/* The callee of a call line, into name ("" if indirect). */
+static void callee(const char *rest, char *name, size_t size)
+{
+    const char *at = strchr(rest, '@');
+    name[0] = '\0';
+    if (!at)
+        return;
+    size_t n = 0;
+    for (at++; (isalnum((unsigned char)at[n]) || at[n] == '_' || at[n] == '.') && n + 1 < size; n++)
+        name[n] = at[n];
+    name[n] = '\0';
+}
+
+/* ---- the cost of one instruction ---------------------------------------------- */
+
+/* Operand k (0, 1, ...) of an operation written "TYPE a, b", into out. */
+static void operand(const char *rest, int k, char *out, size_t size)
+{
+    const char *s = rest;
+    while (*s == ' ')
+        s++;
+    s = strchr(s, ' '); /* past the type */
+    out[0] = '\0';
+    for (int i = 0; s && i < k; i++)
+        s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL;
+    if (!s)
+        return;
+    while (*s == ' ')
+        s++;
+    size_t n = 0;
+    while (s[n] && s[n] != ',' && !isspace((unsigned char)s[n]) && n + 1 < size) {
+        out[n] = s[n];
+        n++;
+    }
+    out[n] = '\0';
+}
+
+/* Operand text `v` holds no more than `bits` low bits: a narrow value (a
+ * zero extension, a mask of the low word) or a constant below 2^bits. */
+static int fits(const ir_function *f, const char *v, int bits)
+{
+    if (v[0] == '%')
+        return set_has(&f->narrow, v, strlen(v)) && bits >= 32;
+    if (!isdigit((unsigned char)v[0]))
+        return 0;
+    return bits >= 64 || strtoull(v, NULL, 10) < (1ull << bits);
+}
+
+/* An integer operation's instructions (see the top): `bits` its width. */
+static double integer_cost(ir_function *f, const ir_inst *in, int bits)
+{
+    const char *op = in->op;
+    char a[64], b[64];
+    operand(in->rest, 0, a, sizeof a);
+    operand(in->rest, 1, b, sizeof b);
+    int low_word = bits > 32 && !strcmp(op, "and") && !strcmp(b, bits == 64 ? "4294967295" : "18446744073709551615");
+    if (low_word || (bits > 32 && !strcmp(op, "zext"))) {
+        if (in->result) /* its high half is zero: a narrow value */
+            set_add(&f->narrow, in->result, in->result_len);
+        return 0;
+    }
+    if ((!strcmp(op, "lshr") || !strcmp(op, "shl") || !strcmp(op, "ashr")) && isdigit((unsigned char)b[0]) &&
+        atoi(b) % 32 == 0)
+        return 0; /* a shift by whole words: which register holds what */
+    if (!strcmp(op, "mul")) {
+        if (bits > 32 && fits(f, a, bits / 2) && fits(f, b, bits / 2))
+            return bits <= 64 ? 1 : 7; /* IMAD.WIDE.U32; a 64-bit high product (__umul64hi) */
+        return bits <= 32 ? 1 : bits <= 64 ? 3 : 8;
+    }
+    if (!strcmp(op, "udiv") || !strcmp(op, "sdiv") || !strcmp(op, "urem") || !strcmp(op, "srem")) {
+        int by_constant = isdigit((unsigned char)b[0]) || b[0] == '-';
+        return by_constant ? (bits <= 32 ? 4 : 12) : (bits <= 32 ? 20 : 60);
+    }
+    return width(bits); /* add, sub, and, or, xor, shifts, icmp, select */
+}
+
+/* A call's instructions into w; 0 if it is one of the counted exec_*
+ * functions (w holds it all), else its own cost for the caller. */
+static double call_cost_of(ir_function *f, const ir_inst *in, double *w, int *once, int *is_free)
+{
+    char name[128];
+    callee(in->rest, name, sizeof name);
+    for (int i = 0; i < N_CALL_COSTS; i++)
+        if (!strcmp(name, CALL_COSTS[i].name)) {
+            int field = CALL_COSTS[i].field;
+            w[STREAM_INST] += CALL_COSTS[i].inst;
+            if (field != STREAM_MULMOD && field != STREAM_ADDMOD && field != STREAM_PRIVATE)
+                w[STREAM_PLAIN] += CALL_COSTS[i].inst;
+            if (field != STREAM_INST)
+                w[field] += 1;
+            return 0;
+        }
+    if (!strncmp(name, "llvm.dbg.", 9) || !strncmp(name, "llvm.lifetime.", 14) || !strcmp(name, "llvm.assume") ||
+        !strncmp(name, "llvm.experimental.", 18))
+        return 0;
+    if (!strncmp(name, "llvm.umin.", 10) || !strncmp(name, "llvm.umax.", 10) || !strncmp(name, "llvm.smin.", 10) ||
+        !strncmp(name, "llvm.smax.", 10) || !strncmp(name, "llvm.abs.", 9) || !strncmp(name, "llvm.fsh", 8)) {
+        *once = *is_free = operands_free(f, in);
+        return width(atoi(strrchr(name, 'i') + 1));
+    }
+    return !strncmp(name, "llvm.", 5) ? 1 : 2; /* an intrinsic; a call and its return (the callee counts itself) */
+}
+
+/* What block b's instruction `in` costs a warp, into w (STREAM_* fields);
+ * next: the label of the block after b in the code. */
+static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *in, const char *next, double *w)
+{
+    const char *op = in->op;
+    int bits = bits_at(in->rest);
+    double cost = 0;
+    int is_free = 0;     /* the result is a register or constant on the card */
+    int once = 0;        /* arithmetic on free values only: done once, before any loop */
+    if (!strcmp(op, "phi") || !strcmp(op, "bitcast") || !strcmp(op, "trunc") || !strcmp(op, "zext") ||
+        !strcmp(op, "sext") || !strcmp(op, "ptrtoint") || !strcmp(op, "inttoptr") || !strcmp(op, "freeze") ||
+        !strcmp(op, "addrspacecast") || !strcmp(op, "getelementptr")) {
+        int constant = strcmp(op, "getelementptr") || constant_offsets(in->rest);
+        once = is_free = operands_free(f, in);
+        if (!strcmp(op, "zext") && in->result) {
+            const char *to = strstr(in->rest, " to ");
+            integer_cost(f, in, to ? bits_at(to + 3) : 32); /* notes a narrow value */
+        }
+        cost = constant ? 0 : 2; /* conversions fold; a variable address is 64 bits */
+        size_t len;
+        const char *base = first_operand(in, &len);
+        if (in->result && base && strcmp(op, "phi") != 0 && constant &&
+            set_has(&f->free_ptrs, base, len)) /* an address inside `t` or the args */
+            set_add(&f->free_ptrs, in->result, in->result_len);
+    } else if (!strcmp(op, "load")) {
+        size_t len;
+        const char *ptr = strchr(in->rest, ',') ? first_operand(in, &len) : NULL;
+        is_free = ptr && set_has(&f->free_ptrs, ptr, len);
+        cost = is_free ? 0 : 1;
+    } else if (!strcmp(op, "store") || !strcmp(op, "atomicrmw") || !strcmp(op, "cmpxchg") ||
+               !strcmp(op, "fence")) {
+        cost = 1;
+    } else if (!strcmp(op, "icmp") || !strcmp(op, "select")) {
+        char pred[16];
+        const char *comma = strchr(in->rest, ',');
+        bits = !strcmp(op, "icmp") ? bits_at(word_at(in->rest, pred, sizeof pred)) : comma ? bits_at(comma + 1) : 32;
+        cost = width(bits);
+        once = is_free = operands_free(f, in);
+    } else if (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "and") || !strcmp(op, "or") ||
+               !strcmp(op, "xor") || !strcmp(op, "shl") || !strcmp(op, "lshr") || !strcmp(op, "ashr") ||
+               !strcmp(op, "mul") || !strcmp(op, "udiv") || !strcmp(op, "sdiv") || !strcmp(op, "urem") ||
+               !strcmp(op, "srem")) {
+        cost = integer_cost(f, in, bits);
+        once = is_free = operands_free(f, in);
+    } else if (!strcmp(op, "fdiv") || !strcmp(op, "frem")) {
+        cost = 10;
+    } else if (op[0] == 'f' || !strcmp(op, "uitofp") || !strcmp(op, "sitofp")) {
+        cost = 1; /* fadd, fmul, fcmp, fptosi, ... */
+    } else if (!strcmp(op, "br")) {
+        char first[16];
+        word_at(in->rest, first, sizeof first);
+        if (!strcmp(first, "label")) { /* unconditional: a jump unless it falls through */
+            const char *target = strchr(in->rest, '%');
+            size_t len = target ? name_length(target) : 0;
+            cost = !(next && len > 1 && strlen(next) == len - 1 && memcmp(next, target + 1, len - 1) == 0);
+        } else {
+            cost = 1;
+        }
+    } else if (!strcmp(op, "switch")) {
+        cost = 1 + b->n_succ;
+    } else if (!strcmp(op, "call") || !strcmp(op, "invoke")) {
+        cost = call_cost_of(f, in, w, &once, &is_free);
+    }
+    /* ret, unreachable, alloca, extractvalue, ...: nothing on the card */
+    if (is_free && in->result)
+        set_add(&f->free_values, in->result, in->result_len);
+    if (once && b->in_loop)
+        cost = 0;
+    w[STREAM_INST] += cost;
+    w[STREAM_PLAIN] += cost;
+}
+
+/* ---- the flow graph: which blocks lie on a cycle -------------------------------- */
+
+static int block_of_label(const ir_function *f, const char *label)
+{
+    for (int i = 0; i < f->n_blocks; i++)
+        if (!strcmp(f->blocks[i].label, label))
+            return i;
+    return -1;
+}
+
+/* Block `to` reachable from block `from` (iterative search; seen: scratch). */
+static int reaches(const ir_function *f, int from, int to, char *seen, int *stack)
+{
+    memset(seen, 0, (size_t)f->n_blocks);
+    int top = 0;
+    stack[top++] = from;
+    while (top > 0) {
+        const ir_block *b = &f->blocks[stack[--top]];
+        for (int s = 0; s < b->n_succ; s++) {
+            int j = block_of_label(f, b->succ[s]);
+            if (j < 0 || seen[j])
+                continue;
+            if (j == to)
+                return 1;
+            seen[j] = 1;
+            stack[top++] = j;
+        }
+    }
+    return 0;
+}
+
+static void mark_loops(ir_function *f)
+{
+    char *seen = malloc((size_t)f->n_blocks + 1);
+    int *stack = malloc(sizeof *stack * ((size_t)f->n_blocks * 8 + 1));
+    for (int i = 0; i < f->n_blocks; i++)
+        f->blocks[i].in_loop = reaches(f, i, i, seen, stack);
+    free(seen);
+    free(stack);
+}
+
+/* The labels a block's terminator may branch to ("label %7" operands). */
+static void note_successors(ir_block *b, const char *line)
+{
+    for (const char *s = strstr(line, "label %"); s; s = strstr(s + 1, "label %")) {
+        size_t len = name_length(s + 6);
+        if (b->n_succ < 8 && len > 1 && len - 1 < sizeof b->succ[0]) {
+            memcpy(b->succ[b->n_succ], s + 7, len - 1);
+            b->succ[b->n_succ++][len - 1] = '\0';
+        }
+    }
+}
+
+/* ---- reading and writing ---------------------------------------------------------- */
+
+/* A block label line ("7:", "for.body:"), into label; 0 if not one. */
+static int label_line(const char *line, char *label, size_t size)
+{
+    size_t n = 0;
+    while (line[n] && (isalnum((unsigned char)line[n]) || line[n] == '.' || line[n] == '_' || line[n] == '-' ||
+                       line[n] == '$'))
+        n++;
+    if (n == 0 || line[n] != ':' || n + 1 > size)
+        return 0;
+    memcpy(label, line, n);
+    label[n] = '\0';
+    return 1;
+}
+
+#define TRACE_CALL "@__sanitizer_cov_trace_pc()"
+
+typedef struct weights {
+    uint32_t (*w)[STREAM_FIELDS];
+    int n, cap;
+} weights;
+
+/* The function's blocks weighed, into the table at their ids. */
+static void weigh_function(ir_function *f, weights *t)
+{
+    mark_loops(f);
+    for (int i = 0; i < f->n_blocks; i++) {
+        ir_block *b = &f->blocks[i];
+        double w[STREAM_FIELDS] = {0};
+        const char *next = i + 1 < f->n_blocks ? f->blocks[i + 1].label : NULL;
+        for (int l = b->first; l < b->last; l++) {
+            ir_inst in;
+            if (f->lines[l][0] == ' ' && parse_inst(f->lines[l], &in) == 0)
+                instruction_cost(f, b, &in, next, w);
+        }
+        if (b->id < 0)
+            continue;
+        for (int k = 0; k < STREAM_FIELDS; k++)
+            t->w[b->id][k] = (uint32_t)(w[k] + 0.5);
+    }
+}
+
+/* The pointer parameters of a function that takes an exec_thread (a step,
+ * or a helper it calls): its `t` and args, registers on the card.  (A
+ * type's name, %struct.x, is not a value's.) */
+static void note_parameters(ir_function *f, const char *define)
+{
+    const char *open = strchr(define, '(');
+    if (!open || !strstr(define, "%struct.exec_thread*"))
+        return;
+    int pointer = 0; /* the parameter being read has a pointer type */
+    for (const char *s = open + 1; *s && *s != ')'; s++) {
+        size_t len = name_length(s);
+        if (*s == '*' || !strncmp(s, "ptr ", 4))
+            pointer = 1;
+        else if (*s == ',')
+            pointer = 0;
+        if (len > 0) {
+            if (pointer)
+                set_add(&f->free_ptrs, s, len);
+            s += len - 1;
+        }
+    }
+}
+
+static int write_table(FILE *out, const weights *t)
+{
+    fprintf(out, "\n; mcmsim: each basic block's card instructions and calls (sim/stream.h)\n");
+    fprintf(out, "@mcm_stream_blocks = constant i32 %d\n", t->n);
+    fprintf(out, "@mcm_stream_table = constant [%d x [%d x i32]] ", t->n, STREAM_FIELDS);
+    if (t->n == 0)
+        fprintf(out, "zeroinitializer\n");
+    for (int i = 0; i < t->n; i++) {
+        fprintf(out, "%s[%d x i32] [", i ? ", " : "[", STREAM_FIELDS);
+        for (int k = 0; k < STREAM_FIELDS; k++)
+            fprintf(out, "%si32 %u", k ? ", " : "", t->w[i][k]);
+        fprintf(out, "]%s", i + 1 == t->n ? "]\n" : "");
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+int stream_annotate(FILE *in, const char *where, FILE *out)
+{
+    ir_function f = {0};
+    weights t = {0};
+    char *line = NULL;
+    size_t cap = 0;
+    int in_function = 0, number = 0;
+    for (ssize_t len; (len = getline(&line, &cap, in)) >= 0;) {
+        number++;
+        char *trace = strstr(line, TRACE_CALL);
+        if (trace && !strncmp(line, "declare", 7)) {
+            fputs("declare void @mcm_stream_block(i32)\n", out);
+            continue;
+        }
+        if (trace) { /* a number; the block's weight goes to its first */
+            if (!in_function) {
+                free(line);
+                function_free(&f);
+                free(t.w);
+                return fail("%s:%d: an instrumentation call outside a function (not clang's IR?)", where, number);
+            }
+            t.w = grow(t.w, &t.cap, t.n + 1, sizeof *t.w);
+            memset(t.w[t.n], 0, sizeof t.w[t.n]);
+            if (f.blocks[f.n_blocks - 1].id < 0)
+                f.blocks[f.n_blocks - 1].id = t.n;
+            fprintf(out, "%.*s@mcm_stream_block(i32 %d)%s", (int)(trace - line), line, t.n++,
+                    trace + strlen(TRACE_CALL));
+            continue;
+        }
+        fputs(line, out);
+        if (!in_function && !strncmp(line, "define ", 7)) {
+            in_function = 1;
+            function_clear(&f);
+            note_parameters(&f, line);
+            f.blocks = grow(f.blocks, &f.cap_blocks, 1, sizeof *f.blocks);
+            f.blocks[f.n_blocks++] = (ir_block){.id = -1};
+            continue;
+        }
+        if (!in_function)
+            continue;
+        char label[64];
+        if (line[0] == '}') { /* the function's end */
+            f.blocks[f.n_blocks - 1].last = f.n_lines;
+            weigh_function(&f, &t);
+            in_function = 0;
+            continue;
+        }
+        f.lines = grow(f.lines, &f.cap_lines, f.n_lines + 1, sizeof *f.lines);
+        f.lines[f.n_lines] = strdup(line);
+        if (label_line(line, label, sizeof label)) {
+            f.blocks[f.n_blocks - 1].last = f.n_lines;
+            f.blocks = grow(f.blocks, &f.cap_blocks, f.n_blocks + 1, sizeof *f.blocks);
+            ir_block *b = &f.blocks[f.n_blocks++];
+            *b = (ir_block){.id = -1, .first = f.n_lines + 1};
+            snprintf(b->label, sizeof b->label, "%s", label);
+        } else if (line[0] == ' ') {
+            note_successors(&f.blocks[f.n_blocks - 1], line);
+        }
+        f.n_lines++;
+    }
+    free(line);
+    int rc = in_function ? fail("%s: ends inside a function (not clang's IR?)", where) : write_table(out, &t);
+    if (rc < 0 && !fail_message()[0])
+        fail("%s: cannot write the counted IR", where);
+    function_free(&f);
+    free(t.w);
+    return rc;
+}

@@ -1,0 +1,346 @@
+/*
+ * test_stream.c — the instruction stream (sim/stream.h): the IR reader's
+ * rules on hand-written IR; instructions counted per warp in exec mode on
+ * hand-checked kernels (tests/user/stream.c: a loop, a branch taken by
+ * part of a warp, a Z/pZ multiplication), each expected count derived from
+ * the rules of sim/stream_ir.c; the issue-rate and latency rules on
+ * hand-computed blocks; and with the term off, today's T to the bit.
+ */
+#include "helpers.h"
+#include "stream.h"
+#include "user_program.h"
+#include "validate.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+
+/* ---- the IR reader ------------------------------------------------------- */
+
+/* The weights stream_annotate gives the blocks of `ir`, into w (at most
+ * `max` blocks); the count of blocks. */
+static int weigh(const char *ir, uint32_t w[][STREAM_FIELDS], int max)
+{
+    FILE *in = fmemopen((void *)ir, strlen(ir), "r");
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    cr_assert_eq(stream_annotate(in, "test.ll", out), 0, "%s", fail_message());
+    fclose(in);
+    fclose(out);
+    const char *table = strstr(text, "@mcm_stream_table");
+    cr_assert_not_null(table, "no table in:\n%s", text);
+    int n = 0;
+    for (const char *s = strstr(table, "] [i32"); s && n < max; s = strstr(s + 1, "] [i32")) {
+        const char *p = s + 2;
+        for (int k = 0; k < STREAM_FIELDS; k++) {
+            p = strstr(p, "i32 ") + 4;
+            w[n][k] = (uint32_t)strtoul(p, NULL, 10);
+        }
+        n++;
+    }
+    cr_expect(strstr(text, "call void @mcm_stream_block(i32 0)") != NULL, "the first block's call: %s", text);
+    cr_expect(strstr(text, "declare void @mcm_stream_block(i32)") != NULL);
+    free(text);
+    return n;
+}
+
+/* A step of clang's making: the thread's index, a loop over 64-bit words,
+ * a branch to the block that follows, one that jumps. */
+static const char *const step_ir =
+    "define internal void @step(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 0\n"
+    "  %4 = load i32, i32* %3, align 8\n"
+    "  %5 = sext i32 %4 to i64\n"
+    "  %6 = getelementptr inbounds i8, i8* %1, i64 8\n"
+    "  %7 = bitcast i8* %6 to i64*\n"
+    "  %8 = load i64, i64* %7, align 8\n"
+    "  %9 = add nsw i64 %5, %8\n"
+    "  br label %10\n"
+    "\n"
+    "10:                                               ; preds = %10, %2\n"
+    "  %11 = phi i64 [ %9, %2 ], [ %17, %10 ]\n"
+    "  %12 = phi i64 [ 0, %2 ], [ %16, %10 ]\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %13 = add nsw i64 %5, %8\n"
+    "  %14 = and i64 %11, 4294967295\n"
+    "  %15 = mul nuw i64 %14, %14\n"
+    "  %16 = mul i64 %15, %11\n"
+    "  %17 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef %16, i64 noundef %13)\n"
+    "  %18 = icmp ult i64 %17, %12\n"
+    "  br i1 %18, label %10, label %19\n"
+    "\n"
+    "19:                                               ; preds = %10\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef %5, i64 noundef %17)\n"
+    "  br label %21\n"
+    "\n"
+    "20:                                               ; preds = %19\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  ret void\n"
+    "\n"
+    "21:                                               ; preds = %19\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  br label %20\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, the_ir_reader_weighs_each_block_by_the_rules)
+{
+    uint32_t w[8][STREAM_FIELDS];
+    cr_assert_eq(weigh(step_ir, w, 8), 5);
+    /* entry: reading t->tid and an arg costs nothing, nor does widening the
+     * index; a 64-bit addition 2; the jump to the next block none */
+    cr_expect_eq(w[0][STREAM_INST], 2);
+    /* the loop: the addition of the entry again, on free values only, is
+     * done once before the loop (0); the mask of the low word 0; a 32 × 32
+     * bit product IMAD.WIDE.U32 (1); a 64-bit product 3; the call 27, a
+     * mulmod; a 64-bit comparison 2; a conditional branch 1 */
+    cr_expect_eq(w[1][STREAM_INST], 0 + 0 + 1 + 3 + 27 + 2 + 1);
+    cr_expect_eq(w[1][STREAM_PLAIN], 7, "the mulmod's own instructions are not plain");
+    cr_expect_eq(w[1][STREAM_MULMOD], 1);
+    /* a private write 2, a jump to a block that does not follow 1 */
+    cr_expect_eq(w[2][STREAM_INST], 3);
+    cr_expect_eq(w[2][STREAM_PRIVATE], 1);
+    cr_expect_eq(w[2][STREAM_PLAIN], 1);
+    cr_expect_eq(w[3][STREAM_INST], 0, "ret: the steps are inlined on the card");
+    cr_expect_eq(w[4][STREAM_INST], 1, "a jump back to a block above");
+}
+
+Test(stream, ir_that_is_not_clangs_is_refused)
+{
+    const char *bad = "  call void @__sanitizer_cov_trace_pc()\n";
+    FILE *in = fmemopen((void *)bad, strlen(bad), "r"), *out = fopen("/dev/null", "w");
+    cr_expect_eq(stream_annotate(in, "bad.ll", out), -1);
+    cr_expect(strstr(fail_message(), "bad.ll:1") != NULL, "%s", fail_message());
+    fclose(in);
+    fclose(out);
+}
+
+/* ---- counted in exec mode ------------------------------------------------ */
+
+/* The fixture's DAG at k (and `blocks`), counted. */
+static kernel_dag *counted(double k, double blocks)
+{
+    static char cache[64];
+    snprintf(cache, sizeof cache, "/tmp/mcmsim-stream-XXXXXX");
+    cr_assert_not_null(mkdtemp(cache));
+    setenv("MCMSIM_CACHE", cache, 1);
+    char source[512];
+    snprintf(source, sizeof source, "%s/tests/user/stream.c", MCMSIM_DATADIR);
+    machine m = test_machine(4, 1);
+    m.issue_rate = 4;
+    vars params = test_params("k blocks", k, blocks);
+    kernel_dag *dag = user_program_build(source, &params, &m);
+    cr_assert_not_null(dag, "%s", fail_message());
+    cr_assert_eq(dag->n, 3);
+    return dag;
+}
+
+/* Warp instructions of kernel k's block b (one warp a block). */
+static double warp_inst(const kernel_dag *dag, int k, long b)
+{
+    const block_cost *c = kernel_block_cost(&dag->kernels[k], b);
+    cr_assert_eq(c->stream, 1, "kernel %d block %ld: not counted", k, b);
+    return c->stream_work;
+}
+
+Test(stream, a_loop_counts_its_passes)
+{
+    /* clang unrolls x = x + (x >> 3) eight times: one pass of the loop is
+     * 8 shifts and 8 additions on 32 bits (16), the counter's addition,
+     * its comparison and the branch back (3) */
+    kernel_dag *eight = counted(8, 1), *sixteen = counted(16, 1);
+    cr_expect_eq(warp_inst(sixteen, 0, 0) - warp_inst(eight, 0, 0), 19);
+    /* the step's path is its one warp */
+    cr_expect_eq(kernel_block_cost(&sixteen->kernels[0], 0)->stream_span[OP_PLAIN], warp_inst(sixteen, 0, 0));
+    kernel_dag_free(eight);
+    kernel_dag_free(sixteen);
+}
+
+Test(stream, a_warp_issues_both_sides_of_a_branch_its_threads_split_on)
+{
+    /* the entry: the thread's global index bid·ℓ + tid (a 64-bit product 3
+     * and addition 2, of free values, outside a loop), the comparison 1,
+     * the branch 1; the join: the write 3; the kernel's entry 2: 12.  The
+     * side of t < k: x·x + 7 (2) and a jump over the other side (1); the
+     * other: i + 32 (2), x ^ (x >> 5) (2), falling through to the join. */
+    kernel_dag *none = counted(0, 1), *half = counted(16, 1), *one = counted(1, 1), *all = counted(32, 1);
+    cr_expect_eq(warp_inst(none, 1, 0), 12 + 4);
+    cr_expect_eq(warp_inst(all, 1, 0), 12 + 3);
+    cr_expect_eq(warp_inst(half, 1, 0), 12 + 3 + 4, "half the warp on each side: the warp issues both");
+    cr_expect_eq(warp_inst(one, 1, 0), warp_inst(half, 1, 0), "one thread apart costs the warp as much as half");
+    kernel_dag_free(none);
+    kernel_dag_free(half);
+    kernel_dag_free(one);
+    kernel_dag_free(all);
+}
+
+Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
+{
+    /* the global index (3 + 2), two reads (3 + 3) the second at i + 32
+     * (2), the multiplication (27), the write (3), the entry (2) */
+    kernel_dag *dag = counted(4, 1);
+    const block_cost *c = kernel_block_cost(&dag->kernels[2], 0);
+    cr_expect_eq(c->stream_work, 5 + 6 + 2 + 27 + 3 + 2);
+    cr_expect_eq(c->stream_span[OP_MULMOD], 1);
+    cr_expect_eq(c->stream_span[OP_PLAIN], c->stream_work - 27, "the mulmod is charged its latency instead");
+    cr_expect_eq(c->stream_span[OP_BARRIER], 0);
+    kernel_dag_free(dag);
+}
+
+Test(stream, warps_add_up_over_a_block)
+{
+    /* 64 threads: two warps, each running the branch's step */
+    kernel_dag *dag = counted(0, 2);
+    cr_expect_eq(warp_inst(dag, 1, 0), 16);
+    cr_expect_eq(warp_inst(dag, 1, 1), 16);
+    kernel_dag_free(dag);
+}
+
+/* ---- charging it --------------------------------------------------------- */
+
+/* A counted block: 800 warp instructions, along its path 100 plain ones,
+ * 2 mulmods and a barrier; its threads' work 256 mulmods. */
+static block_cost counted_block(void)
+{
+    block_cost c = {.span = 100, .work = 25600, .classes = 1, .stream = 1, .stream_work = 800};
+    c.work_ops[OP_MULMOD] = 256;
+    c.stream_span[OP_PLAIN] = 100;
+    c.stream_span[OP_MULMOD] = 2;
+    c.stream_span[OP_BARRIER] = 1;
+    return c;
+}
+
+static machine issuing_machine(void)
+{
+    machine m = test_machine(1, 1);
+    m.issue_rate = 4;
+    m.cycles_issue = 5;
+    m.cycles_mulmod = 68;
+    m.cycles_barrier = 23;
+    m.lanes_mulmod = 4;
+    return m;
+}
+
+Test(stream, the_path_waits_each_instruction_and_the_sm_issues_four_a_cycle)
+{
+    block_cost c = counted_block();
+    machine m = issuing_machine();
+    /* span: 100 · 5 + 2 · 68 + 23 = 659; work: 800 / 4 = 200, the mulmods'
+     * pipe 256 / 4 = 64 */
+    cr_expect_float_eq(block_span_cycles(&c, &m), 659, 1e-9);
+    cr_expect_float_eq(block_work_cycles(&c, &m), 200, 1e-9);
+    cr_expect_float_eq(block_compute_cycles(&c, &m), 659, 1e-9);
+    m.lanes_mulmod = 1; /* now the pipe is the bound: 256 cycles */
+    cr_expect_float_eq(block_work_cycles(&c, &m), 256, 1e-9);
+    m.cycles_issue = 0; /* a warp's instruction at cycles_plain */
+    m.cycles_plain = 4;
+    cr_expect_float_eq(block_span_cycles(&c, &m), 400 + 136 + 23, 1e-9);
+}
+
+Test(stream, few_warps_wait_for_latency_many_for_the_issue_slots)
+{
+    /* one SM holding up to 8 such blocks, each 659 cycles alone: 2 blocks
+     * overlap (their 400 cycles of issue fit in 659); 8 need 1600 of issue */
+    machine m = issuing_machine();
+    m.blocks_per_sm = 8;
+    for (int i = 0; i < 2; i++) {
+        long blocks = i == 0 ? 2 : 8;
+        kernel k = test_kernel("k", blocks, 256, 100, 0, 0);
+        k.cost = counted_block();
+        kernel_dag *dag = kernel_dag_new("issue");
+        cr_assert(kernel_dag_add(dag, &k) >= 0, "%s", fail_message());
+        sim_result r = simulate(dag, &m);
+        cr_expect_float_eq(r.T, i == 0 ? 659 : 1600, 1e-6, "%ld blocks: T = %g", blocks, r.T);
+        sim_result_free(&r);
+        kernel_dag_free(dag);
+    }
+}
+
+/* ---- the term off -------------------------------------------------------- */
+
+Test(stream, with_no_issue_rate_a_counted_block_costs_what_it_did)
+{
+    block_cost c = counted_block(), plain = c;
+    plain.stream = 0;
+    plain.stream_work = 0;
+    memset(plain.stream_span, 0, sizeof plain.stream_span);
+    machine m = issuing_machine();
+    m.issue_rate = 0;
+    cr_expect_eq(block_compute_cycles(&c, &m), block_compute_cycles(&plain, &m));
+    cr_expect_eq(block_span_cycles(&c, &m), block_span_cycles(&plain, &m));
+    cr_expect_eq(block_work_cycles(&c, &m), block_work_cycles(&plain, &m));
+}
+
+Test(stream, the_term_off_gives_todays_time_to_the_bit)
+{
+    /* the matrix–vector product written once on the H100's preset: built
+     * by cc (the term off) and counted by clang, simulated with the term
+     * off, the same T; its blocks' costs differ only in the stream */
+    char cache[64], source[512], path[1024];
+    snprintf(cache, sizeof cache, "/tmp/mcmsim-stream-XXXXXX");
+    cr_assert_not_null(mkdtemp(cache));
+    setenv("MCMSIM_CACHE", cache, 1);
+    snprintf(source, sizeof source, "%s/programs/user/matvec.c", MCMSIM_DATADIR);
+    machine off;
+    machine_defaults(&off);
+    machine_preset_path("h100", path, sizeof path);
+    cr_assert_eq(machine_load_file(&off, path), 0, "%s", fail_message());
+    machine on = off;
+    on.issue_rate = 3;
+    vars params = test_params("n l", 256.0, 64.0);
+    kernel_dag *plain = user_program_build(source, &params, &off), *stream = user_program_build(source, &params, &on);
+    cr_assert(plain && stream, "%s", fail_message());
+    const kernel *a = &plain->kernels[0], *b = &stream->kernels[0];
+    for (long j = 0; j < a->blocks; j++) {
+        block_cost x = *kernel_block_cost(a, j), y = *kernel_block_cost(b, j);
+        cr_assert_eq(x.stream, 0);
+        cr_assert_eq(y.stream, 1);
+        y.stream = 0;
+        y.stream_work = 0;
+        memset(y.stream_span, 0, sizeof y.stream_span);
+        cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "block %ld: the counted build measured other costs", j);
+    }
+    sim_result r1 = simulate(plain, &off), r2 = simulate(stream, &off), r3 = simulate(stream, &on);
+    cr_expect_eq(r1.T, r2.T, "T %.17g against %.17g", r1.T, r2.T);
+    cr_expect_neq(r2.T, r3.T, "the term on changes T");
+    sim_result_free(&r1);
+    sim_result_free(&r2);
+    sim_result_free(&r3);
+    kernel_dag_free(plain);
+    kernel_dag_free(stream);
+}
+
+/* ---- the card's count ---------------------------------------------------- */
+
+Test(stream, nsight_computes_raw_csv_gives_each_kernels_warps_and_instructions)
+{
+    char *path = temp_file(
+        "==PROF== Connected to process 77 (build/cuda/user-matvec)\n"
+        "==PROF== Profiling \"matvec_mcm_global_\" - 0: 0%....50%....100% - 9 passes\n"
+        "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","
+        "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"launch__block_size\",\"launch__grid_size\","
+        "\"smsp__inst_executed.sum\"\n"
+        "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"inst\"\n"
+        "\"0\",\"77\",\"user-matvec\",\"127.0.0.1\",\"matvec_mcm_global_\",\"1\",\"13\",\"(256, 1, 1)\","
+        "\"(1024, 1, 1)\",\"0\",\"9.0\",\"256\",\"1024\",\"2,769,920\"\n"
+        "\"1\",\"77\",\"user-matvec\",\"127.0.0.1\",\"matvec_mcm_global_(product)\",\"1\",\"13\",\"(96, 1, 1)\","
+        "\"(2, 1, 1)\",\"0\",\"9.0\",\"96\",\"2\",\"600\"\n"
+        "==PROF== Disconnected from process 77\n",
+        ".csv");
+    ncu_kernel k[4];
+    int n = ncu_kernels(path, k, 4);
+    cr_assert_eq(n, 1, "%d kernels: %s", n, n < 0 ? fail_message() : "");
+    cr_expect_str_eq(k[0].name, "matvec");
+    cr_expect_eq(k[0].inst, 2769920 + 600);
+    cr_expect_eq(k[0].warps, 1024 * 8 + 2 * 3, "a block of 96 threads is 3 warps");
+    unlink(path);
+    free(path);
+    path = temp_file("\"ID\",\"Kernel Name\"\n", ".csv");
+    cr_expect_eq(ncu_kernels(path, k, 4), -1);
+    cr_expect(strstr(fail_message(), "smsp__inst_executed.sum") != NULL, "%s", fail_message());
+    unlink(path);
+    free(path);
+}

@@ -1,0 +1,76 @@
+/*
+ * stream.c — a fixture for the instruction stream (sim/stream.h; not a
+ * case study): kernels whose instructions a test derives by hand from the
+ * rules of sim/stream_ir.c.  Blocks of 32 threads: one warp each.
+ *
+ *   adds    thread t: x = t, then k times x = x + (x >> 3), on 32 bits;
+ *   branch  threads t < k write one word, the others another (a call on
+ *           each side: a branch, not a choice the compiler makes of both);
+ *   zpmul   one Z/pZ multiplication of two words read from memory.
+ *
+ * Params: k (the loop's trips; the threads that branch), blocks.
+ */
+#include "mcm_kernel.h"
+
+#include <stdint.h>
+
+typedef struct args {
+    gmem out;
+    int k;
+} args;
+
+MCM_STEP(adds, args, a)
+{
+    uint32_t x = (uint32_t)t->tid;
+    for (int i = 0; i < a->k; i++)
+        x = x + (x >> 3);
+    exec_gwrite(t, a->out, t->bid * t->threads + t->tid, x);
+}
+
+MCM_STEP(branch, args, a)
+{
+    uint32_t x = (uint32_t)t->tid;
+    long i = t->bid * t->threads + t->tid;
+    if (t->tid < a->k)
+        exec_gwrite(t, a->out, i, x * x + 7);
+    else
+        exec_gwrite(t, a->out, i + 32, x ^ (x >> 5));
+}
+
+MCM_STEP(zpmul, args, a)
+{
+    long i = t->bid * t->threads + t->tid;
+    exec_gwrite(t, a->out, i, exec_zp_mul(t, exec_gread(t, a->out, i), exec_gread(t, a->out, i + 32)));
+}
+
+MCM_KERNEL(adds_kernel, args, adds);
+MCM_KERNEL(branch_kernel, args, branch);
+MCM_KERNEL(zpmul_kernel, args, zpmul);
+
+static gmem out;
+static int k;
+static long blocks;
+
+static int setup(exec_run *run, const mcm_params *p)
+{
+    k = (int)mcm_param(p, "k", 4);
+    blocks = (long)mcm_param(p, "blocks", 1);
+    out = mcm_alloc(run, "out", 64 * blocks);
+    return 0;
+}
+
+static int launches(exec_run *run)
+{
+    args a = {out, k};
+    if (mcm_launch(run, &adds_kernel, blocks, 32, 0, &a) < 0 || mcm_launch(run, &branch_kernel, blocks, 32, 0, &a) < 0)
+        return -1;
+    return mcm_launch(run, &zpmul_kernel, 1, 32, 0, &a);
+}
+
+static int check(exec_run *run)
+{
+    (void)run;
+    return 0;
+}
+
+MCM_PROGRAM("stream", setup, launches, check);

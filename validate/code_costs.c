@@ -1,0 +1,430 @@
+/*
+ * code_costs.c — the code's costs (sim/stream.h) against the card: the
+ * instructions counted from a kernel's compiled code against Nsight
+ * Compute's count of the card's, and the times of the cases written once
+ * charged by them, beside the paper's costs (validate.h, "the code's
+ * costs").
+ *
+ * Two sources of Nsight Compute counts, one format each:
+ *  - validate/stream/profiles.csv, the first check: the counts of the
+ *    profiles in validate/notes/profiles/ (taken before this module, not a
+ *    session), per warp, beside the file written once whose kernel they
+ *    count (a program of programs/user/, or a cuda_ref kernel written
+ *    again line for line, validate/stream/);
+ *  - a session's instructions.csv (cuda_ref/ncu-instructions.sh): per
+ *    point of a case, the raw CSV Nsight Compute wrote, every launch of a
+ *    written-once kernel with its grid, its block and its executed warp
+ *    instructions (smsp__inst_executed.sum); the case's DAG is made as
+ *    make validate makes it (main.c), and compared where it is counted.
+ * A kernel is compared per warp over all its launches at the point (or
+ * one launch: "name#k", the k-th from 0): within 15 % or not.
+ */
+#include "validate.h"
+#include "fail.h"
+#include "user_program.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WITHIN 0.15 /* the issue's bound on a kernel's count */
+#define PROFILES "validate/stream/profiles.csv"
+
+/* ---- our count ------------------------------------------------------------ */
+
+/* Warp instructions per warp of kernel `name` ("name" or "name#k") of the
+ * counted DAG; -1 if it has no such kernel. */
+static double counted_per_warp(const kernel_dag *dag, const char *name)
+{
+    char base[64];
+    snprintf(base, sizeof base, "%s", name);
+    char *hash = strchr(base, '#');
+    int only = hash ? atoi(hash + 1) : -1, seen = 0;
+    if (hash)
+        *hash = '\0';
+    double inst = 0, warps = 0;
+    for (int k = 0; k < dag->n; k++) {
+        const kernel *K = &dag->kernels[k];
+        if (strcmp(K->name, base) != 0 || (only >= 0 && seen++ != only))
+            continue;
+        for (long b = 0; b < K->blocks; b++)
+            inst += kernel_block_cost(K, b)->stream_work;
+        warps += (double)K->blocks * ceil(K->threads / 32.0);
+    }
+    return warps > 0 ? inst / warps : -1;
+}
+
+/* Params "k=v;k=v" into *values; -1 with fail() naming `where`. */
+static int params_parse(const char *params, vars *values, const char *where)
+{
+    vars_clear(values);
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", params);
+    for (char *save, *tok = strtok_r(copy, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(tok, '='), *end;
+        if (!eq)
+            return fail("%s: params \"%s\": expected k=v;k=v", where, params);
+        *eq = '\0';
+        double v = strtod(eq + 1, &end);
+        if (*end || end == eq + 1 || vars_set(values, tok, v) < 0)
+            return fail("%s: params \"%s\": bad value for %s", where, params, tok);
+    }
+    return 0;
+}
+
+/* The counted DAG of `source` at params "k=v;k=v". */
+static kernel_dag *counted_dag(const char *source, const char *params, const machine *m, const char *where)
+{
+    vars values;
+    if (params_parse(params, &values, where) < 0)
+        return NULL;
+    kernel_dag *dag = user_program_build(source, &values, m);
+    if (!dag)
+        fail("%s: %s", where, fail_message());
+    return dag;
+}
+
+/* ---- reading CSV -------------------------------------------------------- */
+
+/* Split a CSV line into at most max fields, quotes removed, in place. */
+static int csv_fields(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *s = line;
+    while (*s && *s != '\n' && *s != '\r' && n < max) {
+        char *out = s;
+        fields[n++] = out;
+        int quoted = *s == '"';
+        if (quoted)
+            s++;
+        while (*s && (quoted ? *s != '"' : (*s != ',' && *s != '\n' && *s != '\r')))
+            *out++ = *s++;
+        if (quoted && *s == '"')
+            s++;
+        while (*s && *s != ',' && *s != '\n' && *s != '\r')
+            s++;
+        int more = *s == ',';
+        *out = '\0';
+        if (more)
+            s++;
+        else
+            break;
+    }
+    return n;
+}
+
+static int column(char **names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], name))
+            return i;
+    return -1;
+}
+
+/* A number as Nsight Compute writes it ("1,860,442" or "1860442"). */
+static double ncu_number(const char *s)
+{
+    char digits[64];
+    size_t n = 0;
+    for (; *s && n + 1 < sizeof digits; s++)
+        if (*s != ',')
+            digits[n++] = *s;
+    digits[n] = '\0';
+    return atof(digits);
+}
+
+/* The kernel's name as mcm_kernel.h calls it: Nsight Compute's function
+ * name, less its parameters and MCM_KERNEL's suffix. */
+static void kernel_base(const char *ncu, char *out, size_t size)
+{
+    snprintf(out, size, "%s", ncu);
+    char *cut = strchr(out, '(');
+    if (cut)
+        *cut = '\0';
+    size_t len = strlen(out);
+    const char *suffix = "_mcm_global_";
+    if (len > strlen(suffix) && !strcmp(out + len - strlen(suffix), suffix))
+        out[len - strlen(suffix)] = '\0';
+}
+
+/* One kernel of a point, the card's and ours. */
+typedef struct compared {
+    char where[160], what[128], kernel[64];
+    double card, ours; /* warp instructions per warp */
+} compared;
+
+typedef struct comparisons {
+    compared *c;
+    int n, cap;
+} comparisons;
+
+static void add_comparison(comparisons *all, const char *where, const char *what, const char *kernel_name,
+                           double card, double ours)
+{
+    if (all->n == all->cap) {
+        all->cap = all->cap ? 2 * all->cap : 32;
+        all->c = realloc(all->c, sizeof *all->c * (size_t)all->cap);
+    }
+    compared *c = &all->c[all->n++];
+    snprintf(c->where, sizeof c->where, "%s", where);
+    snprintf(c->what, sizeof c->what, "%s", what);
+    snprintf(c->kernel, sizeof c->kernel, "%s", kernel_name);
+    c->card = card;
+    c->ours = ours;
+}
+
+/* ---- the first check: the profiles -------------------------------------------- */
+
+/* The counted DAGs of one file, by params: the check's rows share points. */
+typedef struct counted_cache {
+    char key[512];
+    kernel_dag *dag;
+} counted_cache;
+
+static kernel_dag *cached_dag(counted_cache *cache, int *n, const char *source, const char *params, const machine *m,
+                              const char *where)
+{
+    char key[512];
+    snprintf(key, sizeof key, "%s %s", source, params);
+    for (int i = 0; i < *n; i++)
+        if (!strcmp(cache[i].key, key))
+            return cache[i].dag;
+    kernel_dag *dag = counted_dag(source, params, m, where);
+    if (dag && *n < 32) {
+        snprintf(cache[*n].key, sizeof cache[0].key, "%s", key);
+        cache[(*n)++].dag = dag;
+    }
+    return dag;
+}
+
+static int check_profiles(const machine *m, comparisons *all)
+{
+    FILE *f = fopen(PROFILES, "r");
+    if (!f)
+        return fail("%s: cannot read", PROFILES);
+    char line[2048];
+    int number = 0, rc = 0, n_cache = 0;
+    counted_cache cache[32];
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        number++;
+        char *fields[8], where[160];
+        if (number == 1 || line[0] == '#' || line[0] == '\n')
+            continue;
+        snprintf(where, sizeof where, "%s:%d", PROFILES, number);
+        if (csv_fields(line, fields, 8) < 5) {
+            rc = fail("%s: expected source,params,kernel,card_inst_per_warp,profile", where);
+            break;
+        }
+        kernel_dag *dag = cached_dag(cache, &n_cache, fields[0], fields[1], m, where);
+        if (!dag) {
+            rc = -1;
+            break;
+        }
+        double ours = counted_per_warp(dag, fields[2]);
+        if (ours < 0) {
+            rc = fail("%s: %s launches no kernel '%s'", where, fields[0], fields[2]);
+            break;
+        }
+        char what[128];
+        snprintf(what, sizeof what, "%s %s", fields[0], fields[1]);
+        add_comparison(all, fields[4], what, fields[2], atof(fields[3]), ours);
+    }
+    fclose(f);
+    for (int i = 0; i < n_cache; i++)
+        kernel_dag_free(cache[i].dag);
+    return rc;
+}
+
+/* ---- a session's counts ------------------------------------------------------ */
+
+int ncu_kernels(const char *path, ncu_kernel *out, int max)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return fail("%s: cannot read", path);
+    char line[8192], header[8192] = "";
+    char *names[128];
+    int n_names = 0, name_col = -1, grid_col = -1, block_col = -1, inst_col = -1, n = 0;
+    while (fgets(line, sizeof line, f)) {
+        char copy[8192], *fields[128];
+        snprintf(copy, sizeof copy, "%s", line);
+        int k = csv_fields(copy, fields, 128);
+        if (n_names == 0) { /* the header: the line that names the columns */
+            if (k < 2 || strcmp(fields[0], "ID") != 0)
+                continue;
+            snprintf(header, sizeof header, "%s", line);
+            n_names = csv_fields(header, names, 128);
+            name_col = column(names, n_names, "Kernel Name");
+            grid_col = column(names, n_names, "launch__grid_size");
+            block_col = column(names, n_names, "launch__block_size");
+            inst_col = column(names, n_names, "smsp__inst_executed.sum");
+            if (name_col < 0 || grid_col < 0 || block_col < 0 || inst_col < 0) {
+                fclose(f);
+                return fail("%s: no column Kernel Name, launch__grid_size, launch__block_size or "
+                            "smsp__inst_executed.sum (cuda_ref/ncu-instructions.sh writes them)", path);
+            }
+            continue;
+        }
+        if (k != n_names || !isdigit((unsigned char)fields[0][0]))
+            continue; /* the units' row, messages */
+        char base[64];
+        kernel_base(fields[name_col], base, sizeof base);
+        int i = 0;
+        while (i < n && strcmp(out[i].name, base) != 0)
+            i++;
+        if (i == n) {
+            if (n == max)
+                continue;
+            memset(&out[n], 0, sizeof out[n]);
+            snprintf(out[n++].name, sizeof out[0].name, "%s", base);
+        }
+        out[i].inst += ncu_number(fields[inst_col]);
+        out[i].warps += ncu_number(fields[grid_col]) * ceil(ncu_number(fields[block_col]) / 32);
+    }
+    fclose(f);
+    return n_names == 0 ? fail("%s: no Nsight Compute CSV header (a line starting \"ID\")", path) : n;
+}
+
+/* The counts of session s's instructions.csv: every point of a case whose
+ * DAG (made by `build`) the machine counts. */
+static int check_session(const session *s, const machine *m, case_dag_builder build, comparisons *all)
+{
+    char index[1100];
+    snprintf(index, sizeof index, "%s/instructions.csv", s->dir);
+    FILE *f = fopen(index, "r");
+    if (!f)
+        return 0; /* the session took no counts */
+    char line[2048];
+    int number = 0, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        number++;
+        char *fields[4], where[1200], path[1400];
+        snprintf(where, sizeof where, "%s:%d", index, number);
+        if (number == 1 || line[0] == '#' || line[0] == '\n')
+            continue;
+        if (csv_fields(line, fields, 4) != 3) {
+            rc = fail("%s: expected case,params,ncu_csv", where);
+            break;
+        }
+        measured_row row = {0};
+        snprintf(row.file, sizeof row.file, "%.*s", (int)sizeof row.file - 1, index);
+        row.line = number;
+        snprintf(row.program, sizeof row.program, "%s", fields[0]);
+        snprintf(row.params, sizeof row.params, "%s", fields[1]);
+        if (params_parse(row.params, &row.values, where) < 0) {
+            rc = -1;
+            break;
+        }
+        snprintf(path, sizeof path, "%s/%s", s->dir, fields[2]);
+        ncu_kernel card[64];
+        int n = ncu_kernels(path, card, 64);
+        kernel_dag *dag = NULL;
+        if (n < 0 || build(&row, m, &dag) < 0) {
+            rc = -1;
+            break;
+        }
+        if (dag->n == 0 || !kernel_block_cost(&dag->kernels[0], 0)->stream) { /* not written once: nothing counted */
+            kernel_dag_free(dag);
+            continue;
+        }
+        for (int i = 0; i < n; i++) {
+            double ours = counted_per_warp(dag, card[i].name);
+            char what[160], from[200];
+            snprintf(what, sizeof what, "%s %s", fields[0], fields[1]);
+            snprintf(from, sizeof from, "%s `%s`", s->card, s->name);
+            if (ours >= 0 && card[i].warps > 0)
+                add_comparison(all, from, what, card[i].name, card[i].inst / card[i].warps, ours);
+        }
+        kernel_dag_free(dag);
+    }
+    fclose(f);
+    return rc;
+}
+
+/* ---- the report ------------------------------------------------------------------ */
+
+static void counts_table(FILE *f, const comparisons *all)
+{
+    fprintf(f, "| kernel | program and params | the card's count | counted | counted/card | within 15 %% |\n"
+               "|---|---|---|---|---|---|\n");
+    int within = 0;
+    for (int i = 0; i < all->n; i++) {
+        const compared *c = &all->c[i];
+        double r = c->ours / c->card;
+        within += fabs(r - 1) <= WITHIN;
+        fprintf(f, "| %s | %s | %.1f (%s) | %.1f | %.3f | %s |\n", c->kernel, c->what, c->card, c->where, c->ours, r,
+                fabs(r - 1) <= WITHIN ? "yes" : "**no**");
+    }
+    fprintf(f, "\n%d of %d kernels within 15 %%.\n\n", within, all->n);
+    printf("instructions: %d of %d kernels counted within 15 %% of Nsight Compute\n", within, all->n);
+}
+
+static void stats_cell(FILE *f, const error_stats *s)
+{
+    if (s->n == 0) {
+        fprintf(f, " – |");
+        return;
+    }
+    fprintf(f, " %.1f %% / %.1f %% / ", 100 * s->median, 100 * s->p90);
+    if (isnan(s->spearman))
+        fprintf(f, "n/a |");
+    else
+        fprintf(f, "%.3f |", s->spearman);
+}
+
+int write_code_costs(FILE *f, const validation *sets, const validation *codes, int n_sets, const machine *counter,
+                     case_dag_builder build, const session *const *cards, const int *n_sessions, int n_cards)
+{
+    comparisons all = {0};
+    int rc = check_profiles(counter, &all);
+    for (int c = 0; rc == 0 && c < n_cards; c++)
+        for (int i = 0; rc == 0 && i < n_sessions[c]; i++)
+            rc = check_session(&cards[c][i], counter, build, &all);
+    if (rc < 0) {
+        free(all.c);
+        return -1;
+    }
+    fprintf(f, "## The code's costs: each kernel charged by its compiled instructions\n\n"
+               "A kernel written once (sim/mcm_kernel.h) is counted as exec mode runs it: clang's IR of the "
+               "file, each basic block weighed in sm_90 instructions, a warp issuing the union of its threads' "
+               "paths (sim/stream.h; validate/notes/instruction-stream.md).  The card's machine with the "
+               "instruction stream charged (`%s`: issue_rate, cycles_issue) gives the code's costs; the "
+               "card's machine gives the paper's costs.\n\n"
+               "### The counts against Nsight Compute\n\n"
+               "Warp instructions per warp, each kernel over its launches at the point: the card's from "
+               "Nsight Compute (`smsp__inst_executed.sum` over the launches' warps), ours from the counted "
+               "build.  The first rows are the profiles of validate/notes/profiles/ (%s); then each "
+               "session's `instructions.csv` (cuda_ref/ncu-instructions.sh).\n\n",
+            counter->name, PROFILES);
+    counts_table(f, &all);
+    free(all.c);
+    fprintf(f, "### The paper's costs and the code's costs, against the card\n\n"
+               "Median / 90th percentile of the absolute relative error / Spearman, per case written "
+               "once, each set's points (set a: the held-out half).\n\n"
+               "| case | set | points | the paper's costs | the code's costs |\n|---|---|---|---|---|\n");
+    for (int i = 0; i < n_sets; i++) {
+        const char *names[64];
+        int k = validation_cases(&codes[i], names, 64);
+        for (int j = 0; j < k; j++) {
+            error_stats paper = validation_errors(&sets[i], names[j], validation_split(&sets[i]));
+            error_stats code = validation_errors(&codes[i], names[j], validation_split(&codes[i]));
+            fprintf(f, "| %s | %s | %d |", names[j], sets[i].name, code.n);
+            stats_cell(f, &paper);
+            stats_cell(f, &code);
+            fprintf(f, "\n");
+            printf("code's costs, set %s, %s: %.1f%% (paper's costs %.1f%%)\n", sets[i].name, names[j],
+                   100 * code.median, 100 * paper.median);
+        }
+    }
+    fprintf(f, "\n### Plots: the paper's costs, the code's costs\n\n");
+    for (int i = 0; i < n_sets; i++) {
+        const char *names[64];
+        int k = validation_cases(&codes[i], names, 64);
+        for (int j = 0; j < k; j++)
+            fprintf(f, "![%s, set %s, the paper's costs](%s/%s.png) ![%s, set %s, the code's costs](%s/%s.png)\n\n",
+                    names[j], sets[i].name, sets[i].name, names[j], names[j], sets[i].name, codes[i].name, names[j]);
+    }
+    return 0;
+}

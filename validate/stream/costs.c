@@ -1,0 +1,46 @@
+/*
+ * costs.c — kernels for validate/stream/sass-costs.sh (not a program to
+ * run): nvcc's code for one, two and four calls of each exec_* function
+ * of mcm_kernel_cuda.cuh, whose growth per call is what one call costs a
+ * warp on sm_90 (sim/stream_ir.c, CALL_COSTS).
+ *  - zp*: k Z/pZ operations on words read from memory (neither known
+ *    below p: the range checks are done), the results xor'd and written;
+ *    x*: the same reads and xors with no operation;
+ *  - g*: a chain of k global reads, each at the word the one before read
+ *    (a 64-bit address each); p*: the same in private memory;
+ *  - empty, bar: a kernel of one empty step, and of two (one barrier).
+ */
+#include "mcm_kernel.h"
+
+typedef struct args { gmem a; long k; } args;
+
+#define OPS(name, op, K) MCM_STEP(name, args, a) { long i = t->bid * t->threads + t->tid; word s = 0; \
+    for (int k = 0; k < K; k++) s ^= op(t, exec_gread(t, a->a, i + 2048 * k), exec_gread(t, a->a, i + 2048 * k + 1024)); \
+    exec_gwrite(t, a->a, i, s); }
+#define XOR(t, x, y) ((x) ^ (y))
+OPS(x1, XOR, 1) OPS(x2, XOR, 2) OPS(x4, XOR, 4)
+OPS(zpmul1, exec_zp_mul, 1) OPS(zpmul2, exec_zp_mul, 2) OPS(zpmul4, exec_zp_mul, 4)
+OPS(zpadd1, exec_zp_add, 1) OPS(zpadd2, exec_zp_add, 2) OPS(zpadd4, exec_zp_add, 4)
+OPS(zpsub1, exec_zp_sub, 1) OPS(zpsub2, exec_zp_sub, 2) OPS(zpsub4, exec_zp_sub, 4)
+
+#define GCHAIN(name, K) MCM_STEP(name, args, a) { word x = (word)t->tid; \
+    for (int k = 0; k < K; k++) x = exec_gread(t, a->a, (long)x); exec_gwrite(t, a->a, t->tid, x); }
+GCHAIN(g1, 1) GCHAIN(g2, 2) GCHAIN(g4, 4)
+#define PCHAIN(name, K) MCM_STEP(name, args, a) { word x = (word)t->tid; \
+    for (int k = 0; k < K; k++) x = exec_pread(t, (long)x); exec_gwrite(t, a->a, t->tid, x); }
+PCHAIN(p1, 1) PCHAIN(p2, 2) PCHAIN(p4, 4)
+MCM_STEP(nothing, args, a) { }
+
+MCM_KERNEL(x1k, args, x1); MCM_KERNEL(x2k, args, x2); MCM_KERNEL(x4k, args, x4);
+MCM_KERNEL(zpmul1k, args, zpmul1); MCM_KERNEL(zpmul2k, args, zpmul2); MCM_KERNEL(zpmul4k, args, zpmul4);
+MCM_KERNEL(zpadd1k, args, zpadd1); MCM_KERNEL(zpadd2k, args, zpadd2); MCM_KERNEL(zpadd4k, args, zpadd4);
+MCM_KERNEL(zpsub1k, args, zpsub1); MCM_KERNEL(zpsub2k, args, zpsub2); MCM_KERNEL(zpsub4k, args, zpsub4);
+MCM_KERNEL(g1k, args, g1); MCM_KERNEL(g2k, args, g2); MCM_KERNEL(g4k, args, g4);
+MCM_KERNEL(p1k, args, p1); MCM_KERNEL(p2k, args, p2); MCM_KERNEL(p4k, args, p4);
+MCM_KERNEL(emptyk, args, nothing);
+MCM_KERNEL(bark, args, nothing, nothing);
+
+static int setup(exec_run *run, const mcm_params *p) { (void)run; (void)p; return 0; }
+static int launches(exec_run *run) { (void)run; return 0; }
+static int check(exec_run *run) { (void)run; return 0; }
+MCM_PROGRAM("costs", setup, launches, check);
