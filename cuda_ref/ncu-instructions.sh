@@ -28,11 +28,20 @@ set -uo pipefail
 usage() { sed -n '2,27p' "$0"; exit 2; }
 die() { echo "ncu-instructions: $*" >&2; exit 2; }
 
-# two sizes of each case written once: the ones profiled before, and one more
+# one or two sizes of each case written once: the case studies at the
+# points profiled before where there were some, and the user examples
 default_points=(
-    'user-sum:n=65536;l=256' 'user-sum:n=1048576;l=256'
+    'sum:n=65536;l=256' 'sum:n=1048576;l=256'
+    'prefix-naive:n=1048576;l=256' 'prefix-optimal:n=1048576;l=256'
+    'euclid:n=100;m=100;l=256;s=1' 'euclid:n=1000;m=1000;l=256;s=256'
+    'cooley-tukey:n=65536;l=128;m=16' 'stockham:n=65536;l=128'
+    'plain-mult:n=8192;m=8192;l=256;s=4' 'plain-mult:n=2048;m=2048;l=256;s=1'
+    'fft-mult:n=4096;m=4096;l=256' 'radix-sort:n=1048576;l=256;s=4;c=32'
+    'plain-division:n=2000;m=2500;l=32;s=16' 'plain-division:n=2000;m=2500;l=256;s=128'
     'user-jacobi:n=65536;l=256;iters=8' 'user-jacobi:n=1048576;l=256;iters=8'
     'user-matvec:n=256;l=256' 'user-matvec:n=1024;l=256'
+    'user-stencil:n=1024;l=256;iters=2' 'user-gather:n=524288;m=65536;l=256;iters=2'
+    'user-horner:n=262144;d=32;l=256'
 )
 metrics=smsp__inst_executed.sum,launch__grid_size,launch__block_size,gpu__time_duration.sum,sm__cycles_elapsed.avg
 
@@ -66,7 +75,8 @@ bin=build/cuda
 cases=()
 for p in "${points[@]}"; do
     c=${p%%:*}
-    [[ $c =~ ^user-[a-z0-9_-]+$ ]] || die "'$c': a case written once is named user-NAME (programs/user/NAME.c)"
+    [ -f "programs/${c#user-}/kernels.c" ] || { [[ $c =~ ^user-[a-z0-9_-]+$ ]] && [ -f "programs/user/${c#user-}.c" ]; } ||
+        die "'$c': not a kernel written once (a case study CASE, programs/CASE/kernels.c, or user-NAME, programs/user/NAME.c)"
     cases+=("$bin/$c")
 done
 make -f cuda_ref/cuda.mk -j"${JOBS:-$(nproc)}" "$bin/constants" "${cases[@]}" >&2 || die "build failed"

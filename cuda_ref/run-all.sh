@@ -155,8 +155,12 @@ run_case() {   # run_case CASE [handwritten]: the sweep of build/cuda/CASE into 
     radix-sort)
         "$bin/radix-sort" --n 1048576 --s 1,2,4,8,16 --l 256 "${runs[@]}" > "$csv" ;;
     plain-division)
-        if [ -z "$hw" ]; then
-            "$bin/plain-division" --n 2000 --m 2500,3000,4000,6000,10000 --s 1,16,128 "${runs[@]}" > "$csv"
+        if [ -z "$hw" ]; then   # ℓ = 2s, one series per s (its params as the card's rows name them)
+            "$bin/plain-division" --n 2000 --m 2500,3000,4000,6000,10000 --l 2 --s 1 "${runs[@]}" > "$csv" &&
+            "$bin/plain-division" --n 2000 --m 2500,3000,4000,6000,10000 --l 32 --s 16 "${runs[@]}" --no-header \
+                >> "$csv" &&
+            "$bin/plain-division" --n 2000 --m 2500,3000,4000,6000,10000 --l 256 --s 128 "${runs[@]}" --no-header \
+                >> "$csv"
         else   # the hand-written program takes the gap m − n
             "$bin/plain-division" --n 2000 --gap 500,1000,2000,4000,8000 --s 1,16,128 "${runs[@]}" > "$csv"
         fi ;;

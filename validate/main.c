@@ -310,7 +310,7 @@ static void set_free(validation *v)
 static int run_code_set(validation *v, const validation *earlier, int n_earlier)
 {
     fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
-    if (set_simulate(v, earlier, n_earlier) < 0)
+    if (set_simulate(v, earlier, n_earlier, 0) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
     return write_points(v) < 0 || write_plots(v) < 0 ? -1 : 0;
