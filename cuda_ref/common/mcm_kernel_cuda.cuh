@@ -124,19 +124,34 @@ static __device__ __forceinline__ void exec_ops(exec_thread *t, long n)
 }
 
 /* Z/pZ: the fast path for a, b < p, in 32 bits (p < 2^29); any other
- * input is reduced the way sim/exec.c's zp_* do it, so both builds give
- * the same words.  Every result is below p, and the compiler is told so
- * (MCM_BELOW_P_): an operation on results, or on words read from memory
- * (32 bits) for a multiplication, checks nothing. */
+ * input is reduced the way sim/exec.c's zp_* do it, by a call out of the
+ * way (the slow path: exec mode's words, not a kernel's usual ones), so
+ * both builds give the same words.  Every result is below p, and the
+ * compiler is told so once both paths meet (MCM_BELOW_P_): an operation on
+ * results, or on words read from memory (32 bits) for a multiplication,
+ * checks nothing and stays in 32 bits, as a hand-written kernel's would. */
 #define MCM_BELOW_P_(r) __builtin_assume((r) < (uint32_t)MCM_PRIME)
+
+static __device__ __noinline__ uint32_t mcm_zp_add_slow_(word a, word b)
+{
+    return (uint32_t)((a + b) % MCM_PRIME);
+}
+
+static __device__ __noinline__ uint32_t mcm_zp_sub_slow_(word a, word b)
+{
+    return (uint32_t)((a + MCM_PRIME - b) % MCM_PRIME);
+}
 
 static __device__ __forceinline__ word exec_zp_add(exec_thread *t, word a, word b)
 {
     (void)t;
-    if (a >= MCM_PRIME || b >= MCM_PRIME)
-        return (a + b) % MCM_PRIME;
-    uint32_t c = (uint32_t)a + (uint32_t)b; /* < 2p */
-    c = c >= (uint32_t)MCM_PRIME ? c - (uint32_t)MCM_PRIME : c;
+    uint32_t c;
+    if (__builtin_expect(a >= MCM_PRIME || b >= MCM_PRIME, 0)) {
+        c = mcm_zp_add_slow_(a, b);
+    } else {
+        c = (uint32_t)a + (uint32_t)b; /* < 2p */
+        c = c >= (uint32_t)MCM_PRIME ? c - (uint32_t)MCM_PRIME : c;
+    }
     MCM_BELOW_P_(c);
     return c;
 }
@@ -144,22 +159,31 @@ static __device__ __forceinline__ word exec_zp_add(exec_thread *t, word a, word 
 static __device__ __forceinline__ word exec_zp_sub(exec_thread *t, word a, word b)
 {
     (void)t;
-    if (a >= MCM_PRIME || b >= MCM_PRIME)
-        return (a + MCM_PRIME - b) % MCM_PRIME;
-    uint32_t x = (uint32_t)a, y = (uint32_t)b;
-    uint32_t c = x >= y ? x - y : x + (uint32_t)MCM_PRIME - y;
+    uint32_t c;
+    if (__builtin_expect(a >= MCM_PRIME || b >= MCM_PRIME, 0)) {
+        c = mcm_zp_sub_slow_(a, b);
+    } else {
+        uint32_t x = (uint32_t)a, y = (uint32_t)b;
+        c = x >= y ? x - y : x + (uint32_t)MCM_PRIME - y;
+    }
     MCM_BELOW_P_(c);
     return c;
 }
 
 /* Barrett: for any x < 2^64, q = ⌊x·⌊2^64/p⌋/2^64⌋ is ⌊x/p⌋ or one less,
- * so factors of up to 32 bits need no reduction first. */
+ * so factors of up to 32 bits need no reduction first; wider ones are
+ * reduced by a call out of the way. */
+static __device__ __noinline__ word mcm_zp_reduce_slow_(word a)
+{
+    return a % MCM_PRIME;
+}
+
 static __device__ __forceinline__ word exec_zp_mul(exec_thread *t, word a, word b)
 {
     (void)t;
-    if ((a | b) >> 32) {
-        a %= MCM_PRIME;
-        b %= MCM_PRIME;
+    if (__builtin_expect((a | b) >> 32 != 0, 0)) {
+        a = mcm_zp_reduce_slow_(a);
+        b = mcm_zp_reduce_slow_(b);
     }
     word x = (word)(uint32_t)a * (uint32_t)b; /* both < 2^32: one 32 x 32 -> 64-bit product */
     word q = __umul64hi(x, MCM_BARRETT);      /* floor(x/p) or one less */
@@ -173,7 +197,9 @@ static __device__ __forceinline__ word exec_zp_mul(exec_thread *t, word a, word 
 static __device__ __forceinline__ word exec_zp_pow(exec_thread *t, word a, uint64_t e)
 {
     word x = 1;
-    for (a %= MCM_PRIME; e; e >>= 1) {
+    if (__builtin_expect(a >= MCM_PRIME, 0))
+        a = mcm_zp_reduce_slow_(a);
+    for (; e; e >>= 1) {
         if (e & 1)
             x = exec_zp_mul(t, x, a);
         if (e > 1)

@@ -22,8 +22,9 @@
  * made on the host, in setup.  This is the algorithm, the launches, the
  * private memory (5s + ℓ words) and the arithmetic (Barrett Z/pZ,
  * p = 469762049) of cuda_ref's kernel (the former cuda_ref/plain-division.cu);
- * its 2·steps + 2 synchronous steps are one looped kernel (MCM_KERNEL_LOOP,
- * the number of steps a param).
+ * its 2·steps + 2 synchronous steps are the schedule of one kernel
+ * (MCM_KERNEL_SCHEDULE: the hand-written kernel's own loop, a barrier
+ * after each step).
  *
  * One kernel fewer than model.c where s | m − n.  model.c reads n as the
  * number of coefficients of b and so makes m − n + 1 steps, ⌈(m − n + 1)/s⌉
@@ -146,18 +147,22 @@ static MCM_DEVICE void update(exec_thread *t, division_args *a)
         exec_gwrite(t, a->q, a->d - a->n - tid, exec_pread(t, q_slot(s, tid)));
 }
 
-MCM_STEP(division_step, division_args, a)
-{
-    const int k = t->step, last = 2 * a->steps + 1;
-    if (k > 0 && k < last)
-        quotient_step(t, a, (k - 1) >> 1, k & 1);
-    else if (k == 0)
-        load(t, a);
-    else
-        update(t, a);
-}
+MCM_STEP(load_step, division_args, a) { load(t, a); }
+MCM_STEP(factor_step, division_args, a) { quotient_step(t, a, t->step, 1); }
+MCM_STEP(reduce_step, division_args, a) { quotient_step(t, a, t->step, 0); }
+MCM_STEP(update_step, division_args, a) { update(t, a); }
 
-MCM_KERNEL_LOOP(division, division_args, division_step);
+/* The launch's steps: the load, then each division step's factor and its
+ * reduction of the leading coefficients (t->step = j), then the update. */
+MCM_KERNEL_SCHEDULE(division, division_args, a, sched)
+{
+    mcm_step(sched, load_step, 0);
+    for (int j = 0; j < a->steps; j++) {
+        mcm_step(sched, factor_step, j);
+        mcm_step(sched, reduce_step, j);
+    }
+    mcm_step(sched, update_step, 0);
+}
 
 static gmem r, b, q;
 static long n, m;
@@ -203,7 +208,7 @@ static int launches(exec_run *run)
 {
     for (long done = 0; done < m - n; done += s) {
         division_args a = {r, b, q, n, m - 1 - done, s, (int)(m - n - done < s ? m - n - done : s), inverse};
-        if (mcm_launch_steps(run, &division, 2 * a.steps + 2, (n + l - 1) / l, l, 5L * s + l, &a) < 0)
+        if (mcm_launch(run, &division, (n + l - 1) / l, l, 5L * s + l, &a) < 0)
             return -1;
     }
     return 0;

@@ -120,11 +120,11 @@ static MCM_DEVICE uint32_t bit_of(uint32_t key, int bit) { return bit < 32 ? key
 
 /* The first place in the sorted tile at private `at` (4ℓ keys) whose key's
  * digit is >= d: log2(4ℓ) halvings and a last probe, whatever the keys. */
-static MCM_DEVICE long first_with_digit(exec_thread *t, long at, uint32_t d, int shift, int bits)
+static MCM_DEVICE int first_with_digit(exec_thread *t, int at, uint32_t d, int shift, int bits)
 {
-    long base = 0;
-    for (long left = KEYS * (long)t->threads; left > 1;) {
-        long half = left / 2;
+    int base = 0;
+    for (int left = KEYS * t->threads; left > 1;) {
+        int half = left / 2;
         exec_ops(t, 3);
         base = digit_of((uint32_t)exec_pread(t, at + base + half), shift, bits) < d ? base + half : base;
         left -= half;
@@ -146,7 +146,7 @@ MCM_STEP(load_keys, sort_args, a)
  * whose bit shift + b is 0 are marked 1. */
 MCM_STEP(mark_zeros, sort_args, a)
 {
-    long in = (t->step & 1) * KEYS * (long)t->threads;
+    int in = (t->step & 1) * KEYS * t->threads;
     for (int j = t->tid; j < KEYS * t->threads; j += t->threads) {
         exec_ops(t, 2); /* the bit, the comparison */
         exec_pwrite(t, a->at.tile + j, bit_of((uint32_t)exec_pread(t, in + j), a->shift + t->step) == 0);
@@ -158,7 +158,7 @@ MCM_STEP(mark_zeros, sort_args, a)
  * before it. */
 MCM_STEP(split_keys, sort_args, a)
 {
-    long in = (t->step & 1) * KEYS * (long)t->threads, out = KEYS * (long)t->threads - in;
+    int in = (t->step & 1) * KEYS * t->threads, out = KEYS * t->threads - in;
     uint32_t zeros = (uint32_t)exec_pread(t, a->at.total);
     for (int j = t->tid; j < KEYS * t->threads; j += t->threads) {
         uint32_t key = (uint32_t)exec_pread(t, in + j), before = (uint32_t)exec_pread(t, a->at.tile + j);
@@ -170,13 +170,14 @@ MCM_STEP(split_keys, sort_args, a)
 /* The sorted tile (after t->step = s splits) out, and its histogram. */
 MCM_STEP(store_tile, sort_args, a)
 {
-    long at = (t->step & 1) * KEYS * (long)t->threads, base = t->bid * KEYS * t->threads;
+    int at = (t->step & 1) * KEYS * t->threads;
+    long base = t->bid * KEYS * t->threads;
     for (int j = t->tid; j < KEYS * t->threads; j += t->threads)
         exec_gwrite(t, a->sorted, base + j, exec_pread(t, at + j));
     uint32_t last = (1u << a->bits) - 1;
     for (uint32_t d = (uint32_t)t->tid; d <= last; d += (uint32_t)t->threads) {
-        long first = first_with_digit(t, at, d, a->shift, a->bits);
-        long end = d == last ? KEYS * (long)t->threads : first_with_digit(t, at, d + 1, a->shift, a->bits);
+        int first = first_with_digit(t, at, d, a->shift, a->bits);
+        int end = d == last ? KEYS * t->threads : first_with_digit(t, at, d + 1, a->shift, a->bits);
         exec_ops(t, 1);
         exec_gwrite(t, a->hist, (long)d * a->tiles + t->bid, (word)(end - first));
     }
