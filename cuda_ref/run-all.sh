@@ -31,7 +31,8 @@
 # device.txt (the device, the driver, the clocks at the start and the end)
 # and run-all.log (every program's stderr: seeds, warm-up clocks).
 # Environment: RUNS (timed rounds per point, default 25), WARMUP (default 3),
-# JOBS (parallel compile jobs, default: number of CPUs).
+# JOBS (parallel compile jobs, default: number of CPUs), MCMSIM_COMMIT (the
+# commit the tree was taken from, written into device.txt).
 # Needs nvcc and make; not the top-level Makefile (no Criterion, no SimGrid).
 # Exit status: 0 when every program exited 0 and every check is ok; 1 when
 # one failed (the other cases still run); 2 on bad usage, before measuring.
@@ -108,6 +109,7 @@ smi() {
     echo "# nvidia-smi at the start"
     smi
     nvidia-smi 2>&1 | head -20 || true
+    [ -n "${MCMSIM_COMMIT:-}" ] && echo "# code: commit $MCMSIM_COMMIT of mcmsim"
     echo "# nvcc"
     nvcc --version 2>/dev/null || /usr/local/cuda/bin/nvcc --version 2>/dev/null || true
     if [ -n "$handwritten" ]; then
