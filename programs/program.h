@@ -58,6 +58,13 @@ const char *program_name(const config_setting_t *program, const char *name);
  * user_program.h): exec mode is then its only mode. */
 int program_has_source(const config_setting_t *program);
 
+/* The program group's keys and their types, before any point: 0, or -1
+ * with fail() naming the key and its line. */
+int program_check(const config_setting_t *program);
+
+/* The keys of a program group, NULL-terminated. */
+const char *const *program_key_names(void);
+
 /* Read the program's params: the built-in's defaults (if any), then the
  * `params` group.  `name`: as in program_name(). */
 int program_params(const config_setting_t *program, const char *name, vars *params);
@@ -73,6 +80,10 @@ access_hook program_accesses(const config_setting_t *program, const char *name);
 /* The paper's closed forms at this point; 0 if the program has none. */
 int program_closed_form(const config_setting_t *program, const char *name, const vars *params,
                         const machine *m, closed_form *out);
+
+/* The i-th key of a kernel in a `kernels` list (0, 1, ...; NULL past the
+ * last), for the tests that cover the grammar. */
+const char *config_kernel_key(int i);
 
 /* Build a DAG from a `kernels = ( ... )` list (config_program.c). */
 kernel_dag *config_program_build(const char *name, const config_setting_t *kernels,

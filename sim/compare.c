@@ -23,18 +23,50 @@ static int axis_of(const char *key, const char *const *swept, int n_swept)
     return -1;
 }
 
+static const char *const compare_keys[] = {"claim", "key", "along", "a", "b", "best", "linear", NULL};
+
+const char *const *compare_key_names(void) { return compare_keys; }
+
+/* The group's members, each with its type; no other key. */
+static int read_members(const config_setting_t *c, spec *sp)
+{
+    char where[512];
+    memset(sp, 0, sizeof *sp);
+    if (!config_setting_is_group(c))
+        return setting_wrong_type(c, "compare", "a group { claim = ...; key = ...; along = ...; ... }");
+    for (int i = 0; i < config_setting_length(c); i++) {
+        const config_setting_t *s = config_setting_get_elem(c, (unsigned)i);
+        int known = 0;
+        for (int j = 0; compare_keys[j]; j++)
+            known |= strcmp(config_setting_name(s), compare_keys[j]) == 0;
+        setting_where(s, where, sizeof where);
+        if (!known)
+            return fail("%s: unknown compare key '%s' (known: claim, key, along, a, b, best, linear)", where,
+                        config_setting_name(s));
+    }
+    if (member_string(c, "claim", "compare claim", 500, &sp->claim) < 0 ||
+        member_string(c, "key", "compare key", 63, &sp->key) < 0 ||
+        member_string(c, "along", "compare along", 63, &sp->along) < 0 ||
+        member_string(c, "a", "compare a (a value of key, as the sweep writes it)", 63, &sp->a) < 0 ||
+        member_string(c, "b", "compare b (a value of key, as the sweep writes it)", 63, &sp->b) < 0 ||
+        member_bool(c, "best", "compare best", "the value of key with the least T along `along`", &sp->best) < 0 ||
+        member_bool(c, "linear", "compare linear", "a least-squares line along `along`", &sp->linear) < 0)
+        return -1;
+    return 0;
+}
+
+int compare_check(const config_setting_t *c)
+{
+    spec sp;
+    return read_members(c, &sp);
+}
+
 static int read_spec(const config_setting_t *c, const char *const *swept, int n_swept, spec *sp)
 {
     char where[512];
     setting_where(c, where, sizeof where);
-    memset(sp, 0, sizeof *sp);
-    config_setting_lookup_string(c, "claim", &sp->claim);
-    config_setting_lookup_string(c, "key", &sp->key);
-    config_setting_lookup_string(c, "along", &sp->along);
-    config_setting_lookup_string(c, "a", &sp->a);
-    config_setting_lookup_string(c, "b", &sp->b);
-    config_setting_lookup_bool(c, "best", &sp->best);
-    config_setting_lookup_bool(c, "linear", &sp->linear);
+    if (read_members(c, sp) < 0)
+        return -1;
     int kinds = (sp->a && sp->b) + sp->best + sp->linear;
     if (kinds != 1)
         return fail("%s: compare needs exactly one of: a and b (pairwise), best = true, linear = true", where);

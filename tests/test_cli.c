@@ -116,9 +116,9 @@ Test(cli, bad_formulas)
 
 Test(cli, impossible_machines)
 {
-    REFUSE_FILE(good_program, "--set p=0", "P = 0", "P > 0");
-    REFUSE_FILE(good_program, "--set p=-3", "P = -3");
-    REFUSE_FILE(good_program, "--set u=0", "U = 0", "U > 0");
+    REFUSE_FILE(good_program, "--set p=0", "--set p=0", "p = 0 is out of range", "from 1 to 2147483647");
+    REFUSE_FILE(good_program, "--set p=-3", "p = -3 is out of range");
+    REFUSE_FILE(good_program, "--set u=0", "u = 0 is out of range", "> 0");
     REFUSE_FILE(good_program, "--set policy=fastest", "policy", "fastest", "parallel, exclusive, shared");
     REFUSE_FILE(good_program, "--set p=two", "--set p", "number");
     char text[1024];
@@ -133,10 +133,10 @@ Test(cli, limits_name_the_rule_broken_and_the_machine_as_written)
     REFUSE_FILE("program = { name = \"p\"; kernels = ( { name = \"k\"; blocks = 0; threads = 32;\n"
                 "  span = 1; } ); };\n", "", "blocks = 0", "at least 1 block");
     char text[1024];
-    snprintf(text, sizeof text, "machine = { kind = \"dmm\"; p = 0; };\n%s", good_program);
-    REFUSE_FILE(text, "", "machine 'the inline machine group at ", ".cfg:1'", "p = 0");
-    snprintf(text, sizeof text, "machine = { name = \"mine\"; p = 0; };\n%s", good_program);
-    REFUSE_FILE(text, "", "machine 'mine'", "P = 0");
+    snprintf(text, sizeof text, "machine = { kind = \"dmm\"; p = 4; };\n%s", good_program);
+    REFUSE_FILE(text, "", "machine 'the inline machine group at ", ".cfg:1'", "l = 0 (not set)");
+    snprintf(text, sizeof text, "machine = { name = \"mine\"; block_retire = 10; };\n%s", good_program);
+    REFUSE_FILE(text, "", "machine 'mine'", "block_retire = 10 needs blocks_per_sm > 1");
     REFUSE_FILE("program = { name = \"p\"; kernels = ( { name = \"k\"; repeat = 2000000; blocks = 1;\n"
                 "  threads = 1; span = 1; } ); };\n", "", "repeat = 2e+06", "at most 1000000 kernels");
     char sweep[8192] = "sweep = { n = [";
