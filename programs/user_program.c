@@ -20,6 +20,7 @@
 #include "fail.h"
 #include "lifetime.h"
 #include "mcm_kernel.h"
+#include "user_filter.h"
 #include "wire.h"
 
 #include <dlfcn.h>
@@ -143,6 +144,12 @@ static int run_compiler(const char *source, const char *out)
 int user_program_compile(const char *source, char *so, size_t size)
 {
     uint64_t h = 0xcbf29ce484222325ull;
+    struct stat st;
+    if (stat(source, &st) == 0 && S_ISDIR(st.st_mode))
+        return fail("%s: is a folder, not a C file (program = { source = \"my_kernel.c\"; } names the program's "
+                    "file)", source);
+    if (stat(source, &st) == 0 && !S_ISREG(st.st_mode))
+        return fail("%s: is not a regular file, so not a C file to compile", source);
     if (hash_file(source, &h) < 0)
         return fail("%s: cannot read the program's source: %s", source, strerror(errno));
     char path[1100];
@@ -181,6 +188,7 @@ typedef struct whereabouts {
     int phase;
     int launches;   /* kernels launched so far */
     char kernel[64]; /* the last one launched */
+    user_filter_stop stop; /* the call the filter refused, if any */
 } whereabouts;
 
 struct mcm_params {
@@ -365,8 +373,12 @@ static void die_of_faults(void)
 static void child(int fd, const char *source, const char *so, const vars *params, const machine *m)
 {
     die_of_faults();
+    if (user_filter_begin(fd, &here->stop) < 0) {
+        send_failure(fd);
+        _exit(1);
+    }
     const mcm_program_entry *e = load(source, so);
-    if (!e) {
+    if (!e || user_filter_tighten(fd) < 0) {
         send_failure(fd);
         _exit(1);
     }
@@ -471,6 +483,15 @@ static void child_ended(pid_t pid, const char *source, const whereabouts *w)
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    if (w->stop.call) {
+        char call[160];
+        fail("%s: the program tried to %s during its %s%s%s%s, which exec mode does not allow (a program may only "
+             "compute and report to mcmsim); nothing was simulated", source,
+             user_filter_describe(&w->stop, call, sizeof call), phase_names[w->phase],
+             w->phase == PHASE_LAUNCHES && w->kernel[0] ? ", in kernel '" : "",
+             w->phase == PHASE_LAUNCHES ? w->kernel : "", w->phase == PHASE_LAUNCHES && w->kernel[0] ? "'" : "");
+        return;
+    }
     if (fail_message()[0])
         return; /* the program's own message came through */
     if (WIFSIGNALED(status))
