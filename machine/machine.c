@@ -258,13 +258,20 @@ static int store_number(machine *m, const field *f, double v, const char *writte
 
 int machine_set_field(machine *m, const char *key, const char *value)
 {
+    char where[256];
+    snprintf(where, sizeof where, "--set %s=%s", key, value);
+    return machine_set_field_at(m, key, value, where);
+}
+
+int machine_set_field_at(machine *m, const char *key, const char *value, const char *where)
+{
     const field *f = find_field(key);
     if (!f)
         return 0;
-    char where[256], range[256];
-    snprintf(where, sizeof where, "--set %s=%s", key, value);
+    char range[256], what[96];
+    snprintf(what, sizeof what, "machine key %s", key);
     double v;
-    int rc = f->kind == F_INT || f->kind == F_NUM ? text_number(value, where, "machine key", &v)
+    int rc = f->kind == F_INT || f->kind == F_NUM ? text_number(value, where, what, &v)
                                                    : store_text(m, f, value, where, key);
     if (rc > 0)
         rc = fail("%s: machine key '%s' takes %s, not \"%s\"", where, key, takes(f, range, sizeof range), value);

@@ -195,6 +195,8 @@ const char *machine_preset_dir(void);
  * a machine field and was set, 0 if it is not a machine field, -1 on a bad
  * value. */
 int machine_set_field(machine *m, const char *key, const char *value);
+/* The same, `where` naming the place in messages (e.g. "run.cfg:4: sweep p"). */
+int machine_set_field_at(machine *m, const char *key, const char *value, const char *where);
 
 /* The machine keys a config group or `--set` accepts, for messages:
  * "name, kind, p, ..., warp (or w), latency (or l)". */

@@ -66,8 +66,12 @@ static int load_machine(run_file *rf)
     const char *preset = NULL, *name = NULL;
     if (member_string(s, "preset", "machine preset", 255, &preset) < 0)
         return -1;
-    if (preset && load_machine_ref(&rf->machine, preset, rf->path, where) < 0)
-        return -1;
+    if (preset) {
+        char at[1100];
+        setting_where(config_setting_get_member(s, "preset"), at, sizeof at);
+        if (load_machine_ref(&rf->machine, preset, rf->path, at) < 0)
+            return -1;
+    }
     if (!preset && !config_setting_lookup_string(s, "name", &name))
         snprintf(rf->machine.name, sizeof rf->machine.name, "the inline machine group at %.280s", where);
     return machine_read_group(&rf->machine, s);
@@ -96,7 +100,7 @@ static int assign(machine *m, vars *v, const char *key, const char *value, int t
         if (typed && number != !is_text)
             return fail("%s: machine key '%s' takes %s, not %s%s%s", where, bare, number ? "a number" : "a string",
                         is_text ? "the string \"" : "the number ", value, is_text ? "\"" : "");
-        return machine_set_field(m, bare, value) < 0 ? -1 : 0;
+        return machine_set_field_at(m, bare, value, where) < 0 ? -1 : 0;
     }
     char names[512] = "";
     for (int i = 0; i < v->n; i++) {
@@ -305,20 +309,23 @@ static const machine *base_machine(const run_file *rf, long i)
 int runfile_point(const run_file *rf, long i, machine *m, vars *params, const char **program)
 {
     const char *name = NULL;
+    char where[1200];
     for (int s = 0; s < rf->n_sets; s++)
-        if (strcmp(rf->set_key[s], "program") == 0)
+        if (strcmp(rf->set_key[s], "program") == 0) {
             name = rf->set_value[s];
+            snprintf(where, sizeof where, "--set program=%s", name);
+        }
     for (int a = 0; a < rf->n_axes; a++)
-        if (strcmp(rf->axes[a].key, "program") == 0)
+        if (strcmp(rf->axes[a].key, "program") == 0) {
             name = runfile_axis_value(rf, i, a);
+            snprintf(where, sizeof where, "%s:%d: sweep program", rf->path, rf->axes[a].line);
+        }
     if (name && !builtin_find(name))
-        return fail("%s: program '%s' is not a built-in program (`mcmsim list` shows them)",
-                    rf->path, name);
+        return fail("%s: program '%s' is not a built-in program (`mcmsim list` shows them)", where, name);
     *program = program_name(rf->program, name);
     *m = *base_machine(rf, i);
     if (program_params(rf->program, name, params) < 0)
         return -1;
-    char where[1200];
     for (int s = 0; s < rf->n_sets; s++) {
         if (strcmp(rf->set_key[s], "program") == 0 || strcmp(rf->set_key[s], "machine") == 0)
             continue;

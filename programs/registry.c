@@ -6,9 +6,11 @@
 #include "fail.h"
 #include "user_program.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 extern const builtin_program program_euclid;
 extern const builtin_program program_cooley_tukey;
@@ -89,6 +91,11 @@ static int source_path(const config_setting_t *program, char *out, size_t size)
         snprintf(out, size, "%s", text);
     else
         snprintf(out, size, "%.*s/%s", (int)(slash - file), file, text);
+    struct stat st;
+    if (stat(out, &st) < 0)
+        return fail("%s: source \"%s\": cannot read %s: %s", where, text, out, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return fail("%s: source \"%s\" is a folder, not a C file", where, text);
     return 1;
 }
 

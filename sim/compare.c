@@ -248,8 +248,13 @@ int compare_print(FILE *out, const config_setting_t *compare, const run_point *p
         return -1;
     fprintf(out, "claim: %s\n", sp.claim ? sp.claim : "(the run file states no claim)");
     const machine *m = &pts[0].machine;
+    int machines_swept = 0;
+    for (int s = 0; s < n_swept; s++)
+        machines_swept |= strcmp(swept[s], "machine") == 0;
     if (source)
         fprintf(out, "%s:\n", source);
+    else if (machines_swept)
+        fprintf(out, "simulated on each machine swept:\n");
     else if (m->kind == KIND_MCM)
         fprintf(out, "machine '%s' (P = %d, U = %g, policy %s), simulated:\n", m->name, m->p, m->u,
                 memory_policy_name(m->policy));

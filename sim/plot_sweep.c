@@ -108,8 +108,12 @@ static int plot_lines(plot_session *s, const run_point *pts, long n, const char 
     if (g < 0)
         return -1;
     FILE *o = s->script;
+    int one_machine = 1; /* a sweep over `machine` has several, each with its clock */
+    for (long i = 1; i < n; i++)
+        one_machine &= strcmp(pts[i].machine.name, pts[0].machine.name) == 0 &&
+                       pts[i].machine.clock_hz == pts[0].machine.clock_hz;
     plot_quote(prog, sizeof prog, pts[0].program);
-    plot_quote(mach, sizeof mach, pts[0].machine.name);
+    plot_quote(mach, sizeof mach, one_machine ? pts[0].machine.name : "each machine swept");
     plot_quote(q, sizeof q, subtitle ? subtitle : "");
     fprintf(o, "set title \"%s on %s%s", prog, mach, q[0] ? "\\n" : "");
     int col = 0; /* wrap the claim at a space after 95 characters */
@@ -120,7 +124,9 @@ static int plot_lines(plot_session *s, const run_point *pts, long n, const char 
     }
     fprintf(o, "\" font 'sans,14' noenhanced\n");
     fprintf(o, "set xlabel '%s%s'\n", swept[x], strcmp(swept[x], "p") == 0 ? " (SMs)" : "");
-    if (pts[0].machine.kind == KIND_MCM) /* cycles, and what a cycle is in seconds */
+    if (pts[0].machine.kind == KIND_MCM && !one_machine)
+        fprintf(o, "set ylabel 'T (cycles of each machine)'\n");
+    else if (pts[0].machine.kind == KIND_MCM) /* cycles, and what a cycle is in seconds */
         fprintf(o, "set encoding utf8\nset ylabel 'T (cycles; 1 cycle = %.3g ns at %.3g GHz)'\n",
                 1e9 / pts[0].machine.clock_hz, pts[0].machine.clock_hz / 1e9);
     else
