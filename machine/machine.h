@@ -112,6 +112,11 @@
  * bandwidth, launch_latency, order) must keep their defaults, and u, z,
  * clock_hz and seed are ignored.  sim/dmm_umm.h runs such machines.
  *
+ * `name` and `source` describe the machine: `source` says where a preset's
+ * numbers come from (`mcmsim list` shows it; make validate writes it for
+ * the card presets).  Every key has its type and its range, stated in the
+ * message that refuses a value (machine.c's table).
+ *
  * Machines are read from libconfig files (presets live next to this file)
  * or from an inline `machine` group of a run file, and any field can be
  * overridden by name (`--set p=32`).  This module knows nothing of SimGrid

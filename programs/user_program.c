@@ -7,8 +7,9 @@
  * The story of one point: the parent hashes the file with the headers and
  * the compiler's command, and compiles it into the cache unless the object
  * is there (a temporary name, renamed when whole).  It forks; the child
- * loads the object, checks its entry point `mcm_program` and its API
- * version, and runs the program's three phases on a race-free exec run:
+ * closes what it inherited and enters the filter (user_filter.h), loads the
+ * object, tightens the filter, checks its entry point `mcm_program` and its
+ * API version, and runs the program's three phases on a race-free exec run:
  * setup, launches, check.  It writes the measured DAG to a pipe, kernel by
  * kernel, each kernel's block costs as runs of equal costs.  The parent
  * reads it whole or reports why not: the program's own message, or the
