@@ -398,5 +398,5 @@ Test(user_program, a_folder_given_as_the_source_is_named_a_folder)
     snprintf(sub, sizeof sub, "%s/kernel.c", dir);
     cr_assert_eq(mkdir(sub, 0755), 0);
     write_run_file(dir, "kernel", "");
-    expect_refused(dir, "kernel", (const char *[]){"kernel.c: is a folder, not a C file", NULL});
+    expect_refused(dir, "kernel", (const char *[]){"kernel.cfg:2: source \"kernel.c\" is a folder, not a C file", NULL});
 }
