@@ -423,3 +423,23 @@ int member_string(const config_setting_t *g, const char *key, const char *what, 
     *out = text;
     return 0;
 }
+
+int members_known(const config_setting_t *g, const char *const *keys, const char *what)
+{
+    for (int i = 0; i < config_setting_length(g); i++) {
+        const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
+        int known = 0;
+        for (int k = 0; keys[k]; k++)
+            known |= strcmp(config_setting_name(s), keys[k]) == 0;
+        if (known)
+            continue;
+        char where[512], names[512] = "";
+        for (int k = 0; keys[k]; k++) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", keys[k]);
+        }
+        setting_where(s, where, sizeof where);
+        return fail("%s: unknown %skey '%s' (known: %s)", where, what, config_setting_name(s), names);
+    }
+    return 0;
+}

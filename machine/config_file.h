@@ -64,6 +64,11 @@ int member_bool(const config_setting_t *g, const char *key, const char *what, co
  * not a string or is longer. */
 int member_string(const config_setting_t *g, const char *key, const char *what, size_t max, const char **out);
 
+/* Every member of group g is one of `keys` (NULL-terminated): 0, or -1
+ * with fail() naming the first other one and its line: "x.cfg:3: unknown
+ * WHATkey 'nmae' (known: name, ...)" (`what`: "program ", or ""). */
+int members_known(const config_setting_t *g, const char *const *keys, const char *what);
+
 /* Fail, naming the key of setting s, its line, what it takes and what it
  * holds: "x.cfg:3: kernel 'k' coalesced must be true or false, not the
  * string \"no\"".  Returns -1. */

@@ -188,20 +188,9 @@ static int read_sweep(run_file *rf)
 static int check_top_keys(run_file *rf)
 {
     config_setting_t *root = config_root_setting(&rf->cfg);
-    for (int i = 0; i < config_setting_length(root); i++) {
-        const config_setting_t *s = config_setting_get_elem(root, (unsigned)i);
-        int known = 0;
-        for (int j = 0; top_keys[j]; j++)
-            known |= strcmp(config_setting_name(s), top_keys[j]) == 0;
-        if (!known) {
-            char where[512];
-            setting_where(s, where, sizeof where);
-            return fail("%s: unknown key '%s' (a run file has machine, program, sweep, "
-                        "compare, description)", where, config_setting_name(s));
-        }
-    }
     const char *description;
-    if (member_string(root, "description", "description", 4096, &description) < 0)
+    if (members_known(root, top_keys, "") < 0 ||
+        member_string(root, "description", "description", 4096, &description) < 0)
         return -1;
     const config_setting_t *program = config_lookup(&rf->cfg, "program");
     if (program && !config_setting_is_group(program))

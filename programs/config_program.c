@@ -110,9 +110,10 @@ static int number(const config_setting_t *k, const char *key, const vars *v, dou
 {
     const kernel_key *kk = find_key(key);
     const config_setting_t *s = config_setting_get_member(k, key);
-    char where[600], at[512], range[512];
+    char where[700], at[512], what[180], range[512];
     setting_where(s ? s : k, at, sizeof at);
-    snprintf(where, sizeof where, "%s: kernel '%s' %s", at, kname, key);
+    snprintf(what, sizeof what, "kernel '%s' %s", kname, key);
+    snprintf(where, sizeof where, "%s: %s", at, what);
     if (!s) {
         if (isnan(fallback))
             return fail("%s: missing (every kernel needs blocks, threads and span)", where);
@@ -122,8 +123,8 @@ static int number(const config_setting_t *k, const char *key, const vars *v, dou
     int rc;
     if (config_setting_type(s) == CONFIG_TYPE_STRING)
         rc = formula_eval(config_setting_get_string(s), v, where, out);
-    else if ((rc = setting_number(s, where + strlen(at) + 2, out)) > 0)
-        return setting_wrong_type(s, where + strlen(at) + 2, "a number or a formula string");
+    else if ((rc = setting_number(s, what, out)) > 0)
+        return setting_wrong_type(s, what, "a number or a formula string");
     if (rc < 0)
         return -1;
     if (kk->whole && fabs(*out - round(*out)) <= 1e-9 * fmax(1, fabs(*out)))

@@ -183,22 +183,11 @@ const char *const *program_key_names(void) { return program_keys; }
  * config_program.c's). */
 int program_check(const config_setting_t *program)
 {
-    char where[512];
     if (!config_setting_is_group(program))
         return setting_wrong_type(program, "program", "a group { name = ...; ... }");
-    for (int i = 0; i < config_setting_length(program); i++) {
-        const config_setting_t *s = config_setting_get_elem(program, (unsigned)i);
-        int known = 0;
-        for (int j = 0; program_keys[j]; j++)
-            known |= strcmp(config_setting_name(s), program_keys[j]) == 0;
-        if (!known) {
-            setting_where(s, where, sizeof where);
-            return fail("%s: unknown program key '%s' (known: name, params, kernels, source, "
-                        "constraints, description)", where, config_setting_name(s));
-        }
-    }
     const char *text;
-    if (member_string(program, "name", "program name", 127, &text) < 0 ||
+    if (members_known(program, program_keys, "program ") < 0 ||
+        member_string(program, "name", "program name", 127, &text) < 0 ||
         member_string(program, "source", "program source (the path of a C file)", 1023, &text) < 0 ||
         member_string(program, "description", "program description", 4096, &text) < 0)
         return -1;

@@ -30,21 +30,11 @@ const char *const *compare_key_names(void) { return compare_keys; }
 /* The group's members, each with its type; no other key. */
 static int read_members(const config_setting_t *c, spec *sp)
 {
-    char where[512];
     memset(sp, 0, sizeof *sp);
     if (!config_setting_is_group(c))
         return setting_wrong_type(c, "compare", "a group { claim = ...; key = ...; along = ...; ... }");
-    for (int i = 0; i < config_setting_length(c); i++) {
-        const config_setting_t *s = config_setting_get_elem(c, (unsigned)i);
-        int known = 0;
-        for (int j = 0; compare_keys[j]; j++)
-            known |= strcmp(config_setting_name(s), compare_keys[j]) == 0;
-        setting_where(s, where, sizeof where);
-        if (!known)
-            return fail("%s: unknown compare key '%s' (known: claim, key, along, a, b, best, linear)", where,
-                        config_setting_name(s));
-    }
-    if (member_string(c, "claim", "compare claim", 500, &sp->claim) < 0 ||
+    if (members_known(c, compare_keys, "compare ") < 0 ||
+        member_string(c, "claim", "compare claim", 500, &sp->claim) < 0 ||
         member_string(c, "key", "compare key", 63, &sp->key) < 0 ||
         member_string(c, "along", "compare along", 63, &sp->along) < 0 ||
         member_string(c, "a", "compare a (a value of key, as the sweep writes it)", 63, &sp->a) < 0 ||

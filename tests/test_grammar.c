@@ -227,13 +227,12 @@ typedef struct outcome {
     char out[4096], err[8192];
 } outcome;
 
-static void slurp(const char *path, char *buf, size_t size)
+/* The file at `path` into buf, then removed. */
+static void take_file(const char *path, char *buf, size_t size)
 {
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
+    char *text = read_file(path, NULL);
+    snprintf(buf, size, "%s", text);
+    free(text);
     unlink(path);
 }
 
@@ -247,8 +246,8 @@ static outcome *run(const char *text)
     snprintf(cmd, sizeof cmd, "%s run %s >%s 2>%s", getenv("MCMSIM"), path, out, err);
     int rc = system(cmd);
     o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
-    slurp(out, o.out, sizeof o.out);
-    slurp(err, o.err, sizeof o.err);
+    take_file(out, o.out, sizeof o.out);
+    take_file(err, o.err, sizeof o.err);
     unlink(path);
     free(path);
     return &o;
