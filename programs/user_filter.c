@@ -27,6 +27,12 @@
 
 static user_filter_stop *stop_at; /* in the child: the parent's page */
 
+/* Argument n of a call, compared as the kernel reads it: an int (fd, pid,
+ * operation) on its low 32 bits, flags under a mask. */
+#define INT_ARG_IS(n, v) SCMP_CMP64(n, SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, (scmp_datum_t)(uint32_t)(v))
+#define ARG_HAS(n, mask, v) SCMP_CMP64(n, SCMP_CMP_MASKED_EQ, (scmp_datum_t)(mask), (scmp_datum_t)(v))
+#define ARG_IS(n, v) SCMP_CMP64(n, SCMP_CMP_EQ, (scmp_datum_t)(v), 0)
+
 /* ---- the sanitizers' own calls ---------------------------------------------- */
 
 #ifdef MCM_SANITIZE
@@ -93,19 +99,16 @@ static int allow_computing(scmp_filter_ctx f, int pipe_fd, int anonymous)
     for (size_t i = 0; i < sizeof calls / sizeof *calls && rc == 0; i++)
         rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, calls[i], 0);
     if (rc == 0)
-        rc = anonymous ? seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
-                                          SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS, MAP_ANONYMOUS))
+        rc = anonymous ? seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1, ARG_HAS(3, MAP_ANONYMOUS, MAP_ANONYMOUS))
                        : seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 0);
     if (rc == 0)
-        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)pipe_fd));
+        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, INT_ARG_IS(0, pipe_fd));
     if (rc == 0)
-        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, STDERR_FILENO));
+        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, INT_ARG_IS(0, STDERR_FILENO));
     if (rc == 0) /* isatty(2): the sanitizers' choice of colours */
-        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 2, SCMP_A0(SCMP_CMP_EQ, STDERR_FILENO),
-                              SCMP_A1(SCMP_CMP_EQ, TCGETS));
+        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 2, INT_ARG_IS(0, STDERR_FILENO), ARG_IS(1, TCGETS));
     if (rc == 0) /* abort() and raise() signal the child itself */
-        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
-                              SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()));
+        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, INT_ARG_IS(0, getpid()));
     return rc;
 }
 
@@ -120,10 +123,9 @@ static int allow_loading(scmp_filter_ctx f)
         rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, calls[i], 0);
     if (rc == 0)
         rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
-                              SCMP_A2(SCMP_CMP_MASKED_EQ, O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND, O_RDONLY));
+                              ARG_HAS(2, O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND, O_RDONLY));
     if (rc == 0) /* the running layer, added on top: a filter only ever narrows */
-        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 1,
-                              SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER));
+        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 1, INT_ARG_IS(0, SECCOMP_SET_MODE_FILTER));
     return rc;
 }
 
