@@ -434,10 +434,11 @@ static int cmd_run(int argc, char **argv, int compare)
     free(o.sets);
     if (rc == 0 && compare && !rf.compare)
         rc = fail("%s: no compare group to state (compare = { claim = ...; key = ...; along = ...; })", o.file);
-    char what[1200];
-    snprintf(what, sizeof what, "%s %s", o.paje ? "--paje" : "--trace", o.paje ? o.paje : o.trace);
-    if (rc == 0 && (o.trace || o.paje))
+    if (rc == 0 && (o.trace || o.paje)) {
+        char what[1200];
+        snprintf(what, sizeof what, "%s %s", o.paje ? "--paje" : "--trace", o.paje ? o.paje : o.trace);
         rc = one_point(&rf, what, "traces");
+    }
     const char *trace_final = o.trace;
     if (rc == 0 && o.trace) {
         trace_begin(&o);
