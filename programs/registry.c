@@ -96,6 +96,8 @@ static int source_path(const config_setting_t *program, char *out, size_t size)
         return fail("%s: source \"%s\": cannot read %s: %s", where, text, out, strerror(errno));
     if (S_ISDIR(st.st_mode))
         return fail("%s: source \"%s\" is a folder, not a C file", where, text);
+    if (!S_ISREG(st.st_mode))
+        return fail("%s: source \"%s\" is not a regular file, so not a C file", where, text);
     return 1;
 }
 
