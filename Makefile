@@ -20,7 +20,7 @@ DATADIR  := $(CURDIR)
 CFLAGS   += -std=c11 -O2 -g -Wall -Wextra -Wshadow -Wstrict-prototypes \
             -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
             -Isim -Imachine -Iprograms -Ivalidate -DMCMSIM_DATADIR='"$(DATADIR)"'
-LDLIBS   += -lsimgrid -lconfig -lmuparser -lcjson -lgsl -lgslcblas -lm -ldl
+LDLIBS   += -lsimgrid -lconfig -lmuparser -lcjson -lgsl -lgslcblas -lseccomp -lm -ldl
 # a user program (programs/user_program.c) is a shared object that calls the
 # exec layer in the binary that loads it: the binary exports its symbols
 LDFLAGS  += -rdynamic
@@ -41,7 +41,7 @@ ifeq ($(SAN),1)
   LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 endif
 
-PACKAGES := libsimgrid-dev libconfig-dev libcriterion-dev libmuparser-dev \
+PACKAGES := libsimgrid-dev libconfig-dev libcriterion-dev libmuparser-dev libseccomp-dev \
             libcjson-dev libgsl-dev gnuplot-nox pkg-config clang libclang-rt-14-dev pajeng
 
 # A case study's folder (programs/CASE/) holds its model (built into the

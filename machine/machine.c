@@ -71,33 +71,16 @@ double machine_start_latency(const machine *m)
     return m->launch == LAUNCH_GRAPH ? m->graph_start_latency : 0;
 }
 
-const char *launch_mode_name(launch_mode l)
-{
-    return l == LAUNCH_GRAPH ? "graph" : "stream";
-}
+/* The names of each choice, in the order of its enum. */
+static const char *const kinds[] = {"mcm", "dmm", "umm", NULL};
+static const char *const policies[] = {"parallel", "exclusive", "shared", NULL};
+static const char *const orders[] = {"fifo", "random", NULL};
+static const char *const launches[] = {"stream", "graph", NULL};
 
-const char *machine_kind_name(machine_kind k)
-{
-    switch (k) {
-    case KIND_DMM: return "dmm";
-    case KIND_UMM: return "umm";
-    default: return "mcm";
-    }
-}
-
-const char *memory_policy_name(memory_policy p)
-{
-    switch (p) {
-    case MEM_EXCLUSIVE: return "exclusive";
-    case MEM_SHARED: return "shared";
-    default: return "parallel";
-    }
-}
-
-const char *block_order_name(block_order o)
-{
-    return o == ORDER_RANDOM ? "random" : "fifo";
-}
+const char *launch_mode_name(launch_mode l) { return launches[l]; }
+const char *machine_kind_name(machine_kind k) { return kinds[k]; }
+const char *memory_policy_name(memory_policy p) { return policies[p]; }
+const char *block_order_name(block_order o) { return orders[o]; }
 
 double machine_bandwidth(const machine *m)
 {
@@ -106,60 +89,72 @@ double machine_bandwidth(const machine *m)
 
 /* ---- one table of fields ------------------------------------------------ */
 
-typedef enum { F_NAME, F_INT, F_NUM, F_POLICY, F_ORDER, F_SEED, F_KIND, F_LAUNCH } field_kind;
+typedef enum { F_TEXT, F_INT, F_NUM, F_SEED, F_CHOICE } field_kind;
+
+#define INT_TOP 2147483647.0 /* an int field holds at most 2^31 - 1 */
 
 typedef struct field {
     const char *key;
     field_kind kind;
     size_t offset;
-    const char *alias; /* a second key for the same field, or NULL */
+    double lo, hi;      /* F_INT, F_NUM: the range */
+    int lo_open;        /* F_NUM: > lo, not >= lo */
+    const char *const *choices; /* F_CHOICE: the names, in the order of the enum */
+    const char *alias;  /* a second key for the same field, or NULL */
 } field;
 
+#define TEXT(key, member) {key, F_TEXT, offsetof(machine, member), 0, sizeof ((machine *)0)->member - 1, 0, NULL, NULL}
+#define WHOLE(key, member, lo, hi) {key, F_INT, offsetof(machine, member), lo, hi, 0, NULL, NULL}
+#define NUMBER(key, member, lo) {key, F_NUM, offsetof(machine, member), lo, EXACT_WHOLE_MAX, 0, NULL, NULL}
+#define POSITIVE(key, member) {key, F_NUM, offsetof(machine, member), 0, EXACT_WHOLE_MAX, 1, NULL, NULL}
+#define CHOICE(key, member, names) {key, F_CHOICE, offsetof(machine, member), 0, 0, 0, names, NULL}
+
 static const field fields[] = {
-    {"name", F_NAME, offsetof(machine, name), NULL},
-    {"kind", F_KIND, offsetof(machine, kind), NULL},
-    {"p", F_INT, offsetof(machine, p), NULL},
-    {"u", F_NUM, offsetof(machine, u), NULL},
-    {"z", F_NUM, offsetof(machine, z), NULL},
-    {"policy", F_POLICY, offsetof(machine, policy), NULL},
-    {"bandwidth", F_NUM, offsetof(machine, bandwidth), NULL},
-    {"launch_latency", F_NUM, offsetof(machine, launch_latency), NULL},
-    {"block_dispatch", F_NUM, offsetof(machine, block_dispatch), NULL},
-    {"clock_hz", F_NUM, offsetof(machine, clock_hz), NULL},
-    {"order", F_ORDER, offsetof(machine, order), NULL},
-    {"seed", F_SEED, offsetof(machine, seed), NULL},
-    {"warp", F_INT, offsetof(machine, warp), "w"},
-    {"latency", F_INT, offsetof(machine, latency), "l"},
-    {"lanes", F_NUM, offsetof(machine, lanes), NULL},
-    {"lanes_mulmod", F_NUM, offsetof(machine, lanes_mulmod), NULL},
-    {"lanes_addmod", F_NUM, offsetof(machine, lanes_addmod), NULL},
-    {"lanes_private", F_NUM, offsetof(machine, lanes_private), NULL},
-    {"private_port", F_INT, offsetof(machine, private_port), NULL},
-    {"cycles_plain", F_NUM, offsetof(machine, cycles_plain), NULL},
-    {"cycles_mulmod", F_NUM, offsetof(machine, cycles_mulmod), NULL},
-    {"cycles_addmod", F_NUM, offsetof(machine, cycles_addmod), NULL},
-    {"cycles_private", F_NUM, offsetof(machine, cycles_private), NULL},
-    {"cycles_barrier", F_NUM, offsetof(machine, cycles_barrier), NULL},
-    {"issue_rate", F_NUM, offsetof(machine, issue_rate), NULL},
-    {"cycles_issue", F_NUM, offsetof(machine, cycles_issue), NULL},
-    {"blocks_per_sm", F_INT, offsetof(machine, blocks_per_sm), NULL},
-    {"block_retire", F_NUM, offsetof(machine, block_retire), NULL},
-    {"threads_per_sm", F_INT, offsetof(machine, threads_per_sm), NULL},
-    {"l2_words", F_NUM, offsetof(machine, l2_words), NULL},
-    {"u_dram", F_NUM, offsetof(machine, u_dram), NULL},
-    {"u_dram_unaligned", F_NUM, offsetof(machine, u_dram_unaligned), NULL},
-    {"u_dram_mixed", F_NUM, offsetof(machine, u_dram_mixed), NULL},
-    {"sector_words", F_NUM, offsetof(machine, sector_words), NULL},
-    {"l1_words", F_NUM, offsetof(machine, l1_words), NULL},
-    {"line_words", F_NUM, offsetof(machine, line_words), NULL},
-    {"u_l1", F_NUM, offsetof(machine, u_l1), NULL},
-    {"read_latency_l1", F_NUM, offsetof(machine, read_latency_l1), NULL},
-    {"u_dram_partial", F_NUM, offsetof(machine, u_dram_partial), NULL},
-    {"read_latency", F_NUM, offsetof(machine, read_latency), NULL},
-    {"read_latency_dram", F_NUM, offsetof(machine, read_latency_dram), NULL},
-    {"launch", F_LAUNCH, offsetof(machine, launch), NULL},
-    {"graph_launch_latency", F_NUM, offsetof(machine, graph_launch_latency), NULL},
-    {"graph_start_latency", F_NUM, offsetof(machine, graph_start_latency), NULL},
+    TEXT("name", name),
+    TEXT("source", source),
+    CHOICE("kind", kind, kinds),
+    WHOLE("p", p, 1, INT_TOP),
+    POSITIVE("u", u),
+    NUMBER("z", z, 1),
+    CHOICE("policy", policy, policies),
+    NUMBER("bandwidth", bandwidth, 0),
+    NUMBER("launch_latency", launch_latency, 0),
+    NUMBER("block_dispatch", block_dispatch, 0),
+    POSITIVE("clock_hz", clock_hz),
+    CHOICE("order", order, orders),
+    {"seed", F_SEED, offsetof(machine, seed), 0, 0, 0, NULL, NULL},
+    {"warp", F_INT, offsetof(machine, warp), 1, INT_TOP, 0, NULL, "w"},
+    {"latency", F_INT, offsetof(machine, latency), 0, INT_TOP, 0, NULL, "l"},
+    NUMBER("lanes", lanes, 0),
+    NUMBER("lanes_mulmod", lanes_mulmod, 0),
+    NUMBER("lanes_addmod", lanes_addmod, 0),
+    NUMBER("lanes_private", lanes_private, 0),
+    WHOLE("private_port", private_port, 0, 1),
+    NUMBER("cycles_plain", cycles_plain, 0),
+    NUMBER("cycles_mulmod", cycles_mulmod, 0),
+    NUMBER("cycles_addmod", cycles_addmod, 0),
+    NUMBER("cycles_private", cycles_private, 0),
+    NUMBER("cycles_barrier", cycles_barrier, 0),
+    NUMBER("issue_rate", issue_rate, 0),
+    NUMBER("cycles_issue", cycles_issue, 0),
+    WHOLE("blocks_per_sm", blocks_per_sm, 1, INT_TOP),
+    NUMBER("block_retire", block_retire, 0),
+    WHOLE("threads_per_sm", threads_per_sm, 0, INT_TOP),
+    NUMBER("l2_words", l2_words, 0),
+    NUMBER("u_dram", u_dram, 0),
+    NUMBER("u_dram_unaligned", u_dram_unaligned, 0),
+    NUMBER("u_dram_mixed", u_dram_mixed, 0),
+    NUMBER("sector_words", sector_words, 0),
+    NUMBER("l1_words", l1_words, 0),
+    NUMBER("line_words", line_words, 0),
+    NUMBER("u_l1", u_l1, 0),
+    NUMBER("read_latency_l1", read_latency_l1, 0),
+    NUMBER("u_dram_partial", u_dram_partial, 0),
+    NUMBER("read_latency", read_latency, 0),
+    NUMBER("read_latency_dram", read_latency_dram, 0),
+    CHOICE("launch", launch, launches),
+    NUMBER("graph_launch_latency", graph_launch_latency, 0),
+    NUMBER("graph_start_latency", graph_start_latency, 0),
 };
 enum { N_FIELDS = sizeof fields / sizeof fields[0] };
 
@@ -184,81 +179,150 @@ const char *machine_field_names(void)
     return names;
 }
 
-static int parse_number(const char *text, double *out)
+int machine_field_is_number(const char *key)
 {
+    const field *f = find_field(key);
+    return !f ? -1 : f->kind == F_INT || f->kind == F_NUM || f->kind == F_SEED;
+}
+
+const char *machine_key(int i)
+{
+    return i >= 0 && i < N_FIELDS ? fields[i].key : NULL;
+}
+
+/* What field f takes, for messages: "a whole number from 1 to 2147483647". */
+static const char *takes(const field *f, char *out, size_t size)
+{
+    switch (f->kind) {
+    case F_TEXT:
+        snprintf(out, size, "a string of at most %.0f characters", f->hi);
+        break;
+    case F_INT:
+        snprintf(out, size, f->hi == f->lo + 1 ? "%.0f or %.0f" : "a whole number from %.0f to %.0f", f->lo, f->hi);
+        break;
+    case F_NUM:
+        snprintf(out, size, "a number %s %g, at most 2^53", f->lo_open ? ">" : ">=", f->lo);
+        break;
+    case F_SEED:
+        snprintf(out, size, "a whole number from 0 to 18446744073709551615");
+        break;
+    case F_CHOICE: {
+        size_t used = (size_t)snprintf(out, size, "one of ");
+        for (int i = 0; f->choices[i] && used < size; i++)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "", f->choices[i]);
+        break;
+    }
+    }
+    return out;
+}
+
+/* A name, a choice or a seed, as text, into field f of m; `where` and
+ * `key` (as written) name it in messages. */
+static int store_text(machine *m, const field *f, const char *text, const char *where, const char *key)
+{
+    char *slot = (char *)m + f->offset, range[256];
+    if (f->kind == F_TEXT) {
+        if (strlen(text) > f->hi)
+            return fail("%s: machine key '%s' is %zu characters long, out of range: it takes %s", where, key,
+                        strlen(text), takes(f, range, sizeof range));
+        snprintf(slot, (size_t)f->hi + 1, "%s", text);
+        return 0;
+    }
+    if (f->kind == F_CHOICE) {
+        for (int i = 0; f->choices[i]; i++)
+            if (strcmp(text, f->choices[i]) == 0) {
+                *(int *)slot = i;
+                return 0;
+            }
+        return fail("%s: %s \"%s\" is not %s", where, key, text, takes(f, range, sizeof range));
+    }
+    /* F_SEED: every 64-bit seed, which a double would not hold */
     char *end;
     errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno || !isfinite(v))
-        return -1;
-    *out = v;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || *end || text[strspn(text, " ")] == '-' || errno)
+        return fail("%s: machine key %s = %s is out of range: it takes %s", where, key, text,
+                    takes(f, range, sizeof range));
+    *(uint64_t *)slot = v;
     return 0;
 }
 
-/* Store `text` into field f of m; `where` prefixes messages. */
-static int store_text(machine *m, const field *f, const char *text, const char *where)
+/* A number into field f of m, checked against its range; `written` is
+ * the number as the user wrote it. */
+static int store_number(machine *m, const field *f, double v, const char *written, const char *where,
+                        const char *key)
 {
+    char range[256];
+    int whole = v == floor(v);
+    if (f->kind == F_INT && !whole)
+        return fail("%s: machine key %s = %s is not a whole number: it takes %s", where, key, written,
+                    takes(f, range, sizeof range));
+    if (v < f->lo || (f->lo_open && v == f->lo) || v > f->hi)
+        return fail("%s: machine key %s = %s is out of range: it takes %s", where, key, written,
+                    takes(f, range, sizeof range));
     char *slot = (char *)m + f->offset;
-    double v;
-    switch (f->kind) {
-    case F_NAME:
-        snprintf(slot, sizeof m->name, "%s", text);
-        return 0;
-    case F_POLICY:
-        if (strcmp(text, "parallel") == 0) *(memory_policy *)slot = MEM_PARALLEL;
-        else if (strcmp(text, "exclusive") == 0) *(memory_policy *)slot = MEM_EXCLUSIVE;
-        else if (strcmp(text, "shared") == 0) *(memory_policy *)slot = MEM_SHARED;
-        else return fail("%s: policy \"%s\" is not one of parallel, exclusive, shared", where, text);
-        return 0;
-    case F_ORDER:
-        if (strcmp(text, "fifo") == 0) *(block_order *)slot = ORDER_FIFO;
-        else if (strcmp(text, "random") == 0) *(block_order *)slot = ORDER_RANDOM;
-        else return fail("%s: order \"%s\" is not one of fifo, random", where, text);
-        return 0;
-    case F_KIND:
-        if (strcmp(text, "mcm") == 0) *(machine_kind *)slot = KIND_MCM;
-        else if (strcmp(text, "dmm") == 0) *(machine_kind *)slot = KIND_DMM;
-        else if (strcmp(text, "umm") == 0) *(machine_kind *)slot = KIND_UMM;
-        else return fail("%s: kind \"%s\" is not one of mcm, dmm, umm", where, text);
-        return 0;
-    case F_LAUNCH:
-        if (strcmp(text, "stream") == 0) *(launch_mode *)slot = LAUNCH_STREAM;
-        else if (strcmp(text, "graph") == 0) *(launch_mode *)slot = LAUNCH_GRAPH;
-        else return fail("%s: launch \"%s\" is not one of stream, graph", where, text);
-        return 0;
-    default:
-        break;
-    }
-    if (parse_number(text, &v) < 0)
-        return fail("%s: machine field '%s' needs a number, not \"%s\"", where, f->key, text);
-    if (f->kind == F_INT) {
-        if (v != floor(v) || fabs(v) > 1e9)
-            return fail("%s: machine field '%s' needs a whole number, not %s", where, f->key, text);
+    if (f->kind == F_INT)
         *(int *)slot = (int)v;
-    } else if (f->kind == F_SEED) {
-        if (v < 0 || v != floor(v) || v > 1.8e19)
-            return fail("%s: seed needs a whole number >= 0, not %s", where, text);
-        *(uint64_t *)slot = (uint64_t)v;
-    } else {
+    else
         *(double *)slot = v;
-    }
     return 0;
 }
 
 int machine_set_field(machine *m, const char *key, const char *value)
 {
+    char where[256];
+    snprintf(where, sizeof where, "--set %s=%s", key, value);
+    return machine_set_field_at(m, key, value, where);
+}
+
+int machine_set_field_at(machine *m, const char *key, const char *value, const char *where)
+{
     const field *f = find_field(key);
     if (!f)
         return 0;
-    char where[96];
-    snprintf(where, sizeof where, "--set %s", key);
-    return store_text(m, f, value, where) < 0 ? -1 : 1;
+    char range[256], what[96];
+    snprintf(what, sizeof what, "machine key %s", key);
+    double v;
+    int rc = f->kind == F_INT || f->kind == F_NUM ? text_number(value, where, what, &v)
+                                                   : store_text(m, f, value, where, key);
+    if (rc > 0)
+        rc = fail("%s: machine key '%s' takes %s, not \"%s\"", where, key, takes(f, range, sizeof range), value);
+    else if (rc == 0 && (f->kind == F_INT || f->kind == F_NUM))
+        rc = store_number(m, f, v, value, where, key);
+    return rc < 0 ? -1 : 1;
 }
 
-void setting_where(const config_setting_t *s, char *out, size_t size)
+/* One member of a machine group into m, with its type. */
+static int read_field(machine *m, const field *f, const config_setting_t *s)
 {
-    const char *file = config_setting_source_file(s);
-    snprintf(out, size, "%s:%u", file ? file : "<config>", config_setting_source_line(s));
+    char where[512], what[128], range[256], written[64];
+    const char *key = config_setting_name(s);
+    setting_where(s, where, sizeof where);
+    snprintf(what, sizeof what, "machine key '%s'", key);
+    int type = config_setting_type(s);
+    if (f->kind == F_TEXT || f->kind == F_CHOICE)
+        return type == CONFIG_TYPE_STRING ? store_text(m, f, config_setting_get_string(s), where, key)
+                                          : setting_wrong_type(s, what, takes(f, range, sizeof range));
+    if (f->kind == F_SEED) {
+        if (type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64)
+            snprintf(written, sizeof written, "%lld", config_setting_get_int64(s));
+        else if (type == CONFIG_TYPE_FLOAT)
+            snprintf(written, sizeof written, "%.17g", config_setting_get_float(s));
+        else
+            return setting_wrong_type(s, what, takes(f, range, sizeof range));
+        return store_text(m, f, written, where, key);
+    }
+    double v;
+    int rc = setting_number(s, what, &v);
+    if (rc > 0)
+        return setting_wrong_type(s, what, takes(f, range, sizeof range));
+    if (rc < 0)
+        return -1;
+    if (type == CONFIG_TYPE_FLOAT)
+        snprintf(written, sizeof written, "%.17g", v);
+    else
+        snprintf(written, sizeof written, "%lld", config_setting_get_int64(s));
+    return store_number(m, f, v, written, where, key);
 }
 
 int machine_read_group(machine *m, const config_setting_t *group)
@@ -266,32 +330,17 @@ int machine_read_group(machine *m, const config_setting_t *group)
     char where[512];
     setting_where(group, where, sizeof where);
     if (!config_setting_is_group(group))
-        return fail("%s: 'machine' must be a group { ... } or a preset name", where);
+        return setting_wrong_type(group, "machine", "a preset name, a machine file or a group { p = ...; ... }");
     for (int i = 0; i < config_setting_length(group); i++) {
         const config_setting_t *s = config_setting_get_elem(group, (unsigned)i);
         const char *key = config_setting_name(s);
         setting_where(s, where, sizeof where);
         if (strcmp(key, "preset") == 0)
-            continue; /* a run file's inline machine may start from a preset */
+            continue; /* a run file's inline machine may start from a preset (runfile.c) */
         const field *f = find_field(key);
         if (!f)
             return fail("%s: unknown machine key '%s' (known: %s)", where, key, machine_field_names());
-        char text[128];
-        switch (config_setting_type(s)) {
-        case CONFIG_TYPE_STRING:
-            snprintf(text, sizeof text, "%s", config_setting_get_string(s));
-            break;
-        case CONFIG_TYPE_INT:
-        case CONFIG_TYPE_INT64:
-            snprintf(text, sizeof text, "%lld", config_setting_get_int64(s));
-            break;
-        case CONFIG_TYPE_FLOAT:
-            snprintf(text, sizeof text, "%.17g", config_setting_get_float(s));
-            break;
-        default:
-            return fail("%s: machine key '%s' needs a number or a string", where, key);
-        }
-        if (store_text(m, f, text, where) < 0)
+        if (read_field(m, f, s) < 0)
             return -1;
     }
     return 0;
@@ -315,18 +364,14 @@ int machine_load_file(machine *m, const char *path)
     machine_defaults(m); /* a file gives a whole machine: unset fields keep the defaults */
     config_t cfg;
     config_init(&cfg);
-    int rc = 0;
-    if (!config_read_file(&cfg, path)) {
-        if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
-            rc = fail("%s: cannot read machine file", path);
-        else
-            rc = fail("%s:%d: syntax error: %s", config_error_file(&cfg) ? config_error_file(&cfg) : path,
-                      config_error_line(&cfg), config_error_text(&cfg));
-    } else {
+    int rc = config_file_read(&cfg, path);
+    if (rc == 0) {
         config_setting_t *root = config_root_setting(&cfg);
         config_setting_t *group = config_setting_get_member(root, "machine");
         if (!group || config_setting_length(root) != 1)
             rc = fail("%s: a machine file holds exactly one group: machine = { ... };", path);
+        else if (config_setting_is_group(group) && config_setting_get_member(group, "preset"))
+            rc = fail("%s: preset is for a run file's inline machine; a machine file gives its keys", path);
         else
             rc = machine_read_group(m, group);
     }

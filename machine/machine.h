@@ -146,6 +146,11 @@
  * bandwidth, launch_latency, order) must keep their defaults, and u, z,
  * clock_hz and seed are ignored.  sim/dmm_umm.h runs such machines.
  *
+ * `name` and `source` describe the machine: `source` says where a preset's
+ * numbers come from (`mcmsim list` shows it; make validate writes it for
+ * the card presets).  Every key has its type and its range, stated in the
+ * message that refuses a value (machine.c's table).
+ *
  * Machines are read from libconfig files (presets live next to this file)
  * or from an inline `machine` group of a run file, and any field can be
  * overridden by name (`--set p=32`).  This module knows nothing of SimGrid
@@ -153,6 +158,8 @@
  */
 #ifndef MCM_MACHINE_H
 #define MCM_MACHINE_H
+
+#include "config_file.h"
 
 #include <libconfig.h>
 #include <stdint.h>
@@ -165,6 +172,7 @@ typedef enum { LAUNCH_STREAM, LAUNCH_GRAPH } launch_mode;
 
 typedef struct machine {
     char name[320];        /* as the run file wrote it: a preset, a path, or an inline group */
+    char source[256];      /* where its numbers come from (a preset's measurement session), or "" */
     machine_kind kind;     /* mcm (default), dmm or umm */
     int p;                 /* P: streaming multiprocessors (dmm/umm: threads) */
     double u;              /* U: cycles to move one word global <-> private */
@@ -221,9 +229,6 @@ void machine_defaults(machine *m);
  * messages (e.g. "run.cfg:3: machine").  Unknown keys are errors. */
 int machine_read_group(machine *m, const config_setting_t *group);
 
-/* "file:line" of a config setting, for messages. */
-void setting_where(const config_setting_t *s, char *out, size_t size);
-
 /* Load a machine file (a preset): the defaults, then the fields of the
  * file's one `machine` group. */
 int machine_load_file(machine *m, const char *path);
@@ -238,10 +243,20 @@ const char *machine_preset_dir(void);
  * a machine field and was set, 0 if it is not a machine field, -1 on a bad
  * value. */
 int machine_set_field(machine *m, const char *key, const char *value);
+/* The same, `where` naming the place in messages (e.g. "run.cfg:4: sweep p"). */
+int machine_set_field_at(machine *m, const char *key, const char *value, const char *where);
 
 /* The machine keys a config group or `--set` accepts, for messages:
  * "name, kind, p, ..., warp (or w), latency (or l)". */
 const char *machine_field_names(void);
+
+/* 1 if `key` is a machine field of numbers, 0 of names (name, source,
+ * kind, policy, order, launch), -1 if it is no machine field. */
+int machine_field_is_number(const char *key);
+
+/* The i-th machine key (0, 1, ...; NULL past the last), for the tests
+ * that cover the grammar. */
+const char *machine_key(int i);
 
 /* Check the rules every machine obeys (P > 0, U > 0, Z > 0, ...; on a
  * dmm/umm machine p, w, l >= 1 and no MCM-only setting). */

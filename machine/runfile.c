@@ -1,19 +1,21 @@
 /*
  * runfile.c — reading a run file and expanding its sweep (see runfile.h).
  *
- * Invariant: after runfile_load() succeeds, every sweep key names a param
- * or a machine field, so runfile_point() can only fail on a bad value.
+ * Invariant: after runfile_load() succeeds, every sweep key names a param,
+ * a machine field, `program` or `machine`, and every machine a point can
+ * take is loaded, so runfile_point() can only fail on a bad value.
  */
 #include "runfile.h"
+#include "compare.h"
 #include "fail.h"
 #include "program.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const top_keys[] = {"machine", "program", "sweep", "compare", "description", NULL};
+
+const char *const *runfile_top_keys(void) { return top_keys; }
 
 static void dirname_of(const char *path, char *out, size_t size)
 {
@@ -25,15 +27,16 @@ static void dirname_of(const char *path, char *out, size_t size)
         snprintf(out, size, ".");
 }
 
-/* `machine = "name"`: a preset; `machine = "x/y.cfg"`: a file, relative to
- * the run file's directory. */
-static int load_machine_ref(machine *m, const char *ref, const char *runfile)
+/* "h100": a preset; "x/y.cfg": a machine file, relative to the folder of
+ * `runfile` (NULL: to the current folder, as the command line gives it).
+ * `where` names the place in messages. */
+static int load_machine_ref(machine *m, const char *ref, const char *runfile, const char *where)
 {
     char path[2048];
     if (strchr(ref, '/') || strstr(ref, ".cfg")) {
         char dir[1024];
-        dirname_of(runfile, dir, sizeof dir);
-        if (ref[0] == '/')
+        dirname_of(runfile ? runfile : ".", dir, sizeof dir);
+        if (ref[0] == '/' || !runfile)
             snprintf(path, sizeof path, "%s", ref);
         else
             snprintf(path, sizeof path, "%s/%s", dir, ref);
@@ -41,8 +44,8 @@ static int load_machine_ref(machine *m, const char *ref, const char *runfile)
         machine_preset_path(ref, path, sizeof path);
         FILE *f = fopen(path, "r");
         if (!f)
-            return fail("%s: machine \"%s\" is not a preset (presets are in %s; "
-                        "`mcmsim list` shows them)", runfile, ref, machine_preset_dir());
+            return fail("%s: machine \"%s\" is not a preset (presets are in %s; `mcmsim list` shows them) "
+                        "nor a machine file (a path with a / or ending in .cfg)", where, ref, machine_preset_dir());
         fclose(f);
     }
     return machine_load_file(m, path);
@@ -54,39 +57,50 @@ static int load_machine(run_file *rf)
     const config_setting_t *s = config_lookup(&rf->cfg, "machine");
     if (!s)
         return 0;
+    char where[1100];
+    setting_where(s, where, sizeof where);
     if (config_setting_type(s) == CONFIG_TYPE_STRING)
-        return load_machine_ref(&rf->machine, config_setting_get_string(s), rf->path);
-    const char *preset, *name;
-    int has_preset = config_setting_is_group(s) && config_setting_lookup_string(s, "preset", &preset);
-    if (has_preset && load_machine_ref(&rf->machine, preset, rf->path) < 0)
+        return load_machine_ref(&rf->machine, config_setting_get_string(s), rf->path, where);
+    if (!config_setting_is_group(s))
+        return setting_wrong_type(s, "machine", "a preset name, a machine file or a group { p = ...; ... }");
+    const char *preset = NULL, *name = NULL;
+    if (member_string(s, "preset", "machine preset", 255, &preset) < 0)
         return -1;
-    if (!has_preset && !(config_setting_is_group(s) && config_setting_lookup_string(s, "name", &name))) {
-        char where[256];
-        setting_where(s, where, sizeof where);
-        snprintf(rf->machine.name, sizeof rf->machine.name, "the inline machine group at %s", where);
+    if (preset) {
+        char at[1100];
+        setting_where(config_setting_get_member(s, "preset"), at, sizeof at);
+        if (load_machine_ref(&rf->machine, preset, rf->path, at) < 0)
+            return -1;
     }
+    if (!preset && !config_setting_lookup_string(s, "name", &name))
+        snprintf(rf->machine.name, sizeof rf->machine.name, "the inline machine group at %.280s", where);
     return machine_read_group(&rf->machine, s);
 }
 
-/* Apply key=value to machine m / params v.  Returns -1 on an unknown key
- * or a bad value. */
-static int assign(machine *m, vars *v, const char *key, const char *value, const char *where)
+/* Apply key=value to machine m / params v.  `typed`: the value comes from
+ * a sweep, where a string and a number are told apart (a --set value is
+ * text either way).  Returns -1 on an unknown key or a bad value. */
+static int assign(machine *m, vars *v, const char *key, const char *value, int typed, int is_text,
+                  const char *where)
 {
     int force_machine = strncmp(key, "machine.", 8) == 0;
     int force_params = strncmp(key, "params.", 7) == 0;
     const char *bare = force_machine ? key + 8 : force_params ? key + 7 : key;
+    char what[128];
     if (!force_machine && vars_get(v, bare)) {
-        char *end;
-        errno = 0;
-        double x = strtod(value, &end);
-        if (end == value || *end || errno || !isfinite(x))
+        snprintf(what, sizeof what, "param '%s'", bare);
+        double x;
+        int rc = typed && is_text ? 1 : text_number(value, where, what, &x);
+        if (rc > 0)
             return fail("%s: param '%s' needs a number, not \"%s\"", where, bare, value);
-        return vars_set(v, bare, x);
+        return rc < 0 ? -1 : vars_set(v, bare, x);
     }
-    if (!force_params) {
-        int r = machine_set_field(m, bare, value);
-        if (r != 0)
-            return r < 0 ? -1 : 0;
+    int number = machine_field_is_number(bare);
+    if (!force_params && number >= 0) {
+        if (typed && number != !is_text)
+            return fail("%s: machine key '%s' takes %s, not %s%s%s", where, bare, number ? "a number" : "a string",
+                        is_text ? "the string \"" : "the number ", value, is_text ? "\"" : "");
+        return machine_set_field_at(m, bare, value, where) < 0 ? -1 : 0;
     }
     char names[512] = "";
     for (int i = 0; i < v->n; i++) {
@@ -97,6 +111,34 @@ static int assign(machine *m, vars *v, const char *key, const char *value, const
                 "field (%s)", where, key, names[0] ? names : "none", machine_field_names());
 }
 
+/* One sweep value into axis->value[j]: a number or a string, nothing else. */
+static int read_sweep_value(sweep_axis *axis, int j, const config_setting_t *e)
+{
+    char where[512];
+    setting_where(e, where, sizeof where);
+    switch (config_setting_type(e)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        snprintf(axis->value[j], sizeof axis->value[j], "%lld", config_setting_get_int64(e));
+        return 0;
+    case CONFIG_TYPE_FLOAT:
+        snprintf(axis->value[j], sizeof axis->value[j], "%.17g", config_setting_get_float(e));
+        return 0;
+    case CONFIG_TYPE_STRING:
+        if (strlen(config_setting_get_string(e)) >= sizeof axis->value[j])
+            return fail("%s: sweep %s: a value of %zu characters, out of range: at most %zu", where, axis->key,
+                        strlen(config_setting_get_string(e)), sizeof axis->value[j] - 1);
+        snprintf(axis->value[j], sizeof axis->value[j], "%s", config_setting_get_string(e));
+        axis->is_text[j] = 1;
+        return 0;
+    default: {
+        char shown[128];
+        return fail("%s: sweep %s: values must be numbers or strings, not %s", where, axis->key,
+                    setting_shown(e, shown, sizeof shown));
+    }
+    }
+}
+
 static int read_sweep(run_file *rf)
 {
     const config_setting_t *sweep = config_lookup(&rf->cfg, "sweep");
@@ -105,7 +147,7 @@ static int read_sweep(run_file *rf)
     char where[512];
     setting_where(sweep, where, sizeof where);
     if (!config_setting_is_group(sweep))
-        return fail("%s: sweep must be a group { key = [v1, v2, ...]; ... }", where);
+        return setting_wrong_type(sweep, "sweep", "a group { key = [v1, v2, ...]; ... }");
     for (int a = 0; a < config_setting_length(sweep); a++) {
         const config_setting_t *s = config_setting_get_elem(sweep, (unsigned)a);
         setting_where(s, where, sizeof where);
@@ -113,27 +155,21 @@ static int read_sweep(run_file *rf)
             return fail("%s: at most %d sweep keys", where, SWEEP_AXES_MAX);
         sweep_axis *axis = &rf->axes[rf->n_axes++];
         snprintf(axis->key, sizeof axis->key, "%s", config_setting_name(s));
+        axis->line = (int)config_setting_source_line(s);
         int n = config_setting_length(s);
         if (!(config_setting_is_array(s) || config_setting_is_list(s)) || n == 0 || n > SWEEP_VALUES_MAX)
             return fail("%s: sweep key '%s' needs a list of 1 to %d values [v1, v2, ...]", where,
                         axis->key, SWEEP_VALUES_MAX);
         axis->n = n;
+        int names = strcmp(axis->key, "program") == 0 || strcmp(axis->key, "machine") == 0;
         for (int j = 0; j < n; j++) {
             const config_setting_t *e = config_setting_get_elem(s, (unsigned)j);
-            switch (config_setting_type(e)) {
-            case CONFIG_TYPE_INT:
-            case CONFIG_TYPE_INT64:
-                snprintf(axis->value[j], 64, "%lld", config_setting_get_int64(e));
-                break;
-            case CONFIG_TYPE_FLOAT:
-                snprintf(axis->value[j], 64, "%.17g", config_setting_get_float(e));
-                break;
-            case CONFIG_TYPE_STRING:
-                snprintf(axis->value[j], 64, "%s", config_setting_get_string(e));
-                break;
-            default:
-                return fail("%s: sweep values must be numbers or strings", where);
-            }
+            if (read_sweep_value(axis, j, e) < 0)
+                return -1;
+            if (names && !axis->is_text[j])
+                return setting_wrong_type(e, strcmp(axis->key, "program") == 0 ? "sweep program" : "sweep machine",
+                                          strcmp(axis->key, "program") == 0 ? "a string: a built-in program's name"
+                                                                            : "a string: a preset or a machine file");
         }
     }
     double points = 1;
@@ -148,22 +184,19 @@ static int read_sweep(run_file *rf)
     return 0;
 }
 
+/* The top-level keys: known ones only, each of its type. */
 static int check_top_keys(run_file *rf)
 {
     config_setting_t *root = config_root_setting(&rf->cfg);
-    for (int i = 0; i < config_setting_length(root); i++) {
-        const config_setting_t *s = config_setting_get_elem(root, (unsigned)i);
-        int known = 0;
-        for (int j = 0; top_keys[j]; j++)
-            known |= strcmp(config_setting_name(s), top_keys[j]) == 0;
-        if (!known) {
-            char where[512];
-            setting_where(s, where, sizeof where);
-            return fail("%s: unknown key '%s' (a run file has machine, program, sweep, "
-                        "compare, description)", where, config_setting_name(s));
-        }
-    }
-    return 0;
+    const char *description;
+    if (members_known(root, top_keys, "") < 0 ||
+        member_string(root, "description", "description", 4096, &description) < 0)
+        return -1;
+    const config_setting_t *program = config_lookup(&rf->cfg, "program");
+    if (program && !config_setting_is_group(program))
+        return setting_wrong_type(program, "program", "a group { name = ...; ... }");
+    const config_setting_t *compare = config_lookup(&rf->cfg, "compare");
+    return compare ? compare_check(compare) : 0;
 }
 
 /* Record the --set assignments; a swept key that is set is pinned. */
@@ -189,25 +222,48 @@ static int read_sets(run_file *rf, char **sets, int n_sets)
     return 0;
 }
 
+/* The machines a point can take beside the run file's: the one --set
+ * machine=... (or --machine) names, and each value of a sweep over
+ * `machine`, loaded once here. */
+static int load_other_machines(run_file *rf)
+{
+    char where[1200];
+    for (int s = 0; s < rf->n_sets; s++)
+        if (strcmp(rf->set_key[s], "machine") == 0) {
+            snprintf(where, sizeof where, "--machine %s", rf->set_value[s]);
+            if (load_machine_ref(&rf->set_machine, rf->set_value[s], NULL, where) < 0)
+                return -1;
+            rf->has_set_machine = 1;
+        }
+    for (int a = 0; a < rf->n_axes; a++) {
+        sweep_axis *axis = &rf->axes[a];
+        if (strcmp(axis->key, "machine") != 0)
+            continue;
+        rf->axis_machines = calloc((size_t)axis->n, sizeof *rf->axis_machines);
+        if (!rf->axis_machines)
+            return fail("out of memory");
+        for (int j = 0; j < axis->n; j++) {
+            snprintf(where, sizeof where, "%s:%d: sweep machine", rf->path, axis->line);
+            if (load_machine_ref(&rf->axis_machines[j], axis->value[j], rf->path, where) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 int runfile_load(run_file *rf, const char *path, char **sets, int n_sets)
 {
     memset(rf, 0, sizeof *rf);
     snprintf(rf->path, sizeof rf->path, "%s", path);
     config_init(&rf->cfg);
-    if (!config_read_file(&rf->cfg, path)) {
-        if (config_error_type(&rf->cfg) == CONFIG_ERR_FILE_IO)
-            return fail("%s: cannot read the run file (missing or unreadable)", path);
-        return fail("%s:%d: syntax error: %s",
-                    config_error_file(&rf->cfg) ? config_error_file(&rf->cfg) : path,
-                    config_error_line(&rf->cfg), config_error_text(&rf->cfg));
-    }
-    if (check_top_keys(rf) < 0 || load_machine(rf) < 0)
+    if (config_file_read(&rf->cfg, rf->path) < 0 || check_top_keys(rf) < 0 || load_machine(rf) < 0)
         return -1;
     rf->program = config_lookup(&rf->cfg, "program");
     rf->compare = config_lookup(&rf->cfg, "compare");
     if (!rf->program)
         return fail("%s: no program group (program = { name = ...; ... };)", path);
-    if (read_sweep(rf) < 0 || read_sets(rf, sets, n_sets) < 0)
+    if (program_check(rf->program) < 0 || read_sweep(rf) < 0 || read_sets(rf, sets, n_sets) < 0 ||
+        load_other_machines(rf) < 0)
         return -1;
     for (long i = 0; i < runfile_points(rf); i++) { /* every point, before any runs */
         machine m;
@@ -227,45 +283,72 @@ long runfile_points(const run_file *rf)
     return n;
 }
 
+/* The machine point i starts from: --machine, else the sweep's, else the
+ * run file's. */
+static const machine *base_machine(const run_file *rf, long i)
+{
+    if (rf->has_set_machine)
+        return &rf->set_machine;
+    for (int a = 0; a < rf->n_axes; a++)
+        if (strcmp(rf->axes[a].key, "machine") == 0)
+            return &rf->axis_machines[runfile_axis_index(rf, i, a)];
+    return &rf->machine;
+}
+
 int runfile_point(const run_file *rf, long i, machine *m, vars *params, const char **program)
 {
     const char *name = NULL;
+    char where[1200];
     for (int s = 0; s < rf->n_sets; s++)
-        if (strcmp(rf->set_key[s], "program") == 0)
+        if (strcmp(rf->set_key[s], "program") == 0) {
             name = rf->set_value[s];
+            snprintf(where, sizeof where, "--set program=%s", name);
+        }
     for (int a = 0; a < rf->n_axes; a++)
-        if (strcmp(rf->axes[a].key, "program") == 0)
+        if (strcmp(rf->axes[a].key, "program") == 0) {
             name = runfile_axis_value(rf, i, a);
+            snprintf(where, sizeof where, "%s:%d: sweep program", rf->path, rf->axes[a].line);
+        }
     if (name && !builtin_find(name))
-        return fail("%s: program '%s' is not a built-in program (`mcmsim list` shows them)",
-                    rf->path, name);
+        return fail("%s: program '%s' is not a built-in program (`mcmsim list` shows them)", where, name);
     *program = program_name(rf->program, name);
-    *m = rf->machine;
+    *m = *base_machine(rf, i);
     if (program_params(rf->program, name, params) < 0)
         return -1;
-    char where[1200];
     for (int s = 0; s < rf->n_sets; s++) {
-        if (strcmp(rf->set_key[s], "program") == 0)
+        if (strcmp(rf->set_key[s], "program") == 0 || strcmp(rf->set_key[s], "machine") == 0)
             continue;
         snprintf(where, sizeof where, "--set %s=%s", rf->set_key[s], rf->set_value[s]);
-        if (assign(m, params, rf->set_key[s], rf->set_value[s], where) < 0)
+        if (assign(m, params, rf->set_key[s], rf->set_value[s], 0, 1, where) < 0)
             return -1;
     }
     for (int a = 0; a < rf->n_axes; a++) {
-        if (strcmp(rf->axes[a].key, "program") == 0)
+        const sweep_axis *axis = &rf->axes[a];
+        if (strcmp(axis->key, "program") == 0 || strcmp(axis->key, "machine") == 0)
             continue;
-        snprintf(where, sizeof where, "%s: sweep %s (program '%s')", rf->path, rf->axes[a].key, *program);
-        if (assign(m, params, rf->axes[a].key, runfile_axis_value(rf, i, a), where) < 0)
+        int j = runfile_axis_index(rf, i, a);
+        snprintf(where, sizeof where, "%s:%d: sweep %s (program '%s')", rf->path, axis->line, axis->key, *program);
+        if (assign(m, params, axis->key, axis->value[j], 1, axis->is_text[j], where) < 0)
             return -1;
     }
     return 0;
 }
 
-const char *runfile_axis_value(const run_file *rf, long i, int a)
+int runfile_axis_index(const run_file *rf, long i, int a)
 {
     for (int b = rf->n_axes - 1; b > a; b--)
         i /= rf->axes[b].n;
-    return rf->axes[a].value[i % rf->axes[a].n];
+    return (int)(i % rf->axes[a].n);
 }
 
-void runfile_close(run_file *rf) { config_destroy(&rf->cfg); }
+const char *runfile_axis_value(const run_file *rf, long i, int a)
+{
+    return rf->axes[a].value[runfile_axis_index(rf, i, a)];
+}
+
+void runfile_close(run_file *rf)
+{
+    config_destroy(&rf->cfg);
+    free(rf->axis_machines);
+    rf->axis_machines = NULL;
+}

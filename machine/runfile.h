@@ -9,9 +9,15 @@
  * `--set key=value` overrides a param or a machine field (`machine.key` and
  * `params.key` say which when a name is both); a key that is swept is
  * pinned to the value set.  The key `program` may be swept too (each
- * program takes its own defaults for the params the group does not give).
- * An optional `compare` group states a conclusion (sim/compare.c).  A sweep runs the cross product of its lists,
- * the last key varying fastest.
+ * program takes its own defaults for the params the group does not give),
+ * and so may `machine` (a preset or a machine file per value, in place of
+ * the run file's machine); `--set machine=NAME|FILE` (the command's
+ * --machine) takes the machine from the command line, a FILE relative to
+ * the current folder.  An optional `compare` group states a conclusion
+ * (sim/compare.c).  A sweep runs the cross product of its lists, the last
+ * key varying fastest.  Every value is read with its type and range
+ * (config_file.h): a sweep's string is never a number, nor its number a
+ * name.
  */
 #ifndef MCM_RUNFILE_H
 #define MCM_RUNFILE_H
@@ -27,8 +33,10 @@
 
 typedef struct sweep_axis {
     char key[64];
+    int line;                         /* where the sweep gives it */
     int n;
-    char value[SWEEP_VALUES_MAX][64]; /* as text: numbers or policy names */
+    char value[SWEEP_VALUES_MAX][64]; /* as text: numbers or names */
+    unsigned char is_text[SWEEP_VALUES_MAX]; /* 1: written as a string */
 } sweep_axis;
 
 #define SETS_MAX 32
@@ -39,6 +47,9 @@ typedef struct run_file {
     const config_setting_t *program;  /* the `program` group */
     const config_setting_t *compare;  /* the `compare` group, or NULL */
     machine machine;                  /* the run file's machine, before --set */
+    machine set_machine;              /* --set machine=... (--machine), when has_set_machine */
+    int has_set_machine;
+    machine *axis_machines;           /* per value of a sweep over `machine`, or NULL */
     int n_sets;                       /* --set assignments, applied per point */
     char set_key[SETS_MAX][64], set_value[SETS_MAX][128];
     int n_axes;
@@ -57,8 +68,13 @@ long runfile_points(const run_file *rf);
  * The key `program` may be swept or set: it names a built-in program. */
 int runfile_point(const run_file *rf, long i, machine *m, vars *params, const char **program);
 
-/* The value (as text) that sweep key `a` takes at point i. */
+/* The value (as text) that sweep key `a` takes at point i, and its index
+ * in the key's list. */
 const char *runfile_axis_value(const run_file *rf, long i, int a);
+int runfile_axis_index(const run_file *rf, long i, int a);
+
+/* The keys of a run file's top level, NULL-terminated. */
+const char *const *runfile_top_keys(void);
 
 void runfile_close(run_file *rf);
 

@@ -26,6 +26,7 @@
  * private banks, Σ over its warps' accesses of (the most words in one bank
  * − 1), the DMM's rule (sim/kernel_dag.h).
  */
+#include "config_file.h"
 #include "fail.h"
 #include "program.h"
 
@@ -34,14 +35,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kernel_keys[] = {
-    "name", "blocks", "threads", "span", "work", "reads", "writes",
-    "uncoalesced_reads", "uncoalesced_writes", "coalesced", "aligned", "after", "repeat",
-    "private_words",
-    "span_plain", "span_mulmod", "span_addmod", "span_private", "span_barriers",
-    "work_plain", "work_mulmod", "work_addmod", "work_private", "work_barriers",
-    "bank_conflicts", NULL,
+typedef enum { K_NAME, K_NUMBER, K_BOOL, K_AFTER } kernel_key_type;
+
+/* The keys of a kernel, each with its type and, for a number (or the
+ * formula that gives it), its range. */
+typedef struct kernel_key {
+    const char *key;
+    kernel_key_type type;
+    double lo, hi;      /* K_NUMBER: lo <= value <= hi (lo < value when lo_open) */
+    int lo_open, whole;
+    const char *takes;  /* what it takes, for messages (NULL: from the range) */
+} kernel_key;
+
+#define TEXT_OF(x) QUOTE(x)
+#define QUOTE(x) #x
+#define COUNT(key) {key, K_NUMBER, 0, EXACT_WHOLE_MAX, 0, 0, NULL}
+
+static const kernel_key kernel_keys[] = {
+    {"name", K_NAME, 0, 0, 0, 0, "a string of at most 127 characters"},
+    {"blocks", K_NUMBER, 0, BLOCKS_MAX, 1, 0,
+     "a number > 0 (a grid has at least 1 block; a fraction is rounded up) and at most 1e+15 blocks per kernel "
+     "(mcmsim sums blocks' counts and costs in doubles, exact up to 2^53 ≈ 9e15)"},
+    {"threads", K_NUMBER, 1, 1e9, 0, 1, "a whole number from 1 to 1000000000 (a block's ℓ is an int)"},
+    COUNT("span"), COUNT("work"), COUNT("reads"), COUNT("writes"),
+    COUNT("uncoalesced_reads"), COUNT("uncoalesced_writes"),
+    {"coalesced", K_BOOL, 0, 0, 0, 0, "false: every word it reads and writes is uncoalesced"},
+    {"aligned", K_BOOL, 0, 0, 0, 0, "whether its warps' words start on 128-byte lines"},
+    {"after", K_AFTER, 0, 0, 0, 0, "a list of kernel names [\"k0\", ...]"},
+    {"repeat", K_NUMBER, 0, KERNELS_MAX, 0, 1,
+     "a whole number from 0 to " TEXT_OF(KERNELS_MAX) " (a program has at most " TEXT_OF(KERNELS_MAX)
+     " kernels, each a record in memory of about " TEXT_OF(KERNEL_BYTES) " bytes)"},
+    COUNT("private_words"),
+    COUNT("span_plain"), COUNT("span_mulmod"), COUNT("span_addmod"), COUNT("span_private"), COUNT("span_barriers"),
+    COUNT("work_plain"), COUNT("work_mulmod"), COUNT("work_addmod"), COUNT("work_private"), COUNT("work_barriers"),
+    COUNT("bank_conflicts"),
 };
+enum { N_KERNEL_KEYS = sizeof kernel_keys / sizeof kernel_keys[0] };
+
+const char *config_kernel_key(int i) { return i >= 0 && i < N_KERNEL_KEYS ? kernel_keys[i].key : NULL; }
+
+static const kernel_key *find_key(const char *key)
+{
+    for (int i = 0; i < N_KERNEL_KEYS; i++)
+        if (strcmp(kernel_keys[i].key, key) == 0)
+            return &kernel_keys[i];
+    return NULL;
+}
 
 typedef struct entry {
     const config_setting_t *s;
@@ -51,56 +90,79 @@ typedef struct entry {
     int visiting;      /* cycle guard while resolving an absent kernel */
 } entry;
 
-/* A number-or-formula member; `fallback` when absent (NAN: required). */
-static int number(const config_setting_t *k, const char *key, const vars *v, double fallback,
-                  const char *kname, double *out)
+/* What key k takes, for messages. */
+static const char *takes(const kernel_key *k, char *out, size_t size)
 {
+    if (k->takes)
+        snprintf(out, size, "%s", k->takes);
+    else if (k->whole)
+        snprintf(out, size, "a whole number from %.0f to %.0f", k->lo, k->hi);
+    else
+        snprintf(out, size, "a number >= %g, at most 2^53", k->lo);
+    return out;
+}
+
+/* A number-or-formula member, checked against its range; `fallback` when
+ * absent (NAN: required).  `repeated`: the kernel has several instances
+ * (i varies). */
+static int number(const config_setting_t *k, const char *key, const vars *v, double fallback,
+                  const char *kname, int repeated, double *out)
+{
+    const kernel_key *kk = find_key(key);
     const config_setting_t *s = config_setting_get_member(k, key);
-    char where[600], at[512];
+    char where[700], at[512], what[180], range[512];
     setting_where(s ? s : k, at, sizeof at);
-    snprintf(where, sizeof where, "%s: kernel '%s' %s", at, kname, key);
+    snprintf(what, sizeof what, "kernel '%s' %s", kname, key);
+    snprintf(where, sizeof where, "%s: %s", at, what);
     if (!s) {
         if (isnan(fallback))
             return fail("%s: missing (every kernel needs blocks, threads and span)", where);
         *out = fallback;
         return 0;
     }
-    switch (config_setting_type(s)) {
-    case CONFIG_TYPE_INT:
-    case CONFIG_TYPE_INT64:
-        *out = (double)config_setting_get_int64(s);
-        return 0;
-    case CONFIG_TYPE_FLOAT:
-        *out = config_setting_get_float(s);
-        return 0;
-    case CONFIG_TYPE_STRING:
-        return formula_eval(config_setting_get_string(s), v, where, out);
-    default:
-        return fail("%s: must be a number or a formula string", where);
-    }
+    int rc;
+    if (config_setting_type(s) == CONFIG_TYPE_STRING)
+        rc = formula_eval(config_setting_get_string(s), v, where, out);
+    else if ((rc = setting_number(s, what, out)) > 0)
+        return setting_wrong_type(s, what, "a number or a formula string");
+    if (rc < 0)
+        return -1;
+    if (kk->whole && fabs(*out - round(*out)) <= 1e-9 * fmax(1, fabs(*out)))
+        *out = round(*out); /* log2(2^31) evaluates to 31.000000000000004 */
+    if ((kk->whole && *out != floor(*out)) || *out < kk->lo || (kk->lo_open && *out == kk->lo) || *out > kk->hi)
+        return fail("%s%s = %g is out of range: it takes %s", where, repeated ? " (some repeat i)" : "", *out,
+                    takes(kk, range, sizeof range));
+    return 0;
 }
 
 static int check_keys(const config_setting_t *k, const char *kname)
 {
+    char where[512], what[256], range[512];
     for (int i = 0; i < config_setting_length(k); i++) {
         const config_setting_t *s = config_setting_get_elem(k, (unsigned)i);
-        int known = 0;
-        for (int j = 0; kernel_keys[j]; j++)
-            known |= strcmp(config_setting_name(s), kernel_keys[j]) == 0;
-        if (!known) {
-            char where[512];
-            setting_where(s, where, sizeof where);
+        const kernel_key *kk = find_key(config_setting_name(s));
+        setting_where(s, where, sizeof where);
+        if (!kk)
             return fail("%s: kernel '%s': unknown key '%s' (known: name, blocks, threads, span, "
                         "work, reads, writes, uncoalesced_reads, uncoalesced_writes, coalesced, "
                         "aligned, after, repeat, private_words, span_/work_ plain, mulmod, addmod, private, "
                         "barriers, bank_conflicts)", where, kname, config_setting_name(s));
-        }
+        snprintf(what, sizeof what, "kernel '%s' %s", kname, kk->key);
+        int bad = kk->type == K_BOOL   ? config_setting_type(s) != CONFIG_TYPE_BOOL
+                  : kk->type == K_AFTER ? !config_setting_is_array(s) && !config_setting_is_list(s)
+                                        : 0;
+        if (kk->type == K_BOOL)
+            snprintf(range, sizeof range, "true or false (%s)", kk->takes);
+        else
+            takes(kk, range, sizeof range);
+        if (bad)
+            return setting_wrong_type(s, what, range);
     }
     return 0;
 }
 
 /* The optional class counts span_X and work_X of kernel s into c. */
-static int read_classes(const config_setting_t *s, const vars *v, const char *kname, block_cost *c)
+static int read_classes(const config_setting_t *s, const vars *v, const char *kname, int repeated, block_cost *c)
 {
     for (int i = 0; i < OP_CLASSES; i++)
         for (int side = 0; side < 2; side++) {
@@ -111,14 +173,8 @@ static int read_classes(const config_setting_t *s, const vars *v, const char *kn
                 *slot = -1; /* not given: the rule of sim/kernel_dag.h */
                 continue;
             }
-            if (number(s, key, v, -1, kname, slot) < 0)
+            if (number(s, key, v, -1, kname, repeated, slot) < 0)
                 return -1;
-            if (!(*slot >= 0)) {
-                char where[512];
-                setting_where(config_setting_get_member(s, key), where, sizeof where);
-                return fail("%s: kernel '%s': %s = %g, but an operation count must be >= 0", where,
-                            kname, key, *slot);
-            }
             c->classes = 1;
         }
     return 0;
@@ -132,35 +188,20 @@ static int make_kernel(const entry *e, const vars *base, int i, kernel *k, char 
         return -1;
     double blocks, threads, span, work, reads, writes, ureads, uwrites, priv, conflicts;
     const config_setting_t *s = e->s;
-    if (number(s, "blocks", &v, NAN, e->name, &blocks) < 0 ||
-        number(s, "threads", &v, NAN, e->name, &threads) < 0 ||
-        number(s, "span", &v, NAN, e->name, &span) < 0 ||
-        number(s, "work", &v, -1, e->name, &work) < 0 ||
-        number(s, "reads", &v, 0, e->name, &reads) < 0 ||
-        number(s, "writes", &v, 0, e->name, &writes) < 0 ||
-        number(s, "uncoalesced_reads", &v, 0, e->name, &ureads) < 0 ||
-        number(s, "uncoalesced_writes", &v, 0, e->name, &uwrites) < 0 ||
-        number(s, "private_words", &v, -1, e->name, &priv) < 0 ||
-        number(s, "bank_conflicts", &v, 0, e->name, &conflicts) < 0)
+    int many = e->repeat > 1;
+    if (number(s, "blocks", &v, NAN, e->name, many, &blocks) < 0 ||
+        number(s, "threads", &v, NAN, e->name, many, &threads) < 0 ||
+        number(s, "span", &v, NAN, e->name, many, &span) < 0 ||
+        number(s, "work", &v, -1, e->name, many, &work) < 0 ||
+        number(s, "reads", &v, 0, e->name, many, &reads) < 0 ||
+        number(s, "writes", &v, 0, e->name, many, &writes) < 0 ||
+        number(s, "uncoalesced_reads", &v, 0, e->name, many, &ureads) < 0 ||
+        number(s, "uncoalesced_writes", &v, 0, e->name, many, &uwrites) < 0 ||
+        number(s, "private_words", &v, -1, e->name, many, &priv) < 0 ||
+        number(s, "bank_conflicts", &v, 0, e->name, many, &conflicts) < 0)
         return -1;
-    char where[512];
-    setting_where(s, where, sizeof where);
-    if (threads != floor(threads) || threads < 1 || threads > 1e9)
-        return fail("%s: kernel '%s': threads = %g, but a block has a whole number >= 1 of threads",
-                    where, e->name, threads);
-    if (!(blocks > 0))
-        return fail("%s: kernel '%s'%s: blocks = %g, but a grid has at least 1 block", where,
-                    e->name, e->repeat > 1 ? " (some repeat i)" : "", blocks);
-    if (blocks > BLOCKS_MAX)
-        return fail("%s: kernel '%s'%s: blocks = %g, but mcmsim takes at most %g blocks per kernel "
-                    "(it sums blocks' counts and costs in doubles, exact up to 2^53 ≈ 9e15)", where,
-                    e->name, e->repeat > 1 ? " (some repeat i)" : "", blocks, BLOCKS_MAX);
-    int coalesced = 1, aligned = 1;
+    int coalesced = 1, aligned = 1; /* typed by check_keys */
     config_setting_lookup_bool(s, "coalesced", &coalesced);
-    const config_setting_t *al = config_setting_get_member(s, "aligned");
-    if (al && config_setting_type(al) != CONFIG_TYPE_BOOL)
-        return fail("%s: kernel '%s': aligned must be true or false (whether its warps' words start "
-                    "on 128-byte lines)", where, e->name);
     config_setting_lookup_bool(s, "aligned", &aligned);
     if (e->repeat == 1)
         snprintf(name, size, "%s", e->name);
@@ -178,8 +219,8 @@ static int make_kernel(const entry *e, const vars *base, int i, kernel *k, char 
     k->cost.uncoalesced_writes = uwrites + (coalesced ? 0 : writes);
     k->private_words = priv;
     k->unaligned = !aligned;
-    k->cost.bank_conflicts = conflicts; /* kernel_dag_check refuses a negative count */
-    return read_classes(s, &v, e->name, &k->cost);
+    k->cost.bank_conflicts = conflicts;
+    return read_classes(s, &v, e->name, many, &k->cost);
 }
 
 static int read_entries(const config_setting_t *list, entry *entries, const vars *v)
@@ -193,7 +234,11 @@ static int read_entries(const config_setting_t *list, entry *entries, const vars
             return fail("%s: each kernel is a group { name = ...; blocks = ...; ... }", where);
         entries[e].s = s;
         entries[e].first = entries[e].last = -1;
-        if (!config_setting_lookup_string(s, "name", &entries[e].name))
+        char what[64];
+        snprintf(what, sizeof what, "kernel #%d's name", e + 1);
+        if (member_string(s, "name", what, 127, &entries[e].name) < 0)
+            return -1;
+        if (!entries[e].name)
             return fail("%s: kernel #%d has no name", where, e + 1);
         for (int d = 0; d < e; d++)
             if (strcmp(entries[d].name, entries[e].name) == 0)
@@ -201,17 +246,8 @@ static int read_entries(const config_setting_t *list, entry *entries, const vars
         if (check_keys(s, entries[e].name) < 0)
             return -1;
         double r;
-        if (number(s, "repeat", v, 1, entries[e].name, &r) < 0)
+        if (number(s, "repeat", v, 1, entries[e].name, 0, &r) < 0)
             return -1;
-        if (fabs(r - round(r)) <= 1e-9 * fmax(1, fabs(r)))
-            r = round(r); /* log2(2^31) evaluates to 31.000000000000004 */
-        if (r != floor(r) || r < 0)
-            return fail("%s: kernel '%s': repeat = %g, but it must be a whole number >= 0",
-                        where, entries[e].name, r);
-        if (r > KERNELS_MAX)
-            return fail("%s: kernel '%s': repeat = %g, but a program has at most %d kernels (each "
-                        "kernel is a record in memory, about %d bytes)", where, entries[e].name, r,
-                        KERNELS_MAX, KERNEL_BYTES);
         entries[e].repeat = (int)r;
     }
     return 0;
@@ -236,9 +272,6 @@ static int after_list(kernel_dag *dag, entry *entries, int n, int k, int e)
         return e > 0 ? after_entry(dag, entries, n, k, e - 1) : 0;
     char where[512];
     setting_where(list, where, sizeof where);
-    if (!config_setting_is_array(list) && !config_setting_is_list(list))
-        return fail("%s: kernel '%s': after must be a list of kernel names [\"k0\", ...]", where,
-                    entries[e].name);
     for (int j = 0; j < config_setting_length(list); j++) {
         const char *name = config_setting_get_string_elem(list, j);
         int d = name ? find_entry(entries, n, name) : -1;

@@ -63,6 +63,13 @@ const char *program_name(const config_setting_t *program, const char *name);
  * user_program.h): exec mode is then its only mode. */
 int program_has_source(const config_setting_t *program);
 
+/* The program group's keys and their types, before any point: 0, or -1
+ * with fail() naming the key and its line. */
+int program_check(const config_setting_t *program);
+
+/* The keys of a program group, NULL-terminated. */
+const char *const *program_key_names(void);
+
 /* Read the program's params: the built-in's defaults (if any), then the
  * `params` group.  `name`: as in program_name(). */
 int program_params(const config_setting_t *program, const char *name, vars *params);
@@ -97,6 +104,10 @@ int builtin_kernels_path(const builtin_program *b, char *out, size_t size);
  * program_run_files_free. */
 char **program_run_files(const char *root, int *count);
 void program_run_files_free(char **files, int count);
+
+/* The i-th key of a kernel in a `kernels` list (0, 1, ...; NULL past the
+ * last), for the tests that cover the grammar. */
+const char *config_kernel_key(int i);
 
 /* Build a DAG from a `kernels = ( ... )` list (config_program.c). */
 kernel_dag *config_program_build(const char *name, const config_setting_t *kernels,

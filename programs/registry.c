@@ -7,9 +7,11 @@
 #include "user_program.h"
 
 #include <glob.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 extern const builtin_program program_euclid;
 extern const builtin_program program_cooley_tukey;
@@ -90,6 +92,13 @@ static int source_path(const config_setting_t *program, char *out, size_t size)
         snprintf(out, size, "%s", text);
     else
         snprintf(out, size, "%.*s/%s", (int)(slash - file), file, text);
+    struct stat st;
+    if (stat(out, &st) < 0)
+        return fail("%s: source \"%s\": cannot read %s: %s", where, text, out, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return fail("%s: source \"%s\" is a folder, not a C file", where, text);
+    if (!S_ISREG(st.st_mode))
+        return fail("%s: source \"%s\" is not a regular file, so not a C file", where, text);
     return 1;
 }
 
@@ -139,7 +148,7 @@ int builtin_params(const builtin_program *b, int as_measured, vars *params)
 
 int program_params(const config_setting_t *program, const char *name, vars *params)
 {
-    char where[512];
+    char where[512], what[128];
     vars_clear(params);
     const builtin_program *b = builtin_of(program, name);
     if (b && parse_defaults(b->defaults, params) < 0)
@@ -147,20 +156,21 @@ int program_params(const config_setting_t *program, const char *name, vars *para
     const config_setting_t *group = config_setting_get_member(program, "params");
     if (!group)
         return 0;
-    setting_where(group, where, sizeof where);
     if (!config_setting_is_group(group))
-        return fail("%s: 'params' must be a group { n = 1024; ... }", where);
+        return setting_wrong_type(group, "params", "a group { n = 1024; ... }");
     for (int i = 0; i < config_setting_length(group); i++) {
         const config_setting_t *s = config_setting_get_elem(group, (unsigned)i);
         setting_where(s, where, sizeof where);
-        int type = config_setting_type(s);
-        if (type != CONFIG_TYPE_INT && type != CONFIG_TYPE_INT64 && type != CONFIG_TYPE_FLOAT)
-            return fail("%s: param '%s' must be a number", where, config_setting_name(s));
+        snprintf(what, sizeof what, "param '%s'", config_setting_name(s));
+        double v;
+        int rc = setting_number(s, what, &v);
+        if (rc > 0)
+            return setting_wrong_type(s, what, "a number");
+        if (rc < 0)
+            return -1;
         if (b && !vars_get(params, config_setting_name(s)))
             return fail("%s: program '%s' has no param '%s' (its params: %s)", where, b->name,
                         config_setting_name(s), b->defaults);
-        double v = type == CONFIG_TYPE_FLOAT ? config_setting_get_float(s)
-                                             : (double)config_setting_get_int64(s);
         if (vars_set(params, config_setting_name(s), v) < 0)
             return fail("%s: %s", where, fail_message());
     }
@@ -170,19 +180,33 @@ int program_params(const config_setting_t *program, const char *name, vars *para
 static const char *const program_keys[] = {"name", "params", "kernels", "source", "constraints", "description",
                                            NULL};
 
-static int check_program_keys(const config_setting_t *program)
+const char *const *program_key_names(void) { return program_keys; }
+
+/* The group's keys, each of its type (the kernels' own keys are
+ * config_program.c's). */
+int program_check(const config_setting_t *program)
 {
-    char where[512];
-    for (int i = 0; i < config_setting_length(program); i++) {
-        const config_setting_t *s = config_setting_get_elem(program, (unsigned)i);
-        int known = 0;
-        for (int j = 0; program_keys[j]; j++)
-            known |= strcmp(config_setting_name(s), program_keys[j]) == 0;
-        if (!known) {
-            setting_where(s, where, sizeof where);
-            return fail("%s: unknown program key '%s' (known: name, params, kernels, source, "
-                        "constraints, description)", where, config_setting_name(s));
-        }
+    if (!config_setting_is_group(program))
+        return setting_wrong_type(program, "program", "a group { name = ...; ... }");
+    const char *text;
+    if (members_known(program, program_keys, "program ") < 0 ||
+        member_string(program, "name", "program name", 127, &text) < 0 ||
+        member_string(program, "source", "program source (the path of a C file)", 1023, &text) < 0 ||
+        member_string(program, "description", "program description", 4096, &text) < 0)
+        return -1;
+    const config_setting_t *s = config_setting_get_member(program, "kernels");
+    if (s && !config_setting_is_list(s))
+        return setting_wrong_type(s, "kernels", "a list ( { name = ...; ... }, ... )");
+    s = config_setting_get_member(program, "params");
+    if (s && !config_setting_is_group(s))
+        return setting_wrong_type(s, "params", "a group { n = 1024; ... }");
+    s = config_setting_get_member(program, "constraints");
+    if (s && !config_setting_is_array(s) && !config_setting_is_list(s))
+        return setting_wrong_type(s, "constraints", "a list of formula strings [ \"2*l <= Z\", ... ]");
+    for (int i = 0; s && i < config_setting_length(s); i++) {
+        const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+        if (config_setting_type(e) != CONFIG_TYPE_STRING)
+            return setting_wrong_type(e, "each constraint", "a formula string such as \"2*l <= Z\"");
     }
     return 0;
 }
@@ -225,7 +249,7 @@ kernel_dag *program_build(const config_setting_t *program, const char *name, con
         fail("%s: 'program' must be a group { name = ...; ... }", where);
         return NULL;
     }
-    if (check_program_keys(program) < 0 || check_constraints(program, params, m) < 0)
+    if (program_check(program) < 0 || check_constraints(program, params, m) < 0)
         return NULL;
     const builtin_program *b = builtin_of(program, name);
     char source[2048];
@@ -261,7 +285,7 @@ int program_run_exec(const config_setting_t *program, const char *name, const va
     setting_where(program, where, sizeof where);
     if (!config_setting_is_group(program))
         return fail("%s: 'program' must be a group { name = ...; ... }", where);
-    if (check_program_keys(program) < 0 || check_constraints(program, params, m) < 0)
+    if (program_check(program) < 0 || check_constraints(program, params, m) < 0)
         return -1;
     const builtin_program *b = builtin_of(program, name);
     char source[2048];
@@ -330,7 +354,7 @@ access_hook program_accesses(const config_setting_t *program, const char *name)
         fail("%s: 'program' must be a group { name = ...; ... }", where);
         return NULL;
     }
-    if (check_program_keys(program) < 0)
+    if (program_check(program) < 0)
         return NULL;
     const builtin_program *b = builtin_of(program, name);
     if (b && b->accesses)

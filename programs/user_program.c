@@ -7,8 +7,9 @@
  * The story of one point: the parent hashes the file with the headers and
  * the compiler's command, and compiles it into the cache unless the object
  * is there (a temporary name, renamed when whole).  It forks; the child
- * loads the object, checks its entry point `mcm_program` and its API
- * version, and runs the program's three phases on a race-free exec run:
+ * closes what it inherited and enters the filter (user_filter.h), loads the
+ * object, tightens the filter, checks its entry point `mcm_program` and its
+ * API version, and runs the program's three phases on a race-free exec run:
  * setup, launches, check.  It writes the measured DAG to a pipe, kernel by
  * kernel, each kernel's block costs as runs of equal costs.  The parent
  * reads it whole or reports why not: the program's own message, or the
@@ -21,6 +22,7 @@
 #include "lifetime.h"
 #include "mcm_kernel.h"
 #include "stream.h"
+#include "user_filter.h"
 #include "wire.h"
 
 #include <dlfcn.h>
@@ -251,6 +253,12 @@ static const char *const counted_sources[] = {"sim/stream_ir.c", "sim/stream.h",
  * anew. */
 int user_program_compile_as(const char *source, int counted, char *so, size_t size)
 {
+    struct stat st;
+    if (stat(source, &st) == 0 && S_ISDIR(st.st_mode))
+        return fail("%s: is a folder, not a C file (program = { source = \"my_kernel.c\"; } names the program's "
+                    "file)", source);
+    if (stat(source, &st) == 0 && !S_ISREG(st.st_mode))
+        return fail("%s: is not a regular file, so not a C file to compile", source);
     if (access(source, R_OK) != 0)
         return fail("%s: cannot read the program's source: %s", source, strerror(errno));
     char path[1100];
@@ -303,6 +311,7 @@ typedef struct whereabouts {
     int input;      /* the input the phase is at (mcm_input) */
     int launches;   /* kernels launched so far */
     char kernel[64]; /* the last one launched */
+    user_filter_stop stop; /* the call the filter refused, if any */
 } whereabouts;
 
 struct mcm_params {
@@ -627,9 +636,13 @@ static void die_of_faults(void)
 static void child(int fd, const char *source, const char *so, const vars *params, const machine *m)
 {
     die_of_faults();
+    if (user_filter_begin(fd, &here->stop) < 0) {
+        send_failure(fd);
+        _exit(1);
+    }
     static stream_table table;
     const mcm_program_entry *e = load(source, so, &table);
-    if (!e) {
+    if (!e || user_filter_tighten(fd) < 0) {
         send_failure(fd);
         _exit(1);
     }
@@ -745,6 +758,15 @@ static void child_ended(pid_t pid, const char *source, const whereabouts *w)
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    if (w->stop.call) {
+        char call[160];
+        fail("%s: the program tried to %s during its %s%s%s%s, which exec mode does not allow (a program may only "
+             "compute and report to mcmsim); nothing was simulated", source,
+             user_filter_describe(&w->stop, call, sizeof call), phase_names[w->phase],
+             w->phase == PHASE_LAUNCHES && w->kernel[0] ? ", in kernel '" : "",
+             w->phase == PHASE_LAUNCHES ? w->kernel : "", w->phase == PHASE_LAUNCHES && w->kernel[0] ? "'" : "");
+        return;
+    }
     if (fail_message()[0])
         return; /* the program's own message came through */
     if (WIFSIGNALED(status))

@@ -11,7 +11,10 @@
  * line.  The object is loaded and run in exec mode in a child process of
  * its own: its setup, its launches (race-free: sim/exec.h) and its check
  * against its serial reference.  The child sends the kernel DAG it measured
- * back to the parent, which simulates it like any program.  A crash in the
+ * back to the parent, which simulates it like any program.  The child
+ * runs the user's code inside a seccomp filter (user_filter.h): it may
+ * compute and report to its parent, nothing else; a refused call ends it,
+ * and the parent names the call.  A crash in the
  * user's code ends the child, never mcmsim: the parent names the signal,
  * the phase and the kernel.  A child still running after 10 s says so on
  * stderr every 10 s (phase, kernel, launch), so a kernel that never ends

@@ -23,18 +23,40 @@ static int axis_of(const char *key, const char *const *swept, int n_swept)
     return -1;
 }
 
+static const char *const compare_keys[] = {"claim", "key", "along", "a", "b", "best", "linear", NULL};
+
+const char *const *compare_key_names(void) { return compare_keys; }
+
+/* The group's members, each with its type; no other key. */
+static int read_members(const config_setting_t *c, spec *sp)
+{
+    memset(sp, 0, sizeof *sp);
+    if (!config_setting_is_group(c))
+        return setting_wrong_type(c, "compare", "a group { claim = ...; key = ...; along = ...; ... }");
+    if (members_known(c, compare_keys, "compare ") < 0 ||
+        member_string(c, "claim", "compare claim", 500, &sp->claim) < 0 ||
+        member_string(c, "key", "compare key", 63, &sp->key) < 0 ||
+        member_string(c, "along", "compare along", 63, &sp->along) < 0 ||
+        member_string(c, "a", "compare a (a value of key, as the sweep writes it)", 63, &sp->a) < 0 ||
+        member_string(c, "b", "compare b (a value of key, as the sweep writes it)", 63, &sp->b) < 0 ||
+        member_bool(c, "best", "compare best", "the value of key with the least T along `along`", &sp->best) < 0 ||
+        member_bool(c, "linear", "compare linear", "a least-squares line along `along`", &sp->linear) < 0)
+        return -1;
+    return 0;
+}
+
+int compare_check(const config_setting_t *c)
+{
+    spec sp;
+    return read_members(c, &sp);
+}
+
 static int read_spec(const config_setting_t *c, const char *const *swept, int n_swept, spec *sp)
 {
     char where[512];
     setting_where(c, where, sizeof where);
-    memset(sp, 0, sizeof *sp);
-    config_setting_lookup_string(c, "claim", &sp->claim);
-    config_setting_lookup_string(c, "key", &sp->key);
-    config_setting_lookup_string(c, "along", &sp->along);
-    config_setting_lookup_string(c, "a", &sp->a);
-    config_setting_lookup_string(c, "b", &sp->b);
-    config_setting_lookup_bool(c, "best", &sp->best);
-    config_setting_lookup_bool(c, "linear", &sp->linear);
+    if (read_members(c, sp) < 0)
+        return -1;
     int kinds = (sp->a && sp->b) + sp->best + sp->linear;
     if (kinds != 1)
         return fail("%s: compare needs exactly one of: a and b (pairwise), best = true, linear = true", where);
@@ -216,8 +238,13 @@ int compare_print(FILE *out, const config_setting_t *compare, const run_point *p
         return -1;
     fprintf(out, "claim: %s\n", sp.claim ? sp.claim : "(the run file states no claim)");
     const machine *m = &pts[0].machine;
+    int machines_swept = 0;
+    for (int s = 0; s < n_swept; s++)
+        machines_swept |= strcmp(swept[s], "machine") == 0;
     if (source)
         fprintf(out, "%s:\n", source);
+    else if (machines_swept)
+        fprintf(out, "simulated on each machine swept:\n");
     else if (m->kind == KIND_MCM)
         fprintf(out, "machine '%s' (P = %d, U = %g, policy %s), simulated:\n", m->name, m->p, m->u,
                 memory_policy_name(m->policy));

@@ -22,6 +22,13 @@
 #include <libconfig.h>
 #include <stdio.h>
 
+/* The group's keys and their types (strings, booleans), before any
+ * point is simulated; 0, or -1 with fail() naming the key and the line. */
+int compare_check(const config_setting_t *compare);
+
+/* The keys of a compare group, NULL-terminated. */
+const char *const *compare_key_names(void);
+
 /* `source` says where the times come from (NULL: "simulated" on the
  * points' machine). */
 int compare_print(FILE *out, const config_setting_t *compare, const run_point *pts, long n,

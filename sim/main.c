@@ -1,11 +1,12 @@
 /*
  * main.c — the mcmsim command.
  *
- *   mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv]
+ *   mcmsim run FILE.cfg [--machine NAME|FILE] [--set key=value]... [--format text|json|csv]
  *                       [--trace FILE.csv] [--paje FILE.trace] [--exec]
  *                       [--jobs N] [--progress] [--block-by-block]
- *   mcmsim compare FILE.cfg [--set key=value]...
- *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup|warps] [--set key=value]...
+ *   mcmsim compare FILE.cfg [--machine NAME|FILE] [--set key=value]...
+ *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup|warps] [--machine NAME|FILE]
+ *                        [--set key=value]...
  *   mcmsim list
  *   mcmsim --help | --version
  *
@@ -44,19 +45,23 @@ static void usage(FILE *out)
     fprintf(out,
             "mcmsim %s — a simulator of the many-core machine (MCM) model of GPUs\n\n"
             "usage:\n"
-            "  mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv] [--trace FILE.csv]\n"
-            "                      [--paje FILE.trace] [--exec] [--jobs N] [--progress]\n"
+            "  mcmsim run FILE.cfg [--machine NAME|FILE] [--set key=value]... [--format text|json|csv]\n"
+            "                      [--trace FILE.csv] [--paje FILE.trace] [--exec] [--jobs N] [--progress]\n"
             "                      [--block-by-block]\n"
-            "  mcmsim compare FILE.cfg [--set key=value]...   state the run file's conclusion\n"
-            "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup|warps] [--set key=value]...\n"
+            "  mcmsim compare FILE.cfg [--machine NAME|FILE] [--set key=value]...   state the run file's conclusion\n"
+            "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup|warps] [--machine NAME|FILE]\n"
+            "                         [--set key=value]...\n"
             "                         a picture: gantt (the schedule, default without a sweep),\n"
             "                         sweep (T and the Theorem 1 figure against the sweep),\n"
             "                         costs (where the time goes: T split into its parts),\n"
             "                         speedup (T(1)/T(P), the work and span laws), warps\n"
             "                         (a DMM/UMM step's banks and address groups; their default\n"
             "                         but for a sweep along a size)\n"
-            "  mcmsim list            machine presets and built-in programs\n"
+            "  mcmsim list            machine presets (and where each one's numbers come from)\n"
+            "                         and built-in programs\n"
             "  mcmsim --help | --version\n\n"
+            "  --machine NAME|FILE  the machine of every point, in place of the run file's: a preset\n"
+            "                    (mcmsim list) or a machine file (the same as --set machine=...)\n"
             "  --set key=value   override a program param or a machine field;\n"
             "                    machine.key / params.key when a name is both\n"
             "                    (machine fields: %s)\n"
@@ -100,8 +105,8 @@ static int cmd_list(void)
             if (machine_load_file(&m, path) < 0)
                 printf("  %-14s (unreadable: %s)\n", name, fail_message());
             else
-                printf("  %-14s P = %-4d U = %-6g Z = %-7g policy %s\n", name, m.p, m.u, m.z,
-                       memory_policy_name(m.policy));
+                printf("  %-14s P = %-4d U = %-6g Z = %-7g policy %s\n  %-14s from: %s\n", name, m.p, m.u, m.z,
+                       memory_policy_name(m.policy), "", m.source[0] ? m.source : "(its file does not say)");
         }
         free(entries[i]);
     }
@@ -118,6 +123,7 @@ typedef struct run_options {
     const char *file, *trace, *paje;
     char paje_csv[1100];   /* --paje without --trace: the temporary trace */
     char trace_part[1100]; /* --trace FILE is written as FILE.part, renamed when whole */
+    char machine_set[1100]; /* --machine NAME|FILE, as the assignment machine=NAME|FILE */
     report_format format;
     int exec;     /* --exec: run the kernels for real, simulate what they did */
     int jobs;     /* --jobs: simulations at once (default: the cores) */
@@ -150,11 +156,17 @@ static int parse_run_args(int argc, char **argv, run_options *o)
         const char *a = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--set") == 0 || strcmp(a, "--format") == 0 || strcmp(a, "--trace") == 0 ||
-            strcmp(a, "--paje") == 0 || strcmp(a, "--jobs") == 0) {
+            strcmp(a, "--paje") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--machine") == 0) {
             if (!value)
                 return fail("%s needs a value (mcmsim --help)", a);
             i++;
-            if (a[2] == 'j') {
+            if (a[2] == 'm') {
+                if (o->machine_set[0])
+                    return fail("--machine %s: one machine at a time (sweep = { machine = [...]; } compares "
+                                "several)", value);
+                snprintf(o->machine_set, sizeof o->machine_set, "machine=%s", value);
+                o->sets[o->n_sets++] = o->machine_set;
+            } else if (a[2] == 'j') {
                 if (parse_jobs(value, &o->jobs) < 0)
                     return -1;
             } else if (a[2] == 's')
@@ -284,15 +296,30 @@ static int finish_point(sim_job *job, progress *pg, long i)
     return sim_finish(job);
 }
 
+/* What draws or traces one point refuses a sweep, naming the swept keys
+ * and a --set for each: "--trace t.csv traces one point, but ...". */
+static int one_point(const run_file *rf, const char *what, const char *does)
+{
+    long n = runfile_points(rf);
+    if (n == 1)
+        return 0;
+    char keys[512] = "", pins[1024] = "";
+    for (int a = 0; a < rf->n_axes; a++) {
+        size_t k = strlen(keys), p = strlen(pins);
+        snprintf(keys + k, sizeof keys - k, "%s%s", a ? ", " : "", rf->axes[a].key);
+        snprintf(pins + p, sizeof pins - p, "%s--set %s=%s", a ? " " : "", rf->axes[a].key,
+                 runfile_axis_value(rf, 0, a));
+    }
+    return fail("%s %s one point, but %s sweeps %ld points (%s): pin the sweep with --set, e.g. %s", what, does,
+                rf->path, n, keys, pins);
+}
+
 /* Simulate every point of the run file, up to o->jobs at once; all or
  * nothing.  Points start in the sweep's order and finish in it, so the
  * points, and the first error met, are those of a run one at a time. */
 static int simulate_points(run_file *rf, const run_options *o, run_point **out, long *n_out)
 {
     long n = runfile_points(rf);
-    if ((o->trace || o->paje) && n > 1)
-        return fail("%s %s: the run file sweeps %ld points; pin the sweep with --set to trace one",
-                    o->paje ? "--paje" : "--trace", o->paje ? o->paje : o->trace, n);
     run_point *pts = calloc((size_t)n, sizeof *pts);
     sim_job *jobs = calloc((size_t)o->jobs, sizeof *jobs);
     int *running = calloc((size_t)o->jobs, sizeof *running);
@@ -406,6 +433,11 @@ static int cmd_run(int argc, char **argv, int compare)
     free(o.sets);
     if (rc == 0 && compare && !rf.compare)
         rc = fail("%s: no compare group to state (compare = { claim = ...; key = ...; along = ...; })", o.file);
+    if (rc == 0 && (o.trace || o.paje)) {
+        char what[1200];
+        snprintf(what, sizeof what, "%s %s", o.paje ? "--paje" : "--trace", o.paje ? o.paje : o.trace);
+        rc = one_point(&rf, what, "traces");
+    }
     const char *trace_final = o.trace;
     if (rc == 0 && o.trace) {
         trace_begin(&o);
@@ -493,9 +525,8 @@ static int choose_kind(const plot_options *p, const run_file *rf, plot_kind *kin
         return -1;
     if (*kind == PLOT_SWEEP && runfile_points(rf) < 2)
         return fail("--kind sweep: %s does not sweep (give a key a list of values)", rf->path);
-    if (*kind == PLOT_GANTT && runfile_points(rf) > 1)
-        return fail("--kind gantt draws one point's schedule, and %s sweeps %ld points: pin the sweep with --set",
-                    rf->path, (long)runfile_points(rf));
+    if (*kind == PLOT_GANTT && one_point(rf, "a Gantt chart (mcmsim plot --kind gantt)", "draws") < 0)
+        return -1;
     if (*kind == PLOT_WARPS && mcm)
         return fail("--kind warps draws DMM and UMM runs (machine kind dmm or umm); %s runs on the MCM", rf->path);
     if (!mcm && *kind != PLOT_SWEEP && *kind != PLOT_WARPS)

@@ -144,7 +144,8 @@ static int write_blocks(gantt *g, const char *csv, FILE *dat, plot_session *s)
     }
     int rc = read_trace(g, csv, parts, max_files);
     if (rc == 0 && g->n_kernels > max_files)
-        rc = fail("trace %s: %d kernels; the Gantt draws at most %d (pin fewer)", csv, g->n_kernels, max_files);
+        rc = fail("a Gantt chart draws at most %d kernels, and this point has %d: draw a point with fewer (a "
+                  "smaller size param, with --set)", max_files, g->n_kernels);
     for (int i = 0; i < max_files; i++) {
         if (!parts[i])
             continue;

@@ -96,13 +96,23 @@ static const char *time_unit(const run_point *pt)
     return pt->machine.kind == KIND_MCM ? "cycles" : "time units";
 }
 
+/* Every point on one machine (a sweep over `machine` has several, each
+ * with its clock). */
+static int one_machine(const run_point *pts, long n)
+{
+    for (long i = 1; i < n; i++)
+        if (strcmp(pts[i].machine.name, pts[0].machine.name) != 0 || pts[i].machine.clock_hz != pts[0].machine.clock_hz)
+            return 0;
+    return 1;
+}
+
 /* The title's first line: what is drawn, of which programs, on what. */
 static void title_line(FILE *o, const char *what, const run_point *pts, long n)
 {
     char progs[512], mach[256], q[600];
     plot_program_names(pts, n, progs, sizeof progs);
     plot_quote(q, sizeof q, progs);
-    plot_quote(mach, sizeof mach, pts[0].machine.name);
+    plot_quote(mach, sizeof mach, one_machine(pts, n) ? pts[0].machine.name : "each machine swept");
     fprintf(o, "set title \"%s %s on %s", what, q, mach);
 }
 
@@ -190,7 +200,8 @@ static int plot_lines(plot_session *s, const run_point *pts, long n, const char 
         fprintf(o, ") noenhanced\nset xrange [-0.5:%ld.5]\n", n - 1);
     }
     double scale = 1;
-    const char *unit = time_unit(&pts[0]);
+    const char *unit = pts[0].machine.kind == KIND_MCM && !one_machine(pts, n) ? "cycles of each machine"
+                                                                               : time_unit(&pts[0]);
     if (numeric && tmax / tmin > 100) {
         fprintf(o, "set logscale y 10\nset format y '10^{%%T}'\nset ylabel 'T (%s)'\n", unit);
     } else {

@@ -87,19 +87,30 @@ static void text_one(FILE *out, const run_point *pt)
     text_kernels(out, pt);
 }
 
+/* `program` and `machine` have columns of their own (CSV), whether swept
+ * or not. */
+static int own_column(const char *key) { return strcmp(key, "program") == 0 || strcmp(key, "machine") == 0; }
+
 static void text_table(FILE *out, const run_point *pts, long n, const char *const *swept, int n_swept)
 {
     const machine *m = &pts[0].machine;
     int papers = 0;
     for (long i = 0; i < n; i++)
         papers |= pts[i].has_closed_form;
-    int programs_swept = 0;
-    for (int s = 0; s < n_swept; s++)
+    int programs_swept = 0, machines_swept = 0;
+    for (int s = 0; s < n_swept; s++) {
         programs_swept |= strcmp(swept[s], "program") == 0;
-    if (programs_swept)
-        fprintf(out, "programs compared on machine '%s', %ld points\n\n", m->name, n);
+        machines_swept |= strcmp(swept[s], "machine") == 0;
+    }
+    char on[400];
+    if (machines_swept)
+        snprintf(on, sizeof on, "the machines swept");
     else
-        fprintf(out, "program '%s' on machine '%s', %ld points\n\n", pts[0].program, m->name, n);
+        snprintf(on, sizeof on, "machine '%s'", m->name);
+    if (programs_swept)
+        fprintf(out, "programs compared on %s, %ld points\n\n", on, n);
+    else
+        fprintf(out, "program '%s' on %s, %ld points\n\n", pts[0].program, on, n);
     for (int s = 0; s < n_swept; s++)
         fprintf(out, "%12s ", swept[s]);
     int bound = 1;
@@ -162,7 +173,7 @@ static void csv_print(FILE *out, const run_point *pts, long n, const char *const
     csv_param_columns(pts, n, NULL, &columns);
     fprintf(out, "program,machine");
     for (int s = 0; s < n_swept; s++)
-        if (!vars_get(&columns, swept[s]) && strcmp(swept[s], "program") != 0)
+        if (!vars_get(&columns, swept[s]) && !own_column(swept[s]))
             fprintf(out, ",%s", swept[s]);
     for (int i = 0; i < columns.n; i++)
         fprintf(out, ",%s", columns.name[i]);
@@ -173,7 +184,7 @@ static void csv_print(FILE *out, const run_point *pts, long n, const char *const
         const dag_costs *c = &r->costs;
         fprintf(out, "%s,%s", pts[j].program, m->name);
         for (int s = 0; s < n_swept; s++)
-            if (!vars_get(&columns, swept[s]) && strcmp(swept[s], "program") != 0)
+            if (!vars_get(&columns, swept[s]) && !own_column(swept[s]))
                 fprintf(out, ",%s", pts[j].swept[s]);
         csv_param_values(out, &pts[j], &columns);
         fprintf(out, ",%d,%.17g,%.17g,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g,%.6f,%.6g",
@@ -377,7 +388,7 @@ static void dmm_text_table(FILE *out, const run_point *pts, long n, const char *
  * not a machine column). */
 static int csv_swept_column(const char *key, const vars *columns, const run_point *pt)
 {
-    return !vars_get(columns, key) && !shown_by_machine(key, pt) && strcmp(key, "program") != 0;
+    return !vars_get(columns, key) && !shown_by_machine(key, pt) && !own_column(key);
 }
 
 /* CSV machine columns are kind, p, w, latency; a param p (contiguous's

@@ -90,7 +90,10 @@ Test(banks, the_machine_key)
     cr_expect_eq(machine_set_field(&m, "private_port", "1"), 1);
     cr_expect_eq(m.private_port, 1);
     cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
-    cr_expect_eq(machine_set_field(&m, "private_port", "2"), 1);
+    cr_expect_eq(machine_set_field(&m, "private_port", "2"), -1);
+    cr_expect(strstr(fail_message(), "private_port = 2 is out of range: it takes 0 or 1") != NULL, "%s",
+              fail_message());
+    m.private_port = 2;
     cr_expect_eq(machine_validate(&m), -1);
     cr_expect(strstr(fail_message(), "private_port = 2 must be 0") != NULL, "%s", fail_message());
 }
@@ -135,7 +138,7 @@ Test(banks, the_run_file_key)
 
     cr_expect_null(test_run_file_kernels("kernels = ( { name = \"k\"; blocks = 1; threads = 64; span = 2;"
                                          " bank_conflicts = -3; } );", 7));
-    cr_expect(strstr(fail_message(), "bank_conflicts = -3 must be >= 0") != NULL, "%s", fail_message());
+    cr_expect(strstr(fail_message(), "bank_conflicts = -3 is out of range: it takes a number >= 0") != NULL, "%s", fail_message());
 }
 
 Test(banks, plain_multiplication_mulker_by_the_dmm_rule)

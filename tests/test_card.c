@@ -291,7 +291,7 @@ Test(card, run_file_key_aligned)
     kernel_dag_free(dag);
     dag = test_run_file_kernels("kernels = ( { name = \"a\"; blocks = 1; threads = 32; span = 1; aligned = 0; } );", 1);
     cr_expect_null(dag);
-    cr_expect(strstr(fail_message(), "kernel 'a': aligned must be true or false") != NULL, "%s", fail_message());
+    cr_expect(strstr(fail_message(), "kernel 'a' aligned must be true or false") != NULL, "%s", fail_message());
 }
 
 Test(card, plain_multiplication_addkers_are_off_the_line)
@@ -482,7 +482,10 @@ Test(card, machine_keys_by_name)
     cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
     cr_expect_eq(machine_set_field(&m, "launch", "bus"), -1);
     cr_expect(strstr(fail_message(), "stream, graph") != NULL, "%s", fail_message());
-    cr_expect_eq(machine_set_field(&m, "cycles_mulmod", "-1"), 1);
+    cr_expect_eq(machine_set_field(&m, "cycles_mulmod", "-1"), -1);
+    cr_expect(strstr(fail_message(), "cycles_mulmod = -1 is out of range: it takes a number >= 0") != NULL, "%s",
+              fail_message());
+    m.cycles_mulmod = -1;
     cr_expect_eq(machine_validate(&m), -1);
     /* a DMM/UMM machine has no card terms */
     machine d;

@@ -116,9 +116,9 @@ Test(cli, bad_formulas)
 
 Test(cli, impossible_machines)
 {
-    REFUSE_FILE(good_program, "--set p=0", "P = 0", "P > 0");
-    REFUSE_FILE(good_program, "--set p=-3", "P = -3");
-    REFUSE_FILE(good_program, "--set u=0", "U = 0", "U > 0");
+    REFUSE_FILE(good_program, "--set p=0", "--set p=0", "p = 0 is out of range", "from 1 to 2147483647");
+    REFUSE_FILE(good_program, "--set p=-3", "p = -3 is out of range");
+    REFUSE_FILE(good_program, "--set u=0", "u = 0 is out of range", "> 0");
     REFUSE_FILE(good_program, "--set policy=fastest", "policy", "fastest", "parallel, exclusive, shared");
     REFUSE_FILE(good_program, "--set p=two", "--set p", "number");
     char text[1024];
@@ -133,10 +133,10 @@ Test(cli, limits_name_the_rule_broken_and_the_machine_as_written)
     REFUSE_FILE("program = { name = \"p\"; kernels = ( { name = \"k\"; blocks = 0; threads = 32;\n"
                 "  span = 1; } ); };\n", "", "blocks = 0", "at least 1 block");
     char text[1024];
-    snprintf(text, sizeof text, "machine = { kind = \"dmm\"; p = 0; };\n%s", good_program);
-    REFUSE_FILE(text, "", "machine 'the inline machine group at ", ".cfg:1'", "p = 0");
-    snprintf(text, sizeof text, "machine = { name = \"mine\"; p = 0; };\n%s", good_program);
-    REFUSE_FILE(text, "", "machine 'mine'", "P = 0");
+    snprintf(text, sizeof text, "machine = { kind = \"dmm\"; p = 4; };\n%s", good_program);
+    REFUSE_FILE(text, "", "machine 'the inline machine group at ", ".cfg:1'", "l = 0 (not set)");
+    snprintf(text, sizeof text, "machine = { name = \"mine\"; block_retire = 10; };\n%s", good_program);
+    REFUSE_FILE(text, "", "machine 'mine'", "block_retire = 10 needs blocks_per_sm > 1");
     REFUSE_FILE("program = { name = \"p\"; kernels = ( { name = \"k\"; repeat = 2000000; blocks = 1;\n"
                 "  threads = 1; span = 1; } ); };\n", "", "repeat = 2e+06", "at most 1000000 kernels");
     char sweep[8192] = "sweep = { n = [";
@@ -447,4 +447,102 @@ Test(cli, a_run_of_minutes_says_so_before_it_starts, .timeout = 60)
     unlink(cmd);
     cr_expect_str_empty(err, "in waves nothing to warn of: %s", err);
     unlink(path);
+}
+
+/* ---- values read as written (issue 31) --------------------------------- */
+
+Test(cli, a_number_out_of_range_says_so_and_states_the_range)
+{
+    REFUSE_FILE(good_program, "--set p=100000000000", "--set p=100000000000", "p = 100000000000 is out of range",
+                "a whole number from 1 to 2147483647");
+    REFUSE_FILE(good_program, "--set n=9007199254740993", "param 'n' = 9007199254740993 is out of range",
+                "2^53");
+    REFUSE_FILE(good_program, "--set u=1e999", "u = 1e999 is out of range");
+    REFUSE_FILE(good_program, "--set seed=-1", "seed = -1 is out of range", "from 0 to 18446744073709551615");
+    REFUSE_FILE(good_program, "--set policy=3", "policy \"3\" is not one of parallel, exclusive, shared");
+}
+
+/* --machine NAME|FILE is the run file's machine, for every point; a
+ * sweep over `machine` compares cards in one run file. */
+Test(cli, the_machine_from_the_command_line_and_a_sweep_over_machines)
+{
+    char *path = with(good_program);
+    char args[1200];
+    snprintf(args, sizeof args, "run %s --machine h200 --format csv", path);
+    outcome *o = mcmsim(args);
+    cr_expect_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, "\np,h200,64,8,132,") != NULL, "%s", o->out);
+    snprintf(args, sizeof args, "run %s --machine %s/machine/gtx670.cfg --set p=3 --format csv", path, MCMSIM_DATADIR);
+    o = mcmsim(args);
+    cr_expect_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, "\np,gtx670,64,8,3,8,12288,") != NULL, "--set applies on top: %s", o->out);
+    snprintf(args, sizeof args, "run %s --machine no-such-card", path);
+    REFUSE(args, "--machine no-such-card", "not a preset");
+    snprintf(args, sizeof args, "run %s --machine h100 --machine h200", path);
+    REFUSE(args, "one machine at a time");
+    unlink(path);
+    free(path);
+
+    char text[2048];
+    snprintf(text, sizeof text, "%ssweep = { machine = [\"h100\", \"h200\"]; n = [64, 128]; };\n"
+                                "compare = { key = \"machine\"; along = \"n\"; a = \"h200\"; b = \"h100\"; };\n",
+             good_program);
+    path = with(text);
+    snprintf(args, sizeof args, "run %s --format csv", path);
+    o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_expect(strncmp(o->out, "program,machine,n,l,P,", 22) == 0, "one machine column: %.80s", o->out);
+    cr_expect(strstr(o->out, "\np,h100,64,") && strstr(o->out, "\np,h100,128,") && strstr(o->out, "\np,h200,64,") &&
+                  strstr(o->out, "\np,h200,128,"),
+              "%s", o->out);
+    snprintf(args, sizeof args, "compare %s", path);
+    o = mcmsim(args);
+    cr_expect_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, "simulated on each machine swept") && strstr(o->out, "T(h100)/T(h200) along n"), "%s",
+              o->out);
+    snprintf(args, sizeof args, "run %s --machine mcm --format csv", path);
+    o = mcmsim(args);
+    cr_expect_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, "\np,mcm,64,") && !strstr(o->out, "h100"), "--machine pins the sweep: %s", o->out);
+    unlink(path);
+    free(path);
+}
+
+Test(cli, list_says_where_each_presets_numbers_come_from)
+{
+    outcome *o = mcmsim("list");
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    const char *sessions[][2] = {{"h100", "from: session 20"}, {"h200", "from: session 20"},
+                                 {"gtx670", "from: the MCM papers' card"}, {"mcm", "from: the abstract MCM"}};
+    for (int i = 0; i < 4; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "  %-14s P =", sessions[i][0]);
+        const char *at = strstr(o->out, line);
+        cr_assert_not_null(at, "no line for %s: %s", sessions[i][0], o->out);
+        const char *next = strchr(at, '\n');
+        cr_expect(next && strncmp(next + 1 + strspn(next + 1, " "), sessions[i][1], strlen(sessions[i][1])) == 0,
+                  "%s: %s", sessions[i][0], at);
+    }
+    cr_expect(strstr(o->out, "does not say") == NULL, "a preset without its source: %s", o->out);
+}
+
+/* A Gantt chart or a trace is of one point: a sweep is refused naming the
+ * swept keys and a --set for each, never a file the user did not name. */
+Test(cli, a_gantt_or_a_trace_of_a_sweep_names_the_keys_to_pin)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "%ssweep = { n = [64, 128]; p = [2, 4]; };\n", good_program);
+    char *path = with(text);
+    char args[1200];
+    snprintf(args, sizeof args, "plot %s --kind gantt -o /tmp/mcmsim-cli-gantt-%d.png", path, (int)getpid());
+    REFUSE(args, "a Gantt chart (mcmsim plot --kind gantt) draws one point", "sweeps 4 points (n, p)",
+           "pin the sweep with --set, e.g. --set n=64 --set p=2");
+    outcome *o = mcmsim(args);
+    cr_expect(strstr(o->err, "/tmp/mcmsim-trace") == NULL && strstr(o->err, "--trace") == NULL, "%s", o->err);
+    snprintf(args, sizeof args, "run %s --trace /tmp/mcmsim-cli-t-%d.csv", path, (int)getpid());
+    REFUSE(args, "--trace /tmp/mcmsim-cli-t-", ".csv traces one point", "--set n=64 --set p=2");
+    o = mcmsim(args);
+    cr_expect(strstr(o->err, ".part") == NULL, "%s", o->err);
+    unlink(path);
+    free(path);
 }

@@ -750,9 +750,9 @@ Test(dmm_umm_cli, sum_latency_is_set_by_name_where_l_is_a_param)
 Test(dmm_umm_cli, bad_machines_are_refused)
 {
     REFUSE(run_args("dmm-umm.cfg", "--set l=0"), "l = 0", "l >= 1");
-    REFUSE(run_args("dmm-umm.cfg", "--set l=-2"), "l = -2", "l >= 1");
-    REFUSE(run_args("dmm-umm.cfg", "--set w=0"), "w = 0", "w >= 1");
-    REFUSE(run_args("dmm-umm.cfg", "--set p=0"), "p = 0", "p >= 1 threads");
+    REFUSE(run_args("dmm-umm.cfg", "--set l=-2"), "l = -2 is out of range", "from 0 to");
+    REFUSE(run_args("dmm-umm.cfg", "--set w=0"), "w = 0 is out of range", "from 1 to");
+    REFUSE(run_args("dmm-umm.cfg", "--set p=0"), "p = 0 is out of range", "from 1 to");
     REFUSE(run_args("dmm-umm.cfg", "--set l=2.5"), "--set l", "whole number");
     REFUSE(run_args("dmm-umm.cfg", "--set kind=pram"), "kind \"pram\"", "mcm, dmm, umm");
     REFUSE(run_args("dmm-umm.cfg", "--set policy=exclusive"), "'policy' is an MCM setting", "dmm");

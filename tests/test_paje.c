@@ -84,7 +84,8 @@ Test(paje, refusals_leave_no_file)
     char out[4096];
     int rc = mcmsim_output(MCMSIM_ERR_ONLY, out, sizeof out, "run programs/demo.cfg --paje /tmp/mcmsim-paje-no.trace");
     cr_expect_neq(rc, 0);
-    cr_expect(strstr(out, "--paje /tmp/mcmsim-paje-no.trace: the run file sweeps 8 points") != NULL, "%s", out);
+    cr_expect(strstr(out, "--paje /tmp/mcmsim-paje-no.trace traces one point, but programs/demo.cfg sweeps 8 points "
+                          "(p): pin the sweep with --set, e.g. --set p=1") != NULL, "%s", out);
     rc = mcmsim_output(MCMSIM_ERR_ONLY, out, sizeof out,
                        "run programs/dmm-umm.cfg --set kind=dmm --paje /tmp/mcmsim-paje-no.trace");
     cr_expect_neq(rc, 0);

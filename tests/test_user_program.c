@@ -606,3 +606,76 @@ Test(user_program, a_thread_reads_its_own_write_of_the_step_as_on_the_card)
         exec_end(run);
     }
 }
+
+/* ---- containment: the child computes and reports, nothing else ---------- */
+
+/* A run file in dir for the fixture tests/user/escape.c with param try. */
+static void write_escape(const char *dir, const char *name, int try)
+{
+    char text[1024], file[128];
+    snprintf(text, sizeof text,
+             "machine = \"mcm\";\nprogram = { source = \"%s/tests/user/escape.c\"; params = { try = %d; }; };\n",
+             MCMSIM_DATADIR, try);
+    snprintf(file, sizeof file, "%s.cfg", name);
+    write_file(dir, file, text);
+}
+
+Test(user_program, a_program_that_only_computes_runs_inside_the_filter)
+{
+    const char *dir = workdir();
+    write_escape(dir, "none", 0);
+    char out[8192];
+    cr_expect_eq(run_user(dir, "none", MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "N = 2 blocks") != NULL, "%s", out);
+}
+
+Test(user_program, a_kernel_that_opens_forks_runs_or_connects_is_stopped_naming_the_call)
+{
+    const char *dir = workdir();
+    char escaped[512];
+    snprintf(escaped, sizeof escaped, "%s/escaped", dir);
+    setenv("MCMSIM_TEST_ESCAPE", escaped, 1);
+    const struct {
+        int try;
+        const char *call, *name;
+    } cases[] = {
+        {1, "tried to open a file (openat) during its launches, in kernel 'k'", "read"},
+        {2, "tried to open a file (openat) during its launches, in kernel 'k'", "create"},
+        {3, "tried to start a process (clone) during its launches, in kernel 'k'", "fork"},
+        {4, "tried to run a program (execve) during its launches, in kernel 'k'", "exec"},
+        {5, "tried to use the network (socket) during its launches, in kernel 'k'", "connect"},
+        {6, "tried to open a file (openat) during its setup", "setup"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        write_escape(dir, cases[i].name, cases[i].try);
+        expect_refused(dir, cases[i].name,
+                       (const char *[]){"escape.c: the program ", cases[i].call, "which exec mode does not allow",
+                                        "nothing was simulated", NULL});
+    }
+    cr_expect_neq(access(escaped, F_OK), 0, "the file the kernel tried to create exists: %s", escaped);
+    unsetenv("MCMSIM_TEST_ESCAPE");
+}
+
+/* Loading the object runs its constructors: they are inside the filter
+ * too, which then lets the loader read files but not write one. */
+Test(user_program, a_constructor_run_while_loading_is_stopped_too)
+{
+    const char *dir = workdir();
+    char escaped[512];
+    snprintf(escaped, sizeof escaped, "%s/escaped-at-load", dir);
+    setenv("MCMSIM_TEST_ESCAPE_AT_LOAD", escaped, 1);
+    write_escape(dir, "load", 0);
+    expect_refused(dir, "load", (const char *[]){"tried to open a file (openat) during its loading", NULL});
+    cr_expect_neq(access(escaped, F_OK), 0, "the constructor created %s", escaped);
+    unsetenv("MCMSIM_TEST_ESCAPE_AT_LOAD");
+}
+
+Test(user_program, a_folder_given_as_the_source_is_named_a_folder)
+{
+    const char *dir = workdir();
+    char sub[512];
+    snprintf(sub, sizeof sub, "%s/kernel.c", dir);
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    write_run_file(dir, "kernel", "");
+    expect_refused(dir, "kernel", (const char *[]){"kernel.cfg:2: source \"kernel.c\" is a folder, not a C file", NULL});
+}

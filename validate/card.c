@@ -337,9 +337,17 @@ int card_write_preset(const machine *m, const session *s, const session *other, 
     if (code)
         fprintf(f, "# The code's costs: a kernel written once (sim/mcm_kernel.h) is charged by the\n"
                    "# instructions of its compiled code (sim/stream.h), counted by a clang build.\n");
-    fprintf(f, "machine = {\n    name = \"%s\";\n    z = %.17g;\n    policy = \"%s\";\n    order = \"%s\";\n"
-               "    seed = %llu;\n    warp = %d;\n",
-            m->name, m->z, memory_policy_name(m->policy), block_order_name(m->order),
+    const char *borrowed_from = NULL; /* the other session some constants come from, if any */
+    for (int i = 0; i < N_TERMS; i++) {
+        double v;
+        const session *from;
+        if (term_from(s, other, &TERMS[i], &v, &from) == 0 && from != s)
+            borrowed_from = from->dir;
+    }
+    fprintf(f, "machine = {\n    name = \"%s\";\n    source = \"session %s (%s)%s%s\";\n    z = %.17g;\n"
+               "    policy = \"%s\";\n    order = \"%s\";\n    seed = %llu;\n    warp = %d;\n",
+            m->name, s->name, s->dir, borrowed_from ? "; some constants from " : "",
+            borrowed_from ? borrowed_from : "", m->z, memory_policy_name(m->policy), block_order_name(m->order),
             (unsigned long long)m->seed, m->warp);
     write_terms(f, s, other, TERMS, N_TERMS);
     if (code)

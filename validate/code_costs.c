@@ -239,23 +239,28 @@ static int check_profiles(const machine *m, comparisons *all)
 
 /* ---- a session's counts ------------------------------------------------------ */
 
+/* The most columns of ncu's raw page read (its device attributes come
+ * first: some 300 of them). */
+#define NCU_COLUMNS 1024
+
 int ncu_kernels(const char *path, ncu_kernel *out, int max)
 {
     FILE *f = fopen(path, "r");
     if (!f)
         return fail("%s: cannot read", path);
-    char line[8192], header[8192] = "";
-    char *names[128];
+    static char line[1 << 16], header[1 << 16], copy[1 << 16]; /* ncu's raw page: hundreds of columns */
+    char *names[NCU_COLUMNS];
+    header[0] = '\0';
     int n_names = 0, name_col = -1, grid_col = -1, block_col = -1, inst_col = -1, n = 0;
     while (fgets(line, sizeof line, f)) {
-        char copy[8192], *fields[128];
+        char *fields[NCU_COLUMNS];
         snprintf(copy, sizeof copy, "%s", line);
-        int k = csv_fields(copy, fields, 128);
+        int k = csv_fields(copy, fields, NCU_COLUMNS);
         if (n_names == 0) { /* the header: the line that names the columns */
             if (k < 2 || strcmp(fields[0], "ID") != 0)
                 continue;
             snprintf(header, sizeof header, "%s", line);
-            n_names = csv_fields(header, names, 128);
+            n_names = csv_fields(header, names, NCU_COLUMNS);
             name_col = column(names, n_names, "Kernel Name");
             grid_col = column(names, n_names, "launch__grid_size");
             block_col = column(names, n_names, "launch__block_size");
