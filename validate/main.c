@@ -566,7 +566,8 @@ int main(int argc, char **argv)
     }
     const session *all_cards[2] = {k.h100, k.h200};
     int n_sessions[2] = {k.n_h100, k.n_h200};
-    if (write_code_costs(sections.f, sets, codes, n_sets, &h100_code, build_dag, all_cards, n_sessions, 2) < 0)
+    if (write_code_costs(sections.f, sets, codes, n_sets, &h100_code, build_dag, all_cards, n_sessions, 2) < 0 ||
+        write_handwritten(sections.f, all_cards, n_sessions, 2) < 0)
         goto failed;
     int unnamed = 0;
     if (write_report(report, sets, verdicts, n_sets, MISSING_TERMS, text_close(&machines), text_close(&sections),

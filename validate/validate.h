@@ -98,6 +98,11 @@ int write_set_report(FILE *f, const validation *v, set_verdicts *verdicts);
  * (caches.c); or why the set's machine has none. */
 int write_caches_table(FILE *f, const validation *v);
 
+/* The case studies' kernels written once against the hand-written
+ * programs they replaced, per session of the n_cards cards that timed
+ * both (its handwritten/ folder; handwritten.c). */
+int write_handwritten(FILE *f, const session *const *cards, const int *n_sessions, int n_cards);
+
 /* The papers' conclusions (the compare groups of the run files of programs/) on the
  * card and in the simulator (conclusions.c); fills *verdicts. */
 int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts);
