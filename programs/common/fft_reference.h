@@ -1,6 +1,6 @@
 /*
  * fft_reference.h — the serial references of the FFT case studies
- * (programs/stockham/, programs/fft-mult/): host code, uncounted, that
+ * (programs/cooley-tukey/, programs/stockham/, programs/fft-mult/): host code, uncounted, that
  * their `check` compares the kernels' results with, and that their tests
  * check against the definition (the naive DFT, the schoolbook product).
  *
@@ -16,13 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FFT_PRIME 469762049ull
 #define FFT_MAX_LOG2 26 /* 2^26 divides p − 1 */
 
 /* A primitive n-th root of unity, n a power of two <= 2^26. */
 static inline word fft_root_of_unity(long n)
 {
-    return zp_pow(FFT_PRIME, 3, (FFT_PRIME - 1) / (uint64_t)n);
+    return zp_pow(MCM_PRIME, 3, (MCM_PRIME - 1) / (uint64_t)n);
 }
 
 /* x = DFT_ω(x) in place, x_j = Σ_i x_i ω^(ij): the iterative radix-2 FFT
@@ -41,14 +40,14 @@ static inline void serial_fft(word *x, long n, word omega)
         }
     }
     for (long len = 2; len <= n; len *= 2) {
-        word step = zp_pow(FFT_PRIME, omega, (uint64_t)(n / len)); /* a primitive len-th root */
+        word step = zp_pow(MCM_PRIME, omega, (uint64_t)(n / len)); /* a primitive len-th root */
         for (long start = 0; start < n; start += len) {
             word w = 1;
             for (long k = 0; k < len / 2; k++) {
-                word u = x[start + k], v = zp_mul(FFT_PRIME, x[start + k + len / 2], w);
-                x[start + k] = zp_add(FFT_PRIME, u, v);
-                x[start + k + len / 2] = zp_sub(FFT_PRIME, u, v);
-                w = zp_mul(FFT_PRIME, w, step);
+                word u = x[start + k], v = zp_mul(MCM_PRIME, x[start + k + len / 2], w);
+                x[start + k] = zp_add(MCM_PRIME, u, v);
+                x[start + k + len / 2] = zp_sub(MCM_PRIME, u, v);
+                w = zp_mul(MCM_PRIME, w, step);
             }
         }
     }
@@ -71,11 +70,11 @@ static inline void serial_fft_product(const word *a, long n, const word *b, long
     serial_fft(fa, size, omega);
     serial_fft(fb, size, omega);
     for (long i = 0; i < size; i++)
-        fa[i] = zp_mul(FFT_PRIME, fa[i], fb[i]);
-    serial_fft(fa, size, zp_pow(FFT_PRIME, omega, (uint64_t)size - 1)); /* ω^-1 */
-    word inverse_size = zp_pow(FFT_PRIME, (word)size, FFT_PRIME - 2);
+        fa[i] = zp_mul(MCM_PRIME, fa[i], fb[i]);
+    serial_fft(fa, size, zp_pow(MCM_PRIME, omega, (uint64_t)size - 1)); /* ω^-1 */
+    word inverse_size = zp_pow(MCM_PRIME, (word)size, MCM_PRIME - 2);
     for (long i = 0; i < n + m - 1; i++)
-        f[i] = zp_mul(FFT_PRIME, fa[i], inverse_size);
+        f[i] = zp_mul(MCM_PRIME, fa[i], inverse_size);
     free(fa);
     free(fb);
 }

@@ -101,11 +101,11 @@ static int setup(exec_run *run, const mcm_params *p)
         *all[i] = mcm_alloc(run, names[i], size);
     uint64_t state = mcm_seed(p);
     for (long i = 0; i < n; i++)
-        mcm_set(a, i, mcm_random(&state) % FFT_PRIME);
+        mcm_set(a, i, mcm_random(&state) % MCM_PRIME);
     for (long i = 0; i < m; i++)
-        mcm_set(b, i, mcm_random(&state) % FFT_PRIME);
+        mcm_set(b, i, mcm_random(&state) % MCM_PRIME);
     word omega = fft_root_of_unity(size), power = 1;
-    for (long e = 0; e < size; e++, power = zp_mul(FFT_PRIME, power, omega))
+    for (long e = 0; e < size; e++, power = zp_mul(MCM_PRIME, power, omega))
         mcm_set(powers, e, power);
     return 0;
 }
@@ -115,7 +115,7 @@ static int launches(exec_run *run)
     long blocks = (size + l - 1) / l;
     pointwise_args product = {stockham_result(w0, w1, size), stockham_result(w2, w3, size), c, size, 0};
     pointwise_args scaled = {stockham_result(w0, w1, size), f, f, size,
-                             zp_pow(FFT_PRIME, (word)size, FFT_PRIME - 2)};
+                             zp_pow(MCM_PRIME, (word)size, MCM_PRIME - 2)};
     if (stockham_fft(run, a, w0, w1, powers, size, l, 0) < 0 || stockham_fft(run, b, w2, w3, powers, size, l, 0) < 0 ||
         mcm_launch(run, &pointwise, blocks, l, 0, &product) < 0 ||
         stockham_fft(run, c, w0, w1, powers, size, l, 1) < 0)

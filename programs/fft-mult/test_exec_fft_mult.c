@@ -161,12 +161,12 @@ Test(exec_fft_mult, the_serial_product_is_the_schoolbook_one)
         word *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)mm);
         word *f = malloc(sizeof *f * (size_t)(n + mm - 1)), *want = calloc((size_t)(n + mm - 1), sizeof *want);
         for (long i = 0; i < n; i++)
-            a[i] = mcm_random(&state) % FFT_PRIME;
+            a[i] = mcm_random(&state) % MCM_PRIME;
         for (long i = 0; i < mm; i++)
-            b[i] = mcm_random(&state) % FFT_PRIME;
+            b[i] = mcm_random(&state) % MCM_PRIME;
         for (long i = 0; i < n; i++)
             for (long j = 0; j < mm; j++)
-                want[i + j] = zp_add(FFT_PRIME, want[i + j], zp_mul(FFT_PRIME, a[i], b[j]));
+                want[i + j] = zp_add(MCM_PRIME, want[i + j], zp_mul(MCM_PRIME, a[i], b[j]));
         serial_fft_product(a, n, b, mm, f);
         for (long i = 0; i < n + mm - 1; i++)
             cr_assert_eq(f[i], want[i], "n = %ld, m = %ld: f[%ld]", n, mm, i);

@@ -43,7 +43,7 @@
  * with prefix-optimal).
  */
 #include "mcm_kernel.h"
-#include "../scan_reference.h"
+#include "../common/scan_reference.h"
 
 #include <math.h>
 

@@ -59,7 +59,7 @@
  * scan, mod 2^32 (../scan_reference.h, shared with prefix-naive).
  */
 #include "mcm_kernel.h"
-#include "../scan_reference.h"
+#include "../common/scan_reference.h"
 
 #include <math.h>
 

@@ -101,7 +101,7 @@ static int setup(exec_run *run, const mcm_params *p)
     uint64_t state = mcm_seed(p);
     word omega = fft_root_of_unity(n);
     for (long i = 0; i < n; i++) {
-        mcm_set(x, i, mcm_random(&state) % FFT_PRIME);
+        mcm_set(x, i, mcm_random(&state) % MCM_PRIME);
         mcm_set(omegas, i, omega);
     }
     return 0;

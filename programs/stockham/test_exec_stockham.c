@@ -188,9 +188,9 @@ Test(exec_stockham, simulated_time_as_documented_and_within_theorem_1)
 static void naive_dft(const word *x, word *y, long n, word omega)
 {
     for (long j = 0; j < n; j++) {
-        word sum = 0, step = zp_pow(FFT_PRIME, omega, (uint64_t)j), power = 1;
-        for (long i = 0; i < n; i++, power = zp_mul(FFT_PRIME, power, step))
-            sum = zp_add(FFT_PRIME, sum, zp_mul(FFT_PRIME, x[i], power));
+        word sum = 0, step = zp_pow(MCM_PRIME, omega, (uint64_t)j), power = 1;
+        for (long i = 0; i < n; i++, power = zp_mul(MCM_PRIME, power, step))
+            sum = zp_add(MCM_PRIME, sum, zp_mul(MCM_PRIME, x[i], power));
         y[j] = sum;
     }
 }
@@ -199,9 +199,9 @@ Test(exec_stockham, the_roots_of_unity_have_order_n)
 {
     for (int k = 0; k <= FFT_MAX_LOG2; k++) {
         word omega = fft_root_of_unity(1L << k);
-        cr_assert_eq(zp_pow(FFT_PRIME, omega, 1ull << k), 1, "n = 2^%d", k);
+        cr_assert_eq(zp_pow(MCM_PRIME, omega, 1ull << k), 1, "n = 2^%d", k);
         if (k > 0)
-            cr_assert_eq(zp_pow(FFT_PRIME, omega, 1ull << (k - 1)), FFT_PRIME - 1, "n = 2^%d: ω^(n/2) = −1", k);
+            cr_assert_eq(zp_pow(MCM_PRIME, omega, 1ull << (k - 1)), MCM_PRIME - 1, "n = 2^%d: ω^(n/2) = −1", k);
     }
 }
 
@@ -211,7 +211,7 @@ Test(exec_stockham, the_serial_fft_is_the_dft)
     for (long n = 1; n <= 1024; n *= 2) {
         word *x = malloc(sizeof *x * (size_t)n), *y = malloc(sizeof *y * (size_t)n);
         for (long i = 0; i < n; i++)
-            x[i] = mcm_random(&state) % FFT_PRIME;
+            x[i] = mcm_random(&state) % MCM_PRIME;
         word omega = fft_root_of_unity(n);
         naive_dft(x, y, n, omega);
         serial_fft(x, n, omega);

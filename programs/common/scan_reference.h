@@ -1,7 +1,7 @@
 /*
  * scan_reference.h — the serial reference of the two prefix sums' kernels
  * written once (prefix-naive/kernels.c and prefix-optimal/kernels.c, which
- * include it as "../scan_reference.h": it is compiled with each of them,
+ * include it as "../common/scan_reference.h": it is compiled with each of them,
  * in exec mode and by nvcc alike).  Host code, for a program's check.
  */
 #ifndef MCM_SCAN_REFERENCE_H
