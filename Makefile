@@ -18,10 +18,32 @@ SAN      ?= 0
 DATADIR  := $(CURDIR)
 
 CFLAGS   += -std=c11 -O2 -g -Wall -Wextra -Wshadow -Wstrict-prototypes \
-            -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
-            -Isim -Imachine -Iprograms -Ivalidate -DMCMSIM_DATADIR='"$(DATADIR)"'
+            -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DMCMSIM_DATADIR='"$(DATADIR)"'
 LDLIBS   += -lsimgrid -lconfig -lmuparser -lcjson -lgsl -lgslcblas -lseccomp -lm -ldl
-# a user program (programs/user_program.c) is a shared object that calls the
+
+# The layers, bottom up; a source is compiled with the include folders of
+# its layer and of the layers below it, so an #include the wrong way does
+# not compile (README, "Source map"):
+#   base    sim/base/ (errors, formulas, processes, the wire) and machine/
+#           (the machine's fields and presets)
+#   model   sim/model/ (kernel DAGs and their costs, the card terms, the DMM/UMM)
+#   engine  sim/engine/ (the simulation: the schedulers behind engine.h)
+#   exec    sim/exec/ (exec mode, the kernel header, users' programs)
+#   cases   programs/ (the built-in programs: a folder per case study)
+#   app     sim/app/ (the command line, run files, reports, pictures),
+#           validate/ (make validate), sim/bench/, tests/
+INC_base   := -Isim/base -Imachine
+INC_model  := $(INC_base) -Isim/model
+INC_engine := $(INC_model) -Isim/engine
+INC_exec   := $(INC_model) -Isim/exec
+INC_cases  := $(INC_exec) -Iprograms
+INC_app    := $(INC_cases) -Isim/engine -Isim/app -Ivalidate
+layer_inc = $(strip $(if $(filter sim/base/% machine/%,$1),$(INC_base),\
+                    $(if $(filter sim/model/%,$1),$(INC_model),\
+                    $(if $(filter sim/engine/%,$1),$(INC_engine),\
+                    $(if $(filter sim/exec/%,$1),$(INC_exec),\
+                    $(if $(filter programs/%,$1),$(INC_cases),$(INC_app)))))))
+# a user program (sim/exec/user_program.c) is a shared object that calls the
 # exec layer in the binary that loads it: the binary exports its symbols
 LDFLAGS  += -rdynamic
 TEST_JOBS := 2
@@ -49,10 +71,16 @@ PACKAGES := libsimgrid-dev libconfig-dev libcriterion-dev libmuparser-dev libsec
 # time for exec mode, and by nvcc for the card) and its tests.
 # programs/common/ holds kernels written once that several cases include.
 CASE_DIRS := $(filter-out programs/user/ programs/lectures/ programs/common/,$(wildcard programs/*/))
-LIB_SRC  := $(wildcard sim/*.c machine/*.c programs/*.c validate/*.c) \
+LIB_SRC  := $(wildcard sim/base/*.c machine/*.c sim/model/*.c sim/engine/*.c sim/exec/*.c programs/*.c sim/app/*.c) \
             $(filter-out %/kernels.c %/reference.c $(wildcard programs/*/test_*.c),$(wildcard $(CASE_DIRS:%=%*.c)))
-LIB_SRC  := $(filter-out sim/main.c validate/main.c,$(LIB_SRC))
+LIB_SRC  := $(filter-out sim/app/main.c,$(LIB_SRC))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# make validate's own code: its binary and the tests of it link it, the
+# library does not hold it
+VALIDATE_SRC := $(filter-out validate/main.c,$(wildcard validate/*.c))
+VALIDATE_LIB := $(BUILD)/libvalidate.a
+# the tests' reference where blocks share, linked into the tests and the bench
+SIMGRID_REFERENCE := tests/simgrid_reference.c tests/global_memory.c
 TEST_SRC := $(filter-out tests/test_cuda_ref.c,$(wildcard tests/test_*.c)) $(wildcard $(CASE_DIRS:%=%test_*.c))
 TEST_BIN := $(foreach t,$(TEST_SRC),$(BUILD)/tests/$(basename $(notdir $(t))))
 MCMSIM   := $(BUILD)/mcmsim
@@ -77,18 +105,22 @@ setup: $(BUILD)/.setup
 
 $(BUILD)/%.o: %.c | $(BUILD)/.setup
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
 
 $(BUILD)/libmcmsim.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(MCMSIM): $(BUILD)/sim/main.o $(BUILD)/libmcmsim.a
+$(VALIDATE_LIB): $(VALIDATE_SRC:%.c=$(BUILD)/%.o)
+	rm -f $@ && ar rcs $@ $^
+
+$(MCMSIM): $(BUILD)/sim/app/main.o $(BUILD)/libmcmsim.a
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 define test_rule
-$(BUILD)/tests/$(basename $(notdir $(1))): $(1) $(BUILD)/libmcmsim.a | $(BUILD)/.setup
+$(BUILD)/tests/$(basename $(notdir $(1))): $(1) $(VALIDATE_LIB) $(BUILD)/libmcmsim.a | $(BUILD)/.setup
 	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS) -MMD -MP -Itests $$< $(BUILD)/libmcmsim.a $$(LDFLAGS) $$(LDLIBS) -lcriterion -o $$@
+	$$(CC) $$(CFLAGS) $(INC_app) -MMD -MP -Itests $$< $(SIMGRID_REFERENCE) $(VALIDATE_LIB) $(BUILD)/libmcmsim.a \
+	  $$(LDFLAGS) $$(LDLIBS) -lcriterion -o $$@
 endef
 $(foreach t,$(TEST_SRC),$(eval $(call test_rule,$(t))))
 
@@ -112,7 +144,7 @@ test: $(MCMSIM) $(TEST_BIN) $(if $(wildcard cuda_ref/cuda.mk),cuda-check)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $(TEST_ENV) MCMSIM=$(MCMSIM) $$t --jobs $(TEST_JOBS); done
 
 # Validation against the cards' committed measurements (no GPU needed).
-$(BUILD)/validate/validate: $(BUILD)/validate/main.o $(BUILD)/libmcmsim.a
+$(BUILD)/validate/validate: $(BUILD)/validate/main.o $(VALIDATE_LIB) $(BUILD)/libmcmsim.a
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 .PHONY: validate
@@ -122,7 +154,7 @@ validate: $(BUILD)/validate/validate
 BENCH_BIN := $(BUILD)/bench/bench $(BUILD)/bench/floor
 $(BUILD)/bench/%: sim/bench/%.c $(BUILD)/libmcmsim.a | $(BUILD)/.setup
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $< $(BUILD)/libmcmsim.a $(LDFLAGS) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(INC_app) -Itests $< $(SIMGRID_REFERENCE) $(BUILD)/libmcmsim.a $(LDFLAGS) $(LDLIBS) -o $@
 
 bench: $(BENCH_BIN) $(MCMSIM) $(BUILD)/validate/validate
 	$(BUILD)/bench/bench $(BUILD)/bench/floor $(MCMSIM) $(BUILD)/validate/validate
@@ -141,11 +173,11 @@ FUZZ_SEEDS   := 'n/(2^(i+1)*l)' 'ceil(log2(n)/s)' 'max(1, n - i*s) % 7' '2^62 * 
 
 $(FUZZ_BUILD)/%.o: %.c | $(BUILD)/.setup
 	@mkdir -p $(@D)
-	clang $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+	clang $(CFLAGS) $(call layer_inc,$<) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 .SECONDARY: $(FUZZ_OBJ)
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
-	clang $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_OBJ) $(LDLIBS) -o $@
+	clang $(CFLAGS) $(INC_app) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_OBJ) $(LDLIBS) -o $@
 
 $(FUZZ_BUILD)/libconfig_leak: tests/fuzz/libconfig_leak.c | $(BUILD)/.setup
 	@mkdir -p $(@D)
@@ -184,4 +216,5 @@ fuzz: $(FUZZ_TARGETS) fuzz-leak-check
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/sim/main.d $(BUILD)/validate/main.d $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(VALIDATE_SRC:%.c=$(BUILD)/%.d) $(BUILD)/sim/app/main.d $(BUILD)/validate/main.d \
+         $(TEST_BIN:=.d)

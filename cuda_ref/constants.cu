@@ -1055,7 +1055,7 @@ static double op_throughput(const arith_buffers *b, int sms, double mhz,
 
 /* cycles between two instructions of one warp when every SM holds `warps`
  * warps, each running one dependent chain of additions (the instruction
- * stream's dependent issue, sim/stream.h): blocks of up to 1024 threads,
+ * stream's dependent issue, sim/exec/stream.h): blocks of up to 1024 threads,
  * as many per SM as the warps need; thread 0 of block 0 reports its
  * cycles */
 static double issue_latency(const arith_buffers *b, int sms, int warps)
@@ -1098,7 +1098,7 @@ static void measure_arithmetic(int sms, double mhz)
         char name[64], how[256];
         snprintf(name, sizeof name, "issue_latency_warps%d", warps);
         snprintf(how, sizeof how, "%d warps per SM, each one dependent chain of the additions of op_latency: "
-                 "cycles between two instructions of one warp (the dependent issue of sim/stream.h)", warps);
+                 "cycles between two instructions of one warp (the dependent issue of sim/exec/stream.h)", warps);
         print_row(name, issue_latency(&b, sms, warps), "cycles", how);
     }
     print_row("mad_latency", op_latency<OpMad>(&b), "cycles",
@@ -1419,7 +1419,7 @@ static double read_after_write_rate(uint32_t *buf, long card_words, int partial,
     return median_of(v, REPEATS);
 }
 
-/* The memory between the SM and DRAM (sim/cache.h takes its constants
+/* The memory between the SM and DRAM (sim/exec/cache.h takes its constants
  * from these rows; validate/notes/cache-hierarchy.md):
  *  - the L1's capacity: one thread chases a random cycle of lines (one
  *    word of each 128-byte line) over footprints of 16 KiB to 512 KiB,

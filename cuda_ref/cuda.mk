@@ -10,7 +10,7 @@
 #               its kernels written once, programs/CASE/kernels.c, into
 #               $(BUILD)/cuda/CASE, and every user example programs/user/NAME.c into
 #               $(BUILD)/cuda/user-NAME (the kernel written once against
-#               sim/mcm_kernel.h, compiled as CUDA: nvcc -x cu)
+#               sim/exec/mcm_kernel.h, compiled as CUDA: nvcc -x cu)
 #   cuda-user   any user file: make -f cuda_ref/cuda.mk cuda-user USER_SRC=path/to/NAME.c
 #               builds $(BUILD)/cuda/user-NAME, NAME the file's name without
 #               .c (the same: make -f cuda_ref/cuda.mk build/cuda/user-NAME
@@ -47,12 +47,12 @@ CUDA_GENCODE := -gencode arch=compute_90,code=sm_90 \
                 -gencode arch=compute_90,code=compute_90
 CUDA_NVCCFLAGS := -O3 $(CUDA_GENCODE) -Xcompiler -Wall,-Wextra
 
-# user programs: C files against sim/mcm_kernel.h, compiled by nvcc as CUDA
+# user programs: C files against sim/exec/mcm_kernel.h, compiled by nvcc as CUDA
 # through cuda_ref/common/mcm_kernel_cuda.cuh
 CUDA_USER_SRC := $(wildcard programs/user/*.c)
 CUDA_USER_BINS := $(patsubst programs/user/%.c,$(BUILD)/cuda/user-%,$(CUDA_USER_SRC))
-CUDA_USER_FLAGS := -x cu -Isim -Icuda_ref/common
-CUDA_USER_DEPS := sim/mcm_kernel.h $(CUDA_C_OBJ) $(CUDA_HEADERS)
+CUDA_USER_FLAGS := -x cu -Isim/exec -Icuda_ref/common -include mcm_kernel_cuda.cuh
+CUDA_USER_DEPS := sim/exec/mcm_kernel.h $(CUDA_C_OBJ) $(CUDA_HEADERS)
 USER_BIN := $(if $(USER_SRC),$(BUILD)/cuda/user-$(basename $(notdir $(USER_SRC))))
 
 .PHONY: cuda cuda-check cuda-compile cuda-test cuda-user

@@ -3,7 +3,7 @@
 # every kernel written once executes, per point, into a measurement session
 # beside its times.  `make validate` compares them, kernel by kernel, with
 # the instruction stream mcmsim counts from the same C file without a card
-# (sim/stream.h; validate/code_costs.c; validate/notes/instruction-stream.md).
+# (sim/exec/stream.h; validate/code_costs.c; validate/notes/instruction-stream.md).
 #
 # Usage (from anywhere, on the machine with the card):
 #   cuda_ref/ncu-instructions.sh CARD SESSION [--out DIR] [CASE:PARAMS ...]

@@ -21,7 +21,7 @@
 #   CASE       any of: euclid cooley-tukey stockham plain-mult fft-mult
 #              radix-sort plain-division sum prefix-naive prefix-optimal
 #              (programs/CASE/kernels.c, the case studies' kernels written
-#              once against sim/mcm_kernel.h) and user-jacobi user-matvec
+#              once against sim/exec/mcm_kernel.h) and user-jacobi user-matvec
 #              user-stencil user-gather user-horner (programs/user/NAME.c);
 #              default: all of them.  The constants are always measured,
 #              before and after the cases.

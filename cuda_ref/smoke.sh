@@ -4,7 +4,7 @@
 # exits 1 if any program fails or any check is FAIL.  Writes nothing under
 # validate/.  Usage: cuda_ref/smoke.sh
 # Every case study is its kernels written once (programs/CASE/kernels.c),
-# as are the user programs written against sim/mcm_kernel.h: the examples
+# as are the user programs written against sim/exec/mcm_kernel.h: the examples
 # programs/user/*.c (user-jacobi, user-matvec, user-stencil, user-gather,
 # user-horner) and the fixtures
 # tests/user/*.c (rotate: three steps through private memory, one launch

@@ -25,12 +25,12 @@
  *                      latency of one operation of the class along a thread's
  *                      path, in cycles (default 1: one of S(B)'s operations);
  *     a block's compute then takes max(span cycles, work cycles) (Brent's
- *     principle inside the SM; sim/kernel_dag.h, block_compute_cycles);
+ *     principle inside the SM; sim/model/kernel_dag.h, block_compute_cycles);
  *     "on" as soon as one lanes key is > 0 or one cycles key is not 1;
  *   issue_rate         warp instructions an SM issues per cycle (0: off).
- *                      When > 0, a kernel written once (sim/mcm_kernel.h)
+ *                      When > 0, a kernel written once (sim/exec/mcm_kernel.h)
  *                      is compiled by clang with its instructions counted
- *                      (sim/stream.h), and each of its blocks computes by
+ *                      (sim/exec/stream.h), and each of its blocks computes by
  *                      its instruction stream: its warps' instructions
  *                      over issue_rate, no pipe faster than its lanes,
  *                      and along its path, step by step, its busiest
@@ -72,7 +72,7 @@
  *                      moving α coalesced words per thread takes ℓ·α·U
  *                      (the MCM: α·U), and an uncoalesced word takes a
  *                      whole sector, ℓ·α·sector_words·U (the MCM: ℓ·α·U);
- *   l1_words           > 0: the card's caches (sim/cache.h) in exec mode: an
+ *   l1_words           > 0: the card's caches (sim/exec/cache.h) in exec mode: an
  *                      L1 per SM of l1_words words (the unified array, less
  *                      the shared memory of its resident blocks), the L2 of
  *                      l2_words, DRAM behind; a kernel run in exec mode then
@@ -144,7 +144,7 @@
  * On a dmm/umm machine `p` is the number of threads, `warp` (key `w`) the
  * width and `latency` (key `l`) the latency; the MCM-only settings (policy,
  * bandwidth, launch_latency, order) must keep their defaults, and u, z,
- * clock_hz and seed are ignored.  sim/dmm_umm.h runs such machines.
+ * clock_hz and seed are ignored.  sim/model/dmm_umm.h runs such machines.
  *
  * `name` and `source` describe the machine: `source` says where a preset's
  * numbers come from (`mcmsim list` shows it; make validate writes it for
@@ -194,7 +194,7 @@ typedef struct machine {
                             * sum); 0 = one pipe for every class */
     double cycles_plain, cycles_mulmod, cycles_addmod, cycles_private, cycles_barrier; /* 1 */
     double issue_rate;     /* warp instructions an SM issues per cycle: > 0 charges a counted
-                            * kernel's instruction stream (sim/stream.h); 0 = off */
+                            * kernel's instruction stream (sim/exec/stream.h); 0 = off */
     double cycles_issue;   /* cycles a warp waits between two dependent instructions; 0 =
                             * cycles_plain */
     int blocks_per_sm;     /* resident blocks per SM; 1 = the MCM */
@@ -207,7 +207,7 @@ typedef struct machine {
                               * 128-byte line (kernel.unaligned); 0 = u_dram */
     double u_dram_mixed;     /* the same for a kernel that reads and writes words; 0 = u_dram */
     double sector_words;   /* > 0: U per word of every thread, a scattered word a sector; 0 = the MCM */
-    double l1_words;       /* > 0: exec mode runs through the caches (sim/cache.h); 0 = none */
+    double l1_words;       /* > 0: exec mode runs through the caches (sim/exec/cache.h); 0 = none */
     double line_words;     /* words of a cache line (with l1_words) */
     double u_l1;           /* cycles per word the L1 serves (with l1_words) */
     double read_latency_l1; /* cycles before a block's first word, from the L1 (with l1_words) */
@@ -270,7 +270,7 @@ double machine_bandwidth(const machine *m);
  * blocks per SM (the engine's card path). */
 int machine_card_compute(const machine *m);
 int machine_card_residency(const machine *m);
-/* The card's caches in exec mode (l1_words > 0; sim/cache.h). */
+/* The card's caches in exec mode (l1_words > 0; sim/exec/cache.h). */
 int machine_caches(const machine *m);
 
 /* The cycles between a kernel's release and its launch: launch_latency,

@@ -16,7 +16,7 @@
  * list.  A kernel repeated 0 times is absent: whatever comes after it comes
  * after what it came after.
  *
- * Operation classes (sim/kernel_dag.h; optional, the card model only):
+ * Operation classes (sim/model/kernel_dag.h; optional, the card model only):
  * span_plain, span_mulmod, span_addmod, span_private, span_barriers count a
  * thread's operations of each class along the span, work_plain ... work_barriers
  * those of the whole block.  A kernel that gives none is S(B) and W(B) plain
@@ -24,7 +24,7 @@
  * ℓ·span_X for a missing work_X, and the rest of S(B) (W(B)) as plain.
  * bank_conflicts (optional, default 0): a block's extra rounds of the
  * private banks, Σ over its warps' accesses of (the most words in one bank
- * − 1), the DMM's rule (sim/kernel_dag.h).
+ * − 1), the DMM's rule (sim/model/kernel_dag.h).
  */
 #include "config_file.h"
 #include "fail.h"
@@ -170,7 +170,7 @@ static int read_classes(const config_setting_t *s, const vars *v, const char *kn
             snprintf(key, sizeof key, "%s_%s", side ? "work" : "span", op_class_names[i]);
             double *slot = side ? &c->work_ops[i] : &c->span_ops[i];
             if (!config_setting_get_member(s, key)) {
-                *slot = -1; /* not given: the rule of sim/kernel_dag.h */
+                *slot = -1; /* not given: the rule of sim/model/kernel_dag.h */
                 continue;
             }
             if (number(s, key, v, -1, kname, repeated, slot) < 0)

@@ -12,7 +12,7 @@
  * The whole block (work) is not ℓ times that: at level d of a sweep only
  * the ℓ/(2d) threads with (t + 1)·2d − 1 < ℓ work, ℓ − 1 thread-levels a
  * sweep in all, and only thread 0 writes the identity.
- * Bank conflicts (the DMM's rule, sim/kernel_dag.h; w = 32 banks):
+ * Bank conflicts (the DMM's rule, sim/model/kernel_dag.h; w = 32 banks):
  *   - thread t's 4 items lie at 4t .. 4t + 3: each of the 12 accesses of
  *     the partial and the run puts a warp's words 4 to a bank (3 extra
  *     rounds);

@@ -1,5 +1,5 @@
 /*
- * cuda_counts.h — operation classes (sim/kernel_dag.h) of the CUDA code
+ * cuda_counts.h — operation classes (sim/model/kernel_dag.h) of the CUDA code
  * that several case studies share: the hand-written block scan
  * (cuda_ref/common/block_scan.cuh before issue 26, now written once as
  * programs/common/block_scan.h), as the Stockham FFT's powers of ω (a

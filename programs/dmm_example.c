@@ -9,7 +9,7 @@
  *        then l − 1 = 4: "2 + 1 + 4 = 7 time units" (line 50);
  *   UMM: W(0) touches 3 address groups, W(1) 2, then 4: "3 + 2 + 4 = 9"
  *        (line 54).
- * The program only makes the requests; sim/dmm_umm.c does the counting.
+ * The program only makes the requests; sim/model/dmm_umm.c does the counting.
  * The chapter's sums are printed beside the simulated time when w = 4 (the
  * figure's banks and groups): 2 + 1 + (l − 1) on the DMM, 3 + 2 + (l − 1)
  * on the UMM, for any l.

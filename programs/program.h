@@ -8,7 +8,7 @@
  * user_program.h), whose kernels run in exec mode.  Either way the result is a kernel_dag for one point of
  * parameters on one machine.
  *
- * On a DMM or a UMM (machine kind dmm/umm, sim/dmm_umm.h) a program is not a
+ * On a DMM or a UMM (machine kind dmm/umm, sim/model/dmm_umm.h) a program is not a
  * kernel DAG but its memory accesses: a built-in program may give them
  * through its `accesses` hook; programs without one run on the MCM only.
  */
@@ -33,7 +33,7 @@ typedef struct builtin_program {
      * from the paper's (plain multiplication's grid), e.g. "grid=2";
      * NULL: none.  `make validate` simulates the measured points so. */
     const char *cuda_params;
-    /* Its kernels written once (sim/mcm_kernel.h), the path from mcmsim's
+    /* Its kernels written once (sim/exec/mcm_kernel.h), the path from mcmsim's
      * source folder, e.g. "programs/sum/kernels.c": what --exec runs and
      * what the card times (cuda_ref/); NULL: none. */
     const char *kernels;

@@ -41,7 +41,7 @@ static inline machine test_machine(int p, double u)
     return m;
 }
 
-/* test_machine(p, u) with the caches of exec mode (sim/cache.h): sectors
+/* test_machine(p, u) with the caches of exec mode (sim/exec/cache.h): sectors
  * of 8 words in lines of 32, an L1 of l1_words an SM, an L2 of l2_words;
  * DRAM at 4·u a word, L1 hits at u/4. */
 static inline machine test_cache_machine(int p, double u, double l1_words, double l2_words)
@@ -337,7 +337,7 @@ static inline void expect_same_kernels(const kernel_dag *exec, const kernel_dag 
     }
 }
 
-/* ---- the UMM rule, counted independently of sim/exec.c ------------------ */
+/* ---- the UMM rule, counted independently of sim/exec/exec.c ------------------ */
 
 /* The threads of block b (ℓ threads a block) whose index in the grid is in
  * [lo, hi). */

@@ -1,6 +1,6 @@
 /*
  * test_banks.c — the private memory's banks in the card model
- * (sim/kernel_dag.h): a conflict costs whole rounds of the banks (the
+ * (sim/model/kernel_dag.h): a conflict costs whole rounds of the banks (the
  * DMM's rule), the banks work beside the arithmetic where the machine says
  * so (private_port), and where the counts come from: exec mode, a run
  * file's key, plain multiplication's MulKer, the block scan of the CUDA
@@ -8,6 +8,7 @@
  */
 #include "cuda_counts.h"
 #include "exec.h"
+#include "card_terms.h"
 #include "helpers.h"
 
 /* One block of 256 threads: 256 Z/pZ multiplications and `private_ops`

@@ -1,5 +1,5 @@
 /*
- * test_cache.c — the card's caches in exec mode (sim/cache.h) on
+ * test_cache.c — the card's caches in exec mode (sim/exec/cache.h) on
  * hand-checked traces: a warp's words become sectors of lines, each served
  * by the L1, the L2 or DRAM; least recently used lines leave first;
  * stores go to the L2, drop out of the L1 and merge there; the blocks of a
@@ -12,6 +12,7 @@
  */
 #include "cache.h"
 #include "exec.h"
+#include "card_terms.h"
 #include "helpers.h"
 
 #include <math.h>

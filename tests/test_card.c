@@ -7,6 +7,7 @@
  */
 #include "card.h"
 #include "exec.h"
+#include "card_terms.h"
 #include "helpers.h"
 #include "rng.h"
 

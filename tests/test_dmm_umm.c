@@ -1,6 +1,6 @@
 /*
  * test_dmm_umm.c — the DMM and the UMM of the DMM/UMM chapter (Nakano et
- * al., dmm-umm-chapter.txt; SPEC §3; sim/dmm_umm.c), their built-in
+ * al., dmm-umm-chapter.txt; SPEC §3; sim/model/dmm_umm.c), their built-in
  * programs (dmm-example, contiguous, and the access hooks of sum,
  * prefix-naive, prefix-optimal) and the mcmsim command on such machines.
  *

@@ -1,7 +1,7 @@
 /*
  * test_resident.c — several resident blocks per SM under `parallel`:
  * resident.c's sharing of an SM's lanes and port on hand-checked cases,
- * and the block scheduler that plays them (sim/engine.c) against the same
+ * and the block scheduler that plays them (sim/engine/engine.c) against the same
  * blocks as SimGrid activities shared by SimGrid's max-min solver
  * (sharing_by_simgrid), on the case studies on the card presets and on
  * seeded random DAGs.

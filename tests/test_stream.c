@@ -1,11 +1,12 @@
 /*
- * test_stream.c — the instruction stream (sim/stream.h): the IR reader's
+ * test_stream.c — the instruction stream (sim/exec/stream.h): the IR reader's
  * rules on hand-written IR; instructions counted per warp in exec mode on
  * hand-checked kernels (tests/user/stream.c: a loop, a branch taken by
  * part of a warp, a Z/pZ multiplication), each expected count derived from
- * the rules of sim/stream_ir.c; the issue-rate and latency rules on
+ * the rules of sim/exec/stream_ir.c; the issue-rate and latency rules on
  * hand-computed blocks; and with the term off, today's T to the bit.
  */
+#include "card_terms.h"
 #include "helpers.h"
 #include "stream.h"
 #include "user_program.h"

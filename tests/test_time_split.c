@@ -1,5 +1,5 @@
 /*
- * test_time_split.c — where the time goes (sim/time_split.h): T's parts on
+ * test_time_split.c — where the time goes (sim/engine/time_split.h): T's parts on
  * hand-checked programs, each derived by hand from the schedule, and their
  * sum, which is T.  A part is an SM's cycles over P, so every expected
  * value below is (SM-cycles of the part) / P.

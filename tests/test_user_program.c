@@ -423,7 +423,7 @@ Test(user_program, the_reuse_examples_run_and_check_with_the_caches_and_without)
 
 /* Horner's coefficients are a broadcast: at n = 64 (one block of two
  * warps), d = 7 (one sector of coefficients), on one SM, the arrays in the
- * L2 before the launch (sim/cache.h), round by round:
+ * L2 before the launch (sim/exec/cache.h), round by round:
  *   round 0  x: warp 0 one line, 4 sectors from the L2; warp 1 another 4;
  *   round 1  c[7]: warp 0 one sector from the L2; warp 1 from the L1;
  *   rounds 2-8  c[6] ... c[0]: the same sector, the L1, both warps;

@@ -1,5 +1,5 @@
 /*
- * test_waves.c — the block scheduler's waves (sim/engine.c) against block
+ * test_waves.c — the block scheduler's waves (sim/engine/engine.c) against block
  * by block: the same T, kernel starts and ends, SM busy times, W, O, N, C
  * and trace rows, bit for bit, on hand-checked DAGs, on the case studies
  * and on hundreds of seeded random DAGs; and the tie rule both follow

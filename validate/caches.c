@@ -1,5 +1,5 @@
 /*
- * caches.c — the report's table of the caches of exec mode (sim/cache.h):
+ * caches.c — the report's table of the caches of exec mode (sim/exec/cache.h):
  * for each case whose blocks ran through them (a kernel written once, in
  * exec mode, on a machine with l1_words > 0), its errors with the caches
  * and without them (the working-set rule), the same points and the same
@@ -33,7 +33,7 @@ int write_caches_table(FILE *f, const validation *v)
 {
     fprintf(f, "### The caches of exec mode, with and without (set %s)\n\n", v->name);
     if (!machine_caches(&v->card)) {
-        fprintf(f, "The caches of exec mode (sim/cache.h) are off on `%s`: its reference session lacks "
+        fprintf(f, "The caches of exec mode (sim/exec/cache.h) are off on `%s`: its reference session lacks "
                    "some of their constants (" CACHES_ROWS ", cuda_ref/constants.cu).  Every case is "
                    "simulated without them (the working-set rule) until a session measures them.\n\n",
                 v->card.name);
@@ -56,7 +56,7 @@ int write_caches_table(FILE *f, const validation *v)
         if (!cached)
             continue;
         if (rows++ == 0)
-            fprintf(f, "The kernels written once run in exec mode through the caches (sim/cache.h), each "
+            fprintf(f, "The kernels written once run in exec mode through the caches (sim/exec/cache.h), each "
                        "sector charged at the level that served it; without them, every word at U or, "
                        "beyond the L2, DRAM's rate (the working-set rule).  Errors %s.\n\n"
                        "| case | points | median, with | median, without | 90th percentile, with | "

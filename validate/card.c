@@ -12,7 +12,7 @@
  * microbenchmark; the preset then says so beside the value.  Two
  * (u_dram_unaligned, u_dram_mixed) are left off when the session did not
  * measure them; so are the caches of exec mode (l1_words and the keys
- * that come with it: sim/cache.h), all together, unless the session
+ * that come with it: sim/exec/cache.h), all together, unless the session
  * measured every one of their constants.
  */
 #include "card.h"
@@ -98,7 +98,7 @@ static const term TERMS[] = {
 };
 #define N_TERMS (int)(sizeof TERMS / sizeof TERMS[0])
 
-/* The instruction stream's terms (sim/stream.h): the code's costs.  Only
+/* The instruction stream's terms (sim/exec/stream.h): the code's costs.  Only
  * the card's code machine has them (card_code_machine, the -code presets);
  * the card's machine keeps the costs the worksheets count. */
 static const term CODE_TERMS[] = {
@@ -335,8 +335,8 @@ int card_write_preset(const machine *m, const session *s, const session *other, 
                "# Every card term is a measured constant (validate/card.c has the table).\n",
             m->name, s->name, s->dir);
     if (code)
-        fprintf(f, "# The code's costs: a kernel written once (sim/mcm_kernel.h) is charged by the\n"
-                   "# instructions of its compiled code (sim/stream.h), counted by a clang build.\n");
+        fprintf(f, "# The code's costs: a kernel written once (sim/exec/mcm_kernel.h) is charged by the\n"
+                   "# instructions of its compiled code (sim/exec/stream.h), counted by a clang build.\n");
     const char *borrowed_from = NULL; /* the other session some constants come from, if any */
     for (int i = 0; i < N_TERMS; i++) {
         double v;

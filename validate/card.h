@@ -23,7 +23,7 @@
  * left off when absent.  -1 with fail() when a needed constant is missing. */
 int card_machine(const session *s, const session *other, const machine *base, machine *out);
 
-/* The card's code machine (the code's costs, sim/stream.h): `card` (the
+/* The card's code machine (the code's costs, sim/exec/stream.h): `card` (the
  * card's machine, from card_machine) named NAME-code, with the
  * instruction stream's terms of session s (issue_rate, cycles_issue).
  * -1 with fail() when s lacks their constant. */

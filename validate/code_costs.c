@@ -1,5 +1,5 @@
 /*
- * code_costs.c — the code's costs (sim/stream.h) against the card: the
+ * code_costs.c — the code's costs (sim/exec/stream.h) against the card: the
  * instructions counted from a kernel's compiled code against Nsight
  * Compute's count of the card's, and the times of the cases written once
  * charged by them, beside the paper's costs (validate.h, "the code's
@@ -392,9 +392,9 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
         return -1;
     }
     fprintf(f, "## The code's costs: each kernel charged by its compiled instructions\n\n"
-               "A kernel written once (sim/mcm_kernel.h) is counted as exec mode runs it: clang's IR of the "
+               "A kernel written once (sim/exec/mcm_kernel.h) is counted as exec mode runs it: clang's IR of the "
                "file, each basic block weighed in sm_90 instructions, a warp issuing the union of its threads' "
-               "paths (sim/stream.h; validate/notes/instruction-stream.md).  The card's machine with the "
+               "paths (sim/exec/stream.h; validate/notes/instruction-stream.md).  The card's machine with the "
                "instruction stream charged (`%s`: issue_rate, cycles_issue) gives the code's costs; the "
                "card's machine gives the paper's costs.\n\n"
                "### The counts against Nsight Compute\n\n"

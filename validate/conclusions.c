@@ -8,7 +8,7 @@
  * params the run file leaves at 0, which the programs read as "derived",
  * e.g. m = 0 for m = n).  The matched points are compared twice, once with
  * the card's times and once with the simulated ones, and their verdicts
- * (winner, best s, linearity: sim/compare.h) are set side by side.
+ * (winner, best s, linearity: sim/app/compare.h) are set side by side.
  */
 #include "compare.h"
 #include "fail.h"

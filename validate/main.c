@@ -16,12 +16,12 @@
  *    is a kernel written once (programs/user/NAME.c): its DAG comes from
  *    exec mode; a built-in case's DAG is built at the params that make it
  *    its CUDA implementation's (program.h, cuda_params).  Where the
- *    machine has the caches of exec mode (sim/cache.h), the points that ran
+ *    machine has the caches of exec mode (sim/exec/cache.h), the points that ran
  *    through them are simulated without them too, for the report's table.
  * 4. The code's costs (code_costs.c): every case whose DAG the code
  *    machine counts (a kernel written once) simulated again on each card's
  *    code machine (the card's, each kernel charged by the instructions of
- *    its compiled code, sim/stream.h), into sets a-code, b-code, c-code;
+ *    its compiled code, sim/exec/stream.h), into sets a-code, b-code, c-code;
  *    and the counted instructions against Nsight Compute's.
  * 5. Write validate/report/REPORT.md (outputs.c, write_report: its
  *    headline first, the targets case by case, every point simulated
@@ -54,7 +54,7 @@
 #define MISSING_TERMS "validate/notes/missing-terms.cfg" /* what each miss lacks (targets.c) */
 
 /* A case "user-NAME" is the kernel written once in programs/user/NAME.c
- * (sim/mcm_kernel.h), or, where the case study NAME took that file over as
+ * (sim/exec/mcm_kernel.h), or, where the case study NAME took that file over as
  * its kernels (the sum: user-sum's sessions timed programs/sum/kernels.c
  * under that name), the case study's kernels: its CUDA build was timed,
  * and its exec mode gives the DAG, at the row's params. */
@@ -143,7 +143,7 @@ static const vpoint *built_before(const measured_row *row, const machine *m, con
     return NULL;
 }
 
-/* The DAG's blocks carry a counted instruction stream (sim/stream.h). */
+/* The DAG's blocks carry a counted instruction stream (sim/exec/stream.h). */
 static int dag_counted(const kernel_dag *dag)
 {
     return dag->n > 0 && kernel_block_cost(&dag->kernels[0], 0)->stream;

@@ -30,7 +30,7 @@ typedef struct vpoint {
     kernel_dag *dag;
     int dag_shared;             /* 1: dag is an earlier set's point's (the same machine and params) */
     double sim_ms;              /* simulated on the set's machine */
-    int cached;                 /* 1: its blocks ran through the caches of exec mode (sim/cache.h) */
+    int cached;                 /* 1: its blocks ran through the caches of exec mode (sim/exec/cache.h) */
     double sim_ms_off;          /* simulated on that machine without the caches (sim_ms if not cached) */
     double launches, rounds;    /* L, and Σ over kernels ⌈blocks/P⌉ */
 } vpoint;
@@ -93,7 +93,7 @@ typedef struct set_verdicts {
  * fills *verdicts. */
 int write_set_report(FILE *f, const validation *v, set_verdicts *verdicts);
 
-/* The caches of exec mode (sim/cache.h), case by case: the errors of the
+/* The caches of exec mode (sim/exec/cache.h), case by case: the errors of the
  * points whose blocks ran through them, with the caches and without
  * (caches.c); or why the set's machine has none. */
 int write_caches_table(FILE *f, const validation *v);

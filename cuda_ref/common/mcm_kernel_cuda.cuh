@@ -1,9 +1,10 @@
 /*
- * mcm_kernel_cuda.cuh -- sim/mcm_kernel.h for nvcc: a kernel written once
+ * mcm_kernel_cuda.cuh -- sim/exec/mcm_kernel.h for nvcc: a kernel written once
  * (programs/user/NAME.c) built as a CUDA program that checks its result with
  * the file's own `check` and times itself with cuda_ref's protocol
- * (common/cuda_common.cuh, bench_series).  Included by sim/mcm_kernel.h
- * when __CUDACC__ is defined; build: nvcc -x cu -Isim -Icuda_ref/common
+ * (common/cuda_common.cuh, bench_series).  Included first, before the
+ * user's file (it includes sim/exec/mcm_kernel.h itself): build with
+ * nvcc -x cu -Isim/exec -Icuda_ref/common -include mcm_kernel_cuda.cuh
  * (cuda_ref/cuda.mk, cuda_ref/README.md "Your own kernel on the card").
  *
  * Owns: the same names as the C side of mcm_kernel.h, mapped to CUDA:
@@ -14,7 +15,7 @@
  *    memory);
  *  - inside a step: exec_gread/gwrite (device memory), exec_pread/pwrite
  *    (shared memory), exec_ops (nothing), exec_zp_* (p = 469762049,
- *    bit-identical to sim/exec.c's results for every input);
+ *    bit-identical to sim/exec/exec.c's results for every input);
  *  - MCM_KERNEL: one __global__ function per kernel, its steps inlined in
  *    order with a __syncthreads() between each two; MCM_KERNEL_LOOP, its
  *    step in a loop; MCM_KERNEL_SCHEDULE, its schedule run by every
@@ -47,6 +48,8 @@
 #ifndef MCM_KERNEL_CUDA_CUH
 #define MCM_KERNEL_CUDA_CUH
 
+#include "mcm_kernel.h" /* the header mapped: its version, prime, limits and MCM_STEP */
+
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -71,7 +74,7 @@ typedef uint64_t word;
 #define MCM_UNUSED __attribute__((unused))
 #define MCM_UNROLL _Pragma("unroll")
 
-/* MCM_PRIME (sim/mcm_kernel.h) is sim/exec.c's prime */
+/* MCM_PRIME (sim/exec/mcm_kernel.h) is sim/exec/exec.c's prime */
 #define MCM_BARRETT 39268272336ull   /* floor(2^64 / p) */
 
 /* An array in global memory: passed by value inside a kernel's args.  Use
@@ -124,7 +127,7 @@ static __device__ __forceinline__ void exec_ops(exec_thread *t, long n)
 }
 
 /* Z/pZ: the fast path for a, b < p, in 32 bits (p < 2^29); any other
- * input is reduced the way sim/exec.c's zp_* do it, by a call out of the
+ * input is reduced the way sim/exec/exec.c's zp_* do it, by a call out of the
  * way (the slow path: exec mode's words, not a kernel's usual ones), so
  * both builds give the same words.  Every result is below p, and the
  * compiler is told so once both paths meet (MCM_BELOW_P_): an operation on
@@ -213,7 +216,7 @@ static __device__ __forceinline__ word exec_zp_inv(exec_thread *t, word a)
     return exec_zp_pow(t, a, MCM_PRIME - 2);
 }
 
-/* ---- the host side's Z/pZ (sim/exec.h): serial references in check ------ */
+/* ---- the host side's Z/pZ (sim/exec/exec.h): serial references in check ------ */
 
 static inline word zp_add(uint64_t p, word a, word b) { return (a + b) % p; }
 static inline word zp_sub(uint64_t p, word a, word b) { return (a + p - b) % p; }

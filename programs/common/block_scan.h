@@ -1,6 +1,6 @@
 /*
  * block_scan.h — the three-kernel exclusive scan, written once
- * (sim/mcm_kernel.h) for the case studies that scan: Stockham's powers of
+ * (sim/exec/mcm_kernel.h) for the case studies that scan: Stockham's powers of
  * ω (programs/stockham/, a prefix product in Z/pZ) and radix sort's digit
  * counts (programs/radix-sort/, 32-bit additions).  The includer says
  * which operator, by defining

@@ -1,6 +1,6 @@
 /*
  * stockham_fft.h — the Stockham FFT over Z/pZ, its kernels written once
- * (sim/mcm_kernel.h), for the case studies that transform: `stockham`
+ * (sim/exec/mcm_kernel.h), for the case studies that transform: `stockham`
  * (programs/stockham/) and the three FFTs of `fft-mult`
  * (programs/fft-mult/).  The model of the same kernels, their declared
  * costs, is programs/stockham.h (stockham.c).

@@ -1,6 +1,6 @@
 /*
  * kernels.c — the Cooley–Tukey FFT over Z/pZ, its kernels written once
- * (sim/mcm_kernel.h): mcmsim runs them in exec mode (`--exec`), nvcc
+ * (sim/exec/mcm_kernel.h): mcmsim runs them in exec mode (`--exec`), nvcc
  * builds them for the card (cuda_ref/run-all.sh, case cooley-tukey).  The
  * model a student computes, with the paper's closed forms, is model.c.
  *

@@ -54,7 +54,7 @@
  *  5. Which log ℓ transpositions write uncoalesced changes no cost; we take
  *     the first ones (the paper's "i small enough").
  *
- * Operation classes (the card model; sim/kernel_dag.h, convention in
+ * Operation classes (the card model; sim/model/kernel_dag.h, convention in
  * programs/cuda_counts.h), from its kernels (kernels.c), per thread;
  * S(B) and W(B) stay the worksheet's.  The CUDA code differs from the
  * worksheet, and the classes follow it:

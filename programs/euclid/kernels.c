@@ -1,6 +1,6 @@
 /*
  * kernels.c — the Euclidean GCD over Z/pZ with s division steps per kernel
- * call, its kernels written once (sim/mcm_kernel.h): mcmsim runs them in
+ * call, its kernels written once (sim/exec/mcm_kernel.h): mcmsim runs them in
  * exec mode (`--exec`), nvcc builds them for the card (cuda_ref/run-all.sh,
  * case euclid).  The model a student computes, with its closed forms, is
  * model.c (thesis §4.3, Algorithm 1 OptGcdKer, App. B "Euclidean").
@@ -67,7 +67,7 @@
  *     halo assumes degrees falling one per step in turn.
  *   - S(B), W(B): the model's are the worksheet's unit counts (3 operations
  *     per coefficient per step); measured, a private access is 1
- *     operation, a Z/pZ addition 5 and a multiplication 11 (sim/exec.h),
+ *     operation, a Z/pZ addition 5 and a multiplication 11 (sim/exec/exec.h),
  *     and thread 0 also chooses each step (14 private accesses).  A block
  *     whose words lie inside both polynomials:
  *       ping-pong (n = m, s even, 2s − 1 <= ℓ: the steps alternate a, b):
@@ -94,7 +94,7 @@
  *     degree is 31 mod 32: at n = m = 1000, s = ℓ = 256, about 25 words
  *     read and 4 written per thread.
  *   - bank conflicts (the model declares none): exec mode pairs a step's
- *     private accesses by their rank in each thread (sim/exec.h), and a
+ *     private accesses by their rank in each thread (sim/exec/exec.h), and a
  *     lane with one head or window entry fewer than its warp's others
  *     shifts its later accesses into other rounds; on the card each loop
  *     is its own instructions.  About 1.5 a step at s = ℓ = 256.

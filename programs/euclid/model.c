@@ -70,7 +70,7 @@
  * and O(B) = 8U is kept for every s, ℓ although 6 reads per thread is
  * (4s + 2ℓ)/ℓ only when s = ℓ.
  *
- * Operation classes (the card model; sim/kernel_dag.h, convention in
+ * Operation classes (the card model; sim/model/kernel_dag.h, convention in
  * programs/cuda_counts.h) follow the CUDA kernels (kernels.c, after cuda_ref/euclid.cu),
  * not the worksheet's "3 operations per step" (S(B) = 3s and W(B) are
  * kept as the worksheet has them).  Per division step, thread 0 (the

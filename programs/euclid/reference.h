@@ -1,7 +1,7 @@
 /*
  * reference.h — the Euclidean GCD's serial reference and its inputs, for
  * kernels.c (both builds: static functions on the host's zp_* of
- * sim/exec.h, which the card's mapping also provides) and for the tests.
+ * sim/exec/exec.h, which the card's mapping also provides) and for the tests.
  *
  * Owns: the classical remainder sequence over Z/pZ (the gcd made monic),
  * the product of two polynomials (schoolbook), and random polynomials

@@ -12,7 +12,7 @@
  * the model's worst case), and for each thread of a block what each step
  * does: its private accesses, Z/pZ multiplications and additions, its
  * global reads and writes in order.  From those: S(B), W(B) (a private
- * access 1 operation, an addition 5, a multiplication 11: sim/exec.h), α,
+ * access 1 operation, an addition 5, a multiplication 11: sim/exec/exec.h), α,
  * β, and the transfer by the UMM rule (a warp's k-th accesses of a step
  * form a round; a round costs its distinct address groups of w words, and
  * a block's transfer is Σ transactions·min(w, ℓ)/ℓ words per thread).

@@ -1,6 +1,6 @@
 /*
  * kernels.c — FFT-based multiplication of two polynomials over Z/pZ, its
- * kernels written once (sim/mcm_kernel.h): mcmsim runs them in exec mode
+ * kernels written once (sim/exec/mcm_kernel.h): mcmsim runs them in exec mode
  * (`--exec`), nvcc builds them for the card (cuda_ref/run-all.sh, case
  * fft-mult).  The model a student computes, with its closed forms, is
  * model.c.

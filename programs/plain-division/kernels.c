@@ -1,6 +1,6 @@
 /*
  * kernels.c — plain division of polynomials over Z/pZ with parameter s, its
- * kernels written once (sim/mcm_kernel.h): mcmsim runs them in exec mode
+ * kernels written once (sim/exec/mcm_kernel.h): mcmsim runs them in exec mode
  * (`--exec`), nvcc builds them for the card (cuda_ref/run-all.sh, case
  * plain-division).  The model a student computes, with its closed forms, is
  * model.c.
@@ -47,7 +47,7 @@
  *   - S(B), W(B): model.c counts 3 unit operations a coefficient and step
  *     (the factor, the multiplication, the subtraction): S(B) = 6s − 3.
  *     Exec mode charges a Z/pZ multiplication 11, a subtraction 5 and a
- *     private-memory access 1 (sim/exec.h), and the factor q_j is made
+ *     private-memory access 1 (sim/exec/exec.h), and the factor q_j is made
  *     once a block, by thread 0: an update of a leading coefficient costs
  *     16 and 4 private accesses, a lane's term 16 and 2, the factor 11 and
  *     2.  So, for s >= 4, thread s − 1 of a block whose lanes all take s

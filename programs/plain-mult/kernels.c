@@ -1,6 +1,6 @@
 /*
  * kernels.c — plain (long) multiplication of polynomials over Z/pZ with
- * parameter s, its kernels written once (sim/mcm_kernel.h): mcmsim runs
+ * parameter s, its kernels written once (sim/exec/mcm_kernel.h): mcmsim runs
  * them in exec mode (`--exec`), nvcc builds them for the card
  * (cuda_ref/run-all.sh, case plain-mult).  The model a student computes,
  * with its closed forms, is model.c.
@@ -33,7 +33,7 @@
  * and AddKer reads the lower row's entry h only where it uses it (cuda_ref's
  * source reads it first, also in the last round where h >= 2^i·s, which
  * does not use it); so that a warp's k-th accesses are, as far as may be,
- * one kind of access (exec mode grades a round by rank, sim/exec.h).  And
+ * one kind of access (exec mode grades a round by rank, sim/exec/exec.h).  And
  * MulKer loads b's s words in a loop of stride ℓ, where cuda_ref's thread
  * t < s loaded word t: the same for s <= ℓ, all its sweeps; for s > ℓ
  * cuda_ref left words ℓ .. s − 1 unloaded.
@@ -54,7 +54,7 @@
  *   - S(B), W(B): model.c counts the worksheet's unit operations, s(2s − 1)
  *     a MulKer thread (s² products, s(s − 1) additions) and s an AddKer
  *     thread.  Exec mode charges a Z/pZ multiplication 11 operations, an
- *     addition 5 and a private-memory access 1 (sim/exec.h), and the kernel
+ *     addition 5 and a private-memory access 1 (sim/exec/exec.h), and the kernel
  *     adds each of a thread's s² products to a sum that starts at 0, as
  *     cuda_ref does: s² additions.  So MulKer's thread 0 measures 16s² and
  *     2s² + 3s + 2 private accesses (s >= 2: s + 1 words of a and one of b

@@ -192,7 +192,7 @@ static void set_classes(kernel *k, const plain_mult_params *p, double rows, doub
  * s read back for the store; a barrier after the loads and one after the
  * products; plain: 5 per loaded word, 3 per product and 1 per entry, 3
  * per stored word.
- * Bank conflicts (the DMM's rule, sim/kernel_dag.h): thread t's entries
+ * Bank conflicts (the DMM's rule, sim/model/kernel_dag.h): thread t's entries
  * u = ts + e lie s words from its neighbour's, so each of a warp's s²
  * reads of A and s writes of the products puts its w words gcd(s, w) to a
  * bank of the w: gcd(s, w) − 1 extra rounds each.  The loads of A, the

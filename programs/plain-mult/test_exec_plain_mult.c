@@ -11,8 +11,8 @@
  * the threads of a warp is one round, which costs one transaction per
  * distinct address group (array, ⌊cell/w⌋) it touches, and a block's
  * transfer is Σ transactions · min(w, ℓ)/ℓ words per thread (the UMM rule,
- * SPEC §3, counted here apart from sim/exec.c).  Operations: 11 a Z/pZ
- * multiplication, 5 an addition, 1 a private-memory access (sim/exec.h).
+ * SPEC §3, counted here apart from sim/exec/exec.c).  Operations: 11 a Z/pZ
+ * multiplication, 5 an addition, 1 a private-memory access (sim/exec/exec.h).
  * With ℓ a power of two every figure is a sum of powers of two: the
  * comparisons are exact.
  */

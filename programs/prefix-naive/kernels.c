@@ -1,6 +1,6 @@
 /*
  * kernels.c — the simple (Hillis–Steele) prefix sums, its kernels written
- * once (sim/mcm_kernel.h): mcmsim runs them in exec mode (`--exec`), nvcc
+ * once (sim/exec/mcm_kernel.h): mcmsim runs them in exec mode (`--exec`), nvcc
  * builds them for the card (cuda_ref/run-all.sh, case prefix-naive).  The
  * model a student computes, with its closed forms, is model.c.
  *
@@ -26,7 +26,7 @@
  *     blocks; a block measures its own adders.  Each kernel's total is
  *     equal.
  *   - O(B): model.c declares 3U per block (every access coalesced).
- *     Measured by the UMM rule (sim/exec.c): a round of a warp costs w/ℓ·U
+ *     Measured by the UMM rule (sim/exec/exec.c): a round of a warp costs w/ℓ·U
  *     per address group it touches; in[i] and out[i] are one group per
  *     warp.  So 3U for a full block of adders when w | d; 2U for a full
  *     block of copies; 4U for a full block of adders when w ∤ d (in[i − d]

@@ -43,7 +43,7 @@
  * Any whole n >= 2 is accepted (⌈log n⌉ steps); the closed forms are exact
  * for powers of two only.
  *
- * On a DMM or a UMM (sim/dmm_umm.h; `accesses` below), the chapter's own
+ * On a DMM or a UMM (sim/model/dmm_umm.h; `accesses` below), the chapter's own
  * analysis (lines 140–147), in place in a[0 .. n−1] (cell i): step t is
  * three memory access operations, each a contiguous access by the
  * machine's p threads (cell k by thread k mod p) and a synchronous step of

@@ -9,7 +9,7 @@
  * UMM rule (SPEC §3): for each round of accesses, the threads i in
  * [lo, hi) of the grid touch cell stride·i + offset of one array, and a
  * warp pays one transaction per distinct address group ⌊cell/w⌋; a block's
- * transfer is Σ transactions · min(w, ℓ)/ℓ words per thread (sim/exec.h).
+ * transfer is Σ transactions · min(w, ℓ)/ℓ words per thread (sim/exec/exec.h).
  * All costs are multiples of 1/8 at ℓ <= 256, w = 32: comparisons are
  * exact.
  */
@@ -242,7 +242,7 @@ Test(exec_prefix_naive, in_place_the_scan_is_right_in_one_block_only)
 
 Test(exec_prefix_naive, a_race_free_run_refuses_the_in_place_step)
 {
-    /* The card's rules (sim/exec.h): the card has no synchronous step, so
+    /* The card's rules (sim/exec/exec.h): the card has no synchronous step, so
      * even inside one block thread 2 reads a[1] while thread 1 writes it. */
     machine m = test_preset("mcm");
     exec_run *run = exec_begin("in-place", &m);

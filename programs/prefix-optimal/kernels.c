@@ -1,6 +1,6 @@
 /*
  * kernels.c — the optimal two-stage prefix sums, its kernels written once
- * (sim/mcm_kernel.h): mcmsim runs them in exec mode (`--exec`), nvcc
+ * (sim/exec/mcm_kernel.h): mcmsim runs them in exec mode (`--exec`), nvcc
  * builds them for the card (cuda_ref/run-all.sh, case prefix-optimal).
  * The model a student computes, with its closed forms, is model.c.
  *
@@ -18,7 +18,7 @@
  * `out`, its thread 0 copying a_m[0] there too (every copy_add's thread 0
  * copies a_{t+1}[0], onto itself before the last step).  That copy comes
  * last in thread 0's step, so that each round of a warp is one kind of
- * access (sim/exec.h).  Numbers are 32-bit words added with wrap-around,
+ * access (sim/exec/exec.h).  Numbers are 32-bit words added with wrap-around,
  * one operation each; index arithmetic is not counted, as in the model.
  *
  * Measured costs against model.c's declared ones (test_exec_prefix_optimal.c

@@ -47,7 +47,7 @@
  * both: the optimal scan loses for small n (latency, L·C) and wins for
  * large n (N·C/P).  See test_prefix.c.
  *
- * On a DMM or a UMM (sim/dmm_umm.h; `accesses` below), the chapter's own
+ * On a DMM or a UMM (sim/model/dmm_umm.h; `accesses` below), the chapter's own
  * analysis (the first stage from line 175, the second from line 184):
  * each step is three memory access operations, each by the machine's p
  * threads (element k by thread k mod p) and a synchronous step of its own.  Layout (ours): a_t[i] in cell 2^t + i

@@ -10,7 +10,7 @@
  * UMM rule (SPEC §3): for each round of accesses, the threads i in
  * [lo, hi) of the grid touch cell stride·i + offset of one array, and a
  * warp pays one transaction per distinct address group ⌊cell/w⌋; a block's
- * transfer is Σ transactions · min(w, ℓ)/ℓ words per thread (sim/exec.h).
+ * transfer is Σ transactions · min(w, ℓ)/ℓ words per thread (sim/exec/exec.h).
  * The kernels' layout (kernels.c): a_t at cell 2^t − 1 of `levels` for
  * t < m, a_m read from `in` and written to `out`, both from cell 0.  All
  * costs are multiples of 1/8 at ℓ <= 256, w = 32: comparisons are exact.

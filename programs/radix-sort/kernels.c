@@ -1,6 +1,6 @@
 /*
  * kernels.c — radix sort of n keys of c bits, s bits a pass, its kernels
- * written once (sim/mcm_kernel.h): mcmsim runs them in exec mode
+ * written once (sim/exec/mcm_kernel.h): mcmsim runs them in exec mode
  * (`--exec`), nvcc builds them for the card (cuda_ref/run-all.sh, case
  * radix-sort).  The model a student computes, with its closed forms, is
  * model.c.

@@ -1,6 +1,6 @@
 /*
  * kernels.c — the Stockham FFT over Z/pZ, its kernels written once
- * (sim/mcm_kernel.h): mcmsim runs them in exec mode (`--exec`), nvcc
+ * (sim/exec/mcm_kernel.h): mcmsim runs them in exec mode (`--exec`), nvcc
  * builds them for the card (cuda_ref/run-all.sh, case stockham).  The
  * model a student computes, with its closed forms, is model.c.
  *

@@ -54,7 +54,7 @@
  *  6. roots-mediate is one block, as in the worksheet, although one block
  *     of 4ℓ items cannot scan the n/(4ℓ) block sums once n > 16ℓ².
  *
- * Operation classes (the card model; sim/kernel_dag.h, convention in
+ * Operation classes (the card model; sim/model/kernel_dag.h, convention in
  * programs/cuda_counts.h), from the CUDA kernels of
  * cuda_ref/common/stockham.cuh, per thread; S(B) and W(B) stay the
  * worksheet's.  Where they differ from the worksheet, the CUDA code wins:

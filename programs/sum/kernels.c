@@ -1,6 +1,6 @@
 /*
  * kernels.c — the sum of n numbers by halving, its kernels written once
- * (sim/mcm_kernel.h): mcmsim runs them in exec mode (`--exec`), nvcc
+ * (sim/exec/mcm_kernel.h): mcmsim runs them in exec mode (`--exec`), nvcc
  * builds them for the card (cuda_ref/run-all.sh, case sum).  The model a
  * student computes, with its closed forms, is model.c.
  *
@@ -26,7 +26,7 @@
  *     blocks (W(B) = ⌊L/2⌋/blocks); a block measures its own adders: ℓ in
  *     full blocks, the rest in the last.  Each kernel's total is equal.
  *   - O(B): model.c declares 3U per block (every access coalesced, α+β = 3
- *     words).  Measured by the UMM rule (sim/exec.c): a round of a warp
+ *     words).  Measured by the UMM rule (sim/exec/exec.c): a round of a warp
  *     costs w/ℓ·U per address group it touches.  Equal (3U) for a full
  *     block whose reads start on group boundaries: every block when
  *     ⌈L/2⌉ is a multiple of w and ℓ a multiple of w (n = 2^m, ℓ <= 2^t).

@@ -39,7 +39,7 @@
  * odd one out passing through, ⌊n_left/2⌋ additions; the closed forms are
  * then only approximate (they take log n as a real number).
  *
- * On a DMM or a UMM (sim/dmm_umm.h; `accesses` below), the chapter's own
+ * On a DMM or a UMM (sim/model/dmm_umm.h; `accesses` below), the chapter's own
  * analysis (lines 95–102): step t is three memory access operations, each
  * a contiguous access by the machine's p threads (cell k by thread k mod
  * p) and a synchronous step of its own:

@@ -9,7 +9,7 @@
  * UMM rule (SPEC §3): for each round of accesses, the threads i in
  * [lo, hi) of the grid touch cell stride·i + offset, and a warp pays one
  * transaction per distinct address group ⌊cell/w⌋ it touches; a block's
- * transfer is Σ transactions · min(w, ℓ)/ℓ words per thread (sim/exec.h),
+ * transfer is Σ transactions · min(w, ℓ)/ℓ words per thread (sim/exec/exec.h),
  * so a fully coalesced round costs 1, as in the paper.  Every cost is a
  * multiple of 1/8 at ℓ <= 256, w = 32: the comparisons are exact.
  */

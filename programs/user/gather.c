@@ -1,6 +1,6 @@
 /*
  * gather.c — a gather through an index array, written once
- * (sim/mcm_kernel.h): mcmsim runs it in exec mode, nvcc builds it for the
+ * (sim/exec/mcm_kernel.h): mcmsim runs it in exec mode, nvcc builds it for the
  * card.
  *
  * out[i] = table[index[i]] for n lookups into a table of m words, the

@@ -1,7 +1,7 @@
 /*
  * horner.c — a polynomial evaluated at n points by Horner's rule, every
  * thread reading the same coefficient at each step of its loop (a
- * broadcast), written once (sim/mcm_kernel.h): mcmsim runs it in exec
+ * broadcast), written once (sim/exec/mcm_kernel.h): mcmsim runs it in exec
  * mode, nvcc builds it for the card.
  *
  * y[i] = c[d]·x[i]^d + ... + c[1]·x[i] + c[0] mod 2^32, one thread a

@@ -1,6 +1,6 @@
 /*
  * jacobi.c — a 1D Jacobi stencil through private memory, written once
- * (sim/mcm_kernel.h): mcmsim runs it in exec mode, nvcc builds it for the
+ * (sim/exec/mcm_kernel.h): mcmsim runs it in exec mode, nvcc builds it for the
  * card.
  *
  * Each sweep is one kernel: u'[i] = (u[i−1] + 2·u[i] + u[i+1]) / 4 for

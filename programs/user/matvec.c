@@ -1,6 +1,6 @@
 /*
  * matvec.c — a matrix–vector product over Z/pZ, one row per block, written
- * once (sim/mcm_kernel.h): mcmsim runs it in exec mode, nvcc builds it for
+ * once (sim/exec/mcm_kernel.h): mcmsim runs it in exec mode, nvcc builds it for
  * the card.
  *
  * y = A·x mod p, A an n × n matrix stored by rows, p = 469762049.  Block r

@@ -1,6 +1,6 @@
 /*
  * stencil.c — a 2-D five-point stencil read straight from global memory,
- * written once (sim/mcm_kernel.h): mcmsim runs it in exec mode, nvcc
+ * written once (sim/exec/mcm_kernel.h): mcmsim runs it in exec mode, nvcc
  * builds it for the card.
  *
  * An n × n grid of 32-bit cells, stored by rows.  Each sweep is one

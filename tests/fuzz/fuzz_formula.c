@@ -1,5 +1,5 @@
 /*
- * fuzz_formula.c — libFuzzer target: bytes as a formula (sim/formula.h),
+ * fuzz_formula.c — libFuzzer target: bytes as a formula (sim/base/formula.h),
  * evaluated with the names run files use (n, m, l, s, i, p, u, z) bound.
  * Each input is a value or a message, never a crash (`make fuzz`).
  */

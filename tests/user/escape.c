@@ -1,6 +1,6 @@
 /*
  * escape.c — a fixture for the exec-mode child's filter
- * (programs/user_filter.h), for exec mode only (not built for the card):
+ * (sim/exec/user_filter.h), for exec mode only (not built for the card):
  * a program that tries what a user's program must not do, each of which
  * must stop it with one message naming the call (test_user_program).
  *

@@ -1,5 +1,5 @@
 /*
- * misuse.c — a fixture for the two builds of sim/mcm_kernel.h: a program
+ * misuse.c — a fixture for the two builds of sim/exec/mcm_kernel.h: a program
  * that breaks one rule of the phases, chosen by the param `bad`, and must
  * fail with one clear message (cuda_ref/smoke.sh expects exit status 1):
  *   0 nothing (check ok)   1 mcm_set in launches   2 mcm_get in setup

@@ -1,5 +1,5 @@
 /*
- * rotate.c — a fixture for the two builds of sim/mcm_kernel.h (not a case
+ * rotate.c — a fixture for the two builds of sim/exec/mcm_kernel.h (not a case
  * study): three steps through private memory with a barrier between them.
  * Block b of ℓ threads loads its ℓ words into private memory (step 0),
  * rotates them by one into a second region (step 1: thread i reads the word

@@ -1,8 +1,8 @@
 /*
- * zp.c — a fixture for the two builds of sim/mcm_kernel.h (not a case
+ * zp.c — a fixture for the two builds of sim/exec/mcm_kernel.h (not a case
  * study): the Z/pZ operations inside a kernel against the host's zp_* of
- * sim/exec.h, on field elements and on raw 32-bit words, p and above
- * (where both builds reduce the way sim/exec.c does).  Two kernels, the second reading what
+ * sim/exec/exec.h, on field elements and on raw 32-bit words, p and above
+ * (where both builds reduce the way sim/exec/exec.c does).  Two kernels, the second reading what
  * the first wrote.
  *
  * Params: n (elements), l (threads per block).

@@ -1,7 +1,7 @@
 /*
  * plain-mult.c — plain multiplication's two kernels (cuda_ref/plain-mult.cu,
- * MulKer and AddKer), written once against sim/mcm_kernel.h line for line,
- * to check the instruction counts of exec mode (sim/stream.h) against the
+ * MulKer and AddKer), written once against sim/exec/mcm_kernel.h line for line,
+ * to check the instruction counts of exec mode (sim/exec/stream.h) against the
  * Nsight Compute counts of their CUDA twins (validate/stream/profiles.csv).
  * Not a case study: until the case studies are written once, the closest
  * thing to counting the code the card ran.

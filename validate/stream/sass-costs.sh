@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # validate/stream/sass-costs.sh -- where the card's cost of each exec_* call
-# comes from (sim/stream_ir.c, CALL_COSTS): nvcc compiles validate/stream/
+# comes from (sim/exec/stream_ir.c, CALL_COSTS): nvcc compiles validate/stream/
 # costs.c for sm_90, sass_count.c counts each kernel's instructions in the
 # cubin (no GPU, no disassembler), and the growth per call is printed.
 # Needs nvcc and cc.  Usage: validate/stream/sass-costs.sh
@@ -11,7 +11,7 @@ nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -std=c11 -O2 -o "$tmp/sass_count" validate/stream/sass_count.c
-"$nvcc" -O3 -arch=sm_90 -cubin -diag-suppress 177 -x cu -Isim -Icuda_ref/common -o "$tmp/costs.cubin" validate/stream/costs.c
+"$nvcc" -O3 -arch=sm_90 -cubin -diag-suppress 177 -x cu -Isim/exec -Icuda_ref/common -include mcm_kernel_cuda.cuh -o "$tmp/costs.cubin" validate/stream/costs.c
 "$tmp/sass_count" "$tmp/costs.cubin" | awk '
     { k = $1; sub(/^_Z[0-9]+/, "", k); sub(/k_mcm_global_.*/, "", k); straight[k] = $3 }
     END {

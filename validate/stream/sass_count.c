@@ -6,7 +6,7 @@
  * warp executes on its straight path when ptxas branches around code (a
  * BRA to a later BSYNC: the code between them left out; what it
  * predicates counts, as a warp issues it).  For kernels without loops
- * only: the table of sim/stream_ir.c was derived with it
+ * only: the table of sim/exec/stream_ir.c was derived with it
  * (validate/stream/sass-costs.sh; validate/notes/instruction-stream.md).
  *
  * Usage: sass_count FILE.cubin

@@ -10,7 +10,7 @@
  * Values are not computed: only addresses matter to the DMM and the UMM.
  *
  * The machine (p threads, width w, latency l) counts time in units 1, 2, 3,
- * ... of each step, by these rules (sim/dmm_umm.c says why each is the
+ * ... of each step, by these rules (sim/model/dmm_umm.c says why each is the
  * chapter's):
  *   warps      W(j) = threads jw .. jw + w − 1 (the last one partial when
  *              w does not divide p); a warp is dispatched as one: its k-th
@@ -34,7 +34,7 @@
  *
  * The machine is simulated directly (a deterministic loop over dispatches),
  * not on SimGrid: it is a different, simpler machine than the MCM, whose
- * engine is sim/engine.c.  An access program is consumed step by step (each
+ * engine is sim/engine/engine.c.  An access program is consumed step by step (each
  * step is timed when the next begins), so memory holds one step.  Limits:
  * p <= 2^24 threads and 2^27 requests in one step (a clear error beyond).
  *

@@ -18,8 +18,8 @@
  * stands for one word) along that route.  With the CM02 network model, zero
  * latency and no cross traffic, SimGrid shares bandwidth max-min fairly:
  * exactly the `shared` policy.  A cluster keeps routing memory linear in P.
- * The other policies do not use the network (sim/global_memory.c).
- * With blocks_per_sm > 1 (the card's resident blocks, sim/engine.c) the
+ * The other policies do not use the network (tests/global_memory.c, the tests' reference).
+ * With blocks_per_sm > 1 (the card's resident blocks, sim/engine/engine.c) the
  * memory zone also holds one host "portI" per SM, of speed 1: the SM's port
  * as a resource its resident blocks share (a transfer of r cycles is r
  * units of work on it).

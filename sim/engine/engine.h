@@ -89,4 +89,12 @@ double engine_steps(const kernel_dag *dag, const machine *m);
 int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char *platform_path,
                     const char *trace_path, volatile double *blocks_done, sim_result *out);
 
+/* Who plays the SMs (stage.h): the block scheduler (waves.c) under
+ * `parallel` with one block per SM, the block scheduler where blocks share
+ * (sharing.c) otherwise; or, for a machine with sharing_by_simgrid, the
+ * tests' reference (tests/simgrid_reference.c), which installs itself
+ * here when linked. */
+struct scheduler;
+void engine_use_reference(const struct scheduler *reference);
+
 #endif

@@ -28,7 +28,7 @@
  * Races (exec_set_race_free).  Exec mode runs blocks one after another
  * and a step's threads one after another; the card runs both in no fixed
  * order.  So that a kernel means the same on both (a kernel written once,
- * sim/mcm_kernel.h), every access of such a run is checked against a
+ * sim/exec/mcm_kernel.h), every access of such a run is checked against a
  * shadow of its cell: who last wrote it (launch, block, thread, step) and
  * who read it (the first reader of the launch, and one reader of another
  * block; the first reader of the step, and one other thread).  A cell that
@@ -41,7 +41,7 @@
  * write, as on the card (other reads of the step see memory as it was
  * before the step).
  *
- * The caches (sim/cache.h).  On a machine with them, exec mode hands each
+ * The caches (sim/exec/cache.h).  On a machine with them, exec mode hands each
  * global access to the block's recorder (from the checked path: the fast
  * path is off while it records), each warp's step when it is graded, each
  * block when it ends, and each launch before its first block and after
@@ -55,6 +55,7 @@
  */
 #include "exec.h"
 #include "cache.h"
+#include "card_terms.h"
 #include "fail.h"
 #include "stream.h"
 
@@ -104,7 +105,7 @@ struct exec_run {
     uint32_t launch;        /* launches so far: the current one's number */
     uint64_t epoch;         /* steps so far, all blocks: the current one's */
     int race_free;          /* check races (exec_set_race_free) */
-    cache *caches;          /* the card's caches (sim/cache.h), or NULL */
+    cache *caches;          /* the card's caches (sim/exec/cache.h), or NULL */
     int restored;           /* arrays that have entered the caches */
     const stream_table *stream; /* the kernels' instruction stream is counted (exec_set_stream) */
 };
@@ -853,7 +854,7 @@ static void new_step(exec_block *b)
     b->logged = r->logged;
 }
 
-/* The block's operations by class (sim/kernel_dag.h), given `mine`, the
+/* The block's operations by class (sim/model/kernel_dag.h), given `mine`, the
  * counts of the thread whose operations make S(B): mulmods, addmods and
  * private accesses as counted, a barrier between each two steps, and as
  * plain what the count holds beyond them (S(B) and W(B) charge a mulmod
@@ -998,7 +999,7 @@ static void block_free(exec_block *b)
 }
 
 /* A launch begins on the caches: the arrays allocated since the last
- * launch enter them first (sim/cache.h), and the L1s hold what the blocks
+ * launch enter them first (sim/exec/cache.h), and the L1s hold what the blocks
  * resident on their SM leave of them. */
 static void caches_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
 {

@@ -14,7 +14,7 @@
  * the run file's machine); `--set machine=NAME|FILE` (the command's
  * --machine) takes the machine from the command line, a FILE relative to
  * the current folder.  An optional `compare` group states a conclusion
- * (sim/compare.c).  A sweep runs the cross product of its lists, the last
+ * (sim/app/compare.c).  A sweep runs the cross product of its lists, the last
  * key varying fastest.  Every value is read with its type and range
  * (config_file.h): a sweep's string is never a number, nor its number a
  * name.

@@ -1,7 +1,8 @@
 /*
  * mcm_kernel.h — your own kernel, written once: run by mcmsim in exec mode
  * (compiled as C by the system compiler) and built for the card by nvcc
- * (compiled as CUDA through cuda_ref/common/mcm_kernel_cuda.cuh).
+ * (compiled as CUDA with cuda_ref/common/mcm_kernel_cuda.cuh, the
+ * header's CUDA mapping, included first).
  *
  * A program is a C file that includes this header and defines:
  *
@@ -62,7 +63,7 @@
  * Inside a step, a thread reaches memory only through exec_gread/gwrite
  * (global), exec_pread/pwrite (the block's private memory, as many words
  * as mcm_launch gives it; shared memory on the card) and counts its work
- * with exec_ops and the Z/pZ operations (sim/exec.h).  A step ends with a
+ * with exec_ops and the Z/pZ operations (sim/exec/exec.h).  A step ends with a
  * barrier (__syncthreads on the card).  A word of memory, global or
  * private, is 32 bits, as on the card's cells (`word` is 64 bits, for the
  * arithmetic in between): storing a larger value is an error.  Exec mode rejects what the card
@@ -104,7 +105,12 @@
 #define MCM_PRIME 469762049ull
 
 #ifdef __CUDACC__
-#include "mcm_kernel_cuda.cuh" /* the same names, mapped to CUDA */
+/* The same names, mapped to CUDA: cuda_ref/common/mcm_kernel_cuda.cuh,
+ * which the card's build includes first (nvcc -include; cuda_ref/cuda.mk)
+ * and which includes this header. */
+#ifndef MCM_KERNEL_CUDA_CUH
+#error "mcm_kernel.h under nvcc: build with -include mcm_kernel_cuda.cuh (cuda_ref/cuda.mk)"
+#endif
 #else
 #include "exec.h"
 

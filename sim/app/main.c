@@ -16,7 +16,7 @@
  * process, and are reported in the sweep's order: the output is the same
  * whatever the jobs.  A point on
  * a DMM or a UMM machine (kind dmm/umm) runs the program's memory accesses
- * (sim/dmm_umm.h) instead of the MCM engine; a run is all MCM or all
+ * (sim/model/dmm_umm.h) instead of the MCM engine; a run is all MCM or all
  * DMM/UMM (cycles and time units do not share a table).
  */
 #include "compare.h"

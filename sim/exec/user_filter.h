@@ -1,6 +1,6 @@
 /*
  * user_filter.h — what the exec-mode child may do once it holds the user's
- * code: compute and report to its parent, nothing else (programs/user_program.c
+ * code: compute and report to its parent, nothing else (sim/exec/user_program.c
  * runs the child; README, "Your own kernel", says what this means for a
  * teacher).
  *

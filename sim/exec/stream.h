@@ -1,6 +1,6 @@
 /*
  * stream.h — the instruction stream: what a kernel written once
- * (sim/mcm_kernel.h) issues on the card, counted from its compiled code,
+ * (sim/exec/mcm_kernel.h) issues on the card, counted from its compiled code,
  * without a card.
  *
  * How a count is made (validate/notes/instruction-stream.md says why this

@@ -37,36 +37,7 @@
  *   - a block that declares no class (`classes` = 0) is S(B) and W(B) plain
  *     operations;
  *   - work_ops not given (< 0) are ℓ·span_ops, as W(B) defaults to ℓ·S(B).
- * Only the card's compute time reads the classes (block_compute_cycles):
- *   span cycles = Σ_c span_ops[c]·cycles_c,
- *   work cycles = arithmetic + banks, or max(arithmetic, banks) on a
- *                 machine with private_port = 1 (the banks work beside the
- *                 arithmetic pipes), where
- *     arithmetic = Σ_c work_ops[c]/lanes_c over plain, mulmod, addmod,
- *     banks      = (work_ops[private] + w·bank_conflicts)/lanes_private,
- *   compute     = max(span cycles, work cycles)  when the machine has a
- *                 class cost or lanes (machine_card_compute), else S(B).
- * Barriers take no lane.  bank_conflicts is the DMM's rule for the private
- * memory (SPEC §3): a warp's access whose words fall k to the fullest of
- * its w banks takes k rounds of the banks, k − 1 more than a conflict-free
- * one; bank_conflicts is the block's Σ (k − 1), and each extra round
- * occupies all w banks, as a whole warp's access does.
- * With lanes = 128, a block of 256 threads with W(B) = 2560 and S(B) = 10
- * plain operations computes for max(10, 20) = 20 cycles.
- *
- * The instruction stream (sim/stream.h; the machine's issue_rate > 0 and a
- * block that exec mode counted, `stream` = 1) takes the place of the
- * classes' counts by those of the compiled code, warp by warp:
- *   span cycles = Σ_c stream_span[c]·cycles_c, the plain instructions at
- *                 cycles_issue (cycles_plain when 0): a warp alone waits
- *                 for each instruction's operands, a Z/pZ multiplication
- *                 its whole latency;
- *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
- *                 work_ops[addmod]/lanes_addmod, banks): the SM issues at
- *                 most issue_rate warp instructions a cycle, and no pipe
- *                 goes faster than its own rate.
- * A block not counted (the built-in case studies, a run file's kernels)
- * keeps the rule above.  With issue_rate = 0 the stream is never read.
+ * Only the card's compute time reads the classes (card_terms.h).
  */
 #ifndef MCM_KERNEL_DAG_H
 #define MCM_KERNEL_DAG_H
@@ -79,11 +50,11 @@ typedef enum { OP_PLAIN, OP_MULMOD, OP_ADDMOD, OP_PRIVATE, OP_BARRIER, OP_CLASSE
  * suffixes (span_mulmod, work_private, ...). */
 extern const char *const op_class_names[OP_CLASSES];
 
-/* The levels of the card's caches (sim/cache.h), nearest first. */
+/* The levels of the card's caches (sim/exec/cache.h), nearest first. */
 typedef enum { LEVEL_NONE, LEVEL_L1, LEVEL_L2, LEVEL_DRAM } cache_level;
 
 /* Where a block's global accesses were served, when exec mode ran it
- * through the card's caches (machine key l1_words > 0; sim/cache.h); all
+ * through the card's caches (machine key l1_words > 0; sim/exec/cache.h); all
  * 0 otherwise.  Sectors are sector_words words, wavefronts a line's worth
  * of the sectors the L1 serves to one round of a warp. */
 typedef struct cache_sectors {
@@ -106,7 +77,7 @@ typedef struct block_cost {
     double work_ops[OP_CLASSES];    /* per class, all threads together */
     double bank_conflicts;          /* extra rounds of the private banks (below); 0 */
     cache_sectors sectors;          /* exec mode with the card's caches (above) */
-    /* The instruction stream (sim/stream.h), counted by exec mode from the
+    /* The instruction stream (sim/exec/stream.h), counted by exec mode from the
      * kernel's compiled code; 0 when not counted: */
     int stream;                     /* 1: counted */
     double stream_work;             /* warp instructions of all its warps, every step */
@@ -126,7 +97,7 @@ typedef struct kernel {
                            * they stream at u_dram_unaligned (machine.h); 0: aligned */
     int *after;           /* kernels that must finish first */
     int n_after;
-    /* Exec mode (sim/exec.c): each block's measured costs, `blocks`
+    /* Exec mode (sim/exec/exec.c): each block's measured costs, `blocks`
      * entries, owned by the DAG.  NULL: every block costs `cost`. */
     block_cost *per_block;
 } kernel;
@@ -202,64 +173,10 @@ void cost_class_defaults(block_cost *c, int threads);
 void cost_set_classes(block_cost *c, int threads, double plain, double mulmod, double addmod,
                       double private_ops, double barriers);
 
-/* The card's compute time of a block (cycles), as stated above: S(B) when
- * the machine has no class cost and no lanes. */
-double block_compute_cycles(const block_cost *c, const machine *m);
-/* Its two parts: along the span, and the work spread over the lanes. */
-double block_span_cycles(const block_cost *c, const machine *m);
-double block_work_cycles(const block_cost *c, const machine *m);
-
-/* Blocks of kernel k one SM may hold at once on machine m: blocks_per_sm,
- * at most threads_per_sm/ℓ (when threads_per_sm > 0) and Z/(private words
- * of a block), at least 1. */
-int kernel_resident_blocks(const kernel *k, const machine *m);
-
-/* 1 when the machine has an L2 (l2_words > 0) and kernel k's working set,
- * blocks·ℓ·(words per thread, read and written), exceeds it; else 0. */
-int kernel_beyond_l2(const kernel *k, const machine *m);
-
-/* Cycles per word of kernel k on machine m: U, or, when the machine has an
- * L2 (l2_words > 0) and the kernel's working set, blocks·ℓ·(words per
- * thread, read and written), exceeds it, DRAM's rate: u_dram_unaligned
- * for a kernel off the 128-byte line (when the machine has one), else
- * u_dram_mixed for a kernel that reads and writes words (when it has
- * one), else u_dram. */
-double kernel_word_cycles(const kernel *k, const machine *m);
-
-/* Cycles a block of kernel k that reads global words waits for the first
- * one: read_latency, or read_latency_dram (when > 0) for a kernel beyond
- * the L2 as above; 0 on the MCM. */
-double kernel_read_latency(const kernel *k, const machine *m);
-
-/* The same for a block of kernel k with costs c: on a machine with caches
- * (machine_caches) and a block that ran through them, the latency of the
- * level its first read round waited for (read_latency_l1, read_latency,
- * read_latency_dram or, when 0, read_latency); else kernel_read_latency. */
-double block_read_latency(const kernel *k, const block_cost *c, const machine *m);
-
 /* Global-memory cycles of a block of ℓ threads with costs c: before its
  * compute (reads), after it (writes), and O(B) = both. */
 double cost_read_cycles(const block_cost *c, int threads, double u);
 double cost_write_cycles(const block_cost *c, int threads, double u);
-
-/* The same on machine m at u cycles per word: the MCM's rule above, or,
- * when m->sector_words > 0 (a card), every word of every thread at u and
- * an uncoalesced word a whole sector: u·ℓ·(coalesced + sector_words ·
- * uncoalesced words per thread).  `write`: 0 the reads, 1 the writes.
- * On a machine with caches, a block that ran through them pays instead
- * for its sectors where they were served (u is not read), each at the
- * rate of the farthest level it crossed:
- *   reads   line_words·u_l1 a wavefront the L1 served, sector_words·U a
- *           sector the L2 served, sector_words·D a sector from DRAM;
- *   writes  sector_words·U a sector written into the L2, and for each
- *           dirty sector its accesses evicted to DRAM the rest of DRAM's
- *           rate, sector_words·(D − U), or sector_words·(u_dram_partial − U)
- *           for a partial one;
- * D is u_dram_mixed (when > 0) for a block whose DRAM traffic both reads
- * and writes back, else u_dram.  A sector read from DRAM thus costs D in
- * all, and a sector written and later written back D too, which are the
- * microbenchmarks' streams (validate/notes/cache-hierarchy.md). */
-double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write);
 
 /* The same for kernel k's declared per-block cost (k->cost). */
 double block_read_cycles(const kernel *k, double u);
@@ -276,7 +193,7 @@ void kernel_dag_costs(const kernel_dag *dag, double u, dag_costs *out);
 
 /* K: the largest number of blocks in an anti-chain of the thread-block DAG,
  * i.e. the largest total grid of kernels none of which precedes another
- * (sim/width.c; exact, by a minimum flow). */
+ * (sim/model/width.c; exact, by a minimum flow). */
 double kernel_dag_width(const kernel_dag *dag, const int *order);
 
 #endif

@@ -604,7 +604,7 @@ static void note_parameters(ir_function *f, const char *define)
 
 static int write_table(FILE *out, const weights *t)
 {
-    fprintf(out, "\n; mcmsim: each basic block's card instructions and calls (sim/stream.h)\n");
+    fprintf(out, "\n; mcmsim: each basic block's card instructions and calls (sim/exec/stream.h)\n");
     fprintf(out, "@mcm_stream_blocks = constant i32 %d\n", t->n);
     fprintf(out, "@mcm_stream_table = constant [%d x [%d x i32]] ", t->n, STREAM_FIELDS);
     if (t->n == 0)

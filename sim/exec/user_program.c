@@ -1,7 +1,7 @@
 /*
  * user_program.c — a program from the user's own C file (see
  * user_program.h): compile it, run it in exec mode in a child process,
- * bring its kernel DAG back.  Also the host side of sim/mcm_kernel.h (the
+ * bring its kernel DAG back.  Also the host side of sim/exec/mcm_kernel.h (the
  * mcm_* functions a user program calls), which runs in that child.
  *
  * The story of one point: the parent hashes the file with the headers and
@@ -109,7 +109,7 @@ static int cache_dir(char *out, size_t size)
     return 0;
 }
 
-/* The compiler of a counted build (sim/stream.h): clang, whatever cc is. */
+/* The compiler of a counted build (sim/exec/stream.h): clang, whatever cc is. */
 static const char *clang(void)
 {
     const char *env = getenv("MCMSIM_CLANG");
@@ -172,12 +172,13 @@ static int run_tool(const char *source, char *const argv[], uint64_t *hash)
 /* The include folders a user program is compiled with: mcmsim's; the
  * file's own folder comes first for its "quoted" includes, as always. */
 typedef struct include_flags {
-    char sim[1100], machine[1100];
+    char exec[1100], model[1100], machine[1100];
 } include_flags;
 
 static void include_flags_of(include_flags *inc)
 {
-    snprintf(inc->sim, sizeof inc->sim, "-I%s/sim", user_program_datadir());
+    snprintf(inc->exec, sizeof inc->exec, "-I%s/sim/exec", user_program_datadir());
+    snprintf(inc->model, sizeof inc->model, "-I%s/sim/model", user_program_datadir());
     snprintf(inc->machine, sizeof inc->machine, "-I%s/machine", user_program_datadir());
 }
 
@@ -187,7 +188,7 @@ static int hash_preprocessed(const char *source, int counted, uint64_t *hash)
 {
     include_flags inc;
     include_flags_of(&inc);
-    char *argv[] = {(char *)(counted ? clang() : compiler()), "-std=c11", "-E", inc.sim, inc.machine,
+    char *argv[] = {(char *)(counted ? clang() : compiler()), "-std=c11", "-E", inc.exec, inc.model, inc.machine,
                     (char *)source, NULL};
     return run_tool(source, argv, hash);
 }
@@ -197,13 +198,13 @@ static int run_compiler(const char *source, const char *out)
 {
     include_flags inc;
     include_flags_of(&inc);
-    char *argv[] = {(char *)compiler(), "-std=c11", "-O2", "-g", "-fPIC", "-shared", "-Wall", inc.sim, inc.machine,
+    char *argv[] = {(char *)compiler(), "-std=c11", "-O2", "-g", "-fPIC", "-shared", "-Wall", inc.exec, inc.model, inc.machine,
                     "-o", (char *)out, (char *)source, NULL};
     return run_tool(source, argv, NULL);
 }
 
 /* The file into the shared object `out` with its instruction stream
- * counted (sim/stream.h): clang to IR with a call in every basic block,
+ * counted (sim/exec/stream.h): clang to IR with a call in every basic block,
  * the blocks numbered and weighed (stream_annotate), the IR to `out`. */
 static int run_counted_compiler(const char *source, const char *out)
 {
@@ -218,7 +219,7 @@ static int run_counted_compiler(const char *source, const char *out)
     argv[n++] = "-std=c11";
     for (int i = 0; stream_clang_flags[i]; i++)
         argv[n++] = (char *)stream_clang_flags[i];
-    char *rest[] = {"-fPIC", "-Wall", inc.sim, inc.machine, "-o", ir, (char *)source, NULL};
+    char *rest[] = {"-fPIC", "-Wall", inc.exec, inc.model, inc.machine, "-o", ir, (char *)source, NULL};
     for (int i = 0; rest[i]; i++)
         argv[n++] = rest[i];
     argv[n] = NULL;
@@ -245,7 +246,7 @@ static int run_counted_compiler(const char *source, const char *out)
 }
 
 /* A counted build's cache key covers its table of weights too. */
-static const char *const counted_sources[] = {"sim/stream_ir.c", "sim/stream.h", NULL};
+static const char *const counted_sources[] = {"sim/exec/stream_ir.c", "sim/exec/stream.h", NULL};
 
 /* The cache key is the hash of the file as the compiler sees it and of
  * the build (compiler, plain or counted, mcmsim's folder); so an edit to
@@ -262,7 +263,7 @@ int user_program_compile_as(const char *source, int counted, char *so, size_t si
     if (access(source, R_OK) != 0)
         return fail("%s: cannot read the program's source: %s", source, strerror(errno));
     char path[1100];
-    snprintf(path, sizeof path, "%s/sim/mcm_kernel.h", user_program_datadir());
+    snprintf(path, sizeof path, "%s/sim/exec/mcm_kernel.h", user_program_datadir());
     if (access(path, R_OK) != 0)
         return fail("cannot read %s, the header user programs are compiled against: %s (is MCMSIM_DATADIR "
                     "the mcmsim source folder?)", path, strerror(errno));
@@ -548,7 +549,7 @@ static int run_phases(const mcm_program_entry *e, const vars *params, const mach
 }
 
 /* The program's entry point, and in *table the weights of its basic
- * blocks when it is a counted build (sim/stream.h; else 0 blocks). */
+ * blocks when it is a counted build (sim/exec/stream.h; else 0 blocks). */
 static const mcm_program_entry *load(const char *source, const char *so, stream_table *table)
 {
     void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
@@ -559,11 +560,11 @@ static const mcm_program_entry *load(const char *source, const char *so, stream_
     const mcm_program_entry *e = dlsym(handle, "mcm_program");
     if (!e) {
         fail("%s: no entry point: the file must end with MCM_PROGRAM(\"name\", setup, launches, check); "
-             "(sim/mcm_kernel.h)", source);
+             "(sim/exec/mcm_kernel.h)", source);
         return NULL;
     }
     if (e->api_version < 1 || e->api_version > MCM_API_VERSION) {
-        fail("%s: built for version %d of sim/mcm_kernel.h; this mcmsim runs versions 1 to %d", source,
+        fail("%s: built for version %d of sim/exec/mcm_kernel.h; this mcmsim runs versions 1 to %d", source,
              e->api_version, MCM_API_VERSION);
         return NULL;
     }

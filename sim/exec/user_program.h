@@ -1,15 +1,15 @@
 /*
- * user_program.h — a program from the user's own C file (sim/mcm_kernel.h).
+ * user_program.h — a program from the user's own C file (sim/exec/mcm_kernel.h).
  *
  *   program = { source = "jacobi.c"; params = { n = 65536; l = 256; }; };
  *
  * The file is compiled by the system compiler (`cc`, or $MCMSIM_CC; clang,
  * or $MCMSIM_CLANG, when the machine charges the instruction stream,
- * sim/stream.h) into a shared object, cached by the hash of its text, of the headers and of the
+ * sim/exec/stream.h) into a shared object, cached by the hash of its text, of the headers and of the
  * command (in $MCMSIM_CACHE, else $XDG_CACHE_HOME/mcmsim, else
  * ~/.cache/mcmsim); the compiler's own messages name the user's file and
  * line.  The object is loaded and run in exec mode in a child process of
- * its own: its setup, its launches (race-free: sim/exec.h) and its check
+ * its own: its setup, its launches (race-free: sim/exec/exec.h) and its check
  * against its serial reference.  The child sends the kernel DAG it measured
  * back to the parent, which simulates it like any program.  The child
  * runs the user's code inside a seccomp filter (user_filter.h): it may
@@ -52,7 +52,7 @@ const char *user_program_datadir(void);
 int user_program_compile(const char *source, char *so, size_t size);
 
 /* The same; counted = 1: a counted build, each kernel's instruction stream
- * counted as it runs (sim/stream.h), compiled by clang ($MCMSIM_CLANG,
+ * counted as it runs (sim/exec/stream.h), compiled by clang ($MCMSIM_CLANG,
  * else `clang`) whatever cc is.  user_program_build makes one when the
  * machine charges the stream (issue_rate > 0). */
 int user_program_compile_as(const char *source, int counted, char *so, size_t size);

@@ -35,7 +35,7 @@
  * up to w(α+β)U.  Private-memory rounds are graded by the DMM rule (the
  * most requests in one bank), reported as bank conflicts and charged to
  * the block (block_cost.bank_conflicts: the card model's banks).
- * The operations are also counted by class (sim/kernel_dag.h, for the card
+ * The operations are also counted by class (sim/model/kernel_dag.h, for the card
  * model): exec_zp_mul (and pow, inv) mulmods, exec_zp_add/sub addmods,
  * exec_pread/pwrite private accesses, a barrier between each two steps, and
  * as plain what S(B) holds beyond them (S(B) charges a mulmod mul_ops and
@@ -44,7 +44,7 @@
  *
  * On a machine with the card's caches (l1_words > 0), each block's
  * global accesses are also recorded, warp by warp and round by round, and
- * replayed through an L1 per SM and the L2 (sim/cache.h): each block's
+ * replayed through an L1 per SM and the L2 (sim/exec/cache.h): each block's
  * cost then carries the sectors each level served (block_cost.sectors),
  * which the engine charges in place of the working-set rule.
  *
@@ -55,7 +55,7 @@
  *
  * Race-free runs (exec_set_race_free, before the first exec_alloc): the
  * rules of a card, which runs a step's threads and a launch's blocks in no
- * fixed order (sim/mcm_kernel.h, a kernel written once for both).  A cell
+ * fixed order (sim/exec/mcm_kernel.h, a kernel written once for both).  A cell
  * that one thread writes and another reads or writes in the same step of a
  * block is an error naming both threads; so is a global cell that one
  * block writes and another reads or writes in the same launch, and a
@@ -155,7 +155,7 @@ uint64_t exec_prime(const exec_run *r);
 /* Check the card's race rules (above) from now on: before any exec_alloc. */
 void exec_set_race_free(exec_run *r, int on);
 /* Count the instruction stream of every kernel launched from now on, with
- * the table of the counted object that holds them (sim/stream.h): each
+ * the table of the counted object that holds them (sim/exec/stream.h): each
  * block's counts into its block_cost.  NULL (the default): not counted. */
 struct stream_table;
 void exec_set_stream(exec_run *r, const struct stream_table *t);

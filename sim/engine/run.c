@@ -12,6 +12,7 @@
  * bytes than promised, is an error, never a partial result.
  */
 #include "engine.h"
+#include "card_terms.h"
 #include "fail.h"
 #include "lifetime.h"
 #include "wire.h"

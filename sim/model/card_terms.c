@@ -1,0 +1,174 @@
+/*
+ * card_terms.c — what a block costs on a card (see card_terms.h): the
+ * compute time from its classes or its instruction stream, the rates of
+ * the L2, DRAM and the caches' levels, the first word's latency, the
+ * blocks an SM holds.
+ */
+#include "card_terms.h"
+
+#include <math.h>
+
+/* Latency and throughput of class i on machine m. */
+static double class_cycles(const machine *m, int i)
+{
+    const double cycles[OP_CLASSES] = {m->cycles_plain, m->cycles_mulmod, m->cycles_addmod,
+                                       m->cycles_private, m->cycles_barrier};
+    return cycles[i];
+}
+
+static double class_lanes(const machine *m, int i)
+{
+    const double lanes[OP_CLASSES] = {m->lanes, m->lanes_mulmod, m->lanes_addmod, m->lanes_private, 0};
+    if (i == OP_BARRIER)
+        return 0; /* a barrier takes no lane */
+    return lanes[i] > 0 ? lanes[i] : m->lanes;
+}
+
+/* The machine charges the block's counted instruction stream. */
+static int stream_charged(const block_cost *c, const machine *m)
+{
+    return m->issue_rate > 0 && c->stream;
+}
+
+double block_span_cycles(const block_cost *c, const machine *m)
+{
+    if (stream_charged(c, m)) {
+        double t = c->stream_span[OP_PLAIN] * (m->cycles_issue > 0 ? m->cycles_issue : m->cycles_plain);
+        for (int i = OP_PLAIN + 1; i < OP_CLASSES; i++)
+            t += c->stream_span[i] * class_cycles(m, i);
+        return t;
+    }
+    if (!c->classes)
+        return c->span * m->cycles_plain;
+    double t = 0;
+    for (int i = 0; i < OP_CLASSES; i++)
+        t += c->span_ops[i] * class_cycles(m, i);
+    return t;
+}
+
+/* The private banks' cycles: every access, and a whole warp's round of
+ * the banks for each extra round a conflict costs (kernel_dag.h). */
+static double bank_cycles(const block_cost *c, const machine *m)
+{
+    double lanes = class_lanes(m, OP_PRIVATE);
+    double accesses = c->classes ? c->work_ops[OP_PRIVATE] : 0;
+    return lanes > 0 ? (accesses + m->warp * c->bank_conflicts) / lanes : 0;
+}
+
+/* The SM's issue slots, and each pipe at its own rate (kernel_dag.h). */
+static double stream_work_cycles(const block_cost *c, const machine *m)
+{
+    double t = c->stream_work / m->issue_rate;
+    const int pipes[] = {OP_MULMOD, OP_ADDMOD};
+    for (int i = 0; i < 2; i++) {
+        double lanes = class_lanes(m, pipes[i]);
+        if (lanes > 0 && c->classes)
+            t = fmax(t, c->work_ops[pipes[i]] / lanes);
+    }
+    return fmax(t, bank_cycles(c, m));
+}
+
+double block_work_cycles(const block_cost *c, const machine *m)
+{
+    if (stream_charged(c, m))
+        return stream_work_cycles(c, m);
+    double arithmetic = 0;
+    for (int i = 0; i < OP_CLASSES; i++) {
+        double lanes = class_lanes(m, i);
+        double ops = c->classes ? c->work_ops[i] : (i == OP_PLAIN ? c->work : 0);
+        if (lanes > 0 && i != OP_PRIVATE)
+            arithmetic += ops / lanes;
+    }
+    double banks = bank_cycles(c, m);
+    if (!m->private_port)
+        return arithmetic + banks;
+    /* each access is also an instruction the SM issues, as a plain one */
+    double issue = m->lanes > 0 && c->classes ? c->work_ops[OP_PRIVATE] / m->lanes : 0;
+    return fmax(arithmetic + issue, banks);
+}
+
+double block_compute_cycles(const block_cost *c, const machine *m)
+{
+    if (!machine_card_compute(m))
+        return c->span;
+    return fmax(block_span_cycles(c, m), block_work_cycles(c, m));
+}
+
+int kernel_resident_blocks(const kernel *k, const machine *m)
+{
+    double r = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;
+    if (m->threads_per_sm > 0)
+        r = fmin(r, floor((double)m->threads_per_sm / k->threads));
+    if (k->private_words > 0)
+        r = fmin(r, floor(m->z / k->private_words));
+    return r >= 1 ? (int)r : 1;
+}
+
+int kernel_beyond_l2(const kernel *k, const machine *m)
+{
+    if (!(m->l2_words > 0))
+        return 0;
+    const block_cost *c = &k->cost;
+    double per_thread = c->reads + c->writes + c->uncoalesced_reads + c->uncoalesced_writes;
+    double working_set = (double)k->blocks * k->threads * per_thread;
+    return working_set > m->l2_words;
+}
+
+double kernel_word_cycles(const kernel *k, const machine *m)
+{
+    if (!kernel_beyond_l2(k, m))
+        return m->u;
+    if (k->unaligned && m->u_dram_unaligned > 0)
+        return m->u_dram_unaligned;
+    const block_cost *c = &k->cost;
+    int reads = c->reads + c->uncoalesced_reads > 0, writes = c->writes + c->uncoalesced_writes > 0;
+    return reads && writes && m->u_dram_mixed > 0 ? m->u_dram_mixed : m->u_dram;
+}
+
+double kernel_read_latency(const kernel *k, const machine *m)
+{
+    return kernel_beyond_l2(k, m) && m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
+}
+
+/* The block ran through the caches and the machine has them. */
+static int served_by_caches(const block_cost *c, const machine *m)
+{
+    return c->sectors.measured && machine_caches(m);
+}
+
+double block_read_latency(const kernel *k, const block_cost *c, const machine *m)
+{
+    if (!served_by_caches(c, m))
+        return kernel_read_latency(k, m);
+    switch (c->sectors.first_read) {
+    case LEVEL_L1: return m->read_latency_l1;
+    case LEVEL_L2: return m->read_latency;
+    case LEVEL_DRAM: return m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
+    default: return 0;
+    }
+}
+
+/* The rule of kernel_dag.h for a block that ran through the caches. */
+static double cached_transfer_cycles(const cache_sectors *s, const machine *m, int write)
+{
+    double sector = m->sector_words;
+    int mixed = s->dram_reads > 0 && s->writebacks + s->partial_writebacks > 0;
+    double dram = mixed && m->u_dram_mixed > 0 ? m->u_dram_mixed : m->u_dram;
+    if (!write)
+        return m->line_words * m->u_l1 * s->l1_wavefronts + sector * (m->u * s->l2_reads + dram * s->dram_reads);
+    double partial = m->u_dram_partial > 0 ? m->u_dram_partial : dram;
+    return sector * (m->u * s->l2_writes + fmax(0, dram - m->u) * s->writebacks +
+                     fmax(0, partial - m->u) * s->partial_writebacks);
+}
+
+double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write)
+{
+    if (served_by_caches(c, m))
+        return cached_transfer_cycles(&c->sectors, m, write);
+    double coalesced = write ? c->writes : c->reads;
+    double scattered = write ? c->uncoalesced_writes : c->uncoalesced_reads;
+    if (!(m->sector_words > 0))
+        return u * (coalesced + threads * scattered);
+    return u * threads * (coalesced + m->sector_words * scattered);
+}
+
