@@ -140,8 +140,22 @@ lessons: $(MCMSIM)
 
 -include cuda_ref/cuda.mk
 
-test: $(MCMSIM) $(TEST_BIN) $(if $(wildcard cuda_ref/cuda.mk),cuda-check)
+test: layers-check $(MCMSIM) $(TEST_BIN) $(if $(wildcard cuda_ref/cuda.mk),cuda-check)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $(TEST_ENV) MCMSIM=$(MCMSIM) $$t --jobs $(TEST_JOBS); done
+
+# The layers hold: with a layer's include folders, a header of its own
+# layer is found (LAYER_OWN) and one of a layer above or beside it is not
+# (LAYER_ABOVE).
+LAYER_OWN   := base:fail.h base:machine.h model:kernel_dag.h exec:exec.h engine:engine.h \
+               cases:program.h app:runfile.h
+LAYER_ABOVE := base:kernel_dag.h base:engine.h model:engine.h model:exec.h exec:engine.h \
+               exec:program.h engine:exec.h engine:program.h cases:engine.h cases:runfile.h
+layer_probe = printf '\043include "%s"\n' $(word 2,$(subst :, ,$1)) | $(CC) -E $(INC_$(word 1,$(subst :, ,$1))) -x c - >/dev/null 2>&1
+.PHONY: layers-check
+layers-check: | $(BUILD)/.setup
+	@$(foreach p,$(LAYER_OWN),$(call layer_probe,$p) || { echo "layers: $(subst :, cannot find its own ,$p)"; exit 1; };) \
+	 $(foreach p,$(LAYER_ABOVE),! $(call layer_probe,$p) || { echo "layers: $(subst :, sees ,$p) (a layer it must not include)"; exit 1; };) \
+	 echo "layers: $(words $(LAYER_ABOVE)) includes the wrong way refused, $(words $(LAYER_OWN)) within a layer found"
 
 # Validation against the cards' committed measurements (no GPU needed).
 $(BUILD)/validate/validate: $(BUILD)/validate/main.o $(VALIDATE_LIB) $(BUILD)/libmcmsim.a
