@@ -15,13 +15,13 @@ CC       ?= cc
 SAN      ?= 0
 DATADIR  := $(CURDIR)
 
-CFLAGS   += -std=c11 -O2 -g -Wall -Wextra -Wshadow -Wstrict-prototypes \
+CFLAGS   += -std=c11 -O2 -g -pthread -Wall -Wextra -Wshadow -Wstrict-prototypes \
             -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
             -Isim -Imachine -Iprograms -Ivalidate -DMCMSIM_DATADIR='"$(DATADIR)"'
 LDLIBS   += -lsimgrid -lconfig -lmuparser -lcjson -lgsl -lgslcblas -lm -ldl
 # a user program (programs/user_program.c) is a shared object that calls the
 # exec layer in the binary that loads it: the binary exports its symbols
-LDFLAGS  += -rdynamic
+LDFLAGS  += -rdynamic -pthread
 TEST_JOBS := 2
 TEST_ENV  :=
 ifeq ($(SAN),1)

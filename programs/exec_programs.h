@@ -13,6 +13,7 @@
 #define MCM_EXEC_PROGRAMS_H
 
 #include "exec.h"
+#include "exec_process.h"
 #include "formula.h"
 #include "machine.h"
 
@@ -29,5 +30,11 @@ typedef struct exec_program {
 /* The exec-mode program called `name`, or NULL (exec_registry.c). */
 const exec_program *exec_program_find(const char *name);
 const exec_program *const *exec_programs(void);
+
+/* Run x at `params` (which must live until it ends) on m in an exec
+ * process, each launch on up to `threads` threads: its DAG and reports
+ * come from exec_process_finish.  -1 with fail() if it could not start. */
+int exec_program_start(exec_process *process, const exec_program *x, const vars *params, const machine *m,
+                       int threads);
 
 #endif

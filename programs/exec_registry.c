@@ -4,6 +4,7 @@
  */
 #include "exec_programs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 extern const exec_program exec_euclid;
@@ -39,4 +40,28 @@ const exec_program *exec_program_find(const char *name)
         if (strcmp(list[i]->name, name) == 0)
             return list[i];
     return NULL;
+}
+
+/* What the exec process needs: the program and its point. */
+typedef struct builtin_point {
+    const exec_program *x;
+    const vars *params;
+    machine m;
+} builtin_point;
+
+static const char *const phases[] = {"run"};
+
+static int run_builtin(void *ctx, exec_whereabouts *here)
+{
+    (void)here;
+    const builtin_point *b = ctx;
+    return b->x->host(b->params, &b->m, exec_process_run(b->x->name));
+}
+
+int exec_program_start(exec_process *process, const exec_program *x, const vars *params, const machine *m,
+                       int threads)
+{
+    builtin_point *b = malloc(sizeof *b);
+    *b = (builtin_point){x, params, *m};
+    return exec_process_start(process, x->name, phases, run_builtin, b, m, threads);
 }

@@ -131,7 +131,6 @@ typedef struct mul_args {
     rows out;
     long s, l, C, busy; /* busy = xC threads have entries */
     long x;
-    word *registers;    /* 3s words: one thread's window of a and its b (threads run one at a time) */
 } mul_args;
 
 static long mul_thread(const exec_thread *t, long u) { return t->bid * t->threads + u; }
@@ -190,7 +189,8 @@ static void multiply(exec_thread *t, void *args)
     long j = mul_thread(t, t->tid), s = c->s, i = t->tid;
     if (j >= c->busy)
         return;
-    word *window = c->registers, *bk = c->registers + 2 * s;
+    word registers[3 * s]; /* the thread's window of a and its b */
+    word *window = registers, *bk = registers + 2 * s;
     long row = j / c->C - first_row(t, c);
     for (long k = 0; k < s; k++)
         bk[k] = exec_pread(t, b_slot(c, row * s + k));
@@ -251,11 +251,9 @@ static const exec_step add_steps[] = {add_rows};
 
 static int launch_kernels(const mult_params *p, exec_run *run, gmem a, gmem b, const rows *out)
 {
-    mul_args mc = {a, b, *out, p->s, p->l, p->C, p->x * p->C, p->x,
-                   malloc(sizeof(word) * (size_t)(3 * p->s))};
+    mul_args mc = {a, b, *out, p->s, p->l, p->C, p->x * p->C, p->x};
     exec_kernel mul = {"MulKer", 5, mul_steps, mul_private_words(&mc)};
     int rc = exec_launch(run, &mul, (mc.busy + p->l - 1) / p->l, (int)p->l, &mc);
-    free(mc.registers);
     if (rc < 0)
         return -1;
     long rows_left = p->x;

@@ -16,6 +16,7 @@
 #define MCM_PROGRAM_H
 
 #include "dmm_umm.h"
+#include "exec_process.h"
 #include "formula.h"
 #include "kernel_dag.h"
 #include "machine.h"
@@ -65,6 +66,12 @@ int program_params(const config_setting_t *program, const char *name, vars *para
 /* Build the program's kernel DAG at `params` on `m` (NULL on error). */
 kernel_dag *program_build(const config_setting_t *program, const char *name, const vars *params,
                           const machine *m);
+
+/* A program from the user's file, started in an exec process x (its
+ * launches on up to `threads` threads; params must live until it ends):
+ * 1; 0 for another program (program_build builds it); -1 with fail(). */
+int program_start_source(const config_setting_t *program, const char *name, const vars *params, const machine *m,
+                         int threads, exec_process *x);
 
 /* The program's DMM/UMM accesses; NULL with fail() when it has none (a
  * `kernels` program, or a built-in program without the hook). */

@@ -778,7 +778,7 @@ static void wave(void)
     int k = E.ready[0], p = E.n_slots;
     const kernel *kn = &E.dag->kernels[k];
     long rounds = (kn->blocks - E.ks[k].issued) / p;
-    if (kn->per_block || E.running[k] < p || rounds < 1)
+    if (kn->runs || E.running[k] < p || rounds < 1)
         return;
     const block_times *t = &E.on_sm[E.heap[0]].t;
     if (!wave_is_exact(kn, t, rounds))
@@ -826,7 +826,7 @@ double engine_steps(const kernel_dag *dag, const machine *m)
     for (int i = 0; i < dag->n; i++) {
         const kernel *k = &dag->kernels[i];
         block_times t = block_times_on(k, &k->cost, m);
-        int uniform = !k->per_block && whole(block_cycles(&t));
+        int uniform = !k->runs && whole(block_cycles(&t));
         steps += waves && uniform ? fmin((double)k->blocks, 2.0 * m->p) : (double)k->blocks;
     }
     return steps;

@@ -1,21 +1,31 @@
 /*
  * exec.c — running kernels for real and measuring them (see exec.h).
  *
- * A launch runs its blocks one after another (the model leaves their order
- * free, and a correct MCM program cannot tell).  For each block, each step
- * runs every thread in order tid = 0 .. ℓ-1, warp by warp; the step's
- * writes go to a log and are committed when the last thread is done, so
- * every read of the step sees memory as it was before it.  Every cell has
- * a mark saying whether the step's log holds a write to it, and where: a
- * second write finds the first (the same thread's last write wins; another
- * thread's is a CREW error).  While the threads of a warp run, their
- * accesses are noted per round (a thread's k-th access of the step is
- * round k) and each round is tallied as its lanes come; when the warp's
- * last thread is done the rounds are graded (distinct address groups for
- * global memory, the fullest bank for private memory): from the tally
- * where the lanes' addresses never went down, which is the common case,
- * from the notes otherwise (sorted for global memory; a private word
- * counted once per bank by a stamp).
+ * A launch's blocks are independent (the model leaves their order free,
+ * and a correct MCM program cannot tell), so they run on the run's
+ * threads (exec_set_threads): the grid is cut into chunks of consecutive
+ * blocks, each thread takes the next chunk not yet taken, and each chunk
+ * keeps its blocks' results as runs of equal results.  When every thread
+ * is done, the chunks are read in block order: the kernel's runs of
+ * costs and its report are built as one thread running the blocks in
+ * order would build them, to the last bit of every sum.  A thread is a
+ * worker (exec_block): everything a block needs while it runs is its
+ * worker's own; the run's arrays are shared.
+ *
+ * For each block, each step runs every thread in order tid = 0 .. ℓ-1,
+ * warp by warp; the step's writes go to a log and are committed when the
+ * last thread is done, so every read of the step sees memory as it was
+ * before it.  The worker's step table (a small hash table keyed by the
+ * cell) holds the cells the step wrote, with their place in the log, and
+ * in a race-free run those it read: a second write finds the first (the
+ * same thread's last write wins; another thread's is a CREW error).
+ * While the threads of a warp run, their accesses are noted per round (a
+ * thread's k-th access of the step is round k) and each round is tallied
+ * as its lanes come; when the warp's last thread is done the rounds are
+ * graded (distinct address groups for global memory, the fullest bank
+ * for private memory): from the tally where the lanes' addresses never
+ * went down, which is the common case, from the notes otherwise (sorted
+ * for global memory; a private word counted once per bank by a stamp).
  *
  * Each access has a fast path with no call (exec_gread and the others, at
  * the end of "accesses"): an index in range, a round the notes have room
@@ -25,62 +35,69 @@
  * counts, words, its rounds in the step) live in one record per thread,
  * which the block's figures read and clear when the block ends.
  *
- * Races (exec_set_race_free).  Exec mode runs blocks one after another
- * and a step's threads one after another; the card runs both in no fixed
- * order.  So that a kernel means the same on both (a kernel written once,
- * sim/mcm_kernel.h), every access of such a run is checked against a
- * shadow of its cell: who last wrote it (launch, block, thread, step) and
- * who read it (the first reader of the launch, and one reader of another
- * block; the first reader of the step, and one other thread).  A cell that
- * one thread writes and another reads or writes in the same step of a
- * block is an error, and so is a global cell that one block writes and
- * another block reads or writes in the same launch; both errors name the
- * two threads.  A private word read before any thread of the block wrote
- * it is an error too (the card's shared memory starts undefined).  A
- * thread that reads a cell it wrote earlier in the same step reads its own
- * write, as on the card (other reads of the step see memory as it was
- * before the step).
+ * Races (exec_set_race_free).  Exec mode runs a step's threads one after
+ * another, and a launch's blocks in an order of its own; the card runs
+ * both in no fixed order.  So that a kernel means the same on both (a
+ * kernel written once, sim/mcm_kernel.h), every access of such a run is
+ * checked.  Within a step of a block, by the step table: a cell that one
+ * thread writes and another reads or writes is an error naming both
+ * threads; a thread that reads a cell it wrote earlier in the step reads
+ * its own write, as on the card (other reads of the step see memory as it
+ * was before the step).  A private word read before any thread of the
+ * block wrote it is an error too (the card's shared memory starts
+ * undefined).  Across the blocks of a launch, by a shadow of each global
+ * cell: which block of the launch wrote it, or read it first, and a
+ * reader of a second block; a cell that one block writes and another
+ * block reads or writes in the same launch is an error naming the two
+ * threads, as a run of the blocks in order (one thread) meets it first.
+ * With several threads the shadow's state is changed by compare-and-swap
+ * only, so a race between blocks is always seen; which pair is met first
+ * then depends on timing, so the launch stops and says so without naming
+ * one (exec_blocks_raced): the caller runs the program again on one
+ * thread, which names the pair (sim/exec_process.c does).
  *
  * Invariants kept here: between steps the write log is empty; between
  * blocks every per-thread counter is zero; a recorded error stops the
- * launch at the end of the step in which it happened; a shadow's stamps
- * (launch number, step epoch) only grow, so a stale stamp is never taken
- * for the present.
+ * block at the end of the step in which it happened, and the launch once
+ * the blocks before it are done; a stamp (step, block, launch) only
+ * grows, so a stale stamp is never taken for the present; no thread runs
+ * outside exec_launch.
  */
 #include "exec.h"
 #include "fail.h"
 
+#include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 /* ---- the run ------------------------------------------------------------ */
 
-/* Who touched a cell (see "Races" above).  Stamps: the launch number
- * (from 1) and the step epoch (one per step of each block, from 1); a
- * thread or block of -1 is nobody. */
+/* Who touched a global cell in its launch (race-free runs; see "Races").
+ * `touch` is the launch number (from 1) in its high 32 bits and the state
+ * in its low 32: bit 31 set when a block wrote it, bits 0..30 that block,
+ * or the block that read it first, or SHARED_READ when blocks of two or
+ * more read it (and none wrote it).  A stale launch number is nobody.
+ * The other fields name threads for the messages of one thread. */
 typedef struct cell_shadow {
-    uint64_t w_epoch;              /* the step of its last write */
-    uint32_t w_launch;             /* the launch of its last write */
-    int32_t w_block, w_thread;
-    uint32_t r_launch;             /* readers in launch r_launch: */
-    int32_t r_block, r_thread;     /*   the first */
-    int32_t r2_block, r2_thread;   /*   one of another block than the first */
-    uint64_t s_epoch;              /* readers in step s_epoch (this block): */
-    int32_t s_thread, s2_thread;   /*   the first, and another thread */
+    uint64_t touch;
+    int32_t block, thread;        /* the writer (or first reader) and its thread */
+    int32_t r2_block, r2_thread;  /* a reader of a second block */
 } cell_shadow;
 
-/* A cell's mark: 0, or the number (from 1) of the run's last log entry
- * for the cell, counting the entries of every step.  A mark above the
- * entries of the steps before the current one (exec_run.logged) is the
- * current step's: its log holds a write to the cell, at slot mark −
- * logged − 1.  When the count passes 2^31 every mark is cleared and the
- * count starts again (new_step); a step's own entries stay below 2^31
- * (each takes a log entry of 24 bytes), so the count never wraps. */
-typedef uint32_t write_mark;
+#define TOUCH_WRITTEN 0x80000000u
+#define TOUCH_BLOCK 0x7fffffffu
+#define SHARED_READ 0x7fffffffu  /* blocks < INT32_MAX (check_launch): never a block */
+
+/* Bytes the run holds per global word: the word, and its shadow in a
+ * race-free run. */
+#define WORD_BYTES ((double)sizeof(word))
+#define SHADOW_BYTES ((double)sizeof(cell_shadow))
 
 struct exec_run {
     machine m;
@@ -88,14 +105,19 @@ struct exec_run {
     double add_ops, mul_ops;
     kernel_dag *dag;
     gmem *arrays;
-    cell_shadow **shadows;  /* per array, one per cell */
-    write_mark **marks;     /* per array, one per cell */
-    uint32_t logged;        /* log entries of the steps before this one (see write_mark) */
+    cell_shadow **shadows;  /* per array, one per cell (race-free runs) */
     int n_arrays;
+    double array_bytes;     /* held by the arrays and their shadows */
+    double budget;          /* bytes the arrays may take (measured at the first exec_alloc) */
+    const char *budget_source;
+    exec_whereabouts *here;       /* exec_set_whereabouts, or NULL */
+    void (*give_up)(void *ctx);   /* exec_set_give_up */
+    void *give_up_ctx;
     exec_kernel_report *reports;
     uint32_t launch;        /* launches so far: the current one's number */
-    uint64_t epoch;         /* steps so far, all blocks: the current one's */
     int race_free;          /* check races (exec_set_race_free) */
+    int threads;            /* exec_set_threads */
+    int raced;              /* a launch's blocks raced, seen by several threads */
 };
 
 typedef struct logged_write {
@@ -103,6 +125,24 @@ typedef struct logged_write {
     word value;
     int thread;
 } logged_write;
+
+/* A cell the current step touched (a worker's step table). */
+typedef struct step_entry {
+    const word *cell;
+    uint32_t stamp;          /* the step it belongs to: an entry of an older step is free */
+    int32_t slot;            /* its write in the step's log, or -1 */
+    int32_t reader, reader2; /* race-free: the first thread that read it, and another (-1: none) */
+} step_entry;
+
+/* Open addressing, linear probing, at most half full: the entries of the
+ * current step (stamp) are never removed during it, so a probe that meets
+ * an entry of another step has found no entry of the cell. */
+typedef struct step_table {
+    step_entry *entries;
+    int bits;         /* 2^bits entries */
+    uint32_t stamp;   /* the current step's */
+    long live;        /* entries of the current step */
+} step_table;
 
 typedef struct access_note { long key; } access_note;
 
@@ -133,16 +173,53 @@ typedef struct thread_record {
     long words_read, words_written;
 } thread_record;
 
+/* What one block measured: its costs and what its kernel's report adds
+ * up.  Compared byte for byte (runs of equal results), so always built
+ * from zeroed memory. */
+typedef struct block_result {
+    block_cost cost;
+    double alpha, beta;      /* the most words one thread read, wrote */
+    double transactions;     /* global address groups, reads and writes */
+} block_result;
+
+/* A run of consecutive blocks with equal results. */
+typedef struct result_run {
+    long first, count;
+    block_result result;
+} result_run;
+
+/* Consecutive blocks of a launch, run by one worker in order: their
+ * results as runs; the first error (the block that failed stops it). */
+typedef struct chunk {
+    long first, blocks;
+    result_run *runs;
+    long n_runs;
+    char *error;
+} chunk;
+
+/* A launch under way: what the workers share. */
+typedef struct launch_state {
+    chunk *chunks;
+    long n_chunks, chunk_blocks;
+    long next_chunk;     /* the next chunk not yet taken (atomic) */
+    long failed_chunk;   /* the first chunk with an error so far, or n_chunks (atomic) */
+    int raced;           /* blocks raced (several threads; atomic) */
+    int workers;
+} launch_state;
+
 struct exec_block {
     exec_run *run;
+    launch_state *launch;
     const exec_kernel *k;
     void *args;
     int threads, warp, warp_shift; /* warp = 2^warp_shift, or warp_shift = -1 */
     int race_free;                 /* the run's */
+    int shared;                    /* several workers: the shadows change by compare-and-swap */
     uint64_t p;                    /* the run's prime and operation costs */
     double add_ops, mul_ops;
     word *private_cells;
-    cell_shadow *private_shadow; /* per private word (only the step fields) */
+    uint32_t *private_written;   /* race-free: per private word, the block_stamp of its last writer */
+    uint32_t block_stamp;        /* one per block the worker runs, from 1 */
     thread_record *threads_of;   /* per thread */
     thread_record *now;          /* the thread running now */
     long lane;                   /* its lane in its warp */
@@ -152,18 +229,17 @@ struct exec_block {
     round_tally *tallies[N_KINDS];
     int rounds_cap;
     int fast_rounds;           /* rounds the fast path may take (see below) */
-    /* the step's writes; each cell's mark finds its place (CREW) */
+    /* the step's writes; the step table finds a cell's (CREW) */
     logged_write *log;
     long log_n, log_cap;
-    uint32_t logged;           /* the run's, while the step runs */
-    write_mark **marks;        /* the run's, per array */
-    write_mark *private_marks; /* per private word */
+    step_table table;
     uint32_t *bank_seen;       /* per private word (fullest_bank) */
     uint32_t bank_stamp;
     /* measured for the current block */
     double transactions[N_KINDS - 1]; /* global reads, writes */
     double bank_conflicts;
     int failed;
+    char error[1024];          /* the block's first error */
 };
 
 exec_run *exec_begin(const char *program, const machine *m)
@@ -173,6 +249,8 @@ exec_run *exec_begin(const char *program, const machine *m)
     r->p = 469762049;
     r->add_ops = 5;
     r->mul_ops = 11;
+    r->threads = 1;
+    r->budget = -1;
     r->dag = kernel_dag_new(program);
     return r;
 }
@@ -185,11 +263,9 @@ void exec_end(exec_run *r)
         free(r->arrays[i]->cells);
         free(r->arrays[i]);
         free(r->shadows[i]);
-        free(r->marks[i]);
     }
     free(r->arrays);
     free(r->shadows);
-    free(r->marks);
     free(r->reports);
     kernel_dag_free(r->dag);
     free(r);
@@ -203,6 +279,14 @@ void exec_set_costs(exec_run *r, double add_ops, double mul_ops)
 }
 uint64_t exec_prime(const exec_run *r) { return r->p; }
 void exec_set_race_free(exec_run *r, int on) { r->race_free = on; }
+void exec_set_threads(exec_run *r, int threads) { r->threads = threads < 1 ? 1 : threads; }
+int exec_blocks_raced(const exec_run *r) { return r->raced; }
+void exec_set_whereabouts(exec_run *r, exec_whereabouts *w) { r->here = w; }
+void exec_set_give_up(exec_run *r, void (*give_up)(void *ctx), void *ctx)
+{
+    r->give_up = give_up;
+    r->give_up_ctx = ctx;
+}
 const kernel_dag *exec_dag(const exec_run *r) { return r->dag; }
 
 const exec_kernel_report *exec_reports(const exec_run *r, int *n)
@@ -211,28 +295,106 @@ const exec_kernel_report *exec_reports(const exec_run *r, int *n)
     return r->reports;
 }
 
+/* ---- global memory -------------------------------------------------------- */
+
+/* A number from a "Key:   N kB" line of /proc/meminfo, in bytes; -1 if none. */
+static double meminfo_bytes(const char *key)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    double bytes = -1;
+    size_t len = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, len) == 0 && line[len] == ':') {
+            bytes = 1024 * strtod(line + len + 1, NULL);
+            break;
+        }
+    fclose(f);
+    return bytes;
+}
+
+/* The process's address space in use, in bytes (/proc/self/statm). */
+static double address_space_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    double pages = 0;
+    if (f) {
+        if (fscanf(f, "%lf", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    return pages * (double)sysconf(_SC_PAGESIZE);
+}
+
+/* What the arrays may take: the memory available now (MemAvailable), or
+ * less where the process's address-space limit (RLIMIT_AS) leaves less. */
+static void measure_budget(exec_run *r)
+{
+    r->budget = meminfo_bytes("MemAvailable");
+    r->budget_source = "MemAvailable in /proc/meminfo";
+    if (r->budget < 0) {
+        r->budget = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        r->budget_source = "free physical memory";
+    }
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+        double left = (double)limit.rlim_cur - address_space_bytes();
+        if (left < r->budget) {
+            r->budget = left > 0 ? left : 0;
+            r->budget_source = "the address-space limit (ulimit -v) left";
+        }
+    }
+}
+
+static double gib(double bytes) { return bytes / (1024.0 * 1024 * 1024); }
+
+/* Refuse an array that would take the run's arrays past its budget (the
+ * figure named), or that the system does not give. */
+static gmem refuse(exec_run *r, const char *name, long size, double bytes, const char *why)
+{
+    fail("program '%s': array '%s' of %ld words: %s; exec mode holds %g bytes per word%s, and the "
+         "program's arrays would then take %.2f GiB, but %.2f GiB are available (%s); lower its size params",
+         r->dag->name, name, size, why, WORD_BYTES + (r->race_free ? SHADOW_BYTES : 0),
+         r->race_free ? " (its value and its race-check shadow)" : "", gib(r->array_bytes + bytes), gib(r->budget),
+         r->budget_source);
+    if (r->give_up)
+        r->give_up(r->give_up_ctx); /* does not return */
+    return NULL;
+}
+
 static cell_shadow *shadows_new(long cells)
 {
-    cell_shadow *s = malloc(sizeof *s * (size_t)cells);
-    for (long i = 0; i < cells; i++)
-        s[i] = (cell_shadow){.w_block = -1, .w_thread = -1, .r_block = -1, .r_thread = -1,
-                             .r2_block = -1, .r2_thread = -1, .s_thread = -1, .s2_thread = -1};
-    return s;
+    return calloc((size_t)cells, sizeof(cell_shadow)); /* launch 0: nobody */
 }
 
 gmem exec_alloc(exec_run *r, const char *name, long size)
 {
+    long cells = size > 0 ? size : 1;
+    double bytes = (double)cells * (WORD_BYTES + (r->race_free ? SHADOW_BYTES : 0));
+    if (r->budget < 0)
+        measure_budget(r);
+    if (r->array_bytes + bytes > r->budget)
+        return refuse(r, name, size, bytes, "too large for this machine's memory");
     gmem a = calloc(1, sizeof *a);
-    a->cells = calloc((size_t)(size > 0 ? size : 1), sizeof *a->cells);
+    word *c = calloc((size_t)cells, sizeof *a->cells);
+    cell_shadow *s = r->race_free ? shadows_new(cells) : NULL;
+    if (!a || !c || (r->race_free && !s)) {
+        free(a);
+        free(c);
+        free(s);
+        return refuse(r, name, size, bytes, strerror(ENOMEM));
+    }
+    a->cells = c;
     a->size = size;
     a->id = r->n_arrays;
     snprintf(a->name, sizeof a->name, "%s", name);
     r->arrays = realloc(r->arrays, sizeof *r->arrays * (size_t)(r->n_arrays + 1));
     r->shadows = realloc(r->shadows, sizeof *r->shadows * (size_t)(r->n_arrays + 1));
-    r->shadows[r->n_arrays] = r->race_free ? shadows_new(size > 0 ? size : 1) : NULL;
-    r->marks = realloc(r->marks, sizeof *r->marks * (size_t)(r->n_arrays + 1));
-    r->marks[r->n_arrays] = calloc((size_t)(size > 0 ? size : 1), sizeof **r->marks);
+    r->shadows[r->n_arrays] = s;
     r->arrays[r->n_arrays++] = a;
+    r->array_bytes += bytes;
     return a;
 }
 
@@ -280,7 +442,7 @@ word exec_zp_mul(exec_thread *t, word a, word b)
 word exec_zp_pow(exec_thread *t, word a, uint64_t e)
 {
     word x = 1;
-    for (a %= t->block->run->p; e; e >>= 1) {
+    for (a %= t->block->p; e; e >>= 1) {
         if (e & 1)
             x = exec_zp_mul(t, x, a);
         if (e > 1)
@@ -289,13 +451,13 @@ word exec_zp_pow(exec_thread *t, word a, uint64_t e)
     return x;
 }
 
-word exec_zp_inv(exec_thread *t, word a) { return exec_zp_pow(t, a, t->block->run->p - 2); }
+word exec_zp_inv(exec_thread *t, word a) { return exec_zp_pow(t, a, t->block->p - 2); }
 
 /* ---- errors ----------------------------------------------------------------- */
 
-/* The block of t fails with one message (its first error only); a rule
- * broken by one thread names the block and the thread, a race names its
- * threads itself. */
+/* The block of t fails with one message (its first error only), kept by
+ * its worker until the launch ends; a rule broken by one thread names the
+ * block and the thread, a race names its threads itself. */
 static void block_fails(exec_thread *t, int name_thread, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
@@ -308,10 +470,11 @@ static void block_fails(exec_thread *t, int name_thread, const char *fmt, va_lis
     char detail[512];
     vsnprintf(detail, sizeof detail, fmt, ap);
     if (name_thread)
-        fail("program '%s', kernel '%s', block %ld, step %d, thread %d: %s", b->run->dag->name, b->k->name,
-             t->bid, t->step, t->tid, detail);
+        snprintf(b->error, sizeof b->error, "program '%s', kernel '%s', block %ld, step %d, thread %d: %s",
+                 b->run->dag->name, b->k->name, t->bid, t->step, t->tid, detail);
     else
-        fail("program '%s', kernel '%s', step %d: %s", b->run->dag->name, b->k->name, t->step, detail);
+        snprintf(b->error, sizeof b->error, "program '%s', kernel '%s', step %d: %s", b->run->dag->name,
+                 b->k->name, t->step, detail);
 }
 
 static void rule_broken(exec_thread *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -324,8 +487,6 @@ static void rule_broken(exec_thread *t, const char *fmt, ...)
     va_end(ap);
 }
 
-/* ---- races (see the top of this file) ------------------------------------ */
-
 static void race(exec_thread *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void race(exec_thread *t, const char *fmt, ...)
@@ -336,72 +497,212 @@ static void race(exec_thread *t, const char *fmt, ...)
     va_end(ap);
 }
 
+static void crew(exec_thread *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void crew(exec_thread *t, const char *fmt, ...)
+{
+    exec_block *b = t->block;
+    if (b->failed)
+        return;
+    b->failed = 1;
+    char detail[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    snprintf(b->error, sizeof b->error, "program '%s', kernel '%s', block %ld, step %d: %s", b->run->dag->name,
+             b->k->name, t->bid, t->step, detail);
+}
+
+/* ---- the step table ---------------------------------------------------------- */
+
+static void table_init(step_table *s, int bits)
+{
+    s->bits = bits;
+    s->entries = calloc((size_t)1 << bits, sizeof *s->entries);
+    s->stamp = 1;
+    s->live = 0;
+}
+
+/* The entry of `cell` in the current step (*found 1), or the free entry
+ * where it goes (*found 0). */
+static inline step_entry *table_find(step_table *s, const word *cell, int *found)
+{
+    size_t mask = ((size_t)1 << s->bits) - 1;
+    size_t i = (size_t)((((uintptr_t)cell >> 3) * 0x9E3779B97F4A7C15ull) >> (64 - s->bits));
+    for (;; i = (i + 1) & mask) {
+        step_entry *e = &s->entries[i];
+        if (e->stamp != s->stamp) {
+            *found = 0;
+            return e;
+        }
+        if (e->cell == cell) {
+            *found = 1;
+            return e;
+        }
+    }
+}
+
+/* Twice the entries, the current step's moved over. */
+static void __attribute__((noinline)) table_grow(step_table *s)
+{
+    step_table bigger;
+    table_init(&bigger, s->bits + 1);
+    bigger.stamp = s->stamp;
+    for (size_t i = 0; i < (size_t)1 << s->bits; i++)
+        if (s->entries[i].stamp == s->stamp) {
+            int found;
+            *table_find(&bigger, s->entries[i].cell, &found) = s->entries[i];
+        }
+    bigger.live = s->live;
+    free(s->entries);
+    *s = bigger;
+}
+
+/* The entry of `cell` in the current step, made if new (slot and readers
+ * −1). */
+static inline step_entry *table_entry(step_table *s, const word *cell)
+{
+    int found;
+    step_entry *e = table_find(s, cell, &found);
+    if (found)
+        return e;
+    if (__builtin_expect(2 * (s->live + 1) > (1L << s->bits), 0)) {
+        table_grow(s);
+        e = table_find(s, cell, &found);
+    }
+    s->live++;
+    *e = (step_entry){cell, s->stamp, -1, -1, -1};
+    return e;
+}
+
+/* A new step: every entry is now of an older one. */
+static void table_next_step(step_table *s)
+{
+    s->live = 0;
+    if (++s->stamp == 0) { /* wrapped: no stale stamp may pass for the present */
+        memset(s->entries, 0, sizeof *s->entries << s->bits);
+        s->stamp = 1;
+    }
+}
+
+/* ---- races (see the top of this file) ------------------------------------ */
+
 #define RULE_STEP "(rule: race-free steps: the card runs a step's threads in no fixed order; " \
                   "read and write the cell in different steps)"
 #define RULE_LAUNCH "(rule: race-free blocks: the card runs a launch's blocks in no fixed order; " \
                     "a cell one block writes is read or written by no other block of the launch)"
 
-/* Thread t reads name[i], whose shadow is s (global: a global array).
- * Returns 1 when t wrote the cell earlier in this step: the caller returns
- * that write, as the card would. */
-static int note_read(exec_thread *t, cell_shadow *s, int global, const char *name, long i)
+/* Set the shadow's touch from `old` to `now`: 1 if done.  Several workers
+ * may change it at once: then by compare-and-swap, and 0 when another
+ * changed it first (the caller looks again). */
+static inline int touch_set(const exec_block *b, cell_shadow *s, uint64_t old, uint64_t now)
 {
-    exec_run *r = t->block->run;
-    int32_t bid = (int32_t)t->bid, tid = t->tid;
-    if (global && s->w_launch == r->launch && s->w_block != bid)
-        race(t, "block %d (thread %d) reads %s[%ld], which block %d (thread %d) writes in the same launch " RULE_LAUNCH,
-             bid, tid, name, i, s->w_block, s->w_thread);
-    if (!global && !(s->w_launch == r->launch && s->w_block == bid))
-        race(t, "block %d: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
-                "private memory starts undefined on the card, as shared memory does)", bid, tid, i);
-    int own = 0;
-    if (s->w_epoch == r->epoch) {
-        if (s->w_thread != tid)
-            race(t, "block %d: thread %d reads %s[%ld], which thread %d writes in the same step " RULE_STEP, bid,
-                 tid, name, i, s->w_thread);
-        own = 1;
+    if (!b->shared) {
+        s->touch = now;
+        return 1;
     }
-    if (s->s_epoch != r->epoch) {
-        s->s_epoch = r->epoch;
-        s->s_thread = tid;
-        s->s2_thread = -1;
-    } else if (s->s_thread != tid && s->s2_thread < 0) {
-        s->s2_thread = tid;
+    return __atomic_compare_exchange_n(&s->touch, &old, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* Blocks raced, seen by several workers: the launch stops, unnamed (see
+ * "Races"). */
+static void blocks_raced(exec_thread *t)
+{
+    exec_block *b = t->block;
+    __atomic_store_n(&b->launch->raced, 1, __ATOMIC_RELAXED);
+    b->failed = 1;
+}
+
+/* Block t->bid reads (write = 0) or writes global cell name[i], whose
+ * shadow is s, in launch `launch` (see "Races").  0, or -1 after a race. */
+static int note_block(exec_thread *t, cell_shadow *s, int write, const char *name, long i)
+{
+    exec_block *b = t->block;
+    uint64_t launch = (uint64_t)b->run->launch << 32;
+    uint32_t bid = (uint32_t)t->bid;
+    for (;;) {
+        uint64_t old = b->shared ? __atomic_load_n(&s->touch, __ATOMIC_RELAXED) : s->touch;
+        uint32_t state = (uint32_t)old, who = state & TOUCH_BLOCK;
+        int written = (state & TOUCH_WRITTEN) != 0;
+        if ((old & ~(uint64_t)UINT32_MAX) != launch) { /* the first touch of the launch */
+            if (!touch_set(b, s, old, launch | (write ? TOUCH_WRITTEN : 0) | bid))
+                continue;
+            s->block = (int32_t)bid;
+            s->thread = t->tid;
+            return 0;
+        }
+        if (who == bid) { /* this block's: the first read, or its writes */
+            if (write && !written && !touch_set(b, s, old, old | TOUCH_WRITTEN))
+                continue;
+            if (write)
+                s->thread = t->tid;
+            return 0;
+        }
+        if (!write && !written) { /* read by another block too */
+            if (who == SHARED_READ)
+                return 0;
+            if (!touch_set(b, s, old, launch | SHARED_READ))
+                continue;
+            s->r2_block = (int32_t)bid;
+            s->r2_thread = t->tid;
+            return 0;
+        }
+        if (b->shared) {
+            blocks_raced(t);
+        } else if (!write) {
+            race(t, "block %u (thread %d) reads %s[%ld], which block %d (thread %d) writes in the same launch " RULE_LAUNCH,
+                 bid, t->tid, name, i, s->block, s->thread);
+        } else if (written) {
+            race(t, "blocks %d (thread %d) and %u (thread %d) both write %s[%ld] in the same launch " RULE_LAUNCH,
+                 s->block, s->thread, bid, t->tid, name, i);
+        } else {
+            int first = s->block != (int32_t)bid;
+            race(t, "block %u (thread %d) writes %s[%ld], which block %d (thread %d) reads in the same launch " RULE_LAUNCH,
+                 bid, t->tid, name, i, first ? s->block : s->r2_block, first ? s->thread : s->r2_thread);
+        }
+        return -1;
     }
-    if (global && s->r_launch != r->launch) {
-        s->r_launch = r->launch;
-        s->r_block = bid;
-        s->r_thread = tid;
-        s->r2_block = -1;
-    } else if (global && s->r_block != bid && s->r2_block < 0) {
-        s->r2_block = bid;
-        s->r2_thread = tid;
+}
+
+/* Thread t reads name[i] (the cell `cell`; global: of a global array)
+ * in a race-free run.  Returns its step-table entry when t wrote the cell
+ * earlier in this step (the caller returns that write, as the card
+ * would), else NULL. */
+static const step_entry *note_read(exec_thread *t, const word *cell, int global, const char *name, long i)
+{
+    exec_block *b = t->block;
+    int tid = t->tid;
+    if (!global && b->private_written[i] != b->block_stamp)
+        race(t, "block %ld: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
+                "private memory starts undefined on the card, as shared memory does)", t->bid, tid, i);
+    step_entry *e = table_entry(&b->table, cell);
+    const step_entry *own = NULL;
+    if (e->slot >= 0) {
+        int writer = b->log[e->slot].thread;
+        if (writer != tid)
+            race(t, "block %ld: thread %d reads %s[%ld], which thread %d writes in the same step " RULE_STEP, t->bid,
+                 tid, name, i, writer);
+        own = e;
     }
+    if (e->reader < 0)
+        e->reader = tid;
+    else if (e->reader != tid && e->reader2 < 0)
+        e->reader2 = tid;
     return own;
 }
 
-/* Thread t writes name[i], whose shadow is s.  (Two writers in one step of
- * a block are the write log's CREW error.) */
-static void note_write(exec_thread *t, cell_shadow *s, int global, const char *name, long i)
+/* Thread t writes name[i] in a race-free run: another thread's read of
+ * it in this step is a race.  (Two writers in one step of a block are the
+ * write log's CREW error.) */
+static void note_write(exec_thread *t, const word *cell, const char *name, long i)
 {
-    exec_run *r = t->block->run;
-    int32_t bid = (int32_t)t->bid, tid = t->tid;
-    if (global && s->w_launch == r->launch && s->w_block != bid)
-        race(t, "blocks %d (thread %d) and %d (thread %d) both write %s[%ld] in the same launch " RULE_LAUNCH,
-             s->w_block, s->w_thread, bid, tid, name, i);
-    if (global && s->r_launch == r->launch && (s->r_block != bid || s->r2_block >= 0)) {
-        int32_t other = s->r_block != bid ? s->r_block : s->r2_block;
-        int32_t reader = s->r_block != bid ? s->r_thread : s->r2_thread;
-        race(t, "block %d (thread %d) writes %s[%ld], which block %d (thread %d) reads in the same launch " RULE_LAUNCH,
-             bid, tid, name, i, other, reader);
-    }
-    if (s->s_epoch == r->epoch && (s->s_thread != tid || s->s2_thread >= 0))
-        race(t, "block %d: thread %d writes %s[%ld], which thread %d reads in the same step " RULE_STEP, bid, tid,
-             name, i, s->s_thread != tid ? s->s_thread : s->s2_thread);
-    s->w_epoch = r->epoch;
-    s->w_launch = r->launch;
-    s->w_block = bid;
-    s->w_thread = tid;
+    exec_block *b = t->block;
+    int tid = t->tid;
+    step_entry *e = table_entry(&b->table, cell);
+    if (e->reader >= 0 && (e->reader != tid || e->reader2 >= 0))
+        race(t, "block %ld: thread %d writes %s[%ld], which thread %d reads in the same step " RULE_STEP, t->bid, tid,
+             name, i, e->reader != tid ? e->reader : e->reader2);
 }
 
 /* A race-free run's word is the card's: 32 bits.  1 if v fits. */
@@ -477,12 +778,6 @@ static inline void tally_private(round_tally *r, long key)
     }
 }
 
-/* The value this step's log holds for a cell (`otherwise` if none). */
-static word pending_write(const exec_block *b, const write_mark *mark, word otherwise)
-{
-    return *mark > b->logged ? b->log[*mark - b->logged - 1].value : otherwise;
-}
-
 static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a, long i)
 {
     rule_broken(t, "reads %s[%ld], outside its %ld cells", a->name, i, a->size);
@@ -493,9 +788,10 @@ static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a,
 static word __attribute__((noinline)) read_race_free(exec_thread *t, gmem a, long i)
 {
     exec_block *b = t->block;
-    if (note_read(t, &b->run->shadows[a->id][i], 1, a->name, i))
-        return pending_write(b, &b->marks[a->id][i], a->cells[i]);
-    return a->cells[i];
+    word *cell = &a->cells[i];
+    note_block(t, &b->run->shadows[a->id][i], 0, a->name, i);
+    const step_entry *own = note_read(t, cell, 1, a->name, i);
+    return own ? b->log[own->slot].value : *cell;
 }
 
 static word __attribute__((noinline)) gread_checked(exec_thread *t, gmem a, long i)
@@ -512,17 +808,14 @@ static word __attribute__((noinline)) gread_checked(exec_thread *t, gmem a, long
 
 /* A second write to a cell in this step, whose first is log entry `slot`:
  * the same thread's last write wins; another thread's is a CREW error. */
-static void __attribute__((noinline)) rewrite(exec_thread *t, uint32_t slot, word value, const char *name,
+static void __attribute__((noinline)) rewrite(exec_thread *t, int32_t slot, word value, const char *name,
                                               long index)
 {
     exec_block *b = t->block;
     logged_write *w = &b->log[slot];
-    if (w->thread != t->tid && !b->failed) {
-        b->failed = 1;
-        fail("program '%s', kernel '%s', block %ld, step %d: threads %d and %d both write %s[%ld] "
-             "(rule: CREW, concurrent reads but exclusive writes)", b->run->dag->name, b->k->name,
-             t->bid, t->step, w->thread, t->tid, name, index);
-    }
+    if (w->thread != t->tid)
+        crew(t, "threads %d and %d both write %s[%ld] (rule: CREW, concurrent reads but exclusive writes)",
+             w->thread, t->tid, name, index);
     w->value = value;
 }
 
@@ -534,17 +827,17 @@ static void __attribute__((noinline)) grow_log(exec_block *b)
 
 /* The step's write log, with the CREW check: a cell written by two
  * threads in one step is an error. */
-static inline void log_write(exec_thread *t, write_mark *mark, word *cell, word value, const char *name,
-                             long index)
+static inline void log_write(exec_thread *t, word *cell, word value, const char *name, long index)
 {
     exec_block *b = t->block;
-    if (__builtin_expect(*mark > b->logged, 0)) {
-        rewrite(t, *mark - b->logged - 1, value, name, index);
+    step_entry *e = table_entry(&b->table, cell);
+    if (__builtin_expect(e->slot >= 0, 0)) {
+        rewrite(t, e->slot, value, name, index);
         return;
     }
     if (__builtin_expect(b->log_n == b->log_cap, 0))
         grow_log(b);
-    *mark = b->logged + (uint32_t)b->log_n + 1;
+    e->slot = (int32_t)b->log_n;
     b->log[b->log_n++] = (logged_write){cell, value, t->tid};
 }
 
@@ -564,9 +857,11 @@ static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, lon
         return;
     long key = (long)a->id << 40 | group_of(b, i);
     tally(note_access(b, GLOBAL_WRITE, key), key);
-    if (__builtin_expect(b->race_free, 0))
-        note_write(t, &b->run->shadows[a->id][i], 1, a->name, i);
-    log_write(t, &b->marks[a->id][i], &a->cells[i], v, a->name, i);
+    if (__builtin_expect(b->race_free, 0)) {
+        note_block(t, &b->run->shadows[a->id][i], 1, a->name, i);
+        note_write(t, &a->cells[i], a->name, i);
+    }
+    log_write(t, &a->cells[i], v, a->name, i);
 }
 
 static int private_ok(exec_thread *t, long i, const char *verb)
@@ -592,8 +887,11 @@ static word __attribute__((noinline)) pread_checked(exec_thread *t, long i)
         return 0;
     exec_block *b = t->block;
     note_private(b, i);
-    if (__builtin_expect(b->race_free, 0) && note_read(t, &b->private_shadow[i], 0, "private", i))
-        return pending_write(b, &b->private_marks[i], b->private_cells[i]);
+    if (__builtin_expect(b->race_free, 0)) {
+        const step_entry *own = note_read(t, &b->private_cells[i], 0, "private", i);
+        if (own)
+            return b->log[own->slot].value;
+    }
     return b->private_cells[i];
 }
 
@@ -603,9 +901,11 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
     if (!private_ok(t, i, "writes") || (b->race_free && !word_fits(t, "private", i, v)))
         return;
     note_private(b, i);
-    if (b->race_free)
-        note_write(t, &b->private_shadow[i], 0, "private", i);
-    log_write(t, &b->private_marks[i], &b->private_cells[i], v, "private", i);
+    if (b->race_free) {
+        b->private_written[i] = b->block_stamp;
+        note_write(t, &b->private_cells[i], "private", i);
+    }
+    log_write(t, &b->private_cells[i], v, "private", i);
 }
 
 /* The common case of each access, with no call: an index in range, a
@@ -634,17 +934,30 @@ word exec_gread(exec_thread *t, gmem a, long i)
     return a->cells[i];
 }
 
+/* A write of the fast path: the cell's new entry in the step table, its
+ * place in the log.  0 when the fast path does not apply (the step wrote
+ * the cell already, or the log is full); nothing changed then. */
+static inline int write_fast(exec_block *b, word *cell, word v, int tid)
+{
+    if (__builtin_expect(b->log_n == b->log_cap || 2 * (b->table.live + 1) > (1L << b->table.bits), 0))
+        return 0;
+    int found;
+    step_entry *e = table_find(&b->table, cell, &found);
+    if (__builtin_expect(found, 0))
+        return 0;
+    b->table.live++;
+    *e = (step_entry){cell, b->table.stamp, (int32_t)b->log_n, -1, -1};
+    b->log[b->log_n++] = (logged_write){cell, v, tid};
+    return 1;
+}
+
 void exec_gwrite(exec_thread *t, gmem a, long i, word v)
 {
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[GLOBAL_WRITE];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds, 0)) {
-        gwrite_checked(t, a, i, v);
-        return;
-    }
-    write_mark *mark = &b->marks[a->id][i];
-    if (__builtin_expect(*mark > b->logged || b->log_n == b->log_cap, 0)) {
+    if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds ||
+                             !write_fast(b, &a->cells[i], v, t->tid), 0)) {
         gwrite_checked(t, a, i, v);
         return;
     }
@@ -652,8 +965,6 @@ void exec_gwrite(exec_thread *t, gmem a, long i, word v)
     long key = (long)a->id << 40 | i >> b->warp_shift;
     note_of(b, GLOBAL_WRITE, round)->key = key;
     tally(&b->tallies[GLOBAL_WRITE][round], key);
-    *mark = b->logged + (uint32_t)b->log_n + 1;
-    b->log[b->log_n++] = (logged_write){&a->cells[i], v, t->tid};
 }
 
 /* A private access of the fast path: noted, tallied and counted. */
@@ -682,18 +993,12 @@ void exec_pwrite(exec_thread *t, long i, word v)
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds, 0)) {
-        pwrite_checked(t, i, v);
-        return;
-    }
-    write_mark *mark = &b->private_marks[i];
-    if (__builtin_expect(*mark > b->logged || b->log_n == b->log_cap, 0)) {
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds ||
+                             !write_fast(b, &b->private_cells[i], v, t->tid), 0)) {
         pwrite_checked(t, i, v);
         return;
     }
     private_fast(b, me, round, i);
-    *mark = b->logged + (uint32_t)b->log_n + 1;
-    b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, t->tid};
 }
 
 /* ---- grading a warp's rounds ---------------------------------------------- */
@@ -801,30 +1106,13 @@ static void grade_warp(exec_block *b, int first, int last)
     }
 }
 
-/* ---- running a launch ------------------------------------------------------- */
+/* ---- running a block ---------------------------------------------------------- */
 
 static void commit_step(exec_block *b)
 {
     for (long i = 0; i < b->log_n; i++)
         *b->log[i].cell = b->log[i].value;
-    b->run->logged += (uint32_t)b->log_n;
     b->log_n = 0;
-}
-
-/* A step begins: a new epoch (races); the marks count the log entries
- * from the run's count so far, and when it passes 2^31 every mark is
- * cleared and it starts again (see write_mark). */
-static void new_step(exec_block *b)
-{
-    exec_run *r = b->run;
-    r->epoch++;
-    if (r->logged > UINT32_MAX / 2) {
-        for (int i = 0; i < r->n_arrays; i++)
-            memset(r->marks[i], 0, sizeof **r->marks * (size_t)(r->arrays[i]->size > 0 ? r->arrays[i]->size : 1));
-        memset(b->private_marks, 0, sizeof *b->private_marks * (size_t)(b->k->private_words + 1));
-        r->logged = 0;
-    }
-    b->logged = r->logged;
 }
 
 /* The block's operations by class (sim/kernel_dag.h), given `mine`, the
@@ -859,7 +1147,7 @@ static void run_steps(exec_block *b, long bid, long blocks)
 {
     int l = b->threads;
     for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
-        new_step(b);
+        table_next_step(&b->table);
         exec_thread t = {0, l, bid, blocks, s, b};
         exec_step step = b->k->steps[s];
         void *args = b->args;
@@ -913,10 +1201,16 @@ static block_figures sum_threads(exec_block *b)
     return f;
 }
 
-static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
+/* Run block `bid` and measure it into *out (zeroed first: results are
+ * compared byte for byte). */
+static void run_block(exec_block *b, long bid, long blocks, block_result *out)
 {
     int l = b->threads;
     memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->k->private_words + 1));
+    if (++b->block_stamp == 0) { /* wrapped: no stale stamp may pass for the present */
+        memset(b->private_written, 0, sizeof *b->private_written * (size_t)(b->k->private_words + 1));
+        b->block_stamp = 1;
+    }
     b->transactions[GLOBAL_READ] = b->transactions[GLOBAL_WRITE] = b->bank_conflicts = 0;
     run_steps(b, bid, blocks);
     block_figures f = sum_threads(b);
@@ -924,43 +1218,204 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
     /* a round of ℓ threads in one address group per warp costs U: one
      * coalesced word per thread, as in the paper */
     double per_transaction = (double)(b->warp < l ? b->warp : l) / l;
-    *cost = (block_cost){.span = f.span, .work = f.work,
-                         .reads = reads * per_transaction, .writes = writes * per_transaction};
+    memset(out, 0, sizeof *out);
+    block_cost *cost = &out->cost;
+    cost->span = f.span;
+    cost->work = f.work;
+    cost->reads = reads * per_transaction;
+    cost->writes = writes * per_transaction;
     measured_classes(b, f.longest, cost);
     cost->bank_conflicts = b->bank_conflicts;
-    exec_kernel_report *rep = &b->run->reports[b->run->dag->n];
-    rep->span = rep->span > f.span ? rep->span : f.span;
-    rep->work += f.work;
-    rep->alpha = rep->alpha > f.alpha ? rep->alpha : (double)f.alpha;
-    rep->beta = rep->beta > f.beta ? rep->beta : (double)f.beta;
-    rep->measured_overhead += b->run->m.u * (cost->reads + cost->writes);
-    rep->paper_overhead += b->run->m.u * (double)(f.alpha + f.beta);
-    rep->transactions += reads + writes;
-    rep->bank_conflicts += b->bank_conflicts;
+    out->alpha = (double)f.alpha;
+    out->beta = (double)f.beta;
+    out->transactions = reads + writes;
 }
 
-static void block_free(exec_block *b)
+/* ---- a launch on the run's threads --------------------------------------------- */
+
+/* A worker for kernel k's blocks of `threads` threads. */
+static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exec_kernel *k, int threads,
+                         void *args)
+{
+    memset(b, 0, sizeof *b);
+    b->run = r;
+    b->launch = ls;
+    b->k = k;
+    b->args = args;
+    b->threads = threads;
+    b->warp = r->m.warp > 1024 ? 1024 : r->m.warp;
+    b->warp_shift = -1;
+    for (int sh = 0; sh <= 10; sh++)
+        if (b->warp == 1 << sh)
+            b->warp_shift = sh;
+    b->race_free = r->race_free;
+    b->shared = ls->workers > 1;
+    b->p = r->p;
+    b->add_ops = r->add_ops;
+    b->mul_ops = r->mul_ops;
+    b->private_cells = calloc((size_t)k->private_words + 1, sizeof *b->private_cells);
+    b->private_written = calloc((size_t)k->private_words + 1, sizeof *b->private_written);
+    b->threads_of = calloc((size_t)threads, sizeof *b->threads_of);
+    b->rounds_cap = 1;
+    grow_rounds(b, 8);
+    grow_log(b);
+    table_init(&b->table, 10);
+    b->bank_seen = calloc((size_t)k->private_words + 1, sizeof *b->bank_seen);
+}
+
+static void worker_end(exec_block *b)
 {
     free(b->private_cells);
-    free(b->private_shadow);
+    free(b->private_written);
     free(b->threads_of);
     for (int kind = 0; kind < N_KINDS; kind++) {
         free(b->notes[kind]);
         free(b->tallies[kind]);
     }
     free(b->log);
-    free(b->private_marks);
+    free(b->table.entries);
     free(b->bank_seen);
+}
+
+/* Block `bid`'s result at the end of chunk c's runs. */
+static void chunk_add(chunk *c, long bid, const block_result *res)
+{
+    if (c->n_runs > 0 && memcmp(&c->runs[c->n_runs - 1].result, res, sizeof *res) == 0) {
+        c->runs[c->n_runs - 1].count++;
+        return;
+    }
+    if ((c->n_runs & (c->n_runs - 1)) == 0) /* 0, 1, 2, 4, ...: full */
+        c->runs = realloc(c->runs, sizeof *c->runs * (size_t)(c->n_runs ? 2 * c->n_runs : 1));
+    result_run *run = &c->runs[c->n_runs++];
+    run->first = bid;
+    run->count = 1;
+    memcpy(&run->result, res, sizeof *res); /* its padding too: runs compare bytes */
+}
+
+/* The blocks of chunk c, in order, until one fails. */
+static void run_chunk(exec_block *b, chunk *c, long blocks)
+{
+    for (long bid = c->first; bid < c->first + c->blocks; bid++) {
+        block_result res;
+        run_block(b, bid, blocks, &res);
+        if (b->failed) {
+            if (b->error[0])
+                c->error = strdup(b->error);
+            return;
+        }
+        chunk_add(c, bid, &res);
+    }
+}
+
+/* A worker's life: the next chunk not taken, until none is left, a chunk
+ * before it has failed, or blocks raced. */
+typedef struct worker_job {
+    exec_block block;
+    long blocks;
+} worker_job;
+
+static void *work(void *arg)
+{
+    worker_job *w = arg;
+    exec_block *b = &w->block;
+    launch_state *ls = b->launch;
+    for (;;) {
+        long c = __atomic_fetch_add(&ls->next_chunk, 1, __ATOMIC_RELAXED);
+        if (c >= ls->n_chunks || c > __atomic_load_n(&ls->failed_chunk, __ATOMIC_RELAXED) ||
+            __atomic_load_n(&ls->raced, __ATOMIC_RELAXED))
+            return NULL;
+        b->failed = 0;
+        b->error[0] = '\0';
+        run_chunk(b, &ls->chunks[c], w->blocks);
+        if (b->failed) {
+            long seen = __atomic_load_n(&ls->failed_chunk, __ATOMIC_RELAXED);
+            while (c < seen && !__atomic_compare_exchange_n(&ls->failed_chunk, &seen, c, 0, __ATOMIC_RELAXED,
+                                                            __ATOMIC_RELAXED))
+                ;
+        }
+    }
+}
+
+/* Chunks of the grid: one for a single worker; else about 16 per worker,
+ * at most 4096 blocks each (so that a worker that ends early waits for
+ * little). */
+static void cut_chunks(launch_state *ls, long blocks, int workers)
+{
+    long size = workers == 1 ? blocks : blocks / (16L * workers);
+    size = size < 1 ? 1 : workers > 1 && size > 4096 ? 4096 : size;
+    ls->chunk_blocks = size;
+    ls->n_chunks = (blocks + size - 1) / size;
+    ls->chunks = calloc((size_t)ls->n_chunks, sizeof *ls->chunks);
+    for (long c = 0; c < ls->n_chunks; c++) {
+        ls->chunks[c].first = c * size;
+        ls->chunks[c].blocks = c + 1 < ls->n_chunks ? size : blocks - c * size;
+    }
+    ls->failed_chunk = ls->n_chunks;
+}
+
+/* Run every chunk on `workers` workers: the calling thread is the first. */
+static void run_workers(exec_run *r, launch_state *ls, const exec_kernel *k, long blocks, int threads, void *args)
+{
+    worker_job *jobs = calloc((size_t)ls->workers, sizeof *jobs);
+    pthread_t *ids = calloc((size_t)ls->workers, sizeof *ids);
+    int started = 1;
+    for (int w = 0; w < ls->workers; w++) {
+        worker_begin(&jobs[w].block, r, ls, k, threads, args);
+        jobs[w].blocks = blocks;
+    }
+    for (int w = 1; w < ls->workers; w++, started++)
+        if (pthread_create(&ids[w], NULL, work, &jobs[w]) != 0)
+            break; /* fewer workers: the others take their chunks */
+    work(&jobs[0]);
+    for (int w = 1; w < started; w++)
+        pthread_join(ids[w], NULL);
+    for (int w = 0; w < ls->workers; w++)
+        worker_end(&jobs[w].block);
+    free(ids);
+    free(jobs);
+}
+
+/* The launch's results, in block order: the kernel's runs of costs, and
+ * its report summed block after block as one thread would sum them. */
+static void merge_chunks(const exec_run *r, const launch_state *ls, kernel *launched, exec_kernel_report *rep)
+{
+    for (long c = 0; c < ls->n_chunks; c++)
+        for (long i = 0; i < ls->chunks[c].n_runs; i++) {
+            const result_run *run = &ls->chunks[c].runs[i];
+            const block_result *res = &run->result;
+            kernel_append_costs(launched, run->first, &res->cost);
+            for (long j = 0; j < run->count; j++) {
+                rep->span = rep->span > res->cost.span ? rep->span : res->cost.span;
+                rep->work += res->cost.work;
+                rep->alpha = rep->alpha > res->alpha ? rep->alpha : res->alpha;
+                rep->beta = rep->beta > res->beta ? rep->beta : res->beta;
+                rep->measured_overhead += r->m.u * (res->cost.reads + res->cost.writes);
+                rep->paper_overhead += r->m.u * (res->alpha + res->beta);
+                rep->transactions += res->transactions;
+                rep->bank_conflicts += res->cost.bank_conflicts;
+            }
+        }
+}
+
+static void launch_free(launch_state *ls)
+{
+    for (long c = 0; c < ls->n_chunks; c++) {
+        free(ls->chunks[c].runs);
+        free(ls->chunks[c].error);
+    }
+    free(ls->chunks);
 }
 
 static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
 {
+    if (r->raced)
+        return fail("program '%s', kernel '%s': not launched: a launch before it raced", r->dag->name, k->name);
     if (blocks < 1 || threads < 1)
         return fail("program '%s', kernel '%s': a launch needs at least 1 block of 1 thread (got %ld of %d)",
                     r->dag->name, k->name, blocks, threads);
-    if (blocks > INT32_MAX)
+    if (blocks > INT32_MAX - 1)
         return fail("program '%s', kernel '%s': %ld blocks; exec mode runs every block for real, at most %d "
-                    "in one launch", r->dag->name, k->name, blocks, INT32_MAX);
+                    "in one launch", r->dag->name, k->name, blocks, INT32_MAX - 1);
     if (k->private_words < 0 || (double)k->private_words > r->m.z)
         return fail("program '%s', kernel '%s': declares %ld words of private memory, but Z = %g on machine '%s' "
                     "(rule: a thread-block must fit in the private memory of one SM)",
@@ -968,55 +1423,64 @@ static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int thre
     return 0;
 }
 
-int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args)
+/* The first error of the launch: the first failed chunk's (its first
+ * failed block's), or the race seen by several workers. */
+static int launch_failed(exec_run *r, const exec_kernel *k, const launch_state *ls)
+{
+    if (ls->raced) {
+        r->raced = 1;
+        return fail("program '%s', kernel '%s', launch %u: a global cell one block writes is read or written by "
+                    "another block of the launch, seen by %d threads at once; on one thread exec mode names the "
+                    "pair " RULE_LAUNCH, r->dag->name, k->name, r->launch, ls->workers);
+    }
+    const chunk *c = &ls->chunks[ls->failed_chunk];
+    return fail("%s", c->error ? c->error : "exec mode: a block failed");
+}
+
+static int launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args)
 {
     if (check_launch(r, k, blocks, threads) < 0)
         return -1;
-    exec_block b;
-    memset(&b, 0, sizeof b);
-    b.run = r;
-    b.k = k;
-    b.args = args;
-    b.threads = threads;
-    b.warp = r->m.warp > 1024 ? 1024 : r->m.warp;
-    b.warp_shift = -1;
-    for (int sh = 0; sh <= 10; sh++)
-        if (b.warp == 1 << sh)
-            b.warp_shift = sh;
-    b.race_free = r->race_free;
-    b.p = r->p;
-    b.add_ops = r->add_ops;
-    b.mul_ops = r->mul_ops;
-    b.marks = r->marks;
-    b.private_cells = calloc((size_t)k->private_words + 1, sizeof *b.private_cells);
-    b.private_shadow = r->race_free ? shadows_new(k->private_words + 1) : NULL;
     r->launch++;
-    b.threads_of = calloc((size_t)threads, sizeof *b.threads_of);
-    b.rounds_cap = 1;
-    grow_rounds(&b, 8);
-    b.private_marks = calloc((size_t)k->private_words + 1, sizeof *b.private_marks);
-    b.bank_seen = calloc((size_t)k->private_words + 1, sizeof *b.bank_seen);
-    r->reports = realloc(r->reports, sizeof *r->reports * (size_t)(r->dag->n + 1));
-    exec_kernel_report *rep = &r->reports[r->dag->n];
-    memset(rep, 0, sizeof *rep);
-    snprintf(rep->name, sizeof rep->name, "%s", k->name);
-    rep->blocks = blocks;
-    rep->threads = threads;
-
-    block_cost *costs = malloc(sizeof *costs * (size_t)blocks);
-    for (long bid = 0; bid < blocks && !b.failed; bid++)
-        run_block(&b, bid, blocks, &costs[bid]);
-    int failed = b.failed;
-    block_free(&b);
-    if (failed) {
-        free(costs);
+    launch_state ls = {0};
+    ls.workers = blocks < r->threads ? (int)blocks : r->threads;
+    cut_chunks(&ls, blocks, ls.workers);
+    if (ls.workers > (int)ls.n_chunks)
+        ls.workers = (int)ls.n_chunks;
+    run_workers(r, &ls, k, blocks, threads, args);
+    if (ls.raced || ls.failed_chunk < ls.n_chunks) {
+        int rc = launch_failed(r, k, &ls);
+        launch_free(&ls);
+        return rc;
+    }
+    exec_kernel_report rep;
+    memset(&rep, 0, sizeof rep);
+    snprintf(rep.name, sizeof rep.name, "%s", k->name);
+    rep.blocks = blocks;
+    rep.threads = threads;
+    kernel launched = {.name = (char *)k->name, .blocks = blocks, .threads = threads,
+                       .private_words = (double)k->private_words};
+    merge_chunks(r, &ls, &launched, &rep);
+    launch_free(&ls);
+    launched.cost = launched.runs[0].cost;
+    if (kernel_dag_chain(r->dag, &launched) < 0) {
+        free(launched.runs);
         return -1;
     }
-    kernel launch = {.name = (char *)k->name, .blocks = blocks, .threads = threads, .cost = costs[0],
-                     .private_words = (double)k->private_words, .per_block = costs};
-    if (kernel_dag_chain(r->dag, &launch) < 0) {
-        free(costs);
-        return -1;
-    }
+    r->reports = realloc(r->reports, sizeof *r->reports * (size_t)r->dag->n);
+    r->reports[r->dag->n - 1] = rep;
     return 0;
+}
+
+int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args)
+{
+    if (r->here) {
+        snprintf(r->here->kernel, sizeof r->here->kernel, "%s", k->name);
+        r->here->launches++;
+        r->here->launching = 1;
+    }
+    int rc = launch(r, k, blocks, threads, args);
+    if (r->here)
+        r->here->launching = 0;
+    return rc;
 }

@@ -148,8 +148,35 @@ void exec_set_costs(exec_run *r, double add_ops, double mul_ops);
 uint64_t exec_prime(const exec_run *r);
 /* Check the card's race rules (above) from now on: before any exec_alloc. */
 void exec_set_race_free(exec_run *r, int on);
+/* Run each launch's blocks on up to `threads` threads (default 1).  The
+ * results are the same bytes whatever the threads: the DAG, every
+ * measured cost, the reports, and the first error of a launch (that of
+ * its first failing block).  One exception, a race between blocks: with
+ * several threads a launch where a cell one block writes is touched by
+ * another stops without naming the pair, and exec_blocks_raced says so;
+ * run the program again on one thread to name it. */
+void exec_set_threads(exec_run *r, int threads);
+int exec_blocks_raced(const exec_run *r);
+/* Where a run is, for a watcher in another process (sim/exec_process.h):
+ * its phase (numbered by the watcher) and, kept by exec_launch, the
+ * kernels launched so far, the name of the last, and whether its blocks
+ * are running. */
+typedef struct exec_whereabouts {
+    int phase;
+    int launches;
+    int launching;   /* 1 while that kernel's blocks run */
+    char kernel[64];
+} exec_whereabouts;
+void exec_set_whereabouts(exec_run *r, exec_whereabouts *w);
+/* Where an array cannot be had (below), call give_up(ctx) instead of
+ * returning NULL: it must not return (an exec process sends the message
+ * and ends; sim/exec_process.c). */
+void exec_set_give_up(exec_run *r, void (*give_up)(void *ctx), void *ctx);
 
-/* A zeroed array of `size` words in global memory, owned by the run. */
+/* A zeroed array of `size` words in global memory, owned by the run; NULL
+ * with fail() when the run's arrays would pass the memory available (the
+ * figure in the message: bytes needed against MemAvailable, or what the
+ * address-space limit leaves), measured at the run's first array. */
 gmem exec_alloc(exec_run *r, const char *name, long size);
 
 /* Run every block of the kernel now; the launch joins the run's kernel DAG

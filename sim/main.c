@@ -3,17 +3,21 @@
  *
  *   mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv]
  *                       [--trace FILE.csv] [--paje FILE.trace] [--exec]
- *                       [--jobs N] [--progress] [--block-by-block]
+ *                       [--jobs N] [--progress] [--block-by-block] [--shard K/N]
  *   mcmsim compare FILE.cfg [--set key=value]...
  *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...
+ *   mcmsim merge A.csv B.csv ...
  *   mcmsim list
  *   mcmsim --help | --version
  *
  * `run` simulates every point of the run file, then prints them all; any
  * error stops it with one message on stderr and exit status 1.  The points
  * of a sweep simulate on every core (--jobs), each in its own child
- * process, and are reported in the sweep's order: the output is the same
- * whatever the jobs.  A point on
+ * process (in exec mode first an exec process runs the program, whose
+ * launches take the cores the points leave: sim/exec_process.h), and are
+ * reported in the sweep's order: the output is the same whatever the
+ * jobs.  --shard runs a share of the points, whose CSV `merge` puts back
+ * together (sim/shard.h).  A point on
  * a DMM or a UMM machine (kind dmm/umm) runs the program's memory accesses
  * (sim/dmm_umm.h) instead of the MCM engine; a run is all MCM or all
  * DMM/UMM (cycles and time units do not share a table).
@@ -29,9 +33,11 @@
 #include "progress.h"
 #include "report.h"
 #include "runfile.h"
+#include "shard.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,11 +53,12 @@ static void usage(FILE *out)
             "usage:\n"
             "  mcmsim run FILE.cfg [--set key=value]... [--format text|json|csv] [--trace FILE.csv]\n"
             "                      [--paje FILE.trace] [--exec] [--jobs N] [--progress]\n"
-            "                      [--block-by-block]\n"
+            "                      [--block-by-block] [--shard K/N]\n"
             "  mcmsim compare FILE.cfg [--set key=value]...   state the run file's conclusion\n"
             "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup] [--set key=value]...\n"
             "                         a picture: gantt (the schedule, default without a sweep)\n"
             "                         or sweep (T and the Theorem 1 bound against the sweep)\n"
+            "  mcmsim merge A.csv B.csv ...   the CSV of shards (run --shard K/N) as one run writes it\n"
             "  mcmsim list            machine presets and built-in programs\n"
             "  mcmsim --help | --version\n\n"
             "  --set key=value   override a program param or a machine field;\n"
@@ -65,8 +72,11 @@ static void usage(FILE *out)
             "  --exec            exec mode: run the case study's kernels for real on random\n"
             "                    inputs, check the result against a serial reference, and\n"
             "                    simulate the costs the kernels really had\n"
-            "  --jobs N          simulate N sweep points at once (default: the cores);\n"
-            "                    the output is the same whatever N\n"
+            "  --jobs N          use N cores (default: all): N sweep points at once, each\n"
+            "                    in its own process, and a point's exec-mode launches on\n"
+            "                    N/points threads; the output is the same whatever N\n"
+            "  --shard K/N       simulate only every N-th point from the K-th (CSV only;\n"
+            "                    mcmsim merge puts the N shards' files back together)\n"
             "  --progress        points done and time left (or a run's blocks) on stderr;\n"
             "                    on by default when stderr is a terminal\n"
             "  --block-by-block  no waves: simulate every thread-block as its own event\n"
@@ -120,6 +130,7 @@ typedef struct run_options {
     int jobs;     /* --jobs: simulations at once (default: the cores) */
     int progress; /* --progress, or stderr is a terminal */
     int block_by_block; /* --block-by-block: no waves */
+    long shard, shards; /* --shard K/N: the points of shard K of N; shards 0 without */
     char **sets;
     int n_sets;
 } run_options;
@@ -147,11 +158,14 @@ static int parse_run_args(int argc, char **argv, run_options *o)
         const char *a = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--set") == 0 || strcmp(a, "--format") == 0 || strcmp(a, "--trace") == 0 ||
-            strcmp(a, "--paje") == 0 || strcmp(a, "--jobs") == 0) {
+            strcmp(a, "--paje") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--shard") == 0) {
             if (!value)
                 return fail("%s needs a value (mcmsim --help)", a);
             i++;
-            if (a[2] == 'j') {
+            if (strcmp(a, "--shard") == 0) {
+                if (shard_parse(value, &o->shard, &o->shards) < 0)
+                    return -1;
+            } else if (a[2] == 'j') {
                 if (parse_jobs(value, &o->jobs) < 0)
                     return -1;
             } else if (a[2] == 's')
@@ -184,16 +198,17 @@ static int parse_run_args(int argc, char **argv, run_options *o)
     }
     if (!o->file)
         return fail("%s needs a run file: mcmsim %s FILE.cfg", argv[1], argv[1]);
+    if (o->shards && (strcmp(argv[1], "run") != 0 || o->format != FORMAT_CSV || o->trace || o->paje))
+        return fail("--shard is for mcmsim run --format csv, without --trace or --paje: shards' CSV files are put "
+                    "back together by mcmsim merge");
     return 0;
 }
 
 static void free_points(run_point *pts, long n)
 {
     for (long i = 0; i < n; i++) {
-        if (pts[i].exec)
-            exec_end(pts[i].exec); /* it owns the DAG */
-        else
-            kernel_dag_free(pts[i].dag);
+        free(pts[i].exec);
+        kernel_dag_free(pts[i].dag);
         sim_result_free(&pts[i].result);
         dmm_result_free(&pts[i].dmm);
     }
@@ -225,38 +240,68 @@ static int paper_closed_form(const run_file *rf, run_point *pt)
     return has < 0 ? -1 : 0;
 }
 
-/* An MCM point: the kernel DAG, started on the SimGrid engine. */
-static int start_mcm(const run_file *rf, const run_options *o, run_point *pt, sim_job *job)
+/* A point under way: its program running in exec mode (an exec process,
+ * for the program's kernels or a user's file), then its simulation. */
+typedef enum { STAGE_IDLE, STAGE_EXEC, STAGE_SIM, STAGE_FAILED } point_stage;
+
+typedef struct point_job {
+    point_stage stage;
+    exec_process exec;
+    sim_job sim;
+    int exec_report;     /* keep the exec process's reports (--exec of a built-in) */
+    char message[4096];  /* STAGE_FAILED: why */
+} point_job;
+
+/* Exec threads per point: the jobs shared by the points run at once, so
+ * that a sweep of many points runs a process per core and a single point
+ * a thread per core. */
+static int exec_threads(const run_options *o, long points)
 {
-    if (!(pt->dag = program_build(rf->program, pt->program, &pt->params, &pt->machine)) || paper_closed_form(rf, pt) < 0)
-        return -1;
-    return sim_start(pt->dag, &pt->machine, o->trace, &pt->result, job);
+    long at_once = points < o->jobs ? points : o->jobs;
+    return at_once < 1 ? o->jobs : (int)(o->jobs / at_once);
 }
 
-/* Exec mode: the program's kernels run for real on random inputs and are
- * checked against its serial reference; the kernel DAG they measured is
- * then simulated like any program. */
-static int start_exec(const run_file *rf, const run_options *o, run_point *pt, sim_job *job)
+/* Its simulation starts on the DAG the point has now. */
+static int start_simulation(const run_file *rf, const run_options *o, run_point *pt, point_job *job)
 {
-    const exec_program *x = exec_program_find(pt->program);
-    if (!x)
-        return fail("program '%s' has no exec mode (--exec runs the built-in case studies)", pt->program);
-    pt->exec = exec_begin(pt->program, &pt->machine);
-    if (x->host(&pt->params, &pt->machine, pt->exec) < 0)
+    if (paper_closed_form(rf, pt) < 0 || sim_start(pt->dag, &pt->machine, o->trace, &pt->result, &job->sim) < 0)
         return -1;
-    pt->dag = (kernel_dag *)exec_dag(pt->exec);
-    if (paper_closed_form(rf, pt) < 0)
+    job->stage = STAGE_SIM;
+    return 0;
+}
+
+/* An MCM point: an exec process started (exec mode, a user's file), or
+ * the DAG built and its simulation started. */
+static int start_mcm(const run_file *rf, const run_options *o, run_point *pt, point_job *job, int threads)
+{
+    /* a program from the user's own file runs in exec mode whatever the options */
+    int started = program_start_source(rf->program, pt->program, &pt->params, &pt->machine, threads, &job->exec);
+    if (started < 0)
         return -1;
-    return sim_start(pt->dag, &pt->machine, o->trace, &pt->result, job);
+    if (!started && o->exec) {
+        const exec_program *x = exec_program_find(pt->program);
+        if (!x)
+            return fail("program '%s' has no exec mode (--exec runs the built-in case studies)", pt->program);
+        if (exec_program_start(&job->exec, x, &pt->params, &pt->machine, threads) < 0)
+            return -1;
+        started = job->exec_report = 1;
+    }
+    if (started) {
+        job->stage = STAGE_EXEC;
+        return 0;
+    }
+    if (!(pt->dag = program_build(rf->program, pt->program, &pt->params, &pt->machine)))
+        return -1;
+    return start_simulation(rf, o, pt, job);
 }
 
 /* Point i of the run file into pt (`first` is point 0, NULL for it): a
- * DMM/UMM point is done at once; an MCM point's simulation is started in
- * *job (*started = 1), for simulate_points to finish. */
+ * DMM/UMM point is done at once; an MCM point is started in *job. */
 static int start_point(run_file *rf, const run_options *o, long i, const run_point *first, run_point *pt,
-                       sim_job *job, int *started)
+                       point_job *job, int threads)
 {
-    *started = 0;
+    job->stage = STAGE_IDLE;
+    job->exec_report = 0;
     for (int a = 0; a < rf->n_axes; a++)
         snprintf(pt->swept[a], sizeof pt->swept[a], "%s", runfile_axis_value(rf, i, a));
     const char *name;
@@ -270,24 +315,163 @@ static int start_point(run_file *rf, const run_options *o, long i, const run_poi
     if (pt->machine.kind != KIND_MCM)
         return o->exec ? fail("--exec runs MCM kernels: not on a %s machine", machine_kind_name(pt->machine.kind))
                        : simulate_dmm_umm(rf, o, pt);
-    /* a program from the user's own file runs in exec mode whatever the options */
-    int exec = o->exec && !program_has_source(rf->program);
-    int rc = exec ? start_exec(rf, o, pt, job) : start_mcm(rf, o, pt, job);
-    *started = rc == 0;
-    return rc;
+    return start_mcm(rf, o, pt, job, threads);
 }
 
-/* The oldest point under way: wait for it, drawing progress meanwhile. */
-static int finish_point(sim_job *job, progress *pg, long i)
+/* A point whose exec process has answered: its simulation starts, or it
+ * has failed (the message kept until the point's turn). */
+static void exec_done(const run_file *rf, const run_options *o, run_point *pt, point_job *job, progress *pg,
+                      long i, long n)
 {
-    while (!sim_poll(job, pg->on ? 250 : -1))
-        progress_blocks(pg, i, sim_blocks_done(job), job->analysed.N);
-    return sim_finish(job);
+    exec_kernel_report *reports;
+    pt->dag = exec_process_finish(&job->exec, &reports);
+    if (job->exec_report)
+        pt->exec = reports;
+    else
+        free(reports);
+    if (pt->dag && start_simulation(rf, o, pt, job) == 0) {
+        progress_warn_long(pg, pt, job->sim.analysed.N, engine_steps(pt->dag, &pt->machine), i, n);
+        return;
+    }
+    job->stage = STAGE_FAILED;
+    snprintf(job->message, sizeof job->message, "%s", fail_message());
 }
 
-/* Simulate every point of the run file, up to o->jobs at once; all or
- * nothing.  Points start in the sweep's order and finish in it, so the
- * points, and the first error met, are those of a run one at a time. */
+/* The points under way, [oldest, next) of `order`. */
+typedef struct under_way {
+    const run_file *rf;
+    const run_options *o;
+    run_point *pts;
+    point_job *jobs;
+    const long *order;
+    long oldest, next, n;
+} under_way;
+
+/* Wait for point order[w->oldest] to be simulated, meanwhile moving every
+ * point whose exec process answers on to its simulation, and drawing
+ * progress.  0, or -1 with fail(). */
+static int finish_point(under_way *w, progress *pg)
+{
+    long i = w->order[w->oldest];
+    point_job *job = &w->jobs[w->oldest % w->o->jobs];
+    int slots = w->o->jobs;
+    struct pollfd *fds = calloc((size_t)slots, sizeof *fds);
+    while (job->stage == STAGE_EXEC || job->stage == STAGE_SIM) {
+        long watched[64], n_fds = 0;
+        for (long p = w->oldest; p < w->next; p++) {
+            point_job *j = &w->jobs[p % slots];
+            if (j->stage == STAGE_EXEC || (p == w->oldest && j->stage == STAGE_SIM)) {
+                fds[n_fds] = (struct pollfd){j->stage == STAGE_EXEC ? exec_process_fd(&j->exec) : j->sim.fd, POLLIN, 0};
+                watched[n_fds++] = p;
+            }
+        }
+        int ready = poll(fds, (nfds_t)n_fds, pg->on ? 250 : 1000);
+        if (ready < 0 && errno != EINTR)
+            break;
+        for (long f = 0; f < n_fds; f++) {
+            long p = watched[f];
+            point_job *j = &w->jobs[p % slots];
+            if (j->stage == STAGE_EXEC && !(fds[f].revents & (POLLIN | POLLHUP | POLLERR)))
+                exec_process_note(&j->exec);
+            else if (j->stage == STAGE_EXEC)
+                exec_done(w->rf, w->o, &w->pts[w->order[p]], j, pg, w->order[p], w->n);
+            else if (fds[f].revents & (POLLIN | POLLHUP | POLLERR)) {
+                int rc = sim_finish(&j->sim);
+                j->stage = rc < 0 ? STAGE_FAILED : STAGE_IDLE;
+                if (rc < 0)
+                    snprintf(j->message, sizeof j->message, "%s", fail_message());
+            } else {
+                progress_blocks(pg, i, sim_blocks_done(&j->sim), j->sim.analysed.N);
+            }
+        }
+    }
+    free(fds);
+    if (job->stage == STAGE_FAILED) {
+        job->stage = STAGE_IDLE;
+        return fail("%s", job->message);
+    }
+    return 0;
+}
+
+/* A point under way given up (a point before it failed). */
+static void abandon_point(point_job *job)
+{
+    if (job->stage == STAGE_EXEC)
+        exec_process_abandon(&job->exec);
+    else if (job->stage == STAGE_SIM)
+        sim_abandon(&job->sim);
+    job->stage = STAGE_IDLE;
+}
+
+/* Simulate the points order[0 .. n_order) of the run file, up to o->jobs
+ * at once; all or nothing.  Points start in that order and finish in it,
+ * so the points, and the first error met, are those of a run one at a
+ * time. */
+static int simulate_order(run_file *rf, const run_options *o, run_point *pts, const long *order, long n_order)
+{
+    point_job *jobs = calloc((size_t)o->jobs, sizeof *jobs);
+    under_way w = {rf, o, pts, jobs, order, 0, 0, runfile_points(rf)};
+    int threads = exec_threads(o, n_order);
+    progress pg;
+    progress_begin(&pg, o->progress, n_order);
+    long failed_at = -1; /* a position in order[] */
+    char message[4096] = "";
+    while (w.oldest < w.next || (failed_at < 0 && w.next < n_order)) {
+        if (failed_at < 0 && w.next < n_order && w.next - w.oldest < o->jobs) {
+            long p = w.next++, i = order[p];
+            point_job *job = &jobs[p % o->jobs];
+            if (start_point(rf, o, i, i > 0 ? &pts[0] : NULL, &pts[i], job, threads) < 0) {
+                failed_at = p;
+                snprintf(message, sizeof message, "%s", fail_message());
+                abandon_point(job);
+            } else if (job->stage == STAGE_SIM) {
+                progress_warn_long(&pg, &pts[i], job->sim.analysed.N, engine_steps(pts[i].dag, &pts[i].machine), i,
+                                   w.n);
+            }
+            continue;
+        }
+        long p = w.oldest;
+        point_job *job = &jobs[p % o->jobs];
+        if (p != failed_at) {
+            if (failed_at >= 0 && failed_at < p) {
+                abandon_point(job); /* the points after a failed one are given up, one at a time */
+            } else if (finish_point(&w, &pg) < 0) {
+                failed_at = p;
+                snprintf(message, sizeof message, "%s", fail_message());
+            }
+        }
+        w.oldest++;
+        progress_points(&pg, w.oldest);
+    }
+    progress_end(&pg, failed_at < 0);
+    free(jobs);
+    if (failed_at < 0)
+        return 0;
+    if (w.n > 1)
+        return fail("%s (sweep point %ld of %ld)", message, order[failed_at] + 1, w.n);
+    return fail("%s", message);
+}
+
+/* The points of shard K of N (--shard K/N): every N-th, from the K-th;
+ * the others are read (their params name the CSV's columns) and skipped. */
+static long shard_order(run_file *rf, const run_options *o, run_point *pts, long n, long *order)
+{
+    long count = 0;
+    for (long i = 0; i < n; i++) {
+        if (i % o->shards == o->shard - 1) {
+            order[count++] = i;
+            continue;
+        }
+        const char *name;
+        if (runfile_point(rf, i, &pts[i].machine, &pts[i].params, &name) == 0)
+            pts[i].program = name;
+        pts[i].skipped = 1;
+    }
+    return count;
+}
+
+/* Simulate every point of the run file (of its shard, with --shard);
+ * all or nothing. */
 static int simulate_points(run_file *rf, const run_options *o, run_point **out, long *n_out)
 {
     long n = runfile_points(rf);
@@ -295,43 +479,15 @@ static int simulate_points(run_file *rf, const run_options *o, run_point **out, 
         return fail("%s %s: the run file sweeps %ld points; pin the sweep with --set to trace one",
                     o->paje ? "--paje" : "--trace", o->paje ? o->paje : o->trace, n);
     run_point *pts = calloc((size_t)n, sizeof *pts);
-    sim_job *jobs = calloc((size_t)o->jobs, sizeof *jobs);
-    int *running = calloc((size_t)o->jobs, sizeof *running);
-    progress pg;
-    progress_begin(&pg, o->progress, n);
-    long next = 0, oldest = 0, failed_at = -1; /* points [oldest, next) are under way */
-    char message[4096] = "";
-    while (oldest < next || (failed_at < 0 && next < n)) {
-        if (failed_at < 0 && next < n && next - oldest < o->jobs) {
-            long i = next++;
-            sim_job *job = &jobs[i % o->jobs];
-            if (start_point(rf, o, i, i > 0 ? &pts[0] : NULL, &pts[i], job, &running[i % o->jobs]) < 0) {
-                failed_at = i;
-                snprintf(message, sizeof message, "%s", fail_message());
-            } else if (running[i % o->jobs]) {
-                progress_warn_long(&pg, &pts[i], job->analysed.N, engine_steps(pts[i].dag, &pts[i].machine), i, n);
-            }
-            continue;
-        }
-        long i = oldest++;
-        if (i == failed_at) /* its start failed: nothing under way */
-            continue;
-        if (running[i % o->jobs] && (failed_at >= 0 && failed_at < i ? (sim_abandon(&jobs[i % o->jobs]), 0)
-                                                                     : finish_point(&jobs[i % o->jobs], &pg, i) < 0)) {
-            failed_at = i; /* the points after it are abandoned, one at a time */
-            snprintf(message, sizeof message, "%s", fail_message());
-        }
-        running[i % o->jobs] = 0;
-        progress_points(&pg, oldest);
-    }
-    progress_end(&pg, failed_at < 0);
-    free(jobs);
-    free(running);
-    if (failed_at >= 0) {
-        if (n > 1)
-            fail("%s (sweep point %ld of %ld)", message, failed_at + 1, n);
-        else
-            fail("%s", message);
+    long *order = calloc((size_t)n, sizeof *order), n_order = n;
+    if (o->shards > 0)
+        n_order = shard_order(rf, o, pts, n, order);
+    else
+        for (long i = 0; i < n; i++)
+            order[i] = i;
+    int rc = simulate_order(rf, o, pts, order, n_order);
+    free(order);
+    if (rc < 0) {
         free_points(pts, n);
         return -1;
     }
@@ -426,6 +582,8 @@ static int cmd_run(int argc, char **argv, int compare)
         const char *swept[SWEEP_AXES_MAX];
         for (int a = 0; a < rf.n_axes; a++)
             swept[a] = rf.axes[a].key;
+        if (o.shards)
+            shard_print_line(stdout, o.shard, o.shards, o.file, n);
         if (compare)
             rc = compare_print(stdout, rf.compare, pts, n, swept, rf.n_axes, NULL);
         else
@@ -576,6 +734,8 @@ int main(int argc, char **argv)
         return cmd_run(argc, argv, 1);
     if (strcmp(argv[1], "plot") == 0)
         return cmd_plot(argc, argv);
+    if (strcmp(argv[1], "merge") == 0)
+        return shard_merge(stdout, argv + 2, argc - 2) < 0 ? die() : 0;
     fail("unknown command '%s' (mcmsim --help)", argv[1]);
     return die();
 }

@@ -28,8 +28,9 @@ typedef struct run_point {
     closed_form paper;                /* the paper's closed forms, if any */
     machine machine;
     vars params;
-    kernel_dag *dag;                  /* MCM points (owned, unless exec) */
-    exec_run *exec;                   /* exec mode: the run that measured dag */
+    kernel_dag *dag;                  /* MCM points (owned) */
+    exec_kernel_report *exec;         /* exec mode: per kernel of dag, what it measured (owned), or NULL */
+    int skipped;                      /* not simulated here (--shard): its CSV row is left out */
     sim_result result;                /* MCM points; T also on DMM/UMM ones */
     dmm_result dmm;                   /* DMM/UMM points (machine.kind) */
 } run_point;

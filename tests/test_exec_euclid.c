@@ -321,8 +321,8 @@ Test(exec_euclid, arithmetic_follows_the_worst_case_trajectory)
             const kernel *K = &du->kernels[k];
             int pp = strncmp(K->name, "ping-ping", 9) == 0;
             for (long b = 0; b + 1 < K->blocks || b == 0; b++) { /* the last block may own fewer words */
-                double work = K->per_block[b].work - dn->kernels[k].per_block[b].work;
-                double span = floor(db->kernels[k].per_block[b].span / BIG);
+                double work = kernel_block_cost(K, b)->work - kernel_block_cost(&dn->kernels[k], b)->work;
+                double span = floor(kernel_block_cost(&db->kernels[k], b)->span / BIG);
                 cr_expect_eq(work, arithmetic_work(&calls[k], pp, s, l, b == 0), "point %zu, %s, block %ld: %g", i,
                              K->name, b, work);
                 cr_expect_eq(span, arithmetic_span(&calls[k], pp, s), "point %zu, %s, block %ld: %g", i, K->name, b,
@@ -337,9 +337,9 @@ Test(exec_euclid, arithmetic_follows_the_worst_case_trajectory)
                                             : 9.0 * s * s / 4 + 9.0 * s / 2 + 6 * l * s);
         }
         cr_log_info("euclid n=%ld m=%ld s=%ld l=%ld: first call S(B) %g with private accesses, %g arithmetic, "
-                    "model %g; W(B) %g, model %g", n, m, s, l, du->kernels[0].per_block[0].span,
+                    "model %g; W(B) %g, model %g", n, m, s, l, kernel_block_cost(&du->kernels[0], 0)->span,
                     arithmetic_span(&calls[0], strncmp(du->kernels[0].name, "ping-ping", 9) == 0, s),
-                    model->kernels[0].cost.span, du->kernels[0].per_block[0].work, model->kernels[0].cost.work);
+                    model->kernels[0].cost.span, kernel_block_cost(&du->kernels[0], 0)->work, model->kernels[0].cost.work);
         kernel_dag_free(model);
         exec_end(none);
         exec_end(unit);
@@ -370,8 +370,8 @@ Test(exec_euclid, ping_ping_span_is_thread_0s_bookkeeping)
             for (int k = 0; k < dag->n && strncmp(dag->kernels[k].name, "ping-ping", 9) == 0; k++, seen++) {
                 const kernel *K = &dag->kernels[k];
                 for (long b = 0; b < K->blocks; b++)
-                    cr_expect_eq(K->per_block[b].span, unit ? 18 * s + 21 : 42 * s + 35, "point %zu, %s, block %ld: %g",
-                                 i, K->name, b, K->per_block[b].span);
+                    cr_expect_eq(kernel_block_cost(K, b)->span, unit ? 18 * s + 21 : 42 * s + 35, "point %zu, %s, block %ld: %g",
+                                 i, K->name, b, kernel_block_cost(K, b)->span);
                 /* α: heads 2, owned word 1, divisor window 2 (ℓ + s words,
                  * s <= ℓ; the model: 6); β: the owned word and one degree
                  * (the model: 2) */
@@ -423,7 +423,7 @@ Test(exec_euclid, measured_overhead_at_an_aligned_point)
     const kernel_dag *dag = exec_dag(run);
     cr_assert_str_eq(dag->kernels[1].name, "ping-ping[1]");
     cr_assert_str_eq(dag->kernels[2].name, "ping-pong[2]");
-    const block_cost *pp = &dag->kernels[1].per_block[1], *pg = &dag->kernels[2].per_block[1];
+    const block_cost *pp = kernel_block_cost(&dag->kernels[1], 1), *pg = kernel_block_cost(&dag->kernels[2], 1);
     cr_expect_eq(pp->reads, 3.5);
     cr_expect_eq(pp->writes, 1);
     cr_expect_eq(pg->reads, 5);

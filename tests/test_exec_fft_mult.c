@@ -106,7 +106,7 @@ static void compare_with_model(double n, double mm, double l, const machine *m)
         double alpha, beta;
         block_cost e = expected_of(d, size, l, m->warp, &alpha, &beta);
         for (long b = 0; b < g->blocks; b++) {
-            const block_cost *c = &g->per_block[b];
+            const block_cost *c = kernel_block_cost(g, b);
             cr_expect_eq(c->span, e.span, "%s block %ld: S(B) %g, expected %g", d->name, b, c->span, e.span);
             cr_expect_eq(c->work, e.work, "%s block %ld: W(B) %g, expected %g", d->name, b, c->work, e.work);
             cr_expect_eq(c->reads, e.reads, "%s block %ld: reads %g, expected %g", d->name, b, c->reads, e.reads);

@@ -132,9 +132,9 @@ Test(exec_plain_division, span_and_work_the_model_less_shared_factors_plus_priva
             double sigma = k == du->n - 1 ? d + 1 - k * s : s;
             const block_cost *declared = &model->kernels[k].cost;
             for (long b = 0; b < du->kernels[k].blocks - 1; b++) { /* every block but the last is full */
-                const block_cost *c = &du->kernels[k].per_block[b];
-                double arith_span = floor(db->kernels[k].per_block[b].span / BIG);
-                double arith_work = c->work - dn->kernels[k].per_block[b].work;
+                const block_cost *c = kernel_block_cost(&du->kernels[k], b);
+                double arith_span = floor(kernel_block_cost(&db->kernels[k], b)->span / BIG);
+                double arith_work = c->work - kernel_block_cost(&dn->kernels[k], b)->work;
                 cr_expect_eq(c->span, span_full(sigma, b == 0), "point %zu, call %d, block %ld: S %g", i, k, b,
                              c->span);
                 cr_expect_eq(c->work, work_full(sigma, l, b == 0), "point %zu, call %d, block %ld: W %g", i, k, b,
@@ -149,7 +149,7 @@ Test(exec_plain_division, span_and_work_the_model_less_shared_factors_plus_priva
             }
         }
         cr_log_info("plain-division n=%g d=%g s=%g l=%g: S(B) %g (model %g), W(B) %g (model %g)", n, d, s, l,
-                    du->kernels[0].per_block[1].span, model->kernels[0].cost.span, du->kernels[0].per_block[1].work,
+                    kernel_block_cost(&du->kernels[0], 1)->span, model->kernels[0].cost.span, kernel_block_cost(&du->kernels[0], 1)->work,
                     model->kernels[0].cost.work);
         kernel_dag_free(model);
         exec_end(unit);
@@ -166,8 +166,8 @@ Test(exec_plain_division, default_costs_span)
     double s = 16;
     exec_run *run = run_exec(point(2000, 0, 500, s, 32), &mach, -1, -1);
     const kernel *k = &exec_dag(run)->kernels[0];
-    cr_expect_eq(k->per_block[1].span, 43 * s - 16 + 7 * s + 4);
-    cr_expect_eq(k->per_block[0].span, 43 * s - 16 + 7 * s + 5);
+    cr_expect_eq(kernel_block_cost(k, 1)->span, 43 * s - 16 + 7 * s + 4);
+    cr_expect_eq(kernel_block_cost(k, 0)->span, 43 * s - 16 + 7 * s + 5);
     exec_end(run);
 }
 
@@ -194,13 +194,13 @@ Test(exec_plain_division, measured_overhead_at_an_aligned_point)
     for (int k = 0; k < dag->n - 1; k++) { /* the last call makes 1 step */
         const kernel *K = &dag->kernels[k];
         for (long b = 0; b < K->blocks - 1; b++) {
-            cr_expect_eq(K->per_block[b].reads, (2 * l + 3 * s) / l, "call %d block %ld: %g", k, b,
-                         K->per_block[b].reads);
-            cr_expect_eq(K->per_block[b].writes, b == 0 ? 2 : 1, "call %d block %ld: %g", k, b,
-                         K->per_block[b].writes);
+            cr_expect_eq(kernel_block_cost(K, b)->reads, (2 * l + 3 * s) / l, "call %d block %ld: %g", k, b,
+                         kernel_block_cost(K, b)->reads);
+            cr_expect_eq(kernel_block_cost(K, b)->writes, b == 0 ? 2 : 1, "call %d block %ld: %g", k, b,
+                         kernel_block_cost(K, b)->writes);
         }
         /* blocks 1 … K−2 cost (3.5 + 1)U each: less than the model's 7U */
-        double measured = U * (K->per_block[1].reads + K->per_block[1].writes);
+        double measured = U * (kernel_block_cost(K, 1)->reads + kernel_block_cost(K, 1)->writes);
         cr_expect_eq(measured, 4.5 * U);
         cr_expect_lt(measured, block_overhead(&model->kernels[k], U));
     }

@@ -152,8 +152,8 @@ Test(exec_plain_mult, span_and_work_with_unit_costs)
             const kernel *add = &du->kernels[k], *d = &model->kernels[k];
             cr_expect_eq(max_span(add), d->cost.span);
             for (long b = 0; b < add->blocks - 1; b++) {
-                cr_expect_eq(add->per_block[b].span, s, "%s block %ld", add->name, b);
-                cr_expect_eq(add->per_block[b].work, s * add->threads);
+                cr_expect_eq(kernel_block_cost(add, b)->span, s, "%s block %ld", add->name, b);
+                cr_expect_eq(kernel_block_cost(add, b)->work, s * add->threads);
             }
             cr_expect_eq(total_work(add), d->blocks * d->cost.work, "%s: W %g", add->name, total_work(add));
             cr_expect_eq(total_work(&dn->kernels[k]), 0, "no private memory");
@@ -188,14 +188,14 @@ Test(exec_plain_mult, measured_overhead_at_an_aligned_point)
     const kernel *mul = &dag->kernels[0];
     for (long b = 0; b < mul->blocks; b++) {
         int row_start = b % 2 == 0;
-        cr_expect_eq(mul->per_block[b].reads, s + 2 - row_start, "MulKer block %ld: %g", b, mul->per_block[b].reads);
-        cr_expect_eq(mul->per_block[b].writes, s);
-        double O = U * (mul->per_block[b].reads + mul->per_block[b].writes);
+        cr_expect_eq(kernel_block_cost(mul, b)->reads, s + 2 - row_start, "MulKer block %ld: %g", b, kernel_block_cost(mul, b)->reads);
+        cr_expect_eq(kernel_block_cost(mul, b)->writes, s);
+        double O = U * (kernel_block_cost(mul, b)->reads + kernel_block_cost(mul, b)->writes);
         cr_expect_eq(O, block_overhead(&model->kernels[0], U) - row_start * U, "the paper's (2s + 2)U");
     }
     for (int k = 1; k < dag->n; k++)
         for (long b = 0; b < dag->kernels[k].blocks; b++) {
-            const block_cost *c = &dag->kernels[k].per_block[b];
+            const block_cost *c = kernel_block_cost(&dag->kernels[k], b);
             cr_expect_eq(c->reads, 2 * s, "%s block %ld: %g", dag->kernels[k].name, b, c->reads);
             cr_expect_eq(c->writes, s);
             cr_expect_eq(U * (c->reads + c->writes), block_overhead(&model->kernels[k], U), "3sU");
@@ -213,9 +213,9 @@ static kernel_dag *chain_of(const kernel_dag *dag, int first, int last)
         kernel copy = dag->kernels[k];
         copy.after = NULL;
         copy.n_after = 0;
-        if (copy.per_block) {
-            copy.per_block = malloc(sizeof *copy.per_block * (size_t)copy.blocks);
-            memcpy(copy.per_block, dag->kernels[k].per_block, sizeof *copy.per_block * (size_t)copy.blocks);
+        if (copy.runs) {
+            copy.runs = malloc(sizeof *copy.runs * (size_t)copy.n_runs);
+            memcpy(copy.runs, dag->kernels[k].runs, sizeof *copy.runs * (size_t)copy.n_runs);
         }
         cr_assert_geq(kernel_dag_chain(out, &copy), 0, "%s", fail_message());
     }
@@ -301,10 +301,10 @@ Test(exec_plain_mult, algorithm_4_literal_map_costs_s_times_the_transactions)
     cr_assert_eq(exec_launch(lit, &literal_kernel, add->blocks, add->threads, &a), 0, "%s", fail_message());
     const kernel *literal = &exec_dag(lit)->kernels[0];
     for (long b = 0; b < add->blocks; b++) {
-        cr_expect_eq(add->per_block[b].reads, 2 * s, "coalesced: 2s words per thread");
-        cr_expect_eq(literal->per_block[b].reads, s * 2 * s, "Algorithm 4's map: s times the transactions");
-        cr_expect_eq(literal->per_block[b].writes, s * add->per_block[b].writes);
-        cr_expect_eq(literal->per_block[b].span, add->per_block[b].span, "the same s additions");
+        cr_expect_eq(kernel_block_cost(add, b)->reads, 2 * s, "coalesced: 2s words per thread");
+        cr_expect_eq(kernel_block_cost(literal, b)->reads, s * 2 * s, "Algorithm 4's map: s times the transactions");
+        cr_expect_eq(kernel_block_cost(literal, b)->writes, s * kernel_block_cost(add, b)->writes);
+        cr_expect_eq(kernel_block_cost(literal, b)->span, kernel_block_cost(add, b)->span, "the same s additions");
     }
     exec_end(lit);
     exec_end(run);

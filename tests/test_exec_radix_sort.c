@@ -501,12 +501,12 @@ Test(exec_radix_sort, alpha_beta_and_where_the_worksheet_is_exact)
     const kernel *measured = exec_dag(run)->kernels;
     cr_log_info("n = 2^14, c = 16, s = 4, l = 64, per block, measured / declared: LocalSort S %g / %g, W %g / %g, "
                 "O %g / %g; ScanInclusive S %g / %g, W %g / %g; Scatter S %g / %g, W %g / %g, O %g / %g",
-                measured[0].per_block[0].span, declared[0].cost.span, measured[0].per_block[0].work,
-                declared[0].cost.work, m.u * (measured[0].per_block[0].reads + measured[0].per_block[0].writes),
-                block_overhead(&declared[0], m.u), measured[1].per_block[0].span, declared[1].cost.span,
-                measured[1].per_block[0].work, declared[1].cost.work, measured[4].per_block[0].span,
-                declared[4].cost.span, measured[4].per_block[0].work, declared[4].cost.work,
-                m.u * (measured[4].per_block[0].reads + measured[4].per_block[0].writes),
+                kernel_block_cost(&measured[0], 0)->span, declared[0].cost.span, kernel_block_cost(&measured[0], 0)->work,
+                declared[0].cost.work, m.u * (kernel_block_cost(&measured[0], 0)->reads + kernel_block_cost(&measured[0], 0)->writes),
+                block_overhead(&declared[0], m.u), kernel_block_cost(&measured[1], 0)->span, declared[1].cost.span,
+                kernel_block_cost(&measured[1], 0)->work, declared[1].cost.work, kernel_block_cost(&measured[4], 0)->span,
+                declared[4].cost.span, kernel_block_cost(&measured[4], 0)->work, declared[4].cost.work,
+                m.u * (kernel_block_cost(&measured[4], 0)->reads + kernel_block_cost(&measured[4], 0)->writes),
                 block_overhead(&declared[4], m.u));
     kernel_dag_free(model);
     exec_end(run);

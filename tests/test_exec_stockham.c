@@ -156,7 +156,7 @@ static void compare_with_model(double n, double l, const machine *m)
         cr_expect_eq(g->threads, d->threads, "%s: ℓ", d->name);
         expected e = expected_of(d, n, l, m->warp);
         for (long b = 0; b < g->blocks; b++)
-            expect_cost(d->name, b, &g->per_block[b], &e.cost);
+            expect_cost(d->name, b, kernel_block_cost(g, b), &e.cost);
         cr_expect_eq(rep[i].alpha, e.alpha, "%s: α = %g, expected %g", d->name, rep[i].alpha, e.alpha);
         cr_expect_eq(rep[i].beta, e.beta, "%s: β = %g, expected %g", d->name, rep[i].beta, e.beta);
         /* O(B) by the UMM rule: Σ over blocks of U·(reads + writes) */
@@ -207,7 +207,7 @@ Test(exec_stockham, a_product_counted_as_one_operation_gives_the_worksheets_scan
     kernel_dag *model = build_builtin("stockham", params, &m);
     const kernel_dag *got = exec_dag(run);
     for (int i = 0; i < 3; i++) {
-        const block_cost *g = &got->kernels[i].per_block[0], *d = &model->kernels[i].cost;
+        const block_cost *g = kernel_block_cost(&got->kernels[i], 0), *d = &model->kernels[i].cost;
         if (i == 2) {
             cr_expect_eq(g->span, d->span, "roots-exclusive S(B)");
             cr_expect_eq(g->work, d->work, "roots-exclusive W(B)");

@@ -50,11 +50,11 @@ static kernel_dag *chain_of_kernels(double blocks, int staggered_p)
     if (staggered_p > 0) {
         kernel k = {.name = "stagger", .blocks = staggered_p, .threads = 256,
                     .cost = {.span = 0, .work = -1, .reads = 2, .writes = 1}, .private_words = -1};
-        k.per_block = malloc(sizeof *k.per_block * (size_t)staggered_p); /* the DAG owns it */
-        for (int b = 0; b < staggered_p; b++) {
-            k.per_block[b] = k.cost;
-            k.per_block[b].span = b;
-            k.per_block[b].work = 256.0 * b;
+        for (int b = 0; b < staggered_p; b++) { /* the DAG takes the runs over */
+            block_cost c = k.cost;
+            c.span = b;
+            c.work = 256.0 * b;
+            kernel_append_costs(&k, b, &c);
         }
         kernel_dag_add(dag, &k);
     }
