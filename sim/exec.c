@@ -150,11 +150,11 @@ typedef struct access_note { long key; } access_note;
  * while its keys do not go down (`disorder` 0) its distinct keys are
  * counted as they come (`distinct`), and `last` (−1 before the first lane)
  * and, for a private round, `first` bound them; otherwise grading reads
- * the notes.  A round no lane made has `distinct` 0.  A private round also
- * counts a repeated key as disorder: its banks are then graded from the
- * notes. */
+ * the notes.  A round no lane made has `distinct` 0.  A private round
+ * also keeps the first key, and the step between its distinct keys while
+ * they go up by one step (`stride`, 0 once they do not). */
 typedef struct round_tally {
-    long first, last;
+    long first, last, stride;
     int distinct, disorder;
 } round_tally;
 
@@ -216,8 +216,10 @@ struct exec_block {
     int race_free;                 /* the run's */
     int shared;                    /* several workers: the shadows change by compare-and-swap */
     uint64_t p;                    /* the run's prime and operation costs */
+    uint64_t barrett;              /* ⌊2^64/p⌋ when p < 2^32 (mod_p), else 0 */
     double add_ops, mul_ops;
     word *private_cells;
+    step_entry *private_step;    /* per private word: its entry in the current step (stamp: the table's) */
     uint32_t *private_written;   /* race-free: per private word, the block_stamp of its last writer */
     uint32_t block_stamp;        /* one per block the worker runs, from 1 */
     thread_record *threads_of;   /* per thread */
@@ -400,9 +402,28 @@ gmem exec_alloc(exec_run *r, const char *name, long size)
 
 /* ---- Z/pZ ----------------------------------------------------------------- */
 
-word zp_add(uint64_t p, word a, word b) { return (a + b) % p; }
-word zp_sub(uint64_t p, word a, word b) { return (a + p - b) % p; }
-word zp_mul(uint64_t p, word a, word b) { return (word)(((unsigned __int128)a * b) % p); }
+/* Operands below p < 2^63 need no division for a sum or a difference, and
+ * operands below 2^32 a 64-bit one for a product: the same values. */
+word zp_add(uint64_t p, word a, word b)
+{
+    if (a < p && b < p && p < ((uint64_t)1 << 63))
+        return a + b >= p ? a + b - p : a + b;
+    return (a + b) % p;
+}
+
+word zp_sub(uint64_t p, word a, word b)
+{
+    if (a < p && b < p && p < ((uint64_t)1 << 63))
+        return a >= b ? a - b : a + p - b;
+    return (a + p - b) % p;
+}
+
+word zp_mul(uint64_t p, word a, word b)
+{
+    if ((a | b) < ((uint64_t)1 << 32))
+        return (a * b) % p;
+    return (word)(((unsigned __int128)a * b) % p);
+}
 
 word zp_pow(uint64_t p, word a, uint64_t e)
 {
@@ -415,28 +436,50 @@ word zp_pow(uint64_t p, word a, uint64_t e)
 
 void exec_ops(exec_thread *t, long n) { t->block->now->ops += (double)n; }
 
+/* The same values as zp_add, zp_sub and zp_mul, without a division where
+ * p < 2^32 and the operands are below p (the usual case): a sum or a
+ * difference is then corrected by one p at most, and a product x < 2^64
+ * is reduced by Barrett's rule, m = ⌊2^64/p⌋ making q = ⌊x·m/2^64⌋ the
+ * quotient or one less (x·m/2^64 > x/p − 1 since x < 2^64), so that
+ * x − q·p < 2p. */
+static inline int reduced(const exec_block *b, word x, word y) { return b->barrett && x < b->p && y < b->p; }
+
+static inline word mod_p(const exec_block *b, uint64_t x)
+{
+    uint64_t q = (uint64_t)(((unsigned __int128)x * b->barrett) >> 64);
+    uint64_t r = x - q * b->p;
+    return r >= b->p ? r - b->p : r;
+}
+
 word exec_zp_add(exec_thread *t, word a, word b)
 {
-    thread_record *me = t->block->now;
-    me->ops += t->block->add_ops;
+    exec_block *k = t->block;
+    thread_record *me = k->now;
+    me->ops += k->add_ops;
     me->counts[COUNT_ADDMOD]++; /* the block's sums: when it ends */
-    return zp_add(t->block->p, a, b);
+    if (!reduced(k, a, b))
+        return zp_add(k->p, a, b);
+    return a + b >= k->p ? a + b - k->p : a + b;
 }
 
 word exec_zp_sub(exec_thread *t, word a, word b)
 {
-    thread_record *me = t->block->now;
-    me->ops += t->block->add_ops;
+    exec_block *k = t->block;
+    thread_record *me = k->now;
+    me->ops += k->add_ops;
     me->counts[COUNT_ADDMOD]++;
-    return zp_sub(t->block->p, a, b);
+    if (!reduced(k, a, b))
+        return zp_sub(k->p, a, b);
+    return a >= b ? a - b : a + k->p - b;
 }
 
 word exec_zp_mul(exec_thread *t, word a, word b)
 {
-    thread_record *me = t->block->now;
-    me->ops += t->block->mul_ops;
+    exec_block *k = t->block;
+    thread_record *me = k->now;
+    me->ops += k->mul_ops;
     me->counts[COUNT_MULMOD]++;
-    return zp_mul(t->block->p, a, b);
+    return reduced(k, a, b) ? mod_p(k, a * b) : zp_mul(k->p, a, b);
 }
 
 word exec_zp_pow(exec_thread *t, word a, uint64_t e)
@@ -576,14 +619,25 @@ static inline step_entry *table_entry(step_table *s, const word *cell)
     return e;
 }
 
-/* A new step: every entry is now of an older one. */
-static void table_next_step(step_table *s)
+/* A new step: every entry is now of an older one.  Returns 1 when the
+ * stamps wrapped (and the table was cleared). */
+static int table_next_step(step_table *s)
 {
     s->live = 0;
-    if (++s->stamp == 0) { /* wrapped: no stale stamp may pass for the present */
-        memset(s->entries, 0, sizeof *s->entries << s->bits);
-        s->stamp = 1;
-    }
+    if (++s->stamp != 0)
+        return 0;
+    memset(s->entries, 0, sizeof *s->entries << s->bits); /* no stale stamp may pass for the present */
+    s->stamp = 1;
+    return 1;
+}
+
+/* Private word i's entry in the current step (made if new). */
+static inline step_entry *private_entry(exec_block *b, long i)
+{
+    step_entry *e = &b->private_step[i];
+    if (e->stamp != b->table.stamp)
+        *e = (step_entry){&b->private_cells[i], b->table.stamp, -1, -1, -1};
+    return e;
 }
 
 /* ---- races (see the top of this file) ------------------------------------ */
@@ -665,18 +719,17 @@ static int note_block(exec_thread *t, cell_shadow *s, int write, const char *nam
     }
 }
 
-/* Thread t reads name[i] (the cell `cell`; global: of a global array)
- * in a race-free run.  Returns its step-table entry when t wrote the cell
+/* Thread t reads name[i] (global: of a global array), whose entry in
+ * the step is e, in a race-free run.  Returns e when t wrote the cell
  * earlier in this step (the caller returns that write, as the card
  * would), else NULL. */
-static const step_entry *note_read(exec_thread *t, const word *cell, int global, const char *name, long i)
+static const step_entry *note_read(exec_thread *t, step_entry *e, int global, const char *name, long i)
 {
     exec_block *b = t->block;
     int tid = t->tid;
     if (!global && b->private_written[i] != b->block_stamp)
         race(t, "block %ld: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
                 "private memory starts undefined on the card, as shared memory does)", t->bid, tid, i);
-    step_entry *e = table_entry(&b->table, cell);
     const step_entry *own = NULL;
     if (e->slot >= 0) {
         int writer = b->log[e->slot].thread;
@@ -692,14 +745,12 @@ static const step_entry *note_read(exec_thread *t, const word *cell, int global,
     return own;
 }
 
-/* Thread t writes name[i] in a race-free run: another thread's read of
- * it in this step is a race.  (Two writers in one step of a block are the
- * write log's CREW error.) */
-static void note_write(exec_thread *t, const word *cell, const char *name, long i)
+/* Thread t writes name[i], whose entry in the step is e, in a race-free
+ * run: another thread's read of it in this step is a race.  (Two writers
+ * in one step of a block are the write log's CREW error.) */
+static void note_write(exec_thread *t, const step_entry *e, const char *name, long i)
 {
-    exec_block *b = t->block;
     int tid = t->tid;
-    step_entry *e = table_entry(&b->table, cell);
     if (e->reader >= 0 && (e->reader != tid || e->reader2 >= 0))
         race(t, "block %ld: thread %d writes %s[%ld], which thread %d reads in the same step " RULE_STEP, t->bid, tid,
              name, i, e->reader != tid ? e->reader : e->reader2);
@@ -765,15 +816,21 @@ static inline void tally(round_tally *r, long key)
     }
 }
 
-/* The same for a private word: banks need distinct, increasing keys
- * (fullest_bank), so a repeated key is disorder too. */
+/* The same for a private word: its first key and its stride too (a
+ * repeated word is the same access to its bank). */
 static inline void tally_private(round_tally *r, long key)
 {
     if (key > r->last) {
-        if (r->distinct++ == 0)
+        long step = key - r->last;
+        if (r->distinct == 0)
             r->first = key;
+        else if (r->distinct == 1)
+            r->stride = step;
+        else if (step != r->stride)
+            r->stride = 0;
+        r->distinct++;
         r->last = key;
-    } else {
+    } else if (key < r->last) {
         r->disorder = 1;
     }
 }
@@ -790,7 +847,7 @@ static word __attribute__((noinline)) read_race_free(exec_thread *t, gmem a, lon
     exec_block *b = t->block;
     word *cell = &a->cells[i];
     note_block(t, &b->run->shadows[a->id][i], 0, a->name, i);
-    const step_entry *own = note_read(t, cell, 1, a->name, i);
+    const step_entry *own = note_read(t, table_entry(&b->table, cell), 1, a->name, i);
     return own ? b->log[own->slot].value : *cell;
 }
 
@@ -826,11 +883,10 @@ static void __attribute__((noinline)) grow_log(exec_block *b)
 }
 
 /* The step's write log, with the CREW check: a cell written by two
- * threads in one step is an error. */
-static inline void log_write(exec_thread *t, word *cell, word value, const char *name, long index)
+ * threads in one step is an error.  e: the cell's entry in the step. */
+static inline void log_write(exec_thread *t, step_entry *e, word *cell, word value, const char *name, long index)
 {
     exec_block *b = t->block;
-    step_entry *e = table_entry(&b->table, cell);
     if (__builtin_expect(e->slot >= 0, 0)) {
         rewrite(t, e->slot, value, name, index);
         return;
@@ -857,11 +913,12 @@ static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, lon
         return;
     long key = (long)a->id << 40 | group_of(b, i);
     tally(note_access(b, GLOBAL_WRITE, key), key);
+    step_entry *e = table_entry(&b->table, &a->cells[i]);
     if (__builtin_expect(b->race_free, 0)) {
         note_block(t, &b->run->shadows[a->id][i], 1, a->name, i);
-        note_write(t, &a->cells[i], a->name, i);
+        note_write(t, e, a->name, i);
     }
-    log_write(t, &a->cells[i], v, a->name, i);
+    log_write(t, e, &a->cells[i], v, a->name, i);
 }
 
 static int private_ok(exec_thread *t, long i, const char *verb)
@@ -888,7 +945,7 @@ static word __attribute__((noinline)) pread_checked(exec_thread *t, long i)
     exec_block *b = t->block;
     note_private(b, i);
     if (__builtin_expect(b->race_free, 0)) {
-        const step_entry *own = note_read(t, &b->private_cells[i], 0, "private", i);
+        const step_entry *own = note_read(t, private_entry(b, i), 0, "private", i);
         if (own)
             return b->log[own->slot].value;
     }
@@ -901,11 +958,12 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
     if (!private_ok(t, i, "writes") || (b->race_free && !word_fits(t, "private", i, v)))
         return;
     note_private(b, i);
+    step_entry *e = private_entry(b, i);
     if (b->race_free) {
         b->private_written[i] = b->block_stamp;
-        note_write(t, &b->private_cells[i], "private", i);
+        note_write(t, e, "private", i);
     }
-    log_write(t, &b->private_cells[i], v, "private", i);
+    log_write(t, e, &b->private_cells[i], v, "private", i);
 }
 
 /* The common case of each access, with no call: an index in range, a
@@ -948,6 +1006,18 @@ static inline int write_fast(exec_block *b, word *cell, word v, int tid)
     b->table.live++;
     *e = (step_entry){cell, b->table.stamp, (int32_t)b->log_n, -1, -1};
     b->log[b->log_n++] = (logged_write){cell, v, tid};
+    return 1;
+}
+
+/* The same for private word i, whose entry is its own (a synchronous
+ * run makes one only when it writes the word). */
+static inline int private_write_fast(exec_block *b, long i, word v, int tid)
+{
+    step_entry *e = &b->private_step[i];
+    if (__builtin_expect(b->log_n == b->log_cap || e->stamp == b->table.stamp, 0))
+        return 0;
+    *e = (step_entry){&b->private_cells[i], b->table.stamp, (int32_t)b->log_n, -1, -1};
+    b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, tid};
     return 1;
 }
 
@@ -994,7 +1064,7 @@ void exec_pwrite(exec_thread *t, long i, word v)
     thread_record *me = b->now;
     int round = me->rounds[PRIVATE_ACCESS];
     if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds ||
-                             !write_fast(b, &b->private_cells[i], v, t->tid), 0)) {
+                             !private_write_fast(b, i, v, t->tid), 0)) {
         pwrite_checked(t, i, v);
         return;
     }
@@ -1051,18 +1121,27 @@ static int distinct_keys(const exec_block *b, int kind, int first, int last, int
 }
 
 /* DMM: the most distinct addresses that one bank must serve in round k.
- * A word counts once: bank_seen[word] holds the stamp of the last round
- * that counted it. */
-static int fullest_bank(exec_block *b, int first, int last, int k)
+ * A word counts once: in keys that never go down (not `disorder`) a word
+ * repeats only right after itself; otherwise bank_seen[word] holds the
+ * stamp of the last round that counted it. */
+static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
 {
     long keys[1024];
     int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys), warp = b->warp;
+    int in_bank[1024], most = 0;
+    memset(in_bank, 0, sizeof *in_bank * (size_t)warp);
+    if (!disorder) {
+        for (int i = 0; i < n; i++) {
+            int bank = (int)(keys[i] % warp);
+            if ((i == 0 || keys[i] != keys[i - 1]) && ++in_bank[bank] > most)
+                most = in_bank[bank];
+        }
+        return most;
+    }
     if (++b->bank_stamp == 0) { /* the stamps wrapped: none is taken for the present */
         memset(b->bank_seen, 0, sizeof *b->bank_seen * (size_t)(b->k->private_words + 1));
         b->bank_stamp = 1;
     }
-    int in_bank[1024], most = 0;
-    memset(in_bank, 0, sizeof *in_bank * (size_t)warp);
     for (int i = 0; i < n; i++)
         if (b->bank_seen[keys[i]] != b->bank_stamp) {
             b->bank_seen[keys[i]] = b->bank_stamp;
@@ -1071,6 +1150,24 @@ static int fullest_bank(exec_block *b, int first, int last, int k)
                 most = in_bank[bank];
         }
     return most;
+}
+
+static long gcd(long a, long b) { return b ? gcd(b, a % b) : a; }
+
+/* fullest_bank of a private round whose keys never went down: words
+ * within w consecutive ones fall in distinct banks; n words a stride d
+ * apart visit w/gcd(d, w) banks in turn, the fullest ⌈n·gcd(d, w)/w⌉
+ * times. */
+static int banks_in_order(exec_block *b, const round_tally *r, int first, int last, int k)
+{
+    long w = b->warp;
+    if (r->last - r->first < w)
+        return 1;
+    if (r->stride > 0) {
+        long visited = w / gcd(r->stride, w);
+        return (int)((r->distinct + visited - 1) / visited);
+    }
+    return fullest_bank(b, first, last, k, 0);
 }
 
 /* Every round of `kind` that a lane made (rounds are made in order, so
@@ -1082,9 +1179,8 @@ static void grade_rounds(exec_block *b, int kind, int first, int last)
         if (kind != PRIVATE_ACCESS) {
             b->transactions[kind] += r[k].disorder ? distinct_keys(b, kind, first, last, k) : r[k].distinct;
         } else {
-            int most = !r[k].disorder && r[k].last - r[k].first < b->warp
-                           ? 1 /* distinct addresses within w consecutive words: distinct banks */
-                           : fullest_bank(b, first, last, k);
+            int most = !r[k].disorder ? banks_in_order(b, &r[k], first, last, k)
+                                      : fullest_bank(b, first, last, k, 1);
             if (most > 1)
                 b->bank_conflicts += most - 1;
         }
@@ -1147,7 +1243,8 @@ static void run_steps(exec_block *b, long bid, long blocks)
 {
     int l = b->threads;
     for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
-        table_next_step(&b->table);
+        if (table_next_step(&b->table))
+            memset(b->private_step, 0, sizeof *b->private_step * (size_t)(b->k->private_words + 1));
         exec_thread t = {0, l, bid, blocks, s, b};
         exec_step step = b->k->steps[s];
         void *args = b->args;
@@ -1251,10 +1348,12 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     b->race_free = r->race_free;
     b->shared = ls->workers > 1;
     b->p = r->p;
+    b->barrett = r->p >= 2 && r->p < ((uint64_t)1 << 32) ? (uint64_t)(((unsigned __int128)1 << 64) / r->p) : 0;
     b->add_ops = r->add_ops;
     b->mul_ops = r->mul_ops;
     b->private_cells = calloc((size_t)k->private_words + 1, sizeof *b->private_cells);
     b->private_written = calloc((size_t)k->private_words + 1, sizeof *b->private_written);
+    b->private_step = calloc((size_t)k->private_words + 1, sizeof *b->private_step);
     b->threads_of = calloc((size_t)threads, sizeof *b->threads_of);
     b->rounds_cap = 1;
     grow_rounds(b, 8);
@@ -1267,6 +1366,7 @@ static void worker_end(exec_block *b)
 {
     free(b->private_cells);
     free(b->private_written);
+    free(b->private_step);
     free(b->threads_of);
     for (int kind = 0; kind < N_KINDS; kind++) {
         free(b->notes[kind]);
