@@ -165,10 +165,17 @@ static void send_message(int fd, int status)
     wire_write(fd, fail_message(), (size_t)h.name_size);
 }
 
-/* exec_alloc could not have an array: the message goes, the child ends. */
+/* exec_alloc could not have an array: the message goes (saying where,
+ * when the program is a file), the child ends. */
 static void give_up(void *ctx)
 {
     (void)ctx;
+    const exec_process *x = child_process;
+    if (strcmp(x->what, exec_dag(child_run)->name) != 0) {
+        char why[4096];
+        snprintf(why, sizeof why, "%s", fail_message());
+        fail("%s, in its %s: %s", x->what, phase_name(x, x->here->phase), why);
+    }
     send_message(child_fd, ANSWER_FAILED);
     _exit(1);
 }
