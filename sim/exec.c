@@ -117,6 +117,7 @@ struct exec_run {
     uint32_t launch;        /* launches so far: the current one's number */
     int race_free;          /* check races (exec_set_race_free) */
     int threads;            /* exec_set_threads */
+    int *pool;              /* exec_set_core_pool, or NULL */
     int raced;              /* a launch's blocks raced, seen by several threads */
 };
 
@@ -147,15 +148,16 @@ typedef struct step_table {
 typedef struct access_note { long key; } access_note;
 
 /* A round of the current warp, tallied as its lanes come, in lane order:
- * while its keys do not go down (`disorder` 0) its distinct keys are
+ * while its keys only go one way (`disorder` 0) its distinct keys are
  * counted as they come (`distinct`), and `last` (−1 before the first lane)
- * and, for a private round, `first` bound them; otherwise grading reads
- * the notes.  A round no lane made has `distinct` 0.  A private round
- * also keeps the first key, and the step between its distinct keys while
- * they go up by one step (`stride`, 0 once they do not). */
+ * is the latest; otherwise grading reads the notes.  A round no lane made
+ * has `distinct` 0.  A global round may go down (`descending`, from its
+ * second distinct key on); a private round only up, and it also keeps its
+ * first key, and the step between its distinct keys while they go up by
+ * one step (`stride`, 0 once they do not). */
 typedef struct round_tally {
     long first, last, stride;
-    int distinct, disorder;
+    int distinct, disorder, descending;
 } round_tally;
 
 /* The operation classes counted per thread (the others follow from them). */
@@ -283,6 +285,7 @@ uint64_t exec_prime(const exec_run *r) { return r->p; }
 void exec_set_race_free(exec_run *r, int on) { r->race_free = on; }
 void exec_set_threads(exec_run *r, int threads) { r->threads = threads < 1 ? 1 : threads; }
 int exec_blocks_raced(const exec_run *r) { return r->raced; }
+void exec_set_core_pool(exec_run *r, int *idle) { r->pool = idle; }
 void exec_set_whereabouts(exec_run *r, exec_whereabouts *w) { r->here = w; }
 void exec_set_give_up(exec_run *r, void (*give_up)(void *ctx), void *ctx)
 {
@@ -809,10 +812,17 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
 static inline void tally(round_tally *r, long key)
 {
     if (key > r->last) {
+        if (r->descending)
+            r->disorder = 1;
         r->last = key;
         r->distinct++;
     } else if (key < r->last) {
-        r->disorder = 1;
+        if (r->distinct == 1)
+            r->descending = 1;
+        else if (!r->descending)
+            r->disorder = 1;
+        r->last = key;
+        r->distinct++;
     }
 }
 
@@ -1506,6 +1516,29 @@ static void launch_free(launch_state *ls)
     free(ls->chunks);
 }
 
+/* Workers for a launch of `blocks` blocks: the run's threads, or with a
+ * pool of cores, one and the idle ones it can take (given back by
+ * return_cores). */
+static int take_workers(exec_run *r, long blocks)
+{
+    int want = blocks < r->threads ? (int)blocks : r->threads;
+    if (!r->pool)
+        return want;
+    int idle = __atomic_load_n(r->pool, __ATOMIC_RELAXED);
+    while (idle > 0 && want > 1) {
+        int take = idle < want - 1 ? idle : want - 1;
+        if (__atomic_compare_exchange_n(r->pool, &idle, idle - take, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return 1 + take;
+    }
+    return 1;
+}
+
+static void return_cores(exec_run *r, int workers)
+{
+    if (r->pool && workers > 1)
+        __atomic_add_fetch(r->pool, workers - 1, __ATOMIC_RELAXED);
+}
+
 static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
 {
     if (r->raced)
@@ -1543,11 +1576,13 @@ static int launch(exec_run *r, const exec_kernel *k, long blocks, int threads, v
         return -1;
     r->launch++;
     launch_state ls = {0};
-    ls.workers = blocks < r->threads ? (int)blocks : r->threads;
+    int taken = take_workers(r, blocks);
+    ls.workers = taken;
     cut_chunks(&ls, blocks, ls.workers);
     if (ls.workers > (int)ls.n_chunks)
         ls.workers = (int)ls.n_chunks;
     run_workers(r, &ls, k, blocks, threads, args);
+    return_cores(r, taken);
     if (ls.raced || ls.failed_chunk < ls.n_chunks) {
         int rc = launch_failed(r, k, &ls);
         launch_free(&ls);

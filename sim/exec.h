@@ -157,6 +157,10 @@ void exec_set_race_free(exec_run *r, int on);
  * run the program again on one thread to name it. */
 void exec_set_threads(exec_run *r, int threads);
 int exec_blocks_raced(const exec_run *r);
+/* Take a launch's threads beyond the first from `idle`, a count of idle
+ * cores shared with other processes (a shared mapping): a launch borrows
+ * what it finds there, up to threads − 1, and gives it back when done. */
+void exec_set_core_pool(exec_run *r, int *idle);
 /* Where a run is, for a watcher in another process (sim/exec_process.h):
  * its phase (numbered by the watcher) and, kept by exec_launch, the
  * kernels launched so far, the name of the last, and whether its blocks

@@ -185,6 +185,7 @@ exec_run *exec_process_run(const char *program)
     exec_process *x = child_process;
     child_run = exec_begin(program, &x->m);
     exec_set_threads(child_run, x->threads);
+    exec_set_core_pool(child_run, x->pool);
     exec_set_whereabouts(child_run, x->here);
     exec_set_give_up(child_run, give_up, NULL);
     return child_run;
@@ -229,6 +230,10 @@ static void __attribute__((noreturn)) child(exec_process *x, int fd)
 
 /* ---- the parent ------------------------------------------------------------------ */
 
+static int *core_pool; /* exec_process_pool */
+
+void exec_process_pool(int *idle) { core_pool = idle; }
+
 /* Fork the child of x (its fields set). */
 static int spawn(exec_process *x)
 {
@@ -265,6 +270,7 @@ int exec_process_start(exec_process *x, const char *what, const char *const *pha
     x->ctx = ctx;
     x->m = *m;
     x->threads = threads < 1 ? 1 : threads;
+    x->pool = core_pool;
     x->pid = -1;
     x->fd = -1;
     x->here = mmap(NULL, sizeof *x->here, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -41,17 +41,25 @@ typedef struct exec_process {
     void *ctx;                  /* the body's (taken over: freed at the end) */
     machine m;
     int threads;
+    int *pool;                  /* idle cores to borrow (exec_set_core_pool), or NULL */
     pid_t pid;
     int fd;
     exec_whereabouts *here;     /* shared with the child */
     double started, noted;      /* when it started, when it was last said to run on */
 } exec_process;
 
-/* Start `body` in a child; -1 with fail() if no child could be started.
- * `phases` lists the phase names (phase 0 while the child starts up);
- * `ctx` (malloc'd, or NULL) is the body's and is freed with the process. */
+/* Start `body` in a child, its launches on up to `threads` threads (with
+ * a pool set by exec_process_pool, those it can borrow from it); -1 with
+ * fail() if no child could be started.  `phases` lists the phase names
+ * (phase 0 while the child starts up); `ctx` (malloc'd, or NULL) is the
+ * body's and is freed with the process. */
 int exec_process_start(exec_process *x, const char *what, const char *const *phases, exec_body body, void *ctx,
                        const machine *m, int threads);
+
+/* The idle cores that exec processes started from now on borrow threads
+ * from (a count in a shared mapping; NULL: none): a sweep's points share
+ * the cores --jobs gives, the last ones taking what the others leave. */
+void exec_process_pool(int *idle);
 
 /* The pipe the result comes on: readable when the child has finished
  * (or died). */

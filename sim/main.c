@@ -38,6 +38,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,13 +253,32 @@ typedef struct point_job {
     char message[4096];  /* STAGE_FAILED: why */
 } point_job;
 
-/* Exec threads per point: the jobs shared by the points run at once, so
- * that a sweep of many points runs a process per core and a single point
- * a thread per core. */
-static int exec_threads(const run_options *o, long points)
+/* The cores --jobs gives, shared by the points under way: each holds
+ * one while it is under way; an exec process borrows the idle ones for
+ * its launches' threads (exec_process_pool).  So a sweep of many points
+ * runs a process per core, a single point a thread per core, and a
+ * sweep's last points take the cores the others leave. */
+static int *cores_begin(int jobs)
 {
-    long at_once = points < o->jobs ? points : o->jobs;
-    return at_once < 1 ? o->jobs : (int)(o->jobs / at_once);
+    int *idle = mmap(NULL, sizeof *idle, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (idle == MAP_FAILED)
+        return NULL; /* then each exec process has one thread */
+    *idle = jobs;
+    exec_process_pool(idle);
+    return idle;
+}
+
+static void cores_add(int *idle, int n)
+{
+    if (idle)
+        __atomic_add_fetch(idle, n, __ATOMIC_RELAXED);
+}
+
+static void cores_end(int *idle)
+{
+    exec_process_pool(NULL);
+    if (idle)
+        munmap(idle, sizeof *idle);
 }
 
 /* Its simulation starts on the DAG the point has now. */
@@ -411,7 +431,7 @@ static int simulate_order(run_file *rf, const run_options *o, run_point *pts, co
 {
     point_job *jobs = calloc((size_t)o->jobs, sizeof *jobs);
     under_way w = {rf, o, pts, jobs, order, 0, 0, runfile_points(rf)};
-    int threads = exec_threads(o, n_order);
+    int *idle = cores_begin(o->jobs), threads = idle ? o->jobs : 1;
     progress pg;
     progress_begin(&pg, o->progress, n_order);
     long failed_at = -1; /* a position in order[] */
@@ -420,6 +440,7 @@ static int simulate_order(run_file *rf, const run_options *o, run_point *pts, co
         if (failed_at < 0 && w.next < n_order && w.next - w.oldest < o->jobs) {
             long p = w.next++, i = order[p];
             point_job *job = &jobs[p % o->jobs];
+            cores_add(idle, -1);
             if (start_point(rf, o, i, i > 0 ? &pts[0] : NULL, &pts[i], job, threads) < 0) {
                 failed_at = p;
                 snprintf(message, sizeof message, "%s", fail_message());
@@ -441,9 +462,11 @@ static int simulate_order(run_file *rf, const run_options *o, run_point *pts, co
             }
         }
         w.oldest++;
+        cores_add(idle, 1);
         progress_points(&pg, w.oldest);
     }
     progress_end(&pg, failed_at < 0);
+    cores_end(idle);
     free(jobs);
     if (failed_at < 0)
         return 0;
