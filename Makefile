@@ -6,6 +6,7 @@
 #   make bench    simulated blocks per second and peak memory, beside a
 #                 minimal SimGrid program (the engine's floor); the run
 #                 files, exec mode and `make validate`, timed
+#                 (make bench-exec: exec mode's figures alone)
 #   make fuzz     the libFuzzer targets (run files, formulas), FUZZ_SECONDS
 #                 each (default 60), under ASan + UBSan, with clang
 #   make setup    install the Debian packages mcmsim needs (as root)
@@ -104,6 +105,11 @@ $(BUILD)/bench/%: sim/bench/%.c $(BUILD)/libmcmsim.a | $(BUILD)/.setup
 
 bench: $(BENCH_BIN) $(MCMSIM) $(BUILD)/validate/validate
 	$(BUILD)/bench/bench $(BUILD)/bench/floor $(MCMSIM) $(BUILD)/validate/validate
+
+# Exec mode's figures alone: every run file with --exec, and Stockham 2^20.
+.PHONY: bench-exec
+bench-exec: $(BENCH_BIN) $(MCMSIM)
+	$(BUILD)/bench/bench $(BUILD)/bench/floor $(MCMSIM) - --exec-only
 
 # Fuzzing: the library again, built by clang for libFuzzer, in build-fuzz/;
 # the corpus is a temporary copy of every run file and machine preset.

@@ -582,9 +582,10 @@ static double seconds_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-int stockham_exec_time(long n, const machine *m, double *exec_seconds, double *serial_seconds)
+int stockham_exec_time(long n, const machine *m, int threads, double *exec_seconds, double *serial_seconds)
 {
     exec_run *run = exec_begin("stockham", m);
+    exec_set_threads(run, threads);
     stockham_point pt;
     int rc = read_point((double)n, 128, m, exec_prime(run), &pt);
     if (rc == 0) {

@@ -76,11 +76,11 @@ int stockham_exec_transform(exec_run *run, const stockham_exec_fft *fft, gmem x,
  * default) and an input of n random words seeded by m->seed, times in
  * wall-clock seconds:
  *   *exec_seconds    the 3 log n + 1 exec-mode kernels (the roots and the
- *                    FFT), i.e. the exec_launch() calls, one core;
+ *                    FFT), i.e. the exec_launch() calls, on `threads`;
  *   *serial_seconds  fft_serial() on the same input (its table of powers
  *                    included);
  * then checks the two results equal.  n: a power of two, 8ℓ <= n <= 2^26.
  * 0, or -1 with fail() (a bad n, a kernel rule broken, a wrong result). */
-int stockham_exec_time(long n, const machine *m, double *exec_seconds, double *serial_seconds);
+int stockham_exec_time(long n, const machine *m, int threads, double *exec_seconds, double *serial_seconds);
 
 #endif

@@ -353,8 +353,8 @@ Test(exec_stockham, timing_for_the_benchmark)
     /* stockham_exec_time() at a small n: both times measured, result checked. */
     machine m = test_preset("mcm");
     double exec_s = -1, serial_s = -1;
-    cr_assert_eq(stockham_exec_time(1 << 12, &m, &exec_s, &serial_s), 0, "%s", fail_message());
+    cr_assert_eq(stockham_exec_time(1 << 12, &m, 1, &exec_s, &serial_s), 0, "%s", fail_message());
     cr_expect_gt(exec_s, 0);
     cr_expect_gt(serial_s, 0);
-    cr_expect_eq(stockham_exec_time(1000, &m, &exec_s, &serial_s), -1, "n must be a power of two");
+    cr_expect_eq(stockham_exec_time(1000, &m, 1, &exec_s, &serial_s), -1, "n must be a power of two");
 }
