@@ -228,10 +228,11 @@ struct exec_block {
     thread_record *now;          /* the thread running now */
     long lane;                   /* its lane in its warp */
     double counted[N_COUNTED];   /* the counts, summed over the block's threads */
-    /* the current warp's accesses: notes[kind][round * warp + lane], and each round's tally */
+    /* the current warp's accesses, lane by lane: notes[kind][lane · rounds_cap + round]
+     * (each thread's notes in a row), and each round's tally */
     access_note *notes[N_KINDS];
     round_tally *tallies[N_KINDS];
-    int rounds_cap;
+    int rounds_cap, rounds_shift; /* rounds_cap = 2^rounds_shift */
     int fast_rounds;           /* rounds the fast path may take (see below) */
     /* the step's writes; the step table finds a cell's (CREW) */
     logged_write *log;
@@ -779,19 +780,26 @@ static inline long group_of(const exec_block *b, long i)
 /* The tally of a round no lane has made yet. */
 static const round_tally no_lane = {.first = -1, .last = -1};
 
+/* Room for rounds 0 .. need (the notes made so far kept in place). */
 static void grow_rounds(exec_block *b, int need)
 {
-    int cap = b->rounds_cap;
+    int cap = b->rounds_cap, shift = b->rounds_shift;
     while (cap <= need)
-        cap *= 2;
+        cap *= 2, shift++;
     for (int kind = 0; kind < N_KINDS; kind++) {
         int tallied = b->tallies[kind] ? b->rounds_cap : 0;
-        b->notes[kind] = realloc(b->notes[kind], sizeof(access_note) * (size_t)cap * (size_t)b->warp);
+        access_note *notes = malloc(sizeof(access_note) * (size_t)cap * (size_t)b->warp);
+        for (int lane = 0; tallied && lane < b->warp; lane++)
+            memcpy(notes + (long)lane * cap, b->notes[kind] + (long)lane * b->rounds_cap,
+                   sizeof *notes * (size_t)b->rounds_cap);
+        free(b->notes[kind]);
+        b->notes[kind] = notes;
         b->tallies[kind] = realloc(b->tallies[kind], sizeof(round_tally) * (size_t)cap);
         for (int k = tallied; k < cap; k++)
             b->tallies[kind][k] = no_lane;
     }
     b->rounds_cap = cap;
+    b->rounds_shift = shift;
     b->fast_rounds = b->race_free || b->warp_shift < 0 ? 0 : cap;
 }
 
@@ -803,7 +811,7 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
     int round = b->now->rounds[kind]++;
     if (__builtin_expect(round >= b->rounds_cap, 0))
         grow_rounds(b, round);
-    b->notes[kind][(long)round * b->warp + b->lane].key = key;
+    b->notes[kind][(b->lane << b->rounds_shift) + round].key = key;
     return &b->tallies[kind][round];
 }
 
@@ -985,7 +993,7 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
 
 static inline access_note *note_of(exec_block *b, int kind, int round)
 {
-    return &b->notes[kind][((long)round << b->warp_shift) + b->lane];
+    return &b->notes[kind][(b->lane << b->rounds_shift) + round];
 }
 
 word exec_gread(exec_thread *t, gmem a, long i)
@@ -1106,15 +1114,15 @@ static void sort_keys(long *keys, int n)
     }
 }
 
-/* The keys of round k from the lanes first..last that made it (row: the
- * round's notes, from lane 0), in keys[]; their number. */
+/* The keys of round k from the lanes first..last that made it, in
+ * keys[]; their number. */
 static int round_keys(const exec_block *b, int kind, int first, int last, int k, long *keys)
 {
-    const access_note *row = b->notes[kind] + (long)k * b->warp;
+    const access_note *column = b->notes[kind] + k;
     int n = 0;
     for (int t = first; t <= last; t++)
         if (b->threads_of[t].rounds[kind] > k)
-            keys[n++] = row[t - first].key;
+            keys[n++] = column[(long)(t - first) << b->rounds_shift].key;
     return n;
 }
 

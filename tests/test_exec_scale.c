@@ -295,6 +295,34 @@ Test(exec_scale, three_shards_merged_are_the_csv_one_machine_writes, .timeout = 
     expect_merge_is_whole("programs/user/sum.cfg", "");        /* a user's file */
 }
 
+/* The Slurm job array's script, its three tasks run here one after another
+ * as Slurm would run them, then the merge its header names. */
+Test(exec_scale, the_slurm_array_script_writes_shards_that_merge_into_the_whole_run, .timeout = 120)
+{
+    char dir[] = "/tmp/mcmsim-slurm-XXXXXX", command[2048], out[8192];
+    cr_assert_not_null(mkdtemp(dir));
+    for (int k = 1; k <= 3; k++) {
+        snprintf(command, sizeof command,
+                 "cd %s && SLURM_ARRAY_TASK_ID=%d SLURM_ARRAY_TASK_COUNT=3 MCMSIM=%s sim/shard-slurm.sh "
+                 "programs/scan.cfg %s --exec --set n=4096 2>&1",
+                 MCMSIM_DATADIR, k, getenv("MCMSIM"), dir);
+        FILE *pipe = popen(command, "r");
+        size_t got = fread(out, 1, sizeof out - 1, pipe);
+        out[got] = '\0';
+        cr_assert_eq(pclose(pipe), 0, "task %d: %s", k, out);
+    }
+    const char *whole = csv_of(dir, "whole", "programs/scan.cfg", "--exec --set n=4096");
+    char merged[600];
+    snprintf(merged, sizeof merged, "%s/merged.csv", dir);
+    cr_assert_eq(mcmsim_output(MCMSIM_OUT_AND_ERR, out, sizeof out, "merge %s/shard-*-of-3.csv > %s", dir, merged),
+                 0, "%s", out);
+    long a, b;
+    char *x = read_file(whole, &a), *y = read_file(merged, &b);
+    cr_expect(a > 0 && a == b && memcmp(x, y, (size_t)a) == 0, "the merged shards differ from the whole run");
+    free(x);
+    free(y);
+}
+
 Test(exec_scale, a_shard_is_refused_where_it_cannot_be_merged)
 {
     expect_refused("run programs/plain-mult.cfg --shard 4/3", (const char *[]){"--shard 4/3", "1 <= K <= N", NULL});

@@ -270,10 +270,11 @@ static const char *before_of(const char *file)
 #define EXEC_LIMIT_S 300 /* a run file still running then is stopped */
 
 /* `mcmsim run FILE --exec --format csv` (stdout discarded, stderr kept in
- * `err`): its wall seconds, the peak memory of its largest process (KiB),
- * and its status (−1: stopped at EXEC_LIMIT_S). */
-static int run_exec_file(const char *mcmsim, const char *file, double *seconds, double *rss_kib, char *err,
-                         size_t size)
+ * `err`): its wall seconds, its processor seconds (all its processes,
+ * which on a busy machine say more than the wall), the peak memory of its
+ * largest process (KiB), and its status (−1: stopped at EXEC_LIMIT_S). */
+static int run_exec_file(const char *mcmsim, const char *file, double *seconds, double *cpu, double *rss_kib,
+                         char *err, size_t size)
 {
     char err_path[] = "/tmp/mcmsim-bench-XXXXXX";
     int fd = mkstemp(err_path);
@@ -297,6 +298,8 @@ static int run_exec_file(const char *mcmsim, const char *file, double *seconds, 
         usleep(20000);
     }
     *seconds = now() - t0;
+    *cpu = (double)usage.ru_utime.tv_sec + 1e-6 * (double)usage.ru_utime.tv_usec + (double)usage.ru_stime.tv_sec +
+           1e-6 * (double)usage.ru_stime.tv_usec;
     *rss_kib = (double)usage.ru_maxrss;
     FILE *f = fopen(err_path, "r");
     size_t got = f ? fread(err, 1, size - 1, f) : 0;
@@ -305,6 +308,19 @@ static int run_exec_file(const char *mcmsim, const char *file, double *seconds, 
         fclose(f);
     unlink(err_path);
     return stopped ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The machine's load average over the last minute (other users' work). */
+static double load_average(void)
+{
+    double load = 0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &load) != 1)
+            load = 0;
+        fclose(f);
+    }
+    return load;
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -336,17 +352,18 @@ static int bench_exec_run_files(const char *mcmsim)
         return 0;
     qsort(run_files.gl_pathv, run_files.gl_pathc, sizeof(char *), by_name);
     printf("\nexec mode, every run file under programs/ (mcmsim run FILE --exec, every core; targets: under 30 s,\n"
-           "under 1 GiB in its largest process), beside the figures before issue 28:\n");
-    printf("  %-46s %9s %11s  %s\n", "", "wall", "peak", "before");
+           "under 1 GiB in its largest process), beside the figures before issue 28 (load average now %.1f):\n",
+           load_average());
+    printf("  %-46s %9s %9s %11s  %s\n", "", "wall", "cpu", "peak", "before (wall, peak)");
     for (size_t i = 0; i < run_files.gl_pathc; i++) {
         char err[8192], why[120];
-        double seconds, kib;
-        int rc = run_exec_file(mcmsim, run_files.gl_pathv[i], &seconds, &kib, err, sizeof err);
+        double seconds, cpu, kib;
+        int rc = run_exec_file(mcmsim, run_files.gl_pathv[i], &seconds, &cpu, &kib, err, sizeof err);
         const char *rel = strstr(run_files.gl_pathv[i], "programs/");
         last_line(err, why, sizeof why);
         if (rc == 1 && (strstr(err, "has no exec mode") || strstr(err, "runs MCM kernels: not on a")))
             continue; /* a model-mode lesson, or a DMM/UMM machine */
-        printf("  %-46s %7.1f s %7.0f MiB  %s", rel, seconds, kib / 1024, before_of(rel));
+        printf("  %-46s %7.1f s %7.1f s %7.0f MiB  %s", rel, seconds, cpu, kib / 1024, before_of(rel));
         if (rc == -1)
             printf("   [stopped at %d s]", EXEC_LIMIT_S);
         else if (rc != 0)
