@@ -167,7 +167,10 @@ enum { COUNT_MULMOD, COUNT_ADDMOD, COUNT_PRIVATE, N_COUNTED };
 enum { GLOBAL_READ, GLOBAL_WRITE, PRIVATE_ACCESS, N_KINDS };
 
 /* One thread's counters: over the whole kernel, and in the current step
- * its accesses of each kind so far (its next round of that kind). */
+ * its accesses of each kind so far (its next round of that kind).  Its
+ * operations are `ops` and, where the run's operation costs are whole
+ * numbers (exec_block.whole_costs), its Z/pZ operations' costs, added when
+ * the block ends: whole numbers add up to the same sum in any order. */
 typedef struct thread_record {
     double ops;
     uint32_t counts[N_COUNTED];      /* its mulmods, addmods, private accesses */
@@ -220,6 +223,7 @@ struct exec_block {
     uint64_t p;                    /* the run's prime and operation costs */
     uint64_t barrett;              /* ⌊2^64/p⌋ when p < 2^32 (mod_p), else 0 */
     double add_ops, mul_ops;
+    int whole_costs;               /* add_ops and mul_ops whole: charged when the block ends */
     word *private_cells;
     step_entry *private_step;    /* per private word: its entry in the current step (stamp: the table's) */
     uint32_t *private_written;   /* race-free: per private word, the block_stamp of its last writer */
@@ -459,7 +463,8 @@ word exec_zp_add(exec_thread *t, word a, word b)
 {
     exec_block *k = t->block;
     thread_record *me = k->now;
-    me->ops += k->add_ops;
+    if (!k->whole_costs)
+        me->ops += k->add_ops;
     me->counts[COUNT_ADDMOD]++; /* the block's sums: when it ends */
     if (!reduced(k, a, b))
         return zp_add(k->p, a, b);
@@ -470,7 +475,8 @@ word exec_zp_sub(exec_thread *t, word a, word b)
 {
     exec_block *k = t->block;
     thread_record *me = k->now;
-    me->ops += k->add_ops;
+    if (!k->whole_costs)
+        me->ops += k->add_ops;
     me->counts[COUNT_ADDMOD]++;
     if (!reduced(k, a, b))
         return zp_sub(k->p, a, b);
@@ -481,7 +487,8 @@ word exec_zp_mul(exec_thread *t, word a, word b)
 {
     exec_block *k = t->block;
     thread_record *me = k->now;
-    me->ops += k->mul_ops;
+    if (!k->whole_costs)
+        me->ops += k->mul_ops;
     me->counts[COUNT_MULMOD]++;
     return reduced(k, a, b) ? mod_p(k, a * b) : zp_mul(k->p, a, b);
 }
@@ -1296,11 +1303,14 @@ static block_figures sum_threads(exec_block *b)
     uint64_t counted[N_COUNTED] = {0};
     for (int i = 0; i < b->threads; i++) {
         thread_record *th = &b->threads_of[i];
-        if (th->ops > span) {
-            span = th->ops;
+        double ops = th->ops;
+        if (b->whole_costs)
+            ops += b->add_ops * th->counts[COUNT_ADDMOD] + b->mul_ops * th->counts[COUNT_MULMOD];
+        if (ops > span) {
+            span = ops;
             memcpy(f.longest, th->counts, sizeof f.longest);
         }
-        work += th->ops;
+        work += ops;
         alpha = th->words_read > alpha ? th->words_read : alpha;
         beta = th->words_written > beta ? th->words_written : beta;
         for (int c = 0; c < N_COUNTED; c++)
@@ -1348,6 +1358,9 @@ static void run_block(exec_block *b, long bid, long blocks, block_result *out)
 
 /* ---- a launch on the run's threads --------------------------------------------- */
 
+/* x is a whole number that many of add up exactly (|x| < 2^31). */
+static int whole(double x) { return x == floor(x) && fabs(x) < 2147483648.0; }
+
 /* A worker for kernel k's blocks of `threads` threads. */
 static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exec_kernel *k, int threads,
                          void *args)
@@ -1369,6 +1382,7 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     b->barrett = r->p >= 2 && r->p < ((uint64_t)1 << 32) ? (uint64_t)(((unsigned __int128)1 << 64) / r->p) : 0;
     b->add_ops = r->add_ops;
     b->mul_ops = r->mul_ops;
+    b->whole_costs = whole(r->add_ops) && whole(r->mul_ops);
     b->private_cells = calloc((size_t)k->private_words + 1, sizeof *b->private_cells);
     b->private_written = calloc((size_t)k->private_words + 1, sizeof *b->private_written);
     b->private_step = calloc((size_t)k->private_words + 1, sizeof *b->private_step);
