@@ -356,13 +356,9 @@ kernel_dag *exec_process_finish(exec_process *x, exec_kernel_report **reports)
 
 void exec_process_abandon(exec_process *x)
 {
-    if (x->pid > 0) {
-        kill(x->pid, SIGKILL);
-        while (waitpid(x->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        lifetime_unwatch(x->pid);
-        x->pid = -1;
-    }
+    if (x->pid > 0)
+        lifetime_kill(x->pid);
+    x->pid = -1;
     if (x->fd >= 0)
         close(x->fd);
     x->fd = -1;
