@@ -78,16 +78,28 @@
 
 /* ---- the run ------------------------------------------------------------ */
 
+/* A cell in the current step of a block: its write in the step's log
+ * (-1: none) and, in a race-free run, the first thread that read it and
+ * another (-1: none). */
+typedef struct step_use {
+    int32_t slot, reader, reader2;
+} step_use;
+
 /* Who touched a global cell in its launch (race-free runs; see "Races").
  * `touch` is the launch number (from 1) in its high 32 bits and the state
  * in its low 32: bit 31 set when a block wrote it, bits 0..30 that block,
  * or the block that read it first, or SHARED_READ when blocks of two or
  * more read it (and none wrote it).  A stale launch number is nobody.
- * The other fields name threads for the messages of one thread. */
+ * The other fields name threads for the messages of one thread, and,
+ * while one block has the cell to itself in the launch (the touch names
+ * it, not SHARED_READ), the cell's use in that block's step `step`: only
+ * that block's worker reads or writes them. */
 typedef struct cell_shadow {
     uint64_t touch;
     int32_t block, thread;        /* the writer (or first reader) and its thread */
     int32_t r2_block, r2_thread;  /* a reader of a second block */
+    int32_t step;                 /* the block that has the cell to itself: its step that `use` is of */
+    step_use use;
 } cell_shadow;
 
 #define TOUCH_WRITTEN 0x80000000u
@@ -131,9 +143,10 @@ typedef struct logged_write {
 typedef struct step_entry {
     const word *cell;
     uint32_t stamp;          /* the step it belongs to: an entry of an older step is free */
-    int32_t slot;            /* its write in the step's log, or -1 */
-    int32_t reader, reader2; /* race-free: the first thread that read it, and another (-1: none) */
+    step_use use;
 } step_entry;
+
+static const step_use unused = {-1, -1, -1};
 
 /* Open addressing, linear probing, at most half full: the entries of the
  * current step (stamp) are never removed during it, so a probe that meets
@@ -626,7 +639,7 @@ static inline step_entry *table_entry(step_table *s, const word *cell)
         e = table_find(s, cell, &found);
     }
     s->live++;
-    *e = (step_entry){cell, s->stamp, -1, -1, -1};
+    *e = (step_entry){cell, s->stamp, unused};
     return e;
 }
 
@@ -647,7 +660,7 @@ static inline step_entry *private_entry(exec_block *b, long i)
 {
     step_entry *e = &b->private_step[i];
     if (e->stamp != b->table.stamp)
-        *e = (step_entry){&b->private_cells[i], b->table.stamp, -1, -1, -1};
+        *e = (step_entry){&b->private_cells[i], b->table.stamp, unused};
     return e;
 }
 
@@ -680,7 +693,10 @@ static void blocks_raced(exec_thread *t)
 }
 
 /* Block t->bid reads (write = 0) or writes global cell name[i], whose
- * shadow is s, in launch `launch` (see "Races").  0, or -1 after a race. */
+ * shadow is s, in the current launch (see "Races").  1 when the block has
+ * the cell to itself (its use in the step is then the shadow's:
+ * shadow_use), 0 when blocks share it (read only: no step can have
+ * written it), -1 after a race. */
 static int note_block(exec_thread *t, cell_shadow *s, int write, const char *name, long i)
 {
     exec_block *b = t->block;
@@ -695,14 +711,15 @@ static int note_block(exec_thread *t, cell_shadow *s, int write, const char *nam
                 continue;
             s->block = (int32_t)bid;
             s->thread = t->tid;
-            return 0;
+            s->step = -1;
+            return 1;
         }
         if (who == bid) { /* this block's: the first read, or its writes */
             if (write && !written && !touch_set(b, s, old, old | TOUCH_WRITTEN))
                 continue;
             if (write)
                 s->thread = t->tid;
-            return 0;
+            return 1;
         }
         if (!write && !written) { /* read by another block too */
             if (who == SHARED_READ)
@@ -730,41 +747,46 @@ static int note_block(exec_thread *t, cell_shadow *s, int write, const char *nam
     }
 }
 
-/* Thread t reads name[i] (global: of a global array), whose entry in
- * the step is e, in a race-free run.  Returns e when t wrote the cell
- * earlier in this step (the caller returns that write, as the card
- * would), else NULL. */
-static const step_entry *note_read(exec_thread *t, step_entry *e, int global, const char *name, long i)
+/* The use in t's step of a global cell that t's block has to itself. */
+static inline step_use *shadow_use(const exec_thread *t, cell_shadow *s)
+{
+    if (s->step != t->step) {
+        s->step = t->step;
+        s->use = unused;
+    }
+    return &s->use;
+}
+
+/* Thread t reads name[i] (global: of a global array), whose use in the
+ * step is u, in a race-free run.  Returns the log slot of t's own write of
+ * the cell earlier in this step (the caller returns that write, as the
+ * card would), else -1. */
+static int32_t note_read(exec_thread *t, step_use *u, int global, const char *name, long i)
 {
     exec_block *b = t->block;
     int tid = t->tid;
     if (!global && b->private_written[i] != b->block_stamp)
         race(t, "block %ld: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
                 "private memory starts undefined on the card, as shared memory does)", t->bid, tid, i);
-    const step_entry *own = NULL;
-    if (e->slot >= 0) {
-        int writer = b->log[e->slot].thread;
-        if (writer != tid)
-            race(t, "block %ld: thread %d reads %s[%ld], which thread %d writes in the same step " RULE_STEP, t->bid,
-                 tid, name, i, writer);
-        own = e;
-    }
-    if (e->reader < 0)
-        e->reader = tid;
-    else if (e->reader != tid && e->reader2 < 0)
-        e->reader2 = tid;
-    return own;
+    if (u->slot >= 0 && b->log[u->slot].thread != tid)
+        race(t, "block %ld: thread %d reads %s[%ld], which thread %d writes in the same step " RULE_STEP, t->bid,
+             tid, name, i, b->log[u->slot].thread);
+    if (u->reader < 0)
+        u->reader = tid;
+    else if (u->reader != tid && u->reader2 < 0)
+        u->reader2 = tid;
+    return u->slot;
 }
 
-/* Thread t writes name[i], whose entry in the step is e, in a race-free
+/* Thread t writes name[i], whose use in the step is u, in a race-free
  * run: another thread's read of it in this step is a race.  (Two writers
  * in one step of a block are the write log's CREW error.) */
-static void note_write(exec_thread *t, const step_entry *e, const char *name, long i)
+static void note_write(exec_thread *t, const step_use *u, const char *name, long i)
 {
     int tid = t->tid;
-    if (e->reader >= 0 && (e->reader != tid || e->reader2 >= 0))
+    if (u->reader >= 0 && (u->reader != tid || u->reader2 >= 0))
         race(t, "block %ld: thread %d writes %s[%ld], which thread %d reads in the same step " RULE_STEP, t->bid, tid,
-             name, i, e->reader != tid ? e->reader : e->reader2);
+             name, i, u->reader != tid ? u->reader : u->reader2);
 }
 
 /* A race-free run's word is the card's: 32 bits.  1 if v fits. */
@@ -870,10 +892,11 @@ static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a,
 static word __attribute__((noinline)) read_race_free(exec_thread *t, gmem a, long i)
 {
     exec_block *b = t->block;
-    word *cell = &a->cells[i];
-    note_block(t, &b->run->shadows[a->id][i], 0, a->name, i);
-    const step_entry *own = note_read(t, table_entry(&b->table, cell), 1, a->name, i);
-    return own ? b->log[own->slot].value : *cell;
+    cell_shadow *s = &b->run->shadows[a->id][i];
+    if (note_block(t, s, 0, a->name, i) <= 0) /* shared: no write in the launch; or a race */
+        return a->cells[i];
+    int32_t own = note_read(t, shadow_use(t, s), 1, a->name, i);
+    return own >= 0 ? b->log[own].value : a->cells[i];
 }
 
 static word __attribute__((noinline)) gread_checked(exec_thread *t, gmem a, long i)
@@ -908,17 +931,17 @@ static void __attribute__((noinline)) grow_log(exec_block *b)
 }
 
 /* The step's write log, with the CREW check: a cell written by two
- * threads in one step is an error.  e: the cell's entry in the step. */
-static inline void log_write(exec_thread *t, step_entry *e, word *cell, word value, const char *name, long index)
+ * threads in one step is an error.  u: the cell's use in the step. */
+static inline void log_write(exec_thread *t, step_use *u, word *cell, word value, const char *name, long index)
 {
     exec_block *b = t->block;
-    if (__builtin_expect(e->slot >= 0, 0)) {
-        rewrite(t, e->slot, value, name, index);
+    if (__builtin_expect(u->slot >= 0, 0)) {
+        rewrite(t, u->slot, value, name, index);
         return;
     }
     if (__builtin_expect(b->log_n == b->log_cap, 0))
         grow_log(b);
-    e->slot = (int32_t)b->log_n;
+    u->slot = (int32_t)b->log_n;
     b->log[b->log_n++] = (logged_write){cell, value, t->tid};
 }
 
@@ -938,12 +961,17 @@ static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, lon
         return;
     long key = (long)a->id << 40 | group_of(b, i);
     tally(note_access(b, GLOBAL_WRITE, key), key);
-    step_entry *e = table_entry(&b->table, &a->cells[i]);
+    step_use *u;
     if (__builtin_expect(b->race_free, 0)) {
-        note_block(t, &b->run->shadows[a->id][i], 1, a->name, i);
-        note_write(t, e, a->name, i);
+        cell_shadow *s = &b->run->shadows[a->id][i];
+        if (note_block(t, s, 1, a->name, i) < 0)
+            return; /* a race: the launch stops */
+        u = shadow_use(t, s);
+        note_write(t, u, a->name, i);
+    } else {
+        u = &table_entry(&b->table, &a->cells[i])->use;
     }
-    log_write(t, e, &a->cells[i], v, a->name, i);
+    log_write(t, u, &a->cells[i], v, a->name, i);
 }
 
 static int private_ok(exec_thread *t, long i, const char *verb)
@@ -970,9 +998,9 @@ static word __attribute__((noinline)) pread_checked(exec_thread *t, long i)
     exec_block *b = t->block;
     note_private(b, i);
     if (__builtin_expect(b->race_free, 0)) {
-        const step_entry *own = note_read(t, private_entry(b, i), 0, "private", i);
-        if (own)
-            return b->log[own->slot].value;
+        int32_t own = note_read(t, &private_entry(b, i)->use, 0, "private", i);
+        if (own >= 0)
+            return b->log[own].value;
     }
     return b->private_cells[i];
 }
@@ -983,12 +1011,12 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
     if (!private_ok(t, i, "writes") || (b->race_free && !word_fits(t, "private", i, v)))
         return;
     note_private(b, i);
-    step_entry *e = private_entry(b, i);
+    step_use *u = &private_entry(b, i)->use;
     if (b->race_free) {
         b->private_written[i] = b->block_stamp;
-        note_write(t, e, "private", i);
+        note_write(t, u, "private", i);
     }
-    log_write(t, e, &b->private_cells[i], v, "private", i);
+    log_write(t, u, &b->private_cells[i], v, "private", i);
 }
 
 /* The common case of each access, with no call: an index in range, a
@@ -1029,7 +1057,7 @@ static inline int write_fast(exec_block *b, word *cell, word v, int tid)
     if (__builtin_expect(found, 0))
         return 0;
     b->table.live++;
-    *e = (step_entry){cell, b->table.stamp, (int32_t)b->log_n, -1, -1};
+    *e = (step_entry){cell, b->table.stamp, {(int32_t)b->log_n, -1, -1}};
     b->log[b->log_n++] = (logged_write){cell, v, tid};
     return 1;
 }
@@ -1041,7 +1069,7 @@ static inline int private_write_fast(exec_block *b, long i, word v, int tid)
     step_entry *e = &b->private_step[i];
     if (__builtin_expect(b->log_n == b->log_cap || e->stamp == b->table.stamp, 0))
         return 0;
-    *e = (step_entry){&b->private_cells[i], b->table.stamp, (int32_t)b->log_n, -1, -1};
+    *e = (step_entry){&b->private_cells[i], b->table.stamp, {(int32_t)b->log_n, -1, -1}};
     b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, tid};
     return 1;
 }

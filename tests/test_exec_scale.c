@@ -218,15 +218,15 @@ static void expect_refused(const char *args, const char *const *needles)
 
 Test(exec_scale, arrays_that_cannot_fit_are_refused_before_any_launch_with_the_figure, .timeout = 60)
 {
-    /* 10^12 words: 29802 GiB with the race shadow, more than any machine here */
+    /* 10^12 words: 44703 GiB with the race shadow (48 bytes a word), more than any machine here */
     expect_refused("run programs/user/sum.cfg --set n=1e12",
-                   (const char *[]){"sum.c, in its setup", "array 'a' of 1000000000000 words",
-                                    "arrays would then take 29802.32 GiB", "GiB are available",
+                   (const char *[]){"sum.c, in its setup", "array 'a' of 1000000000000 words", "48 bytes per word",
+                                    "arrays would then take 44703.48 GiB", "GiB are available",
                                     "MemAvailable", NULL});
     expect_refused("run programs/scan.cfg --exec --set program=sum --set n=1e12",
                    (const char *[]){"program 'sum': array", "8 bytes per word", "7450.58 GiB", NULL});
 #ifndef MCM_SANITIZE /* ASan reserves terabytes of address space: no cap there */
-    /* under an address-space limit of about 1 GiB: 50·10^6 words of 32 bytes do not fit */
+    /* under an address-space limit of about 1 GiB: 50·10^6 words of 48 bytes do not fit */
     char err[8192];
     const char *bin = getenv("MCMSIM");
     char command[1024];
@@ -237,7 +237,7 @@ Test(exec_scale, arrays_that_cannot_fit_are_refused_before_any_launch_with_the_f
     size_t got = fread(err, 1, sizeof err - 1, pipe);
     err[got] = '\0';
     cr_expect_neq(pclose(pipe), 0, "%s", err);
-    cr_expect(strstr(err, "1.49 GiB") && strstr(err, "address-space limit (ulimit -v)"), "%s", err);
+    cr_expect(strstr(err, "2.24 GiB") && strstr(err, "address-space limit (ulimit -v)"), "%s", err);
 #endif
 }
 
