@@ -215,14 +215,26 @@ typedef struct chunk {
     char *error;
 } chunk;
 
-/* A launch under way: what the workers share. */
+typedef struct worker_job worker_job;
+
+/* A launch under way: what the workers share.  Its workers: the calling
+ * thread, and up to `workers` − 1 threads, which with a pool of cores
+ * join as cores fall idle (the calling thread starts them, between
+ * chunks). */
 typedef struct launch_state {
     chunk *chunks;
     long n_chunks, chunk_blocks;
     long next_chunk;     /* the next chunk not yet taken (atomic) */
     long failed_chunk;   /* the first chunk with an error so far, or n_chunks (atomic) */
     int raced;           /* blocks raced (several threads; atomic) */
-    int workers;
+    int workers;         /* the most that may run */
+    int started;         /* those begun: jobs[0 .. started) */
+    worker_job *jobs;
+    pthread_t *ids;
+    const exec_kernel *k;
+    long blocks;
+    int threads;
+    void *args;
 } launch_state;
 
 struct exec_block {
@@ -1468,11 +1480,14 @@ static void run_chunk(exec_block *b, chunk *c, long blocks)
 }
 
 /* A worker's life: the next chunk not taken, until none is left, a chunk
- * before it has failed, or blocks raced. */
-typedef struct worker_job {
+ * before it has failed, or blocks raced.  The first worker (the calling
+ * thread) also starts the others (recruit). */
+struct worker_job {
     exec_block block;
     long blocks;
-} worker_job;
+};
+
+static void recruit(launch_state *ls, exec_run *r);
 
 static void *work(void *arg)
 {
@@ -1480,6 +1495,8 @@ static void *work(void *arg)
     exec_block *b = &w->block;
     launch_state *ls = b->launch;
     for (;;) {
+        if (w == &ls->jobs[0])
+            recruit(ls, b->run);
         long c = __atomic_fetch_add(&ls->next_chunk, 1, __ATOMIC_RELAXED);
         if (c >= ls->n_chunks || c > __atomic_load_n(&ls->failed_chunk, __ATOMIC_RELAXED) ||
             __atomic_load_n(&ls->raced, __ATOMIC_RELAXED))
@@ -1513,26 +1530,58 @@ static void cut_chunks(launch_state *ls, long blocks, int workers)
     ls->failed_chunk = ls->n_chunks;
 }
 
-/* Run every chunk on `workers` workers: the calling thread is the first. */
-static void run_workers(exec_run *r, launch_state *ls, const exec_kernel *k, long blocks, int threads, void *args)
+/* One more worker, on a thread of its own (the calling thread is the
+ * first): 0, or -1 if no thread could be had (the others take its
+ * chunks). */
+static int start_worker(launch_state *ls, exec_run *r)
 {
-    worker_job *jobs = calloc((size_t)ls->workers, sizeof *jobs);
-    pthread_t *ids = calloc((size_t)ls->workers, sizeof *ids);
-    int started = 1;
-    for (int w = 0; w < ls->workers; w++) {
-        worker_begin(&jobs[w].block, r, ls, k, threads, args);
-        jobs[w].blocks = blocks;
+    worker_job *w = &ls->jobs[ls->started];
+    worker_begin(&w->block, r, ls, ls->k, ls->threads, ls->args);
+    w->blocks = ls->blocks;
+    if (ls->started > 0 && pthread_create(&ls->ids[ls->started], NULL, work, w) != 0) {
+        worker_end(&w->block);
+        return -1;
     }
-    for (int w = 1; w < ls->workers; w++, started++)
-        if (pthread_create(&ids[w], NULL, work, &jobs[w]) != 0)
-            break; /* fewer workers: the others take their chunks */
-    work(&jobs[0]);
-    for (int w = 1; w < started; w++)
-        pthread_join(ids[w], NULL);
-    for (int w = 0; w < ls->workers; w++)
-        worker_end(&jobs[w].block);
-    free(ids);
-    free(jobs);
+    ls->started++;
+    return 0;
+}
+
+/* With a pool of cores, one worker more for each core fallen idle, while
+ * chunks are left (the core is given back when the launch ends). */
+static void recruit(launch_state *ls, exec_run *r)
+{
+    while (r->pool && ls->started < ls->workers &&
+           __atomic_load_n(&ls->next_chunk, __ATOMIC_RELAXED) < ls->n_chunks) {
+        int idle = __atomic_load_n(r->pool, __ATOMIC_RELAXED);
+        if (idle <= 0 || !__atomic_compare_exchange_n(r->pool, &idle, idle - 1, 0, __ATOMIC_RELAXED,
+                                                      __ATOMIC_RELAXED))
+            return;
+        if (start_worker(ls, r) < 0) {
+            __atomic_add_fetch(r->pool, 1, __ATOMIC_RELAXED);
+            return;
+        }
+    }
+}
+
+/* Run every chunk: the calling thread first, then up to `workers` − 1
+ * threads (all at once without a pool; with one, as cores fall idle);
+ * with a pool, the cores taken are given back. */
+static void run_workers(exec_run *r, launch_state *ls)
+{
+    ls->jobs = calloc((size_t)ls->workers, sizeof *ls->jobs);
+    ls->ids = calloc((size_t)ls->workers, sizeof *ls->ids);
+    start_worker(ls, r);
+    while (!r->pool && ls->started < ls->workers && start_worker(ls, r) == 0)
+        ;
+    work(&ls->jobs[0]);
+    for (int w = 1; w < ls->started; w++)
+        pthread_join(ls->ids[w], NULL);
+    for (int w = 0; w < ls->started; w++)
+        worker_end(&ls->jobs[w].block);
+    if (r->pool && ls->started > 1)
+        __atomic_add_fetch(r->pool, ls->started - 1, __ATOMIC_RELAXED);
+    free(ls->ids);
+    free(ls->jobs);
 }
 
 /* The launch's results, in block order: the kernel's runs of costs, and
@@ -1566,29 +1615,6 @@ static void launch_free(launch_state *ls)
     free(ls->chunks);
 }
 
-/* Workers for a launch of `blocks` blocks: the run's threads, or with a
- * pool of cores, one and the idle ones it can take (given back by
- * return_cores). */
-static int take_workers(exec_run *r, long blocks)
-{
-    int want = blocks < r->threads ? (int)blocks : r->threads;
-    if (!r->pool)
-        return want;
-    int idle = __atomic_load_n(r->pool, __ATOMIC_RELAXED);
-    while (idle > 0 && want > 1) {
-        int take = idle < want - 1 ? idle : want - 1;
-        if (__atomic_compare_exchange_n(r->pool, &idle, idle - take, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-            return 1 + take;
-    }
-    return 1;
-}
-
-static void return_cores(exec_run *r, int workers)
-{
-    if (r->pool && workers > 1)
-        __atomic_add_fetch(r->pool, workers - 1, __ATOMIC_RELAXED);
-}
-
 static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
 {
     if (r->raced)
@@ -1614,7 +1640,7 @@ static int launch_failed(exec_run *r, const exec_kernel *k, const launch_state *
         r->raced = 1;
         return fail("program '%s', kernel '%s', launch %u: a global cell one block writes is read or written by "
                     "another block of the launch, seen by %d threads at once; on one thread exec mode names the "
-                    "pair " RULE_LAUNCH, r->dag->name, k->name, r->launch, ls->workers);
+                    "pair " RULE_LAUNCH, r->dag->name, k->name, r->launch, ls->started);
     }
     const chunk *c = &ls->chunks[ls->failed_chunk];
     return fail("%s", c->error ? c->error : "exec mode: a block failed");
@@ -1625,14 +1651,12 @@ static int launch(exec_run *r, const exec_kernel *k, long blocks, int threads, v
     if (check_launch(r, k, blocks, threads) < 0)
         return -1;
     r->launch++;
-    launch_state ls = {0};
-    int taken = take_workers(r, blocks);
-    ls.workers = taken;
+    launch_state ls = {.k = k, .blocks = blocks, .threads = threads, .args = args};
+    ls.workers = blocks < r->threads ? (int)blocks : r->threads;
     cut_chunks(&ls, blocks, ls.workers);
     if (ls.workers > (int)ls.n_chunks)
         ls.workers = (int)ls.n_chunks;
-    run_workers(r, &ls, k, blocks, threads, args);
-    return_cores(r, taken);
+    run_workers(r, &ls);
     if (ls.raced || ls.failed_chunk < ls.n_chunks) {
         int rc = launch_failed(r, k, &ls);
         launch_free(&ls);

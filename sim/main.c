@@ -242,14 +242,16 @@ static int paper_closed_form(const run_file *rf, run_point *pt)
 }
 
 /* A point under way: its program running in exec mode (an exec process,
- * for the program's kernels or a user's file), then its simulation. */
-typedef enum { STAGE_IDLE, STAGE_EXEC, STAGE_SIM, STAGE_FAILED } point_stage;
+ * for the program's kernels or a user's file), then its simulation; then
+ * done, or failed, until its turn to be reported comes. */
+typedef enum { STAGE_IDLE, STAGE_EXEC, STAGE_SIM, STAGE_DONE, STAGE_FAILED } point_stage;
 
 typedef struct point_job {
     point_stage stage;
     exec_process exec;
     sim_job sim;
     int exec_report;     /* keep the exec process's reports (--exec of a built-in) */
+    int holds_core;      /* one of the cores (cores_begin), until its processes are done */
     char message[4096];  /* STAGE_FAILED: why */
 } point_job;
 
@@ -365,14 +367,45 @@ typedef struct under_way {
     point_job *jobs;
     const long *order;
     long oldest, next, n;
+    int *idle;           /* cores_begin */
 } under_way;
 
-/* Wait for point order[w->oldest] to be simulated, meanwhile moving every
- * point whose exec process answers on to its simulation, and drawing
- * progress.  0, or -1 with fail(). */
+/* A point's processes are done: its core goes back to the others. */
+static void release_core(under_way *w, point_job *job)
+{
+    if (job->holds_core)
+        cores_add(w->idle, 1);
+    job->holds_core = 0;
+}
+
+/* A point under way whose process has answered (fd ready: `ready`; else
+ * a moment has passed): an exec process's DAG goes on to its simulation,
+ * a simulation's result is taken; a point done or failed frees its core. */
+static void advance(under_way *w, long p, int ready, progress *pg)
+{
+    point_job *j = &w->jobs[p % w->o->jobs];
+    long i = w->order[p];
+    if (j->stage == STAGE_EXEC && !ready) {
+        exec_process_note(&j->exec);
+    } else if (j->stage == STAGE_EXEC) {
+        exec_done(w->rf, w->o, &w->pts[i], j, pg, i, w->n);
+    } else if (ready) {
+        int rc = sim_finish(&j->sim);
+        j->stage = rc < 0 ? STAGE_FAILED : STAGE_DONE;
+        if (rc < 0)
+            snprintf(j->message, sizeof j->message, "%s", fail_message());
+    } else if (p == w->oldest) {
+        progress_blocks(pg, i, sim_blocks_done(&j->sim), j->sim.analysed.N);
+    }
+    if (j->stage == STAGE_DONE || j->stage == STAGE_FAILED)
+        release_core(w, j);
+}
+
+/* Wait for point order[w->oldest] to be done, meanwhile moving on every
+ * point under way whose process answers, and drawing progress.  0, or -1
+ * with fail(). */
 static int finish_point(under_way *w, progress *pg)
 {
-    long i = w->order[w->oldest];
     point_job *job = &w->jobs[w->oldest % w->o->jobs];
     int slots = w->o->jobs;
     struct pollfd *fds = calloc((size_t)slots, sizeof *fds);
@@ -380,7 +413,7 @@ static int finish_point(under_way *w, progress *pg)
         long watched[64], n_fds = 0;
         for (long p = w->oldest; p < w->next; p++) {
             point_job *j = &w->jobs[p % slots];
-            if (j->stage == STAGE_EXEC || (p == w->oldest && j->stage == STAGE_SIM)) {
+            if (j->stage == STAGE_EXEC || j->stage == STAGE_SIM) {
                 fds[n_fds] = (struct pollfd){j->stage == STAGE_EXEC ? exec_process_fd(&j->exec) : j->sim.fd, POLLIN, 0};
                 watched[n_fds++] = p;
             }
@@ -388,29 +421,13 @@ static int finish_point(under_way *w, progress *pg)
         int ready = poll(fds, (nfds_t)n_fds, pg->on ? 250 : 1000);
         if (ready < 0 && errno != EINTR)
             break;
-        for (long f = 0; f < n_fds; f++) {
-            long p = watched[f];
-            point_job *j = &w->jobs[p % slots];
-            if (j->stage == STAGE_EXEC && !(fds[f].revents & (POLLIN | POLLHUP | POLLERR)))
-                exec_process_note(&j->exec);
-            else if (j->stage == STAGE_EXEC)
-                exec_done(w->rf, w->o, &w->pts[w->order[p]], j, pg, w->order[p], w->n);
-            else if (fds[f].revents & (POLLIN | POLLHUP | POLLERR)) {
-                int rc = sim_finish(&j->sim);
-                j->stage = rc < 0 ? STAGE_FAILED : STAGE_IDLE;
-                if (rc < 0)
-                    snprintf(j->message, sizeof j->message, "%s", fail_message());
-            } else {
-                progress_blocks(pg, i, sim_blocks_done(&j->sim), j->sim.analysed.N);
-            }
-        }
+        for (long f = 0; f < n_fds; f++)
+            advance(w, watched[f], ready > 0 && (fds[f].revents & (POLLIN | POLLHUP | POLLERR)), pg);
     }
     free(fds);
-    if (job->stage == STAGE_FAILED) {
-        job->stage = STAGE_IDLE;
-        return fail("%s", job->message);
-    }
-    return 0;
+    point_stage stage = job->stage;
+    job->stage = STAGE_IDLE;
+    return stage == STAGE_FAILED ? fail("%s", job->message) : 0;
 }
 
 /* A point under way given up (a point before it failed). */
@@ -430,8 +447,8 @@ static void abandon_point(point_job *job)
 static int simulate_order(run_file *rf, const run_options *o, run_point *pts, const long *order, long n_order)
 {
     point_job *jobs = calloc((size_t)o->jobs, sizeof *jobs);
-    under_way w = {rf, o, pts, jobs, order, 0, 0, runfile_points(rf)};
-    int *idle = cores_begin(o->jobs), threads = idle ? o->jobs : 1;
+    under_way w = {rf, o, pts, jobs, order, 0, 0, runfile_points(rf), cores_begin(o->jobs)};
+    int threads = w.idle ? o->jobs : 1;
     progress pg;
     progress_begin(&pg, o->progress, n_order);
     long failed_at = -1; /* a position in order[] */
@@ -440,7 +457,8 @@ static int simulate_order(run_file *rf, const run_options *o, run_point *pts, co
         if (failed_at < 0 && w.next < n_order && w.next - w.oldest < o->jobs) {
             long p = w.next++, i = order[p];
             point_job *job = &jobs[p % o->jobs];
-            cores_add(idle, -1);
+            cores_add(w.idle, -1);
+            job->holds_core = 1;
             if (start_point(rf, o, i, i > 0 ? &pts[0] : NULL, &pts[i], job, threads) < 0) {
                 failed_at = p;
                 snprintf(message, sizeof message, "%s", fail_message());
@@ -461,12 +479,12 @@ static int simulate_order(run_file *rf, const run_options *o, run_point *pts, co
                 snprintf(message, sizeof message, "%s", fail_message());
             }
         }
+        release_core(&w, job);
         w.oldest++;
-        cores_add(idle, 1);
         progress_points(&pg, w.oldest);
     }
     progress_end(&pg, failed_at < 0);
-    cores_end(idle);
+    cores_end(w.idle);
     free(jobs);
     if (failed_at < 0)
         return 0;
