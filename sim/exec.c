@@ -3,22 +3,24 @@
  *
  * A launch's blocks are independent (the model leaves their order free,
  * and a correct MCM program cannot tell), so they run on the run's
- * threads (exec_set_threads): the grid is cut into chunks of consecutive
- * blocks, each thread takes the next chunk not yet taken, and each chunk
- * keeps its blocks' results as runs of equal results.  When every thread
- * is done, the chunks are read in block order: the kernel's runs of
- * costs and its report are built as one thread running the blocks in
- * order would build them, to the last bit of every sum.  A thread is a
- * worker (exec_block): everything a block needs while it runs is its
- * worker's own; the run's arrays are shared.
+ * threads (exec_set_threads; with a pool of cores, the threads join as
+ * cores fall idle): the grid is cut into chunks of consecutive blocks,
+ * each thread takes the next chunk not yet taken, and each chunk keeps
+ * its blocks' results as runs of equal results.  When every thread is
+ * done, the chunks are read in block order: the kernel's runs of costs
+ * and its report are built as one thread running the blocks in order
+ * would build them, to the last bit of every sum.  A thread is a worker
+ * (exec_block): everything a block needs while it runs is its worker's
+ * own; the run's arrays are shared.
  *
  * For each block, each step runs every thread in order tid = 0 .. ℓ-1,
  * warp by warp; the step's writes go to a log and are committed when the
  * last thread is done, so every read of the step sees memory as it was
- * before it.  The worker's step table (a small hash table keyed by the
- * cell) holds the cells the step wrote, with their place in the log, and
- * in a race-free run those it read: a second write finds the first (the
- * same thread's last write wins; another thread's is a CREW error).
+ * before it.  A second write of a cell in the step finds the first (the
+ * same thread's last write wins; another thread's is a CREW error): a
+ * private word by its use in the step (an array of the worker's), a
+ * global cell by its mark in a built-in run (write_mark), by its shadow
+ * in a race-free one (below).
  * While the threads of a warp run, their accesses are noted per round (a
  * thread's k-th access of the step is round k) and each round is tallied
  * as its lanes come; when the warp's last thread is done the rounds are
@@ -39,17 +41,19 @@
  * another, and a launch's blocks in an order of its own; the card runs
  * both in no fixed order.  So that a kernel means the same on both (a
  * kernel written once, sim/mcm_kernel.h), every access of such a run is
- * checked.  Within a step of a block, by the step table: a cell that one
- * thread writes and another reads or writes is an error naming both
- * threads; a thread that reads a cell it wrote earlier in the step reads
- * its own write, as on the card (other reads of the step see memory as it
- * was before the step).  A private word read before any thread of the
- * block wrote it is an error too (the card's shared memory starts
- * undefined).  Across the blocks of a launch, by a shadow of each global
- * cell: which block of the launch wrote it, or read it first, and a
- * reader of a second block; a cell that one block writes and another
- * block reads or writes in the same launch is an error naming the two
- * threads, as a run of the blocks in order (one thread) meets it first.
+ * checked.  Within a step of a block, by the cell's use in the step: a
+ * cell that one thread writes and another reads or writes is an error
+ * naming both threads; a thread that reads a cell it wrote earlier in the
+ * step reads its own write, as on the card (other reads of the step see
+ * memory as it was before the step).  A private word read before any
+ * thread of the block wrote it is an error too (the card's shared memory
+ * starts undefined).  Across the blocks of a launch, by a shadow of each
+ * global cell: which block of the launch wrote it, or read it first, and
+ * a reader of a second block (and, while one block has the cell to
+ * itself, the cell's use in that block's step); a cell that one block
+ * writes and another block reads or writes in the same launch is an
+ * error naming the two threads, as a run of the blocks in order (one
+ * thread) meets it first.
  * With several threads the shadow's state is changed by compare-and-swap
  * only, so a race between blocks is always seen; which pair is met first
  * then depends on timing, so the launch stops and says so without naming
@@ -60,8 +64,9 @@
  * blocks every per-thread counter is zero; a recorded error stops the
  * block at the end of the step in which it happened, and the launch once
  * the blocks before it are done; a stamp (step, block, launch) only
- * grows, so a stale stamp is never taken for the present; no thread runs
- * outside exec_launch.
+ * grows, so a stale stamp is never taken for the present (a write mark
+ * may come round again: it only sends the write to the log's search);
+ * no thread runs outside exec_launch.
  */
 #include "exec.h"
 #include "fail.h"
@@ -106,10 +111,18 @@ typedef struct cell_shadow {
 #define TOUCH_BLOCK 0x7fffffffu
 #define SHARED_READ 0x7fffffffu  /* blocks < INT32_MAX (check_launch): never a block */
 
+/* A global cell's mark in a built-in run: the serial number of the last
+ * step that wrote it (exec_run.steps gives each step of each block its
+ * own; 0: none).  A mark equal to the step's says the step may have
+ * written the cell: its log is searched (a serial number that came round
+ * again after 2^32 steps finds nothing there); any other says it has not. */
+typedef uint32_t write_mark;
+
 /* Bytes the run holds per global word: the word, and its shadow in a
- * race-free run. */
+ * race-free run, its mark in a built-in one. */
 #define WORD_BYTES ((double)sizeof(word))
 #define SHADOW_BYTES ((double)sizeof(cell_shadow))
+#define MARK_BYTES ((double)sizeof(write_mark))
 
 struct exec_run {
     machine m;
@@ -118,6 +131,8 @@ struct exec_run {
     kernel_dag *dag;
     gmem *arrays;
     cell_shadow **shadows;  /* per array, one per cell (race-free runs) */
+    write_mark **marks;     /* per array, one per cell (built-in runs) */
+    uint32_t steps;         /* steps begun, all blocks and workers (atomic): write_mark's serial numbers */
     int n_arrays;
     double array_bytes;     /* held by the arrays and their shadows */
     double budget;          /* bytes the arrays may take (measured at the first exec_alloc) */
@@ -139,24 +154,13 @@ typedef struct logged_write {
     int thread;
 } logged_write;
 
-/* A cell the current step touched (a worker's step table). */
-typedef struct step_entry {
-    const word *cell;
-    uint32_t stamp;          /* the step it belongs to: an entry of an older step is free */
+/* A private word's use in the current step (its worker's array). */
+typedef struct private_use {
+    uint32_t stamp;          /* the step it belongs to (exec_block.step_stamp) */
     step_use use;
-} step_entry;
+} private_use;
 
 static const step_use unused = {-1, -1, -1};
-
-/* Open addressing, linear probing, at most half full: the entries of the
- * current step (stamp) are never removed during it, so a probe that meets
- * an entry of another step has found no entry of the cell. */
-typedef struct step_table {
-    step_entry *entries;
-    int bits;         /* 2^bits entries */
-    uint32_t stamp;   /* the current step's */
-    long live;        /* entries of the current step */
-} step_table;
 
 typedef struct access_note { long key; } access_note;
 
@@ -250,7 +254,7 @@ struct exec_block {
     double add_ops, mul_ops;
     int whole_costs;               /* add_ops and mul_ops whole: charged when the block ends */
     word *private_cells;
-    step_entry *private_step;    /* per private word: its entry in the current step (stamp: the table's) */
+    private_use *private_step;   /* per private word: its use in the current step */
     uint32_t *private_written;   /* race-free: per private word, the block_stamp of its last writer */
     uint32_t block_stamp;        /* one per block the worker runs, from 1 */
     thread_record *threads_of;   /* per thread */
@@ -263,10 +267,11 @@ struct exec_block {
     round_tally *tallies[N_KINDS];
     int rounds_cap, rounds_shift; /* rounds_cap = 2^rounds_shift */
     int fast_rounds;           /* rounds the fast path may take (see below) */
-    /* the step's writes; the step table finds a cell's (CREW) */
+    /* the step's writes; a cell's mark (or its use) finds its write (CREW) */
     logged_write *log;
     long log_n, log_cap;
-    step_table table;
+    uint32_t step_serial;      /* the current step's (write_mark) */
+    uint32_t step_stamp;       /* the worker's steps, from 1: private_use's stamps */
     uint32_t *bank_seen;       /* per private word (fullest_bank) */
     uint32_t bank_stamp;
     /* measured for the current block */
@@ -297,9 +302,11 @@ void exec_end(exec_run *r)
         free(r->arrays[i]->cells);
         free(r->arrays[i]);
         free(r->shadows[i]);
+        free(r->marks[i]);
     }
     free(r->arrays);
     free(r->shadows);
+    free(r->marks);
     free(r->reports);
     kernel_dag_free(r->dag);
     free(r);
@@ -385,15 +392,16 @@ static void measure_budget(exec_run *r)
 
 static double gib(double bytes) { return bytes / (1024.0 * 1024 * 1024); }
 
+static double word_bytes(const exec_run *r) { return WORD_BYTES + (r->race_free ? SHADOW_BYTES : MARK_BYTES); }
+
 /* Refuse an array that would take the run's arrays past its budget (the
  * figure named), or that the system does not give. */
 static gmem refuse(exec_run *r, const char *name, long size, double bytes, const char *why)
 {
-    fail("program '%s': array '%s' of %ld words: %s; exec mode holds %g bytes per word%s, and the "
-         "program's arrays would then take %.2f GiB, but %.2f GiB are available (%s); lower its size params",
-         r->dag->name, name, size, why, WORD_BYTES + (r->race_free ? SHADOW_BYTES : 0),
-         r->race_free ? " (its value and its race-check shadow)" : "", gib(r->array_bytes + bytes), gib(r->budget),
-         r->budget_source);
+    fail("program '%s': array '%s' of %ld words: %s; exec mode holds %g bytes per word (its value and its %s), "
+         "and the program's arrays would then take %.2f GiB, but %.2f GiB are available (%s); lower its size params",
+         r->dag->name, name, size, why, word_bytes(r), r->race_free ? "race-check shadow" : "write mark",
+         gib(r->array_bytes + bytes), gib(r->budget), r->budget_source);
     if (r->give_up)
         r->give_up(r->give_up_ctx); /* does not return */
     return NULL;
@@ -407,7 +415,7 @@ static cell_shadow *shadows_new(long cells)
 gmem exec_alloc(exec_run *r, const char *name, long size)
 {
     long cells = size > 0 ? size : 1;
-    double bytes = (double)cells * (WORD_BYTES + (r->race_free ? SHADOW_BYTES : 0));
+    double bytes = (double)cells * word_bytes(r);
     if (r->budget < 0)
         measure_budget(r);
     if (r->array_bytes + bytes > r->budget)
@@ -415,10 +423,12 @@ gmem exec_alloc(exec_run *r, const char *name, long size)
     gmem a = calloc(1, sizeof *a);
     word *c = calloc((size_t)cells, sizeof *a->cells);
     cell_shadow *s = r->race_free ? shadows_new(cells) : NULL;
-    if (!a || !c || (r->race_free && !s)) {
+    write_mark *marks = r->race_free ? NULL : calloc((size_t)cells, sizeof *marks);
+    if (!a || !c || (r->race_free ? !s : !marks)) {
         free(a);
         free(c);
         free(s);
+        free(marks);
         return refuse(r, name, size, bytes, strerror(ENOMEM));
     }
     a->cells = c;
@@ -428,6 +438,8 @@ gmem exec_alloc(exec_run *r, const char *name, long size)
     r->arrays = realloc(r->arrays, sizeof *r->arrays * (size_t)(r->n_arrays + 1));
     r->shadows = realloc(r->shadows, sizeof *r->shadows * (size_t)(r->n_arrays + 1));
     r->shadows[r->n_arrays] = s;
+    r->marks = realloc(r->marks, sizeof *r->marks * (size_t)(r->n_arrays + 1));
+    r->marks[r->n_arrays] = marks;
     r->arrays[r->n_arrays++] = a;
     r->array_bytes += bytes;
     return a;
@@ -593,87 +605,38 @@ static void crew(exec_thread *t, const char *fmt, ...)
              b->k->name, t->bid, t->step, detail);
 }
 
-/* ---- the step table ---------------------------------------------------------- */
+/* ---- the step's uses ------------------------------------------------------------ */
 
-static void table_init(step_table *s, int bits)
+/* A new step: a serial number for the marks, a stamp for the private
+ * uses (all cleared when the stamps wrap: no stale stamp may pass for
+ * the present). */
+static void next_step(exec_block *b)
 {
-    s->bits = bits;
-    s->entries = calloc((size_t)1 << bits, sizeof *s->entries);
-    s->stamp = 1;
-    s->live = 0;
-}
-
-/* The entry of `cell` in the current step (*found 1), or the free entry
- * where it goes (*found 0). */
-static inline step_entry *table_find(step_table *s, const word *cell, int *found)
-{
-    size_t mask = ((size_t)1 << s->bits) - 1;
-    size_t i = (size_t)((((uintptr_t)cell >> 3) * 0x9E3779B97F4A7C15ull) >> (64 - s->bits));
-    for (;; i = (i + 1) & mask) {
-        step_entry *e = &s->entries[i];
-        if (e->stamp != s->stamp) {
-            *found = 0;
-            return e;
-        }
-        if (e->cell == cell) {
-            *found = 1;
-            return e;
-        }
+    if (!b->race_free)
+        while ((b->step_serial = __atomic_add_fetch(&b->run->steps, 1, __ATOMIC_RELAXED)) == 0)
+            ;
+    if (++b->step_stamp == 0) {
+        memset(b->private_step, 0, sizeof *b->private_step * (size_t)(b->k->private_words + 1));
+        b->step_stamp = 1;
     }
 }
 
-/* Twice the entries, the current step's moved over. */
-static void __attribute__((noinline)) table_grow(step_table *s)
+/* The log slot of this step's write of `cell`, or −1 (marked or not). */
+static int32_t find_write(const exec_block *b, const word *cell)
 {
-    step_table bigger;
-    table_init(&bigger, s->bits + 1);
-    bigger.stamp = s->stamp;
-    for (size_t i = 0; i < (size_t)1 << s->bits; i++)
-        if (s->entries[i].stamp == s->stamp) {
-            int found;
-            *table_find(&bigger, s->entries[i].cell, &found) = s->entries[i];
-        }
-    bigger.live = s->live;
-    free(s->entries);
-    *s = bigger;
+    for (long j = b->log_n - 1; j >= 0; j--) /* a thread's rewrite: among its own latest writes */
+        if (b->log[j].cell == cell)
+            return (int32_t)j;
+    return -1;
 }
 
-/* The entry of `cell` in the current step, made if new (slot and readers
- * −1). */
-static inline step_entry *table_entry(step_table *s, const word *cell)
+/* Private word i's use in the current step (made if new). */
+static inline step_use *private_use_of(exec_block *b, long i)
 {
-    int found;
-    step_entry *e = table_find(s, cell, &found);
-    if (found)
-        return e;
-    if (__builtin_expect(2 * (s->live + 1) > (1L << s->bits), 0)) {
-        table_grow(s);
-        e = table_find(s, cell, &found);
-    }
-    s->live++;
-    *e = (step_entry){cell, s->stamp, unused};
-    return e;
-}
-
-/* A new step: every entry is now of an older one.  Returns 1 when the
- * stamps wrapped (and the table was cleared). */
-static int table_next_step(step_table *s)
-{
-    s->live = 0;
-    if (++s->stamp != 0)
-        return 0;
-    memset(s->entries, 0, sizeof *s->entries << s->bits); /* no stale stamp may pass for the present */
-    s->stamp = 1;
-    return 1;
-}
-
-/* Private word i's entry in the current step (made if new). */
-static inline step_entry *private_entry(exec_block *b, long i)
-{
-    step_entry *e = &b->private_step[i];
-    if (e->stamp != b->table.stamp)
-        *e = (step_entry){&b->private_cells[i], b->table.stamp, unused};
-    return e;
+    private_use *p = &b->private_step[i];
+    if (p->stamp != b->step_stamp)
+        *p = (private_use){b->step_stamp, unused};
+    return &p->use;
 }
 
 /* ---- races (see the top of this file) ------------------------------------ */
@@ -943,17 +906,18 @@ static void __attribute__((noinline)) grow_log(exec_block *b)
 }
 
 /* The step's write log, with the CREW check: a cell written by two
- * threads in one step is an error.  u: the cell's use in the step. */
-static inline void log_write(exec_thread *t, step_use *u, word *cell, word value, const char *name, long index)
+ * threads in one step is an error.  *slot: the cell's write in the log,
+ * or −1. */
+static inline void log_write(exec_thread *t, int32_t *slot, word *cell, word value, const char *name, long index)
 {
     exec_block *b = t->block;
-    if (__builtin_expect(u->slot >= 0, 0)) {
-        rewrite(t, u->slot, value, name, index);
+    if (__builtin_expect(*slot >= 0, 0)) {
+        rewrite(t, *slot, value, name, index);
         return;
     }
     if (__builtin_expect(b->log_n == b->log_cap, 0))
         grow_log(b);
-    u->slot = (int32_t)b->log_n;
+    *slot = (int32_t)b->log_n;
     b->log[b->log_n++] = (logged_write){cell, value, t->tid};
 }
 
@@ -973,17 +937,21 @@ static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, lon
         return;
     long key = (long)a->id << 40 | group_of(b, i);
     tally(note_access(b, GLOBAL_WRITE, key), key);
-    step_use *u;
+    int32_t *slot, marked;
     if (__builtin_expect(b->race_free, 0)) {
         cell_shadow *s = &b->run->shadows[a->id][i];
         if (note_block(t, s, 1, a->name, i) < 0)
             return; /* a race: the launch stops */
-        u = shadow_use(t, s);
+        step_use *u = shadow_use(t, s);
         note_write(t, u, a->name, i);
+        slot = &u->slot;
     } else {
-        u = &table_entry(&b->table, &a->cells[i])->use;
+        write_mark *mark = &b->run->marks[a->id][i];
+        marked = *mark == b->step_serial ? find_write(b, &a->cells[i]) : -1;
+        slot = &marked;
+        *mark = b->step_serial;
     }
-    log_write(t, u, &a->cells[i], v, a->name, i);
+    log_write(t, slot, &a->cells[i], v, a->name, i);
 }
 
 static int private_ok(exec_thread *t, long i, const char *verb)
@@ -1010,7 +978,7 @@ static word __attribute__((noinline)) pread_checked(exec_thread *t, long i)
     exec_block *b = t->block;
     note_private(b, i);
     if (__builtin_expect(b->race_free, 0)) {
-        int32_t own = note_read(t, &private_entry(b, i)->use, 0, "private", i);
+        int32_t own = note_read(t, private_use_of(b, i), 0, "private", i);
         if (own >= 0)
             return b->log[own].value;
     }
@@ -1023,12 +991,12 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
     if (!private_ok(t, i, "writes") || (b->race_free && !word_fits(t, "private", i, v)))
         return;
     note_private(b, i);
-    step_use *u = &private_entry(b, i)->use;
+    step_use *u = private_use_of(b, i);
     if (b->race_free) {
         b->private_written[i] = b->block_stamp;
         note_write(t, u, "private", i);
     }
-    log_write(t, u, &b->private_cells[i], v, "private", i);
+    log_write(t, &u->slot, &b->private_cells[i], v, "private", i);
 }
 
 /* The common case of each access, with no call: an index in range, a
@@ -1057,19 +1025,14 @@ word exec_gread(exec_thread *t, gmem a, long i)
     return a->cells[i];
 }
 
-/* A write of the fast path: the cell's new entry in the step table, its
- * place in the log.  0 when the fast path does not apply (the step wrote
- * the cell already, or the log is full); nothing changed then. */
-static inline int write_fast(exec_block *b, word *cell, word v, int tid)
+/* A write of the fast path: the cell's mark, its place in the log.  0
+ * when the fast path does not apply (the cell's mark is the step's, or
+ * the log is full); nothing changed then. */
+static inline int write_fast(exec_block *b, write_mark *mark, word *cell, word v, int tid)
 {
-    if (__builtin_expect(b->log_n == b->log_cap || 2 * (b->table.live + 1) > (1L << b->table.bits), 0))
+    if (__builtin_expect(b->log_n == b->log_cap || *mark == b->step_serial, 0))
         return 0;
-    int found;
-    step_entry *e = table_find(&b->table, cell, &found);
-    if (__builtin_expect(found, 0))
-        return 0;
-    b->table.live++;
-    *e = (step_entry){cell, b->table.stamp, {(int32_t)b->log_n, -1, -1}};
+    *mark = b->step_serial;
     b->log[b->log_n++] = (logged_write){cell, v, tid};
     return 1;
 }
@@ -1078,10 +1041,10 @@ static inline int write_fast(exec_block *b, word *cell, word v, int tid)
  * run makes one only when it writes the word). */
 static inline int private_write_fast(exec_block *b, long i, word v, int tid)
 {
-    step_entry *e = &b->private_step[i];
-    if (__builtin_expect(b->log_n == b->log_cap || e->stamp == b->table.stamp, 0))
+    private_use *p = &b->private_step[i];
+    if (__builtin_expect(b->log_n == b->log_cap || p->stamp == b->step_stamp, 0))
         return 0;
-    *e = (step_entry){&b->private_cells[i], b->table.stamp, {(int32_t)b->log_n, -1, -1}};
+    *p = (private_use){b->step_stamp, {(int32_t)b->log_n, -1, -1}};
     b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, tid};
     return 1;
 }
@@ -1092,7 +1055,7 @@ void exec_gwrite(exec_thread *t, gmem a, long i, word v)
     thread_record *me = b->now;
     int round = me->rounds[GLOBAL_WRITE];
     if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds ||
-                             !write_fast(b, &a->cells[i], v, t->tid), 0)) {
+                             !write_fast(b, &b->run->marks[a->id][i], &a->cells[i], v, t->tid), 0)) {
         gwrite_checked(t, a, i, v);
         return;
     }
@@ -1308,8 +1271,7 @@ static void run_steps(exec_block *b, long bid, long blocks)
 {
     int l = b->threads;
     for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
-        if (table_next_step(&b->table))
-            memset(b->private_step, 0, sizeof *b->private_step * (size_t)(b->k->private_words + 1));
+        next_step(b);
         exec_thread t = {0, l, bid, blocks, s, b};
         exec_step step = b->k->steps[s];
         void *args = b->args;
@@ -1430,7 +1392,6 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     b->rounds_cap = 1;
     grow_rounds(b, 8);
     grow_log(b);
-    table_init(&b->table, 10);
     b->bank_seen = calloc((size_t)k->private_words + 1, sizeof *b->bank_seen);
 }
 
@@ -1445,7 +1406,6 @@ static void worker_end(exec_block *b)
         free(b->tallies[kind]);
     }
     free(b->log);
-    free(b->table.entries);
     free(b->bank_seen);
 }
 
