@@ -127,7 +127,8 @@ static void compare_with_model(double n, double mm, double l, const machine *m)
         cr_expect_eq(g->blocks, d->blocks, "%s: grid", d->name);
         cr_expect_eq(g->threads, d->threads, "%s: ℓ", d->name);
         for (long b = 0; b < g->blocks; b++) {
-            block_cost want = expected_block(d, b, n, mm, l, m->warp), *c = kernel_block_cost(g, b);
+            block_cost want = expected_block(d, b, n, mm, l, m->warp);
+            const block_cost *c = kernel_block_cost(g, b);
             cr_expect_eq(c->span, want.span, "%s block %ld: S(B) %g, expected %g", d->name, b, c->span, want.span);
             cr_expect_eq(c->work, want.work, "%s block %ld: W(B) %g, expected %g", d->name, b, c->work, want.work);
             cr_expect_eq(c->reads, want.reads, "%s block %ld: reads %g", d->name, b, c->reads);
