@@ -111,12 +111,14 @@ typedef struct cell_shadow {
 #define TOUCH_BLOCK 0x7fffffffu
 #define SHARED_READ 0x7fffffffu  /* blocks < INT32_MAX (check_launch): never a block */
 
-/* A global cell's mark in a built-in run: the serial number of the last
- * step that wrote it (exec_run.steps gives each step of each block its
- * own; 0: none).  A mark equal to the step's says the step may have
- * written the cell: its log is searched (a serial number that came round
- * again after 2^32 steps finds nothing there); any other says it has not. */
-typedef uint32_t write_mark;
+/* A global cell's mark in a built-in run: the tag of the last step that
+ * wrote it (0: none).  Each step of each block draws a tag, 16 bits of a
+ * counter all workers share, scattered (Fibonacci hashing) and never 0.  A
+ * mark equal to the step's tag says the step may have written the cell:
+ * its log is searched (an older step's tag that happens to be the same,
+ * about one write in 65535, finds nothing there); any other says it has
+ * not. */
+typedef uint16_t write_mark;
 
 /* Bytes the run holds per global word: the word, and its shadow in a
  * race-free run, its mark in a built-in one. */
@@ -132,7 +134,7 @@ struct exec_run {
     gmem *arrays;
     cell_shadow **shadows;  /* per array, one per cell (race-free runs) */
     write_mark **marks;     /* per array, one per cell (built-in runs) */
-    uint32_t steps;         /* steps begun, all blocks and workers (atomic): write_mark's serial numbers */
+    uint32_t steps;         /* steps begun, all blocks and workers (atomic): write_mark's tags */
     int n_arrays;
     double array_bytes;     /* held by the arrays and their shadows */
     double budget;          /* bytes the arrays may take (measured at the first exec_alloc) */
@@ -270,7 +272,7 @@ struct exec_block {
     /* the step's writes; a cell's mark (or its use) finds its write (CREW) */
     logged_write *log;
     long log_n, log_cap;
-    uint32_t step_serial;      /* the current step's (write_mark) */
+    write_mark step_tag;       /* the current step's (write_mark) */
     uint32_t step_stamp;       /* the worker's steps, from 1: private_use's stamps */
     uint32_t *bank_seen;       /* per private word (fullest_bank) */
     uint32_t bank_stamp;
@@ -607,14 +609,15 @@ static void crew(exec_thread *t, const char *fmt, ...)
 
 /* ---- the step's uses ------------------------------------------------------------ */
 
-/* A new step: a serial number for the marks, a stamp for the private
+/* A new step: a tag for the marks, a stamp for the private
  * uses (all cleared when the stamps wrap: no stale stamp may pass for
  * the present). */
 static void next_step(exec_block *b)
 {
     if (!b->race_free)
-        while ((b->step_serial = __atomic_add_fetch(&b->run->steps, 1, __ATOMIC_RELAXED)) == 0)
-            ;
+        do
+            b->step_tag = (write_mark)((__atomic_add_fetch(&b->run->steps, 1, __ATOMIC_RELAXED) * 0x9E3779B1u) >> 16);
+        while (b->step_tag == 0);
     if (++b->step_stamp == 0) {
         memset(b->private_step, 0, sizeof *b->private_step * (size_t)(b->k->private_words + 1));
         b->step_stamp = 1;
@@ -947,9 +950,9 @@ static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, lon
         slot = &u->slot;
     } else {
         write_mark *mark = &b->run->marks[a->id][i];
-        marked = *mark == b->step_serial ? find_write(b, &a->cells[i]) : -1;
+        marked = *mark == b->step_tag ? find_write(b, &a->cells[i]) : -1;
         slot = &marked;
-        *mark = b->step_serial;
+        *mark = b->step_tag;
     }
     log_write(t, slot, &a->cells[i], v, a->name, i);
 }
@@ -1030,9 +1033,9 @@ word exec_gread(exec_thread *t, gmem a, long i)
  * the log is full); nothing changed then. */
 static inline int write_fast(exec_block *b, write_mark *mark, word *cell, word v, int tid)
 {
-    if (__builtin_expect(b->log_n == b->log_cap || *mark == b->step_serial, 0))
+    if (__builtin_expect(b->log_n == b->log_cap || *mark == b->step_tag, 0))
         return 0;
-    *mark = b->step_serial;
+    *mark = b->step_tag;
     b->log[b->log_n++] = (logged_write){cell, v, tid};
     return 1;
 }
