@@ -224,7 +224,7 @@ Test(exec_scale, arrays_that_cannot_fit_are_refused_before_any_launch_with_the_f
                                     "arrays would then take 44703.48 GiB", "GiB are available",
                                     "MemAvailable", NULL});
     expect_refused("run programs/scan.cfg --exec --set program=sum --set n=1e12",
-                   (const char *[]){"program 'sum': array", "12 bytes per word", "11175.87 GiB", NULL});
+                   (const char *[]){"program 'sum': array", "10 bytes per word", "9313.23 GiB", NULL});
 #ifndef MCM_SANITIZE /* ASan reserves terabytes of address space: no cap there */
     /* under an address-space limit of about 1 GiB: 50·10^6 words of 48 bytes do not fit */
     char err[8192];
