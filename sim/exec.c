@@ -136,7 +136,7 @@ struct exec_run {
     write_mark **marks;     /* per array, one per cell (built-in runs) */
     uint32_t steps;         /* steps begun, all blocks and workers (atomic): write_mark's tags */
     int n_arrays;
-    double array_bytes;     /* held by the arrays and their shadows */
+    double array_bytes;     /* held by the arrays, with their shadows or marks */
     double budget;          /* bytes the arrays may take (measured at the first exec_alloc) */
     const char *budget_source;
     exec_whereabouts *here;       /* exec_set_whereabouts, or NULL */
@@ -229,7 +229,7 @@ typedef struct worker_job worker_job;
  * chunks). */
 typedef struct launch_state {
     chunk *chunks;
-    long n_chunks, chunk_blocks;
+    long n_chunks;
     long next_chunk;     /* the next chunk not yet taken (atomic) */
     long failed_chunk;   /* the first chunk with an error so far, or n_chunks (atomic) */
     int raced;           /* blocks raced (several threads; atomic) */
@@ -1483,7 +1483,6 @@ static void cut_chunks(launch_state *ls, long blocks, int workers)
 {
     long size = workers == 1 ? blocks : blocks / (16L * workers);
     size = size < 1 ? 1 : workers > 1 && size > 4096 ? 4096 : size;
-    ls->chunk_blocks = size;
     ls->n_chunks = (blocks + size - 1) / size;
     ls->chunks = calloc((size_t)ls->n_chunks, sizeof *ls->chunks);
     for (long c = 0; c < ls->n_chunks; c++) {

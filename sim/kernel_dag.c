@@ -248,15 +248,6 @@ void kernel_append_costs(kernel *k, long first, const block_cost *c)
     k->n_runs++;
 }
 
-void kernel_set_block_costs(kernel *k, const block_cost *costs)
-{
-    free(k->runs);
-    k->runs = NULL;
-    k->n_runs = 0;
-    for (long b = 0; b < k->blocks; b++)
-        kernel_append_costs(k, b, &costs[b]);
-}
-
 int kernel_dag_check_count(const char *program, double kernels)
 {
     if (kernels <= KERNELS_MAX)

@@ -131,9 +131,6 @@ static inline long kernel_run_blocks(const kernel *k, long r)
  * reaches on to the next run appended, or to the last block). */
 void kernel_append_costs(kernel *k, long first, const block_cost *c);
 
-/* Give k the costs of each of its blocks, costs[0 .. k->blocks), as runs. */
-void kernel_set_block_costs(kernel *k, const block_cost *costs);
-
 typedef struct kernel_dag {
     char *name;
     kernel *kernels;
