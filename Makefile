@@ -6,6 +6,7 @@
 #   make bench    simulated blocks per second and peak memory, beside a
 #                 minimal SimGrid program (the engine's floor); the run
 #                 files, exec mode and `make validate`, timed
+#                 (make bench-exec: exec mode's figures alone)
 #   make fuzz     the libFuzzer targets (run files, formulas), FUZZ_SECONDS
 #                 each (default 60), under ASan + UBSan, with clang
 #   make lessons  draw the lessons' pictures (programs/lectures/img/), each
@@ -17,7 +18,7 @@ CC       ?= cc
 SAN      ?= 0
 DATADIR  := $(CURDIR)
 
-CFLAGS   += -std=c11 -O2 -g -Wall -Wextra -Wshadow -Wstrict-prototypes \
+CFLAGS   += -std=c11 -O2 -g -pthread -Wall -Wextra -Wshadow -Wstrict-prototypes \
             -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DMCMSIM_DATADIR='"$(DATADIR)"'
 LDLIBS   += -lsimgrid -lconfig -lmuparser -lcjson -lgsl -lgslcblas -lseccomp -lm -ldl
 
@@ -45,7 +46,7 @@ layer_inc = $(strip $(if $(filter sim/base/% machine/%,$1),$(INC_base),\
                     $(if $(filter programs/%,$1),$(INC_cases),$(INC_app)))))))
 # a user program (sim/exec/user_program.c) is a shared object that calls the
 # exec layer in the binary that loads it: the binary exports its symbols
-LDFLAGS  += -rdynamic
+LDFLAGS  += -rdynamic -pthread
 TEST_JOBS := 2
 TEST_ENV  :=
 ifeq ($(SAN),1)
@@ -172,6 +173,11 @@ $(BUILD)/bench/%: sim/bench/%.c $(BUILD)/libmcmsim.a | $(BUILD)/.setup
 
 bench: $(BENCH_BIN) $(MCMSIM) $(BUILD)/validate/validate
 	$(BUILD)/bench/bench $(BUILD)/bench/floor $(MCMSIM) $(BUILD)/validate/validate
+
+# Exec mode's figures alone: every run file with --exec, and Stockham 2^20.
+.PHONY: bench-exec
+bench-exec: $(BENCH_BIN) $(MCMSIM)
+	$(BUILD)/bench/bench $(BUILD)/bench/floor $(MCMSIM) - --exec-only
 
 # Fuzzing: the library again, built by clang for libFuzzer, in build-fuzz/;
 # the corpus is a temporary copy of every run file and machine preset.

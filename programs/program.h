@@ -16,6 +16,7 @@
 #define MCM_PROGRAM_H
 
 #include "dmm_umm.h"
+#include "exec_process.h"
 #include "formula.h"
 #include "kernel_dag.h"
 #include "machine.h"
@@ -86,11 +87,14 @@ access_hook program_accesses(const config_setting_t *program, const char *name);
 int program_closed_form(const config_setting_t *program, const char *name, const vars *params,
                         const machine *m, closed_form *out);
 
-/* Run the point's program in exec mode into *out (user_program.h): a
- * user's `source` file, or a built-in's kernels; -1 with fail() if the
- * program has no kernels written once (a `kernels` list) or they fail. */
-int program_run_exec(const config_setting_t *program, const char *name, const vars *params, const machine *m,
-                     exec_result *out);
+/* The point's program in exec mode, started in the exec process x (its
+ * launches on up to `threads` threads; `params` must live until it ends:
+ * user_program_start): a user's `source` file always, a built-in's
+ * kernels written once when `asked` (--exec).  1 when started; 0 when the
+ * point is not run in exec mode (program_build builds its DAG); -1 with
+ * fail(), a `kernels` list asked for exec mode among others. */
+int program_start_exec(const config_setting_t *program, const char *name, const vars *params, const machine *m,
+                       int asked, int threads, exec_process *x);
 
 /* The path of a built-in's kernels file (mcmsim's source folder joined
  * with b->kernels) into out; -1 with fail() if it has none. */

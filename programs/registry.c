@@ -240,24 +240,33 @@ static int check_constraints(const config_setting_t *program, const vars *params
     return 0;
 }
 
+/* The point's program checked (its keys, its constraints); 1 with its
+ * source file's path when it comes from the user's file, else 0; -1 with
+ * fail(). */
+static int checked_source(const config_setting_t *program, const char *name, const vars *params, const machine *m,
+                          char *source, size_t size)
+{
+    char where[512];
+    setting_where(program, where, sizeof where);
+    if (!config_setting_is_group(program))
+        return fail("%s: 'program' must be a group { name = ...; ... }", where);
+    if (program_check(program) < 0 || check_constraints(program, params, m) < 0)
+        return -1;
+    return builtin_of(program, name) ? 0 : source_path(program, source, size);
+}
+
 kernel_dag *program_build(const config_setting_t *program, const char *name, const vars *params,
                           const machine *m)
 {
     char where[512];
     setting_where(program, where, sizeof where);
-    if (!config_setting_is_group(program)) {
-        fail("%s: 'program' must be a group { name = ...; ... }", where);
-        return NULL;
-    }
-    if (program_check(program) < 0 || check_constraints(program, params, m) < 0)
-        return NULL;
-    const builtin_program *b = builtin_of(program, name);
     char source[2048];
-    int has_source = b ? 0 : source_path(program, source, sizeof source);
+    int has_source = checked_source(program, name, params, m, source, sizeof source);
     if (has_source < 0)
         return NULL;
     if (has_source)
         return user_program_build(source, params, m);
+    const builtin_program *b = builtin_of(program, name);
     const config_setting_t *kernels = config_setting_get_member(program, "kernels");
     if (kernels && !b)
         return config_program_build(program_name(program, name), kernels, params, m);
@@ -278,26 +287,22 @@ int builtin_kernels_path(const builtin_program *b, char *out, size_t size)
     return 0;
 }
 
-int program_run_exec(const config_setting_t *program, const char *name, const vars *params, const machine *m,
-                     exec_result *out)
+int program_start_exec(const config_setting_t *program, const char *name, const vars *params, const machine *m,
+                       int asked, int threads, exec_process *x)
 {
     char where[512];
     setting_where(program, where, sizeof where);
-    if (!config_setting_is_group(program))
-        return fail("%s: 'program' must be a group { name = ...; ... }", where);
-    if (program_check(program) < 0 || check_constraints(program, params, m) < 0)
-        return -1;
-    const builtin_program *b = builtin_of(program, name);
     char source[2048];
-    int has_source = b ? 0 : source_path(program, source, sizeof source);
-    if (has_source < 0)
-        return -1;
+    int has_source = checked_source(program, name, params, m, source, sizeof source);
+    if (has_source < 0 || (!has_source && !asked))
+        return has_source;
+    const builtin_program *b = builtin_of(program, name);
     if (!has_source && !b)
         return fail("%s: program '%s' is a `kernels` list, which has no kernels to run: --exec runs a built-in "
                     "case study's kernels or a C file (`source`)", where, program_name(program, name));
     if (b && builtin_kernels_path(b, source, sizeof source) < 0)
         return -1;
-    return user_program_run(source, params, m, out);
+    return user_program_start(x, source, params, m, threads) < 0 ? -1 : 1;
 }
 
 static int by_path(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }

@@ -476,12 +476,14 @@ static inline kernel_dag *dag_at_documented_costs(const kernel_dag *model, block
     kernel_dag *dag = kernel_dag_new(model->name);
     for (int k = 0; k < model->n; k++) {
         kernel copy = model->kernels[k];
-        copy.per_block = malloc(sizeof *copy.per_block * (size_t)copy.blocks); /* the DAG owns it */
+        copy.runs = NULL; /* the costs below, as runs the DAG takes over */
+        copy.n_runs = 0;
         for (long b = 0; b < copy.blocks; b++) {
             block_expected e = expected(&model->kernels[k], b, ctx);
-            copy.per_block[b] = (block_cost){.span = e.span, .work = e.work, .reads = e.reads, .writes = e.writes};
+            block_cost c = {.span = e.span, .work = e.work, .reads = e.reads, .writes = e.writes};
+            kernel_append_costs(&copy, b, &c);
         }
-        copy.cost = copy.per_block[0];
+        copy.cost = copy.runs[0].cost;
         cr_assert_geq(kernel_dag_chain(dag, &copy), 0, "%s", fail_message());
     }
     return dag;

@@ -123,7 +123,7 @@ Test(banks, exec_mode_charges_the_conflicts_it_counts)
         exec_run *r = exec_begin("banks", &m);
         strided_args a = {strides[i]};
         cr_assert_eq(exec_launch(r, &strided_kernel, 1, 32, &a), 0, "%s", fail_message());
-        cr_expect_eq(exec_dag(r)->kernels[0].per_block[0].bank_conflicts, extra[i], "stride %d",
+        cr_expect_eq(kernel_block_cost(&exec_dag(r)->kernels[0], 0)->bank_conflicts, extra[i], "stride %d",
                      strides[i]);
         exec_end(r);
     }

@@ -483,7 +483,7 @@ Test(cache, exec_mode_fills_each_blocks_sectors_from_its_accesses)
     m.l2_words = 32 * 16;
     m.blocks_per_sm = 1;
     exec_run *r = run_triple(&m, 1, 1);
-    const cache_sectors *s = &exec_dag(r)->kernels[0].per_block[0].sectors;
+    const cache_sectors *s = &kernel_block_cost(&exec_dag(r)->kernels[0], 0)->sectors;
     cr_expect_eq(s->measured, 1);
     cr_expect_eq(s->first_read, LEVEL_L2, "the arrays were copied in before the launch");
     cr_expect_eq(s->l2_reads, 8, "%g", s->l2_reads);
@@ -504,11 +504,12 @@ Test(cache, with_the_caches_off_every_cost_is_todays)
     exec_run *with = run_triple(&on, 16, 1), *without = run_triple(&off, 16, 1);
     const kernel *kw = &exec_dag(with)->kernels[0], *ko = &exec_dag(without)->kernels[0];
     for (long b = 0; b < 16; b++) {
-        block_cost cw = kw->per_block[b];
+        block_cost cw = *kernel_block_cost(kw, b);
+        const block_cost *co = kernel_block_cost(ko, b);
         cr_expect_eq(cw.sectors.measured, 1);
-        cr_expect_eq(ko->per_block[b].sectors.measured, 0, "no caches: nothing measured");
-        cw.sectors = ko->per_block[b].sectors;
-        cr_expect(memcmp(&cw, &ko->per_block[b], sizeof cw) == 0, "block %ld: the same costs besides", b);
+        cr_expect_eq(co->sectors.measured, 0, "no caches: nothing measured");
+        cw.sectors = co->sectors;
+        cr_expect(memcmp(&cw, co, sizeof cw) == 0, "block %ld: the same costs besides", b);
     }
     sim_result a = simulate(exec_dag(with), &off), b = simulate(exec_dag(without), &off);
     cr_expect_eq(a.T, b.T, "a DAG run through the caches, on a machine without: today's T");
@@ -530,8 +531,8 @@ Test(cache, the_fast_path_and_the_checked_path_record_the_same_sectors)
     m.blocks_per_sm = 2;
     exec_run *fast = run_triple(&m, 8, 0), *checked = run_triple(&m, 8, 1);
     for (long b = 0; b < 8; b++)
-        cr_expect(memcmp(&exec_dag(fast)->kernels[0].per_block[b].sectors,
-                         &exec_dag(checked)->kernels[0].per_block[b].sectors, sizeof(cache_sectors)) == 0,
+        cr_expect(memcmp(&kernel_block_cost(&exec_dag(fast)->kernels[0], b)->sectors,
+                         &kernel_block_cost(&exec_dag(checked)->kernels[0], b)->sectors, sizeof(cache_sectors)) == 0,
                   "block %ld", b);
     exec_end(fast);
     exec_end(checked);

@@ -564,7 +564,7 @@ Test(card, exec_mode_dags_carry_measured_classes)
     exec_run *r = exec_begin("classes", &m);
     axpy_args a = {exec_alloc(r, "x", 32), exec_alloc(r, "y", 32)};
     cr_assert_eq(exec_launch(r, &axpy_kernel, 2, 16, &a), 0, "%s", fail_message());
-    const block_cost *c = &exec_dag(r)->kernels[0].per_block[1];
+    const block_cost *c = kernel_block_cost(&exec_dag(r)->kernels[0], 1);
     cr_expect_eq(c->classes, 1);
     /* thread 0 makes S(B): 3 plain + 2 private + 2 mulmod (11 each) + 1 addmod (5) = 32 */
     cr_expect_eq(c->span, 32);

@@ -47,10 +47,10 @@ Test(exec, coalesced_kernel_computes_and_costs_as_the_model_says)
     for (long i = 0; i < 1024; i++)
         cr_assert_eq(y->cells[i], x->cells[i] + 1, "y[%ld]", i);
     const kernel *k = &exec_dag(r)->kernels[0];
-    cr_expect_eq(k->per_block[5].span, 5, "one modular addition: 5 operations");
-    cr_expect_eq(k->per_block[5].work, 64 * 5);
-    cr_expect_eq(k->per_block[5].reads, 1, "one coalesced word per thread");
-    cr_expect_eq(k->per_block[5].writes, 1);
+    cr_expect_eq(kernel_block_cost(k, 5)->span, 5, "one modular addition: 5 operations");
+    cr_expect_eq(kernel_block_cost(k, 5)->work, 64 * 5);
+    cr_expect_eq(kernel_block_cost(k, 5)->reads, 1, "one coalesced word per thread");
+    cr_expect_eq(kernel_block_cost(k, 5)->writes, 1);
     /* the same kernel declared in model mode simulates to the same T */
     kernel_dag *model = kernel_dag_new("model");
     kernel decl = test_kernel("add_one", 16, 64, 5, 1, 1);
@@ -78,7 +78,7 @@ Test(exec, scattered_reads_cost_one_transaction_per_thread)
     cr_assert_eq(exec_launch(r, &scattered_kernel, 64, 64, &a), 0, "%s", fail_message());
     for (long i = 0; i < 4096; i++)
         cr_assert_eq(y->cells[i], x->cells[(i * 33) % 4096]);
-    const block_cost *c = &exec_dag(r)->kernels[0].per_block[0];
+    const block_cost *c = kernel_block_cost(&exec_dag(r)->kernels[0], 0);
     cr_expect_eq(c->reads, m.warp, "w groups per warp: w coalesced-word equivalents per thread");
     cr_expect_eq(c->writes, 1);
     int n;
@@ -136,7 +136,7 @@ Test(exec, steps_are_synchronous)
     cr_assert_eq(exec_launch(r, &shift_kernel, 2, 64, &a), 0, "%s", fail_message());
     for (long i = 0; i < 128; i++)
         cr_expect_eq(a.out->cells[i], 100 + (i % 64 + 1) % 64, "out[%ld]", i);
-    const block_cost *c = &exec_dag(r)->kernels[0].per_block[1];
+    const block_cost *c = kernel_block_cost(&exec_dag(r)->kernels[0], 1);
     cr_expect_eq(c->span, 3, "a private access is a local operation: 2 in step 0, 1 in step 1");
     exec_end(r);
 }

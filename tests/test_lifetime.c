@@ -5,7 +5,9 @@
  * SIGTERM); within seconds its simulation children must be gone and the
  * directory must hold no platform file, and no trace (whole or .part)
  * when the run was asked for one.  A sweep of two such points on two
- * jobs has two children: both must go.  And a program too large for
+ * jobs has two children: both must go; so must two exec processes (a
+ * sweep of two points in exec mode, their launches on threads).  And a
+ * program too large for
  * memory is refused before it is built, naming the limit.
  *
  * The binary is found through $MCMSIM (set by `make test`).
@@ -81,9 +83,10 @@ static int stray_files(const char *dir)
     return n;
 }
 
-/* Kill mcmsim with `sig` once it runs `sims` simulations; with a trace
- * asked for when `trace`, on two jobs when sims = 2 (a sweep of two). */
-static void kill_mid_run(int sig, int trace, int sims)
+/* Kill mcmsim with `sig` once it runs `sims` simulations (exec: exec
+ * processes); with a trace asked for when `trace`, on two jobs when sims
+ * = 2 (a sweep of two). */
+static void kill_mid(int sig, int trace, int sims, int exec)
 {
     const char *bin = getenv("MCMSIM");
     cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
@@ -94,9 +97,14 @@ static void kill_mid_run(int sig, int trace, int sims)
     cr_assert_not_null(f);
     /* 2.1·10^9 blocks, block by block (in waves they take a moment):
      * minutes of simulation, far more than the test waits */
-    fprintf(f, "machine = \"mcm\";\n"
-               "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; s = 2; }; };\n%s",
-            sims == 2 ? "sweep = { s = [2, 4]; };\n" : "");
+    if (exec) /* Euclid at n = 20000 in exec mode: minutes too */
+        fprintf(f, "machine = \"mcm\";\n"
+                   "program = { name = \"euclid\"; params = { n = 20000; m = 20000; l = 256; s = 1; }; };\n%s",
+                sims == 2 ? "sweep = { s = [1, 2]; };\n" : "");
+    else
+        fprintf(f, "machine = \"mcm\";\n"
+                   "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; s = 2; }; };\n%s",
+                sims == 2 ? "sweep = { s = [2, 4]; };\n" : "");
     fclose(f);
     char trace_path[128];
     snprintf(trace_path, sizeof trace_path, "%s/trace.csv", dir);
@@ -108,6 +116,8 @@ static void kill_mid_run(int sig, int trace, int sims)
             _exit(126);
         if (trace)
             execl(bin, bin, "run", cfg, "--block-by-block", "--trace", trace_path, (char *)NULL);
+        else if (exec)
+            execl(bin, bin, "run", cfg, "--exec", "--jobs", sims == 2 ? "2" : "1", (char *)NULL);
         else
             execl(bin, bin, "run", cfg, "--block-by-block", "--jobs", sims == 2 ? "2" : "1", (char *)NULL);
         _exit(127);
@@ -115,7 +125,8 @@ static void kill_mid_run(int sig, int trace, int sims)
     pid_t sim[2] = {0, 0};
     for (int i = 0; i < 200 && children_of(mcmsim, sim, 2) < sims; i++)
         nap(0.05);
-    cr_assert(sim[sims - 1] > 0, "mcmsim started no %d simulation processes within 10 s", sims);
+    cr_assert(sim[sims - 1] > 0, "mcmsim started no %d %s processes within 10 s", sims,
+              exec ? "exec" : "simulation");
     nap(0.5); /* well inside the simulation */
     cr_assert_eq(kill(mcmsim, sig), 0);
     int status;
@@ -128,12 +139,14 @@ static void kill_mid_run(int sig, int trace, int sims)
             nap(0.05);
         if (!gone)
             kill(sim[c], SIGKILL); /* leave nothing behind, then fail */
-        cr_expect(gone, "the simulation process %d outlived mcmsim by 5 s", (int)sim[c]);
+        cr_expect(gone, "the %s process %d outlived mcmsim by 5 s", exec ? "exec" : "simulation", (int)sim[c]);
     }
     cr_expect_eq(stray_files(dir), 0, "a file (temporary, or a partial trace) was left in %s", dir);
     remove(cfg);
     rmdir(dir);
 }
+
+static void kill_mid_run(int sig, int trace, int sims) { kill_mid(sig, trace, sims, 0); }
 
 Test(lifetime, sigkill_mid_run_leaves_no_process_and_no_file, .timeout = 60)
 {
@@ -163,6 +176,16 @@ Test(lifetime, sigterm_mid_sweep_on_two_jobs_stops_both_children, .timeout = 60)
 Test(lifetime, sigkill_mid_sweep_on_two_jobs_stops_both_children, .timeout = 60)
 {
     kill_mid_run(SIGKILL, 0, 2);
+}
+
+Test(lifetime, sigkill_mid_exec_sweep_stops_both_exec_processes, .timeout = 60)
+{
+    kill_mid(SIGKILL, 0, 2, 1);
+}
+
+Test(lifetime, sigterm_mid_exec_sweep_stops_both_exec_processes, .timeout = 60)
+{
+    kill_mid(SIGTERM, 0, 2, 1);
 }
 
 /* A two-line run file that asks for 10^8 kernels: refused at once, naming

@@ -422,11 +422,11 @@ static kernel_dag *random_dag(rng *g, int whole_words)
         double divide = whole_words ? 1 : 7;
         kernel k = test_kernel(name, 1 + (long)rng_below(g, 60), 32 * (1 + (int)rng_below(g, 8)), 1,
                                (double)rng_below(g, 300) / divide, (double)rng_below(g, 300) / divide);
-        k.per_block = malloc(sizeof *k.per_block * (size_t)k.blocks);
         for (long b = 0; b < k.blocks; b++) {
-            k.per_block[b] = k.cost;
-            k.per_block[b].span = 1 + (double)rng_below(g, 100000) / 41.0;
-            k.per_block[b].work = k.threads * k.per_block[b].span * (1 + (double)rng_below(g, 400) / 100.0);
+            block_cost c = k.cost;
+            c.span = 1 + (double)rng_below(g, 100000) / 41.0;
+            c.work = k.threads * c.span * (1 + (double)rng_below(g, 400) / 100.0);
+            kernel_append_costs(&k, b, &c);
         }
         cr_assert_eq(kernel_dag_add(dag, &k), i, "%s", fail_message());
         for (int j = 0; j < i; j++)

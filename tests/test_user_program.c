@@ -414,7 +414,7 @@ Test(user_program, the_reuse_examples_run_and_check_with_the_caches_and_without)
             for (int with = 0; with < 2; with++) {
                 kernel_dag *dag = user_program_build(source, &shapes[e][c], with ? &cached : &m);
                 cr_assert_not_null(dag, "%s, shape %d: %s", names[e], c, fail_message());
-                cr_expect_eq(dag->kernels[0].per_block[0].sectors.measured, with, "%s: through the caches?",
+                cr_expect_eq(kernel_block_cost(&dag->kernels[0], 0)->sectors.measured, with, "%s: through the caches?",
                              names[e]);
                 kernel_dag_free(dag);
             }
@@ -437,7 +437,7 @@ Test(user_program, horners_coefficients_come_from_the_l1)
     vars params = test_params("n d l", 64.0, 7.0, 64.0);
     kernel_dag *dag = user_program_build(source, &params, &m);
     cr_assert_not_null(dag, "%s", fail_message());
-    const cache_sectors *s = &dag->kernels[0].per_block[0].sectors;
+    const cache_sectors *s = &kernel_block_cost(&dag->kernels[0], 0)->sectors;
     cr_expect_eq(s->l2_reads, 4 + 4 + 1, "%g", s->l2_reads);
     cr_expect_eq(s->dram_reads, 0, "%g", s->dram_reads);
     cr_expect_eq(s->l1_wavefronts, 1 + 2 * 7, "%g", s->l1_wavefronts);

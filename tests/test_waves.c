@@ -193,11 +193,11 @@ static kernel_dag *random_dag(rng *g)
         kernel k = test_kernel(name, 1 + (long)rng_below(g, 400), 32 * (1 + (int)rng_below(g, 4)),
                                (double)rng_below(g, 30), (double)rng_below(g, 3), (double)rng_below(g, 3));
         if (rng_below(g, 5) == 0) { /* blocks of different costs, as exec mode makes */
-            k.per_block = malloc(sizeof *k.per_block * (size_t)k.blocks);
             for (long b = 0; b < k.blocks; b++) {
-                k.per_block[b] = k.cost;
-                k.per_block[b].span = (double)rng_below(g, 30);
-                k.per_block[b].work = k.threads * k.per_block[b].span;
+                block_cost c = k.cost;
+                c.span = (double)rng_below(g, 30);
+                c.work = k.threads * c.span;
+                kernel_append_costs(&k, b, &c);
             }
         }
         cr_assert_eq(kernel_dag_add(dag, &k), i, "%s", fail_message());

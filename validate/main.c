@@ -36,6 +36,7 @@
 #include "card.h"
 #include "engine.h"
 #include "fail.h"
+#include "job_pool.h"
 #include "measured.h"
 #include "program.h"
 #include "sessions.h"
@@ -233,65 +234,98 @@ static const vpoint *simulated_before(const vpoint *p, const validation *v, cons
     return NULL;
 }
 
+/* A set's points under way (job_pool.h): point i's simulation, its
+ * state. */
+enum { POINT_DONE, POINT_SIMULATING, POINT_ANSWERED };
+
+typedef struct set_run {
+    validation *v;
+    const validation *earlier;
+    int n_earlier, without_caches;
+    machine m;
+    sim_job *job;        /* per slot: point i's is job[i % jobs] */
+    sim_result *result;
+    int jobs;
+    char *state;         /* per point: POINT_* */
+} set_run;
+
+/* Point i: its figures from an earlier set, or its simulation started. */
+static int point_start(void *ctx, long i)
+{
+    set_run *s = ctx;
+    vpoint *p = &s->v->pts[i];
+    const vpoint *same = simulated_before(p, s->v, s->earlier, s->n_earlier);
+    s->state[i] = POINT_DONE;
+    if (same || (s->without_caches && !p->cached)) { /* done at once: no simulation for it */
+        if (s->without_caches)
+            p->sim_ms_off = same ? same->sim_ms_off : p->sim_ms;
+        else {
+            p->sim_ms = same->sim_ms;
+            p->launches = same->launches;
+            p->rounds = same->rounds;
+        }
+        return 0;
+    }
+    if (sim_start(p->dag, &s->m, NULL, &s->result[i % s->jobs], &s->job[i % s->jobs]) < 0)
+        return fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
+                    fail_message());
+    s->state[i] = POINT_SIMULATING;
+    return 0;
+}
+
+static int point_fd(void *ctx, long i)
+{
+    set_run *s = ctx;
+    return s->state[i] == POINT_SIMULATING ? s->job[i % s->jobs].fd : -1;
+}
+
+static void point_advance(void *ctx, long i, int ready)
+{
+    set_run *s = ctx;
+    if (ready && s->state[i] == POINT_SIMULATING)
+        s->state[i] = POINT_ANSWERED;
+}
+
+static int point_finish(void *ctx, long i)
+{
+    set_run *s = ctx;
+    if (s->state[i] != POINT_ANSWERED)
+        return 0;
+    s->state[i] = POINT_DONE;
+    return point_done(&s->v->pts[i], &s->m, &s->job[i % s->jobs], s->without_caches);
+}
+
+static void point_abandon(void *ctx, long i)
+{
+    set_run *s = ctx;
+    if (s->state[i] != POINT_DONE)
+        sim_abandon(&s->job[i % s->jobs]);
+    s->state[i] = POINT_DONE;
+}
+
 /* Simulate every point of the set on its machine (graph launches), as
- * many at once as there are cores; each point's figures are its own, so
- * the order they finish in changes nothing.  A point simulated in an
+ * many at once as there are cores (job_pool.h).  A point simulated in an
  * earlier set (set b repeats set a's sizes on the same machine) is not
  * simulated again.  without_caches: the machine without the caches of
  * exec mode, the points that ran through them only (into sim_ms_off; the
  * others' sim_ms_off is their sim_ms). */
 static int set_simulate(validation *v, const validation *earlier, int n_earlier, int without_caches)
 {
-    machine m = v->card;
-    if (machine_set_field(&m, "launch", "graph") <= 0 ||
-        (without_caches && machine_set_field(&m, "l1_words", "0") <= 0))
+    set_run s = {v, earlier, n_earlier, without_caches, v->card, NULL, NULL, 0, NULL};
+    if (machine_set_field(&s.m, "launch", "graph") <= 0 ||
+        (without_caches && machine_set_field(&s.m, "l1_words", "0") <= 0))
         return fail("machine keys launch = graph, l1_words = 0: %s", fail_message());
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int jobs = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
-    sim_job *job = calloc((size_t)jobs, sizeof *job);
-    sim_result *result = calloc((size_t)jobs, sizeof *result);
-    char *copied = calloc((size_t)v->n + 1, 1);
-    if (!job || !result || !copied) {
-        free(job);
-        free(result);
-        free(copied);
-        return fail("validate: out of memory for %d simulations at once", jobs);
-    }
-    int next = 0, oldest = 0, rc = 0; /* points [oldest, next) are under way */
-    while (oldest < next || (rc == 0 && next < v->n)) {
-        if (rc == 0 && next < v->n && next - oldest < jobs) {
-            vpoint *p = &v->pts[next];
-            const vpoint *same = simulated_before(p, v, earlier, n_earlier);
-            if (same || (without_caches && !p->cached)) { /* the point is done: no job under way for it */
-                if (without_caches)
-                    p->sim_ms_off = same ? same->sim_ms_off : p->sim_ms;
-                else {
-                    p->sim_ms = same->sim_ms;
-                    p->launches = same->launches;
-                    p->rounds = same->rounds;
-                }
-                copied[next++] = 1;
-                continue;
-            }
-            if (sim_start(p->dag, &m, NULL, &result[next % jobs], &job[next % jobs]) < 0) {
-                rc = fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
-                          fail_message());
-                continue;
-            }
-            next++;
-            continue;
-        }
-        int i = oldest++;
-        if (copied[i])
-            continue;
-        if (rc < 0)
-            sim_abandon(&job[i % jobs]);
-        else
-            rc = point_done(&v->pts[i], &m, &job[i % jobs], without_caches);
-    }
-    free(job);
-    free(result);
-    free(copied);
+    s.jobs = cores < 1 ? 1 : cores > JOB_POOL_MAX ? JOB_POOL_MAX : (int)cores;
+    s.job = calloc((size_t)s.jobs, sizeof *s.job);
+    s.result = calloc((size_t)s.jobs, sizeof *s.result);
+    s.state = calloc((size_t)v->n + 1, 1);
+    job_pool pool = {&s, point_start, point_fd, point_advance, point_finish, point_abandon, s.jobs, 1000};
+    int rc = s.job && s.result && s.state ? job_pool_run(&pool, v->n, NULL)
+                                          : fail("validate: out of memory for %d simulations at once", s.jobs);
+    free(s.job);
+    free(s.result);
+    free(s.state);
     return rc;
 }
 

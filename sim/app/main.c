@@ -3,18 +3,22 @@
  *
  *   mcmsim run FILE.cfg [--machine NAME|FILE] [--set key=value]... [--format text|json|csv]
  *                       [--trace FILE.csv] [--paje FILE.trace] [--exec]
- *                       [--jobs N] [--progress] [--block-by-block]
+ *                       [--jobs N] [--progress] [--block-by-block] [--shard K/N]
  *   mcmsim compare FILE.cfg [--machine NAME|FILE] [--set key=value]...
  *   mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup|warps] [--machine NAME|FILE]
  *                        [--set key=value]...
+ *   mcmsim merge A.csv B.csv ...
  *   mcmsim list
  *   mcmsim --help | --version
  *
  * `run` simulates every point of the run file, then prints them all; any
  * error stops it with one message on stderr and exit status 1.  The points
  * of a sweep simulate on every core (--jobs), each in its own child
- * process, and are reported in the sweep's order: the output is the same
- * whatever the jobs.  A point on
+ * process (in exec mode first an exec process runs the program, whose
+ * launches take the cores the points leave: sim/exec/exec_process.h), and are
+ * reported in the sweep's order: the output is the same whatever the
+ * jobs.  --shard runs a share of the points, whose CSV `merge` puts back
+ * together (sim/app/shard.h).  A point on
  * a DMM or a UMM machine (kind dmm/umm) runs the program's memory accesses
  * (sim/model/dmm_umm.h) instead of the MCM engine; a run is all MCM or all
  * DMM/UMM (cycles and time units do not share a table).
@@ -22,6 +26,7 @@
 #include "compare.h"
 #include "engine.h"
 #include "fail.h"
+#include "job_pool.h"
 #include "lifetime.h"
 #include "paje.h"
 #include "plot.h"
@@ -29,16 +34,18 @@
 #include "progress.h"
 #include "report.h"
 #include "runfile.h"
+#include "shard.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define MCMSIM_VERSION "0.1.0"
-#define JOBS_MAX 64 /* simulations at once: each is a process */
+#define JOBS_MAX JOB_POOL_MAX /* simulations at once: each is a process */
 
 static void usage(FILE *out)
 {
@@ -47,7 +54,7 @@ static void usage(FILE *out)
             "usage:\n"
             "  mcmsim run FILE.cfg [--machine NAME|FILE] [--set key=value]... [--format text|json|csv]\n"
             "                      [--trace FILE.csv] [--paje FILE.trace] [--exec] [--jobs N] [--progress]\n"
-            "                      [--block-by-block]\n"
+            "                      [--block-by-block] [--shard K/N]\n"
             "  mcmsim compare FILE.cfg [--machine NAME|FILE] [--set key=value]...   state the run file's conclusion\n"
             "  mcmsim plot FILE.cfg -o OUT.svg|OUT.png [--kind gantt|sweep|costs|speedup|warps] [--machine NAME|FILE]\n"
             "                         [--set key=value]...\n"
@@ -57,6 +64,7 @@ static void usage(FILE *out)
             "                         speedup (T(1)/T(P), the work and span laws), warps\n"
             "                         (a DMM/UMM step's banks and address groups; their default\n"
             "                         but for a sweep along a size)\n"
+            "  mcmsim merge A.csv B.csv ...   the CSV of shards (run --shard K/N) as one run writes it\n"
             "  mcmsim list            machine presets (and where each one's numbers come from)\n"
             "                         and built-in programs\n"
             "  mcmsim --help | --version\n\n"
@@ -73,8 +81,11 @@ static void usage(FILE *out)
             "  --exec            exec mode: run the case study's kernels for real on random\n"
             "                    inputs, check the result against a serial reference, and\n"
             "                    simulate the costs the kernels really had\n"
-            "  --jobs N          simulate N sweep points at once (default: the cores);\n"
-            "                    the output is the same whatever N\n"
+            "  --jobs N          use N cores (default: all): N sweep points at once, each\n"
+            "                    in its own process; exec mode's launches take the cores\n"
+            "                    the other points leave; the output is the same whatever N\n"
+            "  --shard K/N       simulate only every N-th point from the K-th (CSV only;\n"
+            "                    mcmsim merge puts the N shards' files back together)\n"
             "  --progress        points done and time left (or a run's blocks) on stderr;\n"
             "                    on by default when stderr is a terminal\n"
             "  --block-by-block  no waves: simulate every thread-block as its own event\n"
@@ -129,6 +140,7 @@ typedef struct run_options {
     int jobs;     /* --jobs: simulations at once (default: the cores) */
     int progress; /* --progress, or stderr is a terminal */
     int block_by_block; /* --block-by-block: no waves */
+    long shard, shards; /* --shard K/N: the points of shard K of N; shards 0 without */
     char **sets;
     int n_sets;
 } run_options;
@@ -156,7 +168,8 @@ static int parse_run_args(int argc, char **argv, run_options *o)
         const char *a = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--set") == 0 || strcmp(a, "--format") == 0 || strcmp(a, "--trace") == 0 ||
-            strcmp(a, "--paje") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--machine") == 0) {
+            strcmp(a, "--paje") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--shard") == 0 ||
+            strcmp(a, "--machine") == 0) {
             if (!value)
                 return fail("%s needs a value (mcmsim --help)", a);
             i++;
@@ -166,6 +179,9 @@ static int parse_run_args(int argc, char **argv, run_options *o)
                                 "several)", value);
                 snprintf(o->machine_set, sizeof o->machine_set, "machine=%s", value);
                 o->sets[o->n_sets++] = o->machine_set;
+            } else if (strcmp(a, "--shard") == 0) {
+                if (shard_parse(value, &o->shard, &o->shards) < 0)
+                    return -1;
             } else if (a[2] == 'j') {
                 if (parse_jobs(value, &o->jobs) < 0)
                     return -1;
@@ -199,14 +215,17 @@ static int parse_run_args(int argc, char **argv, run_options *o)
     }
     if (!o->file)
         return fail("%s needs a run file: mcmsim %s FILE.cfg", argv[1], argv[1]);
+    if (o->shards && (strcmp(argv[1], "run") != 0 || o->format != FORMAT_CSV || o->trace || o->paje))
+        return fail("--shard is for mcmsim run --format csv, without --trace or --paje: shards' CSV files are put "
+                    "back together by mcmsim merge");
     return 0;
 }
 
 static void free_points(run_point *pts, long n)
 {
     for (long i = 0; i < n; i++) {
-        kernel_dag_free(pts[i].dag);
         free(pts[i].exec);
+        kernel_dag_free(pts[i].dag);
         sim_result_free(&pts[i].result);
         dmm_result_free(&pts[i].dmm);
     }
@@ -238,36 +257,80 @@ static int paper_closed_form(const run_file *rf, run_point *pt)
     return has < 0 ? -1 : 0;
 }
 
-/* An MCM point: the kernel DAG, started on the SimGrid engine. */
-static int start_mcm(const run_file *rf, const run_options *o, run_point *pt, sim_job *job)
+/* A point under way: its program running in exec mode (an exec process,
+ * for the program's kernels or a user's file), then its simulation; then
+ * done, or failed, until its turn to be reported comes. */
+typedef enum { STAGE_IDLE, STAGE_EXEC, STAGE_SIM, STAGE_DONE, STAGE_FAILED } point_stage;
+
+typedef struct point_job {
+    point_stage stage;
+    exec_process exec;
+    sim_job sim;
+    int holds_core;      /* one of the cores (cores_begin), until its processes are done */
+    char message[4096];  /* STAGE_FAILED: why */
+} point_job;
+
+/* The cores --jobs gives, shared by the points under way: each holds
+ * one while it is under way; an exec process borrows the idle ones for
+ * its launches' threads (exec_process_pool).  So a sweep of many points
+ * runs a process per core, a single point a thread per core, and a
+ * sweep's last points take the cores the others leave. */
+static int *cores_begin(int jobs)
 {
-    if (!(pt->dag = program_build(rf->program, pt->program, &pt->params, &pt->machine)) || paper_closed_form(rf, pt) < 0)
-        return -1;
-    return sim_start(pt->dag, &pt->machine, o->trace, &pt->result, job);
+    int *idle = mmap(NULL, sizeof *idle, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (idle == MAP_FAILED)
+        return NULL; /* then each exec process has one thread */
+    *idle = jobs;
+    exec_process_pool(idle);
+    return idle;
 }
 
-/* Exec mode: the program's kernels run for real on random inputs and are
- * checked against its serial reference; the kernel DAG they measured is
- * then simulated like any program. */
-static int start_exec(const run_file *rf, const run_options *o, run_point *pt, sim_job *job)
+static void cores_add(int *idle, int n)
 {
-    exec_result measured;
-    if (program_run_exec(rf->program, pt->program, &pt->params, &pt->machine, &measured) < 0)
+    if (idle)
+        __atomic_add_fetch(idle, n, __ATOMIC_RELAXED);
+}
+
+static void cores_end(int *idle)
+{
+    exec_process_pool(NULL);
+    if (idle)
+        munmap(idle, sizeof *idle);
+}
+
+/* Its simulation starts on the DAG the point has now. */
+static int start_simulation(const run_file *rf, const run_options *o, run_point *pt, point_job *job)
+{
+    if (paper_closed_form(rf, pt) < 0 || sim_start(pt->dag, &pt->machine, o->trace, &pt->result, &job->sim) < 0)
         return -1;
-    pt->dag = measured.dag;
-    pt->exec = measured.reports;
-    if (paper_closed_form(rf, pt) < 0)
+    job->stage = STAGE_SIM;
+    return 0;
+}
+
+/* An MCM point: an exec process started (exec mode, a user's file), or
+ * the DAG built and its simulation started. */
+static int start_mcm(const run_file *rf, const run_options *o, run_point *pt, point_job *job, int threads)
+{
+    /* a program from the user's own file runs in exec mode whatever the options */
+    int started = program_start_exec(rf->program, pt->program, &pt->params, &pt->machine, o->exec, threads,
+                                     &job->exec);
+    if (started < 0)
         return -1;
-    return sim_start(pt->dag, &pt->machine, o->trace, &pt->result, job);
+    if (started) {
+        job->stage = STAGE_EXEC;
+        return 0;
+    }
+    if (!(pt->dag = program_build(rf->program, pt->program, &pt->params, &pt->machine)))
+        return -1;
+    return start_simulation(rf, o, pt, job);
 }
 
 /* Point i of the run file into pt (`first` is point 0, NULL for it): a
- * DMM/UMM point is done at once; an MCM point's simulation is started in
- * *job (*started = 1), for simulate_points to finish. */
+ * DMM/UMM point is done at once; an MCM point is started in *job. */
 static int start_point(run_file *rf, const run_options *o, long i, const run_point *first, run_point *pt,
-                       sim_job *job, int *started)
+                       point_job *job, int threads)
 {
-    *started = 0;
+    job->stage = STAGE_IDLE;
     for (int a = 0; a < rf->n_axes; a++)
         snprintf(pt->swept[a], sizeof pt->swept[a], "%s", runfile_axis_value(rf, i, a));
     const char *name;
@@ -281,19 +344,158 @@ static int start_point(run_file *rf, const run_options *o, long i, const run_poi
     if (pt->machine.kind != KIND_MCM)
         return o->exec ? fail("--exec runs MCM kernels: not on a %s machine", machine_kind_name(pt->machine.kind))
                        : simulate_dmm_umm(rf, o, pt);
-    /* a program from the user's own file runs in exec mode whatever the options */
-    int exec = o->exec || program_has_source(rf->program);
-    int rc = exec ? start_exec(rf, o, pt, job) : start_mcm(rf, o, pt, job);
-    *started = rc == 0;
-    return rc;
+    return start_mcm(rf, o, pt, job, threads);
 }
 
-/* The oldest point under way: wait for it, drawing progress meanwhile. */
-static int finish_point(sim_job *job, progress *pg, long i)
+/* A point whose exec process has answered: its simulation starts, or it
+ * has failed (the message kept until the point's turn). */
+static void exec_done(const run_file *rf, const run_options *o, run_point *pt, point_job *job, progress *pg,
+                      long i, long n)
 {
-    while (!sim_poll(job, pg->on ? 250 : -1))
-        progress_blocks(pg, i, sim_blocks_done(job), job->analysed.N);
-    return sim_finish(job);
+    pt->dag = exec_process_finish(&job->exec, &pt->exec);
+    if (pt->dag && start_simulation(rf, o, pt, job) == 0) {
+        progress_warn_long(pg, pt, job->sim.analysed.N, engine_steps(pt->dag, &pt->machine), i, n);
+        return;
+    }
+    job->stage = STAGE_FAILED;
+    snprintf(job->message, sizeof job->message, "%s", fail_message());
+}
+
+/* The sweep's points under way (job_pool.h): position p of `order` is
+ * point order[p], its job jobs[p % o->jobs]. */
+typedef struct sweep {
+    run_file *rf;
+    const run_options *o;
+    run_point *pts;
+    point_job *jobs;
+    const long *order;
+    long n;              /* the run file's points */
+    long finished;       /* positions finished or given up: the oldest under way is this one */
+    int *idle;           /* cores_begin */
+    int threads;         /* an exec process's launches: up to this many threads */
+    progress pg;
+} sweep;
+
+static point_job *job_at(sweep *w, long p) { return &w->jobs[p % w->o->jobs]; }
+
+/* A point's processes are done: its core goes back to the others. */
+static void release_core(sweep *w, point_job *job)
+{
+    if (job->holds_core)
+        cores_add(w->idle, 1);
+    job->holds_core = 0;
+}
+
+static int sweep_start(void *ctx, long p)
+{
+    sweep *w = ctx;
+    point_job *job = job_at(w, p);
+    long i = w->order[p];
+    cores_add(w->idle, -1);
+    job->holds_core = 1;
+    if (start_point(w->rf, w->o, i, i > 0 ? &w->pts[0] : NULL, &w->pts[i], job, w->threads) < 0)
+        return -1;
+    if (job->stage == STAGE_SIM)
+        progress_warn_long(&w->pg, &w->pts[i], job->sim.analysed.N, engine_steps(w->pts[i].dag, &w->pts[i].machine),
+                           i, w->n);
+    if (job->stage == STAGE_IDLE) /* done at once (a DMM/UMM point) */
+        job->stage = STAGE_DONE;
+    return 0;
+}
+
+static int sweep_fd(void *ctx, long p)
+{
+    point_job *job = job_at(ctx, p);
+    return job->stage == STAGE_EXEC ? exec_process_fd(&job->exec) : job->stage == STAGE_SIM ? job->sim.fd : -1;
+}
+
+/* A point under way whose process has answered (`ready`; else a moment
+ * has passed): an exec process's DAG goes on to its simulation, a
+ * simulation's result is taken; a point done or failed frees its core. */
+static void sweep_advance(void *ctx, long p, int ready)
+{
+    sweep *w = ctx;
+    point_job *j = job_at(w, p);
+    long i = w->order[p];
+    if (j->stage == STAGE_EXEC && !ready) {
+        exec_process_note(&j->exec);
+    } else if (j->stage == STAGE_EXEC) {
+        exec_done(w->rf, w->o, &w->pts[i], j, &w->pg, i, w->n);
+    } else if (ready) {
+        int rc = sim_finish(&j->sim);
+        j->stage = rc < 0 ? STAGE_FAILED : STAGE_DONE;
+        if (rc < 0)
+            snprintf(j->message, sizeof j->message, "%s", fail_message());
+    } else if (p == w->finished) {
+        progress_blocks(&w->pg, i, sim_blocks_done(&j->sim), j->sim.analysed.N);
+    }
+    if (j->stage == STAGE_DONE || j->stage == STAGE_FAILED)
+        release_core(w, j);
+}
+
+static int sweep_finish(void *ctx, long p)
+{
+    sweep *w = ctx;
+    point_job *job = job_at(w, p);
+    int failed = job->stage == STAGE_FAILED;
+    job->stage = STAGE_IDLE;
+    release_core(w, job);
+    progress_points(&w->pg, ++w->finished);
+    return failed ? fail("%s", job->message) : 0;
+}
+
+/* A point given up (one before it failed, or its own start did). */
+static void sweep_abandon(void *ctx, long p)
+{
+    sweep *w = ctx;
+    point_job *job = job_at(w, p);
+    if (job->stage == STAGE_EXEC)
+        exec_process_abandon(&job->exec);
+    else if (job->stage == STAGE_SIM)
+        sim_abandon(&job->sim);
+    job->stage = STAGE_IDLE;
+    release_core(w, job);
+    w->finished++;
+}
+
+/* Simulate the points order[0 .. n_order) of the run file, up to o->jobs
+ * at once (job_pool.h); all or nothing. */
+static int simulate_order(run_file *rf, const run_options *o, run_point *pts, const long *order, long n_order)
+{
+    sweep w = {rf, o, pts, calloc((size_t)o->jobs, sizeof *w.jobs), order, runfile_points(rf), 0,
+               cores_begin(o->jobs), 1, {0}};
+    w.threads = w.idle ? o->jobs : 1;
+    progress_begin(&w.pg, o->progress, n_order);
+    job_pool pool = {&w, sweep_start, sweep_fd, sweep_advance, sweep_finish, sweep_abandon, o->jobs,
+                     w.pg.on ? 250 : 1000};
+    long failed_at = -1;
+    int rc = job_pool_run(&pool, n_order, &failed_at);
+    progress_end(&w.pg, rc == 0);
+    cores_end(w.idle);
+    free(w.jobs);
+    if (rc == 0 || w.n == 1)
+        return rc;
+    char message[4096];
+    snprintf(message, sizeof message, "%s", fail_message());
+    return fail("%s (sweep point %ld of %ld)", message, order[failed_at] + 1, w.n);
+}
+
+/* The points of shard K of N (--shard K/N): every N-th, from the K-th;
+ * the others are read (their params name the CSV's columns) and skipped. */
+static long shard_order(run_file *rf, const run_options *o, run_point *pts, long n, long *order)
+{
+    long count = 0;
+    for (long i = 0; i < n; i++) {
+        if (i % o->shards == o->shard - 1) {
+            order[count++] = i;
+            continue;
+        }
+        const char *name;
+        if (runfile_point(rf, i, &pts[i].machine, &pts[i].params, &name) == 0)
+            pts[i].program = name;
+        pts[i].skipped = 1;
+    }
+    return count;
 }
 
 /* What draws or traces one point refuses a sweep, naming the swept keys
@@ -314,50 +516,21 @@ static int one_point(const run_file *rf, const char *what, const char *does)
                 rf->path, n, keys, pins);
 }
 
-/* Simulate every point of the run file, up to o->jobs at once; all or
- * nothing.  Points start in the sweep's order and finish in it, so the
- * points, and the first error met, are those of a run one at a time. */
+/* Simulate every point of the run file (of its shard, with --shard);
+ * all or nothing. */
 static int simulate_points(run_file *rf, const run_options *o, run_point **out, long *n_out)
 {
     long n = runfile_points(rf);
     run_point *pts = calloc((size_t)n, sizeof *pts);
-    sim_job *jobs = calloc((size_t)o->jobs, sizeof *jobs);
-    int *running = calloc((size_t)o->jobs, sizeof *running);
-    progress pg;
-    progress_begin(&pg, o->progress, n);
-    long next = 0, oldest = 0, failed_at = -1; /* points [oldest, next) are under way */
-    char message[4096] = "";
-    while (oldest < next || (failed_at < 0 && next < n)) {
-        if (failed_at < 0 && next < n && next - oldest < o->jobs) {
-            long i = next++;
-            sim_job *job = &jobs[i % o->jobs];
-            if (start_point(rf, o, i, i > 0 ? &pts[0] : NULL, &pts[i], job, &running[i % o->jobs]) < 0) {
-                failed_at = i;
-                snprintf(message, sizeof message, "%s", fail_message());
-            } else if (running[i % o->jobs]) {
-                progress_warn_long(&pg, &pts[i], job->analysed.N, engine_steps(pts[i].dag, &pts[i].machine), i, n);
-            }
-            continue;
-        }
-        long i = oldest++;
-        if (i == failed_at) /* its start failed: nothing under way */
-            continue;
-        if (running[i % o->jobs] && (failed_at >= 0 && failed_at < i ? (sim_abandon(&jobs[i % o->jobs]), 0)
-                                                                     : finish_point(&jobs[i % o->jobs], &pg, i) < 0)) {
-            failed_at = i; /* the points after it are abandoned, one at a time */
-            snprintf(message, sizeof message, "%s", fail_message());
-        }
-        running[i % o->jobs] = 0;
-        progress_points(&pg, oldest);
-    }
-    progress_end(&pg, failed_at < 0);
-    free(jobs);
-    free(running);
-    if (failed_at >= 0) {
-        if (n > 1)
-            fail("%s (sweep point %ld of %ld)", message, failed_at + 1, n);
-        else
-            fail("%s", message);
+    long *order = calloc((size_t)n, sizeof *order), n_order = n;
+    if (o->shards > 0)
+        n_order = shard_order(rf, o, pts, n, order);
+    else
+        for (long i = 0; i < n; i++)
+            order[i] = i;
+    int rc = simulate_order(rf, o, pts, order, n_order);
+    free(order);
+    if (rc < 0) {
         free_points(pts, n);
         return -1;
     }
@@ -457,6 +630,8 @@ static int cmd_run(int argc, char **argv, int compare)
         const char *swept[SWEEP_AXES_MAX];
         for (int a = 0; a < rf.n_axes; a++)
             swept[a] = rf.axes[a].key;
+        if (o.shards)
+            shard_print_line(stdout, o.shard, o.shards, o.file, n);
         if (compare)
             rc = compare_print(stdout, rf.compare, pts, n, swept, rf.n_axes, NULL);
         else
@@ -626,6 +801,8 @@ int main(int argc, char **argv)
         return cmd_run(argc, argv, 1);
     if (strcmp(argv[1], "plot") == 0)
         return cmd_plot(argc, argv);
+    if (strcmp(argv[1], "merge") == 0)
+        return shard_merge(stdout, argv + 2, argc - 2) < 0 ? die() : 0;
     fail("unknown command '%s' (mcmsim --help)", argv[1]);
     return die();
 }

@@ -182,6 +182,8 @@ static void csv_print(FILE *out, const run_point *pts, long n, const char *const
         const machine *m = &pts[j].machine;
         const sim_result *r = &pts[j].result;
         const dag_costs *c = &r->costs;
+        if (pts[j].skipped)
+            continue;
         fprintf(out, "%s,%s", pts[j].program, m->name);
         for (int s = 0; s < n_swept; s++)
             if (!vars_get(&columns, swept[s]) && !own_column(swept[s]))

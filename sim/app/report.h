@@ -29,7 +29,8 @@ typedef struct run_point {
     machine machine;
     vars params;
     kernel_dag *dag;                  /* MCM points (owned) */
-    exec_kernel_report *exec;         /* exec mode: one report per kernel of dag (owned); else NULL */
+    exec_kernel_report *exec;         /* exec mode: per kernel of dag, what it measured (owned), or NULL */
+    int skipped;                      /* not simulated here (--shard): its CSV row is left out */
     sim_result result;                /* MCM points; T also on DMM/UMM ones */
     dmm_result dmm;                   /* DMM/UMM points (machine.kind) */
 } run_point;

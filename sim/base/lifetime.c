@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define CHILDREN_MAX 256
@@ -119,6 +120,14 @@ void lifetime_unwatch(pid_t child)
     for (int i = 0; i < CHILDREN_MAX; i++)
         if (children[i] == child)
             children[i] = 0;
+}
+
+void lifetime_kill(pid_t child)
+{
+    kill(child, SIGKILL);
+    while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+        ;
+    lifetime_unwatch(child);
 }
 
 void lifetime_child_start(pid_t parent)

@@ -21,6 +21,8 @@
 /* In the parent, around a child's life: from fork to wait. */
 void lifetime_watch(pid_t child);
 void lifetime_unwatch(pid_t child);
+/* A watched child not wanted any more: killed, reaped, unwatched. */
+void lifetime_kill(pid_t child);
 
 /* A file or a folder (with the files in it) to remove if SIGINT or
  * SIGTERM ends the command; lifetime_forget once it is whole or gone.

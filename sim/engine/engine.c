@@ -338,7 +338,7 @@ double engine_steps(const kernel_dag *dag, const machine *m)
     for (int i = 0; i < dag->n; i++) {
         const kernel *k = &dag->kernels[i];
         block_times t = block_times_on(k, &k->cost, m);
-        int uniform = !k->per_block && whole(block_cycles(&t));
+        int uniform = !k->runs && whole(block_cycles(&t));
         steps += waves && uniform ? fmin((double)k->blocks, 2.0 * m->p) : (double)k->blocks;
     }
     return steps;

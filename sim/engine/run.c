@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -336,13 +335,9 @@ failed:
 /* What a job holds, given back; a child still running is killed. */
 static void sim_job_release(sim_job *job)
 {
-    if (job->pid > 0) {
-        kill(job->pid, SIGKILL);
-        while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        lifetime_unwatch(job->pid);
-        job->pid = -1;
-    }
+    if (job->pid > 0)
+        lifetime_kill(job->pid);
+    job->pid = -1;
     if (job->fd >= 0)
         close(job->fd);
     job->fd = -1;

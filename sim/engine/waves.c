@@ -181,7 +181,7 @@ static void wave(void)
     int k = S.ready[0], p = S.n_slots;
     const kernel *kn = &S.dag->kernels[k];
     long rounds = (kn->blocks - S.ks[k].issued) / p;
-    if (kn->per_block || W.running[k] < p || rounds < 1)
+    if (kn->runs || W.running[k] < p || rounds < 1)
         return;
     const block_times *t = &W.on_sm[W.heap[0]].t;
     if (!wave_is_exact(kn, t, rounds))

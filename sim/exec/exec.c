@@ -1,21 +1,33 @@
 /*
  * exec.c — running kernels for real and measuring them (see exec.h).
  *
- * A launch runs its blocks one after another (the model leaves their order
- * free, and a correct MCM program cannot tell).  For each block, each step
- * runs every thread in order tid = 0 .. ℓ-1, warp by warp; the step's
- * writes go to a log and are committed when the last thread is done, so
- * every read of the step sees memory as it was before it.  Every cell has
- * a mark saying whether the step's log holds a write to it, and where: a
- * second write finds the first (the same thread's last write wins; another
- * thread's is a CREW error).  While the threads of a warp run, their
- * accesses are noted per round (a thread's k-th access of the step is
- * round k) and each round is tallied as its lanes come; when the warp's
- * last thread is done the rounds are graded (distinct address groups for
- * global memory, the fullest bank for private memory): from the tally
- * where the lanes' addresses never went down, which is the common case,
- * from the notes otherwise (sorted for global memory; a private word
- * counted once per bank by a stamp).
+ * A launch's blocks are independent (the model leaves their order free,
+ * and a correct MCM program cannot tell), so they run on the run's
+ * threads (exec_set_threads; with a pool of cores, the threads join as
+ * cores fall idle): the grid is cut into chunks of consecutive blocks,
+ * each thread takes the next chunk not yet taken, and each chunk keeps
+ * its blocks' results as runs of equal results.  When every thread is
+ * done, the chunks are read in block order: the kernel's runs of costs
+ * and its report are built as one thread running the blocks in order
+ * would build them, to the last bit of every sum.  A thread is a worker
+ * (exec_block): everything a block needs while it runs is its worker's
+ * own; the run's arrays are shared.
+ *
+ * For each block, each step runs every thread in order tid = 0 .. ℓ-1,
+ * warp by warp; the step's writes go to a log and are committed when the
+ * last thread is done, so every read of the step sees memory as it was
+ * before it.  A second write of a cell in the step finds the first (the
+ * same thread's last write wins; another thread's is a CREW error): a
+ * private word by its use in the step (an array of the worker's), a
+ * global cell by its mark in a built-in run (write_mark), by its shadow
+ * in a race-free one (below).
+ * While the threads of a warp run, their accesses are noted per round (a
+ * thread's k-th access of the step is round k) and each round is tallied
+ * as its lanes come; when the warp's last thread is done the rounds are
+ * graded (distinct address groups for global memory, the fullest bank
+ * for private memory): from the tally where the lanes' addresses never
+ * went down, which is the common case, from the notes otherwise (sorted
+ * for global memory; a private word counted once per bank by a stamp).
  *
  * Each access has a fast path with no call (exec_gread and the others, at
  * the end of "accesses"): an index in range, a round the notes have room
@@ -25,33 +37,45 @@
  * counts, words, its rounds in the step) live in one record per thread,
  * which the block's figures read and clear when the block ends.
  *
- * Races (exec_set_race_free).  Exec mode runs blocks one after another
- * and a step's threads one after another; the card runs both in no fixed
- * order.  So that a kernel means the same on both (a kernel written once,
- * sim/exec/mcm_kernel.h), every access of such a run is checked against a
- * shadow of its cell: who last wrote it (launch, block, thread, step) and
- * who read it (the first reader of the launch, and one reader of another
- * block; the first reader of the step, and one other thread).  A cell that
- * one thread writes and another reads or writes in the same step of a
- * block is an error, and so is a global cell that one block writes and
- * another block reads or writes in the same launch; both errors name the
- * two threads.  A private word read before any thread of the block wrote
- * it is an error too (the card's shared memory starts undefined).  A
- * thread that reads a cell it wrote earlier in the same step reads its own
- * write, as on the card (other reads of the step see memory as it was
- * before the step).
+ * Races (exec_set_race_free).  Exec mode runs a step's threads one after
+ * another, and a launch's blocks in an order of its own; the card runs
+ * both in no fixed order.  So that a kernel means the same on both (a
+ * kernel written once, sim/exec/mcm_kernel.h), every access of such a run is
+ * checked.  Within a step of a block, by the cell's use in the step: a
+ * cell that one thread writes and another reads or writes is an error
+ * naming both threads; a thread that reads a cell it wrote earlier in the
+ * step reads its own write, as on the card (other reads of the step see
+ * memory as it was before the step).  A private word read before any
+ * thread of the block wrote it is an error too (the card's shared memory
+ * starts undefined).  Across the blocks of a launch, by a shadow of each
+ * global cell: which block of the launch wrote it, or read it first, and
+ * a reader of a second block (and, while one block has the cell to
+ * itself, the cell's use in that block's step); a cell that one block
+ * writes and another block reads or writes in the same launch is an
+ * error naming the two threads, as a run of the blocks in order (one
+ * thread) meets it first.
+ * With several threads the shadow's state is changed by compare-and-swap
+ * only, so a race between blocks is always seen; which pair is met first
+ * then depends on timing, so the launch stops and says so without naming
+ * one (exec_blocks_raced): the caller runs the program again on one
+ * thread, which names the pair (sim/exec/exec_process.c does).
  *
  * The caches (sim/exec/cache.h).  On a machine with them, exec mode hands each
  * global access to the block's recorder (from the checked path: the fast
  * path is off while it records), each warp's step when it is graded, each
  * block when it ends, and each launch before its first block and after
- * its last; the caches fill the blocks' sectors.
+ * its last; the caches fill the blocks' sectors.  The caches replay the
+ * blocks in the card's order, one call at a time: a launch on a machine
+ * with caches runs on one thread, and keeps its blocks' results until the
+ * last wave is replayed.
  *
  * Invariants kept here: between steps the write log is empty; between
  * blocks every per-thread counter is zero; a recorded error stops the
- * launch at the end of the step in which it happened; a shadow's stamps
- * (launch number, step epoch) only grow, so a stale stamp is never taken
- * for the present.
+ * block at the end of the step in which it happened, and the launch once
+ * the blocks before it are done; a stamp (step, block, launch) only
+ * grows, so a stale stamp is never taken for the present (a write mark
+ * may come round again: it only sends the write to the log's search);
+ * no thread runs outside exec_launch.
  */
 #include "exec.h"
 #include "cache.h"
@@ -59,37 +83,68 @@
 #include "fail.h"
 #include "stream.h"
 
+#include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 /* ---- the run ------------------------------------------------------------ */
 
-/* Who touched a cell (see "Races" above).  Stamps: the launch number
- * (from 1) and the step epoch (one per step of each block, from 1); a
- * thread or block of -1 is nobody. */
+/* A cell in the current step of a block: its write in the step's log
+ * (-1: none) and, in a race-free run, the first thread that read it and
+ * another (-1: none). */
+typedef struct step_use {
+    int32_t slot, reader, reader2;
+} step_use;
+
+/* Who touched a global cell in its launch (race-free runs; see "Races").
+ * `touch` is the launch number (from 1) in its high 32 bits and the state
+ * in its low 32: bit 31 set when a block wrote it, bits 0..30 that block,
+ * or the block that read it first, or SHARED_READ when blocks of two or
+ * more read it (and none wrote it).  A stale launch number is nobody.
+ * The other fields name threads for the messages of one thread, and,
+ * while one block has the cell to itself in the launch (the touch names
+ * it, not SHARED_READ), the cell's use in that block's step `step`: only
+ * that block's worker reads or writes them. */
 typedef struct cell_shadow {
-    uint64_t w_epoch;              /* the step of its last write */
-    uint32_t w_launch;             /* the launch of its last write */
-    int32_t w_block, w_thread;
-    uint32_t r_launch;             /* readers in launch r_launch: */
-    int32_t r_block, r_thread;     /*   the first */
-    int32_t r2_block, r2_thread;   /*   one of another block than the first */
-    uint64_t s_epoch;              /* readers in step s_epoch (this block): */
-    int32_t s_thread, s2_thread;   /*   the first, and another thread */
+    uint64_t touch;
+    int32_t block, thread;        /* the writer (or first reader) and its thread */
+    int32_t r2_block, r2_thread;  /* a reader of a second block */
+    int32_t step;                 /* the block that has the cell to itself: its step that `use` is of */
+    step_use use;
 } cell_shadow;
 
-/* A cell's mark: 0, or the number (from 1) of the run's last log entry
- * for the cell, counting the entries of every step.  A mark above the
- * entries of the steps before the current one (exec_run.logged) is the
- * current step's: its log holds a write to the cell, at slot mark −
- * logged − 1.  When the count passes 2^31 every mark is cleared and the
- * count starts again (new_step); a step's own entries stay below 2^31
- * (each takes a log entry of 24 bytes), so the count never wraps. */
-typedef uint32_t write_mark;
+#define TOUCH_WRITTEN 0x80000000u
+#define TOUCH_BLOCK 0x7fffffffu
+#define SHARED_READ 0x7fffffffu  /* blocks < INT32_MAX (check_launch): never a block */
+
+/* A global cell's mark in a built-in run: the tag of the last step that
+ * wrote it (0: none).  Each step of each block draws a tag, 16 bits of a
+ * counter all workers share, scattered (Fibonacci hashing) and never 0.  A
+ * mark equal to the step's tag says the step may have written the cell:
+ * its log is searched (an older step's tag that happens to be the same,
+ * about one write in 65535, finds nothing there); any other says it has
+ * not. */
+typedef uint16_t write_mark;
+
+/* Bytes the run holds per global word: the word, and its shadow in a
+ * race-free run, its mark in a built-in one. */
+#define WORD_BYTES ((double)sizeof(word))
+#define SHADOW_BYTES ((double)sizeof(cell_shadow))
+#define MARK_BYTES ((double)sizeof(write_mark))
+
+/* What the arrays of the process's runs may take (measured once:
+ * exec_measure_memory), and what they hold now. */
+static struct {
+    double budget; /* bytes; < 0: not measured yet */
+    const char *source;
+    double held;
+} memory = {-1, NULL, 0};
 
 struct exec_run {
     machine m;
@@ -97,14 +152,20 @@ struct exec_run {
     double add_ops, mul_ops;
     kernel_dag *dag;
     gmem *arrays;
-    cell_shadow **shadows;  /* per array, one per cell */
-    write_mark **marks;     /* per array, one per cell */
-    uint32_t logged;        /* log entries of the steps before this one (see write_mark) */
+    cell_shadow **shadows;  /* per array, one per cell (race-free runs) */
+    write_mark **marks;     /* per array, one per cell (built-in runs) */
+    uint32_t steps;         /* steps begun, all blocks and workers (atomic): write_mark's tags */
     int n_arrays;
+    double array_bytes;     /* held by the arrays, with their shadows or marks */
+    exec_whereabouts *here;       /* exec_set_whereabouts, or NULL */
+    void (*give_up)(void *ctx);   /* exec_set_give_up */
+    void *give_up_ctx;
     exec_kernel_report *reports;
     uint32_t launch;        /* launches so far: the current one's number */
-    uint64_t epoch;         /* steps so far, all blocks: the current one's */
     int race_free;          /* check races (exec_set_race_free) */
+    int threads;            /* exec_set_threads */
+    int *pool;              /* exec_set_core_pool, or NULL */
+    int raced;              /* a launch's blocks raced, seen by several threads */
     cache *caches;          /* the card's caches (sim/exec/cache.h), or NULL */
     int restored;           /* arrays that have entered the caches */
     const stream_table *stream; /* the kernels' instruction stream is counted (exec_set_stream) */
@@ -116,18 +177,27 @@ typedef struct logged_write {
     int thread;
 } logged_write;
 
+/* A private word's use in the current step (its worker's array). */
+typedef struct private_use {
+    uint32_t stamp;          /* the step it belongs to (exec_block.step_stamp) */
+    step_use use;
+} private_use;
+
+static const step_use unused = {-1, -1, -1};
+
 typedef struct access_note { long key; } access_note;
 
 /* A round of the current warp, tallied as its lanes come, in lane order:
- * while its keys do not go down (`disorder` 0) its distinct keys are
+ * while its keys only go one way (`disorder` 0) its distinct keys are
  * counted as they come (`distinct`), and `last` (−1 before the first lane)
- * and, for a private round, `first` bound them; otherwise grading reads
- * the notes.  A round no lane made has `distinct` 0.  A private round also
- * counts a repeated key as disorder: its banks are then graded from the
- * notes. */
+ * is the latest; otherwise grading reads the notes.  A round no lane made
+ * has `distinct` 0.  A global round may go down (`descending`, from its
+ * second distinct key on); a private round only up, and it also keeps its
+ * first key, and the step between its distinct keys while they go up by
+ * one step (`stride`, 0 once they do not). */
 typedef struct round_tally {
-    long first, last;
-    int distinct, disorder;
+    long first, last, stride;
+    int distinct, disorder, descending;
 } round_tally;
 
 /* The operation classes counted per thread (the others follow from them). */
@@ -137,7 +207,10 @@ enum { COUNT_MULMOD, COUNT_ADDMOD, COUNT_PRIVATE, N_COUNTED };
 enum { GLOBAL_READ, GLOBAL_WRITE, PRIVATE_ACCESS, N_KINDS };
 
 /* One thread's counters: over the whole kernel, and in the current step
- * its accesses of each kind so far (its next round of that kind). */
+ * its accesses of each kind so far (its next round of that kind).  Its
+ * operations are `ops` and, where the run's operation costs are whole
+ * numbers (exec_block.whole_costs), its Z/pZ operations' costs, added when
+ * the block ends: whole numbers add up to the same sum in any order. */
 typedef struct thread_record {
     double ops;
     uint32_t counts[N_COUNTED];      /* its mulmods, addmods, private accesses */
@@ -145,39 +218,92 @@ typedef struct thread_record {
     long words_read, words_written;
 } thread_record;
 
+/* What one block measured: its costs and what its kernel's report adds
+ * up.  Compared byte for byte (runs of equal results), so always built
+ * from zeroed memory. */
+typedef struct block_result {
+    block_cost cost;
+    double alpha, beta;      /* the most words one thread read, wrote */
+    double transactions;     /* global address groups, reads and writes */
+} block_result;
+
+/* A run of consecutive blocks with equal results. */
+typedef struct result_run {
+    long first, count;
+    block_result result;
+} result_run;
+
+/* Consecutive blocks of a launch, run by one worker in order: their
+ * results as runs; the first error (the block that failed stops it). */
+typedef struct chunk {
+    long first, blocks;
+    result_run *runs;
+    long n_runs;
+    char *error;
+} chunk;
+
+typedef struct worker_job worker_job;
+
+/* A launch under way: what the workers share.  Its workers: the calling
+ * thread, and up to `workers` − 1 threads, which with a pool of cores
+ * join as cores fall idle (the calling thread starts them, between
+ * chunks). */
+typedef struct launch_state {
+    chunk *chunks;
+    long n_chunks;
+    long next_chunk;     /* the next chunk not yet taken (atomic) */
+    long failed_chunk;   /* the first chunk with an error so far, or n_chunks (atomic) */
+    int raced;           /* blocks raced (several threads; atomic) */
+    int workers;         /* the most that may run */
+    int started;         /* those begun: jobs[0 .. started) */
+    worker_job *jobs;
+    pthread_t *ids;
+    const exec_kernel *k;
+    long blocks;
+    int threads;
+    void *args;
+} launch_state;
+
 struct exec_block {
     exec_run *run;
+    launch_state *launch;
     const exec_kernel *k;
     void *args;
     int threads, warp, warp_shift; /* warp = 2^warp_shift, or warp_shift = -1 */
     int race_free;                 /* the run's */
+    int shared;                    /* several workers: the shadows change by compare-and-swap */
     uint64_t p;                    /* the run's prime and operation costs */
+    uint64_t barrett;              /* ⌊2^64/p⌋ when p < 2^32 (mod_p), else 0 */
     double add_ops, mul_ops;
+    int whole_costs;               /* add_ops and mul_ops whole: charged when the block ends */
     word *private_cells;
-    cell_shadow *private_shadow; /* per private word (only the step fields) */
+    private_use *private_step;   /* per private word: its use in the current step */
+    uint32_t *private_written;   /* race-free: per private word, the block_stamp of its last writer */
+    uint32_t block_stamp;        /* one per block the worker runs, from 1 */
     thread_record *threads_of;   /* per thread */
     thread_record *now;          /* the thread running now */
     long lane;                   /* its lane in its warp */
     double counted[N_COUNTED];   /* the counts, summed over the block's threads */
-    /* the current warp's accesses: notes[kind][round * warp + lane], and each round's tally */
+    /* the current warp's accesses, lane by lane: notes[kind][lane · rounds_cap + round]
+     * (each thread's notes in a row), and each round's tally */
     access_note *notes[N_KINDS];
     round_tally *tallies[N_KINDS];
-    int rounds_cap;
+    int rounds_cap, rounds_shift; /* rounds_cap = 2^rounds_shift */
     int fast_rounds;           /* rounds the fast path may take (see below) */
-    /* the step's writes; each cell's mark finds its place (CREW) */
+    /* the step's writes; a cell's mark (or its use) finds its write (CREW) */
     logged_write *log;
     long log_n, log_cap;
-    uint32_t logged;           /* the run's, while the step runs */
-    write_mark **marks;        /* the run's, per array */
-    write_mark *private_marks; /* per private word */
+    write_mark step_tag;       /* the current step's (write_mark) */
+    uint32_t step_stamp;       /* the worker's steps, from 1: private_use's stamps */
     uint32_t *bank_seen;       /* per private word (fullest_bank) */
     uint32_t bank_stamp;
     /* measured for the current block */
     double transactions[N_KINDS - 1]; /* global reads, writes */
     double bank_conflicts;
     stream_counter *stream;    /* counting the instruction stream, or NULL */
-    int failed;
     cache_trace *trace;        /* the block's accesses for the caches, or NULL */
+    int failed;
+    char error[1024];          /* the block's first error */
 };
 
 exec_run *exec_begin(const char *program, const machine *m)
@@ -187,6 +313,7 @@ exec_run *exec_begin(const char *program, const machine *m)
     r->p = 469762049;
     r->add_ops = 5;
     r->mul_ops = 11;
+    r->threads = 1;
     r->dag = kernel_dag_new(program);
     r->caches = cache_new(m);
     return r;
@@ -206,6 +333,7 @@ void exec_end(exec_run *r)
     free(r->shadows);
     free(r->marks);
     free(r->reports);
+    memory.held -= r->array_bytes;
     kernel_dag_free(r->dag);
     cache_free(r->caches);
     free(r);
@@ -220,6 +348,15 @@ void exec_set_costs(exec_run *r, double add_ops, double mul_ops)
 uint64_t exec_prime(const exec_run *r) { return r->p; }
 void exec_set_race_free(exec_run *r, int on) { r->race_free = on; }
 void exec_set_stream(exec_run *r, const stream_table *t) { r->stream = t; }
+void exec_set_threads(exec_run *r, int threads) { r->threads = threads < 1 ? 1 : threads; }
+int exec_blocks_raced(const exec_run *r) { return r->raced; }
+void exec_set_core_pool(exec_run *r, int *idle) { r->pool = idle; }
+void exec_set_whereabouts(exec_run *r, exec_whereabouts *w) { r->here = w; }
+void exec_set_give_up(exec_run *r, void (*give_up)(void *ctx), void *ctx)
+{
+    r->give_up = give_up;
+    r->give_up_ctx = ctx;
+}
 const kernel_dag *exec_dag(const exec_run *r) { return r->dag; }
 
 const exec_kernel_report *exec_reports(const exec_run *r, int *n)
@@ -228,36 +365,140 @@ const exec_kernel_report *exec_reports(const exec_run *r, int *n)
     return r->reports;
 }
 
+/* ---- global memory -------------------------------------------------------- */
+
+/* A number from a "Key:   N kB" line of /proc/meminfo, in bytes; -1 if none. */
+static double meminfo_bytes(const char *key)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    double bytes = -1;
+    size_t len = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, len) == 0 && line[len] == ':') {
+            bytes = 1024 * strtod(line + len + 1, NULL);
+            break;
+        }
+    fclose(f);
+    return bytes;
+}
+
+/* The process's address space in use, in bytes (/proc/self/statm). */
+static double address_space_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    double pages = 0;
+    if (f) {
+        if (fscanf(f, "%lf", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    return pages * (double)sysconf(_SC_PAGESIZE);
+}
+
+/* The memory available now (MemAvailable), or less where the process's
+ * address-space limit (RLIMIT_AS) leaves less. */
+void exec_measure_memory(void)
+{
+    memory.budget = meminfo_bytes("MemAvailable");
+    memory.source = "MemAvailable in /proc/meminfo";
+    if (memory.budget < 0) {
+        memory.budget = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        memory.source = "free physical memory";
+    }
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+        double left = (double)limit.rlim_cur - address_space_bytes();
+        if (left < memory.budget) {
+            memory.budget = left > 0 ? left : 0;
+            memory.source = "the address-space limit (ulimit -v) left";
+        }
+    }
+    memory.budget += memory.held; /* what the arrays hold already is theirs */
+}
+
+static double gib(double bytes) { return bytes / (1024.0 * 1024 * 1024); }
+
+static double word_bytes(const exec_run *r) { return WORD_BYTES + (r->race_free ? SHADOW_BYTES : MARK_BYTES); }
+
+/* Refuse an array that would take the process's arrays past their budget
+ * (the figure named), or that the system does not give. */
+static gmem refuse(exec_run *r, const char *name, long size, double bytes, const char *why)
+{
+    fail("program '%s': array '%s' of %ld words: %s; exec mode holds %g bytes per word (its value and its %s), "
+         "and the program's arrays would then take %.2f GiB, but %.2f GiB are available (%s); lower its size params",
+         r->dag->name, name, size, why, word_bytes(r), r->race_free ? "race-check shadow" : "write mark",
+         gib(memory.held + bytes), gib(memory.budget), memory.source);
+    if (r->give_up)
+        r->give_up(r->give_up_ctx); /* does not return */
+    return NULL;
+}
+
 static cell_shadow *shadows_new(long cells)
 {
-    cell_shadow *s = malloc(sizeof *s * (size_t)cells);
-    for (long i = 0; i < cells; i++)
-        s[i] = (cell_shadow){.w_block = -1, .w_thread = -1, .r_block = -1, .r_thread = -1,
-                             .r2_block = -1, .r2_thread = -1, .s_thread = -1, .s2_thread = -1};
-    return s;
+    return calloc((size_t)cells, sizeof(cell_shadow)); /* launch 0: nobody */
 }
 
 gmem exec_alloc(exec_run *r, const char *name, long size)
 {
+    long cells = size > 0 ? size : 1;
+    double bytes = (double)cells * word_bytes(r);
+    if (memory.budget < 0)
+        exec_measure_memory();
+    if (memory.held + bytes > memory.budget)
+        return refuse(r, name, size, bytes, "too large for this machine's memory");
     gmem a = calloc(1, sizeof *a);
-    a->cells = calloc((size_t)(size > 0 ? size : 1), sizeof *a->cells);
+    word *c = calloc((size_t)cells, sizeof *a->cells);
+    cell_shadow *s = r->race_free ? shadows_new(cells) : NULL;
+    write_mark *marks = r->race_free ? NULL : calloc((size_t)cells, sizeof *marks);
+    if (!a || !c || (r->race_free ? !s : !marks)) {
+        free(a);
+        free(c);
+        free(s);
+        free(marks);
+        return refuse(r, name, size, bytes, strerror(ENOMEM));
+    }
+    a->cells = c;
     a->size = size;
     a->id = r->n_arrays;
     snprintf(a->name, sizeof a->name, "%s", name);
     r->arrays = realloc(r->arrays, sizeof *r->arrays * (size_t)(r->n_arrays + 1));
     r->shadows = realloc(r->shadows, sizeof *r->shadows * (size_t)(r->n_arrays + 1));
-    r->shadows[r->n_arrays] = r->race_free ? shadows_new(size > 0 ? size : 1) : NULL;
+    r->shadows[r->n_arrays] = s;
     r->marks = realloc(r->marks, sizeof *r->marks * (size_t)(r->n_arrays + 1));
-    r->marks[r->n_arrays] = calloc((size_t)(size > 0 ? size : 1), sizeof **r->marks);
+    r->marks[r->n_arrays] = marks;
     r->arrays[r->n_arrays++] = a;
+    r->array_bytes += bytes;
+    memory.held += bytes;
     return a;
 }
 
 /* ---- Z/pZ ----------------------------------------------------------------- */
 
-word zp_add(uint64_t p, word a, word b) { return (a + b) % p; }
-word zp_sub(uint64_t p, word a, word b) { return (a + p - b) % p; }
-word zp_mul(uint64_t p, word a, word b) { return (word)(((unsigned __int128)a * b) % p); }
+/* Operands below p < 2^63 need no division for a sum or a difference, and
+ * operands below 2^32 a 64-bit one for a product: the same values. */
+word zp_add(uint64_t p, word a, word b)
+{
+    if (a < p && b < p && p < ((uint64_t)1 << 63))
+        return a + b >= p ? a + b - p : a + b;
+    return (a + b) % p;
+}
+
+word zp_sub(uint64_t p, word a, word b)
+{
+    if (a < p && b < p && p < ((uint64_t)1 << 63))
+        return a >= b ? a - b : a + p - b;
+    return (a + p - b) % p;
+}
+
+word zp_mul(uint64_t p, word a, word b)
+{
+    if ((a | b) < ((uint64_t)1 << 32))
+        return (a * b) % p;
+    return (word)(((unsigned __int128)a * b) % p);
+}
 
 word zp_pow(uint64_t p, word a, uint64_t e)
 {
@@ -270,35 +511,60 @@ word zp_pow(uint64_t p, word a, uint64_t e)
 
 void exec_ops(exec_thread *t, long n) { t->block->now->ops += (double)n; }
 
+/* The same values as zp_add, zp_sub and zp_mul, without a division where
+ * p < 2^32 and the operands are below p (the usual case): a sum or a
+ * difference is then corrected by one p at most, and a product x < 2^64
+ * is reduced by Barrett's rule, m = ⌊2^64/p⌋ making q = ⌊x·m/2^64⌋ the
+ * quotient or one less (x·m/2^64 > x/p − 1 since x < 2^64), so that
+ * x − q·p < 2p. */
+static inline int reduced(const exec_block *b, word x, word y) { return b->barrett && x < b->p && y < b->p; }
+
+static inline word mod_p(const exec_block *b, uint64_t x)
+{
+    uint64_t q = (uint64_t)(((unsigned __int128)x * b->barrett) >> 64);
+    uint64_t r = x - q * b->p;
+    return r >= b->p ? r - b->p : r;
+}
+
 word exec_zp_add(exec_thread *t, word a, word b)
 {
-    thread_record *me = t->block->now;
-    me->ops += t->block->add_ops;
+    exec_block *k = t->block;
+    thread_record *me = k->now;
+    if (!k->whole_costs)
+        me->ops += k->add_ops;
     me->counts[COUNT_ADDMOD]++; /* the block's sums: when it ends */
-    return zp_add(t->block->p, a, b);
+    if (!reduced(k, a, b))
+        return zp_add(k->p, a, b);
+    return a + b >= k->p ? a + b - k->p : a + b;
 }
 
 word exec_zp_sub(exec_thread *t, word a, word b)
 {
-    thread_record *me = t->block->now;
-    me->ops += t->block->add_ops;
+    exec_block *k = t->block;
+    thread_record *me = k->now;
+    if (!k->whole_costs)
+        me->ops += k->add_ops;
     me->counts[COUNT_ADDMOD]++;
-    return zp_sub(t->block->p, a, b);
+    if (!reduced(k, a, b))
+        return zp_sub(k->p, a, b);
+    return a >= b ? a - b : a + k->p - b;
 }
 
 word exec_zp_mul(exec_thread *t, word a, word b)
 {
-    thread_record *me = t->block->now;
-    me->ops += t->block->mul_ops;
+    exec_block *k = t->block;
+    thread_record *me = k->now;
+    if (!k->whole_costs)
+        me->ops += k->mul_ops;
     me->counts[COUNT_MULMOD]++;
-    return zp_mul(t->block->p, a, b);
+    return reduced(k, a, b) ? mod_p(k, a * b) : zp_mul(k->p, a, b);
 }
 
 word exec_zp_pow(exec_thread *t, word a, uint64_t e)
 {
     word x = 1;
     double mulmods = 0, loops = 0;
-    for (a %= t->block->run->p; e; e >>= 1, loops++) {
+    for (a %= t->block->p; e; e >>= 1, loops++) {
         if (e & 1) {
             x = exec_zp_mul(t, x, a);
             mulmods++;
@@ -312,13 +578,13 @@ word exec_zp_pow(exec_thread *t, word a, uint64_t e)
     return x;
 }
 
-word exec_zp_inv(exec_thread *t, word a) { return exec_zp_pow(t, a, t->block->run->p - 2); }
+word exec_zp_inv(exec_thread *t, word a) { return exec_zp_pow(t, a, t->block->p - 2); }
 
 /* ---- errors ----------------------------------------------------------------- */
 
-/* The block of t fails with one message (its first error only); a rule
- * broken by one thread names the block and the thread, a race names its
- * threads itself. */
+/* The block of t fails with one message (its first error only), kept by
+ * its worker until the launch ends; a rule broken by one thread names the
+ * block and the thread, a race names its threads itself. */
 static void block_fails(exec_thread *t, int name_thread, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
@@ -331,10 +597,11 @@ static void block_fails(exec_thread *t, int name_thread, const char *fmt, va_lis
     char detail[512];
     vsnprintf(detail, sizeof detail, fmt, ap);
     if (name_thread)
-        fail("program '%s', kernel '%s', block %ld, step %d, thread %d: %s", b->run->dag->name, b->k->name,
-             t->bid, t->step, t->tid, detail);
+        snprintf(b->error, sizeof b->error, "program '%s', kernel '%s', block %ld, step %d, thread %d: %s",
+                 b->run->dag->name, b->k->name, t->bid, t->step, t->tid, detail);
     else
-        fail("program '%s', kernel '%s', step %d: %s", b->run->dag->name, b->k->name, t->step, detail);
+        snprintf(b->error, sizeof b->error, "program '%s', kernel '%s', step %d: %s", b->run->dag->name,
+                 b->k->name, t->step, detail);
 }
 
 static void rule_broken(exec_thread *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -347,8 +614,6 @@ static void rule_broken(exec_thread *t, const char *fmt, ...)
     va_end(ap);
 }
 
-/* ---- races (see the top of this file) ------------------------------------ */
-
 static void race(exec_thread *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void race(exec_thread *t, const char *fmt, ...)
@@ -359,72 +624,181 @@ static void race(exec_thread *t, const char *fmt, ...)
     va_end(ap);
 }
 
+static void crew(exec_thread *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void crew(exec_thread *t, const char *fmt, ...)
+{
+    exec_block *b = t->block;
+    if (b->failed)
+        return;
+    b->failed = 1;
+    char detail[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    snprintf(b->error, sizeof b->error, "program '%s', kernel '%s', block %ld, step %d: %s", b->run->dag->name,
+             b->k->name, t->bid, t->step, detail);
+}
+
+/* ---- the step's uses ------------------------------------------------------------ */
+
+/* A new step: a tag for the marks, a stamp for the private
+ * uses (all cleared when the stamps wrap: no stale stamp may pass for
+ * the present). */
+static void next_step(exec_block *b)
+{
+    if (!b->race_free)
+        do
+            b->step_tag = (write_mark)((__atomic_add_fetch(&b->run->steps, 1, __ATOMIC_RELAXED) * 0x9E3779B1u) >> 16);
+        while (b->step_tag == 0);
+    if (++b->step_stamp == 0) {
+        memset(b->private_step, 0, sizeof *b->private_step * (size_t)(b->k->private_words + 1));
+        b->step_stamp = 1;
+    }
+}
+
+/* The log slot of this step's write of `cell`, or −1 (marked or not). */
+static int32_t find_write(const exec_block *b, const word *cell)
+{
+    for (long j = b->log_n - 1; j >= 0; j--) /* a thread's rewrite: among its own latest writes */
+        if (b->log[j].cell == cell)
+            return (int32_t)j;
+    return -1;
+}
+
+/* Private word i's use in the current step (made if new). */
+static inline step_use *private_use_of(exec_block *b, long i)
+{
+    private_use *p = &b->private_step[i];
+    if (p->stamp != b->step_stamp)
+        *p = (private_use){b->step_stamp, unused};
+    return &p->use;
+}
+
+/* ---- races (see the top of this file) ------------------------------------ */
+
 #define RULE_STEP "(rule: race-free steps: the card runs a step's threads in no fixed order; " \
                   "read and write the cell in different steps)"
 #define RULE_LAUNCH "(rule: race-free blocks: the card runs a launch's blocks in no fixed order; " \
                     "a cell one block writes is read or written by no other block of the launch)"
 
-/* Thread t reads name[i], whose shadow is s (global: a global array).
- * Returns 1 when t wrote the cell earlier in this step: the caller returns
- * that write, as the card would. */
-static int note_read(exec_thread *t, cell_shadow *s, int global, const char *name, long i)
+/* Set the shadow's touch from `old` to `now`: 1 if done.  Several workers
+ * may change it at once: then by compare-and-swap, and 0 when another
+ * changed it first (the caller looks again). */
+static inline int touch_set(const exec_block *b, cell_shadow *s, uint64_t old, uint64_t now)
 {
-    exec_run *r = t->block->run;
-    int32_t bid = (int32_t)t->bid, tid = t->tid;
-    if (global && s->w_launch == r->launch && s->w_block != bid)
-        race(t, "block %d (thread %d) reads %s[%ld], which block %d (thread %d) writes in the same launch " RULE_LAUNCH,
-             bid, tid, name, i, s->w_block, s->w_thread);
-    if (!global && !(s->w_launch == r->launch && s->w_block == bid))
-        race(t, "block %d: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
-                "private memory starts undefined on the card, as shared memory does)", bid, tid, i);
-    int own = 0;
-    if (s->w_epoch == r->epoch) {
-        if (s->w_thread != tid)
-            race(t, "block %d: thread %d reads %s[%ld], which thread %d writes in the same step " RULE_STEP, bid,
-                 tid, name, i, s->w_thread);
-        own = 1;
+    if (!b->shared) {
+        s->touch = now;
+        return 1;
     }
-    if (s->s_epoch != r->epoch) {
-        s->s_epoch = r->epoch;
-        s->s_thread = tid;
-        s->s2_thread = -1;
-    } else if (s->s_thread != tid && s->s2_thread < 0) {
-        s->s2_thread = tid;
-    }
-    if (global && s->r_launch != r->launch) {
-        s->r_launch = r->launch;
-        s->r_block = bid;
-        s->r_thread = tid;
-        s->r2_block = -1;
-    } else if (global && s->r_block != bid && s->r2_block < 0) {
-        s->r2_block = bid;
-        s->r2_thread = tid;
-    }
-    return own;
+    return __atomic_compare_exchange_n(&s->touch, &old, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
-/* Thread t writes name[i], whose shadow is s.  (Two writers in one step of
- * a block are the write log's CREW error.) */
-static void note_write(exec_thread *t, cell_shadow *s, int global, const char *name, long i)
+/* Blocks raced, seen by several workers: the launch stops, unnamed (see
+ * "Races"). */
+static void blocks_raced(exec_thread *t)
 {
-    exec_run *r = t->block->run;
-    int32_t bid = (int32_t)t->bid, tid = t->tid;
-    if (global && s->w_launch == r->launch && s->w_block != bid)
-        race(t, "blocks %d (thread %d) and %d (thread %d) both write %s[%ld] in the same launch " RULE_LAUNCH,
-             s->w_block, s->w_thread, bid, tid, name, i);
-    if (global && s->r_launch == r->launch && (s->r_block != bid || s->r2_block >= 0)) {
-        int32_t other = s->r_block != bid ? s->r_block : s->r2_block;
-        int32_t reader = s->r_block != bid ? s->r_thread : s->r2_thread;
-        race(t, "block %d (thread %d) writes %s[%ld], which block %d (thread %d) reads in the same launch " RULE_LAUNCH,
-             bid, tid, name, i, other, reader);
+    exec_block *b = t->block;
+    __atomic_store_n(&b->launch->raced, 1, __ATOMIC_RELAXED);
+    b->failed = 1;
+}
+
+/* Block t->bid reads (write = 0) or writes global cell name[i], whose
+ * shadow is s, in the current launch (see "Races").  1 when the block has
+ * the cell to itself (its use in the step is then the shadow's:
+ * shadow_use), 0 when blocks share it (read only: no step can have
+ * written it), -1 after a race. */
+static int note_block(exec_thread *t, cell_shadow *s, int write, const char *name, long i)
+{
+    exec_block *b = t->block;
+    uint64_t launch = (uint64_t)b->run->launch << 32;
+    uint32_t bid = (uint32_t)t->bid;
+    for (;;) {
+        uint64_t old = b->shared ? __atomic_load_n(&s->touch, __ATOMIC_RELAXED) : s->touch;
+        uint32_t state = (uint32_t)old, who = state & TOUCH_BLOCK;
+        int written = (state & TOUCH_WRITTEN) != 0;
+        if ((old & ~(uint64_t)UINT32_MAX) != launch) { /* the first touch of the launch */
+            if (!touch_set(b, s, old, launch | (write ? TOUCH_WRITTEN : 0) | bid))
+                continue;
+            s->block = (int32_t)bid;
+            s->thread = t->tid;
+            s->step = -1;
+            return 1;
+        }
+        if (who == bid) { /* this block's: the first read, or its writes */
+            if (write && !written && !touch_set(b, s, old, old | TOUCH_WRITTEN))
+                continue;
+            if (write)
+                s->thread = t->tid;
+            return 1;
+        }
+        if (!write && !written) { /* read by another block too */
+            if (who == SHARED_READ)
+                return 0;
+            if (!touch_set(b, s, old, launch | SHARED_READ))
+                continue;
+            s->r2_block = (int32_t)bid;
+            s->r2_thread = t->tid;
+            return 0;
+        }
+        if (b->shared) {
+            blocks_raced(t);
+        } else if (!write) {
+            race(t, "block %u (thread %d) reads %s[%ld], which block %d (thread %d) writes in the same launch " RULE_LAUNCH,
+                 bid, t->tid, name, i, s->block, s->thread);
+        } else if (written) {
+            race(t, "blocks %d (thread %d) and %u (thread %d) both write %s[%ld] in the same launch " RULE_LAUNCH,
+                 s->block, s->thread, bid, t->tid, name, i);
+        } else {
+            int first = s->block != (int32_t)bid;
+            race(t, "block %u (thread %d) writes %s[%ld], which block %d (thread %d) reads in the same launch " RULE_LAUNCH,
+                 bid, t->tid, name, i, first ? s->block : s->r2_block, first ? s->thread : s->r2_thread);
+        }
+        return -1;
     }
-    if (s->s_epoch == r->epoch && (s->s_thread != tid || s->s2_thread >= 0))
-        race(t, "block %d: thread %d writes %s[%ld], which thread %d reads in the same step " RULE_STEP, bid, tid,
-             name, i, s->s_thread != tid ? s->s_thread : s->s2_thread);
-    s->w_epoch = r->epoch;
-    s->w_launch = r->launch;
-    s->w_block = bid;
-    s->w_thread = tid;
+}
+
+/* The use in t's step of a global cell that t's block has to itself. */
+static inline step_use *shadow_use(const exec_thread *t, cell_shadow *s)
+{
+    if (s->step != t->step) {
+        s->step = t->step;
+        s->use = unused;
+    }
+    return &s->use;
+}
+
+/* Thread t reads name[i] (global: of a global array), whose use in the
+ * step is u, in a race-free run.  Returns the log slot of t's own write of
+ * the cell earlier in this step (the caller returns that write, as the
+ * card would), else -1. */
+static int32_t note_read(exec_thread *t, step_use *u, int global, const char *name, long i)
+{
+    exec_block *b = t->block;
+    int tid = t->tid;
+    if (!global && b->private_written[i] != b->block_stamp)
+        race(t, "block %ld: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
+                "private memory starts undefined on the card, as shared memory does)", t->bid, tid, i);
+    if (u->slot >= 0 && b->log[u->slot].thread != tid)
+        race(t, "block %ld: thread %d reads %s[%ld], which thread %d writes in the same step " RULE_STEP, t->bid,
+             tid, name, i, b->log[u->slot].thread);
+    if (u->reader < 0)
+        u->reader = tid;
+    else if (u->reader != tid && u->reader2 < 0)
+        u->reader2 = tid;
+    return u->slot;
+}
+
+/* Thread t writes name[i], whose use in the step is u, in a race-free
+ * run: another thread's read of it in this step is a race.  (Two writers
+ * in one step of a block are the write log's CREW error.) */
+static void note_write(exec_thread *t, const step_use *u, const char *name, long i)
+{
+    int tid = t->tid;
+    if (u->reader >= 0 && (u->reader != tid || u->reader2 >= 0))
+        race(t, "block %ld: thread %d writes %s[%ld], which thread %d reads in the same step " RULE_STEP, t->bid, tid,
+             name, i, u->reader != tid ? u->reader : u->reader2);
 }
 
 /* A race-free run's word is the card's: 32 bits.  1 if v fits. */
@@ -447,19 +821,26 @@ static inline long group_of(const exec_block *b, long i)
 /* The tally of a round no lane has made yet. */
 static const round_tally no_lane = {.first = -1, .last = -1};
 
+/* Room for rounds 0 .. need (the notes made so far kept in place). */
 static void grow_rounds(exec_block *b, int need)
 {
-    int cap = b->rounds_cap;
+    int cap = b->rounds_cap, shift = b->rounds_shift;
     while (cap <= need)
-        cap *= 2;
+        cap *= 2, shift++;
     for (int kind = 0; kind < N_KINDS; kind++) {
         int tallied = b->tallies[kind] ? b->rounds_cap : 0;
-        b->notes[kind] = realloc(b->notes[kind], sizeof(access_note) * (size_t)cap * (size_t)b->warp);
+        access_note *notes = malloc(sizeof(access_note) * (size_t)cap * (size_t)b->warp);
+        for (int lane = 0; tallied && lane < b->warp; lane++)
+            memcpy(notes + (long)lane * cap, b->notes[kind] + (long)lane * b->rounds_cap,
+                   sizeof *notes * (size_t)b->rounds_cap);
+        free(b->notes[kind]);
+        b->notes[kind] = notes;
         b->tallies[kind] = realloc(b->tallies[kind], sizeof(round_tally) * (size_t)cap);
         for (int k = tallied; k < cap; k++)
             b->tallies[kind][k] = no_lane;
     }
     b->rounds_cap = cap;
+    b->rounds_shift = shift;
     b->fast_rounds = b->race_free || b->warp_shift < 0 || b->trace ? 0 : cap;
 }
 
@@ -471,7 +852,7 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
     int round = b->now->rounds[kind]++;
     if (__builtin_expect(round >= b->rounds_cap, 0))
         grow_rounds(b, round);
-    b->notes[kind][(long)round * b->warp + b->lane].key = key;
+    b->notes[kind][(b->lane << b->rounds_shift) + round].key = key;
     return &b->tallies[kind][round];
 }
 
@@ -480,30 +861,37 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
 static inline void tally(round_tally *r, long key)
 {
     if (key > r->last) {
+        if (r->descending)
+            r->disorder = 1;
         r->last = key;
         r->distinct++;
     } else if (key < r->last) {
-        r->disorder = 1;
+        if (r->distinct == 1)
+            r->descending = 1;
+        else if (!r->descending)
+            r->disorder = 1;
+        r->last = key;
+        r->distinct++;
     }
 }
 
-/* The same for a private word: banks need distinct, increasing keys
- * (fullest_bank), so a repeated key is disorder too. */
+/* The same for a private word: its first key and its stride too (a
+ * repeated word is the same access to its bank). */
 static inline void tally_private(round_tally *r, long key)
 {
     if (key > r->last) {
-        if (r->distinct++ == 0)
+        long step = key - r->last;
+        if (r->distinct == 0)
             r->first = key;
+        else if (r->distinct == 1)
+            r->stride = step;
+        else if (step != r->stride)
+            r->stride = 0;
+        r->distinct++;
         r->last = key;
-    } else {
+    } else if (key < r->last) {
         r->disorder = 1;
     }
-}
-
-/* The value this step's log holds for a cell (`otherwise` if none). */
-static word pending_write(const exec_block *b, const write_mark *mark, word otherwise)
-{
-    return *mark > b->logged ? b->log[*mark - b->logged - 1].value : otherwise;
 }
 
 static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a, long i)
@@ -516,9 +904,11 @@ static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a,
 static word __attribute__((noinline)) read_race_free(exec_thread *t, gmem a, long i)
 {
     exec_block *b = t->block;
-    if (note_read(t, &b->run->shadows[a->id][i], 1, a->name, i))
-        return pending_write(b, &b->marks[a->id][i], a->cells[i]);
-    return a->cells[i];
+    cell_shadow *s = &b->run->shadows[a->id][i];
+    if (note_block(t, s, 0, a->name, i) <= 0) /* shared: no write in the launch; or a race */
+        return a->cells[i];
+    int32_t own = note_read(t, shadow_use(t, s), 1, a->name, i);
+    return own >= 0 ? b->log[own].value : a->cells[i];
 }
 
 static word __attribute__((noinline)) gread_checked(exec_thread *t, gmem a, long i)
@@ -537,17 +927,14 @@ static word __attribute__((noinline)) gread_checked(exec_thread *t, gmem a, long
 
 /* A second write to a cell in this step, whose first is log entry `slot`:
  * the same thread's last write wins; another thread's is a CREW error. */
-static void __attribute__((noinline)) rewrite(exec_thread *t, uint32_t slot, word value, const char *name,
+static void __attribute__((noinline)) rewrite(exec_thread *t, int32_t slot, word value, const char *name,
                                               long index)
 {
     exec_block *b = t->block;
     logged_write *w = &b->log[slot];
-    if (w->thread != t->tid && !b->failed) {
-        b->failed = 1;
-        fail("program '%s', kernel '%s', block %ld, step %d: threads %d and %d both write %s[%ld] "
-             "(rule: CREW, concurrent reads but exclusive writes)", b->run->dag->name, b->k->name,
-             t->bid, t->step, w->thread, t->tid, name, index);
-    }
+    if (w->thread != t->tid)
+        crew(t, "threads %d and %d both write %s[%ld] (rule: CREW, concurrent reads but exclusive writes)",
+             w->thread, t->tid, name, index);
     w->value = value;
 }
 
@@ -558,18 +945,18 @@ static void __attribute__((noinline)) grow_log(exec_block *b)
 }
 
 /* The step's write log, with the CREW check: a cell written by two
- * threads in one step is an error. */
-static inline void log_write(exec_thread *t, write_mark *mark, word *cell, word value, const char *name,
-                             long index)
+ * threads in one step is an error.  *slot: the cell's write in the log,
+ * or −1. */
+static inline void log_write(exec_thread *t, int32_t *slot, word *cell, word value, const char *name, long index)
 {
     exec_block *b = t->block;
-    if (__builtin_expect(*mark > b->logged, 0)) {
-        rewrite(t, *mark - b->logged - 1, value, name, index);
+    if (__builtin_expect(*slot >= 0, 0)) {
+        rewrite(t, *slot, value, name, index);
         return;
     }
     if (__builtin_expect(b->log_n == b->log_cap, 0))
         grow_log(b);
-    *mark = b->logged + (uint32_t)b->log_n + 1;
+    *slot = (int32_t)b->log_n;
     b->log[b->log_n++] = (logged_write){cell, value, t->tid};
 }
 
@@ -591,9 +978,21 @@ static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, lon
     tally(note_access(b, GLOBAL_WRITE, key), key);
     if (b->trace)
         cache_note(b->trace, 1, b->now->rounds[GLOBAL_WRITE] - 1, a->id, i);
-    if (__builtin_expect(b->race_free, 0))
-        note_write(t, &b->run->shadows[a->id][i], 1, a->name, i);
-    log_write(t, &b->marks[a->id][i], &a->cells[i], v, a->name, i);
+    int32_t *slot, marked;
+    if (__builtin_expect(b->race_free, 0)) {
+        cell_shadow *s = &b->run->shadows[a->id][i];
+        if (note_block(t, s, 1, a->name, i) < 0)
+            return; /* a race: the launch stops */
+        step_use *u = shadow_use(t, s);
+        note_write(t, u, a->name, i);
+        slot = &u->slot;
+    } else {
+        write_mark *mark = &b->run->marks[a->id][i];
+        marked = *mark == b->step_tag ? find_write(b, &a->cells[i]) : -1;
+        slot = &marked;
+        *mark = b->step_tag;
+    }
+    log_write(t, slot, &a->cells[i], v, a->name, i);
 }
 
 static int private_ok(exec_thread *t, long i, const char *verb)
@@ -619,8 +1018,11 @@ static word __attribute__((noinline)) pread_checked(exec_thread *t, long i)
         return 0;
     exec_block *b = t->block;
     note_private(b, i);
-    if (__builtin_expect(b->race_free, 0) && note_read(t, &b->private_shadow[i], 0, "private", i))
-        return pending_write(b, &b->private_marks[i], b->private_cells[i]);
+    if (__builtin_expect(b->race_free, 0)) {
+        int32_t own = note_read(t, private_use_of(b, i), 0, "private", i);
+        if (own >= 0)
+            return b->log[own].value;
+    }
     return b->private_cells[i];
 }
 
@@ -630,9 +1032,12 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
     if (!private_ok(t, i, "writes") || (b->race_free && !word_fits(t, "private", i, v)))
         return;
     note_private(b, i);
-    if (b->race_free)
-        note_write(t, &b->private_shadow[i], 0, "private", i);
-    log_write(t, &b->private_marks[i], &b->private_cells[i], v, "private", i);
+    step_use *u = private_use_of(b, i);
+    if (b->race_free) {
+        b->private_written[i] = b->block_stamp;
+        note_write(t, u, "private", i);
+    }
+    log_write(t, &u->slot, &b->private_cells[i], v, "private", i);
 }
 
 /* The common case of each access, with no call: an index in range, a
@@ -644,7 +1049,7 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
 
 static inline access_note *note_of(exec_block *b, int kind, int round)
 {
-    return &b->notes[kind][((long)round << b->warp_shift) + b->lane];
+    return &b->notes[kind][(b->lane << b->rounds_shift) + round];
 }
 
 word exec_gread(exec_thread *t, gmem a, long i)
@@ -661,17 +1066,37 @@ word exec_gread(exec_thread *t, gmem a, long i)
     return a->cells[i];
 }
 
+/* A write of the fast path: the cell's mark, its place in the log.  0
+ * when the fast path does not apply (the cell's mark is the step's, or
+ * the log is full); nothing changed then. */
+static inline int write_fast(exec_block *b, write_mark *mark, word *cell, word v, int tid)
+{
+    if (__builtin_expect(b->log_n == b->log_cap || *mark == b->step_tag, 0))
+        return 0;
+    *mark = b->step_tag;
+    b->log[b->log_n++] = (logged_write){cell, v, tid};
+    return 1;
+}
+
+/* The same for private word i, whose entry is its own (a synchronous
+ * run makes one only when it writes the word). */
+static inline int private_write_fast(exec_block *b, long i, word v, int tid)
+{
+    private_use *p = &b->private_step[i];
+    if (__builtin_expect(b->log_n == b->log_cap || p->stamp == b->step_stamp, 0))
+        return 0;
+    *p = (private_use){b->step_stamp, {(int32_t)b->log_n, -1, -1}};
+    b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, tid};
+    return 1;
+}
+
 void exec_gwrite(exec_thread *t, gmem a, long i, word v)
 {
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[GLOBAL_WRITE];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds, 0)) {
-        gwrite_checked(t, a, i, v);
-        return;
-    }
-    write_mark *mark = &b->marks[a->id][i];
-    if (__builtin_expect(*mark > b->logged || b->log_n == b->log_cap, 0)) {
+    if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds ||
+                             !write_fast(b, &b->run->marks[a->id][i], &a->cells[i], v, t->tid), 0)) {
         gwrite_checked(t, a, i, v);
         return;
     }
@@ -679,8 +1104,6 @@ void exec_gwrite(exec_thread *t, gmem a, long i, word v)
     long key = (long)a->id << 40 | i >> b->warp_shift;
     note_of(b, GLOBAL_WRITE, round)->key = key;
     tally(&b->tallies[GLOBAL_WRITE][round], key);
-    *mark = b->logged + (uint32_t)b->log_n + 1;
-    b->log[b->log_n++] = (logged_write){&a->cells[i], v, t->tid};
 }
 
 /* A private access of the fast path: noted, tallied and counted. */
@@ -709,18 +1132,12 @@ void exec_pwrite(exec_thread *t, long i, word v)
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds, 0)) {
-        pwrite_checked(t, i, v);
-        return;
-    }
-    write_mark *mark = &b->private_marks[i];
-    if (__builtin_expect(*mark > b->logged || b->log_n == b->log_cap, 0)) {
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds ||
+                             !private_write_fast(b, i, v, t->tid), 0)) {
         pwrite_checked(t, i, v);
         return;
     }
     private_fast(b, me, round, i);
-    *mark = b->logged + (uint32_t)b->log_n + 1;
-    b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, t->tid};
 }
 
 /* ---- grading a warp's rounds ---------------------------------------------- */
@@ -748,15 +1165,15 @@ static void sort_keys(long *keys, int n)
     }
 }
 
-/* The keys of round k from the lanes first..last that made it (row: the
- * round's notes, from lane 0), in keys[]; their number. */
+/* The keys of round k from the lanes first..last that made it, in
+ * keys[]; their number. */
 static int round_keys(const exec_block *b, int kind, int first, int last, int k, long *keys)
 {
-    const access_note *row = b->notes[kind] + (long)k * b->warp;
+    const access_note *column = b->notes[kind] + k;
     int n = 0;
     for (int t = first; t <= last; t++)
         if (b->threads_of[t].rounds[kind] > k)
-            keys[n++] = row[t - first].key;
+            keys[n++] = column[(long)(t - first) << b->rounds_shift].key;
     return n;
 }
 
@@ -773,18 +1190,27 @@ static int distinct_keys(const exec_block *b, int kind, int first, int last, int
 }
 
 /* DMM: the most distinct addresses that one bank must serve in round k.
- * A word counts once: bank_seen[word] holds the stamp of the last round
- * that counted it. */
-static int fullest_bank(exec_block *b, int first, int last, int k)
+ * A word counts once: in keys that never go down (not `disorder`) a word
+ * repeats only right after itself; otherwise bank_seen[word] holds the
+ * stamp of the last round that counted it. */
+static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
 {
     long keys[1024];
     int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys), warp = b->warp;
+    int in_bank[1024], most = 0;
+    memset(in_bank, 0, sizeof *in_bank * (size_t)warp);
+    if (!disorder) {
+        for (int i = 0; i < n; i++) {
+            int bank = (int)(keys[i] % warp);
+            if ((i == 0 || keys[i] != keys[i - 1]) && ++in_bank[bank] > most)
+                most = in_bank[bank];
+        }
+        return most;
+    }
     if (++b->bank_stamp == 0) { /* the stamps wrapped: none is taken for the present */
         memset(b->bank_seen, 0, sizeof *b->bank_seen * (size_t)(b->k->private_words + 1));
         b->bank_stamp = 1;
     }
-    int in_bank[1024], most = 0;
-    memset(in_bank, 0, sizeof *in_bank * (size_t)warp);
     for (int i = 0; i < n; i++)
         if (b->bank_seen[keys[i]] != b->bank_stamp) {
             b->bank_seen[keys[i]] = b->bank_stamp;
@@ -793,6 +1219,24 @@ static int fullest_bank(exec_block *b, int first, int last, int k)
                 most = in_bank[bank];
         }
     return most;
+}
+
+static long gcd(long a, long b) { return b ? gcd(b, a % b) : a; }
+
+/* fullest_bank of a private round whose keys never went down: words
+ * within w consecutive ones fall in distinct banks; n words a stride d
+ * apart visit w/gcd(d, w) banks in turn, the fullest ⌈n·gcd(d, w)/w⌉
+ * times. */
+static int banks_in_order(exec_block *b, const round_tally *r, int first, int last, int k)
+{
+    long w = b->warp;
+    if (r->last - r->first < w)
+        return 1;
+    if (r->stride > 0) {
+        long visited = w / gcd(r->stride, w);
+        return (int)((r->distinct + visited - 1) / visited);
+    }
+    return fullest_bank(b, first, last, k, 0);
 }
 
 /* Every round of `kind` that a lane made (rounds are made in order, so
@@ -804,9 +1248,8 @@ static void grade_rounds(exec_block *b, int kind, int first, int last)
         if (kind != PRIVATE_ACCESS) {
             b->transactions[kind] += r[k].disorder ? distinct_keys(b, kind, first, last, k) : r[k].distinct;
         } else {
-            int most = !r[k].disorder && r[k].last - r[k].first < b->warp
-                           ? 1 /* distinct addresses within w consecutive words: distinct banks */
-                           : fullest_bank(b, first, last, k);
+            int most = !r[k].disorder ? banks_in_order(b, &r[k], first, last, k)
+                                      : fullest_bank(b, first, last, k, 1);
             if (most > 1)
                 b->bank_conflicts += most - 1;
         }
@@ -828,30 +1271,13 @@ static void grade_warp(exec_block *b, int first, int last)
     }
 }
 
-/* ---- running a launch ------------------------------------------------------- */
+/* ---- running a block ---------------------------------------------------------- */
 
 static void commit_step(exec_block *b)
 {
     for (long i = 0; i < b->log_n; i++)
         *b->log[i].cell = b->log[i].value;
-    b->run->logged += (uint32_t)b->log_n;
     b->log_n = 0;
-}
-
-/* A step begins: a new epoch (races); the marks count the log entries
- * from the run's count so far, and when it passes 2^31 every mark is
- * cleared and it starts again (see write_mark). */
-static void new_step(exec_block *b)
-{
-    exec_run *r = b->run;
-    r->epoch++;
-    if (r->logged > UINT32_MAX / 2) {
-        for (int i = 0; i < r->n_arrays; i++)
-            memset(r->marks[i], 0, sizeof **r->marks * (size_t)(r->arrays[i]->size > 0 ? r->arrays[i]->size : 1));
-        memset(b->private_marks, 0, sizeof *b->private_marks * (size_t)(b->k->private_words + 1));
-        r->logged = 0;
-    }
-    b->logged = r->logged;
 }
 
 /* The block's operations by class (sim/model/kernel_dag.h), given `mine`, the
@@ -886,7 +1312,7 @@ static void run_steps(exec_block *b, long bid, long blocks)
 {
     int l = b->threads;
     for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
-        new_step(b);
+        next_step(b);
         exec_thread t = {0, l, bid, blocks, s, b};
         exec_step step = b->k->steps[s];
         void *args = b->args;
@@ -928,11 +1354,14 @@ static block_figures sum_threads(exec_block *b)
     uint64_t counted[N_COUNTED] = {0};
     for (int i = 0; i < b->threads; i++) {
         thread_record *th = &b->threads_of[i];
-        if (th->ops > span) {
-            span = th->ops;
+        double ops = th->ops;
+        if (b->whole_costs)
+            ops += b->add_ops * th->counts[COUNT_ADDMOD] + b->mul_ops * th->counts[COUNT_MULMOD];
+        if (ops > span) {
+            span = ops;
             memcpy(f.longest, th->counts, sizeof f.longest);
         }
-        work += th->ops;
+        work += ops;
         alpha = th->words_read > alpha ? th->words_read : alpha;
         beta = th->words_written > beta ? th->words_written : beta;
         for (int c = 0; c < N_COUNTED; c++)
@@ -948,10 +1377,16 @@ static block_figures sum_threads(exec_block *b)
     return f;
 }
 
-static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
+/* Run block `bid` and measure it into *out (zeroed first: results are
+ * compared byte for byte). */
+static void run_block(exec_block *b, long bid, long blocks, block_result *out)
 {
     int l = b->threads;
     memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->k->private_words + 1));
+    if (++b->block_stamp == 0) { /* wrapped: no stale stamp may pass for the present */
+        memset(b->private_written, 0, sizeof *b->private_written * (size_t)(b->k->private_words + 1));
+        b->block_stamp = 1;
+    }
     b->transactions[GLOBAL_READ] = b->transactions[GLOBAL_WRITE] = b->bank_conflicts = 0;
     run_steps(b, bid, blocks);
     block_figures f = sum_threads(b);
@@ -959,48 +1394,260 @@ static void run_block(exec_block *b, long bid, long blocks, block_cost *cost)
     /* a round of ℓ threads in one address group per warp costs U: one
      * coalesced word per thread, as in the paper */
     double per_transaction = (double)(b->warp < l ? b->warp : l) / l;
-    *cost = (block_cost){.span = f.span, .work = f.work,
-                         .reads = reads * per_transaction, .writes = writes * per_transaction};
+    memset(out, 0, sizeof *out);
+    block_cost *cost = &out->cost;
+    cost->span = f.span;
+    cost->work = f.work;
+    cost->reads = reads * per_transaction;
+    cost->writes = writes * per_transaction;
     measured_classes(b, f.longest, cost);
     cost->bank_conflicts = b->bank_conflicts;
     if (b->stream)
         stream_block_end(b->stream, l, cost);
-    exec_kernel_report *rep = &b->run->reports[b->run->dag->n];
-    rep->span = rep->span > f.span ? rep->span : f.span;
-    rep->work += f.work;
-    rep->alpha = rep->alpha > f.alpha ? rep->alpha : (double)f.alpha;
-    rep->beta = rep->beta > f.beta ? rep->beta : (double)f.beta;
-    rep->measured_overhead += b->run->m.u * (cost->reads + cost->writes);
-    rep->paper_overhead += b->run->m.u * (double)(f.alpha + f.beta);
-    rep->transactions += reads + writes;
-    rep->bank_conflicts += b->bank_conflicts;
     if (b->trace && cache_block_done(b->run->caches, bid, b->trace, &cost->sectors) < 0) {
-        char why[1024];
+        char why[512];
         snprintf(why, sizeof why, "%s", fail_message());
-        fail("program '%s', kernel '%s': %s", b->run->dag->name, b->k->name, why);
+        snprintf(b->error, sizeof b->error, "program '%s', kernel '%s': %s", b->run->dag->name, b->k->name, why);
         b->failed = 1;
     }
+    out->alpha = (double)f.alpha;
+    out->beta = (double)f.beta;
+    out->transactions = reads + writes;
 }
 
-static void block_free(exec_block *b)
+/* ---- a launch on the run's threads --------------------------------------------- */
+
+/* x is a whole number that many of add up exactly (|x| < 2^31). */
+static int whole(double x) { return x == floor(x) && fabs(x) < 2147483648.0; }
+
+/* A worker for kernel k's blocks of `threads` threads. */
+static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exec_kernel *k, int threads,
+                         void *args)
 {
-    cache_trace_free(b->trace);
+    memset(b, 0, sizeof *b);
+    b->run = r;
+    b->launch = ls;
+    b->k = k;
+    b->args = args;
+    b->threads = threads;
+    b->warp = r->m.warp > 1024 ? 1024 : r->m.warp;
+    b->warp_shift = -1;
+    for (int sh = 0; sh <= 10; sh++)
+        if (b->warp == 1 << sh)
+            b->warp_shift = sh;
+    b->race_free = r->race_free;
+    b->shared = ls->workers > 1;
+    b->p = r->p;
+    b->barrett = r->p >= 2 && r->p < ((uint64_t)1 << 32) ? (uint64_t)(((unsigned __int128)1 << 64) / r->p) : 0;
+    b->add_ops = r->add_ops;
+    b->mul_ops = r->mul_ops;
+    b->whole_costs = whole(r->add_ops) && whole(r->mul_ops);
+    b->private_cells = calloc((size_t)k->private_words + 1, sizeof *b->private_cells);
+    b->private_written = calloc((size_t)k->private_words + 1, sizeof *b->private_written);
+    b->private_step = calloc((size_t)k->private_words + 1, sizeof *b->private_step);
+    b->threads_of = calloc((size_t)threads, sizeof *b->threads_of);
+    b->trace = r->caches ? cache_trace_new(r->caches, b->warp) : NULL;
+    b->rounds_cap = 1;
+    grow_rounds(b, 8);
+    grow_log(b);
+    b->bank_seen = calloc((size_t)k->private_words + 1, sizeof *b->bank_seen);
+    b->stream = r->stream ? stream_counter_new(r->stream, b->warp, k->n_steps) : NULL;
+}
+
+static void worker_end(exec_block *b)
+{
     free(b->private_cells);
-    free(b->private_shadow);
+    free(b->private_written);
+    free(b->private_step);
     free(b->threads_of);
     for (int kind = 0; kind < N_KINDS; kind++) {
         free(b->notes[kind]);
         free(b->tallies[kind]);
     }
     free(b->log);
-    free(b->private_marks);
     free(b->bank_seen);
     stream_counter_free(b->stream);
+    cache_trace_free(b->trace);
+}
+
+/* Block `bid`'s result at the end of chunk c's runs. */
+static void chunk_add(chunk *c, long bid, const block_result *res)
+{
+    if (c->n_runs > 0 && memcmp(&c->runs[c->n_runs - 1].result, res, sizeof *res) == 0) {
+        c->runs[c->n_runs - 1].count++;
+        return;
+    }
+    if ((c->n_runs & (c->n_runs - 1)) == 0) /* 0, 1, 2, 4, ...: full */
+        c->runs = realloc(c->runs, sizeof *c->runs * (size_t)(c->n_runs ? 2 * c->n_runs : 1));
+    result_run *run = &c->runs[c->n_runs++];
+    run->first = bid;
+    run->count = 1;
+    memcpy(&run->result, res, sizeof *res); /* its padding too: runs compare bytes */
+}
+
+/* The blocks of chunk c, in order, until one fails.  With the caches (one
+ * chunk: the launch), each block's result is held until the caches have
+ * replayed its wave and filled its sectors (cache_launch_end). */
+static void run_chunk(exec_block *b, chunk *c, long blocks)
+{
+    block_result one, *held = b->trace ? calloc((size_t)c->blocks, sizeof *held) : NULL;
+    for (long bid = c->first; bid < c->first + c->blocks; bid++) {
+        block_result *res = held ? &held[bid - c->first] : &one;
+        run_block(b, bid, blocks, res);
+        if (b->failed) {
+            if (b->error[0])
+                c->error = strdup(b->error);
+            break;
+        }
+        if (!held)
+            chunk_add(c, bid, res);
+    }
+    if (!held)
+        return;
+    cache_launch_end(b->run->caches);
+    for (long i = 0; i < c->blocks && !b->failed; i++)
+        chunk_add(c, c->first + i, &held[i]);
+    free(held);
+}
+
+/* A worker's life: the next chunk not taken, until none is left, a chunk
+ * before it has failed, or blocks raced.  The first worker (the calling
+ * thread) also starts the others (recruit). */
+struct worker_job {
+    exec_block block;
+    long blocks;
+};
+
+static void recruit(launch_state *ls, exec_run *r);
+
+static void *work(void *arg)
+{
+    worker_job *w = arg;
+    exec_block *b = &w->block;
+    launch_state *ls = b->launch;
+    for (;;) {
+        if (w == &ls->jobs[0])
+            recruit(ls, b->run);
+        long c = __atomic_fetch_add(&ls->next_chunk, 1, __ATOMIC_RELAXED);
+        if (c >= ls->n_chunks || c > __atomic_load_n(&ls->failed_chunk, __ATOMIC_RELAXED) ||
+            __atomic_load_n(&ls->raced, __ATOMIC_RELAXED))
+            return NULL;
+        b->failed = 0;
+        b->error[0] = '\0';
+        run_chunk(b, &ls->chunks[c], w->blocks);
+        if (b->failed) {
+            long seen = __atomic_load_n(&ls->failed_chunk, __ATOMIC_RELAXED);
+            while (c < seen && !__atomic_compare_exchange_n(&ls->failed_chunk, &seen, c, 0, __ATOMIC_RELAXED,
+                                                            __ATOMIC_RELAXED))
+                ;
+        }
+    }
+}
+
+/* Chunks of the grid: one for a single worker; else about 16 per worker,
+ * at most 4096 blocks each (so that a worker that ends early waits for
+ * little). */
+static void cut_chunks(launch_state *ls, long blocks, int workers)
+{
+    long size = workers == 1 ? blocks : blocks / (16L * workers);
+    size = size < 1 ? 1 : workers > 1 && size > 4096 ? 4096 : size;
+    ls->n_chunks = (blocks + size - 1) / size;
+    ls->chunks = calloc((size_t)ls->n_chunks, sizeof *ls->chunks);
+    for (long c = 0; c < ls->n_chunks; c++) {
+        ls->chunks[c].first = c * size;
+        ls->chunks[c].blocks = c + 1 < ls->n_chunks ? size : blocks - c * size;
+    }
+    ls->failed_chunk = ls->n_chunks;
+}
+
+/* One more worker, on a thread of its own (the calling thread is the
+ * first): 0, or -1 if no thread could be had (the others take its
+ * chunks). */
+static int start_worker(launch_state *ls, exec_run *r)
+{
+    worker_job *w = &ls->jobs[ls->started];
+    worker_begin(&w->block, r, ls, ls->k, ls->threads, ls->args);
+    w->blocks = ls->blocks;
+    if (ls->started > 0 && pthread_create(&ls->ids[ls->started], NULL, work, w) != 0) {
+        worker_end(&w->block);
+        return -1;
+    }
+    ls->started++;
+    return 0;
+}
+
+/* With a pool of cores, one worker more for each core fallen idle, while
+ * chunks are left (the core is given back when the launch ends). */
+static void recruit(launch_state *ls, exec_run *r)
+{
+    while (r->pool && ls->started < ls->workers &&
+           __atomic_load_n(&ls->next_chunk, __ATOMIC_RELAXED) < ls->n_chunks) {
+        int idle = __atomic_load_n(r->pool, __ATOMIC_RELAXED);
+        if (idle <= 0 || !__atomic_compare_exchange_n(r->pool, &idle, idle - 1, 0, __ATOMIC_RELAXED,
+                                                      __ATOMIC_RELAXED))
+            return;
+        if (start_worker(ls, r) < 0) {
+            __atomic_add_fetch(r->pool, 1, __ATOMIC_RELAXED);
+            return;
+        }
+    }
+}
+
+/* Run every chunk: the calling thread first, then up to `workers` − 1
+ * threads (all at once without a pool; with one, as cores fall idle);
+ * with a pool, the cores taken are given back. */
+static void run_workers(exec_run *r, launch_state *ls)
+{
+    ls->jobs = calloc((size_t)ls->workers, sizeof *ls->jobs);
+    ls->ids = calloc((size_t)ls->workers, sizeof *ls->ids);
+    start_worker(ls, r);
+    while (!r->pool && ls->started < ls->workers && start_worker(ls, r) == 0)
+        ;
+    work(&ls->jobs[0]);
+    for (int w = 1; w < ls->started; w++)
+        pthread_join(ls->ids[w], NULL);
+    for (int w = 0; w < ls->started; w++)
+        worker_end(&ls->jobs[w].block);
+    if (r->pool && ls->started > 1)
+        __atomic_add_fetch(r->pool, ls->started - 1, __ATOMIC_RELAXED);
+    free(ls->ids);
+    free(ls->jobs);
+}
+
+/* The launch's results, in block order: the kernel's runs of costs, and
+ * its report summed block after block as one thread would sum them. */
+static void merge_chunks(const exec_run *r, const launch_state *ls, kernel *launched, exec_kernel_report *rep)
+{
+    for (long c = 0; c < ls->n_chunks; c++)
+        for (long i = 0; i < ls->chunks[c].n_runs; i++) {
+            const result_run *run = &ls->chunks[c].runs[i];
+            const block_result *res = &run->result;
+            kernel_append_costs(launched, run->first, &res->cost);
+            for (long j = 0; j < run->count; j++) {
+                rep->span = rep->span > res->cost.span ? rep->span : res->cost.span;
+                rep->work += res->cost.work;
+                rep->alpha = rep->alpha > res->alpha ? rep->alpha : res->alpha;
+                rep->beta = rep->beta > res->beta ? rep->beta : res->beta;
+                rep->measured_overhead += r->m.u * (res->cost.reads + res->cost.writes);
+                rep->paper_overhead += r->m.u * (res->alpha + res->beta);
+                rep->transactions += res->transactions;
+                rep->bank_conflicts += res->cost.bank_conflicts;
+            }
+        }
+}
+
+static void launch_free(launch_state *ls)
+{
+    for (long c = 0; c < ls->n_chunks; c++) {
+        free(ls->chunks[c].runs);
+        free(ls->chunks[c].error);
+    }
+    free(ls->chunks);
 }
 
 /* A launch begins on the caches: the arrays allocated since the last
- * launch enter them first (sim/exec/cache.h), and the L1s hold what the blocks
- * resident on their SM leave of them. */
+ * launch enter them first (sim/exec/cache.h), and the L1s hold what the
+ * blocks resident on their SM leave of them. */
 static void caches_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
 {
     for (; r->restored < r->n_arrays; r->restored++)
@@ -1011,12 +1658,14 @@ static void caches_launch(exec_run *r, const exec_kernel *k, long blocks, int th
 
 static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
 {
+    if (r->raced)
+        return fail("program '%s', kernel '%s': not launched: a launch before it raced", r->dag->name, k->name);
     if (blocks < 1 || threads < 1)
         return fail("program '%s', kernel '%s': a launch needs at least 1 block of 1 thread (got %ld of %d)",
                     r->dag->name, k->name, blocks, threads);
-    if (blocks > INT32_MAX)
+    if (blocks > INT32_MAX - 1)
         return fail("program '%s', kernel '%s': %ld blocks; exec mode runs every block for real, at most %d "
-                    "in one launch", r->dag->name, k->name, blocks, INT32_MAX);
+                    "in one launch", r->dag->name, k->name, blocks, INT32_MAX - 1);
     if (k->private_words < 0 || (double)k->private_words > r->m.z)
         return fail("program '%s', kernel '%s': declares %ld words of private memory, but Z = %g on machine '%s' "
                     "(rule: a thread-block must fit in the private memory of one SM)",
@@ -1024,61 +1673,66 @@ static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int thre
     return 0;
 }
 
-int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args)
+/* The first error of the launch: the first failed chunk's (its first
+ * failed block's), or the race seen by several workers. */
+static int launch_failed(exec_run *r, const exec_kernel *k, const launch_state *ls)
+{
+    if (ls->raced) {
+        r->raced = 1;
+        return fail("program '%s', kernel '%s', launch %u: a global cell one block writes is read or written by "
+                    "another block of the launch, seen by %d threads at once; on one thread exec mode names the "
+                    "pair " RULE_LAUNCH, r->dag->name, k->name, r->launch, ls->started);
+    }
+    const chunk *c = &ls->chunks[ls->failed_chunk];
+    return fail("%s", c->error ? c->error : "exec mode: a block failed");
+}
+
+static int launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args)
 {
     if (check_launch(r, k, blocks, threads) < 0)
         return -1;
-    exec_block b;
-    memset(&b, 0, sizeof b);
-    b.run = r;
-    b.k = k;
-    b.args = args;
-    b.threads = threads;
-    b.warp = r->m.warp > 1024 ? 1024 : r->m.warp;
-    b.warp_shift = -1;
-    for (int sh = 0; sh <= 10; sh++)
-        if (b.warp == 1 << sh)
-            b.warp_shift = sh;
-    b.race_free = r->race_free;
-    b.trace = r->caches ? cache_trace_new(r->caches, b.warp) : NULL;
-    b.p = r->p;
-    b.add_ops = r->add_ops;
-    b.mul_ops = r->mul_ops;
-    b.marks = r->marks;
-    b.private_cells = calloc((size_t)k->private_words + 1, sizeof *b.private_cells);
-    b.private_shadow = r->race_free ? shadows_new(k->private_words + 1) : NULL;
     r->launch++;
-    b.threads_of = calloc((size_t)threads, sizeof *b.threads_of);
-    b.rounds_cap = 1;
-    grow_rounds(&b, 8);
-    b.private_marks = calloc((size_t)k->private_words + 1, sizeof *b.private_marks);
-    b.bank_seen = calloc((size_t)k->private_words + 1, sizeof *b.bank_seen);
-    b.stream = r->stream ? stream_counter_new(r->stream, b.warp, k->n_steps) : NULL;
-    r->reports = realloc(r->reports, sizeof *r->reports * (size_t)(r->dag->n + 1));
-    exec_kernel_report *rep = &r->reports[r->dag->n];
-    memset(rep, 0, sizeof *rep);
-    snprintf(rep->name, sizeof rep->name, "%s", k->name);
-    rep->blocks = blocks;
-    rep->threads = threads;
-
-    block_cost *costs = malloc(sizeof *costs * (size_t)blocks);
+    launch_state ls = {.k = k, .blocks = blocks, .threads = threads, .args = args};
+    ls.workers = r->caches ? 1 : blocks < r->threads ? (int)blocks : r->threads;
     if (r->caches)
         caches_launch(r, k, blocks, threads);
-    for (long bid = 0; bid < blocks && !b.failed; bid++)
-        run_block(&b, bid, blocks, &costs[bid]);
-    if (r->caches)
-        cache_launch_end(r->caches);
-    int failed = b.failed;
-    block_free(&b);
-    if (failed) {
-        free(costs);
+    cut_chunks(&ls, blocks, ls.workers);
+    if (ls.workers > (int)ls.n_chunks)
+        ls.workers = (int)ls.n_chunks;
+    run_workers(r, &ls);
+    if (ls.raced || ls.failed_chunk < ls.n_chunks) {
+        int rc = launch_failed(r, k, &ls);
+        launch_free(&ls);
+        return rc;
+    }
+    exec_kernel_report rep;
+    memset(&rep, 0, sizeof rep);
+    snprintf(rep.name, sizeof rep.name, "%s", k->name);
+    rep.blocks = blocks;
+    rep.threads = threads;
+    kernel launched = {.name = (char *)k->name, .blocks = blocks, .threads = threads,
+                       .private_words = (double)k->private_words};
+    merge_chunks(r, &ls, &launched, &rep);
+    launch_free(&ls);
+    launched.cost = launched.runs[0].cost;
+    if (kernel_dag_chain(r->dag, &launched) < 0) {
+        free(launched.runs);
         return -1;
     }
-    kernel launch = {.name = (char *)k->name, .blocks = blocks, .threads = threads, .cost = costs[0],
-                     .private_words = (double)k->private_words, .per_block = costs};
-    if (kernel_dag_chain(r->dag, &launch) < 0) {
-        free(costs);
-        return -1;
-    }
+    r->reports = realloc(r->reports, sizeof *r->reports * (size_t)r->dag->n);
+    r->reports[r->dag->n - 1] = rep;
     return 0;
+}
+
+int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args)
+{
+    if (r->here) {
+        snprintf(r->here->kernel, sizeof r->here->kernel, "%s", k->name);
+        r->here->launches++;
+        r->here->launching = 1;
+    }
+    int rc = launch(r, k, blocks, threads, args);
+    if (r->here)
+        r->here->launching = 0;
+    return rc;
 }

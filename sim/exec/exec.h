@@ -46,7 +46,8 @@
  * global accesses are also recorded, warp by warp and round by round, and
  * replayed through an L1 per SM and the L2 (sim/exec/cache.h): each block's
  * cost then carries the sectors each level served (block_cost.sectors),
- * which the engine charges in place of the working-set rule.
+ * which the engine charges in place of the working-set rule.  Such a run's
+ * launches take one thread (the caches replay the blocks in order).
  *
  * Rules enforced, each an error naming kernel, block, step and place: two
  * threads of a block writing one cell in one step (CREW); a private index
@@ -159,8 +160,47 @@ void exec_set_race_free(exec_run *r, int on);
  * block's counts into its block_cost.  NULL (the default): not counted. */
 struct stream_table;
 void exec_set_stream(exec_run *r, const struct stream_table *t);
+/* Run each launch's blocks on up to `threads` threads (default 1).  The
+ * results are the same bytes whatever the threads: the DAG, every
+ * measured cost, the reports, and the first error of a launch (that of
+ * its first failing block).  One exception, a race between blocks: with
+ * several threads a launch where a cell one block writes is touched by
+ * another stops without naming the pair, and exec_blocks_raced says so;
+ * run the program again on one thread to name it. */
+void exec_set_threads(exec_run *r, int threads);
+int exec_blocks_raced(const exec_run *r);
+/* Take a launch's threads beyond the first from `idle`, a count of idle
+ * cores shared with other processes (a shared mapping): a launch borrows
+ * what it finds there, up to threads − 1, and gives it back when done. */
+void exec_set_core_pool(exec_run *r, int *idle);
+/* Where a run is, for a watcher in another process (sim/exec/exec_process.h):
+ * its phase (numbered by the watcher) and, kept by exec_launch, the
+ * kernels launched so far, the name of the last, and whether its blocks
+ * are running. */
+typedef struct exec_whereabouts {
+    int phase;
+    int input;       /* the input the phase is at (a program that checks several) */
+    int launches;
+    int launching;   /* 1 while that kernel's blocks run */
+    char kernel[64];
+    volatile long refused; /* a call the process's filter refused: 1 + its number; 0: none (user_filter.h) */
+} exec_whereabouts;
+void exec_set_whereabouts(exec_run *r, exec_whereabouts *w);
+/* Where an array cannot be had (below), call give_up(ctx) instead of
+ * returning NULL: it must not return (an exec process sends the message
+ * and ends; sim/exec/exec_process.c). */
+void exec_set_give_up(exec_run *r, void (*give_up)(void *ctx), void *ctx);
 
-/* A zeroed array of `size` words in global memory, owned by the run. */
+/* Measure now what the arrays of the runs of this process may take (the
+ * memory available, or what the address-space limit leaves): a process
+ * that will not be allowed to read /proc (user_filter.h) measures before;
+ * otherwise the first exec_alloc of the process does. */
+void exec_measure_memory(void);
+
+/* A zeroed array of `size` words in global memory, owned by the run; NULL
+ * with fail() when the process's arrays would pass the memory available (the
+ * figure in the message: bytes needed against MemAvailable, or what the
+ * address-space limit leaves; exec_measure_memory). */
 gmem exec_alloc(exec_run *r, const char *name, long size);
 
 /* Run every block of the kernel now; the launch joins the run's kernel DAG

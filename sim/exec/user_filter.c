@@ -7,6 +7,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <malloc.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -25,12 +28,16 @@
 #include <sanitizer/asan_interface.h>
 #endif
 
-static user_filter_stop *stop_at; /* in the child: the parent's page */
+static volatile long *refused_at; /* in the child: on the page the parent shares */
 
 /* Argument n of a call, compared as the kernel reads it: an int (fd, pid,
  * operation) on its low 32 bits, flags under a mask. */
 #define INT_ARG_IS(n, v) SCMP_CMP64(n, SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, (scmp_datum_t)(uint32_t)(v))
 #define ARG_HAS(n, mask, v) SCMP_CMP64(n, SCMP_CMP_MASKED_EQ, (scmp_datum_t)(mask), (scmp_datum_t)(v))
+/* The first real-time signals, which glibc keeps for its threads
+ * (SIGCANCEL, SIGSETXID: the first pthread_create installs their
+ * handlers); SIGRTMIN is the first one it leaves to programs. */
+#define SIGRTMIN_GLIBC 32
 #define ARG_IS(n, v) SCMP_CMP64(n, SCMP_CMP_EQ, (scmp_datum_t)(v), 0)
 
 /* ---- the sanitizers' own calls ---------------------------------------------- */
@@ -80,22 +87,24 @@ static void on_refused(int sig, siginfo_t *info, void *context)
         return;
     }
 #endif
-    stop_at->call = 1 + info->si_syscall;
+    *refused_at = 1 + info->si_syscall;
     syscall(SYS_exit_group, 126); /* not _exit: a sanitizer's _exit makes calls of its own */
 }
 
 /* ---- the two layers ---------------------------------------------------------- */
 
 /* What both layers allow: memory, the report pipe and stderr, the child's
- * own signals, locks, clocks, exit.  `anonymous`: mappings of memory only
- * (the loading layer maps the object's file). */
+ * own signals, locks, clocks, threads of its own, exit.  `anonymous`:
+ * mappings of memory only (the loading layer maps the object's file). */
 static int allow_computing(scmp_filter_ctx f, int pipe_fd, int anonymous)
 {
     const int calls[] = {SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(brk), SCMP_SYS(mprotect), SCMP_SYS(madvise),
                          SCMP_SYS(exit), SCMP_SYS(exit_group), SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask),
                          SCMP_SYS(sigaltstack), SCMP_SYS(futex), SCMP_SYS(sched_yield), SCMP_SYS(getpid),
                          SCMP_SYS(gettid), SCMP_SYS(clock_gettime),
-                         SCMP_SYS(sysinfo) /* glibc's qsort asks how much memory there is */};
+                         SCMP_SYS(sysinfo) /* glibc's qsort asks how much memory there is */,
+                         SCMP_SYS(set_robust_list), SCMP_SYS(rseq) /* a new thread registers them */,
+                         SCMP_SYS(sched_getaffinity) /* pthread_getattr_np (AddressSanitizer's threads ask) */};
     int rc = 0;
     for (size_t i = 0; i < sizeof calls / sizeof *calls && rc == 0; i++)
         rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, calls[i], 0);
@@ -110,6 +119,12 @@ static int allow_computing(scmp_filter_ctx f, int pipe_fd, int anonymous)
         rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 2, INT_ARG_IS(0, STDERR_FILENO), ARG_IS(1, TCGETS));
     if (rc == 0) /* abort() and raise() signal the child itself */
         rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, INT_ARG_IS(0, getpid()));
+    if (rc == 0) /* exec mode's threads (a launch's workers): a clone that makes a thread, not a process */
+        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1, ARG_HAS(0, CLONE_THREAD, CLONE_THREAD));
+    if (rc == 0) /* clone3's flags are in memory, out of the filter's sight: glibc falls back to clone */
+        rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    for (int sig = SIGRTMIN_GLIBC; sig <= SIGRTMIN_GLIBC + 1 && rc == 0; sig++) /* glibc's first thread sets */
+        rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 1, INT_ARG_IS(0, sig)); /* SIGCANCEL, SIGSETXID */
     return rc;
 }
 
@@ -158,11 +173,14 @@ static void close_inherited(int pipe_fd)
     syscall(SYS_close_range, (unsigned)pipe_fd + 1, ~0u, 0u);
 }
 
-int user_filter_begin(int pipe_fd, user_filter_stop *stop)
+int user_filter_begin(int pipe_fd, volatile long *refused)
 {
     close_inherited(pipe_fd);
-    stop_at = stop;
-    stop->call = 0;
+    /* no trimming of malloc's heaps: a worker thread's heap, trimmed, would
+     * read /proc/sys/vm/overcommit_memory (glibc), a file */
+    mallopt(M_TRIM_THRESHOLD, INT_MAX);
+    refused_at = refused;
+    *refused = 0;
 #ifdef MCM_SANITIZE
     dl_iterate_phdr(note_runtime, NULL);
 #endif
@@ -196,9 +214,9 @@ static const struct {
     {" rt_sigaction ", "change how it takes signals"},
 };
 
-const char *user_filter_describe(const user_filter_stop *stop, char *out, size_t size)
+const char *user_filter_describe(long refused, char *out, size_t size)
 {
-    char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, (int)(stop->call - 1));
+    char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, (int)(refused - 1));
     char padded[80];
     snprintf(padded, sizeof padded, " %s ", name ? name : "?");
     const char *words = "make a system call";
@@ -208,7 +226,7 @@ const char *user_filter_describe(const user_filter_stop *stop, char *out, size_t
     if (name)
         snprintf(out, size, "%s (%s)", words, name);
     else
-        snprintf(out, size, "%s (number %ld)", words, stop->call - 1);
+        snprintf(out, size, "%s (number %ld)", words, refused - 1);
     free(name);
     return out;
 }

@@ -11,7 +11,7 @@
  *            writing, no process, no socket;
  *   running  once it is loaded: memory (anonymous mappings only), writing
  *            to the report pipe and stderr, its own signals (abort), locks,
- *            clocks, exit.  No file opened, no file read, no process
+ *            clocks, threads (exec mode's workers), exit.  No file opened, no file read, no process
  *            started, no socket, no signal to another process.
  * A refused call raises SIGSYS; the handler writes the call's number on
  * the page the parent shares and ends the child, and the parent names the
@@ -33,22 +33,19 @@
 
 #include <stddef.h>
 
-/* Where a refused call is written: 0, or 1 + the call's number. */
-typedef struct user_filter_stop {
-    volatile long call;
-} user_filter_stop;
-
 /* In the child, before loading the user's object: close the inherited
  * files but 0, 1, 2 and `pipe_fd`, install the SIGSYS handler (which
- * records into *stop) and the loading layer.  0, or -1 with fail(). */
-int user_filter_begin(int pipe_fd, user_filter_stop *stop);
+ * writes a refused call into *refused, on a page the parent shares: 1 +
+ * the call's number; 0 until then) and the loading layer.  0, or -1 with
+ * fail(). */
+int user_filter_begin(int pipe_fd, volatile long *refused);
 
 /* In the child, once the object is loaded: the running layer.  0, or -1
  * with fail(). */
 int user_filter_tighten(int pipe_fd);
 
-/* In the parent: what the refused call `stop` recorded was, in words:
- * "open a file (openat)". */
-const char *user_filter_describe(const user_filter_stop *stop, char *out, size_t size);
+/* In the parent: what the refused call (as *refused recorded it) was, in
+ * words: "open a file (openat)". */
+const char *user_filter_describe(long refused, char *out, size_t size);
 
 #endif

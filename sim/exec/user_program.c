@@ -6,15 +6,14 @@
  *
  * The story of one point: the parent hashes the file with the headers and
  * the compiler's command, and compiles it into the cache unless the object
- * is there (a temporary name, renamed when whole).  It forks; the child
- * closes what it inherited and enters the filter (user_filter.h), loads the
- * object, tightens the filter, checks its entry point `mcm_program` and its
- * API version, and runs the program's three phases on a race-free exec run:
- * setup, launches, check.  It writes the measured DAG to a pipe, kernel by
- * kernel, each kernel's block costs as runs of equal costs.  The parent
- * reads it whole or reports why not: the program's own message, or the
- * signal that ended the child with the phase and kernel it was in (a page
- * of memory both share says where the child is).
+ * is there (a temporary name, renamed when whole).  It starts an exec
+ * process (exec_process.h); the child closes what it inherited and enters
+ * the filter (user_filter.h), loads the object, tightens the filter,
+ * checks its entry point `mcm_program` and its API version, and runs the
+ * program's three phases on a race-free exec run: setup, launches, check.
+ * The parent receives the measured DAG, or why there is none: the
+ * program's own message, the call the filter refused, or the signal that
+ * ended the child, with the phase and kernel it was in.
  */
 #include "user_program.h"
 #include "exec.h"
@@ -23,17 +22,13 @@
 #include "mcm_kernel.h"
 #include "stream.h"
 #include "user_filter.h"
-#include "wire.h"
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -303,17 +298,8 @@ int user_program_compile(const char *source, char *so, size_t size)
 
 /* ---- the host side of mcm_kernel.h (in the child) --------------------------- */
 
-enum { PHASE_LOAD, PHASE_SETUP, PHASE_LAUNCHES, PHASE_CHECK, PHASE_SEND };
-static const char *const phase_names[] = {"loading", "setup", "launches", "check", "sending its results"};
-
-/* Where the child is, on a page both processes share. */
-typedef struct whereabouts {
-    int phase;
-    int input;      /* the input the phase is at (mcm_input) */
-    int launches;   /* kernels launched so far */
-    char kernel[64]; /* the last one launched */
-    user_filter_stop stop; /* the call the filter refused, if any */
-} whereabouts;
+enum { PHASE_LOAD, PHASE_SETUP, PHASE_LAUNCHES, PHASE_CHECK };
+static const char *const phase_names[] = {"loading", "setup", "launches", "check"};
 
 struct mcm_params {
     const vars *params;
@@ -321,9 +307,8 @@ struct mcm_params {
     int input, inputs; /* mcm_input: which input setup makes, of how many (0: not said) */
 };
 
-static whereabouts *here;     /* in the child: the shared page */
-static exec_run *running;     /* in the child: the program's run */
-static int misused;           /* an mcm_set/get out of place: failed already */
+static exec_whereabouts *here; /* in the child: where it is (exec_process.h) */
+static int misused;            /* an mcm_set/get out of place: failed already */
 
 double mcm_param(const mcm_params *p, const char *name, double fallback)
 {
@@ -409,8 +394,6 @@ static int launch(exec_run *run, const mcm_kernel *k, const exec_step *steps, in
     if (here->phase != PHASE_LAUNCHES)
         return misused ? -1 : (misused = fail("mcm_launch of kernel '%s' in %s: kernels are launched in launches",
                                               k->name, phase_names[here->phase]));
-    snprintf(here->kernel, sizeof here->kernel, "%s", k->name);
-    here->launches++;
     exec_kernel launched = {k->name, n_steps, steps, private_words};
     return exec_launch(run, &launched, blocks, threads, args);
 }
@@ -508,7 +491,7 @@ int mcm_launch_steps(exec_run *run, const mcm_kernel *k, int steps, long blocks,
     return rc;
 }
 
-/* ---- the child: load, run, send ---------------------------------------------- */
+/* ---- the child: load, run ------------------------------------------------------ */
 
 /* The program's phases on input p->input; 0, or -1 with fail(). */
 static int run_input(const mcm_program_entry *e, mcm_params *p, exec_run *run)
@@ -537,7 +520,7 @@ static int run_phases(const mcm_program_entry *e, const vars *params, const mach
     if (run_input(e, &p, run) < 0)
         return -1;
     for (p.input = 1; p.input < p.inputs; p.input++) {
-        exec_run *more = exec_begin(e->name, m);
+        exec_run *more = exec_process_extra_run(e->name);
         exec_set_race_free(more, 1);
         int rc = run_input(e, &p, more);
         exec_end(more);
@@ -578,206 +561,53 @@ static const mcm_program_entry *load(const char *source, const char *so, stream_
     return e;
 }
 
-/* The DAG on the wire: per kernel its record, its edges, and its block
- * costs as (count, cost) runs. */
-typedef struct wire_kernel {
-    long blocks;
-    int threads, n_after, name_size;
-    double private_words;
-    block_cost cost;
-    long runs;
-} wire_kernel;
+/* What the child needs: the file, its object, the point. */
+typedef struct user_point {
+    char source[1024], so[1200];
+    const vars *params;
+    machine m;
+} user_point;
 
-static int send_kernel(int fd, const kernel *k, const exec_kernel_report *report)
+/* The exec process's body: enter the filter, load the object, tighten
+ * the filter, run the program's phases race-free. */
+static int run_program(void *ctx, exec_whereabouts *where)
 {
-    wire_kernel w = {k->blocks, k->threads, k->n_after, (int)strlen(k->name) + 1, k->private_words, k->cost, 0};
-    for (long b = 0; b < k->blocks; b++)
-        w.runs += b == 0 || memcmp(kernel_block_cost(k, b), kernel_block_cost(k, b - 1), sizeof(block_cost)) != 0;
-    if (wire_write(fd, &w, sizeof w) < 0 || wire_write(fd, k->name, (size_t)w.name_size) < 0 ||
-        wire_write(fd, k->after, sizeof *k->after * (size_t)k->n_after) < 0 ||
-        wire_write(fd, report, sizeof *report) < 0)
+    const user_point *u = ctx;
+    here = where;
+    if (user_filter_begin(exec_process_pipe(), &where->refused) < 0)
         return -1;
-    for (long b = 0; b < k->blocks;) {
-        long count = 1;
-        while (b + count < k->blocks &&
-               memcmp(kernel_block_cost(k, b + count), kernel_block_cost(k, b), sizeof(block_cost)) == 0)
-            count++;
-        if (wire_write(fd, &count, sizeof count) < 0 || wire_write(fd, kernel_block_cost(k, b), sizeof(block_cost)) < 0)
-            return -1;
-        b += count;
-    }
-    return 0;
-}
-
-typedef struct wire_program {
-    int status; /* 0: the DAG follows; -1: a message follows */
-    int n_kernels, name_size;
-} wire_program;
-
-static void send_failure(int fd)
-{
-    wire_program h = {-1, 0, (int)strlen(fail_message()) + 1};
-    wire_write(fd, &h, sizeof h);
-    wire_write(fd, fail_message(), (size_t)h.name_size);
-}
-
-/* A fault in the user's code ends the child by its signal, whatever the
- * build: the parent names the signal, the phase and the kernel.  (Under
- * ASan, its handler would print a report of the user's fault and exit 1,
- * and the report would change from run to run.) */
-static void die_of_faults(void)
-{
-    struct sigaction dfl = {0};
-    dfl.sa_handler = SIG_DFL;
-    const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-    for (size_t i = 0; i < sizeof faults / sizeof *faults; i++)
-        sigaction(faults[i], &dfl, NULL);
-}
-
-static void child(int fd, const char *source, const char *so, const vars *params, const machine *m)
-{
-    die_of_faults();
-    if (user_filter_begin(fd, &here->stop) < 0) {
-        send_failure(fd);
-        _exit(1);
-    }
     static stream_table table;
-    const mcm_program_entry *e = load(source, so, &table);
-    if (!e || user_filter_tighten(fd) < 0) {
-        send_failure(fd);
-        _exit(1);
-    }
-    running = exec_begin(e->name, m);
-    exec_set_race_free(running, 1);
+    const mcm_program_entry *e = load(u->source, u->so, &table);
+    if (!e || user_filter_tighten(exec_process_pipe()) < 0)
+        return -1;
+    exec_run *run = exec_process_run(e->name);
+    exec_set_race_free(run, 1);
     if (table.blocks > 0)
-        exec_set_stream(running, &table);
-    if (run_phases(e, params, m, running) < 0) {
+        exec_set_stream(run, &table);
+    if (run_phases(e, u->params, &u->m, run) < 0) {
         char why[4096];
         snprintf(why, sizeof why, "%s", fail_message());
         char input[32] = "";
         if (here->input > 0)
             snprintf(input, sizeof input, " of input %d", here->input);
-        fail("%s, in its %s%s: %s", source, phase_names[here->phase], input, why);
-        send_failure(fd);
-        _exit(1);
+        return fail("%s, in its %s%s: %s", u->source, phase_names[here->phase], input, why);
     }
-    here->phase = PHASE_SEND;
-    const kernel_dag *dag = exec_dag(running);
-    int n_reports;
-    const exec_kernel_report *reports = exec_reports(running, &n_reports);
-    wire_program h = {0, dag->n, (int)strlen(e->name) + 1};
-    int bad = wire_write(fd, &h, sizeof h) < 0 || wire_write(fd, e->name, (size_t)h.name_size) < 0;
-    for (int k = 0; k < dag->n && !bad; k++)
-        bad = send_kernel(fd, &dag->kernels[k], &reports[k]) < 0;
-    _exit(bad ? 3 : 0);
-}
-
-/* ---- the parent: receive -------------------------------------------------------- */
-
-static int receive_kernel(int fd, kernel_dag *dag, exec_kernel_report *report)
-{
-    wire_kernel w;
-    if (wire_read(fd, &w, sizeof w) < 0 || w.name_size < 1 || w.name_size > 4096 || w.n_after < 0 ||
-        w.blocks < 1 || w.runs < 1 || w.runs > w.blocks)
-        return -1;
-    char *name = malloc((size_t)w.name_size);
-    int *after = malloc(sizeof *after * (size_t)(w.n_after + 1));
-    block_cost *costs = malloc(sizeof *costs * (size_t)w.blocks);
-    int bad = wire_read(fd, name, (size_t)w.name_size) < 0 ||
-              wire_read(fd, after, sizeof *after * (size_t)w.n_after) < 0 ||
-              wire_read(fd, report, sizeof *report) < 0;
-    report->name[sizeof report->name - 1] = '\0';
-    for (long b = 0, r = 0; r < w.runs && !bad; r++) {
-        long count;
-        block_cost c;
-        bad = wire_read(fd, &count, sizeof count) < 0 || wire_read(fd, &c, sizeof c) < 0 || count < 1 ||
-              count > w.blocks - b;
-        for (long j = 0; j < count && !bad; j++)
-            costs[b++] = c;
-    }
-    name[w.name_size - 1] = '\0';
-    kernel k = {.name = name, .blocks = w.blocks, .threads = w.threads, .cost = w.cost,
-                .private_words = w.private_words, .per_block = costs};
-    int index = bad ? -1 : kernel_dag_add(dag, &k); /* takes the costs over */
-    for (int i = 0; i < w.n_after && index >= 0; i++)
-        if (kernel_dag_after(dag, index, after[i]) < 0)
-            index = -1;
-    if (bad)
-        free(costs);
-    free(name);
-    free(after);
-    return index < 0 ? -1 : 0;
-}
-
-/* The program the child sends into *out: 0, or -1 (with fail() when the
- * child said why, or sent something incomplete). */
-static int receive(int fd, const char *source, exec_result *out)
-{
-    wire_program h;
-    if (wire_read(fd, &h, sizeof h) < 0 || h.name_size < 1 || h.name_size > 4096 || h.n_kernels < 0)
-        return -1;
-    char *text = malloc((size_t)h.name_size);
-    if (wire_read(fd, text, (size_t)h.name_size) < 0) {
-        free(text);
-        return -1;
-    }
-    text[h.name_size - 1] = '\0';
-    if (h.status != 0) {
-        fail("%s", text);
-        free(text);
-        return -1;
-    }
-    out->dag = kernel_dag_new(text);
-    out->reports = calloc((size_t)h.n_kernels + 1, sizeof *out->reports);
-    free(text);
-    for (int k = 0; k < h.n_kernels; k++)
-        if (receive_kernel(fd, out->dag, &out->reports[k]) < 0) {
-            exec_result_free(out);
-            return fail("%s: the exec-mode process sent an incomplete program", source);
-        }
     return 0;
 }
 
-/* Wait for the child's first byte, saying every 10 s where it is. */
-static void wait_for_child(int fd, const char *source, const whereabouts *w)
-{
-    struct pollfd p = {fd, POLLIN, 0};
-    for (int waited = 0;; waited += 10) {
-        int ready = poll(&p, 1, 10000);
-        if (ready != 0 && !(ready < 0 && errno == EINTR))
-            return;
-        if (ready == 0)
-            fprintf(stderr, "mcmsim: %s has been running in exec mode for %d s: %s, %d kernels launched%s%s%s\n",
-                    source, waited + 10, phase_names[w->phase], w->launches, w->kernel[0] ? " (last: '" : "",
-                    w->kernel, w->kernel[0] ? "')" : "");
-    }
-}
+/* ---- the parent ------------------------------------------------------------------ */
 
-/* Why the child ended without a whole program. */
-static void child_ended(pid_t pid, const char *source, const whereabouts *w)
+int user_program_start(exec_process *x, const char *source, const vars *params, const machine *m, int threads)
 {
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (w->stop.call) {
-        char call[160];
-        fail("%s: the program tried to %s during its %s%s%s%s, which exec mode does not allow (a program may only "
-             "compute and report to mcmsim); nothing was simulated", source,
-             user_filter_describe(&w->stop, call, sizeof call), phase_names[w->phase],
-             w->phase == PHASE_LAUNCHES && w->kernel[0] ? ", in kernel '" : "",
-             w->phase == PHASE_LAUNCHES ? w->kernel : "", w->phase == PHASE_LAUNCHES && w->kernel[0] ? "'" : "");
-        return;
+    user_point *u = calloc(1, sizeof *u);
+    if (user_program_compile_as(source, m->issue_rate > 0, u->so, sizeof u->so) < 0) {
+        free(u);
+        return -1;
     }
-    if (fail_message()[0])
-        return; /* the program's own message came through */
-    if (WIFSIGNALED(status))
-        fail("%s: the program crashed in exec mode (signal %d, %s) during its %s%s%s%s; nothing was simulated",
-             source, WTERMSIG(status), strsignal(WTERMSIG(status)), phase_names[w->phase],
-             w->phase == PHASE_LAUNCHES && w->kernel[0] ? ", in kernel '" : "",
-             w->phase == PHASE_LAUNCHES ? w->kernel : "", w->phase == PHASE_LAUNCHES && w->kernel[0] ? "'" : "");
-    else
-        fail("%s: the program ended exec mode during its %s (exit status %d) without a result; nothing was "
-             "simulated", source, phase_names[w->phase], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    snprintf(u->source, sizeof u->source, "%s", source);
+    u->params = params;
+    u->m = *m;
+    return exec_process_start(x, source, phase_names, run_program, u, m, threads);
 }
 
 void exec_result_free(exec_result *r)
@@ -787,6 +617,17 @@ void exec_result_free(exec_result *r)
     *r = (exec_result){0};
 }
 
+int user_program_run(const char *source, const vars *params, const machine *m, exec_result *out)
+{
+    *out = (exec_result){0};
+    exec_process x;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (user_program_start(&x, source, params, m, cores < 1 ? 1 : cores > 64 ? 64 : (int)cores) < 0)
+        return -1;
+    out->dag = exec_process_finish(&x, &out->reports);
+    return out->dag ? 0 : -1;
+}
+
 kernel_dag *user_program_build(const char *source, const vars *params, const machine *m)
 {
     exec_result r;
@@ -794,48 +635,4 @@ kernel_dag *user_program_build(const char *source, const vars *params, const mac
         return NULL;
     free(r.reports);
     return r.dag;
-}
-
-int user_program_run(const char *source, const vars *params, const machine *m, exec_result *out)
-{
-    *out = (exec_result){0};
-    char so[1200];
-    if (user_program_compile_as(source, m->issue_rate > 0, so, sizeof so) < 0)
-        return -1;
-    whereabouts *w = mmap(NULL, sizeof *w, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    int fds[2];
-    if (w == MAP_FAILED || pipe(fds) < 0) {
-        fail("%s: cannot set up its exec-mode process: %s", source, strerror(errno));
-        if (w != MAP_FAILED)
-            munmap(w, sizeof *w);
-        return -1;
-    }
-    memset(w, 0, sizeof *w);
-    fflush(NULL);
-    pid_t parent = getpid(), pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        lifetime_child_start(parent);
-        here = w;
-        child(fds[1], source, so, params, m);
-    }
-    close(fds[1]);
-    int rc = -1;
-    if (pid < 0) {
-        fail("%s: cannot fork its exec-mode process: %s", source, strerror(errno));
-    } else {
-        lifetime_watch(pid);
-        fail_clear();
-        wait_for_child(fds[0], source, w);
-        rc = receive(fds[0], source, out);
-        if (rc < 0)
-            child_ended(pid, source, w);
-        else
-            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-                ;
-        lifetime_unwatch(pid);
-    }
-    close(fds[0]);
-    munmap(w, sizeof *w);
-    return rc;
 }

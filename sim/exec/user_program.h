@@ -9,7 +9,8 @@
  * command (in $MCMSIM_CACHE, else $XDG_CACHE_HOME/mcmsim, else
  * ~/.cache/mcmsim); the compiler's own messages name the user's file and
  * line.  The object is loaded and run in exec mode in a child process of
- * its own: its setup, its launches (race-free: sim/exec/exec.h) and its check
+ * its own (exec_process.h), each launch's blocks on the cores it is
+ * given: its setup, its launches (race-free: sim/exec/exec.h) and its check
  * against its serial reference.  The child sends the kernel DAG it measured
  * back to the parent, which simulates it like any program.  The child
  * runs the user's code inside a seccomp filter (user_filter.h): it may
@@ -24,6 +25,7 @@
 #define MCM_USER_PROGRAM_H
 
 #include "exec.h"
+#include "exec_process.h"
 #include "formula.h"
 #include "kernel_dag.h"
 #include "machine.h"
@@ -35,8 +37,16 @@ typedef struct exec_result {
     exec_kernel_report *reports;
 } exec_result;
 
+/* Start the program in `source` (a path) at `params` on `m` in an exec
+ * process (compiled first unless the cache has it), each launch on up to
+ * `threads` threads; its kernel DAG and reports come from
+ * exec_process_finish.  `params` must live until then.  -1 with fail()
+ * if it could not start. */
+int user_program_start(exec_process *x, const char *source, const vars *params, const machine *m, int threads);
+
 /* Run the program in `source` (a path) at `params` on `m` in exec mode,
- * into *out; -1 with fail() naming the file and what went wrong. */
+ * on every core, into *out; -1 with fail() naming the file and what went
+ * wrong. */
 int user_program_run(const char *source, const vars *params, const machine *m, exec_result *out);
 void exec_result_free(exec_result *r);
 

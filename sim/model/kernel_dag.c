@@ -43,7 +43,7 @@ void kernel_dag_free(kernel_dag *dag)
     for (int i = 0; i < dag->n; i++) {
         free(dag->kernels[i].name);
         free(dag->kernels[i].after);
-        free(dag->kernels[i].per_block);
+        free(dag->kernels[i].runs);
     }
     free(dag->kernels);
     free(dag->name);
@@ -133,12 +133,23 @@ static int check_kernel(const kernel_dag *dag, const kernel *k)
     if (k->threads < 1)
         return fail("program '%s', kernel '%s': %d threads per block, but ℓ >= 1",
                     dag->name, n, k->threads);
-    if (!k->per_block)
+    if (!k->runs)
         return check_cost(dag, k, &k->cost);
-    for (long b = 0; b < k->blocks; b++)
-        if (check_cost(dag, k, &k->per_block[b]) < 0)
+    for (long r = 0; r < k->n_runs; r++)
+        if (check_cost(dag, k, &k->runs[r].cost) < 0)
             return -1;
     return 0;
+}
+
+void kernel_append_costs(kernel *k, long first, const block_cost *c)
+{
+    if (k->n_runs > 0 && memcmp(&k->runs[k->n_runs - 1].cost, c, sizeof *c) == 0)
+        return; /* the last run reaches to here: runs end where the next begins */
+    if ((k->n_runs & (k->n_runs - 1)) == 0) /* 0, 1, 2, 4, ...: full */
+        k->runs = xrealloc(k->runs, sizeof *k->runs * (size_t)(k->n_runs ? 2 * k->n_runs : 1));
+    k->runs[k->n_runs].first = first;
+    memcpy(&k->runs[k->n_runs].cost, c, sizeof *c);
+    k->n_runs++;
 }
 
 int kernel_dag_check_count(const char *program, double kernels)
@@ -324,14 +335,16 @@ void kernel_dag_costs(const kernel_dag *dag, double u, dag_costs *out)
                 best_len = kernels_to[k->after[j]];
         }
         double span_k = 0; /* S(K): the largest S(B) of the kernel */
-        long distinct = k->per_block ? k->blocks : 1;
-        for (long b = 0; b < distinct; b++) {
-            const block_cost *c = kernel_block_cost(k, b);
+        for (long r = 0; r < (k->runs ? k->n_runs : 1); r++) {
+            const block_cost *c = k->runs ? &k->runs[r].cost : &k->cost;
             double o = cost_read_cycles(c, k->threads, u) + cost_write_cycles(c, k->threads, u);
-            double copies = k->per_block ? 1 : (double)k->blocks;
+            /* per block, as the engine sums them, in the runs; all at once otherwise */
+            double copies = k->runs ? 1 : (double)k->blocks;
+            for (long b = 0, blocks = k->runs ? kernel_run_blocks(k, r) : 1; b < blocks; b++) {
+                out->W += copies * c->work;
+                out->O += copies * o;
+            }
             span_k = fmax(span_k, c->span);
-            out->W += copies * c->work;
-            out->O += copies * o;
             out->C = fmax(out->C, c->span + o);
         }
         span_to[v] = best_span + span_k;

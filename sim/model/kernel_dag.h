@@ -4,7 +4,8 @@
  *
  * The thread-block DAG is never stored: a kernel of a million blocks is one
  * `kernel` record, and the engine issues its blocks one by one.  Memory is
- * proportional to the number of kernels, never to the number of blocks.
+ * proportional to the number of kernels, never to the number of blocks
+ * (exec mode adds its measured costs, as runs of equal blocks: kernel.runs).
  *
  * Per block B (costs per block, words per thread):
  *   span    S(B)  local operations of the longest thread
@@ -86,6 +87,13 @@ typedef struct block_cost {
                                      * and as plain its other instructions */
 } block_cost;
 
+/* Blocks first .. (the next run's first) − 1 (the last run: to the end)
+ * cost `cost`. */
+typedef struct cost_run {
+    long first;
+    block_cost cost;
+} cost_run;
+
 typedef struct kernel {
     char *name;
     long blocks;          /* grid size, >= 1 */
@@ -97,16 +105,41 @@ typedef struct kernel {
                            * they stream at u_dram_unaligned (machine.h); 0: aligned */
     int *after;           /* kernels that must finish first */
     int n_after;
-    /* Exec mode (sim/exec/exec.c): each block's measured costs, `blocks`
-     * entries, owned by the DAG.  NULL: every block costs `cost`. */
-    block_cost *per_block;
+    /* Exec mode (sim/exec/exec.c): the blocks' measured costs as runs of
+     * consecutive blocks with equal costs, in block order (runs[0].first
+     * = 0), owned by the kernel, then by the DAG it is added to.  NULL:
+     * every block costs `cost`.  A kernel of 10^8 equal blocks is one run:
+     * memory follows the changes of cost, not the blocks. */
+    cost_run *runs;
+    long n_runs;
 } kernel;
 
-/* The costs of block b of kernel k. */
+/* The costs of block b of kernel k (a binary search of its runs). */
 static inline const block_cost *kernel_block_cost(const kernel *k, long b)
 {
-    return k->per_block ? &k->per_block[b] : &k->cost;
+    if (!k->runs)
+        return &k->cost;
+    long lo = 0, hi = k->n_runs - 1;
+    while (lo < hi) {
+        long mid = lo + (hi - lo + 1) / 2;
+        if (k->runs[mid].first <= b)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return &k->runs[lo].cost;
 }
+
+/* The number of blocks of run r of kernel k. */
+static inline long kernel_run_blocks(const kernel *k, long r)
+{
+    return (r + 1 < k->n_runs ? k->runs[r + 1].first : k->blocks) - k->runs[r].first;
+}
+
+/* The blocks of k from `first` on (those before it appended already) cost
+ * c: a new run, unless the last run's costs are the same bytes (then it
+ * reaches on to the next run appended, or to the last block). */
+void kernel_append_costs(kernel *k, long first, const block_cost *c);
 
 typedef struct kernel_dag {
     char *name;
@@ -149,7 +182,7 @@ void kernel_dag_free(kernel_dag *dag);
 /* Fail, naming the limit, when a program needs `kernels` > KERNELS_MAX. */
 int kernel_dag_check_count(const char *program, double kernels);
 
-/* Append a kernel (copied, name duplicated, per_block taken over) with no
+/* Append a kernel (copied, name duplicated, runs taken over) with no
  * predecessor; returns its index, or -1 on a bad kernel (message names it
  * and the rule) or when the program would pass KERNELS_MAX. */
 int kernel_dag_add(kernel_dag *dag, const kernel *k);
