@@ -14,6 +14,8 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- the IR reader ------------------------------------------------------- */
 
@@ -347,4 +349,77 @@ Test(stream, nsight_computes_raw_csv_gives_each_kernels_warps_and_instructions)
     cr_expect(strstr(fail_message(), "smsp__inst_executed.sum") != NULL, "%s", fail_message());
     unlink(path);
     free(path);
+}
+
+/* A session's count of a built-in case study is compared with the count of
+ * its kernels written once (programs/sum/kernels.c), run at the row's
+ * params: the report's row holds the card's count (1 000 instructions over
+ * 2 blocks of 8 warps: 62.5 a warp) and ours, which the test counts itself
+ * from the same file on the H100's code machine. */
+Test(stream, a_sessions_count_of_a_built_in_case_is_checked_against_its_kernels_written_once)
+{
+    char root[64], cache[64], path[1400];
+    snprintf(root, sizeof root, "/tmp/mcmsim-counts-XXXXXX");
+    snprintf(cache, sizeof cache, "/tmp/mcmsim-stream-XXXXXX");
+    cr_assert_not_null(mkdtemp(root));
+    cr_assert_not_null(mkdtemp(cache));
+    setenv("MCMSIM_CACHE", cache, 1);
+    machine code;
+    machine_defaults(&code);
+    machine_preset_path("h100-code", path, sizeof path);
+    cr_assert_eq(machine_load_file(&code, path), 0, "%s", fail_message());
+
+    /* the session: its instructions.csv and one raw page of Nsight Compute;
+     * no profiles (validate/stream/profiles.csv is read from the folder
+     * make validate runs in: here, the session's root) */
+    cr_assert_eq(chdir(root), 0);
+    cr_assert_eq(mkdir("validate", 0755) | mkdir("validate/stream", 0755) | mkdir("s", 0755), 0);
+    FILE *f = fopen("validate/stream/profiles.csv", "w");
+    fputs("source,params,kernel,card_inst_per_warp,profile\n", f);
+    fclose(f);
+    f = fopen("s/instructions.csv", "w");
+    fputs("case,params,ncu_csv\nsum,n=4096;l=256,sum.csv\n", f);
+    fclose(f);
+    f = fopen("s/sum.csv", "w");
+    fputs("\"ID\",\"Kernel Name\",\"launch__block_size\",\"launch__grid_size\",\"smsp__inst_executed.sum\"\n"
+          "\"0\",\"add_mcm_global_\",\"256\",\"2\",\"1,000\"\n",
+          f);
+    fclose(f);
+    session s = {0};
+    snprintf(s.card, sizeof s.card, "h100");
+    snprintf(s.name, sizeof s.name, "test");
+    snprintf(s.dir, sizeof s.dir, "%s/s", root);
+    const session *cards[1] = {&s};
+    int n_sessions[1] = {1};
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    int rc = write_code_costs(out, NULL, NULL, 0, &code, NULL, cards, n_sessions, 1);
+    fclose(out);
+    cr_assert_eq(rc, 0, "%s", fail_message());
+
+    /* ours, counted here: the first kernel's instructions per warp */
+    char source[512];
+    snprintf(source, sizeof source, "%s/programs/sum/kernels.c", MCMSIM_DATADIR);
+    vars params = test_params("n l", 4096.0, 256.0);
+    code.l1_words = 0;
+    kernel_dag *dag = user_program_build(source, &params, &code);
+    cr_assert_not_null(dag, "%s", fail_message());
+    double inst = 0, warps = 0;
+    for (int k = 0; k < dag->n; k++) {
+        if (strcmp(dag->kernels[k].name, "add") != 0)
+            continue;
+        for (long b = 0; b < dag->kernels[k].blocks; b++)
+            inst += kernel_block_cost(&dag->kernels[k], b)->stream_work;
+        warps += (double)dag->kernels[k].blocks * ceil(dag->kernels[k].threads / 32.0);
+    }
+    cr_assert_gt(inst, 0, "the sum's kernels are counted");
+    char row[256];
+    snprintf(row, sizeof row, "| add | sum n=4096;l=256 | 62.5 (h100 `test`) | %.1f |", inst / warps);
+    cr_expect_not_null(strstr(text, row), "no row \"%s\" in:\n%s", row, text);
+    kernel_dag_free(dag);
+    free(text);
+    char rm[200];
+    snprintf(rm, sizeof rm, "rm -rf %s %s", root, cache);
+    cr_expect_eq(system(rm), 0);
 }

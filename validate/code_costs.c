@@ -21,6 +21,7 @@
  */
 #include "validate.h"
 #include "fail.h"
+#include "program.h"
 #include "user_program.h"
 
 #include <ctype.h>
@@ -177,7 +178,9 @@ static void add_comparison(comparisons *all, const char *where, const char *what
 
 /* ---- the first check: the profiles -------------------------------------------- */
 
-/* The counted DAGs of one file, by params: the check's rows share points. */
+/* The counted DAGs by file and params: the check's rows share points, and
+ * the sessions theirs.  The DAGs are the cache's. */
+#define COUNTED_CACHE 64
 typedef struct counted_cache {
     char key[512];
     kernel_dag *dag;
@@ -191,8 +194,12 @@ static kernel_dag *cached_dag(counted_cache *cache, int *n, const char *source, 
     for (int i = 0; i < *n; i++)
         if (!strcmp(cache[i].key, key))
             return cache[i].dag;
+    if (*n == COUNTED_CACHE) {
+        fail("%s: more than %d points counted (code_costs.c, COUNTED_CACHE)", where, COUNTED_CACHE);
+        return NULL;
+    }
     kernel_dag *dag = counted_dag(source, params, m, where);
-    if (dag && *n < 32) {
+    if (dag) {
         snprintf(cache[*n].key, sizeof cache[0].key, "%s", key);
         cache[(*n)++].dag = dag;
     }
@@ -206,7 +213,7 @@ static int check_profiles(const machine *m, comparisons *all)
         return fail("%s: cannot read", PROFILES);
     char line[2048];
     int number = 0, rc = 0, n_cache = 0;
-    counted_cache cache[32];
+    counted_cache cache[COUNTED_CACHE];
     while (rc == 0 && fgets(line, sizeof line, f)) {
         number++;
         char *fields[8], where[160];
@@ -292,9 +299,29 @@ int ncu_kernels(const char *path, ncu_kernel *out, int max)
     return n_names == 0 ? fail("%s: no Nsight Compute CSV header (a line starting \"ID\")", path) : n;
 }
 
+/* The counted DAG of a built-in case study's kernels written once at the
+ * params the card ran them with (the row's, nothing else: what
+ * cuda_ref/run-all.sh passed its CUDA build), from `cache`; NULL with
+ * fail().  It runs on the counting machine less its caches: the counts do
+ * not depend on them, and without them a launch runs on every core. */
+static kernel_dag *builtin_counted_dag(const builtin_program *b, const measured_row *row, const machine *m,
+                                       counted_cache *cache, int *n_cache, const char *where)
+{
+    char source[2048];
+    if (builtin_kernels_path(b, source, sizeof source) < 0) {
+        fail("%s: %s", where, fail_message());
+        return NULL;
+    }
+    machine counter = *m;
+    counter.l1_words = 0;
+    return cached_dag(cache, n_cache, source, row->params, &counter, where);
+}
+
 /* The counts of session s's instructions.csv: every point of a case whose
- * DAG (made by `build`) the machine counts. */
-static int check_session(const session *s, const machine *m, case_dag_builder build, comparisons *all)
+ * DAG the machine counts: a built-in's kernels written once, or the DAG
+ * `build` makes (a user's case). */
+static int check_session(const session *s, const machine *m, case_dag_builder build, counted_cache *cache,
+                         int *n_cache, comparisons *all)
 {
     char index[1100];
     snprintf(index, sizeof index, "%s/instructions.csv", s->dir);
@@ -325,13 +352,16 @@ static int check_session(const session *s, const machine *m, case_dag_builder bu
         snprintf(path, sizeof path, "%s/%s", s->dir, fields[2]);
         ncu_kernel card[64];
         int n = ncu_kernels(path, card, 64);
+        const builtin_program *b = builtin_find(row.program);
+        int owned = !(b && b->kernels); /* a built-in's DAG is the cache's */
         kernel_dag *dag = NULL;
-        if (n < 0 || build(&row, m, &dag) < 0) {
+        if (n < 0 || (owned ? build(&row, m, &dag) < 0 : !(dag = builtin_counted_dag(b, &row, m, cache, n_cache, where)))) {
             rc = -1;
             break;
         }
         if (dag->n == 0 || !kernel_block_cost(&dag->kernels[0], 0)->stream) { /* not written once: nothing counted */
-            kernel_dag_free(dag);
+            if (owned)
+                kernel_dag_free(dag);
             continue;
         }
         for (int i = 0; i < n; i++) {
@@ -342,7 +372,8 @@ static int check_session(const session *s, const machine *m, case_dag_builder bu
             if (ours >= 0 && card[i].warps > 0)
                 add_comparison(all, from, what, card[i].name, card[i].inst / card[i].warps, ours);
         }
-        kernel_dag_free(dag);
+        if (owned)
+            kernel_dag_free(dag);
     }
     fclose(f);
     return rc;
@@ -383,10 +414,14 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
                      case_dag_builder build, const session *const *cards, const int *n_sessions, int n_cards)
 {
     comparisons all = {0};
+    counted_cache cache[COUNTED_CACHE];
+    int n_cache = 0;
     int rc = check_profiles(counter, &all);
     for (int c = 0; rc == 0 && c < n_cards; c++)
         for (int i = 0; rc == 0 && i < n_sessions[c]; i++)
-            rc = check_session(&cards[c][i], counter, build, &all);
+            rc = check_session(&cards[c][i], counter, build, cache, &n_cache, &all);
+    for (int i = 0; i < n_cache; i++)
+        kernel_dag_free(cache[i].dag);
     if (rc < 0) {
         free(all.c);
         return -1;
