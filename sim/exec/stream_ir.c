@@ -69,9 +69,9 @@ static const call_cost CALL_COSTS[] = {
     {"exec_gwrite", 3, STREAM_GLOBAL},   /* LEA, LEA.HI.X, STG */
     {"exec_pread", 2, STREAM_PRIVATE},   /* LEA (32-bit shared address), LDS */
     {"exec_pwrite", 2, STREAM_PRIVATE},  /* LEA, STS */
-    {"exec_zp_mul", 27, STREAM_MULMOD},  /* range checks, Barrett: 64-bit products, a subtraction */
-    {"exec_zp_add", 22, STREAM_ADDMOD},  /* range checks, 64-bit sum, a subtraction */
-    {"exec_zp_sub", 11, STREAM_ADDMOD},
+    {"exec_zp_mul", 9, STREAM_MULMOD},   /* a range check, Barrett on 32-bit words, a subtraction */
+    {"exec_zp_add", 12, STREAM_ADDMOD},  /* range checks, a 32-bit sum, a subtraction */
+    {"exec_zp_sub", 12, STREAM_ADDMOD},
     {"exec_zp_pow", 2, STREAM_INST},     /* the call; its loop counted as it runs (stream_extra) */
     {"exec_zp_inv", 2, STREAM_INST},
     {"exec_ops", 0, STREAM_INST},        /* counting only: nothing on the card */
