@@ -180,6 +180,48 @@ Test(stream, a_warp_issues_both_sides_of_a_branch_its_threads_split_on)
     kernel_dag_free(all);
 }
 
+/* A multiply-add loop of clang's making: the sum a phi of 0 and its own
+ * next value, each product of a word read from global memory; after the
+ * loop, one more addition of a word read (not known below p). */
+static const char *const mac_ir =
+    "define internal void @mac(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  br label %3\n"
+    "\n"
+    "3:                                                ; preds = %3, %2\n"
+    "  %4 = phi i64 [ 0, %2 ], [ %8, %3 ]\n"
+    "  %5 = phi i64 [ 0, %2 ], [ %9, %3 ]\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %6 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef %5)\n"
+    "  %7 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef %6, i64 noundef 3)\n"
+    "  %8 = tail call i64 @exec_zp_add(%struct.exec_thread* noundef %0, i64 noundef %4, i64 noundef %7)\n"
+    "  %9 = add nuw nsw i64 %5, 1\n"
+    "  %10 = icmp eq i64 %9, 16\n"
+    "  br i1 %10, label %11, label %3\n"
+    "\n"
+    "11:                                               ; preds = %3\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %12 = tail call i64 @exec_zp_sub(%struct.exec_thread* noundef %0, i64 noundef %8, i64 noundef %6)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, an_addition_of_results_skips_its_range_checks)
+{
+    uint32_t w[4][STREAM_FIELDS];
+    cr_assert_eq(weigh(mac_ir, w, 4), 3);
+    /* the loop: a read (3), the multiplication (9), the addition of the
+     * sum and the product, both below p (3, not 12), the counter's 64-bit
+     * addition and comparison (2 + 2), the branch back (1) */
+    double add_of_results = stream_call_cost("exec_zp_add:results");
+    cr_assert_lt(add_of_results, stream_call_cost("exec_zp_add"));
+    cr_expect_eq(w[1][STREAM_INST], 3 + 9 + add_of_results + 2 + 2 + 1);
+    cr_expect_eq(w[1][STREAM_ADDMOD], 1);
+    /* after it: a subtraction of a word read from memory checks its range */
+    cr_expect_eq(w[2][STREAM_INST], stream_call_cost("exec_zp_sub"));
+}
+
 Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
 {
     /* the global index (3 + 2), two reads (3 + 3) the second at i + 32

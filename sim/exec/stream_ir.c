@@ -31,12 +31,17 @@
  *    constant offsets cost nothing (they become register names and
  *    instruction offsets);
  *  - a call of exec_* costs what its CUDA twin in mcm_kernel_cuda.cuh
- *    does on its usual path (CALL_COSTS below).
+ *    does on its usual path (CALL_COSTS below); a Z/pZ addition or
+ *    subtraction of two values known below p (results of Z/pZ calls,
+ *    constants below p, and phis and selects of them) skips its range
+ *    checks, as the CUDA twin does once the compiler knows its operands
+ *    below p (MCM_BELOW_P_), and costs the ":results" row.
  * A value's name (%7) and its width are all the reader needs: it does not
  * parse LLVM IR in general, only the lines clang -O2 writes for C.
  */
 #include "stream.h"
 #include "fail.h"
+#include "mcm_kernel.h" /* MCM_PRIME: the p the CUDA build tells the compiler of */
 
 #include <ctype.h>
 #include <stdio.h>
@@ -72,6 +77,8 @@ static const call_cost CALL_COSTS[] = {
     {"exec_zp_mul", 9, STREAM_MULMOD},   /* a range check, Barrett on 32-bit words, a subtraction */
     {"exec_zp_add", 12, STREAM_ADDMOD},  /* range checks, a 32-bit sum, a subtraction */
     {"exec_zp_sub", 12, STREAM_ADDMOD},
+    {"exec_zp_add:results", 3, STREAM_ADDMOD}, /* both operands below p: a 32-bit sum, a subtraction */
+    {"exec_zp_sub:results", 3, STREAM_ADDMOD},
     {"exec_zp_pow", 2, STREAM_INST},     /* the call; its loop counted as it runs (stream_extra) */
     {"exec_zp_inv", 2, STREAM_INST},
     {"exec_ops", 0, STREAM_INST},        /* counting only: nothing on the card */
@@ -115,6 +122,7 @@ typedef struct ir_function {
     name_set free_values; /* registers or constants on the card (see top) */
     name_set free_ptrs;   /* the step's `t` and args pointer, and addresses into them */
     name_set narrow;      /* values whose upper half is zero (zero extensions, low-word masks) */
+    name_set below_p;     /* values known below p (note_below_p) */
 } ir_function;
 
 static void *grow(void *p, int *cap, int need, size_t size)
@@ -164,6 +172,7 @@ static void function_clear(ir_function *f)
     set_clear(&f->free_values);
     set_clear(&f->free_ptrs);
     set_clear(&f->narrow);
+    set_clear(&f->below_p);
 }
 
 static void function_free(ir_function *f)
@@ -174,6 +183,7 @@ static void function_free(ir_function *f)
     free(f->free_values.names);
     free(f->free_ptrs.names);
     free(f->narrow.names);
+    free(f->below_p.names);
 }
 
 /* ---- small readers of one line ------------------------------------------------ */
@@ -384,12 +394,104 @@ static double integer_cost(ir_function *f, const ir_inst *in, int bits)
     return width(bits); /* add, sub, and, or, xor, shifts, icmp, select */
 }
 
+/* ---- values known below p ------------------------------------------------------- */
+
+/* Value v (a name "%7" or a decimal constant) is known below p. */
+static int below_p(const ir_function *f, const char *v)
+{
+    if (v[0] == '%')
+        return set_has(&f->below_p, v, strlen(v));
+    return isdigit((unsigned char)v[0]) && strtoull(v, NULL, 10) < MCM_PRIME;
+}
+
+/* The value of the typed operand that starts at s ("i64 noundef %a"):
+ * the last word before the next ',', ')' or ']', into out. */
+static void typed_value(const char *s, char *out, size_t size)
+{
+    size_t end = strcspn(s, ",)]"), start = end;
+    while (start > 0 && s[start - 1] == ' ')
+        start--, end--;
+    while (start > 0 && s[start - 1] != ' ' && s[start - 1] != '(' && s[start - 1] != '[')
+        start--;
+    snprintf(out, size, "%.*s", (int)(end - start), s + start);
+}
+
+/* Every argument of call `in` after its first (the thread) is known below
+ * p: "@exec_zp_add(ptr %0, i64 %a, i64 %b)". */
+static int operands_below_p(const ir_function *f, const ir_inst *in)
+{
+    const char *s = strchr(in->rest, '(');
+    char v[64];
+    int args = 0;
+    for (; s && *s != ')'; s += 1 + strcspn(s + 1, ",)"), args++) {
+        typed_value(s + 1, v, sizeof v);
+        if (args > 0 && !below_p(f, v))
+            return 0;
+    }
+    return args == 3;
+}
+
+/* Phi or select `in` chooses among values all known below p: a phi's
+ * "[ v, %label ]" pairs, a select's two operands after its condition. */
+static int choice_below_p(const ir_function *f, const ir_inst *in)
+{
+    char v[64];
+    if (!strcmp(in->op, "select")) {
+        const char *s = strchr(in->rest, ',');
+        for (int k = 0; k < 2; k++, s = s ? strchr(s + 1, ',') : NULL) {
+            if (!s)
+                return 0;
+            typed_value(s + 1, v, sizeof v);
+            if (!below_p(f, v))
+                return 0;
+        }
+        return 1;
+    }
+    int seen = 0;
+    for (const char *s = strchr(in->rest, '['); s; s = strchr(s + 1, '[')) {
+        const char *a = s + 1;
+        while (*a == ' ')
+            a++;
+        snprintf(v, sizeof v, "%.*s", (int)strcspn(a, ", ]"), a);
+        if (!below_p(f, v))
+            return 0;
+        seen++;
+    }
+    return seen > 0;
+}
+
+/* The function's values known below p, before its blocks are weighed: the
+ * results of Z/pZ calls, then phis and selects of them, to a fixed point
+ * (a loop's sum is a phi of its own next value). */
+static void note_below_p(ir_function *f)
+{
+    for (int pass = 0, grew = 1; grew && pass < 64; pass++) {
+        grew = 0;
+        for (int l = 0; l < f->n_lines; l++) {
+            ir_inst in;
+            if (f->lines[l][0] != ' ' || parse_inst(f->lines[l], &in) < 0 || !in.result ||
+                set_has(&f->below_p, in.result, in.result_len))
+                continue;
+            char name[128] = "";
+            if (!strcmp(in.op, "call"))
+                callee(in.rest, name, sizeof name);
+            if (!strncmp(name, "exec_zp_", 8) ||
+                ((!strcmp(in.op, "phi") || !strcmp(in.op, "select")) && choice_below_p(f, &in))) {
+                set_add(&f->below_p, in.result, in.result_len);
+                grew = 1;
+            }
+        }
+    }
+}
+
 /* A call's instructions into w; 0 if it is one of the counted exec_*
  * functions (w holds it all), else its own cost for the caller. */
 static double call_cost_of(ir_function *f, const ir_inst *in, double *w, int *once, int *is_free)
 {
     char name[128];
     callee(in->rest, name, sizeof name);
+    if ((!strcmp(name, "exec_zp_add") || !strcmp(name, "exec_zp_sub")) && operands_below_p(f, in))
+        strcat(name, ":results");
     for (int i = 0; i < N_CALL_COSTS; i++)
         if (!strcmp(name, CALL_COSTS[i].name)) {
             int field = CALL_COSTS[i].field;
@@ -563,6 +665,7 @@ typedef struct weights {
 static void weigh_function(ir_function *f, weights *t)
 {
     mark_loops(f);
+    note_below_p(f);
     for (int i = 0; i < f->n_blocks; i++) {
         ir_block *b = &f->blocks[i];
         double w[STREAM_FIELDS] = {0};

@@ -23,6 +23,17 @@ OPS(zpmul1, exec_zp_mul, 1) OPS(zpmul2, exec_zp_mul, 2) OPS(zpmul4, exec_zp_mul,
 OPS(zpadd1, exec_zp_add, 1) OPS(zpadd2, exec_zp_add, 2) OPS(zpadd4, exec_zp_add, 4)
 OPS(zpsub1, exec_zp_sub, 1) OPS(zpsub2, exec_zp_sub, 2) OPS(zpsub4, exec_zp_sub, 4)
 
+/* mac*, macsub*: k multiply-adds (subtractions) into a sum that starts at
+ * 0, each product of two words read from memory: the addition's operands
+ * are results, below p, which the header tells the compiler (the range
+ * checks go); the growth per call less zpmul's is what an addition or a
+ * subtraction of results costs. */
+#define MAC(name, op, K) MCM_STEP(name, args, a) { long i = t->bid * t->threads + t->tid; word s = 0; \
+    for (int k = 0; k < K; k++) s = op(t, s, exec_zp_mul(t, exec_gread(t, a->a, i + 2048 * k), exec_gread(t, a->a, i + 2048 * k + 1024))); \
+    exec_gwrite(t, a->a, i, s); }
+MAC(mac1, exec_zp_add, 1) MAC(mac2, exec_zp_add, 2) MAC(mac4, exec_zp_add, 4)
+MAC(macsub1, exec_zp_sub, 1) MAC(macsub2, exec_zp_sub, 2) MAC(macsub4, exec_zp_sub, 4)
+
 #define GCHAIN(name, K) MCM_STEP(name, args, a) { word x = (word)t->tid; \
     for (int k = 0; k < K; k++) x = exec_gread(t, a->a, (long)x); exec_gwrite(t, a->a, t->tid, x); }
 GCHAIN(g1, 1) GCHAIN(g2, 2) GCHAIN(g4, 4)
@@ -35,6 +46,8 @@ MCM_KERNEL(x1k, args, x1); MCM_KERNEL(x2k, args, x2); MCM_KERNEL(x4k, args, x4);
 MCM_KERNEL(zpmul1k, args, zpmul1); MCM_KERNEL(zpmul2k, args, zpmul2); MCM_KERNEL(zpmul4k, args, zpmul4);
 MCM_KERNEL(zpadd1k, args, zpadd1); MCM_KERNEL(zpadd2k, args, zpadd2); MCM_KERNEL(zpadd4k, args, zpadd4);
 MCM_KERNEL(zpsub1k, args, zpsub1); MCM_KERNEL(zpsub2k, args, zpsub2); MCM_KERNEL(zpsub4k, args, zpsub4);
+MCM_KERNEL(mac1k, args, mac1); MCM_KERNEL(mac2k, args, mac2); MCM_KERNEL(mac4k, args, mac4);
+MCM_KERNEL(macsub1k, args, macsub1); MCM_KERNEL(macsub2k, args, macsub2); MCM_KERNEL(macsub4k, args, macsub4);
 MCM_KERNEL(g1k, args, g1); MCM_KERNEL(g2k, args, g2); MCM_KERNEL(g4k, args, g4);
 MCM_KERNEL(p1k, args, p1); MCM_KERNEL(p2k, args, p2); MCM_KERNEL(p4k, args, p4);
 MCM_KERNEL(emptyk, args, nothing);
