@@ -222,6 +222,34 @@ Test(stream, an_addition_of_results_skips_its_range_checks)
     cr_expect_eq(w[2][STREAM_INST], stream_call_cost("exec_zp_sub"));
 }
 
+/* An arg halved, reloaded after a call (clang cannot know the call left
+ * it alone) and halved again, then quartered. */
+static const char *const halves_ir =
+    "define internal void @halves(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = getelementptr inbounds i8, i8* %1, i64 24\n"
+    "  %4 = bitcast i8* %3 to i64*\n"
+    "  %5 = load i64, i64* %4, align 8, !tbaa !7\n"
+    "  %6 = sdiv i64 %5, 2\n"
+    "  tail call void @exec_ops(%struct.exec_thread* noundef %0, i64 noundef 9)\n"
+    "  %7 = load i64, i64* %4, align 8, !tbaa !7\n"
+    "  %8 = sdiv i64 %7, 2\n"
+    "  %9 = sdiv i64 %7, 4\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, the_same_arithmetic_on_args_is_done_once_and_a_halving_is_shifts)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(halves_ir, w, 2), 1);
+    /* the first halving 5.5 (shifts and the sign's correction); the
+     * second, of the same arg reloaded, nothing (nvcc computes it once);
+     * the quartering, another value, 5.5 */
+    cr_expect_eq(w[0][STREAM_INST], 11);
+}
+
 Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
 {
     /* the global index (3 + 2), two reads (3 + 3) the second at i + 32

@@ -19,14 +19,17 @@
  *    a 64 × 64-bit product seven; a shift by whole words, or a mask of
  *    the low word, none (register names); a division by a number a call
  *    of a routine (20 instructions on 32 bits, 60 on 64), by a constant a
- *    multiplication (4, 12);
+ *    multiplication (4, 12), a signed 64-bit one by a power of two shifts
+ *    and a sign correction (5.5);
  *  - a comparison or a choice (select) as the operation on its type; a
  *    conditional branch one instruction, a jump to the block that follows
  *    none (the code falls through), to another one;
  *  - the thread's indices and the kernel's args (what a step reads through
  *    its `t` and its args pointer) are registers and constants on the
  *    card: reading them costs nothing, nor does arithmetic on them alone
- *    inside a loop (the compiler does it once, before the loop);
+ *    inside a loop (the compiler does it once, before the loop), nor the
+ *    same arithmetic on them a second time (clang reloads an arg after
+ *    each call and computes again; nvcc, whose args cannot change, once);
  *  - conversions between widths, phi nodes and address arithmetic with
  *    constant offsets cost nothing (they become register names and
  *    instruction offsets);
@@ -123,6 +126,8 @@ typedef struct ir_function {
     name_set free_ptrs;   /* the step's `t` and args pointer, and addresses into them */
     name_set narrow;      /* values whose upper half is zero (zero extensions, low-word masks) */
     name_set below_p;     /* values known below p (note_below_p) */
+    name_set same_as;     /* "%7\tTEXT": a free value and what it computes (same_value) */
+    name_set computed;    /* "TEXT\tBLOCK": free arithmetic done, and in which block */
 } ir_function;
 
 static void *grow(void *p, int *cap, int need, size_t size)
@@ -173,6 +178,8 @@ static void function_clear(ir_function *f)
     set_clear(&f->free_ptrs);
     set_clear(&f->narrow);
     set_clear(&f->below_p);
+    set_clear(&f->same_as);
+    set_clear(&f->computed);
 }
 
 static void function_free(ir_function *f)
@@ -184,6 +191,8 @@ static void function_free(ir_function *f)
     free(f->free_ptrs.names);
     free(f->narrow.names);
     free(f->below_p.names);
+    free(f->same_as.names);
+    free(f->computed.names);
 }
 
 /* ---- small readers of one line ------------------------------------------------ */
@@ -389,6 +398,9 @@ static double integer_cost(ir_function *f, const ir_inst *in, int bits)
     }
     if (!strcmp(op, "udiv") || !strcmp(op, "sdiv") || !strcmp(op, "urem") || !strcmp(op, "srem")) {
         int by_constant = isdigit((unsigned char)b[0]) || b[0] == '-';
+        unsigned long long d = by_constant ? strtoull(b, NULL, 10) : 0;
+        if (!strcmp(op, "sdiv") && bits == 64 && d > 1 && (d & (d - 1)) == 0)
+            return 5.5; /* shifts and the sign's correction (validate/stream/sass-costs.sh) */
         return by_constant ? (bits <= 32 ? 4 : 12) : (bits <= 32 ? 20 : 60);
     }
     return width(bits); /* add, sub, and, or, xor, shifts, icmp, select */
@@ -513,6 +525,71 @@ static double call_cost_of(ir_function *f, const ir_inst *in, double *w, int *on
     return !strncmp(name, "llvm.", 5) ? 1 : 2; /* an intrinsic; a call and its return (the callee counts itself) */
 }
 
+/* ---- free arithmetic done once ------------------------------------------------ */
+
+/* The value after key's tab in the set's entry "KEY\tVALUE", or NULL. */
+static const char *entry_value(const name_set *set, const char *key)
+{
+    size_t len = strlen(key);
+    for (int i = set->n - 1; i >= 0; i--)
+        if (!strncmp(set->names[i], key, len) && set->names[i][len] == '\t')
+            return set->names[i] + len + 1;
+    return NULL;
+}
+
+static void entry_add(name_set *set, const char *key, const char *value)
+{
+    char entry[1100];
+    int n = snprintf(entry, sizeof entry, "%s\t%s", key, value);
+    if (n > 0 && (size_t)n < sizeof entry)
+        set_add(set, entry, (size_t)n);
+}
+
+/* What free value `in` computes, its operands replaced by what they
+ * compute, into text: a reload of an arg is the same text as its first
+ * load.  0 if too long to say. */
+static int same_value(const ir_function *f, const ir_inst *in, char *text, size_t size)
+{
+    const char *end = strstr(in->rest, ", !"); /* metadata: not operands */
+    size_t n = (size_t)snprintf(text, size, "%s", in->op);
+    for (const char *s = in->rest; *s && (!end || s < end) && n + 1 < size; s++) {
+        size_t len = name_length(s);
+        if (len == 0) {
+            text[n++] = *s;
+            continue;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)len, s);
+        const char *v = entry_value(&f->same_as, name);
+        n += (size_t)snprintf(text + n, size - n, "(%s)", v ? v : name);
+        s += len - 1;
+    }
+    if (n + 1 >= size)
+        return 0;
+    text[n] = '\0';
+    return 1;
+}
+
+/* Free value `in` of block `block` was computed before, in the entry
+ * block or in this one (where nvcc's one computation dominates it):
+ * 1, and it costs nothing.  Either way it is noted as what it computes. */
+static int computed_before(ir_function *f, const ir_inst *in, int block)
+{
+    char text[1024], name[64], here[16];
+    if (!in->result || !same_value(f, in, text, sizeof text))
+        return 0;
+    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    entry_add(&f->same_as, name, text);
+    if (!strcmp(in->op, "load"))
+        return 0; /* a load of an arg costs nothing anyway */
+    const char *where = entry_value(&f->computed, text);
+    if (where && (atoi(where) == 0 || atoi(where) == block))
+        return 1;
+    snprintf(here, sizeof here, "%d", block);
+    entry_add(&f->computed, text, here);
+    return 0;
+}
+
 /* What block b's instruction `in` costs a warp, into w (STREAM_* fields);
  * next: the label of the block after b in the code. */
 static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *in, const char *next, double *w)
@@ -577,6 +654,9 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
         cost = call_cost_of(f, in, w, &once, &is_free);
     }
     /* ret, unreachable, alloca, extractvalue, ...: nothing on the card */
+    if (is_free && in->result && strcmp(op, "phi") != 0 && strcmp(op, "getelementptr") != 0 &&
+        strcmp(op, "bitcast") != 0 && computed_before(f, in, (int)(b - f->blocks)))
+        cost = 0;
     if (is_free && in->result)
         set_add(&f->free_values, in->result, in->result_len);
     if (once && b->in_loop)

@@ -34,6 +34,18 @@ OPS(zpsub1, exec_zp_sub, 1) OPS(zpsub2, exec_zp_sub, 2) OPS(zpsub4, exec_zp_sub,
 MAC(mac1, exec_zp_add, 1) MAC(mac2, exec_zp_add, 2) MAC(mac4, exec_zp_add, 4)
 MAC(macsub1, exec_zp_sub, 1) MAC(macsub2, exec_zp_sub, 2) MAC(macsub4, exec_zp_sub, 4)
 
+/* div*: a chain of k signed 64-bit halvings, each added to a word read;
+ * sum*: the same chain without the halving.  The growth of the one less
+ * the other's is what a signed division by a power of two costs. */
+#define HALVE(name, DIV, K) MCM_STEP(name, args, a) { long i = t->bid * t->threads + t->tid; \
+    long s = (long)exec_gread(t, a->a, i) - a->k; \
+    for (int k = 0; k < K; k++) s = DIV(s) + (long)exec_gread(t, a->a, i + 2048 * k + 1024); \
+    exec_gwrite(t, a->a, i, (word)s); }
+#define BY_TWO(s) ((s) / 2)
+#define AS_IS(s) (s)
+HALVE(div1, BY_TWO, 1) HALVE(div2, BY_TWO, 2) HALVE(div4, BY_TWO, 4)
+HALVE(sum1, AS_IS, 1) HALVE(sum2, AS_IS, 2) HALVE(sum4, AS_IS, 4)
+
 #define GCHAIN(name, K) MCM_STEP(name, args, a) { word x = (word)t->tid; \
     for (int k = 0; k < K; k++) x = exec_gread(t, a->a, (long)x); exec_gwrite(t, a->a, t->tid, x); }
 GCHAIN(g1, 1) GCHAIN(g2, 2) GCHAIN(g4, 4)
@@ -48,6 +60,8 @@ MCM_KERNEL(zpadd1k, args, zpadd1); MCM_KERNEL(zpadd2k, args, zpadd2); MCM_KERNEL
 MCM_KERNEL(zpsub1k, args, zpsub1); MCM_KERNEL(zpsub2k, args, zpsub2); MCM_KERNEL(zpsub4k, args, zpsub4);
 MCM_KERNEL(mac1k, args, mac1); MCM_KERNEL(mac2k, args, mac2); MCM_KERNEL(mac4k, args, mac4);
 MCM_KERNEL(macsub1k, args, macsub1); MCM_KERNEL(macsub2k, args, macsub2); MCM_KERNEL(macsub4k, args, macsub4);
+MCM_KERNEL(div1k, args, div1); MCM_KERNEL(div2k, args, div2); MCM_KERNEL(div4k, args, div4);
+MCM_KERNEL(sum1k, args, sum1); MCM_KERNEL(sum2k, args, sum2); MCM_KERNEL(sum4k, args, sum4);
 MCM_KERNEL(g1k, args, g1); MCM_KERNEL(g2k, args, g2); MCM_KERNEL(g4k, args, g4);
 MCM_KERNEL(p1k, args, p1); MCM_KERNEL(p2k, args, p2); MCM_KERNEL(p4k, args, p4);
 MCM_KERNEL(emptyk, args, nothing);
