@@ -250,6 +250,31 @@ Test(stream, the_same_arithmetic_on_args_is_done_once_and_a_halving_is_shifts)
     cr_expect_eq(w[0][STREAM_INST], 11);
 }
 
+/* A row and a column from a cell's index (g / n, g % n), then a
+ * remainder by another divisor. */
+static const char *const row_column_ir =
+    "define internal void @row_column(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 1)\n"
+    "  %5 = sdiv i64 %3, %4\n"
+    "  %6 = srem i64 %3, %4\n"
+    "  %7 = srem i64 %4, %3\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_remainder_after_its_division_is_a_product_and_a_difference)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(row_column_ir, w, 2), 1);
+    /* two reads (3 + 3); the division by a number, 64 bits (60); the
+     * remainder of the same operands, a 64-bit product and difference
+     * (3 + 2); a remainder of other operands, a division again (60) */
+    cr_expect_eq(w[0][STREAM_INST], 3 + 3 + 60 + 5 + 60);
+}
+
 Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
 {
     /* the global index (3 + 2), two reads (3 + 3) the second at i + 32

@@ -20,7 +20,9 @@
  *    the low word, none (register names); a division by a number a call
  *    of a routine (20 instructions on 32 bits, 60 on 64), by a constant a
  *    multiplication (4, 12), a signed 64-bit one by a power of two shifts
- *    and a sign correction (5.5);
+ *    and a sign correction (5.5); a remainder of the operands of a
+ *    division before it in its block the quotient's product taken from
+ *    the dividend (a multiplication and a subtraction);
  *  - a comparison or a choice (select) as the operation on its type; a
  *    conditional branch one instruction, a jump to the block that follows
  *    none (the code falls through), to another one;
@@ -128,6 +130,7 @@ typedef struct ir_function {
     name_set below_p;     /* values known below p (note_below_p) */
     name_set same_as;     /* "%7\tTEXT": a free value and what it computes (same_value) */
     name_set computed;    /* "TEXT\tBLOCK": free arithmetic done, and in which block */
+    name_set divisions;   /* "SIGN A B\tBLOCK": divisions done, and in which block */
 } ir_function;
 
 static void *grow(void *p, int *cap, int need, size_t size)
@@ -180,6 +183,7 @@ static void function_clear(ir_function *f)
     set_clear(&f->below_p);
     set_clear(&f->same_as);
     set_clear(&f->computed);
+    set_clear(&f->divisions);
 }
 
 static void function_free(ir_function *f)
@@ -193,6 +197,7 @@ static void function_free(ir_function *f)
     free(f->below_p.names);
     free(f->same_as.names);
     free(f->computed.names);
+    free(f->divisions.names);
 }
 
 /* ---- small readers of one line ------------------------------------------------ */
@@ -590,6 +595,26 @@ static int computed_before(ir_function *f, const ir_inst *in, int block)
     return 0;
 }
 
+/* Division or remainder `in` of block `block`, by its signedness and
+ * operands: for a division, noted (0); for a remainder, 1 when a division
+ * of the same operands came before it in the block (nvcc, whose target
+ * has no remainder instruction, takes the quotient's product from the
+ * dividend). */
+static int remainder_of_division(ir_function *f, const ir_inst *in, int block)
+{
+    char a[64], b[64], key[160], here[16];
+    operand(in->rest, 0, a, sizeof a);
+    operand(in->rest, 1, b, sizeof b);
+    snprintf(key, sizeof key, "%c %s %s", in->op[0], a, b);
+    snprintf(here, sizeof here, "%d", block);
+    if (!strcmp(in->op + 1, "div")) {
+        entry_add(&f->divisions, key, here);
+        return 0;
+    }
+    const char *where = entry_value(&f->divisions, key);
+    return where && atoi(where) == block;
+}
+
 /* What block b's instruction `in` costs a warp, into w (STREAM_* fields);
  * next: the label of the block after b in the code. */
 static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *in, const char *next, double *w)
@@ -632,7 +657,9 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
                !strcmp(op, "xor") || !strcmp(op, "shl") || !strcmp(op, "lshr") || !strcmp(op, "ashr") ||
                !strcmp(op, "mul") || !strcmp(op, "udiv") || !strcmp(op, "sdiv") || !strcmp(op, "urem") ||
                !strcmp(op, "srem")) {
-        cost = integer_cost(f, in, bits);
+        int rem = (!strcmp(op, "sdiv") || !strcmp(op, "udiv") || !strcmp(op, "srem") || !strcmp(op, "urem")) &&
+                  remainder_of_division(f, in, (int)(b - f->blocks));
+        cost = rem ? (bits <= 32 ? 2 : 5) : integer_cost(f, in, bits);
         once = is_free = operands_free(f, in);
     } else if (!strcmp(op, "fdiv") || !strcmp(op, "frem")) {
         cost = 10;
