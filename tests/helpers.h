@@ -251,6 +251,21 @@ static inline sim_result run_builtin_on_k(const char *program, vars params, cons
     return r;
 }
 
+
+/* Theorem 1 holds for `dag` on m at P = 1, 7, 16, 100 and 1000, and each
+ * run reports that bound, (N/P + L)·C, as its Theorem 1 figure. */
+static inline void expect_theorem_1_on_any_p(const kernel_dag *dag, machine m)
+{
+    const int ps[] = {1, 7, 16, 100, 1000};
+    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+        m.p = ps[i];
+        sim_result r = simulate(dag, &m);
+        double bound = (r.costs.N / m.p + r.costs.L_kernels) * r.costs.C;
+        cr_expect(r.T <= bound, "P = %d: T = %g > Theorem 1 %g", m.p, r.T, bound);
+        cr_expect_eq(r.bound_theorem1, bound);
+        sim_result_free(&r);
+    }
+}
 /* The simulated running time T of the built-in program at `params` on `m`. */
 static inline double builtin_time(const char *program, vars params, const machine *m)
 {

@@ -111,15 +111,7 @@ Test(fft_mult, within_theorem_1_on_any_p)
 {
     machine m = test_preset("gtx670");
     kernel_dag *dag = build_builtin("fft-mult", params_of(4096, 0, 256), &m);
-    const int ps[] = {1, 7, 16, 100, 1000};
-    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
-        m.p = ps[i];
-        sim_result r = simulate(dag, &m);
-        double bound = (r.costs.N / m.p + r.costs.L_kernels) * r.costs.C;
-        cr_expect(r.T <= bound, "P = %d: T = %g > Theorem 1 %g", m.p, r.T, bound);
-        cr_expect_eq(r.bound_theorem1, bound);
-        sim_result_free(&r);
-    }
+    expect_theorem_1_on_any_p(dag, m);
     kernel_dag_free(dag);
 }
 
