@@ -489,7 +489,7 @@ Test(stream, a_sessions_count_of_a_built_in_case_is_checked_against_its_kernels_
     char *text = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&text, &size);
-    int rc = write_code_costs(out, NULL, NULL, 0, &code, NULL, cards, n_sessions, 1);
+    int rc = write_code_costs(out, NULL, NULL, 0, &code, cards, n_sessions, 1);
     fclose(out);
     cr_assert_eq(rc, 0, "%s", fail_message());
 

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define WITHIN 0.15 /* the bound on a kernel's count */
 #define PROFILES "validate/stream/profiles.csv"
@@ -299,30 +300,27 @@ int ncu_kernels(const char *path, ncu_kernel *out, int max)
     return n_names == 0 ? fail("%s: no Nsight Compute CSV header (a line starting \"ID\")", path) : n;
 }
 
-/* The counted DAG of a built-in case study's kernels written once at the
- * params the card ran them with (the row's, nothing else: what
- * cuda_ref/run-all.sh passed its CUDA build), from `cache`; NULL with
- * fail().  It runs on the counting machine less its caches: the counts do
- * not depend on them, and without them a launch runs on every core. */
-static kernel_dag *builtin_counted_dag(const builtin_program *b, const measured_row *row, const machine *m,
-                                       counted_cache *cache, int *n_cache, const char *where)
+int case_kernels_source(const char *program, char *out, size_t size)
 {
-    char source[2048];
-    if (builtin_kernels_path(b, source, sizeof source) < 0) {
-        fail("%s: %s", where, fail_message());
-        return NULL;
+    int user = strncmp(program, USER_CASE, strlen(USER_CASE)) == 0;
+    const builtin_program *b = builtin_find(user ? program + strlen(USER_CASE) : program);
+    if (user) {
+        snprintf(out, size, "%s/programs/user/%s.c", user_program_datadir(), program + strlen(USER_CASE));
+        if (access(out, R_OK) == 0)
+            return 1;
     }
-    machine counter = *m;
-    counter.l1_words = 0;
-    return cached_dag(cache, n_cache, source, row->params, &counter, where);
+    return b && b->kernels && builtin_kernels_path(b, out, size) == 0;
 }
 
-/* The counts of session s's instructions.csv: every point of a case whose
- * DAG the machine counts: a built-in's kernels written once, or the DAG
- * `build` makes (a user's case). */
-static int check_session(const session *s, const machine *m, case_dag_builder build, counted_cache *cache,
-                         int *n_cache, comparisons *all)
+/* The counts of session s's instructions.csv: every point of a case with
+ * kernels written once, run at the params the card ran them with (the
+ * row's, nothing else: what cuda_ref/run-all.sh passed its CUDA build),
+ * from `cache`, on the counting machine less its caches (the counts do not
+ * depend on them, and without them a launch runs on every core). */
+static int check_session(const session *s, const machine *m, counted_cache *cache, int *n_cache, comparisons *all)
 {
+    machine counter = *m;
+    counter.l1_words = 0;
     char index[1100];
     snprintf(index, sizeof index, "%s/instructions.csv", s->dir);
     FILE *f = fopen(index, "r");
@@ -352,17 +350,17 @@ static int check_session(const session *s, const machine *m, case_dag_builder bu
         snprintf(path, sizeof path, "%s/%s", s->dir, fields[2]);
         ncu_kernel card[64];
         int n = ncu_kernels(path, card, 64);
-        const builtin_program *b = builtin_find(row.program);
-        int owned = !(b && b->kernels); /* a built-in's DAG is the cache's */
-        kernel_dag *dag = NULL;
-        if (n < 0 || (owned ? build(&row, m, &dag) < 0 : !(dag = builtin_counted_dag(b, &row, m, cache, n_cache, where)))) {
+        char source[2048];
+        if (n < 0) {
             rc = -1;
             break;
         }
-        if (dag->n == 0 || !kernel_block_cost(&dag->kernels[0], 0)->stream) { /* not written once: nothing counted */
-            if (owned)
-                kernel_dag_free(dag);
-            continue;
+        if (!case_kernels_source(row.program, source, sizeof source))
+            continue; /* not written once: nothing counted */
+        kernel_dag *dag = cached_dag(cache, n_cache, source, row.params, &counter, where);
+        if (!dag) {
+            rc = -1;
+            break;
         }
         for (int i = 0; i < n; i++) {
             double ours = counted_per_warp(dag, card[i].name);
@@ -372,8 +370,6 @@ static int check_session(const session *s, const machine *m, case_dag_builder bu
             if (ours >= 0 && card[i].warps > 0)
                 add_comparison(all, from, what, card[i].name, card[i].inst / card[i].warps, ours);
         }
-        if (owned)
-            kernel_dag_free(dag);
     }
     fclose(f);
     return rc;
@@ -411,7 +407,7 @@ static void stats_cell(FILE *f, const error_stats *s)
 }
 
 int write_code_costs(FILE *f, const validation *sets, const validation *codes, int n_sets, const machine *counter,
-                     case_dag_builder build, const session *const *cards, const int *n_sessions, int n_cards)
+                     const session *const *cards, const int *n_sessions, int n_cards)
 {
     comparisons all = {0};
     counted_cache cache[COUNTED_CACHE];
@@ -419,7 +415,7 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
     int rc = check_profiles(counter, &all);
     for (int c = 0; rc == 0 && c < n_cards; c++)
         for (int i = 0; rc == 0 && i < n_sessions[c]; i++)
-            rc = check_session(&cards[c][i], counter, build, cache, &n_cache, &all);
+            rc = check_session(&cards[c][i], counter, cache, &n_cache, &all);
     for (int i = 0; i < n_cache; i++)
         kernel_dag_free(cache[i].dag);
     if (rc < 0) {

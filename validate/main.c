@@ -51,22 +51,17 @@
 #include <unistd.h>
 
 #define REPORT_DIR "validate/report"
-#define USER_CASE "user-" /* cases that are user programs (programs/user/) */
 #define MISSING_TERMS "validate/notes/missing-terms.cfg" /* what each miss lacks (targets.c) */
 
-/* A case "user-NAME" is the kernel written once in programs/user/NAME.c
- * (sim/exec/mcm_kernel.h), or, where the case study NAME took that file over as
- * its kernels (the sum: user-sum's sessions timed programs/sum/kernels.c
- * under that name), the case study's kernels: its CUDA build was timed,
- * and its exec mode gives the DAG, at the row's params. */
+/* A case "user-NAME" runs its kernels written once (case_kernels_source):
+ * its CUDA build was timed, and its exec mode gives the DAG, at the row's
+ * params. */
 static int build_user_dag(const measured_row *row, const machine *m, kernel_dag **dag)
 {
-    const char *name = row->program + strlen(USER_CASE);
-    const builtin_program *b = builtin_find(name);
     char source[1024];
-    snprintf(source, sizeof source, "programs/user/%s.c", name);
-    if (access(source, R_OK) != 0 && b && b->kernels)
-        snprintf(source, sizeof source, "%s", b->kernels);
+    if (!case_kernels_source(row->program, source, sizeof source))
+        return fail("%s:%d: case '%s' has no programs/user/%s.c", row->file, row->line, row->program,
+                    row->program + strlen(USER_CASE));
     *dag = user_program_build(source, &row->values, m);
     if (!*dag)
         return fail("%s:%d: %s", row->file, row->line, fail_message());
@@ -600,7 +595,7 @@ int main(int argc, char **argv)
     }
     const session *all_cards[2] = {k.h100, k.h200};
     int n_sessions[2] = {k.n_h100, k.n_h200};
-    if (write_code_costs(sections.f, sets, codes, n_sets, &h100_code, build_dag, all_cards, n_sessions, 2) < 0 ||
+    if (write_code_costs(sections.f, sets, codes, n_sets, &h100_code, all_cards, n_sessions, 2) < 0 ||
         write_handwritten(sections.f, all_cards, n_sessions, 2) < 0)
         goto failed;
     int unnamed = 0;

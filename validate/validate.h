@@ -107,17 +107,25 @@ int write_handwritten(FILE *f, const session *const *cards, const int *n_session
  * card and in the simulator (conclusions.c); fills *verdicts. */
 int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts);
 
+#define USER_CASE "user-" /* cases that are user programs (programs/user/) */
+
+/* The file of kernels written once that measured case `program` ran
+ * (mcmsim's source folder joined): "user-NAME", programs/user/NAME.c, or
+ * where the case study NAME took that file over as its kernels (the sum),
+ * the case study's; a built-in case study's kernels.  1 with the path in
+ * out; 0 when the case has none. */
+int case_kernels_source(const char *program, char *out, size_t size);
+
 /* The code's costs (code_costs.c): the instructions counted from each
  * kernel written once against Nsight Compute's (validate/stream/profiles.csv,
  * and each session of the n_cards cards' sessions that has an
- * instructions.csv, each case's DAG made by `build`), counted on `counter`
- * (a machine with issue_rate > 0);
+ * instructions.csv: each case's kernels written once, case_kernels_source),
+ * counted on `counter` (a machine with issue_rate > 0);
  * then per case written once, each set's errors of the paper's costs
  * (sets[i]) and of the code's costs (codes[i]: the same points on the card's
  * code machine), and both plots. */
-typedef int (*case_dag_builder)(const measured_row *row, const machine *m, kernel_dag **dag);
 int write_code_costs(FILE *f, const validation *sets, const validation *codes, int n_sets, const machine *counter,
-                     case_dag_builder build, const session *const *cards, const int *n_sessions, int n_cards);
+                     const session *const *cards, const int *n_sessions, int n_cards);
 
 /* Per kernel of an Nsight Compute raw CSV (cuda_ref/ncu-instructions.sh):
  * its name as mcm_kernel.h calls it (less MCM_KERNEL's suffix
