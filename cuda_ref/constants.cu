@@ -265,6 +265,84 @@ __global__ void sector_stream_kernel(uint32_t *buf, long count, int stride, int 
         *sink = acc;
 }
 
+/* A bijection of the k-bit numbers that scatters neighbours: xor-shifts
+ * and multiplications by odd numbers, each a bijection mod 2^k. */
+static __device__ __forceinline__ uint32_t scatter_bits(uint32_t x, int k)
+{
+    const uint32_t mask = k >= 32 ? 0xffffffffu : (1u << k) - 1;
+    x &= mask;
+    x ^= x >> (k / 2 + 1);
+    x = (x * 0x9e3779b1u) & mask;
+    x ^= x >> (k / 3 + 1);
+    x = (x * 0x85ebca6bu) & mask;
+    x ^= x >> (k / 2 + 1);
+    return x;
+}
+
+/* Chunks of `group` sectors (1: 32 bytes, 2: 64, 4: a 128-byte line) at
+ * scattered places: the buffer is 2^k chunks; element e (grid-stride,
+ * every element once a pass) reads the first word of sector e % group of
+ * chunk scatter_bits(e / group), so that the `group` lanes of a chunk
+ * read its sectors together and a warp's round touches 32 / group chunks
+ * with no order.  `reps` passes; L2-only loads, or cached (cached = 1). */
+__global__ void random_sector_kernel(const uint32_t *buf, int k, int group, int reps, int cached,
+                                     uint32_t *sink)
+{
+    const long count = (long)group << k, step = (long)gridDim.x * blockDim.x;
+    const int shift = __ffs(group) - 1; /* group is 1, 2 or 4 */
+    uint32_t acc = 0;
+    for (int r = 0; r < reps; r++)
+        for (long e = (long)blockIdx.x * blockDim.x + threadIdx.x; e < count; e += step) {
+            const long chunk = scatter_bits((uint32_t)(e >> shift), k);
+            const uint32_t *p = buf + ((chunk << shift) + (e & (group - 1))) * 8;
+            acc += cached ? load_ca(p) : load_cg(p);
+        }
+    if (acc == 0x9e3779b9u)
+        *sink = acc;
+}
+
+/* The L1's hit rate with the issue slots out of the way: as
+ * l1_reread_kernel, 8 independent loads an iteration at offsets the
+ * address can carry (one load instruction and about one addition a
+ * round), each block in its own 4 KiB.  The addresses move by k · zero
+ * (zero is 0 at run time): the assembler, which does not know it, can
+ * neither hoist the loads out of the loop nor merge those of two
+ * iterations (without it, it did: 3.1 lines an SM a cycle, 1 321 bytes
+ * with 16-byte loads, ten times the L1's documented 128 bytes).
+ *   pattern 0  a round is one line (lane j reads word 32 u' + j);
+ *   pattern 1  a broadcast (every lane reads word 32 u' + w);
+ *   pattern 3  16-byte loads, a round four lines (lane j reads words
+ *              4 j .. 4 j + 3 of the 512 bytes 512 u', u' = 0 .. 7). */
+__global__ void l1_wavefront_kernel(const uint32_t *in, long iters, int pattern, long zero, uint32_t *sink)
+{
+    const uint32_t *mine = in + (size_t)blockIdx.x * 1024;
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    uint32_t acc = 0;
+    if (pattern == 3) {
+        const uint4 *v = (const uint4 *)mine + lane;
+        for (long k = 0; k < iters; k++) {
+            const uint4 *at = v + k * zero;
+#pragma unroll
+            for (int u = 0; u < 8; u++) {
+                uint4 x;
+                asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];"
+                             : "=r"(x.x), "=r"(x.y), "=r"(x.z), "=r"(x.w) : "l"(at + 32 * u));
+                acc += x.x ^ x.y ^ x.z ^ x.w;
+            }
+        }
+    } else {
+        const uint32_t *at0 = mine + (pattern == 0 ? lane : w);
+        for (long k = 0; k < iters; k++) {
+            const uint32_t *at = at0 + ((k + w) & 3) * 256 + k * zero;
+#pragma unroll
+            for (int u = 0; u < 8; u++)
+                acc += load_ca(at + 32 * u);
+        }
+    }
+    if (acc == 0x9e3779b9u)
+        *sink = acc;
+}
+
 /* The operations timed. Each Op::step(x, y) makes Op::OPS dependent
  * operations, each one needing the result of the one before:
  *  - OpAdd: 32-bit integer additions, x = x + y then y = y + x (a Fibonacci
@@ -1385,6 +1463,119 @@ static double sectors_per_cycle(sector_arg *a, double mhz)
     return median_of(v, REPEATS);
 }
 
+typedef struct {
+    const uint32_t *buf;
+    int k, group, reps, cached;
+    unsigned blocks;
+    uint32_t *sink;
+} random_arg;
+
+static void enqueue_random(void *arg)
+{
+    random_arg *a = (random_arg *)arg;
+    random_sector_kernel<<<a->blocks, 256>>>(a->buf, a->k, a->group, a->reps, a->cached, a->sink);
+}
+
+/* sectors per cycle, whole card, of scattered chunks (after a warm run) */
+static double random_sectors_per_cycle(random_arg *a, double mhz)
+{
+    double v[REPEATS], sectors = (double)((long)a->group << a->k) * a->reps;
+    enqueue_random(a);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < REPEATS; r++)
+        v[r] = sectors / (time_ms(enqueue_random, a) * 1e-3 * mhz * 1e6);
+    return median_of(v, REPEATS);
+}
+
+typedef struct {
+    const uint32_t *in;
+    unsigned blocks;
+    long iters;
+    int pattern;
+    uint32_t *sink;
+} wavefront_arg;
+
+static void enqueue_wavefront(void *arg)
+{
+    wavefront_arg *a = (wavefront_arg *)arg;
+    l1_wavefront_kernel<<<a->blocks, 256>>>(a->in, a->iters, a->pattern, 0, a->sink);
+}
+
+/* The L1 with its loads unrolled, and sectors read in a scattered order
+ * from the L2 and from DRAM (rows after the caches' first ones, so that
+ * sessions before them keep their rows' meaning):
+ *  - l1_unrolled_*: l1_wavefront_kernel, 8 blocks of 256 threads per SM,
+ *    warp rounds per SM per cycle; l1_v4_read_bytes_per_sm_cycle, 16-byte
+ *    loads: the L1's bytes per SM per cycle when the issue slots are not
+ *    what limits it;
+ *  - gmem_random_*: random_sector_kernel, 32 / group chunks of `group`
+ *    sectors a warp's round, in no order, every sector of the buffer once
+ *    a pass; 8 MiB (the L2 keeps it, 16 passes) and 1 GiB (DRAM, one pass,
+ *    about 5 % of it left in the L2 by the run before). Whether DRAM
+ *    fetches more than a sector for a scattered one: pairs and lines
+ *    against single sectors. */
+static void measure_scattered(int sms, double mhz, uint32_t *buf, uint32_t *sink)
+{
+    CUDA_CHECK(cudaFuncSetAttribute(l1_wavefront_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    cudaSharedmemCarveoutMaxL1));
+    static const struct {
+        int pattern;
+        double per_round;
+        const char *name, *unit, *how;
+    } l1[] = {
+        {0, 1, "l1_unrolled_coalesced_rounds_per_sm_cycle", "rounds/SM/cycle",
+         "as l1_coalesced_rounds_per_sm_cycle, 8 independent 32-bit loads an iteration at offsets the "
+         "address carries (a round one line)"},
+        {1, 1, "l1_unrolled_broadcast_rounds_per_sm_cycle", "rounds/SM/cycle",
+         "the same, every lane of a warp reading one word (a round one sector)"},
+        {3, 512, "l1_v4_read_bytes_per_sm_cycle", "bytes/SM/cycle",
+         "the same with 16-byte loads, a round four lines: bytes an SM's L1 serves per cycle"},
+    };
+    double lines = 0;
+    for (size_t i = 0; i < sizeof l1 / sizeof l1[0]; i++) {
+        wavefront_arg a = {buf, (unsigned)(8 * sms), 1 << 12, l1[i].pattern, sink};
+        double v[REPEATS], per_sm = 8.0 * 8 * 8 * (double)a.iters * l1[i].per_round;
+        enqueue_wavefront(&a);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        for (int r = 0; r < REPEATS; r++)
+            v[r] = per_sm / (time_ms(enqueue_wavefront, &a) * 1e-3 * mhz * 1e6);
+        print_row(l1[i].name, median_of(v, REPEATS), l1[i].unit, l1[i].how);
+        if (i == 0)
+            lines = median_of(v, REPEATS);
+    }
+    print_row("l1_line_read_per_sm_cycle", 32 * lines, "words/SM/cycle",
+              "32 x l1_unrolled_coalesced_rounds_per_sm_cycle: words an SM's L1 serves per cycle, a line "
+              "a round, when the issue slots do not limit it");
+    static const struct {
+        const char *name, *how;
+        int k, group, reps, cached;
+    } scattered[] = {
+        {"gmem_random_sector_read_l2_card",
+         "one word of each 32-byte sector of 8 MiB read (L2-only loads) in a scattered order, a warp's "
+         "round 32 sectors of 32 lines, 16 passes", 18, 1, 16, 0},
+        {"gmem_random_sector_read_l2_cached_card",
+         "the same with cached loads (ld.ca: each round 32 lines the L1 misses)", 18, 1, 16, 1},
+        {"gmem_random_pair_read_l2_card",
+         "the same (L2-only), 64-byte chunks: two lanes read the two sectors of one", 17, 2, 16, 0},
+        {"gmem_random_line_read_l2_card",
+         "the same (L2-only), 128-byte lines: four lanes read the four sectors of one", 16, 4, 16, 0},
+        {"gmem_random_sector_read_card",
+         "one word of each 32-byte sector of 1 GiB read (L2-only loads) in a scattered order, one pass: "
+         "DRAM", 25, 1, 1, 0},
+        {"gmem_random_sector_read_cached_card",
+         "the same over 1 GiB with cached loads (ld.ca)", 25, 1, 1, 1},
+        {"gmem_random_pair_read_card",
+         "the same over 1 GiB, 64-byte chunks: two lanes read the two sectors of one", 24, 2, 1, 0},
+        {"gmem_random_line_read_card",
+         "the same over 1 GiB, 128-byte lines: four lanes read the four sectors of one", 23, 4, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof scattered / sizeof scattered[0]; i++) {
+        random_arg a = {buf, scattered[i].k, scattered[i].group, scattered[i].reps, scattered[i].cached,
+                        (unsigned)(8 * sms), sink};
+        print_row(scattered[i].name, random_sectors_per_cycle(&a, mhz), "sectors/cycle", scattered[i].how);
+    }
+}
+
 /* Words per cycle, whole card, of one read of 32 MiB at the start of buf
  * (L2-only loads), right after it was written (partial: one word of each
  * sector, the region out of the L2 before: 256 MiB read elsewhere first;
@@ -1562,6 +1753,7 @@ static void measure_caches(int sms, double mhz, rng_t *rng)
                             "of a sector it holds in part"
                           : "32 MiB read (L2-only loads) right after all of it was written: from the L2");
     }
+    measure_scattered(sms, mhz, buf, sink);
     CUDA_CHECK(cudaFree(buf));
     CUDA_CHECK(cudaFree(sink));
 }
