@@ -150,6 +150,9 @@ static const field fields[] = {
     NUMBER("u_l1", u_l1, 0),
     NUMBER("read_latency_l1", read_latency_l1, 0),
     NUMBER("u_dram_partial", u_dram_partial, 0),
+    NUMBER("dram_atom_words", dram_atom_words, 0),
+    NUMBER("u_l2_request", u_l2_request, 0),
+    NUMBER("u_dram_request", u_dram_request, 0),
     NUMBER("read_latency", read_latency, 0),
     NUMBER("read_latency_dram", read_latency_dram, 0),
     CHOICE("launch", launch, launches),
@@ -404,7 +407,8 @@ static int validate_dmm_umm(const machine *m)
                                ? "l2_words/u_dram"
                            : m->sector_words != 0 ? "sector_words"
                            : m->l1_words != 0 || m->line_words != 0 || m->u_l1 != 0 || m->read_latency_l1 != 0 ||
-                                   m->u_dram_partial != 0
+                                   m->u_dram_partial != 0 || m->dram_atom_words != 0 || m->u_l2_request != 0 ||
+                                   m->u_dram_request != 0
                                ? "l1_words"
                            : m->read_latency != 0 || m->read_latency_dram != 0 ? "read_latency"
                            : m->graph_launch_latency != 0 || m->graph_start_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"
@@ -431,6 +435,10 @@ static int validate_caches(const machine *m)
     if (!(m->u_l1 > 0))
         return fail("machine '%s': l1_words = %g needs u_l1 > 0 (cycles per word the L1 serves)", n,
                     m->l1_words);
+    double atom = m->dram_atom_words;
+    if (atom != 0 && (atom != floor(atom) || fmod(atom, s) != 0 || atom > line || fmod(line, atom) != 0))
+        return fail("machine '%s': dram_atom_words = %g must be 0 (a sector) or whole sectors that divide a "
+                    "line (sector_words = %g, line_words = %g)", n, atom, s, line);
     return 0;
 }
 
@@ -450,6 +458,8 @@ static int validate_card(const machine *m)
         {"sector_words", m->sector_words},
         {"l1_words", m->l1_words}, {"line_words", m->line_words}, {"u_l1", m->u_l1},
         {"read_latency_l1", m->read_latency_l1}, {"u_dram_partial", m->u_dram_partial},
+        {"dram_atom_words", m->dram_atom_words}, {"u_l2_request", m->u_l2_request},
+        {"u_dram_request", m->u_dram_request},
         {"read_latency", m->read_latency}, {"read_latency_dram", m->read_latency_dram},
         {"graph_launch_latency", m->graph_launch_latency}, {"graph_start_latency", m->graph_start_latency},
     };

@@ -87,6 +87,14 @@
  *   u_dram_partial     cycles per word of a sector written back to DRAM with
  *                      only some of its words written (DRAM reads the rest
  *                      first; 0: as a whole sector);
+ *   u_l2_request,      cycles per request (one line of one warp's round) the L2,
+ *   u_dram_request     and DRAM, serve at most: a block's reads from each
+ *                      level take the longer of its sectors at their rate and
+ *                      its requests at this one (0: no limit);
+ *   dram_atom_words    words DRAM reads at least: a sector read from DRAM
+ *                      brings the rest of its aligned atom of this many
+ *                      words into the L2, each sector of it paid as a
+ *                      sector from DRAM (0: a sector);
  *   launch             "stream" (launch_latency per kernel) or "graph"
  *                      (graph_launch_latency per kernel: the program is
  *                      replayed as a CUDA graph; graph_start_latency
@@ -114,6 +122,9 @@
  *   L1 hits, words per SM per cycle           -> u_l1 = 1 / (words per cycle)
  *   L1 hit latency (dependent loads)          -> read_latency_l1
  *   partial sectors written beyond the L2     -> u_dram_partial
+ *   scattered sectors from DRAM cost as pairs -> dram_atom_words = 16 (64 bytes)
+ *   scattered sectors, a line each, per cycle,
+ *     whole card, from the L2, from DRAM       -> u_l2_request, u_dram_request
  *   L2 and DRAM latency (dependent loads)      -> read_latency, read_latency_dram
  *   warp instructions of integer code an SM
  *     issues per cycle, all warps               -> issue_rate (the code's costs)
@@ -212,6 +223,8 @@ typedef struct machine {
     double u_l1;           /* cycles per word the L1 serves (with l1_words) */
     double read_latency_l1; /* cycles before a block's first word, from the L1 (with l1_words) */
     double u_dram_partial; /* cycles per word of a partial sector written back; 0 = u_dram */
+    double dram_atom_words; /* words DRAM reads with a sector (with l1_words); 0 = a sector */
+    double u_l2_request, u_dram_request; /* cycles per line request the L2, DRAM serve; 0 = no limit */
     double read_latency, read_latency_dram; /* cycles before a block's first word arrives; 0 = the MCM */
     double graph_launch_latency; /* cycles per kernel launched inside a graph */
     double graph_start_latency;  /* cycles before a graph's first kernels, once per run */

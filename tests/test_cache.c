@@ -155,6 +155,51 @@ Test(cache, thirty_two_threads_reading_one_word_move_one_sector)
     cache_free(c);
 }
 
+Test(cache, dram_moves_a_sector_with_the_rest_of_its_atom_into_the_l2)
+{
+    machine m = small_card(1);
+    m.dram_atom_words = 16; /* two sectors of 8 words */
+    cache *c = cache_new(&m);
+    long word0[1] = {0}, word8[1] = {8}, word16[1] = {16};
+    cache_sectors s = one_block(c, 0, word0, 1);
+    cr_expect_eq(s.dram_reads, 2, "sector 0 and the rest of its atom, sector 1");
+    s = one_block(c, 0, word8, 1);
+    cr_expect_eq(s.dram_reads, 0, "sector 1 came with sector 0");
+    cr_expect_eq(s.l2_reads, 1);
+    s = one_block(c, 0, word16, 1);
+    cr_expect_eq(s.dram_reads, 2, "sector 2: the other atom of the line, with sector 3");
+    fill_patterns(32);
+    s = one_block(c, 0, consecutive, 32);
+    cr_expect_eq(s.dram_reads, 4, "a whole line: its two atoms, nothing more than its sectors");
+    cache_free(c);
+}
+
+Test(cache, an_atom_of_one_sector_is_todays_rule)
+{
+    machine m = small_card(1);
+    long word0[1] = {0};
+    m.dram_atom_words = 8;
+    cache *c = cache_new(&m);
+    cr_expect_eq(one_block(c, 0, word0, 1).dram_reads, 1);
+    cache_free(c);
+    m.dram_atom_words = 0;
+    c = cache_new(&m);
+    cr_expect_eq(one_block(c, 0, word0, 1).dram_reads, 1);
+    cache_free(c);
+}
+
+Test(cache, an_atom_already_half_in_the_l2_fetches_only_what_is_missing)
+{
+    machine m = small_card(1);
+    m.dram_atom_words = 16;
+    cache *c = cache_new(&m);
+    long sector1[8] = {8, 9, 10, 11, 12, 13, 14, 15}, word0[1] = {0};
+    cache_sectors s = one_block(c, 1, sector1, 8); /* sector 1 written whole: in the L2 */
+    s = one_block(c, 0, word0, 1);
+    cr_expect_eq(s.dram_reads, 1, "sector 0 only: the L2 holds sector 1 whole");
+    cache_free(c);
+}
+
 Test(cache, a_footprint_just_under_the_l1_is_read_again_from_it_and_just_over_from_the_l2)
 {
     machine m = small_card(1); /* L1: 4 lines; L2: 16 */
@@ -386,6 +431,41 @@ Test(cache, sectors_cost_the_rate_of_the_farthest_level_they_crossed)
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &off, 0.5, 0), 0.5 * 64 * 1, 1e-12);
 }
 
+Test(cache, a_levels_reads_take_the_longer_of_their_sectors_and_their_requests)
+{
+    machine m = small_card(1);
+    m.u = 0.5;
+    m.u_dram = 2;
+    m.u_l1 = 0.125;
+    block_cost c = {.reads = 1};
+    c.sectors = (cache_sectors){.measured = 1, .l2_reads = 3, .l2_requests = 3, .dram_reads = 4, .dram_requests = 2};
+    /* no limit: 8·(0.5·3 + 2·4) = 76 */
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 0), 76, 1e-12);
+    /* the L2's 3 requests at 5 (15 > 12), DRAM's 2 at 10 (20 < 64) */
+    m.u_l2_request = 5;
+    m.u_dram_request = 10;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 0), 15 + 64, 1e-12);
+    m.u_dram_request = 40; /* 80 > 64 */
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 0), 15 + 80, 1e-12);
+}
+
+Test(cache, a_request_is_one_line_of_one_round_at_the_level_that_served_it)
+{
+    machine m = small_card(1);
+    m.l1_words = 32 * 32;
+    m.l2_words = 64 * 32;
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    cache_sectors s = one_block(c, 0, stride32, 32);
+    cr_expect_eq(s.dram_requests, 32, "32 lines, one sector each");
+    cr_expect_eq(s.l2_requests, 0);
+    s = one_block(c, 0, consecutive, 32);
+    cr_expect_eq(s.dram_requests, 1, "one line: its 3 sectors not yet held");
+    cr_expect_eq(s.l2_requests, 1, "and its sector 0, held since the round before");
+    cr_expect_eq(s.dram_reads, 3);
+    cache_free(c);
+}
+
 Test(cache, a_block_waits_for_the_level_of_its_first_read)
 {
     machine m = small_card(1);
@@ -426,6 +506,14 @@ Test(cache, a_machine_with_caches_needs_lines_an_l2_and_an_l1_rate)
     m.u_l1 = 0;
     cr_expect_eq(machine_validate(&m), -1);
     cr_expect(strstr(fail_message(), "u_l1") != NULL, "%s", fail_message());
+    m = small_card(1);
+    m.dram_atom_words = 12; /* not whole sectors */
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "dram_atom_words") != NULL, "%s", fail_message());
+    m.dram_atom_words = 64; /* more than a line */
+    cr_expect_eq(machine_validate(&m), -1);
+    m.dram_atom_words = 16;
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
     m = small_card(1);
     m.l1_words = 0; /* off: the other keys are inert */
     m.line_words = 7;

@@ -962,7 +962,7 @@ Test(card, the_caches_come_on_only_with_every_one_of_their_constants)
      * keys follow them; without one of the four, all off again */
     session_copy c;
     copy_reference_session(&c, "constants.csv",
-                           "grep -v -E '^(l1_bytes|l1_read_per_sm_cycle|l1_load_latency|gmem_partial_write_card),'");
+                           "grep -v -E '^(l1_bytes|l1_line_read_per_sm_cycle|l1_load_latency|gmem_partial_write_card),'");
     const session *s = &c.copy;
     machine base = test_preset("h100"), m;
     base.l1_words = 999; /* as a preset written from an earlier session says */
@@ -979,7 +979,7 @@ Test(card, the_caches_come_on_only_with_every_one_of_their_constants)
     free(text);
     snprintf(cmd, sizeof cmd,
              "printf 'l1_bytes,229376,bytes,before,x\nl1_bytes,229376,bytes,after,x\n"
-             "l1_read_per_sm_cycle,30,words/SM/cycle,before,x\nl1_read_per_sm_cycle,34,words/SM/cycle,after,x\n"
+             "l1_line_read_per_sm_cycle,30,words/SM/cycle,before,x\nl1_line_read_per_sm_cycle,34,words/SM/cycle,after,x\n"
              "l1_load_latency,33,cycles,once,x\ngmem_partial_write_card,66,sectors/cycle,once,x\n' >> %s/constants.csv",
              s->dir);
     cr_assert_eq(system(cmd), 0);

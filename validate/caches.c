@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* The constants the caches need (validate/card.c, CACHES). */
-#define CACHES_ROWS "`l1_bytes`, `l1_read_per_sm_cycle`, `l1_load_latency`, `gmem_partial_write_card`"
+#define CACHES_ROWS "`l1_bytes`, `l1_line_read_per_sm_cycle`, `l1_load_latency`, `gmem_partial_write_card`"
 
 /* The largest |relative error| of case `program` in `split`, simulated
  * at sim (sim_ms or sim_ms_off of each point). */

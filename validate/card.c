@@ -76,11 +76,18 @@ static const term TERMS[] = {
      "cycles per word per SM of a copy (each word read once and written once), all SMs, from DRAM", OFF},
     {"l1_words", "l1_bytes", BYTES_TO_WORDS,
      "the caches of exec mode: an SM's L1, the largest footprint a pointer chase still finds there", CACHES},
-    {"u_l1", "l1_read_per_sm_cycle", PER_CYCLE_TO_U,
-     "cycles per word an SM's L1 serves, 32-bit loads of whole lines, every SM", CACHES},
+    {"u_l1", "l1_line_read_per_sm_cycle", PER_CYCLE_TO_U,
+     "cycles per word an SM's L1 serves, 32-bit loads of whole lines unrolled so that the issue slots do not "
+     "limit them, every SM", CACHES},
     {"read_latency_l1", "l1_load_latency", AS_IS, "a dependent global load served by the L1, one thread", CACHES},
     {"u_dram_partial", "gmem_partial_write_card", SECTOR_RATE_TO_U,
      "cycles per word per SM of sectors written one word each and written back to DRAM, all SMs", CACHES},
+    {"u_l2_request", "gmem_random_sector_read_l2_cached_card", CARD_RATE_TO_U,
+     "cycles per request per SM the L2 serves at most: one sector of each of 32 lines a warp's round, cached "
+     "loads, in a scattered order over 8 MiB, all SMs", OFF},
+    {"u_dram_request", "gmem_random_sector_read_card", CARD_RATE_TO_U,
+     "cycles per request per SM DRAM serves at most: one sector of each of 32 lines a warp's round, in a "
+     "scattered order over 1 GiB, all SMs", OFF},
     {"l2_words", "l2_bytes", BYTES_TO_WORDS, "L2 cache size", REFUSED},
     {"read_latency", "l2_load_latency", AS_IS, "a dependent global load served by the L2, one thread", REFUSED},
     {"read_latency_dram", "dram_load_latency", AS_IS, "a dependent global load over 256 MiB (mostly DRAM), one thread", REFUSED},
@@ -123,6 +130,11 @@ static const fact FACTS[] = {
     {"line_words", 32,
      "cache lines of 128 bytes, 4 sectors, of which a cache fetches only those that missed (Nsight "
      "Compute's memory tables; the caches of exec mode)"},
+    {"dram_atom_words", 16,
+     "DRAM reads 64 bytes, two sectors, for a sector the L2 lacks: sectors read in a scattered order cost "
+     "what pairs of them cost (gmem_random_sector_read_card 16.1 sectors a cycle, gmem_random_pair_read_card "
+     "31.7, H100 2026-11-26d), and Nsight Compute counts 1.78 DRAM sectors per L2 miss of user-gather at "
+     "m = 2^24 (validate/notes/profiles/caches-h100-ncu.txt)"},
     {"private_port", 1,
      "shared-memory banks beside the arithmetic: Z/pZ multiply-adds reading shared memory run at "
      "0.97 of their rate from registers until the banks are full (mac_*_per_sm_cycle, H100 "

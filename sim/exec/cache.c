@@ -221,6 +221,7 @@ struct cache {
     int line_words, sectors;       /* words of a line, sectors of a line */
     int sector_words;
     uint32_t sector_words_mask[32]; /* the words of sector s of a line */
+    uint32_t atom_words_mask[32];   /* the words DRAM moves with sector s (its atom) */
     double l1_words;
     line_set l2;
     line_set *l1;                  /* per SM; lines NULL until the SM is first used */
@@ -256,6 +257,12 @@ cache *cache_new(const machine *m)
     int per = c->sector_words = (int)m->sector_words;
     for (int s = 0; s < c->sectors; s++)
         c->sector_words_mask[s] = (per == 32 ? 0xffffffffu : ((1u << per) - 1)) << (s * per);
+    int atom = m->dram_atom_words > m->sector_words ? (int)(m->dram_atom_words / m->sector_words) : 1;
+    for (int s = 0; s < c->sectors; s++) {
+        int first = s - s % atom;
+        for (int k = first; k < first + atom && k < c->sectors; k++)
+            c->atom_words_mask[s] |= c->sector_words_mask[k];
+    }
     c->l1_words = m->l1_words;
     double l2_lines = floor(m->l2_words / m->line_words);
     set_init(&c->l2, l2_lines > INT32_MAX / 4 ? INT32_MAX / 4 : (int32_t)l2_lines);
@@ -360,10 +367,25 @@ static uint32_t whole_sectors(const cache *c, uint32_t held, uint32_t sectors)
     return whole;
 }
 
+/* The sectors (their words) DRAM moves to fill `missing`, sectors the L2
+ * lacks: each with the rest of its atom, less the atom's sectors the L2
+ * holds whole. */
+static uint32_t dram_fetch(const cache *c, uint32_t held, uint32_t missing)
+{
+    uint32_t atoms = 0;
+    for (int s = 0; s < c->sectors; s++)
+        if (missing & c->sector_words_mask[s])
+            atoms |= c->atom_words_mask[s];
+    return missing | (atoms & ~whole_sectors(c, held, atoms));
+}
+
 /* SM sm reads the words `words` of line `tag`: each sector they touch is
  * served by the L1, or the L2, or DRAM, and filled on the way back.
- * Counts the L2's and DRAM's sectors to out; returns how many sectors the
- * L1 served, and the farthest level in *deepest. */
+ * A sector DRAM serves comes with the rest of its atom (dram_atom_words),
+ * which fills the L2 too.  Counts the L2's and DRAM's sectors, and the
+ * line's request to each (a request: one line of one round), to out;
+ * returns how many sectors the L1 served, and the farthest level in
+ * *deepest. */
 static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sectors *out, cache_level *deepest)
 {
     uint32_t sectors = sectors_of(c, words);
@@ -375,11 +397,15 @@ static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_secto
         *deepest = LEVEL_L1;
     if (missed) {
         int32_t j = l2_line(c, tag, out);
-        uint32_t from_l2 = whole_sectors(c, c->l2.lines[j].have, missed);
-        int dram = count_sectors(c, missed & ~from_l2);
+        uint32_t have = c->l2.lines[j].have;
+        uint32_t from_l2 = whole_sectors(c, have, missed);
+        uint32_t fetched = dram_fetch(c, have, missed & ~from_l2);
+        int dram = count_sectors(c, fetched);
         out->l2_reads += count_sectors(c, from_l2);
         out->dram_reads += dram;
-        c->l2.lines[j].have |= missed;
+        out->l2_requests += from_l2 != 0;
+        out->dram_requests += dram != 0;
+        c->l2.lines[j].have |= missed | fetched;
         cache_level level = dram ? LEVEL_DRAM : LEVEL_L2;
         if (*deepest < level)
             *deepest = level;

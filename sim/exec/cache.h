@@ -12,7 +12,9 @@
  *   - loads are cached in the L1 of their SM and in the L2 (Hopper's
  *     default); the L1 serves a round's hits a line's worth (a wavefront)
  *     at a time; a miss is a sector of the L2, and a miss there a sector
- *     of DRAM; both caches keep their least recently used lines;
+ *     of DRAM, which moves it with the rest of its atom (dram_atom_words,
+ *     64 bytes on the H100: two sectors) into the L2; both caches keep
+ *     their least recently used lines;
  *   - stores go through to the L2 and allocate nothing in the L1: a
  *     sector stored drops out of its SM's L1.  The L2 writes back: a
  *     stored sector stays there, dirty, its words merged with the words

@@ -155,7 +155,8 @@ static double cached_transfer_cycles(const cache_sectors *s, const machine *m, i
     int mixed = s->dram_reads > 0 && s->writebacks + s->partial_writebacks > 0;
     double dram = mixed && m->u_dram_mixed > 0 ? m->u_dram_mixed : m->u_dram;
     if (!write)
-        return m->line_words * m->u_l1 * s->l1_wavefronts + sector * (m->u * s->l2_reads + dram * s->dram_reads);
+        return m->line_words * m->u_l1 * s->l1_wavefronts + fmax(sector * m->u * s->l2_reads, m->u_l2_request * s->l2_requests) +
+               fmax(sector * dram * s->dram_reads, m->u_dram_request * s->dram_requests);
     double partial = m->u_dram_partial > 0 ? m->u_dram_partial : dram;
     return sector * (m->u * s->l2_writes + fmax(0, dram - m->u) * s->writebacks +
                      fmax(0, partial - m->u) * s->partial_writebacks);

@@ -88,7 +88,9 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
  * for its sectors where they were served (u is not read), each at the
  * rate of the farthest level it crossed:
  *   reads   line_words·u_l1 a wavefront the L1 served, sector_words·U a
- *           sector the L2 served, sector_words·D a sector from DRAM;
+ *           sector the L2 served, sector_words·D a sector from DRAM; but
+ *           no less, at each of the L2 and DRAM, than u_l2_request or
+ *           u_dram_request for each line a round asked of it;
  *   writes  sector_words·U a sector written into the L2, and for each
  *           dirty sector its accesses evicted to DRAM the rest of DRAM's
  *           rate, sector_words·(D − U), or sector_words·(u_dram_partial − U)
