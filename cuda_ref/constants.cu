@@ -1574,6 +1574,18 @@ static void measure_scattered(int sms, double mhz, uint32_t *buf, uint32_t *sink
                         (unsigned)(8 * sms), sink};
         print_row(scattered[i].name, random_sectors_per_cycle(&a, mhz), "sectors/cycle", scattered[i].how);
     }
+    /* what the L2 keeps of a scattered footprint: single sectors, cached
+     * loads, over 4 to 64 MiB (8 MiB is the row above) */
+    static const int footprint_mib[] = {4, 16, 32, 64};
+    for (size_t i = 0; i < sizeof footprint_mib / sizeof footprint_mib[0]; i++) {
+        const int mib = footprint_mib[i];
+        random_arg a = {buf, 15 + __builtin_ctz((unsigned)mib), 1, mib <= 16 ? 16 : 4, 1, (unsigned)(8 * sms), sink};
+        char name[64], how[200];
+        snprintf(name, sizeof name, "gmem_random_sector_read_cached_%dm_card", mib);
+        snprintf(how, sizeof how, "one word of each 32-byte sector of %d MiB read (cached loads) in a scattered "
+                 "order, %d passes: what the L2 keeps of a scattered footprint", mib, a.reps);
+        print_row(name, random_sectors_per_cycle(&a, mhz), "sectors/cycle", how);
+    }
 }
 
 /* Words per cycle, whole card, of one read of 32 MiB at the start of buf
