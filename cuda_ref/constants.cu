@@ -1452,15 +1452,22 @@ static void enqueue_sectors(void *arg)
     sector_stream_kernel<<<a->blocks, 256>>>(a->buf, a->count, a->stride, a->reps, a->write, a->sink);
 }
 
+/* `items` a run of fn(arg) moves, per cycle at mhz: the median of
+ * REPEATS timed runs after a warm one */
+static double items_per_cycle(enqueue_fn fn, void *arg, double items, double mhz)
+{
+    double v[REPEATS];
+    fn(arg);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < REPEATS; r++)
+        v[r] = items / (time_ms(fn, arg) * 1e-3 * mhz * 1e6);
+    return median_of(v, REPEATS);
+}
+
 /* elements per cycle, whole card, of a sector stream (after a warm run) */
 static double sectors_per_cycle(sector_arg *a, double mhz)
 {
-    double v[REPEATS], items = (double)a->count * a->reps;
-    enqueue_sectors(a);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    for (int r = 0; r < REPEATS; r++)
-        v[r] = items / (time_ms(enqueue_sectors, a) * 1e-3 * mhz * 1e6);
-    return median_of(v, REPEATS);
+    return items_per_cycle(enqueue_sectors, a, (double)a->count * a->reps, mhz);
 }
 
 typedef struct {
@@ -1479,25 +1486,12 @@ static void enqueue_random(void *arg)
 /* sectors per cycle, whole card, of scattered chunks (after a warm run) */
 static double random_sectors_per_cycle(random_arg *a, double mhz)
 {
-    double v[REPEATS], sectors = (double)((long)a->group << a->k) * a->reps;
-    enqueue_random(a);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    for (int r = 0; r < REPEATS; r++)
-        v[r] = sectors / (time_ms(enqueue_random, a) * 1e-3 * mhz * 1e6);
-    return median_of(v, REPEATS);
+    return items_per_cycle(enqueue_random, a, (double)((long)a->group << a->k) * a->reps, mhz);
 }
-
-typedef struct {
-    const uint32_t *in;
-    unsigned blocks;
-    long iters;
-    int pattern;
-    uint32_t *sink;
-} wavefront_arg;
 
 static void enqueue_wavefront(void *arg)
 {
-    wavefront_arg *a = (wavefront_arg *)arg;
+    l1_arg *a = (l1_arg *)arg;
     l1_wavefront_kernel<<<a->blocks, 256>>>(a->in, a->iters, a->pattern, 0, a->sink);
 }
 
@@ -1533,15 +1527,11 @@ static void measure_scattered(int sms, double mhz, uint32_t *buf, uint32_t *sink
     };
     double lines = 0;
     for (size_t i = 0; i < sizeof l1 / sizeof l1[0]; i++) {
-        wavefront_arg a = {buf, (unsigned)(8 * sms), 1 << 12, l1[i].pattern, sink};
-        double v[REPEATS], per_sm = 8.0 * 8 * 8 * (double)a.iters * l1[i].per_round;
-        enqueue_wavefront(&a);
-        CUDA_CHECK(cudaDeviceSynchronize());
-        for (int r = 0; r < REPEATS; r++)
-            v[r] = per_sm / (time_ms(enqueue_wavefront, &a) * 1e-3 * mhz * 1e6);
-        print_row(l1[i].name, median_of(v, REPEATS), l1[i].unit, l1[i].how);
+        l1_arg a = {buf, (unsigned)(8 * sms), 1 << 12, l1[i].pattern, sink};
+        double rate = items_per_cycle(enqueue_wavefront, &a, 8.0 * 8 * 8 * (double)a.iters * l1[i].per_round, mhz);
+        print_row(l1[i].name, rate, l1[i].unit, l1[i].how);
         if (i == 0)
-            lines = median_of(v, REPEATS);
+            lines = rate;
     }
     print_row("l1_line_read_per_sm_cycle", 32 * lines, "words/SM/cycle",
               "32 x l1_unrolled_coalesced_rounds_per_sm_cycle: words an SM's L1 serves per cycle, a line "
@@ -1693,12 +1683,8 @@ static void measure_caches(int sms, double mhz, rng_t *rng)
     double rounds[3];
     for (int pattern = 0; pattern < 3; pattern++) {
         l1_arg a = {buf, (unsigned)(8 * sms), 1 << 12, pattern, sink};
-        double v[REPEATS], per_sm = 8.0 * 8 * 4 * (double)a.iters; /* warps x rounds, per SM */
-        enqueue_l1(&a);
-        CUDA_CHECK(cudaDeviceSynchronize());
-        for (int r = 0; r < REPEATS; r++)
-            v[r] = per_sm / (time_ms(enqueue_l1, &a) * 1e-3 * mhz * 1e6);
-        rounds[pattern] = median_of(v, REPEATS);
+        /* warps x rounds, per SM */
+        rounds[pattern] = items_per_cycle(enqueue_l1, &a, 8.0 * 8 * 4 * (double)a.iters, mhz);
         char how[200];
         snprintf(how, sizeof how, "8 blocks of 256 threads per SM re-read their own 4 KiB with cached "
                  "32-bit loads, each warp round %s; warp rounds per SM per cycle", patterns[pattern]);
