@@ -137,7 +137,7 @@ static kernel_dag *counted(double k, double blocks)
     vars params = test_params("k blocks", k, blocks);
     kernel_dag *dag = user_program_build(source, &params, &m);
     cr_assert_not_null(dag, "%s", fail_message());
-    cr_assert_eq(dag->n, 3);
+    cr_assert_eq(dag->n, 6);
     return dag;
 }
 
@@ -285,6 +285,44 @@ Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
     cr_expect_eq(c->stream_span[OP_MULMOD], 1);
     cr_expect_eq(c->stream_span[OP_PLAIN], c->stream_work - 9, "the mulmod is charged its latency instead");
     cr_expect_eq(c->stream_span[OP_BARRIER], 0);
+    kernel_dag_free(dag);
+}
+
+Test(stream, an_unrolled_loop_is_its_body_written_out)
+{
+    /* MCM_UNROLL: nvcc unrolls the 32 passes whole, and the counted build
+     * too (clang alone keeps a loop of 32 calls of three functions): per
+     * pass a read (3), a multiplication (9), an addition of results (3),
+     * no counter, comparison or branch; then 32 + tid on 32 bits (1), the
+     * write (3), the entry (2) */
+    kernel_dag *dag = counted(4, 1);
+    cr_expect_eq(warp_inst(dag, 3, 0), 32 * (3 + 9 + 3) + 1 + 3 + 2);
+    kernel_dag_free(dag);
+}
+
+Test(stream, a_zp_operation_of_the_same_operands_again_costs_nothing)
+{
+    /* nvcc computes the inlined product once (an unrolled DFT's x_i·w^e
+     * for the pairs that recur); the host build calls twice.  The index
+     * (3 + 2), two reads (3 + 3) the second at i + 32 (2), one product
+     * (9), the addition of two results (3), the write (3), the entry (2) */
+    kernel_dag *dag = counted(4, 1);
+    cr_expect_eq(warp_inst(dag, 4, 0), 5 + 6 + 2 + 9 + 3 + 3 + 2);
+    cr_expect_eq(kernel_block_cost(&dag->kernels[4], 0)->stream_span[OP_MULMOD], 1);
+    kernel_dag_free(dag);
+}
+
+Test(stream, a_power_is_its_loops_passes_as_the_card_runs_them)
+{
+    /* tid < 32: the warp passes the loop 5 times (tid = 31 the longest), 4
+     * squarings and at most 5 multiplications (tid = 31): the call 9, each
+     * pass 16, each squaring 16, each multiplication 17 (their range
+     * checks; the SASS of exec_zp_pow's loop); the write (3), the entry
+     * (2) */
+    kernel_dag *dag = counted(4, 1);
+    cr_expect_eq(warp_inst(dag, 5, 0), stream_call_cost("exec_zp_pow") + 5 * 16 + 4 * 16 + 5 * 17 + 3 + 2);
+    cr_expect_eq(stream_call_cost("exec_zp_pow"), 9);
+    cr_expect_eq(kernel_block_cost(&dag->kernels[5], 0)->stream_span[OP_MULMOD], 9);
     kernel_dag_free(dag);
 }
 

@@ -119,10 +119,16 @@ void stream_warp_end(stream_counter *c)
         c->most[id] = 0;
     }
     c->n_warp = 0;
-    double loop = c->warp_extra[1] * stream_call_cost("exec_zp_pow:iteration");
+    /* exec_zp_pow's loop: a squaring in every pass but the last, the
+     * multiplications the rest of its products */
+    double passes = c->warp_extra[1], squares = passes > 0 ? passes - 1 : 0;
+    double multiplies = fmax(c->warp_extra[0] - squares, 0);
+    double loop = passes * stream_call_cost("exec_zp_pow:iteration");
+    double products = squares * stream_call_cost("exec_zp_pow:square") +
+                      multiplies * stream_call_cost("exec_zp_pow:multiply");
     w[STREAM_MULMOD] += c->warp_extra[0];
-    w[STREAM_INST] += c->warp_extra[0] * stream_call_cost("exec_zp_mul") + loop;
-    w[STREAM_PLAIN] += loop;
+    w[STREAM_INST] += loop + products;
+    w[STREAM_PLAIN] += loop + products - c->warp_extra[0] * stream_call_cost("exec_zp_mul"); /* the checks */
     c->warp_extra[0] = c->warp_extra[1] = 0;
     c->work += w[STREAM_INST];
     if (w[STREAM_INST] > c->path[STREAM_INST])

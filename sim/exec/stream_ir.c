@@ -56,6 +56,7 @@
 
 const char *const stream_clang_flags[] = {
     "-O2", "-fno-vectorize", "-fno-slp-vectorize", /* the card runs one thread per lane: no SIMD */
+    "-DMCM_COUNTED", "-Wno-pass-failed",            /* MCM_UNROLL unrolls whole, as nvcc (mcm_kernel.h) */
     "-fsanitize-coverage=bb,no-prune,trace-pc",     /* a call at the top of every basic block */
     "-S", "-emit-llvm", NULL};
 
@@ -84,11 +85,18 @@ static const call_cost CALL_COSTS[] = {
     {"exec_zp_sub", 12, STREAM_ADDMOD},
     {"exec_zp_add:results", 3, STREAM_ADDMOD}, /* both operands below p: a 32-bit sum, a subtraction */
     {"exec_zp_sub:results", 3, STREAM_ADDMOD},
-    {"exec_zp_pow", 2, STREAM_INST},     /* the call; its loop counted as it runs (stream_extra) */
-    {"exec_zp_inv", 2, STREAM_INST},
+    {"exec_zp_pow", 9, STREAM_INST},     /* e = 0's test, a's range check, x = 1, the loop's BSSY/BSYNC; */
+    {"exec_zp_inv", 9, STREAM_INST},     /* its loop counted as it runs (stream_extra, the rows below) */
     {"exec_ops", 0, STREAM_INST},        /* counting only: nothing on the card */
     /* not calls of the C code, but what the CUDA build adds around it */
-    {"exec_zp_pow:iteration", 8, STREAM_INST}, /* square and multiply: the bit's test, shift, loop */
+    /* square and multiply (the SASS of Cooley-Tukey's butterfly, per block of
+     * its loop): the bit's test and e > 1's, each an `if` (BSSY, BSYNC), the
+     * 64-bit shift and test, the branch back; the squaring, a's range
+     * check (a word of 64 bits: the test is not removed) and the product;
+     * the multiplication, the check of x | a and the product */
+    {"exec_zp_pow:iteration", 16, STREAM_INST},
+    {"exec_zp_pow:square", 16, STREAM_INST},
+    {"exec_zp_pow:multiply", 17, STREAM_INST},
     {"kernel:entry", 2, STREAM_INST},    /* per warp: the kernel's entry and EXIT */
     {"__syncthreads", 1, STREAM_INST},   /* per warp: BAR.SYNC between two steps */
 };
@@ -131,6 +139,7 @@ typedef struct ir_function {
     name_set same_as;     /* "%7\tTEXT": a free value and what it computes (same_value) */
     name_set computed;    /* "TEXT\tBLOCK": free arithmetic done, and in which block */
     name_set divisions;   /* "SIGN A B\tBLOCK": divisions done, and in which block */
+    name_set zp_calls;    /* "TEXT\tBLOCK": Z/pZ calls made, and in which block (same_zp_call) */
 } ir_function;
 
 static void *grow(void *p, int *cap, int need, size_t size)
@@ -184,6 +193,7 @@ static void function_clear(ir_function *f)
     set_clear(&f->same_as);
     set_clear(&f->computed);
     set_clear(&f->divisions);
+    set_clear(&f->zp_calls);
 }
 
 static void function_free(ir_function *f)
@@ -198,6 +208,7 @@ static void function_free(ir_function *f)
     free(f->same_as.names);
     free(f->computed.names);
     free(f->divisions.names);
+    free(f->zp_calls.names);
 }
 
 /* ---- small readers of one line ------------------------------------------------ */
@@ -501,12 +512,38 @@ static void note_below_p(ir_function *f)
     }
 }
 
+static int same_value(const ir_function *f, const ir_inst *in, char *text, size_t size);
+static const char *entry_value(const name_set *set, const char *key);
+static void entry_add(name_set *set, const char *key, const char *value);
+
+/* Z/pZ call `in` of block `block` repeats one of the same operands before
+ * it, in the entry block or in this one: 1, and its result is that one's
+ * value.  On the card the Z/pZ operations are inlined arithmetic, and the
+ * compiler computes the same expression once (an unrolled loop's x_i·w^e
+ * for the pairs (i, e) that recur); in the host build each is a call. */
+static int same_zp_call(ir_function *f, const ir_inst *in, int block)
+{
+    char text[1024], name[64], here[16];
+    if (!in->result || !same_value(f, in, text, sizeof text))
+        return 0;
+    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    entry_add(&f->same_as, name, text);
+    const char *where = entry_value(&f->zp_calls, text);
+    if (where && (atoi(where) == 0 || atoi(where) == block))
+        return 1;
+    snprintf(here, sizeof here, "%d", block);
+    entry_add(&f->zp_calls, text, here);
+    return 0;
+}
+
 /* A call's instructions into w; 0 if it is one of the counted exec_*
  * functions (w holds it all), else its own cost for the caller. */
-static double call_cost_of(ir_function *f, const ir_inst *in, double *w, int *once, int *is_free)
+static double call_cost_of(ir_function *f, const ir_inst *in, int block, double *w, int *once, int *is_free)
 {
     char name[128];
     callee(in->rest, name, sizeof name);
+    if (!strncmp(name, "exec_zp_", 8) && same_zp_call(f, in, block))
+        return 0;
     if ((!strcmp(name, "exec_zp_add") || !strcmp(name, "exec_zp_sub")) && operands_below_p(f, in))
         strcat(name, ":results");
     for (int i = 0; i < N_CALL_COSTS; i++)
@@ -678,7 +715,7 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
     } else if (!strcmp(op, "switch")) {
         cost = 1 + b->n_succ;
     } else if (!strcmp(op, "call") || !strcmp(op, "invoke")) {
-        cost = call_cost_of(f, in, w, &once, &is_free);
+        cost = call_cost_of(f, in, (int)(b - f->blocks), w, &once, &is_free);
     }
     /* ret, unreachable, alloca, extractvalue, ...: nothing on the card */
     if (is_free && in->result && strcmp(op, "phi") != 0 && strcmp(op, "getelementptr") != 0 &&
