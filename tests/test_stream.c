@@ -275,10 +275,10 @@ Test(stream, a_remainder_after_its_division_is_a_product_and_a_difference)
     uint32_t w[2][STREAM_FIELDS];
     cr_assert_eq(weigh(row_column_ir, w, 2), 1);
     /* two reads at constant indices (1 + 1: [R + 4c]); the division by a
-     * number, 64 bits (60); the remainder of the same operands, a 64-bit
-     * product and difference (3 + 2); a remainder of other operands, a
-     * division again (60) */
-    cr_expect_eq(w[0][STREAM_INST], 1 + 1 + 60 + 5 + 60);
+     * number, 64 bits (28: both tested for 32 bits, the 32-bit division);
+     * the remainder of the same operands, a 64-bit product and difference
+     * (3 + 2); a remainder of other operands, a division again (28) */
+    cr_expect_eq(w[0][STREAM_INST], 1 + 1 + 28 + 5 + 28);
 }
 
 Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)

@@ -18,7 +18,8 @@
  *    a product of two 32-bit values one (IMAD.WIDE.U32), the high half of
  *    a 64 × 64-bit product seven; a shift by whole words, or a mask of
  *    the low word, none (register names); a division by a number a call
- *    of a routine (20 instructions on 32 bits, 60 on 64), by a constant a
+ *    of a routine (20 instructions on 32 bits; on 64, 28: a test that
+ *    both hold 32 bits, and the 32-bit division), by a constant a
  *    multiplication (4, 12), a signed 64-bit one by a power of two shifts
  *    and a sign correction (5.5); a remainder of the operands of a
  *    division before it in its block the quotient's product taken from
@@ -35,6 +36,19 @@
  *  - conversions between widths, phi nodes and address arithmetic with
  *    constant offsets cost nothing (they become register names and
  *    instruction offsets);
+ *  - what nvcc's code does besides (validate/notes/instruction-stream.md,
+ *    from the SASS of the case studies' kernels): a kernel reads each
+ *    thread index it uses once, and widens it once (the block's
+ *    STREAM_READS bits, stream.h); bid is a 32-bit register, so that
+ *    bid·ℓ is two IMADs; an addition of a product of its block is the
+ *    product's IMAD; the memory descriptor and each array's base are
+ *    uniform registers loaded once a kernel; an access to the address of
+ *    one before it in its block, or at a constant offset from it or from
+ *    the array's base, is its LDG or STG alone; a Z/pZ product by an arg
+ *    of 64 bits tests its high word; a step's return, in a step followed
+ *    by another, is a branch the card brackets with BSSY and BSYNC; a
+ *    Z/pZ operation of the same operands as one before it in its block is
+ *    computed once;
  *  - a call of exec_* costs what its CUDA twin in mcm_kernel_cuda.cuh
  *    does on its usual path (CALL_COSTS below); a Z/pZ addition or
  *    subtraction of two values known below p (results of Z/pZ calls,
@@ -57,7 +71,7 @@
 const char *const stream_clang_flags[] = {
     "-O2", "-fno-vectorize", "-fno-slp-vectorize", /* the card runs one thread per lane: no SIMD */
     "-DMCM_COUNTED", "-Wno-pass-failed",            /* MCM_UNROLL unrolls whole, as nvcc (mcm_kernel.h) */
-    "-mllvm", "-unroll-runtime", "-mllvm", "-unroll-max-count=4",
+    "-mllvm", "-unroll-runtime", "-mllvm", "-unroll-max-count=4", /* a loop of unknown trips by 4, as nvcc */
     "-fsanitize-coverage=bb,no-prune,trace-pc",     /* a call at the top of every basic block */
     "-S", "-emit-llvm", NULL};
 
@@ -444,7 +458,11 @@ static double integer_cost(ir_function *f, const ir_inst *in, int bits)
         unsigned long long d = by_constant ? strtoull(b, NULL, 10) : 0;
         if (!strcmp(op, "sdiv") && bits == 64 && d > 1 && (d & (d - 1)) == 0)
             return 5.5; /* shifts and the sign's correction (validate/stream/sass-costs.sh) */
-        return by_constant ? (bits <= 32 ? 4 : 12) : (bits <= 32 ? 20 : 60);
+        /* by a number on 64 bits: both tested for 32 bits (LOP3, ISETP,
+         * BSSY, BRA, BSYNC), then the 32-bit division, 22 (the usual
+         * path; the 64-bit routine a call out of the way: user-stencil's
+         * SASS) */
+        return by_constant ? (bits <= 32 ? 4 : 12) : (bits <= 32 ? 20 : 28);
     }
     return width(bits); /* add, sub, and, or, xor, shifts, icmp, select */
 }
