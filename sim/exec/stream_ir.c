@@ -561,6 +561,8 @@ static int same_value(const ir_function *f, const ir_inst *in, char *text, size_
 static const char *entry_value(const name_set *set, const char *key);
 static void entry_add(name_set *set, const char *key, const char *value);
 
+static int done_before(ir_function *f, name_set *done, const ir_inst *in, int block);
+
 /* Z/pZ call `in` of block `block` repeats one of the same operands before
  * it, in the entry block or in this one: 1, and its result is that one's
  * value.  On the card the Z/pZ operations are inlined arithmetic, and the
@@ -568,17 +570,7 @@ static void entry_add(name_set *set, const char *key, const char *value);
  * for the pairs (i, e) that recur); in the host build each is a call. */
 static int same_zp_call(ir_function *f, const ir_inst *in, int block)
 {
-    char text[1024], name[64], here[16];
-    if (!in->result || !same_value(f, in, text, sizeof text))
-        return 0;
-    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
-    entry_add(&f->same_as, name, text);
-    const char *where = entry_value(&f->zp_calls, text);
-    if (where && (atoi(where) == 0 || atoi(where) == block))
-        return 1;
-    snprintf(here, sizeof here, "%d", block);
-    entry_add(&f->zp_calls, text, here);
-    return 0;
+    return done_before(f, &f->zp_calls, in, block);
 }
 
 /* Argument k (0: the thread) of call `in`, its name or constant, into
@@ -747,24 +739,31 @@ static int same_value(const ir_function *f, const ir_inst *in, char *text, size_
     return 1;
 }
 
-/* Free value `in` of block `block` was computed before, in the entry
- * block or in this one (where nvcc's one computation dominates it):
- * 1, and it costs nothing.  Either way it is noted as what it computes. */
-static int computed_before(ir_function *f, const ir_inst *in, int block)
+/* Value `in` of block `block`, noted as what it computes (same_as): 1
+ * if `done` has it from the entry block or from this one (where nvcc's
+ * one computation dominates it), else 0 and noted there. */
+static int done_before(ir_function *f, name_set *done, const ir_inst *in, int block)
 {
     char text[1024], name[64], here[16];
     if (!in->result || !same_value(f, in, text, sizeof text))
         return 0;
     snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
     entry_add(&f->same_as, name, text);
-    if (!strcmp(in->op, "load"))
-        return 0; /* a load of an arg costs nothing anyway */
-    const char *where = entry_value(&f->computed, text);
+    if (!done)
+        return 0;
+    const char *where = entry_value(done, text);
     if (where && (atoi(where) == 0 || atoi(where) == block))
         return 1;
     snprintf(here, sizeof here, "%d", block);
-    entry_add(&f->computed, text, here);
+    entry_add(done, text, here);
     return 0;
+}
+
+/* Free value `in` of block `block` was computed before (done_before): it
+ * costs nothing.  A load of an arg costs nothing anyway. */
+static int computed_before(ir_function *f, const ir_inst *in, int block)
+{
+    return done_before(f, strcmp(in->op, "load") ? &f->computed : NULL, in, block);
 }
 
 /* Division or remainder `in` of block `block`, by its signedness and
