@@ -201,24 +201,19 @@ static void set_clear(name_set *set)
     set->n = 0;
 }
 
+/* The function's name sets, each cleared and freed alike. */
+#define FUNCTION_SETS(X)                                                                                  \
+    X(free_values) X(free_ptrs) X(narrow) X(below_p) X(same_as) X(computed) X(divisions) X(zp_calls)     \
+    X(thread_fields) X(field_values) X(products) X(accesses) X(offsets)
+
 static void function_clear(ir_function *f)
 {
     for (int i = 0; i < f->n_lines; i++)
         free(f->lines[i]);
     f->n_lines = f->n_blocks = 0;
-    set_clear(&f->free_values);
-    set_clear(&f->free_ptrs);
-    set_clear(&f->narrow);
-    set_clear(&f->below_p);
-    set_clear(&f->same_as);
-    set_clear(&f->computed);
-    set_clear(&f->divisions);
-    set_clear(&f->zp_calls);
-    set_clear(&f->thread_fields);
-    set_clear(&f->field_values);
-    set_clear(&f->products);
-    set_clear(&f->accesses);
-    set_clear(&f->offsets);
+#define CLEAR_SET(name) set_clear(&f->name);
+    FUNCTION_SETS(CLEAR_SET)
+#undef CLEAR_SET
 }
 
 static void function_free(ir_function *f)
@@ -226,19 +221,9 @@ static void function_free(ir_function *f)
     function_clear(f);
     free(f->lines);
     free(f->blocks);
-    free(f->free_values.names);
-    free(f->free_ptrs.names);
-    free(f->narrow.names);
-    free(f->below_p.names);
-    free(f->same_as.names);
-    free(f->computed.names);
-    free(f->divisions.names);
-    free(f->zp_calls.names);
-    free(f->thread_fields.names);
-    free(f->field_values.names);
-    free(f->products.names);
-    free(f->accesses.names);
-    free(f->offsets.names);
+#define FREE_SET(name) free(f->name.names);
+    FUNCTION_SETS(FREE_SET)
+#undef FREE_SET
 }
 
 /* ---- small readers of one line ------------------------------------------------ */
