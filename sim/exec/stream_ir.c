@@ -559,8 +559,8 @@ static int same_zp_call(ir_function *f, const ir_inst *in, int block)
 }
 
 /* Argument k (0: the thread) of call `in`, its name or constant, into
- * name; and as what it computes (its same_as text, else the same), into
- * out. */
+ * name (64 bytes); and as what it computes (its same_as text, else the
+ * same), into out. */
 static void call_argument(const ir_function *f, const ir_inst *in, int k, char *name, char *out, size_t size)
 {
     const char *s = strchr(in->rest, '(');
@@ -630,13 +630,10 @@ static double global_access(ir_function *f, const ir_inst *in, int block, double
 static double zp_mul_check(const ir_function *f, const ir_inst *in)
 {
     for (int k = 1; k <= 2; k++) {
-        const char *s = strchr(in->rest, '(');
-        char v[64] = "";
-        for (int i = 0; s && *s != ')' && i <= k; s += 1 + strcspn(s + 1, ",)"), i++)
-            if (i == k)
-                typed_value(s + 1, v, sizeof v);
-        const char *what = v[0] == '%' ? entry_value(&f->same_as, v) : NULL;
-        if (what && !strncmp(what, "load ", 5) && !entry_value(&f->field_values, v) && !narrow_value(f, v))
+        char name[64], what[1024];
+        call_argument(f, in, k, name, what, sizeof what);
+        if (name[0] == '%' && !strncmp(what, "load ", 5) && !entry_value(&f->field_values, name) &&
+            !narrow_value(f, name))
             return 4; /* an arg, read as it is */
     }
     return 0;
