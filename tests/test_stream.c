@@ -137,7 +137,7 @@ static kernel_dag *counted(double k, double blocks)
     vars params = test_params("k blocks", k, blocks);
     kernel_dag *dag = user_program_build(source, &params, &m);
     cr_assert_not_null(dag, "%s", fail_message());
-    cr_assert_eq(dag->n, 3);
+    cr_assert_eq(dag->n, 7);
     return dag;
 }
 
@@ -151,11 +151,13 @@ static double warp_inst(const kernel_dag *dag, int k, long b)
 
 Test(stream, a_loop_counts_its_passes)
 {
-    /* clang unrolls x = x + (x >> 3) eight times: one pass of the loop is
-     * 8 shifts and 8 additions on 32 bits (16), the counter's addition,
-     * its comparison and the branch back (3) */
+    /* the counted build unrolls x = x + (x >> 3) four times, as nvcc does
+     * a loop of unknown trips (and clang for the NVPTX target): one pass of
+     * the loop is 4 shifts and 4 additions on 32 bits (8), the counter's
+     * addition, its comparison and the branch back (3); 8 more trips are
+     * two passes */
     kernel_dag *eight = counted(8, 1), *sixteen = counted(16, 1);
-    cr_expect_eq(warp_inst(sixteen, 0, 0) - warp_inst(eight, 0, 0), 19);
+    cr_expect_eq(warp_inst(sixteen, 0, 0) - warp_inst(eight, 0, 0), 2 * (8 + 3));
     /* the step's path is its one warp */
     cr_expect_eq(kernel_block_cost(&sixteen->kernels[0], 0)->stream_span[OP_PLAIN], warp_inst(sixteen, 0, 0));
     kernel_dag_free(eight);
@@ -164,15 +166,18 @@ Test(stream, a_loop_counts_its_passes)
 
 Test(stream, a_warp_issues_both_sides_of_a_branch_its_threads_split_on)
 {
-    /* the entry: the thread's global index bid·ℓ + tid (a 64-bit product 3
-     * and addition 2, of free values, outside a loop), the comparison 1,
-     * the branch 1; the join: the write 3; the kernel's entry 2: 12.  The
-     * side of t < k: x·x + 7 (2) and a jump over the other side (1); the
-     * other: i + 32 (2), x ^ (x >> 5) (2), falling through to the join. */
+    /* the entry: the thread's global index bid·ℓ + tid (bid a 32-bit
+     * register: IMAD.WIDE.U32 and an IMAD for ℓ's high word, 2, the
+     * addition in them), the comparison 1, the branch 1; the join: the
+     * write 3; the kernel's entry 2; tid, ℓ and bid read (S2R, LDC, S2UR:
+     * 3), tid and ℓ widened to 64 bits (2); the memory descriptor and the
+     * array's base (2): 16.  The side of t < k: x·x + 7 (one IMAD) and a
+     * jump over the other side (1); the other: i + 32 (2), x ^ (x >> 5)
+     * (2), falling through to the join. */
     kernel_dag *none = counted(0, 1), *half = counted(16, 1), *one = counted(1, 1), *all = counted(32, 1);
-    cr_expect_eq(warp_inst(none, 1, 0), 12 + 4);
-    cr_expect_eq(warp_inst(all, 1, 0), 12 + 3);
-    cr_expect_eq(warp_inst(half, 1, 0), 12 + 3 + 4, "half the warp on each side: the warp issues both");
+    cr_expect_eq(warp_inst(none, 1, 0), 16 + 4);
+    cr_expect_eq(warp_inst(all, 1, 0), 16 + 2);
+    cr_expect_eq(warp_inst(half, 1, 0), 16 + 2 + 4, "half the warp on each side: the warp issues both");
     cr_expect_eq(warp_inst(one, 1, 0), warp_inst(half, 1, 0), "one thread apart costs the warp as much as half");
     kernel_dag_free(none);
     kernel_dag_free(half);
@@ -269,31 +274,94 @@ Test(stream, a_remainder_after_its_division_is_a_product_and_a_difference)
 {
     uint32_t w[2][STREAM_FIELDS];
     cr_assert_eq(weigh(row_column_ir, w, 2), 1);
-    /* two reads (3 + 3); the division by a number, 64 bits (60); the
-     * remainder of the same operands, a 64-bit product and difference
-     * (3 + 2); a remainder of other operands, a division again (60) */
-    cr_expect_eq(w[0][STREAM_INST], 3 + 3 + 60 + 5 + 60);
+    /* two reads at constant indices (1 + 1: [R + 4c]); the division by a
+     * number, 64 bits (28: both tested for 32 bits, the 32-bit division);
+     * the remainder of the same operands, a 64-bit product and difference
+     * (3 + 2); a remainder of other operands, a division again (28) */
+    cr_expect_eq(w[0][STREAM_INST], 1 + 1 + 28 + 5 + 28);
 }
 
 Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
 {
-    /* the global index (3 + 2), two reads (3 + 3) the second at i + 32
-     * (2), the multiplication (9), the write (3), the entry (2) */
+    /* the global index (2, as above), tid, ℓ and bid read and tid and ℓ
+     * widened (5); a read (3), the second at i + 32 its LDG alone at an
+     * offset of the first's address (1: the addition folds into it); the
+     * multiplication (9); the write to the first read's address (1); the
+     * memory descriptor and the array's base (2); the entry (2) */
     kernel_dag *dag = counted(4, 1);
     const block_cost *c = kernel_block_cost(&dag->kernels[2], 0);
-    cr_expect_eq(c->stream_work, 5 + 6 + 2 + 9 + 3 + 2);
+    cr_expect_eq(c->stream_work, 2 + 5 + 3 + 1 + 9 + 1 + 2 + 2);
     cr_expect_eq(c->stream_span[OP_MULMOD], 1);
     cr_expect_eq(c->stream_span[OP_PLAIN], c->stream_work - 9, "the mulmod is charged its latency instead");
     cr_expect_eq(c->stream_span[OP_BARRIER], 0);
     kernel_dag_free(dag);
 }
 
+Test(stream, an_unrolled_loop_is_its_body_written_out)
+{
+    /* MCM_UNROLL: nvcc unrolls the 32 passes whole, and the counted build
+     * too (clang alone keeps a loop of 32 calls of three functions): per
+     * pass a read at a constant index (1), a multiplication (9), an
+     * addition of results (3), no counter, comparison or branch; then tid
+     * read (1), 32 + tid on 32 bits (1), the write (3), the memory
+     * descriptor and the array's base (2), the entry (2) */
+    kernel_dag *dag = counted(4, 1);
+    cr_expect_eq(warp_inst(dag, 3, 0), 32 * (1 + 9 + 3) + 1 + 1 + 3 + 2 + 2);
+    kernel_dag_free(dag);
+}
+
+Test(stream, a_zp_operation_of_the_same_operands_again_costs_nothing)
+{
+    /* nvcc computes the inlined product once (an unrolled DFT's x_i·w^e
+     * for the pairs that recur); the host build calls twice.  The kernel
+     * of the test above (25) with one product more and the addition of
+     * the two (3) */
+    kernel_dag *dag = counted(4, 1);
+    cr_expect_eq(warp_inst(dag, 4, 0), warp_inst(dag, 2, 0) + 3);
+    cr_expect_eq(kernel_block_cost(&dag->kernels[4], 0)->stream_span[OP_MULMOD], 1);
+    kernel_dag_free(dag);
+}
+
+Test(stream, a_power_is_its_loops_passes_as_the_card_runs_them)
+{
+    /* tid < 32: the warp passes the loop 5 times (tid = 31 the longest), 4
+     * squarings and at most 5 multiplications (tid = 31): the call 9, each
+     * pass 16, each squaring 16, each multiplication 17 (their range
+     * checks; the SASS of exec_zp_pow's loop); tid read and widened (2),
+     * the write (3), the memory descriptor and the array's base (2), the
+     * entry (2) */
+    kernel_dag *dag = counted(4, 1);
+    cr_expect_eq(warp_inst(dag, 5, 0), stream_call_cost("exec_zp_pow") + 5 * 16 + 4 * 16 + 5 * 17 + 2 + 3 + 2 + 2);
+    cr_expect_eq(stream_call_cost("exec_zp_pow"), 9);
+    cr_expect_eq(kernel_block_cost(&dag->kernels[5], 0)->stream_span[OP_MULMOD], 9);
+    kernel_dag_free(dag);
+}
+
+Test(stream, a_kernel_reads_the_threads_indices_once_and_brackets_a_steps_early_return)
+{
+    /* Two steps inlined into one kernel: tid read once for both (S2R, 1),
+     * the entry (2) and the barrier (1).  Each step tests tid >= k and
+     * branches (2); the first's return skips the rest of its step only, a
+     * branch the card brackets with BSSY and BSYNC (2); the second's is
+     * the kernel's EXIT.  k = 0: nothing else */
+    kernel_dag *none = counted(0, 1), *all = counted(32, 1);
+    cr_expect_eq(warp_inst(none, 6, 0), 1 + 2 + 1 + (2 + 2) + 2);
+    /* k = 32: the first step 32 + tid (1), a read (3), the product by an
+     * arg of 64 bits (9, and its range check: ISETP, BRA, the arg into a
+     * register, 4), the write at tid (3, tid widened once: 1); the second
+     * 32 + tid (1) and the write (3); the memory descriptor and the
+     * array's base (2) */
+    cr_expect_eq(warp_inst(all, 6, 0), warp_inst(none, 6, 0) + (1 + 3 + 9 + 4 + 3 + 1) + (1 + 3) + 2);
+    kernel_dag_free(none);
+    kernel_dag_free(all);
+}
+
 Test(stream, warps_add_up_over_a_block)
 {
     /* 64 threads: two warps, each running the branch's step */
     kernel_dag *dag = counted(0, 2);
-    cr_expect_eq(warp_inst(dag, 1, 0), 16);
-    cr_expect_eq(warp_inst(dag, 1, 1), 16);
+    cr_expect_eq(warp_inst(dag, 1, 0), 20);
+    cr_expect_eq(warp_inst(dag, 1, 1), 20);
     kernel_dag_free(dag);
 }
 

@@ -117,9 +117,15 @@
 #define MCM_DEVICE
 #define MCM_UNUSED __attribute__((unused))
 /* Before a loop whose bound is a constant once inlined (version 2): nvcc
- * unrolls it, so that an array indexed by its counter stays in registers;
- * nothing in exec mode. */
+ * unrolls it whole, so that an array indexed by its counter stays in
+ * registers; nothing in exec mode.  The build whose instructions are
+ * counted (MCM_COUNTED, sim/exec/stream.h) unrolls it whole too, as nvcc's
+ * `#pragma unroll` does (clang's plain `unroll` may unroll in part). */
+#ifdef MCM_COUNTED
+#define MCM_UNROLL _Pragma("clang loop unroll(full)")
+#else
 #define MCM_UNROLL
+#endif
 
 typedef struct mcm_params mcm_params; /* the point's params (user_program.c) */
 

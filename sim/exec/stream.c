@@ -34,6 +34,9 @@ struct stream_counter {
     double path[STREAM_FIELDS];     /* the busiest warp of the step so far */
     double work;                    /* the block's warps' instructions */
     double span[STREAM_FIELDS];     /* the block's path, step after step */
+    uint32_t *reads;                /* per warp of the block: its STREAM_READS over its steps */
+    int warp_no, n_reads;           /* the step's warp now; warps seen */
+    int step_no;                    /* the block's step now */
 };
 
 /* The counter whose thread runs now on this host thread. */
@@ -63,6 +66,7 @@ void stream_counter_free(stream_counter *c)
     free(c->most);
     free(c->touched);
     free(c->warp_touched);
+    free(c->reads);
     free(c);
 }
 
@@ -112,17 +116,40 @@ void stream_warp_end(stream_counter *c)
     fold_thread(c);
     running = NULL;
     double w[STREAM_FIELDS] = {0};
+    uint32_t reads = 0;
     for (int i = 0; i < c->n_warp; i++) {
         int id = c->warp_touched[i];
         for (int k = 0; k < STREAM_FIELDS; k++)
-            w[k] += (double)c->t->weight[id][k] * c->most[id];
+            if (k != STREAM_READS)
+                w[k] += (double)c->t->weight[id][k] * c->most[id];
+        reads |= c->t->weight[id][STREAM_READS];
         c->most[id] = 0;
     }
+    if (c->step_no + 1 < c->steps) { /* a return out of a step but the last: BSSY, BSYNC */
+        w[STREAM_INST] += 2 * w[STREAM_EXITS];
+        w[STREAM_PLAIN] += 2 * w[STREAM_EXITS];
+    }
     c->n_warp = 0;
-    double loop = c->warp_extra[1] * stream_call_cost("exec_zp_pow:iteration");
+    if (c->warp_no >= c->n_reads) {
+        uint32_t *more = realloc(c->reads, sizeof *more * (size_t)(c->warp_no + 1));
+        if (!more) {
+            fprintf(stderr, "mcmsim: out of memory counting a block's instructions\n");
+            exit(70);
+        }
+        c->reads = more;
+        c->reads[c->n_reads++] = 0;
+    }
+    c->reads[c->warp_no++] |= reads;
+    /* exec_zp_pow's loop: a squaring in every pass but the last, the
+     * multiplications the rest of its products */
+    double passes = c->warp_extra[1], squares = passes > 0 ? passes - 1 : 0;
+    double multiplies = fmax(c->warp_extra[0] - squares, 0);
+    double loop = passes * stream_call_cost("exec_zp_pow:iteration");
+    double products = squares * stream_call_cost("exec_zp_pow:square") +
+                      multiplies * stream_call_cost("exec_zp_pow:multiply");
     w[STREAM_MULMOD] += c->warp_extra[0];
-    w[STREAM_INST] += c->warp_extra[0] * stream_call_cost("exec_zp_mul") + loop;
-    w[STREAM_PLAIN] += loop;
+    w[STREAM_INST] += loop + products;
+    w[STREAM_PLAIN] += loop + products - c->warp_extra[0] * stream_call_cost("exec_zp_mul"); /* the checks */
     c->warp_extra[0] = c->warp_extra[1] = 0;
     c->work += w[STREAM_INST];
     if (w[STREAM_INST] > c->path[STREAM_INST])
@@ -131,6 +158,8 @@ void stream_warp_end(stream_counter *c)
 
 void stream_step_end(stream_counter *c)
 {
+    c->warp_no = 0;
+    c->step_no++;
     for (int k = 0; k < STREAM_FIELDS; k++)
         c->span[k] += c->path[k];
     memset(c->path, 0, sizeof c->path);
@@ -141,9 +170,18 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     double warps = ceil((double)threads / c->warp), barriers = c->steps - 1;
     /* every warp enters the kernel, and waits at each barrier between two steps */
     double fixed = stream_call_cost("kernel:entry") + barriers * stream_call_cost("__syncthreads");
+    /* each warp reads the thread's indices it uses once (stream.h, STREAM_READS) */
+    double reads = 0, most_reads = 0;
+    for (int i = 0; i < c->n_reads; i++) {
+        double r = __builtin_popcount(c->reads[i]);
+        reads += r;
+        most_reads = fmax(most_reads, r);
+        c->reads[i] = 0;
+    }
+    c->warp_no = c->step_no = 0;
     cost->stream = 1;
-    cost->stream_work = c->work + warps * fixed;
-    cost->stream_span[OP_PLAIN] = c->span[STREAM_PLAIN] + fixed;
+    cost->stream_work = c->work + warps * fixed + reads;
+    cost->stream_span[OP_PLAIN] = c->span[STREAM_PLAIN] + fixed + most_reads;
     cost->stream_span[OP_MULMOD] = c->span[STREAM_MULMOD];
     cost->stream_span[OP_ADDMOD] = c->span[STREAM_ADDMOD];
     cost->stream_span[OP_PRIVATE] = c->span[STREAM_PRIVATE];

@@ -36,9 +36,19 @@
 
 /* What one pass through a basic block costs a warp: its instructions; of
  * them, those outside its calls of Z/pZ operations and private accesses
- * (the ones a warp issues at cycles_issue apart); and its calls of each
- * counted class. */
-enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_FIELDS };
+ * (the ones a warp issues at cycles_issue apart); its calls of each
+ * counted class; and, a set of bits (STREAM_READS), the thread's indices
+ * it reads (bit K: field K of exec_thread, tid, threads, bid, blocks;
+ * bit 4 + K: that field widened to 64 bits; bit 8: the global memory's
+ * descriptor; bits 9 to 31: the arrays' bases, by a hash of the array),
+ * which a kernel reads once (a special register or a constant, S2R,
+ * S2UR, LDC, ULDC; SHF.R.S32.HI to widen), whatever its steps, since they
+ * are inlined into one kernel;
+ * and its branches to the step's return (STREAM_EXITS): in a step
+ * followed by another, a branch over the rest of the step, which the card
+ * brackets with BSSY and BSYNC (in the last step, an EXIT). */
+enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_READS,
+       STREAM_EXITS, STREAM_FIELDS };
 
 /* The table a counted object carries (mcm_stream_table, mcm_stream_blocks). */
 typedef struct stream_table {

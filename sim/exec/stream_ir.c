@@ -18,7 +18,8 @@
  *    a product of two 32-bit values one (IMAD.WIDE.U32), the high half of
  *    a 64 × 64-bit product seven; a shift by whole words, or a mask of
  *    the low word, none (register names); a division by a number a call
- *    of a routine (20 instructions on 32 bits, 60 on 64), by a constant a
+ *    of a routine (20 instructions on 32 bits; on 64, 28: a test that
+ *    both hold 32 bits, and the 32-bit division), by a constant a
  *    multiplication (4, 12), a signed 64-bit one by a power of two shifts
  *    and a sign correction (5.5); a remainder of the operands of a
  *    division before it in its block the quotient's product taken from
@@ -35,6 +36,19 @@
  *  - conversions between widths, phi nodes and address arithmetic with
  *    constant offsets cost nothing (they become register names and
  *    instruction offsets);
+ *  - what nvcc's code does besides (validate/notes/instruction-stream.md,
+ *    from the SASS of the case studies' kernels): a kernel reads each
+ *    thread index it uses once, and widens it once (the block's
+ *    STREAM_READS bits, stream.h); bid is a 32-bit register, so that
+ *    bid·ℓ is two IMADs; an addition of a product of its block is the
+ *    product's IMAD; the memory descriptor and each array's base are
+ *    uniform registers loaded once a kernel; an access to the address of
+ *    one before it in its block, or at a constant offset from it or from
+ *    the array's base, is its LDG or STG alone; a Z/pZ product by an arg
+ *    of 64 bits tests its high word; a step's return, in a step followed
+ *    by another, is a branch the card brackets with BSSY and BSYNC; a
+ *    Z/pZ operation of the same operands as one before it in its block is
+ *    computed once;
  *  - a call of exec_* costs what its CUDA twin in mcm_kernel_cuda.cuh
  *    does on its usual path (CALL_COSTS below); a Z/pZ addition or
  *    subtraction of two values known below p (results of Z/pZ calls,
@@ -56,6 +70,8 @@
 
 const char *const stream_clang_flags[] = {
     "-O2", "-fno-vectorize", "-fno-slp-vectorize", /* the card runs one thread per lane: no SIMD */
+    "-DMCM_COUNTED", "-Wno-pass-failed",            /* MCM_UNROLL unrolls whole, as nvcc (mcm_kernel.h) */
+    "-mllvm", "-unroll-runtime", "-mllvm", "-unroll-max-count=4", /* a loop of unknown trips by 4, as nvcc */
     "-fsanitize-coverage=bb,no-prune,trace-pc",     /* a call at the top of every basic block */
     "-S", "-emit-llvm", NULL};
 
@@ -84,11 +100,18 @@ static const call_cost CALL_COSTS[] = {
     {"exec_zp_sub", 12, STREAM_ADDMOD},
     {"exec_zp_add:results", 3, STREAM_ADDMOD}, /* both operands below p: a 32-bit sum, a subtraction */
     {"exec_zp_sub:results", 3, STREAM_ADDMOD},
-    {"exec_zp_pow", 2, STREAM_INST},     /* the call; its loop counted as it runs (stream_extra) */
-    {"exec_zp_inv", 2, STREAM_INST},
+    {"exec_zp_pow", 9, STREAM_INST},     /* e = 0's test, a's range check, x = 1, the loop's BSSY/BSYNC; */
+    {"exec_zp_inv", 9, STREAM_INST},     /* its loop counted as it runs (stream_extra, the rows below) */
     {"exec_ops", 0, STREAM_INST},        /* counting only: nothing on the card */
     /* not calls of the C code, but what the CUDA build adds around it */
-    {"exec_zp_pow:iteration", 8, STREAM_INST}, /* square and multiply: the bit's test, shift, loop */
+    /* square and multiply (the SASS of Cooley-Tukey's butterfly, per block of
+     * its loop): the bit's test and e > 1's, each an `if` (BSSY, BSYNC), the
+     * 64-bit shift and test, the branch back; the squaring, a's range
+     * check (a word of 64 bits: the test is not removed) and the product;
+     * the multiplication, the check of x | a and the product */
+    {"exec_zp_pow:iteration", 16, STREAM_INST},
+    {"exec_zp_pow:square", 16, STREAM_INST},
+    {"exec_zp_pow:multiply", 17, STREAM_INST},
     {"kernel:entry", 2, STREAM_INST},    /* per warp: the kernel's entry and EXIT */
     {"__syncthreads", 1, STREAM_INST},   /* per warp: BAR.SYNC between two steps */
 };
@@ -131,6 +154,12 @@ typedef struct ir_function {
     name_set same_as;     /* "%7\tTEXT": a free value and what it computes (same_value) */
     name_set computed;    /* "TEXT\tBLOCK": free arithmetic done, and in which block */
     name_set divisions;   /* "SIGN A B\tBLOCK": divisions done, and in which block */
+    name_set zp_calls;    /* "TEXT\tBLOCK": Z/pZ calls made, and in which block (same_zp_call) */
+    name_set thread_fields; /* "%7\tK": an address of field K of the thread (tid, threads, bid, blocks) */
+    name_set field_values; /* "%7\tK": field K of the thread, read */
+    name_set products;    /* results of multiplications not yet fused into an addition (IMAD) */
+    name_set accesses;    /* "ARRAY INDEX\tBLOCK": global accesses made, and in which block */
+    name_set offsets;     /* "%7\t%5 COST": %7 = %5 + a constant, and what that addition was charged */
 } ir_function;
 
 static void *grow(void *p, int *cap, int need, size_t size)
@@ -172,18 +201,19 @@ static void set_clear(name_set *set)
     set->n = 0;
 }
 
+/* The function's name sets, each cleared and freed alike. */
+#define FUNCTION_SETS(X)                                                                                  \
+    X(free_values) X(free_ptrs) X(narrow) X(below_p) X(same_as) X(computed) X(divisions) X(zp_calls)     \
+    X(thread_fields) X(field_values) X(products) X(accesses) X(offsets)
+
 static void function_clear(ir_function *f)
 {
     for (int i = 0; i < f->n_lines; i++)
         free(f->lines[i]);
     f->n_lines = f->n_blocks = 0;
-    set_clear(&f->free_values);
-    set_clear(&f->free_ptrs);
-    set_clear(&f->narrow);
-    set_clear(&f->below_p);
-    set_clear(&f->same_as);
-    set_clear(&f->computed);
-    set_clear(&f->divisions);
+#define CLEAR_SET(name) set_clear(&f->name);
+    FUNCTION_SETS(CLEAR_SET)
+#undef CLEAR_SET
 }
 
 static void function_free(ir_function *f)
@@ -191,13 +221,9 @@ static void function_free(ir_function *f)
     function_clear(f);
     free(f->lines);
     free(f->blocks);
-    free(f->free_values.names);
-    free(f->free_ptrs.names);
-    free(f->narrow.names);
-    free(f->below_p.names);
-    free(f->same_as.names);
-    free(f->computed.names);
-    free(f->divisions.names);
+#define FREE_SET(name) free(f->name.names);
+    FUNCTION_SETS(FREE_SET)
+#undef FREE_SET
 }
 
 /* ---- small readers of one line ------------------------------------------------ */
@@ -397,16 +423,31 @@ static double integer_cost(ir_function *f, const ir_inst *in, int bits)
         atoi(b) % 32 == 0)
         return 0; /* a shift by whole words: which register holds what */
     if (!strcmp(op, "mul")) {
+        if (in->result) /* an addition of it in its block may be fused (IMAD) */
+            set_add(&f->products, in->result, in->result_len);
         if (bits > 32 && fits(f, a, bits / 2) && fits(f, b, bits / 2))
             return bits <= 64 ? 1 : 7; /* IMAD.WIDE.U32; a 64-bit high product (__umul64hi) */
+        if (bits > 32 && bits <= 64 && (fits(f, a, 32) || fits(f, b, 32)))
+            return 2; /* IMAD.WIDE.U32, and an IMAD for the other's high word */
         return bits <= 32 ? 1 : bits <= 64 ? 3 : 8;
+    }
+    if (!strcmp(op, "add") && (set_has(&f->products, a, strlen(a)) || set_has(&f->products, b, strlen(b)))) {
+        char *fused = set_has(&f->products, a, strlen(a)) ? a : b;
+        for (int i = f->products.n - 1; i >= 0; i--) /* one addition per product */
+            if (!strcmp(f->products.names[i], fused))
+                f->products.names[i][0] = '\0';
+        return 0; /* the product's IMAD adds it */
     }
     if (!strcmp(op, "udiv") || !strcmp(op, "sdiv") || !strcmp(op, "urem") || !strcmp(op, "srem")) {
         int by_constant = isdigit((unsigned char)b[0]) || b[0] == '-';
         unsigned long long d = by_constant ? strtoull(b, NULL, 10) : 0;
         if (!strcmp(op, "sdiv") && bits == 64 && d > 1 && (d & (d - 1)) == 0)
             return 5.5; /* shifts and the sign's correction (validate/stream/sass-costs.sh) */
-        return by_constant ? (bits <= 32 ? 4 : 12) : (bits <= 32 ? 20 : 60);
+        /* by a number on 64 bits: both tested for 32 bits (LOP3, ISETP,
+         * BSSY, BRA, BSYNC), then the 32-bit division, 22 (the usual
+         * path; the 64-bit routine a call out of the way: user-stencil's
+         * SASS) */
+        return by_constant ? (bits <= 32 ? 4 : 12) : (bits <= 32 ? 20 : 28);
     }
     return width(bits); /* add, sub, and, or, xor, shifts, icmp, select */
 }
@@ -501,12 +542,111 @@ static void note_below_p(ir_function *f)
     }
 }
 
+static int same_value(const ir_function *f, const ir_inst *in, char *text, size_t size);
+static const char *entry_value(const name_set *set, const char *key);
+static void entry_add(name_set *set, const char *key, const char *value);
+
+static int done_before(ir_function *f, name_set *done, const ir_inst *in, int block);
+
+/* Z/pZ call `in` of block `block` repeats one of the same operands before
+ * it, in the entry block or in this one: 1, and its result is that one's
+ * value.  On the card the Z/pZ operations are inlined arithmetic, and the
+ * compiler computes the same expression once (an unrolled loop's x_i·w^e
+ * for the pairs (i, e) that recur); in the host build each is a call. */
+static int same_zp_call(ir_function *f, const ir_inst *in, int block)
+{
+    return done_before(f, &f->zp_calls, in, block);
+}
+
+/* Argument k (0: the thread) of call `in`, its name or constant, into
+ * name (64 bytes); and as what it computes (its same_as text, else the
+ * same), into out. */
+static void call_argument(const ir_function *f, const ir_inst *in, int k, char *name, char *out, size_t size)
+{
+    const char *s = strchr(in->rest, '(');
+    name[0] = out[0] = '\0';
+    for (int i = 0; s && *s != ')' && i <= k; s += 1 + strcspn(s + 1, ",)"), i++)
+        if (i == k) {
+            typed_value(s + 1, name, 64);
+            const char *same = name[0] == '%' ? entry_value(&f->same_as, name) : NULL;
+            snprintf(out, size, "%s", same ? same : name);
+        }
+}
+
+/* Value v (a name or a constant) holds at most 32 bits on the card. */
+static int narrow_value(const ir_function *f, const char *v)
+{
+    return v[0] == '%' ? set_has(&f->narrow, v, strlen(v)) || set_has(&f->below_p, v, strlen(v))
+                       : isdigit((unsigned char)v[0]) && strtoull(v, NULL, 10) < (1ull << 32);
+}
+
+/* A global access `in` of block `block`, beyond the table's 3: the
+ * kernel's memory descriptor and the array's base, each a uniform
+ * register loaded once a kernel (bits 8 and 9 + a hash of the array in
+ * w[STREAM_READS]).  An access to the address of one before it in the
+ * block reuses its address (the LDG or STG alone: −2), and so does one at
+ * a constant offset from it (LDG [R + 4c]: −2, and the index's addition,
+ * which the address folds). */
+static double global_access(ir_function *f, const ir_inst *in, int block, double *w)
+{
+    char array[512], index[512], base[512], key[1100], here[16], name[64];
+    call_argument(f, in, 1, name, array, sizeof array);
+    call_argument(f, in, 2, name, index, sizeof index);
+    uint32_t h = 2166136261u;
+    for (const char *c = array; *c; c++)
+        h = (h ^ (unsigned char)*c) * 16777619u;
+    w[STREAM_READS] = (double)((uint32_t)w[STREAM_READS] | 1u << 8 | 1u << (9 + h % 23));
+    if (isdigit((unsigned char)name[0]))
+        return -2; /* a constant index: the base and an offset, [R + 4c] */
+    const char *offset = entry_value(&f->offsets, name);
+    double folded = 0;
+    snprintf(base, sizeof base, "%s", index);
+    if (offset) { /* "%5 COST": the base, as what it computes */
+        sscanf(offset, "%63s %lf", name, &folded);
+        const char *same = entry_value(&f->same_as, name);
+        snprintf(base, sizeof base, "%s", same ? same : name);
+    }
+    snprintf(here, sizeof here, "%d", block);
+    snprintf(key, sizeof key, "%s %s", array, index);
+    const char *where = entry_value(&f->accesses, key);
+    if (where && atoi(where) == block)
+        return -2;
+    entry_add(&f->accesses, key, here);
+    snprintf(key, sizeof key, "%s @%s", array, base); /* any access near `base` */
+    where = entry_value(&f->accesses, key);
+    if (where && atoi(where) == block)
+        return -2 - folded;
+    entry_add(&f->accesses, key, here);
+    return 0;
+}
+
+/* A Z/pZ multiplication's range check, beyond the table's 9 (whose
+ * factors were words read: 32 bits, nothing to check): a factor that is
+ * an arg of 64 bits (a word the launch passes) has its high word tested
+ * and a branch to the slow path, uniform (ISETP, BRA, and the arg into a
+ * register: 4, fft-mult's scale).  Any other factor is taken as known to
+ * hold 32 bits, as nvcc knows of words read and results once it has
+ * inlined the helpers that pass them. */
+static double zp_mul_check(const ir_function *f, const ir_inst *in)
+{
+    for (int k = 1; k <= 2; k++) {
+        char name[64], what[1024];
+        call_argument(f, in, k, name, what, sizeof what);
+        if (name[0] == '%' && !strncmp(what, "load ", 5) && !entry_value(&f->field_values, name) &&
+            !narrow_value(f, name))
+            return 4; /* an arg, read as it is */
+    }
+    return 0;
+}
+
 /* A call's instructions into w; 0 if it is one of the counted exec_*
  * functions (w holds it all), else its own cost for the caller. */
-static double call_cost_of(ir_function *f, const ir_inst *in, double *w, int *once, int *is_free)
+static double call_cost_of(ir_function *f, const ir_inst *in, int block, double *w, int *once, int *is_free)
 {
     char name[128];
     callee(in->rest, name, sizeof name);
+    if (!strncmp(name, "exec_zp_", 8) && same_zp_call(f, in, block))
+        return 0;
     if ((!strcmp(name, "exec_zp_add") || !strcmp(name, "exec_zp_sub")) && operands_below_p(f, in))
         strcat(name, ":results");
     for (int i = 0; i < N_CALL_COSTS; i++)
@@ -517,6 +657,12 @@ static double call_cost_of(ir_function *f, const ir_inst *in, double *w, int *on
                 w[STREAM_PLAIN] += CALL_COSTS[i].inst;
             if (field != STREAM_INST)
                 w[field] += 1;
+            double more = field == STREAM_GLOBAL ? global_access(f, in, block, w)
+                          : !strcmp(name, "exec_zp_mul") ? zp_mul_check(f, in) : 0;
+            w[STREAM_INST] += more;
+            w[STREAM_PLAIN] += more;
+            if (in->result && (field == STREAM_GLOBAL || field == STREAM_PRIVATE)) /* 32-bit words */
+                set_add(&f->narrow, in->result, in->result_len);
             return 0;
         }
     if (!strncmp(name, "llvm.dbg.", 9) || !strncmp(name, "llvm.lifetime.", 14) || !strcmp(name, "llvm.assume") ||
@@ -575,24 +721,31 @@ static int same_value(const ir_function *f, const ir_inst *in, char *text, size_
     return 1;
 }
 
-/* Free value `in` of block `block` was computed before, in the entry
- * block or in this one (where nvcc's one computation dominates it):
- * 1, and it costs nothing.  Either way it is noted as what it computes. */
-static int computed_before(ir_function *f, const ir_inst *in, int block)
+/* Value `in` of block `block`, noted as what it computes (same_as): 1
+ * if `done` has it from the entry block or from this one (where nvcc's
+ * one computation dominates it), else 0 and noted there. */
+static int done_before(ir_function *f, name_set *done, const ir_inst *in, int block)
 {
     char text[1024], name[64], here[16];
     if (!in->result || !same_value(f, in, text, sizeof text))
         return 0;
     snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
     entry_add(&f->same_as, name, text);
-    if (!strcmp(in->op, "load"))
-        return 0; /* a load of an arg costs nothing anyway */
-    const char *where = entry_value(&f->computed, text);
+    if (!done)
+        return 0;
+    const char *where = entry_value(done, text);
     if (where && (atoi(where) == 0 || atoi(where) == block))
         return 1;
     snprintf(here, sizeof here, "%d", block);
-    entry_add(&f->computed, text, here);
+    entry_add(done, text, here);
     return 0;
+}
+
+/* Free value `in` of block `block` was computed before (done_before): it
+ * costs nothing.  A load of an arg costs nothing anyway. */
+static int computed_before(ir_function *f, const ir_inst *in, int block)
+{
+    return done_before(f, strcmp(in->op, "load") ? &f->computed : NULL, in, block);
 }
 
 /* Division or remainder `in` of block `block`, by its signedness and
@@ -615,6 +768,91 @@ static int remainder_of_division(ir_function *f, const ir_inst *in, int block)
     return where && atoi(where) == block;
 }
 
+/* Getelementptr `in` is the address of field K of the thread (its
+ * %struct.exec_thread's field 0 to 3: tid, threads, bid, blocks): noted. */
+static void note_thread_field(ir_function *f, const ir_inst *in)
+{
+    const char *last = strrchr(in->rest, ',');
+    if (!in->result || !strstr(in->rest, "%struct.exec_thread, ") || !last || strncmp(last, ", i32 ", 6) != 0)
+        return;
+    char name[64], k[16];
+    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    snprintf(k, sizeof k, "%d", atoi(last + 6));
+    if (atoi(k) >= 0 && atoi(k) <= 3)
+        entry_add(&f->thread_fields, name, k);
+}
+
+/* A load of a free value at `ptr`: if a field K of the thread, its bit
+ * K in the block's reads (w[STREAM_READS]; stream.h).  bid and blocks are
+ * 32-bit registers on the card: narrow. */
+static void note_thread_read(ir_function *f, const ir_inst *in, const char *ptr, size_t len, double *w)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)len, ptr);
+    const char *k = entry_value(&f->thread_fields, name);
+    if (!k || !in->result)
+        return;
+    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    entry_add(&f->field_values, name, k);
+    if (atoi(k) >= 2)
+        set_add(&f->narrow, in->result, in->result_len);
+    w[STREAM_READS] = (double)((uint32_t)w[STREAM_READS] | 1u << atoi(k));
+}
+
+/* Sext `in` of a field K of the thread: its bit 4 + K in the block's
+ * reads (the kernel widens it once); 0 if not such a field. */
+static int note_thread_widened(ir_function *f, const ir_inst *in, double *w)
+{
+    size_t len;
+    const char *v = first_operand(in, &len);
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", v ? (int)len : 0, v ? v : "");
+    const char *k = v ? entry_value(&f->field_values, name) : NULL;
+    if (!k)
+        return 0;
+    w[STREAM_READS] = (double)((uint32_t)w[STREAM_READS] | 1u << (4 + atoi(k)));
+    return 1;
+}
+
+static int block_of_label(const ir_function *f, const char *label);
+
+/* The block of `label` only returns (its instructions a ret, and the
+ * instrumentation's call). */
+static int returns(const ir_function *f, const char *label)
+{
+    int i = block_of_label(f, label);
+    if (i < 0)
+        return 0;
+    for (int l = f->blocks[i].first; l < f->blocks[i].last; l++) {
+        ir_inst in;
+        if (f->lines[l][0] != ' ' || parse_inst(f->lines[l], &in) < 0)
+            continue;
+        char name[64] = "";
+        if (!strcmp(in.op, "call"))
+            callee(in.rest, name, sizeof name);
+        if (strcmp(in.op, "ret") != 0 && strcmp(name, "__sanitizer_cov_trace_pc") != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Addition `in` of a constant to a value (or subtraction of one, or an
+ * `or` of low bits clang knows clear, its form of such an addition):
+ * noted as an offset of it (global_access), with what it costs. */
+static void note_offset(ir_function *f, const ir_inst *in, double cost)
+{
+    char a[64], b[64], value[160], name[64];
+    operand(in->rest, 0, a, sizeof a);
+    operand(in->rest, 1, b, sizeof b);
+    if (!in->result || (strcmp(in->op, "add") != 0 && strcmp(in->op, "sub") != 0 && strcmp(in->op, "or") != 0) ||
+        a[0] != '%' ||
+        !(isdigit((unsigned char)b[0]) || b[0] == '-'))
+        return;
+    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    snprintf(value, sizeof value, "%s %g", a, cost);
+    entry_add(&f->offsets, name, value);
+}
+
 /* What block b's instruction `in` costs a warp, into w (STREAM_* fields);
  * next: the label of the block after b in the code. */
 static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *in, const char *next, double *w)
@@ -634,6 +872,16 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
             integer_cost(f, in, to ? bits_at(to + 3) : 32); /* notes a narrow value */
         }
         cost = constant ? 0 : 2; /* conversions fold; a variable address is 64 bits */
+        if (!strcmp(op, "sext"))
+            note_thread_widened(f, in, w);
+        if (!strcmp(op, "getelementptr") && constant)
+            note_thread_field(f, in);
+        char text[1024], name[64];
+        if (is_free && in->result && (!strcmp(op, "getelementptr") || !strcmp(op, "bitcast")) &&
+            same_value(f, in, text, sizeof text)) { /* an arg's address: reloads of it read the same */
+            snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+            entry_add(&f->same_as, name, text);
+        }
         size_t len;
         const char *base = first_operand(in, &len);
         if (in->result && base && strcmp(op, "phi") != 0 && constant &&
@@ -644,6 +892,8 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
         const char *ptr = strchr(in->rest, ',') ? first_operand(in, &len) : NULL;
         is_free = ptr && set_has(&f->free_ptrs, ptr, len);
         cost = is_free ? 0 : 1;
+        if (is_free)
+            note_thread_read(f, in, ptr, len, w);
     } else if (!strcmp(op, "store") || !strcmp(op, "atomicrmw") || !strcmp(op, "cmpxchg") ||
                !strcmp(op, "fence")) {
         cost = 1;
@@ -661,6 +911,7 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
                   remainder_of_division(f, in, (int)(b - f->blocks));
         cost = rem ? (bits <= 32 ? 2 : 5) : integer_cost(f, in, bits);
         once = is_free = operands_free(f, in);
+        note_offset(f, in, is_free && b->in_loop ? 0 : cost);
     } else if (!strcmp(op, "fdiv") || !strcmp(op, "frem")) {
         cost = 10;
     } else if (op[0] == 'f' || !strcmp(op, "uitofp") || !strcmp(op, "sitofp")) {
@@ -674,11 +925,14 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
             cost = !(next && len > 1 && strlen(next) == len - 1 && memcmp(next, target + 1, len - 1) == 0);
         } else {
             cost = 1;
+            for (int k = 0; k < b->n_succ; k++)
+                if (returns(f, b->succ[k]))
+                    w[STREAM_EXITS] += 1;
         }
     } else if (!strcmp(op, "switch")) {
         cost = 1 + b->n_succ;
     } else if (!strcmp(op, "call") || !strcmp(op, "invoke")) {
-        cost = call_cost_of(f, in, w, &once, &is_free);
+        cost = call_cost_of(f, in, (int)(b - f->blocks), w, &once, &is_free);
     }
     /* ret, unreachable, alloca, extractvalue, ...: nothing on the card */
     if (is_free && in->result && strcmp(op, "phi") != 0 && strcmp(op, "getelementptr") != 0 &&
@@ -777,6 +1031,7 @@ static void weigh_function(ir_function *f, weights *t)
         ir_block *b = &f->blocks[i];
         double w[STREAM_FIELDS] = {0};
         const char *next = i + 1 < f->n_blocks ? f->blocks[i + 1].label : NULL;
+        set_clear(&f->products); /* a product is fused into an addition of its own block */
         for (int l = b->first; l < b->last; l++) {
             ir_inst in;
             if (f->lines[l][0] == ' ' && parse_inst(f->lines[l], &in) == 0)
@@ -785,7 +1040,7 @@ static void weigh_function(ir_function *f, weights *t)
         if (b->id < 0)
             continue;
         for (int k = 0; k < STREAM_FIELDS; k++)
-            t->w[b->id][k] = (uint32_t)(w[k] + 0.5);
+            t->w[b->id][k] = k == STREAM_READS ? (uint32_t)w[k] : (uint32_t)(w[k] + 0.5);
     }
 }
 

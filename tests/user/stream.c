@@ -6,7 +6,15 @@
  *   adds    thread t: x = t, then k times x = x + (x >> 3), on 32 bits;
  *   branch  threads t < k write one word, the others another (a call on
  *           each side: a branch, not a choice the compiler makes of both);
- *   zpmul   one Z/pZ multiplication of two words read from memory.
+ *   zpmul   one Z/pZ multiplication of two words read from memory;
+ *   unrolled  an MCM_UNROLL loop of 32 multiply-adds, each of the word j
+ *           read from memory by 3 (clang alone would keep the loop), the
+ *           sum written at 32 + tid;
+ *   twice   a product computed twice, of the same two words, then added;
+ *   power   3^tid by exec_zp_pow (square and multiply over tid's bits);
+ *   two     two steps, each leaving out the threads tid >= k: the first
+ *           writes out[tid] = out[32 + tid]·factor (an arg of 64 bits), the
+ *           second out[32 + tid] = 7.
  *
  * Params: k (the loop's trips; the threads that branch), blocks.
  */
@@ -17,6 +25,7 @@
 typedef struct args {
     gmem out;
     int k;
+    word factor;
 } args;
 
 MCM_STEP(adds, args, a)
@@ -43,9 +52,48 @@ MCM_STEP(zpmul, args, a)
     exec_gwrite(t, a->out, i, exec_zp_mul(t, exec_gread(t, a->out, i), exec_gread(t, a->out, i + 32)));
 }
 
+MCM_STEP(unrolled, args, a)
+{
+    word s = 0;
+    MCM_UNROLL
+    for (int j = 0; j < 32; j++)
+        s = exec_zp_add(t, s, exec_zp_mul(t, exec_gread(t, a->out, j), 3));
+    exec_gwrite(t, a->out, 32 + t->tid, s);
+}
+
+MCM_STEP(twice, args, a)
+{
+    long i = t->bid * t->threads + t->tid;
+    word x = exec_gread(t, a->out, i), y = exec_gread(t, a->out, i + 32);
+    exec_gwrite(t, a->out, i, exec_zp_add(t, exec_zp_mul(t, x, y), exec_zp_mul(t, x, y)));
+}
+
+MCM_STEP(power, args, a)
+{
+    exec_gwrite(t, a->out, t->tid, exec_zp_pow(t, 3, (uint64_t)t->tid));
+}
+
+MCM_STEP(first_half, args, a)
+{
+    if (t->tid >= a->k)
+        return;
+    exec_gwrite(t, a->out, t->tid, exec_zp_mul(t, exec_gread(t, a->out, 32 + t->tid), a->factor));
+}
+
+MCM_STEP(second_half, args, a)
+{
+    if (t->tid >= a->k)
+        return;
+    exec_gwrite(t, a->out, 32 + t->tid, 7);
+}
+
 MCM_KERNEL(adds_kernel, args, adds);
 MCM_KERNEL(branch_kernel, args, branch);
 MCM_KERNEL(zpmul_kernel, args, zpmul);
+MCM_KERNEL(unrolled_kernel, args, unrolled);
+MCM_KERNEL(twice_kernel, args, twice);
+MCM_KERNEL(power_kernel, args, power);
+MCM_KERNEL(two_kernel, args, first_half, second_half);
 
 static gmem out;
 static int k;
@@ -61,10 +109,13 @@ static int setup(exec_run *run, const mcm_params *p)
 
 static int launches(exec_run *run)
 {
-    args a = {out, k};
+    args a = {out, k, 5};
     if (mcm_launch(run, &adds_kernel, blocks, 32, 0, &a) < 0 || mcm_launch(run, &branch_kernel, blocks, 32, 0, &a) < 0)
         return -1;
-    return mcm_launch(run, &zpmul_kernel, 1, 32, 0, &a);
+    if (mcm_launch(run, &zpmul_kernel, 1, 32, 0, &a) < 0 || mcm_launch(run, &unrolled_kernel, 1, 32, 0, &a) < 0 ||
+        mcm_launch(run, &twice_kernel, 1, 32, 0, &a) < 0 || mcm_launch(run, &power_kernel, 1, 32, 0, &a) < 0)
+        return -1;
+    return mcm_launch(run, &two_kernel, 1, 32, 0, &a);
 }
 
 static int check(exec_run *run)
