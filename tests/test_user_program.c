@@ -539,6 +539,38 @@ Test(user_program, a_cell_two_blocks_touch_in_one_launch_names_both)
     expect_refused(dir, "writers", (const char *[]){"blocks 0 (thread 0) and 1 (thread 0) both write g[7]", NULL});
 }
 
+/* Two steps of a schedule with the same number (t->step 0 both) are two
+ * steps: a cell thread 0 reads in the first and thread 1 writes in the
+ * second is no race, and a read in the second sees the first's write. */
+Test(user_program, steps_of_a_schedule_that_share_a_number_are_two_steps)
+{
+    const char *dir = workdir();
+    write_file(dir, "renumbered.c",
+               "#include \"mcm_kernel.h\"\n"
+               "typedef struct { gmem g; } args;\n"
+               "MCM_STEP(first, args, a) {\n"
+               "    if (t->tid == 0) (void)exec_gread(t, a->g, 0);\n"
+               "    if (t->tid == 1) exec_gwrite(t, a->g, 1, 5);\n"
+               "}\n"
+               "MCM_STEP(second, args, a) {\n"
+               "    if (t->tid == 0) exec_gwrite(t, a->g, 2, exec_gread(t, a->g, 1) + 1);\n"
+               "    if (t->tid == 1) exec_gwrite(t, a->g, 0, 7);\n"
+               "}\n"
+               "MCM_KERNEL_SCHEDULE(k, args, a, s) { mcm_step(s, first, 0); mcm_step(s, second, 0); }\n"
+               "static gmem g;\n"
+               "static int setup(exec_run *r, const mcm_params *p) { (void)p; g = mcm_alloc(r, \"g\", 3); return 0; }\n"
+               "static int launch(exec_run *r) { args a = {g}; return mcm_launch(r, &k, 1, 2, 0, &a); }\n"
+               "static int check(exec_run *r) {\n"
+               "    (void)r;\n"
+               "    return mcm_get(g, 0) == 7 && mcm_get(g, 2) == 6 ? 0 : mcm_fail(\"g[0] = %llu, g[2] = %llu\",\n"
+               "        (unsigned long long)mcm_get(g, 0), (unsigned long long)mcm_get(g, 2));\n"
+               "}\n"
+               "MCM_PROGRAM(\"renumbered\", setup, launch, check);\n");
+    write_run_file(dir, "renumbered", "");
+    char out[8192];
+    cr_expect_eq(run_user(dir, "renumbered", MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "%s", out);
+}
+
 Test(user_program, a_word_is_32_bits_as_on_the_card)
 {
     const char *dir = workdir();

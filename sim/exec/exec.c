@@ -102,26 +102,32 @@ typedef struct step_use {
     int32_t slot, reader, reader2;
 } step_use;
 
-/* Who touched a global cell in its launch (race-free runs; see "Races").
- * `touch` is the launch number (from 1) in its high 32 bits and the state
- * in its low 32: bit 31 set when a block wrote it, bits 0..30 that block,
- * or the block that read it first, or SHARED_READ when blocks of two or
- * more read it (and none wrote it).  A stale launch number is nobody.
- * The other fields name threads for the messages of one thread, and,
- * while one block has the cell to itself in the launch (the touch names
- * it, not SHARED_READ), the cell's use in that block's step `step`: only
- * that block's worker reads or writes them. */
-typedef struct cell_shadow {
-    uint64_t touch;
-    int32_t block, thread;        /* the writer (or first reader) and its thread */
-    int32_t r2_block, r2_thread;  /* a reader of a second block */
-    int32_t step;                 /* the block that has the cell to itself: its step that `use` is of */
-    step_use use;
-} cell_shadow;
+/* Who touched a global cell in its launch (race-free runs; see "Races"):
+ * one 64-bit word.  From the top: the launch's stamp (SHADOW_STAMP_BITS; 0
+ * is nobody, and a stale stamp is nobody: the stamps wrap by clearing
+ * every shadow, exec_launch), a bit set when a block wrote the cell, a
+ * bit set when blocks of two or more read it (and none wrote it), the
+ * block that wrote it or read it first, and that block's thread that
+ * wrote it last or read it first (the messages of one thread name them).
+ * The cell's use in a step is its block's worker's (global_use), kept
+ * only while the step runs. */
+typedef uint64_t cell_shadow;
 
-#define TOUCH_WRITTEN 0x80000000u
-#define TOUCH_BLOCK 0x7fffffffu
-#define SHARED_READ 0x7fffffffu  /* blocks < INT32_MAX (check_launch): never a block */
+#define SHADOW_THREAD_BITS 16
+#define SHADOW_BLOCK_BITS 31  /* blocks < INT32_MAX (check_launch) */
+#define SHADOW_STAMP_BITS (64 - 2 - SHADOW_BLOCK_BITS - SHADOW_THREAD_BITS)
+#define SHADOW_THREADS ((1L << SHADOW_THREAD_BITS) - 1) /* the most threads a race-free block may have */
+#define SHADOW_BLOCK_SHIFT SHADOW_THREAD_BITS
+#define SHADOW_SHARED ((uint64_t)1 << (SHADOW_THREAD_BITS + SHADOW_BLOCK_BITS))
+#define SHADOW_WRITTEN (SHADOW_SHARED << 1)
+#define SHADOW_STAMP_SHIFT (SHADOW_THREAD_BITS + SHADOW_BLOCK_BITS + 2)
+#define SHADOW_STAMPS ((1u << SHADOW_STAMP_BITS) - 1) /* stamps 1 .. SHADOW_STAMPS */
+
+static inline uint32_t shadow_block(cell_shadow s)
+{
+    return (uint32_t)(s >> SHADOW_BLOCK_SHIFT) & ((1u << SHADOW_BLOCK_BITS) - 1);
+}
+static inline int shadow_thread(cell_shadow s) { return (int)(s & SHADOW_THREADS); }
 
 /* A global cell's mark in a built-in run: the tag of the last step that
  * wrote it (0: none).  Each step of each block draws a tag, 16 bits of a
@@ -162,6 +168,7 @@ struct exec_run {
     void *give_up_ctx;
     exec_kernel_report *reports;
     uint32_t launch;        /* launches so far: the current one's number */
+    uint32_t stamp;         /* the current launch's in the shadows: 1 .. SHADOW_STAMPS */
     int race_free;          /* check races (exec_set_race_free) */
     int threads;            /* exec_set_threads */
     int *pool;              /* exec_set_core_pool, or NULL */
@@ -184,6 +191,14 @@ typedef struct private_use {
 } private_use;
 
 static const step_use unused = {-1, -1, -1};
+
+/* A global cell's use in the current step of its worker's block (an
+ * entry of exec_block.uses). */
+typedef struct cell_use {
+    const word *cell;
+    uint32_t stamp;          /* the step it belongs to (exec_block.step_stamp) */
+    step_use use;
+} cell_use;
 
 typedef struct access_note { long key; } access_note;
 
@@ -279,6 +294,8 @@ struct exec_block {
     word *private_cells;
     private_use *private_step;   /* per private word: its use in the current step */
     uint32_t *private_written;   /* race-free: per private word, the block_stamp of its last writer */
+    cell_use *uses;              /* race-free: the global cells of the current step (global_use) */
+    size_t uses_cap, uses_n;     /* its room (a power of two), its entries of this step */
     uint32_t block_stamp;        /* one per block the worker runs, from 1 */
     thread_record *threads_of;   /* per thread */
     thread_record *now;          /* the thread running now */
@@ -438,7 +455,7 @@ static gmem refuse(exec_run *r, const char *name, long size, double bytes, const
 
 static cell_shadow *shadows_new(long cells)
 {
-    return calloc((size_t)cells, sizeof(cell_shadow)); /* launch 0: nobody */
+    return calloc((size_t)cells, sizeof(cell_shadow)); /* stamp 0: nobody */
 }
 
 gmem exec_alloc(exec_run *r, const char *name, long size)
@@ -652,8 +669,10 @@ static void next_step(exec_block *b)
         do
             b->step_tag = (write_mark)((__atomic_add_fetch(&b->run->steps, 1, __ATOMIC_RELAXED) * 0x9E3779B1u) >> 16);
         while (b->step_tag == 0);
+    b->uses_n = 0;
     if (++b->step_stamp == 0) {
         memset(b->private_step, 0, sizeof *b->private_step * (size_t)(b->k->private_words + 1));
+        memset(b->uses, 0, sizeof *b->uses * b->uses_cap);
         b->step_stamp = 1;
     }
 }
@@ -683,16 +702,16 @@ static inline step_use *private_use_of(exec_block *b, long i)
 #define RULE_LAUNCH "(rule: race-free blocks: the card runs a launch's blocks in no fixed order; " \
                     "a cell one block writes is read or written by no other block of the launch)"
 
-/* Set the shadow's touch from `old` to `now`: 1 if done.  Several workers
- * may change it at once: then by compare-and-swap, and 0 when another
- * changed it first (the caller looks again). */
-static inline int touch_set(const exec_block *b, cell_shadow *s, uint64_t old, uint64_t now)
+/* Set the shadow from `old` to `now`: 1 if done.  Several workers may
+ * change it at once: then by compare-and-swap, and 0 when another changed
+ * it first (the caller looks again). */
+static inline int touch_set(const exec_block *b, cell_shadow *s, cell_shadow old, cell_shadow now)
 {
     if (!b->shared) {
-        s->touch = now;
+        *s = now;
         return 1;
     }
-    return __atomic_compare_exchange_n(&s->touch, &old, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return __atomic_compare_exchange_n(s, &old, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
 /* Blocks raced, seen by several workers: the launch stops, unnamed (see
@@ -706,67 +725,88 @@ static void blocks_raced(exec_thread *t)
 
 /* Block t->bid reads (write = 0) or writes global cell name[i], whose
  * shadow is s, in the current launch (see "Races").  1 when the block has
- * the cell to itself (its use in the step is then the shadow's:
- * shadow_use), 0 when blocks share it (read only: no step can have
- * written it), -1 after a race. */
+ * the cell to itself (its use in the step is then its worker's:
+ * global_use), 0 when blocks share it (read only: no step can have
+ * written it), -1 after a race.  On one thread the blocks run in order,
+ * so a block that meets a race is the later of the two: the shadow names
+ * the earlier, which wrote the cell or read it first. */
 static int note_block(exec_thread *t, cell_shadow *s, int write, const char *name, long i)
 {
     exec_block *b = t->block;
-    uint64_t launch = (uint64_t)b->run->launch << 32;
+    uint64_t stamp = b->run->stamp;
     uint32_t bid = (uint32_t)t->bid;
+    cell_shadow mine = stamp << SHADOW_STAMP_SHIFT | (uint64_t)bid << SHADOW_BLOCK_SHIFT | (uint64_t)t->tid;
     for (;;) {
-        uint64_t old = b->shared ? __atomic_load_n(&s->touch, __ATOMIC_RELAXED) : s->touch;
-        uint32_t state = (uint32_t)old, who = state & TOUCH_BLOCK;
-        int written = (state & TOUCH_WRITTEN) != 0;
-        if ((old & ~(uint64_t)UINT32_MAX) != launch) { /* the first touch of the launch */
-            if (!touch_set(b, s, old, launch | (write ? TOUCH_WRITTEN : 0) | bid))
+        cell_shadow old = b->shared ? __atomic_load_n(s, __ATOMIC_RELAXED) : *s;
+        int written = (old & SHADOW_WRITTEN) != 0;
+        if (old >> SHADOW_STAMP_SHIFT != stamp) { /* the first touch of the launch */
+            if (!touch_set(b, s, old, mine | (write ? SHADOW_WRITTEN : 0)))
                 continue;
-            s->block = (int32_t)bid;
-            s->thread = t->tid;
-            s->step = -1;
             return 1;
         }
-        if (who == bid) { /* this block's: the first read, or its writes */
-            if (write && !written && !touch_set(b, s, old, old | TOUCH_WRITTEN))
-                continue;
-            if (write)
-                s->thread = t->tid;
-            return 1;
-        }
-        if (!write && !written) { /* read by another block too */
-            if (who == SHARED_READ)
+        if (old & SHADOW_SHARED) { /* read by two blocks or more */
+            if (!write)
                 return 0;
-            if (!touch_set(b, s, old, launch | SHARED_READ))
+        } else if (shadow_block(old) == bid) { /* this block's: the first read, or its writes */
+            if (write && old != (mine | SHADOW_WRITTEN) && !touch_set(b, s, old, mine | SHADOW_WRITTEN))
                 continue;
-            s->r2_block = (int32_t)bid;
-            s->r2_thread = t->tid;
+            return 1;
+        } else if (!write && !written) { /* read by another block too */
+            if (!touch_set(b, s, old, old | SHADOW_SHARED))
+                continue;
             return 0;
         }
-        if (b->shared) {
+        if (b->shared)
             blocks_raced(t);
-        } else if (!write) {
-            race(t, "block %u (thread %d) reads %s[%ld], which block %d (thread %d) writes in the same launch " RULE_LAUNCH,
-                 bid, t->tid, name, i, s->block, s->thread);
-        } else if (written) {
-            race(t, "blocks %d (thread %d) and %u (thread %d) both write %s[%ld] in the same launch " RULE_LAUNCH,
-                 s->block, s->thread, bid, t->tid, name, i);
-        } else {
-            int first = s->block != (int32_t)bid;
-            race(t, "block %u (thread %d) writes %s[%ld], which block %d (thread %d) reads in the same launch " RULE_LAUNCH,
-                 bid, t->tid, name, i, first ? s->block : s->r2_block, first ? s->thread : s->r2_thread);
-        }
+        else if (!write)
+            race(t, "block %u (thread %d) reads %s[%ld], which block %u (thread %d) writes in the same launch " RULE_LAUNCH,
+                 bid, t->tid, name, i, shadow_block(old), shadow_thread(old));
+        else if (written)
+            race(t, "blocks %u (thread %d) and %u (thread %d) both write %s[%ld] in the same launch " RULE_LAUNCH,
+                 shadow_block(old), shadow_thread(old), bid, t->tid, name, i);
+        else
+            race(t, "block %u (thread %d) writes %s[%ld], which block %u (thread %d) reads in the same launch " RULE_LAUNCH,
+                 bid, t->tid, name, i, shadow_block(old), shadow_thread(old));
         return -1;
     }
 }
 
-/* The use in t's step of a global cell that t's block has to itself. */
-static inline step_use *shadow_use(const exec_thread *t, cell_shadow *s)
+/* The use in the current step of global cell `cell`, which t's block has
+ * to itself: found in (or added to) the worker's table of the step's
+ * cells, an open-addressing hash table whose entries of older steps are
+ * free (their stamp is not the step's). */
+static void grow_uses(exec_block *b);
+
+static inline step_use *global_use(exec_block *b, const word *cell)
 {
-    if (s->step != t->step) {
-        s->step = t->step;
-        s->use = unused;
+    for (;;) {
+        size_t mask = b->uses_cap - 1;
+        size_t h = (size_t)(((uintptr_t)cell >> 3) * 0x9E3779B97F4A7C15ull >> 32) & mask;
+        cell_use *u;
+        for (u = &b->uses[h]; u->stamp == b->step_stamp; u = &b->uses[h = (h + 1) & mask])
+            if (u->cell == cell)
+                return &u->use;
+        if (2 * (b->uses_n + 1) <= b->uses_cap) {
+            b->uses_n++;
+            *u = (cell_use){cell, b->step_stamp, unused};
+            return &u->use;
+        }
+        grow_uses(b);
     }
-    return &s->use;
+}
+
+/* Twice the room, the step's entries kept. */
+static void grow_uses(exec_block *b)
+{
+    cell_use *old = b->uses;
+    size_t cap = b->uses_cap;
+    b->uses_cap = cap ? 2 * cap : 1024;
+    b->uses = calloc(b->uses_cap, sizeof *b->uses);
+    b->uses_n = 0;
+    for (size_t j = 0; j < cap; j++)
+        if (old[j].stamp == b->step_stamp)
+            *global_use(b, old[j].cell) = old[j].use;
+    free(old);
 }
 
 /* Thread t reads name[i] (global: of a global array), whose use in the
@@ -904,10 +944,9 @@ static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a,
 static word __attribute__((noinline)) read_race_free(exec_thread *t, gmem a, long i)
 {
     exec_block *b = t->block;
-    cell_shadow *s = &b->run->shadows[a->id][i];
-    if (note_block(t, s, 0, a->name, i) <= 0) /* shared: no write in the launch; or a race */
+    if (note_block(t, &b->run->shadows[a->id][i], 0, a->name, i) <= 0) /* shared: no write in the launch; or a race */
         return a->cells[i];
-    int32_t own = note_read(t, shadow_use(t, s), 1, a->name, i);
+    int32_t own = note_read(t, global_use(b, &a->cells[i]), 1, a->name, i);
     return own >= 0 ? b->log[own].value : a->cells[i];
 }
 
@@ -980,10 +1019,9 @@ static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, lon
         cache_note(b->trace, 1, b->now->rounds[GLOBAL_WRITE] - 1, a->id, i);
     int32_t *slot, marked;
     if (__builtin_expect(b->race_free, 0)) {
-        cell_shadow *s = &b->run->shadows[a->id][i];
-        if (note_block(t, s, 1, a->name, i) < 0)
+        if (note_block(t, &b->run->shadows[a->id][i], 1, a->name, i) < 0)
             return; /* a race: the launch stops */
-        step_use *u = shadow_use(t, s);
+        step_use *u = global_use(b, &a->cells[i]);
         note_write(t, u, a->name, i);
         slot = &u->slot;
     } else {
@@ -1446,6 +1484,8 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     b->private_written = calloc((size_t)k->private_words + 1, sizeof *b->private_written);
     b->private_step = calloc((size_t)k->private_words + 1, sizeof *b->private_step);
     b->threads_of = calloc((size_t)threads, sizeof *b->threads_of);
+    if (b->race_free)
+        grow_uses(b);
     b->trace = r->caches ? cache_trace_new(r->caches, b->warp) : NULL;
     b->rounds_cap = 1;
     grow_rounds(b, 8);
@@ -1459,6 +1499,7 @@ static void worker_end(exec_block *b)
     free(b->private_cells);
     free(b->private_written);
     free(b->private_step);
+    free(b->uses);
     free(b->threads_of);
     for (int kind = 0; kind < N_KINDS; kind++) {
         free(b->notes[kind]);
@@ -1656,6 +1697,15 @@ static void caches_launch(exec_run *r, const exec_kernel *k, long blocks, int th
     cache_launch_begin(r->caches, blocks, kernel_resident_blocks(&shape, &r->m), (double)k->private_words);
 }
 
+/* The shadows' stamps have run out: every shadow back to nobody, and the
+ * launch's stamp 1 (no stale stamp may pass for the present). */
+static void restamp_shadows(exec_run *r)
+{
+    for (int i = 0; i < r->n_arrays; i++)
+        memset(r->shadows[i], 0, sizeof *r->shadows[i] * (size_t)(r->arrays[i]->size > 0 ? r->arrays[i]->size : 1));
+    r->stamp = 1;
+}
+
 static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
 {
     if (r->raced)
@@ -1666,6 +1716,9 @@ static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int thre
     if (blocks > INT32_MAX - 1)
         return fail("program '%s', kernel '%s': %ld blocks; exec mode runs every block for real, at most %d "
                     "in one launch", r->dag->name, k->name, blocks, INT32_MAX - 1);
+    if (r->race_free && threads > SHADOW_THREADS)
+        return fail("program '%s', kernel '%s': %d threads per block; exec mode's race check names threads "
+                    "below %ld (a card runs at most 1024 a block)", r->dag->name, k->name, threads, SHADOW_THREADS);
     if (k->private_words < 0 || (double)k->private_words > r->m.z)
         return fail("program '%s', kernel '%s': declares %ld words of private memory, but Z = %g on machine '%s' "
                     "(rule: a thread-block must fit in the private memory of one SM)",
@@ -1692,6 +1745,8 @@ static int launch(exec_run *r, const exec_kernel *k, long blocks, int threads, v
     if (check_launch(r, k, blocks, threads) < 0)
         return -1;
     r->launch++;
+    if (r->race_free && ++r->stamp > SHADOW_STAMPS)
+        restamp_shadows(r);
     launch_state ls = {.k = k, .blocks = blocks, .threads = threads, .args = args};
     ls.workers = r->caches ? 1 : blocks < r->threads ? (int)blocks : r->threads;
     if (r->caches)
