@@ -307,6 +307,7 @@ struct exec_block {
     round_tally *tallies[N_KINDS];
     int rounds_cap, rounds_shift; /* rounds_cap = 2^rounds_shift */
     int fast_rounds;           /* rounds the fast path may take (see below) */
+    int fast_private_rounds;   /* the same for private accesses, race-free runs too */
     /* the step's writes; a cell's mark (or its use) finds its write (CREW) */
     logged_write *log;
     long log_n, log_cap;
@@ -882,6 +883,7 @@ static void grow_rounds(exec_block *b, int need)
     b->rounds_cap = cap;
     b->rounds_shift = shift;
     b->fast_rounds = b->race_free || b->warp_shift < 0 || b->trace ? 0 : cap;
+    b->fast_private_rounds = b->warp_shift < 0 || b->trace ? 0 : cap;
 }
 
 /* The running thread's next access of `kind`, with its key (an address
@@ -1080,10 +1082,14 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
 
 /* The common case of each access, with no call: an index in range, a
  * round within the notes' capacity (fast_rounds, 0 in a race-free run or
- * with a warp that is not a power of two), and for a write a cell not yet
- * written in the step and room in the log.  Anything else takes the
- * checked path above, which does the same and the rest; the fast path
- * changes nothing before it knows it is taken. */
+ * with a warp that is not a power of two; for private words
+ * fast_private_rounds, race-free runs too), and for a write a cell not yet
+ * written in the step and room in the log.  In a race-free run, a private
+ * word's read takes it when the word was written in the block and not
+ * in the step, and its write when the word is not yet used in the step
+ * or only read by the writing thread.  Anything else takes the checked
+ * path above, which does the same and the rest; the fast path changes
+ * nothing before it knows it is taken. */
 
 static inline access_note *note_of(exec_block *b, int kind, int round)
 {
@@ -1116,15 +1122,50 @@ static inline int write_fast(exec_block *b, write_mark *mark, word *cell, word v
     return 1;
 }
 
-/* The same for private word i, whose entry is its own (a synchronous
- * run makes one only when it writes the word). */
+/* The same for private word i (a synchronous run makes its use in the
+ * step only when it writes the word; a race-free run, when it reads it
+ * too: a write after a read of its own thread alone is no race). */
 static inline int private_write_fast(exec_block *b, long i, word v, int tid)
 {
     private_use *p = &b->private_step[i];
-    if (__builtin_expect(b->log_n == b->log_cap || p->stamp == b->step_stamp, 0))
+    int used = p->stamp == b->step_stamp;
+    if (__builtin_expect(b->log_n == b->log_cap, 0))
         return 0;
-    *p = (private_use){b->step_stamp, {(int32_t)b->log_n, -1, -1}};
+    if (b->race_free) {
+        if (v > UINT32_MAX || (used && (p->use.slot >= 0 || p->use.reader != tid || p->use.reader2 >= 0)))
+            return 0;
+        b->private_written[i] = b->block_stamp;
+    } else if (used) {
+        return 0;
+    }
+    if (used)
+        p->use.slot = (int32_t)b->log_n;
+    else
+        *p = (private_use){b->step_stamp, {(int32_t)b->log_n, -1, -1}};
     b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, tid};
+    return 1;
+}
+
+/* A race-free run's read of private word i by thread tid, noted in its
+ * use (as note_read does): 0 when the checked path must take it (a word
+ * no thread of the block wrote, or one written in the step); nothing
+ * changed then. */
+static inline int private_read_fast(exec_block *b, long i, int tid)
+{
+    if (b->private_written[i] != b->block_stamp)
+        return 0;
+    private_use *p = &b->private_step[i];
+    if (p->stamp != b->step_stamp) {
+        *p = (private_use){b->step_stamp, {-1, tid, -1}};
+        return 1;
+    }
+    step_use *u = &p->use;
+    if (u->slot >= 0)
+        return 0;
+    if (u->reader < 0)
+        u->reader = tid;
+    else if (u->reader != tid && u->reader2 < 0)
+        u->reader2 = tid;
     return 1;
 }
 
@@ -1159,7 +1200,8 @@ word exec_pread(exec_thread *t, long i)
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds, 0))
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_private_rounds ||
+                             (b->race_free && !private_read_fast(b, i, t->tid)), 0))
         return pread_checked(t, i);
     private_fast(b, me, round, i);
     return b->private_cells[i];
@@ -1170,7 +1212,7 @@ void exec_pwrite(exec_thread *t, long i, word v)
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds ||
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_private_rounds ||
                              !private_write_fast(b, i, v, t->tid), 0)) {
         pwrite_checked(t, i, v);
         return;
