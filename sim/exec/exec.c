@@ -307,7 +307,6 @@ struct exec_block {
     round_tally *tallies[N_KINDS];
     int rounds_cap, rounds_shift; /* rounds_cap = 2^rounds_shift */
     int fast_rounds;           /* rounds the fast path may take (see below) */
-    int fast_private_rounds;   /* the same for private accesses, race-free runs too */
     /* the step's writes; a cell's mark (or its use) finds its write (CREW) */
     logged_write *log;
     long log_n, log_cap;
@@ -882,8 +881,7 @@ static void grow_rounds(exec_block *b, int need)
     }
     b->rounds_cap = cap;
     b->rounds_shift = shift;
-    b->fast_rounds = b->race_free || b->warp_shift < 0 || b->trace ? 0 : cap;
-    b->fast_private_rounds = b->warp_shift < 0 || b->trace ? 0 : cap;
+    b->fast_rounds = b->warp_shift < 0 || b->trace ? 0 : cap;
 }
 
 /* The running thread's next access of `kind`, with its key (an address
@@ -1081,19 +1079,69 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
 }
 
 /* The common case of each access, with no call: an index in range, a
- * round within the notes' capacity (fast_rounds, 0 in a race-free run or
- * with a warp that is not a power of two; for private words
- * fast_private_rounds, race-free runs too), and for a write a cell not yet
- * written in the step and room in the log.  In a race-free run, a private
- * word's read takes it when the word was written in the block and not
- * in the step, and its write when the word is not yet used in the step
- * or only read by the writing thread.  Anything else takes the checked
+ * round within the notes' capacity (fast_rounds, 0 with a warp that is not
+ * a power of two or with the caches), and for a write a cell not yet
+ * written in the step and room in the log.  In a race-free run, a read
+ * takes it where no race can be: a global cell that blocks share, or that
+ * the block has to itself and no thread wrote in the step; a private word
+ * written in the block and not in the step; and a write where the block
+ * has the cell to itself (or is the first of the launch to touch it) and
+ * no other thread used it in the step.  Anything else takes the checked
  * path above, which does the same and the rest; the fast path changes
- * nothing before it knows it is taken. */
+ * nothing before it knows it is taken, but for what the checked path
+ * would change alike (a cell's shadow and its use in the step). */
 
 static inline access_note *note_of(exec_block *b, int kind, int round)
 {
     return &b->notes[kind][(b->lane << b->rounds_shift) + round];
+}
+
+/* A race-free read of global cell a[i] by thread t (note_block and
+ * note_read's common cases): its value, or 0 with *taken 0 when the
+ * checked path must take it. */
+static inline word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
+{
+    exec_block *b = t->block;
+    cell_shadow sh = __atomic_load_n(&b->run->shadows[a->id][i], __ATOMIC_RELAXED);
+    *taken = 0;
+    if (sh >> SHADOW_STAMP_SHIFT != b->run->stamp)
+        return 0;
+    if (!(sh & SHADOW_SHARED)) {
+        if (shadow_block(sh) != (uint32_t)t->bid)
+            return 0;
+        step_use *u = global_use(b, &a->cells[i]);
+        if (u->slot >= 0)
+            return 0;
+        if (u->reader < 0)
+            u->reader = t->tid;
+        else if (u->reader != t->tid && u->reader2 < 0)
+            u->reader2 = t->tid;
+    }
+    *taken = 1;
+    return a->cells[i];
+}
+
+/* A race-free write of v to a[i] by thread t (note_block, note_write and
+ * log_write's common cases): 1, or 0 when the checked path must take it. */
+static inline int global_write_fast(exec_thread *t, gmem a, long i, word v)
+{
+    exec_block *b = t->block;
+    if (v > UINT32_MAX || b->log_n == b->log_cap)
+        return 0;
+    cell_shadow *s = &b->run->shadows[a->id][i];
+    cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
+    uint64_t stamp = b->run->stamp;
+    cell_shadow mine = stamp << SHADOW_STAMP_SHIFT | (uint64_t)(uint32_t)t->bid << SHADOW_BLOCK_SHIFT | (uint64_t)t->tid;
+    if (sh >> SHADOW_STAMP_SHIFT == stamp && (sh & ~(SHADOW_WRITTEN | SHADOW_THREADS)) != (mine & ~SHADOW_THREADS))
+        return 0; /* shared, or another block's */
+    if (sh != (mine | SHADOW_WRITTEN) && !touch_set(b, s, sh, mine | SHADOW_WRITTEN))
+        return 0;
+    step_use *u = global_use(b, &a->cells[i]);
+    if (u->slot >= 0 || (u->reader >= 0 && (u->reader != t->tid || u->reader2 >= 0)))
+        return 0;
+    u->slot = (int32_t)b->log_n;
+    b->log[b->log_n++] = (logged_write){&a->cells[i], v, t->tid};
+    return 1;
 }
 
 word exec_gread(exec_thread *t, gmem a, long i)
@@ -1103,11 +1151,18 @@ word exec_gread(exec_thread *t, gmem a, long i)
     int round = me->rounds[GLOBAL_READ];
     if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds, 0))
         return gread_checked(t, a, i);
+    word value = a->cells[i];
+    if (b->race_free) {
+        int taken;
+        value = global_read_fast(t, a, i, &taken);
+        if (__builtin_expect(!taken, 0))
+            return gread_checked(t, a, i);
+    }
     me->rounds[GLOBAL_READ] = round + 1;
     long key = (long)a->id << 40 | i >> b->warp_shift;
     note_of(b, GLOBAL_READ, round)->key = key;
     tally(&b->tallies[GLOBAL_READ][round], key);
-    return a->cells[i];
+    return value;
 }
 
 /* A write of the fast path: the cell's mark, its place in the log.  0
@@ -1175,7 +1230,8 @@ void exec_gwrite(exec_thread *t, gmem a, long i, word v)
     thread_record *me = b->now;
     int round = me->rounds[GLOBAL_WRITE];
     if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds ||
-                             !write_fast(b, &b->run->marks[a->id][i], &a->cells[i], v, t->tid), 0)) {
+                             !(b->race_free ? global_write_fast(t, a, i, v)
+                                            : write_fast(b, &b->run->marks[a->id][i], &a->cells[i], v, t->tid)), 0)) {
         gwrite_checked(t, a, i, v);
         return;
     }
@@ -1200,7 +1256,7 @@ word exec_pread(exec_thread *t, long i)
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_private_rounds ||
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds ||
                              (b->race_free && !private_read_fast(b, i, t->tid)), 0))
         return pread_checked(t, i);
     private_fast(b, me, round, i);
@@ -1212,7 +1268,7 @@ void exec_pwrite(exec_thread *t, long i, word v)
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_private_rounds ||
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds ||
                              !private_write_fast(b, i, v, t->tid), 0)) {
         pwrite_checked(t, i, v);
         return;

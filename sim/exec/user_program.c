@@ -514,12 +514,13 @@ static int run_input(const mcm_program_entry *e, mcm_params *p, exec_run *run)
 /* Input 0 on `run`, whose DAG the parent receives; then each other input
  * the program checks (mcm_input) on a run of its own, measured for
  * nothing. */
-static int run_phases(const mcm_program_entry *e, const vars *params, const machine *m, exec_run *run)
+static int run_phases(const mcm_program_entry *e, const vars *params, const machine *m, exec_run *run,
+                      int further_inputs)
 {
     mcm_params p = {params, m->seed, 0, 0};
     if (run_input(e, &p, run) < 0)
         return -1;
-    for (p.input = 1; p.input < p.inputs; p.input++) {
+    for (p.input = 1; further_inputs && p.input < p.inputs; p.input++) {
         exec_run *more = exec_process_extra_run(e->name);
         exec_set_race_free(more, 1);
         int rc = run_input(e, &p, more);
@@ -566,6 +567,7 @@ typedef struct user_point {
     char source[1024], so[1200];
     const vars *params;
     machine m;
+    int further_inputs; /* check the inputs after input 0 (mcm_input) */
 } user_point;
 
 /* The exec process's body: enter the filter, load the object, tighten
@@ -584,7 +586,7 @@ static int run_program(void *ctx, exec_whereabouts *where)
     exec_set_race_free(run, 1);
     if (table.blocks > 0)
         exec_set_stream(run, &table);
-    if (run_phases(e, u->params, &u->m, run) < 0) {
+    if (run_phases(e, u->params, &u->m, run, u->further_inputs) < 0) {
         char why[4096];
         snprintf(why, sizeof why, "%s", fail_message());
         char input[32] = "";
@@ -599,6 +601,12 @@ static int run_program(void *ctx, exec_whereabouts *where)
 
 int user_program_start(exec_process *x, const char *source, const vars *params, const machine *m, int threads)
 {
+    return user_program_start_inputs(x, source, params, m, threads, 1);
+}
+
+int user_program_start_inputs(exec_process *x, const char *source, const vars *params, const machine *m, int threads,
+                              int further_inputs)
+{
     user_point *u = calloc(1, sizeof *u);
     if (user_program_compile_as(source, m->issue_rate > 0, u->so, sizeof u->so) < 0) {
         free(u);
@@ -607,6 +615,7 @@ int user_program_start(exec_process *x, const char *source, const vars *params, 
     snprintf(u->source, sizeof u->source, "%s", source);
     u->params = params;
     u->m = *m;
+    u->further_inputs = further_inputs;
     return exec_process_start(x, source, phase_names, run_program, u, m, threads);
 }
 
