@@ -286,6 +286,36 @@ Test(user_program, every_input_a_program_checks_is_run_and_input_0_is_measured)
                                                   "params only", NULL});
 }
 
+/* A sweep checks the inputs after input 0 at the first value of its last
+ * param only, for each value of the keys before it (sim/app/main.c):
+ * input 1's check fails where bad = 1. */
+Test(user_program, a_sweep_checks_further_inputs_at_the_first_value_of_its_last_param)
+{
+    const char *dir = workdir();
+    write_inputs_program(dir);
+    struct {
+        const char *name, *sweep;
+        int fails;
+    } runs[] = {
+        {"later", "bad = [5, 1];", 0},           /* bad = 1 is not the first value: input 0 only */
+        {"first", "bad = [1, 5];", 1},           /* bad = 1 first: every input */
+        {"outer", "bad = [5, 1]; y = [7, 8];", 1}, /* bad = 1 with y's first value */
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        char text[512], file[64], out[8192];
+        snprintf(text, sizeof text,
+                 "machine = \"mcm\";\nprogram = { source = \"inputs.c\"; params = { count = 3; bad = -1; y = 0; }; };\n"
+                 "sweep = { %s };\n", runs[i].sweep);
+        snprintf(file, sizeof file, "%s.cfg", runs[i].name);
+        write_file(dir, file, text);
+        if (runs[i].fails)
+            expect_refused(dir, runs[i].name, (const char *[]){"in its check of input 1: input 1: x[0] wrong", NULL});
+        else
+            cr_expect_eq(run_user(dir, runs[i].name, MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "%s: %s", runs[i].sweep,
+                         out);
+    }
+}
+
 /* A kernel of MCM_KERNEL_SCHEDULE runs the steps its schedule lists, in
  * order, each with the number listed beside it as t->step: here a
  * Hillis–Steele scan of ℓ words, level k adding the word 2^k to the left,
