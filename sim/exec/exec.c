@@ -274,6 +274,7 @@ typedef struct launch_state {
     worker_job *jobs;
     pthread_t *ids;
     const exec_kernel *k;
+    const int *numbers;  /* t->step in each step (exec_launch_numbered), or NULL */
     long blocks;
     int threads;
     void *args;
@@ -1394,9 +1395,13 @@ static void grade_rounds(exec_block *b, int kind, int first, int last)
 }
 
 /* The warp of threads first..last has run the step: its rounds graded,
- * each thread's words counted and its rounds back to zero. */
+ * each thread's words counted and its rounds back to zero (a warp whose
+ * threads made no access, all their rounds 0: nothing to do). */
 static void grade_warp(exec_block *b, int first, int last)
 {
+    if (b->tallies[GLOBAL_READ][0].distinct == 0 && b->tallies[GLOBAL_WRITE][0].distinct == 0 &&
+        b->tallies[PRIVATE_ACCESS][0].distinct == 0)
+        return;
     for (int kind = 0; kind < N_KINDS; kind++)
         grade_rounds(b, kind, first, last);
     for (int t = first; t <= last; t++) {
@@ -1449,7 +1454,7 @@ static void run_steps(exec_block *b, long bid, long blocks)
     int l = b->threads;
     for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
         next_step(b);
-        exec_thread t = {0, l, bid, blocks, s, b};
+        exec_thread t = {0, l, bid, blocks, b->launch->numbers ? b->launch->numbers[s] : s, b};
         exec_step step = b->k->steps[s];
         void *args = b->args;
         for (int first = 0; first < l; first += b->warp) {
@@ -1838,14 +1843,14 @@ static int launch_failed(exec_run *r, const exec_kernel *k, const launch_state *
     return fail("%s", c->error ? c->error : "exec mode: a block failed");
 }
 
-static int launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args)
+static int launch(exec_run *r, const exec_kernel *k, const int *numbers, long blocks, int threads, void *args)
 {
     if (check_launch(r, k, blocks, threads) < 0)
         return -1;
     r->launch++;
     if (r->race_free && ++r->stamp > SHADOW_STAMPS)
         restamp_shadows(r);
-    launch_state ls = {.k = k, .blocks = blocks, .threads = threads, .args = args};
+    launch_state ls = {.k = k, .numbers = numbers, .blocks = blocks, .threads = threads, .args = args};
     ls.workers = r->caches ? 1 : blocks < r->threads ? (int)blocks : r->threads;
     if (r->caches)
         caches_launch(r, k, blocks, threads);
@@ -1879,12 +1884,18 @@ static int launch(exec_run *r, const exec_kernel *k, long blocks, int threads, v
 
 int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args)
 {
+    return exec_launch_numbered(r, k, NULL, blocks, threads, args);
+}
+
+int exec_launch_numbered(exec_run *r, const exec_kernel *k, const int *numbers, long blocks, int threads,
+                         void *args)
+{
     if (r->here) {
         snprintf(r->here->kernel, sizeof r->here->kernel, "%s", k->name);
         r->here->launches++;
         r->here->launching = 1;
     }
-    int rc = launch(r, k, blocks, threads, args);
+    int rc = launch(r, k, numbers, blocks, threads, args);
     if (r->here)
         r->here->launching = 0;
     return rc;

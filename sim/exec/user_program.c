@@ -387,15 +387,16 @@ void mcm_set(gmem a, long i, word v)
 word mcm_get(gmem a, long i) { return host_access(a, i, PHASE_CHECK, "mcm_get") ? a->cells[i] : 0; }
 
 /* A launch of k whose steps are `steps` (k's own list, or its looped step
- * `steps` times). */
-static int launch(exec_run *run, const mcm_kernel *k, const exec_step *steps, int n_steps, long blocks,
-                  int threads, long private_words, void *args)
+ * `steps` times, or the steps its schedule lists, t->step in step i
+ * numbers[i]: else NULL). */
+static int launch(exec_run *run, const mcm_kernel *k, const exec_step *steps, const int *numbers, int n_steps,
+                  long blocks, int threads, long private_words, void *args)
 {
     if (here->phase != PHASE_LAUNCHES)
         return misused ? -1 : (misused = fail("mcm_launch of kernel '%s' in %s: kernels are launched in launches",
                                               k->name, phase_names[here->phase]));
     exec_kernel launched = {k->name, n_steps, steps, private_words};
-    return exec_launch(run, &launched, blocks, threads, args);
+    return exec_launch_numbered(run, &launched, numbers, blocks, threads, args);
 }
 
 /* The steps a schedule lists (MCM_KERNEL_SCHEDULE), each with its t->step. */
@@ -423,23 +424,6 @@ void mcm_step(mcm_schedule *s, exec_step step, int k)
     r->numbers[r->n++] = k;
 }
 
-/* A scheduled kernel's args in exec mode: the program's, and its record. */
-typedef struct scheduled_args {
-    void *args;
-    const mcm_steps_record *record;
-} scheduled_args;
-
-/* Step i of a scheduled kernel: the i-th step its schedule listed, with
- * t->step the number listed beside it. */
-static void scheduled_step(exec_thread *t, void *args)
-{
-    const scheduled_args *a = args;
-    int i = t->step;
-    t->step = a->record->numbers[i];
-    a->record->steps[i](t, a->args);
-    t->step = i;
-}
-
 static int launch_scheduled(exec_run *run, const mcm_kernel *k, long blocks, int threads, long private_words,
                             void *args)
 {
@@ -452,12 +436,7 @@ static int launch_scheduled(exec_run *run, const mcm_kernel *k, long blocks, int
                   record.n > MCM_STEPS_MAX ? "more than " : "", record.n > MCM_STEPS_MAX ? MCM_STEPS_MAX : record.n,
                   MCM_STEPS_MAX);
     } else {
-        exec_step *steps = malloc(sizeof *steps * (size_t)record.n);
-        for (int i = 0; i < record.n; i++)
-            steps[i] = scheduled_step;
-        scheduled_args wrapped = {args, &record};
-        rc = launch(run, k, steps, record.n, blocks, threads, private_words, &wrapped);
-        free(steps);
+        rc = launch(run, k, record.steps, record.numbers, record.n, blocks, threads, private_words, args);
     }
     free(record.steps);
     free(record.numbers);
@@ -471,7 +450,7 @@ int mcm_launch(exec_run *run, const mcm_kernel *k, long blocks, int threads, lon
                     "which says how many times its step runs", k->name);
     if (k->schedule)
         return launch_scheduled(run, k, blocks, threads, private_words, args);
-    return launch(run, k, k->steps, k->n_steps, blocks, threads, private_words, args);
+    return launch(run, k, k->steps, NULL, k->n_steps, blocks, threads, private_words, args);
 }
 
 int mcm_launch_steps(exec_run *run, const mcm_kernel *k, int steps, long blocks, int threads, long private_words,
@@ -486,7 +465,7 @@ int mcm_launch_steps(exec_run *run, const mcm_kernel *k, int steps, long blocks,
     exec_step *repeated = malloc(sizeof *repeated * (size_t)steps);
     for (int i = 0; i < steps; i++)
         repeated[i] = k->steps[0];
-    int rc = launch(run, k, repeated, steps, blocks, threads, private_words, args);
+    int rc = launch(run, k, repeated, NULL, steps, blocks, threads, private_words, args);
     free(repeated);
     return rc;
 }
