@@ -224,8 +224,9 @@ enum { GLOBAL_READ, GLOBAL_WRITE, PRIVATE_ACCESS, N_KINDS };
 /* One thread's counters: over the whole kernel, and in the current step
  * its accesses of each kind so far (its next round of that kind).  Its
  * operations are `ops` and, where the run's operation costs are whole
- * numbers (exec_block.whole_costs), its Z/pZ operations' costs, added when
- * the block ends: whole numbers add up to the same sum in any order. */
+ * numbers (exec_block.whole_costs), its Z/pZ operations' costs and its
+ * private accesses (1 each), added when the block ends: whole numbers add
+ * up to the same sum in any order. */
 typedef struct thread_record {
     double ops;
     uint32_t counts[N_COUNTED];      /* its mulmods, addmods, private accesses */
@@ -291,7 +292,7 @@ struct exec_block {
     uint64_t p;                    /* the run's prime and operation costs */
     uint64_t barrett;              /* ⌊2^64/p⌋ when p < 2^32 (mod_p), else 0 */
     double add_ops, mul_ops;
-    int whole_costs;               /* add_ops and mul_ops whole: charged when the block ends */
+    int whole_costs;               /* add_ops and mul_ops whole: they and private accesses charged when the block ends */
     word *private_cells;
     private_use *private_step;   /* per private word: its use in the current step */
     uint32_t *private_written;   /* race-free: per private word, the block_stamp of its last writer */
@@ -1047,7 +1048,8 @@ static int private_ok(exec_thread *t, long i, const char *verb)
 static inline void note_private(exec_block *b, long i)
 {
     tally_private(note_access(b, PRIVATE_ACCESS, i), i);
-    b->now->ops += 1;
+    if (!b->whole_costs)
+        b->now->ops += 1;
     b->now->counts[COUNT_PRIVATE]++;
 }
 
@@ -1248,7 +1250,8 @@ static inline void private_fast(exec_block *b, thread_record *me, int round, lon
     me->rounds[PRIVATE_ACCESS] = round + 1;
     note_of(b, PRIVATE_ACCESS, round)->key = i;
     tally_private(&b->tallies[PRIVATE_ACCESS][round], i);
-    me->ops += 1;
+    if (!b->whole_costs)
+        me->ops += 1;
     me->counts[COUNT_PRIVATE]++;
 }
 
@@ -1497,7 +1500,8 @@ static block_figures sum_threads(exec_block *b)
         thread_record *th = &b->threads_of[i];
         double ops = th->ops;
         if (b->whole_costs)
-            ops += b->add_ops * th->counts[COUNT_ADDMOD] + b->mul_ops * th->counts[COUNT_MULMOD];
+            ops += b->add_ops * th->counts[COUNT_ADDMOD] + b->mul_ops * th->counts[COUNT_MULMOD] +
+                   th->counts[COUNT_PRIVATE];
         if (ops > span) {
             span = ops;
             memcpy(f.longest, th->counts, sizeof f.longest);
