@@ -1105,13 +1105,22 @@ static inline access_note *note_of(exec_block *b, int kind, int round)
 static inline word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
 {
     exec_block *b = t->block;
-    cell_shadow sh = __atomic_load_n(&b->run->shadows[a->id][i], __ATOMIC_RELAXED);
+    cell_shadow *s = &b->run->shadows[a->id][i];
+    cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
+    uint64_t stamp = b->run->stamp;
     *taken = 0;
-    if (sh >> SHADOW_STAMP_SHIFT != b->run->stamp)
-        return 0;
-    if (!(sh & SHADOW_SHARED)) {
-        if (shadow_block(sh) != (uint32_t)t->bid)
+    if (sh >> SHADOW_STAMP_SHIFT != stamp) { /* the first touch of the launch: the block's */
+        cell_shadow mine = stamp << SHADOW_STAMP_SHIFT | (uint64_t)(uint32_t)t->bid << SHADOW_BLOCK_SHIFT |
+                           (uint64_t)t->tid;
+        if (!touch_set(b, s, sh, mine))
             return 0;
+        sh = mine;
+    } else if (!(sh & SHADOW_SHARED) && shadow_block(sh) != (uint32_t)t->bid) { /* another block's */
+        if ((sh & SHADOW_WRITTEN) || !touch_set(b, s, sh, sh | SHADOW_SHARED))
+            return 0;
+        sh |= SHADOW_SHARED;
+    }
+    if (!(sh & SHADOW_SHARED)) {
         step_use *u = global_use(b, &a->cells[i]);
         if (u->slot >= 0)
             return 0;
