@@ -19,8 +19,8 @@
  * before it.  A second write of a cell in the step finds the first (the
  * same thread's last write wins; another thread's is a CREW error): a
  * private word by its use in the step (an array of the worker's), a
- * global cell by its mark in a built-in run (write_mark), by its shadow
- * in a race-free one (below).
+ * global cell by its mark in a built-in run (write_mark), by its use in
+ * the step in a race-free one (a hash table of the worker's, global_use).
  * While the threads of a warp run, their accesses are noted per round (a
  * thread's k-th access of the step is round k) and each round is tallied
  * as its lanes come; when the warp's last thread is done the rounds are
@@ -48,12 +48,13 @@
  * memory as it was before the step).  A private word read before any
  * thread of the block wrote it is an error too (the card's shared memory
  * starts undefined).  Across the blocks of a launch, by a shadow of each
- * global cell: which block of the launch wrote it, or read it first, and
- * a reader of a second block (and, while one block has the cell to
- * itself, the cell's use in that block's step); a cell that one block
- * writes and another block reads or writes in the same launch is an
- * error naming the two threads, as a run of the blocks in order (one
- * thread) meets it first.
+ * global cell, one 64-bit word (cell_shadow): the launch's stamp, the
+ * block that wrote it or read it first and its thread, and whether it
+ * was written, or read by a second block; a cell that one block writes
+ * and another block reads or writes in the same launch is an error
+ * naming the two threads, as a run of the blocks in order (one thread)
+ * meets it first.  The cell's use in a step (which threads read it,
+ * which wrote it) is kept by the worker only while the step runs.
  * With several threads the shadow's state is changed by compare-and-swap
  * only, so a race between blocks is always seen; which pair is met first
  * then depends on timing, so the launch stops and says so without naming
