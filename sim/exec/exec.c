@@ -31,9 +31,9 @@
  *
  * Each access has a fast path with no call (exec_gread and the others, at
  * the end of "accesses"): an index in range, a round the notes have room
- * for, no race checks, for a write a cell the step has not written and
- * room in the log.  Anything else goes to the checked path, which does the
- * same and handles the rest.  A thread's counters (operations, class
+ * for, the race checks' common cases where no race can be, for a write a
+ * cell the step has not written and room in the log.  Anything else goes
+ * to the checked path, which does the same and handles the rest.  A thread's counters (operations, class
  * counts, words, its rounds in the step) live in one record per thread,
  * which the block's figures read and clear when the block ends.
  *
@@ -62,8 +62,8 @@
  * thread, which names the pair (sim/exec/exec_process.c does).
  *
  * The caches (sim/exec/cache.h).  On a machine with them, exec mode hands each
- * global access to the block's recorder (from the checked path: the fast
- * path is off while it records), each warp's step when it is graded, each
+ * global access to the block's recorder (from the fast path and the
+ * checked path alike), each warp's step when it is graded, each
  * block when it ends, and each launch before its first block and after
  * its last; the caches fill the blocks' sectors.  The caches replay the
  * blocks in the card's order, one call at a time: a launch on a machine
@@ -884,7 +884,7 @@ static void grow_rounds(exec_block *b, int need)
     }
     b->rounds_cap = cap;
     b->rounds_shift = shift;
-    b->fast_rounds = b->warp_shift < 0 || b->trace ? 0 : cap;
+    b->fast_rounds = b->warp_shift < 0 ? 0 : cap;
 }
 
 /* The running thread's next access of `kind`, with its key (an address
@@ -1084,7 +1084,7 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
 
 /* The common case of each access, with no call: an index in range, a
  * round within the notes' capacity (fast_rounds, 0 with a warp that is not
- * a power of two or with the caches), and for a write a cell not yet
+ * a power of two), and for a write a cell not yet
  * written in the step and room in the log.  In a race-free run, a read
  * takes it where no race can be: a global cell that blocks share, or that
  * the block has to itself and no thread wrote in the step; a private word
@@ -1175,6 +1175,8 @@ word exec_gread(exec_thread *t, gmem a, long i)
     long key = (long)a->id << 40 | i >> b->warp_shift;
     note_of(b, GLOBAL_READ, round)->key = key;
     tally(&b->tallies[GLOBAL_READ][round], key);
+    if (b->trace)
+        cache_note(b->trace, 0, round, a->id, i);
     return value;
 }
 
@@ -1252,6 +1254,8 @@ void exec_gwrite(exec_thread *t, gmem a, long i, word v)
     long key = (long)a->id << 40 | i >> b->warp_shift;
     note_of(b, GLOBAL_WRITE, round)->key = key;
     tally(&b->tallies[GLOBAL_WRITE][round], key);
+    if (b->trace)
+        cache_note(b->trace, 1, round, a->id, i);
 }
 
 /* A private access of the fast path: noted, tallied and counted. */
