@@ -168,6 +168,7 @@ struct exec_run {
     void (*give_up)(void *ctx);   /* exec_set_give_up */
     void *give_up_ctx;
     exec_kernel_report *reports;
+    int reports_cap;        /* room for reports */
     uint32_t launch;        /* launches so far: the current one's number */
     uint32_t stamp;         /* the current launch's in the shadows: 1 .. SHADOW_STAMPS */
     int race_free;          /* check races (exec_set_race_free) */
@@ -1895,7 +1896,10 @@ static int launch(exec_run *r, const exec_kernel *k, const int *numbers, long bl
         free(launched.runs);
         return -1;
     }
-    r->reports = realloc(r->reports, sizeof *r->reports * (size_t)r->dag->n);
+    if (r->dag->n > r->reports_cap) { /* twice the room: a run of many launches copies little */
+        r->reports_cap = r->reports_cap ? 2 * r->reports_cap : 64;
+        r->reports = realloc(r->reports, sizeof *r->reports * (size_t)r->reports_cap);
+    }
     r->reports[r->dag->n - 1] = rep;
     return 0;
 }
