@@ -66,6 +66,7 @@ typedef struct user_dags {
     int n, next, taken;              /* rows; the next to start; those taken */
     exec_process *x;                 /* per row, started from `taken` to `next` */
     int *started;                    /* per row: its process runs (or it failed to start: -1) */
+    char **why;                      /* per row that failed to start: the message */
     int window;
     const machine *m;
 } user_dags;
@@ -76,10 +77,16 @@ static void user_dags_ahead(user_dags *u)
     for (; u->next < u->n && u->next < u->taken + u->window; u->next++) {
         const measured_row *row = u->rows[u->next];
         char source[1024];
-        u->started[u->next] = case_kernels_source(row->program, source, sizeof source) &&
-                                      user_program_start(&u->x[u->next], source, &row->values, u->m, 1) == 0
-                                  ? 1
-                                  : -1;
+        if (!case_kernels_source(row->program, source, sizeof source))
+            fail("%s:%d: case '%s' has no programs/user/%s.c", row->file, row->line, row->program,
+                 row->program + strlen(USER_CASE));
+        else if (user_program_start(&u->x[u->next], source, &row->values, u->m, 1) == 0) {
+            u->started[u->next] = 1;
+            continue;
+        } else
+            fail("%s:%d: %s", row->file, row->line, fail_message());
+        u->started[u->next] = -1;
+        u->why[u->next] = strdup(fail_message());
     }
 }
 
@@ -88,13 +95,8 @@ static int user_dag_take(user_dags *u, const measured_row *row, kernel_dag **dag
 {
     user_dags_ahead(u);
     int i = u->taken++;
-    if (u->started[i] < 0) {
-        char source[1024];
-        if (!case_kernels_source(row->program, source, sizeof source))
-            return fail("%s:%d: case '%s' has no programs/user/%s.c", row->file, row->line, row->program,
-                        row->program + strlen(USER_CASE));
-        return fail("%s:%d: %s", row->file, row->line, fail_message());
-    }
+    if (u->started[i] < 0)
+        return fail("%s", u->why[i]);
     u->started[i] = 0;
     *dag = exec_process_finish(&u->x[i], NULL);
     if (!*dag)
@@ -108,8 +110,11 @@ static void user_dags_end(user_dags *u)
     for (int i = u->taken; i < u->next; i++)
         if (u->started[i] > 0)
             exec_process_abandon(&u->x[i]);
+    for (int i = 0; i < u->n; i++)
+        free(u->why[i]);
     free(u->x);
     free(u->started);
+    free(u->why);
 }
 
 static int build_dag(const measured_row *row, const machine *m, user_dags *u, kernel_dag **dag)
@@ -217,7 +222,8 @@ static int set_load(validation *v, const char *name, const char *title, const se
             users[n_users++] = &s->rows[i];
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     user_dags u = {users, n_users, 0, 0, calloc((size_t)n_users + 1, sizeof(exec_process)),
-                   calloc((size_t)n_users + 1, sizeof(int)), cores < 1 ? 1 : cores > JOB_POOL_MAX ? JOB_POOL_MAX : (int)cores, m};
+                   calloc((size_t)n_users + 1, sizeof(int)), calloc((size_t)n_users + 1, sizeof(char *)),
+                   cores < 1 ? 1 : cores > JOB_POOL_MAX ? JOB_POOL_MAX : (int)cores, m};
     int rc = set_load_rows(v, s, m, counted_only, earlier, n_earlier, &u);
     user_dags_end(&u);
     free(users);
