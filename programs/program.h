@@ -90,11 +90,13 @@ int program_closed_form(const config_setting_t *program, const char *name, const
 /* The point's program in exec mode, started in the exec process x (its
  * launches on up to `threads` threads; `params` must live until it ends:
  * user_program_start): a user's `source` file always, a built-in's
- * kernels written once when `asked` (--exec).  1 when started; 0 when the
- * point is not run in exec mode (program_build builds its DAG); -1 with
- * fail(), a `kernels` list asked for exec mode among others. */
+ * kernels written once when `asked` (--exec); the inputs after the first
+ * that it checks (mcm_input) too when `further_inputs`.  1 when started;
+ * 0 when the point is not run in exec mode (program_build builds its
+ * DAG); -1 with fail(), a `kernels` list asked for exec mode among
+ * others. */
 int program_start_exec(const config_setting_t *program, const char *name, const vars *params, const machine *m,
-                       int asked, int threads, exec_process *x);
+                       int asked, int threads, int further_inputs, exec_process *x);
 
 /* The path of a built-in's kernels file (mcmsim's source folder joined
  * with b->kernels) into out; -1 with fail() if it has none. */

@@ -288,7 +288,7 @@ int builtin_kernels_path(const builtin_program *b, char *out, size_t size)
 }
 
 int program_start_exec(const config_setting_t *program, const char *name, const vars *params, const machine *m,
-                       int asked, int threads, exec_process *x)
+                       int asked, int threads, int further_inputs, exec_process *x)
 {
     char where[512];
     setting_where(program, where, sizeof where);
@@ -302,7 +302,7 @@ int program_start_exec(const config_setting_t *program, const char *name, const 
                     "case study's kernels or a C file (`source`)", where, program_name(program, name));
     if (b && builtin_kernels_path(b, source, sizeof source) < 0)
         return -1;
-    return user_program_start(x, source, params, m, threads) < 0 ? -1 : 1;
+    return user_program_start_inputs(x, source, params, m, threads, further_inputs) < 0 ? -1 : 1;
 }
 
 static int by_path(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }

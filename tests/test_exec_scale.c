@@ -173,6 +173,47 @@ Test(exec_scale, several_threads_stop_a_racing_launch_and_say_so_one_thread_name
     }
 }
 
+static void read_cell_0(exec_thread *t, void *p)
+{
+    if (t->tid == 0)
+        (void)exec_gread(t, *(gmem *)p, 0);
+}
+
+Test(exec_scale, a_race_between_blocks_is_seen_after_the_shadows_stamps_wrap, .timeout = 120)
+{
+    /* a shadow holds its launch's stamp in 15 bits: 32767 launches, then every shadow is cleared and the
+     * stamps start again; a launch before the wrap and one after it never pass for each other */
+    machine m = test_machine(4, 1);
+    static const exec_step writes[] = {write_cell_0}, reads[] = {read_cell_0};
+    const exec_kernel w = {"write", 1, writes, 0}, r = {"read", 1, reads, 0};
+    exec_run *run = exec_begin("wrap", &m);
+    exec_set_race_free(run, 1);
+    gmem g = exec_alloc(run, "g", 1);
+    for (long launch = 1; launch <= 40000; launch++) /* one block each: never a race */
+        cr_assert_eq(exec_launch(run, launch % 2 ? &w : &r, 1, 1, &g), 0, "launch %ld: %s", launch, fail_message());
+    cr_assert_eq(exec_launch(run, &w, 2, 1, &g), -1, "two blocks writing g[0] after 40000 launches");
+    cr_expect(strstr(fail_message(), "blocks 0 (thread 0) and 1 (thread 0) both write g[0] in the same launch"), "%s",
+              fail_message());
+    exec_end(run);
+}
+
+static void write_own_cell(exec_thread *t, void *p) { exec_gwrite(t, *(gmem *)p, t->tid, 1); }
+
+Test(exec_scale, a_race_checked_block_of_more_threads_than_a_shadow_names_is_refused)
+{
+    machine m = test_machine(4, 1);
+    static const exec_step steps[] = {write_own_cell};
+    const exec_kernel k = {"wide", 1, steps, 0};
+    exec_run *run = exec_begin("wide", &m);
+    exec_set_race_free(run, 1);
+    gmem g = exec_alloc(run, "g", 70000);
+    cr_assert_eq(exec_launch(run, &k, 1, 65535, &g), 0, "%s", fail_message());
+    cr_assert_eq(exec_launch(run, &k, 1, 65536, &g), -1);
+    cr_expect(strstr(fail_message(), "65536 threads per block; exec mode's race check names threads below 65535"),
+              "%s", fail_message());
+    exec_end(run);
+}
+
 /* ---- memory: runs of costs, arrays that cannot fit --------------------------- */
 
 typedef struct copy_args {
@@ -222,17 +263,17 @@ static void expect_refused(const char *args, const char *const *needles)
 
 Test(exec_scale, arrays_that_cannot_fit_are_refused_before_any_launch_with_the_figure, .timeout = 60)
 {
-    /* 10^12 words: 44703 GiB with the race shadow (48 bytes a word), more than any machine here */
+    /* 10^12 words: 14901 GiB with the race shadow (16 bytes a word), more than any machine here */
     expect_refused("run programs/sum/sum.cfg --exec --set n=1e12",
-                   (const char *[]){"kernels.c, in its setup", "array 'a' of 1000000000000 words", "48 bytes per word",
-                                    "arrays would then take 44703.48 GiB", "GiB are available",
+                   (const char *[]){"kernels.c, in its setup", "array 'a' of 1000000000000 words", "16 bytes per word",
+                                    "arrays would then take 14901.16 GiB", "GiB are available",
                                     "MemAvailable", NULL});
 #ifndef MCM_SANITIZE /* ASan reserves terabytes of address space: no cap there */
-    /* under an address-space limit of about 1 GiB: 50·10^6 words of 48 bytes do not fit */
+    /* under an address-space limit of about 1 GiB: 150·10^6 words of 16 bytes do not fit */
     char err[8192];
     const char *bin = getenv("MCMSIM");
     char command[1024];
-    snprintf(command, sizeof command, "sh -c 'ulimit -v 1000000; exec %s run programs/sum/sum.cfg --exec --set n=50000000' "
+    snprintf(command, sizeof command, "sh -c 'ulimit -v 1000000; exec %s run programs/sum/sum.cfg --exec --set n=150000000' "
              "2>&1 >/dev/null", bin);
     FILE *pipe = popen(command, "r");
     cr_assert_not_null(pipe);

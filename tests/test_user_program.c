@@ -286,6 +286,36 @@ Test(user_program, every_input_a_program_checks_is_run_and_input_0_is_measured)
                                                   "params only", NULL});
 }
 
+/* A sweep checks the inputs after input 0 at the first value of its last
+ * param only, for each value of the keys before it (sim/app/main.c):
+ * input 1's check fails where bad = 1. */
+Test(user_program, a_sweep_checks_further_inputs_at_the_first_value_of_its_last_param)
+{
+    const char *dir = workdir();
+    write_inputs_program(dir);
+    struct {
+        const char *name, *sweep;
+        int fails;
+    } runs[] = {
+        {"later", "bad = [5, 1];", 0},           /* bad = 1 is not the first value: input 0 only */
+        {"first", "bad = [1, 5];", 1},           /* bad = 1 first: every input */
+        {"outer", "bad = [5, 1]; y = [7, 8];", 1}, /* bad = 1 with y's first value */
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        char text[512], file[64], out[8192];
+        snprintf(text, sizeof text,
+                 "machine = \"mcm\";\nprogram = { source = \"inputs.c\"; params = { count = 3; bad = -1; y = 0; }; };\n"
+                 "sweep = { %s };\n", runs[i].sweep);
+        snprintf(file, sizeof file, "%s.cfg", runs[i].name);
+        write_file(dir, file, text);
+        if (runs[i].fails)
+            expect_refused(dir, runs[i].name, (const char *[]){"in its check of input 1: input 1: x[0] wrong", NULL});
+        else
+            cr_expect_eq(run_user(dir, runs[i].name, MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "%s: %s", runs[i].sweep,
+                         out);
+    }
+}
+
 /* A kernel of MCM_KERNEL_SCHEDULE runs the steps its schedule lists, in
  * order, each with the number listed beside it as t->step: here a
  * Hillis–Steele scan of ℓ words, level k adding the word 2^k to the left,
@@ -537,6 +567,38 @@ Test(user_program, a_cell_two_blocks_touch_in_one_launch_names_both)
                                                    NULL});
     write_kernel(dir, "writers", 2, "if (t->tid == 0) exec_gwrite(t, a->g, 7, 1);");
     expect_refused(dir, "writers", (const char *[]){"blocks 0 (thread 0) and 1 (thread 0) both write g[7]", NULL});
+}
+
+/* Two steps of a schedule with the same number (t->step 0 both) are two
+ * steps: a cell thread 0 reads in the first and thread 1 writes in the
+ * second is no race, and a read in the second sees the first's write. */
+Test(user_program, steps_of_a_schedule_that_share_a_number_are_two_steps)
+{
+    const char *dir = workdir();
+    write_file(dir, "renumbered.c",
+               "#include \"mcm_kernel.h\"\n"
+               "typedef struct { gmem g; } args;\n"
+               "MCM_STEP(first, args, a) {\n"
+               "    if (t->tid == 0) (void)exec_gread(t, a->g, 0);\n"
+               "    if (t->tid == 1) exec_gwrite(t, a->g, 1, 5);\n"
+               "}\n"
+               "MCM_STEP(second, args, a) {\n"
+               "    if (t->tid == 0) exec_gwrite(t, a->g, 2, exec_gread(t, a->g, 1) + 1);\n"
+               "    if (t->tid == 1) exec_gwrite(t, a->g, 0, 7);\n"
+               "}\n"
+               "MCM_KERNEL_SCHEDULE(k, args, a, s) { mcm_step(s, first, 0); mcm_step(s, second, 0); }\n"
+               "static gmem g;\n"
+               "static int setup(exec_run *r, const mcm_params *p) { (void)p; g = mcm_alloc(r, \"g\", 3); return 0; }\n"
+               "static int launch(exec_run *r) { args a = {g}; return mcm_launch(r, &k, 1, 2, 0, &a); }\n"
+               "static int check(exec_run *r) {\n"
+               "    (void)r;\n"
+               "    return mcm_get(g, 0) == 7 && mcm_get(g, 2) == 6 ? 0 : mcm_fail(\"g[0] = %llu, g[2] = %llu\",\n"
+               "        (unsigned long long)mcm_get(g, 0), (unsigned long long)mcm_get(g, 2));\n"
+               "}\n"
+               "MCM_PROGRAM(\"renumbered\", setup, launch, check);\n");
+    write_run_file(dir, "renumbered", "");
+    char out[8192];
+    cr_expect_eq(run_user(dir, "renumbered", MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "%s", out);
 }
 
 Test(user_program, a_word_is_32_bits_as_on_the_card)

@@ -55,23 +55,72 @@
 
 /* A case "user-NAME" runs its kernels written once (case_kernels_source):
  * its CUDA build was timed, and its exec mode gives the DAG, at the row's
- * params. */
-static int build_user_dag(const measured_row *row, const machine *m, kernel_dag **dag)
+ * params.  The rows' exec processes run ahead of the rows that take their
+ * DAGs, as many at once as there are cores (user_dags_ahead); each row
+ * takes its own in the rows' order, so the DAGs and the first error are
+ * those of one row after another. */
+static int is_user_case(const measured_row *row) { return strncmp(row->program, USER_CASE, strlen(USER_CASE)) == 0; }
+
+typedef struct user_dags {
+    const measured_row *const *rows; /* the rows whose DAGs are built, in order */
+    int n, next, taken;              /* rows; the next to start; those taken */
+    exec_process *x;                 /* per row, started from `taken` to `next` */
+    int *started;                    /* per row: its process runs (or it failed to start: -1) */
+    char **why;                      /* per row that failed to start: the message */
+    int window;
+    const machine *m;
+} user_dags;
+
+/* Start rows' exec processes until `window` run ahead of those taken. */
+static void user_dags_ahead(user_dags *u)
 {
-    char source[1024];
-    if (!case_kernels_source(row->program, source, sizeof source))
-        return fail("%s:%d: case '%s' has no programs/user/%s.c", row->file, row->line, row->program,
-                    row->program + strlen(USER_CASE));
-    *dag = user_program_build(source, &row->values, m);
+    for (; u->next < u->n && u->next < u->taken + u->window; u->next++) {
+        const measured_row *row = u->rows[u->next];
+        char source[1024];
+        if (!case_kernels_source(row->program, source, sizeof source))
+            fail("%s:%d: case '%s' has no programs/user/%s.c", row->file, row->line, row->program,
+                 row->program + strlen(USER_CASE));
+        else if (user_program_start(&u->x[u->next], source, &row->values, u->m, 1) == 0) {
+            u->started[u->next] = 1;
+            continue;
+        } else
+            fail("%s:%d: %s", row->file, row->line, fail_message());
+        u->started[u->next] = -1;
+        u->why[u->next] = strdup(fail_message());
+    }
+}
+
+/* The DAG of row number `u->taken` (the next in order); -1 with fail(). */
+static int user_dag_take(user_dags *u, const measured_row *row, kernel_dag **dag)
+{
+    user_dags_ahead(u);
+    int i = u->taken++;
+    if (u->started[i] < 0)
+        return fail("%s", u->why[i]);
+    u->started[i] = 0;
+    *dag = exec_process_finish(&u->x[i], NULL);
     if (!*dag)
         return fail("%s:%d: %s", row->file, row->line, fail_message());
     return 0;
 }
 
-static int build_dag(const measured_row *row, const machine *m, kernel_dag **dag)
+/* Every process still running, given back. */
+static void user_dags_end(user_dags *u)
 {
-    if (strncmp(row->program, USER_CASE, strlen(USER_CASE)) == 0)
-        return build_user_dag(row, m, dag);
+    for (int i = u->taken; i < u->next; i++)
+        if (u->started[i] > 0)
+            exec_process_abandon(&u->x[i]);
+    for (int i = 0; i < u->n; i++)
+        free(u->why[i]);
+    free(u->x);
+    free(u->started);
+    free(u->why);
+}
+
+static int build_dag(const measured_row *row, const machine *m, user_dags *u, kernel_dag **dag)
+{
+    if (is_user_case(row))
+        return user_dag_take(u, row, dag);
     const builtin_program *b = builtin_find(row->program);
     if (!b)
         return fail("%s:%d: case '%s' is not a built-in program", row->file, row->line, row->program);
@@ -152,6 +201,9 @@ static int dag_counted(const kernel_dag *dag)
  * report.  A point an earlier set built on the same machine shares its
  * DAG (exec mode runs a kernel written once again only where the machine
  * differs). */
+static int set_load_rows(validation *v, const session *s, const machine *m, int counted_only,
+                         const validation *earlier, int n_earlier, user_dags *u);
+
 static int set_load(validation *v, const char *name, const char *title, const session *s, const machine *m,
                     int held_out_only, int counted_only, const validation *earlier, int n_earlier)
 {
@@ -163,6 +215,28 @@ static int set_load(validation *v, const char *name, const char *title, const se
     v->card = *m;
     v->held_out_only = held_out_only;
     v->pts = calloc((size_t)s->n, sizeof *v->pts);
+    const measured_row **users = calloc((size_t)s->n + 1, sizeof *users);
+    int n_users = 0;
+    for (int i = 0; i < s->n; i++) /* the rows that take a user case's DAG, in order */
+        if (s->rows[i].ok && is_user_case(&s->rows[i]) && !built_before(&s->rows[i], m, earlier, n_earlier))
+            users[n_users++] = &s->rows[i];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    user_dags u = {users, n_users, 0, 0, calloc((size_t)n_users + 1, sizeof(exec_process)),
+                   calloc((size_t)n_users + 1, sizeof(int)), calloc((size_t)n_users + 1, sizeof(char *)),
+                   cores < 1 ? 1 : cores > JOB_POOL_MAX ? JOB_POOL_MAX : (int)cores, m};
+    int rc = set_load_rows(v, s, m, counted_only, earlier, n_earlier, &u);
+    user_dags_end(&u);
+    free(users);
+    if (rc < 0)
+        return -1;
+    split_every_other_n(v);
+    return 0;
+}
+
+/* set_load's rows, the user cases' DAGs taken from u. */
+static int set_load_rows(validation *v, const session *s, const machine *m, int counted_only,
+                         const validation *earlier, int n_earlier, user_dags *u)
+{
     for (int i = 0; i < s->n; i++) {
         const measured_row *row = &s->rows[i];
         if (!row->ok)
@@ -175,7 +249,7 @@ static int set_load(validation *v, const char *name, const char *title, const se
             p->dag = same->dag;
             p->dag_shared = 1;
             p->cached = same->cached;
-        } else if (build_dag(row, m, &p->dag) == 0)
+        } else if (build_dag(row, m, u, &p->dag) == 0)
             p->cached = ran_through_caches(p->dag);
         else {
             if (!builtin_find(row->program) || v->n_refused == 64)
@@ -191,7 +265,6 @@ static int set_load(validation *v, const char *name, const char *title, const se
         }
         v->n++;
     }
-    split_every_other_n(v);
     return 0;
 }
 

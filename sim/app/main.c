@@ -307,13 +307,28 @@ static int start_simulation(const run_file *rf, const run_options *o, run_point 
     return 0;
 }
 
-/* An MCM point: an exec process started (exec mode, a user's file), or
- * the DAG built and its simulation started. */
-static int start_mcm(const run_file *rf, const run_options *o, run_point *pt, point_job *job, int threads)
+/* Whether exec mode checks point i on the inputs after the first that
+ * its program checks (mcm_input: inputs that check the result, such as
+ * Euclid's pair with a planted common factor; their costs are never
+ * reported): at the first value of the sweep's last param (the smallest
+ * size, in the run files' order), for each value of the keys before it;
+ * at every point of a run that sweeps no param.  The rows do not depend
+ * on it, nor on --shard. */
+static int checks_further_inputs(const run_file *rf, long i)
+{
+    for (int a = rf->n_axes - 1; a >= 0; a--)
+        if (strcmp(rf->axes[a].key, "program") != 0 && strcmp(rf->axes[a].key, "machine") != 0)
+            return runfile_axis_index(rf, i, a) == 0;
+    return 1;
+}
+
+/* An MCM point (point i): an exec process started (exec mode, a user's
+ * file), or the DAG built and its simulation started. */
+static int start_mcm(const run_file *rf, const run_options *o, long i, run_point *pt, point_job *job, int threads)
 {
     /* a program from the user's own file runs in exec mode whatever the options */
     int started = program_start_exec(rf->program, pt->program, &pt->params, &pt->machine, o->exec, threads,
-                                     &job->exec);
+                                     checks_further_inputs(rf, i), &job->exec);
     if (started < 0)
         return -1;
     if (started) {
@@ -344,7 +359,7 @@ static int start_point(run_file *rf, const run_options *o, long i, const run_poi
     if (pt->machine.kind != KIND_MCM)
         return o->exec ? fail("--exec runs MCM kernels: not on a %s machine", machine_kind_name(pt->machine.kind))
                        : simulate_dmm_umm(rf, o, pt);
-    return start_mcm(rf, o, pt, job, threads);
+    return start_mcm(rf, o, i, pt, job, threads);
 }
 
 /* A point whose exec process has answered: its simulation starts, or it

@@ -487,6 +487,8 @@ int main(int argc, char **argv)
     const char *validate = argc > 3 ? argv[3] : "build/validate/validate";
     if (argc > 4 && strcmp(argv[4], "--exec-only") == 0) /* make bench-exec */
         return bench_exec_run_files(mcmsim) != 0 || bench_stockham() != 0;
+    if (argc > 4 && strcmp(argv[4], "--stockham-only") == 0) /* the Stockham FFT against the reference alone */
+        return bench_stockham() != 0;
     machine m;
     machine_defaults(&m);
     m.p = 132;

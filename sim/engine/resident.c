@@ -338,6 +338,14 @@ int resident_card_init(resident_card *c, int sms, int slots, double channel, int
     c->next = malloc(sizeof *c->next * (size_t)sms);
     if (!c->sm || !c->heap || !c->place || !c->next || !c->with)
         return -1;
+    c->words = (sms + 63) / 64;
+    c->holding_k = calloc((size_t)(slots + 1) * (size_t)c->words, sizeof *c->holding_k);
+    c->n_holding_k = calloc((size_t)slots + 1, sizeof *c->n_holding_k);
+    if (!c->holding_k || !c->n_holding_k)
+        return -1;
+    for (int i = 0; i < sms; i++) /* every SM holds none */
+        c->holding_k[i / 64] |= (uint64_t)1 << (i % 64);
+    c->n_holding_k[0] = sms;
     for (int i = 0; i < sms; i++) {
         c->place[i] = -1;
         c->next[i] = INFINITY;
@@ -357,6 +365,10 @@ void resident_card_free(resident_card *c)
     free(c->place);
     free(c->next);
     free(c->with);
+    free(c->holding_k);
+    free(c->n_holding_k);
+    c->holding_k = NULL;
+    c->n_holding_k = NULL;
     free(c->queue);
     c->with = NULL;
     c->queue = NULL;
@@ -542,10 +554,36 @@ void resident_card_retire(resident_card *c, double cycles)
         c->sm[i].retire = cycles;
 }
 
+/* SM sm held `from` blocks and holds `to` now. */
+static void held_changed(resident_card *c, int sm, int from, int to)
+{
+    if (from == to)
+        return;
+    uint64_t bit = (uint64_t)1 << (sm % 64);
+    c->holding_k[(size_t)from * (size_t)c->words + (size_t)(sm / 64)] &= ~bit;
+    c->holding_k[(size_t)to * (size_t)c->words + (size_t)(sm / 64)] |= bit;
+    c->n_holding_k[from]--;
+    c->n_holding_k[to]++;
+}
+
+int resident_card_emptiest(const resident_card *c)
+{
+    int k = 0;
+    while (c->n_holding_k[k] == 0)
+        k++;
+    const uint64_t *set = c->holding_k + (size_t)k * (size_t)c->words;
+    int w = 0;
+    while (set[w] == 0)
+        w++;
+    return w * 64 + __builtin_ctzll(set[w]);
+}
+
 void resident_card_start(resident_card *c, int sm, int slot, double now, const resident_times *t)
 {
     c->holding += c->sm[sm].held == 0;
+    int held = c->sm[sm].held;
     resident_start(&c->sm[sm], slot, now, t);
+    held_changed(c, sm, held, c->sm[sm].held);
     reschedule(c, sm);
     memory_changed(c, sm);
     c->unsettled = 1;
@@ -561,7 +599,9 @@ double resident_card_next(const resident_card *c, int *sm)
 
 int resident_card_advance(resident_card *c, int sm, int *ended)
 {
+    int held = c->sm[sm].held;
     int n = resident_advance(&c->sm[sm], c->next[sm], ended);
+    held_changed(c, sm, held, c->sm[sm].held);
     c->holding -= c->sm[sm].held == 0;
     reschedule(c, sm);
     memory_changed(c, sm);

@@ -144,6 +144,10 @@ typedef struct resident_card {
     int *place;                 /* each SM's index in the heap, or -1 */
     double *next;               /* each SM's next event (resident_next) */
     int holding;                /* SMs that hold a block (retiring ones too) */
+    /* The SMs by the blocks they hold: per k = 0 .. slots, a bitset of the
+     * SMs holding k (`words` 64-bit words each), and their number. */
+    uint64_t *holding_k;
+    int *n_holding_k, words;
 } resident_card;
 
 /* `channel`: INFINITY for none (`parallel`); `split`: each SM's port
@@ -168,6 +172,10 @@ void resident_card_start(resident_card *c, int sm, int slot, double now, const r
  * memory is free.  Until then each SM keeps the rates it had, which held
  * up to `now`: an instant's changes are settled once, together. */
 void resident_card_settle(resident_card *c, double now);
+
+/* The lowest SM among those holding the fewest blocks (retiring ones
+ * too). */
+int resident_card_emptiest(const resident_card *c);
 
 /* The card's next event, and in *sm its SM; INFINITY if no SM holds a
  * block.  (Settled: the next event; unsettled: the next of this instant.) */

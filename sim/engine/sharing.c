@@ -52,11 +52,10 @@ static int emptiest_sm_with_room(void)
     for (int i = 0; i < S.n_ready; i++)
         if (S.resident_limit[S.ready[i]] > room)
             room = S.resident_limit[S.ready[i]];
-    int best = -1;
-    for (int sm = 0; sm < R.card.sms; sm++)
-        if (slots_taken(sm) < room && (best < 0 || slots_taken(sm) < slots_taken(best)))
-            best = sm;
-    return best;
+    /* the lowest SM among those holding the fewest: if it has no room,
+     * no SM has */
+    int best = resident_card_emptiest(&R.card);
+    return slots_taken(best) < room ? best : -1;
 }
 
 static void resident_block_start(int sm, const block *b)

@@ -19,8 +19,8 @@
  * before it.  A second write of a cell in the step finds the first (the
  * same thread's last write wins; another thread's is a CREW error): a
  * private word by its use in the step (an array of the worker's), a
- * global cell by its mark in a built-in run (write_mark), by its shadow
- * in a race-free one (below).
+ * global cell by its mark in a built-in run (write_mark), by its use in
+ * the step in a race-free one (a hash table of the worker's, global_use).
  * While the threads of a warp run, their accesses are noted per round (a
  * thread's k-th access of the step is round k) and each round is tallied
  * as its lanes come; when the warp's last thread is done the rounds are
@@ -31,9 +31,9 @@
  *
  * Each access has a fast path with no call (exec_gread and the others, at
  * the end of "accesses"): an index in range, a round the notes have room
- * for, no race checks, for a write a cell the step has not written and
- * room in the log.  Anything else goes to the checked path, which does the
- * same and handles the rest.  A thread's counters (operations, class
+ * for, the race checks' common cases where no race can be, for a write a
+ * cell the step has not written and room in the log.  Anything else goes
+ * to the checked path, which does the same and handles the rest.  A thread's counters (operations, class
  * counts, words, its rounds in the step) live in one record per thread,
  * which the block's figures read and clear when the block ends.
  *
@@ -48,12 +48,13 @@
  * memory as it was before the step).  A private word read before any
  * thread of the block wrote it is an error too (the card's shared memory
  * starts undefined).  Across the blocks of a launch, by a shadow of each
- * global cell: which block of the launch wrote it, or read it first, and
- * a reader of a second block (and, while one block has the cell to
- * itself, the cell's use in that block's step); a cell that one block
- * writes and another block reads or writes in the same launch is an
- * error naming the two threads, as a run of the blocks in order (one
- * thread) meets it first.
+ * global cell, one 64-bit word (cell_shadow): the launch's stamp, the
+ * block that wrote it or read it first and its thread, and whether it
+ * was written, or read by a second block; a cell that one block writes
+ * and another block reads or writes in the same launch is an error
+ * naming the two threads, as a run of the blocks in order (one thread)
+ * meets it first.  The cell's use in a step (which threads read it,
+ * which wrote it) is kept by the worker only while the step runs.
  * With several threads the shadow's state is changed by compare-and-swap
  * only, so a race between blocks is always seen; which pair is met first
  * then depends on timing, so the launch stops and says so without naming
@@ -61,8 +62,8 @@
  * thread, which names the pair (sim/exec/exec_process.c does).
  *
  * The caches (sim/exec/cache.h).  On a machine with them, exec mode hands each
- * global access to the block's recorder (from the checked path: the fast
- * path is off while it records), each warp's step when it is graded, each
+ * global access to the block's recorder (from the fast path and the
+ * checked path alike), each warp's step when it is graded, each
  * block when it ends, and each launch before its first block and after
  * its last; the caches fill the blocks' sectors.  The caches replay the
  * blocks in the card's order, one call at a time: a launch on a machine
@@ -102,26 +103,32 @@ typedef struct step_use {
     int32_t slot, reader, reader2;
 } step_use;
 
-/* Who touched a global cell in its launch (race-free runs; see "Races").
- * `touch` is the launch number (from 1) in its high 32 bits and the state
- * in its low 32: bit 31 set when a block wrote it, bits 0..30 that block,
- * or the block that read it first, or SHARED_READ when blocks of two or
- * more read it (and none wrote it).  A stale launch number is nobody.
- * The other fields name threads for the messages of one thread, and,
- * while one block has the cell to itself in the launch (the touch names
- * it, not SHARED_READ), the cell's use in that block's step `step`: only
- * that block's worker reads or writes them. */
-typedef struct cell_shadow {
-    uint64_t touch;
-    int32_t block, thread;        /* the writer (or first reader) and its thread */
-    int32_t r2_block, r2_thread;  /* a reader of a second block */
-    int32_t step;                 /* the block that has the cell to itself: its step that `use` is of */
-    step_use use;
-} cell_shadow;
+/* Who touched a global cell in its launch (race-free runs; see "Races"):
+ * one 64-bit word.  From the top: the launch's stamp (SHADOW_STAMP_BITS; 0
+ * is nobody, and a stale stamp is nobody: the stamps wrap by clearing
+ * every shadow, exec_launch), a bit set when a block wrote the cell, a
+ * bit set when blocks of two or more read it (and none wrote it), the
+ * block that wrote it or read it first, and that block's thread that
+ * wrote it last or read it first (the messages of one thread name them).
+ * The cell's use in a step is its block's worker's (global_use), kept
+ * only while the step runs. */
+typedef uint64_t cell_shadow;
 
-#define TOUCH_WRITTEN 0x80000000u
-#define TOUCH_BLOCK 0x7fffffffu
-#define SHARED_READ 0x7fffffffu  /* blocks < INT32_MAX (check_launch): never a block */
+#define SHADOW_THREAD_BITS 16
+#define SHADOW_BLOCK_BITS 31  /* blocks < INT32_MAX (check_launch) */
+#define SHADOW_STAMP_BITS (64 - 2 - SHADOW_BLOCK_BITS - SHADOW_THREAD_BITS)
+#define SHADOW_THREADS ((1L << SHADOW_THREAD_BITS) - 1) /* the most threads a race-free block may have */
+#define SHADOW_BLOCK_SHIFT SHADOW_THREAD_BITS
+#define SHADOW_SHARED ((uint64_t)1 << (SHADOW_THREAD_BITS + SHADOW_BLOCK_BITS))
+#define SHADOW_WRITTEN (SHADOW_SHARED << 1)
+#define SHADOW_STAMP_SHIFT (SHADOW_THREAD_BITS + SHADOW_BLOCK_BITS + 2)
+#define SHADOW_STAMPS ((1u << SHADOW_STAMP_BITS) - 1) /* stamps 1 .. SHADOW_STAMPS */
+
+static inline uint32_t shadow_block(cell_shadow s)
+{
+    return (uint32_t)(s >> SHADOW_BLOCK_SHIFT) & ((1u << SHADOW_BLOCK_BITS) - 1);
+}
+static inline int shadow_thread(cell_shadow s) { return (int)(s & SHADOW_THREADS); }
 
 /* A global cell's mark in a built-in run: the tag of the last step that
  * wrote it (0: none).  Each step of each block draws a tag, 16 bits of a
@@ -161,7 +168,9 @@ struct exec_run {
     void (*give_up)(void *ctx);   /* exec_set_give_up */
     void *give_up_ctx;
     exec_kernel_report *reports;
+    int reports_cap;        /* room for reports */
     uint32_t launch;        /* launches so far: the current one's number */
+    uint32_t stamp;         /* the current launch's in the shadows: 1 .. SHADOW_STAMPS */
     int race_free;          /* check races (exec_set_race_free) */
     int threads;            /* exec_set_threads */
     int *pool;              /* exec_set_core_pool, or NULL */
@@ -184,6 +193,14 @@ typedef struct private_use {
 } private_use;
 
 static const step_use unused = {-1, -1, -1};
+
+/* A global cell's use in the current step of its worker's block (an
+ * entry of exec_block.uses). */
+typedef struct cell_use {
+    const word *cell;
+    uint32_t stamp;          /* the step it belongs to (exec_block.step_stamp) */
+    step_use use;
+} cell_use;
 
 typedef struct access_note { long key; } access_note;
 
@@ -209,8 +226,9 @@ enum { GLOBAL_READ, GLOBAL_WRITE, PRIVATE_ACCESS, N_KINDS };
 /* One thread's counters: over the whole kernel, and in the current step
  * its accesses of each kind so far (its next round of that kind).  Its
  * operations are `ops` and, where the run's operation costs are whole
- * numbers (exec_block.whole_costs), its Z/pZ operations' costs, added when
- * the block ends: whole numbers add up to the same sum in any order. */
+ * numbers (exec_block.whole_costs), its Z/pZ operations' costs and its
+ * private accesses (1 each), added when the block ends: whole numbers add
+ * up to the same sum in any order. */
 typedef struct thread_record {
     double ops;
     uint32_t counts[N_COUNTED];      /* its mulmods, addmods, private accesses */
@@ -259,6 +277,7 @@ typedef struct launch_state {
     worker_job *jobs;
     pthread_t *ids;
     const exec_kernel *k;
+    const int *numbers;  /* t->step in each step (exec_launch_numbered), or NULL */
     long blocks;
     int threads;
     void *args;
@@ -275,10 +294,12 @@ struct exec_block {
     uint64_t p;                    /* the run's prime and operation costs */
     uint64_t barrett;              /* ⌊2^64/p⌋ when p < 2^32 (mod_p), else 0 */
     double add_ops, mul_ops;
-    int whole_costs;               /* add_ops and mul_ops whole: charged when the block ends */
+    int whole_costs;               /* add_ops and mul_ops whole: they and private accesses charged when the block ends */
     word *private_cells;
     private_use *private_step;   /* per private word: its use in the current step */
     uint32_t *private_written;   /* race-free: per private word, the block_stamp of its last writer */
+    cell_use *uses;              /* race-free: the global cells of the current step (global_use) */
+    size_t uses_cap, uses_n;     /* its room (a power of two), its entries of this step */
     uint32_t block_stamp;        /* one per block the worker runs, from 1 */
     thread_record *threads_of;   /* per thread */
     thread_record *now;          /* the thread running now */
@@ -438,7 +459,7 @@ static gmem refuse(exec_run *r, const char *name, long size, double bytes, const
 
 static cell_shadow *shadows_new(long cells)
 {
-    return calloc((size_t)cells, sizeof(cell_shadow)); /* launch 0: nobody */
+    return calloc((size_t)cells, sizeof(cell_shadow)); /* stamp 0: nobody */
 }
 
 gmem exec_alloc(exec_run *r, const char *name, long size)
@@ -652,8 +673,10 @@ static void next_step(exec_block *b)
         do
             b->step_tag = (write_mark)((__atomic_add_fetch(&b->run->steps, 1, __ATOMIC_RELAXED) * 0x9E3779B1u) >> 16);
         while (b->step_tag == 0);
+    b->uses_n = 0;
     if (++b->step_stamp == 0) {
         memset(b->private_step, 0, sizeof *b->private_step * (size_t)(b->k->private_words + 1));
+        memset(b->uses, 0, sizeof *b->uses * b->uses_cap);
         b->step_stamp = 1;
     }
 }
@@ -683,16 +706,16 @@ static inline step_use *private_use_of(exec_block *b, long i)
 #define RULE_LAUNCH "(rule: race-free blocks: the card runs a launch's blocks in no fixed order; " \
                     "a cell one block writes is read or written by no other block of the launch)"
 
-/* Set the shadow's touch from `old` to `now`: 1 if done.  Several workers
- * may change it at once: then by compare-and-swap, and 0 when another
- * changed it first (the caller looks again). */
-static inline int touch_set(const exec_block *b, cell_shadow *s, uint64_t old, uint64_t now)
+/* Set the shadow from `old` to `now`: 1 if done.  Several workers may
+ * change it at once: then by compare-and-swap, and 0 when another changed
+ * it first (the caller looks again). */
+static inline int touch_set(const exec_block *b, cell_shadow *s, cell_shadow old, cell_shadow now)
 {
     if (!b->shared) {
-        s->touch = now;
+        *s = now;
         return 1;
     }
-    return __atomic_compare_exchange_n(&s->touch, &old, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return __atomic_compare_exchange_n(s, &old, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
 /* Blocks raced, seen by several workers: the launch stops, unnamed (see
@@ -706,67 +729,88 @@ static void blocks_raced(exec_thread *t)
 
 /* Block t->bid reads (write = 0) or writes global cell name[i], whose
  * shadow is s, in the current launch (see "Races").  1 when the block has
- * the cell to itself (its use in the step is then the shadow's:
- * shadow_use), 0 when blocks share it (read only: no step can have
- * written it), -1 after a race. */
+ * the cell to itself (its use in the step is then its worker's:
+ * global_use), 0 when blocks share it (read only: no step can have
+ * written it), -1 after a race.  On one thread the blocks run in order,
+ * so a block that meets a race is the later of the two: the shadow names
+ * the earlier, which wrote the cell or read it first. */
 static int note_block(exec_thread *t, cell_shadow *s, int write, const char *name, long i)
 {
     exec_block *b = t->block;
-    uint64_t launch = (uint64_t)b->run->launch << 32;
+    uint64_t stamp = b->run->stamp;
     uint32_t bid = (uint32_t)t->bid;
+    cell_shadow mine = stamp << SHADOW_STAMP_SHIFT | (uint64_t)bid << SHADOW_BLOCK_SHIFT | (uint64_t)t->tid;
     for (;;) {
-        uint64_t old = b->shared ? __atomic_load_n(&s->touch, __ATOMIC_RELAXED) : s->touch;
-        uint32_t state = (uint32_t)old, who = state & TOUCH_BLOCK;
-        int written = (state & TOUCH_WRITTEN) != 0;
-        if ((old & ~(uint64_t)UINT32_MAX) != launch) { /* the first touch of the launch */
-            if (!touch_set(b, s, old, launch | (write ? TOUCH_WRITTEN : 0) | bid))
+        cell_shadow old = b->shared ? __atomic_load_n(s, __ATOMIC_RELAXED) : *s;
+        int written = (old & SHADOW_WRITTEN) != 0;
+        if (old >> SHADOW_STAMP_SHIFT != stamp) { /* the first touch of the launch */
+            if (!touch_set(b, s, old, mine | (write ? SHADOW_WRITTEN : 0)))
                 continue;
-            s->block = (int32_t)bid;
-            s->thread = t->tid;
-            s->step = -1;
             return 1;
         }
-        if (who == bid) { /* this block's: the first read, or its writes */
-            if (write && !written && !touch_set(b, s, old, old | TOUCH_WRITTEN))
-                continue;
-            if (write)
-                s->thread = t->tid;
-            return 1;
-        }
-        if (!write && !written) { /* read by another block too */
-            if (who == SHARED_READ)
+        if (old & SHADOW_SHARED) { /* read by two blocks or more */
+            if (!write)
                 return 0;
-            if (!touch_set(b, s, old, launch | SHARED_READ))
+        } else if (shadow_block(old) == bid) { /* this block's: the first read, or its writes */
+            if (write && old != (mine | SHADOW_WRITTEN) && !touch_set(b, s, old, mine | SHADOW_WRITTEN))
                 continue;
-            s->r2_block = (int32_t)bid;
-            s->r2_thread = t->tid;
+            return 1;
+        } else if (!write && !written) { /* read by another block too */
+            if (!touch_set(b, s, old, old | SHADOW_SHARED))
+                continue;
             return 0;
         }
-        if (b->shared) {
+        if (b->shared)
             blocks_raced(t);
-        } else if (!write) {
-            race(t, "block %u (thread %d) reads %s[%ld], which block %d (thread %d) writes in the same launch " RULE_LAUNCH,
-                 bid, t->tid, name, i, s->block, s->thread);
-        } else if (written) {
-            race(t, "blocks %d (thread %d) and %u (thread %d) both write %s[%ld] in the same launch " RULE_LAUNCH,
-                 s->block, s->thread, bid, t->tid, name, i);
-        } else {
-            int first = s->block != (int32_t)bid;
-            race(t, "block %u (thread %d) writes %s[%ld], which block %d (thread %d) reads in the same launch " RULE_LAUNCH,
-                 bid, t->tid, name, i, first ? s->block : s->r2_block, first ? s->thread : s->r2_thread);
-        }
+        else if (!write)
+            race(t, "block %u (thread %d) reads %s[%ld], which block %u (thread %d) writes in the same launch " RULE_LAUNCH,
+                 bid, t->tid, name, i, shadow_block(old), shadow_thread(old));
+        else if (written)
+            race(t, "blocks %u (thread %d) and %u (thread %d) both write %s[%ld] in the same launch " RULE_LAUNCH,
+                 shadow_block(old), shadow_thread(old), bid, t->tid, name, i);
+        else
+            race(t, "block %u (thread %d) writes %s[%ld], which block %u (thread %d) reads in the same launch " RULE_LAUNCH,
+                 bid, t->tid, name, i, shadow_block(old), shadow_thread(old));
         return -1;
     }
 }
 
-/* The use in t's step of a global cell that t's block has to itself. */
-static inline step_use *shadow_use(const exec_thread *t, cell_shadow *s)
+/* The use in the current step of global cell `cell`, which t's block has
+ * to itself: found in (or added to) the worker's table of the step's
+ * cells, an open-addressing hash table whose entries of older steps are
+ * free (their stamp is not the step's). */
+static void grow_uses(exec_block *b);
+
+static inline step_use *global_use(exec_block *b, const word *cell)
 {
-    if (s->step != t->step) {
-        s->step = t->step;
-        s->use = unused;
+    for (;;) {
+        size_t mask = b->uses_cap - 1;
+        size_t h = (size_t)(((uintptr_t)cell >> 3) * 0x9E3779B97F4A7C15ull >> 32) & mask;
+        cell_use *u;
+        for (u = &b->uses[h]; u->stamp == b->step_stamp; u = &b->uses[h = (h + 1) & mask])
+            if (u->cell == cell)
+                return &u->use;
+        if (2 * (b->uses_n + 1) <= b->uses_cap) {
+            b->uses_n++;
+            *u = (cell_use){cell, b->step_stamp, unused};
+            return &u->use;
+        }
+        grow_uses(b);
     }
-    return &s->use;
+}
+
+/* Twice the room, the step's entries kept. */
+static void grow_uses(exec_block *b)
+{
+    cell_use *old = b->uses;
+    size_t cap = b->uses_cap;
+    b->uses_cap = cap ? 2 * cap : 1024;
+    b->uses = calloc(b->uses_cap, sizeof *b->uses);
+    b->uses_n = 0;
+    for (size_t j = 0; j < cap; j++)
+        if (old[j].stamp == b->step_stamp)
+            *global_use(b, old[j].cell) = old[j].use;
+    free(old);
 }
 
 /* Thread t reads name[i] (global: of a global array), whose use in the
@@ -841,7 +885,7 @@ static void grow_rounds(exec_block *b, int need)
     }
     b->rounds_cap = cap;
     b->rounds_shift = shift;
-    b->fast_rounds = b->race_free || b->warp_shift < 0 || b->trace ? 0 : cap;
+    b->fast_rounds = b->warp_shift < 0 ? 0 : cap;
 }
 
 /* The running thread's next access of `kind`, with its key (an address
@@ -904,10 +948,9 @@ static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a,
 static word __attribute__((noinline)) read_race_free(exec_thread *t, gmem a, long i)
 {
     exec_block *b = t->block;
-    cell_shadow *s = &b->run->shadows[a->id][i];
-    if (note_block(t, s, 0, a->name, i) <= 0) /* shared: no write in the launch; or a race */
+    if (note_block(t, &b->run->shadows[a->id][i], 0, a->name, i) <= 0) /* shared: no write in the launch; or a race */
         return a->cells[i];
-    int32_t own = note_read(t, shadow_use(t, s), 1, a->name, i);
+    int32_t own = note_read(t, global_use(b, &a->cells[i]), 1, a->name, i);
     return own >= 0 ? b->log[own].value : a->cells[i];
 }
 
@@ -980,10 +1023,9 @@ static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, lon
         cache_note(b->trace, 1, b->now->rounds[GLOBAL_WRITE] - 1, a->id, i);
     int32_t *slot, marked;
     if (__builtin_expect(b->race_free, 0)) {
-        cell_shadow *s = &b->run->shadows[a->id][i];
-        if (note_block(t, s, 1, a->name, i) < 0)
+        if (note_block(t, &b->run->shadows[a->id][i], 1, a->name, i) < 0)
             return; /* a race: the launch stops */
-        step_use *u = shadow_use(t, s);
+        step_use *u = global_use(b, &a->cells[i]);
         note_write(t, u, a->name, i);
         slot = &u->slot;
     } else {
@@ -1008,7 +1050,8 @@ static int private_ok(exec_thread *t, long i, const char *verb)
 static inline void note_private(exec_block *b, long i)
 {
     tally_private(note_access(b, PRIVATE_ACCESS, i), i);
-    b->now->ops += 1;
+    if (!b->whole_costs)
+        b->now->ops += 1;
     b->now->counts[COUNT_PRIVATE]++;
 }
 
@@ -1041,15 +1084,78 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
 }
 
 /* The common case of each access, with no call: an index in range, a
- * round within the notes' capacity (fast_rounds, 0 in a race-free run or
- * with a warp that is not a power of two), and for a write a cell not yet
- * written in the step and room in the log.  Anything else takes the
- * checked path above, which does the same and the rest; the fast path
- * changes nothing before it knows it is taken. */
+ * round within the notes' capacity (fast_rounds, 0 with a warp that is not
+ * a power of two), and for a write a cell not yet
+ * written in the step and room in the log.  In a race-free run, a read
+ * takes it where no race can be: a global cell that blocks share, or that
+ * the block has to itself and no thread wrote in the step; a private word
+ * written in the block and not in the step; and a write where the block
+ * has the cell to itself (or is the first of the launch to touch it) and
+ * no other thread used it in the step.  Anything else takes the checked
+ * path above, which does the same and the rest; the fast path changes
+ * nothing before it knows it is taken, but for what the checked path
+ * would change alike (a cell's shadow and its use in the step). */
 
 static inline access_note *note_of(exec_block *b, int kind, int round)
 {
     return &b->notes[kind][(b->lane << b->rounds_shift) + round];
+}
+
+/* A race-free read of global cell a[i] by thread t (note_block and
+ * note_read's common cases): its value, or 0 with *taken 0 when the
+ * checked path must take it. */
+static inline word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
+{
+    exec_block *b = t->block;
+    cell_shadow *s = &b->run->shadows[a->id][i];
+    cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
+    uint64_t stamp = b->run->stamp;
+    *taken = 0;
+    if (sh >> SHADOW_STAMP_SHIFT != stamp) { /* the first touch of the launch: the block's */
+        cell_shadow mine = stamp << SHADOW_STAMP_SHIFT | (uint64_t)(uint32_t)t->bid << SHADOW_BLOCK_SHIFT |
+                           (uint64_t)t->tid;
+        if (!touch_set(b, s, sh, mine))
+            return 0;
+        sh = mine;
+    } else if (!(sh & SHADOW_SHARED) && shadow_block(sh) != (uint32_t)t->bid) { /* another block's */
+        if ((sh & SHADOW_WRITTEN) || !touch_set(b, s, sh, sh | SHADOW_SHARED))
+            return 0;
+        sh |= SHADOW_SHARED;
+    }
+    if (!(sh & SHADOW_SHARED)) {
+        step_use *u = global_use(b, &a->cells[i]);
+        if (u->slot >= 0)
+            return 0;
+        if (u->reader < 0)
+            u->reader = t->tid;
+        else if (u->reader != t->tid && u->reader2 < 0)
+            u->reader2 = t->tid;
+    }
+    *taken = 1;
+    return a->cells[i];
+}
+
+/* A race-free write of v to a[i] by thread t (note_block, note_write and
+ * log_write's common cases): 1, or 0 when the checked path must take it. */
+static inline int global_write_fast(exec_thread *t, gmem a, long i, word v)
+{
+    exec_block *b = t->block;
+    if (v > UINT32_MAX || b->log_n == b->log_cap)
+        return 0;
+    cell_shadow *s = &b->run->shadows[a->id][i];
+    cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
+    uint64_t stamp = b->run->stamp;
+    cell_shadow mine = stamp << SHADOW_STAMP_SHIFT | (uint64_t)(uint32_t)t->bid << SHADOW_BLOCK_SHIFT | (uint64_t)t->tid;
+    if (sh >> SHADOW_STAMP_SHIFT == stamp && (sh & ~(SHADOW_WRITTEN | SHADOW_THREADS)) != (mine & ~SHADOW_THREADS))
+        return 0; /* shared, or another block's */
+    if (sh != (mine | SHADOW_WRITTEN) && !touch_set(b, s, sh, mine | SHADOW_WRITTEN))
+        return 0;
+    step_use *u = global_use(b, &a->cells[i]);
+    if (u->slot >= 0 || (u->reader >= 0 && (u->reader != t->tid || u->reader2 >= 0)))
+        return 0;
+    u->slot = (int32_t)b->log_n;
+    b->log[b->log_n++] = (logged_write){&a->cells[i], v, t->tid};
+    return 1;
 }
 
 word exec_gread(exec_thread *t, gmem a, long i)
@@ -1059,11 +1165,20 @@ word exec_gread(exec_thread *t, gmem a, long i)
     int round = me->rounds[GLOBAL_READ];
     if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds, 0))
         return gread_checked(t, a, i);
+    word value = a->cells[i];
+    if (b->race_free) {
+        int taken;
+        value = global_read_fast(t, a, i, &taken);
+        if (__builtin_expect(!taken, 0))
+            return gread_checked(t, a, i);
+    }
     me->rounds[GLOBAL_READ] = round + 1;
     long key = (long)a->id << 40 | i >> b->warp_shift;
     note_of(b, GLOBAL_READ, round)->key = key;
     tally(&b->tallies[GLOBAL_READ][round], key);
-    return a->cells[i];
+    if (b->trace)
+        cache_note(b->trace, 0, round, a->id, i);
+    return value;
 }
 
 /* A write of the fast path: the cell's mark, its place in the log.  0
@@ -1078,15 +1193,50 @@ static inline int write_fast(exec_block *b, write_mark *mark, word *cell, word v
     return 1;
 }
 
-/* The same for private word i, whose entry is its own (a synchronous
- * run makes one only when it writes the word). */
+/* The same for private word i (a synchronous run makes its use in the
+ * step only when it writes the word; a race-free run, when it reads it
+ * too: a write after a read of its own thread alone is no race). */
 static inline int private_write_fast(exec_block *b, long i, word v, int tid)
 {
     private_use *p = &b->private_step[i];
-    if (__builtin_expect(b->log_n == b->log_cap || p->stamp == b->step_stamp, 0))
+    int used = p->stamp == b->step_stamp;
+    if (__builtin_expect(b->log_n == b->log_cap, 0))
         return 0;
-    *p = (private_use){b->step_stamp, {(int32_t)b->log_n, -1, -1}};
+    if (b->race_free) {
+        if (v > UINT32_MAX || (used && (p->use.slot >= 0 || p->use.reader != tid || p->use.reader2 >= 0)))
+            return 0;
+        b->private_written[i] = b->block_stamp;
+    } else if (used) {
+        return 0;
+    }
+    if (used)
+        p->use.slot = (int32_t)b->log_n;
+    else
+        *p = (private_use){b->step_stamp, {(int32_t)b->log_n, -1, -1}};
     b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, tid};
+    return 1;
+}
+
+/* A race-free run's read of private word i by thread tid, noted in its
+ * use (as note_read does): 0 when the checked path must take it (a word
+ * no thread of the block wrote, or one written in the step); nothing
+ * changed then. */
+static inline int private_read_fast(exec_block *b, long i, int tid)
+{
+    if (b->private_written[i] != b->block_stamp)
+        return 0;
+    private_use *p = &b->private_step[i];
+    if (p->stamp != b->step_stamp) {
+        *p = (private_use){b->step_stamp, {-1, tid, -1}};
+        return 1;
+    }
+    step_use *u = &p->use;
+    if (u->slot >= 0)
+        return 0;
+    if (u->reader < 0)
+        u->reader = tid;
+    else if (u->reader != tid && u->reader2 < 0)
+        u->reader2 = tid;
     return 1;
 }
 
@@ -1096,7 +1246,8 @@ void exec_gwrite(exec_thread *t, gmem a, long i, word v)
     thread_record *me = b->now;
     int round = me->rounds[GLOBAL_WRITE];
     if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds ||
-                             !write_fast(b, &b->run->marks[a->id][i], &a->cells[i], v, t->tid), 0)) {
+                             !(b->race_free ? global_write_fast(t, a, i, v)
+                                            : write_fast(b, &b->run->marks[a->id][i], &a->cells[i], v, t->tid)), 0)) {
         gwrite_checked(t, a, i, v);
         return;
     }
@@ -1104,6 +1255,8 @@ void exec_gwrite(exec_thread *t, gmem a, long i, word v)
     long key = (long)a->id << 40 | i >> b->warp_shift;
     note_of(b, GLOBAL_WRITE, round)->key = key;
     tally(&b->tallies[GLOBAL_WRITE][round], key);
+    if (b->trace)
+        cache_note(b->trace, 1, round, a->id, i);
 }
 
 /* A private access of the fast path: noted, tallied and counted. */
@@ -1112,7 +1265,8 @@ static inline void private_fast(exec_block *b, thread_record *me, int round, lon
     me->rounds[PRIVATE_ACCESS] = round + 1;
     note_of(b, PRIVATE_ACCESS, round)->key = i;
     tally_private(&b->tallies[PRIVATE_ACCESS][round], i);
-    me->ops += 1;
+    if (!b->whole_costs)
+        me->ops += 1;
     me->counts[COUNT_PRIVATE]++;
 }
 
@@ -1121,7 +1275,8 @@ word exec_pread(exec_thread *t, long i)
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds, 0))
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds ||
+                             (b->race_free && !private_read_fast(b, i, t->tid)), 0))
         return pread_checked(t, i);
     private_fast(b, me, round, i);
     return b->private_cells[i];
@@ -1258,9 +1413,13 @@ static void grade_rounds(exec_block *b, int kind, int first, int last)
 }
 
 /* The warp of threads first..last has run the step: its rounds graded,
- * each thread's words counted and its rounds back to zero. */
+ * each thread's words counted and its rounds back to zero (a warp whose
+ * threads made no access, all their rounds 0: nothing to do). */
 static void grade_warp(exec_block *b, int first, int last)
 {
+    if (b->tallies[GLOBAL_READ][0].distinct == 0 && b->tallies[GLOBAL_WRITE][0].distinct == 0 &&
+        b->tallies[PRIVATE_ACCESS][0].distinct == 0)
+        return;
     for (int kind = 0; kind < N_KINDS; kind++)
         grade_rounds(b, kind, first, last);
     for (int t = first; t <= last; t++) {
@@ -1313,7 +1472,7 @@ static void run_steps(exec_block *b, long bid, long blocks)
     int l = b->threads;
     for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
         next_step(b);
-        exec_thread t = {0, l, bid, blocks, s, b};
+        exec_thread t = {0, l, bid, blocks, b->launch->numbers ? b->launch->numbers[s] : s, b};
         exec_step step = b->k->steps[s];
         void *args = b->args;
         for (int first = 0; first < l; first += b->warp) {
@@ -1356,7 +1515,8 @@ static block_figures sum_threads(exec_block *b)
         thread_record *th = &b->threads_of[i];
         double ops = th->ops;
         if (b->whole_costs)
-            ops += b->add_ops * th->counts[COUNT_ADDMOD] + b->mul_ops * th->counts[COUNT_MULMOD];
+            ops += b->add_ops * th->counts[COUNT_ADDMOD] + b->mul_ops * th->counts[COUNT_MULMOD] +
+                   th->counts[COUNT_PRIVATE];
         if (ops > span) {
             span = ops;
             memcpy(f.longest, th->counts, sizeof f.longest);
@@ -1446,6 +1606,8 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     b->private_written = calloc((size_t)k->private_words + 1, sizeof *b->private_written);
     b->private_step = calloc((size_t)k->private_words + 1, sizeof *b->private_step);
     b->threads_of = calloc((size_t)threads, sizeof *b->threads_of);
+    if (b->race_free)
+        grow_uses(b);
     b->trace = r->caches ? cache_trace_new(r->caches, b->warp) : NULL;
     b->rounds_cap = 1;
     grow_rounds(b, 8);
@@ -1459,6 +1621,7 @@ static void worker_end(exec_block *b)
     free(b->private_cells);
     free(b->private_written);
     free(b->private_step);
+    free(b->uses);
     free(b->threads_of);
     for (int kind = 0; kind < N_KINDS; kind++) {
         free(b->notes[kind]);
@@ -1656,6 +1819,15 @@ static void caches_launch(exec_run *r, const exec_kernel *k, long blocks, int th
     cache_launch_begin(r->caches, blocks, kernel_resident_blocks(&shape, &r->m), (double)k->private_words);
 }
 
+/* The shadows' stamps have run out: every shadow back to nobody, and the
+ * launch's stamp 1 (no stale stamp may pass for the present). */
+static void restamp_shadows(exec_run *r)
+{
+    for (int i = 0; i < r->n_arrays; i++)
+        memset(r->shadows[i], 0, sizeof *r->shadows[i] * (size_t)(r->arrays[i]->size > 0 ? r->arrays[i]->size : 1));
+    r->stamp = 1;
+}
+
 static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
 {
     if (r->raced)
@@ -1666,6 +1838,9 @@ static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int thre
     if (blocks > INT32_MAX - 1)
         return fail("program '%s', kernel '%s': %ld blocks; exec mode runs every block for real, at most %d "
                     "in one launch", r->dag->name, k->name, blocks, INT32_MAX - 1);
+    if (r->race_free && threads > SHADOW_THREADS)
+        return fail("program '%s', kernel '%s': %d threads per block; exec mode's race check names threads "
+                    "below %ld (a card runs at most 1024 a block)", r->dag->name, k->name, threads, SHADOW_THREADS);
     if (k->private_words < 0 || (double)k->private_words > r->m.z)
         return fail("program '%s', kernel '%s': declares %ld words of private memory, but Z = %g on machine '%s' "
                     "(rule: a thread-block must fit in the private memory of one SM)",
@@ -1687,12 +1862,14 @@ static int launch_failed(exec_run *r, const exec_kernel *k, const launch_state *
     return fail("%s", c->error ? c->error : "exec mode: a block failed");
 }
 
-static int launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args)
+static int launch(exec_run *r, const exec_kernel *k, const int *numbers, long blocks, int threads, void *args)
 {
     if (check_launch(r, k, blocks, threads) < 0)
         return -1;
     r->launch++;
-    launch_state ls = {.k = k, .blocks = blocks, .threads = threads, .args = args};
+    if (r->race_free && ++r->stamp > SHADOW_STAMPS)
+        restamp_shadows(r);
+    launch_state ls = {.k = k, .numbers = numbers, .blocks = blocks, .threads = threads, .args = args};
     ls.workers = r->caches ? 1 : blocks < r->threads ? (int)blocks : r->threads;
     if (r->caches)
         caches_launch(r, k, blocks, threads);
@@ -1719,19 +1896,28 @@ static int launch(exec_run *r, const exec_kernel *k, long blocks, int threads, v
         free(launched.runs);
         return -1;
     }
-    r->reports = realloc(r->reports, sizeof *r->reports * (size_t)r->dag->n);
+    if (r->dag->n > r->reports_cap) { /* twice the room: a run of many launches copies little */
+        r->reports_cap = r->reports_cap ? 2 * r->reports_cap : 64;
+        r->reports = realloc(r->reports, sizeof *r->reports * (size_t)r->reports_cap);
+    }
     r->reports[r->dag->n - 1] = rep;
     return 0;
 }
 
 int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args)
 {
+    return exec_launch_numbered(r, k, NULL, blocks, threads, args);
+}
+
+int exec_launch_numbered(exec_run *r, const exec_kernel *k, const int *numbers, long blocks, int threads,
+                         void *args)
+{
     if (r->here) {
         snprintf(r->here->kernel, sizeof r->here->kernel, "%s", k->name);
         r->here->launches++;
         r->here->launching = 1;
     }
-    int rc = launch(r, k, blocks, threads, args);
+    int rc = launch(r, k, numbers, blocks, threads, args);
     if (r->here)
         r->here->launching = 0;
     return rc;

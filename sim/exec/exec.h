@@ -207,6 +207,11 @@ gmem exec_alloc(exec_run *r, const char *name, long size);
  * after the previous launch (host order).  -1 with fail() on a broken rule. */
 int exec_launch(exec_run *r, const exec_kernel *k, long blocks, int threads, void *args);
 
+/* The same, t->step in step i being numbers[i] (a schedule's numbers,
+ * sim/exec/mcm_kernel.h; the messages name a step by it). */
+int exec_launch_numbered(exec_run *r, const exec_kernel *k, const int *numbers, long blocks, int threads,
+                         void *args);
+
 /* The launched kernels with their measured per-block costs (the run keeps
  * ownership; valid until exec_end), and their per-kernel reports. */
 const kernel_dag *exec_dag(const exec_run *r);

@@ -192,8 +192,10 @@ uint64_t mcm_seed(const mcm_params *p);
  * calls this), and this call of setup makes input number mcm_input's
  * result.  Input 0 is the one measured (exec mode) and timed (the card);
  * each other one is set up, launched and checked once more after it
- * (exec mode; its costs not reported) or before the timed rounds (the
- * card, untimed).  The point passes when every input's check does. */
+ * (exec mode; its costs not reported; in a sweep, at the first value of
+ * its last param only, for each value of the keys before it) or before
+ * the timed rounds (the card, untimed).  The point passes when every
+ * input's check does. */
 int mcm_input(const mcm_params *p, int inputs);
 
 /* A zeroed global array of `size` words (setup only). */

@@ -387,15 +387,16 @@ void mcm_set(gmem a, long i, word v)
 word mcm_get(gmem a, long i) { return host_access(a, i, PHASE_CHECK, "mcm_get") ? a->cells[i] : 0; }
 
 /* A launch of k whose steps are `steps` (k's own list, or its looped step
- * `steps` times). */
-static int launch(exec_run *run, const mcm_kernel *k, const exec_step *steps, int n_steps, long blocks,
-                  int threads, long private_words, void *args)
+ * `steps` times, or the steps its schedule lists, t->step in step i
+ * numbers[i]: else NULL). */
+static int launch(exec_run *run, const mcm_kernel *k, const exec_step *steps, const int *numbers, int n_steps,
+                  long blocks, int threads, long private_words, void *args)
 {
     if (here->phase != PHASE_LAUNCHES)
         return misused ? -1 : (misused = fail("mcm_launch of kernel '%s' in %s: kernels are launched in launches",
                                               k->name, phase_names[here->phase]));
     exec_kernel launched = {k->name, n_steps, steps, private_words};
-    return exec_launch(run, &launched, blocks, threads, args);
+    return exec_launch_numbered(run, &launched, numbers, blocks, threads, args);
 }
 
 /* The steps a schedule lists (MCM_KERNEL_SCHEDULE), each with its t->step. */
@@ -423,23 +424,6 @@ void mcm_step(mcm_schedule *s, exec_step step, int k)
     r->numbers[r->n++] = k;
 }
 
-/* A scheduled kernel's args in exec mode: the program's, and its record. */
-typedef struct scheduled_args {
-    void *args;
-    const mcm_steps_record *record;
-} scheduled_args;
-
-/* Step i of a scheduled kernel: the i-th step its schedule listed, with
- * t->step the number listed beside it. */
-static void scheduled_step(exec_thread *t, void *args)
-{
-    const scheduled_args *a = args;
-    int i = t->step;
-    t->step = a->record->numbers[i];
-    a->record->steps[i](t, a->args);
-    t->step = i;
-}
-
 static int launch_scheduled(exec_run *run, const mcm_kernel *k, long blocks, int threads, long private_words,
                             void *args)
 {
@@ -452,12 +436,7 @@ static int launch_scheduled(exec_run *run, const mcm_kernel *k, long blocks, int
                   record.n > MCM_STEPS_MAX ? "more than " : "", record.n > MCM_STEPS_MAX ? MCM_STEPS_MAX : record.n,
                   MCM_STEPS_MAX);
     } else {
-        exec_step *steps = malloc(sizeof *steps * (size_t)record.n);
-        for (int i = 0; i < record.n; i++)
-            steps[i] = scheduled_step;
-        scheduled_args wrapped = {args, &record};
-        rc = launch(run, k, steps, record.n, blocks, threads, private_words, &wrapped);
-        free(steps);
+        rc = launch(run, k, record.steps, record.numbers, record.n, blocks, threads, private_words, args);
     }
     free(record.steps);
     free(record.numbers);
@@ -471,7 +450,7 @@ int mcm_launch(exec_run *run, const mcm_kernel *k, long blocks, int threads, lon
                     "which says how many times its step runs", k->name);
     if (k->schedule)
         return launch_scheduled(run, k, blocks, threads, private_words, args);
-    return launch(run, k, k->steps, k->n_steps, blocks, threads, private_words, args);
+    return launch(run, k, k->steps, NULL, k->n_steps, blocks, threads, private_words, args);
 }
 
 int mcm_launch_steps(exec_run *run, const mcm_kernel *k, int steps, long blocks, int threads, long private_words,
@@ -486,7 +465,7 @@ int mcm_launch_steps(exec_run *run, const mcm_kernel *k, int steps, long blocks,
     exec_step *repeated = malloc(sizeof *repeated * (size_t)steps);
     for (int i = 0; i < steps; i++)
         repeated[i] = k->steps[0];
-    int rc = launch(run, k, repeated, steps, blocks, threads, private_words, args);
+    int rc = launch(run, k, repeated, NULL, steps, blocks, threads, private_words, args);
     free(repeated);
     return rc;
 }
@@ -514,12 +493,13 @@ static int run_input(const mcm_program_entry *e, mcm_params *p, exec_run *run)
 /* Input 0 on `run`, whose DAG the parent receives; then each other input
  * the program checks (mcm_input) on a run of its own, measured for
  * nothing. */
-static int run_phases(const mcm_program_entry *e, const vars *params, const machine *m, exec_run *run)
+static int run_phases(const mcm_program_entry *e, const vars *params, const machine *m, exec_run *run,
+                      int further_inputs)
 {
     mcm_params p = {params, m->seed, 0, 0};
     if (run_input(e, &p, run) < 0)
         return -1;
-    for (p.input = 1; p.input < p.inputs; p.input++) {
+    for (p.input = 1; further_inputs && p.input < p.inputs; p.input++) {
         exec_run *more = exec_process_extra_run(e->name);
         exec_set_race_free(more, 1);
         int rc = run_input(e, &p, more);
@@ -566,6 +546,7 @@ typedef struct user_point {
     char source[1024], so[1200];
     const vars *params;
     machine m;
+    int further_inputs; /* check the inputs after input 0 (mcm_input) */
 } user_point;
 
 /* The exec process's body: enter the filter, load the object, tighten
@@ -584,7 +565,7 @@ static int run_program(void *ctx, exec_whereabouts *where)
     exec_set_race_free(run, 1);
     if (table.blocks > 0)
         exec_set_stream(run, &table);
-    if (run_phases(e, u->params, &u->m, run) < 0) {
+    if (run_phases(e, u->params, &u->m, run, u->further_inputs) < 0) {
         char why[4096];
         snprintf(why, sizeof why, "%s", fail_message());
         char input[32] = "";
@@ -599,6 +580,12 @@ static int run_program(void *ctx, exec_whereabouts *where)
 
 int user_program_start(exec_process *x, const char *source, const vars *params, const machine *m, int threads)
 {
+    return user_program_start_inputs(x, source, params, m, threads, 1);
+}
+
+int user_program_start_inputs(exec_process *x, const char *source, const vars *params, const machine *m, int threads,
+                              int further_inputs)
+{
     user_point *u = calloc(1, sizeof *u);
     if (user_program_compile_as(source, m->issue_rate > 0, u->so, sizeof u->so) < 0) {
         free(u);
@@ -607,6 +594,7 @@ int user_program_start(exec_process *x, const char *source, const vars *params, 
     snprintf(u->source, sizeof u->source, "%s", source);
     u->params = params;
     u->m = *m;
+    u->further_inputs = further_inputs;
     return exec_process_start(x, source, phase_names, run_program, u, m, threads);
 }
 

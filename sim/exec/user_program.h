@@ -44,6 +44,11 @@ typedef struct exec_result {
  * if it could not start. */
 int user_program_start(exec_process *x, const char *source, const vars *params, const machine *m, int threads);
 
+/* The same, checking input 0 only (`further_inputs` 0) or every input
+ * the program checks (1: what user_program_start does; mcm_input). */
+int user_program_start_inputs(exec_process *x, const char *source, const vars *params, const machine *m, int threads,
+                              int further_inputs);
+
 /* Run the program in `source` (a path) at `params` on `m` in exec mode,
  * on every core, into *out; -1 with fail() naming the file and what went
  * wrong. */
