@@ -154,9 +154,11 @@ static double cached_transfer_cycles(const cache_sectors *s, const machine *m, i
     double sector = m->sector_words;
     int mixed = s->dram_reads > 0 && s->writebacks + s->partial_writebacks > 0;
     double dram = mixed && m->u_dram_mixed > 0 ? m->u_dram_mixed : m->u_dram;
-    if (!write)
-        return m->line_words * m->u_l1 * s->l1_wavefronts + fmax(sector * m->u * s->l2_reads, m->u_l2_request * s->l2_requests) +
-               fmax(sector * dram * s->dram_reads, m->u_dram_request * s->dram_requests);
+    if (!write) {
+        double l2 = fmax(sector * m->u * s->l2_reads, m->u_l2_request * s->l2_requests);
+        double from_dram = fmax(sector * dram * s->dram_reads, m->u_dram_request * s->dram_requests);
+        return m->line_words * m->u_l1 * s->l1_wavefronts + l2 + from_dram;
+    }
     double partial = m->u_dram_partial > 0 ? m->u_dram_partial : dram;
     return sector * (m->u * s->l2_writes + fmax(0, dram - m->u) * s->writebacks +
                      fmax(0, partial - m->u) * s->partial_writebacks);
