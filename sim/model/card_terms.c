@@ -155,9 +155,11 @@ static double cached_transfer_cycles(const cache_sectors *s, const machine *m, i
     int mixed = s->dram_reads > 0 && s->writebacks + s->partial_writebacks > 0;
     double dram = mixed && m->u_dram_mixed > 0 ? m->u_dram_mixed : m->u_dram;
     if (!write) {
-        double l2 = fmax(sector * m->u * s->l2_reads, m->u_l2_request * s->l2_requests);
-        double from_dram = fmax(sector * dram * s->dram_reads, m->u_dram_request * s->dram_requests);
-        return m->line_words * m->u_l1 * s->l1_wavefronts + l2 + from_dram;
+        /* each level's words, or its requests where they take longer (as
+         * words of a sector: without limits, the sum is the rule's alone) */
+        double l2 = fmax(m->u * s->l2_reads, m->u_l2_request * s->l2_requests / sector);
+        double from_dram = fmax(dram * s->dram_reads, m->u_dram_request * s->dram_requests / sector);
+        return m->line_words * m->u_l1 * s->l1_wavefronts + sector * (l2 + from_dram);
     }
     double partial = m->u_dram_partial > 0 ? m->u_dram_partial : dram;
     return sector * (m->u * s->l2_writes + fmax(0, dram - m->u) * s->writebacks +
