@@ -103,6 +103,22 @@ typedef struct step_use {
     int32_t slot, reader, reader2;
 } step_use;
 
+/* Thread tid reads the cell of use u: kept if it is the first or second
+ * thread to. */
+static inline void add_reader(step_use *u, int tid)
+{
+    if (u->reader < 0)
+        u->reader = tid;
+    else if (u->reader != tid && u->reader2 < 0)
+        u->reader2 = tid;
+}
+
+/* Whether a thread other than tid read the cell of use u in the step. */
+static inline int read_by_another(const step_use *u, int tid)
+{
+    return u->reader >= 0 && (u->reader != tid || u->reader2 >= 0);
+}
+
 /* Who touched a global cell in its launch (race-free runs; see "Races"):
  * one 64-bit word.  From the top: the launch's stamp (SHADOW_STAMP_BITS; 0
  * is nobody, and a stale stamp is nobody: the stamps wrap by clearing
@@ -129,6 +145,12 @@ static inline uint32_t shadow_block(cell_shadow s)
     return (uint32_t)(s >> SHADOW_BLOCK_SHIFT) & ((1u << SHADOW_BLOCK_BITS) - 1);
 }
 static inline int shadow_thread(cell_shadow s) { return (int)(s & SHADOW_THREADS); }
+
+/* The shadow of a cell block bid's thread tid touched first in launch `stamp`. */
+static inline cell_shadow shadow_of(uint64_t stamp, uint32_t bid, int tid)
+{
+    return stamp << SHADOW_STAMP_SHIFT | (uint64_t)bid << SHADOW_BLOCK_SHIFT | (uint64_t)tid;
+}
 
 /* A global cell's mark in a built-in run: the tag of the last step that
  * wrote it (0: none).  Each step of each block draws a tag, 16 bits of a
@@ -739,7 +761,7 @@ static int note_block(exec_thread *t, cell_shadow *s, int write, const char *nam
     exec_block *b = t->block;
     uint64_t stamp = b->run->stamp;
     uint32_t bid = (uint32_t)t->bid;
-    cell_shadow mine = stamp << SHADOW_STAMP_SHIFT | (uint64_t)bid << SHADOW_BLOCK_SHIFT | (uint64_t)t->tid;
+    cell_shadow mine = shadow_of(stamp, bid, t->tid);
     for (;;) {
         cell_shadow old = b->shared ? __atomic_load_n(s, __ATOMIC_RELAXED) : *s;
         int written = (old & SHADOW_WRITTEN) != 0;
@@ -827,10 +849,7 @@ static int32_t note_read(exec_thread *t, step_use *u, int global, const char *na
     if (u->slot >= 0 && b->log[u->slot].thread != tid)
         race(t, "block %ld: thread %d reads %s[%ld], which thread %d writes in the same step " RULE_STEP, t->bid,
              tid, name, i, b->log[u->slot].thread);
-    if (u->reader < 0)
-        u->reader = tid;
-    else if (u->reader != tid && u->reader2 < 0)
-        u->reader2 = tid;
+    add_reader(u, tid);
     return u->slot;
 }
 
@@ -840,7 +859,7 @@ static int32_t note_read(exec_thread *t, step_use *u, int global, const char *na
 static void note_write(exec_thread *t, const step_use *u, const char *name, long i)
 {
     int tid = t->tid;
-    if (u->reader >= 0 && (u->reader != tid || u->reader2 >= 0))
+    if (read_by_another(u, tid))
         race(t, "block %ld: thread %d writes %s[%ld], which thread %d reads in the same step " RULE_STEP, t->bid, tid,
              name, i, u->reader != tid ? u->reader : u->reader2);
 }
@@ -1112,8 +1131,7 @@ static inline word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
     uint64_t stamp = b->run->stamp;
     *taken = 0;
     if (sh >> SHADOW_STAMP_SHIFT != stamp) { /* the first touch of the launch: the block's */
-        cell_shadow mine = stamp << SHADOW_STAMP_SHIFT | (uint64_t)(uint32_t)t->bid << SHADOW_BLOCK_SHIFT |
-                           (uint64_t)t->tid;
+        cell_shadow mine = shadow_of(stamp, (uint32_t)t->bid, t->tid);
         if (!touch_set(b, s, sh, mine))
             return 0;
         sh = mine;
@@ -1126,10 +1144,7 @@ static inline word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
         step_use *u = global_use(b, &a->cells[i]);
         if (u->slot >= 0)
             return 0;
-        if (u->reader < 0)
-            u->reader = t->tid;
-        else if (u->reader != t->tid && u->reader2 < 0)
-            u->reader2 = t->tid;
+        add_reader(u, t->tid);
     }
     *taken = 1;
     return a->cells[i];
@@ -1145,13 +1160,13 @@ static inline int global_write_fast(exec_thread *t, gmem a, long i, word v)
     cell_shadow *s = &b->run->shadows[a->id][i];
     cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
     uint64_t stamp = b->run->stamp;
-    cell_shadow mine = stamp << SHADOW_STAMP_SHIFT | (uint64_t)(uint32_t)t->bid << SHADOW_BLOCK_SHIFT | (uint64_t)t->tid;
+    cell_shadow mine = shadow_of(stamp, (uint32_t)t->bid, t->tid);
     if (sh >> SHADOW_STAMP_SHIFT == stamp && (sh & ~(SHADOW_WRITTEN | SHADOW_THREADS)) != (mine & ~SHADOW_THREADS))
         return 0; /* shared, or another block's */
     if (sh != (mine | SHADOW_WRITTEN) && !touch_set(b, s, sh, mine | SHADOW_WRITTEN))
         return 0;
     step_use *u = global_use(b, &a->cells[i]);
-    if (u->slot >= 0 || (u->reader >= 0 && (u->reader != t->tid || u->reader2 >= 0)))
+    if (u->slot >= 0 || read_by_another(u, t->tid))
         return 0;
     u->slot = (int32_t)b->log_n;
     b->log[b->log_n++] = (logged_write){&a->cells[i], v, t->tid};
@@ -1233,10 +1248,7 @@ static inline int private_read_fast(exec_block *b, long i, int tid)
     step_use *u = &p->use;
     if (u->slot >= 0)
         return 0;
-    if (u->reader < 0)
-        u->reader = tid;
-    else if (u->reader != tid && u->reader2 < 0)
-        u->reader2 = tid;
+    add_reader(u, tid);
     return 1;
 }
 
