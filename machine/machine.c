@@ -41,6 +41,7 @@ void machine_defaults(machine *m)
     /* card terms: all off */
     m->cycles_plain = m->cycles_mulmod = m->cycles_addmod = m->cycles_private = m->cycles_barrier = 1;
     m->blocks_per_sm = 1;
+    m->l2_partitions = 1;
     m->launch = LAUNCH_STREAM;
 }
 
@@ -151,6 +152,7 @@ static const field fields[] = {
     NUMBER("read_latency_l1", read_latency_l1, 0),
     NUMBER("u_dram_partial", u_dram_partial, 0),
     NUMBER("dram_atom_words", dram_atom_words, 0),
+    WHOLE("l2_partitions", l2_partitions, 1, 64),
     NUMBER("u_l2_request", u_l2_request, 0),
     NUMBER("u_dram_request", u_dram_request, 0),
     NUMBER("read_latency", read_latency, 0),
@@ -408,7 +410,7 @@ static int validate_dmm_umm(const machine *m)
                            : m->sector_words != 0 ? "sector_words"
                            : m->l1_words != 0 || m->line_words != 0 || m->u_l1 != 0 || m->read_latency_l1 != 0 ||
                                    m->u_dram_partial != 0 || m->dram_atom_words != 0 || m->u_l2_request != 0 ||
-                                   m->u_dram_request != 0
+                                   m->u_dram_request != 0 || m->l2_partitions != 1
                                ? "l1_words"
                            : m->read_latency != 0 || m->read_latency_dram != 0 ? "read_latency"
                            : m->graph_launch_latency != 0 || m->graph_start_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"
@@ -429,9 +431,10 @@ static int validate_caches(const machine *m)
         return fail("machine '%s': l1_words = %g needs whole sectors in whole lines (sector_words = %g, "
                     "line_words = %g; rule: 1 <= sector_words <= line_words <= 32, line_words a multiple "
                     "of sector_words)", n, m->l1_words, s, line);
-    if (!(m->l2_words >= line))
+    if (!(m->l2_words >= line * m->l2_partitions))
         return fail("machine '%s': l1_words = %g needs an L2 behind it: l2_words = %g must hold at least "
-                    "one line of %g words", n, m->l1_words, m->l2_words, line);
+                    "one line of %g words in each of its l2_partitions = %d", n, m->l1_words, m->l2_words, line,
+                    m->l2_partitions);
     if (!(m->u_l1 > 0))
         return fail("machine '%s': l1_words = %g needs u_l1 > 0 (cycles per word the L1 serves)", n,
                     m->l1_words);

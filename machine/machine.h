@@ -95,6 +95,13 @@
  *                      brings the rest of its aligned atom of this many
  *                      words into the L2, each sector of it paid as a
  *                      sector from DRAM (0: a sector);
+ *   l2_partitions      the L2 is this many partitions of l2_words /
+ *                      l2_partitions each, partition k serving the SMs with
+ *                      sm mod l2_partitions = k and holding what they read:
+ *                      a line SMs of two partitions read is held in both; a
+ *                      word written lives in its writer's partition, which
+ *                      serves it to the others until it is written back
+ *                      (1, the default: one L2);
  *   launch             "stream" (launch_latency per kernel) or "graph"
  *                      (graph_launch_latency per kernel: the program is
  *                      replayed as a CUDA graph; graph_start_latency
@@ -123,6 +130,8 @@
  *   L1 hit latency (dependent loads)          -> read_latency_l1
  *   partial sectors written beyond the L2     -> u_dram_partial
  *   scattered sectors from DRAM cost as pairs -> dram_atom_words = 16 (64 bytes)
+ *   L2 partitions (documented; scattered lines every
+ *     SM reads: the L2 keeps half its size)   -> l2_partitions = 2
  *   scattered sectors, a line each, per cycle,
  *     whole card, from the L2, from DRAM       -> u_l2_request, u_dram_request
  *   L2 and DRAM latency (dependent loads)      -> read_latency, read_latency_dram
@@ -224,6 +233,7 @@ typedef struct machine {
     double read_latency_l1; /* cycles before a block's first word, from the L1 (with l1_words) */
     double u_dram_partial; /* cycles per word of a partial sector written back; 0 = u_dram */
     double dram_atom_words; /* words DRAM reads with a sector (with l1_words); 0 = a sector */
+    int l2_partitions;     /* the L2's partitions, each serving SMs sm % l2_partitions (with l1_words) */
     double u_l2_request, u_dram_request; /* cycles per line request the L2, DRAM serve; 0 = no limit */
     double read_latency, read_latency_dram; /* cycles before a block's first word arrives; 0 = the MCM */
     double graph_launch_latency; /* cycles per kernel launched inside a graph */

@@ -232,6 +232,97 @@ Test(cache, a_footprint_just_under_the_l2_is_read_again_from_it_and_just_over_fr
     cache_free(c);
 }
 
+/* ---- the L2's partitions ------------------------------------------------- */
+
+/* The small machine with its L2 in two partitions of 8 lines, SM 0 on
+ * partition 0 and SM 1 on partition 1, and an L1 of one line. */
+static machine two_partitions(void)
+{
+    machine m = small_card(2);
+    m.l2_partitions = 2;
+    m.l1_words = 32;
+    return m;
+}
+
+Test(cache, each_partition_holds_its_share_of_the_l2_for_its_sms)
+{
+    machine m = two_partitions();
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    cache *c = cache_new(&m);
+    cache_sectors under = sweep(c, 0, 8, 2, 1, 0); /* one block: SM 0, partition 0 */
+    cr_expect_eq(under.dram_reads, 8, "8 lines, one sector each, first pass");
+    cr_expect_eq(under.l2_reads, 8, "8 lines fit the 8 of partition 0");
+    cache_free(c);
+    c = cache_new(&m);
+    cache_sectors over = sweep(c, 0, 9, 2, 1, 0);
+    cr_expect_eq(over.dram_reads, 18, "9 lines in 8: every one read twice from DRAM, the other partition unused");
+    cr_expect_eq(over.l2_reads, 0);
+    cache_free(c);
+}
+
+Test(cache, a_line_read_by_sms_of_two_partitions_is_fetched_into_each)
+{
+    machine m = two_partitions();
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    const one_round r = {0, consecutive, 32}, rounds[2] = {r, r};
+    cache_sectors s[2];
+    launch_rounds(c, 1, rounds, 2, s); /* block b on SM b */
+    cr_expect_eq(s[0].dram_reads, 4, "SM 0 first: partition 0 fetches the line");
+    cr_expect_eq(s[1].dram_reads, 4, "SM 1: partition 1 has not got it, and a line read is not served across");
+    cr_expect_eq(s[1].l2_reads, 0);
+    cache_free(c);
+    m.l2_partitions = 1; /* one L2: the second SM meets the line there */
+    c = cache_new(&m);
+    launch_rounds(c, 1, rounds, 2, s);
+    cr_expect_eq(s[1].l2_reads, 4);
+    cr_expect_eq(s[1].dram_reads, 0);
+    cache_free(c);
+}
+
+Test(cache, a_word_written_on_one_partition_is_served_to_the_others_by_the_l2)
+{
+    machine m = two_partitions();
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    const long elsewhere[1] = {32 * 5};
+    const one_round write[2] = {{1, consecutive, 32}, {0, elsewhere, 1}};
+    const one_round read[2] = {{0, elsewhere, 1}, {0, consecutive, 32}};
+    cache_sectors s[2];
+    launch_rounds(c, 1, write, 2, s); /* SM 0 writes line 0 */
+    launch_rounds(c, 1, read, 2, s);  /* SM 1 reads it */
+    cr_expect_eq(s[1].l2_reads, 4, "the written words live in partition 0, which serves them");
+    cr_expect_eq(s[1].dram_reads, 0);
+    cache_free(c);
+}
+
+Test(cache, a_write_leaves_no_stale_copy_in_another_partition)
+{
+    machine m = two_partitions();
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    const long elsewhere[1] = {32 * 5};
+    const one_round read[2] = {{0, elsewhere, 1}, {0, consecutive, 32}};
+    const one_round write[2] = {{1, consecutive, 32}, {0, elsewhere, 1}};
+    cache_sectors s[2];
+    launch_rounds(c, 1, read, 2, s);  /* partition 1 holds line 0, clean */
+    launch_rounds(c, 1, write, 2, s); /* SM 0 writes it: partition 0 holds it, dirty */
+    cache_sectors evict = sweep(c, 100, 8, 1, 1, 0); /* SM 0 fills partition 0: line 0 written back */
+    cr_expect_eq(evict.writebacks, 4);
+    launch_rounds(c, 1, read, 2, s);  /* SM 1 reads line 0 again */
+    cr_expect_eq(s[1].dram_reads, 4, "partition 1's copy went stale at the write: DRAM has the words now");
+    cr_expect_eq(s[1].l2_reads, 0);
+    cache_free(c);
+}
+
+Test(cache, a_machine_needs_a_line_in_each_partition_of_its_l2)
+{
+    machine m = two_partitions();
+    m.l2_words = 32; /* one line for two partitions */
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "l2_partitions") != NULL, "%s", fail_message());
+}
+
 /* ---- writes ---------------------------------------------------------------- */
 
 /* Reads of lines 100.. as many as the L2 holds: every line there before is

@@ -98,6 +98,7 @@ static const row rows[] = {
     {MACHINE, "read_latency_l1", NOT_NUMBER, "-1", NULL},
     {MACHINE, "u_dram_partial", NOT_NUMBER, "-1", NULL},
     {MACHINE, "dram_atom_words", NOT_NUMBER, "-1", NULL},
+    {MACHINE, "l2_partitions", NOT_NUMBER, "0", NULL},
     {MACHINE, "u_l2_request", NOT_NUMBER, "-1", NULL},
     {MACHINE, "u_dram_request", NOT_NUMBER, "-1", NULL},
     {MACHINE, "read_latency", NOT_NUMBER, "-1", NULL},

@@ -135,6 +135,12 @@ static const fact FACTS[] = {
      "what pairs of them cost (gmem_random_sector_read_card 16.1 sectors a cycle, gmem_random_pair_read_card "
      "31.7, H100 2026-11-26d), and Nsight Compute counts 1.78 DRAM sectors per L2 miss of user-gather at "
      "m = 2^24 (validate/notes/profiles/caches-h100-ncu.txt)"},
+    {"l2_partitions", 2,
+     "the L2 is two partitions, each caching the data the SMs of the GPCs attached to it access (NVIDIA's "
+     "A100 and H100 whitepapers); Nsight Compute: scattered sectors whose lines SMs of both read keep 16 MiB "
+     "in the L2 (99.7 % hits) but not 32 MiB (59 %), whole lines each SM reads alone keep 32 MiB (DRAM reads "
+     "the footprint once), and a stream each SM re-reads alone keeps 48 MiB "
+     "(validate/notes/profiles/l2-partitions-h100.txt; gmem_reread_card_*)"},
     {"private_port", 1,
      "shared-memory banks beside the arithmetic: Z/pZ multiply-adds reading shared memory run at "
      "0.97 of their rate from registers until the banks are full (mac_*_per_sm_cycle, H100 "

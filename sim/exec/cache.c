@@ -223,7 +223,8 @@ struct cache {
     uint32_t sector_words_mask[32]; /* the words of sector s of a line */
     uint32_t atom_words_mask[32];   /* the words DRAM moves with sector s (its atom) */
     double l1_words;
-    line_set l2;
+    line_set *l2;                  /* the L2's partitions: SM sm is attached to l2[sm % parts] */
+    int parts;
     line_set *l1;                  /* per SM; lines NULL until the SM is first used */
     uint64_t *l1_launch;           /* per SM: the launch whose lines its L1 holds */
     uint64_t launch;               /* launches begun so far */
@@ -264,8 +265,11 @@ cache *cache_new(const machine *m)
             c->atom_words_mask[s] |= c->sector_words_mask[k];
     }
     c->l1_words = m->l1_words;
-    double l2_lines = floor(m->l2_words / m->line_words);
-    set_init(&c->l2, l2_lines > INT32_MAX / 4 ? INT32_MAX / 4 : (int32_t)l2_lines);
+    c->parts = m->l2_partitions > 1 ? (int)m->l2_partitions : 1;
+    double l2_lines = floor(m->l2_words / m->line_words / c->parts);
+    c->l2 = grow(NULL, sizeof *c->l2 * (size_t)c->parts);
+    for (int k = 0; k < c->parts; k++)
+        set_init(&c->l2[k], l2_lines > INT32_MAX / 4 ? INT32_MAX / 4 : (int32_t)l2_lines);
     c->l1 = grow(NULL, sizeof *c->l1 * (size_t)c->sms);
     memset(c->l1, 0, sizeof *c->l1 * (size_t)c->sms);
     c->l1_launch = grow(NULL, sizeof *c->l1_launch * (size_t)c->sms);
@@ -277,7 +281,9 @@ void cache_free(cache *c)
 {
     if (!c)
         return;
-    set_free(&c->l2);
+    for (int k = 0; k < c->parts; k++)
+        set_free(&c->l2[k]);
+    free(c->l2);
     for (int i = 0; i < c->sms; i++)
         if (c->l1[i].lines)
             set_free(&c->l1[i]);
@@ -323,17 +329,25 @@ static void write_back(const cache *c, const line *l, cache_sectors *out)
     }
 }
 
-/* The L2's line for `tag`, made if it holds none (evicting, with its write-backs). */
-static int32_t l2_line(cache *c, uint64_t tag, cache_sectors *out)
+/* The L2 partition that serves SM sm; for the host's copies (sm < 0),
+ * the one the line's address falls in. */
+static line_set *l2_of(cache *c, int sm, uint64_t tag)
 {
-    int32_t i = set_find(&c->l2, tag);
+    return &c->l2[sm >= 0 ? sm % c->parts : (int)((tag & ~INPUT_COPY) % (uint64_t)c->parts)];
+}
+
+/* The line for `tag` of L2 partition l2, made if it holds none (evicting,
+ * with its write-backs). */
+static int32_t l2_line(cache *c, line_set *l2, uint64_t tag, cache_sectors *out)
+{
+    int32_t i = set_find(l2, tag);
     if (i >= 0) {
-        set_use(&c->l2, i);
+        set_use(l2, i);
         return i;
     }
     line evicted;
     int was;
-    i = set_add(&c->l2, tag, &evicted, &was);
+    i = set_add(l2, tag, &evicted, &was);
     if (was)
         write_back(c, &evicted, out);
     return i;
@@ -379,8 +393,31 @@ static uint32_t dram_fetch(const cache *c, uint32_t held, uint32_t missing)
     return missing | (atoms & ~whole_sectors(c, held, atoms));
 }
 
+/* Partition k's line for `tag` when k is not l2, or NULL. */
+static line *line_elsewhere(cache *c, int k, const line_set *l2, uint64_t tag)
+{
+    int32_t i = &c->l2[k] == l2 ? -1 : set_find(&c->l2[k], tag);
+    return i >= 0 ? &c->l2[k].lines[i] : NULL;
+}
+
+/* The sectors of `sectors` (their words) in which another partition than
+ * l2 holds words written and not yet written back: the L2 serves them
+ * (its partitions keep the written words coherent). */
+static uint32_t dirty_elsewhere(cache *c, const line_set *l2, uint64_t tag, uint32_t sectors)
+{
+    uint32_t dirty = 0;
+    for (int k = 0; k < c->parts && sectors; k++) {
+        const line *other = line_elsewhere(c, k, l2, tag);
+        if (other)
+            dirty |= other->dirty;
+    }
+    return sectors & sectors_of(c, dirty);
+}
+
 /* SM sm reads the words `words` of line `tag`: each sector they touch is
- * served by the L1, or the L2, or DRAM, and filled on the way back.
+ * served by the L1, or its partition of the L2, or DRAM, and filled on the
+ * way back; a sector written by an SM of another partition, and not yet
+ * written back, is the L2's too.
  * A sector DRAM serves comes with the rest of its atom (dram_atom_words),
  * which fills the L2 too.  Counts the L2's and DRAM's sectors, and the
  * line's request to each (a request: one line of one round), to out;
@@ -396,16 +433,18 @@ static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_secto
     if (from_l1 && *deepest < LEVEL_L1)
         *deepest = LEVEL_L1;
     if (missed) {
-        int32_t j = l2_line(c, tag, out);
-        uint32_t have = c->l2.lines[j].have;
+        line_set *l2 = l2_of(c, sm, tag);
+        int32_t j = l2_line(c, l2, tag, out);
+        uint32_t have = l2->lines[j].have;
         uint32_t from_l2 = whole_sectors(c, have, missed);
+        from_l2 |= dirty_elsewhere(c, l2, tag, missed & ~from_l2);
         uint32_t fetched = dram_fetch(c, have, missed & ~from_l2);
         int dram = count_sectors(c, fetched);
         out->l2_reads += count_sectors(c, from_l2);
         out->dram_reads += dram;
         out->l2_requests += from_l2 != 0;
         out->dram_requests += dram != 0;
-        c->l2.lines[j].have |= missed | fetched;
+        l2->lines[j].have |= missed | fetched;
         cache_level level = dram ? LEVEL_DRAM : LEVEL_L2;
         if (*deepest < level)
             *deepest = level;
@@ -422,8 +461,9 @@ static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_secto
     return count_sectors(c, from_l1);
 }
 
-/* SM sm (-1: none) writes the words `words` of line `tag`: the sectors
- * they touch leave the SM's L1 and the words join the L2's line, dirty.
+/* SM sm (-1: the host) writes the words `words` of line `tag`: the
+ * sectors they touch leave the SM's L1 and the words join the line of its
+ * L2 partition, dirty, leaving every other partition's copy of them.
  * Counts the sectors written to out (NULL: not counted). */
 static void write_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sectors *out)
 {
@@ -432,9 +472,17 @@ static void write_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sec
     int32_t i = l1 ? set_find(l1, tag) : -1;
     if (i >= 0)
         l1->lines[i].have &= ~sectors;
-    int32_t j = l2_line(c, tag, out);
-    c->l2.lines[j].have |= words;
-    c->l2.lines[j].dirty |= words;
+    line_set *l2 = l2_of(c, sm, tag);
+    int32_t j = l2_line(c, l2, tag, out);
+    l2->lines[j].have |= words;
+    l2->lines[j].dirty |= words;
+    for (int k = 0; k < c->parts; k++) { /* the other partitions' copies of these words are stale */
+        line *other = line_elsewhere(c, k, l2, tag);
+        if (other) {
+            other->have &= ~words;
+            other->dirty &= ~words;
+        }
+    }
     if (out)
         out->l2_writes += count_sectors(c, sectors);
 }
@@ -445,8 +493,9 @@ void cache_restore_array(cache *c, int array, long words)
         long in_line = words - first < c->line_words ? words - first : c->line_words;
         uint32_t mask = in_line == 32 ? 0xffffffffu : (1u << in_line) - 1, sectors = sectors_of(c, mask);
         uint64_t tag = line_tag(c, array, first);
-        int32_t j = l2_line(c, tag | INPUT_COPY, NULL); /* the copy reads its input's sectors */
-        c->l2.lines[j].have |= sectors;
+        line_set *l2 = l2_of(c, -1, tag | INPUT_COPY);
+        int32_t j = l2_line(c, l2, tag | INPUT_COPY, NULL); /* the copy reads its input's sectors */
+        l2->lines[j].have |= sectors;
         write_line(c, -1, tag, mask, NULL); /* and writes the array's words */
     }
 }

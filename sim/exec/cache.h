@@ -1,7 +1,8 @@
 /*
  * cache.h — the memory between the SM and DRAM, simulated from the
- * addresses exec mode's kernels touch: an L1 per SM, one L2 shared by
- * every SM, DRAM behind (a machine with l1_words > 0; machine.h).
+ * addresses exec mode's kernels touch: an L1 per SM, an L2 of
+ * l2_partitions partitions, DRAM behind (a machine with l1_words > 0;
+ * machine.h).
  *
  * What it keeps true (the card's documented behaviour; the sources are in
  * validate/notes/cache-hierarchy.md):
@@ -15,6 +16,11 @@
  *     of DRAM, which moves it with the rest of its atom (dram_atom_words,
  *     64 bytes on the H100: two sectors) into the L2; both caches keep
  *     their least recently used lines;
+ *   - the L2 is l2_partitions partitions (two on the H100), SM sm asking
+ *     partition sm mod l2_partitions, each fetching from DRAM what it
+ *     lacks, so a line SMs of two partitions read is held in both; a word
+ *     written lives in its writer's partition, leaving the others' copies,
+ *     and that partition serves it to every SM until it is written back;
  *   - stores go through to the L2 and allocate nothing in the L1: a
  *     sector stored drops out of its SM's L1.  The L2 writes back: a
  *     stored sector stays there, dirty, its words merged with the words
