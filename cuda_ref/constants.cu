@@ -769,6 +769,110 @@ static double graph_of_one_us(void)
     return graph_replay_us(&job, 201);
 }
 
+/* The graph of one kernel as the cases' protocol meets it (cuda_common.cuh,
+ * bench_series), the median of `rounds` rounds: with fresh, each round
+ * captures and instantiates the graph anew and replays it once untimed
+ * (else one graph, uploaded once, as graph_replay_us); with copy, a
+ * device-to-device copy of `words` words and cudaDeviceSynchronize come
+ * before each replay (the protocol's restore of the inputs); the round's
+ * last replay is timed between two events. */
+static double graph_round_us(const graph_job *job, int fresh, int copy, uint32_t *dst, const uint32_t *src,
+                             size_t words, int rounds)
+{
+    cudaStream_t stream;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec = NULL;
+    cudaEvent_t start, stop;
+    double *us = (double *)malloc(sizeof *us * rounds);
+    if (!us) {
+        fprintf(stderr, "constants: out of host memory\n");
+        exit(1);
+    }
+    CUDA_CHECK(cudaStreamCreate(&stream));
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int r = -1; r < rounds; r++) { /* r = -1: a warm-up round */
+        if (fresh || r == -1) {
+            CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+            job->capture(job->ctx, stream);
+            CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+            CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+            CUDA_CHECK(cudaGraphDestroy(graph));
+            if (copy)
+                CUDA_CHECK(cudaMemcpyAsync(dst, src, words * sizeof *dst, cudaMemcpyDeviceToDevice, stream));
+            CUDA_CHECK(cudaDeviceSynchronize());
+            CUDA_CHECK(cudaGraphLaunch(exec, stream)); /* the upload, untimed */
+        }
+        if (copy)
+            CUDA_CHECK(cudaMemcpyAsync(dst, src, words * sizeof *dst, cudaMemcpyDeviceToDevice, stream));
+        CUDA_CHECK(cudaDeviceSynchronize());
+        float ms = 0.0f;
+        CUDA_CHECK(cudaEventRecord(start, stream));
+        CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        CUDA_CHECK(cudaEventRecord(stop, stream));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        if (r >= 0)
+            us[r] = ms * 1e3;
+        if (fresh || r == rounds - 1)
+            CUDA_CHECK(cudaGraphExecDestroy(exec));
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    double median = median_of(us, rounds);
+    free(us);
+    return median;
+}
+
+static void capture_one_touch(void *ctx, cudaStream_t stream)
+{
+    capture_kernels((const graph_kernels *)ctx, 1, stream);
+}
+
+/* A graph's start as the cases' protocol meets it, taken apart: one empty
+ * kernel, and one touch_kernel of a block of 256 threads per SM, each
+ * steady (launch_graph_one's way), after a copy, fresh, and both (the
+ * protocol); graph_start_protocol = graph_one_empty_protocol -
+ * launch_graph, the start the cases' graph times carry. */
+static void measure_graph_protocol(int sms, double graph_us)
+{
+    const size_t copy_words = 16384; /* 64 KiB, the inputs of a small point */
+    uint32_t *src = dev_alloc_u32(copy_words), *dst = dev_alloc_u32(copy_words);
+    CUDA_CHECK(cudaMemset(src, 0, copy_words * sizeof *src));
+    graph_kernels touch = {(unsigned)sms, NULL, NULL};
+    CUDA_CHECK(cudaMalloc(&touch.ping, (size_t)sms * 256 * sizeof(uint32_t)));
+    CUDA_CHECK(cudaMalloc(&touch.pong, (size_t)sms * 256 * sizeof(uint32_t)));
+    const graph_job jobs[2] = {{capture_one_empty, NULL, NULL}, {capture_one_touch, NULL, &touch}};
+    static const char *const kernel[2] = {"empty", "touch"};
+    static const char *const what[2] = {"one empty kernel (1 block of 32 threads)",
+                                        "one touch_kernel (1 block of 256 threads per SM)"};
+    static const char *const way[4] = {"steady", "copy", "fresh", "protocol"};
+    static const char *const how[4] = {
+        "one graph replayed, each replay alone (launch_graph_one's way)",
+        "the same, each replay after a 64 KiB device-to-device copy and cudaDeviceSynchronize",
+        "a graph captured, instantiated and replayed once untimed each round, then timed",
+        "both: a fresh graph each round, the copy before each replay (cuda_common.cuh's protocol)"};
+    double empty_protocol = 0;
+    for (int k = 0; k < 2; k++)
+        for (int w = 0; w < 4; w++) {
+            double us = graph_round_us(&jobs[k], w >= 2, w % 2 == 1, dst, src, copy_words, 101);
+            char name[64], text[300];
+            snprintf(name, sizeof name, "graph_one_%s_%s", kernel[k], way[w]);
+            snprintf(text, sizeof text, "a graph of %s, cudaGraphLaunch between two events, median of 101 "
+                     "rounds: %s", what[k], how[w]);
+            print_row(name, us, "us", text);
+            if (k == 0 && w == 3)
+                empty_protocol = us;
+        }
+    print_row("graph_start_protocol", empty_protocol - graph_us, "us",
+              "graph_one_empty_protocol - launch_graph: a graph's start as the cases' protocol meets it");
+    CUDA_CHECK(cudaFree(src));
+    CUDA_CHECK(cudaFree(dst));
+    CUDA_CHECK(cudaFree(touch.ping));
+    CUDA_CHECK(cudaFree(touch.pong));
+}
+
 /* The dependent chain's kernel time, and a check that every kernel ran:
  * after 2000 + 2000·REPEATS + ... increments each word is a known count. */
 static double launch_graph_touch_us(int sms)
@@ -1927,6 +2031,7 @@ int main(int argc, char **argv)
               "a graph of one empty kernel, cudaGraphLaunch between two events, median of 201 replays");
     print_row("graph_start", one_us - graph_us, "us",
               "launch_graph_one - launch_graph: a graph's start, beyond its kernels");
+    measure_graph_protocol(sms, graph_us);
     measure_kernel_boundary(sms, &rng);
     print_row("launch_sync_roundtrip", rt, "us",
               "empty kernel launch + cudaDeviceSynchronize, host clock");
