@@ -425,6 +425,27 @@ Test(stream, few_warps_wait_for_latency_many_for_the_issue_slots)
     }
 }
 
+Test(stream, the_l1s_wavefronts_are_a_pipe_beside_the_issue_slots)
+{
+    /* the counted block ran through the caches: 600 wavefronts the L1
+     * served, 10 sectors the L2 did.  With u_l1 = 1/32 a wavefront (a
+     * line of 32 words) is one cycle: 600 cycles against 800 / 4 = 200 of
+     * issue, so the L1 bounds the work; the reads keep the L2's 10 · 8 · U */
+    machine m = test_cache_machine(1, 1, 128, 512);
+    m.u_l1 = 1.0 / 32;
+    m.issue_rate = 4;
+    block_cost c = counted_block();
+    c.sectors.measured = 1;
+    c.sectors.l1_wavefronts = 600;
+    c.sectors.l2_reads = 10;
+    cr_expect_float_eq(block_work_cycles(&c, &m), 600, 1e-9);
+    cr_expect_float_eq(block_transfer_cycles(&c, 256, &m, m.u, 0), 80, 1e-9);
+    c.sectors.l1_wavefronts = 100; /* now the issue slots: 200 */
+    cr_expect_float_eq(block_work_cycles(&c, &m), 200, 1e-9);
+    m.issue_rate = 0; /* the paper's costs: the wavefronts are the reads' */
+    cr_expect_float_eq(block_transfer_cycles(&c, 256, &m, m.u, 0), 100 + 80, 1e-9);
+}
+
 /* ---- the term off -------------------------------------------------------- */
 
 Test(stream, with_no_issue_rate_a_counted_block_costs_what_it_did)

@@ -55,10 +55,26 @@ static double bank_cycles(const block_cost *c, const machine *m)
     return lanes > 0 ? (accesses + m->warp * c->bank_conflicts) / lanes : 0;
 }
 
-/* The SM's issue slots, and each pipe at its own rate (kernel_dag.h). */
+/* The block ran through the caches and the machine has them. */
+static int served_by_caches(const block_cost *c, const machine *m)
+{
+    return c->sectors.measured && machine_caches(m);
+}
+
+/* The cycles of the L1's wavefronts (a line's worth each, kernel_dag.h). */
+static double l1_wavefront_cycles(const cache_sectors *s, const machine *m)
+{
+    return m->line_words * m->u_l1 * s->l1_wavefronts;
+}
+
+/* The SM's issue slots, and each pipe at its own rate (kernel_dag.h): the
+ * L1's data path is one of them, serving the wavefronts of the loads the
+ * stream issues while the slots issue the rest. */
 static double stream_work_cycles(const block_cost *c, const machine *m)
 {
     double t = c->stream_work / m->issue_rate;
+    if (served_by_caches(c, m))
+        t = fmax(t, l1_wavefront_cycles(&c->sectors, m));
     const int pipes[] = {OP_MULMOD, OP_ADDMOD};
     for (int i = 0; i < 2; i++) {
         double lanes = class_lanes(m, pipes[i]);
@@ -130,12 +146,6 @@ double kernel_read_latency(const kernel *k, const machine *m)
     return kernel_beyond_l2(k, m) && m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
 }
 
-/* The block ran through the caches and the machine has them. */
-static int served_by_caches(const block_cost *c, const machine *m)
-{
-    return c->sectors.measured && machine_caches(m);
-}
-
 double block_read_latency(const kernel *k, const block_cost *c, const machine *m)
 {
     if (!served_by_caches(c, m))
@@ -148,8 +158,10 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
     }
 }
 
-/* The rule of kernel_dag.h for a block that ran through the caches. */
-static double cached_transfer_cycles(const cache_sectors *s, const machine *m, int write)
+/* The rule of kernel_dag.h for a block that ran through the caches; the
+ * L1's wavefronts are the read's unless the instruction stream is charged
+ * (then they are a pipe of the work: stream_work_cycles). */
+static double cached_transfer_cycles(const cache_sectors *s, const machine *m, int write, int l1_in_work)
 {
     double sector = m->sector_words;
     int mixed = s->dram_reads > 0 && s->writebacks + s->partial_writebacks > 0;
@@ -159,7 +171,7 @@ static double cached_transfer_cycles(const cache_sectors *s, const machine *m, i
          * words of a sector: without limits, the sum is the rule's alone) */
         double l2 = fmax(m->u * s->l2_reads, m->u_l2_request * s->l2_requests / sector);
         double from_dram = fmax(dram * s->dram_reads, m->u_dram_request * s->dram_requests / sector);
-        return m->line_words * m->u_l1 * s->l1_wavefronts + sector * (l2 + from_dram);
+        return (l1_in_work ? 0 : l1_wavefront_cycles(s, m)) + sector * (l2 + from_dram);
     }
     double partial = m->u_dram_partial > 0 ? m->u_dram_partial : dram;
     return sector * (m->u * s->l2_writes + fmax(0, dram - m->u) * s->writebacks +
@@ -169,7 +181,7 @@ static double cached_transfer_cycles(const cache_sectors *s, const machine *m, i
 double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write)
 {
     if (served_by_caches(c, m))
-        return cached_transfer_cycles(&c->sectors, m, write);
+        return cached_transfer_cycles(&c->sectors, m, write, stream_charged(c, m));
     double coalesced = write ? c->writes : c->reads;
     double scattered = write ? c->uncoalesced_writes : c->uncoalesced_reads;
     if (!(m->sector_words > 0))

@@ -32,9 +32,12 @@
  *                 for each instruction's operands, a Z/pZ multiplication
  *                 its whole latency;
  *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
- *                 work_ops[addmod]/lanes_addmod, banks): the SM issues at
- *                 most issue_rate warp instructions a cycle, and no pipe
- *                 goes faster than its own rate.
+ *                 work_ops[addmod]/lanes_addmod, banks, line_words·u_l1·
+ *                 l1_wavefronts): the SM issues at most issue_rate warp
+ *                 instructions a cycle, and no pipe goes faster than its
+ *                 own rate, the L1's data path among them (a block that
+ *                 ran through the caches; its reads then leave the L1's
+ *                 wavefronts out, block_transfer_cycles).
  * A block not counted (the built-in case studies, a run file's kernels)
  * keeps the rule above.  With issue_rate = 0 the stream is never read.
  */
@@ -98,7 +101,11 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
  * D is u_dram_mixed (when > 0) for a block whose DRAM traffic both reads
  * and writes back, else u_dram.  A sector read from DRAM thus costs D in
  * all, and a sector written and later written back D too, which are the
- * microbenchmarks' streams (validate/notes/cache-hierarchy.md). */
+ * microbenchmarks' streams (validate/notes/cache-hierarchy.md).  Where the
+ * machine charges the block's instruction stream (issue_rate > 0), the
+ * L1's wavefronts leave the reads and join the work as a pipe of their
+ * own (block_work_cycles): the loads that make them are instructions the
+ * stream counts, and the L1 serves them while the SM issues the rest. */
 double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write);
 
 #endif
