@@ -82,9 +82,10 @@ static const term TERMS[] = {
     {"read_latency_l1", "l1_load_latency", AS_IS, "a dependent global load served by the L1, one thread", CACHES},
     {"u_dram_partial", "gmem_partial_write_card", SECTOR_RATE_TO_U,
      "cycles per word per SM of sectors written one word each and written back to DRAM, all SMs", CACHES},
-    {"u_l2_request", "gmem_random_sector_read_l2_cached_card", CARD_RATE_TO_U,
-     "cycles per request per SM the L2 serves at most: one sector of each of 32 lines a warp's round, cached "
-     "loads, in a scattered order over 8 MiB, all SMs", OFF},
+    {"u_l2_request", "gmem_random_sector_read_l2_card", CARD_RATE_TO_U,
+     "cycles per request per SM the L2 serves at most: one sector of each of 32 lines a warp's round, L2-only "
+     "loads (with cached ones the L1s serve 43 % of the sectors of this 8 MiB), in a scattered order, all SMs",
+     OFF},
     {"u_dram_request", "gmem_random_sector_read_card", CARD_RATE_TO_U,
      "cycles per request per SM DRAM serves at most: one sector of each of 32 lines a warp's round, in a "
      "scattered order over 1 GiB, all SMs", OFF},
