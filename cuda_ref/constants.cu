@@ -1648,7 +1648,8 @@ static void measure_scattered(int sms, double mhz, uint32_t *buf, uint32_t *sink
          "one word of each 32-byte sector of 8 MiB read (L2-only loads) in a scattered order, a warp's "
          "round 32 sectors of 32 lines, 16 passes", 18, 1, 16, 0},
         {"gmem_random_sector_read_l2_cached_card",
-         "the same with cached loads (ld.ca: each round 32 lines the L1 misses)", 18, 1, 16, 1},
+         "the same with cached loads (ld.ca; each sector read by one thread at every pass: the L1s serve about "
+         "43 % of them, Nsight Compute)", 18, 1, 16, 1},
         {"gmem_random_pair_read_l2_card",
          "the same (L2-only), 64-byte chunks: two lanes read the two sectors of one", 17, 2, 16, 0},
         {"gmem_random_line_read_l2_card",
