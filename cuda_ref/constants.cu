@@ -695,44 +695,64 @@ typedef struct graph_job {
     void *ctx;
 } graph_job;
 
+/* The job's graph, captured on `stream` and instantiated. */
+static cudaGraphExec_t capture_graph(const graph_job *job, cudaStream_t stream)
+{
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    job->capture(job->ctx, stream);
+    CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CUDA_CHECK(cudaGraphDestroy(graph));
+    return exec;
+}
+
+/* Microseconds of one replay of exec between two events around cudaGraphLaunch. */
+static double timed_replay_us(cudaGraphExec_t exec, cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop)
+{
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventRecord(start, stream));
+    CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    CUDA_CHECK(cudaEventRecord(stop, stream));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    return ms * 1e3;
+}
+
+static double *host_doubles(int count)
+{
+    double *v = (double *)malloc(sizeof(double) * (size_t)count);
+    if (!v) {
+        fprintf(stderr, "constants: out of host memory\n");
+        exit(1);
+    }
+    return v;
+}
+
 /* The median microseconds of `replays` replays of the job's graph, each
  * between two events around cudaGraphLaunch on an idle stream, after one
  * untimed replay (the first launch of a graph uploads it). */
 static double graph_replay_us(const graph_job *job, int replays)
 {
     cudaStream_t stream;
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
     cudaEvent_t start, stop;
-    double *us = (double *)malloc(sizeof *us * replays);
-    if (!us) {
-        fprintf(stderr, "constants: out of host memory\n");
-        exit(1);
-    }
+    double *us = host_doubles(replays);
     CUDA_CHECK(cudaStreamCreate(&stream));
-    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    job->capture(job->ctx, stream);
-    CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    cudaGraphExec_t exec = capture_graph(job, stream);
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int r = -1; r < replays; r++) {   /* r = -1: the upload */
-        float ms = 0.0f;
         CUDA_CHECK(cudaStreamSynchronize(stream));
-        CUDA_CHECK(cudaEventRecord(start, stream));
-        CUDA_CHECK(cudaGraphLaunch(exec, stream));
-        CUDA_CHECK(cudaEventRecord(stop, stream));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        double t = timed_replay_us(exec, stream, start, stop);
         if (r >= 0)
-            us[r] = ms * 1e3;
+            us[r] = t;
         if (job->after)
             job->after(job->ctx);
     }
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaGraphExecDestroy(exec));
-    CUDA_CHECK(cudaGraphDestroy(graph));
     CUDA_CHECK(cudaStreamDestroy(stream));
     double median = median_of(us, replays);
     free(us);
@@ -780,24 +800,15 @@ static double graph_round_us(const graph_job *job, int fresh, int copy, uint32_t
                              size_t words, int rounds)
 {
     cudaStream_t stream;
-    cudaGraph_t graph;
     cudaGraphExec_t exec = NULL;
     cudaEvent_t start, stop;
-    double *us = (double *)malloc(sizeof *us * rounds);
-    if (!us) {
-        fprintf(stderr, "constants: out of host memory\n");
-        exit(1);
-    }
+    double *us = host_doubles(rounds);
     CUDA_CHECK(cudaStreamCreate(&stream));
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int r = -1; r < rounds; r++) { /* r = -1: a warm-up round */
         if (fresh || r == -1) {
-            CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-            job->capture(job->ctx, stream);
-            CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-            CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-            CUDA_CHECK(cudaGraphDestroy(graph));
+            exec = capture_graph(job, stream);
             if (copy)
                 CUDA_CHECK(cudaMemcpyAsync(dst, src, words * sizeof *dst, cudaMemcpyDeviceToDevice, stream));
             CUDA_CHECK(cudaDeviceSynchronize());
@@ -806,14 +817,9 @@ static double graph_round_us(const graph_job *job, int fresh, int copy, uint32_t
         if (copy)
             CUDA_CHECK(cudaMemcpyAsync(dst, src, words * sizeof *dst, cudaMemcpyDeviceToDevice, stream));
         CUDA_CHECK(cudaDeviceSynchronize());
-        float ms = 0.0f;
-        CUDA_CHECK(cudaEventRecord(start, stream));
-        CUDA_CHECK(cudaGraphLaunch(exec, stream));
-        CUDA_CHECK(cudaEventRecord(stop, stream));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        double t = timed_replay_us(exec, stream, start, stop);
         if (r >= 0)
-            us[r] = ms * 1e3;
+            us[r] = t;
         if (fresh || r == rounds - 1)
             CUDA_CHECK(cudaGraphExecDestroy(exec));
     }
