@@ -82,10 +82,10 @@ static const term TERMS[] = {
     {"read_latency_l1", "l1_load_latency", AS_IS, "a dependent global load served by the L1, one thread", CACHES},
     {"u_dram_partial", "gmem_partial_write_card", SECTOR_RATE_TO_U,
      "cycles per word per SM of sectors written one word each and written back to DRAM, all SMs", CACHES},
-    {"u_l2_request", "gmem_random_sector_read_l2_card", CARD_RATE_TO_U,
-     "cycles per request per SM the L2 serves at most: one sector of each of 32 lines a warp's round, L2-only "
-     "loads (with cached ones the L1s serve 43 % of the sectors of this 8 MiB), in a scattered order, all SMs",
-     OFF},
+    {"u_l2_request", "gmem_random_sector_read_cached_16m_card", CARD_RATE_TO_U,
+     "cycles per request per SM the L2 serves at most: one sector of each of 32 lines a warp's round, cached "
+     "loads as exec mode's, in a scattered order over 16 MiB (the L2 serves 99.5 % of them, the L1s 3 %: over "
+     "8 MiB the L1s serve 43 %), all SMs", OFF},
     {"u_dram_request", "gmem_random_sector_read_card", CARD_RATE_TO_U,
      "cycles per request per SM DRAM serves at most: one sector of each of 32 lines a warp's round, in a "
      "scattered order over 1 GiB, all SMs", OFF},
