@@ -517,24 +517,37 @@ static void errors_rows(FILE *f, const validation *paper, const validation *code
     free(same.pts);
 }
 
-/* The points of a code set not run in exec mode, case by case, each with
- * its estimate. */
-static void not_run_list(FILE *f, const validation *code)
+/* Whether the set `paper` scores the point of `row`: on a set of the
+ * held-out half, not a point of the training half. */
+static int scored(const validation *paper, const measured_row *row)
 {
-    if (code->n_not_run == 0)
+    for (int i = 0; i < paper->n; i++)
+        if (paper->pts[i].row == row)
+            return !paper->held_out_only || !paper->pts[i].train;
+    return 1; /* refused by the model: named either way */
+}
+
+/* The points of a code set not run in exec mode that its paper's set
+ * scores, case by case, each with its estimate. */
+static void not_run_list(FILE *f, const validation *paper, const validation *code)
+{
+    int n = 0;
+    for (int i = 0; i < code->n_not_run; i++)
+        n += scored(paper, code->not_run[i]);
+    if (n == 0)
         return;
-    fprintf(f, "Set %s: %d points not run in exec mode (over the budget; the estimate in brackets):\n\n", code->name,
-            code->n_not_run);
+    fprintf(f, "Set %s: %d points%s not run in exec mode (over the budget; the estimate in brackets):\n\n",
+            code->name, n, paper->held_out_only ? " of the held-out half" : "");
     for (int i = 0; i < code->n_not_run; i++) {
         const char *program = code->not_run[i]->program;
-        int first = 1;
+        int first = scored(paper, code->not_run[i]);
         for (int j = 0; j < i; j++)
-            first &= strcmp(code->not_run[j]->program, program) != 0;
+            first &= strcmp(code->not_run[j]->program, program) != 0 || !scored(paper, code->not_run[j]);
         if (!first)
             continue;
         fprintf(f, "- %s:", program);
         for (int j = i, k = 0; j < code->n_not_run; j++)
-            if (!strcmp(code->not_run[j]->program, program)) {
+            if (!strcmp(code->not_run[j]->program, program) && scored(paper, code->not_run[j])) {
                 if (code->not_run_estimate[j] < 0)
                     fprintf(f, "%s `%s` (the model refuses it: no worksheet DAG to estimate)", k++ ? "," : "",
                             code->not_run[j]->params);
@@ -591,7 +604,7 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
         errors_rows(f, &sets[i], &codes[i]);
     fprintf(f, "\n");
     for (int i = 0; i < n_sets; i++)
-        not_run_list(f, &codes[i]);
+        not_run_list(f, &sets[i], &codes[i]);
     fprintf(f, "\n### Plots: the paper's costs, the code's costs\n\n");
     for (int i = 0; i < n_sets; i++) {
         const char *names[64];
