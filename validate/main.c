@@ -18,11 +18,14 @@
  *    its CUDA implementation's (program.h, cuda_params).  Where the
  *    machine has the caches of exec mode (sim/exec/cache.h), the points that ran
  *    through them are simulated without them too, for the report's table.
- * 4. The code's costs (code_costs.c): every case whose DAG the code
- *    machine counts (a kernel written once) simulated again on each card's
- *    code machine (the card's, each kernel charged by the instructions of
- *    its compiled code, sim/exec/stream.h), into sets a-code, b-code, c-code;
- *    and the counted instructions against Nsight Compute's.
+ * 4. The code's costs (code_costs.c): each set's points simulated again
+ *    on the card's code machine (the card's, each kernel charged by the
+ *    instructions of its compiled code, sim/exec/stream.h), from their
+ *    kernels written once in exec mode: every user case's, and a built-in
+ *    case study's within the budget (code_costs_estimate) or counted for
+ *    the check below, the others named in the report; into sets a-code,
+ *    b-code, c-code; and the counted instructions against Nsight
+ *    Compute's.
  * 5. Write validate/report/REPORT.md (outputs.c, write_report: its
  *    headline first, the targets case by case, every point simulated
  *    against measured (scatter.png), the conclusions and what each case
@@ -236,11 +239,10 @@ static int dag_counted(const kernel_dag *dag)
     return dag->n > 0 && kernel_block_cost(&dag->kernels[0], 0)->stream;
 }
 
-/* The points of session s as set `name` on machine m (counted_only: only
- * those whose DAG the machine counts, the cases written once on a code
- * machine).  A point the model refuses (e.g. a Z constraint the card's
- * code gets around by using global memory) is left out and listed in the
- * report.  A point an earlier set built on the same machine shares its
+/* The points of session s as set `name` on machine m (a code set: those
+ * run in exec mode, row_mode).  A point the model refuses (e.g. a Z
+ * constraint the card's code gets around by using global memory) is left
+ * out and listed in the report.  A point an earlier set built on the same machine shares its
  * DAG (exec mode runs a kernel written once again only where the machine
  * differs). */
 static int set_load_rows(validation *v, const session *s, const machine *m, const char *mode,
@@ -353,15 +355,18 @@ static int set_load_rows(validation *v, const session *s, const machine *m, cons
         } else if (build_dag(row, m, mode ? mode[i] == ROW_EXEC : is_user_case(row), u, &p->dag) == 0)
             p->cached = ran_through_caches(p->dag);
         else {
-            if (!builtin_find(row->program) || v->n_refused == 64)
-                return -1;
+            if (mode || !builtin_find(row->program) || v->n_refused == 64)
+                return -1; /* exec mode failing on a point its worksheet takes: an error, never a point dropped */
             v->refused[v->n_refused] = row;
             snprintf(v->refused_why[v->n_refused++], sizeof v->refused_why[0], "%s", fail_message());
             continue;
         }
-        if (mode && !dag_counted(p->dag))
+        if (mode && !dag_counted(p->dag)) {
+            if (!p->dag_shared)
+                kernel_dag_free(p->dag);
             return fail("%s:%d (%s %s): exec mode on %s counted no instructions (issue_rate 0?)", row->file,
                         row->line, row->program, row->params, m->name);
+        }
         v->n++;
     }
     return 0;
