@@ -18,6 +18,13 @@
  *    make validate makes it (main.c), and compared where it is counted.
  * A kernel is compared per warp over all its launches at the point (or
  * one launch: "name#k", the k-th from 0): within 15 % or not.
+ *
+ * Which points a set of the code's costs runs: every user case's, and a
+ * built-in case study's when its worksheet DAG's estimate of exec mode's
+ * work is within the budget (code_costs_estimate, code_costs_budget) or
+ * the counts' check runs it anyway (code_costs_counted_anyway); the
+ * report names the others with their estimate, and gives the paper's
+ * costs over the same points beside the code's.
  */
 #include "validate.h"
 #include "fail.h"
@@ -367,11 +374,6 @@ int code_costs_start(exec_process *x, const measured_row *row, const machine *m)
     return 0;
 }
 
-/* The counts of session s's instructions.csv: every point of a case with
- * kernels written once, run at the params the card ran them with (the
- * row's, nothing else: what cuda_ref/run-all.sh passed its CUDA build),
- * from `cache`, on the counting machine less its caches (the counts do not
- * depend on them, and without them a launch runs on every core). */
 /* The DAG a set of the code's costs counted at this case and params (the
  * counts do not depend on the caches, nor on which card's machine); NULL
  * if none did. */
@@ -385,6 +387,12 @@ static const kernel_dag *counted_before(const validation *codes, int n_codes, co
     return NULL;
 }
 
+/* The counts of session s's instructions.csv: every point of a case with
+ * kernels written once, run at the params the card ran them with (the
+ * row's, nothing else: what cuda_ref/run-all.sh passed its CUDA build):
+ * the DAG a code set counted at that point, else one from `cache`, on the
+ * counting machine less its caches (the counts do not depend on them, and
+ * without them a launch runs on every core). */
 static int check_session(const session *s, const machine *m, const validation *codes, int n_codes,
                          counted_cache *cache, int *n_cache, comparisons *all)
 {
