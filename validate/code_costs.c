@@ -18,6 +18,13 @@
  *    make validate makes it (main.c), and compared where it is counted.
  * A kernel is compared per warp over all its launches at the point (or
  * one launch: "name#k", the k-th from 0): within 15 % or not.
+ *
+ * Which points a set of the code's costs runs: every user case's, and a
+ * built-in case study's when its worksheet DAG's estimate of exec mode's
+ * work is within the budget (code_costs_estimate, code_costs_budget) or
+ * the counts' check runs it anyway (code_costs_counted_anyway); the
+ * report names the others with their estimate, and gives the paper's
+ * costs over the same points beside the code's.
  */
 #include "validate.h"
 #include "fail.h"
@@ -86,6 +93,31 @@ static kernel_dag *counted_dag(const char *source, const char *params, const mac
     if (!dag)
         fail("%s: %s", where, fail_message());
     return dag;
+}
+
+double code_costs_estimate(const kernel_dag *worksheet)
+{
+    double ops = 0;
+    for (int k = 0; k < worksheet->n; k++) {
+        const kernel *K = &worksheet->kernels[k];
+        for (long r = 0; r < (K->runs ? K->n_runs : 1); r++) {
+            const block_cost *c = K->runs ? &K->runs[r].cost : &K->cost;
+            double blocks = K->runs ? (double)kernel_run_blocks(K, r) : (double)K->blocks;
+            double words = c->reads + c->writes + c->uncoalesced_reads + c->uncoalesced_writes;
+            ops += blocks * (c->work + K->threads * (1 + words));
+        }
+    }
+    return ops;
+}
+
+double code_costs_budget(void)
+{
+    const char *text = getenv("MCMSIM_CODE_BUDGET");
+    char *end;
+    double budget = text ? strtod(text, &end) : CODE_COSTS_BUDGET;
+    if (text && (end == text || *end || !(budget >= 0)))
+        return fail("MCMSIM_CODE_BUDGET=\"%s\": expected a number >= 0 (inf: every point)", text);
+    return budget;
 }
 
 /* ---- reading CSV -------------------------------------------------------- */
@@ -312,12 +344,57 @@ int case_kernels_source(const char *program, char *out, size_t size)
     return b && b->kernels && builtin_kernels_path(b, out, size) == 0;
 }
 
+int code_costs_counted_anyway(const session *sessions, int n, const char *program, const char *params)
+{
+    for (int i = 0; i < n; i++) {
+        char index[1100], line[2048];
+        snprintf(index, sizeof index, "%s/instructions.csv", sessions[i].dir);
+        FILE *f = fopen(index, "r");
+        int found = 0;
+        while (f && !found && fgets(line, sizeof line, f)) {
+            char *fields[4];
+            found = csv_fields(line, fields, 4) == 3 && !strcmp(fields[0], program) && !strcmp(fields[1], params);
+        }
+        if (f)
+            fclose(f);
+        if (found)
+            return 1;
+    }
+    return 0;
+}
+
+int code_costs_start(exec_process *x, const measured_row *row, const machine *m)
+{
+    char source[1024];
+    if (!case_kernels_source(row->program, source, sizeof source))
+        return fail("%s:%d: case '%s' has no kernels written once (programs/user/NAME.c or a case study's "
+                    "kernels.c)", row->file, row->line, row->program);
+    if (user_program_start(x, source, &row->values, m, 1) < 0)
+        return fail("%s:%d: %s", row->file, row->line, fail_message());
+    return 0;
+}
+
+/* The DAG a set of the code's costs counted at this case and params (the
+ * counts do not depend on the caches, nor on which card's machine); NULL
+ * if none did. */
+static const kernel_dag *counted_before(const validation *codes, int n_codes, const char *program,
+                                        const char *params)
+{
+    for (int i = 0; i < n_codes; i++)
+        for (int j = 0; j < codes[i].n; j++)
+            if (!strcmp(codes[i].pts[j].row->program, program) && !strcmp(codes[i].pts[j].row->params, params))
+                return codes[i].pts[j].dag;
+    return NULL;
+}
+
 /* The counts of session s's instructions.csv: every point of a case with
  * kernels written once, run at the params the card ran them with (the
- * row's, nothing else: what cuda_ref/run-all.sh passed its CUDA build),
- * from `cache`, on the counting machine less its caches (the counts do not
- * depend on them, and without them a launch runs on every core). */
-static int check_session(const session *s, const machine *m, counted_cache *cache, int *n_cache, comparisons *all)
+ * row's, nothing else: what cuda_ref/run-all.sh passed its CUDA build):
+ * the DAG a code set counted at that point, else one from `cache`, on the
+ * counting machine less its caches (the counts do not depend on them, and
+ * without them a launch runs on every core). */
+static int check_session(const session *s, const machine *m, const validation *codes, int n_codes,
+                         counted_cache *cache, int *n_cache, comparisons *all)
 {
     machine counter = *m;
     counter.l1_words = 0;
@@ -357,7 +434,9 @@ static int check_session(const session *s, const machine *m, counted_cache *cach
         }
         if (!case_kernels_source(row.program, source, sizeof source))
             continue; /* not written once: nothing counted */
-        kernel_dag *dag = cached_dag(cache, n_cache, source, row.params, &counter, where);
+        const kernel_dag *dag = counted_before(codes, n_codes, row.program, row.params);
+        if (!dag)
+            dag = cached_dag(cache, n_cache, source, row.params, &counter, where);
         if (!dag) {
             rc = -1;
             break;
@@ -406,6 +485,89 @@ static void stats_cell(FILE *f, const error_stats *s)
         fprintf(f, "%.3f |", s->spearman);
 }
 
+/* The points of `paper` that `code` ran too, as a set of its own (its
+ * points array owned). */
+static validation points_run(const validation *paper, const validation *code)
+{
+    validation v = *paper;
+    v.pts = calloc((size_t)paper->n + 1, sizeof *v.pts);
+    v.n = 0;
+    for (int i = 0; i < paper->n; i++)
+        for (int j = 0; j < code->n; j++)
+            if (code->pts[j].row == paper->pts[i].row) {
+                v.pts[v.n++] = paper->pts[i];
+                break;
+            }
+    return v;
+}
+
+/* The table's rows of one set: per case (and all cases), the paper's costs
+ * over all its points and over the points run, and the code's costs. */
+static void errors_rows(FILE *f, const validation *paper, const validation *code)
+{
+    const char *names[64];
+    validation same = points_run(paper, code);
+    int k = validation_cases(paper, names, 63), split = validation_split(paper);
+    names[k++] = NULL; /* all cases */
+    for (int j = 0; j < k; j++) {
+        error_stats all = validation_errors(paper, names[j], split);
+        error_stats run = validation_errors(&same, names[j], split);
+        error_stats ours = validation_errors(code, names[j], split);
+        fprintf(f, "| %s | %s | %d (%d) |", names[j] ? names[j] : "**all**", paper->name, ours.n, all.n);
+        stats_cell(f, &all);
+        stats_cell(f, &run);
+        stats_cell(f, &ours);
+        fprintf(f, "\n");
+        printf("code's costs, set %s, %s: %d of %d points, %.1f%% (paper's costs %.1f%% on them, %.1f%% on all)\n",
+               paper->name, names[j] ? names[j] : "all", ours.n, all.n, 100 * ours.median, 100 * run.median,
+               100 * all.median);
+    }
+    free(same.pts);
+}
+
+/* Whether the set `paper` scores the point of `row`: on a set of the
+ * held-out half, not a point of the training half. */
+static int scored(const validation *paper, const measured_row *row)
+{
+    for (int i = 0; i < paper->n; i++)
+        if (paper->pts[i].row == row)
+            return !paper->held_out_only || !paper->pts[i].train;
+    return 1; /* refused by the model: named either way */
+}
+
+/* The points of a code set not run in exec mode that its paper's set
+ * scores, case by case, each with its estimate. */
+static void not_run_list(FILE *f, const validation *paper, const validation *code)
+{
+    int n = 0;
+    for (int i = 0; i < code->n_not_run; i++)
+        n += scored(paper, code->not_run[i]);
+    if (n == 0)
+        return;
+    fprintf(f, "Set %s: %d points%s not run in exec mode (over the budget; the estimate in brackets):\n\n",
+            code->name, n, paper->held_out_only ? " of the held-out half" : "");
+    for (int i = 0; i < code->n_not_run; i++) {
+        const char *program = code->not_run[i]->program;
+        int first = scored(paper, code->not_run[i]);
+        for (int j = 0; j < i; j++)
+            first &= strcmp(code->not_run[j]->program, program) != 0 || !scored(paper, code->not_run[j]);
+        if (!first)
+            continue;
+        fprintf(f, "- %s:", program);
+        for (int j = i, k = 0; j < code->n_not_run; j++)
+            if (!strcmp(code->not_run[j]->program, program) && scored(paper, code->not_run[j])) {
+                if (code->not_run_estimate[j] < 0)
+                    fprintf(f, "%s `%s` (the model refuses it: no worksheet DAG to estimate)", k++ ? "," : "",
+                            code->not_run[j]->params);
+                else
+                    fprintf(f, "%s `%s` (%.2g)", k++ ? "," : "", code->not_run[j]->params,
+                            code->not_run_estimate[j]);
+            }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
+}
+
 int write_code_costs(FILE *f, const validation *sets, const validation *codes, int n_sets, const machine *counter,
                      const session *const *cards, const int *n_sessions, int n_cards)
 {
@@ -415,7 +577,7 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
     int rc = check_profiles(counter, &all);
     for (int c = 0; rc == 0 && c < n_cards; c++)
         for (int i = 0; rc == 0 && i < n_sessions[c]; i++)
-            rc = check_session(&cards[c][i], counter, cache, &n_cache, &all);
+            rc = check_session(&cards[c][i], counter, codes, n_sets, cache, &n_cache, &all);
     for (int i = 0; i < n_cache; i++)
         kernel_dag_free(cache[i].dag);
     if (rc < 0) {
@@ -437,23 +599,20 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
     counts_table(f, &all);
     free(all.c);
     fprintf(f, "### The paper's costs and the code's costs, against the card\n\n"
-               "Median / 90th percentile of the absolute relative error / Spearman, per case written "
-               "once, each set's points (set a: the held-out half).\n\n"
-               "| case | set | points | the paper's costs | the code's costs |\n|---|---|---|---|---|\n");
-    for (int i = 0; i < n_sets; i++) {
-        const char *names[64];
-        int k = validation_cases(&codes[i], names, 64);
-        for (int j = 0; j < k; j++) {
-            error_stats paper = validation_errors(&sets[i], names[j], validation_split(&sets[i]));
-            error_stats code = validation_errors(&codes[i], names[j], validation_split(&codes[i]));
-            fprintf(f, "| %s | %s | %d |", names[j], sets[i].name, code.n);
-            stats_cell(f, &paper);
-            stats_cell(f, &code);
-            fprintf(f, "\n");
-            printf("code's costs, set %s, %s: %.1f%% (paper's costs %.1f%%)\n", sets[i].name, names[j],
-                   100 * code.median, 100 * paper.median);
-        }
-    }
+               "Median / 90th percentile of the absolute relative error / Spearman, per case, each set's "
+               "points (set a: the held-out half).  The code's costs are those of the points run in exec mode "
+               "(a built-in case study's within the budget, its worksheet's thread-operations and accesses at "
+               "most %.3g (code_costs_estimate), or counted against Nsight Compute above anyway; the others "
+               "are named below); the paper's costs are given over "
+               "those same points, and over all the case's points.\n\n"
+               "| case | set | points run (of all) | the paper's costs, all points | the paper's costs, the points "
+               "run | the code's costs |\n|---|---|---|---|---|---|\n",
+            code_costs_budget());
+    for (int i = 0; i < n_sets; i++)
+        errors_rows(f, &sets[i], &codes[i]);
+    fprintf(f, "\n");
+    for (int i = 0; i < n_sets; i++)
+        not_run_list(f, &sets[i], &codes[i]);
     fprintf(f, "\n### Plots: the paper's costs, the code's costs\n\n");
     for (int i = 0; i < n_sets; i++) {
         const char *names[64];

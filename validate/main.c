@@ -18,11 +18,14 @@
  *    its CUDA implementation's (program.h, cuda_params).  Where the
  *    machine has the caches of exec mode (sim/exec/cache.h), the points that ran
  *    through them are simulated without them too, for the report's table.
- * 4. The code's costs (code_costs.c): every case whose DAG the code
- *    machine counts (a kernel written once) simulated again on each card's
- *    code machine (the card's, each kernel charged by the instructions of
- *    its compiled code, sim/exec/stream.h), into sets a-code, b-code, c-code;
- *    and the counted instructions against Nsight Compute's.
+ * 4. The code's costs (code_costs.c): each set's points simulated again
+ *    on the card's code machine (the card's, each kernel charged by the
+ *    instructions of its compiled code, sim/exec/stream.h), from their
+ *    kernels written once in exec mode: every user case's, and a built-in
+ *    case study's within the budget (code_costs_estimate) or counted for
+ *    the check below, the others named in the report; into sets a-code,
+ *    b-code, c-code; and the counted instructions against Nsight
+ *    Compute's.
  * 5. Write validate/report/REPORT.md (outputs.c, write_report: its
  *    headline first, the targets case by case, every point simulated
  *    against measured (scatter.png), the conclusions and what each case
@@ -44,6 +47,7 @@
 #include "validate.h"
 
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,72 +59,113 @@
 
 /* A case "user-NAME" runs its kernels written once (case_kernels_source):
  * its CUDA build was timed, and its exec mode gives the DAG, at the row's
- * params.  The rows' exec processes run ahead of the rows that take their
- * DAGs, as many at once as there are cores (user_dags_ahead); each row
- * takes its own in the rows' order, so the DAGs and the first error are
- * those of one row after another. */
+ * params; so does a built-in case study's point on a set of the code's
+ * costs (row_mode).  The rows' exec processes run ahead of the rows that
+ * take their DAGs, as many at once as there are cores (user_dags_ahead),
+ * a process that ends making room for the next whatever the rows before
+ * it (a long point does not hold the cores idle); each row takes its own
+ * in the rows' order, so the DAGs and the first error are those of one
+ * row after another. */
 static int is_user_case(const measured_row *row) { return strncmp(row->program, USER_CASE, strlen(USER_CASE)) == 0; }
+
+enum { DAG_WAITING, DAG_RUNNING, DAG_DONE, DAG_FAILED }; /* a row's exec process */
 
 typedef struct user_dags {
     const measured_row *const *rows; /* the rows whose DAGs are built, in order */
-    int n, next, taken;              /* rows; the next to start; those taken */
-    exec_process *x;                 /* per row, started from `taken` to `next` */
-    int *started;                    /* per row: its process runs (or it failed to start: -1) */
-    char **why;                      /* per row that failed to start: the message */
+    int n, next, taken, running;     /* rows; the next to start; those taken; processes running */
+    exec_process *x;                 /* per row, while DAG_RUNNING */
+    char *state;                     /* per row: DAG_* */
+    kernel_dag **dag;                /* per row DAG_DONE: its DAG, until taken */
+    char **why;                      /* per row DAG_FAILED: the message */
     int window;
     const machine *m;
 } user_dags;
 
-/* Start rows' exec processes until `window` run ahead of those taken. */
+/* Start rows' exec processes until `window` run. */
 static void user_dags_ahead(user_dags *u)
 {
-    for (; u->next < u->n && u->next < u->taken + u->window; u->next++) {
-        const measured_row *row = u->rows[u->next];
-        char source[1024];
-        if (!case_kernels_source(row->program, source, sizeof source))
-            fail("%s:%d: case '%s' has no programs/user/%s.c", row->file, row->line, row->program,
-                 row->program + strlen(USER_CASE));
-        else if (user_program_start(&u->x[u->next], source, &row->values, u->m, 1) == 0) {
-            u->started[u->next] = 1;
+    for (; u->next < u->n && u->running < u->window; u->next++) {
+        int i = u->next;
+        if (code_costs_start(&u->x[i], u->rows[i], u->m) == 0) {
+            u->state[i] = DAG_RUNNING;
+            u->running++;
             continue;
-        } else
-            fail("%s:%d: %s", row->file, row->line, fail_message());
-        u->started[u->next] = -1;
-        u->why[u->next] = strdup(fail_message());
+        }
+        u->state[i] = DAG_FAILED;
+        u->why[i] = strdup(fail_message());
     }
 }
 
+/* Row i's process has answered: its DAG, or its message, kept. */
+static void user_dag_collect(user_dags *u, int i)
+{
+    const measured_row *row = u->rows[i];
+    u->running--;
+    u->dag[i] = exec_process_finish(&u->x[i], NULL);
+    u->state[i] = u->dag[i] ? DAG_DONE : DAG_FAILED;
+    if (!u->dag[i]) {
+        char why[2048];
+        snprintf(why, sizeof why, "%s:%d: %s", row->file, row->line, fail_message());
+        u->why[i] = strdup(why);
+    }
+}
+
+/* Wait a second at most for the running processes; collect those that
+ * answered, and start others in their place. */
+static void user_dags_wait(user_dags *u)
+{
+    struct pollfd fds[JOB_POOL_MAX];
+    int rows[JOB_POOL_MAX], k = 0;
+    for (int i = u->taken; i < u->next && k < JOB_POOL_MAX; i++)
+        if (u->state[i] == DAG_RUNNING) {
+            exec_process_note(&u->x[i]); /* a long run is never a silent one */
+            fds[k].fd = exec_process_fd(&u->x[i]);
+            fds[k].events = POLLIN;
+            rows[k++] = i;
+        }
+    if (poll(fds, (nfds_t)k, 1000) > 0)
+        for (int j = 0; j < k; j++)
+            if (fds[j].revents)
+                user_dag_collect(u, rows[j]);
+    user_dags_ahead(u);
+}
+
 /* The DAG of row number `u->taken` (the next in order); -1 with fail(). */
-static int user_dag_take(user_dags *u, const measured_row *row, kernel_dag **dag)
+static int user_dag_take(user_dags *u, kernel_dag **dag)
 {
     user_dags_ahead(u);
-    int i = u->taken++;
-    if (u->started[i] < 0)
+    int i = u->taken;
+    while (u->state[i] == DAG_RUNNING)
+        user_dags_wait(u);
+    u->taken++;
+    if (u->state[i] == DAG_FAILED)
         return fail("%s", u->why[i]);
-    u->started[i] = 0;
-    *dag = exec_process_finish(&u->x[i], NULL);
-    if (!*dag)
-        return fail("%s:%d: %s", row->file, row->line, fail_message());
+    *dag = u->dag[i];
+    u->dag[i] = NULL;
     return 0;
 }
 
-/* Every process still running, given back. */
+/* Every process still running, given back; every DAG not taken, freed. */
 static void user_dags_end(user_dags *u)
 {
-    for (int i = u->taken; i < u->next; i++)
-        if (u->started[i] > 0)
+    for (int i = u->taken; i < u->next; i++) {
+        if (u->state[i] == DAG_RUNNING)
             exec_process_abandon(&u->x[i]);
+        if (u->state[i] == DAG_DONE)
+            kernel_dag_free(u->dag[i]);
+    }
     for (int i = 0; i < u->n; i++)
         free(u->why[i]);
     free(u->x);
-    free(u->started);
+    free(u->state);
+    free(u->dag);
     free(u->why);
 }
 
-static int build_dag(const measured_row *row, const machine *m, user_dags *u, kernel_dag **dag)
+static int build_dag(const measured_row *row, const machine *m, int exec, user_dags *u, kernel_dag **dag)
 {
-    if (is_user_case(row))
-        return user_dag_take(u, row, dag);
+    if (exec)
+        return user_dag_take(u, dag);
     const builtin_program *b = builtin_find(row->program);
     if (!b)
         return fail("%s:%d: case '%s' is not a built-in program", row->file, row->line, row->program);
@@ -194,18 +239,59 @@ static int dag_counted(const kernel_dag *dag)
     return dag->n > 0 && kernel_block_cost(&dag->kernels[0], 0)->stream;
 }
 
-/* The points of session s as set `name` on machine m (counted_only: only
- * those whose DAG the machine counts, the cases written once on a code
- * machine).  A point the model refuses (e.g. a Z constraint the card's
- * code gets around by using global memory) is left out and listed in the
- * report.  A point an earlier set built on the same machine shares its
+/* The points of session s as set `name` on machine m (a code set: those
+ * run in exec mode, row_mode).  A point the model refuses (e.g. a Z
+ * constraint the card's code gets around by using global memory) is left
+ * out and listed in the report.  A point an earlier set built on the same machine shares its
  * DAG (exec mode runs a kernel written once again only where the machine
  * differs). */
-static int set_load_rows(validation *v, const session *s, const machine *m, int counted_only,
+static int set_load_rows(validation *v, const session *s, const machine *m, const char *mode,
                          const validation *earlier, int n_earlier, user_dags *u);
 
+/* How set_load builds a row's DAG. */
+enum { ROW_WORKSHEET, ROW_EXEC, ROW_NOT_RUN };
+
+/* The point of `paper` measured by `row`; NULL if it has none (the model
+ * refused it). */
+static const vpoint *paper_point(const validation *paper, const measured_row *row)
+{
+    for (int i = 0; paper && i < paper->n; i++)
+        if (paper->pts[i].row == row)
+            return &paper->pts[i];
+    return NULL;
+}
+
+/* How a row's DAG is built: a user case's in exec mode always; on a set
+ * of the code's costs (paper: the same points' set of the paper's costs)
+ * a built-in case study's kernels written once in exec mode too, if its
+ * worksheet DAG puts it within the budget (code_costs_estimate) or the
+ * counts' check runs it anyway (a point of the n_counted sessions
+ * `counted`'s instructions.csv), else not at all (named in the report,
+ * with its estimate in *estimate). */
+static int row_mode(const measured_row *row, const validation *paper, const session *counted, int n_counted,
+                    double *estimate)
+{
+    char source[1024];
+    *estimate = -1;
+    if (is_user_case(row))
+        return ROW_EXEC;
+    if (!paper)
+        return ROW_WORKSHEET;
+    const vpoint *p = paper_point(paper, row);
+    if (!case_kernels_source(row->program, source, sizeof source) || !p)
+        return ROW_NOT_RUN;
+    *estimate = code_costs_estimate(p->dag);
+    return *estimate <= code_costs_budget() || code_costs_counted_anyway(counted, n_counted, row->program, row->params)
+               ? ROW_EXEC
+               : ROW_NOT_RUN;
+}
+
+/* The set of points `paper` (NULL: v is one) on a code machine: its
+ * points not run named, each point held out as paper's is (not as the
+ * points run would split among themselves). */
 static int set_load(validation *v, const char *name, const char *title, const session *s, const machine *m,
-                    int held_out_only, int counted_only, const validation *earlier, int n_earlier)
+                    int held_out_only, const validation *paper, const session *counted, int n_counted,
+                    const validation *earlier, int n_earlier)
 {
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
@@ -216,25 +302,40 @@ static int set_load(validation *v, const char *name, const char *title, const se
     v->held_out_only = held_out_only;
     v->pts = calloc((size_t)s->n, sizeof *v->pts);
     const measured_row **users = calloc((size_t)s->n + 1, sizeof *users);
+    char *mode = calloc((size_t)s->n + 1, 1);
+    v->not_run = calloc((size_t)s->n + 1, sizeof *v->not_run);
+    v->not_run_estimate = calloc((size_t)s->n + 1, sizeof *v->not_run_estimate);
     int n_users = 0;
-    for (int i = 0; i < s->n; i++) /* the rows that take a user case's DAG, in order */
-        if (s->rows[i].ok && is_user_case(&s->rows[i]) && !built_before(&s->rows[i], m, earlier, n_earlier))
+    for (int i = 0; i < s->n; i++) { /* the rows that take an exec process's DAG, in order */
+        double estimate;
+        mode[i] = (char)row_mode(&s->rows[i], paper, counted, n_counted, &estimate);
+        if (mode[i] == ROW_NOT_RUN && s->rows[i].ok) {
+            v->not_run_estimate[v->n_not_run] = estimate;
+            v->not_run[v->n_not_run++] = &s->rows[i];
+        }
+        if (s->rows[i].ok && mode[i] == ROW_EXEC && !built_before(&s->rows[i], m, earlier, n_earlier))
             users[n_users++] = &s->rows[i];
+    }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    user_dags u = {users, n_users, 0, 0, calloc((size_t)n_users + 1, sizeof(exec_process)),
-                   calloc((size_t)n_users + 1, sizeof(int)), calloc((size_t)n_users + 1, sizeof(char *)),
+    user_dags u = {users, n_users, 0, 0, 0, calloc((size_t)n_users + 1, sizeof(exec_process)),
+                   calloc((size_t)n_users + 1, 1), calloc((size_t)n_users + 1, sizeof(kernel_dag *)),
+                   calloc((size_t)n_users + 1, sizeof(char *)),
                    cores < 1 ? 1 : cores > JOB_POOL_MAX ? JOB_POOL_MAX : (int)cores, m};
-    int rc = set_load_rows(v, s, m, counted_only, earlier, n_earlier, &u);
+    int rc = set_load_rows(v, s, m, paper ? mode : NULL, earlier, n_earlier, &u);
     user_dags_end(&u);
     free(users);
+    free(mode);
     if (rc < 0)
         return -1;
     split_every_other_n(v);
+    for (int i = 0; paper && i < v->n; i++)
+        v->pts[i].train = paper_point(paper, v->pts[i].row)->train;
     return 0;
 }
 
-/* set_load's rows, the user cases' DAGs taken from u. */
-static int set_load_rows(validation *v, const session *s, const machine *m, int counted_only,
+/* set_load's rows, the exec processes' DAGs taken from u; `mode` (a
+ * code set's: row_mode per row) NULL: a set of the paper's costs. */
+static int set_load_rows(validation *v, const session *s, const machine *m, const char *mode,
                          const validation *earlier, int n_earlier, user_dags *u)
 {
     for (int i = 0; i < s->n; i++) {
@@ -242,6 +343,8 @@ static int set_load_rows(validation *v, const session *s, const machine *m, int 
         if (!row->ok)
             return fail("%s:%d: the card's result check failed (check=FAIL): not a valid measurement",
                         row->file, row->line);
+        if (mode && mode[i] == ROW_NOT_RUN)
+            continue; /* named in the report (v->not_run) */
         vpoint *p = &v->pts[v->n];
         p->row = row;
         const vpoint *same = built_before(row, m, earlier, n_earlier);
@@ -249,19 +352,20 @@ static int set_load_rows(validation *v, const session *s, const machine *m, int 
             p->dag = same->dag;
             p->dag_shared = 1;
             p->cached = same->cached;
-        } else if (build_dag(row, m, u, &p->dag) == 0)
+        } else if (build_dag(row, m, mode ? mode[i] == ROW_EXEC : is_user_case(row), u, &p->dag) == 0)
             p->cached = ran_through_caches(p->dag);
         else {
-            if (!builtin_find(row->program) || v->n_refused == 64)
-                return -1;
+            if (mode || !builtin_find(row->program) || v->n_refused == 64)
+                return -1; /* exec mode failing on a point its worksheet takes: an error, never a point dropped */
             v->refused[v->n_refused] = row;
             snprintf(v->refused_why[v->n_refused++], sizeof v->refused_why[0], "%s", fail_message());
             continue;
         }
-        if (counted_only && !dag_counted(p->dag)) {
+        if (mode && !dag_counted(p->dag)) {
             if (!p->dag_shared)
                 kernel_dag_free(p->dag);
-            continue;
+            return fail("%s:%d (%s %s): exec mode on %s counted no instructions (issue_rate 0?)", row->file,
+                        row->line, row->program, row->params, m->name);
         }
         v->n++;
     }
@@ -403,6 +507,8 @@ static void set_free(validation *v)
         if (!v->pts[i].dag_shared)
             kernel_dag_free(v->pts[i].dag);
     free(v->pts);
+    free(v->not_run);
+    free(v->not_run_estimate);
 }
 
 /* Set v of the code's costs (the cases written once, on the card's code
@@ -616,7 +722,7 @@ int main(int argc, char **argv)
     int n_sets = 0;
     FILE *report = NULL;
     text noise = {0}, machines = {0}, sections = {0};
-    if (load_cards(&k) < 0 || card_of(&k.h100[k.ref100], NULL, "h100", &h100) < 0)
+    if (code_costs_budget() < 0 || load_cards(&k) < 0 || card_of(&k.h100[k.ref100], NULL, "h100", &h100) < 0)
         goto failed;
     if (k.ref200 >= 0 && card_of(&k.h200[k.ref200], &k.h100[k.ref100], "h200", &h200) < 0)
         goto failed;
@@ -628,19 +734,19 @@ int main(int argc, char **argv)
                         "the newest session that measured it (set b: the one before that).\n\n",
             k.h100[k.ref100].name, k.ref200 >= 0 ? ", H200 `" : "", k.ref200 >= 0 ? k.h200[k.ref200].name : "",
             k.ref200 >= 0 ? "`" : "");
-    if (set_load(&sets[n_sets], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1, 0, sets,
-                 n_sets) < 0)
+    if (set_load(&sets[n_sets], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1, NULL, NULL, 0,
+                 sets, n_sets) < 0)
         goto failed;
     n_sets++;
     if (k.b.n > 0) {
         if (set_load(&sets[n_sets], "b", "each case's H100 session before it, every point, same machine", &k.b,
-                     &h100, 0, 0, sets, n_sets) < 0)
+                     &h100, 0, NULL, NULL, 0, sets, n_sets) < 0)
             goto failed;
         n_sets++;
     }
     if (k.c.n > 0 && k.ref200 >= 0) {
         if (set_load(&sets[n_sets], "c", "each case's newest H200 session, every point, its own constants", &k.c,
-                     &h200, 0, 0, sets, n_sets) < 0)
+                     &h200, 0, NULL, NULL, 0, sets, n_sets) < 0)
             goto failed;
         n_sets++;
     }
@@ -661,8 +767,9 @@ int main(int argc, char **argv)
         char name[8], title[300];
         snprintf(name, sizeof name, "%.1s-code", sets[i].name);
         snprintf(title, sizeof title, "%s; the code's costs", sets[i].title);
-        const machine *code = sets[i].s == &k.c ? &h200_code : &h100_code;
-        if (set_load(&codes[i], name, title, sets[i].s, code, sets[i].held_out_only, 1, codes, i) < 0 ||
+        int on_h200 = sets[i].s == &k.c; /* the counts' check runs on h100_code (write_code_costs) */
+        if (set_load(&codes[i], name, title, sets[i].s, on_h200 ? &h200_code : &h100_code, sets[i].held_out_only,
+                     &sets[i], on_h200 ? NULL : k.h100, on_h200 ? 0 : k.n_h100, codes, i) < 0 ||
             run_code_set(&codes[i], codes, i) < 0)
             goto failed;
     }

@@ -258,7 +258,7 @@ static int plot_case(const validation *v, const char *program)
     if (!g)
         return fail("%s: cannot write", script);
     /* the picture once; then drawn as a PNG and again (replot) as an SVG */
-    fprintf(g, "set title \"%s, set %s: %s %s measured (points), simulated (lines)\"\n", program, v->name,
+    fprintf(g, "set title \"%s, set %s: %s %s measured (dots), simulated (rings and lines)\"\n", program, v->name,
             v->s->card, from);
     fprintf(g, "set logscale xy\nset xlabel '%s'\nset ylabel 'time (ms)'\nset grid\n"
                "set key outside right top vertical Left reverse samplen 2 title 'series'\n"
@@ -268,10 +268,11 @@ static int plot_case(const validation *v, const char *program)
     time_tics(g, v, program);
     fprintf(g, "set terminal pngcairo size 900,600 font ',12'\nset output '%s/%s.png'\nplot ", v->report_dir,
             program);
-    for (int k = 0; k < n_series; k++) /* a key entry per series: its colour, point and line */
+    for (int k = 0; k < n_series; k++) /* a key entry per series: its colour, dot, ring and line (a ring:
+                                         * a series of one point simulated shows) */
         fprintf(g, "%s'%s' index %d using 1:2 with points pt 7 lc %d notitle, "
-                   "'%s' index %d using 1:3 with lines lw 2 lc %d notitle, NaN with linespoints pt 7 lw 2 lc %d "
-                   "title '%s' noenhanced",
+                   "'%s' index %d using 1:3 with linespoints pt 6 ps 1.6 lw 2 lc %d notitle, "
+                   "NaN with linespoints pt 7 lw 2 lc %d title '%s' noenhanced",
                 k ? ", " : "", data, k, k + 1, data, k, k + 1, k + 1, series[k]);
     fprintf(g, "\nset terminal svg size 900,600\nset output '%s/%s.svg'\nreplot\n", v->report_dir, program);
     fclose(g);

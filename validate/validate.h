@@ -17,6 +17,7 @@
 #ifndef MCM_VALIDATE_H
 #define MCM_VALIDATE_H
 
+#include "exec_process.h"
 #include "kernel_dag.h"
 #include "machine.h"
 #include "measured.h"
@@ -47,6 +48,12 @@ typedef struct validation {
     int n_refused;              /* measured points the model cannot run */
     const measured_row *refused[64];
     char refused_why[64][512];
+    /* A set of the code's costs: the built-in case studies' measured points
+     * not run in exec mode, over the budget (code_costs_budget), each with
+     * its estimated cost (code_costs_estimate; owned, n_not_run of them). */
+    int n_not_run;
+    const measured_row **not_run;
+    double *not_run_estimate;
 } validation;
 
 /* The time a point measured, in ms: graph device time, else wall. */
@@ -126,6 +133,34 @@ int case_kernels_source(const char *program, char *out, size_t size);
  * code machine), and both plots. */
 int write_code_costs(FILE *f, const validation *sets, const validation *codes, int n_sets, const machine *counter,
                      const session *const *cards, const int *n_sessions, int n_cards);
+
+/* What a built-in case study's point costs exec mode, estimated from its
+ * worksheet DAG: Σ over kernels of blocks · (W(B) + ℓ·(1 + words each
+ * thread moves)), the thread-operations and accesses exec mode runs one by
+ * one (code_costs.c).  `make validate` runs a point's kernels written once
+ * for the code's costs when this is at most code_costs_budget(), and names
+ * the others in the report with their estimate. */
+double code_costs_estimate(const kernel_dag *worksheet);
+/* The budget: $MCMSIM_CODE_BUDGET if set (a number; "inf": every point),
+ * else CODE_COSTS_BUDGET, which keeps `make validate` near its two
+ * minutes on two cores (validate/notes/instruction-stream.md); -1 with
+ * fail() if the variable is not a number >= 0. */
+double code_costs_budget(void);
+#define CODE_COSTS_BUDGET 2e7
+
+/* Point `row`'s kernels written once (case_kernels_source) started in
+ * exec mode on m, at the row's params, on one thread (the points run side
+ * by side): how `make validate` builds the DAG of a user case, and of a
+ * built-in case study for its code's costs; the DAG from
+ * exec_process_finish.  -1 with fail() naming the row. */
+int code_costs_start(exec_process *x, const measured_row *row, const machine *m);
+
+/* Whether a session of `sessions` counted case `program` at `params`
+ * with Nsight Compute (its instructions.csv): write_code_costs counts
+ * that point from its kernels written once whatever the budget, so a set
+ * of the code's costs on the counting machine runs it too (and the check
+ * takes its DAG, no point run twice). */
+int code_costs_counted_anyway(const session *sessions, int n, const char *program, const char *params);
 
 /* Per kernel of an Nsight Compute raw CSV (cuda_ref/ncu-instructions.sh):
  * its name as mcm_kernel.h calls it (less MCM_KERNEL's suffix
