@@ -208,9 +208,12 @@ typedef struct logged_write {
     int thread;
 } logged_write;
 
-/* A private word's use in the current step (its worker's array). */
+/* A private word's use in the current step, and in a race-free run the
+ * block that last wrote it (its worker's array: one place per word, read
+ * by every access). */
 typedef struct private_use {
-    uint32_t stamp;          /* the step it belongs to (exec_block.step_stamp) */
+    uint32_t stamp;          /* the step `use` belongs to (exec_block.step_stamp) */
+    uint32_t written;        /* race-free: the block_stamp of its last writer */
     step_use use;
 } private_use;
 
@@ -253,7 +256,7 @@ enum { GLOBAL_READ, GLOBAL_WRITE, PRIVATE_ACCESS, N_KINDS };
  * up to the same sum in any order. */
 typedef struct thread_record {
     double ops;
-    uint32_t counts[N_COUNTED];      /* its mulmods, addmods, private accesses */
+    uint32_t counts[N_COUNTED];      /* its mulmods, addmods, private accesses (these from its rounds, grade_warp) */
     int rounds[N_KINDS];
     long words_read, words_written;
 } thread_record;
@@ -318,8 +321,8 @@ struct exec_block {
     double add_ops, mul_ops;
     int whole_costs;               /* add_ops and mul_ops whole: they and private accesses charged when the block ends */
     word *private_cells;
-    private_use *private_step;   /* per private word: its use in the current step */
-    uint32_t *private_written;   /* race-free: per private word, the block_stamp of its last writer */
+    long private_words;          /* the kernel's */
+    private_use *private_step;   /* per private word: its use in the current step, its writer */
     cell_use *uses;              /* race-free: the global cells of the current step (global_use) */
     size_t uses_cap, uses_n;     /* its room (a power of two), its entries of this step */
     uint32_t block_stamp;        /* one per block the worker runs, from 1 */
@@ -697,7 +700,8 @@ static void next_step(exec_block *b)
         while (b->step_tag == 0);
     b->uses_n = 0;
     if (++b->step_stamp == 0) {
-        memset(b->private_step, 0, sizeof *b->private_step * (size_t)(b->k->private_words + 1));
+        for (long i = 0; i <= b->private_words; i++)
+            b->private_step[i].stamp = 0;
         memset(b->uses, 0, sizeof *b->uses * b->uses_cap);
         b->step_stamp = 1;
     }
@@ -717,7 +721,7 @@ static inline step_use *private_use_of(exec_block *b, long i)
 {
     private_use *p = &b->private_step[i];
     if (p->stamp != b->step_stamp)
-        *p = (private_use){b->step_stamp, unused};
+        p->stamp = b->step_stamp, p->use = unused;
     return &p->use;
 }
 
@@ -843,7 +847,7 @@ static int32_t note_read(exec_thread *t, step_use *u, int global, const char *na
 {
     exec_block *b = t->block;
     int tid = t->tid;
-    if (!global && b->private_written[i] != b->block_stamp)
+    if (!global && b->private_step[i].written != b->block_stamp)
         race(t, "block %ld: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
                 "private memory starts undefined on the card, as shared memory does)", t->bid, tid, i);
     if (u->slot >= 0 && b->log[u->slot].thread != tid)
@@ -1059,9 +1063,9 @@ static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, lon
 static int private_ok(exec_thread *t, long i, const char *verb)
 {
     exec_block *b = t->block;
-    if (__builtin_expect((unsigned long)i < (unsigned long)b->k->private_words, 1))
+    if (__builtin_expect((unsigned long)i < (unsigned long)b->private_words, 1))
         return 1;
-    rule_broken(t, "private memory: %s word %ld, outside the kernel's %ld words", verb, i, b->k->private_words);
+    rule_broken(t, "private memory: %s word %ld, outside the kernel's %ld words", verb, i, b->private_words);
     return 0;
 }
 
@@ -1071,7 +1075,6 @@ static inline void note_private(exec_block *b, long i)
     tally_private(note_access(b, PRIVATE_ACCESS, i), i);
     if (!b->whole_costs)
         b->now->ops += 1;
-    b->now->counts[COUNT_PRIVATE]++;
 }
 
 static word __attribute__((noinline)) pread_checked(exec_thread *t, long i)
@@ -1096,7 +1099,7 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
     note_private(b, i);
     step_use *u = private_use_of(b, i);
     if (b->race_free) {
-        b->private_written[i] = b->block_stamp;
+        b->private_step[i].written = b->block_stamp;
         note_write(t, u, "private", i);
     }
     log_write(t, &u->slot, &b->private_cells[i], v, "private", i);
@@ -1220,14 +1223,14 @@ static inline int private_write_fast(exec_block *b, long i, word v, int tid)
     if (b->race_free) {
         if (v > UINT32_MAX || (used && (p->use.slot >= 0 || p->use.reader != tid || p->use.reader2 >= 0)))
             return 0;
-        b->private_written[i] = b->block_stamp;
+        p->written = b->block_stamp;
     } else if (used) {
         return 0;
     }
     if (used)
         p->use.slot = (int32_t)b->log_n;
     else
-        *p = (private_use){b->step_stamp, {(int32_t)b->log_n, -1, -1}};
+        p->stamp = b->step_stamp, p->use = (step_use){(int32_t)b->log_n, -1, -1};
     b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, tid};
     return 1;
 }
@@ -1238,11 +1241,11 @@ static inline int private_write_fast(exec_block *b, long i, word v, int tid)
  * changed then. */
 static inline int private_read_fast(exec_block *b, long i, int tid)
 {
-    if (b->private_written[i] != b->block_stamp)
-        return 0;
     private_use *p = &b->private_step[i];
+    if (p->written != b->block_stamp)
+        return 0;
     if (p->stamp != b->step_stamp) {
-        *p = (private_use){b->step_stamp, {-1, tid, -1}};
+        p->stamp = b->step_stamp, p->use = (step_use){-1, tid, -1};
         return 1;
     }
     step_use *u = &p->use;
@@ -1279,7 +1282,6 @@ static inline void private_fast(exec_block *b, thread_record *me, int round, lon
     tally_private(&b->tallies[PRIVATE_ACCESS][round], i);
     if (!b->whole_costs)
         me->ops += 1;
-    me->counts[COUNT_PRIVATE]++;
 }
 
 word exec_pread(exec_thread *t, long i)
@@ -1287,7 +1289,7 @@ word exec_pread(exec_thread *t, long i)
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds ||
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->private_words || round >= b->fast_rounds ||
                              (b->race_free && !private_read_fast(b, i, t->tid)), 0))
         return pread_checked(t, i);
     private_fast(b, me, round, i);
@@ -1299,7 +1301,7 @@ void exec_pwrite(exec_thread *t, long i, word v)
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds ||
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->private_words || round >= b->fast_rounds ||
                              !private_write_fast(b, i, v, t->tid), 0)) {
         pwrite_checked(t, i, v);
         return;
@@ -1375,7 +1377,7 @@ static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
         return most;
     }
     if (++b->bank_stamp == 0) { /* the stamps wrapped: none is taken for the present */
-        memset(b->bank_seen, 0, sizeof *b->bank_seen * (size_t)(b->k->private_words + 1));
+        memset(b->bank_seen, 0, sizeof *b->bank_seen * (size_t)(b->private_words + 1));
         b->bank_stamp = 1;
     }
     for (int i = 0; i < n; i++)
@@ -1425,8 +1427,9 @@ static void grade_rounds(exec_block *b, int kind, int first, int last)
 }
 
 /* The warp of threads first..last has run the step: its rounds graded,
- * each thread's words counted and its rounds back to zero (a warp whose
- * threads made no access, all their rounds 0: nothing to do). */
+ * each thread's words and private accesses counted and its rounds back
+ * to zero (a warp whose threads made no access, all their rounds 0:
+ * nothing to do). */
 static void grade_warp(exec_block *b, int first, int last)
 {
     if (b->tallies[GLOBAL_READ][0].distinct == 0 && b->tallies[GLOBAL_WRITE][0].distinct == 0 &&
@@ -1438,6 +1441,7 @@ static void grade_warp(exec_block *b, int first, int last)
         thread_record *th = &b->threads_of[t];
         th->words_read += th->rounds[GLOBAL_READ];
         th->words_written += th->rounds[GLOBAL_WRITE];
+        th->counts[COUNT_PRIVATE] += (uint32_t)th->rounds[PRIVATE_ACCESS]; /* one round an access */
         th->rounds[GLOBAL_READ] = th->rounds[GLOBAL_WRITE] = th->rounds[PRIVATE_ACCESS] = 0;
     }
 }
@@ -1554,9 +1558,10 @@ static block_figures sum_threads(exec_block *b)
 static void run_block(exec_block *b, long bid, long blocks, block_result *out)
 {
     int l = b->threads;
-    memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->k->private_words + 1));
+    memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->private_words + 1));
     if (++b->block_stamp == 0) { /* wrapped: no stale stamp may pass for the present */
-        memset(b->private_written, 0, sizeof *b->private_written * (size_t)(b->k->private_words + 1));
+        for (long i = 0; i <= b->private_words; i++)
+            b->private_step[i].written = 0;
         b->block_stamp = 1;
     }
     b->transactions[GLOBAL_READ] = b->transactions[GLOBAL_WRITE] = b->bank_conflicts = 0;
@@ -1614,8 +1619,8 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     b->add_ops = r->add_ops;
     b->mul_ops = r->mul_ops;
     b->whole_costs = whole(r->add_ops) && whole(r->mul_ops);
+    b->private_words = k->private_words;
     b->private_cells = calloc((size_t)k->private_words + 1, sizeof *b->private_cells);
-    b->private_written = calloc((size_t)k->private_words + 1, sizeof *b->private_written);
     b->private_step = calloc((size_t)k->private_words + 1, sizeof *b->private_step);
     b->threads_of = calloc((size_t)threads, sizeof *b->threads_of);
     if (b->race_free)
@@ -1631,7 +1636,6 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
 static void worker_end(exec_block *b)
 {
     free(b->private_cells);
-    free(b->private_written);
     free(b->private_step);
     free(b->uses);
     free(b->threads_of);

@@ -188,13 +188,19 @@ static int hash_preprocessed(const char *source, int counted, uint64_t *hash)
     return run_tool(source, argv, hash);
 }
 
+/* A plain build's flags (in its cache key).  -fno-plt: a kernel calls
+ * exec mode's accesses through the GOT at once, not through the PLT's
+ * jump (every access is such a call). */
+#define PLAIN_FLAGS "-std=c11", "-O2", "-g", "-fPIC", "-fno-plt", "-shared", "-Wall"
+static const char *const plain_flags[] = {PLAIN_FLAGS, NULL};
+
 /* The file into the shared object `out`, by cc. */
 static int run_compiler(const char *source, const char *out)
 {
     include_flags inc;
     include_flags_of(&inc);
-    char *argv[] = {(char *)compiler(), "-std=c11", "-O2", "-g", "-fPIC", "-shared", "-Wall", inc.exec, inc.model, inc.machine,
-                    "-o", (char *)out, (char *)source, NULL};
+    char *argv[] = {(char *)compiler(), PLAIN_FLAGS, inc.exec, inc.model, inc.machine, "-o", (char *)out,
+                    (char *)source, NULL};
     return run_tool(source, argv, NULL);
 }
 
@@ -273,6 +279,8 @@ int user_program_compile_as(const char *source, int counted, char *so, size_t si
     }
     hash_text(counted ? clang() : compiler(), &h);
     hash_text(counted ? "counted" : "plain", &h);
+    for (int i = 0; !counted && plain_flags[i]; i++)
+        hash_text(plain_flags[i], &h);
     hash_text(user_program_datadir(), &h);
     char dir[1024];
     if (cache_dir(dir, sizeof dir) < 0)
