@@ -188,10 +188,11 @@ static int hash_preprocessed(const char *source, int counted, uint64_t *hash)
     return run_tool(source, argv, hash);
 }
 
-/* A plain build's flags (in its cache key).  -fno-plt: a kernel calls
- * exec mode's accesses through the GOT at once, not through the PLT's
- * jump (every access is such a call). */
-#define PLAIN_FLAGS "-std=c11", "-O2", "-g", "-fPIC", "-fno-plt", "-shared", "-Wall"
+/* A plain build's flags (in its cache key).  MCM_EXEC_INLINE: the
+ * accesses' common case compiled into the kernel (sim/exec/exec_block.h);
+ * -fno-plt: the rest called through the GOT at once, not through the
+ * PLT's jump. */
+#define PLAIN_FLAGS "-std=c11", "-O2", "-g", "-fPIC", "-fno-plt", "-DMCM_EXEC_INLINE", "-shared", "-Wall"
 static const char *const plain_flags[] = {PLAIN_FLAGS, NULL};
 
 /* The file into the shared object `out`, by cc. */
