@@ -98,38 +98,6 @@
 /* ---- the run ------------------------------------------------------------ */
 
 
-/* Who touched a global cell in its launch (race-free runs; see "Races"):
- * one 64-bit word.  From the top: the launch's stamp (SHADOW_STAMP_BITS; 0
- * is nobody, and a stale stamp is nobody: the stamps wrap by clearing
- * every shadow, exec_launch), a bit set when a block wrote the cell, a
- * bit set when blocks of two or more read it (and none wrote it), the
- * block that wrote it or read it first, and that block's thread that
- * wrote it last or read it first (the messages of one thread name them).
- * The cell's use in a step is its block's worker's (global_use), kept
- * only while the step runs. */
-typedef uint64_t cell_shadow;
-
-#define SHADOW_THREAD_BITS 16
-#define SHADOW_BLOCK_BITS 31  /* blocks < INT32_MAX (check_launch) */
-#define SHADOW_STAMP_BITS (64 - 2 - SHADOW_BLOCK_BITS - SHADOW_THREAD_BITS)
-#define SHADOW_THREADS ((1L << SHADOW_THREAD_BITS) - 1) /* the most threads a race-free block may have */
-#define SHADOW_BLOCK_SHIFT SHADOW_THREAD_BITS
-#define SHADOW_SHARED ((uint64_t)1 << (SHADOW_THREAD_BITS + SHADOW_BLOCK_BITS))
-#define SHADOW_WRITTEN (SHADOW_SHARED << 1)
-#define SHADOW_STAMP_SHIFT (SHADOW_THREAD_BITS + SHADOW_BLOCK_BITS + 2)
-#define SHADOW_STAMPS ((1u << SHADOW_STAMP_BITS) - 1) /* stamps 1 .. SHADOW_STAMPS */
-
-static inline uint32_t shadow_block(cell_shadow s)
-{
-    return (uint32_t)(s >> SHADOW_BLOCK_SHIFT) & ((1u << SHADOW_BLOCK_BITS) - 1);
-}
-static inline int shadow_thread(cell_shadow s) { return (int)(s & SHADOW_THREADS); }
-
-/* The shadow of a cell block bid's thread tid touched first in launch `stamp`. */
-static inline cell_shadow shadow_of(uint64_t stamp, uint32_t bid, int tid)
-{
-    return stamp << SHADOW_STAMP_SHIFT | (uint64_t)bid << SHADOW_BLOCK_SHIFT | (uint64_t)tid;
-}
 
 
 /* Bytes the run holds per global word: the word, and its shadow in a
@@ -146,32 +114,6 @@ static struct {
     double held;
 } memory = {-1, NULL, 0};
 
-struct exec_run {
-    machine m;
-    uint64_t p;
-    double add_ops, mul_ops;
-    kernel_dag *dag;
-    gmem *arrays;
-    cell_shadow **shadows;  /* per array, one per cell (race-free runs) */
-    write_mark **marks;     /* per array, one per cell (built-in runs) */
-    uint32_t steps;         /* steps begun, all blocks and workers (atomic): write_mark's tags */
-    int n_arrays;
-    double array_bytes;     /* held by the arrays, with their shadows or marks */
-    exec_whereabouts *here;       /* exec_set_whereabouts, or NULL */
-    void (*give_up)(void *ctx);   /* exec_set_give_up */
-    void *give_up_ctx;
-    exec_kernel_report *reports;
-    int reports_cap;        /* room for reports */
-    uint32_t launch;        /* launches so far: the current one's number */
-    uint32_t stamp;         /* the current launch's in the shadows: 1 .. SHADOW_STAMPS */
-    int race_free;          /* check races (exec_set_race_free) */
-    int threads;            /* exec_set_threads */
-    int *pool;              /* exec_set_core_pool, or NULL */
-    int raced;              /* a launch's blocks raced, seen by several threads */
-    cache *caches;          /* the card's caches (sim/exec/cache.h), or NULL */
-    int restored;           /* arrays that have entered the caches */
-    const stream_table *stream; /* the kernels' instruction stream is counted (exec_set_stream) */
-};
 
 
 /* What one block measured: its costs and what its kernel's report adds
@@ -558,17 +500,6 @@ static inline step_use *private_use_of(exec_block *b, long i)
 #define RULE_LAUNCH "(rule: race-free blocks: the card runs a launch's blocks in no fixed order; " \
                     "a cell one block writes is read or written by no other block of the launch)"
 
-/* Set the shadow from `old` to `now`: 1 if done.  Several workers may
- * change it at once: then by compare-and-swap, and 0 when another changed
- * it first (the caller looks again). */
-static inline int touch_set(const exec_block *b, cell_shadow *s, cell_shadow old, cell_shadow now)
-{
-    if (!b->shared) {
-        *s = now;
-        return 1;
-    }
-    return __atomic_compare_exchange_n(s, &old, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-}
 
 /* Blocks raced, seen by several workers: the launch stops, unnamed (see
  * "Races"). */
@@ -627,32 +558,9 @@ static int note_block(exec_thread *t, cell_shadow *s, int write, const char *nam
     }
 }
 
-/* The use in the current step of global cell `cell`, which t's block has
- * to itself: found in (or added to) the worker's table of the step's
- * cells, an open-addressing hash table whose entries of older steps are
- * free (their stamp is not the step's). */
-static void grow_uses(exec_block *b);
-
-static inline step_use *global_use(exec_block *b, const word *cell)
-{
-    for (;;) {
-        size_t mask = b->uses_cap - 1;
-        size_t h = (size_t)(((uintptr_t)cell >> 3) * 0x9E3779B97F4A7C15ull >> 32) & mask;
-        cell_use *u;
-        for (u = &b->uses[h]; u->stamp == b->step_stamp; u = &b->uses[h = (h + 1) & mask])
-            if (u->cell == cell)
-                return &u->use;
-        if (2 * (b->uses_n + 1) <= b->uses_cap) {
-            b->uses_n++;
-            *u = (cell_use){cell, b->step_stamp, unused};
-            return &u->use;
-        }
-        grow_uses(b);
-    }
-}
 
 /* Twice the room, the step's entries kept. */
-static void grow_uses(exec_block *b)
+void exec_grow_uses(exec_block *b)
 {
     cell_use *old = b->uses;
     size_t cap = b->uses_cap;
@@ -749,24 +657,6 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
     return &b->tallies[kind][round];
 }
 
-/* Key `key` of a lane, in its round's tally (global: address groups, which
- * lanes may share). */
-static inline void tally(round_tally *r, long key)
-{
-    if (key > r->last) {
-        if (r->descending)
-            r->disorder = 1;
-        r->last = key;
-        r->distinct++;
-    } else if (key < r->last) {
-        if (r->distinct == 1)
-            r->descending = 1;
-        else if (!r->descending)
-            r->disorder = 1;
-        r->last = key;
-        r->distinct++;
-    }
-}
 
 
 static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a, long i)
@@ -785,7 +675,7 @@ static word __attribute__((noinline)) read_race_free(exec_thread *t, gmem a, lon
     return own >= 0 ? b->log[own].value : a->cells[i];
 }
 
-static word __attribute__((noinline)) gread_checked(exec_thread *t, gmem a, long i)
+word exec_gread_checked(exec_thread *t, gmem a, long i)
 {
     exec_block *b = t->block;
     if ((unsigned long)i >= (unsigned long)a->size)
@@ -839,7 +729,7 @@ static void __attribute__((noinline, cold)) write_outside(exec_thread *t, gmem a
     rule_broken(t, "writes %s[%ld], outside its %ld cells", a->name, i, a->size);
 }
 
-static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, long i, word v)
+void exec_gwrite_checked(exec_thread *t, gmem a, long i, word v)
 {
     exec_block *b = t->block;
     if ((unsigned long)i >= (unsigned long)a->size) {
@@ -927,117 +817,17 @@ void exec_pwrite_checked(exec_thread *t, long i, word v)
  * would change alike (a cell's shadow and its use in the step). */
 
 
-/* A race-free read of global cell a[i] by thread t (note_block and
- * note_read's common cases): its value, or 0 with *taken 0 when the
- * checked path must take it. */
-static inline word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
-{
-    exec_block *b = t->block;
-    cell_shadow *s = &b->run->shadows[a->id][i];
-    cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
-    uint64_t stamp = b->run->stamp;
-    *taken = 0;
-    if (sh >> SHADOW_STAMP_SHIFT != stamp) { /* the first touch of the launch: the block's */
-        cell_shadow mine = shadow_of(stamp, (uint32_t)t->bid, t->tid);
-        if (!touch_set(b, s, sh, mine))
-            return 0;
-        sh = mine;
-    } else if (!(sh & SHADOW_SHARED) && shadow_block(sh) != (uint32_t)t->bid) { /* another block's */
-        if ((sh & SHADOW_WRITTEN) || !touch_set(b, s, sh, sh | SHADOW_SHARED))
-            return 0;
-        sh |= SHADOW_SHARED;
-    }
-    if (!(sh & SHADOW_SHARED)) {
-        step_use *u = global_use(b, &a->cells[i]);
-        if (u->slot >= 0)
-            return 0;
-        add_reader(u, t->tid);
-    }
-    *taken = 1;
-    return a->cells[i];
-}
-
-/* A race-free write of v to a[i] by thread t (note_block, note_write and
- * log_write's common cases): 1, or 0 when the checked path must take it. */
-static inline int global_write_fast(exec_thread *t, gmem a, long i, word v)
-{
-    exec_block *b = t->block;
-    if (v > UINT32_MAX || b->log_n == b->log_cap)
-        return 0;
-    cell_shadow *s = &b->run->shadows[a->id][i];
-    cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
-    uint64_t stamp = b->run->stamp;
-    cell_shadow mine = shadow_of(stamp, (uint32_t)t->bid, t->tid);
-    if (sh >> SHADOW_STAMP_SHIFT == stamp && (sh & ~(SHADOW_WRITTEN | SHADOW_THREADS)) != (mine & ~SHADOW_THREADS))
-        return 0; /* shared, or another block's */
-    if (sh != (mine | SHADOW_WRITTEN) && !touch_set(b, s, sh, mine | SHADOW_WRITTEN))
-        return 0;
-    step_use *u = global_use(b, &a->cells[i]);
-    if (u->slot >= 0 || read_by_another(u, t->tid))
-        return 0;
-    u->slot = (int32_t)b->log_n;
-    b->log[b->log_n++] = (logged_write){&a->cells[i], v, t->tid};
-    return 1;
-}
-
-word exec_gread(exec_thread *t, gmem a, long i)
-{
-    exec_block *b = t->block;
-    thread_record *me = b->now;
-    int round = me->rounds[GLOBAL_READ];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds, 0))
-        return gread_checked(t, a, i);
-    word value = a->cells[i];
-    if (b->race_free) {
-        int taken;
-        value = global_read_fast(t, a, i, &taken);
-        if (__builtin_expect(!taken, 0))
-            return gread_checked(t, a, i);
-    }
-    me->rounds[GLOBAL_READ] = round + 1;
-    long key = (long)a->id << 40 | i >> b->warp_shift;
-    note_of(b, GLOBAL_READ, round)->key = key;
-    tally(&b->tallies[GLOBAL_READ][round], key);
-    if (b->trace)
-        cache_note(b->trace, 0, round, a->id, i);
-    return value;
-}
-
-/* A write of the fast path: the cell's mark, its place in the log.  0
- * when the fast path does not apply (the cell's mark is the step's, or
- * the log is full); nothing changed then. */
-static inline int write_fast(exec_block *b, write_mark *mark, word *cell, word v, int tid)
-{
-    if (__builtin_expect(b->log_n == b->log_cap || *mark == b->step_tag, 0))
-        return 0;
-    *mark = b->step_tag;
-    b->log[b->log_n++] = (logged_write){cell, v, tid};
-    return 1;
-}
 
 
 
+
+
+
+word exec_gread(exec_thread *t, gmem a, long i) { return exec_gread_fast(t, a, i); }
+void exec_gwrite(exec_thread *t, gmem a, long i, word v) { exec_gwrite_fast(t, a, i, v); }
 word exec_pread(exec_thread *t, long i) { return exec_pread_fast(t, i); }
 void exec_pwrite(exec_thread *t, long i, word v) { exec_pwrite_fast(t, i, v); }
 
-void exec_gwrite(exec_thread *t, gmem a, long i, word v)
-{
-    exec_block *b = t->block;
-    thread_record *me = b->now;
-    int round = me->rounds[GLOBAL_WRITE];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds ||
-                             !(b->race_free ? global_write_fast(t, a, i, v)
-                                            : write_fast(b, &b->run->marks[a->id][i], &a->cells[i], v, t->tid)), 0)) {
-        gwrite_checked(t, a, i, v);
-        return;
-    }
-    me->rounds[GLOBAL_WRITE] = round + 1;
-    long key = (long)a->id << 40 | i >> b->warp_shift;
-    note_of(b, GLOBAL_WRITE, round)->key = key;
-    tally(&b->tallies[GLOBAL_WRITE][round], key);
-    if (b->trace)
-        cache_note(b->trace, 1, round, a->id, i);
-}
 
 
 /* ---- grading a warp's rounds ---------------------------------------------- */
@@ -1355,7 +1145,7 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     b->private_step = calloc((size_t)k->private_words + 1, sizeof *b->private_step);
     b->threads_of = calloc((size_t)threads, sizeof *b->threads_of);
     if (b->race_free)
-        grow_uses(b);
+        exec_grow_uses(b);
     b->trace = r->caches ? cache_trace_new(r->caches, b->warp) : NULL;
     b->rounds_cap = 1;
     grow_rounds(b, 8);

@@ -16,9 +16,14 @@
 
 #include <stdint.h>
 
+#include "cache.h"
+
+/* A fast path: inlined wherever it is called, with no call of its own. */
+#define EXEC_FAST static inline __attribute__((always_inline))
+
 typedef struct launch_state launch_state;     /* a launch under way (exec.c) */
 typedef struct stream_counter stream_counter; /* sim/exec/stream.h */
-typedef struct cache_trace cache_trace;       /* sim/exec/cache.h */
+typedef struct stream_table stream_table;     /* sim/exec/stream.h */
 
 /* A cell in the current step of a block: its write in the step's log
  * (-1: none) and, in a race-free run, the first thread that read it and
@@ -158,6 +163,11 @@ struct exec_block {
 /* The checked paths (exec.c): everything the fast paths leave. */
 word exec_pread_checked(exec_thread *t, long i);
 void exec_pwrite_checked(exec_thread *t, long i, word v);
+word exec_gread_checked(exec_thread *t, gmem a, long i);
+void exec_gwrite_checked(exec_thread *t, gmem a, long i, word v);
+/* Twice the room in the table of the step's global cells (global_use),
+ * its entries kept. */
+void exec_grow_uses(exec_block *b);
 
 /* The same values as zp_add, zp_sub and zp_mul, without a division where
  * p < 2^32 and the operands are below p (the usual case): a sum or a
@@ -174,7 +184,7 @@ static inline word mod_p(const exec_block *b, uint64_t x)
     return r >= b->p ? r - b->p : r;
 }
 
-static inline word exec_zp_add_fast(exec_thread *t, word a, word b)
+EXEC_FAST word exec_zp_add_fast(exec_thread *t, word a, word b)
 {
     exec_block *k = t->block;
     thread_record *me = k->now;
@@ -186,7 +196,7 @@ static inline word exec_zp_add_fast(exec_thread *t, word a, word b)
     return a + b >= k->p ? a + b - k->p : a + b;
 }
 
-static inline word exec_zp_sub_fast(exec_thread *t, word a, word b)
+EXEC_FAST word exec_zp_sub_fast(exec_thread *t, word a, word b)
 {
     exec_block *k = t->block;
     thread_record *me = k->now;
@@ -198,7 +208,7 @@ static inline word exec_zp_sub_fast(exec_thread *t, word a, word b)
     return a >= b ? a - b : a + k->p - b;
 }
 
-static inline word exec_zp_mul_fast(exec_thread *t, word a, word b)
+EXEC_FAST word exec_zp_mul_fast(exec_thread *t, word a, word b)
 {
     exec_block *k = t->block;
     thread_record *me = k->now;
@@ -288,7 +298,7 @@ static inline void private_fast(exec_block *b, thread_record *me, int round, lon
         me->ops += 1;
 }
 
-static inline word exec_pread_fast(exec_thread *t, long i)
+EXEC_FAST word exec_pread_fast(exec_thread *t, long i)
 {
     exec_block *b = t->block;
     thread_record *me = b->now;
@@ -300,7 +310,7 @@ static inline word exec_pread_fast(exec_thread *t, long i)
     return b->private_cells[i];
 }
 
-static inline void exec_pwrite_fast(exec_thread *t, long i, word v)
+EXEC_FAST void exec_pwrite_fast(exec_thread *t, long i, word v)
 {
     exec_block *b = t->block;
     thread_record *me = b->now;
@@ -313,7 +323,230 @@ static inline void exec_pwrite_fast(exec_thread *t, long i, word v)
     private_fast(b, me, round, i);
 }
 
+/* Who touched a global cell in its launch (race-free runs; see "Races"):
+ * one 64-bit word.  From the top: the launch's stamp (SHADOW_STAMP_BITS; 0
+ * is nobody, and a stale stamp is nobody: the stamps wrap by clearing
+ * every shadow, exec_launch), a bit set when a block wrote the cell, a
+ * bit set when blocks of two or more read it (and none wrote it), the
+ * block that wrote it or read it first, and that block's thread that
+ * wrote it last or read it first (the messages of one thread name them).
+ * The cell's use in a step is its block's worker's (global_use), kept
+ * only while the step runs. */
+typedef uint64_t cell_shadow;
+
+#define SHADOW_THREAD_BITS 16
+#define SHADOW_BLOCK_BITS 31  /* blocks < INT32_MAX (check_launch) */
+#define SHADOW_STAMP_BITS (64 - 2 - SHADOW_BLOCK_BITS - SHADOW_THREAD_BITS)
+#define SHADOW_THREADS ((1L << SHADOW_THREAD_BITS) - 1) /* the most threads a race-free block may have */
+#define SHADOW_BLOCK_SHIFT SHADOW_THREAD_BITS
+#define SHADOW_SHARED ((uint64_t)1 << (SHADOW_THREAD_BITS + SHADOW_BLOCK_BITS))
+#define SHADOW_WRITTEN (SHADOW_SHARED << 1)
+#define SHADOW_STAMP_SHIFT (SHADOW_THREAD_BITS + SHADOW_BLOCK_BITS + 2)
+#define SHADOW_STAMPS ((1u << SHADOW_STAMP_BITS) - 1) /* stamps 1 .. SHADOW_STAMPS */
+
+static inline uint32_t shadow_block(cell_shadow s)
+{
+    return (uint32_t)(s >> SHADOW_BLOCK_SHIFT) & ((1u << SHADOW_BLOCK_BITS) - 1);
+}
+static inline int shadow_thread(cell_shadow s) { return (int)(s & SHADOW_THREADS); }
+
+/* The shadow of a cell block bid's thread tid touched first in launch `stamp`. */
+static inline cell_shadow shadow_of(uint64_t stamp, uint32_t bid, int tid)
+{
+    return stamp << SHADOW_STAMP_SHIFT | (uint64_t)bid << SHADOW_BLOCK_SHIFT | (uint64_t)tid;
+}
+
+struct exec_run {
+    machine m;
+    uint64_t p;
+    double add_ops, mul_ops;
+    kernel_dag *dag;
+    gmem *arrays;
+    cell_shadow **shadows;  /* per array, one per cell (race-free runs) */
+    write_mark **marks;     /* per array, one per cell (built-in runs) */
+    uint32_t steps;         /* steps begun, all blocks and workers (atomic): write_mark's tags */
+    int n_arrays;
+    double array_bytes;     /* held by the arrays, with their shadows or marks */
+    exec_whereabouts *here;       /* exec_set_whereabouts, or NULL */
+    void (*give_up)(void *ctx);   /* exec_set_give_up */
+    void *give_up_ctx;
+    exec_kernel_report *reports;
+    int reports_cap;        /* room for reports */
+    uint32_t launch;        /* launches so far: the current one's number */
+    uint32_t stamp;         /* the current launch's in the shadows: 1 .. SHADOW_STAMPS */
+    int race_free;          /* check races (exec_set_race_free) */
+    int threads;            /* exec_set_threads */
+    int *pool;              /* exec_set_core_pool, or NULL */
+    int raced;              /* a launch's blocks raced, seen by several threads */
+    cache *caches;          /* the card's caches (sim/exec/cache.h), or NULL */
+    int restored;           /* arrays that have entered the caches */
+    const stream_table *stream; /* the kernels' instruction stream is counted (exec_set_stream) */
+};
+
+/* Set the shadow from `old` to `now`: 1 if done.  Several workers may
+ * change it at once: then by compare-and-swap, and 0 when another changed
+ * it first (the caller looks again). */
+static inline int touch_set(const exec_block *b, cell_shadow *s, cell_shadow old, cell_shadow now)
+{
+    if (!b->shared) {
+        *s = now;
+        return 1;
+    }
+    return __atomic_compare_exchange_n(s, &old, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* The use in the current step of global cell `cell`, which t's block has
+ * to itself: found in (or added to) the worker's table of the step's
+ * cells, an open-addressing hash table whose entries of older steps are
+ * free (their stamp is not the step's). */
+
+static inline step_use *global_use(exec_block *b, const word *cell)
+{
+    for (;;) {
+        size_t mask = b->uses_cap - 1;
+        size_t h = (size_t)(((uintptr_t)cell >> 3) * 0x9E3779B97F4A7C15ull >> 32) & mask;
+        cell_use *u;
+        for (u = &b->uses[h]; u->stamp == b->step_stamp; u = &b->uses[h = (h + 1) & mask])
+            if (u->cell == cell)
+                return &u->use;
+        if (2 * (b->uses_n + 1) <= b->uses_cap) {
+            b->uses_n++;
+            *u = (cell_use){cell, b->step_stamp, unused};
+            return &u->use;
+        }
+        exec_grow_uses(b);
+    }
+}
+
+/* Key `key` of a lane, in its round's tally (global: address groups, which
+ * lanes may share). */
+static inline void tally(round_tally *r, long key)
+{
+    if (key > r->last) {
+        if (r->descending)
+            r->disorder = 1;
+        r->last = key;
+        r->distinct++;
+    } else if (key < r->last) {
+        if (r->distinct == 1)
+            r->descending = 1;
+        else if (!r->descending)
+            r->disorder = 1;
+        r->last = key;
+        r->distinct++;
+    }
+}
+
+/* A race-free read of global cell a[i] by thread t (note_block and
+ * note_read's common cases): its value, or 0 with *taken 0 when the
+ * checked path must take it. */
+static inline word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
+{
+    exec_block *b = t->block;
+    cell_shadow *s = &b->run->shadows[a->id][i];
+    cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
+    uint64_t stamp = b->run->stamp;
+    *taken = 0;
+    if (sh >> SHADOW_STAMP_SHIFT != stamp) { /* the first touch of the launch: the block's */
+        cell_shadow mine = shadow_of(stamp, (uint32_t)t->bid, t->tid);
+        if (!touch_set(b, s, sh, mine))
+            return 0;
+        sh = mine;
+    } else if (!(sh & SHADOW_SHARED) && shadow_block(sh) != (uint32_t)t->bid) { /* another block's */
+        if ((sh & SHADOW_WRITTEN) || !touch_set(b, s, sh, sh | SHADOW_SHARED))
+            return 0;
+        sh |= SHADOW_SHARED;
+    }
+    if (!(sh & SHADOW_SHARED)) {
+        step_use *u = global_use(b, &a->cells[i]);
+        if (u->slot >= 0)
+            return 0;
+        add_reader(u, t->tid);
+    }
+    *taken = 1;
+    return a->cells[i];
+}
+
+/* A race-free write of v to a[i] by thread t (note_block, note_write and
+ * log_write's common cases): 1, or 0 when the checked path must take it. */
+static inline int global_write_fast(exec_thread *t, gmem a, long i, word v)
+{
+    exec_block *b = t->block;
+    if (v > UINT32_MAX || b->log_n == b->log_cap)
+        return 0;
+    cell_shadow *s = &b->run->shadows[a->id][i];
+    cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
+    uint64_t stamp = b->run->stamp;
+    cell_shadow mine = shadow_of(stamp, (uint32_t)t->bid, t->tid);
+    if (sh >> SHADOW_STAMP_SHIFT == stamp && (sh & ~(SHADOW_WRITTEN | SHADOW_THREADS)) != (mine & ~SHADOW_THREADS))
+        return 0; /* shared, or another block's */
+    if (sh != (mine | SHADOW_WRITTEN) && !touch_set(b, s, sh, mine | SHADOW_WRITTEN))
+        return 0;
+    step_use *u = global_use(b, &a->cells[i]);
+    if (u->slot >= 0 || read_by_another(u, t->tid))
+        return 0;
+    u->slot = (int32_t)b->log_n;
+    b->log[b->log_n++] = (logged_write){&a->cells[i], v, t->tid};
+    return 1;
+}
+
+EXEC_FAST word exec_gread_fast(exec_thread *t, gmem a, long i)
+{
+    exec_block *b = t->block;
+    thread_record *me = b->now;
+    int round = me->rounds[GLOBAL_READ];
+    if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds, 0))
+        return exec_gread_checked(t, a, i);
+    word value = a->cells[i];
+    if (b->race_free) {
+        int taken;
+        value = global_read_fast(t, a, i, &taken);
+        if (__builtin_expect(!taken, 0))
+            return exec_gread_checked(t, a, i);
+    }
+    me->rounds[GLOBAL_READ] = round + 1;
+    long key = (long)a->id << 40 | i >> b->warp_shift;
+    note_of(b, GLOBAL_READ, round)->key = key;
+    tally(&b->tallies[GLOBAL_READ][round], key);
+    if (b->trace)
+        cache_note(b->trace, 0, round, a->id, i);
+    return value;
+}
+
+/* A write of the fast path: the cell's mark, its place in the log.  0
+ * when the fast path does not apply (the cell's mark is the step's, or
+ * the log is full); nothing changed then. */
+static inline int write_fast(exec_block *b, write_mark *mark, word *cell, word v, int tid)
+{
+    if (__builtin_expect(b->log_n == b->log_cap || *mark == b->step_tag, 0))
+        return 0;
+    *mark = b->step_tag;
+    b->log[b->log_n++] = (logged_write){cell, v, tid};
+    return 1;
+}
+
+EXEC_FAST void exec_gwrite_fast(exec_thread *t, gmem a, long i, word v)
+{
+    exec_block *b = t->block;
+    thread_record *me = b->now;
+    int round = me->rounds[GLOBAL_WRITE];
+    if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds ||
+                             !(b->race_free ? global_write_fast(t, a, i, v)
+                                            : write_fast(b, &b->run->marks[a->id][i], &a->cells[i], v, t->tid)), 0)) {
+        exec_gwrite_checked(t, a, i, v);
+        return;
+    }
+    me->rounds[GLOBAL_WRITE] = round + 1;
+    long key = (long)a->id << 40 | i >> b->warp_shift;
+    note_of(b, GLOBAL_WRITE, round)->key = key;
+    tally(&b->tallies[GLOBAL_WRITE][round], key);
+    if (b->trace)
+        cache_note(b->trace, 1, round, a->id, i);
+}
+
 #if defined(MCM_EXEC_INLINE) && !defined(MCM_COUNTED)
+#define exec_gread exec_gread_fast
+#define exec_gwrite exec_gwrite_fast
 #define exec_pread exec_pread_fast
 #define exec_pwrite exec_pwrite_fast
 #define exec_zp_add exec_zp_add_fast

@@ -177,23 +177,26 @@ static void include_flags_of(include_flags *inc)
     snprintf(inc->machine, sizeof inc->machine, "-I%s/machine", user_program_datadir());
 }
 
-/* The file as the compiler sees it (preprocessed: the file, every header
- * it includes, and where they are), hashed into *hash. */
+/* A plain build's flags (in its cache key).  MCM_EXEC_INLINE: the
+ * accesses' common case compiled into the kernel (sim/exec/exec_block.h,
+ * which the preprocessed text then holds: a change to it compiles the
+ * kernel anew); -fno-plt: the rest called through the GOT at once, not
+ * through the PLT's jump. */
+#define PLAIN_DEFINES "-DMCM_EXEC_INLINE"
+#define PLAIN_FLAGS "-std=c11", "-O2", "-g", "-fPIC", "-fno-plt", PLAIN_DEFINES, "-shared", "-Wall"
+static const char *const plain_flags[] = {PLAIN_FLAGS, NULL};
+
+/* The file as the compiler sees it (preprocessed, with the build's
+ * defines: the file, every header it includes, and where they are),
+ * hashed into *hash. */
 static int hash_preprocessed(const char *source, int counted, uint64_t *hash)
 {
     include_flags inc;
     include_flags_of(&inc);
-    char *argv[] = {(char *)(counted ? clang() : compiler()), "-std=c11", "-E", inc.exec, inc.model, inc.machine,
-                    (char *)source, NULL};
+    char *argv[] = {(char *)(counted ? clang() : compiler()), "-std=c11", "-E", counted ? "-DMCM_COUNTED" : PLAIN_DEFINES,
+                    inc.exec, inc.model, inc.machine, (char *)source, NULL};
     return run_tool(source, argv, hash);
 }
-
-/* A plain build's flags (in its cache key).  MCM_EXEC_INLINE: the
- * accesses' common case compiled into the kernel (sim/exec/exec_block.h);
- * -fno-plt: the rest called through the GOT at once, not through the
- * PLT's jump. */
-#define PLAIN_FLAGS "-std=c11", "-O2", "-g", "-fPIC", "-fno-plt", "-DMCM_EXEC_INLINE", "-shared", "-Wall"
-static const char *const plain_flags[] = {PLAIN_FLAGS, NULL};
 
 /* The file into the shared object `out`, by cc. */
 static int run_compiler(const char *source, const char *out)
