@@ -440,7 +440,7 @@ static inline void tally(round_tally *r, long key)
 /* A race-free read of global cell a[i] by thread t (note_block and
  * note_read's common cases): its value, or 0 with *taken 0 when the
  * checked path must take it. */
-static inline word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
+EXEC_FAST word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
 {
     exec_block *b = t->block;
     cell_shadow *s = &b->run->shadows[a->id][i];
@@ -469,7 +469,7 @@ static inline word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
 
 /* A race-free write of v to a[i] by thread t (note_block, note_write and
  * log_write's common cases): 1, or 0 when the checked path must take it. */
-static inline int global_write_fast(exec_thread *t, gmem a, long i, word v)
+EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
 {
     exec_block *b = t->block;
     if (v > UINT32_MAX || b->log_n == b->log_cap)
