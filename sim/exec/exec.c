@@ -29,13 +29,14 @@
  * went down, which is the common case, from the notes otherwise (sorted
  * for global memory; a private word counted once per bank by a stamp).
  *
- * Each access has a fast path with no call (exec_gread and the others, at
- * the end of "accesses"): an index in range, a round the notes have room
- * for, the race checks' common cases where no race can be, for a write a
- * cell the step has not written and room in the log.  Anything else goes
- * to the checked path, which does the same and handles the rest.  A thread's counters (operations, class
- * counts, words, its rounds in the step) live in one record per thread,
- * which the block's figures read and clear when the block ends.
+ * Each access has a fast path (exec_block.h, which a kernel built for exec
+ * mode compiles into its own code): an index in range, a round the notes
+ * have room for, the race checks' common cases where no race can be, for
+ * a write a cell the step has not written and room in the log.  Anything
+ * else goes to the checked path here, which does the same and handles the
+ * rest.  A thread's counters (operations, class counts, words, its rounds
+ * in the step) live in one record per thread, which the block's figures
+ * read and clear when the block ends.
  *
  * Races (exec_set_race_free).  Exec mode runs a step's threads one after
  * another, and a launch's blocks in an order of its own; the card runs
@@ -97,9 +98,6 @@
 
 /* ---- the run ------------------------------------------------------------ */
 
-
-
-
 /* Bytes the run holds per global word: the word, and its shadow in a
  * race-free run, its mark in a built-in one. */
 #define WORD_BYTES ((double)sizeof(word))
@@ -113,8 +111,6 @@ static struct {
     const char *source;
     double held;
 } memory = {-1, NULL, 0};
-
-
 
 /* What one block measured: its costs and what its kernel's report adds
  * up.  Compared byte for byte (runs of equal results), so always built
@@ -162,7 +158,6 @@ typedef struct launch_state {
     int threads;
     void *args;
 } launch_state;
-
 
 exec_run *exec_begin(const char *program, const machine *m)
 {
@@ -369,7 +364,6 @@ word zp_pow(uint64_t p, word a, uint64_t e)
 
 void exec_ops(exec_thread *t, long n) { t->block->now->ops += (double)n; }
 
-
 word exec_zp_add(exec_thread *t, word a, word b) { return exec_zp_add_fast(t, a, b); }
 word exec_zp_sub(exec_thread *t, word a, word b) { return exec_zp_sub_fast(t, a, b); }
 word exec_zp_mul(exec_thread *t, word a, word b) { return exec_zp_mul_fast(t, a, b); }
@@ -500,7 +494,6 @@ static inline step_use *private_use_of(exec_block *b, long i)
 #define RULE_LAUNCH "(rule: race-free blocks: the card runs a launch's blocks in no fixed order; " \
                     "a cell one block writes is read or written by no other block of the launch)"
 
-
 /* Blocks raced, seen by several workers: the launch stops, unnamed (see
  * "Races"). */
 static void blocks_raced(exec_thread *t)
@@ -557,7 +550,6 @@ static int note_block(exec_thread *t, cell_shadow *s, int write, const char *nam
         return -1;
     }
 }
-
 
 /* Twice the room, the step's entries kept. */
 void exec_grow_uses(exec_block *b)
@@ -656,8 +648,6 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
     b->notes[kind][(b->lane << b->rounds_shift) + round].key = key;
     return &b->tallies[kind][round];
 }
-
-
 
 static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a, long i)
 {
@@ -803,32 +793,12 @@ void exec_pwrite_checked(exec_thread *t, long i, word v)
     log_write(t, &u->slot, &b->private_cells[i], v, "private", i);
 }
 
-/* The common case of each access, with no call: an index in range, a
- * round within the notes' capacity (fast_rounds, 0 with a warp that is not
- * a power of two), and for a write a cell not yet
- * written in the step and room in the log.  In a race-free run, a read
- * takes it where no race can be: a global cell that blocks share, or that
- * the block has to itself and no thread wrote in the step; a private word
- * written in the block and not in the step; and a write where the block
- * has the cell to itself (or is the first of the launch to touch it) and
- * no other thread used it in the step.  Anything else takes the checked
- * path above, which does the same and the rest; the fast path changes
- * nothing before it knows it is taken, but for what the checked path
- * would change alike (a cell's shadow and its use in the step). */
-
-
-
-
-
-
-
-
+/* The accesses: their fast paths (exec_block.h), the rest by the checked
+ * paths above. */
 word exec_gread(exec_thread *t, gmem a, long i) { return exec_gread_fast(t, a, i); }
 void exec_gwrite(exec_thread *t, gmem a, long i, word v) { exec_gwrite_fast(t, a, i, v); }
 word exec_pread(exec_thread *t, long i) { return exec_pread_fast(t, i); }
 void exec_pwrite(exec_thread *t, long i, word v) { exec_pwrite_fast(t, i, v); }
-
-
 
 /* ---- grading a warp's rounds ---------------------------------------------- */
 

@@ -1,22 +1,23 @@
 /*
- * exec_block.h — a worker's state while it runs a block (exec.c), and the
- * fast paths of the private accesses and the Z/pZ operations, which read
- * it.  Private to exec mode: exec.c includes it, and so does a kernel
- * built for exec mode (user_program.c's plain build, MCM_EXEC_INLINE:
- * sim/exec/mcm_kernel.h), so that its accesses' common case runs inline,
- * with no call; the counted build (MCM_COUNTED) calls them, so its
- * instruction stream is the kernel's alone.  Each fast path does what the
- * exported function does (exec_pread is exec_pread_fast) and hands the
- * rest to exec.c's checked path; the invariants are exec.c's (its top).
+ * exec_block.h — exec mode's state as its accesses read it: a worker's
+ * while it runs a block (exec_block), the run's (exec_run: its arrays,
+ * their shadows or marks), and the fast paths of the accesses and the
+ * Z/pZ operations.  Private to exec mode: exec.c includes it, and so does
+ * a kernel built for exec mode (user_program.c's plain build,
+ * MCM_EXEC_INLINE: sim/exec/mcm_kernel.h), so that its accesses' common
+ * case runs inline, with no call; the counted build (MCM_COUNTED) calls
+ * them, so its instruction stream is the kernel's alone.  Each fast path
+ * does what the exported function does (exec_pread is exec_pread_fast)
+ * and hands the rest to exec.c's checked path; the invariants are
+ * exec.c's (its top).
  */
 #ifndef MCM_EXEC_BLOCK_H
 #define MCM_EXEC_BLOCK_H
 
+#include "cache.h"
 #include "exec.h"
 
 #include <stdint.h>
-
-#include "cache.h"
 
 /* A fast path: inlined wherever it is called, with no call of its own. */
 #define EXEC_FAST static inline __attribute__((always_inline))
@@ -168,6 +169,19 @@ void exec_gwrite_checked(exec_thread *t, gmem a, long i, word v);
 /* Twice the room in the table of the step's global cells (global_use),
  * its entries kept. */
 void exec_grow_uses(exec_block *b);
+
+/* The common case of each access, with no call: an index in range, a
+ * round within the notes' capacity (fast_rounds, 0 with a warp that is not
+ * a power of two), and for a write a cell not yet
+ * written in the step and room in the log.  In a race-free run, a read
+ * takes it where no race can be: a global cell that blocks share, or that
+ * the block has to itself and no thread wrote in the step; a private word
+ * written in the block and not in the step; and a write where the block
+ * has the cell to itself (or is the first of the launch to touch it) and
+ * no other thread used it in the step.  Anything else takes the checked
+ * path (exec.c), which does the same and the rest; the fast path changes
+ * nothing before it knows it is taken, but for what the checked path
+ * would change alike (a cell's shadow and its use in the step). */
 
 /* The same values as zp_add, zp_sub and zp_mul, without a division where
  * p < 2^32 and the operands are below p (the usual case): a sum or a
