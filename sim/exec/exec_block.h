@@ -198,13 +198,20 @@ static inline word mod_p(const exec_block *b, uint64_t x)
     return r >= b->p ? r - b->p : r;
 }
 
+/* One Z/pZ operation of the running thread, of class `counted`, costing
+ * `cost` operations (whole costs: added from the counts when the block
+ * ends). */
+static inline void count_zp(exec_block *k, double cost, int counted)
+{
+    if (!k->whole_costs)
+        k->now->ops += cost;
+    k->now->counts[counted]++;
+}
+
 EXEC_FAST word exec_zp_add_fast(exec_thread *t, word a, word b)
 {
     exec_block *k = t->block;
-    thread_record *me = k->now;
-    if (!k->whole_costs)
-        me->ops += k->add_ops;
-    me->counts[COUNT_ADDMOD]++; /* the block's sums: when it ends */
+    count_zp(k, k->add_ops, COUNT_ADDMOD);
     if (!reduced(k, a, b))
         return zp_add(k->p, a, b);
     return a + b >= k->p ? a + b - k->p : a + b;
@@ -213,10 +220,7 @@ EXEC_FAST word exec_zp_add_fast(exec_thread *t, word a, word b)
 EXEC_FAST word exec_zp_sub_fast(exec_thread *t, word a, word b)
 {
     exec_block *k = t->block;
-    thread_record *me = k->now;
-    if (!k->whole_costs)
-        me->ops += k->add_ops;
-    me->counts[COUNT_ADDMOD]++;
+    count_zp(k, k->add_ops, COUNT_ADDMOD);
     if (!reduced(k, a, b))
         return zp_sub(k->p, a, b);
     return a >= b ? a - b : a + k->p - b;
@@ -225,10 +229,7 @@ EXEC_FAST word exec_zp_sub_fast(exec_thread *t, word a, word b)
 EXEC_FAST word exec_zp_mul_fast(exec_thread *t, word a, word b)
 {
     exec_block *k = t->block;
-    thread_record *me = k->now;
-    if (!k->whole_costs)
-        me->ops += k->mul_ops;
-    me->counts[COUNT_MULMOD]++;
+    count_zp(k, k->mul_ops, COUNT_MULMOD);
     return reduced(k, a, b) ? mod_p(k, a * b) : zp_mul(k->p, a, b);
 }
 
