@@ -176,3 +176,52 @@ Test(exec, private_bank_conflicts_by_the_dmm_rule)
     cr_expect_eq(rep[0].bank_conflicts, 2 * 31, "two warps, each 32 requests in one bank");
     exec_end(r);
 }
+
+/* Thread tid keeps 1, 20, 39 or 58 words (tid mod 4) in private memory,
+ * then reads them back and writes their sum: more accesses in a step
+ * than the fast path's first rounds hold (exec.c, "accesses"), so the
+ * checked path takes the later ones. */
+#define KEPT_MOST 58
+static long kept(int tid) { return 1 + (tid % 4) * 19; }
+
+static void keep_words(exec_thread *t, void *args)
+{
+    (void)args;
+    for (long k = 0; k < kept(t->tid); k++)
+        exec_pwrite(t, t->tid * KEPT_MOST + k, (word)(k + 1));
+}
+
+static void sum_kept(exec_thread *t, void *args)
+{
+    io *a = args;
+    word sum = 0;
+    for (long k = 0; k < kept(t->tid); k++)
+        sum += exec_pread(t, t->tid * KEPT_MOST + k);
+    exec_gwrite(t, a->y, t->bid * t->threads + t->tid, sum);
+}
+
+static const exec_step kept_steps[] = {keep_words, sum_kept};
+
+Test(exec, private_accesses_are_counted_alike_on_the_fast_and_the_checked_paths)
+{
+    for (int race_free = 0; race_free <= 1; race_free++) {
+        machine m = test_machine(4, 8);
+        exec_run *r = exec_begin("test", &m);
+        exec_set_race_free(r, race_free);
+        gmem y = exec_alloc(r, "y", 4 * 64);
+        exec_kernel k = {"kept", 2, kept_steps, 64 * KEPT_MOST};
+        io a = {NULL, y, 1};
+        cr_assert_eq(exec_launch(r, &k, 4, 64, &a), 0, "%s", fail_message());
+        for (long i = 0; i < 4 * 64; i++)
+            cr_assert_eq(y->cells[i], (word)(kept((int)(i % 64)) * (kept((int)(i % 64)) + 1) / 2), "y[%ld]", i);
+        /* each kept word written once and read once: 2 private accesses */
+        double work = 0;
+        for (int tid = 0; tid < 64; tid++)
+            work += 2 * kept(tid);
+        const block_cost *c = kernel_block_cost(&exec_dag(r)->kernels[0], 3);
+        cr_expect_eq(c->span_ops[OP_PRIVATE], 2 * KEPT_MOST, "race-free %d: the longest thread's", race_free);
+        cr_expect_eq(c->work_ops[OP_PRIVATE], work, "race-free %d: every thread's", race_free);
+        cr_expect_eq(c->span, 2 * KEPT_MOST, "race-free %d: a private access is one operation", race_free);
+        exec_end(r);
+    }
+}

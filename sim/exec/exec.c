@@ -29,13 +29,14 @@
  * went down, which is the common case, from the notes otherwise (sorted
  * for global memory; a private word counted once per bank by a stamp).
  *
- * Each access has a fast path with no call (exec_gread and the others, at
- * the end of "accesses"): an index in range, a round the notes have room
- * for, the race checks' common cases where no race can be, for a write a
- * cell the step has not written and room in the log.  Anything else goes
- * to the checked path, which does the same and handles the rest.  A thread's counters (operations, class
- * counts, words, its rounds in the step) live in one record per thread,
- * which the block's figures read and clear when the block ends.
+ * Each access has a fast path (exec_block.h, which a kernel built for exec
+ * mode compiles into its own code): an index in range, a round the notes
+ * have room for, the race checks' common cases where no race can be, for
+ * a write a cell the step has not written and room in the log.  Anything
+ * else goes to the checked path here, which does the same and handles the
+ * rest.  A thread's counters (operations, class counts, words, its rounds
+ * in the step) live in one record per thread, which the block's figures
+ * read and clear when the block ends.
  *
  * Races (exec_set_race_free).  Exec mode runs a step's threads one after
  * another, and a launch's blocks in an order of its own; the card runs
@@ -79,6 +80,7 @@
  * no thread runs outside exec_launch.
  */
 #include "exec.h"
+#include "exec_block.h"
 #include "cache.h"
 #include "card_terms.h"
 #include "fail.h"
@@ -96,71 +98,6 @@
 
 /* ---- the run ------------------------------------------------------------ */
 
-/* A cell in the current step of a block: its write in the step's log
- * (-1: none) and, in a race-free run, the first thread that read it and
- * another (-1: none). */
-typedef struct step_use {
-    int32_t slot, reader, reader2;
-} step_use;
-
-/* Thread tid reads the cell of use u: kept if it is the first or second
- * thread to. */
-static inline void add_reader(step_use *u, int tid)
-{
-    if (u->reader < 0)
-        u->reader = tid;
-    else if (u->reader != tid && u->reader2 < 0)
-        u->reader2 = tid;
-}
-
-/* Whether a thread other than tid read the cell of use u in the step. */
-static inline int read_by_another(const step_use *u, int tid)
-{
-    return u->reader >= 0 && (u->reader != tid || u->reader2 >= 0);
-}
-
-/* Who touched a global cell in its launch (race-free runs; see "Races"):
- * one 64-bit word.  From the top: the launch's stamp (SHADOW_STAMP_BITS; 0
- * is nobody, and a stale stamp is nobody: the stamps wrap by clearing
- * every shadow, exec_launch), a bit set when a block wrote the cell, a
- * bit set when blocks of two or more read it (and none wrote it), the
- * block that wrote it or read it first, and that block's thread that
- * wrote it last or read it first (the messages of one thread name them).
- * The cell's use in a step is its block's worker's (global_use), kept
- * only while the step runs. */
-typedef uint64_t cell_shadow;
-
-#define SHADOW_THREAD_BITS 16
-#define SHADOW_BLOCK_BITS 31  /* blocks < INT32_MAX (check_launch) */
-#define SHADOW_STAMP_BITS (64 - 2 - SHADOW_BLOCK_BITS - SHADOW_THREAD_BITS)
-#define SHADOW_THREADS ((1L << SHADOW_THREAD_BITS) - 1) /* the most threads a race-free block may have */
-#define SHADOW_BLOCK_SHIFT SHADOW_THREAD_BITS
-#define SHADOW_SHARED ((uint64_t)1 << (SHADOW_THREAD_BITS + SHADOW_BLOCK_BITS))
-#define SHADOW_WRITTEN (SHADOW_SHARED << 1)
-#define SHADOW_STAMP_SHIFT (SHADOW_THREAD_BITS + SHADOW_BLOCK_BITS + 2)
-#define SHADOW_STAMPS ((1u << SHADOW_STAMP_BITS) - 1) /* stamps 1 .. SHADOW_STAMPS */
-
-static inline uint32_t shadow_block(cell_shadow s)
-{
-    return (uint32_t)(s >> SHADOW_BLOCK_SHIFT) & ((1u << SHADOW_BLOCK_BITS) - 1);
-}
-static inline int shadow_thread(cell_shadow s) { return (int)(s & SHADOW_THREADS); }
-
-/* The shadow of a cell block bid's thread tid touched first in launch `stamp`. */
-static inline cell_shadow shadow_of(uint64_t stamp, uint32_t bid, int tid)
-{
-    return stamp << SHADOW_STAMP_SHIFT | (uint64_t)bid << SHADOW_BLOCK_SHIFT | (uint64_t)tid;
-}
-
-/* A global cell's mark in a built-in run: the tag of the last step that
- * wrote it (0: none).  Each step of each block draws a tag, 16 bits of a
- * counter all workers share, scattered (Fibonacci hashing) and never 0.  A
- * mark equal to the step's tag says the step may have written the cell:
- * its log is searched (an older step's tag that happens to be the same,
- * about one write in 65535, finds nothing there); any other says it has
- * not. */
-typedef uint16_t write_mark;
-
 /* Bytes the run holds per global word: the word, and its shadow in a
  * race-free run, its mark in a built-in one. */
 #define WORD_BYTES ((double)sizeof(word))
@@ -174,89 +111,6 @@ static struct {
     const char *source;
     double held;
 } memory = {-1, NULL, 0};
-
-struct exec_run {
-    machine m;
-    uint64_t p;
-    double add_ops, mul_ops;
-    kernel_dag *dag;
-    gmem *arrays;
-    cell_shadow **shadows;  /* per array, one per cell (race-free runs) */
-    write_mark **marks;     /* per array, one per cell (built-in runs) */
-    uint32_t steps;         /* steps begun, all blocks and workers (atomic): write_mark's tags */
-    int n_arrays;
-    double array_bytes;     /* held by the arrays, with their shadows or marks */
-    exec_whereabouts *here;       /* exec_set_whereabouts, or NULL */
-    void (*give_up)(void *ctx);   /* exec_set_give_up */
-    void *give_up_ctx;
-    exec_kernel_report *reports;
-    int reports_cap;        /* room for reports */
-    uint32_t launch;        /* launches so far: the current one's number */
-    uint32_t stamp;         /* the current launch's in the shadows: 1 .. SHADOW_STAMPS */
-    int race_free;          /* check races (exec_set_race_free) */
-    int threads;            /* exec_set_threads */
-    int *pool;              /* exec_set_core_pool, or NULL */
-    int raced;              /* a launch's blocks raced, seen by several threads */
-    cache *caches;          /* the card's caches (sim/exec/cache.h), or NULL */
-    int restored;           /* arrays that have entered the caches */
-    const stream_table *stream; /* the kernels' instruction stream is counted (exec_set_stream) */
-};
-
-typedef struct logged_write {
-    word *cell;
-    word value;
-    int thread;
-} logged_write;
-
-/* A private word's use in the current step (its worker's array). */
-typedef struct private_use {
-    uint32_t stamp;          /* the step it belongs to (exec_block.step_stamp) */
-    step_use use;
-} private_use;
-
-static const step_use unused = {-1, -1, -1};
-
-/* A global cell's use in the current step of its worker's block (an
- * entry of exec_block.uses). */
-typedef struct cell_use {
-    const word *cell;
-    uint32_t stamp;          /* the step it belongs to (exec_block.step_stamp) */
-    step_use use;
-} cell_use;
-
-typedef struct access_note { long key; } access_note;
-
-/* A round of the current warp, tallied as its lanes come, in lane order:
- * while its keys only go one way (`disorder` 0) its distinct keys are
- * counted as they come (`distinct`), and `last` (−1 before the first lane)
- * is the latest; otherwise grading reads the notes.  A round no lane made
- * has `distinct` 0.  A global round may go down (`descending`, from its
- * second distinct key on); a private round only up, and it also keeps its
- * first key, and the step between its distinct keys while they go up by
- * one step (`stride`, 0 once they do not). */
-typedef struct round_tally {
-    long first, last, stride;
-    int distinct, disorder, descending;
-} round_tally;
-
-/* The operation classes counted per thread (the others follow from them). */
-enum { COUNT_MULMOD, COUNT_ADDMOD, COUNT_PRIVATE, N_COUNTED };
-
-/* The kinds of access graded per round. */
-enum { GLOBAL_READ, GLOBAL_WRITE, PRIVATE_ACCESS, N_KINDS };
-
-/* One thread's counters: over the whole kernel, and in the current step
- * its accesses of each kind so far (its next round of that kind).  Its
- * operations are `ops` and, where the run's operation costs are whole
- * numbers (exec_block.whole_costs), its Z/pZ operations' costs and its
- * private accesses (1 each), added when the block ends: whole numbers add
- * up to the same sum in any order. */
-typedef struct thread_record {
-    double ops;
-    uint32_t counts[N_COUNTED];      /* its mulmods, addmods, private accesses */
-    int rounds[N_KINDS];
-    long words_read, words_written;
-} thread_record;
 
 /* What one block measured: its costs and what its kernel's report adds
  * up.  Compared byte for byte (runs of equal results), so always built
@@ -304,50 +158,6 @@ typedef struct launch_state {
     int threads;
     void *args;
 } launch_state;
-
-struct exec_block {
-    exec_run *run;
-    launch_state *launch;
-    const exec_kernel *k;
-    void *args;
-    int threads, warp, warp_shift; /* warp = 2^warp_shift, or warp_shift = -1 */
-    int race_free;                 /* the run's */
-    int shared;                    /* several workers: the shadows change by compare-and-swap */
-    uint64_t p;                    /* the run's prime and operation costs */
-    uint64_t barrett;              /* ⌊2^64/p⌋ when p < 2^32 (mod_p), else 0 */
-    double add_ops, mul_ops;
-    int whole_costs;               /* add_ops and mul_ops whole: they and private accesses charged when the block ends */
-    word *private_cells;
-    private_use *private_step;   /* per private word: its use in the current step */
-    uint32_t *private_written;   /* race-free: per private word, the block_stamp of its last writer */
-    cell_use *uses;              /* race-free: the global cells of the current step (global_use) */
-    size_t uses_cap, uses_n;     /* its room (a power of two), its entries of this step */
-    uint32_t block_stamp;        /* one per block the worker runs, from 1 */
-    thread_record *threads_of;   /* per thread */
-    thread_record *now;          /* the thread running now */
-    long lane;                   /* its lane in its warp */
-    double counted[N_COUNTED];   /* the counts, summed over the block's threads */
-    /* the current warp's accesses, lane by lane: notes[kind][lane · rounds_cap + round]
-     * (each thread's notes in a row), and each round's tally */
-    access_note *notes[N_KINDS];
-    round_tally *tallies[N_KINDS];
-    int rounds_cap, rounds_shift; /* rounds_cap = 2^rounds_shift */
-    int fast_rounds;           /* rounds the fast path may take (see below) */
-    /* the step's writes; a cell's mark (or its use) finds its write (CREW) */
-    logged_write *log;
-    long log_n, log_cap;
-    write_mark step_tag;       /* the current step's (write_mark) */
-    uint32_t step_stamp;       /* the worker's steps, from 1: private_use's stamps */
-    uint32_t *bank_seen;       /* per private word (fullest_bank) */
-    uint32_t bank_stamp;
-    /* measured for the current block */
-    double transactions[N_KINDS - 1]; /* global reads, writes */
-    double bank_conflicts;
-    stream_counter *stream;    /* counting the instruction stream, or NULL */
-    cache_trace *trace;        /* the block's accesses for the caches, or NULL */
-    int failed;
-    char error[1024];          /* the block's first error */
-};
 
 exec_run *exec_begin(const char *program, const machine *m)
 {
@@ -554,54 +364,9 @@ word zp_pow(uint64_t p, word a, uint64_t e)
 
 void exec_ops(exec_thread *t, long n) { t->block->now->ops += (double)n; }
 
-/* The same values as zp_add, zp_sub and zp_mul, without a division where
- * p < 2^32 and the operands are below p (the usual case): a sum or a
- * difference is then corrected by one p at most, and a product x < 2^64
- * is reduced by Barrett's rule, m = ⌊2^64/p⌋ making q = ⌊x·m/2^64⌋ the
- * quotient or one less (x·m/2^64 > x/p − 1 since x < 2^64), so that
- * x − q·p < 2p. */
-static inline int reduced(const exec_block *b, word x, word y) { return b->barrett && x < b->p && y < b->p; }
-
-static inline word mod_p(const exec_block *b, uint64_t x)
-{
-    uint64_t q = (uint64_t)(((unsigned __int128)x * b->barrett) >> 64);
-    uint64_t r = x - q * b->p;
-    return r >= b->p ? r - b->p : r;
-}
-
-word exec_zp_add(exec_thread *t, word a, word b)
-{
-    exec_block *k = t->block;
-    thread_record *me = k->now;
-    if (!k->whole_costs)
-        me->ops += k->add_ops;
-    me->counts[COUNT_ADDMOD]++; /* the block's sums: when it ends */
-    if (!reduced(k, a, b))
-        return zp_add(k->p, a, b);
-    return a + b >= k->p ? a + b - k->p : a + b;
-}
-
-word exec_zp_sub(exec_thread *t, word a, word b)
-{
-    exec_block *k = t->block;
-    thread_record *me = k->now;
-    if (!k->whole_costs)
-        me->ops += k->add_ops;
-    me->counts[COUNT_ADDMOD]++;
-    if (!reduced(k, a, b))
-        return zp_sub(k->p, a, b);
-    return a >= b ? a - b : a + k->p - b;
-}
-
-word exec_zp_mul(exec_thread *t, word a, word b)
-{
-    exec_block *k = t->block;
-    thread_record *me = k->now;
-    if (!k->whole_costs)
-        me->ops += k->mul_ops;
-    me->counts[COUNT_MULMOD]++;
-    return reduced(k, a, b) ? mod_p(k, a * b) : zp_mul(k->p, a, b);
-}
+word exec_zp_add(exec_thread *t, word a, word b) { return exec_zp_add_fast(t, a, b); }
+word exec_zp_sub(exec_thread *t, word a, word b) { return exec_zp_sub_fast(t, a, b); }
+word exec_zp_mul(exec_thread *t, word a, word b) { return exec_zp_mul_fast(t, a, b); }
 
 word exec_zp_pow(exec_thread *t, word a, uint64_t e)
 {
@@ -697,7 +462,8 @@ static void next_step(exec_block *b)
         while (b->step_tag == 0);
     b->uses_n = 0;
     if (++b->step_stamp == 0) {
-        memset(b->private_step, 0, sizeof *b->private_step * (size_t)(b->k->private_words + 1));
+        for (long i = 0; i <= b->private_words; i++)
+            b->private_step[i].stamp = 0;
         memset(b->uses, 0, sizeof *b->uses * b->uses_cap);
         b->step_stamp = 1;
     }
@@ -717,7 +483,7 @@ static inline step_use *private_use_of(exec_block *b, long i)
 {
     private_use *p = &b->private_step[i];
     if (p->stamp != b->step_stamp)
-        *p = (private_use){b->step_stamp, unused};
+        p->stamp = b->step_stamp, p->use = unused;
     return &p->use;
 }
 
@@ -727,18 +493,6 @@ static inline step_use *private_use_of(exec_block *b, long i)
                   "read and write the cell in different steps)"
 #define RULE_LAUNCH "(rule: race-free blocks: the card runs a launch's blocks in no fixed order; " \
                     "a cell one block writes is read or written by no other block of the launch)"
-
-/* Set the shadow from `old` to `now`: 1 if done.  Several workers may
- * change it at once: then by compare-and-swap, and 0 when another changed
- * it first (the caller looks again). */
-static inline int touch_set(const exec_block *b, cell_shadow *s, cell_shadow old, cell_shadow now)
-{
-    if (!b->shared) {
-        *s = now;
-        return 1;
-    }
-    return __atomic_compare_exchange_n(s, &old, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-}
 
 /* Blocks raced, seen by several workers: the launch stops, unnamed (see
  * "Races"). */
@@ -797,32 +551,8 @@ static int note_block(exec_thread *t, cell_shadow *s, int write, const char *nam
     }
 }
 
-/* The use in the current step of global cell `cell`, which t's block has
- * to itself: found in (or added to) the worker's table of the step's
- * cells, an open-addressing hash table whose entries of older steps are
- * free (their stamp is not the step's). */
-static void grow_uses(exec_block *b);
-
-static inline step_use *global_use(exec_block *b, const word *cell)
-{
-    for (;;) {
-        size_t mask = b->uses_cap - 1;
-        size_t h = (size_t)(((uintptr_t)cell >> 3) * 0x9E3779B97F4A7C15ull >> 32) & mask;
-        cell_use *u;
-        for (u = &b->uses[h]; u->stamp == b->step_stamp; u = &b->uses[h = (h + 1) & mask])
-            if (u->cell == cell)
-                return &u->use;
-        if (2 * (b->uses_n + 1) <= b->uses_cap) {
-            b->uses_n++;
-            *u = (cell_use){cell, b->step_stamp, unused};
-            return &u->use;
-        }
-        grow_uses(b);
-    }
-}
-
 /* Twice the room, the step's entries kept. */
-static void grow_uses(exec_block *b)
+void exec_grow_uses(exec_block *b)
 {
     cell_use *old = b->uses;
     size_t cap = b->uses_cap;
@@ -843,7 +573,7 @@ static int32_t note_read(exec_thread *t, step_use *u, int global, const char *na
 {
     exec_block *b = t->block;
     int tid = t->tid;
-    if (!global && b->private_written[i] != b->block_stamp)
+    if (!global && b->private_step[i].written != b->block_stamp)
         race(t, "block %ld: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
                 "private memory starts undefined on the card, as shared memory does)", t->bid, tid, i);
     if (u->slot >= 0 && b->log[u->slot].thread != tid)
@@ -919,44 +649,6 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
     return &b->tallies[kind][round];
 }
 
-/* Key `key` of a lane, in its round's tally (global: address groups, which
- * lanes may share). */
-static inline void tally(round_tally *r, long key)
-{
-    if (key > r->last) {
-        if (r->descending)
-            r->disorder = 1;
-        r->last = key;
-        r->distinct++;
-    } else if (key < r->last) {
-        if (r->distinct == 1)
-            r->descending = 1;
-        else if (!r->descending)
-            r->disorder = 1;
-        r->last = key;
-        r->distinct++;
-    }
-}
-
-/* The same for a private word: its first key and its stride too (a
- * repeated word is the same access to its bank). */
-static inline void tally_private(round_tally *r, long key)
-{
-    if (key > r->last) {
-        long step = key - r->last;
-        if (r->distinct == 0)
-            r->first = key;
-        else if (r->distinct == 1)
-            r->stride = step;
-        else if (step != r->stride)
-            r->stride = 0;
-        r->distinct++;
-        r->last = key;
-    } else if (key < r->last) {
-        r->disorder = 1;
-    }
-}
-
 static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a, long i)
 {
     rule_broken(t, "reads %s[%ld], outside its %ld cells", a->name, i, a->size);
@@ -973,7 +665,7 @@ static word __attribute__((noinline)) read_race_free(exec_thread *t, gmem a, lon
     return own >= 0 ? b->log[own].value : a->cells[i];
 }
 
-static word __attribute__((noinline)) gread_checked(exec_thread *t, gmem a, long i)
+word exec_gread_checked(exec_thread *t, gmem a, long i)
 {
     exec_block *b = t->block;
     if ((unsigned long)i >= (unsigned long)a->size)
@@ -1027,7 +719,7 @@ static void __attribute__((noinline, cold)) write_outside(exec_thread *t, gmem a
     rule_broken(t, "writes %s[%ld], outside its %ld cells", a->name, i, a->size);
 }
 
-static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, long i, word v)
+void exec_gwrite_checked(exec_thread *t, gmem a, long i, word v)
 {
     exec_block *b = t->block;
     if ((unsigned long)i >= (unsigned long)a->size) {
@@ -1059,9 +751,9 @@ static void __attribute__((noinline)) gwrite_checked(exec_thread *t, gmem a, lon
 static int private_ok(exec_thread *t, long i, const char *verb)
 {
     exec_block *b = t->block;
-    if (__builtin_expect((unsigned long)i < (unsigned long)b->k->private_words, 1))
+    if (__builtin_expect((unsigned long)i < (unsigned long)b->private_words, 1))
         return 1;
-    rule_broken(t, "private memory: %s word %ld, outside the kernel's %ld words", verb, i, b->k->private_words);
+    rule_broken(t, "private memory: %s word %ld, outside the kernel's %ld words", verb, i, b->private_words);
     return 0;
 }
 
@@ -1071,10 +763,9 @@ static inline void note_private(exec_block *b, long i)
     tally_private(note_access(b, PRIVATE_ACCESS, i), i);
     if (!b->whole_costs)
         b->now->ops += 1;
-    b->now->counts[COUNT_PRIVATE]++;
 }
 
-static word __attribute__((noinline)) pread_checked(exec_thread *t, long i)
+word exec_pread_checked(exec_thread *t, long i)
 {
     if (!private_ok(t, i, "reads"))
         return 0;
@@ -1088,7 +779,7 @@ static word __attribute__((noinline)) pread_checked(exec_thread *t, long i)
     return b->private_cells[i];
 }
 
-static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, word v)
+void exec_pwrite_checked(exec_thread *t, long i, word v)
 {
     exec_block *b = t->block;
     if (!private_ok(t, i, "writes") || (b->race_free && !word_fits(t, "private", i, v)))
@@ -1096,216 +787,18 @@ static void __attribute__((noinline)) pwrite_checked(exec_thread *t, long i, wor
     note_private(b, i);
     step_use *u = private_use_of(b, i);
     if (b->race_free) {
-        b->private_written[i] = b->block_stamp;
+        b->private_step[i].written = b->block_stamp;
         note_write(t, u, "private", i);
     }
     log_write(t, &u->slot, &b->private_cells[i], v, "private", i);
 }
 
-/* The common case of each access, with no call: an index in range, a
- * round within the notes' capacity (fast_rounds, 0 with a warp that is not
- * a power of two), and for a write a cell not yet
- * written in the step and room in the log.  In a race-free run, a read
- * takes it where no race can be: a global cell that blocks share, or that
- * the block has to itself and no thread wrote in the step; a private word
- * written in the block and not in the step; and a write where the block
- * has the cell to itself (or is the first of the launch to touch it) and
- * no other thread used it in the step.  Anything else takes the checked
- * path above, which does the same and the rest; the fast path changes
- * nothing before it knows it is taken, but for what the checked path
- * would change alike (a cell's shadow and its use in the step). */
-
-static inline access_note *note_of(exec_block *b, int kind, int round)
-{
-    return &b->notes[kind][(b->lane << b->rounds_shift) + round];
-}
-
-/* A race-free read of global cell a[i] by thread t (note_block and
- * note_read's common cases): its value, or 0 with *taken 0 when the
- * checked path must take it. */
-static inline word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
-{
-    exec_block *b = t->block;
-    cell_shadow *s = &b->run->shadows[a->id][i];
-    cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
-    uint64_t stamp = b->run->stamp;
-    *taken = 0;
-    if (sh >> SHADOW_STAMP_SHIFT != stamp) { /* the first touch of the launch: the block's */
-        cell_shadow mine = shadow_of(stamp, (uint32_t)t->bid, t->tid);
-        if (!touch_set(b, s, sh, mine))
-            return 0;
-        sh = mine;
-    } else if (!(sh & SHADOW_SHARED) && shadow_block(sh) != (uint32_t)t->bid) { /* another block's */
-        if ((sh & SHADOW_WRITTEN) || !touch_set(b, s, sh, sh | SHADOW_SHARED))
-            return 0;
-        sh |= SHADOW_SHARED;
-    }
-    if (!(sh & SHADOW_SHARED)) {
-        step_use *u = global_use(b, &a->cells[i]);
-        if (u->slot >= 0)
-            return 0;
-        add_reader(u, t->tid);
-    }
-    *taken = 1;
-    return a->cells[i];
-}
-
-/* A race-free write of v to a[i] by thread t (note_block, note_write and
- * log_write's common cases): 1, or 0 when the checked path must take it. */
-static inline int global_write_fast(exec_thread *t, gmem a, long i, word v)
-{
-    exec_block *b = t->block;
-    if (v > UINT32_MAX || b->log_n == b->log_cap)
-        return 0;
-    cell_shadow *s = &b->run->shadows[a->id][i];
-    cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
-    uint64_t stamp = b->run->stamp;
-    cell_shadow mine = shadow_of(stamp, (uint32_t)t->bid, t->tid);
-    if (sh >> SHADOW_STAMP_SHIFT == stamp && (sh & ~(SHADOW_WRITTEN | SHADOW_THREADS)) != (mine & ~SHADOW_THREADS))
-        return 0; /* shared, or another block's */
-    if (sh != (mine | SHADOW_WRITTEN) && !touch_set(b, s, sh, mine | SHADOW_WRITTEN))
-        return 0;
-    step_use *u = global_use(b, &a->cells[i]);
-    if (u->slot >= 0 || read_by_another(u, t->tid))
-        return 0;
-    u->slot = (int32_t)b->log_n;
-    b->log[b->log_n++] = (logged_write){&a->cells[i], v, t->tid};
-    return 1;
-}
-
-word exec_gread(exec_thread *t, gmem a, long i)
-{
-    exec_block *b = t->block;
-    thread_record *me = b->now;
-    int round = me->rounds[GLOBAL_READ];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds, 0))
-        return gread_checked(t, a, i);
-    word value = a->cells[i];
-    if (b->race_free) {
-        int taken;
-        value = global_read_fast(t, a, i, &taken);
-        if (__builtin_expect(!taken, 0))
-            return gread_checked(t, a, i);
-    }
-    me->rounds[GLOBAL_READ] = round + 1;
-    long key = (long)a->id << 40 | i >> b->warp_shift;
-    note_of(b, GLOBAL_READ, round)->key = key;
-    tally(&b->tallies[GLOBAL_READ][round], key);
-    if (b->trace)
-        cache_note(b->trace, 0, round, a->id, i);
-    return value;
-}
-
-/* A write of the fast path: the cell's mark, its place in the log.  0
- * when the fast path does not apply (the cell's mark is the step's, or
- * the log is full); nothing changed then. */
-static inline int write_fast(exec_block *b, write_mark *mark, word *cell, word v, int tid)
-{
-    if (__builtin_expect(b->log_n == b->log_cap || *mark == b->step_tag, 0))
-        return 0;
-    *mark = b->step_tag;
-    b->log[b->log_n++] = (logged_write){cell, v, tid};
-    return 1;
-}
-
-/* The same for private word i (a synchronous run makes its use in the
- * step only when it writes the word; a race-free run, when it reads it
- * too: a write after a read of its own thread alone is no race). */
-static inline int private_write_fast(exec_block *b, long i, word v, int tid)
-{
-    private_use *p = &b->private_step[i];
-    int used = p->stamp == b->step_stamp;
-    if (__builtin_expect(b->log_n == b->log_cap, 0))
-        return 0;
-    if (b->race_free) {
-        if (v > UINT32_MAX || (used && (p->use.slot >= 0 || p->use.reader != tid || p->use.reader2 >= 0)))
-            return 0;
-        b->private_written[i] = b->block_stamp;
-    } else if (used) {
-        return 0;
-    }
-    if (used)
-        p->use.slot = (int32_t)b->log_n;
-    else
-        *p = (private_use){b->step_stamp, {(int32_t)b->log_n, -1, -1}};
-    b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, tid};
-    return 1;
-}
-
-/* A race-free run's read of private word i by thread tid, noted in its
- * use (as note_read does): 0 when the checked path must take it (a word
- * no thread of the block wrote, or one written in the step); nothing
- * changed then. */
-static inline int private_read_fast(exec_block *b, long i, int tid)
-{
-    if (b->private_written[i] != b->block_stamp)
-        return 0;
-    private_use *p = &b->private_step[i];
-    if (p->stamp != b->step_stamp) {
-        *p = (private_use){b->step_stamp, {-1, tid, -1}};
-        return 1;
-    }
-    step_use *u = &p->use;
-    if (u->slot >= 0)
-        return 0;
-    add_reader(u, tid);
-    return 1;
-}
-
-void exec_gwrite(exec_thread *t, gmem a, long i, word v)
-{
-    exec_block *b = t->block;
-    thread_record *me = b->now;
-    int round = me->rounds[GLOBAL_WRITE];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds ||
-                             !(b->race_free ? global_write_fast(t, a, i, v)
-                                            : write_fast(b, &b->run->marks[a->id][i], &a->cells[i], v, t->tid)), 0)) {
-        gwrite_checked(t, a, i, v);
-        return;
-    }
-    me->rounds[GLOBAL_WRITE] = round + 1;
-    long key = (long)a->id << 40 | i >> b->warp_shift;
-    note_of(b, GLOBAL_WRITE, round)->key = key;
-    tally(&b->tallies[GLOBAL_WRITE][round], key);
-    if (b->trace)
-        cache_note(b->trace, 1, round, a->id, i);
-}
-
-/* A private access of the fast path: noted, tallied and counted. */
-static inline void private_fast(exec_block *b, thread_record *me, int round, long i)
-{
-    me->rounds[PRIVATE_ACCESS] = round + 1;
-    note_of(b, PRIVATE_ACCESS, round)->key = i;
-    tally_private(&b->tallies[PRIVATE_ACCESS][round], i);
-    if (!b->whole_costs)
-        me->ops += 1;
-    me->counts[COUNT_PRIVATE]++;
-}
-
-word exec_pread(exec_thread *t, long i)
-{
-    exec_block *b = t->block;
-    thread_record *me = b->now;
-    int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds ||
-                             (b->race_free && !private_read_fast(b, i, t->tid)), 0))
-        return pread_checked(t, i);
-    private_fast(b, me, round, i);
-    return b->private_cells[i];
-}
-
-void exec_pwrite(exec_thread *t, long i, word v)
-{
-    exec_block *b = t->block;
-    thread_record *me = b->now;
-    int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->k->private_words || round >= b->fast_rounds ||
-                             !private_write_fast(b, i, v, t->tid), 0)) {
-        pwrite_checked(t, i, v);
-        return;
-    }
-    private_fast(b, me, round, i);
-}
+/* The accesses: their fast paths (exec_block.h), the rest by the checked
+ * paths above. */
+word exec_gread(exec_thread *t, gmem a, long i) { return exec_gread_fast(t, a, i); }
+void exec_gwrite(exec_thread *t, gmem a, long i, word v) { exec_gwrite_fast(t, a, i, v); }
+word exec_pread(exec_thread *t, long i) { return exec_pread_fast(t, i); }
+void exec_pwrite(exec_thread *t, long i, word v) { exec_pwrite_fast(t, i, v); }
 
 /* ---- grading a warp's rounds ---------------------------------------------- */
 
@@ -1375,7 +868,7 @@ static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
         return most;
     }
     if (++b->bank_stamp == 0) { /* the stamps wrapped: none is taken for the present */
-        memset(b->bank_seen, 0, sizeof *b->bank_seen * (size_t)(b->k->private_words + 1));
+        memset(b->bank_seen, 0, sizeof *b->bank_seen * (size_t)(b->private_words + 1));
         b->bank_stamp = 1;
     }
     for (int i = 0; i < n; i++)
@@ -1425,8 +918,9 @@ static void grade_rounds(exec_block *b, int kind, int first, int last)
 }
 
 /* The warp of threads first..last has run the step: its rounds graded,
- * each thread's words counted and its rounds back to zero (a warp whose
- * threads made no access, all their rounds 0: nothing to do). */
+ * each thread's words and private accesses counted and its rounds back
+ * to zero (a warp whose threads made no access, all their rounds 0:
+ * nothing to do). */
 static void grade_warp(exec_block *b, int first, int last)
 {
     if (b->tallies[GLOBAL_READ][0].distinct == 0 && b->tallies[GLOBAL_WRITE][0].distinct == 0 &&
@@ -1438,6 +932,7 @@ static void grade_warp(exec_block *b, int first, int last)
         thread_record *th = &b->threads_of[t];
         th->words_read += th->rounds[GLOBAL_READ];
         th->words_written += th->rounds[GLOBAL_WRITE];
+        th->counts[COUNT_PRIVATE] += (uint32_t)th->rounds[PRIVATE_ACCESS]; /* one round an access */
         th->rounds[GLOBAL_READ] = th->rounds[GLOBAL_WRITE] = th->rounds[PRIVATE_ACCESS] = 0;
     }
 }
@@ -1554,9 +1049,10 @@ static block_figures sum_threads(exec_block *b)
 static void run_block(exec_block *b, long bid, long blocks, block_result *out)
 {
     int l = b->threads;
-    memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->k->private_words + 1));
+    memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->private_words + 1));
     if (++b->block_stamp == 0) { /* wrapped: no stale stamp may pass for the present */
-        memset(b->private_written, 0, sizeof *b->private_written * (size_t)(b->k->private_words + 1));
+        for (long i = 0; i <= b->private_words; i++)
+            b->private_step[i].written = 0;
         b->block_stamp = 1;
     }
     b->transactions[GLOBAL_READ] = b->transactions[GLOBAL_WRITE] = b->bank_conflicts = 0;
@@ -1614,12 +1110,12 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     b->add_ops = r->add_ops;
     b->mul_ops = r->mul_ops;
     b->whole_costs = whole(r->add_ops) && whole(r->mul_ops);
+    b->private_words = k->private_words;
     b->private_cells = calloc((size_t)k->private_words + 1, sizeof *b->private_cells);
-    b->private_written = calloc((size_t)k->private_words + 1, sizeof *b->private_written);
     b->private_step = calloc((size_t)k->private_words + 1, sizeof *b->private_step);
     b->threads_of = calloc((size_t)threads, sizeof *b->threads_of);
     if (b->race_free)
-        grow_uses(b);
+        exec_grow_uses(b);
     b->trace = r->caches ? cache_trace_new(r->caches, b->warp) : NULL;
     b->rounds_cap = 1;
     grow_rounds(b, 8);
@@ -1631,7 +1127,6 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
 static void worker_end(exec_block *b)
 {
     free(b->private_cells);
-    free(b->private_written);
     free(b->private_step);
     free(b->uses);
     free(b->threads_of);

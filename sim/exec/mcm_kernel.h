@@ -113,6 +113,9 @@
 #endif
 #else
 #include "exec.h"
+#if defined(MCM_EXEC_INLINE) && !defined(MCM_COUNTED)
+#include "exec_block.h" /* exec mode's build: the accesses' common case inline */
+#endif
 
 #define MCM_DEVICE
 #define MCM_UNUSED __attribute__((unused))

@@ -177,14 +177,24 @@ static void include_flags_of(include_flags *inc)
     snprintf(inc->machine, sizeof inc->machine, "-I%s/machine", user_program_datadir());
 }
 
-/* The file as the compiler sees it (preprocessed: the file, every header
- * it includes, and where they are), hashed into *hash. */
+/* A plain build's flags (in its cache key).  MCM_EXEC_INLINE: the
+ * accesses' common case compiled into the kernel (sim/exec/exec_block.h,
+ * which the preprocessed text then holds: a change to it compiles the
+ * kernel anew); -fno-plt: the rest called through the GOT at once, not
+ * through the PLT's jump. */
+#define PLAIN_DEFINES "-DMCM_EXEC_INLINE"
+#define PLAIN_FLAGS "-std=c11", "-O2", "-g", "-fPIC", "-fno-plt", PLAIN_DEFINES, "-shared", "-Wall"
+static const char *const plain_flags[] = {PLAIN_FLAGS, NULL};
+
+/* The file as the compiler sees it (preprocessed, with the build's
+ * defines: the file, every header it includes, and where they are),
+ * hashed into *hash. */
 static int hash_preprocessed(const char *source, int counted, uint64_t *hash)
 {
     include_flags inc;
     include_flags_of(&inc);
-    char *argv[] = {(char *)(counted ? clang() : compiler()), "-std=c11", "-E", inc.exec, inc.model, inc.machine,
-                    (char *)source, NULL};
+    char *argv[] = {(char *)(counted ? clang() : compiler()), "-std=c11", "-E", counted ? "-DMCM_COUNTED" : PLAIN_DEFINES,
+                    inc.exec, inc.model, inc.machine, (char *)source, NULL};
     return run_tool(source, argv, hash);
 }
 
@@ -193,8 +203,8 @@ static int run_compiler(const char *source, const char *out)
 {
     include_flags inc;
     include_flags_of(&inc);
-    char *argv[] = {(char *)compiler(), "-std=c11", "-O2", "-g", "-fPIC", "-shared", "-Wall", inc.exec, inc.model, inc.machine,
-                    "-o", (char *)out, (char *)source, NULL};
+    char *argv[] = {(char *)compiler(), PLAIN_FLAGS, inc.exec, inc.model, inc.machine, "-o", (char *)out,
+                    (char *)source, NULL};
     return run_tool(source, argv, NULL);
 }
 
@@ -273,6 +283,8 @@ int user_program_compile_as(const char *source, int counted, char *so, size_t si
     }
     hash_text(counted ? clang() : compiler(), &h);
     hash_text(counted ? "counted" : "plain", &h);
+    for (int i = 0; !counted && plain_flags[i]; i++)
+        hash_text(plain_flags[i], &h);
     hash_text(user_program_datadir(), &h);
     char dir[1024];
     if (cache_dir(dir, sizeof dir) < 0)
