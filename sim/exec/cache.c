@@ -4,14 +4,17 @@
  * Three parts.  A line set: lines by address (a hash of chains) and by
  * last use (a doubly linked list), the least recently used evicted first;
  * each line holds, per word, whether it is held and whether it is dirty.
- * The levels: a read sector looked up in its SM's L1, then in the L2, then
- * read from DRAM, and filled on the way back; a written sector dropped
- * from the L1 and merged into the L2.  The waves: each block's accesses
+ * The levels: a read sector looked up in its SM's L1, then in its SM's
+ * partition of the L2 (or written in another partition and not yet
+ * written back), then read from DRAM, and filled on the way back; a
+ * written sector dropped from the L1, merged into the writer's partition
+ * and dropped from the others.  The waves: each block's accesses
  * recorded as exec mode hands them in, warp by warp, then replayed wave
  * by wave in the order cache.h states.
  *
  * Invariants kept here: a line set's lines [0, used) are each in its
- * hash chain and its last-use list exactly once; an L1 line holds whole
+ * hash chain and its last-use list exactly once; a word is dirty in one
+ * partition of the L2 at most; an L1 line holds whole
  * sectors; between waves every wave slot is empty (no block handed in);
  * a block's counts are only ever added to, from zero, by the replay of
  * its wave.
