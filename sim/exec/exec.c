@@ -649,6 +649,16 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
     return &b->tallies[kind][round];
 }
 
+/* The checked paths' note of the running thread's access of `kind` (a
+ * global read or write) to a[i]: as note_access, and the caches' trace. */
+static inline void note_global(exec_block *b, int kind, gmem a, long i)
+{
+    long key = (long)a->id << 40 | group_of(b, i);
+    tally(note_access(b, kind, key), key);
+    if (b->trace)
+        cache_note(b->trace, kind == GLOBAL_WRITE, b->now->rounds[kind] - 1, a->id, i);
+}
+
 static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a, long i)
 {
     rule_broken(t, "reads %s[%ld], outside its %ld cells", a->name, i, a->size);
@@ -670,10 +680,7 @@ word exec_gread_checked(exec_thread *t, gmem a, long i)
     exec_block *b = t->block;
     if ((unsigned long)i >= (unsigned long)a->size)
         return read_outside(t, a, i);
-    long key = (long)a->id << 40 | group_of(b, i);
-    tally(note_access(b, GLOBAL_READ, key), key);
-    if (b->trace)
-        cache_note(b->trace, 0, b->now->rounds[GLOBAL_READ] - 1, a->id, i);
+    note_global(b, GLOBAL_READ, a, i);
     if (__builtin_expect(b->race_free, 0))
         return read_race_free(t, a, i);
     return a->cells[i];
@@ -728,10 +735,7 @@ void exec_gwrite_checked(exec_thread *t, gmem a, long i, word v)
     }
     if (__builtin_expect(b->race_free, 0) && !word_fits(t, a->name, i, v))
         return;
-    long key = (long)a->id << 40 | group_of(b, i);
-    tally(note_access(b, GLOBAL_WRITE, key), key);
-    if (b->trace)
-        cache_note(b->trace, 1, b->now->rounds[GLOBAL_WRITE] - 1, a->id, i);
+    note_global(b, GLOBAL_WRITE, a, i);
     int32_t *slot, marked;
     if (__builtin_expect(b->race_free, 0)) {
         if (note_block(t, &b->run->shadows[a->id][i], 1, a->name, i) < 0)

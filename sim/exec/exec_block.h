@@ -505,6 +505,20 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
     return 1;
 }
 
+/* The fast paths' note of the running thread's access of `kind` (a
+ * global read or write) to a[i] in round `round` < fast_rounds: its round
+ * counted, its address group noted for its lane and tallied, and the
+ * caches' trace told. */
+EXEC_FAST void global_noted(exec_block *b, thread_record *me, int kind, int round, gmem a, long i)
+{
+    me->rounds[kind] = round + 1;
+    long key = (long)a->id << 40 | i >> b->warp_shift;
+    note_of(b, kind, round)->key = key;
+    tally(&b->tallies[kind][round], key);
+    if (b->trace)
+        cache_note(b->trace, kind == GLOBAL_WRITE, round, a->id, i);
+}
+
 EXEC_FAST word exec_gread_fast(exec_thread *t, gmem a, long i)
 {
     exec_block *b = t->block;
@@ -519,12 +533,7 @@ EXEC_FAST word exec_gread_fast(exec_thread *t, gmem a, long i)
         if (__builtin_expect(!taken, 0))
             return exec_gread_checked(t, a, i);
     }
-    me->rounds[GLOBAL_READ] = round + 1;
-    long key = (long)a->id << 40 | i >> b->warp_shift;
-    note_of(b, GLOBAL_READ, round)->key = key;
-    tally(&b->tallies[GLOBAL_READ][round], key);
-    if (b->trace)
-        cache_note(b->trace, 0, round, a->id, i);
+    global_noted(b, me, GLOBAL_READ, round, a, i);
     return value;
 }
 
@@ -551,12 +560,7 @@ EXEC_FAST void exec_gwrite_fast(exec_thread *t, gmem a, long i, word v)
         exec_gwrite_checked(t, a, i, v);
         return;
     }
-    me->rounds[GLOBAL_WRITE] = round + 1;
-    long key = (long)a->id << 40 | i >> b->warp_shift;
-    note_of(b, GLOBAL_WRITE, round)->key = key;
-    tally(&b->tallies[GLOBAL_WRITE][round], key);
-    if (b->trace)
-        cache_note(b->trace, 1, round, a->id, i);
+    global_noted(b, me, GLOBAL_WRITE, round, a, i);
 }
 
 #if defined(MCM_EXEC_INLINE) && !defined(MCM_COUNTED)
