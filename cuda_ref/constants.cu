@@ -1205,6 +1205,27 @@ static double op_latency(const arith_buffers *b)
     return median_of(per_op, REPEATS);
 }
 
+/* cycles between two operations of one warp alone on its SM whose
+ * ARITH_CHAINS chains a thread do not wait for each other: the warp's own
+ * issue where its instructions are independent (the floor of a dependent
+ * chain's span, sim/exec/stream.h); lane 0 reports its cycles */
+template <class Op>
+static double op_interval_one_warp(const arith_buffers *b)
+{
+    const long iters = 1 << 13;
+    const double ops = (double)iters * ARITH_UNROLL * ARITH_CHAINS * Op::OPS;
+    double per_op[REPEATS];
+    long long cycles;
+    for (int r = -1; r < REPEATS; r++) { /* r = -1: warm-up */
+        arith_kernel<Op><<<1, 32>>>(b->seed, ARITH_CHAINS, iters, b->sink, b->cycles);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(&cycles, b->cycles, sizeof cycles, cudaMemcpyDeviceToHost));
+        if (r >= 0)
+            per_op[r] = (double)cycles / ops;
+    }
+    return median_of(per_op, REPEATS);
+}
+
 typedef struct {
     const arith_buffers *b;
     unsigned blocks;
@@ -1289,6 +1310,9 @@ static void measure_arithmetic(int sms, double mhz)
                  "cycles between two instructions of one warp (the dependent issue of sim/exec/stream.h)", warps);
         print_row(name, issue_latency(&b, sms, warps), "cycles", how);
     }
+    print_row("issue_interval_one_warp", op_interval_one_warp<OpAdd>(&b), "cycles",
+              "one warp alone on its SM, 4 independent chains of the additions of op_latency a thread: "
+              "cycles between two of its instructions (a warp's issue where they do not wait for each other)");
     print_row("mad_latency", op_latency<OpMad>(&b), "cycles",
               "one thread, a dependent chain of 32-bit multiply-adds x = x*x + y, per operation");
     print_row("mad_per_sm_cycle", op_throughput<OpMad>(&b, sms, mhz, 1 << 10),
@@ -1296,6 +1320,9 @@ static void measure_arithmetic(int sms, double mhz)
               "the same multiply-adds, 8 blocks of 256 threads per SM, 4 chains per thread");
     print_row("mulmod_latency", op_latency<OpMulmod>(&b), "cycles",
               "one thread, a dependent chain of Z/pZ multiplications (common/zp.h, Barrett), per operation");
+    print_row("mulmod_interval_one_warp", op_interval_one_warp<OpMulmod>(&b), "cycles",
+              "one warp alone on its SM, 4 independent chains of Z/pZ multiplications a thread: cycles a "
+              "multiplication (its scheduler's multiply-add pipe, where they do not wait for each other)");
     print_row("mulmod_per_sm_cycle", op_throughput<OpMulmod>(&b, sms, mhz, 1 << 7),
               "ops/SM/cycle",
               "Z/pZ multiplications, 8 blocks of 256 threads per SM, 4 chains per thread");
