@@ -30,12 +30,19 @@ static int stream_charged(const block_cost *c, const machine *m)
     return m->issue_rate > 0 && c->stream;
 }
 
+double stream_link_cycles(const machine *m, op_class c)
+{
+    if (c == OP_PLAIN)
+        return m->cycles_issue > 0 ? m->cycles_issue : m->cycles_plain;
+    return class_cycles(m, c);
+}
+
 double block_span_cycles(const block_cost *c, const machine *m)
 {
     if (stream_charged(c, m)) {
-        double t = c->stream_span[OP_PLAIN] * (m->cycles_issue > 0 ? m->cycles_issue : m->cycles_plain);
-        for (int i = OP_PLAIN + 1; i < OP_CLASSES; i++)
-            t += c->stream_span[i] * class_cycles(m, i);
+        double t = c->stream_issued * WARP_ISSUE_CYCLES;
+        for (int i = 0; i < OP_CLASSES; i++)
+            t += c->stream_span[i] * stream_link_cycles(m, (op_class)i);
         return t;
     }
     if (!c->classes)
