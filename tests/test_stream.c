@@ -245,6 +245,12 @@ Test(stream, an_addition_of_results_skips_its_range_checks)
     cr_assert_lt(add_of_results, stream_call_cost("exec_zp_add"));
     cr_expect_eq(w[1][STREAM_INST], 3 + 9 + add_of_results + 2 + 2 + 1);
     cr_expect_eq(w[1][STREAM_ADDMOD], 1);
+    /* its chain: the read's address (2) and load (a global read's link),
+     * the product, the addition; the counter's five beside it */
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 2);
+    cr_expect_eq(w[1][STREAM_CHAIN_GLOBAL], 1);
+    cr_expect_eq(w[1][STREAM_CHAIN_MULMOD], 1);
+    cr_expect_eq(w[1][STREAM_CHAIN_ADDMOD], 1);
     /* after it: a subtraction of a word read from memory checks its range */
     cr_expect_eq(w[2][STREAM_INST], stream_call_cost("exec_zp_sub"));
 }
@@ -314,10 +320,12 @@ Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
     const block_cost *c = kernel_block_cost(&dag->kernels[2], 0);
     cr_expect_eq(c->stream_work, 2 + 5 + 3 + 1 + 9 + 1 + 2 + 2);
     cr_expect_eq(c->stream_span[OP_MULMOD], 1);
-    /* the path: the index (2) → the first read (3) → the product (a mulmod
-     * link) → the write at the read's address (1), the second read beside
-     * them; the entry (2), the indices and bases read (5 + 2) */
-    cr_expect_eq(c->stream_span[OP_PLAIN], 2 + 3 + 1 + 2 + 7);
+    /* the path: the index (2) → the first read (its address 2, its load a
+     * global read's link) → the product (a mulmod link) → the write at the
+     * read's address (1), the second read beside them; the entry (2), the
+     * indices and bases read (5 + 2) */
+    cr_expect_eq(c->stream_span[OP_PLAIN], 2 + 2 + 1 + 2 + 7);
+    cr_expect_eq(c->stream_reads, 1);
     cr_expect_eq(c->stream_span[OP_BARRIER], 0);
     kernel_dag_free(dag);
 }
@@ -520,6 +528,33 @@ Test(stream, the_path_waits_each_link_and_the_sm_issues_four_a_cycle)
     cr_expect_float_eq(block_span_cycles(&c, &m), 400 + 136 + 23 + 40, 1e-9);
 }
 
+Test(stream, a_global_read_on_the_path_waits_a_reads_latency_beyond_the_blocks_first)
+{
+    /* three reads on the path: the first is the block's read (the engine
+     * charges its latency before the compute), the two others wait 200
+     * cycles each, the L2's latency */
+    block_cost c = counted_block();
+    machine m = issuing_machine();
+    m.read_latency = 200;
+    c.stream_reads = 3;
+    cr_expect_float_eq(block_span_cycles(&c, &m), 659 + 2 * 200, 1e-9);
+    /* through the caches: the L1 served 4 sectors (a wavefront, a line of
+     * 32 words), the L2 4: a read waits (4 · 40 + 4 · 200) / 8 = 120 */
+    machine cached = test_cache_machine(1, 1, 128, 512);
+    cached.issue_rate = m.issue_rate;
+    cached.cycles_issue = m.cycles_issue;
+    cached.cycles_mulmod = m.cycles_mulmod;
+    cached.cycles_barrier = m.cycles_barrier;
+    cached.read_latency = 200;
+    cached.read_latency_l1 = 40;
+    c.sectors.measured = 1;
+    c.sectors.l1_wavefronts = 1;
+    c.sectors.l2_reads = 4;
+    cr_expect_float_eq(block_span_cycles(&c, &cached), 659 + 2 * 120, 1e-9);
+    c.stream_reads = 1; /* the block's read alone: nothing more */
+    cr_expect_float_eq(block_span_cycles(&c, &cached), 659, 1e-9);
+}
+
 Test(stream, few_warps_wait_for_latency_many_for_the_issue_slots)
 {
     /* one SM holding up to 8 such blocks, each 659 cycles alone: 2 blocks
@@ -566,7 +601,7 @@ Test(stream, with_no_issue_rate_a_counted_block_costs_what_it_did)
 {
     block_cost c = counted_block(), plain = c;
     plain.stream = 0;
-    plain.stream_work = plain.stream_issued = 0;
+    plain.stream_work = plain.stream_issued = plain.stream_reads = 0;
     memset(plain.stream_span, 0, sizeof plain.stream_span);
     machine m = issuing_machine();
     m.issue_rate = 0;
@@ -603,7 +638,7 @@ Test(stream, the_term_off_gives_todays_time_to_the_bit)
         cr_assert_eq(x.stream, 0);
         cr_assert_eq(y.stream, 1);
         y.stream = 0;
-        y.stream_work = y.stream_issued = 0;
+        y.stream_work = y.stream_issued = y.stream_reads = 0;
         memset(y.stream_span, 0, sizeof y.stream_span);
         cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "block %ld: the counted build measured other costs", j);
     }

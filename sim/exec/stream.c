@@ -29,6 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The classes of a chain's links: plain, mulmod, addmod, private, global
+ * read (the table's STREAM_CHAIN_* fields, in that order). */
+enum { CHAIN_LINKS = STREAM_FIELDS - STREAM_CHAIN_PLAIN };
+
 struct stream_counter {
     const stream_table *t;
     int warp, steps;            /* threads per warp, steps of the kernel */
@@ -37,7 +41,7 @@ struct stream_counter {
     int *touched, n_touched;    /* blocks the running thread passed */
     int *warp_touched, n_warp;  /* blocks the warp passed */
     double extra[2], warp_extra[2]; /* stream_extra: the thread's, the warp's most */
-    double link[OP_CLASSES];        /* a chain's link of each class, in cycles (the machine's) */
+    double link[CHAIN_LINKS];       /* a chain's link of each class, in cycles (the machine's) */
     char *issue_bound;              /* per basic block: its instructions one a cycle outlast its chain */
     double path[STREAM_FIELDS];     /* the slowest warp of the step so far: its chains' links, */
     double path_issued, path_cycles; /* its issue-bound passes' instructions, its time */
@@ -52,16 +56,12 @@ struct stream_counter {
 /* The counter whose thread runs now on this host thread. */
 static _Thread_local stream_counter *running;
 
-/* The chain's fields of the table, by class (OP_BARRIER: none). */
-static const int CHAIN_FIELD[OP_CLASSES] = {STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD,
-                                            STREAM_CHAIN_PRIVATE, -1};
-
 /* Cycles of the links in w's chain fields. */
 static double chain_cycles(const stream_counter *c, const double *w)
 {
     double t = 0;
-    for (int k = 0; k < OP_BARRIER; k++)
-        t += w[CHAIN_FIELD[k]] * c->link[k];
+    for (int k = 0; k < CHAIN_LINKS; k++)
+        t += w[STREAM_CHAIN_PLAIN + k] * c->link[k];
     return t;
 }
 
@@ -76,8 +76,9 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, c
     c->most = calloc(n, sizeof *c->most);
     c->touched = malloc(sizeof *c->touched * n);
     c->warp_touched = malloc(sizeof *c->warp_touched * n);
-    for (int k = 0; k < OP_CLASSES; k++)
+    for (int k = 0; k < OP_BARRIER; k++)
         c->link[k] = stream_link_cycles(m, (op_class)k);
+    c->link[CHAIN_LINKS - 1] = m->read_latency; /* a global read: the L2's (card_terms.c charges the block's own) */
     c->issue_bound = calloc(n, 1);
     for (int id = 0; id < t->blocks; id++) {
         double w[STREAM_FIELDS];
@@ -240,6 +241,7 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     cost->stream_span[OP_PRIVATE] = c->span[STREAM_CHAIN_PRIVATE];
     cost->stream_span[OP_BARRIER] = barriers;
     cost->stream_issued = c->span_issued;
+    cost->stream_reads = c->span[STREAM_CHAIN_GLOBAL];
     c->work = c->span_issued = 0;
     memset(c->span, 0, sizeof c->span);
 }

@@ -1023,17 +1023,18 @@ static void note_successors(ir_block *b, const char *line)
  * need not know the machine: they only choose among a block's chains of
  * different classes; the chosen chain's links are charged at the
  * machine's own latencies (card_terms.c). */
-enum { CHAIN_CLASSES = 4 }; /* plain, Z/pZ multiplication, Z/pZ addition, private access */
+enum { CHAIN_CLASSES = 5 }; /* plain, Z/pZ multiplication, Z/pZ addition, private access, global read */
 
 /* The H100's latencies (machine/h100-code.cfg, session 2026-11-26f:
- * cycles_issue, cycles_mulmod, cycles_addmod, cycles_private), rounded.
- * The H200's are the same SM's. */
-static const double NOMINAL_LINK_CYCLES[CHAIN_CLASSES] = {5, 68, 22, 29};
+ * cycles_issue, cycles_mulmod, cycles_addmod, cycles_private,
+ * read_latency), rounded.  The H200's are the same SM's. */
+static const double NOMINAL_LINK_CYCLES[CHAIN_CLASSES] = {5, 68, 22, 29, 261};
 
-/* The stream fields the links of each class come from, and go to. */
-static const int LINK_OWN[CHAIN_CLASSES] = {STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE};
+/* The stream fields the links of each class come from (a global read's:
+ * its call, below), and go to. */
+static const int LINK_OWN[CHAIN_CLASSES - 1] = {STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE};
 static const int LINK_CHAIN[CHAIN_CLASSES] = {STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD,
-                                              STREAM_CHAIN_PRIVATE};
+                                              STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL};
 
 static double nominal_cycles(const double *links)
 {
@@ -1087,10 +1088,15 @@ static void deepest_operand(const depth_map *d, const ir_inst *in, double *links
 static void chain_step(depth_map *d, const ir_inst *in, const double *before, const double *w, double *chain)
 {
     double own[CHAIN_CLASSES], depth[CHAIN_CLASSES];
-    for (int k = 0; k < CHAIN_CLASSES; k++)
+    for (int k = 0; k < CHAIN_CLASSES - 1; k++)
         own[k] = w[LINK_OWN[k]] - before[LINK_OWN[k]];
     if (own[1] > 0 || own[2] > 0) /* a Z/pZ call: one link; the check of an arg's high word beside it */
         own[0] = 0;
+    char name[32] = "";
+    if (!strcmp(in->op, "call"))
+        callee(in->rest, name, sizeof name);
+    own[4] = !strcmp(name, "exec_gread"); /* its load (LDG) a link of its own, its address's plain */
+    own[0] -= own[4];
     deepest_operand(d, in, depth);
     for (int k = 0; k < CHAIN_CLASSES; k++)
         depth[k] = fmax(0, depth[k] + own[k]); /* an access whose address folds an offset: −1 */

@@ -35,7 +35,13 @@
  *                 multiplication on it its whole latency), and issues the
  *                 independent ones beside it; where a block's
  *                 instructions issued one a cycle take longer than its
- *                 chain, for them (stream_issued);
+ *                 chain, for them (stream_issued); and each global read
+ *                 on those chains but the first (the block's read, which
+ *                 block_read_latency charges) for a read's latency: the
+ *                 mean of read_latency_l1, read_latency and
+ *                 read_latency_dram weighed by the sectors each level
+ *                 served the block (read_latency where it did not run
+ *                 through the caches);
  *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
  *                 work_ops[addmod]/lanes_addmod, banks, line_words·u_l1·
  *                 l1_wavefronts): the SM issues at most issue_rate warp

@@ -92,6 +92,7 @@ typedef struct block_cost {
     double stream_issued;           /* along the same path, the instructions of the
                                      * passes whose chain is shorter than their
                                      * instructions issued one a cycle */
+    double stream_reads;            /* the global reads on those chains */
 } block_cost;
 
 /* Blocks first .. (the next run's first) − 1 (the last run: to the end)
