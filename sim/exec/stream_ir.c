@@ -49,6 +49,8 @@
  *    by another, is a branch the card brackets with BSSY and BSYNC; a
  *    Z/pZ operation of the same operands as one before it in its block is
  *    computed once;
+ *  - each block's longest dependent chain, by class (below, "a block's
+ *    longest dependent chain");
  *  - a call of exec_* costs what its CUDA twin in mcm_kernel_cuda.cuh
  *    does on its usual path (CALL_COSTS below); a Z/pZ addition or
  *    subtraction of two values known below p (results of Z/pZ calls,
@@ -1007,8 +1009,10 @@ static void note_successors(ir_block *b, const char *line)
  * of which needs the one before it; the others issue beside it.  Each
  * instruction's depth is its own links (the card instructions it becomes,
  * plain; a call of a Z/pZ function or a private access one link of its
- * class, whose measured latency holds its CUDA twin's instructions), plus
- * the deepest of its operands defined before it in the same block.
+ * class, whose measured latency holds its CUDA twin's instructions; a
+ * global read its address's instructions, plain, and its load, a link of
+ * its own), plus the deepest of its operands defined before it in the
+ * same block.
  * Operands from other blocks, phis, the step's args and the thread's
  * indices, constants: ready when the block starts.  That is a bound from
  * below for one pass (a value from the block before may still be on its
@@ -1017,7 +1021,7 @@ static void note_successors(ir_block *b, const char *line)
  * chain is done): the two errors go opposite ways and are each at most a
  * chain's tail.  Memory is not a dependence here: a private read after a
  * write in the same block waits its own latency (the pipe keeps them in
- * order), and what a global load waits the block's read latency charges.
+ * order).
  *
  * The chains are compared at nominal latencies (below), so that the table
  * need not know the machine: they only choose among a block's chains of
@@ -1099,7 +1103,7 @@ static void chain_step(depth_map *d, const ir_inst *in, const double *before, co
     own[0] -= own[4];
     deepest_operand(d, in, depth);
     for (int k = 0; k < CHAIN_CLASSES; k++)
-        depth[k] = fmax(0, depth[k] + own[k]); /* an access whose address folds an offset: −1 */
+        depth[k] = fmax(0, depth[k] + own[k]); /* a read whose address folds an offset: its load alone */
     if (in->result) {
         size_t i = depth_slot(d, in->result, in->result_len);
         d->name[i] = in->result;
