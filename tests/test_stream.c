@@ -103,6 +103,11 @@ Test(stream, the_ir_reader_weighs_each_block_by_the_rules)
     cr_expect_eq(w[1][STREAM_INST], 0 + 0 + 1 + 3 + 9 + 2 + 1);
     cr_expect_eq(w[1][STREAM_PLAIN], 7, "the mulmod's own instructions are not plain");
     cr_expect_eq(w[1][STREAM_MULMOD], 1);
+    /* its chain: each instruction needs the one before it (the product of
+     * the low word, the product by the phi, the call, the comparison, the
+     * branch): the 7 plain instructions and the mulmod, one link */
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 7);
+    cr_expect_eq(w[1][STREAM_CHAIN_MULMOD], 1);
     /* a private write 2, a jump to a block that does not follow 1 */
     cr_expect_eq(w[2][STREAM_INST], 3);
     cr_expect_eq(w[2][STREAM_PRIVATE], 1);
@@ -123,6 +128,20 @@ Test(stream, ir_that_is_not_clangs_is_refused)
 
 /* ---- counted in exec mode ------------------------------------------------ */
 
+/* A machine that charges the stream, with the H100's latencies rounded:
+ * a plain link 5 cycles, a Z/pZ product 68, an addition 22, a private
+ * access 29. */
+static machine latency_machine(void)
+{
+    machine m = test_machine(4, 1);
+    m.issue_rate = 4;
+    m.cycles_issue = 5;
+    m.cycles_mulmod = 68;
+    m.cycles_addmod = 22;
+    m.cycles_private = 29;
+    return m;
+}
+
 /* The fixture's DAG at k (and `blocks`), counted. */
 static kernel_dag *counted(double k, double blocks)
 {
@@ -132,12 +151,11 @@ static kernel_dag *counted(double k, double blocks)
     setenv("MCMSIM_CACHE", cache, 1);
     char source[512];
     snprintf(source, sizeof source, "%s/tests/user/stream.c", MCMSIM_DATADIR);
-    machine m = test_machine(4, 1);
-    m.issue_rate = 4;
+    machine m = latency_machine();
     vars params = test_params("k blocks", k, blocks);
     kernel_dag *dag = user_program_build(source, &params, &m);
     cr_assert_not_null(dag, "%s", fail_message());
-    cr_assert_eq(dag->n, 7);
+    cr_assert_eq(dag->n, 10);
     return dag;
 }
 
@@ -158,8 +176,12 @@ Test(stream, a_loop_counts_its_passes)
      * two passes */
     kernel_dag *eight = counted(8, 1), *sixteen = counted(16, 1);
     cr_expect_eq(warp_inst(sixteen, 0, 0) - warp_inst(eight, 0, 0), 2 * (8 + 3));
-    /* the step's path is its one warp */
-    cr_expect_eq(kernel_block_cost(&sixteen->kernels[0], 0)->stream_span[OP_PLAIN], warp_inst(sixteen, 0, 0));
+    /* the step's path: per trip the shift and the addition, each of the
+     * one before (2 links), the counter's three beside them; a pass's 8
+     * links (40 cycles) outlast its 11 instructions one a cycle */
+    const block_cost *a = kernel_block_cost(&eight->kernels[0], 0), *b = kernel_block_cost(&sixteen->kernels[0], 0);
+    cr_expect_eq(b->stream_span[OP_PLAIN] - a->stream_span[OP_PLAIN], 2 * 8);
+    cr_expect_eq(b->stream_issued, 0);
     kernel_dag_free(eight);
     kernel_dag_free(sixteen);
 }
@@ -223,6 +245,12 @@ Test(stream, an_addition_of_results_skips_its_range_checks)
     cr_assert_lt(add_of_results, stream_call_cost("exec_zp_add"));
     cr_expect_eq(w[1][STREAM_INST], 3 + 9 + add_of_results + 2 + 2 + 1);
     cr_expect_eq(w[1][STREAM_ADDMOD], 1);
+    /* its chain: the read's address (2) and load (a global read's link),
+     * the product, the addition; the counter's five beside it */
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 2);
+    cr_expect_eq(w[1][STREAM_CHAIN_GLOBAL], 1);
+    cr_expect_eq(w[1][STREAM_CHAIN_MULMOD], 1);
+    cr_expect_eq(w[1][STREAM_CHAIN_ADDMOD], 1);
     /* after it: a subtraction of a word read from memory checks its range */
     cr_expect_eq(w[2][STREAM_INST], stream_call_cost("exec_zp_sub"));
 }
@@ -292,7 +320,12 @@ Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
     const block_cost *c = kernel_block_cost(&dag->kernels[2], 0);
     cr_expect_eq(c->stream_work, 2 + 5 + 3 + 1 + 9 + 1 + 2 + 2);
     cr_expect_eq(c->stream_span[OP_MULMOD], 1);
-    cr_expect_eq(c->stream_span[OP_PLAIN], c->stream_work - 9, "the mulmod is charged its latency instead");
+    /* the path: the index (2) → the first read (its address 2, its load a
+     * global read's link) → the product (a mulmod link) → the write at the
+     * read's address (1), the second read beside them; the entry (2), the
+     * indices and bases read (5 + 2) */
+    cr_expect_eq(c->stream_span[OP_PLAIN], 2 + 2 + 1 + 2 + 7);
+    cr_expect_eq(c->stream_reads, 1);
     cr_expect_eq(c->stream_span[OP_BARRIER], 0);
     kernel_dag_free(dag);
 }
@@ -356,6 +389,93 @@ Test(stream, a_kernel_reads_the_threads_indices_once_and_brackets_a_steps_early_
     kernel_dag_free(all);
 }
 
+Test(stream, two_independent_products_wait_one_products_latency_two_dependent_ones_two)
+{
+    /* apart: x·x and x·3, each written; chained: (x·x)·3, written.  Both
+     * paths are the index, the read, the product(s), the write (6 plain
+     * links, as zpmul's); apart issues one instruction more (a second
+     * write) and waits one product less */
+    kernel_dag *dag = counted(4, 1);
+    const block_cost *apart = kernel_block_cost(&dag->kernels[7], 0), *chained = kernel_block_cost(&dag->kernels[8], 0);
+    machine m = latency_machine();
+    cr_expect_eq(apart->stream_span[OP_MULMOD], 1);
+    cr_expect_eq(chained->stream_span[OP_MULMOD], 2);
+    cr_expect_eq(apart->stream_span[OP_PLAIN], chained->stream_span[OP_PLAIN]);
+    cr_expect_gt(apart->stream_work, chained->stream_work);
+    cr_expect_float_eq(block_span_cycles(chained, &m) - block_span_cycles(apart, &m), m.cycles_mulmod, 1e-9);
+    kernel_dag_free(dag);
+}
+
+Test(stream, a_loop_of_k_dependent_additions_waits_k_links)
+{
+    /* s = s + x mod p, k times: each addition needs the sum before it.
+     * Unrolled by 4, k = 16 is 4 passes of 4 links, k = 5 one pass and one
+     * of the remainder loop: k links whatever the unrolling */
+    for (int k = 1; k <= 16; k += 4) {
+        kernel_dag *dag = counted(k, 1);
+        cr_expect_eq(kernel_block_cost(&dag->kernels[9], 0)->stream_span[OP_ADDMOD], k, "k = %d", k);
+        kernel_dag_free(dag);
+    }
+}
+
+/* Six additions of a function's two parameters, none of another; then six,
+ * each of the one before. */
+static const char *const additions_ir =
+    "define internal void @additions(i32 noundef %0, i32 noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = add i32 %0, 1\n"
+    "  %4 = add i32 %0, 2\n"
+    "  %5 = add i32 %1, 3\n"
+    "  %6 = add i32 %1, 4\n"
+    "  %7 = xor i32 %0, %1\n"
+    "  %8 = sub i32 %0, %1\n"
+    "  br label %9\n"
+    "\n"
+    "9:                                                ; preds = %2\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %10 = add i32 %0, %1\n"
+    "  %11 = add i32 %10, %0\n"
+    "  %12 = add i32 %11, %1\n"
+    "  %13 = add i32 %12, %0\n"
+    "  %14 = xor i32 %13, %1\n"
+    "  %15 = sub i32 %14, %0\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, independent_additions_issue_one_a_cycle_dependent_ones_wait_a_link_each)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(additions_ir, w, 2), 2);
+    /* each block six 32-bit instructions (the jump falls through); the
+     * first's chain one link, the second's six */
+    cr_expect_eq(w[0][STREAM_INST], 6);
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], 1);
+    cr_expect_eq(w[1][STREAM_INST], 6);
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 6);
+
+    /* one thread passes each block once: the first's 6 instructions one a
+     * cycle outlast its one link (5 cycles); the second's 6 links (30)
+     * outlast its 6 cycles of issue.  The path: 6 instructions issued, 6
+     * links, and the kernel's entry and exit (2 links) */
+    stream_table table = {2, (const uint32_t(*)[STREAM_FIELDS])w};
+    machine m = latency_machine();
+    stream_counter *c = stream_counter_new(&table, 32, 1, &m);
+    stream_thread(c);
+    mcm_stream_block(0);
+    mcm_stream_block(1);
+    stream_warp_end(c);
+    stream_step_end(c);
+    block_cost cost = {0};
+    stream_block_end(c, 32, &cost);
+    stream_counter_free(c);
+    cr_expect_eq(cost.stream_issued, 6);
+    cr_expect_eq(cost.stream_span[OP_PLAIN], 6 + 2);
+    cr_expect_eq(cost.stream_work, 12 + 2);
+    cr_expect_float_eq(block_span_cycles(&cost, &m), 6 * WARP_ISSUE_CYCLES + 8 * m.cycles_issue, 1e-9);
+}
+
 Test(stream, warps_add_up_over_a_block)
 {
     /* 64 threads: two warps, each running the branch's step */
@@ -367,7 +487,7 @@ Test(stream, warps_add_up_over_a_block)
 
 /* ---- charging it --------------------------------------------------------- */
 
-/* A counted block: 800 warp instructions, along its path 100 plain ones,
+/* A counted block: 800 warp instructions, along its path 100 plain links,
  * 2 mulmods and a barrier; its threads' work 256 mulmods. */
 static block_cost counted_block(void)
 {
@@ -390,7 +510,7 @@ static machine issuing_machine(void)
     return m;
 }
 
-Test(stream, the_path_waits_each_instruction_and_the_sm_issues_four_a_cycle)
+Test(stream, the_path_waits_each_link_and_the_sm_issues_four_a_cycle)
 {
     block_cost c = counted_block();
     machine m = issuing_machine();
@@ -404,6 +524,35 @@ Test(stream, the_path_waits_each_instruction_and_the_sm_issues_four_a_cycle)
     m.cycles_issue = 0; /* a warp's instruction at cycles_plain */
     m.cycles_plain = 4;
     cr_expect_float_eq(block_span_cycles(&c, &m), 400 + 136 + 23, 1e-9);
+    c.stream_issued = 40; /* and 40 instructions issued one a cycle */
+    cr_expect_float_eq(block_span_cycles(&c, &m), 400 + 136 + 23 + 40, 1e-9);
+}
+
+Test(stream, a_global_read_on_the_path_waits_a_reads_latency_beyond_the_blocks_first)
+{
+    /* three reads on the path: the first is the block's read (the engine
+     * charges its latency before the compute), the two others wait 200
+     * cycles each, the L2's latency */
+    block_cost c = counted_block();
+    machine m = issuing_machine();
+    m.read_latency = 200;
+    c.stream_reads = 3;
+    cr_expect_float_eq(block_span_cycles(&c, &m), 659 + 2 * 200, 1e-9);
+    /* through the caches: the L1 served 4 sectors (a wavefront, a line of
+     * 32 words), the L2 4: a read waits (4 · 40 + 4 · 200) / 8 = 120 */
+    machine cached = test_cache_machine(1, 1, 128, 512);
+    cached.issue_rate = m.issue_rate;
+    cached.cycles_issue = m.cycles_issue;
+    cached.cycles_mulmod = m.cycles_mulmod;
+    cached.cycles_barrier = m.cycles_barrier;
+    cached.read_latency = 200;
+    cached.read_latency_l1 = 40;
+    c.sectors.measured = 1;
+    c.sectors.l1_wavefronts = 1;
+    c.sectors.l2_reads = 4;
+    cr_expect_float_eq(block_span_cycles(&c, &cached), 659 + 2 * 120, 1e-9);
+    c.stream_reads = 1; /* the block's read alone: nothing more */
+    cr_expect_float_eq(block_span_cycles(&c, &cached), 659, 1e-9);
 }
 
 Test(stream, few_warps_wait_for_latency_many_for_the_issue_slots)
@@ -452,7 +601,7 @@ Test(stream, with_no_issue_rate_a_counted_block_costs_what_it_did)
 {
     block_cost c = counted_block(), plain = c;
     plain.stream = 0;
-    plain.stream_work = 0;
+    plain.stream_work = plain.stream_issued = plain.stream_reads = 0;
     memset(plain.stream_span, 0, sizeof plain.stream_span);
     machine m = issuing_machine();
     m.issue_rate = 0;
@@ -489,7 +638,7 @@ Test(stream, the_term_off_gives_todays_time_to_the_bit)
         cr_assert_eq(x.stream, 0);
         cr_assert_eq(y.stream, 1);
         y.stream = 0;
-        y.stream_work = 0;
+        y.stream_work = y.stream_issued = y.stream_reads = 0;
         memset(y.stream_span, 0, sizeof y.stream_span);
         cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "block %ld: the counted build measured other costs", j);
     }

@@ -7,10 +7,15 @@
  * block).  When the next thread of the warp starts, or the warp ends, they
  * are folded into the warp's: per block the most passes of one thread, a
  * warp issuing the union of its threads' paths.  When the warp ends its
- * passes are weighed (instructions, and calls of each class); when the
- * step ends, its busiest warp is the step's path.  When the block ends its
- * warps' instructions (every step, plus the kernel's entry and a barrier
- * between each two steps) and its path go into its block_cost.
+ * passes are weighed: its instructions (the issue slots it takes), and
+ * the time it waits along its path, each pass through a basic block the
+ * longer of its dependent chain (its links at the machine's latencies) and
+ * its instructions issued one a cycle (WARP_ISSUE_CYCLES, card_terms.h): a
+ * warp issues the independent instructions of a block beside its chain,
+ * one a cycle at most.  A block passed k times is k passes in sequence.
+ * When the step ends, its slowest warp is the step's path.  When the block
+ * ends its warps' instructions (every step, plus the kernel's entry and a
+ * barrier between each two steps) and its path go into its block_cost.
  *
  * Invariants: between two threads `pass` is zero and `touched` empty;
  * between two warps `most` is zero; between two blocks every sum is zero.
@@ -18,10 +23,15 @@
  * NULL outside a step (the setup and check of a program count nothing).
  */
 #include "stream.h"
+#include "card_terms.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The classes of a chain's links: plain, mulmod, addmod, private, global
+ * read (the table's STREAM_CHAIN_* fields, in that order). */
+enum { CHAIN_LINKS = STREAM_FIELDS - STREAM_CHAIN_PLAIN };
 
 struct stream_counter {
     const stream_table *t;
@@ -31,9 +41,13 @@ struct stream_counter {
     int *touched, n_touched;    /* blocks the running thread passed */
     int *warp_touched, n_warp;  /* blocks the warp passed */
     double extra[2], warp_extra[2]; /* stream_extra: the thread's, the warp's most */
-    double path[STREAM_FIELDS];     /* the busiest warp of the step so far */
+    double link[CHAIN_LINKS];       /* a chain's link of each class, in cycles (the machine's) */
+    char *issue_bound;              /* per basic block: its instructions one a cycle outlast its chain */
+    double path[STREAM_FIELDS];     /* the slowest warp of the step so far: its chains' links, */
+    double path_issued, path_cycles; /* its issue-bound passes' instructions, its time */
     double work;                    /* the block's warps' instructions */
     double span[STREAM_FIELDS];     /* the block's path, step after step */
+    double span_issued;
     uint32_t *reads;                /* per warp of the block: its STREAM_READS over its steps */
     int warp_no, n_reads;           /* the step's warp now; warps seen */
     int step_no;                    /* the block's step now */
@@ -42,7 +56,16 @@ struct stream_counter {
 /* The counter whose thread runs now on this host thread. */
 static _Thread_local stream_counter *running;
 
-stream_counter *stream_counter_new(const stream_table *t, int warp, int steps)
+/* Cycles of the links in w's chain fields. */
+static double chain_cycles(const stream_counter *c, const double *w)
+{
+    double t = 0;
+    for (int k = 0; k < CHAIN_LINKS; k++)
+        t += w[STREAM_CHAIN_PLAIN + k] * c->link[k];
+    return t;
+}
+
+stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, const machine *m)
 {
     stream_counter *c = calloc(1, sizeof *c);
     size_t n = (size_t)t->blocks + 1;
@@ -53,6 +76,16 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int steps)
     c->most = calloc(n, sizeof *c->most);
     c->touched = malloc(sizeof *c->touched * n);
     c->warp_touched = malloc(sizeof *c->warp_touched * n);
+    for (int k = 0; k < OP_BARRIER; k++)
+        c->link[k] = stream_link_cycles(m, (op_class)k);
+    c->link[CHAIN_LINKS - 1] = m->read_latency; /* a global read: the L2's (card_terms.c charges the block's own) */
+    c->issue_bound = calloc(n, 1);
+    for (int id = 0; id < t->blocks; id++) {
+        double w[STREAM_FIELDS];
+        for (int k = 0; k < STREAM_FIELDS; k++)
+            w[k] = t->weight[id][k];
+        c->issue_bound[id] = w[STREAM_INST] * WARP_ISSUE_CYCLES > chain_cycles(c, w);
+    }
     return c;
 }
 
@@ -66,6 +99,7 @@ void stream_counter_free(stream_counter *c)
     free(c->most);
     free(c->touched);
     free(c->warp_touched);
+    free(c->issue_bound);
     free(c->reads);
     free(c);
 }
@@ -115,19 +149,26 @@ void stream_warp_end(stream_counter *c)
 {
     fold_thread(c);
     running = NULL;
-    double w[STREAM_FIELDS] = {0};
+    double w[STREAM_FIELDS] = {0}, issued = 0;
     uint32_t reads = 0;
     for (int i = 0; i < c->n_warp; i++) {
         int id = c->warp_touched[i];
-        for (int k = 0; k < STREAM_FIELDS; k++)
+        const uint32_t *weight = c->t->weight[id];
+        for (int k = 0; k < STREAM_CHAIN_PLAIN; k++)
             if (k != STREAM_READS)
-                w[k] += (double)c->t->weight[id][k] * c->most[id];
-        reads |= c->t->weight[id][STREAM_READS];
+                w[k] += (double)weight[k] * c->most[id];
+        if (c->issue_bound[id]) /* its passes: its instructions, one a cycle */
+            issued += (double)weight[STREAM_INST] * c->most[id];
+        else /* its passes: its chain each, one after the other */
+            for (int k = STREAM_CHAIN_PLAIN; k < STREAM_FIELDS; k++)
+                w[k] += (double)weight[k] * c->most[id];
+        reads |= weight[STREAM_READS];
         c->most[id] = 0;
     }
     if (c->step_no + 1 < c->steps) { /* a return out of a step but the last: BSSY, BSYNC */
         w[STREAM_INST] += 2 * w[STREAM_EXITS];
         w[STREAM_PLAIN] += 2 * w[STREAM_EXITS];
+        w[STREAM_CHAIN_PLAIN] += 2 * w[STREAM_EXITS]; /* BSYNC waits for the warp's threads */
     }
     c->n_warp = 0;
     if (c->warp_no >= c->n_reads) {
@@ -147,13 +188,22 @@ void stream_warp_end(stream_counter *c)
     double loop = passes * stream_call_cost("exec_zp_pow:iteration");
     double products = squares * stream_call_cost("exec_zp_pow:square") +
                       multiplies * stream_call_cost("exec_zp_pow:multiply");
+    double checks = loop + products - c->warp_extra[0] * stream_call_cost("exec_zp_mul");
     w[STREAM_MULMOD] += c->warp_extra[0];
     w[STREAM_INST] += loop + products;
-    w[STREAM_PLAIN] += loop + products - c->warp_extra[0] * stream_call_cost("exec_zp_mul"); /* the checks */
+    w[STREAM_PLAIN] += checks;
+    /* the loop is a chain: each product needs the one before it, each
+     * pass its test of the exponent's bit */
+    w[STREAM_CHAIN_MULMOD] += c->warp_extra[0];
+    w[STREAM_CHAIN_PLAIN] += checks;
     c->warp_extra[0] = c->warp_extra[1] = 0;
     c->work += w[STREAM_INST];
-    if (w[STREAM_INST] > c->path[STREAM_INST])
+    double cycles = chain_cycles(c, w) + issued * WARP_ISSUE_CYCLES;
+    if (cycles > c->path_cycles) {
         memcpy(c->path, w, sizeof w);
+        c->path_issued = issued;
+        c->path_cycles = cycles;
+    }
 }
 
 void stream_step_end(stream_counter *c)
@@ -162,7 +212,9 @@ void stream_step_end(stream_counter *c)
     c->step_no++;
     for (int k = 0; k < STREAM_FIELDS; k++)
         c->span[k] += c->path[k];
+    c->span_issued += c->path_issued;
     memset(c->path, 0, sizeof c->path);
+    c->path_issued = c->path_cycles = 0;
 }
 
 void stream_block_end(stream_counter *c, int threads, block_cost *cost)
@@ -181,11 +233,15 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     c->warp_no = c->step_no = 0;
     cost->stream = 1;
     cost->stream_work = c->work + warps * fixed + reads;
-    cost->stream_span[OP_PLAIN] = c->span[STREAM_PLAIN] + fixed + most_reads;
-    cost->stream_span[OP_MULMOD] = c->span[STREAM_MULMOD];
-    cost->stream_span[OP_ADDMOD] = c->span[STREAM_ADDMOD];
-    cost->stream_span[OP_PRIVATE] = c->span[STREAM_PRIVATE];
+    /* the entry, exit, barriers and index reads as links of the path, as
+     * the chains' */
+    cost->stream_span[OP_PLAIN] = c->span[STREAM_CHAIN_PLAIN] + fixed + most_reads;
+    cost->stream_span[OP_MULMOD] = c->span[STREAM_CHAIN_MULMOD];
+    cost->stream_span[OP_ADDMOD] = c->span[STREAM_CHAIN_ADDMOD];
+    cost->stream_span[OP_PRIVATE] = c->span[STREAM_CHAIN_PRIVATE];
     cost->stream_span[OP_BARRIER] = barriers;
-    c->work = 0;
+    cost->stream_issued = c->span_issued;
+    cost->stream_reads = c->span[STREAM_CHAIN_GLOBAL];
+    c->work = c->span_issued = 0;
     memset(c->span, 0, sizeof c->span);
 }

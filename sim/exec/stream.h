@@ -21,9 +21,11 @@
  *     the warp both sides).
  *  3. Per block of threads: its warps' instructions over all its steps
  *     (the SM's issue slots they take), and along its path, step by step,
- *     the instructions of its busiest warp (the latency a step waits for),
- *     into block_cost (stream, stream_work, stream_span: kernel_dag.h says
- *     how the machine charges them).
+ *     its slowest warp's passes, each basic block's dependent chain or,
+ *     where they take longer, its instructions issued one a cycle (the
+ *     latency a step waits for), into block_cost (stream, stream_work,
+ *     stream_span, stream_issued: kernel_dag.h says how the machine
+ *     charges them).
  * Counts are sm_90 instructions (the H100's and the H200's) per warp.
  */
 #ifndef MCM_STREAM_H
@@ -44,11 +46,21 @@
  * which a kernel reads once (a special register or a constant, S2R,
  * S2UR, LDC, ULDC; SHF.R.S32.HI to widen), whatever its steps, since they
  * are inlined into one kernel;
- * and its branches to the step's return (STREAM_EXITS): in a step
- * followed by another, a branch over the rest of the step, which the card
- * brackets with BSSY and BSYNC (in the last step, an EXIT). */
+ * its branches to the step's return (STREAM_EXITS): in a step followed
+ * by another, a branch over the rest of the step, which the card brackets
+ * with BSSY and BSYNC (in the last step, an EXIT);
+ * and its longest dependent chain (STREAM_CHAIN_*), as the links of each
+ * class on it: plain instructions, Z/pZ multiplications, Z/pZ additions,
+ * private accesses, global reads (a call of a Z/pZ function or a private
+ * access one link of its class, whose measured latency holds its CUDA
+ * twin's instructions; a global read its address's instructions, plain,
+ * and its load).
+ * A warp issues an instruction once its operands are ready, so a pass
+ * through the block takes its chain's latency, not its instructions' sum
+ * (stream_ir.c says how the chain is found; stream.c how it is charged). */
 enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_READS,
-       STREAM_EXITS, STREAM_FIELDS };
+       STREAM_EXITS, STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE,
+       STREAM_CHAIN_GLOBAL, STREAM_FIELDS };
 
 /* The table a counted object carries (mcm_stream_table, mcm_stream_blocks). */
 typedef struct stream_table {
@@ -75,8 +87,9 @@ double stream_call_cost(const char *name);
 typedef struct stream_counter stream_counter;
 
 /* A counter for the blocks of one launch: warps of `warp` threads,
- * `steps` steps. */
-stream_counter *stream_counter_new(const stream_table *t, int warp, int steps);
+ * `steps` steps, on machine m (whose latencies tell, per basic block,
+ * whether its chain or its instructions issued one a cycle take longer). */
+stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, const machine *m);
 void stream_counter_free(stream_counter *c);
 
 /* The next thread of the current warp runs its step now (until the next

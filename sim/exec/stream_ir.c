@@ -49,6 +49,8 @@
  *    by another, is a branch the card brackets with BSSY and BSYNC; a
  *    Z/pZ operation of the same operands as one before it in its block is
  *    computed once;
+ *  - each block's longest dependent chain, by class (below, "a block's
+ *    longest dependent chain");
  *  - a call of exec_* costs what its CUDA twin in mcm_kernel_cuda.cuh
  *    does on its usual path (CALL_COSTS below); a Z/pZ addition or
  *    subtraction of two values known below p (results of Z/pZ calls,
@@ -63,6 +65,7 @@
 #include "mcm_kernel.h" /* MCM_PRIME: the p the CUDA build tells the compiler of */
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include <stdlib.h>
@@ -999,6 +1002,140 @@ static void note_successors(ir_block *b, const char *line)
     }
 }
 
+/* ---- a block's longest dependent chain ------------------------------------------------ */
+
+/* A warp issues an instruction once its operands are ready, so a pass
+ * through a block lasts as long as its longest chain of instructions each
+ * of which needs the one before it; the others issue beside it.  Each
+ * instruction's depth is its own links (the card instructions it becomes,
+ * plain; a call of a Z/pZ function or a private access one link of its
+ * class, whose measured latency holds its CUDA twin's instructions; a
+ * global read its address's instructions, plain, and its load, a link of
+ * its own), plus the deepest of its operands defined before it in the
+ * same block.
+ * Operands from other blocks, phis, the step's args and the thread's
+ * indices, constants: ready when the block starts.  That is a bound from
+ * below for one pass (a value from the block before may still be on its
+ * way) and the passes are charged one after the other (stream.c), a bound
+ * from above across them (the card may start a block before the last one's
+ * chain is done): the two errors go opposite ways and are each at most a
+ * chain's tail.  Memory is not a dependence here: a private read after a
+ * write in the same block waits its own latency (the pipe keeps them in
+ * order).
+ *
+ * The chains are compared at nominal latencies (below), so that the table
+ * need not know the machine: they only choose among a block's chains of
+ * different classes; the chosen chain's links are charged at the
+ * machine's own latencies (card_terms.c). */
+enum { CHAIN_CLASSES = 5 }; /* plain, Z/pZ multiplication, Z/pZ addition, private access, global read */
+
+/* The H100's latencies (machine/h100-code.cfg, session 2026-11-26f:
+ * cycles_issue, cycles_mulmod, cycles_addmod, cycles_private,
+ * read_latency), rounded.  The H200's are the same SM's. */
+static const double NOMINAL_LINK_CYCLES[CHAIN_CLASSES] = {5, 68, 22, 29, 261};
+
+/* The stream fields the links of each class come from (a global read's:
+ * its call, below), and go to. */
+static const int LINK_OWN[CHAIN_CLASSES - 1] = {STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE};
+static const int LINK_CHAIN[CHAIN_CLASSES] = {STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD,
+                                              STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL};
+
+static double nominal_cycles(const double *links)
+{
+    double t = 0;
+    for (int k = 0; k < CHAIN_CLASSES; k++)
+        t += links[k] * NOMINAL_LINK_CYCLES[k];
+    return t;
+}
+
+/* The depths of a block's values: an open-addressing table of their names
+ * (pointers into the function's lines). */
+typedef struct depth_map {
+    const char **name;
+    size_t *len;
+    double (*links)[CHAIN_CLASSES];
+    size_t cap; /* a power of two, more than twice the block's lines */
+} depth_map;
+
+static size_t depth_slot(const depth_map *d, const char *name, size_t len)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    size_t i = h & (d->cap - 1);
+    while (d->name[i] && !(d->len[i] == len && !memcmp(d->name[i], name, len)))
+        i = (i + 1) & (d->cap - 1);
+    return i;
+}
+
+/* The deepest operand of `in` defined before it in the block, into links
+ * (zeros if none, or a phi: its values come from other blocks). */
+static void deepest_operand(const depth_map *d, const ir_inst *in, double *links)
+{
+    memset(links, 0, sizeof(double) * CHAIN_CLASSES);
+    if (!strcmp(in->op, "phi"))
+        return;
+    const char *end = strstr(in->rest, ", !"); /* metadata: not operands */
+    for (const char *s = in->rest; *s && (!end || s < end); s++) {
+        size_t len = name_length(s);
+        if (len == 0)
+            continue;
+        size_t i = depth_slot(d, s, len);
+        if (d->name[i] && nominal_cycles(d->links[i]) > nominal_cycles(links))
+            memcpy(links, d->links[i], sizeof(double) * CHAIN_CLASSES);
+        s += len - 1;
+    }
+}
+
+/* Instruction `in`, which added to the block's weights what `before` had
+ * not: its depth (above), noted under its result; into `chain` if deeper. */
+static void chain_step(depth_map *d, const ir_inst *in, const double *before, const double *w, double *chain)
+{
+    double own[CHAIN_CLASSES], depth[CHAIN_CLASSES];
+    for (int k = 0; k < CHAIN_CLASSES - 1; k++)
+        own[k] = w[LINK_OWN[k]] - before[LINK_OWN[k]];
+    if (own[1] > 0 || own[2] > 0) /* a Z/pZ call: one link; the check of an arg's high word beside it */
+        own[0] = 0;
+    char name[32] = "";
+    if (!strcmp(in->op, "call"))
+        callee(in->rest, name, sizeof name);
+    own[4] = !strcmp(name, "exec_gread"); /* its load (LDG) a link of its own, its address's plain */
+    own[0] -= own[4];
+    deepest_operand(d, in, depth);
+    for (int k = 0; k < CHAIN_CLASSES; k++)
+        depth[k] = fmax(0, depth[k] + own[k]); /* a read whose address folds an offset: its load alone */
+    if (in->result) {
+        size_t i = depth_slot(d, in->result, in->result_len);
+        d->name[i] = in->result;
+        d->len[i] = in->result_len;
+        memcpy(d->links[i], depth, sizeof depth);
+    }
+    if (nominal_cycles(depth) > nominal_cycles(chain))
+        memcpy(chain, depth, sizeof depth);
+}
+
+/* Empty, with room for a block of `lines` lines. */
+static void depth_map_reset(depth_map *d, int lines)
+{
+    size_t cap = 16;
+    while (cap < 2 * (size_t)lines + 1)
+        cap *= 2;
+    if (cap > d->cap) {
+        free(d->name);
+        free(d->len);
+        free(d->links);
+        d->cap = cap;
+        d->name = malloc(sizeof *d->name * cap);
+        d->len = malloc(sizeof *d->len * cap);
+        d->links = malloc(sizeof *d->links * cap);
+        if (!d->name || !d->len || !d->links) {
+            fprintf(stderr, "mcmsim: out of memory reading a kernel's IR\n");
+            exit(70);
+        }
+    }
+    memset(d->name, 0, sizeof *d->name * d->cap);
+}
+
 /* ---- reading and writing ---------------------------------------------------------- */
 
 /* A block label line ("7:", "for.body:"), into label; 0 if not one. */
@@ -1027,21 +1164,32 @@ static void weigh_function(ir_function *f, weights *t)
 {
     mark_loops(f);
     note_below_p(f);
+    depth_map d = {0};
     for (int i = 0; i < f->n_blocks; i++) {
         ir_block *b = &f->blocks[i];
-        double w[STREAM_FIELDS] = {0};
+        double w[STREAM_FIELDS] = {0}, chain[CHAIN_CLASSES] = {0};
         const char *next = i + 1 < f->n_blocks ? f->blocks[i + 1].label : NULL;
         set_clear(&f->products); /* a product is fused into an addition of its own block */
+        depth_map_reset(&d, b->last - b->first);
         for (int l = b->first; l < b->last; l++) {
             ir_inst in;
-            if (f->lines[l][0] == ' ' && parse_inst(f->lines[l], &in) == 0)
-                instruction_cost(f, b, &in, next, w);
+            if (f->lines[l][0] != ' ' || parse_inst(f->lines[l], &in) != 0)
+                continue;
+            double before[STREAM_FIELDS];
+            memcpy(before, w, sizeof w);
+            instruction_cost(f, b, &in, next, w);
+            chain_step(&d, &in, before, w, chain);
         }
+        for (int k = 0; k < CHAIN_CLASSES; k++)
+            w[LINK_CHAIN[k]] = chain[k];
         if (b->id < 0)
             continue;
         for (int k = 0; k < STREAM_FIELDS; k++)
             t->w[b->id][k] = k == STREAM_READS ? (uint32_t)w[k] : (uint32_t)(w[k] + 0.5);
     }
+    free(d.name);
+    free(d.len);
+    free(d.links);
 }
 
 /* The pointer parameters of a function that takes an exec_thread (a step,

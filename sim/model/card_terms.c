@@ -30,13 +30,39 @@ static int stream_charged(const block_cost *c, const machine *m)
     return m->issue_rate > 0 && c->stream;
 }
 
+double stream_link_cycles(const machine *m, op_class c)
+{
+    if (c == OP_PLAIN)
+        return m->cycles_issue > 0 ? m->cycles_issue : m->cycles_plain;
+    return class_cycles(m, c);
+}
+
+static int served_by_caches(const block_cost *c, const machine *m);
+
+/* A global read's latency, for a block: the mean of the levels that
+ * served its reads, weighed by their sectors (the caches' counts), or the
+ * L2's where the block did not run through the caches. */
+static double read_link_cycles(const block_cost *c, const machine *m)
+{
+    if (!served_by_caches(c, m))
+        return m->read_latency;
+    const cache_sectors *s = &c->sectors;
+    double l1 = m->sector_words > 0 ? s->l1_wavefronts * m->line_words / m->sector_words : 0;
+    double dram = m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
+    double sectors = l1 + s->l2_reads + s->dram_reads;
+    if (!(sectors > 0))
+        return m->read_latency;
+    return (l1 * m->read_latency_l1 + s->l2_reads * m->read_latency + s->dram_reads * dram) / sectors;
+}
+
 double block_span_cycles(const block_cost *c, const machine *m)
 {
     if (stream_charged(c, m)) {
-        double t = c->stream_span[OP_PLAIN] * (m->cycles_issue > 0 ? m->cycles_issue : m->cycles_plain);
-        for (int i = OP_PLAIN + 1; i < OP_CLASSES; i++)
-            t += c->stream_span[i] * class_cycles(m, i);
-        return t;
+        double t = c->stream_issued * WARP_ISSUE_CYCLES;
+        for (int i = 0; i < OP_CLASSES; i++)
+            t += c->stream_span[i] * stream_link_cycles(m, (op_class)i);
+        /* the first read's latency is the block's read (engine.c) */
+        return t + fmax(0, c->stream_reads - 1) * read_link_cycles(c, m);
     }
     if (!c->classes)
         return c->span * m->cycles_plain;

@@ -27,10 +27,21 @@
  * The instruction stream (sim/exec/stream.h; the machine's issue_rate > 0 and a
  * block that exec mode counted, `stream` = 1) takes the place of the
  * classes' counts by those of the compiled code, warp by warp:
- *   span cycles = Σ_c stream_span[c]·cycles_c, the plain instructions at
- *                 cycles_issue (cycles_plain when 0): a warp alone waits
- *                 for each instruction's operands, a Z/pZ multiplication
- *                 its whole latency;
+ *   span cycles = Σ_c stream_span[c]·cycles_c + stream_issued·
+ *                 WARP_ISSUE_CYCLES, the plain links at cycles_issue
+ *                 (cycles_plain when 0): a warp alone waits, in each basic
+ *                 block it passes, for the longest chain of instructions
+ *                 each of which needs the one before it (a Z/pZ
+ *                 multiplication on it its whole latency), and issues the
+ *                 independent ones beside it; where a block's
+ *                 instructions issued one a cycle take longer than its
+ *                 chain, for them (stream_issued); and each global read
+ *                 on those chains but the first (the block's read, which
+ *                 block_read_latency charges) for a read's latency: the
+ *                 mean of read_latency_l1, read_latency and
+ *                 read_latency_dram weighed by the sectors each level
+ *                 served the block (read_latency where it did not run
+ *                 through the caches);
  *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
  *                 work_ops[addmod]/lanes_addmod, banks, line_words·u_l1·
  *                 l1_wavefronts): the SM issues at most issue_rate warp
@@ -46,6 +57,18 @@
 
 #include "kernel_dag.h"
 #include "machine.h"
+
+/* A warp issues at most one instruction a cycle: each of an SM's four
+ * schedulers issues one instruction a cycle, from one of its warps, and a
+ * warp stays on its scheduler (NVIDIA's CUDA C++ Programming Guide,
+ * "Hardware Multithreading"; the Hopper Tuning Guide).  A fact of the SM,
+ * not a fitted constant. */
+#define WARP_ISSUE_CYCLES 1.0
+
+/* Cycles of one link of class c of a dependent chain of instructions on
+ * machine m: cycles_issue for a plain one (cycles_plain when 0), the
+ * class's latency otherwise. */
+double stream_link_cycles(const machine *m, op_class c);
 
 /* The card's compute time of a block (cycles), as stated above: S(B) when
  * the machine has no class cost and no lanes. */

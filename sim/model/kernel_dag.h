@@ -84,9 +84,15 @@ typedef struct block_cost {
      * kernel's compiled code; 0 when not counted: */
     int stream;                     /* 1: counted */
     double stream_work;             /* warp instructions of all its warps, every step */
-    double stream_span[OP_CLASSES]; /* along its path (each step's busiest warp): its
-                                     * mulmods, addmods, private accesses, barriers,
-                                     * and as plain its other instructions */
+    double stream_span[OP_CLASSES]; /* along its path (each step's slowest warp), the
+                                     * links of the dependent chains of the basic
+                                     * blocks it passes (sim/exec/stream.h): plain
+                                     * instructions, mulmods, addmods, private
+                                     * accesses; and its barriers */
+    double stream_issued;           /* along the same path, the instructions of the
+                                     * passes whose chain is shorter than their
+                                     * instructions issued one a cycle */
+    double stream_reads;            /* the global reads on those chains */
 } block_cost;
 
 /* Blocks first .. (the next run's first) − 1 (the last run: to the end)

@@ -14,7 +14,11 @@
  *   power   3^tid by exec_zp_pow (square and multiply over tid's bits);
  *   two     two steps, each leaving out the threads tid >= k: the first
  *           writes out[tid] = out[32 + tid]·factor (an arg of 64 bits), the
- *           second out[32 + tid] = 7.
+ *           second out[32 + tid] = 7;
+ *   apart   two Z/pZ products of a word read, neither of the other: x·x and
+ *           x·3, written at i and i + 32;
+ *   chained the same two, the second of the first: (x·x)·3, written at i;
+ *   zpsum   k Z/pZ additions in a loop, each of the sum before it.
  *
  * Params: k (the loop's trips; the threads that branch), blocks.
  */
@@ -87,6 +91,29 @@ MCM_STEP(second_half, args, a)
     exec_gwrite(t, a->out, 32 + t->tid, 7);
 }
 
+MCM_STEP(apart, args, a)
+{
+    long i = t->bid * t->threads + t->tid;
+    word x = exec_gread(t, a->out, i);
+    exec_gwrite(t, a->out, i, exec_zp_mul(t, x, x));
+    exec_gwrite(t, a->out, i + 32, exec_zp_mul(t, x, 3));
+}
+
+MCM_STEP(chained, args, a)
+{
+    long i = t->bid * t->threads + t->tid;
+    word x = exec_gread(t, a->out, i);
+    exec_gwrite(t, a->out, i, exec_zp_mul(t, exec_zp_mul(t, x, x), 3));
+}
+
+MCM_STEP(zpsum, args, a)
+{
+    word x = exec_gread(t, a->out, t->tid), s = 0;
+    for (int j = 0; j < a->k; j++)
+        s = exec_zp_add(t, s, x);
+    exec_gwrite(t, a->out, t->tid, s);
+}
+
 MCM_KERNEL(adds_kernel, args, adds);
 MCM_KERNEL(branch_kernel, args, branch);
 MCM_KERNEL(zpmul_kernel, args, zpmul);
@@ -94,6 +121,9 @@ MCM_KERNEL(unrolled_kernel, args, unrolled);
 MCM_KERNEL(twice_kernel, args, twice);
 MCM_KERNEL(power_kernel, args, power);
 MCM_KERNEL(two_kernel, args, first_half, second_half);
+MCM_KERNEL(apart_kernel, args, apart);
+MCM_KERNEL(chained_kernel, args, chained);
+MCM_KERNEL(zpsum_kernel, args, zpsum);
 
 static gmem out;
 static int k;
@@ -115,7 +145,9 @@ static int launches(exec_run *run)
     if (mcm_launch(run, &zpmul_kernel, 1, 32, 0, &a) < 0 || mcm_launch(run, &unrolled_kernel, 1, 32, 0, &a) < 0 ||
         mcm_launch(run, &twice_kernel, 1, 32, 0, &a) < 0 || mcm_launch(run, &power_kernel, 1, 32, 0, &a) < 0)
         return -1;
-    return mcm_launch(run, &two_kernel, 1, 32, 0, &a);
+    if (mcm_launch(run, &two_kernel, 1, 32, 0, &a) < 0 || mcm_launch(run, &apart_kernel, 1, 32, 0, &a) < 0)
+        return -1;
+    return mcm_launch(run, &chained_kernel, 1, 32, 0, &a) < 0 ? -1 : mcm_launch(run, &zpsum_kernel, 1, 32, 0, &a);
 }
 
 static int check(exec_run *run)
