@@ -38,6 +38,13 @@
  *   cycles_issue       cycles each (a warp alone waits for its operands;
  *                      0: cycles_plain), a Z/pZ operation or a private
  *                      access at its class's latency (kernel_dag.h);
+ *   cycles_issue_independent  where a basic block's instructions outlast its
+ *                      dependent chain: cycles between two of them that do
+ *                      not wait for each other, one warp alone (0: one, the
+ *                      scheduler's one instruction a cycle);
+ *   cycles_mulmod_independent  and a Z/pZ multiplication among them, one
+ *                      warp alone, its products not waiting for each other
+ *                      (0: its instructions, as the others');
  *   blocks_per_sm      resident blocks per SM (1: the MCM); they share the
  *                      SM's lanes and its port, and one block's transfers
  *                      overlap another's compute; per kernel, at most
@@ -217,6 +224,11 @@ typedef struct machine {
                             * kernel's instruction stream (sim/exec/stream.h); 0 = off */
     double cycles_issue;   /* cycles a warp waits between two dependent instructions; 0 =
                             * cycles_plain */
+    double cycles_issue_independent;  /* cycles between two independent instructions of one
+                                       * warp alone; 0 = WARP_ISSUE_CYCLES (card_terms.h) */
+    double cycles_mulmod_independent; /* cycles a Z/pZ multiplication of one warp alone takes
+                                       * beside others it does not wait for; 0 = its
+                                       * instructions at cycles_issue_independent */
     int blocks_per_sm;     /* resident blocks per SM; 1 = the MCM */
     int threads_per_sm;    /* resident threads per SM (with blocks_per_sm > 1); 0 = no limit */
     double block_retire;   /* cycles an SM takes to retire each block before its slot takes

@@ -476,6 +476,49 @@ Test(stream, independent_additions_issue_one_a_cycle_dependent_ones_wait_a_link_
     cr_expect_float_eq(block_span_cycles(&cost, &m), 6 * WARP_ISSUE_CYCLES + 8 * m.cycles_issue, 1e-9);
 }
 
+/* One warp passes one block of four Z/pZ products that do not wait for
+ * each other (each 9 instructions, exec_zp_mul's) and 2 more instructions:
+ * its chain one product and 2 plain links.  Its span on m, the kernel's
+ * entry and exit (2 plain links) beside. */
+static block_cost four_products(const machine *m)
+{
+    uint32_t w[1][STREAM_FIELDS] = {{0}};
+    double product = stream_call_cost("exec_zp_mul");
+    w[0][STREAM_MULMOD] = 4;
+    w[0][STREAM_INST] = (uint32_t)(4 * product + 2);
+    w[0][STREAM_PLAIN] = 2;
+    w[0][STREAM_CHAIN_MULMOD] = 1;
+    w[0][STREAM_CHAIN_PLAIN] = 2;
+    stream_table table = {1, (const uint32_t(*)[STREAM_FIELDS])w};
+    stream_counter *c = stream_counter_new(&table, 32, 1, m);
+    stream_thread(c);
+    mcm_stream_block(0);
+    stream_warp_end(c);
+    stream_step_end(c);
+    block_cost cost = {0};
+    stream_block_end(c, 32, &cost);
+    stream_counter_free(c);
+    return cost;
+}
+
+Test(stream, independent_products_of_one_warp_take_the_measured_interval_each)
+{
+    machine m = latency_machine();
+    m.cycles_issue_independent = 1.5;
+    /* without a measured product interval, its 38 instructions issue in
+     * 57 cycles, inside the chain's 68 + 2·5 */
+    block_cost chained = four_products(&m);
+    cr_expect_eq(chained.stream_issued, 0);
+    cr_expect_float_eq(block_span_cycles(&chained, &m), 68 + 2 * 5 + 2 * 5, 1e-9);
+    /* with it (43 cycles a product, one warp alone), the four products take
+     * 4·43 and the 2 other instructions 2·1.5: longer than the chain */
+    m.cycles_mulmod_independent = 43;
+    block_cost issued = four_products(&m);
+    cr_expect_eq(issued.stream_issued, 2);
+    cr_expect_eq(issued.stream_issued_mulmod, 4);
+    cr_expect_float_eq(block_span_cycles(&issued, &m), 4 * 43 + 2 * 1.5 + 2 * 5, 1e-9);
+}
+
 Test(stream, warps_add_up_over_a_block)
 {
     /* 64 threads: two warps, each running the branch's step */

@@ -115,6 +115,12 @@ static const term CODE_TERMS[] = {
      "and the multiply-add pipes), every SM full, per 32 threads", REFUSED},
     {"cycles_issue", "issue_latency_warps1", AS_IS,
      "cycles between two dependent instructions of one warp alone on its SM", OFF},
+    {"cycles_issue_independent", "issue_interval_one_warp", AS_IS,
+     "cycles between two instructions of one warp alone on its SM that do not wait for each other: 4 "
+     "independent chains of additions a thread", OFF},
+    {"cycles_mulmod_independent", "mulmod_interval_one_warp", AS_IS,
+     "cycles a Z/pZ multiplication of one warp alone on its SM, 4 independent chains of them a thread (its "
+     "scheduler's multiply-add pipe)", OFF},
 };
 #define N_CODE_TERMS (int)(sizeof CODE_TERMS / sizeof CODE_TERMS[0])
 

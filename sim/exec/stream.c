@@ -10,9 +10,10 @@
  * passes are weighed: its instructions (the issue slots it takes), and
  * the time it waits along its path, each pass through a basic block the
  * longer of its dependent chain (its links at the machine's latencies) and
- * its instructions issued one a cycle (WARP_ISSUE_CYCLES, card_terms.h): a
- * warp issues the independent instructions of a block beside its chain,
- * one a cycle at most.  A block passed k times is k passes in sequence.
+ * its instructions at the warp's own issue (stream_issue_cycles apart,
+ * card_terms.h; a Z/pZ product at cycles_mulmod_independent where the
+ * machine has it): a warp issues the independent instructions of a block
+ * beside its chain, at its own rate at most.  A block passed k times is k passes in sequence.
  * When the step ends, its slowest warp is the step's path.  When the block
  * ends its warps' instructions (every step, plus the kernel's entry and a
  * barrier between each two steps) and its path go into its block_cost.
@@ -42,12 +43,16 @@ struct stream_counter {
     int *warp_touched, n_warp;  /* blocks the warp passed */
     double extra[2], warp_extra[2]; /* stream_extra: the thread's, the warp's most */
     double link[CHAIN_LINKS];       /* a chain's link of each class, in cycles (the machine's) */
-    char *issue_bound;              /* per basic block: its instructions one a cycle outlast its chain */
+    double issue, issue_mulmod;     /* a warp alone: cycles an independent instruction, and a Z/pZ
+                                     * product (0: its instructions, as the others') */
+    double mulmod_inst;             /* a product's instructions where issue_mulmod counts it apart */
+    char *issue_bound;              /* per basic block: its instructions' issue outlasts its chain */
     double path[STREAM_FIELDS];     /* the slowest warp of the step so far: its chains' links, */
-    double path_issued, path_cycles; /* its issue-bound passes' instructions, its time */
+    double path_issued[2], path_cycles; /* its issue-bound passes' other instructions and
+                                     * products, its time */
     double work;                    /* the block's warps' instructions */
     double span[STREAM_FIELDS];     /* the block's path, step after step */
-    double span_issued;
+    double span_issued[2];
     uint32_t *reads;                /* per warp of the block: its STREAM_READS over its steps */
     int warp_no, n_reads;           /* the step's warp now; warps seen */
     int step_no;                    /* the block's step now */
@@ -65,6 +70,17 @@ static double chain_cycles(const stream_counter *c, const double *w)
     return t;
 }
 
+/* w's instructions as one warp alone issues them, none waiting for
+ * another: into issued[0] those issued at c->issue, into issued[1] the
+ * products counted apart (c->issue_mulmod); returns their cycles. */
+static double issue_split(const stream_counter *c, const double *w, double passes, double issued[2])
+{
+    double products = c->mulmod_inst > 0 ? w[STREAM_MULMOD] : 0;
+    issued[0] = (w[STREAM_INST] - products * c->mulmod_inst) * passes;
+    issued[1] = products * passes;
+    return issued[0] * c->issue + issued[1] * c->issue_mulmod;
+}
+
 stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, const machine *m)
 {
     stream_counter *c = calloc(1, sizeof *c);
@@ -79,12 +95,15 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, c
     for (int k = 0; k < OP_BARRIER; k++)
         c->link[k] = stream_link_cycles(m, (op_class)k);
     c->link[CHAIN_LINKS - 1] = m->read_latency; /* a global read: the L2's (card_terms.c charges the block's own) */
+    c->issue = stream_issue_cycles(m);
+    c->issue_mulmod = m->cycles_mulmod_independent;
+    c->mulmod_inst = c->issue_mulmod > 0 ? stream_call_cost("exec_zp_mul") : 0;
     c->issue_bound = calloc(n, 1);
     for (int id = 0; id < t->blocks; id++) {
-        double w[STREAM_FIELDS];
+        double w[STREAM_FIELDS], issued[2];
         for (int k = 0; k < STREAM_FIELDS; k++)
             w[k] = t->weight[id][k];
-        c->issue_bound[id] = w[STREAM_INST] * WARP_ISSUE_CYCLES > chain_cycles(c, w);
+        c->issue_bound[id] = issue_split(c, w, 1, issued) > chain_cycles(c, w);
     }
     return c;
 }
@@ -149,7 +168,7 @@ void stream_warp_end(stream_counter *c)
 {
     fold_thread(c);
     running = NULL;
-    double w[STREAM_FIELDS] = {0}, issued = 0;
+    double w[STREAM_FIELDS] = {0}, issued[2] = {0, 0};
     uint32_t reads = 0;
     for (int i = 0; i < c->n_warp; i++) {
         int id = c->warp_touched[i];
@@ -157,9 +176,14 @@ void stream_warp_end(stream_counter *c)
         for (int k = 0; k < STREAM_CHAIN_PLAIN; k++)
             if (k != STREAM_READS)
                 w[k] += (double)weight[k] * c->most[id];
-        if (c->issue_bound[id]) /* its passes: its instructions, one a cycle */
-            issued += (double)weight[STREAM_INST] * c->most[id];
-        else /* its passes: its chain each, one after the other */
+        if (c->issue_bound[id]) { /* its passes: its instructions, at the warp's own issue */
+            double v[STREAM_FIELDS], pass[2];
+            for (int k = 0; k < STREAM_FIELDS; k++)
+                v[k] = weight[k];
+            issue_split(c, v, c->most[id], pass);
+            issued[0] += pass[0];
+            issued[1] += pass[1];
+        } else /* its passes: its chain each, one after the other */
             for (int k = STREAM_CHAIN_PLAIN; k < STREAM_FIELDS; k++)
                 w[k] += (double)weight[k] * c->most[id];
         reads |= weight[STREAM_READS];
@@ -198,10 +222,10 @@ void stream_warp_end(stream_counter *c)
     w[STREAM_CHAIN_PLAIN] += checks;
     c->warp_extra[0] = c->warp_extra[1] = 0;
     c->work += w[STREAM_INST];
-    double cycles = chain_cycles(c, w) + issued * WARP_ISSUE_CYCLES;
+    double cycles = chain_cycles(c, w) + issued[0] * c->issue + issued[1] * c->issue_mulmod;
     if (cycles > c->path_cycles) {
         memcpy(c->path, w, sizeof w);
-        c->path_issued = issued;
+        memcpy(c->path_issued, issued, sizeof issued);
         c->path_cycles = cycles;
     }
 }
@@ -212,9 +236,11 @@ void stream_step_end(stream_counter *c)
     c->step_no++;
     for (int k = 0; k < STREAM_FIELDS; k++)
         c->span[k] += c->path[k];
-    c->span_issued += c->path_issued;
+    for (int k = 0; k < 2; k++)
+        c->span_issued[k] += c->path_issued[k];
     memset(c->path, 0, sizeof c->path);
-    c->path_issued = c->path_cycles = 0;
+    memset(c->path_issued, 0, sizeof c->path_issued);
+    c->path_cycles = 0;
 }
 
 void stream_block_end(stream_counter *c, int threads, block_cost *cost)
@@ -240,8 +266,10 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     cost->stream_span[OP_ADDMOD] = c->span[STREAM_CHAIN_ADDMOD];
     cost->stream_span[OP_PRIVATE] = c->span[STREAM_CHAIN_PRIVATE];
     cost->stream_span[OP_BARRIER] = barriers;
-    cost->stream_issued = c->span_issued;
+    cost->stream_issued = c->span_issued[0];
+    cost->stream_issued_mulmod = c->span_issued[1];
     cost->stream_reads = c->span[STREAM_CHAIN_GLOBAL];
-    c->work = c->span_issued = 0;
+    c->work = 0;
+    memset(c->span_issued, 0, sizeof c->span_issued);
     memset(c->span, 0, sizeof c->span);
 }

@@ -30,6 +30,11 @@ static int stream_charged(const block_cost *c, const machine *m)
     return m->issue_rate > 0 && c->stream;
 }
 
+double stream_issue_cycles(const machine *m)
+{
+    return m->cycles_issue_independent > 0 ? m->cycles_issue_independent : WARP_ISSUE_CYCLES;
+}
+
 double stream_link_cycles(const machine *m, op_class c)
 {
     if (c == OP_PLAIN)
@@ -58,7 +63,7 @@ static double read_link_cycles(const block_cost *c, const machine *m)
 double block_span_cycles(const block_cost *c, const machine *m)
 {
     if (stream_charged(c, m)) {
-        double t = c->stream_issued * WARP_ISSUE_CYCLES;
+        double t = c->stream_issued * stream_issue_cycles(m) + c->stream_issued_mulmod * m->cycles_mulmod_independent;
         for (int i = 0; i < OP_CLASSES; i++)
             t += c->stream_span[i] * stream_link_cycles(m, (op_class)i);
         /* the first read's latency is the block's read (engine.c) */

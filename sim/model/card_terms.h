@@ -28,14 +28,16 @@
  * block that exec mode counted, `stream` = 1) takes the place of the
  * classes' counts by those of the compiled code, warp by warp:
  *   span cycles = Σ_c stream_span[c]·cycles_c + stream_issued·
- *                 WARP_ISSUE_CYCLES, the plain links at cycles_issue
- *                 (cycles_plain when 0): a warp alone waits, in each basic
- *                 block it passes, for the longest chain of instructions
- *                 each of which needs the one before it (a Z/pZ
- *                 multiplication on it its whole latency), and issues the
- *                 independent ones beside it; where a block's
- *                 instructions issued one a cycle take longer than its
- *                 chain, for them (stream_issued); and each global read
+ *                 stream_issue_cycles + stream_issued_mulmod·
+ *                 cycles_mulmod_independent, the plain links at
+ *                 cycles_issue (cycles_plain when 0): a warp alone waits,
+ *                 in each basic block it passes, for the longest chain of
+ *                 instructions each of which needs the one before it (a
+ *                 Z/pZ multiplication on it its whole latency), and issues
+ *                 the independent ones beside it; where a block's
+ *                 instructions at the warp's own issue (its products at
+ *                 cycles_mulmod_independent) take longer than its chain,
+ *                 for them (stream_issued, stream_issued_mulmod); and each global read
  *                 on those chains but the first (the block's read, which
  *                 block_read_latency charges) for a read's latency: the
  *                 mean of read_latency_l1, read_latency and
@@ -64,6 +66,11 @@
  * "Hardware Multithreading"; the Hopper Tuning Guide).  A fact of the SM,
  * not a fitted constant. */
 #define WARP_ISSUE_CYCLES 1.0
+
+/* Cycles between two instructions of one warp alone that do not wait for
+ * each other: cycles_issue_independent (measured: issue_interval_one_warp),
+ * or WARP_ISSUE_CYCLES where the machine has none. */
+double stream_issue_cycles(const machine *m);
 
 /* Cycles of one link of class c of a dependent chain of instructions on
  * machine m: cycles_issue for a plain one (cycles_plain when 0), the

@@ -91,7 +91,10 @@ typedef struct block_cost {
                                      * accesses; and its barriers */
     double stream_issued;           /* along the same path, the instructions of the
                                      * passes whose chain is shorter than their
-                                     * instructions issued one a cycle */
+                                     * issue by one warp alone (card_terms.h), */
+    double stream_issued_mulmod;    /* less their Z/pZ products where the machine
+                                     * times those apart (cycles_mulmod_independent):
+                                     * those products */
     double stream_reads;            /* the global reads on those chains */
 } block_cost;
 
