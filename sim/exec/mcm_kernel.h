@@ -117,7 +117,16 @@
 #include "exec_block.h" /* exec mode's build: the accesses' common case inline */
 #endif
 
+/* A function of the kernel's file that its steps call.  nvcc inlines every
+ * one into the kernel (the card's code has no CALL but to the Z/pZ slow
+ * paths), and so the build whose instructions are counted (MCM_COUNTED)
+ * inlines them too: a call's own instructions, and the tests of an
+ * argument a call site passes as a constant, are none on the card. */
+#ifdef MCM_COUNTED
+#define MCM_DEVICE __attribute__((always_inline))
+#else
 #define MCM_DEVICE
+#endif
 #define MCM_UNUSED __attribute__((unused))
 /* Before a loop whose bound is a constant once inlined (version 2): nvcc
  * unrolls it whole, so that an array indexed by its counter stays in
