@@ -155,7 +155,7 @@ static kernel_dag *counted(double k, double blocks)
     vars params = test_params("k blocks", k, blocks);
     kernel_dag *dag = user_program_build(source, &params, &m);
     cr_assert_not_null(dag, "%s", fail_message());
-    cr_assert_eq(dag->n, 12);
+    cr_assert_eq(dag->n, 13);
     return dag;
 }
 
@@ -264,6 +264,24 @@ Test(stream, an_addition_of_results_skips_its_range_checks)
     cr_assert_lt(one_result, stream_call_cost("exec_zp_sub"));
     cr_expect_eq(w[2][STREAM_INST], 2 * one_result + stream_call_cost("exec_zp_add"));
     cr_expect_eq(w[2][STREAM_ADDMOD], 3);
+}
+
+Test(stream, a_loop_bounded_by_an_arg_is_unrolled_though_its_body_writes_memory)
+{
+    /* nvcc's args are constants, so a loop bounded by one has trips it
+     * knows and it unrolls it by 4 even where the body writes memory; the
+     * counted build's args are `restrict`, so clang knows a private write
+     * leaves k alone too.  Four more trips are one more pass: 4 private
+     * writes, their indices 32·j + tid (the first a shift and an addition,
+     * the others a shift, an `or` of the trip's offset and an addition: 11),
+     * and once a pass the counters' two additions, the comparison and the
+     * branch (4); a loop kept rolled would pay its counter every trip. */
+    kernel_dag *four = counted(4, 1), *eight = counted(8, 1);
+    double pass = warp_inst(eight, 12, 0) - warp_inst(four, 12, 0), pwrite = stream_call_cost("exec_pwrite");
+    cr_expect_eq(pass, 4 * pwrite + 11 + 4);
+    cr_expect_lt(pass, 4 * (pwrite + 2 + 3), "the counter once a pass, not once a trip");
+    kernel_dag_free(four);
+    kernel_dag_free(eight);
 }
 
 Test(stream, a_helper_of_the_file_costs_what_its_body_written_in_place_does)

@@ -22,7 +22,10 @@
  *   helped  after a step that fills private memory, two steps that call
  *           one helper of the file (MCM_DEVICE) with a constant flag, as plain division's quotient_step: the first
  *           flag makes a product, the second a product and a difference;
- *   written the same three steps with the helper's sides written in place.
+ *   written the same three steps with the helper's sides written in place;
+ *   stores  k private writes in a loop bounded by the arg k (a call that
+ *           writes memory: clang could not know it leaves k alone but for
+ *           the counted build's `restrict` args).
  *
  * Params: k (the loop's trips; the threads that branch), blocks.
  */
@@ -152,6 +155,12 @@ MCM_STEP(written_reduce, args, a)
     }
 }
 
+MCM_STEP(stores, args, a)
+{
+    for (int j = 0; j < a->k; j++)
+        exec_pwrite(t, 32 * j + t->tid, 1);
+}
+
 MCM_KERNEL(adds_kernel, args, adds);
 MCM_KERNEL(branch_kernel, args, branch);
 MCM_KERNEL(zpmul_kernel, args, zpmul);
@@ -164,6 +173,7 @@ MCM_KERNEL(chained_kernel, args, chained);
 MCM_KERNEL(zpsum_kernel, args, zpsum);
 MCM_KERNEL(helped_kernel, args, fill, helped_factor, helped_reduce);
 MCM_KERNEL(written_kernel, args, fill, written_factor, written_reduce);
+MCM_KERNEL(stores_kernel, args, stores);
 
 static gmem out;
 static int k;
@@ -191,7 +201,9 @@ static int launches(exec_run *run)
         return -1;
     if (mcm_launch(run, &helped_kernel, 1, 32, 64, &a) < 0)
         return -1;
-    return mcm_launch(run, &written_kernel, 1, 32, 64, &a);
+    if (mcm_launch(run, &written_kernel, 1, 32, 64, &a) < 0)
+        return -1;
+    return mcm_launch(run, &stores_kernel, 1, 32, 32 * (k > 0 ? k : 1), &a);
 }
 
 static int check(exec_run *run)
