@@ -20,8 +20,9 @@
  *   chained the same two, the second of the first: (x·x)·3, written at i;
  *   zpsum   k Z/pZ additions in a loop, each of the sum before it;
  *   helped  after a step that fills private memory, two steps that call
- *           one helper of the file (MCM_DEVICE) with a constant flag, as plain division's quotient_step: the first
- *           flag makes a product, the second a product and a difference;
+ *           one helper of the file (MCM_DEVICE) with a constant flag, as
+ *           plain division's quotient_step: the first flag makes a
+ *           product, the second a product and a difference;
  *   written the same three steps with the helper's sides written in place;
  *   stores  k private writes in a loop bounded by the arg k (a call that
  *           writes memory: clang could not know it leaves k alone but for
