@@ -155,7 +155,7 @@ static kernel_dag *counted(double k, double blocks)
     vars params = test_params("k blocks", k, blocks);
     kernel_dag *dag = user_program_build(source, &params, &m);
     cr_assert_not_null(dag, "%s", fail_message());
-    cr_assert_eq(dag->n, 10);
+    cr_assert_eq(dag->n, 13);
     return dag;
 }
 
@@ -209,7 +209,9 @@ Test(stream, a_warp_issues_both_sides_of_a_branch_its_threads_split_on)
 
 /* A multiply-add loop of clang's making: the sum a phi of 0 and its own
  * next value, each product of a word read from global memory; after the
- * loop, one more addition of a word read (not known below p). */
+ * loop, a subtraction of the sum and the last word read (not known below
+ * p), one of that difference and the word, and an addition of the word to
+ * itself. */
 static const char *const mac_ir =
     "define internal void @mac(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
     "  call void @__sanitizer_cov_trace_pc() #3\n"
@@ -229,6 +231,8 @@ static const char *const mac_ir =
     "11:                                               ; preds = %3\n"
     "  call void @__sanitizer_cov_trace_pc() #3\n"
     "  %12 = tail call i64 @exec_zp_sub(%struct.exec_thread* noundef %0, i64 noundef %8, i64 noundef %6)\n"
+    "  %13 = tail call i64 @exec_zp_sub(%struct.exec_thread* noundef %0, i64 noundef %12, i64 noundef %6)\n"
+    "  %14 = tail call i64 @exec_zp_add(%struct.exec_thread* noundef %0, i64 noundef %6, i64 noundef %6)\n"
     "  ret void\n"
     "}\n"
     "\n"
@@ -251,8 +255,46 @@ Test(stream, an_addition_of_results_skips_its_range_checks)
     cr_expect_eq(w[1][STREAM_CHAIN_GLOBAL], 1);
     cr_expect_eq(w[1][STREAM_CHAIN_MULMOD], 1);
     cr_expect_eq(w[1][STREAM_CHAIN_ADDMOD], 1);
-    /* after it: a subtraction of a word read from memory checks its range */
-    cr_expect_eq(w[2][STREAM_INST], stream_call_cost("exec_zp_sub"));
+    /* after it: a subtraction of a result and a word read from memory
+     * checks the word's range alone (8.5: validate/stream/sass-costs.sh's
+     * mixsub kernels), twice; an addition of two words read checks both
+     * (10) */
+    double one_result = stream_call_cost("exec_zp_sub:one_result");
+    cr_assert_gt(one_result, add_of_results);
+    cr_assert_lt(one_result, stream_call_cost("exec_zp_sub"));
+    cr_expect_eq(w[2][STREAM_INST], 2 * one_result + stream_call_cost("exec_zp_add"));
+    cr_expect_eq(w[2][STREAM_ADDMOD], 3);
+}
+
+Test(stream, a_loop_bounded_by_an_arg_is_unrolled_though_its_body_writes_memory)
+{
+    /* nvcc's args are constants, so a loop bounded by one has trips it
+     * knows and it unrolls it by 4 even where the body writes memory; the
+     * counted build's args are `restrict`, so clang knows a private write
+     * leaves k alone too.  Four more trips are one more pass: 4 private
+     * writes, their indices 32·j + tid (the first a shift and an addition,
+     * the others a shift, an `or` of the trip's offset and an addition: 11),
+     * and once a pass the counters' two additions, the comparison and the
+     * branch (4); a loop kept rolled would pay its counter every trip. */
+    kernel_dag *four = counted(4, 1), *eight = counted(8, 1);
+    double pass = warp_inst(eight, 12, 0) - warp_inst(four, 12, 0), pwrite = stream_call_cost("exec_pwrite");
+    cr_expect_eq(pass, 4 * pwrite + 11 + 4);
+    cr_expect_lt(pass, 4 * (pwrite + 2 + 3), "the counter once a pass, not once a trip");
+    kernel_dag_free(four);
+    kernel_dag_free(eight);
+}
+
+Test(stream, a_helper_of_the_file_costs_what_its_body_written_in_place_does)
+{
+    /* nvcc inlines every function of the file into the kernel, and the
+     * helper's test of a flag its caller passes as a constant goes with
+     * it: the steps that call reduce(t, a, 1) and reduce(t, a, 0) issue
+     * what the same steps with the chosen side written in place issue
+     * (clang alone inlines one call and keeps the other: a call, its
+     * return and the flag's test more) */
+    kernel_dag *dag = counted(4, 1);
+    cr_expect_eq(warp_inst(dag, 10, 0), warp_inst(dag, 11, 0));
+    kernel_dag_free(dag);
 }
 
 /* An arg halved, reloaded after a call (clang cannot know the call left

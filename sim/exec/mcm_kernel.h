@@ -117,7 +117,16 @@
 #include "exec_block.h" /* exec mode's build: the accesses' common case inline */
 #endif
 
+/* A function of the kernel's file that its steps call.  nvcc inlines every
+ * one into the kernel (the card's code has no CALL but to the Z/pZ slow
+ * paths), and so the build whose instructions are counted (MCM_COUNTED)
+ * inlines them too: a call's own instructions, and the tests of an
+ * argument a call site passes as a constant, are none on the card. */
+#ifdef MCM_COUNTED
+#define MCM_DEVICE __attribute__((always_inline))
+#else
 #define MCM_DEVICE
+#endif
 #define MCM_UNUSED __attribute__((unused))
 /* Before a loop whose bound is a constant once inlined (version 2): nvcc
  * unrolls it whole, so that an array indexed by its counter stays in
@@ -225,11 +234,21 @@ int mcm_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- in both builds ------------------------------------------------------- */
 
+/* A step's args, to the build whose instructions are counted: nvcc's are
+ * constants for the whole launch (kernel params), which no call changes,
+ * so a step reads each once and a loop bounded by one has trips it
+ * knows; `restrict` tells clang the same (no exec_* call is passed them). */
+#if defined(MCM_COUNTED) && !defined(__CUDACC__)
+#define MCM_ARGS_ restrict
+#else
+#define MCM_ARGS_
+#endif
+
 /* A step of a kernel: `t` the thread, `a` a pointer to the kernel's args. */
 #define MCM_STEP(name_, args_type_, a_)                                                   \
-    static MCM_DEVICE void name_##_body_(exec_thread *t MCM_UNUSED, args_type_ *a_ MCM_UNUSED); \
+    static MCM_DEVICE void name_##_body_(exec_thread *t MCM_UNUSED, args_type_ *MCM_ARGS_ a_ MCM_UNUSED); \
     static MCM_DEVICE void name_(exec_thread *t, void *args_) { name_##_body_(t, (args_type_ *)args_); } \
-    static MCM_DEVICE void name_##_body_(exec_thread *t MCM_UNUSED, args_type_ *a_ MCM_UNUSED)
+    static MCM_DEVICE void name_##_body_(exec_thread *t MCM_UNUSED, args_type_ *MCM_ARGS_ a_ MCM_UNUSED)
 
 /* splitmix64: random words for inputs, the same in both builds. */
 static inline uint64_t mcm_random(uint64_t *state)

@@ -56,7 +56,9 @@
  *    subtraction of two values known below p (results of Z/pZ calls,
  *    constants below p, and phis and selects of them) skips its range
  *    checks, as the CUDA twin does once the compiler knows its operands
- *    below p (MCM_BELOW_P_), and costs the ":results" row.
+ *    below p (MCM_BELOW_P_), and costs the ":results" row; one of whose
+ *    operands alone is known below p checks the other's range only, the
+ *    ":one_result" row (plain division's `lead − q·b`).
  * A value's name (%7) and its width are all the reader needs: it does not
  * parse LLVM IR in general, only the lines clang -O2 writes for C.
  */
@@ -99,8 +101,10 @@ static const call_cost CALL_COSTS[] = {
     {"exec_pread", 2, STREAM_PRIVATE},   /* LEA (32-bit shared address), LDS */
     {"exec_pwrite", 2, STREAM_PRIVATE},  /* LEA, STS */
     {"exec_zp_mul", 9, STREAM_MULMOD},   /* a range check, Barrett on 32-bit words, a subtraction */
-    {"exec_zp_add", 12, STREAM_ADDMOD},  /* range checks, a 32-bit sum, a subtraction */
-    {"exec_zp_sub", 12, STREAM_ADDMOD},
+    {"exec_zp_add", 10, STREAM_ADDMOD},  /* range checks (4), a 32-bit sum, a subtraction; the slow */
+    {"exec_zp_sub", 10, STREAM_ADDMOD},  /* path's branch, BSSY and BSYNC around it */
+    {"exec_zp_add:one_result", 8.5, STREAM_ADDMOD}, /* one operand below p: the other's check alone (2) */
+    {"exec_zp_sub:one_result", 8.5, STREAM_ADDMOD},
     {"exec_zp_add:results", 3, STREAM_ADDMOD}, /* both operands below p: a 32-bit sum, a subtraction */
     {"exec_zp_sub:results", 3, STREAM_ADDMOD},
     {"exec_zp_pow", 9, STREAM_INST},     /* e = 0's test, a's range check, x = 1, the loop's BSSY/BSYNC; */
@@ -477,19 +481,18 @@ static void typed_value(const char *s, char *out, size_t size)
     snprintf(out, size, "%.*s", (int)(end - start), s + start);
 }
 
-/* Every argument of call `in` after its first (the thread) is known below
- * p: "@exec_zp_add(ptr %0, i64 %a, i64 %b)". */
+/* How many of the two operands of Z/pZ call `in` (its arguments after the
+ * thread: "@exec_zp_add(ptr %0, i64 %a, i64 %b)") are known below p. */
 static int operands_below_p(const ir_function *f, const ir_inst *in)
 {
     const char *s = strchr(in->rest, '(');
     char v[64];
-    int args = 0;
+    int args = 0, known = 0;
     for (; s && *s != ')'; s += 1 + strcspn(s + 1, ",)"), args++) {
         typed_value(s + 1, v, sizeof v);
-        if (args > 0 && !below_p(f, v))
-            return 0;
+        known += args > 0 && below_p(f, v);
     }
-    return args == 3;
+    return args == 3 ? known : 0;
 }
 
 /* Phi or select `in` chooses among values all known below p: a phi's
@@ -650,8 +653,8 @@ static double call_cost_of(ir_function *f, const ir_inst *in, int block, double 
     callee(in->rest, name, sizeof name);
     if (!strncmp(name, "exec_zp_", 8) && same_zp_call(f, in, block))
         return 0;
-    if ((!strcmp(name, "exec_zp_add") || !strcmp(name, "exec_zp_sub")) && operands_below_p(f, in))
-        strcat(name, ":results");
+    if (!strcmp(name, "exec_zp_add") || !strcmp(name, "exec_zp_sub"))
+        strcat(name, (const char *[]){"", ":one_result", ":results"}[operands_below_p(f, in)]);
     for (int i = 0; i < N_CALL_COSTS; i++)
         if (!strcmp(name, CALL_COSTS[i].name)) {
             int field = CALL_COSTS[i].field;

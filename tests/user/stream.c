@@ -18,7 +18,15 @@
  *   apart   two Z/pZ products of a word read, neither of the other: x·x and
  *           x·3, written at i and i + 32;
  *   chained the same two, the second of the first: (x·x)·3, written at i;
- *   zpsum   k Z/pZ additions in a loop, each of the sum before it.
+ *   zpsum   k Z/pZ additions in a loop, each of the sum before it;
+ *   helped  after a step that fills private memory, two steps that call
+ *           one helper of the file (MCM_DEVICE) with a constant flag, as
+ *           plain division's quotient_step: the first flag makes a
+ *           product, the second a product and a difference;
+ *   written the same three steps with the helper's sides written in place;
+ *   stores  k private writes in a loop bounded by the arg k (a call that
+ *           writes memory: clang could not know it leaves k alone but for
+ *           the counted build's `restrict` args).
  *
  * Params: k (the loop's trips; the threads that branch), blocks.
  */
@@ -114,6 +122,46 @@ MCM_STEP(zpsum, args, a)
     exec_gwrite(t, a->out, t->tid, s);
 }
 
+static MCM_DEVICE void reduce(exec_thread *t, args *a, int makes_factor)
+{
+    if (makes_factor) {
+        if (t->tid == 0)
+            exec_pwrite(t, 0, exec_zp_mul(t, exec_pread(t, 1), a->factor));
+    } else if (t->tid > 0 && t->tid < a->k) {
+        word product = exec_zp_mul(t, exec_pread(t, 0), exec_pread(t, 2 + t->tid));
+        exec_pwrite(t, 2 + t->tid, exec_zp_sub(t, exec_pread(t, 2 + t->tid), product));
+    }
+}
+
+MCM_STEP(fill, args, a)
+{
+    exec_pwrite(t, t->tid, 5);
+    exec_pwrite(t, 32 + t->tid, 5);
+}
+
+MCM_STEP(helped_factor, args, a) { reduce(t, a, 1); }
+MCM_STEP(helped_reduce, args, a) { reduce(t, a, 0); }
+
+MCM_STEP(written_factor, args, a)
+{
+    if (t->tid == 0)
+        exec_pwrite(t, 0, exec_zp_mul(t, exec_pread(t, 1), a->factor));
+}
+
+MCM_STEP(written_reduce, args, a)
+{
+    if (t->tid > 0 && t->tid < a->k) {
+        word product = exec_zp_mul(t, exec_pread(t, 0), exec_pread(t, 2 + t->tid));
+        exec_pwrite(t, 2 + t->tid, exec_zp_sub(t, exec_pread(t, 2 + t->tid), product));
+    }
+}
+
+MCM_STEP(stores, args, a)
+{
+    for (int j = 0; j < a->k; j++)
+        exec_pwrite(t, 32 * j + t->tid, 1);
+}
+
 MCM_KERNEL(adds_kernel, args, adds);
 MCM_KERNEL(branch_kernel, args, branch);
 MCM_KERNEL(zpmul_kernel, args, zpmul);
@@ -124,6 +172,9 @@ MCM_KERNEL(two_kernel, args, first_half, second_half);
 MCM_KERNEL(apart_kernel, args, apart);
 MCM_KERNEL(chained_kernel, args, chained);
 MCM_KERNEL(zpsum_kernel, args, zpsum);
+MCM_KERNEL(helped_kernel, args, fill, helped_factor, helped_reduce);
+MCM_KERNEL(written_kernel, args, fill, written_factor, written_reduce);
+MCM_KERNEL(stores_kernel, args, stores);
 
 static gmem out;
 static int k;
@@ -147,7 +198,13 @@ static int launches(exec_run *run)
         return -1;
     if (mcm_launch(run, &two_kernel, 1, 32, 0, &a) < 0 || mcm_launch(run, &apart_kernel, 1, 32, 0, &a) < 0)
         return -1;
-    return mcm_launch(run, &chained_kernel, 1, 32, 0, &a) < 0 ? -1 : mcm_launch(run, &zpsum_kernel, 1, 32, 0, &a);
+    if (mcm_launch(run, &chained_kernel, 1, 32, 0, &a) < 0 || mcm_launch(run, &zpsum_kernel, 1, 32, 0, &a) < 0)
+        return -1;
+    if (mcm_launch(run, &helped_kernel, 1, 32, 64, &a) < 0)
+        return -1;
+    if (mcm_launch(run, &written_kernel, 1, 32, 64, &a) < 0)
+        return -1;
+    return mcm_launch(run, &stores_kernel, 1, 32, 32 * (k > 0 ? k : 1), &a);
 }
 
 static int check(exec_run *run)

@@ -34,6 +34,22 @@ OPS(zpsub1, exec_zp_sub, 1) OPS(zpsub2, exec_zp_sub, 2) OPS(zpsub4, exec_zp_sub,
 MAC(mac1, exec_zp_add, 1) MAC(mac2, exec_zp_add, 2) MAC(mac4, exec_zp_add, 4)
 MAC(macsub1, exec_zp_sub, 1) MAC(macsub2, exec_zp_sub, 2) MAC(macsub4, exec_zp_sub, 4)
 
+/* mixadd*, mixsub*: k additions (subtractions) of a word read from memory
+ * and a product of two others, as plain division's `lead − q·b` and
+ * `v − q·b`: one operand a result, below p, the other a word of 32 bits
+ * whose range is checked; mulx*: the same reads and products, each xor'd
+ * with the first word in place of the operation.  The growth per call of
+ * the one less the other's, plus the LOP3 it replaces, is what an addition
+ * or a subtraction of one result and one unknown word costs. */
+#define MIX(name, op, K) MCM_STEP(name, args, a) { long i = t->bid * t->threads + t->tid; word s = 0; \
+    for (int k = 0; k < K; k++) s ^= op(t, exec_gread(t, a->a, i + 2048 * k), \
+        exec_zp_mul(t, exec_gread(t, a->a, i + 2048 * k + 1024), exec_gread(t, a->a, i + 2048 * k + 512))); \
+    exec_gwrite(t, a->a, i, s); }
+#define XOR_WITH(t, x, y) ((x) ^ (y))
+MIX(mulx1, XOR_WITH, 1) MIX(mulx2, XOR_WITH, 2) MIX(mulx4, XOR_WITH, 4)
+MIX(mixadd1, exec_zp_add, 1) MIX(mixadd2, exec_zp_add, 2) MIX(mixadd4, exec_zp_add, 4)
+MIX(mixsub1, exec_zp_sub, 1) MIX(mixsub2, exec_zp_sub, 2) MIX(mixsub4, exec_zp_sub, 4)
+
 /* div*: a chain of k signed 64-bit halvings, each added to a word read;
  * sum*: the same chain without the halving.  The growth of the one less
  * the other's is what a signed division by a power of two costs. */
@@ -60,6 +76,9 @@ MCM_KERNEL(zpadd1k, args, zpadd1); MCM_KERNEL(zpadd2k, args, zpadd2); MCM_KERNEL
 MCM_KERNEL(zpsub1k, args, zpsub1); MCM_KERNEL(zpsub2k, args, zpsub2); MCM_KERNEL(zpsub4k, args, zpsub4);
 MCM_KERNEL(mac1k, args, mac1); MCM_KERNEL(mac2k, args, mac2); MCM_KERNEL(mac4k, args, mac4);
 MCM_KERNEL(macsub1k, args, macsub1); MCM_KERNEL(macsub2k, args, macsub2); MCM_KERNEL(macsub4k, args, macsub4);
+MCM_KERNEL(mulx1k, args, mulx1); MCM_KERNEL(mulx2k, args, mulx2); MCM_KERNEL(mulx4k, args, mulx4);
+MCM_KERNEL(mixadd1k, args, mixadd1); MCM_KERNEL(mixadd2k, args, mixadd2); MCM_KERNEL(mixadd4k, args, mixadd4);
+MCM_KERNEL(mixsub1k, args, mixsub1); MCM_KERNEL(mixsub2k, args, mixsub2); MCM_KERNEL(mixsub4k, args, mixsub4);
 MCM_KERNEL(div1k, args, div1); MCM_KERNEL(div2k, args, div2); MCM_KERNEL(div4k, args, div4);
 MCM_KERNEL(sum1k, args, sum1); MCM_KERNEL(sum2k, args, sum2); MCM_KERNEL(sum4k, args, sum4);
 MCM_KERNEL(g1k, args, g1); MCM_KERNEL(g2k, args, g2); MCM_KERNEL(g4k, args, g4);

@@ -21,6 +21,8 @@ cc -std=c11 -O2 -o "$tmp/sass_count" validate/stream/sass_count.c
         printf "  exec_zp_sub   %5.2f  (zpsub4 - x4) / 4\n", (straight["zpsub4"] - straight["x4"]) / 4
         printf "  exec_zp_add of results  %5.2f  (mac4 - mac2) / 2 - (zpmul4 - zpmul2) / 2 + 1: the growth of a multiply-add less a multiplication'"'"'s, whose xor (one LOP3) it replaces\n", (straight["mac4"] - straight["mac2"]) / 2 - (straight["zpmul4"] - straight["zpmul2"]) / 2 + 1
         printf "  exec_zp_sub of results  %5.2f  (macsub4 - macsub2) / 2 - (zpmul4 - zpmul2) / 2 + 1\n", (straight["macsub4"] - straight["macsub2"]) / 2 - (straight["zpmul4"] - straight["zpmul2"]) / 2 + 1
+        printf "  exec_zp_add of a result and a word  %5.2f  (mixadd4 - mixadd2) / 2 - (mulx4 - mulx2) / 2 + 1: the growth of an addition of a word read and a product less the same xor'"'"'d\n", (straight["mixadd4"] - straight["mixadd2"]) / 2 - (straight["mulx4"] - straight["mulx2"]) / 2 + 1
+        printf "  exec_zp_sub of a result and a word  %5.2f  (mixsub4 - mixsub2) / 2 - (mulx4 - mulx2) / 2 + 1\n", (straight["mixsub4"] - straight["mixsub2"]) / 2 - (straight["mulx4"] - straight["mulx2"]) / 2 + 1
         printf "  sdiv i64 by 2  %5.2f  (div4 - div2) / 2 - (sum4 - sum2) / 2: a signed 64-bit division by a power of two\n", (straight["div4"] - straight["div2"]) / 2 - (straight["sum4"] - straight["sum2"]) / 2
         printf "  exec_gread    %5.2f  (g4 - g2) / 2, a 32-bit index widened (a 64-bit one adds a LEA.HI.X)\n", (straight["g4"] - straight["g2"]) / 2
         printf "  exec_pread    %5.2f  (p4 - p2) / 2\n", (straight["p4"] - straight["p2"]) / 2

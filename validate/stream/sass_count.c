@@ -3,11 +3,15 @@
  * sm_90), without a disassembler: an sm_90 instruction is 16 bytes, and
  * its opcode is in its low 12 bits.  Prints per kernel: its instructions
  * (less the trailing NOPs and the BRA to itself after EXIT), and those a
- * warp executes on its straight path when ptxas branches around code (a
- * BRA to a later BSYNC: the code between them left out; what it
- * predicates counts, as a warp issues it).  For kernels without loops
- * only: the table of sim/exec/stream_ir.c was derived with it
- * (validate/stream/sass-costs.sh; validate/notes/instruction-stream.md).
+ * warp executes on its usual path, up to the kernel's first EXIT (what
+ * follows it is the out-of-line slow routines, called only off the usual
+ * path): a slow path that ptxas lays out inline after a branch (the code
+ * after a BRA up to and including the unconditional BRA that ends it,
+ * when it CALLs a slow routine) is left out, and so is the code an
+ * unconditional BRA jumps over to a later BSYNC; what ptxas predicates
+ * counts, as a warp issues it.  For kernels without loops only: the
+ * table of sim/exec/stream_ir.c was derived with it (validate/stream/
+ * sass-costs.sh; validate/notes/instruction-stream.md).
  *
  * Usage: sass_count FILE.cubin
  */
@@ -16,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NOP = 0x918, BRA = 0x947, BSYNC = 0x941 };
+enum { NOP = 0x918, BRA = 0x947, BSYNC = 0x941, CALL = 0x944, EXIT = 0x94d };
+
+/* Instruction i is predicated (its guard is not PT, 7). */
+static int predicated(const unsigned char *code, long i) { return (code[16 * i + 1] >> 4 & 0x7) != 7; }
 
 static uint64_t u64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 static uint32_t u32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -41,7 +48,17 @@ static void count(const char *name, const unsigned char *code, uint64_t size)
             continue;
         }
         straight++;
-        skip = op[i] == BRA;
+        if (op[i] == EXIT && !predicated(code, i))
+            break;
+        if (op[i] != BRA)
+            continue;
+        long end = i + 1, calls = 0; /* a slow path laid out inline: up to its BRA to the join */
+        while (end < n && !(op[end] == BRA && !predicated(code, end)) && op[end] != BSYNC)
+            calls += op[end++] == CALL;
+        if (calls > 0 && end < n && op[end] == BRA)
+            i = end;
+        else
+            skip = !predicated(code, i);
     }
     printf("%-60s %6ld %6ld\n", name, n, straight);
 }
