@@ -422,13 +422,24 @@ static inline int touch_set(const exec_block *b, cell_shadow *s, cell_shadow old
 /* The use in the current step of global cell `cell`, which t's block has
  * to itself: found in (or added to) the worker's table of the step's
  * cells, an open-addressing hash table whose entries of older steps are
- * free (their stamp is not the step's). */
+ * free (their stamp is not the step's).  Eight consecutive cells hash to
+ * eight consecutive slots (a warp's neighbouring lanes read neighbouring
+ * cells: their entries share cache lines), the groups scattered by
+ * Fibonacci hashing. */
+#define USE_GROUP_BITS 3
+
+static inline size_t use_slot(const word *cell, size_t mask)
+{
+    uintptr_t c = (uintptr_t)cell >> 3;
+    size_t group = (size_t)((c >> USE_GROUP_BITS) * 0x9E3779B97F4A7C15ull >> 32) << USE_GROUP_BITS;
+    return (group | (c & ((1u << USE_GROUP_BITS) - 1))) & mask;
+}
 
 static inline step_use *global_use(exec_block *b, const word *cell)
 {
     for (;;) {
         size_t mask = b->uses_cap - 1;
-        size_t h = (size_t)(((uintptr_t)cell >> 3) * 0x9E3779B97F4A7C15ull >> 32) & mask;
+        size_t h = use_slot(cell, mask);
         cell_use *u;
         for (u = &b->uses[h]; u->stamp == b->step_stamp; u = &b->uses[h = (h + 1) & mask])
             if (u->cell == cell)
