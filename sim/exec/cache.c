@@ -45,6 +45,7 @@ typedef struct line {
     int32_t older, newer;  /* its neighbours by last use (-1: none) */
     int32_t chain;         /* the next line of its hash bucket (-1: none) */
     uint32_t have, dirty;  /* per word of the line: held; written and not yet written back */
+    int32_t elsewhere;     /* an L2 line: another partition may hold this line too */
 } line;
 
 typedef struct line_set {
@@ -340,7 +341,9 @@ static line_set *l2_of(cache *c, int sm, uint64_t tag)
 }
 
 /* The line for `tag` of L2 partition l2, made if it holds none (evicting,
- * with its write-backs). */
+ * with its write-backs).  A line made is marked `elsewhere`, with the
+ * other partitions' copies of it, when they hold one: a line not so
+ * marked is in no other partition (a mark may outlive the other copy). */
 static int32_t l2_line(cache *c, line_set *l2, uint64_t tag, cache_sectors *out)
 {
     int32_t i = set_find(l2, tag);
@@ -353,6 +356,12 @@ static int32_t l2_line(cache *c, line_set *l2, uint64_t tag, cache_sectors *out)
     i = set_add(l2, tag, &evicted, &was);
     if (was)
         write_back(c, &evicted, out);
+    l2->lines[i].elsewhere = 0;
+    for (int k = 0; k < c->parts; k++) {
+        int32_t o = &c->l2[k] == l2 ? -1 : set_find(&c->l2[k], tag);
+        if (o >= 0)
+            c->l2[k].lines[o].elsewhere = l2->lines[i].elsewhere = 1;
+    }
     return i;
 }
 
@@ -404,11 +413,14 @@ static line *line_elsewhere(cache *c, int k, const line_set *l2, uint64_t tag)
 }
 
 /* The sectors of `sectors` (their words) in which another partition than
- * l2 holds words written and not yet written back: the L2 serves them
- * (its partitions keep the written words coherent). */
-static uint32_t dirty_elsewhere(cache *c, const line_set *l2, uint64_t tag, uint32_t sectors)
+ * l2, whose line for `tag` is j, holds words written and not yet written
+ * back: the L2 serves them (its partitions keep the written words
+ * coherent). */
+static uint32_t dirty_elsewhere(cache *c, const line_set *l2, int32_t j, uint64_t tag, uint32_t sectors)
 {
     uint32_t dirty = 0;
+    if (!l2->lines[j].elsewhere)
+        return 0;
     for (int k = 0; k < c->parts && sectors; k++) {
         const line *other = line_elsewhere(c, k, l2, tag);
         if (other)
@@ -440,7 +452,7 @@ static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_secto
         int32_t j = l2_line(c, l2, tag, out);
         uint32_t have = l2->lines[j].have;
         uint32_t from_l2 = whole_sectors(c, have, missed);
-        from_l2 |= dirty_elsewhere(c, l2, tag, missed & ~from_l2);
+        from_l2 |= dirty_elsewhere(c, l2, j, tag, missed & ~from_l2);
         uint32_t fetched = dram_fetch(c, have, missed & ~from_l2);
         int dram = count_sectors(c, fetched);
         out->l2_reads += count_sectors(c, from_l2);
@@ -479,7 +491,7 @@ static void write_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sec
     int32_t j = l2_line(c, l2, tag, out);
     l2->lines[j].have |= words;
     l2->lines[j].dirty |= words;
-    for (int k = 0; k < c->parts; k++) { /* the other partitions' copies of these words are stale */
+    for (int k = 0; k < c->parts && l2->lines[j].elsewhere; k++) { /* the other partitions' copies of these words are stale */
         line *other = line_elsewhere(c, k, l2, tag);
         if (other) {
             other->have &= ~words;
