@@ -83,10 +83,13 @@ static void set_free(line_set *s)
     free(s->bucket);
 }
 
+/* Consecutive lines of an array (line_tag) in consecutive buckets, so
+ * that a stream's look-ups walk the buckets in order; the arrays (and the
+ * input copies) start at places of their own (Fibonacci hashing). */
 static uint32_t bucket_of(const line_set *s, uint64_t tag)
 {
-    uint64_t h = tag * 0x9E3779B97F4A7C15ull;
-    return (uint32_t)(h ^ h >> 32) & (s->buckets - 1);
+    uint64_t start = (tag >> 40) * 0x9E3779B97F4A7C15ull >> 32;
+    return (uint32_t)(tag + start) & (s->buckets - 1);
 }
 
 /* The line holding `tag`, or -1. */
