@@ -545,26 +545,41 @@ void cache_trace_free(cache_trace *t)
     free(t);
 }
 
-void cache_note(cache_trace *t, int write, int round, int array, long index)
+/* A lane's access of round `round` of kind k, noted (room made). */
+static inline void note_lane(cache_trace *t, int k, int round, int array, long index)
 {
-    int k = write != 0;
-    if (round >= t->rounds_cap[k]) {
-        int cap = t->rounds_cap[k] ? t->rounds_cap[k] : 4;
-        while (cap <= round)
-            cap *= 2;
-        t->notes[k] = grow(t->notes[k], sizeof *t->notes[k] * (size_t)cap * (size_t)t->warp);
-        t->made[k] = grow(t->made[k], sizeof *t->made[k] * (size_t)cap);
-        memset(t->made[k] + t->rounds_cap[k], 0, sizeof *t->made[k] * (size_t)(cap - t->rounds_cap[k]));
-        t->rounds_cap[k] = cap;
-    }
-    if (t->made[k][round] == t->warp)
+    int *made = &t->made[k][round];
+    if (*made == t->warp)
         return; /* a lane's second access of one round: exec mode never makes one */
-    lane_note *n = &t->notes[k][(long)round * t->warp + t->made[k][round]++];
+    lane_note *n = &t->notes[k][(long)round * t->warp + (*made)++];
     long in_line = t->line_shift >= 0 ? index >> t->line_shift : index / t->line_words;
     n->tag = (uint64_t)array << 40 | (uint64_t)in_line;
     n->word = (uint32_t)(index - in_line * t->line_words);
     if (round >= t->rounds[k])
         t->rounds[k] = round + 1;
+}
+
+/* Room for the notes of rounds 0 .. round of kind k, then the note (apart
+ * from cache_note, which then saves no register: a call per access). */
+static void __attribute__((noinline, cold)) note_growing(cache_trace *t, int k, int round, int array, long index)
+{
+    int cap = t->rounds_cap[k] ? t->rounds_cap[k] : 4;
+    while (cap <= round)
+        cap *= 2;
+    t->notes[k] = grow(t->notes[k], sizeof *t->notes[k] * (size_t)cap * (size_t)t->warp);
+    t->made[k] = grow(t->made[k], sizeof *t->made[k] * (size_t)cap);
+    memset(t->made[k] + t->rounds_cap[k], 0, sizeof *t->made[k] * (size_t)(cap - t->rounds_cap[k]));
+    t->rounds_cap[k] = cap;
+    note_lane(t, k, round, array, index);
+}
+
+void cache_note(cache_trace *t, int write, int round, int array, long index)
+{
+    int k = write != 0;
+    if (__builtin_expect(round >= t->rounds_cap[k], 0))
+        note_growing(t, k, round, array, index);
+    else
+        note_lane(t, k, round, array, index);
 }
 
 static int by_tag(const void *x, const void *y)
