@@ -14,7 +14,8 @@
  *
  * Invariants kept here: a line set's lines [0, used) are each in its
  * hash chain and its last-use list exactly once; a word is dirty in one
- * partition of the L2 at most; an L1 line holds whole
+ * partition of the L2 at most; an L2 line that another partition holds
+ * too is marked `elsewhere`; an L1 line holds whole
  * sectors; between waves every wave slot is empty (no block handed in);
  * a block's counts are only ever added to, from zero, by the replay of
  * its wave.

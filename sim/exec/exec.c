@@ -24,13 +24,14 @@
  * A race-free run writes a private word at once, with no log: there a
  * read of a word written in the step is the writer's own (or a race,
  * which reads the write as the log's search did), so every value read
- * is the same.  While the threads of a warp run, their accesses are noted per round (a
- * thread's k-th access of the step is round k) and each round is tallied
- * as its lanes come; when the warp's last thread is done the rounds are
- * graded (distinct address groups for global memory, the fullest bank
- * for private memory): from the tally where the lanes' addresses never
- * went down, which is the common case, from the notes otherwise (sorted
- * for global memory; a private word counted once per bank by a stamp).
+ * is the same.  While the threads of a warp run, their accesses are
+ * noted per round (a thread's k-th access of the step is round k) and
+ * each round is tallied as its lanes come; when the warp's last thread
+ * is done the rounds are graded (distinct address groups for global
+ * memory, the fullest bank for private memory): from the tally where the
+ * lanes' addresses never went down, which is the common case, from the
+ * notes otherwise (sorted for global memory; a private word counted once
+ * per bank by a stamp).
  *
  * Each access has a fast path (exec_block.h, which a kernel built for exec
  * mode compiles into its own code): an index in range, a round the notes
