@@ -14,7 +14,8 @@
  *
  * Invariants kept here: a line set's lines [0, used) are each in its
  * hash chain and its last-use list exactly once; a word is dirty in one
- * partition of the L2 at most; an L1 line holds whole
+ * partition of the L2 at most; an L2 line that another partition holds
+ * too is marked `elsewhere`; an L1 line holds whole
  * sectors; between waves every wave slot is empty (no block handed in);
  * a block's counts are only ever added to, from zero, by the replay of
  * its wave.
@@ -45,6 +46,7 @@ typedef struct line {
     int32_t older, newer;  /* its neighbours by last use (-1: none) */
     int32_t chain;         /* the next line of its hash bucket (-1: none) */
     uint32_t have, dirty;  /* per word of the line: held; written and not yet written back */
+    int32_t elsewhere;     /* an L2 line: another partition may hold this line too */
 } line;
 
 typedef struct line_set {
@@ -82,10 +84,13 @@ static void set_free(line_set *s)
     free(s->bucket);
 }
 
+/* Consecutive lines of an array (line_tag) in consecutive buckets, so
+ * that a stream's look-ups walk the buckets in order; the arrays (and the
+ * input copies) start at places of their own (Fibonacci hashing). */
 static uint32_t bucket_of(const line_set *s, uint64_t tag)
 {
-    uint64_t h = tag * 0x9E3779B97F4A7C15ull;
-    return (uint32_t)(h ^ h >> 32) & (s->buckets - 1);
+    uint64_t start = (tag >> 40) * 0x9E3779B97F4A7C15ull >> 32;
+    return (uint32_t)(tag + start) & (s->buckets - 1);
 }
 
 /* The line holding `tag`, or -1. */
@@ -340,7 +345,9 @@ static line_set *l2_of(cache *c, int sm, uint64_t tag)
 }
 
 /* The line for `tag` of L2 partition l2, made if it holds none (evicting,
- * with its write-backs). */
+ * with its write-backs).  A line made is marked `elsewhere`, with the
+ * other partitions' copies of it, when they hold one: a line not so
+ * marked is in no other partition (a mark may outlive the other copy). */
 static int32_t l2_line(cache *c, line_set *l2, uint64_t tag, cache_sectors *out)
 {
     int32_t i = set_find(l2, tag);
@@ -353,6 +360,12 @@ static int32_t l2_line(cache *c, line_set *l2, uint64_t tag, cache_sectors *out)
     i = set_add(l2, tag, &evicted, &was);
     if (was)
         write_back(c, &evicted, out);
+    l2->lines[i].elsewhere = 0;
+    for (int k = 0; k < c->parts; k++) {
+        int32_t o = &c->l2[k] == l2 ? -1 : set_find(&c->l2[k], tag);
+        if (o >= 0)
+            c->l2[k].lines[o].elsewhere = l2->lines[i].elsewhere = 1;
+    }
     return i;
 }
 
@@ -404,11 +417,14 @@ static line *line_elsewhere(cache *c, int k, const line_set *l2, uint64_t tag)
 }
 
 /* The sectors of `sectors` (their words) in which another partition than
- * l2 holds words written and not yet written back: the L2 serves them
- * (its partitions keep the written words coherent). */
-static uint32_t dirty_elsewhere(cache *c, const line_set *l2, uint64_t tag, uint32_t sectors)
+ * l2, whose line for `tag` is j, holds words written and not yet written
+ * back: the L2 serves them (its partitions keep the written words
+ * coherent). */
+static uint32_t dirty_elsewhere(cache *c, const line_set *l2, int32_t j, uint64_t tag, uint32_t sectors)
 {
     uint32_t dirty = 0;
+    if (!l2->lines[j].elsewhere)
+        return 0;
     for (int k = 0; k < c->parts && sectors; k++) {
         const line *other = line_elsewhere(c, k, l2, tag);
         if (other)
@@ -440,7 +456,7 @@ static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_secto
         int32_t j = l2_line(c, l2, tag, out);
         uint32_t have = l2->lines[j].have;
         uint32_t from_l2 = whole_sectors(c, have, missed);
-        from_l2 |= dirty_elsewhere(c, l2, tag, missed & ~from_l2);
+        from_l2 |= dirty_elsewhere(c, l2, j, tag, missed & ~from_l2);
         uint32_t fetched = dram_fetch(c, have, missed & ~from_l2);
         int dram = count_sectors(c, fetched);
         out->l2_reads += count_sectors(c, from_l2);
@@ -479,7 +495,7 @@ static void write_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sec
     int32_t j = l2_line(c, l2, tag, out);
     l2->lines[j].have |= words;
     l2->lines[j].dirty |= words;
-    for (int k = 0; k < c->parts; k++) { /* the other partitions' copies of these words are stale */
+    for (int k = 0; k < c->parts && l2->lines[j].elsewhere; k++) { /* the other partitions' copies of these words are stale */
         line *other = line_elsewhere(c, k, l2, tag);
         if (other) {
             other->have &= ~words;
@@ -530,26 +546,41 @@ void cache_trace_free(cache_trace *t)
     free(t);
 }
 
-void cache_note(cache_trace *t, int write, int round, int array, long index)
+/* A lane's access of round `round` of kind k, noted (room made). */
+static inline void note_lane(cache_trace *t, int k, int round, int array, long index)
 {
-    int k = write != 0;
-    if (round >= t->rounds_cap[k]) {
-        int cap = t->rounds_cap[k] ? t->rounds_cap[k] : 4;
-        while (cap <= round)
-            cap *= 2;
-        t->notes[k] = grow(t->notes[k], sizeof *t->notes[k] * (size_t)cap * (size_t)t->warp);
-        t->made[k] = grow(t->made[k], sizeof *t->made[k] * (size_t)cap);
-        memset(t->made[k] + t->rounds_cap[k], 0, sizeof *t->made[k] * (size_t)(cap - t->rounds_cap[k]));
-        t->rounds_cap[k] = cap;
-    }
-    if (t->made[k][round] == t->warp)
+    int *made = &t->made[k][round];
+    if (*made == t->warp)
         return; /* a lane's second access of one round: exec mode never makes one */
-    lane_note *n = &t->notes[k][(long)round * t->warp + t->made[k][round]++];
+    lane_note *n = &t->notes[k][(long)round * t->warp + (*made)++];
     long in_line = t->line_shift >= 0 ? index >> t->line_shift : index / t->line_words;
     n->tag = (uint64_t)array << 40 | (uint64_t)in_line;
     n->word = (uint32_t)(index - in_line * t->line_words);
     if (round >= t->rounds[k])
         t->rounds[k] = round + 1;
+}
+
+/* Room for the notes of rounds 0 .. round of kind k, then the note (apart
+ * from cache_note, which then saves no register: a call per access). */
+static void __attribute__((noinline, cold)) note_growing(cache_trace *t, int k, int round, int array, long index)
+{
+    int cap = t->rounds_cap[k] ? t->rounds_cap[k] : 4;
+    while (cap <= round)
+        cap *= 2;
+    t->notes[k] = grow(t->notes[k], sizeof *t->notes[k] * (size_t)cap * (size_t)t->warp);
+    t->made[k] = grow(t->made[k], sizeof *t->made[k] * (size_t)cap);
+    memset(t->made[k] + t->rounds_cap[k], 0, sizeof *t->made[k] * (size_t)(cap - t->rounds_cap[k]));
+    t->rounds_cap[k] = cap;
+    note_lane(t, k, round, array, index);
+}
+
+void cache_note(cache_trace *t, int write, int round, int array, long index)
+{
+    int k = write != 0;
+    if (__builtin_expect(round >= t->rounds_cap[k], 0))
+        note_growing(t, k, round, array, index);
+    else
+        note_lane(t, k, round, array, index);
 }
 
 static int by_tag(const void *x, const void *y)

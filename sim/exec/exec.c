@@ -21,13 +21,17 @@
  * private word by its use in the step (an array of the worker's), a
  * global cell by its mark in a built-in run (write_mark), by its use in
  * the step in a race-free one (a hash table of the worker's, global_use).
- * While the threads of a warp run, their accesses are noted per round (a
- * thread's k-th access of the step is round k) and each round is tallied
- * as its lanes come; when the warp's last thread is done the rounds are
- * graded (distinct address groups for global memory, the fullest bank
- * for private memory): from the tally where the lanes' addresses never
- * went down, which is the common case, from the notes otherwise (sorted
- * for global memory; a private word counted once per bank by a stamp).
+ * A race-free run writes a private word at once, with no log: there a
+ * read of a word written in the step is the writer's own (or a race,
+ * which reads the write as the log's search did), so every value read
+ * is the same.  While the threads of a warp run, their accesses are
+ * noted per round (a thread's k-th access of the step is round k) and
+ * each round is tallied as its lanes come; when the warp's last thread
+ * is done the rounds are graded (distinct address groups for global
+ * memory, the fullest bank for private memory): from the tally where the
+ * lanes' addresses never went down, which is the common case, from the
+ * notes otherwise (sorted for global memory; a private word counted once
+ * per bank by a stamp).
  *
  * Each access has a fast path (exec_block.h, which a kernel built for exec
  * mode compiles into its own code): an index in range, a round the notes
@@ -566,9 +570,10 @@ void exec_grow_uses(exec_block *b)
 }
 
 /* Thread t reads name[i] (global: of a global array), whose use in the
- * step is u, in a race-free run.  Returns the log slot of t's own write of
- * the cell earlier in this step (the caller returns that write, as the
- * card would), else -1. */
+ * step is u, in a race-free run.  Returns the log slot of the cell's
+ * write earlier in this step (the caller returns that write, as the card
+ * would for t's own), else -1; a private word has no slot (its write
+ * changed it at once). */
 static int32_t note_read(exec_thread *t, step_use *u, int global, const char *name, long i)
 {
     exec_block *b = t->block;
@@ -576,11 +581,12 @@ static int32_t note_read(exec_thread *t, step_use *u, int global, const char *na
     if (!global && b->private_step[i].written != b->block_stamp)
         race(t, "block %ld: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
                 "private memory starts undefined on the card, as shared memory does)", t->bid, tid, i);
-    if (u->slot >= 0 && b->log[u->slot].thread != tid)
+    int writer = u->slot < 0 ? -1 : global ? b->log[u->slot].thread : u->slot;
+    if (writer >= 0 && writer != tid)
         race(t, "block %ld: thread %d reads %s[%ld], which thread %d writes in the same step " RULE_STEP, t->bid,
-             tid, name, i, b->log[u->slot].thread);
+             tid, name, i, writer);
     add_reader(u, tid);
-    return u->slot;
+    return global ? u->slot : -1;
 }
 
 /* Thread t writes name[i], whose use in the step is u, in a race-free
@@ -614,6 +620,13 @@ static inline long group_of(const exec_block *b, long i)
 /* The tally of a round no lane has made yet. */
 static const round_tally no_lane = {.first = -1, .last = -1};
 
+/* The running thread's notes: its lane's row of each kind. */
+static void set_rows(exec_block *b)
+{
+    for (int kind = 0; kind < N_KINDS; kind++)
+        b->row[kind] = b->notes[kind] + (b->lane << b->rounds_shift);
+}
+
 /* Room for rounds 0 .. need (the notes made so far kept in place). */
 static void grow_rounds(exec_block *b, int need)
 {
@@ -635,6 +648,7 @@ static void grow_rounds(exec_block *b, int need)
     b->rounds_cap = cap;
     b->rounds_shift = shift;
     b->fast_rounds = b->warp_shift < 0 ? 0 : cap;
+    set_rows(b);
 }
 
 /* The running thread's next access of `kind`, with its key (an address
@@ -645,7 +659,7 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
     int round = b->now->rounds[kind]++;
     if (__builtin_expect(round >= b->rounds_cap, 0))
         grow_rounds(b, round);
-    b->notes[kind][(b->lane << b->rounds_shift) + round].key = key;
+    b->row[kind][round].key = key;
     return &b->tallies[kind][round];
 }
 
@@ -775,11 +789,8 @@ word exec_pread_checked(exec_thread *t, long i)
         return 0;
     exec_block *b = t->block;
     note_private(b, i);
-    if (__builtin_expect(b->race_free, 0)) {
-        int32_t own = note_read(t, private_use_of(b, i), 0, "private", i);
-        if (own >= 0)
-            return b->log[own].value;
-    }
+    if (__builtin_expect(b->race_free, 0))
+        note_read(t, private_use_of(b, i), 0, "private", i);
     return b->private_cells[i];
 }
 
@@ -790,11 +801,18 @@ void exec_pwrite_checked(exec_thread *t, long i, word v)
         return;
     note_private(b, i);
     step_use *u = private_use_of(b, i);
-    if (b->race_free) {
-        b->private_step[i].written = b->block_stamp;
-        note_write(t, u, "private", i);
+    if (!b->race_free) {
+        log_write(t, &u->slot, &b->private_cells[i], v, "private", i);
+        return;
     }
-    log_write(t, &u->slot, &b->private_cells[i], v, "private", i);
+    b->private_step[i].written = b->block_stamp;
+    note_write(t, u, "private", i);
+    if (u->slot < 0)
+        u->slot = t->tid;
+    else if (u->slot != t->tid)
+        crew(t, "threads %d and %d both write private[%ld] (rule: CREW, concurrent reads but exclusive writes)",
+             u->slot, t->tid, i);
+    b->private_cells[i] = v;
 }
 
 /* The accesses: their fast paths (exec_block.h), the rest by the checked
@@ -991,6 +1009,7 @@ static void run_steps(exec_block *b, long bid, long blocks)
             for (t.tid = first; t.tid <= last; t.tid++) {
                 b->now = &b->threads_of[t.tid];
                 b->lane = t.tid - first;
+                set_rows(b);
                 if (b->stream)
                     stream_thread(b->stream);
                 step(&t, args);

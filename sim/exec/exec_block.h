@@ -26,27 +26,33 @@ typedef struct launch_state launch_state;     /* a launch under way (exec.c) */
 typedef struct stream_counter stream_counter; /* sim/exec/stream.h */
 typedef struct stream_table stream_table;     /* sim/exec/stream.h */
 
-/* A cell in the current step of a block: its write in the step's log
- * (-1: none) and, in a race-free run, the first thread that read it and
- * another (-1: none). */
+/* A cell in the current step of a block: its write (-1: none) and, in a
+ * race-free run, the first thread that read it and another (NO_READER:
+ * none; a race-free block has fewer threads, check_launch).  The write is
+ * its slot in the step's log, but for a private word of a race-free run,
+ * which a write changes at once (see exec.c's top): there, the thread
+ * that wrote it first in the step. */
 typedef struct step_use {
-    int32_t slot, reader, reader2;
+    int32_t slot;
+    uint16_t reader, reader2;
 } step_use;
+
+#define NO_READER 0xFFFF
 
 /* Thread tid reads the cell of use u: kept if it is the first or second
  * thread to. */
 static inline void add_reader(step_use *u, int tid)
 {
-    if (u->reader < 0)
-        u->reader = tid;
-    else if (u->reader != tid && u->reader2 < 0)
-        u->reader2 = tid;
+    if (u->reader == NO_READER)
+        u->reader = (uint16_t)tid;
+    else if (u->reader != tid && u->reader2 == NO_READER)
+        u->reader2 = (uint16_t)tid;
 }
 
 /* Whether a thread other than tid read the cell of use u in the step. */
 static inline int read_by_another(const step_use *u, int tid)
 {
-    return u->reader >= 0 && (u->reader != tid || u->reader2 >= 0);
+    return u->reader != NO_READER && (u->reader != tid || u->reader2 != NO_READER);
 }
 
 /* A global cell's mark in a built-in run: the tag of the last step that
@@ -73,7 +79,7 @@ typedef struct private_use {
     step_use use;
 } private_use;
 
-static const step_use unused = {-1, -1, -1};
+static const step_use unused = {-1, NO_READER, NO_READER};
 
 /* A global cell's use in the current step of its worker's block (an
  * entry of exec_block.uses). */
@@ -138,6 +144,7 @@ struct exec_block {
     thread_record *threads_of;   /* per thread */
     thread_record *now;          /* the thread running now */
     long lane;                   /* its lane in its warp */
+    access_note *row[N_KINDS];   /* its notes: notes[kind] + lane · rounds_cap */
     double counted[N_COUNTED];   /* the counts, summed over the block's threads */
     /* the current warp's accesses, lane by lane: notes[kind][lane · rounds_cap + round]
      * (each thread's notes in a row), and each round's tally */
@@ -255,30 +262,32 @@ static inline void tally_private(round_tally *r, long key)
 
 static inline access_note *note_of(exec_block *b, int kind, int round)
 {
-    return &b->notes[kind][(b->lane << b->rounds_shift) + round];
+    return &b->row[kind][round];
 }
 
 /* A write of v to private word i by thread tid on the fast path, 0 when
  * it does not apply (nothing changed then; a synchronous run makes its use in the
- * step only when it writes the word; a race-free run, when it reads it
- * too: a write after a read of its own thread alone is no race). */
+ * step only when it writes the word, and logs the write; a race-free run,
+ * when it reads it too: a write after a read of its own thread alone is
+ * no race, and it writes the word at once). */
 static inline int private_write_fast(exec_block *b, long i, word v, int tid)
 {
     private_use *p = &b->private_step[i];
     int used = p->stamp == b->step_stamp;
-    if (__builtin_expect(b->log_n == b->log_cap, 0))
-        return 0;
     if (b->race_free) {
-        if (v > UINT32_MAX || (used && (p->use.slot >= 0 || p->use.reader != tid || p->use.reader2 >= 0)))
+        if (v > UINT32_MAX || (used && (p->use.slot >= 0 || p->use.reader != tid || p->use.reader2 != NO_READER)))
             return 0;
         p->written = b->block_stamp;
-    } else if (used) {
-        return 0;
+        if (used)
+            p->use.slot = tid;
+        else
+            p->stamp = b->step_stamp, p->use = (step_use){tid, NO_READER, NO_READER};
+        b->private_cells[i] = v;
+        return 1;
     }
-    if (used)
-        p->use.slot = (int32_t)b->log_n;
-    else
-        p->stamp = b->step_stamp, p->use = (step_use){(int32_t)b->log_n, -1, -1};
+    if (used || __builtin_expect(b->log_n == b->log_cap, 0))
+        return 0;
+    p->stamp = b->step_stamp, p->use = (step_use){(int32_t)b->log_n, NO_READER, NO_READER};
     b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, tid};
     return 1;
 }
@@ -293,7 +302,7 @@ static inline int private_read_fast(exec_block *b, long i, int tid)
     if (p->written != b->block_stamp)
         return 0;
     if (p->stamp != b->step_stamp) {
-        p->stamp = b->step_stamp, p->use = (step_use){-1, tid, -1};
+        p->stamp = b->step_stamp, p->use = (step_use){-1, (uint16_t)tid, NO_READER};
         return 1;
     }
     step_use *u = &p->use;
@@ -413,13 +422,24 @@ static inline int touch_set(const exec_block *b, cell_shadow *s, cell_shadow old
 /* The use in the current step of global cell `cell`, which t's block has
  * to itself: found in (or added to) the worker's table of the step's
  * cells, an open-addressing hash table whose entries of older steps are
- * free (their stamp is not the step's). */
+ * free (their stamp is not the step's).  Eight consecutive cells hash to
+ * eight consecutive slots (a warp's neighbouring lanes read neighbouring
+ * cells: their entries share cache lines), the groups scattered by
+ * Fibonacci hashing. */
+#define USE_GROUP_BITS 3
+
+static inline size_t use_slot(const word *cell, size_t mask)
+{
+    uintptr_t c = (uintptr_t)cell >> 3;
+    size_t group = (size_t)((c >> USE_GROUP_BITS) * 0x9E3779B97F4A7C15ull >> 32) << USE_GROUP_BITS;
+    return (group | (c & ((1u << USE_GROUP_BITS) - 1))) & mask;
+}
 
 static inline step_use *global_use(exec_block *b, const word *cell)
 {
     for (;;) {
         size_t mask = b->uses_cap - 1;
-        size_t h = (size_t)(((uintptr_t)cell >> 3) * 0x9E3779B97F4A7C15ull >> 32) & mask;
+        size_t h = use_slot(cell, mask);
         cell_use *u;
         for (u = &b->uses[h]; u->stamp == b->step_stamp; u = &b->uses[h = (h + 1) & mask])
             if (u->cell == cell)
