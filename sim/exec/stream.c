@@ -76,7 +76,7 @@ static double chain_cycles(const stream_counter *c, const double *w)
 static double issue_split(const stream_counter *c, const double *w, double passes, double issued[2])
 {
     double products = c->mulmod_inst > 0 ? w[STREAM_MULMOD] : 0;
-    issued[0] = (w[STREAM_INST] - products * c->mulmod_inst) * passes;
+    issued[0] = fmax(w[STREAM_INST] - products * c->mulmod_inst, 0) * passes;
     issued[1] = products * passes;
     return issued[0] * c->issue + issued[1] * c->issue_mulmod;
 }
