@@ -1186,23 +1186,30 @@ typedef struct {
     long long *cycles;
 } arith_buffers;
 
-/* cycles per operation of one dependent chain in one thread */
+/* cycles per operation of thread 0 of block 0, `blocks` blocks of
+ * `threads` threads each running `chains` chains of iters * ARITH_UNROLL
+ * steps (the median of REPEATS runs after a warm-up) */
 template <class Op>
-static double op_latency(const arith_buffers *b)
+static double cycles_per_op(const arith_buffers *b, unsigned blocks, int threads, int chains, long iters)
 {
-    const long iters = 1 << 15;
-    const double ops = (double)iters * ARITH_UNROLL * Op::OPS;
+    const double ops = (double)iters * ARITH_UNROLL * chains * Op::OPS;
     double per_op[REPEATS];
     long long cycles;
     for (int r = -1; r < REPEATS; r++) { /* r = -1: warm-up */
-        arith_kernel<Op><<<1, 1>>>(b->seed, 1, iters, b->sink, b->cycles);
+        arith_kernel<Op><<<blocks, threads>>>(b->seed, chains, iters, b->sink, b->cycles);
         CUDA_CHECK(cudaGetLastError());
-        CUDA_CHECK(cudaMemcpy(&cycles, b->cycles, sizeof cycles,
-                              cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(&cycles, b->cycles, sizeof cycles, cudaMemcpyDeviceToHost));
         if (r >= 0)
             per_op[r] = (double)cycles / ops;
     }
     return median_of(per_op, REPEATS);
+}
+
+/* cycles per operation of one dependent chain in one thread */
+template <class Op>
+static double op_latency(const arith_buffers *b)
+{
+    return cycles_per_op<Op>(b, 1, 1, 1, 1 << 15);
 }
 
 /* cycles between two operations of one warp alone on its SM whose
@@ -1212,18 +1219,7 @@ static double op_latency(const arith_buffers *b)
 template <class Op>
 static double op_interval_one_warp(const arith_buffers *b)
 {
-    const long iters = 1 << 13;
-    const double ops = (double)iters * ARITH_UNROLL * ARITH_CHAINS * Op::OPS;
-    double per_op[REPEATS];
-    long long cycles;
-    for (int r = -1; r < REPEATS; r++) { /* r = -1: warm-up */
-        arith_kernel<Op><<<1, 32>>>(b->seed, ARITH_CHAINS, iters, b->sink, b->cycles);
-        CUDA_CHECK(cudaGetLastError());
-        CUDA_CHECK(cudaMemcpy(&cycles, b->cycles, sizeof cycles, cudaMemcpyDeviceToHost));
-        if (r >= 0)
-            per_op[r] = (double)cycles / ops;
-    }
-    return median_of(per_op, REPEATS);
+    return cycles_per_op<Op>(b, 1, 32, ARITH_CHAINS, 1 << 13);
 }
 
 typedef struct {
@@ -1269,20 +1265,9 @@ static double op_throughput(const arith_buffers *b, int sms, double mhz,
  * cycles */
 static double issue_latency(const arith_buffers *b, int sms, int warps)
 {
-    const long iters = 1 << 12;
     int threads = warps * 32 > 1024 ? 1024 : warps * 32;
     unsigned blocks = (unsigned)(sms * (warps * 32 / threads));
-    const double ops = (double)iters * ARITH_UNROLL * OpAdd::OPS;
-    double per_op[REPEATS];
-    long long cycles;
-    for (int r = -1; r < REPEATS; r++) { /* r = -1: warm-up */
-        arith_kernel<OpAdd><<<blocks, threads>>>(b->seed, 1, iters, b->sink, b->cycles);
-        CUDA_CHECK(cudaGetLastError());
-        CUDA_CHECK(cudaMemcpy(&cycles, b->cycles, sizeof cycles, cudaMemcpyDeviceToHost));
-        if (r >= 0)
-            per_op[r] = (double)cycles / ops;
-    }
-    return median_of(per_op, REPEATS);
+    return cycles_per_op<OpAdd>(b, blocks, threads, 1, 1 << 12);
 }
 
 static void measure_arithmetic(int sms, double mhz)
