@@ -13,10 +13,11 @@
  * its instructions at the warp's own issue (stream_issue_cycles apart,
  * card_terms.h; a Z/pZ product at cycles_mulmod_independent where the
  * machine has it): a warp issues the independent instructions of a block
- * beside its chain, at its own rate at most.  A block passed k times is k passes in sequence.
- * When the step ends, its slowest warp is the step's path.  When the block
- * ends its warps' instructions (every step, plus the kernel's entry and a
- * barrier between each two steps) and its path go into its block_cost.
+ * beside its chain, at its own rate at most.  A block passed k times is k
+ * passes in sequence.  When the step ends, its slowest warp is the step's
+ * path.  When the block ends its warps' instructions (every step, plus the
+ * kernel's entry and a barrier between each two steps) and its path go
+ * into its block_cost.
  *
  * Invariants: between two threads `pass` is zero and `touched` empty;
  * between two warps `most` is zero; between two blocks every sum is zero.
@@ -70,15 +71,21 @@ static double chain_cycles(const stream_counter *c, const double *w)
     return t;
 }
 
-/* w's instructions as one warp alone issues them, none waiting for
- * another: into issued[0] those issued at c->issue, into issued[1] the
- * products counted apart (c->issue_mulmod); returns their cycles. */
-static double issue_split(const stream_counter *c, const double *w, double passes, double issued[2])
+/* Cycles one warp alone takes to issue issued[0] instructions and
+ * issued[1] Z/pZ products that do not wait for each other. */
+static double issue_cycles(const stream_counter *c, const double issued[2])
+{
+    return issued[0] * c->issue + issued[1] * c->issue_mulmod;
+}
+
+/* `passes` passes through a basic block of weights w, issued as one warp
+ * alone issues them: into issued[0] the instructions issued at c->issue,
+ * into issued[1] the products counted apart (c->issue_mulmod). */
+static void issue_split(const stream_counter *c, const uint32_t *w, double passes, double issued[2])
 {
     double products = c->mulmod_inst > 0 ? w[STREAM_MULMOD] : 0;
     issued[0] = fmax(w[STREAM_INST] - products * c->mulmod_inst, 0) * passes;
     issued[1] = products * passes;
-    return issued[0] * c->issue + issued[1] * c->issue_mulmod;
 }
 
 stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, const machine *m)
@@ -103,7 +110,8 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, c
         double w[STREAM_FIELDS], issued[2];
         for (int k = 0; k < STREAM_FIELDS; k++)
             w[k] = t->weight[id][k];
-        c->issue_bound[id] = issue_split(c, w, 1, issued) > chain_cycles(c, w);
+        issue_split(c, t->weight[id], 1, issued);
+        c->issue_bound[id] = issue_cycles(c, issued) > chain_cycles(c, w);
     }
     return c;
 }
@@ -177,10 +185,8 @@ void stream_warp_end(stream_counter *c)
             if (k != STREAM_READS)
                 w[k] += (double)weight[k] * c->most[id];
         if (c->issue_bound[id]) { /* its passes: its instructions, at the warp's own issue */
-            double v[STREAM_FIELDS], pass[2];
-            for (int k = 0; k < STREAM_FIELDS; k++)
-                v[k] = weight[k];
-            issue_split(c, v, c->most[id], pass);
+            double pass[2];
+            issue_split(c, weight, c->most[id], pass);
             issued[0] += pass[0];
             issued[1] += pass[1];
         } else /* its passes: its chain each, one after the other */
@@ -222,7 +228,7 @@ void stream_warp_end(stream_counter *c)
     w[STREAM_CHAIN_PLAIN] += checks;
     c->warp_extra[0] = c->warp_extra[1] = 0;
     c->work += w[STREAM_INST];
-    double cycles = chain_cycles(c, w) + issued[0] * c->issue + issued[1] * c->issue_mulmod;
+    double cycles = chain_cycles(c, w) + issue_cycles(c, issued);
     if (cycles > c->path_cycles) {
         memcpy(c->path, w, sizeof w);
         memcpy(c->path_issued, issued, sizeof issued);
