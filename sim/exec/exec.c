@@ -104,7 +104,7 @@
 
 /* Bytes the run holds per global word: the word, and its shadow in a
  * race-free run, its mark in a built-in one. */
-#define WORD_BYTES ((double)sizeof(word))
+#define WORD_BYTES ((double)sizeof(mem_word))
 #define SHADOW_BYTES ((double)sizeof(cell_shadow))
 #define MARK_BYTES ((double)sizeof(write_mark))
 
@@ -307,7 +307,7 @@ gmem exec_alloc(exec_run *r, const char *name, long size)
     if (memory.held + bytes > memory.budget)
         return refuse(r, name, size, bytes, "too large for this machine's memory");
     gmem a = calloc(1, sizeof *a);
-    word *c = calloc((size_t)cells, sizeof *a->cells);
+    mem_word *c = calloc((size_t)cells, sizeof *a->cells);
     cell_shadow *s = r->race_free ? shadows_new(cells) : NULL;
     write_mark *marks = r->race_free ? NULL : calloc((size_t)cells, sizeof *marks);
     if (!a || !c || (r->race_free ? !s : !marks)) {
@@ -474,7 +474,7 @@ static void next_step(exec_block *b)
 }
 
 /* The log slot of this step's write of `cell`, or −1 (marked or not). */
-static int32_t find_write(const exec_block *b, const word *cell)
+static int32_t find_write(const exec_block *b, const mem_word *cell)
 {
     for (long j = b->log_n - 1; j >= 0; j--) /* a thread's rewrite: among its own latest writes */
         if (b->log[j].cell == cell)
@@ -600,7 +600,7 @@ static void note_write(exec_thread *t, const step_use *u, const char *name, long
              name, i, u->reader != tid ? u->reader : u->reader2);
 }
 
-/* A race-free run's word is the card's: 32 bits.  1 if v fits. */
+/* A word of memory is the card's: 32 bits (mem_word).  1 if v fits. */
 static int word_fits(exec_thread *t, const char *name, long i, word v)
 {
     if (v <= UINT32_MAX)
@@ -710,7 +710,7 @@ static void __attribute__((noinline)) rewrite(exec_thread *t, int32_t slot, word
     if (w->thread != t->tid)
         crew(t, "threads %d and %d both write %s[%ld] (rule: CREW, concurrent reads but exclusive writes)",
              w->thread, t->tid, name, index);
-    w->value = value;
+    w->value = (mem_word)value;
 }
 
 static void __attribute__((noinline)) grow_log(exec_block *b)
@@ -722,7 +722,7 @@ static void __attribute__((noinline)) grow_log(exec_block *b)
 /* The step's write log, with the CREW check: a cell written by two
  * threads in one step is an error.  *slot: the cell's write in the log,
  * or −1. */
-static inline void log_write(exec_thread *t, int32_t *slot, word *cell, word value, const char *name, long index)
+static inline void log_write(exec_thread *t, int32_t *slot, mem_word *cell, word value, const char *name, long index)
 {
     exec_block *b = t->block;
     if (__builtin_expect(*slot >= 0, 0)) {
@@ -732,7 +732,7 @@ static inline void log_write(exec_thread *t, int32_t *slot, word *cell, word val
     if (__builtin_expect(b->log_n == b->log_cap, 0))
         grow_log(b);
     *slot = (int32_t)b->log_n;
-    b->log[b->log_n++] = (logged_write){cell, value, t->tid};
+    b->log[b->log_n++] = (logged_write){cell, (mem_word)value, t->tid};
 }
 
 static void __attribute__((noinline, cold)) write_outside(exec_thread *t, gmem a, long i)
@@ -747,7 +747,7 @@ void exec_gwrite_checked(exec_thread *t, gmem a, long i, word v)
         write_outside(t, a, i);
         return;
     }
-    if (__builtin_expect(b->race_free, 0) && !word_fits(t, a->name, i, v))
+    if (!word_fits(t, a->name, i, v))
         return;
     note_global(b, GLOBAL_WRITE, a, i);
     int32_t *slot, marked;
@@ -797,7 +797,7 @@ word exec_pread_checked(exec_thread *t, long i)
 void exec_pwrite_checked(exec_thread *t, long i, word v)
 {
     exec_block *b = t->block;
-    if (!private_ok(t, i, "writes") || (b->race_free && !word_fits(t, "private", i, v)))
+    if (!private_ok(t, i, "writes") || !word_fits(t, "private", i, v))
         return;
     note_private(b, i);
     step_use *u = private_use_of(b, i);
@@ -812,7 +812,7 @@ void exec_pwrite_checked(exec_thread *t, long i, word v)
     else if (u->slot != t->tid)
         crew(t, "threads %d and %d both write private[%ld] (rule: CREW, concurrent reads but exclusive writes)",
              u->slot, t->tid, i);
-    b->private_cells[i] = v;
+    b->private_cells[i] = (mem_word)v;
 }
 
 /* The accesses: their fast paths (exec_block.h), the rest by the checked

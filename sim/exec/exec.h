@@ -52,7 +52,8 @@
  * Rules enforced, each an error naming kernel, block, step and place: two
  * threads of a block writing one cell in one step (CREW); a private index
  * outside [0, Z) or outside the kernel's declared private memory; a global
- * index outside its array.
+ * index outside its array; a value of 2^32 or more written to memory (a
+ * word of memory is 32 bits, as on the card: mem_word).
  *
  * Race-free runs (exec_set_race_free, before the first exec_alloc): the
  * rules of a card, which runs a step's threads and a launch's blocks in no
@@ -74,11 +75,17 @@
 
 #include <stdint.h>
 
+/* A value as kernels compute with it: 64 bits, for the arithmetic in
+ * between two accesses. */
 typedef uint64_t word;
+
+/* A word of memory, global or private: 32 bits, the card's.  Storing a
+ * value of 2^32 or more is an error (exec_gwrite, exec_pwrite; mcm_set). */
+typedef uint32_t mem_word;
 
 /* An array in global memory. */
 typedef struct gmem_array {
-    word *cells;
+    mem_word *cells;
     long size;
     int id;
     char name[32];

@@ -65,8 +65,8 @@ static inline int read_by_another(const step_use *u, int tid)
 typedef uint16_t write_mark;
 
 typedef struct logged_write {
-    word *cell;
-    word value;
+    mem_word *cell;
+    mem_word value;
     int thread;
 } logged_write;
 
@@ -84,7 +84,7 @@ static const step_use unused = {-1, NO_READER, NO_READER};
 /* A global cell's use in the current step of its worker's block (an
  * entry of exec_block.uses). */
 typedef struct cell_use {
-    const word *cell;
+    const mem_word *cell;
     uint32_t stamp;          /* the step it belongs to (exec_block.step_stamp) */
     step_use use;
 } cell_use;
@@ -135,7 +135,7 @@ struct exec_block {
     uint64_t barrett;              /* ⌊2^64/p⌋ when p < 2^32 (mod_p), else 0 */
     double add_ops, mul_ops;
     int whole_costs;               /* add_ops and mul_ops whole: they and private accesses charged when the block ends */
-    word *private_cells;
+    mem_word *private_cells;
     long private_words;          /* the kernel's */
     private_use *private_step;   /* per private word: its use in the current step, its writer */
     cell_use *uses;              /* race-free: the global cells of the current step (global_use) */
@@ -266,7 +266,8 @@ static inline access_note *note_of(exec_block *b, int kind, int round)
 }
 
 /* A write of v to private word i by thread tid on the fast path, 0 when
- * it does not apply (nothing changed then; a synchronous run makes its use in the
+ * it does not apply (a value of 2^32 or more, the checked path's error;
+ * nothing changed then; a synchronous run makes its use in the
  * step only when it writes the word, and logs the write; a race-free run,
  * when it reads it too: a write after a read of its own thread alone is
  * no race, and it writes the word at once). */
@@ -274,21 +275,23 @@ static inline int private_write_fast(exec_block *b, long i, word v, int tid)
 {
     private_use *p = &b->private_step[i];
     int used = p->stamp == b->step_stamp;
+    if (v > UINT32_MAX)
+        return 0;
     if (b->race_free) {
-        if (v > UINT32_MAX || (used && (p->use.slot >= 0 || p->use.reader != tid || p->use.reader2 != NO_READER)))
+        if (used && (p->use.slot >= 0 || p->use.reader != tid || p->use.reader2 != NO_READER))
             return 0;
         p->written = b->block_stamp;
         if (used)
             p->use.slot = tid;
         else
             p->stamp = b->step_stamp, p->use = (step_use){tid, NO_READER, NO_READER};
-        b->private_cells[i] = v;
+        b->private_cells[i] = (mem_word)v;
         return 1;
     }
     if (used || __builtin_expect(b->log_n == b->log_cap, 0))
         return 0;
     p->stamp = b->step_stamp, p->use = (step_use){(int32_t)b->log_n, NO_READER, NO_READER};
-    b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, tid};
+    b->log[b->log_n++] = (logged_write){&b->private_cells[i], (mem_word)v, tid};
     return 1;
 }
 
@@ -428,14 +431,14 @@ static inline int touch_set(const exec_block *b, cell_shadow *s, cell_shadow old
  * Fibonacci hashing. */
 #define USE_GROUP_BITS 3
 
-static inline size_t use_slot(const word *cell, size_t mask)
+static inline size_t use_slot(const mem_word *cell, size_t mask)
 {
-    uintptr_t c = (uintptr_t)cell >> 3;
+    uintptr_t c = (uintptr_t)cell / sizeof *cell;
     size_t group = (size_t)((c >> USE_GROUP_BITS) * 0x9E3779B97F4A7C15ull >> 32) << USE_GROUP_BITS;
     return (group | (c & ((1u << USE_GROUP_BITS) - 1))) & mask;
 }
 
-static inline step_use *global_use(exec_block *b, const word *cell)
+static inline step_use *global_use(exec_block *b, const mem_word *cell)
 {
     for (;;) {
         size_t mask = b->uses_cap - 1;
@@ -521,7 +524,7 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
     if (u->slot >= 0 || read_by_another(u, t->tid))
         return 0;
     u->slot = (int32_t)b->log_n;
-    b->log[b->log_n++] = (logged_write){&a->cells[i], v, t->tid};
+    b->log[b->log_n++] = (logged_write){&a->cells[i], (mem_word)v, t->tid};
     return 1;
 }
 
@@ -558,14 +561,14 @@ EXEC_FAST word exec_gread_fast(exec_thread *t, gmem a, long i)
 }
 
 /* A write of the fast path: the cell's mark, its place in the log.  0
- * when the fast path does not apply (the cell's mark is the step's, or
- * the log is full); nothing changed then. */
-static inline int write_fast(exec_block *b, write_mark *mark, word *cell, word v, int tid)
+ * when the fast path does not apply (a value of 2^32 or more, the cell's
+ * mark is the step's, or the log is full); nothing changed then. */
+static inline int write_fast(exec_block *b, write_mark *mark, mem_word *cell, word v, int tid)
 {
-    if (__builtin_expect(b->log_n == b->log_cap || *mark == b->step_tag, 0))
+    if (__builtin_expect(v > UINT32_MAX || b->log_n == b->log_cap || *mark == b->step_tag, 0))
         return 0;
     *mark = b->step_tag;
-    b->log[b->log_n++] = (logged_write){cell, v, tid};
+    b->log[b->log_n++] = (logged_write){cell, (mem_word)v, tid};
     return 1;
 }
 
