@@ -176,6 +176,28 @@ void exec_set_stream(exec_run *r, const struct stream_table *t);
  * run the program again on one thread to name it. */
 void exec_set_threads(exec_run *r, int threads);
 int exec_blocks_raced(const exec_run *r);
+/* A race between blocks met on one thread names the blocks and the cell
+ * at once, and their threads when the run is repeated watching the cell
+ * (a cell's shadow keeps no thread: 4 bytes a cell).  The cell, by the
+ * ordinal of its run among those the process began since the last
+ * exec_watch_race (from 1), its launch (r's launches, from 1), its
+ * array (its id) and its index: */
+typedef struct exec_race_cell {
+    int run;
+    uint32_t launch;
+    int array;
+    long index;
+} exec_race_cell;
+/* What the process's runs still owe of their races' messages: 0 nothing;
+ * EXEC_RACE_UNPAIRED, blocks raced seen by several threads (run the
+ * program again on one thread); EXEC_RACE_UNNAMED, a race met on one
+ * thread, *cell its cell (run the program again the same way after
+ * exec_watch_race(cell): its message then names the threads). */
+enum { EXEC_RACE_UNPAIRED = 1, EXEC_RACE_UNNAMED = 2 };
+int exec_race_pending(exec_race_cell *cell);
+/* Watch `cell` (NULL: none) in the runs begun from now on, whose
+ * ordinals count from here, and forget the races owed so far. */
+void exec_watch_race(const exec_race_cell *cell);
 /* Take a launch's threads beyond the first from `idle`, a count of idle
  * cores shared with other processes (a shared mapping): a launch borrows
  * what it finds there, up to threads − 1, and gives it back when done. */

@@ -9,7 +9,10 @@
  * costs as runs of equal costs) and the per-kernel reports, or a message.
  * The parent reads the answer whole or reports why not, and reaps the
  * child.  An answer that says the blocks of a launch raced, seen by
- * several threads, makes the parent run the program again on one.
+ * several threads, makes the parent run the program again on one; an
+ * answer that names a race's cell but not its threads (a race met on one
+ * thread: exec.h, exec_race_pending), again watching the cell, and that
+ * run's message names them.
  */
 #include "exec_process.h"
 #include "fail.h"
@@ -44,10 +47,10 @@ static double seconds_now(void)
 
 /* ---- the answer on the wire -------------------------------------------------- */
 
-enum { ANSWER_DAG = 0, ANSWER_FAILED = -1, ANSWER_RACED = 1 };
+enum { ANSWER_DAG = 0, ANSWER_FAILED = -1, ANSWER_RACED = 1, ANSWER_UNNAMED = 2 };
 
 typedef struct wire_answer {
-    int status;     /* ANSWER_*: the DAG follows, or a message */
+    int status;     /* ANSWER_*: the DAG follows, or a message (ANSWER_UNNAMED: then its race's cell) */
     int n_kernels;
     int name_size;  /* the DAG's name, or the message */
 } wire_answer;
@@ -111,8 +114,10 @@ static int receive_kernel(int fd, kernel_dag *dag)
 }
 
 /* The answer: the DAG and its reports, or NULL with the message (*status
- * says which answer came; ANSWER_FAILED with no message if none did). */
-static kernel_dag *receive(int fd, const char *what, exec_kernel_report **reports, int *status)
+ * says which answer came; ANSWER_FAILED with no message if none did; the
+ * race's cell in *cell with ANSWER_UNNAMED). */
+static kernel_dag *receive(int fd, const char *what, exec_kernel_report **reports, int *status,
+                           exec_race_cell *cell)
 {
     wire_answer h;
     *status = ANSWER_FAILED;
@@ -125,6 +130,8 @@ static kernel_dag *receive(int fd, const char *what, exec_kernel_report **report
     }
     text[h.name_size - 1] = '\0';
     *status = h.status;
+    if (h.status == ANSWER_UNNAMED && wire_read(fd, cell, sizeof *cell) < 0)
+        *status = ANSWER_FAILED;
     if (h.status != ANSWER_DAG) {
         fail("%s", text);
         free(text);
@@ -164,6 +171,18 @@ static void send_message(int fd, int status)
     wire_answer h = {status, 0, (int)strlen(fail_message()) + 1};
     wire_write(fd, &h, sizeof h);
     wire_write(fd, fail_message(), (size_t)h.name_size);
+}
+
+/* The answer of a program that failed: a race still owes its pair or
+ * its threads (exec.h, exec_race_pending), or the message is whole. */
+static void send_failure(int fd)
+{
+    exec_race_cell cell;
+    int race = exec_race_pending(&cell);
+    send_message(fd, race == EXEC_RACE_UNNAMED ? ANSWER_UNNAMED : race == EXEC_RACE_UNPAIRED ? ANSWER_RACED
+                                                                                               : ANSWER_FAILED);
+    if (race == EXEC_RACE_UNNAMED)
+        wire_write(fd, &cell, sizeof cell);
 }
 
 /* exec_alloc could not have an array: the message goes (saying where,
@@ -222,11 +241,12 @@ static void __attribute__((noreturn)) child(exec_process *x, int fd)
     child_process = x;
     child_fd = fd;
     fail_clear();
+    exec_watch_race(x->watching ? &x->watched : NULL);
     exec_measure_memory(); /* now: the body may give up reading /proc (user_filter.h) */
     if (x->body(x->ctx, x->here) < 0 || !child_run) {
         if (!fail_message()[0])
             fail("%s: the program failed without a message", x->what);
-        send_message(fd, child_run && exec_blocks_raced(child_run) ? ANSWER_RACED : ANSWER_FAILED);
+        send_failure(fd);
         _exit(1);
     }
     x->here->phase = PHASE_SENDING;
@@ -363,10 +383,17 @@ kernel_dag *exec_process_finish(exec_process *x, exec_kernel_report **reports)
         *reports = NULL;
     wait_for_child(x);
     int status;
+    exec_race_cell cell;
     fail_clear();
-    kernel_dag *dag = receive(x->fd, x->what, reports, &status);
+    kernel_dag *dag = receive(x->fd, x->what, reports, &status, &cell);
     reap(x, dag || fail_message()[0]);
-    if (status == ANSWER_RACED && x->threads > 1) { /* the pair, named on one thread */
+    int again = status == ANSWER_RACED && x->threads > 1; /* the pair, met on one thread */
+    if (status == ANSWER_UNNAMED && !x->watching) {    /* its threads, named watching its cell */
+        x->watching = 1;
+        x->watched = cell;
+        again = 1;
+    }
+    if (again) {
         x->threads = 1;
         if (spawn(x) == 0)
             return exec_process_finish(x, reports);
