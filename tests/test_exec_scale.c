@@ -11,7 +11,9 @@
 #include "user_program.h"
 
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* ---- threads: the same bytes -------------------------------------------- */
 
@@ -301,6 +303,63 @@ Test(exec_scale, a_race_checked_launch_of_more_blocks_than_a_shadow_names_is_ref
     cr_expect(strstr(fail_message(), "1073741824 blocks; exec mode's race check names blocks below 1073741823"),
               "%s", fail_message());
     exec_end(run);
+}
+
+/* ---- processes at once: the ledger of their arrays' memory ------------------ */
+
+typedef struct ledger_launch {
+    exec_run *run;
+    gmem g;
+    int rc, done;
+} ledger_launch;
+
+static void *launch_own_cells(void *p)
+{
+    ledger_launch *l = p;
+    static const exec_step steps[] = {write_own_cell};
+    const exec_kernel k = {"own", 1, steps, 0};
+    l->rc = exec_launch(l->run, &k, 1, 32, &l->g);
+    __atomic_store_n(&l->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+Test(exec_scale, a_launch_waits_until_its_arrays_fit_beside_what_other_processes_hold, .timeout = 30)
+{
+    machine m = test_machine(4, 1);
+    exec_ledger ledger;
+    exec_ledger_measure(&ledger);
+    const long bytes = 8; /* a race-checked word and its shadow */
+    ledger.budget = 1000 * bytes;
+    ledger.admitted = 600 * bytes; /* another process's arrays */
+    exec_set_ledger(&ledger);
+    ledger_launch a = {exec_begin("a", &m), NULL, 0, 0};
+    exec_set_race_free(a.run, 1);
+    cr_expect_null(exec_alloc(a.run, "big", 1001), "1001 words do not fit in 1000 even alone");
+    cr_expect(strstr(fail_message(), "array 'big' of 1001 words") && strstr(fail_message(), "0.00 GiB are available (MemAvailable"),
+              "%s", fail_message());
+    a.g = exec_alloc(a.run, "g", 600);
+    cr_assert_not_null(a.g, "600 words fit alone: %s", fail_message());
+    pthread_t id;
+    cr_assert_eq(pthread_create(&id, NULL, launch_own_cells, &a), 0);
+    struct timespec pause = {0, 300 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    cr_expect_eq(__atomic_load_n(&a.done, __ATOMIC_ACQUIRE), 0, "600 + 600 words > 1000: the launch waits");
+    exec_ledger_give_back(&ledger, 600 * bytes); /* the other process ends */
+    pthread_join(id, NULL);
+    cr_expect_eq(a.rc, 0, "%s", fail_message());
+    cr_expect_eq(ledger.admitted, 600 * bytes, "this process's arrays, admitted");
+    /* a process that holds arrays in the ledger never waits (no two wait for each other): its new
+     * arrays enter at once, even beside another's that leave no room */
+    ledger.admitted += 300 * bytes;
+    ledger_launch b = {exec_begin("b", &m), NULL, 0, 0};
+    exec_set_race_free(b.run, 1);
+    b.g = exec_alloc(b.run, "g", 200);
+    launch_own_cells(&b);
+    cr_expect_eq(b.rc, 0, "%s", fail_message());
+    cr_expect_eq(ledger.admitted, 1100 * bytes);
+    exec_end(b.run);
+    exec_end(a.run);
+    exec_set_ledger(NULL);
 }
 
 Test(exec_scale, a_race_checked_block_of_more_threads_than_a_shadow_names_is_refused)

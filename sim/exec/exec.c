@@ -104,7 +104,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- the run ------------------------------------------------------------ */
@@ -116,12 +119,17 @@
 #define MARK_BYTES ((double)sizeof(write_mark))
 
 /* What the arrays of the process's runs may take (measured once:
- * exec_measure_memory), and what they hold now. */
+ * exec_measure_memory), what they hold now, and what of it the ledger
+ * shared with other processes has admitted (exec_set_ledger, or NULL). */
 static struct {
     double budget; /* bytes; < 0: not measured yet */
     const char *source;
     double held;
-} memory = {-1, NULL, 0};
+    double admitted;
+    exec_ledger *ledger;
+} memory = {-1, NULL, 0, 0, NULL};
+
+#define SOURCE_LIMIT "the address-space limit (ulimit -v) left"
 
 /* The races the process's runs still owe a message (exec_race_pending),
  * and the cell watched (exec_watch_race) in the run of its ordinal. */
@@ -295,24 +303,85 @@ static double address_space_bytes(void)
 }
 
 /* The memory available now (MemAvailable), or less where the process's
- * address-space limit (RLIMIT_AS) leaves less. */
-void exec_measure_memory(void)
+ * address-space limit (RLIMIT_AS) leaves less; where the figure comes
+ * from in *source. */
+static double available_bytes(const char **source)
 {
-    memory.budget = meminfo_bytes("MemAvailable");
-    memory.source = "MemAvailable in /proc/meminfo";
-    if (memory.budget < 0) {
-        memory.budget = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-        memory.source = "free physical memory";
+    double bytes = meminfo_bytes("MemAvailable");
+    *source = "MemAvailable in /proc/meminfo";
+    if (bytes < 0) {
+        bytes = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        *source = "free physical memory";
     }
     struct rlimit limit;
     if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
         double left = (double)limit.rlim_cur - address_space_bytes();
-        if (left < memory.budget) {
-            memory.budget = left > 0 ? left : 0;
-            memory.source = "the address-space limit (ulimit -v) left";
+        if (left < bytes) {
+            bytes = left > 0 ? left : 0;
+            *source = SOURCE_LIMIT;
         }
     }
-    memory.budget += memory.held; /* what the arrays hold already is theirs */
+    return bytes;
+}
+
+void exec_measure_memory(void)
+{
+    memory.budget = available_bytes(&memory.source) + memory.held; /* what the arrays hold already is theirs */
+}
+
+/* ---- processes at once: the ledger ---------------------------------------- */
+
+void exec_ledger_measure(exec_ledger *l)
+{
+    const char *source;
+    l->budget = available_bytes(&source);
+    snprintf(l->source, sizeof l->source, "%s", source);
+}
+
+void exec_set_ledger(exec_ledger *l)
+{
+    memory.ledger = l;
+    if (!l)
+        return;
+    if (memory.budget < 0)
+        exec_measure_memory();
+    if (strcmp(memory.source, SOURCE_LIMIT) != 0 || l->budget + memory.held < memory.budget) {
+        memory.budget = l->budget + memory.held;
+        memory.source = l->source;
+    }
+}
+
+void exec_ledger_give_back(exec_ledger *l, long bytes) { __atomic_sub_fetch(&l->admitted, bytes, __ATOMIC_RELAXED); }
+
+/* Before a launch: the process's arrays not yet in the ledger enter it
+ * (see exec_ledger in exec.h), waiting 50 ms at a time while they do not
+ * fit (a futex wait that times out: the filter of a user's program lets
+ * it make futex calls, not sleep). */
+static void admit(exec_run *r)
+{
+    exec_ledger *l = memory.ledger;
+    long want = (long)(memory.held - memory.admitted);
+    if (!l || want <= 0)
+        return;
+    long now = __atomic_load_n(&l->admitted, __ATOMIC_RELAXED);
+    for (;;) {
+        if (memory.admitted == 0 && now > 0 && (double)(now + want) > l->budget) {
+            if (r->here)
+                r->here->waiting = 1;
+            int never = 0;
+            struct timespec pause = {0, 50 * 1000 * 1000};
+            syscall(SYS_futex, &never, FUTEX_WAIT_PRIVATE, 0, &pause, NULL, 0);
+            now = __atomic_load_n(&l->admitted, __ATOMIC_RELAXED);
+            continue;
+        }
+        if (__atomic_compare_exchange_n(&l->admitted, &now, now + want, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            break;
+    }
+    memory.admitted += (double)want;
+    if (r->here) {
+        r->here->admitted = (long)memory.admitted;
+        r->here->waiting = 0;
+    }
 }
 
 static double gib(double bytes) { return bytes / (1024.0 * 1024 * 1024); }
@@ -1495,6 +1564,7 @@ static int launch(exec_run *r, const exec_kernel *k, const int *numbers, long bl
 {
     if (check_launch(r, k, blocks, threads) < 0)
         return -1;
+    admit(r);
     r->launch++;
     launch_state ls = {.k = k, .numbers = numbers, .blocks = blocks, .threads = threads, .args = args};
     ls.workers = r->caches ? 1 : blocks < r->threads ? (int)blocks : r->threads;

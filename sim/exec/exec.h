@@ -213,6 +213,8 @@ typedef struct exec_whereabouts {
     int launching;   /* 1 while that kernel's blocks run */
     char kernel[64];
     volatile long refused; /* a call the process's filter refused: 1 + its number; 0: none (user_filter.h) */
+    volatile long admitted; /* bytes of the process's arrays its ledger admitted (exec_set_ledger) */
+    volatile int waiting;   /* 1 while its ledger makes it wait for room */
 } exec_whereabouts;
 void exec_set_whereabouts(exec_run *r, exec_whereabouts *w);
 /* Where an array cannot be had (below), call give_up(ctx) instead of
@@ -225,6 +227,27 @@ void exec_set_give_up(exec_run *r, void (*give_up)(void *ctx), void *ctx);
  * that will not be allowed to read /proc (user_filter.h) measures before;
  * otherwise the first exec_alloc of the process does. */
 void exec_measure_memory(void);
+
+/* The memory that the arrays of several processes running at once may
+ * take in all (a sweep's points, each in its exec process), in a mapping
+ * they share: measured when none runs, and what the running ones hold.
+ * A process's arrays enter it before its next launch: at once where they
+ * fit beside what the others hold, or where the process holds some
+ * already (it never waits holding: no two wait for each other); else
+ * the launch waits until the others have given back enough (an array
+ * that would not fit alone is refused by exec_alloc, with the figure). */
+typedef struct exec_ledger {
+    double budget;     /* bytes, measured as exec_measure_memory does */
+    char source[64];   /* where the figure comes from */
+    long admitted;     /* bytes the running processes' arrays hold (atomic) */
+} exec_ledger;
+/* Measure the budget now (call it while no process holds arrays). */
+void exec_ledger_measure(exec_ledger *l);
+/* This process's arrays are counted in l (NULL: alone): its budget is
+ * l's, but where its own address-space limit leaves less. */
+void exec_set_ledger(exec_ledger *l);
+/* A process that held `bytes` of l has ended (its parent says so). */
+void exec_ledger_give_back(exec_ledger *l, long bytes);
 
 /* A zeroed array of `size` words in global memory, owned by the run; NULL
  * with fail() when the process's arrays would pass the memory available (the

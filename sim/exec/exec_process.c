@@ -13,6 +13,11 @@
  * answer that names a race's cell but not its threads (a race met on one
  * thread: exec.h, exec_race_pending), again watching the cell, and that
  * run's message names them.
+ *
+ * The children of one parent share a ledger of their arrays' memory
+ * (exec.h, exec_ledger), in a mapping the parent makes before the first
+ * fork: measured whenever no child runs; what a child held is given back
+ * when the parent reaps it, whatever ended it.
  */
 #include "exec_process.h"
 #include "fail.h"
@@ -162,6 +167,8 @@ static kernel_dag *receive(int fd, const char *what, exec_kernel_report **report
 
 /* ---- the child ---------------------------------------------------------------- */
 
+static exec_ledger *ledger; /* the children's memory (NULL: none could be mapped) */
+static int children;        /* in the parent: those running */
 static exec_process *child_process; /* in the child: the process it is */
 static exec_run *child_run;         /* in the child: the run it measures */
 static int child_fd;
@@ -243,6 +250,7 @@ static void __attribute__((noreturn)) child(exec_process *x, int fd)
     fail_clear();
     exec_watch_race(x->watching ? &x->watched : NULL);
     exec_measure_memory(); /* now: the body may give up reading /proc (user_filter.h) */
+    exec_set_ledger(ledger);
     if (x->body(x->ctx, x->here) < 0 || !child_run) {
         if (!fail_message()[0])
             fail("%s: the program failed without a message", x->what);
@@ -288,6 +296,7 @@ static int spawn(exec_process *x)
     }
     lifetime_watch(pid);
     x->pid = pid;
+    children++;
     x->fd = fds[0];
     x->started = x->noted = seconds_now();
     return 0;
@@ -306,6 +315,12 @@ int exec_process_start(exec_process *x, const char *what, const char *const *pha
     x->pool = core_pool;
     x->pid = -1;
     x->fd = -1;
+    if (!ledger) {
+        ledger = mmap(NULL, sizeof *ledger, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        ledger = ledger == MAP_FAILED ? NULL : ledger;
+    }
+    if (ledger && children == 0)
+        exec_ledger_measure(ledger);
     x->here = mmap(NULL, sizeof *x->here, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (x->here == MAP_FAILED) {
         x->here = NULL;
@@ -329,9 +344,9 @@ void exec_process_note(exec_process *x)
         return;
     x->noted = now;
     const exec_whereabouts *w = x->here;
-    fprintf(stderr, "mcmsim: %s has been running in exec mode for %.0f s: %s, %d kernels launched%s%s%s\n", x->what,
+    fprintf(stderr, "mcmsim: %s has been running in exec mode for %.0f s: %s, %d kernels launched%s%s%s%s\n", x->what,
             now - x->started, phase_name(x, w->phase), w->launches, w->kernel[0] ? " (last: '" : "", w->kernel,
-            w->kernel[0] ? "')" : "");
+            w->kernel[0] ? "')" : "", w->waiting ? "; waiting for the memory other points' arrays hold" : "");
 }
 
 /* Wait until the child answers or ends, saying every 10 s where it is. */
@@ -346,6 +361,15 @@ static void wait_for_child(exec_process *x)
     }
 }
 
+/* The child has ended (reaped): what it held in the ledger given back. */
+static void ended(exec_process *x)
+{
+    x->pid = -1;
+    children--;
+    if (ledger)
+        exec_ledger_give_back(ledger, x->here->admitted);
+}
+
 /* Reap the child; when it sent nothing whole, say why it ended. */
 static void reap(exec_process *x, int answered)
 {
@@ -353,7 +377,7 @@ static void reap(exec_process *x, int answered)
     while (waitpid(x->pid, &status, 0) < 0 && errno == EINTR)
         ;
     lifetime_unwatch(x->pid);
-    x->pid = -1;
+    ended(x);
     close(x->fd);
     x->fd = -1;
     if (answered)
@@ -404,8 +428,10 @@ kernel_dag *exec_process_finish(exec_process *x, exec_kernel_report **reports)
 
 void exec_process_abandon(exec_process *x)
 {
-    if (x->pid > 0)
+    if (x->pid > 0) {
         lifetime_kill(x->pid);
+        ended(x);
+    }
     x->pid = -1;
     if (x->fd >= 0)
         close(x->fd);
