@@ -225,3 +225,62 @@ Test(exec, private_accesses_are_counted_alike_on_the_fast_and_the_checked_paths)
         exec_end(r);
     }
 }
+
+/* ---- a word of memory is 32 bits ------------------------------------------- */
+
+typedef struct widest_args { gmem g; word value; int private_word; } widest_args;
+
+/* Thread 3 stores `value` in g[3], or in private word 3 and then g[3]. */
+static void store_widest(exec_thread *t, void *args)
+{
+    widest_args *a = args;
+    if (t->tid != 3)
+        return;
+    if (a->private_word)
+        exec_pwrite(t, 3, a->value);
+    else
+        exec_gwrite(t, a->g, 3, a->value);
+}
+
+static void copy_private(exec_thread *t, void *args)
+{
+    widest_args *a = args;
+    if (t->tid == 3 && a->private_word)
+        exec_gwrite(t, a->g, 3, exec_pread(t, 3));
+}
+
+static const exec_step widest_steps[] = {store_widest, copy_private};
+
+/* The launch of store_widest on a fresh run; its status, the message in `error`. */
+static int store(int race_free, int private_word, word value, word *stored, char *error, size_t size)
+{
+    machine m = test_machine(4, 8);
+    exec_run *r = exec_begin("wide", &m);
+    exec_set_race_free(r, race_free);
+    gmem g = exec_alloc(r, "g", 8);
+    exec_kernel k = {"wide", 2, widest_steps, 8};
+    widest_args a = {g, value, private_word};
+    int rc = exec_launch(r, &k, 1, 8, &a);
+    snprintf(error, size, "%s", rc < 0 ? fail_message() : "");
+    *stored = g->cells[3];
+    exec_end(r);
+    return rc;
+}
+
+Test(exec, a_word_of_memory_holds_32_bits_in_every_run_and_a_wider_value_is_refused)
+{
+    for (int race_free = 0; race_free <= 1; race_free++)
+        for (int private_word = 0; private_word <= 1; private_word++) {
+            char error[1024];
+            word stored;
+            cr_expect_eq(store(race_free, private_word, UINT32_MAX, &stored, error, sizeof error), 0,
+                         "race-free %d, private %d: %s", race_free, private_word, error);
+            cr_expect_eq(stored, UINT32_MAX, "the largest word, kept whole");
+            cr_expect_lt(store(race_free, private_word, (word)UINT32_MAX + 1, &stored, error, sizeof error), 0);
+            const char *place = private_word ? "writes 4294967296 to private[3]" : "writes 4294967296 to g[3]";
+            cr_expect(strstr(error, place) && strstr(error, "block 0, step 0, thread 3") &&
+                          strstr(error, "a word of memory is 32 bits"),
+                      "race-free %d, private %d: %s", race_free, private_word, error);
+            cr_expect_eq(stored, 0, "nothing stored (not its low 32 bits)");
+        }
+}

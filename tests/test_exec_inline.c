@@ -102,7 +102,7 @@ static int expect_alike(const machine *m, int race_free, int threads, long priva
     run_mixed(mixed_steps_called, m, race_free, threads, private_index, &called);
     cr_expect_eq(inl.rc, called.rc, "race-free %d, %d threads", race_free, threads);
     cr_expect_str_eq(inl.error, called.error);
-    cr_expect(memcmp(inl.y->cells, called.y->cells, sizeof(word) * N) == 0, "the outputs");
+    cr_expect(memcmp(inl.y->cells, called.y->cells, sizeof *inl.y->cells * N) == 0, "the outputs");
     const kernel_dag *a = exec_dag(inl.run), *b = exec_dag(called.run);
     cr_assert_eq(a->n, b->n);
     if (a->n == 1) {

@@ -11,7 +11,9 @@
 #include "user_program.h"
 
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* ---- threads: the same bytes -------------------------------------------- */
 
@@ -150,56 +152,202 @@ static void write_cell_0(exec_thread *t, void *p)
         exec_gwrite(t, *(gmem *)p, 0, 1);
 }
 
-Test(exec_scale, several_threads_stop_a_racing_launch_and_say_so_one_thread_names_the_pair)
-{
-    machine m = test_machine(4, 1);
-    static const exec_step steps[] = {write_cell_0};
-    const exec_kernel k = {"all-write", 1, steps, 0};
-    for (int threads = 4; threads >= 1; threads -= 3) {
-        exec_run *run = exec_begin("racy", &m);
-        exec_set_race_free(run, 1);
-        exec_set_threads(run, threads);
-        gmem g = exec_alloc(run, "g", 16);
-        /* every block writes g[0]: whichever pair a thread meets first, it is a race */
-        cr_assert_eq(exec_launch(run, &k, 64, 32, &g), -1);
-        cr_expect_eq(exec_blocks_raced(run), threads > 1);
-        if (threads > 1)
-            cr_expect(strstr(fail_message(), "seen by 4 threads at once; on one thread exec mode names the pair"),
-                      "%s", fail_message());
-        else
-            cr_expect(strstr(fail_message(), "blocks 0 (thread 0) and 1 (thread 0) both write g[0]"), "%s",
-                      fail_message());
-        exec_end(run);
-    }
-}
-
 static void read_cell_0(exec_thread *t, void *p)
 {
     if (t->tid == 0)
         (void)exec_gread(t, *(gmem *)p, 0);
 }
 
-Test(exec_scale, a_race_between_blocks_is_seen_after_the_shadows_stamps_wrap, .timeout = 120)
+/* A program on a race-free run of one thread: its launches' status. */
+typedef int (*racy_program_fn)(exec_run *run);
+
+/* `program` on a fresh run and, where the race it met names no threads
+ * (a shadow keeps none), once more watching the race's cell, as the exec
+ * process does: its status, its message in msg. */
+static int run_naming_the_threads(racy_program_fn program, char *msg, size_t size)
 {
-    /* a shadow holds its launch's stamp in 15 bits: 32767 launches, then every shadow is cleared and the
-     * stamps start again; a launch before the wrap and one after it never pass for each other */
     machine m = test_machine(4, 1);
+    exec_watch_race(NULL);
+    exec_run *run = exec_begin("racy", &m);
+    exec_set_race_free(run, 1);
+    int rc = program(run);
+    exec_race_cell cell;
+    if (rc < 0 && exec_race_pending(&cell) == EXEC_RACE_UNNAMED) {
+        cr_expect(strstr(fail_message(), "a run that watches the cell (exec_watch_race) names the threads"), "%s",
+                  fail_message());
+        exec_end(run);
+        exec_watch_race(&cell);
+        run = exec_begin("racy", &m);
+        exec_set_race_free(run, 1);
+        rc = program(run);
+        cr_expect_eq(exec_race_pending(&cell), 0, "the run that watches the cell owes nothing: %s", fail_message());
+    }
+    snprintf(msg, size, "%s", rc < 0 ? fail_message() : "");
+    exec_end(run);
+    exec_watch_race(NULL);
+    return rc;
+}
+
+static int every_block_writes_cell_0(exec_run *run)
+{
+    static const exec_step steps[] = {write_cell_0};
+    const exec_kernel k = {"all-write", 1, steps, 0};
+    gmem g = exec_alloc(run, "g", 16);
+    return exec_launch(run, &k, 64, 32, &g);
+}
+
+Test(exec_scale, several_threads_stop_a_racing_launch_and_say_so_one_thread_names_the_pair)
+{
+    machine m = test_machine(4, 1);
+    exec_run *run = exec_begin("racy", &m);
+    exec_set_race_free(run, 1);
+    exec_set_threads(run, 4);
+    gmem g = exec_alloc(run, "g", 16);
+    static const exec_step steps[] = {write_cell_0};
+    const exec_kernel k = {"all-write", 1, steps, 0};
+    /* every block writes g[0]: whichever pair a thread meets first, it is a race */
+    cr_assert_eq(exec_launch(run, &k, 64, 32, &g), -1);
+    cr_expect(exec_blocks_raced(run));
+    exec_race_cell cell;
+    cr_expect_eq(exec_race_pending(&cell), EXEC_RACE_UNPAIRED);
+    cr_expect(strstr(fail_message(), "seen by 4 threads at once; on one thread exec mode names the pair"), "%s",
+              fail_message());
+    exec_end(run);
+    char msg[1024];
+    cr_assert_eq(run_naming_the_threads(every_block_writes_cell_0, msg, sizeof msg), -1);
+    cr_expect(strstr(msg, "blocks 0 (thread 0) and 1 (thread 0) both write g[0] in the same launch"), "%s", msg);
+}
+
+static int wrap_then_race(exec_run *run)
+{
     static const exec_step writes[] = {write_cell_0}, reads[] = {read_cell_0};
     const exec_kernel w = {"write", 1, writes, 0}, r = {"read", 1, reads, 0};
-    exec_run *run = exec_begin("wrap", &m);
-    exec_set_race_free(run, 1);
     gmem g = exec_alloc(run, "g", 1);
     for (long launch = 1; launch <= 40000; launch++) /* one block each: never a race */
         cr_assert_eq(exec_launch(run, launch % 2 ? &w : &r, 1, 1, &g), 0, "launch %ld: %s", launch, fail_message());
-    cr_assert_eq(exec_launch(run, &w, 2, 1, &g), -1, "two blocks writing g[0] after 40000 launches");
-    cr_expect(strstr(fail_message(), "blocks 0 (thread 0) and 1 (thread 0) both write g[0] in the same launch"), "%s",
-              fail_message());
-    exec_end(run);
+    return exec_launch(run, &w, 2, 1, &g);
+}
+
+Test(exec_scale, a_race_between_blocks_is_seen_after_many_launches_each_of_one_block, .timeout = 120)
+{
+    /* a shadow holds the launch in progress only (cleared when it ends): the launches before never pass
+     * for a block of this one (it held a launch's stamp in 15 bits once, and wrapped at 32767) */
+    char msg[1024];
+    cr_assert_eq(run_naming_the_threads(wrap_then_race, msg, sizeof msg), -1, "two blocks writing g[0]");
+    cr_expect(strstr(msg, "blocks 0 (thread 0) and 1 (thread 0) both write g[0] in the same launch"), "%s", msg);
+}
+
+/* Block 1: thread 4 reads g[c] in step 0 and thread 6 writes it in step
+ * 1 (c = 0); or threads 4 and 6 read it (c = 1); or threads 7 and 9 write
+ * it in steps 0 and 1 (c = 2).  Block 2: thread 5 reads it (step 1), and
+ * block 3's thread 3 writes it (step 1). */
+static long watched_case;
+
+static void first_touches(exec_thread *t, void *p)
+{
+    gmem g = *(gmem *)p;
+    long c = watched_case;
+    if (t->bid == 1 && t->tid == 4 && c < 2)
+        (void)exec_gread(t, g, c);
+    if (t->bid == 1 && t->tid == 7 && c == 2)
+        exec_gwrite(t, g, c, 1);
+}
+
+static void later_touches(exec_thread *t, void *p)
+{
+    gmem g = *(gmem *)p;
+    long c = watched_case;
+    if (t->bid == 1 && t->tid == 6)
+        c == 0 ? exec_gwrite(t, g, c, 2) : c == 1 ? (void)exec_gread(t, g, c) : (void)0;
+    if (t->bid == 1 && t->tid == 9 && c == 2)
+        exec_gwrite(t, g, c, 3);
+    if (t->bid == 2 && t->tid == 5 && c == 1)
+        (void)exec_gread(t, g, c);
+    if (t->bid == 3 && t->tid == 3)
+        exec_gwrite(t, g, c, 4);
+}
+
+static int watched_program(exec_run *run)
+{
+    static const exec_step steps[] = {first_touches, later_touches};
+    const exec_kernel k = {"touches", 2, steps, 0};
+    gmem g = exec_alloc(run, "g", 4);
+    return exec_launch(run, &k, 4, 16, &g);
+}
+
+Test(exec_scale, the_watching_run_names_the_thread_a_blocks_shadow_held)
+{
+    /* the earlier block's thread that wrote the cell last, or else read it first */
+    const char *expected[] = {"blocks 1 (thread 6) and 3 (thread 3) both write g[0] in the same launch",
+                              "block 3 (thread 3) writes g[1], which block 1 (thread 4) reads in the same launch",
+                              "blocks 1 (thread 9) and 3 (thread 3) both write g[2] in the same launch"};
+    for (watched_case = 0; watched_case < 3; watched_case++) {
+        char msg[1024];
+        cr_assert_eq(run_naming_the_threads(watched_program, msg, sizeof msg), -1);
+        cr_expect(strstr(msg, expected[watched_case]), "case %ld: %s", watched_case, msg);
+    }
 }
 
 static void write_own_cell(exec_thread *t, void *p) { exec_gwrite(t, *(gmem *)p, t->tid, 1); }
 
-Test(exec_scale, a_race_checked_block_of_more_threads_than_a_shadow_names_is_refused)
+/* ---- processes at once: the ledger of their arrays' memory ------------------ */
+
+typedef struct ledger_launch {
+    exec_run *run;
+    gmem g;
+    int rc, done;
+} ledger_launch;
+
+static void *launch_own_cells(void *p)
+{
+    ledger_launch *l = p;
+    static const exec_step steps[] = {write_own_cell};
+    const exec_kernel k = {"own", 1, steps, 0};
+    l->rc = exec_launch(l->run, &k, 1, 32, &l->g);
+    __atomic_store_n(&l->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+Test(exec_scale, a_launch_waits_until_its_arrays_fit_beside_what_other_processes_hold, .timeout = 30)
+{
+    machine m = test_machine(4, 1);
+    exec_ledger ledger;
+    exec_ledger_measure(&ledger);
+    const long bytes = 8; /* a race-checked word and its shadow */
+    ledger.budget = 1000 * bytes;
+    ledger.admitted = 600 * bytes; /* another process's arrays */
+    exec_set_ledger(&ledger);
+    ledger_launch a = {exec_begin("a", &m), NULL, 0, 0};
+    exec_set_race_free(a.run, 1);
+    cr_expect_null(exec_alloc(a.run, "big", 1001), "1001 words do not fit in 1000 even alone");
+    cr_expect(strstr(fail_message(), "array 'big' of 1001 words") && strstr(fail_message(), "0.00 GiB are available (MemAvailable"),
+              "%s", fail_message());
+    a.g = exec_alloc(a.run, "g", 600);
+    cr_assert_not_null(a.g, "600 words fit alone: %s", fail_message());
+    pthread_t id;
+    cr_assert_eq(pthread_create(&id, NULL, launch_own_cells, &a), 0);
+    struct timespec pause = {0, 300 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    cr_expect_eq(__atomic_load_n(&a.done, __ATOMIC_ACQUIRE), 0, "600 + 600 words > 1000: the launch waits");
+    exec_ledger_give_back(&ledger, 600 * bytes); /* the other process ends */
+    pthread_join(id, NULL);
+    cr_expect_eq(a.rc, 0, "%s", fail_message());
+    cr_expect_eq(ledger.admitted, 600 * bytes, "this process's arrays, admitted");
+    /* a process that holds arrays in the ledger never waits (no two wait for each other): its new
+     * arrays enter at once, even beside another's that leave no room */
+    ledger.admitted += 300 * bytes;
+    ledger_launch b = {exec_begin("b", &m), NULL, 0, 0};
+    exec_set_race_free(b.run, 1);
+    b.g = exec_alloc(b.run, "g", 200);
+    launch_own_cells(&b);
+    cr_expect_eq(b.rc, 0, "%s", fail_message());
+    cr_expect_eq(ledger.admitted, 1100 * bytes);
+    exec_end(b.run);
+    exec_end(a.run);
+    exec_set_ledger(NULL);
+}
+
+Test(exec_scale, a_race_checked_launch_of_more_blocks_or_threads_than_the_check_names_is_refused)
 {
     machine m = test_machine(4, 1);
     static const exec_step steps[] = {write_own_cell};
@@ -210,6 +358,10 @@ Test(exec_scale, a_race_checked_block_of_more_threads_than_a_shadow_names_is_ref
     cr_assert_eq(exec_launch(run, &k, 1, 65535, &g), 0, "%s", fail_message());
     cr_assert_eq(exec_launch(run, &k, 1, 65536, &g), -1);
     cr_expect(strstr(fail_message(), "65536 threads per block; exec mode's race check names threads below 65535"),
+              "%s", fail_message());
+    /* a shadow holds 1 + the block in 30 bits: blocks 0 .. 2^30 − 2; refused before any block runs */
+    cr_assert_eq(exec_launch(run, &k, 1L << 30, 1, &g), -1);
+    cr_expect(strstr(fail_message(), "1073741824 blocks; exec mode's race check names blocks below 1073741823"),
               "%s", fail_message());
     exec_end(run);
 }
@@ -263,13 +415,14 @@ static void expect_refused(const char *args, const char *const *needles)
 
 Test(exec_scale, arrays_that_cannot_fit_are_refused_before_any_launch_with_the_figure, .timeout = 60)
 {
-    /* 10^12 words: 14901 GiB with the race shadow (16 bytes a word), more than any machine here */
+    /* 10^12 words: 7451 GiB with the race shadow (8 bytes a word: a 32-bit word and its 32-bit
+     * shadow), more than any machine here */
     expect_refused("run programs/sum/sum.cfg --exec --set n=1e12",
-                   (const char *[]){"kernels.c, in its setup", "array 'a' of 1000000000000 words", "16 bytes per word",
-                                    "arrays would then take 14901.16 GiB", "GiB are available",
+                   (const char *[]){"kernels.c, in its setup", "array 'a' of 1000000000000 words", "8 bytes per word",
+                                    "arrays would then take 7450.58 GiB", "GiB are available",
                                     "MemAvailable", NULL});
 #ifndef MCM_SANITIZE /* ASan reserves terabytes of address space: no cap there */
-    /* under an address-space limit of about 1 GiB: 150·10^6 words of 16 bytes do not fit */
+    /* under an address-space limit of about 1 GiB: 150·10^6 words of 8 bytes (1.12 GiB) do not fit */
     char err[8192];
     const char *bin = getenv("MCMSIM");
     char command[1024];
@@ -280,7 +433,7 @@ Test(exec_scale, arrays_that_cannot_fit_are_refused_before_any_launch_with_the_f
     size_t got = fread(err, 1, sizeof err - 1, pipe);
     err[got] = '\0';
     cr_expect_neq(pclose(pipe), 0, "%s", err);
-    cr_expect(strstr(err, "2.24 GiB") && strstr(err, "address-space limit (ulimit -v)"), "%s", err);
+    cr_expect(strstr(err, "1.12 GiB") && strstr(err, "address-space limit (ulimit -v)"), "%s", err);
 #endif
 }
 

@@ -611,6 +611,34 @@ Test(user_program, a_word_is_32_bits_as_on_the_card)
     cr_expect_eq(run_user(dir, "narrow", MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "%s", out);
 }
 
+Test(user_program, a_host_write_of_a_word_over_32_bits_is_refused)
+{
+    const char *dir = workdir();
+    write_file(dir, "wide_host.c",
+               "#include \"mcm_kernel.h\"\n"
+               "typedef struct { gmem g; } args;\n"
+               "MCM_STEP(one, args, a) { exec_gwrite(t, a->g, t->tid, exec_gread(t, a->g, t->tid)); }\n"
+               "MCM_KERNEL(k, args, one);\n"
+               "static gmem g;\n"
+               "static int setup(exec_run *run, const mcm_params *p) {\n"
+               "    g = mcm_alloc(run, \"g\", 32);\n"
+               "    mcm_set(g, 4, ((word)1 << 32) - (word)mcm_param(p, \"below\", 0));\n"
+               "    return 0;\n"
+               "}\n"
+               "static int launches(exec_run *run) { args a = {g}; return mcm_launch(run, &k, 1, 32, 0, &a); }\n"
+               "static int check(exec_run *run) {\n"
+               "    (void)run;\n"
+               "    return mcm_get(g, 4) == 4294967295u ? 0 : mcm_fail(\"g[4] = %llu\", (unsigned long long)mcm_get(g, 4));\n"
+               "}\n"
+               "MCM_PROGRAM(\"wide_host\", setup, launches, check);\n");
+    write_run_file(dir, "wide_host", "below = 1;");
+    char out[8192];
+    cr_expect_eq(run_user(dir, "wide_host", MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "2^32 - 1 fits: %s", out);
+    write_run_file(dir, "wide_host", "below = 0;");
+    expect_refused(dir, "wide_host", (const char *[]){"mcm_set g[4] to 4294967296", "a word of memory is 32 bits",
+                                                      NULL});
+}
+
 Test(user_program, host_access_outside_its_phase_is_refused)
 {
     const char *dir = workdir();

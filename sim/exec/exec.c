@@ -53,18 +53,24 @@
  * memory as it was before the step).  A private word read before any
  * thread of the block wrote it is an error too (the card's shared memory
  * starts undefined).  Across the blocks of a launch, by a shadow of each
- * global cell, one 64-bit word (cell_shadow): the launch's stamp, the
- * block that wrote it or read it first and its thread, and whether it
- * was written, or read by a second block; a cell that one block writes
- * and another block reads or writes in the same launch is an error
- * naming the two threads, as a run of the blocks in order (one thread)
- * meets it first.  The cell's use in a step (which threads read it,
- * which wrote it) is kept by the worker only while the step runs.
- * With several threads the shadow's state is changed by compare-and-swap
- * only, so a race between blocks is always seen; which pair is met first
- * then depends on timing, so the launch stops and says so without naming
- * one (exec_blocks_raced): the caller runs the program again on one
- * thread, which names the pair (sim/exec/exec_process.c does).
+ * global cell, 32 bits for the launch in progress (cell_shadow): the
+ * block that wrote it or read it first, and whether it was written, or
+ * read by a second block; every worker notes the cells it touched first
+ * (a range per array), and they are cleared when the launch ends.  A
+ * cell that one block writes and another block reads or writes in the
+ * same launch is an error naming the two blocks and their threads, as a
+ * run of the blocks in order (one thread) meets it first.  The shadow
+ * holds no thread: the run names the blocks and the cell, and owes the
+ * threads (exec_race_pending); the caller runs the program again
+ * watching that cell (exec_watch_race), whose launch then takes the
+ * checked paths, which keep the thread the message names.  The cell's
+ * use in a step (which threads read it, which wrote it) is kept by the
+ * worker only while the step runs.  With several threads the shadow's
+ * state is changed by compare-and-swap only, so a race between blocks is
+ * always seen; which pair is met first then depends on timing, so the
+ * launch stops and says so without naming one (exec_blocks_raced): the
+ * caller runs the program again on one thread, which names the pair
+ * (sim/exec/exec_process.c does both).
  *
  * The caches (sim/exec/cache.h).  On a machine with them, exec mode hands each
  * global access to the block's recorder (from the fast path and the
@@ -78,10 +84,10 @@
  * Invariants kept here: between steps the write log is empty; between
  * blocks every per-thread counter is zero; a recorded error stops the
  * block at the end of the step in which it happened, and the launch once
- * the blocks before it are done; a stamp (step, block, launch) only
- * grows, so a stale stamp is never taken for the present (a write mark
- * may come round again: it only sends the write to the log's search);
- * no thread runs outside exec_launch.
+ * the blocks before it are done; between launches every shadow is 0; a
+ * stamp (step, block) only grows, so a stale stamp is never taken for
+ * the present (a write mark may come round again: it only sends the
+ * write to the log's search); no thread runs outside exec_launch.
  */
 #include "exec.h"
 #include "exec_block.h"
@@ -91,30 +97,49 @@
 #include "stream.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- the run ------------------------------------------------------------ */
 
 /* Bytes the run holds per global word: the word, and its shadow in a
  * race-free run, its mark in a built-in one. */
-#define WORD_BYTES ((double)sizeof(word))
+#define WORD_BYTES ((double)sizeof(mem_word))
 #define SHADOW_BYTES ((double)sizeof(cell_shadow))
 #define MARK_BYTES ((double)sizeof(write_mark))
 
 /* What the arrays of the process's runs may take (measured once:
- * exec_measure_memory), and what they hold now. */
+ * exec_measure_memory), what they hold now, and what of it the ledger
+ * shared with other processes has admitted (exec_set_ledger, or NULL). */
 static struct {
     double budget; /* bytes; < 0: not measured yet */
     const char *source;
     double held;
-} memory = {-1, NULL, 0};
+    double admitted;
+    exec_ledger *ledger;
+} memory = {-1, NULL, 0, 0, NULL};
+
+#define SOURCE_LIMIT "the address-space limit (ulimit -v) left"
+
+/* The races the process's runs still owe a message (exec_race_pending),
+ * and the cell watched (exec_watch_race) in the run of its ordinal. */
+static struct {
+    int pending;
+    exec_race_cell cell; /* the race met on one thread, unnamed */
+    int runs;            /* runs begun since exec_watch_race */
+    int watching;
+    exec_race_cell watched;
+} races;
 
 /* What one block measured: its costs and what its kernel's report adds
  * up.  Compared byte for byte (runs of equal results), so always built
@@ -173,6 +198,11 @@ exec_run *exec_begin(const char *program, const machine *m)
     r->threads = 1;
     r->dag = kernel_dag_new(program);
     r->caches = cache_new(m);
+    r->ordinal = ++races.runs;
+    if (races.watching && races.watched.run == r->ordinal) {
+        r->watch = malloc(sizeof *r->watch);
+        *r->watch = (race_watch){races.watched, -1};
+    }
     return r;
 }
 
@@ -193,6 +223,7 @@ void exec_end(exec_run *r)
     memory.held -= r->array_bytes;
     kernel_dag_free(r->dag);
     cache_free(r->caches);
+    free(r->watch);
     free(r);
 }
 
@@ -207,6 +238,22 @@ void exec_set_race_free(exec_run *r, int on) { r->race_free = on; }
 void exec_set_stream(exec_run *r, const stream_table *t) { r->stream = t; }
 void exec_set_threads(exec_run *r, int threads) { r->threads = threads < 1 ? 1 : threads; }
 int exec_blocks_raced(const exec_run *r) { return r->raced; }
+
+int exec_race_pending(exec_race_cell *cell)
+{
+    if (races.pending == EXEC_RACE_UNNAMED)
+        *cell = races.cell;
+    return races.pending;
+}
+
+void exec_watch_race(const exec_race_cell *cell)
+{
+    races.pending = 0;
+    races.runs = 0;
+    races.watching = cell != NULL;
+    if (cell)
+        races.watched = *cell;
+}
 void exec_set_core_pool(exec_run *r, int *idle) { r->pool = idle; }
 void exec_set_whereabouts(exec_run *r, exec_whereabouts *w) { r->here = w; }
 void exec_set_give_up(exec_run *r, void (*give_up)(void *ctx), void *ctx)
@@ -256,24 +303,85 @@ static double address_space_bytes(void)
 }
 
 /* The memory available now (MemAvailable), or less where the process's
- * address-space limit (RLIMIT_AS) leaves less. */
-void exec_measure_memory(void)
+ * address-space limit (RLIMIT_AS) leaves less; where the figure comes
+ * from in *source. */
+static double available_bytes(const char **source)
 {
-    memory.budget = meminfo_bytes("MemAvailable");
-    memory.source = "MemAvailable in /proc/meminfo";
-    if (memory.budget < 0) {
-        memory.budget = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-        memory.source = "free physical memory";
+    double bytes = meminfo_bytes("MemAvailable");
+    *source = "MemAvailable in /proc/meminfo";
+    if (bytes < 0) {
+        bytes = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        *source = "free physical memory";
     }
     struct rlimit limit;
     if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
         double left = (double)limit.rlim_cur - address_space_bytes();
-        if (left < memory.budget) {
-            memory.budget = left > 0 ? left : 0;
-            memory.source = "the address-space limit (ulimit -v) left";
+        if (left < bytes) {
+            bytes = left > 0 ? left : 0;
+            *source = SOURCE_LIMIT;
         }
     }
-    memory.budget += memory.held; /* what the arrays hold already is theirs */
+    return bytes;
+}
+
+void exec_measure_memory(void)
+{
+    memory.budget = available_bytes(&memory.source) + memory.held; /* what the arrays hold already is theirs */
+}
+
+/* ---- processes at once: the ledger ---------------------------------------- */
+
+void exec_ledger_measure(exec_ledger *l)
+{
+    const char *source;
+    l->budget = available_bytes(&source);
+    snprintf(l->source, sizeof l->source, "%s", source);
+}
+
+void exec_set_ledger(exec_ledger *l)
+{
+    memory.ledger = l;
+    if (!l)
+        return;
+    if (memory.budget < 0)
+        exec_measure_memory();
+    if (strcmp(memory.source, SOURCE_LIMIT) != 0 || l->budget + memory.held < memory.budget) {
+        memory.budget = l->budget + memory.held;
+        memory.source = l->source;
+    }
+}
+
+void exec_ledger_give_back(exec_ledger *l, long bytes) { __atomic_sub_fetch(&l->admitted, bytes, __ATOMIC_RELAXED); }
+
+/* Before a launch: the process's arrays not yet in the ledger enter it
+ * (see exec_ledger in exec.h), waiting 50 ms at a time while they do not
+ * fit (a futex wait that times out: the filter of a user's program lets
+ * it make futex calls, not sleep). */
+static void admit(exec_run *r)
+{
+    exec_ledger *l = memory.ledger;
+    long want = (long)(memory.held - memory.admitted);
+    if (!l || want <= 0)
+        return;
+    long now = __atomic_load_n(&l->admitted, __ATOMIC_RELAXED);
+    for (;;) {
+        if (memory.admitted == 0 && now > 0 && (double)(now + want) > l->budget) {
+            if (r->here)
+                r->here->waiting = 1;
+            int never = 0;
+            struct timespec pause = {0, 50 * 1000 * 1000};
+            syscall(SYS_futex, &never, FUTEX_WAIT_PRIVATE, 0, &pause, NULL, 0);
+            now = __atomic_load_n(&l->admitted, __ATOMIC_RELAXED);
+            continue;
+        }
+        if (__atomic_compare_exchange_n(&l->admitted, &now, now + want, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            break;
+    }
+    memory.admitted += (double)want;
+    if (r->here) {
+        r->here->admitted = (long)memory.admitted;
+        r->here->waiting = 0;
+    }
 }
 
 static double gib(double bytes) { return bytes / (1024.0 * 1024 * 1024); }
@@ -295,7 +403,7 @@ static gmem refuse(exec_run *r, const char *name, long size, double bytes, const
 
 static cell_shadow *shadows_new(long cells)
 {
-    return calloc((size_t)cells, sizeof(cell_shadow)); /* stamp 0: nobody */
+    return calloc((size_t)cells, sizeof(cell_shadow)); /* 0: no block */
 }
 
 gmem exec_alloc(exec_run *r, const char *name, long size)
@@ -307,7 +415,7 @@ gmem exec_alloc(exec_run *r, const char *name, long size)
     if (memory.held + bytes > memory.budget)
         return refuse(r, name, size, bytes, "too large for this machine's memory");
     gmem a = calloc(1, sizeof *a);
-    word *c = calloc((size_t)cells, sizeof *a->cells);
+    mem_word *c = calloc((size_t)cells, sizeof *a->cells);
     cell_shadow *s = r->race_free ? shadows_new(cells) : NULL;
     write_mark *marks = r->race_free ? NULL : calloc((size_t)cells, sizeof *marks);
     if (!a || !c || (r->race_free ? !s : !marks)) {
@@ -474,7 +582,7 @@ static void next_step(exec_block *b)
 }
 
 /* The log slot of this step's write of `cell`, or −1 (marked or not). */
-static int32_t find_write(const exec_block *b, const word *cell)
+static int32_t find_write(const exec_block *b, const mem_word *cell)
 {
     for (long j = b->log_n - 1; j >= 0; j--) /* a thread's rewrite: among its own latest writes */
         if (b->log[j].cell == cell)
@@ -507,50 +615,90 @@ static void blocks_raced(exec_thread *t)
     b->failed = 1;
 }
 
-/* Block t->bid reads (write = 0) or writes global cell name[i], whose
- * shadow is s, in the current launch (see "Races").  1 when the block has
- * the cell to itself (its use in the step is then its worker's:
- * global_use), 0 when blocks share it (read only: no step can have
- * written it), -1 after a race.  On one thread the blocks run in order,
- * so a block that meets a race is the later of the two: the shadow names
- * the earlier, which wrote the cell or read it first. */
-static int note_block(exec_thread *t, cell_shadow *s, int write, const char *name, long i)
+/* In the launch of the cell its run watches (exec_watch_race), thread
+ * tid of the cell's block touched a[i] first, or wrote it: the thread the
+ * race's message names. */
+static void watch_thread(const exec_block *b, gmem a, long i, int tid)
+{
+    race_watch *w = b->run->watch;
+    if (b->watching && a->id == w->cell.array && i == w->cell.index)
+        w->thread = tid;
+}
+
+/* "5 (thread 3)", or "5" where the thread is not known (thread < 0). */
+static const char *block_named(char *out, size_t size, uint32_t bid, int thread)
+{
+    if (thread < 0)
+        snprintf(out, size, "%u", bid);
+    else
+        snprintf(out, size, "%u (thread %d)", bid, thread);
+    return out;
+}
+
+/* Block t->bid meets a race on a[i], whose shadow is old, on one thread:
+ * the blocks run in order, so it is the later of the two and the shadow
+ * names the earlier, which wrote the cell or read it first.  Its thread
+ * is known in the run that watches the cell; otherwise the cell is owed
+ * a message that names it (exec_race_pending). */
+static void race_between_blocks(exec_thread *t, gmem a, long i, int write, cell_shadow old)
+{
+    exec_run *r = t->block->run;
+    int named = r->watch && t->block->watching && a->id == r->watch->cell.array && i == r->watch->cell.index;
+    char me[48], them[48];
+    block_named(me, sizeof me, (uint32_t)t->bid, named ? t->tid : -1);
+    block_named(them, sizeof them, shadow_block(old), named ? r->watch->thread : -1);
+    const char *unnamed = named ? "" : "; a run that watches the cell (exec_watch_race) names the threads";
+    if (!named && !t->block->failed) { /* the block's message: its first error's */
+        races.pending = EXEC_RACE_UNNAMED;
+        races.cell = (exec_race_cell){r->ordinal, r->launch, a->id, i};
+    }
+    if (!write)
+        race(t, "block %s reads %s[%ld], which block %s writes in the same launch " RULE_LAUNCH "%s", me, a->name, i,
+             them, unnamed);
+    else if (old & SHADOW_WRITTEN)
+        race(t, "blocks %s and %s both write %s[%ld] in the same launch " RULE_LAUNCH "%s", them, me, a->name, i,
+             unnamed);
+    else
+        race(t, "block %s writes %s[%ld], which block %s reads in the same launch " RULE_LAUNCH "%s", me, a->name, i,
+             them, unnamed);
+}
+
+/* Block t->bid reads (write = 0) or writes global cell a[i] in the
+ * current launch (see "Races").  1 when the block has the cell to itself
+ * (its use in the step is then its worker's: global_use), 0 when blocks
+ * share it (read only: no step can have written it), -1 after a race. */
+static int note_block(exec_thread *t, gmem a, long i, int write)
 {
     exec_block *b = t->block;
-    uint64_t stamp = b->run->stamp;
-    uint32_t bid = (uint32_t)t->bid;
-    cell_shadow mine = shadow_of(stamp, bid, t->tid);
+    cell_shadow *s = &b->run->shadows[a->id][i];
+    cell_shadow mine = shadow_of((uint32_t)t->bid);
     for (;;) {
         cell_shadow old = b->shared ? __atomic_load_n(s, __ATOMIC_RELAXED) : *s;
-        int written = (old & SHADOW_WRITTEN) != 0;
-        if (old >> SHADOW_STAMP_SHIFT != stamp) { /* the first touch of the launch */
+        if (old == 0) { /* the first touch of the launch */
             if (!touch_set(b, s, old, mine | (write ? SHADOW_WRITTEN : 0)))
                 continue;
+            note_touched(b, a->id, i);
+            watch_thread(b, a, i, t->tid);
             return 1;
         }
         if (old & SHADOW_SHARED) { /* read by two blocks or more */
             if (!write)
                 return 0;
-        } else if (shadow_block(old) == bid) { /* this block's: the first read, or its writes */
+        } else if ((old & SHADOW_BLOCK_MASK) == mine) { /* this block's: the first read, or its writes */
             if (write && old != (mine | SHADOW_WRITTEN) && !touch_set(b, s, old, mine | SHADOW_WRITTEN))
                 continue;
+            if (write)
+                watch_thread(b, a, i, t->tid);
             return 1;
-        } else if (!write && !written) { /* read by another block too */
+        } else if (!write && !(old & SHADOW_WRITTEN)) { /* read by another block too */
             if (!touch_set(b, s, old, old | SHADOW_SHARED))
                 continue;
             return 0;
         }
         if (b->shared)
             blocks_raced(t);
-        else if (!write)
-            race(t, "block %u (thread %d) reads %s[%ld], which block %u (thread %d) writes in the same launch " RULE_LAUNCH,
-                 bid, t->tid, name, i, shadow_block(old), shadow_thread(old));
-        else if (written)
-            race(t, "blocks %u (thread %d) and %u (thread %d) both write %s[%ld] in the same launch " RULE_LAUNCH,
-                 shadow_block(old), shadow_thread(old), bid, t->tid, name, i);
         else
-            race(t, "block %u (thread %d) writes %s[%ld], which block %u (thread %d) reads in the same launch " RULE_LAUNCH,
-                 bid, t->tid, name, i, shadow_block(old), shadow_thread(old));
+            race_between_blocks(t, a, i, write, old);
         return -1;
     }
 }
@@ -600,7 +748,7 @@ static void note_write(exec_thread *t, const step_use *u, const char *name, long
              name, i, u->reader != tid ? u->reader : u->reader2);
 }
 
-/* A race-free run's word is the card's: 32 bits.  1 if v fits. */
+/* A word of memory is the card's: 32 bits (mem_word).  1 if v fits. */
 static int word_fits(exec_thread *t, const char *name, long i, word v)
 {
     if (v <= UINT32_MAX)
@@ -647,7 +795,7 @@ static void grow_rounds(exec_block *b, int need)
     }
     b->rounds_cap = cap;
     b->rounds_shift = shift;
-    b->fast_rounds = b->warp_shift < 0 ? 0 : cap;
+    b->fast_rounds = b->warp_shift < 0 || b->watching ? 0 : cap;
     set_rows(b);
 }
 
@@ -683,7 +831,7 @@ static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a,
 static word __attribute__((noinline)) read_race_free(exec_thread *t, gmem a, long i)
 {
     exec_block *b = t->block;
-    if (note_block(t, &b->run->shadows[a->id][i], 0, a->name, i) <= 0) /* shared: no write in the launch; or a race */
+    if (note_block(t, a, i, 0) <= 0) /* shared: no write in the launch; or a race */
         return a->cells[i];
     int32_t own = note_read(t, global_use(b, &a->cells[i]), 1, a->name, i);
     return own >= 0 ? b->log[own].value : a->cells[i];
@@ -710,7 +858,7 @@ static void __attribute__((noinline)) rewrite(exec_thread *t, int32_t slot, word
     if (w->thread != t->tid)
         crew(t, "threads %d and %d both write %s[%ld] (rule: CREW, concurrent reads but exclusive writes)",
              w->thread, t->tid, name, index);
-    w->value = value;
+    w->value = (mem_word)value;
 }
 
 static void __attribute__((noinline)) grow_log(exec_block *b)
@@ -722,7 +870,7 @@ static void __attribute__((noinline)) grow_log(exec_block *b)
 /* The step's write log, with the CREW check: a cell written by two
  * threads in one step is an error.  *slot: the cell's write in the log,
  * or −1. */
-static inline void log_write(exec_thread *t, int32_t *slot, word *cell, word value, const char *name, long index)
+static inline void log_write(exec_thread *t, int32_t *slot, mem_word *cell, word value, const char *name, long index)
 {
     exec_block *b = t->block;
     if (__builtin_expect(*slot >= 0, 0)) {
@@ -732,7 +880,7 @@ static inline void log_write(exec_thread *t, int32_t *slot, word *cell, word val
     if (__builtin_expect(b->log_n == b->log_cap, 0))
         grow_log(b);
     *slot = (int32_t)b->log_n;
-    b->log[b->log_n++] = (logged_write){cell, value, t->tid};
+    b->log[b->log_n++] = (logged_write){cell, (mem_word)value, t->tid};
 }
 
 static void __attribute__((noinline, cold)) write_outside(exec_thread *t, gmem a, long i)
@@ -747,12 +895,12 @@ void exec_gwrite_checked(exec_thread *t, gmem a, long i, word v)
         write_outside(t, a, i);
         return;
     }
-    if (__builtin_expect(b->race_free, 0) && !word_fits(t, a->name, i, v))
+    if (!word_fits(t, a->name, i, v))
         return;
     note_global(b, GLOBAL_WRITE, a, i);
     int32_t *slot, marked;
     if (__builtin_expect(b->race_free, 0)) {
-        if (note_block(t, &b->run->shadows[a->id][i], 1, a->name, i) < 0)
+        if (note_block(t, a, i, 1) < 0)
             return; /* a race: the launch stops */
         step_use *u = global_use(b, &a->cells[i]);
         note_write(t, u, a->name, i);
@@ -797,7 +945,7 @@ word exec_pread_checked(exec_thread *t, long i)
 void exec_pwrite_checked(exec_thread *t, long i, word v)
 {
     exec_block *b = t->block;
-    if (!private_ok(t, i, "writes") || (b->race_free && !word_fits(t, "private", i, v)))
+    if (!private_ok(t, i, "writes") || !word_fits(t, "private", i, v))
         return;
     note_private(b, i);
     step_use *u = private_use_of(b, i);
@@ -812,7 +960,7 @@ void exec_pwrite_checked(exec_thread *t, long i, word v)
     else if (u->slot != t->tid)
         crew(t, "threads %d and %d both write private[%ld] (rule: CREW, concurrent reads but exclusive writes)",
              u->slot, t->tid, i);
-    b->private_cells[i] = v;
+    b->private_cells[i] = (mem_word)v;
 }
 
 /* The accesses: their fast paths (exec_block.h), the rest by the checked
@@ -1128,6 +1276,12 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
             b->warp_shift = sh;
     b->race_free = r->race_free;
     b->shared = ls->workers > 1;
+    b->watching = r->watch && r->launch == r->watch->cell.launch;
+    if (b->race_free) {
+        b->touched = malloc(sizeof *b->touched * (size_t)(r->n_arrays + 1));
+        for (int id = 0; id < r->n_arrays; id++)
+            b->touched[id] = (touched_range){LONG_MAX, -1};
+    }
     b->p = r->p;
     b->barrett = r->p >= 2 && r->p < ((uint64_t)1 << 32) ? (uint64_t)(((unsigned __int128)1 << 64) / r->p) : 0;
     b->add_ops = r->add_ops;
@@ -1159,6 +1313,7 @@ static void worker_end(exec_block *b)
     }
     free(b->log);
     free(b->bank_seen);
+    free(b->touched);
     stream_counter_free(b->stream);
     cache_trace_free(b->trace);
 }
@@ -1286,6 +1441,22 @@ static void recruit(launch_state *ls, exec_run *r)
     }
 }
 
+/* Every cell the launch touched back to nobody (its workers' ranges):
+ * the shadows hold the launch in progress only. */
+static void clear_touched(exec_run *r, const launch_state *ls)
+{
+    for (int id = 0; id < r->n_arrays; id++) {
+        long lo = LONG_MAX, hi = -1;
+        for (int w = 0; w < ls->started; w++) {
+            const touched_range *t = &ls->jobs[w].block.touched[id];
+            lo = t->lo < lo ? t->lo : lo;
+            hi = t->hi > hi ? t->hi : hi;
+        }
+        if (lo <= hi)
+            memset(&r->shadows[id][lo], 0, sizeof *r->shadows[id] * (size_t)(hi - lo + 1));
+    }
+}
+
 /* Run every chunk: the calling thread first, then up to `workers` − 1
  * threads (all at once without a pool; with one, as cores fall idle);
  * with a pool, the cores taken are given back. */
@@ -1299,6 +1470,8 @@ static void run_workers(exec_run *r, launch_state *ls)
     work(&ls->jobs[0]);
     for (int w = 1; w < ls->started; w++)
         pthread_join(ls->ids[w], NULL);
+    if (r->race_free)
+        clear_touched(r, ls);
     for (int w = 0; w < ls->started; w++)
         worker_end(&ls->jobs[w].block);
     if (r->pool && ls->started > 1)
@@ -1349,15 +1522,6 @@ static void caches_launch(exec_run *r, const exec_kernel *k, long blocks, int th
     cache_launch_begin(r->caches, blocks, kernel_resident_blocks(&shape, &r->m), (double)k->private_words);
 }
 
-/* The shadows' stamps have run out: every shadow back to nobody, and the
- * launch's stamp 1 (no stale stamp may pass for the present). */
-static void restamp_shadows(exec_run *r)
-{
-    for (int i = 0; i < r->n_arrays; i++)
-        memset(r->shadows[i], 0, sizeof *r->shadows[i] * (size_t)(r->arrays[i]->size > 0 ? r->arrays[i]->size : 1));
-    r->stamp = 1;
-}
-
 static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int threads)
 {
     if (r->raced)
@@ -1368,9 +1532,12 @@ static int check_launch(exec_run *r, const exec_kernel *k, long blocks, int thre
     if (blocks > INT32_MAX - 1)
         return fail("program '%s', kernel '%s': %ld blocks; exec mode runs every block for real, at most %d "
                     "in one launch", r->dag->name, k->name, blocks, INT32_MAX - 1);
-    if (r->race_free && threads > SHADOW_THREADS)
+    if (r->race_free && blocks > SHADOW_BLOCKS)
+        return fail("program '%s', kernel '%s': %ld blocks; exec mode's race check names blocks below %ld",
+                    r->dag->name, k->name, blocks, SHADOW_BLOCKS);
+    if (r->race_free && threads > RACE_THREADS)
         return fail("program '%s', kernel '%s': %d threads per block; exec mode's race check names threads "
-                    "below %ld (a card runs at most 1024 a block)", r->dag->name, k->name, threads, SHADOW_THREADS);
+                    "below %ld (a card runs at most 1024 a block)", r->dag->name, k->name, threads, RACE_THREADS);
     if (k->private_words < 0 || (double)k->private_words > r->m.z)
         return fail("program '%s', kernel '%s': declares %ld words of private memory, but Z = %g on machine '%s' "
                     "(rule: a thread-block must fit in the private memory of one SM)",
@@ -1384,6 +1551,7 @@ static int launch_failed(exec_run *r, const exec_kernel *k, const launch_state *
 {
     if (ls->raced) {
         r->raced = 1;
+        races.pending = EXEC_RACE_UNPAIRED;
         return fail("program '%s', kernel '%s', launch %u: a global cell one block writes is read or written by "
                     "another block of the launch, seen by %d threads at once; on one thread exec mode names the "
                     "pair " RULE_LAUNCH, r->dag->name, k->name, r->launch, ls->started);
@@ -1396,9 +1564,8 @@ static int launch(exec_run *r, const exec_kernel *k, const int *numbers, long bl
 {
     if (check_launch(r, k, blocks, threads) < 0)
         return -1;
+    admit(r);
     r->launch++;
-    if (r->race_free && ++r->stamp > SHADOW_STAMPS)
-        restamp_shadows(r);
     launch_state ls = {.k = k, .numbers = numbers, .blocks = blocks, .threads = threads, .args = args};
     ls.workers = r->caches ? 1 : blocks < r->threads ? (int)blocks : r->threads;
     if (r->caches)

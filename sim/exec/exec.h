@@ -52,7 +52,8 @@
  * Rules enforced, each an error naming kernel, block, step and place: two
  * threads of a block writing one cell in one step (CREW); a private index
  * outside [0, Z) or outside the kernel's declared private memory; a global
- * index outside its array.
+ * index outside its array; a value of 2^32 or more written to memory (a
+ * word of memory is 32 bits, as on the card: mem_word).
  *
  * Race-free runs (exec_set_race_free, before the first exec_alloc): the
  * rules of a card, which runs a step's threads and a launch's blocks in no
@@ -74,11 +75,17 @@
 
 #include <stdint.h>
 
+/* A value as kernels compute with it: 64 bits, for the arithmetic in
+ * between two accesses. */
 typedef uint64_t word;
+
+/* A word of memory, global or private: 32 bits, the card's.  Storing a
+ * value of 2^32 or more is an error (exec_gwrite, exec_pwrite; mcm_set). */
+typedef uint32_t mem_word;
 
 /* An array in global memory. */
 typedef struct gmem_array {
-    word *cells;
+    mem_word *cells;
     long size;
     int id;
     char name[32];
@@ -169,6 +176,28 @@ void exec_set_stream(exec_run *r, const struct stream_table *t);
  * run the program again on one thread to name it. */
 void exec_set_threads(exec_run *r, int threads);
 int exec_blocks_raced(const exec_run *r);
+/* A race between blocks met on one thread names the blocks and the cell
+ * at once, and their threads when the run is repeated watching the cell
+ * (a cell's shadow keeps no thread: 4 bytes a cell).  The cell, by the
+ * ordinal of its run among those the process began since the last
+ * exec_watch_race (from 1), its launch (r's launches, from 1), its
+ * array (its id) and its index: */
+typedef struct exec_race_cell {
+    int run;
+    uint32_t launch;
+    int array;
+    long index;
+} exec_race_cell;
+/* What the process's runs still owe of their races' messages: 0 nothing;
+ * EXEC_RACE_UNPAIRED, blocks raced seen by several threads (run the
+ * program again on one thread); EXEC_RACE_UNNAMED, a race met on one
+ * thread, *cell its cell (run the program again the same way after
+ * exec_watch_race(cell): its message then names the threads). */
+enum { EXEC_RACE_UNPAIRED = 1, EXEC_RACE_UNNAMED = 2 };
+int exec_race_pending(exec_race_cell *cell);
+/* Watch `cell` (NULL: none) in the runs begun from now on, whose
+ * ordinals count from here, and forget the races owed so far. */
+void exec_watch_race(const exec_race_cell *cell);
 /* Take a launch's threads beyond the first from `idle`, a count of idle
  * cores shared with other processes (a shared mapping): a launch borrows
  * what it finds there, up to threads − 1, and gives it back when done. */
@@ -184,6 +213,8 @@ typedef struct exec_whereabouts {
     int launching;   /* 1 while that kernel's blocks run */
     char kernel[64];
     volatile long refused; /* a call the process's filter refused: 1 + its number; 0: none (user_filter.h) */
+    volatile long admitted; /* bytes of the process's arrays its ledger admitted (exec_set_ledger) */
+    volatile int waiting;   /* 1 while its ledger makes it wait for room */
 } exec_whereabouts;
 void exec_set_whereabouts(exec_run *r, exec_whereabouts *w);
 /* Where an array cannot be had (below), call give_up(ctx) instead of
@@ -196,6 +227,27 @@ void exec_set_give_up(exec_run *r, void (*give_up)(void *ctx), void *ctx);
  * that will not be allowed to read /proc (user_filter.h) measures before;
  * otherwise the first exec_alloc of the process does. */
 void exec_measure_memory(void);
+
+/* The memory that the arrays of several processes running at once may
+ * take in all (a sweep's points, each in its exec process), in a mapping
+ * they share: measured when none runs, and what the running ones hold.
+ * A process's arrays enter it before its next launch: at once where they
+ * fit beside what the others hold, or where the process holds some
+ * already (it never waits holding: no two wait for each other); else
+ * the launch waits until the others have given back enough (an array
+ * that would not fit alone is refused by exec_alloc, with the figure). */
+typedef struct exec_ledger {
+    double budget;     /* bytes, measured as exec_measure_memory does */
+    char source[64];   /* where the figure comes from */
+    long admitted;     /* bytes the running processes' arrays hold (atomic) */
+} exec_ledger;
+/* Measure the budget now (call it while no process holds arrays). */
+void exec_ledger_measure(exec_ledger *l);
+/* This process's arrays are counted in l (NULL: alone): its budget is
+ * l's, but where its own address-space limit leaves less. */
+void exec_set_ledger(exec_ledger *l);
+/* A process that held `bytes` of l has ended (its parent says so). */
+void exec_ledger_give_back(exec_ledger *l, long bytes);
 
 /* A zeroed array of `size` words in global memory, owned by the run; NULL
  * with fail() when the process's arrays would pass the memory available (the

@@ -38,6 +38,7 @@ typedef struct step_use {
 } step_use;
 
 #define NO_READER 0xFFFF
+#define RACE_THREADS ((long)NO_READER) /* the most threads a race-free block may have */
 
 /* Thread tid reads the cell of use u: kept if it is the first or second
  * thread to. */
@@ -65,8 +66,8 @@ static inline int read_by_another(const step_use *u, int tid)
 typedef uint16_t write_mark;
 
 typedef struct logged_write {
-    word *cell;
-    word value;
+    mem_word *cell;
+    mem_word value;
     int thread;
 } logged_write;
 
@@ -84,7 +85,7 @@ static const step_use unused = {-1, NO_READER, NO_READER};
 /* A global cell's use in the current step of its worker's block (an
  * entry of exec_block.uses). */
 typedef struct cell_use {
-    const word *cell;
+    const mem_word *cell;
     uint32_t stamp;          /* the step it belongs to (exec_block.step_stamp) */
     step_use use;
 } cell_use;
@@ -123,6 +124,12 @@ typedef struct thread_record {
     long words_read, words_written;
 } thread_record;
 
+/* The cells of each array a worker touched first in the launch: from lo
+ * to hi (lo > hi: none). */
+typedef struct touched_range {
+    long lo, hi;
+} touched_range;
+
 struct exec_block {
     exec_run *run;
     launch_state *launch;
@@ -135,7 +142,7 @@ struct exec_block {
     uint64_t barrett;              /* ⌊2^64/p⌋ when p < 2^32 (mod_p), else 0 */
     double add_ops, mul_ops;
     int whole_costs;               /* add_ops and mul_ops whole: they and private accesses charged when the block ends */
-    word *private_cells;
+    mem_word *private_cells;
     long private_words;          /* the kernel's */
     private_use *private_step;   /* per private word: its use in the current step, its writer */
     cell_use *uses;              /* race-free: the global cells of the current step (global_use) */
@@ -164,6 +171,8 @@ struct exec_block {
     double bank_conflicts;
     stream_counter *stream;    /* counting the instruction stream, or NULL */
     cache_trace *trace;        /* the block's accesses for the caches, or NULL */
+    touched_range *touched;    /* race-free: per array, the cells this worker touched first in the launch */
+    int watching;              /* the launch of the cell the run watches (exec_watch_race): no fast path */
     int failed;
     char error[1024];          /* the block's first error */
 };
@@ -266,7 +275,8 @@ static inline access_note *note_of(exec_block *b, int kind, int round)
 }
 
 /* A write of v to private word i by thread tid on the fast path, 0 when
- * it does not apply (nothing changed then; a synchronous run makes its use in the
+ * it does not apply (a value of 2^32 or more, the checked path's error;
+ * nothing changed then; a synchronous run makes its use in the
  * step only when it writes the word, and logs the write; a race-free run,
  * when it reads it too: a write after a read of its own thread alone is
  * no race, and it writes the word at once). */
@@ -274,21 +284,23 @@ static inline int private_write_fast(exec_block *b, long i, word v, int tid)
 {
     private_use *p = &b->private_step[i];
     int used = p->stamp == b->step_stamp;
+    if (v > UINT32_MAX)
+        return 0;
     if (b->race_free) {
-        if (v > UINT32_MAX || (used && (p->use.slot >= 0 || p->use.reader != tid || p->use.reader2 != NO_READER)))
+        if (used && (p->use.slot >= 0 || p->use.reader != tid || p->use.reader2 != NO_READER))
             return 0;
         p->written = b->block_stamp;
         if (used)
             p->use.slot = tid;
         else
             p->stamp = b->step_stamp, p->use = (step_use){tid, NO_READER, NO_READER};
-        b->private_cells[i] = v;
+        b->private_cells[i] = (mem_word)v;
         return 1;
     }
     if (used || __builtin_expect(b->log_n == b->log_cap, 0))
         return 0;
     p->stamp = b->step_stamp, p->use = (step_use){(int32_t)b->log_n, NO_READER, NO_READER};
-    b->log[b->log_n++] = (logged_write){&b->private_cells[i], v, tid};
+    b->log[b->log_n++] = (logged_write){&b->private_cells[i], (mem_word)v, tid};
     return 1;
 }
 
@@ -347,37 +359,47 @@ EXEC_FAST void exec_pwrite_fast(exec_thread *t, long i, word v)
     private_fast(b, me, round, i);
 }
 
-/* Who touched a global cell in its launch (race-free runs; see "Races"):
- * one 64-bit word.  From the top: the launch's stamp (SHADOW_STAMP_BITS; 0
- * is nobody, and a stale stamp is nobody: the stamps wrap by clearing
- * every shadow, exec_launch), a bit set when a block wrote the cell, a
- * bit set when blocks of two or more read it (and none wrote it), the
- * block that wrote it or read it first, and that block's thread that
- * wrote it last or read it first (the messages of one thread name them).
- * The cell's use in a step is its block's worker's (global_use), kept
- * only while the step runs. */
-typedef uint64_t cell_shadow;
+/* Who touched a global cell in the launch in progress (race-free runs;
+ * see "Races"): 32 bits, 0 when no block did yet (the cells a launch
+ * touched are cleared when it ends: exec.c, clear_touched).  From the
+ * top: a bit set when a block wrote the cell, a bit set when blocks of
+ * two or more read it (and none wrote it), and 1 + the block that wrote
+ * it or read it first (SHADOW_BLOCK_BITS: a race-free launch has fewer
+ * blocks, check_launch).  The threads are not kept: a race met on one
+ * thread names them when the run is repeated watching its cell
+ * (exec_watch_race).  The cell's use in a step is its block's worker's
+ * (global_use), kept only while the step runs. */
+typedef uint32_t cell_shadow;
 
-#define SHADOW_THREAD_BITS 16
-#define SHADOW_BLOCK_BITS 31  /* blocks < INT32_MAX (check_launch) */
-#define SHADOW_STAMP_BITS (64 - 2 - SHADOW_BLOCK_BITS - SHADOW_THREAD_BITS)
-#define SHADOW_THREADS ((1L << SHADOW_THREAD_BITS) - 1) /* the most threads a race-free block may have */
-#define SHADOW_BLOCK_SHIFT SHADOW_THREAD_BITS
-#define SHADOW_SHARED ((uint64_t)1 << (SHADOW_THREAD_BITS + SHADOW_BLOCK_BITS))
+#define SHADOW_BLOCK_BITS 30
+#define SHADOW_BLOCKS ((1L << SHADOW_BLOCK_BITS) - 1) /* the most blocks a race-free launch may have */
+#define SHADOW_BLOCK_MASK ((cell_shadow)SHADOW_BLOCKS)
+#define SHADOW_SHARED ((cell_shadow)1 << SHADOW_BLOCK_BITS)
 #define SHADOW_WRITTEN (SHADOW_SHARED << 1)
-#define SHADOW_STAMP_SHIFT (SHADOW_THREAD_BITS + SHADOW_BLOCK_BITS + 2)
-#define SHADOW_STAMPS ((1u << SHADOW_STAMP_BITS) - 1) /* stamps 1 .. SHADOW_STAMPS */
 
-static inline uint32_t shadow_block(cell_shadow s)
-{
-    return (uint32_t)(s >> SHADOW_BLOCK_SHIFT) & ((1u << SHADOW_BLOCK_BITS) - 1);
-}
-static inline int shadow_thread(cell_shadow s) { return (int)(s & SHADOW_THREADS); }
+static inline uint32_t shadow_block(cell_shadow s) { return (s & SHADOW_BLOCK_MASK) - 1; }
 
-/* The shadow of a cell block bid's thread tid touched first in launch `stamp`. */
-static inline cell_shadow shadow_of(uint64_t stamp, uint32_t bid, int tid)
+/* The shadow of a cell block bid touched first in the launch. */
+static inline cell_shadow shadow_of(uint32_t bid) { return bid + 1; }
+
+/* A global cell a race met on one thread (exec_race_pending), by the
+ * ordinal of its run among the process's (exec_watch_race counts them),
+ * its launch, its array and its index; and, in the run that watches it,
+ * the thread its shadow would name (its block's thread that wrote it
+ * last, or else read it first). */
+typedef struct race_watch {
+    exec_race_cell cell;
+    int thread;
+} race_watch;
+
+/* Cell i of array `id` touched first in the launch by b's worker. */
+static inline void note_touched(exec_block *b, int id, long i)
 {
-    return stamp << SHADOW_STAMP_SHIFT | (uint64_t)bid << SHADOW_BLOCK_SHIFT | (uint64_t)tid;
+    touched_range *r = &b->touched[id];
+    if (i < r->lo)
+        r->lo = i;
+    if (i > r->hi)
+        r->hi = i;
 }
 
 struct exec_run {
@@ -386,7 +408,7 @@ struct exec_run {
     double add_ops, mul_ops;
     kernel_dag *dag;
     gmem *arrays;
-    cell_shadow **shadows;  /* per array, one per cell (race-free runs) */
+    cell_shadow **shadows;  /* per array, one per cell (race-free runs), all 0 between launches */
     write_mark **marks;     /* per array, one per cell (built-in runs) */
     uint32_t steps;         /* steps begun, all blocks and workers (atomic): write_mark's tags */
     int n_arrays;
@@ -397,7 +419,8 @@ struct exec_run {
     exec_kernel_report *reports;
     int reports_cap;        /* room for reports */
     uint32_t launch;        /* launches so far: the current one's number */
-    uint32_t stamp;         /* the current launch's in the shadows: 1 .. SHADOW_STAMPS */
+    int ordinal;            /* the run's among the process's since exec_watch_race */
+    race_watch *watch;      /* the cell this run watches (exec_watch_race), or NULL */
     int race_free;          /* check races (exec_set_race_free) */
     int threads;            /* exec_set_threads */
     int *pool;              /* exec_set_core_pool, or NULL */
@@ -428,14 +451,14 @@ static inline int touch_set(const exec_block *b, cell_shadow *s, cell_shadow old
  * Fibonacci hashing. */
 #define USE_GROUP_BITS 3
 
-static inline size_t use_slot(const word *cell, size_t mask)
+static inline size_t use_slot(const mem_word *cell, size_t mask)
 {
-    uintptr_t c = (uintptr_t)cell >> 3;
+    uintptr_t c = (uintptr_t)cell / sizeof *cell;
     size_t group = (size_t)((c >> USE_GROUP_BITS) * 0x9E3779B97F4A7C15ull >> 32) << USE_GROUP_BITS;
     return (group | (c & ((1u << USE_GROUP_BITS) - 1))) & mask;
 }
 
-static inline step_use *global_use(exec_block *b, const word *cell)
+static inline step_use *global_use(exec_block *b, const mem_word *cell)
 {
     for (;;) {
         size_t mask = b->uses_cap - 1;
@@ -480,14 +503,14 @@ EXEC_FAST word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
     exec_block *b = t->block;
     cell_shadow *s = &b->run->shadows[a->id][i];
     cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
-    uint64_t stamp = b->run->stamp;
+    cell_shadow mine = shadow_of((uint32_t)t->bid);
     *taken = 0;
-    if (sh >> SHADOW_STAMP_SHIFT != stamp) { /* the first touch of the launch: the block's */
-        cell_shadow mine = shadow_of(stamp, (uint32_t)t->bid, t->tid);
+    if (sh == 0) { /* the first touch of the launch: the block's */
         if (!touch_set(b, s, sh, mine))
             return 0;
+        note_touched(b, a->id, i);
         sh = mine;
-    } else if (!(sh & SHADOW_SHARED) && shadow_block(sh) != (uint32_t)t->bid) { /* another block's */
+    } else if (!(sh & SHADOW_SHARED) && (sh & SHADOW_BLOCK_MASK) != mine) { /* another block's */
         if ((sh & SHADOW_WRITTEN) || !touch_set(b, s, sh, sh | SHADOW_SHARED))
             return 0;
         sh |= SHADOW_SHARED;
@@ -511,17 +534,18 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
         return 0;
     cell_shadow *s = &b->run->shadows[a->id][i];
     cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
-    uint64_t stamp = b->run->stamp;
-    cell_shadow mine = shadow_of(stamp, (uint32_t)t->bid, t->tid);
-    if (sh >> SHADOW_STAMP_SHIFT == stamp && (sh & ~(SHADOW_WRITTEN | SHADOW_THREADS)) != (mine & ~SHADOW_THREADS))
+    cell_shadow mine = shadow_of((uint32_t)t->bid);
+    if (sh != 0 && (sh & ~SHADOW_WRITTEN) != mine)
         return 0; /* shared, or another block's */
     if (sh != (mine | SHADOW_WRITTEN) && !touch_set(b, s, sh, mine | SHADOW_WRITTEN))
         return 0;
+    if (sh == 0)
+        note_touched(b, a->id, i);
     step_use *u = global_use(b, &a->cells[i]);
     if (u->slot >= 0 || read_by_another(u, t->tid))
         return 0;
     u->slot = (int32_t)b->log_n;
-    b->log[b->log_n++] = (logged_write){&a->cells[i], v, t->tid};
+    b->log[b->log_n++] = (logged_write){&a->cells[i], (mem_word)v, t->tid};
     return 1;
 }
 
@@ -558,14 +582,14 @@ EXEC_FAST word exec_gread_fast(exec_thread *t, gmem a, long i)
 }
 
 /* A write of the fast path: the cell's mark, its place in the log.  0
- * when the fast path does not apply (the cell's mark is the step's, or
- * the log is full); nothing changed then. */
-static inline int write_fast(exec_block *b, write_mark *mark, word *cell, word v, int tid)
+ * when the fast path does not apply (a value of 2^32 or more, the cell's
+ * mark is the step's, or the log is full); nothing changed then. */
+static inline int write_fast(exec_block *b, write_mark *mark, mem_word *cell, word v, int tid)
 {
-    if (__builtin_expect(b->log_n == b->log_cap || *mark == b->step_tag, 0))
+    if (__builtin_expect(v > UINT32_MAX || b->log_n == b->log_cap || *mark == b->step_tag, 0))
         return 0;
     *mark = b->step_tag;
-    b->log[b->log_n++] = (logged_write){cell, v, tid};
+    b->log[b->log_n++] = (logged_write){cell, (mem_word)v, tid};
     return 1;
 }
 

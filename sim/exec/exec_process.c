@@ -9,7 +9,15 @@
  * costs as runs of equal costs) and the per-kernel reports, or a message.
  * The parent reads the answer whole or reports why not, and reaps the
  * child.  An answer that says the blocks of a launch raced, seen by
- * several threads, makes the parent run the program again on one.
+ * several threads, makes the parent run the program again on one; an
+ * answer that names a race's cell but not its threads (a race met on one
+ * thread: exec.h, exec_race_pending), again watching the cell, and that
+ * run's message names them.
+ *
+ * The children of one parent share a ledger of their arrays' memory
+ * (exec.h, exec_ledger), in a mapping the parent makes before the first
+ * fork: measured whenever no child runs; what a child held is given back
+ * when the parent reaps it, whatever ended it.
  */
 #include "exec_process.h"
 #include "fail.h"
@@ -44,10 +52,10 @@ static double seconds_now(void)
 
 /* ---- the answer on the wire -------------------------------------------------- */
 
-enum { ANSWER_DAG = 0, ANSWER_FAILED = -1, ANSWER_RACED = 1 };
+enum { ANSWER_DAG = 0, ANSWER_FAILED = -1, ANSWER_RACED = 1, ANSWER_UNNAMED = 2 };
 
 typedef struct wire_answer {
-    int status;     /* ANSWER_*: the DAG follows, or a message */
+    int status;     /* ANSWER_*: the DAG follows, or a message (ANSWER_UNNAMED: then its race's cell) */
     int n_kernels;
     int name_size;  /* the DAG's name, or the message */
 } wire_answer;
@@ -111,8 +119,10 @@ static int receive_kernel(int fd, kernel_dag *dag)
 }
 
 /* The answer: the DAG and its reports, or NULL with the message (*status
- * says which answer came; ANSWER_FAILED with no message if none did). */
-static kernel_dag *receive(int fd, const char *what, exec_kernel_report **reports, int *status)
+ * says which answer came; ANSWER_FAILED with no message if none did; the
+ * race's cell in *cell with ANSWER_UNNAMED). */
+static kernel_dag *receive(int fd, const char *what, exec_kernel_report **reports, int *status,
+                           exec_race_cell *cell)
 {
     wire_answer h;
     *status = ANSWER_FAILED;
@@ -125,6 +135,8 @@ static kernel_dag *receive(int fd, const char *what, exec_kernel_report **report
     }
     text[h.name_size - 1] = '\0';
     *status = h.status;
+    if (h.status == ANSWER_UNNAMED && wire_read(fd, cell, sizeof *cell) < 0)
+        *status = ANSWER_FAILED;
     if (h.status != ANSWER_DAG) {
         fail("%s", text);
         free(text);
@@ -155,6 +167,8 @@ static kernel_dag *receive(int fd, const char *what, exec_kernel_report **report
 
 /* ---- the child ---------------------------------------------------------------- */
 
+static exec_ledger *ledger; /* the children's memory (NULL: none could be mapped) */
+static int children;        /* in the parent: those running */
 static exec_process *child_process; /* in the child: the process it is */
 static exec_run *child_run;         /* in the child: the run it measures */
 static int child_fd;
@@ -164,6 +178,18 @@ static void send_message(int fd, int status)
     wire_answer h = {status, 0, (int)strlen(fail_message()) + 1};
     wire_write(fd, &h, sizeof h);
     wire_write(fd, fail_message(), (size_t)h.name_size);
+}
+
+/* The answer of a program that failed: a race still owes its pair or
+ * its threads (exec.h, exec_race_pending), or the message is whole. */
+static void send_failure(int fd)
+{
+    exec_race_cell cell;
+    int race = exec_race_pending(&cell);
+    send_message(fd, race == EXEC_RACE_UNNAMED ? ANSWER_UNNAMED : race == EXEC_RACE_UNPAIRED ? ANSWER_RACED
+                                                                                               : ANSWER_FAILED);
+    if (race == EXEC_RACE_UNNAMED)
+        wire_write(fd, &cell, sizeof cell);
 }
 
 /* exec_alloc could not have an array: the message goes (saying where,
@@ -222,11 +248,13 @@ static void __attribute__((noreturn)) child(exec_process *x, int fd)
     child_process = x;
     child_fd = fd;
     fail_clear();
+    exec_watch_race(x->watching ? &x->watched : NULL);
     exec_measure_memory(); /* now: the body may give up reading /proc (user_filter.h) */
+    exec_set_ledger(ledger);
     if (x->body(x->ctx, x->here) < 0 || !child_run) {
         if (!fail_message()[0])
             fail("%s: the program failed without a message", x->what);
-        send_message(fd, child_run && exec_blocks_raced(child_run) ? ANSWER_RACED : ANSWER_FAILED);
+        send_failure(fd);
         _exit(1);
     }
     x->here->phase = PHASE_SENDING;
@@ -268,6 +296,7 @@ static int spawn(exec_process *x)
     }
     lifetime_watch(pid);
     x->pid = pid;
+    children++;
     x->fd = fds[0];
     x->started = x->noted = seconds_now();
     return 0;
@@ -286,6 +315,12 @@ int exec_process_start(exec_process *x, const char *what, const char *const *pha
     x->pool = core_pool;
     x->pid = -1;
     x->fd = -1;
+    if (!ledger) {
+        ledger = mmap(NULL, sizeof *ledger, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        ledger = ledger == MAP_FAILED ? NULL : ledger;
+    }
+    if (ledger && children == 0)
+        exec_ledger_measure(ledger);
     x->here = mmap(NULL, sizeof *x->here, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (x->here == MAP_FAILED) {
         x->here = NULL;
@@ -309,9 +344,9 @@ void exec_process_note(exec_process *x)
         return;
     x->noted = now;
     const exec_whereabouts *w = x->here;
-    fprintf(stderr, "mcmsim: %s has been running in exec mode for %.0f s: %s, %d kernels launched%s%s%s\n", x->what,
+    fprintf(stderr, "mcmsim: %s has been running in exec mode for %.0f s: %s, %d kernels launched%s%s%s%s\n", x->what,
             now - x->started, phase_name(x, w->phase), w->launches, w->kernel[0] ? " (last: '" : "", w->kernel,
-            w->kernel[0] ? "')" : "");
+            w->kernel[0] ? "')" : "", w->waiting ? "; waiting for the memory other points' arrays hold" : "");
 }
 
 /* Wait until the child answers or ends, saying every 10 s where it is. */
@@ -326,6 +361,15 @@ static void wait_for_child(exec_process *x)
     }
 }
 
+/* The child has ended (reaped): what it held in the ledger given back. */
+static void ended(exec_process *x)
+{
+    x->pid = -1;
+    children--;
+    if (ledger)
+        exec_ledger_give_back(ledger, x->here->admitted);
+}
+
 /* Reap the child; when it sent nothing whole, say why it ended. */
 static void reap(exec_process *x, int answered)
 {
@@ -333,7 +377,7 @@ static void reap(exec_process *x, int answered)
     while (waitpid(x->pid, &status, 0) < 0 && errno == EINTR)
         ;
     lifetime_unwatch(x->pid);
-    x->pid = -1;
+    ended(x);
     close(x->fd);
     x->fd = -1;
     if (answered)
@@ -363,10 +407,17 @@ kernel_dag *exec_process_finish(exec_process *x, exec_kernel_report **reports)
         *reports = NULL;
     wait_for_child(x);
     int status;
+    exec_race_cell cell;
     fail_clear();
-    kernel_dag *dag = receive(x->fd, x->what, reports, &status);
+    kernel_dag *dag = receive(x->fd, x->what, reports, &status, &cell);
     reap(x, dag || fail_message()[0]);
-    if (status == ANSWER_RACED && x->threads > 1) { /* the pair, named on one thread */
+    int again = status == ANSWER_RACED && x->threads > 1; /* the pair, met on one thread */
+    if (status == ANSWER_UNNAMED && !x->watching) {    /* its threads, named watching its cell */
+        x->watching = 1;
+        x->watched = cell;
+        again = 1;
+    }
+    if (again) {
         x->threads = 1;
         if (spawn(x) == 0)
             return exec_process_finish(x, reports);
@@ -377,8 +428,10 @@ kernel_dag *exec_process_finish(exec_process *x, exec_kernel_report **reports)
 
 void exec_process_abandon(exec_process *x)
 {
-    if (x->pid > 0)
+    if (x->pid > 0) {
         lifetime_kill(x->pid);
+        ended(x);
+    }
     x->pid = -1;
     if (x->fd >= 0)
         close(x->fd);

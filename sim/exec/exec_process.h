@@ -14,7 +14,10 @@
  * The child runs each launch on `threads` threads (exec_set_threads).
  * When a launch's blocks raced, seen by several threads, the parent runs
  * the program again on one thread, which names the pair as one core
- * does: the result, message included, is the same whatever the threads.
+ * does; and when a race met on one thread names its blocks and cell but
+ * not their threads (exec_race_pending), once more watching the cell,
+ * which names them: the result, message included, is the same whatever
+ * the threads.
  *
  * The child dies with the parent (lifetime.h); the parent reaps it.
  */
@@ -49,6 +52,8 @@ typedef struct exec_process {
     void *ctx;                  /* the body's (taken over: freed at the end) */
     machine m;
     int threads;
+    int watching;               /* the runs watch a race's cell, `watched` (exec_watch_race) */
+    exec_race_cell watched;
     int *pool;                  /* idle cores to borrow (exec_set_core_pool), or NULL */
     pid_t pid;
     int fd;

@@ -393,7 +393,7 @@ void mcm_set(gmem a, long i, word v)
                        (unsigned long long)v);
         return;
     }
-    a->cells[i] = v;
+    a->cells[i] = (mem_word)v;
 }
 
 word mcm_get(gmem a, long i) { return host_access(a, i, PHASE_CHECK, "mcm_get") ? a->cells[i] : 0; }
