@@ -953,14 +953,23 @@ static double launch_graph_touch_us(int sms)
  *                             builds it: the L1's latency on a dependent
  *                             chain, each SM's first read of the
  *                             coefficients from the L2)
- * (the last three write in[i] + 1 beside their value, hidden: below).
+ * (the last three write in[i] + 1 beside their value, hidden: below),
+ * and
+ *   alternate                 the touch kernel on a block per SM and on
+ *                             one block in turn (the first kernel on every
+ *                             SM): a boundary that cost what the kernel
+ *                             launched spans, or what the one before it
+ *                             spanned, gives the mean of the touch_card and
+ *                             touch_block slopes; one that cost the wider of
+ *                             the two, touch_card's (the case studies'
+ *                             grids shrink and grow from kernel to kernel)
  * Against the touch chain of the same grid: the slope is what the thing
  * adds to every kernel, chain_X_1 less the line at one kernel what it adds
  * to a graph's first.
  * Each chain's result is checked against the same steps on the host. */
 
 enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE, CHAIN_ARGS, CHAIN_SHARED, CHAIN_CODE,
-                   CHAIN_LOOP, CHAIN_HORNER };
+                   CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE };
 
 #define CHAIN_CODE_STEPS 1024
 #define CHAIN_HORNER_DEGREE 32
@@ -1058,6 +1067,8 @@ static void chain_launch(const chain *c, int step, cudaStream_t stream)
     uint32_t *out = step % 2 == 0 ? c->pong : c->ping;
     if (c->shape == CHAIN_TOUCH)
         touch_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_ALTERNATE)
+        touch_kernel<<<step % 2 == 0 ? c->blocks : 1, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_PAIR)
         pair_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_DEPENDENT)
@@ -1093,7 +1104,7 @@ static uint32_t chain_word_on_host(enum chain_shape shape, const uint32_t *in, s
 /* the host's version of step `step` of the chain */
 static void chain_step_on_host(const chain *c, int step)
 {
-    const size_t words = (size_t)c->blocks * 256;
+    const size_t words = c->shape == CHAIN_ALTERNATE && step % 2 == 1 ? 256 : (size_t)c->blocks * 256;
     const uint32_t *in = step % 2 == 0 ? c->h_ping : c->h_pong;
     uint32_t *out = step % 2 == 0 ? c->h_pong : c->h_ping;
     uint32_t sum = 0;
@@ -1176,8 +1187,9 @@ static void measure_chain(const char *name, enum chain_shape shape, unsigned blo
         double us = chain_graph_us(&c, k, REPLAYS);
         char row[64], how[200];
         snprintf(row, sizeof row, "chain_%s_%d", name, k);
-        snprintf(how, sizeof how, "a graph of %d kernels of the %s chain (%u block%s of 256 threads), "
-                 "median of %d replays", k, name, blocks, blocks > 1 ? "s" : "", REPLAYS);
+        snprintf(how, sizeof how, "a graph of %d kernels of the %s chain (%u block%s of 256 threads%s), "
+                 "median of %d replays", k, name, blocks, blocks > 1 ? "s" : "",
+                 shape == CHAIN_ALTERNATE ? " and 1 block in turn" : "", REPLAYS);
         print_row(row, us, "us", how);
         sx += k; sy += us; sxx += (double)k * k; sxy += k * us;
     }
@@ -1210,6 +1222,7 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
     measure_chain("code_card", CHAIN_CODE, (unsigned)sms, rng);
     measure_chain("loop_card", CHAIN_LOOP, (unsigned)sms, rng);
     measure_chain("horner_card", CHAIN_HORNER, (unsigned)sms, rng);
+    measure_chain("alternate_card", CHAIN_ALTERNATE, (unsigned)sms, rng);
 }
 
 /* ---- global-memory throughput ------------------------------------------- */
