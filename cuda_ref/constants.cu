@@ -928,9 +928,52 @@ static double launch_graph_touch_us(int sms)
  *                             with a barrier after each of its 8 levels,
  *                             out[t] = in[t] + sum + 1 (read, reduce with
  *                             barriers, write)
+ * and, one block per SM, what a kernel written once (mcm_kernel_cuda.cuh)
+ * has that the touch kernel has not, one thing at a time:
+ *   args                      the touch kernel with its two arrays inside
+ *                             one argument of 96 bytes passed by value, as
+ *                             a kernel written once takes its arrays (gmem
+ *                             structs) and its step count
+ *   shared                    the touch kernel launched with 1 KiB of
+ *                             dynamic shared memory it does not use (the
+ *                             launches of user-matvec and user-jacobi ask
+ *                             for some)
+ *   code                      x after CHAIN_CODE_STEPS steps x = x*x + j
+ *                             from x = in[i] + 1, unrolled: 16
+ *                             KiB of straight-line code, each instruction
+ *                             run once a kernel (its first kernel finds the
+ *                             code in no instruction cache)
+ *   loop                      the same steps in a loop of a few
+ *                             instructions (#pragma unroll 1): the same
+ *                             work from a few cache lines of code
+ *   horner                    Horner's rule at x = in[i], degree
+ *                             CHAIN_HORNER_DEGREE, every thread reading the
+ *                             same coefficient in[j] at each step
+ *                             (user-horner's kernel, its loop as nvcc
+ *                             builds it: the L1's latency on a dependent
+ *                             chain, each SM's first read of the
+ *                             coefficients from the L2)
+ * (the last three write in[i] + 1 beside their value, hidden: below),
+ * and
+ *   alternate                 the touch kernel on a block per SM and on
+ *                             one block in turn (the first kernel on every
+ *                             SM): a boundary that cost what the kernel
+ *                             launched spans, or what the one before it
+ *                             spanned, gives the mean of the touch_card and
+ *                             touch_block slopes; one that cost the wider of
+ *                             the two, touch_card's (the case studies'
+ *                             grids shrink and grow from kernel to kernel)
+ * Against the touch chain of the same grid: the slope is what the thing
+ * adds to every kernel, chain_X_1 less the line at one kernel what it adds
+ * to a graph's first.
  * Each chain's result is checked against the same steps on the host. */
 
-enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE };
+enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE, CHAIN_ARGS, CHAIN_SHARED, CHAIN_CODE,
+                   CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE };
+
+#define CHAIN_CODE_STEPS 1024
+#define CHAIN_HORNER_DEGREE 32
+#define CHAIN_SHARED_BYTES 1024
 
 __global__ void pair_kernel(const uint32_t *in, uint32_t *out)
 {
@@ -959,6 +1002,57 @@ __global__ void reduce_kernel(const uint32_t *in, uint32_t *out)
     out[t] = v + s[0] + 1u;
 }
 
+/* the touch kernel's two arrays as a kernel written once gets them: inside
+ * one argument passed by value (96 bytes), beside a step count */
+typedef struct touch_args {
+    const uint32_t *in;
+    long in_size;
+    int in_id;
+    uint32_t *out;
+    long out_size;
+    int out_id;
+    long spare[6];
+} touch_args;
+
+__global__ void args_kernel(touch_args a, int steps)
+{
+    (void)steps;
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    a.out[i] = a.in[i] + 1u;
+}
+
+/* The code, loop and horner kernels compute their value in full, but
+ * write in[i] + 1 + (value & hide), hide = 0 at run time: the compiler
+ * cannot drop the work, and the host follows each step as a touch. */
+__global__ void code_kernel(const uint32_t *in, uint32_t *out, uint32_t hide)
+{
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t x = in[i] + 1u;
+#pragma unroll
+    for (uint32_t j = 0; j < CHAIN_CODE_STEPS; j++)
+        x = x * x + j;
+    out[i] = in[i] + 1u + (x & hide);
+}
+
+__global__ void loop_kernel(const uint32_t *in, uint32_t *out, uint32_t hide)
+{
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t x = in[i] + 1u;
+#pragma unroll 1
+    for (uint32_t j = 0; j < CHAIN_CODE_STEPS; j++)
+        x = x * x + j;
+    out[i] = in[i] + 1u + (x & hide);
+}
+
+__global__ void horner_kernel(const uint32_t *in, uint32_t *out, int degree, uint32_t hide)
+{
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t x = in[i], acc = 0;
+    for (int j = degree; j >= 0; j--)
+        acc = acc * x + in[j];
+    out[i] = x + 1u + (acc & hide);
+}
+
 typedef struct chain {
     const char *name;
     enum chain_shape shape;
@@ -973,28 +1067,51 @@ static void chain_launch(const chain *c, int step, cudaStream_t stream)
     uint32_t *out = step % 2 == 0 ? c->pong : c->ping;
     if (c->shape == CHAIN_TOUCH)
         touch_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_ALTERNATE)
+        touch_kernel<<<step % 2 == 0 ? c->blocks : 1, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_PAIR)
         pair_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_DEPENDENT)
         dependent_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
-    else
+    else if (c->shape == CHAIN_REDUCE)
         reduce_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_ARGS) {
+        const long words = (long)c->blocks * 256;
+        touch_args a = {in, words, 1, out, words, 2, {0, 0, 0, 0, 0, 0}};
+        args_kernel<<<c->blocks, 256, 0, stream>>>(a, 1);
+    } else if (c->shape == CHAIN_SHARED)
+        touch_kernel<<<c->blocks, 256, CHAIN_SHARED_BYTES, stream>>>(in, out);
+    else if (c->shape == CHAIN_CODE)
+        code_kernel<<<c->blocks, 256, 0, stream>>>(in, out, 0u);
+    else if (c->shape == CHAIN_LOOP)
+        loop_kernel<<<c->blocks, 256, 0, stream>>>(in, out, 0u);
+    else
+        horner_kernel<<<c->blocks, 256, 0, stream>>>(in, out, CHAIN_HORNER_DEGREE, 0u);
+}
+
+/* word i of a step's output on the host, from its input (`sum`: the
+ * reduce chain's sum of the input) */
+static uint32_t chain_word_on_host(enum chain_shape shape, const uint32_t *in, size_t i, uint32_t sum)
+{
+    switch (shape) {
+    case CHAIN_PAIR: return in[i] + in[(i + 128) & 255] + 1u;
+    case CHAIN_DEPENDENT: return in[in[i] & 255] + 1u;
+    case CHAIN_REDUCE: return in[i] + sum + 1u;
+    default: return in[i] + 1u; /* touch, args, shared; code, loop and horner hide their value */
+    }
 }
 
 /* the host's version of step `step` of the chain */
 static void chain_step_on_host(const chain *c, int step)
 {
-    const size_t words = (size_t)c->blocks * 256;
+    const size_t words = c->shape == CHAIN_ALTERNATE && step % 2 == 1 ? 256 : (size_t)c->blocks * 256;
     const uint32_t *in = step % 2 == 0 ? c->h_ping : c->h_pong;
     uint32_t *out = step % 2 == 0 ? c->h_pong : c->h_ping;
     uint32_t sum = 0;
     for (size_t i = 0; i < words && c->shape == CHAIN_REDUCE; i++)
         sum += in[i];
     for (size_t i = 0; i < words; i++)
-        out[i] = c->shape == CHAIN_TOUCH ? in[i] + 1u
-                 : c->shape == CHAIN_PAIR ? in[i] + in[(i + 128) & 255] + 1u
-                 : c->shape == CHAIN_DEPENDENT ? in[in[i] & 255] + 1u
-                                          : in[i] + sum + 1u;
+        out[i] = chain_word_on_host(c->shape, in, i, sum);
 }
 
 /* a graph of k kernels of the chain, the host following each replay */
@@ -1070,8 +1187,9 @@ static void measure_chain(const char *name, enum chain_shape shape, unsigned blo
         double us = chain_graph_us(&c, k, REPLAYS);
         char row[64], how[200];
         snprintf(row, sizeof row, "chain_%s_%d", name, k);
-        snprintf(how, sizeof how, "a graph of %d kernels of the %s chain (%u block%s of 256 threads), "
-                 "median of %d replays", k, name, blocks, blocks > 1 ? "s" : "", REPLAYS);
+        snprintf(how, sizeof how, "a graph of %d kernels of the %s chain (%u block%s of 256 threads%s), "
+                 "median of %d replays", k, name, blocks, blocks > 1 ? "s" : "",
+                 shape == CHAIN_ALTERNATE ? " and 1 block in turn" : "", REPLAYS);
         print_row(row, us, "us", how);
         sx += k; sy += us; sxx += (double)k * k; sxy += k * us;
     }
@@ -1099,6 +1217,12 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
     measure_chain("pair_block", CHAIN_PAIR, 1, rng);
     measure_chain("dependent_block", CHAIN_DEPENDENT, 1, rng);
     measure_chain("reduce_block", CHAIN_REDUCE, 1, rng);
+    measure_chain("args_card", CHAIN_ARGS, (unsigned)sms, rng);
+    measure_chain("shared_card", CHAIN_SHARED, (unsigned)sms, rng);
+    measure_chain("code_card", CHAIN_CODE, (unsigned)sms, rng);
+    measure_chain("loop_card", CHAIN_LOOP, (unsigned)sms, rng);
+    measure_chain("horner_card", CHAIN_HORNER, (unsigned)sms, rng);
+    measure_chain("alternate_card", CHAIN_ALTERNATE, (unsigned)sms, rng);
 }
 
 /* ---- global-memory throughput ------------------------------------------- */

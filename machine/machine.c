@@ -67,6 +67,13 @@ double machine_launch_latency(const machine *m)
     return m->launch == LAUNCH_GRAPH ? m->graph_launch_latency : m->launch_latency;
 }
 
+double machine_kernel_launch_latency(const machine *m, long blocks)
+{
+    long spanned = blocks < m->p ? blocks : m->p;
+    double per_sm = m->launch == LAUNCH_GRAPH && spanned > 1 ? m->graph_launch_per_sm * (double)(spanned - 1) : 0;
+    return machine_launch_latency(m) + per_sm;
+}
+
 double machine_start_latency(const machine *m)
 {
     return m->launch == LAUNCH_GRAPH ? m->graph_start_latency : 0;
@@ -162,6 +169,7 @@ static const field fields[] = {
     CHOICE("launch", launch, launches),
     NUMBER("graph_launch_latency", graph_launch_latency, 0),
     NUMBER("graph_start_latency", graph_start_latency, 0),
+    NUMBER("graph_launch_per_sm", graph_launch_per_sm, 0),
 };
 enum { N_FIELDS = sizeof fields / sizeof fields[0] };
 
@@ -415,7 +423,9 @@ static int validate_dmm_umm(const machine *m)
                                    m->u_dram_request != 0 || m->l2_partitions != 1
                                ? "l1_words"
                            : m->read_latency != 0 || m->read_latency_dram != 0 ? "read_latency"
-                           : m->graph_launch_latency != 0 || m->graph_start_latency != 0 || m->launch != LAUNCH_STREAM ? "launch"
+                           : m->graph_launch_latency != 0 || m->graph_start_latency != 0 || m->graph_launch_per_sm != 0 ||
+                                   m->launch != LAUNCH_STREAM
+                               ? "launch"
                                                      : NULL;
     if (mcm_only)
         return fail("machine '%s': '%s' is an MCM setting, but this is a %s machine (kind = \"%s\": "
@@ -469,6 +479,7 @@ static int validate_card(const machine *m)
         {"u_dram_request", m->u_dram_request},
         {"read_latency", m->read_latency}, {"read_latency_dram", m->read_latency_dram},
         {"graph_launch_latency", m->graph_launch_latency}, {"graph_start_latency", m->graph_start_latency},
+        {"graph_launch_per_sm", m->graph_launch_per_sm},
     };
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
         if (!(rates[i].v >= 0))

@@ -112,13 +112,18 @@
  *   launch             "stream" (launch_latency per kernel) or "graph"
  *                      (graph_launch_latency per kernel: the program is
  *                      replayed as a CUDA graph; graph_start_latency
- *                      once, before its first kernels).
+ *                      once, before its first kernels);
+ *   graph_launch_per_sm with launch = "graph": cycles more per kernel for
+ *                      each SM beyond the first that its grid spans,
+ *                      min(blocks, p) − 1 (0: the same for any grid).
  * The card-wide channel is the `shared` policy with `bandwidth`.
  *
  * Measured constant (validate/data/CARD/SESSION/constants.csv) -> key:
  *   SM clock                                   -> clock_hz
  *   kernel launch, back to back                -> launch_latency (cycles)
  *   dependent kernel inside a CUDA graph       -> graph_launch_latency
+ *   the same, a grid on every SM against one
+ *     block, per SM                            -> graph_launch_per_sm
  *   a graph of one kernel, beyond the kernel   -> graph_start_latency
  *   an SM's blocks one after the other, steady -> block_retire
  *   one block per SM at a time, end to end,
@@ -250,6 +255,7 @@ typedef struct machine {
     double read_latency, read_latency_dram; /* cycles before a block's first word arrives; 0 = the MCM */
     double graph_launch_latency; /* cycles per kernel launched inside a graph */
     double graph_start_latency;  /* cycles before a graph's first kernels, once per run */
+    double graph_launch_per_sm;  /* cycles more per kernel in a graph, per SM beyond the first its grid spans */
     launch_mode launch;    /* which launch latency applies: stream (default) or graph */
     int block_by_block;    /* 1: no waves (engine.c), not a run-file key: --block-by-block */
     int sharing_by_simgrid; /* 1: resident blocks, and transfers under `shared`, as SimGrid
@@ -311,6 +317,10 @@ int machine_caches(const machine *m);
 /* The cycles between a kernel's release and its launch: launch_latency,
  * or graph_launch_latency when launch = "graph". */
 double machine_launch_latency(const machine *m);
+/* The same for a kernel of `blocks` blocks: with launch = "graph", plus
+ * graph_launch_per_sm for each SM beyond the first that its grid spans,
+ * min(blocks, p) − 1. */
+double machine_kernel_launch_latency(const machine *m, long blocks);
 /* The cycles before the first kernels of a run may launch, once:
  * graph_start_latency when launch = "graph", else 0. */
 double machine_start_latency(const machine *m);

@@ -457,6 +457,35 @@ Test(card, graph_and_stream_launches)
     kernel_dag_free(dag);
 }
 
+Test(card, a_graphs_kernel_launches_later_the_more_sms_its_grid_spans)
+{
+    /* graph_launch_per_sm = 3 on p = 4 SMs: a kernel of 1 block launches
+     * after graph_launch_latency, one of 2 blocks 3 cycles later, one of
+     * 4 or of 9 blocks (every SM) 9 cycles later; a stream ignores it */
+    machine m = test_machine(4, 1);
+    m.launch = LAUNCH_GRAPH;
+    m.graph_launch_latency = 7;
+    m.graph_launch_per_sm = 3;
+    cr_expect_eq(machine_kernel_launch_latency(&m, 1), 7);
+    cr_expect_eq(machine_kernel_launch_latency(&m, 2), 7 + 3);
+    cr_expect_eq(machine_kernel_launch_latency(&m, 4), 7 + 9);
+    cr_expect_eq(machine_kernel_launch_latency(&m, 9), 7 + 9, "at most p SMs");
+    /* a chain of a kernel of 1 block and one of 9 (span 10, nothing read):
+     * 7 + 10, then 16 + 3 waves of 10 */
+    kernel_dag *dag = kernel_dag_new("spans");
+    kernel one = test_kernel("one", 1, 32, 10, 0, 0), wide = test_kernel("wide", 9, 32, 10, 0, 0);
+    kernel_dag_chain(dag, &one);
+    kernel_dag_chain(dag, &wide);
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 7 + 10 + 16 + 3 * 10);
+    cr_expect_eq(r.launch_term, 2 * 16, "a bound: every kernel at the widest grid's launch");
+    sim_result_free(&r);
+    m.launch = LAUNCH_STREAM;
+    m.launch_latency = 100;
+    cr_expect_eq(machine_kernel_launch_latency(&m, 9), 100, "a stream's launch is the same for any grid");
+    kernel_dag_free(dag);
+}
+
 /* ---- keys --------------------------------------------------------------- */
 
 Test(card, machine_keys_by_name)
@@ -805,16 +834,20 @@ Test(card, machine_from_the_h100_reference_session)
     cr_assert(newest >= 0);
     machine base = test_preset("h100"), m;
     cr_assert_eq(card_machine(&s[newest], NULL, &base, &m), 0, "%s", fail_message());
-    double mhz, touch, u, l2_load, dram_load;
+    double mhz, touch, u, l2_load, dram_load, touch_card, add;
     cr_assert_eq(card_constant(&s[newest], "sm_clock_measured", &mhz), 0);
-    cr_assert_eq(card_constant(&s[newest], "launch_graph_touch", &touch), 0);
+    cr_assert_eq(card_constant(&s[newest], "chain_touch_block_per_kernel", &touch), 0);
+    cr_assert_eq(card_constant(&s[newest], "chain_touch_card_per_kernel", &touch_card), 0);
+    cr_assert_eq(card_constant(&s[newest], "op_latency", &add), 0);
     cr_assert_eq(card_constant(&s[newest], "l2_load_latency", &l2_load), 0);
     cr_assert_eq(card_constant(&s[newest], "dram_load_latency", &dram_load), 0);
     cr_assert_eq(card_constant(&s[newest], "U_l2_all_sms", &u), 0);
     cr_expect_eq(m.p, 132);
     cr_expect_float_eq(m.clock_hz, mhz * 1e6, 1e-9 * m.clock_hz);
-    cr_expect_float_eq(m.graph_launch_latency, touch * mhz - l2_load, 1e-9 * m.graph_launch_latency,
-                       "µs -> cycles, less the load its blocks now pay as read_latency");
+    cr_expect_float_eq(m.graph_launch_latency, touch * mhz - (l2_load + m.block_dispatch + 2 * 256 * u + add),
+                       1e-9 * m.graph_launch_latency, "µs -> cycles, less what the engine charges the chain's block");
+    cr_expect_float_eq(m.graph_launch_per_sm, (touch_card - touch) * mhz / 131, 1e-9 * m.graph_launch_per_sm,
+                       "the card-wide chain's kernel beyond the one block's, per SM beyond the first");
     cr_expect_eq(m.read_latency, l2_load);
     cr_expect_eq(m.read_latency_dram, dram_load);
     cr_expect_eq(m.u, u);
@@ -830,6 +863,58 @@ Test(card, machine_from_the_h100_reference_session)
     cr_expect(m.block_dispatch > 0, "a block alone takes longer than the SM's steady rate");
     cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
     sessions_free(s, n);
+}
+
+/* Cycles per kernel of a graph of touch kernels (constants.cu's chains:
+ * `blocks` blocks of 256 threads, each thread reading a word and writing
+ * one) on machine m: T(32 kernels) − T(1 kernel), over 31. */
+static double touch_chain_cycles_per_kernel(const machine *card, long blocks)
+{
+    machine m = *card;
+    m.launch = LAUNCH_GRAPH;
+    double T[2];
+    for (int i = 0; i < 2; i++) {
+        kernel_dag *dag = kernel_dag_new("touch chain");
+        for (int k = 0; k < (i ? 32 : 1); k++) {
+            kernel touch = test_kernel("touch", blocks, 256, 1, 1, 1);
+            kernel_dag_chain(dag, &touch);
+        }
+        sim_result r = simulate(dag, &m);
+        T[i] = r.T;
+        sim_result_free(&r);
+        kernel_dag_free(dag);
+    }
+    return (T[1] - T[0]) / 31;
+}
+
+Test(card, each_cards_machine_reproduces_its_sessions_touch_chains)
+{
+    /* The chains of one block and of a block on every SM (graphs of 1 to 32
+     * kernels, timed as the cases are): on each card's reference machine a
+     * graph's kernel costs what the chain's line says, the engine charging
+     * the block what card.c takes off the measured time. */
+    cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
+    session *h100, *h200;
+    int n100, n200;
+    cr_assert_eq(sessions_load("h100", &h100, &n100), 0, "%s", fail_message());
+    cr_assert_eq(sessions_load("h200", &h200, &n200), 0, "%s", fail_message());
+    const session *ref100 = &h100[sessions_reference(h100, n100)], *ref200 = &h200[sessions_reference(h200, n200)];
+    const struct { const session *s, *other; const char *base; } cards[] = {
+        {ref100, NULL, "h100"}, {ref200, ref100, "h200"}};
+    for (int c = 0; c < 2; c++) {
+        machine base = test_preset(cards[c].base), m;
+        cr_assert_eq(card_machine(cards[c].s, cards[c].other, &base, &m), 0, "%s", fail_message());
+        double mhz, one_block, card_wide;
+        cr_assert_eq(card_constant(cards[c].s, "sm_clock_measured", &mhz), 0);
+        cr_assert_eq(card_constant(cards[c].s, "chain_touch_block_per_kernel", &one_block), 0);
+        cr_assert_eq(card_constant(cards[c].s, "chain_touch_card_per_kernel", &card_wide), 0);
+        cr_expect_float_eq(touch_chain_cycles_per_kernel(&m, 1), one_block * mhz, 1e-9 * one_block * mhz,
+                           "%s: a kernel of one block", cards[c].s->dir);
+        cr_expect_float_eq(touch_chain_cycles_per_kernel(&m, m.p), card_wide * mhz, 1e-9 * card_wide * mhz,
+                           "%s: a kernel of a block on every SM", cards[c].s->dir);
+    }
+    sessions_free(h100, n100);
+    sessions_free(h200, n200);
 }
 
 /* A copy of the H100's reference session in a fresh folder, one of its

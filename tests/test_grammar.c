@@ -108,6 +108,7 @@ static const row rows[] = {
     {MACHINE, "launch", NOT_STRING, "\"bus\"", NULL},
     {MACHINE, "graph_launch_latency", NOT_NUMBER, "-1", NULL},
     {MACHINE, "graph_start_latency", NOT_NUMBER, "99999999999999999999", NULL},
+    {MACHINE, "graph_launch_per_sm", NOT_NUMBER, "-1", NULL},
     /* the program group */
     {PROGRAM, "name", NOT_STRING, "LONG", NULL},
     {PROGRAM, "params", NOT_GROUP, "{ n = 9007199254740993; }", "param"},

@@ -14,6 +14,14 @@
  * measure them; so are the caches of exec mode (l1_words and the keys
  * that come with it: sim/exec/cache.h), all together, unless the session
  * measured every one of their constants.
+ *
+ * A graph's kernel boundary is read from the chains of touch kernels
+ * (constants.cu, graphs of 1 to 32 kernels timed as the cases are): the
+ * chain of one block gives graph_launch_latency, less what the engine
+ * charges that block, so that the machine reproduces the chain's cost per
+ * kernel; the chain of a block on every SM gives graph_launch_per_sm, its
+ * excess over the first spread over the SMs beyond the first
+ * (tests/test_card.c simulates both chains on each card's machine).
  */
 #include "card.h"
 #include "fail.h"
@@ -30,7 +38,8 @@ typedef enum {
     US_TO_CYCLES,   /* microseconds -> cycles at the measured clock */
     NS_TO_CYCLES,   /* nanoseconds -> cycles */
     BYTES_TO_WORDS, /* bytes -> 4-byte words */
-    US_TO_CYCLES_LESS_L2_LOAD, /* microseconds -> cycles, less l2_load_latency (cycles) */
+    US_TO_CYCLES_LESS_TOUCH_BLOCK, /* microseconds -> cycles, less what the model charges a touch block */
+    US_PER_SM_BEYOND_ONE_BLOCK,    /* microseconds -> cycles, less chain_touch_block_per_kernel, per SM beyond one */
     NS_TO_CYCLES_LESS_STEADY,  /* nanoseconds -> cycles, less block_dispatch_steady */
     CARD_RATE_TO_U,            /* words per cycle, whole card -> cycles per word per SM */
     SECTOR_RATE_TO_U,          /* sectors per cycle, whole card -> cycles per word of them per SM */
@@ -58,15 +67,19 @@ static const term TERMS[] = {
     {"p", "sm_count", AS_IS, "streaming multiprocessors", REFUSED},
     {"clock_hz", "sm_clock_measured", MHZ_TO_HZ, "SM clock under load", REFUSED},
     {"launch_latency", "launch_latency", US_TO_CYCLES, "back-to-back kernel launches from the host, per launch", REFUSED},
-    {"graph_launch_latency", "launch_graph_touch", US_TO_CYCLES_LESS_L2_LOAD,
-     "dependent kernels (one word per thread, every SM) replayed from a CUDA graph, per kernel, "
-     "less the L2 load latency that read_latency charges their blocks", REFUSED},
     {"graph_start_latency", "graph_start", US_TO_CYCLES,
      "a graph's start beyond its kernels (a graph of one empty kernel minus the per-kernel launch)", REFUSED},
     {"block_dispatch", "block_turnaround", NS_TO_CYCLES_LESS_STEADY,
      "a block's own delay in its slot: one empty block per SM at a time, end to end, less block_retire", BORROWED},
     {"block_retire", "block_dispatch_steady", NS_TO_CYCLES,
      "an SM retiring its blocks one after the other: 256 empty blocks per SM against 64, per block", BORROWED},
+    {"graph_launch_latency", "chain_touch_block_per_kernel", US_TO_CYCLES_LESS_TOUCH_BLOCK,
+     "graphs of 1 to 32 dependent kernels of one block of 256 threads (one word per thread), timed as the "
+     "cases are, per kernel, less what the model charges that block (read_latency, block_dispatch, its "
+     "word read and written at u, one plain operation)", REFUSED},
+    {"graph_launch_per_sm", "chain_touch_card_per_kernel", US_PER_SM_BEYOND_ONE_BLOCK,
+     "the same kernels with one block on every SM, per kernel, less the one block's, per SM beyond the first",
+     OFF},
     {"u", "U_l2_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from L2", REFUSED},
     {"u_dram", "U_dram_all_sms", AS_IS, "cycles per word per SM, all SMs streaming from DRAM", REFUSED},
     {"u_dram_unaligned", "gmem_rmw_shift4_card", CARD_RATE_TO_U,
@@ -206,8 +219,22 @@ static int other_constant(const session *s, const char *name, double *value)
     return found;
 }
 
-/* The value of term t in the key's unit; -1 when the session lacks it. */
-static int term_value(const session *s, const term *t, double mhz, double *out)
+static int term_from(const session *s, const session *other, const term *t, double *out, const session **from);
+
+/* The machine's block_dispatch from session s (or borrowed from `other`,
+ * as the block_dispatch term is); -1 when neither has it. */
+static int block_dispatch_cycles(const session *s, const session *other, double *out)
+{
+    const session *from;
+    for (int i = 0; i < N_TERMS; i++)
+        if (strcmp(TERMS[i].key, "block_dispatch") == 0)
+            return term_from(s, other, &TERMS[i], out, &from);
+    return -1;
+}
+
+/* The value of term t in the key's unit; -1 when the session lacks it.
+ * `other`: the session a borrowed term of the machine comes from (or NULL). */
+static int term_value(const session *s, const session *other, const term *t, double mhz, double *out)
 {
     double c;
     if (card_constant(s, t->constant, &c) < 0 && other_constant(s, t->constant, &c) < 0)
@@ -218,11 +245,23 @@ static int term_value(const session *s, const term *t, double mhz, double *out)
     case US_TO_CYCLES: *out = c * mhz; break;
     case NS_TO_CYCLES: *out = c * mhz / 1e3; break;
     case BYTES_TO_WORDS: *out = floor(c / 4); break;
-    case US_TO_CYCLES_LESS_L2_LOAD: {
-        double l2;
-        if (card_constant(s, "l2_load_latency", &l2) < 0)
+    case US_TO_CYCLES_LESS_TOUCH_BLOCK: {
+        /* the chain's block as the engine charges it alone on its SM: the
+         * L2's latency, the block's own delay, 256 words read and 256
+         * written at the L2's rate, one addition */
+        double l2, dispatch, u, add;
+        if (card_constant(s, "l2_load_latency", &l2) < 0 || block_dispatch_cycles(s, other, &dispatch) < 0 ||
+            card_constant(s, "U_l2_all_sms", &u) < 0 || card_constant(s, "op_latency", &add) < 0)
             return -1;
-        *out = c * mhz - l2;
+        *out = c * mhz - (l2 + dispatch + 2 * 256 * u + add);
+        break;
+    }
+    case US_PER_SM_BEYOND_ONE_BLOCK: {
+        double one_block, sms;
+        if (card_constant(s, "chain_touch_block_per_kernel", &one_block) < 0 ||
+            card_constant(s, "sm_count", &sms) < 0 || !(sms > 1))
+            return -1;
+        *out = fmax(0, (c - one_block) * mhz / (sms - 1)); /* a grid over more SMs never launches sooner */
         break;
     }
     case PER_WARP: *out = c / 32; break;
@@ -253,12 +292,12 @@ static int term_from(const session *s, const session *other, const term *t, doub
 {
     double mhz;
     *from = s;
-    if (card_constant(s, "sm_clock_measured", &mhz) == 0 && term_value(s, t, mhz, out) == 0)
+    if (card_constant(s, "sm_clock_measured", &mhz) == 0 && term_value(s, other, t, mhz, out) == 0)
         return 0;
     *from = other;
     if (t->absent != BORROWED || !other || card_constant(other, "sm_clock_measured", &mhz) < 0)
         return -1;
-    return term_value(other, t, mhz, out);
+    return term_value(other, NULL, t, mhz, out);
 }
 
 /* The session measured every constant of the CACHES terms of `table`. */
@@ -268,7 +307,7 @@ static int caches_measured(const session *s, const term *table, int n)
     if (card_constant(s, "sm_clock_measured", &mhz) < 0)
         return 0;
     for (int i = 0; i < n; i++)
-        if (table[i].absent == CACHES && term_value(s, &table[i], mhz, &v) < 0)
+        if (table[i].absent == CACHES && term_value(s, NULL, &table[i], mhz, &v) < 0)
             return 0;
     return 1;
 }

@@ -66,7 +66,10 @@ static void text_one(FILE *out, const run_point *pt)
             r->bound_corollary1, c->N, c->K, c->L_kernels, c->C);
     if (r->launch_term > 0)
         fprintf(out, "  launch latency       %16.0f cycles  L·%s, beyond the model\n", r->launch_term,
-                m->launch == LAUNCH_GRAPH ? "graph_launch_latency + graph_start_latency" : "launch_latency");
+                m->launch != LAUNCH_GRAPH      ? "launch_latency"
+                : m->graph_launch_per_sm > 0   ? "(graph_launch_latency + graph_launch_per_sm for the widest grid's "
+                                                 "SMs beyond the first) + graph_start_latency, at most"
+                                               : "graph_launch_latency + graph_start_latency");
     fprintf(out, "\n  work W = %.0f   span S = %.0f   overhead O = %.0f\n", c->W, c->S, c->O);
     fprintf(out, "  N = %.0f blocks   L = %d kernels (%d edges)   C = %g cycles   K = %.0f blocks\n",
             c->N, c->L_kernels, c->L_edges, c->C, c->K);

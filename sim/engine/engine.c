@@ -106,8 +106,11 @@ int has_launcher(const machine *m)
 }
 
 /* Kernel k's predecessors are all done: ready now, or queued for the host
- * CPU's launch, each launch_latency cycles after its release or after the
- * graph's start, which is later (releases come in time order: a FIFO). */
+ * CPU's launch, each its launch latency (machine_kernel_launch_latency:
+ * in a graph, longer for a grid over more SMs) after its release or after
+ * the graph's start, which is later.  Launches leave the queue in the
+ * order of their releases (a FIFO): one due earlier behind one due later
+ * waits for it, as a graph's kernels launch in order. */
 void release(int k)
 {
     if (!has_launcher(S.m)) {
@@ -122,7 +125,8 @@ void release(int k)
 
 double launch_due(int k)
 {
-    return fmax(S.release_time[k], machine_start_latency(S.m)) + machine_launch_latency(S.m);
+    return fmax(S.release_time[k], machine_start_latency(S.m)) +
+           machine_kernel_launch_latency(S.m, S.dag->kernels[k].blocks);
 }
 
 static int pick_ready_slot(void)

@@ -26,7 +26,7 @@ typedef struct sim_result {
     dag_costs costs;          /* W, O, N, C as executed; S, L, K from the DAG */
     double bound_theorem1;    /* (N/P + L)·C */
     double bound_corollary1;  /* (N/K + L)·C */
-    double launch_term;       /* L·launch_latency, added to the checked bound */
+    double launch_term;       /* L·(the widest grid's launch latency) + the graph's start, added to the checked bound */
     double utilization;       /* busy SM-cycles / (P·T) */
     int n_kernels;
     kernel_times *kernels;    /* per kernel, in DAG order */

@@ -118,12 +118,17 @@ static int receive(int fd, const kernel_dag *dag, const machine *m, sim_result *
 
 static void sim_job_release(sim_job *job);
 
-static void add_bounds(const machine *m, sim_result *r)
+/* The launch term: L kernels, each at most the launch latency of the
+ * program's widest grid, and the graph's start. */
+static void add_bounds(const kernel_dag *dag, const machine *m, sim_result *r)
 {
     const dag_costs *c = &r->costs;
     r->bound_theorem1 = (c->N / m->p + c->L_kernels) * c->C;
     r->bound_corollary1 = c->K > 0 ? (c->N / c->K + c->L_kernels) * c->C : 0;
-    r->launch_term = c->L_kernels * machine_launch_latency(m) + machine_start_latency(m);
+    long widest = 1;
+    for (int i = 0; i < dag->n; i++)
+        widest = dag->kernels[i].blocks > widest ? dag->kernels[i].blocks : widest;
+    r->launch_term = c->L_kernels * machine_kernel_launch_latency(m, widest) + machine_start_latency(m);
     double busy = 0;
     for (int i = 0; i < m->p; i++)
         busy += r->sm_busy[i];
@@ -322,7 +327,7 @@ int sim_finish(sim_job *job)
         fail("internal error: %.0f blocks executed, but the program has %.0f", executed.N, job->analysed.N);
         goto failed;
     }
-    add_bounds(m, out);
+    add_bounds(dag, m, out);
     if (check_theorem1(dag, m, out) < 0 || check_time_split(dag, m, out) < 0)
         goto failed;
     sim_job_release(job);
