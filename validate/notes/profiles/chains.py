@@ -5,7 +5,9 @@
 # (the mean of the readings before and after): the graph of one kernel and
 # the cost per kernel (the least-squares slope, as constants.cu takes it).
 # Chains no session measured yet print the model's line alone.
-#   python3 validate/notes/profiles/chains.py [build/mcmsim]
+#   [CHAINS_H100=h100/S] [CHAINS_H200=h200/S] python3 validate/notes/profiles/chains.py [build/mcmsim]
+# (the sessions default to h100/2026-11-26g and h200/2026-11-26f, the first H200
+# session with every chain; chains-model.txt is of h200/2026-11-26b, before them)
 import csv, subprocess, sys, os
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../..'))
 MC = sys.argv[1] if len(sys.argv) > 1 else 'build/mcmsim'
@@ -18,7 +20,9 @@ chains = [('touch_card', 0, 132), ('touch_half', 0, 66), ('touch_16', 0, 16), ('
           ('pair_block', 1, 1), ('dependent_block', 2, 1), ('reduce_block', 3, 1),
           ('args_card', 4, 132), ('shared_card', 5, 132), ('code_card', 6, 132), ('loop_card', 7, 132), ('horner_card', 8, 132)]
 extra = sys.argv[2:]
-for mach, sess in [('h100', 'h100/2026-11-26g'), ('h100-code', 'h100/2026-11-26g'), ('h200', 'h200/2026-11-26b'), ('h200-code', 'h200/2026-11-26b')]:
+S100 = os.environ.get('CHAINS_H100', 'h100/2026-11-26g')
+S200 = os.environ.get('CHAINS_H200', 'h200/2026-11-26f')
+for mach, sess in [('h100', S100), ('h100-code', S100), ('h200', S200), ('h200-code', S200)]:
     c = consts('validate/data/' + sess); clk = c['sm_clock_measured']
     print('== %s (%s)  %-16s %7s %7s %6s | %7s %7s %6s' % (mach, sess, 'chain', 'card1', 'sim1', 'err%', 'cardk', 'simk', 'err%'))
     for name, shape, b in chains:
