@@ -25,7 +25,9 @@
  *    case study's within the budget (code_costs_estimate) or counted for
  *    the check below, the others named in the report; into sets a-code,
  *    b-code, c-code; and the counted instructions against Nsight
- *    Compute's.
+ *    Compute's.  Their exec processes run while step 3's sets are
+ *    simulated, as many at once as there are cores beside the
+ *    simulations (user_dags).
  * 5. Write validate/report/REPORT.md (outputs.c, write_report: its
  *    headline first, the targets case by case, every point simulated
  *    against measured (scatter.png), the conclusions and what each case
@@ -600,8 +602,8 @@ static int set_simulate(validation *v, const validation *earlier, int n_earlier,
     s.job = calloc((size_t)s.jobs, sizeof *s.job);
     s.result = calloc((size_t)s.jobs, sizeof *s.result);
     s.state = calloc((size_t)v->n + 1, 1);
-    job_pool pool = {&s,         point_start, point_fd,   point_advance, point_finish, point_abandon,
-                     s.jobs,     1000,        beside_fds, beside_advance};
+    job_pool pool = {&s, point_start, point_fd, point_advance, point_finish, point_abandon, s.jobs, 1000,
+                     beside_fds, beside_advance};
     int rc = s.job && s.result && s.state ? job_pool_run(&pool, v->n, NULL)
                                           : fail("validate: out of memory for %d simulations at once", s.jobs);
     free(s.job);
