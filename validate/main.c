@@ -25,7 +25,9 @@
  *    case study's within the budget (code_costs_estimate) or counted for
  *    the check below, the others named in the report; into sets a-code,
  *    b-code, c-code; and the counted instructions against Nsight
- *    Compute's.
+ *    Compute's.  Their exec processes run while step 3's sets are
+ *    simulated, as many at once as there are cores beside the
+ *    simulations (user_dags).
  * 5. Write validate/report/REPORT.md (outputs.c, write_report: its
  *    headline first, the targets case by case, every point simulated
  *    against measured (scatter.png), the conclusions and what each case
@@ -65,28 +67,52 @@
  * a process that ends making room for the next whatever the rows before
  * it (a long point does not hold the cores idle); each row takes its own
  * in the rows' order, so the DAGs and the first error are those of one
- * row after another. */
+ * row after another.  The three sets of the code's costs share one such
+ * queue, which runs while the sets of the paper's costs are simulated
+ * (set_simulate moves it on): the cores are never left to one long
+ * simulation or to the report's writing. */
 static int is_user_case(const measured_row *row) { return strncmp(row->program, USER_CASE, strlen(USER_CASE)) == 0; }
 
 enum { DAG_WAITING, DAG_RUNNING, DAG_DONE, DAG_FAILED }; /* a row's exec process */
 
 typedef struct user_dags {
-    const measured_row *const *rows; /* the rows whose DAGs are built, in order */
-    int n, next, taken, running;     /* rows; the next to start; those taken; processes running */
-    exec_process *x;                 /* per row, while DAG_RUNNING */
-    char *state;                     /* per row: DAG_* */
-    kernel_dag **dag;                /* per row DAG_DONE: its DAG, until taken */
-    char **why;                      /* per row DAG_FAILED: the message */
+    const measured_row **rows; /* the rows whose DAGs are built, in order */
+    const machine **m;         /* per row: the machine it runs on */
+    int n, next, taken, running; /* rows; the next to start; those taken; processes running */
+    exec_process *x;           /* per row, while DAG_RUNNING */
+    char *state;               /* per row: DAG_* */
+    kernel_dag **dag;          /* per row DAG_DONE: its DAG, until taken */
+    char **why;                /* per row DAG_FAILED: the message */
     int window;
-    const machine *m;
 } user_dags;
+
+/* Processes at once: as many as there are cores. */
+static int cores_to_use(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores < 1 ? 1 : cores > JOB_POOL_MAX ? JOB_POOL_MAX : (int)cores;
+}
+
+/* An empty queue for up to `cap` rows; -1 with fail(). */
+static int user_dags_init(user_dags *u, int cap)
+{
+    memset(u, 0, sizeof *u);
+    u->rows = calloc((size_t)cap + 1, sizeof *u->rows);
+    u->m = calloc((size_t)cap + 1, sizeof *u->m);
+    u->x = calloc((size_t)cap + 1, sizeof *u->x);
+    u->state = calloc((size_t)cap + 1, 1);
+    u->dag = calloc((size_t)cap + 1, sizeof *u->dag);
+    u->why = calloc((size_t)cap + 1, sizeof *u->why);
+    u->window = cores_to_use();
+    return u->rows && u->m && u->x && u->state && u->dag && u->why ? 0 : fail("validate: out of memory");
+}
 
 /* Start rows' exec processes until `window` run. */
 static void user_dags_ahead(user_dags *u)
 {
     for (; u->next < u->n && u->running < u->window; u->next++) {
         int i = u->next;
-        if (code_costs_start(&u->x[i], u->rows[i], u->m) == 0) {
+        if (code_costs_start(&u->x[i], u->rows[i], u->m[i]) == 0) {
             u->state[i] = DAG_RUNNING;
             u->running++;
             continue;
@@ -110,9 +136,9 @@ static void user_dag_collect(user_dags *u, int i)
     }
 }
 
-/* Wait a second at most for the running processes; collect those that
+/* Wait timeout_ms at most for the running processes; collect those that
  * answered, and start others in their place. */
-static void user_dags_wait(user_dags *u)
+static void user_dags_wait(user_dags *u, int timeout_ms)
 {
     struct pollfd fds[JOB_POOL_MAX];
     int rows[JOB_POOL_MAX], k = 0;
@@ -123,7 +149,7 @@ static void user_dags_wait(user_dags *u)
             fds[k].events = POLLIN;
             rows[k++] = i;
         }
-    if (poll(fds, (nfds_t)k, 1000) > 0)
+    if (poll(fds, (nfds_t)k, timeout_ms) > 0)
         for (int j = 0; j < k; j++)
             if (fds[j].revents)
                 user_dag_collect(u, rows[j]);
@@ -136,7 +162,7 @@ static int user_dag_take(user_dags *u, kernel_dag **dag)
     user_dags_ahead(u);
     int i = u->taken;
     while (u->state[i] == DAG_RUNNING)
-        user_dags_wait(u);
+        user_dags_wait(u, 1000);
     u->taken++;
     if (u->state[i] == DAG_FAILED)
         return fail("%s", u->why[i]);
@@ -154,12 +180,40 @@ static void user_dags_end(user_dags *u)
         if (u->state[i] == DAG_DONE)
             kernel_dag_free(u->dag[i]);
     }
-    for (int i = 0; i < u->n; i++)
+    for (int i = 0; u->why && i < u->n; i++)
         free(u->why[i]);
+    free(u->rows);
+    free(u->m);
     free(u->x);
     free(u->state);
     free(u->dag);
     free(u->why);
+    memset(u, 0, sizeof *u);
+}
+
+/* Row `row` queued, on machine m (the queue holds as many as user_dags_init
+ * was given). */
+static void user_dags_add(user_dags *u, const measured_row *row, const machine *m)
+{
+    u->m[u->n] = m;
+    u->rows[u->n++] = row;
+}
+
+/* The queue beside a job pool (job_pool.h): its running processes' pipes,
+ * and a move on that does not wait. */
+static int user_dags_fds(user_dags *u, int *fds, int max)
+{
+    int k = 0;
+    for (int i = u->taken; u->rows && i < u->next && k < max; i++)
+        if (u->state[i] == DAG_RUNNING)
+            fds[k++] = exec_process_fd(&u->x[i]);
+    return k;
+}
+
+static void user_dags_move_on(user_dags *u)
+{
+    if (u->rows)
+        user_dags_wait(u, 0);
 }
 
 static int build_dag(const measured_row *row, const machine *m, int exec, user_dags *u, kernel_dag **dag)
@@ -239,17 +293,37 @@ static int dag_counted(const kernel_dag *dag)
     return dag->n > 0 && kernel_block_cost(&dag->kernels[0], 0)->stream;
 }
 
-/* The points of session s as set `name` on machine m (a code set: those
- * run in exec mode, row_mode).  A point the model refuses (e.g. a Z
- * constraint the card's code gets around by using global memory) is left
- * out and listed in the report.  A point an earlier set built on the same machine shares its
- * DAG (exec mode runs a kernel written once again only where the machine
- * differs). */
-static int set_load_rows(validation *v, const session *s, const machine *m, const char *mode,
-                         const validation *earlier, int n_earlier, user_dags *u);
+/* The points of set v (a code set: those run in exec mode, row_mode).  A
+ * point the model refuses (e.g. a Z constraint the card's code gets around
+ * by using global memory) is left out and listed in the report.  A point
+ * an earlier set built on the same machine shares its DAG (exec mode runs
+ * a kernel written once again only where the machine differs). */
+static int set_load_rows(validation *v, const validation *earlier, int n_earlier, user_dags *u);
 
-/* How set_load builds a row's DAG. */
+/* How a set builds a row's DAG (validation.mode). */
 enum { ROW_WORKSHEET, ROW_EXEC, ROW_NOT_RUN };
+
+/* Whether row i of set v takes an exec process's DAG: it runs in exec
+ * mode and no earlier set on the same machine runs the same point in exec
+ * mode (built_before then finds that set's point, whose DAG it shares).
+ * Known from the sets' modes alone, before their DAGs are built. */
+static int takes_exec(const validation *v, int i, const validation *earlier, int n_earlier)
+{
+    const measured_row *row = &v->s->rows[i];
+    if (!row->ok || v->mode[i] != ROW_EXEC)
+        return 0;
+    for (int e = 0; e < n_earlier; e++) {
+        if (memcmp(&earlier[e].card, &v->card, sizeof v->card) != 0)
+            continue;
+        for (int j = 0; j < earlier[e].s->n; j++) {
+            const measured_row *q = &earlier[e].s->rows[j];
+            if (q->ok && earlier[e].mode[j] == ROW_EXEC && strcmp(q->program, row->program) == 0 &&
+                strcmp(q->params, row->params) == 0)
+                return 0;
+        }
+    }
+    return 1;
+}
 
 /* The point of `paper` measured by `row`; NULL if it has none (the model
  * refused it). */
@@ -286,12 +360,11 @@ static int row_mode(const measured_row *row, const validation *paper, const sess
                : ROW_NOT_RUN;
 }
 
-/* The set of points `paper` (NULL: v is one) on a code machine: its
- * points not run named, each point held out as paper's is (not as the
- * points run would split among themselves). */
-static int set_load(validation *v, const char *name, const char *title, const session *s, const machine *m,
-                    int held_out_only, const validation *paper, const session *counted, int n_counted,
-                    const validation *earlier, int n_earlier)
+/* Set v planned: the points of session s on machine m and how each
+ * row's DAG is built (row_mode); a set of the code's costs (paper: the
+ * same points' set of the paper's costs) names those it does not run. */
+static int set_plan(validation *v, const char *name, const char *title, const session *s, const machine *m,
+                    int held_out_only, const validation *paper, const session *counted, int n_counted)
 {
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
@@ -300,50 +373,72 @@ static int set_load(validation *v, const char *name, const char *title, const se
     v->s = s;
     v->card = *m;
     v->held_out_only = held_out_only;
-    v->pts = calloc((size_t)s->n, sizeof *v->pts);
-    const measured_row **users = calloc((size_t)s->n + 1, sizeof *users);
-    char *mode = calloc((size_t)s->n + 1, 1);
+    v->paper = paper;
+    v->pts = calloc((size_t)s->n + 1, sizeof *v->pts);
+    v->mode = calloc((size_t)s->n + 1, 1);
     v->not_run = calloc((size_t)s->n + 1, sizeof *v->not_run);
     v->not_run_estimate = calloc((size_t)s->n + 1, sizeof *v->not_run_estimate);
-    int n_users = 0;
-    for (int i = 0; i < s->n; i++) { /* the rows that take an exec process's DAG, in order */
+    if (!v->pts || !v->mode || !v->not_run || !v->not_run_estimate)
+        return fail("validate: out of memory for set %s", name);
+    for (int i = 0; i < s->n; i++) {
         double estimate;
-        mode[i] = (char)row_mode(&s->rows[i], paper, counted, n_counted, &estimate);
-        if (mode[i] == ROW_NOT_RUN && s->rows[i].ok) {
+        v->mode[i] = (char)row_mode(&s->rows[i], paper, counted, n_counted, &estimate);
+        if (v->mode[i] == ROW_NOT_RUN && s->rows[i].ok) {
             v->not_run_estimate[v->n_not_run] = estimate;
             v->not_run[v->n_not_run++] = &s->rows[i];
         }
-        if (s->rows[i].ok && mode[i] == ROW_EXEC && !built_before(&s->rows[i], m, earlier, n_earlier))
-            users[n_users++] = &s->rows[i];
     }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    user_dags u = {users, n_users, 0, 0, 0, calloc((size_t)n_users + 1, sizeof(exec_process)),
-                   calloc((size_t)n_users + 1, 1), calloc((size_t)n_users + 1, sizeof(kernel_dag *)),
-                   calloc((size_t)n_users + 1, sizeof(char *)),
-                   cores < 1 ? 1 : cores > JOB_POOL_MAX ? JOB_POOL_MAX : (int)cores, m};
-    int rc = set_load_rows(v, s, m, paper ? mode : NULL, earlier, n_earlier, &u);
-    user_dags_end(&u);
-    free(users);
-    free(mode);
-    if (rc < 0)
-        return -1;
-    split_every_other_n(v);
-    for (int i = 0; paper && i < v->n; i++)
-        v->pts[i].train = paper_point(paper, v->pts[i].row)->train;
     return 0;
 }
 
-/* set_load's rows, the exec processes' DAGs taken from u; `mode` (a
- * code set's: row_mode per row) NULL: a set of the paper's costs. */
-static int set_load_rows(validation *v, const session *s, const machine *m, const char *mode,
-                         const validation *earlier, int n_earlier, user_dags *u)
+/* The rows of planned set v whose DAGs exec processes build, queued in
+ * the order v takes them. */
+static void set_queue(validation *v, const validation *earlier, int n_earlier, user_dags *u)
 {
+    for (int i = 0; i < v->s->n; i++)
+        if (takes_exec(v, i, earlier, n_earlier))
+            user_dags_add(u, &v->s->rows[i], &v->card);
+}
+
+/* Planned set v's DAGs built (those of exec mode taken from u), each point
+ * held out as its paper's set's is, if v is a set of the code's costs (not
+ * as the points run would split among themselves). */
+static int set_build(validation *v, const validation *earlier, int n_earlier, user_dags *u)
+{
+    if (set_load_rows(v, earlier, n_earlier, u) < 0)
+        return -1;
+    split_every_other_n(v);
+    for (int i = 0; v->paper && i < v->n; i++)
+        v->pts[i].train = paper_point(v->paper, v->pts[i].row)->train;
+    return 0;
+}
+
+/* A set of the paper's costs, planned and built, its exec processes its
+ * own. */
+static int set_load(validation *v, const char *name, const char *title, const session *s, const machine *m,
+                    int held_out_only, const validation *earlier, int n_earlier)
+{
+    user_dags u = {0};
+    int rc = set_plan(v, name, title, s, m, held_out_only, NULL, NULL, 0) < 0 || user_dags_init(&u, s->n) < 0 ? -1 : 0;
+    if (rc == 0) {
+        set_queue(v, earlier, n_earlier, &u);
+        rc = set_build(v, earlier, n_earlier, &u);
+    }
+    user_dags_end(&u);
+    return rc;
+}
+
+/* set_build's rows, the exec processes' DAGs taken from u. */
+static int set_load_rows(validation *v, const validation *earlier, int n_earlier, user_dags *u)
+{
+    const session *s = v->s;
+    const machine *m = &v->card;
     for (int i = 0; i < s->n; i++) {
         const measured_row *row = &s->rows[i];
         if (!row->ok)
             return fail("%s:%d: the card's result check failed (check=FAIL): not a valid measurement",
                         row->file, row->line);
-        if (mode && mode[i] == ROW_NOT_RUN)
+        if (v->mode[i] == ROW_NOT_RUN)
             continue; /* named in the report (v->not_run) */
         vpoint *p = &v->pts[v->n];
         p->row = row;
@@ -352,16 +447,16 @@ static int set_load_rows(validation *v, const session *s, const machine *m, cons
             p->dag = same->dag;
             p->dag_shared = 1;
             p->cached = same->cached;
-        } else if (build_dag(row, m, mode ? mode[i] == ROW_EXEC : is_user_case(row), u, &p->dag) == 0)
+        } else if (build_dag(row, m, v->mode[i] == ROW_EXEC, u, &p->dag) == 0)
             p->cached = ran_through_caches(p->dag);
         else {
-            if (mode || !builtin_find(row->program) || v->n_refused == 64)
+            if (v->paper || !builtin_find(row->program) || v->n_refused == 64)
                 return -1; /* exec mode failing on a point its worksheet takes: an error, never a point dropped */
             v->refused[v->n_refused] = row;
             snprintf(v->refused_why[v->n_refused++], sizeof v->refused_why[0], "%s", fail_message());
             continue;
         }
-        if (mode && !dag_counted(p->dag)) {
+        if (v->paper && !dag_counted(p->dag)) {
             if (!p->dag_shared)
                 kernel_dag_free(p->dag);
             return fail("%s:%d (%s %s): exec mode on %s counted no instructions (issue_rate 0?)", row->file,
@@ -414,6 +509,7 @@ typedef struct set_run {
     validation *v;
     const validation *earlier;
     int n_earlier, without_caches;
+    user_dags *beside;   /* exec processes running meanwhile (the code sets'), or NULL */
     machine m;
     sim_job *job;        /* per slot: point i's is job[i % jobs] */
     sim_result *result;
@@ -475,24 +571,39 @@ static void point_abandon(void *ctx, long i)
     s->state[i] = POINT_DONE;
 }
 
+static int beside_fds(void *ctx, int *fds, int max)
+{
+    set_run *s = ctx;
+    return s->beside ? user_dags_fds(s->beside, fds, max) : 0;
+}
+
+static void beside_advance(void *ctx)
+{
+    set_run *s = ctx;
+    if (s->beside)
+        user_dags_move_on(s->beside);
+}
+
 /* Simulate every point of the set on its machine (graph launches), as
  * many at once as there are cores (job_pool.h).  A point simulated in an
  * earlier set (set b repeats set a's sizes on the same machine) is not
  * simulated again.  without_caches: the machine without the caches of
  * exec mode, the points that ran through them only (into sim_ms_off; the
- * others' sim_ms_off is their sim_ms). */
-static int set_simulate(validation *v, const validation *earlier, int n_earlier, int without_caches)
+ * others' sim_ms_off is their sim_ms).  The exec processes `beside` (NULL:
+ * none) move on meanwhile. */
+static int set_simulate(validation *v, const validation *earlier, int n_earlier, int without_caches,
+                        user_dags *beside)
 {
-    set_run s = {v, earlier, n_earlier, without_caches, v->card, NULL, NULL, 0, NULL};
+    set_run s = {v, earlier, n_earlier, without_caches, beside, v->card, NULL, NULL, 0, NULL};
     if (machine_set_field(&s.m, "launch", "graph") <= 0 ||
         (without_caches && machine_set_field(&s.m, "l1_words", "0") <= 0))
         return fail("machine keys launch = graph, l1_words = 0: %s", fail_message());
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    s.jobs = cores < 1 ? 1 : cores > JOB_POOL_MAX ? JOB_POOL_MAX : (int)cores;
+    s.jobs = cores_to_use();
     s.job = calloc((size_t)s.jobs, sizeof *s.job);
     s.result = calloc((size_t)s.jobs, sizeof *s.result);
     s.state = calloc((size_t)v->n + 1, 1);
-    job_pool pool = {&s, point_start, point_fd, point_advance, point_finish, point_abandon, s.jobs, 1000};
+    job_pool pool = {&s, point_start, point_fd, point_advance, point_finish, point_abandon, s.jobs, 1000,
+                     beside_fds, beside_advance};
     int rc = s.job && s.result && s.state ? job_pool_run(&pool, v->n, NULL)
                                           : fail("validate: out of memory for %d simulations at once", s.jobs);
     free(s.job);
@@ -507,18 +618,21 @@ static void set_free(validation *v)
         if (!v->pts[i].dag_shared)
             kernel_dag_free(v->pts[i].dag);
     free(v->pts);
+    free(v->mode);
     free(v->not_run);
     free(v->not_run_estimate);
 }
 
 /* Set v of the code's costs (the cases written once, on the card's code
- * machine): simulated (reusing the earlier code sets' points) and its
- * points and plots written; its errors go into the code's costs' section
- * (code_costs.c). */
-static int run_code_set(validation *v, const validation *earlier, int n_earlier)
+ * machine): built (its exec processes' DAGs from `ahead`), simulated
+ * (reusing the earlier code sets' points) and its points and plots
+ * written; its errors go into the code's costs' section (code_costs.c). */
+static int run_code_set(validation *v, const validation *earlier, int n_earlier, user_dags *ahead)
 {
+    if (set_build(v, earlier, n_earlier, ahead) < 0)
+        return -1;
     fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
-    if (set_simulate(v, earlier, n_earlier, 0) < 0)
+    if (set_simulate(v, earlier, n_earlier, 0, ahead) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
     return write_points(v) < 0 || write_plots(v) < 0 ? -1 : 0;
@@ -637,11 +751,13 @@ static int card_of(const session *s, const session *other, const char *preset, m
     return card_machine(s, other, &base, m);
 }
 
-/* Set v, after the n_earlier sets before it (whose points it may reuse). */
-static int run_set(FILE *section, validation *v, set_verdicts *verdicts, const validation *earlier, int n_earlier)
+/* Set v, after the n_earlier sets before it (whose points it may reuse),
+ * the exec processes `ahead` moving on meanwhile. */
+static int run_set(FILE *section, validation *v, set_verdicts *verdicts, const validation *earlier, int n_earlier,
+                   user_dags *ahead)
 {
     fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
-    if (set_simulate(v, earlier, n_earlier, 0) < 0 || set_simulate(v, earlier, n_earlier, 1) < 0)
+    if (set_simulate(v, earlier, n_earlier, 0, ahead) < 0 || set_simulate(v, earlier, n_earlier, 1, ahead) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
     if (write_points(v) < 0 || write_plots(v) < 0 || write_set_report(section, v, verdicts) < 0 ||
@@ -720,6 +836,7 @@ int main(int argc, char **argv)
     validation sets[3], codes[3];
     static set_verdicts verdicts[3];
     int n_sets = 0;
+    user_dags ahead = {0}; /* the code sets' exec processes */
     FILE *report = NULL;
     text noise = {0}, machines = {0}, sections = {0};
     if (code_costs_budget() < 0 || load_cards(&k) < 0 || card_of(&k.h100[k.ref100], NULL, "h100", &h100) < 0)
@@ -734,24 +851,44 @@ int main(int argc, char **argv)
                         "the newest session that measured it (set b: the one before that).\n\n",
             k.h100[k.ref100].name, k.ref200 >= 0 ? ", H200 `" : "", k.ref200 >= 0 ? k.h200[k.ref200].name : "",
             k.ref200 >= 0 ? "`" : "");
-    if (set_load(&sets[n_sets], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1, NULL, NULL, 0,
-                 sets, n_sets) < 0)
+    if (set_load(&sets[n_sets], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1, sets, n_sets) <
+        0)
         goto failed;
     n_sets++;
     if (k.b.n > 0) {
         if (set_load(&sets[n_sets], "b", "each case's H100 session before it, every point, same machine", &k.b,
-                     &h100, 0, NULL, NULL, 0, sets, n_sets) < 0)
+                     &h100, 0, sets, n_sets) < 0)
             goto failed;
         n_sets++;
     }
     if (k.c.n > 0 && k.ref200 >= 0) {
         if (set_load(&sets[n_sets], "c", "each case's newest H200 session, every point, its own constants", &k.c,
-                     &h200, 0, NULL, NULL, 0, sets, n_sets) < 0)
+                     &h200, 0, sets, n_sets) < 0)
             goto failed;
         n_sets++;
     }
+    if (card_code_machine(&k.h100[k.ref100], NULL, &h100, &h100_code) < 0 ||
+        (k.ref200 >= 0 && card_code_machine(&k.h200[k.ref200], &k.h100[k.ref100], &h200, &h200_code) < 0))
+        goto failed;
+    /* The code sets planned, their exec processes queued to run while the
+     * paper's sets are simulated. */
+    int queued = 0;
     for (int i = 0; i < n_sets; i++)
-        if (run_set(sections.f, &sets[i], &verdicts[i], sets, i) < 0)
+        queued += sets[i].s->n;
+    if (user_dags_init(&ahead, queued) < 0)
+        goto failed;
+    for (int i = 0; i < n_sets; i++) {
+        char name[8], title[300];
+        snprintf(name, sizeof name, "%.1s-code", sets[i].name);
+        snprintf(title, sizeof title, "%s; the code's costs", sets[i].title);
+        int on_h200 = sets[i].s == &k.c; /* the counts' check runs on h100_code (write_code_costs) */
+        if (set_plan(&codes[i], name, title, sets[i].s, on_h200 ? &h200_code : &h100_code, sets[i].held_out_only,
+                     &sets[i], on_h200 ? NULL : k.h100, on_h200 ? 0 : k.n_h100) < 0)
+            goto failed;
+        set_queue(&codes[i], codes, i, &ahead);
+    }
+    for (int i = 0; i < n_sets; i++)
+        if (run_set(sections.f, &sets[i], &verdicts[i], sets, i, &ahead) < 0)
             goto failed;
     if (write_scatter(sets, n_sets, REPORT_DIR) < 0)
         goto failed;
@@ -760,19 +897,10 @@ int main(int argc, char **argv)
         fail("%s/REPORT.md: cannot write", REPORT_DIR);
         goto failed;
     }
-    if (card_code_machine(&k.h100[k.ref100], NULL, &h100, &h100_code) < 0 ||
-        (k.ref200 >= 0 && card_code_machine(&k.h200[k.ref200], &k.h100[k.ref100], &h200, &h200_code) < 0))
-        goto failed;
-    for (int i = 0; i < n_sets; i++) {
-        char name[8], title[300];
-        snprintf(name, sizeof name, "%.1s-code", sets[i].name);
-        snprintf(title, sizeof title, "%s; the code's costs", sets[i].title);
-        int on_h200 = sets[i].s == &k.c; /* the counts' check runs on h100_code (write_code_costs) */
-        if (set_load(&codes[i], name, title, sets[i].s, on_h200 ? &h200_code : &h100_code, sets[i].held_out_only,
-                     &sets[i], on_h200 ? NULL : k.h100, on_h200 ? 0 : k.n_h100, codes, i) < 0 ||
-            run_code_set(&codes[i], codes, i) < 0)
+    for (int i = 0; i < n_sets; i++)
+        if (run_code_set(&codes[i], codes, i, &ahead) < 0)
             goto failed;
-    }
+    user_dags_end(&ahead);
     const session *all_cards[2] = {k.h100, k.h200};
     int n_sessions[2] = {k.n_h100, k.n_h200};
     if (write_code_costs(sections.f, sets, codes, n_sets, &h100_code, all_cards, n_sessions, 2) < 0 ||
@@ -806,6 +934,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "validate: wrote %s/REPORT.md\n", REPORT_DIR);
     return 0;
 failed:
+    user_dags_end(&ahead);
     if (report)
         fclose(report);
     text_close(&noise);

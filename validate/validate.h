@@ -43,6 +43,10 @@ typedef struct validation {
     const session *s;           /* its points, each case from its own session (sessions_compose) */
     machine card;               /* the machine the points are simulated on */
     int held_out_only;          /* statistics over the test half only */
+    /* A set of the code's costs: the same points' set of the paper's costs
+     * (NULL: v is one). */
+    const struct validation *paper;
+    char *mode;                 /* per row of s: how its DAG is built (main.c, row_mode) */
     vpoint *pts;
     int n;                      /* the points simulated */
     int n_refused;              /* measured points the model cannot run */

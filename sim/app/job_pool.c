@@ -4,7 +4,8 @@
  *
  * Points [oldest, next) are under way.  While there is room and no point
  * has failed, the next one starts; otherwise the oldest is waited for,
- * every point under way moving on as its pipe answers, and then finished
+ * every point under way (and the work beside them) moving on as its pipe
+ * answers, and then finished
  * (or abandoned, once one before it has failed).
  */
 #include "job_pool.h"
@@ -18,8 +19,9 @@
  * under way, [oldest, next), whose pipe answers. */
 static void wait_for(const job_pool *pool, long oldest, long next)
 {
-    struct pollfd fds[JOB_POOL_MAX];
+    struct pollfd fds[2 * JOB_POOL_MAX];
     long watched[JOB_POOL_MAX];
+    int beside[JOB_POOL_MAX];
     while (pool->fd(pool->ctx, oldest) >= 0) {
         int n = 0;
         for (long p = oldest; p < next && n < JOB_POOL_MAX; p++) {
@@ -29,11 +31,16 @@ static void wait_for(const job_pool *pool, long oldest, long next)
                 watched[n++] = p;
             }
         }
-        int ready = poll(fds, (nfds_t)n, pool->poll_ms);
+        int n_beside = pool->beside_fds ? pool->beside_fds(pool->ctx, beside, JOB_POOL_MAX) : 0;
+        for (int b = 0; b < n_beside; b++)
+            fds[n + b] = (struct pollfd){beside[b], POLLIN, 0};
+        int ready = poll(fds, (nfds_t)(n + n_beside), pool->poll_ms);
         if (ready < 0 && errno != EINTR)
             ready = 0; /* nothing can be read now: each point is asked again after a moment */
         for (int f = 0; f < n; f++)
             pool->advance(pool->ctx, watched[f], ready > 0 && (fds[f].revents & (POLLIN | POLLHUP | POLLERR)));
+        if (pool->beside_advance)
+            pool->beside_advance(pool->ctx);
     }
 }
 

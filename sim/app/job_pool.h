@@ -18,7 +18,10 @@
  *                  its result; 0, or -1 with fail()
  *   abandon(i)     give it up: a point before it failed, or its own
  *                  start did (whatever start left under way is stopped)
- * Every point started is finished or abandoned exactly once.
+ * Every point started is finished or abandoned exactly once.  Work of
+ * another kind may go on beside the points (beside_fds, beside_advance):
+ * make validate's exec processes run ahead of the sets that take their
+ * DAGs while the sets before them are simulated.
  */
 #ifndef MCM_JOB_POOL_H
 #define MCM_JOB_POOL_H
@@ -32,6 +35,12 @@ typedef struct job_pool {
     void (*abandon)(void *ctx, long i);
     int jobs;    /* points under way at once (at least 1, at most JOB_POOL_MAX) */
     int poll_ms; /* how long a wait may last without an advance */
+    /* Other work under way beside the points, moved on while the pool
+     * waits (NULL: none): beside_fds puts its pipes (at most max) in fds
+     * and says how many, watched with the points'; beside_advance is
+     * called after every wait, and must not block. */
+    int (*beside_fds)(void *ctx, int *fds, int max);
+    void (*beside_advance)(void *ctx);
 } job_pool;
 
 #define JOB_POOL_MAX 64

@@ -482,7 +482,7 @@ static int simulate_order(run_file *rf, const run_options *o, run_point *pts, co
     w.threads = w.idle ? o->jobs : 1;
     progress_begin(&w.pg, o->progress, n_order);
     job_pool pool = {&w, sweep_start, sweep_fd, sweep_advance, sweep_finish, sweep_abandon, o->jobs,
-                     w.pg.on ? 250 : 1000};
+                     w.pg.on ? 250 : 1000, NULL, NULL};
     long failed_at = -1;
     int rc = job_pool_run(&pool, n_order, &failed_at);
     progress_end(&w.pg, rc == 0);
