@@ -45,6 +45,10 @@
  *   cycles_mulmod_independent  and a Z/pZ multiplication among them, one
  *                      warp alone, its products not waiting for each other
  *                      (0: its instructions, as the others');
+ *   cycles_branch      a warp's taken branch back to a basic block before it
+ *                      (a loop's back edge): cycles it waits beyond the chain
+ *                      of its predicate (the branch a link of it), before the
+ *                      target's first instruction issues (0: none);
  *   blocks_per_sm      resident blocks per SM (1: the MCM); they share the
  *                      SM's lanes and its port, and one block's transfers
  *                      overlap another's compute; per kernel, at most
@@ -234,6 +238,8 @@ typedef struct machine {
     double cycles_mulmod_independent; /* cycles a Z/pZ multiplication of one warp alone takes
                                        * beside others it does not wait for; 0 = its
                                        * instructions at cycles_issue_independent */
+    double cycles_branch;  /* cycles a warp's taken back edge waits beyond its predicate's
+                            * chain; 0 = none */
     int blocks_per_sm;     /* resident blocks per SM; 1 = the MCM */
     int threads_per_sm;    /* resident threads per SM (with blocks_per_sm > 1); 0 = no limit */
     double block_retire;   /* cycles an SM takes to retire each block before its slot takes

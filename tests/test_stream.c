@@ -142,8 +142,8 @@ static machine latency_machine(void)
     return m;
 }
 
-/* The fixture's DAG at k (and `blocks`), counted. */
-static kernel_dag *counted(double k, double blocks)
+/* The fixture's DAG at k (and `blocks`), counted on machine m. */
+static kernel_dag *counted_on(double k, double blocks, machine m)
 {
     static char cache[64];
     snprintf(cache, sizeof cache, "/tmp/mcmsim-stream-XXXXXX");
@@ -151,12 +151,17 @@ static kernel_dag *counted(double k, double blocks)
     setenv("MCMSIM_CACHE", cache, 1);
     char source[512];
     snprintf(source, sizeof source, "%s/tests/user/stream.c", MCMSIM_DATADIR);
-    machine m = latency_machine();
     vars params = test_params("k blocks", k, blocks);
     kernel_dag *dag = user_program_build(source, &params, &m);
     cr_assert_not_null(dag, "%s", fail_message());
     cr_assert_eq(dag->n, 13);
     return dag;
+}
+
+/* The fixture's DAG at k (and `blocks`), counted on latency_machine. */
+static kernel_dag *counted(double k, double blocks)
+{
+    return counted_on(k, blocks, latency_machine());
 }
 
 /* Warp instructions of kernel k's block b (one warp a block). */
@@ -182,6 +187,64 @@ Test(stream, a_loop_counts_its_passes)
     const block_cost *a = kernel_block_cost(&eight->kernels[0], 0), *b = kernel_block_cost(&sixteen->kernels[0], 0);
     cr_expect_eq(b->stream_span[OP_PLAIN] - a->stream_span[OP_PLAIN], 2 * 8);
     cr_expect_eq(b->stream_issued, 0);
+    kernel_dag_free(eight);
+    kernel_dag_free(sixteen);
+}
+
+/* constants.cu's loop kernel as clang makes it (`#pragma unroll 1`): a
+ * pass is x = x·x + j, the counter's addition, its comparison against
+ * 1024 and the branch back. */
+static const char *const loop_ir =
+    "define internal void @loop(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  br label %3\n"
+    "\n"
+    "3:                                                ; preds = %3, %2\n"
+    "  %4 = phi i32 [ 0, %2 ], [ %8, %3 ]\n"
+    "  %5 = phi i32 [ 1, %2 ], [ %7, %3 ]\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %6 = mul i32 %5, %5\n"
+    "  %7 = add i32 %6, %4\n"
+    "  %8 = add nuw nsw i32 %4, 1\n"
+    "  %9 = icmp eq i32 %8, 1024\n"
+    "  br i1 %9, label %10, label %3\n"
+    "\n"
+    "10:                                               ; preds = %3\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_rolled_loops_pass_is_the_chain_of_its_counter)
+{
+    /* the pass: the product and its addition one IMAD, the counter's
+     * addition, the comparison, the branch (4 instructions); its longest
+     * chain the counter's three (the IMAD needs only the phis): the chain
+     * card.c takes off constants.cu's loop pass to find cycles_branch */
+    uint32_t w[3][STREAM_FIELDS];
+    cr_assert_eq(weigh(loop_ir, w, 3), 3);
+    cr_expect_eq(w[1][STREAM_INST], 4);
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 3);
+}
+
+Test(stream, each_pass_back_through_a_loop_waits_for_the_taken_branch)
+{
+    /* the adds kernel, unrolled by 4: 8 more trips are two more passes,
+     * each entered by the branch back (stream_branches), each 8 links of
+     * 5 cycles and, with cycles_branch, 13 more; without the key the span
+     * is the chains' alone */
+    machine m = latency_machine();
+    m.cycles_branch = 13;
+    kernel_dag *eight = counted_on(8, 1, m), *sixteen = counted_on(16, 1, m);
+    const block_cost *a = kernel_block_cost(&eight->kernels[0], 0), *b = kernel_block_cost(&sixteen->kernels[0], 0);
+    cr_expect_eq(b->stream_branches - a->stream_branches, 2);
+    cr_expect_gt(a->stream_branches, 0, "8 trips: passes after the first");
+    cr_expect_float_eq(block_span_cycles(b, &m) - block_span_cycles(a, &m), 2 * (8 * 5 + 13), 1e-9);
+    m.cycles_branch = 0;
+    cr_expect_float_eq(block_span_cycles(b, &m) - block_span_cycles(a, &m), 2 * 8 * 5, 1e-9);
+    /* a step with no loop (the branch kernel) enters no block twice */
+    cr_expect_eq(kernel_block_cost(&eight->kernels[1], 0)->stream_branches, 0);
     kernel_dag_free(eight);
     kernel_dag_free(sixteen);
 }
@@ -723,7 +786,7 @@ Test(stream, the_term_off_gives_todays_time_to_the_bit)
         cr_assert_eq(x.stream, 0);
         cr_assert_eq(y.stream, 1);
         y.stream = 0;
-        y.stream_work = y.stream_issued = y.stream_reads = 0;
+        y.stream_work = y.stream_issued = y.stream_reads = y.stream_branches = 0;
         memset(y.stream_span, 0, sizeof y.stream_span);
         cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "block %ld: the counted build measured other costs", j);
     }

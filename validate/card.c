@@ -45,7 +45,17 @@ typedef enum {
     SECTOR_RATE_TO_U,          /* sectors per cycle, whole card -> cycles per word of them per SM */
     PER_CYCLE_TO_U,            /* words per cycle per SM -> cycles per word */
     PER_WARP,                  /* per thread -> per warp of 32 */
+    US_TO_LOOP_PASS_LESS_CHAIN, /* microseconds a kernel -> cycles a loop pass, less its chain */
 } conversion;
+
+/* The loop chain of constants.cu (loop_kernel: `#pragma unroll 1`, 1024
+ * passes of x = x·x + j a thread, one block of 256 threads on every SM):
+ * its passes, and the links of the longest dependent chain of one pass
+ * as the instruction stream counts it (the counter's addition, its
+ * comparison, the branch; the IMAD of x·x + j beside them:
+ * tests/test_stream.c counts the loop's block). */
+#define LOOP_PASSES 1024
+#define LOOP_PASS_LINKS 3
 
 /* What a session that did not measure a term's constant gets. */
 typedef enum {
@@ -134,6 +144,11 @@ static const term CODE_TERMS[] = {
     {"cycles_mulmod_independent", "mulmod_interval_one_warp", AS_IS,
      "cycles a Z/pZ multiplication of one warp alone on its SM, 4 independent chains of them a thread (its "
      "scheduler's multiply-add pipe)", OFF},
+    {"cycles_branch", "chain_loop_card_per_kernel", US_TO_LOOP_PASS_LESS_CHAIN,
+     "graphs of 1 to 32 kernels of a loop of 1024 passes x = x*x + j a thread (#pragma unroll 1), one block "
+     "of 256 threads on every SM, per kernel less chain_touch_card_per_kernel, per pass, less the pass's chain "
+     "as the stream charges it (3 dependent instructions at issue_latency_warps1): a taken back edge's wait",
+     OFF},
 };
 #define N_CODE_TERMS (int)(sizeof CODE_TERMS / sizeof CODE_TERMS[0])
 
@@ -265,6 +280,16 @@ static int term_value(const session *s, const session *other, const term *t, dou
         break;
     }
     case PER_WARP: *out = c / 32; break;
+    case US_TO_LOOP_PASS_LESS_CHAIN: {
+        /* a plain link as the code machine charges it (stream_link_cycles):
+         * issue_latency_warps1, or op_latency where not measured */
+        double touch, link;
+        if (card_constant(s, "chain_touch_card_per_kernel", &touch) < 0 ||
+            (card_constant(s, "issue_latency_warps1", &link) < 0 && card_constant(s, "op_latency", &link) < 0))
+            return -1;
+        *out = fmax(0, (c - touch) * mhz / LOOP_PASSES - LOOP_PASS_LINKS * link);
+        break;
+    }
     case CARD_RATE_TO_U:
     case SECTOR_RATE_TO_U: {
         double sms;

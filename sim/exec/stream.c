@@ -14,12 +14,15 @@
  * card_terms.h; a Z/pZ product at cycles_mulmod_independent where the
  * machine has it): a warp issues the independent instructions of a block
  * beside its chain, at its own rate at most.  A block passed k times is k
- * passes in sequence.  When the step ends, its slowest warp is the step's
+ * passes in sequence.  A block entered again, from a block after it (a
+ * loop's back edge: blocks are numbered in the order of the code), waits
+ * besides for the taken branch (cycles_branch).  When the step ends, its slowest warp is the step's
  * path.  When the block ends its warps' instructions (every step, plus the
  * kernel's entry and a barrier between each two steps) and its path go
  * into its block_cost.
  *
- * Invariants: between two threads `pass` is zero and `touched` empty;
+ * Invariants: between two threads `pass` and `back` are zero, `touched`
+ * empty and `last` none;
  * between two warps `most` is zero; between two blocks every sum is zero.
  * Only the thread that runs a block counts: `running` is per host thread,
  * NULL outside a step (the setup and check of a program count nothing).
@@ -40,6 +43,8 @@ struct stream_counter {
     int warp, steps;            /* threads per warp, steps of the kernel */
     uint32_t *pass;             /* per basic block: the running thread's passes */
     uint32_t *most;             /* per basic block: the most passes of one thread of the warp */
+    uint32_t *back, *most_back; /* per basic block: the same, of its passes entered by a back edge */
+    uint32_t last;              /* the running thread's last block, plus one (0: none yet) */
     int *touched, n_touched;    /* blocks the running thread passed */
     int *warp_touched, n_warp;  /* blocks the warp passed */
     double extra[2], warp_extra[2]; /* stream_extra: the thread's, the warp's most */
@@ -51,9 +56,12 @@ struct stream_counter {
     double path[STREAM_FIELDS];     /* the slowest warp of the step so far: its chains' links, */
     double path_issued[2], path_cycles; /* its issue-bound passes' other instructions and
                                      * products, its time */
+    double path_branches;           /* its taken back edges */
+    double branch;                  /* cycles a taken back edge waits (the machine's) */
     double work;                    /* the block's warps' instructions */
     double span[STREAM_FIELDS];     /* the block's path, step after step */
     double span_issued[2];
+    double span_branches;
     uint32_t *reads;                /* per warp of the block: its STREAM_READS over its steps */
     int warp_no, n_reads;           /* the step's warp now; warps seen */
     int step_no;                    /* the block's step now */
@@ -97,6 +105,9 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, c
     c->warp = warp;
     c->pass = calloc(n, sizeof *c->pass);
     c->most = calloc(n, sizeof *c->most);
+    c->back = calloc(n, sizeof *c->back);
+    c->most_back = calloc(n, sizeof *c->most_back);
+    c->branch = m->cycles_branch;
     c->touched = malloc(sizeof *c->touched * n);
     c->warp_touched = malloc(sizeof *c->warp_touched * n);
     for (int k = 0; k < OP_BARRIER; k++)
@@ -124,6 +135,8 @@ void stream_counter_free(stream_counter *c)
         running = NULL;
     free(c->pass);
     free(c->most);
+    free(c->back);
+    free(c->most_back);
     free(c->touched);
     free(c->warp_touched);
     free(c->issue_bound);
@@ -136,8 +149,12 @@ void mcm_stream_block(uint32_t id)
     stream_counter *c = running;
     if (!c || id >= (uint32_t)c->t->blocks)
         return;
-    if (c->pass[id]++ == 0)
+    if (c->pass[id] == 0)
         c->touched[c->n_touched++] = (int)id;
+    else if (c->last > id) /* again, from a block after it: a loop's back edge, taken */
+        c->back[id]++;
+    c->pass[id]++;
+    c->last = id + 1;
 }
 
 void stream_extra(double mulmods, double loops)
@@ -157,9 +174,12 @@ static void fold_thread(stream_counter *c)
             c->warp_touched[c->n_warp++] = id;
         if (c->pass[id] > c->most[id])
             c->most[id] = c->pass[id];
-        c->pass[id] = 0;
+        if (c->back[id] > c->most_back[id])
+            c->most_back[id] = c->back[id];
+        c->pass[id] = c->back[id] = 0;
     }
     c->n_touched = 0;
+    c->last = 0;
     for (int k = 0; k < 2; k++) {
         c->warp_extra[k] = fmax(c->warp_extra[k], c->extra[k]);
         c->extra[k] = 0;
@@ -176,7 +196,7 @@ void stream_warp_end(stream_counter *c)
 {
     fold_thread(c);
     running = NULL;
-    double w[STREAM_FIELDS] = {0}, issued[2] = {0, 0};
+    double w[STREAM_FIELDS] = {0}, issued[2] = {0, 0}, branches = 0;
     uint32_t reads = 0;
     for (int i = 0; i < c->n_warp; i++) {
         int id = c->warp_touched[i];
@@ -193,7 +213,8 @@ void stream_warp_end(stream_counter *c)
             for (int k = STREAM_CHAIN_PLAIN; k < STREAM_FIELDS; k++)
                 w[k] += (double)weight[k] * c->most[id];
         reads |= weight[STREAM_READS];
-        c->most[id] = 0;
+        branches += c->most_back[id];
+        c->most[id] = c->most_back[id] = 0;
     }
     if (c->step_no + 1 < c->steps) { /* a return out of a step but the last: BSSY, BSYNC */
         w[STREAM_INST] += 2 * w[STREAM_EXITS];
@@ -228,10 +249,11 @@ void stream_warp_end(stream_counter *c)
     w[STREAM_CHAIN_PLAIN] += checks;
     c->warp_extra[0] = c->warp_extra[1] = 0;
     c->work += w[STREAM_INST];
-    double cycles = chain_cycles(c, w) + issue_cycles(c, issued);
+    double cycles = chain_cycles(c, w) + issue_cycles(c, issued) + branches * c->branch;
     if (cycles > c->path_cycles) {
         memcpy(c->path, w, sizeof w);
         memcpy(c->path_issued, issued, sizeof issued);
+        c->path_branches = branches;
         c->path_cycles = cycles;
     }
 }
@@ -244,6 +266,8 @@ void stream_step_end(stream_counter *c)
         c->span[k] += c->path[k];
     for (int k = 0; k < 2; k++)
         c->span_issued[k] += c->path_issued[k];
+    c->span_branches += c->path_branches;
+    c->path_branches = 0;
     memset(c->path, 0, sizeof c->path);
     memset(c->path_issued, 0, sizeof c->path_issued);
     c->path_cycles = 0;
@@ -275,7 +299,8 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     cost->stream_issued = c->span_issued[0];
     cost->stream_issued_mulmod = c->span_issued[1];
     cost->stream_reads = c->span[STREAM_CHAIN_GLOBAL];
-    c->work = 0;
+    cost->stream_branches = c->span_branches;
+    c->work = c->span_branches = 0;
     memset(c->span_issued, 0, sizeof c->span_issued);
     memset(c->span, 0, sizeof c->span);
 }

@@ -23,9 +23,10 @@
  *     (the SM's issue slots they take), and along its path, step by step,
  *     its slowest warp's passes, each basic block's dependent chain or,
  *     where they take longer, its instructions issued one a cycle (the
- *     latency a step waits for), into block_cost (stream, stream_work,
- *     stream_span, stream_issued: kernel_dag.h says how the machine
- *     charges them).
+ *     latency a step waits for), and the passes it entered by a loop's back
+ *     edge (a block entered from one after it), into block_cost (stream,
+ *     stream_work, stream_span, stream_issued, stream_branches:
+ *     kernel_dag.h says how the machine charges them).
  * Counts are sm_90 instructions (the H100's and the H200's) per warp.
  */
 #ifndef MCM_STREAM_H

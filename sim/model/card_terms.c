@@ -63,7 +63,8 @@ static double read_link_cycles(const block_cost *c, const machine *m)
 double block_span_cycles(const block_cost *c, const machine *m)
 {
     if (stream_charged(c, m)) {
-        double t = c->stream_issued * stream_issue_cycles(m) + c->stream_issued_mulmod * m->cycles_mulmod_independent;
+        double t = c->stream_issued * stream_issue_cycles(m) + c->stream_issued_mulmod * m->cycles_mulmod_independent +
+                   c->stream_branches * m->cycles_branch;
         for (int i = 0; i < OP_CLASSES; i++)
             t += c->stream_span[i] * stream_link_cycles(m, (op_class)i);
         /* the first read's latency is the block's read (engine.c) */

@@ -29,7 +29,8 @@
  * classes' counts by those of the compiled code, warp by warp:
  *   span cycles = Σ_c stream_span[c]·cycles_c + stream_issued·
  *                 stream_issue_cycles + stream_issued_mulmod·
- *                 cycles_mulmod_independent, the plain links at
+ *                 cycles_mulmod_independent + stream_branches·
+ *                 cycles_branch, the plain links at
  *                 cycles_issue (cycles_plain when 0): a warp alone waits,
  *                 in each basic block it passes, for the longest chain of
  *                 instructions each of which needs the one before it (a
@@ -43,7 +44,9 @@
  *                 mean of read_latency_l1, read_latency and
  *                 read_latency_dram weighed by the sectors each level
  *                 served the block (read_latency where it did not run
- *                 through the caches);
+ *                 through the caches); and each taken back edge on the
+ *                 path (a loop's pass after the first) waits cycles_branch
+ *                 beyond its predicate's chain;
  *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
  *                 work_ops[addmod]/lanes_addmod, banks, line_words·u_l1·
  *                 l1_wavefronts): the SM issues at most issue_rate warp

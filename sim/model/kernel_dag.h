@@ -96,6 +96,8 @@ typedef struct block_cost {
                                      * times those apart (cycles_mulmod_independent):
                                      * those products */
     double stream_reads;            /* the global reads on those chains */
+    double stream_branches;         /* along the same path, its taken back edges (a
+                                     * loop's pass after the first) */
 } block_cost;
 
 /* Blocks first .. (the next run's first) − 1 (the last run: to the end)

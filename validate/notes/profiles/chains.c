@@ -7,7 +7,8 @@
  * levels with a barrier after each, out[t] = in[t] + sum + 1 (1 to 3: one
  * block); 4 args and 5 shared: the touch kernel (the model has no
  * argument size; 5 asks for 256 words of private memory); 6 code and 7
- * loop: 1024 steps x = x·x + j (the same to the model); 8 horner: Horner's
+ * loop: 1024 steps x = x·x + j, unrolled whole (code) or one pass a
+ * step (loop, as constants.cu's `#pragma unroll 1`); 8 horner: Horner's
  * rule at in[i], degree 32, the coefficients in[0..32].  Not checked: a
  * tool for card-model.md ("The small programs taken apart"), not a test.
  */
@@ -17,6 +18,7 @@
 
 typedef struct link {
     gmem in, out;
+    uint32_t hide; /* 0, but an arg: the compiler keeps the chain whose value it masks */
 } link;
 
 MCM_STEP(touch, link, a)
@@ -66,12 +68,33 @@ MCM_STEP(code, link, a)
 {
     long i = t->bid * t->threads + t->tid;
     uint32_t v = (uint32_t)exec_gread(t, a->in, i), x = v + 1;
+    MCM_UNROLL
     for (uint32_t j = 0; j < 1024; j++)
         x = x * x + j;
     exec_ops(t, 1024);
-    exec_gwrite(t, a->out, i, v + 1 + (x & 0));
+    exec_gwrite(t, a->out, i, v + 1 + (x & a->hide));
 }
 MCM_KERNEL(code_k, link, code);
+
+/* The loop kernel's `#pragma unroll 1`: one pass a step, its back edge a
+ * taken branch (clang's own pragma; the counted build is clang's). */
+#ifdef MCM_COUNTED
+#define ONE_PASS_A_TRIP _Pragma("clang loop unroll(disable)")
+#else
+#define ONE_PASS_A_TRIP
+#endif
+
+MCM_STEP(loop, link, a)
+{
+    long i = t->bid * t->threads + t->tid;
+    uint32_t v = (uint32_t)exec_gread(t, a->in, i), x = v + 1;
+    ONE_PASS_A_TRIP
+    for (uint32_t j = 0; j < 1024; j++)
+        x = x * x + j;
+    exec_ops(t, 1024);
+    exec_gwrite(t, a->out, i, v + 1 + (x & a->hide));
+}
+MCM_KERNEL(loop_k, link, loop);
 
 MCM_STEP(horner, link, a)
 {
@@ -81,7 +104,7 @@ MCM_STEP(horner, link, a)
         acc = acc * x + (uint32_t)exec_gread(t, a->in, j);
         exec_ops(t, 2);
     }
-    exec_gwrite(t, a->out, i, x + 1 + (acc & 0));
+    exec_gwrite(t, a->out, i, x + 1 + (acc & a->hide));
 }
 MCM_KERNEL(horner_k, link, horner);
 
@@ -105,9 +128,9 @@ static int setup(exec_run *run, const mcm_params *p)
 
 static int launches(exec_run *run)
 {
-    const mcm_kernel *kern[9] = {&touch_k, &pair_k, &dependent_k, &reduce_k, &touch_k, &touch_k, &code_k, &code_k, &horner_k};
+    const mcm_kernel *kern[9] = {&touch_k, &pair_k, &dependent_k, &reduce_k, &touch_k, &touch_k, &code_k, &loop_k, &horner_k};
     for (long j = 0; j < k; j++) {
-        link a = {j % 2 ? pong : ping, j % 2 ? ping : pong};
+        link a = {j % 2 ? pong : ping, j % 2 ? ping : pong, 0};
         if (mcm_launch(run, kern[shape], shape >= 1 && shape <= 3 ? 1 : b, 256, shape == 3 ? 256 : shape == 5 ? 256 : 0, &a) < 0)
             return -1;
     }
