@@ -16,14 +16,14 @@
  * beside its chain, at its own rate at most.  A block passed k times is k
  * passes in sequence.  A block entered again, from a block after it (a
  * loop's back edge: blocks are numbered in the order of the code), waits
- * besides for the taken branch (cycles_branch).  When the step ends, its slowest warp is the step's
- * path.  When the block ends its warps' instructions (every step, plus the
- * kernel's entry and a barrier between each two steps) and its path go
- * into its block_cost.
+ * besides for the taken branch (cycles_branch).  When the step ends, its
+ * slowest warp is the step's path.  When the block ends its warps'
+ * instructions (every step, plus the kernel's entry and a barrier between
+ * each two steps) and its path go into its block_cost.
  *
  * Invariants: between two threads `pass` and `back` are zero, `touched`
- * empty and `last` none;
- * between two warps `most` is zero; between two blocks every sum is zero.
+ * empty and `last` none; between two warps `most` and `most_back` are
+ * zero; between two blocks every sum is zero.
  * Only the thread that runs a block counts: `running` is per host thread,
  * NULL outside a step (the setup and check of a program count nothing).
  */
