@@ -615,14 +615,20 @@ static void blocks_raced(exec_thread *t)
     b->failed = 1;
 }
 
-/* In the launch of the cell its run watches (exec_watch_race), thread
- * tid of the cell's block touched a[i] first, or wrote it: the thread the
- * race's message names. */
+/* 1 if a[i] is the cell the run watches (exec_watch_race), in its launch. */
+static int is_watched(const exec_block *b, gmem a, long i)
+{
+    const race_watch *w = b->run->watch;
+    return b->watching && a->id == w->cell.array && i == w->cell.index;
+}
+
+/* In the launch of the cell its run watches, thread tid of the cell's
+ * block touched a[i] first, or wrote it: the thread the race's message
+ * names. */
 static void watch_thread(const exec_block *b, gmem a, long i, int tid)
 {
-    race_watch *w = b->run->watch;
-    if (b->watching && a->id == w->cell.array && i == w->cell.index)
-        w->thread = tid;
+    if (is_watched(b, a, i))
+        b->run->watch->thread = tid;
 }
 
 /* "5 (thread 3)", or "5" where the thread is not known (thread < 0). */
@@ -643,7 +649,7 @@ static const char *block_named(char *out, size_t size, uint32_t bid, int thread)
 static void race_between_blocks(exec_thread *t, gmem a, long i, int write, cell_shadow old)
 {
     exec_run *r = t->block->run;
-    int named = r->watch && t->block->watching && a->id == r->watch->cell.array && i == r->watch->cell.index;
+    int named = is_watched(t->block, a, i);
     char me[48], them[48];
     block_named(me, sizeof me, (uint32_t)t->bid, named ? t->tid : -1);
     block_named(them, sizeof them, shadow_block(old), named ? r->watch->thread : -1);
