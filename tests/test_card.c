@@ -1219,9 +1219,13 @@ Test(card, sessions_know_how_their_graphs_were_timed)
     cr_expect_eq(s[1].one_graph, 1);
     session a, b;
     cr_assert_eq(sessions_compose(s, n, 0, &a), 0);
-    cr_expect_eq(a.one_graph, -1, "euclid from 01a, the sum from 02a");
+    cr_expect_eq(a.n, 3, "the sum's three rows from 02a; euclid only 01a measured");
+    cr_expect_eq(a.one_graph, 1);
+    cr_expect_str_eq(a.name, "2026-01-02a");
+    cr_expect_str_eq(a.older, "euclid", "a case measured only under the older protocol is named, not scored");
     cr_assert_eq(sessions_compose(s, n, 1, &b), 0);
-    cr_expect_eq(b.one_graph, 0, "the sum from 01a alone");
+    cr_expect_eq(b.n, 0, "no second session of the current protocol measured the sum");
+    cr_expect_str_eq(b.older, "sum", "01a would have given it at depth 1; euclid was measured once");
     free(a.rows);
     free(b.rows);
     sessions_free(s, n);

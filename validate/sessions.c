@@ -117,13 +117,23 @@ int sessions_reference(const session *s, int n)
 }
 
 /* The newest session of the current protocol before `before` that
- * measured `program`, or -1. */
-static int last_with(const session *s, int before, const char *program)
+ * measured `program` (one that timed one graph alive at a time where
+ * `one_graph`), or -1. */
+static int last_with(const session *s, int before, const char *program, int one_graph)
 {
     for (int i = before; (i = sessions_last_new(s, i)) >= 0;)
-        if (session_has(&s[i], program))
+        if ((!one_graph || s[i].one_graph == 1) && session_has(&s[i], program))
             return i;
     return -1;
+}
+
+/* Does the card have a session that timed one graph alive at a time? */
+static int has_one_graph(const session *s, int n)
+{
+    for (int i = n; (i = sessions_last_new(s, i)) >= 0;)
+        if (s[i].one_graph == 1)
+            return 1;
+    return 0;
 }
 
 static int by_name(const void *a, const void *b)
@@ -162,11 +172,16 @@ int sessions_compose(const session *s, int n, int depth, session *out)
         out->rows = NULL;
         return fail("validate: out of memory composing the sessions of a card");
     }
-    int n_cases = all_cases(s, n, cases);
+    int n_cases = all_cases(s, n, cases), one_graph = has_one_graph(s, n);
     for (int c = 0; c < n_cases; c++) {
-        int from = n;
-        for (int d = 0; d <= depth && from >= 0; d++)
-            from = last_with(s, from, cases[c]);
+        int from = n, older = n;
+        for (int d = 0; d <= depth; d++) {
+            from = from >= 0 ? last_with(s, from, cases[c], one_graph) : -1;
+            older = older >= 0 ? last_with(s, older, cases[c], 0) : -1;
+        }
+        if (from < 0 && older >= 0 && strlen(out->older) + strlen(cases[c]) + 3 < sizeof out->older)
+            snprintf(out->older + strlen(out->older), sizeof out->older - strlen(out->older), "%s%s",
+                     out->older[0] ? ", " : "", cases[c]);
         if (from < 0)
             continue;
         const session *src = &s[from];

@@ -26,6 +26,9 @@ typedef struct session {
                          * a time (cuda_ref/README.md, the protocol), 0: every graph
                          * of a series alive; a composed session (sessions_compose):
                          * -1 where its sessions differ */
+    char older[256];    /* a composed session: the cases left out because the card's
+                         * sessions of the current graph protocol never measured them
+                         * (only older ones did), comma-separated; "" if none */
 } session;
 
 /* Every session of validate/data/CARD/ (relative to the current
@@ -47,7 +50,10 @@ int sessions_reference(const session *s, int n);
 /* The points of a validation set, each case study from its own session:
  * depth 0 takes every case's rows from the newest session of the current
  * protocol that measured it, depth 1 from the one before that (a case
- * measured once has no rows there).  Cases in alphabetical order, rows in
+ * measured once has no rows there).  Where the card has sessions that timed
+ * one graph alive at a time, only those count: a case that only older
+ * sessions measured is left out and named in out->older (their times are
+ * those of another protocol, not of the card).  Cases in alphabetical order, rows in
  * file order; out->name lists the sessions used.  *out owns its rows
  * (sessions_free(out, 1)); out->n is 0 if no case has such a session;
  * out->one_graph is its sessions' if they agree, else -1. */
