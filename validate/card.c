@@ -190,7 +190,7 @@ static const fact CODE_FACTS[] = {
      "an SM issues from 4 warp schedulers (sub-partitions), each holding its own warps: Nsight Compute counts "
      "each kernel's instructions on 528 = 4 x 132 of them (smsp__inst_executed.sum / .avg, H100 2026-11-26b, "
      "instructions.csv), and 4 warps an SM issue their dependent chains as one alone, 8 barely slower "
-     "(issue_latency_warps1 to 8, 2026-11-26e: 5.05 to 5.10 cycles)"},
+     "(issue_latency_warps1 to 8, 2026-11-26e: 5.05 to 5.10 cycles); the H200 has the same SM"},
 };
 #define N_CODE_FACTS (int)(sizeof CODE_FACTS / sizeof CODE_FACTS[0])
 
