@@ -148,6 +148,7 @@ static const field fields[] = {
     NUMBER("cycles_issue_independent", cycles_issue_independent, 0),
     NUMBER("cycles_mulmod_independent", cycles_mulmod_independent, 0),
     NUMBER("cycles_branch", cycles_branch, 0),
+    WHOLE("schedulers", schedulers, 0, INT_TOP),
     WHOLE("blocks_per_sm", blocks_per_sm, 1, INT_TOP),
     NUMBER("block_retire", block_retire, 0),
     WHOLE("threads_per_sm", threads_per_sm, 0, INT_TOP),
@@ -412,7 +413,7 @@ static int validate_dmm_umm(const machine *m)
                            : m->launch_latency != 0  ? "launch_latency"
                            : m->block_dispatch != 0  ? "block_dispatch"
                            : m->order != ORDER_FIFO  ? "order"
-                           : machine_card_compute(m) ? "lanes/cycles_*"
+                           : machine_card_compute(m) || m->schedulers != 0 ? "lanes/cycles_*"
                            : m->blocks_per_sm != 1 || m->threads_per_sm != 0 || m->block_retire != 0
                                ? "blocks_per_sm"
                            : m->l2_words != 0 || m->u_dram != 0 || m->u_dram_unaligned != 0 ||

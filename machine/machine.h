@@ -45,6 +45,11 @@
  *   cycles_mulmod_independent  and a Z/pZ multiplication among them, one
  *                      warp alone, its products not waiting for each other
  *                      (0: its instructions, as the others');
+ *   schedulers         the warp schedulers of an SM, its warps spread over
+ *                      them (0: a block's span is one warp's alone on its
+ *                      scheduler); a block's warps that share one share
+ *                      its issue slots and its multiply-add pipe
+ *                      (card_terms.h, block_span_cycles_shared);
  *   cycles_branch      a warp's taken branch back to a basic block before it
  *                      (a loop's back edge): cycles it waits beyond the chain
  *                      of its predicate (the branch a link of it), before the
@@ -240,6 +245,7 @@ typedef struct machine {
                                        * instructions at cycles_issue_independent */
     double cycles_branch;  /* cycles a warp's taken back edge waits beyond its predicate's
                             * chain; 0 = none */
+    int schedulers;        /* warp schedulers an SM has; 0 = a block's warps share none */
     int blocks_per_sm;     /* resident blocks per SM; 1 = the MCM */
     int threads_per_sm;    /* resident threads per SM (with blocks_per_sm > 1); 0 = no limit */
     double block_retire;   /* cycles an SM takes to retire each block before its slot takes

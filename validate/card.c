@@ -183,6 +183,39 @@ static const fact FACTS[] = {
 };
 #define N_FACTS (int)(sizeof FACTS / sizeof FACTS[0])
 
+/* Facts of the architecture only the code's costs use (the card's code
+ * machine; card_code_machine). */
+static const fact CODE_FACTS[] = {
+    {"schedulers", 4,
+     "an SM issues from 4 warp schedulers (sub-partitions), each holding its own warps: Nsight Compute counts "
+     "each kernel's instructions on 528 = 4 x 132 of them (smsp__inst_executed.sum / .avg, H100 2026-11-26b, "
+     "instructions.csv), and 4 warps an SM issue their dependent chains as one alone, 8 barely slower "
+     "(issue_latency_warps1 to 8, 2026-11-26e: 5.05 to 5.10 cycles); the H200 has the same SM"},
+};
+#define N_CODE_FACTS (int)(sizeof CODE_FACTS / sizeof CODE_FACTS[0])
+
+/* Set the facts of `table` on machine m. */
+static int set_facts(const fact *table, int n, machine *m)
+{
+    for (int i = 0; i < n; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "%.17g", table[i].value);
+        if (machine_set_field(m, table[i].key, text) <= 0)
+            return fail("machine key %s = %s: %s", table[i].key, text, fail_message());
+    }
+    return 0;
+}
+
+/* The lines of the facts of `table`, each with its source. */
+static void write_facts(FILE *f, const fact *table, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char setting[64];
+        snprintf(setting, sizeof setting, "%s = %g;", table[i].key, table[i].value);
+        fprintf(f, "    %-34s # %s\n", setting, table[i].source);
+    }
+}
+
 int card_constant(const session *s, const char *name, double *value)
 {
     char path[1100], line[1024];
@@ -368,7 +401,9 @@ int card_code_machine(const session *s, const session *other, const machine *car
     char name[sizeof out->name + 8];
     snprintf(name, sizeof name, "%s-code", card->name);
     snprintf(out->name, sizeof out->name, "%.*s", (int)sizeof out->name - 1, name);
-    return set_terms(s, other, CODE_TERMS, N_CODE_TERMS, out);
+    if (set_terms(s, other, CODE_TERMS, N_CODE_TERMS, out) < 0)
+        return -1;
+    return set_facts(CODE_FACTS, N_CODE_FACTS, out);
 }
 
 int card_machine(const session *s, const session *other, const machine *base, machine *out)
@@ -379,13 +414,7 @@ int card_machine(const session *s, const session *other, const machine *base, ma
         return fail("%s/constants.csv: no sm_clock_measured", s->dir);
     if (set_terms(s, other, TERMS, N_TERMS, out) < 0)
         return -1;
-    for (int i = 0; i < N_FACTS; i++) {
-        char text[64];
-        snprintf(text, sizeof text, "%.17g", FACTS[i].value);
-        if (machine_set_field(out, FACTS[i].key, text) <= 0)
-            return fail("machine key %s = %s: %s", FACTS[i].key, text, fail_message());
-    }
-    return 0;
+    return set_facts(FACTS, N_FACTS, out);
 }
 
 /* The lines of the terms of `table`, each naming its constant. */
@@ -441,11 +470,9 @@ int card_write_preset(const machine *m, const session *s, const session *other, 
     write_terms(f, s, other, TERMS, N_TERMS);
     if (code)
         write_terms(f, s, other, CODE_TERMS, N_CODE_TERMS);
-    for (int i = 0; i < N_FACTS; i++) {
-        char setting[64];
-        snprintf(setting, sizeof setting, "%s = %g;", FACTS[i].key, FACTS[i].value);
-        fprintf(f, "    %-34s # %s\n", setting, FACTS[i].source);
-    }
+    write_facts(f, FACTS, N_FACTS);
+    if (code)
+        write_facts(f, CODE_FACTS, N_CODE_FACTS);
     fprintf(f, "};\n");
     return fclose(f) == 0 ? 0 : fail("%s: write error", path);
 }

@@ -215,7 +215,7 @@ block_times block_times_on(const kernel *k, const block_cost *c, const machine *
     block_times t;
     t.read = block_transfer_cycles(c, k->threads, m, u, 0);
     t.write = block_transfer_cycles(c, k->threads, m, u, 1);
-    t.compute = block_compute_cycles(c, m);
+    t.compute = block_compute_cycles_shared(c, m, block_warps_per_scheduler(k->threads, m));
     t.latency = t.read > 0 ? block_read_latency(k, c, m) : 0;
     t.wait = m->block_dispatch + t.latency;
     t.dram = kernel_beyond_l2(k, m);
@@ -255,12 +255,13 @@ int take_block_for(int taken, block *b)
 
 resident_times resident_times_of(const block *b)
 {
-    const block_cost *c = kernel_block_cost(&S.dag->kernels[b->kernel], b->index);
+    const kernel *k = &S.dag->kernels[b->kernel];
+    const block_cost *c = kernel_block_cost(k, b->index);
     block_times t = block_times_of(b); /* t.compute unused: resident blocks share the lanes */
     resident_times r = {t.wait, t.read, t.write, 0, c->span, t.latency, t.dram};
     if (machine_card_compute(S.m)) { /* else no work to share: a delay of S(B) */
         r.work = block_work_cycles(c, S.m);
-        r.span = block_span_cycles(c, S.m);
+        r.span = block_span_cycles_shared(c, S.m, block_warps_per_scheduler(k->threads, S.m));
     }
     return r;
 }

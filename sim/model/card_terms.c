@@ -60,11 +60,45 @@ static double read_link_cycles(const block_cost *c, const machine *m)
     return (l1 * m->read_latency_l1 + s->l2_reads * m->read_latency + s->dram_reads * dram) / sectors;
 }
 
+int block_warps_per_scheduler(int threads, const machine *m)
+{
+    if (m->schedulers <= 0 || m->warp <= 0 || threads <= 0)
+        return 1;
+    int warps = (threads + m->warp - 1) / m->warp;
+    return (warps + m->schedulers - 1) / m->schedulers;
+}
+
+/* Cycles between two independent instructions of a warp that shares its
+ * scheduler with sharing − 1 others of its block: its own interval, or
+ * the scheduler's share of the SM's issue rate taken by all of them. */
+static double shared_issue_cycles(const machine *m, int sharing)
+{
+    double alone = stream_issue_cycles(m);
+    if (m->schedulers <= 0 || sharing <= 1)
+        return alone;
+    return fmax(alone, sharing * m->schedulers / m->issue_rate);
+}
+
+/* The same for a Z/pZ product: the scheduler's multiply-add pipe, a
+ * schedulers-th of the SM's lanes_mulmod (thread products a cycle). */
+static double shared_mulmod_cycles(const machine *m, int sharing)
+{
+    double alone = m->cycles_mulmod_independent, lanes = class_lanes(m, OP_MULMOD);
+    if (m->schedulers <= 0 || sharing <= 1 || !(lanes > 0) || !(alone > 0))
+        return alone; /* without the key a product is its instructions, as the others */
+    return fmax(alone, sharing * m->schedulers * m->warp / lanes);
+}
+
 double block_span_cycles(const block_cost *c, const machine *m)
 {
+    return block_span_cycles_shared(c, m, 1);
+}
+
+double block_span_cycles_shared(const block_cost *c, const machine *m, int sharing)
+{
     if (stream_charged(c, m)) {
-        double t = c->stream_issued * stream_issue_cycles(m) + c->stream_issued_mulmod * m->cycles_mulmod_independent +
-                   c->stream_branches * m->cycles_branch;
+        double t = c->stream_issued * shared_issue_cycles(m, sharing) +
+                   c->stream_issued_mulmod * shared_mulmod_cycles(m, sharing) + c->stream_branches * m->cycles_branch;
         for (int i = 0; i < OP_CLASSES; i++)
             t += c->stream_span[i] * stream_link_cycles(m, (op_class)i);
         /* the first read's latency is the block's read (engine.c) */
@@ -137,9 +171,14 @@ double block_work_cycles(const block_cost *c, const machine *m)
 
 double block_compute_cycles(const block_cost *c, const machine *m)
 {
+    return block_compute_cycles_shared(c, m, 1);
+}
+
+double block_compute_cycles_shared(const block_cost *c, const machine *m, int sharing)
+{
     if (!machine_card_compute(m))
         return c->span;
-    return fmax(block_span_cycles(c, m), block_work_cycles(c, m));
+    return fmax(block_span_cycles_shared(c, m, sharing), block_work_cycles(c, m));
 }
 
 int kernel_resident_blocks(const kernel *k, const machine *m)

@@ -56,6 +56,21 @@
  *                 wavefronts out, block_transfer_cycles).
  * A block not counted (the built-in case studies, a run file's kernels)
  * keeps the rule above.  With issue_rate = 0 the stream is never read.
+ *
+ * The span above is one warp's path alone on its scheduler.  A block alone
+ * on its SM spreads its warps over the SM's `schedulers` (a machine key;
+ * 0: off), k = ⌈⌈ℓ/warp⌉/schedulers⌉ on each, and the k warps of a
+ * scheduler share its issue slots and its multiply-add pipe: where a
+ * warp's passes are bound by its issue, an instruction of it waits
+ *   max(stream_issue_cycles, k·schedulers/issue_rate)
+ * and a Z/pZ product
+ *   max(cycles_mulmod_independent, k·schedulers·warp/lanes_mulmod),
+ * the scheduler's share of the SM's measured rates taken by all k (each
+ * term its own rate when k = 1; with k = 2 on the H100's code machine
+ * 2.67 cycles an instruction for 1.41, 60.0 a product for 43.3).  Passes
+ * bound by their chain keep their chain's time: a bound from below.  The
+ * blocks that share the SM with it share its work (resident.c); the span
+ * is what the block takes alone.
  */
 #ifndef MCM_CARD_TERMS_H
 #define MCM_CARD_TERMS_H
@@ -86,6 +101,16 @@ double block_compute_cycles(const block_cost *c, const machine *m);
 /* Its two parts: along the span, and the work spread over the lanes. */
 double block_span_cycles(const block_cost *c, const machine *m);
 double block_work_cycles(const block_cost *c, const machine *m);
+
+/* Warps of a block of `threads` threads on each scheduler of an SM that
+ * holds it alone: ⌈⌈threads/warp⌉/schedulers⌉, or 1 when the machine has
+ * no schedulers key. */
+int block_warps_per_scheduler(int threads, const machine *m);
+/* The compute time and the span of a block whose warps share their
+ * schedulers `sharing` to one (block_warps_per_scheduler); sharing = 1
+ * gives block_compute_cycles and block_span_cycles. */
+double block_compute_cycles_shared(const block_cost *c, const machine *m, int sharing);
+double block_span_cycles_shared(const block_cost *c, const machine *m, int sharing);
 
 /* Blocks of kernel k one SM may hold at once on machine m: blocks_per_sm,
  * at most threads_per_sm/ℓ (when threads_per_sm > 0) and Z/(private words
