@@ -1045,6 +1045,11 @@ static int distinct_keys(const exec_block *b, int kind, int first, int last, int
  * A word counts once: in keys that never go down (not `disorder`) a word
  * repeats only right after itself; otherwise bank_seen[word] holds the
  * stamp of the last round that counted it. */
+static inline int bank_of(const exec_block *b, long key)
+{
+    return (int)(b->warp_shift >= 0 ? key & (b->warp - 1) : key % b->warp);
+}
+
 static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
 {
     long keys[1024];
@@ -1053,7 +1058,7 @@ static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
     memset(in_bank, 0, sizeof *in_bank * (size_t)warp);
     if (!disorder) {
         for (int i = 0; i < n; i++) {
-            int bank = (int)(keys[i] % warp);
+            int bank = bank_of(b, keys[i]);
             if ((i == 0 || keys[i] != keys[i - 1]) && ++in_bank[bank] > most)
                 most = in_bank[bank];
         }
@@ -1066,7 +1071,7 @@ static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
     for (int i = 0; i < n; i++)
         if (b->bank_seen[keys[i]] != b->bank_stamp) {
             b->bank_seen[keys[i]] = b->bank_stamp;
-            int bank = (int)(keys[i] % warp);
+            int bank = bank_of(b, keys[i]);
             if (++in_bank[bank] > most)
                 most = in_bank[bank];
         }
