@@ -20,7 +20,9 @@
  * same thread's last write wins; another thread's is a CREW error): a
  * private word by its use in the step (an array of the worker's), a
  * global cell by its mark in a built-in run (write_mark), by its use in
- * the step in a race-free one (a hash table of the worker's, global_use).
+ * the step in a race-free one (a hash table of the worker's, global_use;
+ * the reads made before the step's first global write are entered in it
+ * only when it is looked up: read_use).
  * A race-free run writes a private word at once, with no log: there a
  * read of a word written in the step is the writer's own (or a race,
  * which reads the write as the log's search did), so every value read
@@ -1041,14 +1043,17 @@ static int distinct_keys(const exec_block *b, int kind, int first, int last, int
     return distinct;
 }
 
-/* DMM: the most distinct addresses that one bank must serve in round k.
- * A word counts once: in keys that never go down (not `disorder`) a word
- * repeats only right after itself; otherwise bank_seen[word] holds the
- * stamp of the last round that counted it. */
+/* The bank of private word `key` (>= 0): a mask where the warp is a
+ * power of two. */
 static inline int bank_of(const exec_block *b, long key)
 {
     return (int)(b->warp_shift >= 0 ? key & (b->warp - 1) : key % b->warp);
 }
+
+/* DMM: the most distinct addresses that one bank must serve in round k.
+ * A word counts once: in keys that never go down (not `disorder`) a word
+ * repeats only right after itself; otherwise bank_seen[word] holds the
+ * stamp of the last round that counted it. */
 
 static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
 {
