@@ -20,7 +20,9 @@
  * same thread's last write wins; another thread's is a CREW error): a
  * private word by its use in the step (an array of the worker's), a
  * global cell by its mark in a built-in run (write_mark), by its use in
- * the step in a race-free one (a hash table of the worker's, global_use).
+ * the step in a race-free one (a hash table of the worker's, global_use;
+ * the reads made before the step's first global write are entered in it
+ * only when it is looked up: read_use).
  * A race-free run writes a private word at once, with no log: there a
  * read of a word written in the step is the writer's own (or a race,
  * which reads the write as the log's search did), so every value read
@@ -428,6 +430,8 @@ gmem exec_alloc(exec_run *r, const char *name, long size)
     a->cells = c;
     a->size = size;
     a->id = r->n_arrays;
+    a->shadows = s;
+    a->marks = marks;
     snprintf(a->name, sizeof a->name, "%s", name);
     r->arrays = realloc(r->arrays, sizeof *r->arrays * (size_t)(r->n_arrays + 1));
     r->shadows = realloc(r->shadows, sizeof *r->shadows * (size_t)(r->n_arrays + 1));
@@ -573,6 +577,7 @@ static void next_step(exec_block *b)
             b->step_tag = (write_mark)((__atomic_add_fetch(&b->run->steps, 1, __ATOMIC_RELAXED) * 0x9E3779B1u) >> 16);
         while (b->step_tag == 0);
     b->uses_n = 0;
+    b->pending_n = 0;
     if (++b->step_stamp == 0) {
         for (long i = 0; i <= b->private_words; i++)
             b->private_step[i].stamp = 0;
@@ -676,7 +681,7 @@ static void race_between_blocks(exec_thread *t, gmem a, long i, int write, cell_
 static int note_block(exec_thread *t, gmem a, long i, int write)
 {
     exec_block *b = t->block;
-    cell_shadow *s = &b->run->shadows[a->id][i];
+    cell_shadow *s = &a->shadows[i];
     cell_shadow mine = shadow_of((uint32_t)t->bid);
     for (;;) {
         cell_shadow old = b->shared ? __atomic_load_n(s, __ATOMIC_RELAXED) : *s;
@@ -719,8 +724,21 @@ void exec_grow_uses(exec_block *b)
     b->uses_n = 0;
     for (size_t j = 0; j < cap; j++)
         if (old[j].stamp == b->step_stamp)
-            *global_use(b, old[j].cell) = old[j].use;
+            *table_use(b, old[j].cell) = old[j].use;
     free(old);
+}
+
+void exec_enter_pending(exec_block *b)
+{
+    for (long j = 0; j < b->pending_n; j++)
+        add_reader(table_use(b, b->pending[j].cell), b->pending[j].tid);
+    b->pending_n = 0;
+}
+
+void exec_grow_pending(exec_block *b)
+{
+    b->pending_cap = b->pending_cap ? 2 * b->pending_cap : 1024;
+    b->pending = realloc(b->pending, sizeof *b->pending * (size_t)b->pending_cap);
 }
 
 /* Thread t reads name[i] (global: of a global array), whose use in the
@@ -912,7 +930,7 @@ void exec_gwrite_checked(exec_thread *t, gmem a, long i, word v)
         note_write(t, u, a->name, i);
         slot = &u->slot;
     } else {
-        write_mark *mark = &b->run->marks[a->id][i];
+        write_mark *mark = &a->marks[i];
         marked = *mark == b->step_tag ? find_write(b, &a->cells[i]) : -1;
         slot = &marked;
         *mark = b->step_tag;
@@ -1025,10 +1043,18 @@ static int distinct_keys(const exec_block *b, int kind, int first, int last, int
     return distinct;
 }
 
+/* The bank of private word `key` (>= 0): a mask where the warp is a
+ * power of two. */
+static inline int bank_of(const exec_block *b, long key)
+{
+    return (int)(b->warp_shift >= 0 ? key & (b->warp - 1) : key % b->warp);
+}
+
 /* DMM: the most distinct addresses that one bank must serve in round k.
  * A word counts once: in keys that never go down (not `disorder`) a word
  * repeats only right after itself; otherwise bank_seen[word] holds the
  * stamp of the last round that counted it. */
+
 static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
 {
     long keys[1024];
@@ -1037,7 +1063,7 @@ static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
     memset(in_bank, 0, sizeof *in_bank * (size_t)warp);
     if (!disorder) {
         for (int i = 0; i < n; i++) {
-            int bank = (int)(keys[i] % warp);
+            int bank = bank_of(b, keys[i]);
             if ((i == 0 || keys[i] != keys[i - 1]) && ++in_bank[bank] > most)
                 most = in_bank[bank];
         }
@@ -1050,7 +1076,7 @@ static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
     for (int i = 0; i < n; i++)
         if (b->bank_seen[keys[i]] != b->bank_stamp) {
             b->bank_seen[keys[i]] = b->bank_stamp;
-            int bank = (int)(keys[i] % warp);
+            int bank = bank_of(b, keys[i]);
             if (++in_bank[bank] > most)
                 most = in_bank[bank];
         }
@@ -1312,6 +1338,7 @@ static void worker_end(exec_block *b)
     free(b->private_cells);
     free(b->private_step);
     free(b->uses);
+    free(b->pending);
     free(b->threads_of);
     for (int kind = 0; kind < N_KINDS; kind++) {
         free(b->notes[kind]);

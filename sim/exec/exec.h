@@ -83,12 +83,17 @@ typedef uint64_t word;
  * value of 2^32 or more is an error (exec_gwrite, exec_pwrite; mcm_set). */
 typedef uint32_t mem_word;
 
-/* An array in global memory. */
+/* An array in global memory.  Its cells' race-check shadows (a race-free
+ * run) or write marks (a synchronous run), one per cell, are the run's
+ * (exec_block.h: cell_shadow, write_mark); the array points at them so
+ * that an access reaches them from the array it already holds. */
 typedef struct gmem_array {
     mem_word *cells;
     long size;
     int id;
     char name[32];
+    uint32_t *shadows;  /* cell_shadow: race-free runs, else NULL */
+    uint16_t *marks;    /* write_mark: synchronous runs, else NULL */
 } gmem_array, *gmem;
 
 typedef struct exec_block exec_block; /* a block being run (exec.c) */

@@ -90,6 +90,14 @@ typedef struct cell_use {
     step_use use;
 } cell_use;
 
+/* A read of a cell its block has to itself, made while no thread of the
+ * block had written a global cell in the step, kept to be entered in the
+ * table of the step's cells (global_use) when one is looked up. */
+typedef struct pending_read {
+    const mem_word *cell;
+    int tid;
+} pending_read;
+
 typedef struct access_note { long key; } access_note;
 
 /* A round of the current warp, tallied as its lanes come, in lane order:
@@ -147,6 +155,8 @@ struct exec_block {
     private_use *private_step;   /* per private word: its use in the current step, its writer */
     cell_use *uses;              /* race-free: the global cells of the current step (global_use) */
     size_t uses_cap, uses_n;     /* its room (a power of two), its entries of this step */
+    pending_read *pending;       /* race-free: the step's reads not yet in `uses` (global_use) */
+    long pending_n, pending_cap;
     uint32_t block_stamp;        /* one per block the worker runs, from 1 */
     thread_record *threads_of;   /* per thread */
     thread_record *now;          /* the thread running now */
@@ -185,6 +195,10 @@ void exec_gwrite_checked(exec_thread *t, gmem a, long i, word v);
 /* Twice the room in the table of the step's global cells (global_use),
  * its entries kept. */
 void exec_grow_uses(exec_block *b);
+/* The pending reads entered in that table, in the order they were made. */
+void exec_enter_pending(exec_block *b);
+/* Twice the room for pending reads. */
+void exec_grow_pending(exec_block *b);
 
 /* The common case of each access, with no call: an index in range, a
  * round within the notes' capacity (fast_rounds, 0 with a warp that is not
@@ -458,7 +472,7 @@ static inline size_t use_slot(const mem_word *cell, size_t mask)
     return (group | (c & ((1u << USE_GROUP_BITS) - 1))) & mask;
 }
 
-static inline step_use *global_use(exec_block *b, const mem_word *cell)
+static inline step_use *table_use(exec_block *b, const mem_word *cell)
 {
     for (;;) {
         size_t mask = b->uses_cap - 1;
@@ -474,6 +488,39 @@ static inline step_use *global_use(exec_block *b, const mem_word *cell)
         }
         exec_grow_uses(b);
     }
+}
+
+/* The same, with the step's pending reads entered first.  A read of a
+ * cell the block has to itself needs its use only to be found by a later
+ * write of the step (another thread's read makes that write a race):
+ * while no global cell was written in the step (a race-free run logs
+ * only global writes: log_n is 0), no cell has a write a read must see,
+ * so the fast path appends the read to `pending` instead of finding its
+ * use; any other look-up enters them first, in order, so that the table
+ * it sees is the one the reads would have made one by one. */
+static inline step_use *global_use(exec_block *b, const mem_word *cell)
+{
+    if (b->pending_n)
+        exec_enter_pending(b);
+    return table_use(b, cell);
+}
+
+/* The fast path's read of `cell` by thread tid, the block having it to
+ * itself: 0 when the cell was written in the step (the checked path reads
+ * the write). */
+static inline int read_use(exec_block *b, const mem_word *cell, int tid)
+{
+    if (b->log_n == 0) {
+        if (__builtin_expect(b->pending_n == b->pending_cap, 0))
+            exec_grow_pending(b);
+        b->pending[b->pending_n++] = (pending_read){cell, tid};
+        return 1;
+    }
+    step_use *u = global_use(b, cell);
+    if (u->slot >= 0)
+        return 0;
+    add_reader(u, tid);
+    return 1;
 }
 
 /* Key `key` of a lane, in its round's tally (global: address groups, which
@@ -501,7 +548,7 @@ static inline void tally(round_tally *r, long key)
 EXEC_FAST word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
 {
     exec_block *b = t->block;
-    cell_shadow *s = &b->run->shadows[a->id][i];
+    cell_shadow *s = &a->shadows[i];
     cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
     cell_shadow mine = shadow_of((uint32_t)t->bid);
     *taken = 0;
@@ -515,12 +562,8 @@ EXEC_FAST word global_read_fast(exec_thread *t, gmem a, long i, int *taken)
             return 0;
         sh |= SHADOW_SHARED;
     }
-    if (!(sh & SHADOW_SHARED)) {
-        step_use *u = global_use(b, &a->cells[i]);
-        if (u->slot >= 0)
-            return 0;
-        add_reader(u, t->tid);
-    }
+    if (!(sh & SHADOW_SHARED) && !read_use(b, &a->cells[i], t->tid))
+        return 0;
     *taken = 1;
     return a->cells[i];
 }
@@ -532,7 +575,7 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
     exec_block *b = t->block;
     if (v > UINT32_MAX || b->log_n == b->log_cap)
         return 0;
-    cell_shadow *s = &b->run->shadows[a->id][i];
+    cell_shadow *s = &a->shadows[i];
     cell_shadow sh = __atomic_load_n(s, __ATOMIC_RELAXED);
     cell_shadow mine = shadow_of((uint32_t)t->bid);
     if (sh != 0 && (sh & ~SHADOW_WRITTEN) != mine)
@@ -600,7 +643,7 @@ EXEC_FAST void exec_gwrite_fast(exec_thread *t, gmem a, long i, word v)
     int round = me->rounds[GLOBAL_WRITE];
     if (__builtin_expect((unsigned long)i >= (unsigned long)a->size || round >= b->fast_rounds ||
                              !(b->race_free ? global_write_fast(t, a, i, v)
-                                            : write_fast(b, &b->run->marks[a->id][i], &a->cells[i], v, t->tid)), 0)) {
+                                            : write_fast(b, &a->marks[i], &a->cells[i], v, t->tid)), 0)) {
         exec_gwrite_checked(t, a, i, v);
         return;
     }
