@@ -44,7 +44,7 @@ SESSION = 'validate/data/h100/2026-11-26h'
 EXECUTED = 'validate/notes/profiles/sass-executed/euclid-s256.csv'
 WARPS, STEP_PAIRS = 32, 256  # the launch: 4 blocks of 8 warps, 2s + 2 steps
 CARD_CYCLES_PER_INSTRUCTION = 7.92  # Nsight Compute, warp-states-h100.txt: the same kernel, session 36
-BRA, BSSY, BSYNC, LDS, STS, EXIT = 0x947, 0x945, 0x941, 0x984, 0x388, 0x94d
+BRA, BSSY, BSYNC, LDS, STS, EXIT, BAR = 0x947, 0x945, 0x941, 0x984, 0x388, 0x94d, 0xb1d
 
 
 def kernel_code(path, name_part):
@@ -89,8 +89,10 @@ def constants():
 
 def walk(ins, segments, c, taken_extra):
     """One warp alone: each instruction issues stall cycles after the one
-    before, or when the scoreboards it waits for are released; a taken
-    branch (a segment's end marked True) costs taken_extra besides."""
+    before, or when the scoreboards it waits for are released (on Euclid's
+    path only LDS sets one: its result shared_latency after it issues); a
+    barrier syncthreads_l256; a taken branch (a segment's end marked True)
+    taken_extra besides."""
     t, board = 0.0, {}
     for lo, hi, taken in segments:
         for a in range(lo, hi + 1, 16):
@@ -98,7 +100,7 @@ def walk(ins, segments, c, taken_extra):
             t = max([t] + [board.get(k, 0) for k in range(6) if i['wait'] >> k & 1])
             if i['sets'] != 7:
                 board[i['sets']] = t + (c['shared_latency'] if i['op'] == LDS else 2)
-            if i['op'] == 0xb1d:  # BAR.SYNC
+            if i['op'] == BAR:
                 t += c['syncthreads_l256']
             t += i['stall']
         if taken:
