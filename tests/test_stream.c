@@ -676,6 +676,41 @@ Test(stream, the_path_waits_each_link_and_the_sm_issues_four_a_cycle)
     cr_expect_float_eq(block_span_cycles(&c, &m), 400 + 136 + 23 + 40, 1e-9);
 }
 
+Test(stream, a_product_on_the_path_waits_its_latency_with_the_blocks_warps_on_its_scheduler)
+{
+    block_cost c = counted_block();
+    machine m = issuing_machine();
+    c.stream_warps = 8;
+    /* the latencies with shared schedulers not measured: 68 a product,
+     * whatever the warps, today's 100 · 5 + 2 · 68 + 23 */
+    cr_expect_float_eq(block_span_cycles(&c, &m), 659, 1e-9);
+    m.cycles_mulmod_warps2 = 86;
+    m.cycles_mulmod_warps4 = 130;
+    /* 8 warps, 2 on each of the 4 schedulers: 500 + 2 · 86 + 23 */
+    cr_expect_float_eq(block_span_cycles(&c, &m), 695, 1e-9);
+    /* 4 warps or fewer, one a scheduler: a product alone's 68 */
+    c.stream_warps = 4;
+    cr_expect_float_eq(block_span_cycles(&c, &m), 659, 1e-9);
+    c.stream_warps = 1;
+    cr_expect_float_eq(block_span_cycles(&c, &m), 659, 1e-9);
+    /* 12 warps, 3 a scheduler: halfway, 108 */
+    c.stream_warps = 12;
+    cr_expect_float_eq(block_span_cycles(&c, &m), 500 + 2 * 108 + 23, 1e-9);
+    /* 16 warps, 4 a scheduler: 130 */
+    c.stream_warps = 16;
+    cr_expect_float_eq(block_span_cycles(&c, &m), 500 + 2 * 130 + 23, 1e-9);
+    /* 32 warps, 8 a scheduler: each takes its turn at the pipe's rate,
+     * 130 · 8 / 4 = 260 */
+    c.stream_warps = 32;
+    cr_expect_float_eq(block_span_cycles(&c, &m), 500 + 2 * 260 + 23, 1e-9);
+    /* with 4 a scheduler not measured, 16 warps wait 2 a scheduler's 86 */
+    m.cycles_mulmod_warps4 = 0;
+    c.stream_warps = 16;
+    cr_expect_float_eq(block_span_cycles(&c, &m), 695, 1e-9);
+    /* the work is not touched: 800 / 4 */
+    cr_expect_float_eq(block_work_cycles(&c, &m), 200, 1e-9);
+}
+
 Test(stream, a_global_read_on_the_path_waits_a_reads_latency_beyond_the_blocks_first)
 {
     /* three reads on the path: the first is the block's read (the engine
@@ -785,8 +820,9 @@ Test(stream, the_term_off_gives_todays_time_to_the_bit)
         block_cost x = *kernel_block_cost(a, j), y = *kernel_block_cost(b, j);
         cr_assert_eq(x.stream, 0);
         cr_assert_eq(y.stream, 1);
+        cr_assert_eq(y.stream_warps, 2, "block %ld: blocks of 64 threads are two warps", j);
         y.stream = 0;
-        y.stream_work = y.stream_issued = y.stream_reads = y.stream_branches = 0;
+        y.stream_work = y.stream_issued = y.stream_reads = y.stream_branches = y.stream_warps = 0;
         memset(y.stream_span, 0, sizeof y.stream_span);
         cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "block %ld: the counted build measured other costs", j);
     }

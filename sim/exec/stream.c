@@ -300,6 +300,7 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     cost->stream_issued_mulmod = c->span_issued[1];
     cost->stream_reads = c->span[STREAM_CHAIN_GLOBAL];
     cost->stream_branches = c->span_branches;
+    cost->stream_warps = warps;
     c->work = c->span_branches = 0;
     memset(c->span_issued, 0, sizeof c->span_issued);
     memset(c->span, 0, sizeof c->span);

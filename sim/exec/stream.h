@@ -25,7 +25,8 @@
  *     where they take longer, its instructions issued one a cycle (the
  *     latency a step waits for), and the passes it entered by a loop's back
  *     edge (a block entered from one after it), into block_cost (stream,
- *     stream_work, stream_span, stream_issued, stream_branches:
+ *     stream_work, stream_span, stream_issued, stream_branches, and its
+ *     warps, stream_warps:
  *     kernel_dag.h says how the machine charges them).
  * Counts are sm_90 instructions (the H100's and the H200's) per warp.
  */

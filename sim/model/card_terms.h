@@ -46,7 +46,15 @@
  *                 served the block (read_latency where it did not run
  *                 through the caches); and each taken back edge on the
  *                 path (a loop's pass after the first) waits cycles_branch
- *                 beyond its predicate's chain;
+ *                 beyond its predicate's chain; a Z/pZ multiplication
+ *                 on the path waits, where the machine has
+ *                 cycles_mulmod_warps2, the latency measured with as many
+ *                 warps on its scheduler as the block puts there,
+ *                 ⌈stream_warps / SM_SCHEDULERS⌉ = w: cycles_mulmod for
+ *                 w = 1, cycles_mulmod_warps2 for 2, cycles_mulmod_warps4
+ *                 for 4 (the straight line between for 3; warps2 where
+ *                 warps4 is not measured), and beyond 4 the pipe's rate,
+ *                 cycles_mulmod_warps4·w/4;
  *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
  *                 work_ops[addmod]/lanes_addmod, banks, line_words·u_l1·
  *                 l1_wavefronts): the SM issues at most issue_rate warp
@@ -69,6 +77,10 @@
  * "Hardware Multithreading"; the Hopper Tuning Guide).  A fact of the SM,
  * not a fitted constant. */
 #define WARP_ISSUE_CYCLES 1.0
+
+/* The SM's schedulers (its four processing blocks: the Hopper and Ampere
+ * whitepapers), among which a block's warps are spread. */
+#define SM_SCHEDULERS 4
 
 /* Cycles between two instructions of one warp alone that do not wait for
  * each other: cycles_issue_independent (measured: issue_interval_one_warp),

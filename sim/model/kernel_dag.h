@@ -98,6 +98,7 @@ typedef struct block_cost {
     double stream_reads;            /* the global reads on those chains */
     double stream_branches;         /* along the same path, its taken back edges (a
                                      * loop's pass after the first) */
+    double stream_warps;            /* its warps (they share the SM's schedulers) */
 } block_cost;
 
 /* Blocks first .. (the next run's first) − 1 (the last run: to the end)
