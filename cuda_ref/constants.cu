@@ -1382,16 +1382,17 @@ static double op_throughput(const arith_buffers *b, int sms, double mhz,
     return median_of(rate, REPEATS);
 }
 
-/* cycles between two instructions of one warp when every SM holds `warps`
- * warps, each running one dependent chain of additions (the instruction
- * stream's dependent issue, sim/exec/stream.h): blocks of up to 1024 threads,
- * as many per SM as the warps need; thread 0 of block 0 reports its
- * cycles */
-static double issue_latency(const arith_buffers *b, int sms, int warps)
+/* cycles an operation of one dependent chain when every SM holds `warps`
+ * warps, each thread running one such chain of Op (for additions, the
+ * instruction stream's dependent issue, sim/exec/stream.h): blocks of up to
+ * 1024 threads, as many per SM as the warps need; thread 0 of block 0
+ * reports its cycles */
+template <class Op>
+static double chain_latency(const arith_buffers *b, int sms, int warps, long iters)
 {
     int threads = warps * 32 > 1024 ? 1024 : warps * 32;
     unsigned blocks = (unsigned)(sms * (warps * 32 / threads));
-    return cycles_per_op<OpAdd>(b, blocks, threads, 1, 1 << 12);
+    return cycles_per_op<Op>(b, blocks, threads, 1, iters);
 }
 
 static void measure_arithmetic(int sms, double mhz)
@@ -1417,7 +1418,7 @@ static void measure_arithmetic(int sms, double mhz)
         snprintf(name, sizeof name, "issue_latency_warps%d", warps);
         snprintf(how, sizeof how, "%d warps per SM, each one dependent chain of the additions of op_latency: "
                  "cycles between two instructions of one warp (the dependent issue of sim/exec/stream.h)", warps);
-        print_row(name, issue_latency(&b, sms, warps), "cycles", how);
+        print_row(name, chain_latency<OpAdd>(&b, sms, warps, 1 << 12), "cycles", how);
     }
     print_row("issue_interval_one_warp", op_interval_one_warp<OpAdd>(&b), "cycles",
               "one warp alone on its SM, 4 independent chains of the additions of op_latency a thread: "
@@ -1432,6 +1433,14 @@ static void measure_arithmetic(int sms, double mhz)
     print_row("mulmod_interval_one_warp", op_interval_one_warp<OpMulmod>(&b), "cycles",
               "one warp alone on its SM, 4 independent chains of Z/pZ multiplications a thread: cycles a "
               "multiplication (its scheduler's multiply-add pipe, where they do not wait for each other)");
+    for (int warps = 4; warps <= 16; warps *= 2) {
+        char name[64], how[256];
+        snprintf(name, sizeof name, "mulmod_latency_warps%d", warps);
+        snprintf(how, sizeof how, "%d warps per SM (%d a scheduler), each thread one dependent chain of the "
+                 "Z/pZ multiplications of mulmod_latency: cycles a multiplication (their scheduler's "
+                 "multiply-add pipe shared, as Euclid's step shares it)", warps, warps / 4);
+        print_row(name, chain_latency<OpMulmod>(&b, sms, warps, 1 << 10), "cycles", how);
+    }
     print_row("mulmod_per_sm_cycle", op_throughput<OpMulmod>(&b, sms, mhz, 1 << 7),
               "ops/SM/cycle",
               "Z/pZ multiplications, 8 blocks of 256 threads per SM, 4 chains per thread");

@@ -50,6 +50,11 @@
  *                      scheduler); a block's warps that share one share
  *                      its issue slots and its multiply-add pipe
  *                      (card_terms.h, block_span_cycles_shared);
+ *   cycles_mulmod_warps2, cycles_mulmod_warps4  a Z/pZ multiplication on the
+ *                      path of a block whose warps put 2 (4) on each of the
+ *                      SM's schedulers: its latency with that many warps
+ *                      sharing the scheduler's multiply-add pipe (0: off,
+ *                      cycles_mulmod; card_terms.h says how between);
  *   cycles_branch      a warp's taken branch back to a basic block before it
  *                      (a loop's back edge): cycles it waits beyond the chain
  *                      of its predicate (the branch a link of it), before the
@@ -246,6 +251,8 @@ typedef struct machine {
     double cycles_branch;  /* cycles a warp's taken back edge waits beyond its predicate's
                             * chain; 0 = none */
     int schedulers;        /* warp schedulers an SM has; 0 = a block's warps share none */
+    double cycles_mulmod_warps2, cycles_mulmod_warps4; /* a dependent Z/pZ multiplication's
+                            * latency when 2 (4) warps share its scheduler; 0 = cycles_mulmod */
     int blocks_per_sm;     /* resident blocks per SM; 1 = the MCM */
     int threads_per_sm;    /* resident threads per SM (with blocks_per_sm > 1); 0 = no limit */
     double block_retire;   /* cycles an SM takes to retire each block before its slot takes

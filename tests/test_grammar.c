@@ -88,6 +88,8 @@ static const row rows[] = {
     {MACHINE, "cycles_mulmod_independent", NOT_NUMBER, "-1", NULL},
     {MACHINE, "cycles_branch", NOT_NUMBER, "-1", NULL},
     {MACHINE, "schedulers", NOT_NUMBER, "-1", NULL},
+    {MACHINE, "cycles_mulmod_warps2", NOT_NUMBER, "-1", NULL},
+    {MACHINE, "cycles_mulmod_warps4", NOT_NUMBER, "-1", NULL},
     {MACHINE, "blocks_per_sm", NOT_NUMBER, "0", NULL},
     {MACHINE, "block_retire", NOT_NUMBER, "-1", NULL},
     {MACHINE, "threads_per_sm", NOT_NUMBER, "-1", NULL},

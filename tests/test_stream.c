@@ -676,6 +676,37 @@ Test(stream, the_path_waits_each_link_and_the_sm_issues_four_a_cycle)
     cr_expect_float_eq(block_span_cycles(&c, &m), 400 + 136 + 23 + 40, 1e-9);
 }
 
+Test(stream, a_product_on_the_path_waits_its_latency_with_the_blocks_warps_on_its_scheduler)
+{
+    block_cost c = counted_block();
+    machine m = issuing_machine();
+    /* the latencies with shared schedulers not measured: 68 a product,
+     * whatever the warps a scheduler, today's 100 · 5 + 2 · 68 + 23 */
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 2), 659, 1e-9);
+    m.cycles_mulmod_warps2 = 86;
+    m.cycles_mulmod_warps4 = 130;
+    /* without the SM's schedulers the warps are not spread: 68 */
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 2), 659, 1e-9);
+    m.schedulers = 4;
+    /* 8 warps, 2 on each of the 4 schedulers: 500 + 2 · 86 + 23 */
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, block_warps_per_scheduler(256, &m)), 695, 1e-9);
+    /* 4 warps or fewer, one a scheduler: a product alone's 68 */
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, block_warps_per_scheduler(128, &m)), 659, 1e-9);
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, block_warps_per_scheduler(32, &m)), 659, 1e-9);
+    /* 12 warps, 3 a scheduler: halfway, 108 */
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 3), 500 + 2 * 108 + 23, 1e-9);
+    /* 16 warps, 4 a scheduler: 130 */
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 4), 500 + 2 * 130 + 23, 1e-9);
+    /* 32 warps, 8 a scheduler: each takes its turn at the pipe's rate,
+     * 130 · 8 / 4 = 260 */
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 8), 500 + 2 * 260 + 23, 1e-9);
+    /* with 4 a scheduler not measured, 16 warps wait 2 a scheduler's 86 */
+    m.cycles_mulmod_warps4 = 0;
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 4), 695, 1e-9);
+    /* the work is not touched: 800 / 4 */
+    cr_expect_float_eq(block_work_cycles(&c, &m), 200, 1e-9);
+}
+
 Test(stream, a_global_read_on_the_path_waits_a_reads_latency_beyond_the_blocks_first)
 {
     /* three reads on the path: the first is the block's read (the engine

@@ -149,6 +149,11 @@ static const term CODE_TERMS[] = {
      "of 256 threads on every SM, per kernel less chain_touch_card_per_kernel, per pass, less the pass's chain "
      "as the stream charges it (3 dependent instructions at issue_latency_warps1): a taken back edge's wait",
      OFF},
+    {"cycles_mulmod_warps2", "mulmod_latency_warps8", AS_IS,
+     "a dependent chain of Z/pZ multiplications a thread, 8 warps per SM (2 a scheduler): cycles a "
+     "multiplication, the scheduler's multiply-add pipe shared by its warps", OFF},
+    {"cycles_mulmod_warps4", "mulmod_latency_warps16", AS_IS,
+     "the same, 16 warps per SM (4 a scheduler)", OFF},
 };
 #define N_CODE_TERMS (int)(sizeof CODE_TERMS / sizeof CODE_TERMS[0])
 

@@ -89,6 +89,19 @@ static double shared_mulmod_cycles(const machine *m, int sharing)
     return fmax(alone, sharing * m->schedulers * m->warp / lanes);
 }
 
+/* A Z/pZ multiplication's latency on the path of a counted block: its
+ * warps share the SM's schedulers, w a scheduler, and a scheduler's
+ * multiply-add pipe serves their products (card_terms.h). */
+static double mulmod_link_cycles(const machine *m, int sharing)
+{
+    double w = m->schedulers > 0 ? sharing : 1, two = m->cycles_mulmod_warps2, four = m->cycles_mulmod_warps4;
+    if (!(two > 0) || w <= 1)
+        return m->cycles_mulmod;
+    if (w <= 2 || !(four > 0))
+        return two;
+    return w <= 4 ? two + (four - two) * (w - 2) / 2 : four * w / 4;
+}
+
 double block_span_cycles(const block_cost *c, const machine *m)
 {
     return block_span_cycles_shared(c, m, 1);
@@ -100,7 +113,7 @@ double block_span_cycles_shared(const block_cost *c, const machine *m, int shari
         double t = c->stream_issued * shared_issue_cycles(m, sharing) +
                    c->stream_issued_mulmod * shared_mulmod_cycles(m, sharing) + c->stream_branches * m->cycles_branch;
         for (int i = 0; i < OP_CLASSES; i++)
-            t += c->stream_span[i] * stream_link_cycles(m, (op_class)i);
+            t += c->stream_span[i] * (i == OP_MULMOD ? mulmod_link_cycles(m, sharing) : stream_link_cycles(m, (op_class)i));
         /* the first read's latency is the block's read (engine.c) */
         return t + fmax(0, c->stream_reads - 1) * read_link_cycles(c, m);
     }

@@ -46,7 +46,15 @@
  *                 served the block (read_latency where it did not run
  *                 through the caches); and each taken back edge on the
  *                 path (a loop's pass after the first) waits cycles_branch
- *                 beyond its predicate's chain;
+ *                 beyond its predicate's chain; a Z/pZ multiplication
+ *                 on the path waits, where the machine has
+ *                 schedulers and cycles_mulmod_warps2, the latency measured with as many
+ *                 warps on its scheduler as the block puts there, w (the
+ *                 k below): cycles_mulmod for
+ *                 w = 1, cycles_mulmod_warps2 for 2, cycles_mulmod_warps4
+ *                 for 4 (the straight line between for 3; warps2 where
+ *                 warps4 is not measured), and beyond 4 the pipe's rate,
+ *                 cycles_mulmod_warps4·w/4;
  *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
  *                 work_ops[addmod]/lanes_addmod, banks, line_words·u_l1·
  *                 l1_wavefronts): the SM issues at most issue_rate warp
