@@ -40,11 +40,13 @@
  *                 cycles_mulmod_independent) take longer than its chain,
  *                 for them (stream_issued, stream_issued_mulmod); and each global read
  *                 on those chains but the first (the block's read, which
- *                 block_read_latency charges) for a read's latency: the
- *                 mean of read_latency_l1, read_latency and
- *                 read_latency_dram weighed by the sectors each level
- *                 served the block (read_latency where it did not run
- *                 through the caches); and each taken back edge on the
+ *                 block_read_latency charges) for a read's latency: a
+ *                 warp's load waits for its last sector, so the mean
+ *                 over the block's warp loads of read_latency_l1,
+ *                 read_latency or read_latency_dram, that of the
+ *                 farthest level any of the load's sectors came from
+ *                 (cache_sectors.warp_loads; read_latency where the
+ *                 block did not run through the caches); and each taken back edge on the
  *                 path (a loop's pass after the first) waits cycles_branch
  *                 beyond its predicate's chain;
  *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
