@@ -697,7 +697,8 @@ Test(stream, a_global_read_on_the_path_waits_a_reads_latency_beyond_the_blocks_f
     cached.read_latency_dram = 400;
     c.sectors.measured = 1;
     /* one load of 4 sectors, 3 from the L1 (a wavefront) and 1 from the
-     * L2: each read waits the L2's 200 (by its sectors, (3·40 + 200)/4 = 80) */
+     * L2: each read waits the L2's 200 (weighed by the
+     * 4 sectors, (3·40 + 200)/4 = 80) */
     c.sectors.l1_wavefronts = 1;
     c.sectors.l2_reads = 1;
     c.sectors.warp_loads[LEVEL_L2] = 1;

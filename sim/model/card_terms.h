@@ -46,8 +46,9 @@
  *                 read_latency or read_latency_dram, that of the
  *                 farthest level any of the load's sectors came from
  *                 (cache_sectors.warp_loads; read_latency where the
- *                 block did not run through the caches); and each taken back edge on the
- *                 path (a loop's pass after the first) waits cycles_branch
+ *                 block did not run through the caches); and each
+ *                 taken back edge on the path (a loop's pass after the
+ *                 first) waits cycles_branch
  *                 beyond its predicate's chain;
  *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
  *                 work_ops[addmod]/lanes_addmod, banks, line_words·u_l1·
