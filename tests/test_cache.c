@@ -403,6 +403,25 @@ Test(cache, a_store_drops_its_sector_from_the_l1_and_allocates_nothing_there)
     cache_free(c);
 }
 
+Test(cache, a_warp_load_counts_at_the_farthest_level_any_of_its_sectors_came_from)
+{
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    long stored[1] = {9}; /* sector 1 of line 0 */
+    const one_round rounds[4] = {{0, consecutive, 32}, {1, stored, 1}, {0, consecutive, 32}, {0, consecutive, 32}};
+    cache_sectors s[4]; /* one SM, one block at a time */
+    launch_rounds(c, 1, rounds, 4, s);
+    cr_expect_eq(s[0].warp_loads[LEVEL_DRAM], 1, "4 sectors from DRAM: one load");
+    cr_expect_eq(s[1].warp_loads[LEVEL_L1] + s[1].warp_loads[LEVEL_L2] + s[1].warp_loads[LEVEL_DRAM], 0,
+                 "a store is no load");
+    cr_expect_eq(s[2].warp_loads[LEVEL_L2], 1, "3 sectors from the L1, 1 from the L2: a load of the L2");
+    cr_expect_eq(s[2].warp_loads[LEVEL_L1], 0);
+    cr_expect_eq(s[3].warp_loads[LEVEL_L1], 1, "all 4 from the L1 now");
+    cr_expect_eq(s[3].warp_loads[LEVEL_L2], 0);
+    cache_free(c);
+}
+
 /* ---- waves ------------------------------------------------------------------ */
 
 Test(cache, resident_blocks_share_their_sms_l1_and_other_sms_meet_in_the_l2)

@@ -717,8 +717,7 @@ Test(stream, a_global_read_on_the_path_waits_a_reads_latency_beyond_the_blocks_f
     m.read_latency = 200;
     c.stream_reads = 3;
     cr_expect_float_eq(block_span_cycles(&c, &m), 659 + 2 * 200, 1e-9);
-    /* through the caches: the L1 served 4 sectors (a wavefront, a line of
-     * 32 words), the L2 4: a read waits (4 · 40 + 4 · 200) / 8 = 120 */
+    /* through the caches: a warp's load waits for its last sector */
     machine cached = test_cache_machine(1, 1, 128, 512);
     cached.issue_rate = m.issue_rate;
     cached.cycles_issue = m.cycles_issue;
@@ -726,10 +725,33 @@ Test(stream, a_global_read_on_the_path_waits_a_reads_latency_beyond_the_blocks_f
     cached.cycles_barrier = m.cycles_barrier;
     cached.read_latency = 200;
     cached.read_latency_l1 = 40;
+    cached.read_latency_dram = 400;
     c.sectors.measured = 1;
+    /* one load of 4 sectors, 3 from the L1 (a wavefront) and 1 from the
+     * L2: each read waits the L2's 200 (weighed by the
+     * 4 sectors, (3·40 + 200)/4 = 80) */
     c.sectors.l1_wavefronts = 1;
-    c.sectors.l2_reads = 4;
-    cr_expect_float_eq(block_span_cycles(&c, &cached), 659 + 2 * 120, 1e-9);
+    c.sectors.l2_reads = 1;
+    c.sectors.warp_loads[LEVEL_L2] = 1;
+    cr_expect_float_eq(block_span_cycles(&c, &cached), 659 + 2 * 200, 1e-9);
+    /* two loads all from the L1: 40 each */
+    c.sectors = (cache_sectors){.measured = 1, .l1_wavefronts = 2};
+    c.sectors.warp_loads[LEVEL_L1] = 2;
+    cr_expect_float_eq(block_span_cycles(&c, &cached), 659 + 2 * 40, 1e-9);
+    /* two loads from the L1, one from the L2, one from DRAM: the mean of
+     * the loads, (2·40 + 200 + 400)/4 = 170 */
+    c.sectors.warp_loads[LEVEL_L2] = 1;
+    c.sectors.warp_loads[LEVEL_DRAM] = 1;
+    cr_expect_float_eq(block_span_cycles(&c, &cached), 659 + 2 * 170, 1e-9);
+    /* a machine without the caches, or a block that did not run through
+     * them: the L2's latency, whatever the counts */
+    machine off = cached;
+    off.l1_words = 0;
+    cr_expect_float_eq(block_span_cycles(&c, &off), 659 + 2 * 200, 1e-9);
+    c.sectors.measured = 0;
+    cr_expect_float_eq(block_span_cycles(&c, &cached), 659 + 2 * 200, 1e-9);
+    c.sectors = (cache_sectors){.measured = 1}; /* no load counted: the L2's */
+    cr_expect_float_eq(block_span_cycles(&c, &cached), 659 + 2 * 200, 1e-9);
     c.stream_reads = 1; /* the block's read alone: nothing more */
     cr_expect_float_eq(block_span_cycles(&c, &cached), 659, 1e-9);
 }

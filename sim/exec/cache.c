@@ -708,6 +708,7 @@ static void serve(cache *c, long j, const access_round *r)
     for (long i = 0; i < r->n; i++)
         hits += read_line(c, sm, lines[i].tag, lines[i].words, out, &deepest);
     out->l1_wavefronts += (double)((hits + c->sectors - 1) / c->sectors);
+    out->warp_loads[deepest]++;
     if (out->first_read == LEVEL_NONE)
         out->first_read = deepest;
 }

@@ -44,20 +44,31 @@ double stream_link_cycles(const machine *m, op_class c)
 
 static int served_by_caches(const block_cost *c, const machine *m);
 
-/* A global read's latency, for a block: the mean of the levels that
- * served its reads, weighed by their sectors (the caches' counts), or the
- * L2's where the block did not run through the caches. */
+/* The latency of a read served by `level` (0 for none). */
+static double level_latency(const machine *m, cache_level level)
+{
+    switch (level) {
+    case LEVEL_L1: return m->read_latency_l1;
+    case LEVEL_L2: return m->read_latency;
+    case LEVEL_DRAM: return m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
+    default: return 0;
+    }
+}
+
+/* A global read's latency, for a block: a warp's load completes when its
+ * last sector arrives, so the mean over the block's warp loads of the
+ * latency of the farthest level each took a sector from (the caches'
+ * counts); the L2's where the block did not run through the caches. */
 static double read_link_cycles(const block_cost *c, const machine *m)
 {
     if (!served_by_caches(c, m))
         return m->read_latency;
-    const cache_sectors *s = &c->sectors;
-    double l1 = m->sector_words > 0 ? s->l1_wavefronts * m->line_words / m->sector_words : 0;
-    double dram = m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
-    double sectors = l1 + s->l2_reads + s->dram_reads;
-    if (!(sectors > 0))
-        return m->read_latency;
-    return (l1 * m->read_latency_l1 + s->l2_reads * m->read_latency + s->dram_reads * dram) / sectors;
+    double loads = 0, cycles = 0;
+    for (int level = LEVEL_L1; level <= LEVEL_DRAM; level++) {
+        loads += c->sectors.warp_loads[level];
+        cycles += c->sectors.warp_loads[level] * level_latency(m, (cache_level)level);
+    }
+    return loads > 0 ? cycles / loads : m->read_latency;
 }
 
 int block_warps_per_scheduler(int threads, const machine *m)
@@ -234,12 +245,7 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
 {
     if (!served_by_caches(c, m))
         return kernel_read_latency(k, m);
-    switch (c->sectors.first_read) {
-    case LEVEL_L1: return m->read_latency_l1;
-    case LEVEL_L2: return m->read_latency;
-    case LEVEL_DRAM: return m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
-    default: return 0;
-    }
+    return level_latency(m, (cache_level)c->sectors.first_read);
 }
 
 /* The rule of kernel_dag.h for a block that ran through the caches; the

@@ -40,20 +40,23 @@
  *                 cycles_mulmod_independent) take longer than its chain,
  *                 for them (stream_issued, stream_issued_mulmod); and each global read
  *                 on those chains but the first (the block's read, which
- *                 block_read_latency charges) for a read's latency: the
- *                 mean of read_latency_l1, read_latency and
- *                 read_latency_dram weighed by the sectors each level
- *                 served the block (read_latency where it did not run
- *                 through the caches); and each taken back edge on the
- *                 path (a loop's pass after the first) waits cycles_branch
+ *                 block_read_latency charges) for a read's latency: a
+ *                 warp's load waits for its last sector, so the mean
+ *                 over the block's warp loads of read_latency_l1,
+ *                 read_latency or read_latency_dram, that of the
+ *                 farthest level any of the load's sectors came from
+ *                 (cache_sectors.warp_loads; read_latency where the
+ *                 block did not run through the caches); and each
+ *                 taken back edge on the path (a loop's pass after the
+ *                 first) waits cycles_branch
  *                 beyond its predicate's chain; a Z/pZ multiplication
- *                 on the path waits, where the machine has
- *                 schedulers and cycles_mulmod_warps2, the latency measured with as many
- *                 warps on its scheduler as the block puts there, w (the
- *                 k below): cycles_mulmod for
- *                 w = 1, cycles_mulmod_warps2 for 2, cycles_mulmod_warps4
- *                 for 4 (the straight line between for 3; warps2 where
- *                 warps4 is not measured), and beyond 4 the pipe's rate,
+ *                 on the path waits, where the machine has schedulers
+ *                 and cycles_mulmod_warps2, the latency measured with as
+ *                 many warps on its scheduler as the block puts there, w
+ *                 (the k below): cycles_mulmod for w = 1,
+ *                 cycles_mulmod_warps2 for 2, cycles_mulmod_warps4 for 4
+ *                 (the straight line between for 3; warps2 where warps4
+ *                 is not measured), and beyond 4 the pipe's rate,
  *                 cycles_mulmod_warps4·w/4;
  *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
  *                 work_ops[addmod]/lanes_addmod, banks, line_words·u_l1·

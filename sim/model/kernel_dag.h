@@ -63,6 +63,8 @@ typedef struct cache_sectors {
     int first_read;            /* the level (cache_level) its first read round waited for */
     double l1_wavefronts;      /* read sectors the L1 served, a line's worth at a time */
     double l2_reads, dram_reads; /* read sectors the L2 served, and DRAM */
+    double warp_loads[LEVEL_DRAM + 1]; /* read rounds (a warp's load) by the farthest level
+                                        * any of their sectors came from ([LEVEL_NONE]: 0) */
     double l2_requests, dram_requests; /* lines a read round asked of the L2 (sectors it served),
                                         * and of DRAM (sectors DRAM moved) */
     double l2_writes;          /* sectors written into the L2 */
