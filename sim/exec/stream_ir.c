@@ -887,20 +887,30 @@ static double remainder_cost(const ir_inst *in, int bits)
     return bits <= 32 ? 2 : b[0] == '%' ? 3 : 5;
 }
 
-/* The uses of value `name` as an operand in the function, at most 2 (the
- * line of the last one into *line). */
-static int uses(const ir_function *f, const char *name, const char **line)
+/* Line `line`'s operands: past its result ("  %7 = "), if it has one. */
+static const char *operands_of(const char *line)
+{
+    const char *eq = strstr(line, " = ");
+    return eq && line[0] == ' ' && line[2] == '%' ? eq : line;
+}
+
+/* The next use of value `name` (of length len) as an operand at or after
+ * s, or NULL. */
+static const char *next_use(const char *s, const char *name, size_t len)
+{
+    for (s = strstr(s, name); s && name_length(s) != len; s = strstr(s + len, name))
+        ;
+    return s;
+}
+
+/* The uses of value `name` as an operand in the function, at most 2. */
+static int uses(const ir_function *f, const char *name)
 {
     size_t len = strlen(name);
     int n = 0;
-    for (int l = 0; l < f->n_lines && n < 2; l++) {
-        const char *s = f->lines[l], *eq = strstr(s, " = ");
-        for (s = eq && s[0] == ' ' && s[2] == '%' ? eq : s; (s = strstr(s, name)) != NULL; s += len)
-            if (name_length(s) == len) {
-                n++;
-                *line = f->lines[l];
-            }
-    }
+    for (int l = 0; l < f->n_lines && n < 2; l++)
+        for (const char *s = next_use(operands_of(f->lines[l]), name, len); s; s = next_use(s + len, name, len))
+            n++;
     return n;
 }
 
@@ -949,9 +959,9 @@ static double third_operand(ir_function *f, const ir_inst *in, double cost)
     if (a[0] != '%' || b[0] != '%' || !in->result)
         return cost;
     for (int k = 0; k < 2; k++) {
-        const char *v = k ? b : a, *line;
+        const char *v = k ? b : a;
         for (int i = f->sums.n - 1; i >= 0; i--)
-            if (!strcmp(f->sums.names[i], v) && uses(f, v, &line) == 1) {
+            if (!strcmp(f->sums.names[i], v) && uses(f, v) == 1) {
                 f->sums.names[i][0] = '\0'; /* one third operand per addition */
                 return 0;
             }
@@ -967,11 +977,7 @@ static int stored_as_words_alone(const ir_function *f, const char *name)
     size_t len = strlen(name);
     int stores = 0;
     for (int l = 0; l < f->n_lines; l++) {
-        const char *s = f->lines[l], *eq = strstr(s, " = ");
-        s = eq && s[0] == ' ' && s[2] == '%' ? eq : s; /* past its own result */
-        for (const char *at = strstr(s, name); at; at = strstr(at + len, name)) {
-            if (name_length(at) != len)
-                continue;
+        for (const char *at = next_use(operands_of(f->lines[l]), name, len); at; at = next_use(at + len, name, len)) {
             ir_inst use;
             char called[64] = "";
             if (parse_inst(f->lines[l], &use) == 0 && !strcmp(use.op, "call"))
