@@ -389,7 +389,7 @@ Test(stream, the_same_arithmetic_on_args_is_done_once_and_a_halving_is_shifts)
 }
 
 /* A row and a column from a cell's index (g / n, g % n), then a
- * remainder by another divisor. */
+ * remainder by another divisor; a quotient and remainder by a constant. */
 static const char *const row_column_ir =
     "define internal void @row_column(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
     "  call void @__sanitizer_cov_trace_pc() #3\n"
@@ -398,6 +398,8 @@ static const char *const row_column_ir =
     "  %5 = sdiv i64 %3, %4\n"
     "  %6 = srem i64 %3, %4\n"
     "  %7 = srem i64 %4, %3\n"
+    "  %8 = sdiv i64 %3, 7\n"
+    "  %9 = srem i64 %3, 7\n"
     "  ret void\n"
     "}\n"
     "\n"
@@ -408,10 +410,90 @@ Test(stream, a_remainder_after_its_division_is_a_product_and_a_difference)
     uint32_t w[2][STREAM_FIELDS];
     cr_assert_eq(weigh(row_column_ir, w, 2), 1);
     /* two reads at constant indices (1 + 1: [R + 4c]); the division by a
-     * number, 64 bits (28: both tested for 32 bits, the 32-bit division);
-     * the remainder of the same operands, a 64-bit product and difference
-     * (3 + 2); a remainder of other operands, a division again (28) */
-    cr_expect_eq(w[0][STREAM_INST], 1 + 1 + 28 + 5 + 28);
+     * number, 64 bits (24: both tested for 32 bits, LOP3 ISETP BSSY BRA
+     * BSYNC, the 32-bit division and its high word zeroed, 19); the
+     * remainder of the same operands, on the division's 32-bit path
+     * (IMAD.MOV, IMAD, the high word zeroed: 3); a remainder of other
+     * operands, a division again (24); by a constant, a multiplication
+     * (12) and the remainder a 64-bit product and difference (3 + 2) */
+    cr_expect_eq(w[0][STREAM_INST], 1 + 1 + 24 + 3 + 24 + 12 + 5);
+}
+
+/* Predicates of two parameters: two comparisons or'd, a third or'd in
+ * (clang's select form of ||), an `and` of two predicates that are no
+ * comparisons, a comparison combined again, and two whose comparisons have
+ * each combined one already. */
+static const char *const predicates_ir =
+    "define internal void @predicates(i64 noundef %0, i64 noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = icmp eq i64 %0, 0\n"
+    "  %4 = icmp eq i64 %1, 0\n"
+    "  %5 = or i1 %3, %4\n"
+    "  %6 = icmp slt i64 %0, %1\n"
+    "  %7 = select i1 %5, i1 true, i1 %6\n"
+    "  %8 = and i1 %5, %7\n"
+    "  %9 = xor i1 %4, %3\n"
+    "  %10 = or i1 %4, %6\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_boolean_of_a_comparison_is_in_the_comparisons_isetp)
+{
+    uint32_t w[1][STREAM_FIELDS];
+    cr_assert_eq(weigh(predicates_ir, w, 1), 1);
+    /* three 64-bit comparisons (2 each: ISETP, ISETP.EX); %5 combined
+     * into %4's ISETP (ISETP.EQ.OR.EX), %7 into %6's, %9 into %3's (0
+     * each); %8 of two predicates that are no comparisons, and %10 of two
+     * comparisons that have combined one each, a PLOP3 (1 each) */
+    cr_expect_eq(w[0][STREAM_INST], 2 + 2 + 2 + 1 + 1);
+}
+
+/* (4·c + l + r + u) >> 3 of four words read (the stencil's sum), written
+ * as a word; then a sum whose parts are used again. */
+static const char *const word_sums_ir =
+    "define internal void @word_sums(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 1)\n"
+    "  %5 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 2)\n"
+    "  %6 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 3)\n"
+    "  %7 = shl i64 %3, 2\n"
+    "  %8 = add i64 %4, %7\n"
+    "  %9 = add i64 %8, %5\n"
+    "  %10 = add i64 %9, %6\n"
+    "  %11 = lshr i64 %10, 3\n"
+    "  tail call void @exec_gwrite(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 4, i64 noundef %11)\n"
+    "  br label %12\n"
+    "\n"
+    "12:                                               ; preds = %2\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %13 = add i64 %3, %4\n"
+    "  %14 = add i64 %13, %5\n"
+    "  %15 = lshr i64 %14, 3\n"
+    "  tail call void @exec_gwrite(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 5, i64 noundef %13)\n"
+    "  tail call void @exec_gwrite(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 6, i64 noundef %15)\n"
+    "  tail call void @exec_gwrite(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 7, i64 noundef %15)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, words_summed_take_three_operands_an_instruction_and_a_word_written_its_low_half)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(word_sums_ir, w, 2), 2);
+    /* four reads at constant indices (1 each); 4·c a word times 2^2, fused
+     * with its addition into IMAD.WIDE.U32, its addend's high word zeroed
+     * (2, the addition 0); + r on 64 bits (IADD3, IADD3.X: 2) and + u its
+     * third operand (0); >> 3 written as a word, its low half alone
+     * (SHF.R.U64: 1); the write at a constant index (1); the jump falls
+     * through (0) -- the SASS of user-stencil's 0x7c0-0x830 */
+    cr_expect_eq(w[0][STREAM_INST], 4 + 2 + 0 + 2 + 0 + 1 + 1);
+    /* %13 is written as well: %14 adds it whole (2 + 2); %15 is written
+     * twice, still a word each, its low half (1); three writes (1 each) */
+    cr_expect_eq(w[1][STREAM_INST], 2 + 2 + 1 + 3);
 }
 
 Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
@@ -524,7 +606,8 @@ Test(stream, a_loop_of_k_dependent_additions_waits_k_links)
 }
 
 /* Six additions of a function's two parameters, none of another; then six,
- * each of the one before. */
+ * each of the one before (no addition of an addition: each is one
+ * instruction). */
 static const char *const additions_ir =
     "define internal void @additions(i32 noundef %0, i32 noundef %1) {\n"
     "  call void @__sanitizer_cov_trace_pc() #3\n"
@@ -539,10 +622,10 @@ static const char *const additions_ir =
     "9:                                                ; preds = %2\n"
     "  call void @__sanitizer_cov_trace_pc() #3\n"
     "  %10 = add i32 %0, %1\n"
-    "  %11 = add i32 %10, %0\n"
+    "  %11 = xor i32 %10, %0\n"
     "  %12 = add i32 %11, %1\n"
-    "  %13 = add i32 %12, %0\n"
-    "  %14 = xor i32 %13, %1\n"
+    "  %13 = xor i32 %12, %0\n"
+    "  %14 = add i32 %13, %1\n"
     "  %15 = sub i32 %14, %0\n"
     "  ret void\n"
     "}\n"

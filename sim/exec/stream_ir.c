@@ -18,15 +18,23 @@
  *    a product of two 32-bit values one (IMAD.WIDE.U32), the high half of
  *    a 64 × 64-bit product seven; a shift by whole words, or a mask of
  *    the low word, none (register names); a division by a number a call
- *    of a routine (20 instructions on 32 bits; on 64, 28: a test that
+ *    of a routine (20 instructions on 32 bits; on 64, 24: a test that
  *    both hold 32 bits, and the 32-bit division), by a constant a
  *    multiplication (4, 12), a signed 64-bit one by a power of two shifts
  *    and a sign correction (5.5); a remainder of the operands of a
  *    division before it in its block the quotient's product taken from
- *    the dividend (a multiplication and a subtraction);
+ *    the dividend (a multiplication and a subtraction; 3 on the 32-bit
+ *    path of a 64-bit division by a number);
+ *  - IADD3 adds three values: an addition of an addition of its block
+ *    (used there alone) costs nothing more; a word shifted left by a
+ *    constant is a product, fused into an addition of its block as one;
+ *    a 64-bit shift right whose result is only written as words (32 bits)
+ *    its low word alone, one instruction;
  *  - a comparison or a choice (select) as the operation on its type; a
- *    conditional branch one instruction, a jump to the block that follows
- *    none (the code falls through), to another one;
+ *    boolean of a comparison (`&&`, `||`, a negation) nothing, its ISETP
+ *    combines it (one a comparison); a conditional branch one
+ *    instruction, a jump to the block that follows none (the code falls
+ *    through), to another one;
  *  - the thread's indices and the kernel's args (what a step reads through
  *    its `t` and its args pointer) are registers and constants on the
  *    card: reading them costs nothing, nor does arithmetic on them alone
@@ -167,6 +175,8 @@ typedef struct ir_function {
     name_set products;    /* results of multiplications not yet fused into an addition (IMAD) */
     name_set accesses;    /* "ARRAY INDEX\tBLOCK": global accesses made, and in which block */
     name_set offsets;     /* "%7\t%5 COST": %7 = %5 + a constant, and what that addition was charged */
+    name_set compares;    /* results of comparisons (icmp): predicates on the card */
+    name_set sums;        /* additions of the block charged in full, not yet a third operand's (IADD3) */
 } ir_function;
 
 static void *grow(void *p, int *cap, int need, size_t size)
@@ -211,7 +221,7 @@ static void set_clear(name_set *set)
 /* The function's name sets, each cleared and freed alike. */
 #define FUNCTION_SETS(X)                                                                                  \
     X(free_values) X(free_ptrs) X(narrow) X(below_p) X(same_as) X(computed) X(divisions) X(zp_calls)     \
-    X(thread_fields) X(field_values) X(products) X(accesses) X(offsets)
+    X(thread_fields) X(field_values) X(products) X(accesses) X(offsets) X(compares) X(sums)
 
 static void function_clear(ir_function *f)
 {
@@ -429,6 +439,12 @@ static double integer_cost(ir_function *f, const ir_inst *in, int bits)
     if ((!strcmp(op, "lshr") || !strcmp(op, "shl") || !strcmp(op, "ashr")) && isdigit((unsigned char)b[0]) &&
         atoi(b) % 32 == 0)
         return 0; /* a shift by whole words: which register holds what */
+    if (!strcmp(op, "shl") && bits > 32 && bits <= 64 && fits(f, a, 32) && isdigit((unsigned char)b[0]) &&
+        atoi(b) < 32) { /* a word times 2^c: fused, as a product, into an addition of its block */
+        if (in->result) /* (IMAD.WIDE.U32, and IMAD.MOV for the addend's high word: 2 with the addition) */
+            set_add(&f->products, in->result, in->result_len);
+        return width(bits);
+    }
     if (!strcmp(op, "mul")) {
         if (in->result) /* an addition of it in its block may be fused (IMAD) */
             set_add(&f->products, in->result, in->result_len);
@@ -451,10 +467,10 @@ static double integer_cost(ir_function *f, const ir_inst *in, int bits)
         if (!strcmp(op, "sdiv") && bits == 64 && d > 1 && (d & (d - 1)) == 0)
             return 5.5; /* shifts and the sign's correction (validate/stream/sass-costs.sh) */
         /* by a number on 64 bits: both tested for 32 bits (LOP3, ISETP,
-         * BSSY, BRA, BSYNC), then the 32-bit division, 22 (the usual
-         * path; the 64-bit routine a call out of the way: user-stencil's
-         * SASS) */
-        return by_constant ? (bits <= 32 ? 4 : 12) : (bits <= 32 ? 20 : 28);
+         * BSSY, BRA, BSYNC), then the 32-bit division and the quotient's
+         * high word zeroed, 19 (the usual path; the 64-bit routine a call
+         * out of the way: user-stencil's SASS, 0x320-0x5d0) */
+        return by_constant ? (bits <= 32 ? 4 : 12) : (bits <= 32 ? 20 : 24);
     }
     return width(bits); /* add, sub, and, or, xor, shifts, icmp, select */
 }
@@ -859,6 +875,137 @@ static void note_offset(ir_function *f, const ir_inst *in, double cost)
     entry_add(&f->offsets, name, value);
 }
 
+/* A remainder after a division of the same operands (remainder_of_division):
+ * the quotient's product taken from the dividend, a multiplication and a
+ * subtraction: 2 on 32 bits; on 64, by a constant 5, by a number 3 (the
+ * division's usual path is on 32 bits: IMAD.MOV, IMAD, and the high word
+ * zeroed; user-stencil's SASS, 0x490, 0x5b0, 0x5c0). */
+static double remainder_cost(const ir_inst *in, int bits)
+{
+    char b[64];
+    operand(in->rest, 1, b, sizeof b);
+    return bits <= 32 ? 2 : b[0] == '%' ? 3 : 5;
+}
+
+/* Line `line`'s operands: past its result ("  %7 = "), if it has one. */
+static const char *operands_of(const char *line)
+{
+    const char *eq = strstr(line, " = ");
+    return eq && line[0] == ' ' && line[2] == '%' ? eq : line;
+}
+
+/* The next use of value `name` (of length len) as an operand at or after
+ * s, or NULL. */
+static const char *next_use(const char *s, const char *name, size_t len)
+{
+    for (s = strstr(s, name); s && name_length(s) != len; s = strstr(s + len, name))
+        ;
+    return s;
+}
+
+/* The uses of value `name` as an operand in the function, at most 2. */
+static int uses(const ir_function *f, const char *name)
+{
+    size_t len = strlen(name);
+    int n = 0;
+    for (int l = 0; l < f->n_lines && n < 2; l++)
+        for (const char *s = next_use(operands_of(f->lines[l]), name, len); s; s = next_use(s + len, name, len))
+            n++;
+    return n;
+}
+
+/* Boolean `in` (an `and`, `or` or `xor` of predicates, or clang's select
+ * of a predicate and a constant true or false, its `&&` and `||`) of a
+ * comparison: the comparison's ISETP combines it with its predicate
+ * operand (ISETP.NE.OR, ISETP.EQ.OR.EX: user-stencil's and user-jacobi's
+ * SASS), nothing more; each comparison combines one. */
+static int combines_compare(const ir_function *f, const ir_inst *in)
+{
+    char a[64] = "", b[64] = "";
+    if (!strcmp(in->op, "and") || !strcmp(in->op, "or") || !strcmp(in->op, "xor")) {
+        operand(in->rest, 0, a, sizeof a);
+        operand(in->rest, 1, b, sizeof b);
+    } else if (!strcmp(in->op, "select")) {
+        char t[64], e[64]; /* "i1 %c, i1 T, i1 E" */
+        if (sscanf(in->rest, " i1 %63[^,], i1 %63[^,], i1 %63[^,\n]", a, t, e) != 3)
+            return 0;
+        if (!strcmp(t, "true") || !strcmp(t, "false"))
+            snprintf(b, sizeof b, "%s", e);
+        else if (!strcmp(e, "true") || !strcmp(e, "false"))
+            snprintf(b, sizeof b, "%s", t);
+        else
+            return 0;
+    } else {
+        return 0;
+    }
+    for (int i = f->compares.n - 1; i >= 0; i--) /* one combination per comparison */
+        if (!strcmp(f->compares.names[i], b) || !strcmp(f->compares.names[i], a)) {
+            f->compares.names[i][0] = '\0';
+            return 1;
+        }
+    return 0;
+}
+
+/* Addition `in`, charged `cost`, of two values: IADD3 adds three, so an
+ * addition of which one operand is another addition of the block charged
+ * in full (f->sums), and used there alone, costs nothing more (a + b + c:
+ * IADD3 and IADD3.X on 64 bits; user-stencil's SASS, 0x7e0).  0, or cost
+ * (the addition then noted in f->sums). */
+static double third_operand(ir_function *f, const ir_inst *in, double cost)
+{
+    char a[64], b[64];
+    operand(in->rest, 0, a, sizeof a);
+    operand(in->rest, 1, b, sizeof b);
+    if (a[0] != '%' || b[0] != '%' || !in->result)
+        return cost;
+    for (int k = 0; k < 2; k++) {
+        const char *v = k ? b : a;
+        for (int i = f->sums.n - 1; i >= 0; i--)
+            if (!strcmp(f->sums.names[i], v) && uses(f, v) == 1) {
+                f->sums.names[i][0] = '\0'; /* one third operand per addition */
+                return 0;
+            }
+    }
+    set_add(&f->sums, in->result, in->result_len);
+    return cost;
+}
+
+/* Value `name` is used, and only as the word an exec_gwrite or exec_pwrite
+ * stores (32 bits, the call's last argument). */
+static int stored_as_words_alone(const ir_function *f, const char *name)
+{
+    size_t len = strlen(name);
+    int stores = 0;
+    for (int l = 0; l < f->n_lines; l++) {
+        for (const char *at = next_use(operands_of(f->lines[l]), name, len); at; at = next_use(at + len, name, len)) {
+            ir_inst use;
+            char called[64] = "";
+            if (parse_inst(f->lines[l], &use) == 0 && !strcmp(use.op, "call"))
+                callee(use.rest, called, sizeof called);
+            const char *after = at + len;
+            while (*after == ' ')
+                after++;
+            if ((strcmp(called, "exec_gwrite") != 0 && strcmp(called, "exec_pwrite") != 0) || *after != ')')
+                return 0;
+            stores++;
+        }
+    }
+    return stores > 0;
+}
+
+/* Shift `in` (right, 64 bits, by a constant below 32) is used only as
+ * words written: its low word alone is computed (SHF.R.U64; user-stencil's
+ * and user-jacobi's SASS). */
+static int stores_low_word(const ir_function *f, const ir_inst *in)
+{
+    char name[64], b[64];
+    operand(in->rest, 1, b, sizeof b);
+    if (!in->result || !isdigit((unsigned char)b[0]) || atoi(b) >= 32)
+        return 0;
+    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    return stored_as_words_alone(f, name);
+}
+
 /* What block b's instruction `in` costs a warp, into w (STREAM_* fields);
  * next: the label of the block after b in the code. */
 static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *in, const char *next, double *w)
@@ -915,7 +1062,7 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
                !strcmp(op, "srem")) {
         int rem = (!strcmp(op, "sdiv") || !strcmp(op, "udiv") || !strcmp(op, "srem") || !strcmp(op, "urem")) &&
                   remainder_of_division(f, in, (int)(b - f->blocks));
-        cost = rem ? (bits <= 32 ? 2 : 5) : integer_cost(f, in, bits);
+        cost = rem ? remainder_cost(in, bits) : integer_cost(f, in, bits);
         once = is_free = operands_free(f, in);
         note_offset(f, in, is_free && b->in_loop ? 0 : cost);
     } else if (!strcmp(op, "fdiv") || !strcmp(op, "frem")) {
@@ -948,6 +1095,14 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
         set_add(&f->free_values, in->result, in->result_len);
     if (once && b->in_loop)
         cost = 0;
+    if (in->result && !strcmp(op, "icmp"))
+        set_add(&f->compares, in->result, in->result_len);
+    if (bits == 1 && combines_compare(f, in))
+        cost = 0;
+    if (!strcmp(op, "add") && cost > 0)
+        cost = third_operand(f, in, cost);
+    if ((!strcmp(op, "lshr") || !strcmp(op, "ashr")) && bits == 64 && cost > 1 && stores_low_word(f, in))
+        cost = 1;
     w[STREAM_INST] += cost;
     w[STREAM_PLAIN] += cost;
 }
@@ -1172,7 +1327,8 @@ static void weigh_function(ir_function *f, weights *t)
         ir_block *b = &f->blocks[i];
         double w[STREAM_FIELDS] = {0}, chain[CHAIN_CLASSES] = {0};
         const char *next = i + 1 < f->n_blocks ? f->blocks[i + 1].label : NULL;
-        set_clear(&f->products); /* a product is fused into an addition of its own block */
+        set_clear(&f->products); /* a product is fused into an addition of its own block, */
+        set_clear(&f->sums);     /* and an addition into one more (IADD3) */
         depth_map_reset(&d, b->last - b->first);
         for (int l = b->first; l < b->last; l++) {
             ir_inst in;
