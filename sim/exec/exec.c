@@ -214,13 +214,11 @@ void exec_end(exec_run *r)
         return;
     for (int i = 0; i < r->n_arrays; i++) {
         free(r->arrays[i]->cells);
+        free(r->arrays[i]->shadows);
+        free(r->arrays[i]->marks);
         free(r->arrays[i]);
-        free(r->shadows[i]);
-        free(r->marks[i]);
     }
     free(r->arrays);
-    free(r->shadows);
-    free(r->marks);
     free(r->reports);
     memory.held -= r->array_bytes;
     kernel_dag_free(r->dag);
@@ -434,10 +432,6 @@ gmem exec_alloc(exec_run *r, const char *name, long size)
     a->marks = marks;
     snprintf(a->name, sizeof a->name, "%s", name);
     r->arrays = realloc(r->arrays, sizeof *r->arrays * (size_t)(r->n_arrays + 1));
-    r->shadows = realloc(r->shadows, sizeof *r->shadows * (size_t)(r->n_arrays + 1));
-    r->shadows[r->n_arrays] = s;
-    r->marks = realloc(r->marks, sizeof *r->marks * (size_t)(r->n_arrays + 1));
-    r->marks[r->n_arrays] = marks;
     r->arrays[r->n_arrays++] = a;
     r->array_bytes += bytes;
     memory.held += bytes;
@@ -1054,7 +1048,6 @@ static inline int bank_of(const exec_block *b, long key)
  * A word counts once: in keys that never go down (not `disorder`) a word
  * repeats only right after itself; otherwise bank_seen[word] holds the
  * stamp of the last round that counted it. */
-
 static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
 {
     long keys[1024];
@@ -1486,7 +1479,7 @@ static void clear_touched(exec_run *r, const launch_state *ls)
             hi = t->hi > hi ? t->hi : hi;
         }
         if (lo <= hi)
-            memset(&r->shadows[id][lo], 0, sizeof *r->shadows[id] * (size_t)(hi - lo + 1));
+            memset(&r->arrays[id]->shadows[lo], 0, sizeof(cell_shadow) * (size_t)(hi - lo + 1));
     }
 }
 

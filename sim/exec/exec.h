@@ -83,10 +83,10 @@ typedef uint64_t word;
  * value of 2^32 or more is an error (exec_gwrite, exec_pwrite; mcm_set). */
 typedef uint32_t mem_word;
 
-/* An array in global memory.  Its cells' race-check shadows (a race-free
- * run) or write marks (a synchronous run), one per cell, are the run's
- * (exec_block.h: cell_shadow, write_mark); the array points at them so
- * that an access reaches them from the array it already holds. */
+/* An array in global memory, with its cells' race-check shadows (a
+ * race-free run) or write marks (a synchronous run), one per cell
+ * (exec_block.h: cell_shadow, write_mark): an access reaches them from the
+ * array it already holds. */
 typedef struct gmem_array {
     mem_word *cells;
     long size;

@@ -421,9 +421,8 @@ struct exec_run {
     uint64_t p;
     double add_ops, mul_ops;
     kernel_dag *dag;
-    gmem *arrays;
-    cell_shadow **shadows;  /* per array, one per cell (race-free runs), all 0 between launches */
-    write_mark **marks;     /* per array, one per cell (built-in runs) */
+    gmem *arrays;           /* each with its shadows (race-free runs, all 0 between launches)
+                             * or its marks (built-in runs), one per cell */
     uint32_t steps;         /* steps begun, all blocks and workers (atomic): write_mark's tags */
     int n_arrays;
     double array_bytes;     /* held by the arrays, with their shadows or marks */
