@@ -66,8 +66,9 @@
  * Every row carries the phase given by --phase (run-all.sh measures before
  * and after the case studies).
  *
- * Usage: constants [--device-info] [--seed S] [--phase TEXT]
+ * Usage: constants [--device-info] [--graph-only] [--seed S] [--phase TEXT]
  */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2132,12 +2133,35 @@ static void measure_memory(int sms, double mhz)
     CUDA_CHECK(cudaFree(sink));
 }
 
+/* --graph-only: a graph's start alone, for readings taken between the
+ * cases of a session (run-all.sh writes them to graph-start.csv), with the
+ * host CPU the process ran on before and after: the start is timed between
+ * two events on the card, and the host's submission of the graph lies
+ * between them. */
+static int measure_graph_start_only(void)
+{
+    printf("name,value,unit,phase,how\n");
+    print_row("host_cpu_before", sched_getcpu(), "cpu", "sched_getcpu() before the rows below");
+    const graph_kernels empty = {0, NULL, NULL};
+    double graph_us = launch_graph_us(&empty);
+    print_row("launch_graph", graph_us, "us",
+              "2000 empty kernels (1 block of 32 threads) captured in a CUDA graph, replayed, per kernel");
+    double one_us = graph_of_one_us();
+    print_row("launch_graph_one", one_us, "us",
+              "a graph of one empty kernel, cudaGraphLaunch between two events, median of 201 replays");
+    print_row("graph_start", one_us - graph_us, "us",
+              "launch_graph_one - launch_graph: a graph's start, beyond its kernels");
+    measure_graph_protocol(attribute(cudaDevAttrMultiProcessorCount), graph_us);
+    print_row("host_cpu_after", sched_getcpu(), "cpu", "sched_getcpu() after the rows above");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const char *const keys[] = {"--seed", "--phase", NULL};
-    static const char *const flags[] = {"--device-info", NULL};
+    static const char *const flags[] = {"--device-info", "--graph-only", NULL};
     cli_require_known(argc, argv, keys, flags,
-                      "constants [--device-info] [--seed S] [--phase TEXT]");
+                      "constants [--device-info] [--graph-only] [--seed S] [--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
     for (const char *c = g_phase; *c; c++)
@@ -2149,6 +2173,8 @@ int main(int argc, char **argv)
         print_device_info();
         return 0;
     }
+    if (cli_flag(argc, argv, "--graph-only"))
+        return measure_graph_start_only();
     rng_t rng = {(uint64_t)cli_long(argc, argv, "--seed", 12345)};
     int sms = attribute(cudaDevAttrMultiProcessorCount);
     CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long)));

@@ -27,6 +27,8 @@
 #              before and after the cases.
 # Writes, in the session directory: <case>.csv (format: cuda_ref/README.md),
 # constants.csv (name,value,unit,phase,how; phase before|after),
+# graph-start.csv (the same columns: a graph's start read again before each
+# case, phase before-CASE, with the host CPU the reading ran on),
 # occupancy.csv (resident blocks per SM of every kernel launched),
 # device.txt (the device, the driver, the clocks at the start and the end)
 # and run-all.log (every program's stderr: seeds, warm-up clocks).
@@ -133,6 +135,14 @@ constants() {   # constants PHASE: rows appended to constants.csv
     fi || { echo "run-all: constants ($1) FAILED" >&2; status=1; }
 }
 
+graph_reading() {   # graph_reading PHASE: a graph's start again, into graph-start.csv
+    if [ -s "$out/graph-start.csv" ]; then
+        "$bin/constants" --graph-only --phase "$1" 2>>"$log" | tail -n +2 >> "$out/graph-start.csv"
+    else
+        "$bin/constants" --graph-only --phase "$1" 2>>"$log" > "$out/graph-start.csv"
+    fi || { echo "run-all: graph start ($1) FAILED" >&2; status=1; }
+}
+
 run_case() {   # run_case CASE [handwritten]: the sweep of build/cuda/CASE into $out/CASE.csv, or
                # of the hand-written program (--handwritten) into $out/handwritten/CASE.csv
     local c=$1 hw=${2:-} bin=build/cuda csv=$out/$1.csv
@@ -187,6 +197,7 @@ constants before
 for c in "${cases[@]}"; do
     echo "== $c ($(( $(date +%s) - start )) s)" >&2
     echo "== $c" >> "$log"
+    graph_reading "before-$c"
     if ! run_case "$c" 2>>"$log"; then
         echo "run-all: $c FAILED (see $log)" >&2
         status=1

@@ -133,7 +133,8 @@ int measured_load(const char *dir, measured_row **rows, int *n)
         const char *name = entries[i]->d_name;
         size_t len = strlen(name);
         if (rc == 0 && len > 4 && strcmp(name + len - 4, ".csv") == 0 && strcmp(name, "constants.csv") != 0 &&
-            strcmp(name, "occupancy.csv") != 0 && strcmp(name, "instructions.csv") != 0) {
+            strcmp(name, "occupancy.csv") != 0 && strcmp(name, "instructions.csv") != 0 &&
+            strcmp(name, "graph-start.csv") != 0) {
             char path[1024];
             snprintf(path, sizeof path, "%s/%s", dir, name);
             rc = load_file(path, rows, n, &cap);
