@@ -984,6 +984,37 @@ Test(card, a_session_without_the_block_constants_borrows_the_other_cards)
     free_session_copy(&c);
 }
 
+Test(card, a_constant_is_the_mean_of_every_reading_in_the_session)
+{
+    /* graph_start read before and after the cases (2 and 4 µs), and again
+     * before two cases (3 and 7 µs) in graph-start.csv: the mean of the
+     * four is 4; a constant graph-start.csv does not hold keeps its own
+     * readings; without graph-start.csv the mean of constants.csv's two */
+    session s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.dir, sizeof s.dir, "/tmp/mcmsim-readings-XXXXXX");
+    cr_assert(mkdtemp(s.dir) != NULL);
+    char cmd[2600];
+    snprintf(cmd, sizeof cmd,
+             "printf 'name,value,unit,phase,how\\ngraph_start,2,us,before,x\\nop_latency,6,cycles,before,x\\n"
+             "graph_start,4,us,after,x\\n' > %s/constants.csv && "
+             "printf 'name,value,unit,phase,how\\ngraph_start,3,us,before-a,x\\ngraph_start,7,us,before-b,x\\n' "
+             "> %s/graph-start.csv", s.dir, s.dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    double start, op;
+    cr_assert_eq(card_constant(&s, "graph_start", &start), 0);
+    cr_expect_float_eq(start, 4.0, 1e-12, "(2 + 4 + 3 + 7) / 4: %g", start);
+    cr_assert_eq(card_constant(&s, "op_latency", &op), 0);
+    cr_expect_float_eq(op, 6.0, 1e-12);
+    snprintf(cmd, sizeof cmd, "rm %s/graph-start.csv", s.dir);
+    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(card_constant(&s, "graph_start", &start), 0);
+    cr_expect_float_eq(start, 3.0, 1e-12, "(2 + 4) / 2: %g", start);
+    cr_expect_eq(card_constant(&s, "graph_start_protocol", &start), -1, "a constant not read is absent");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", s.dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
 Test(card, blocks_per_sm_is_the_most_any_kernel_held)
 {
     /* occupancy.csv of the reference session with one more row, a kernel
@@ -1179,6 +1210,50 @@ Test(card, each_case_comes_from_the_newest_session_that_measured_it)
     cr_assert_eq(b.n, 3, "only the sum was measured twice");
     cr_expect_str_eq(b.rows[0].program, "sum");
     cr_expect_str_eq(b.name, "2026-01-01a");
+    free(a.rows);
+    free(b.rows);
+    sessions_free(s, n);
+    leave_sessions_dir(dir, here);
+}
+
+Test(card, a_disturbed_series_counts_as_not_measured)
+{
+    /* the sum in 02a: n = 1024 with quartiles 0.45 and 0.55 of a median of
+     * 0.5 (20 % apart: steady), n = 2048 with 0.4 and 0.6 (40 %: disturbed,
+     * over DISTURBED_SPREAD's 30 %); so set a takes the sum from 01a and
+     * names 02a's series, and set b has no second steady session of it */
+    char dir[] = "/tmp/mcmsim-sessions-XXXXXX";
+    cr_assert(mkdtemp(dir) != NULL);
+    write_session(dir, "2026-01-01a", (const char *[]){"sum", NULL});
+    write_session(dir, "2026-01-02a", (const char *[]){"sum", "euclid", NULL});
+    char file[512];
+    snprintf(file, sizeof file, "%s/validate/data/t/2026-01-02a/sum.csv", dir);
+    FILE *f = fopen(file, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "case,params,n,m,l,s,wall_median_ms,wall_q1_ms,wall_q3_ms,wall_min_ms,wall_max_ms,"
+               "graph_median_ms,graph_q1_ms,graph_q3_ms,graph_min_ms,graph_max_ms,runs,clock_mhz,launches,check\n"
+               "sum,n=1024,1024,0,256,0,1,1,1,1,1,0.5,0.45,0.55,0.4,0.6,25,1980,3,ok\n"
+               "sum,n=2048,2048,0,256,0,1,1,1,1,1,0.5,0.4,0.6,0.4,0.6,25,1980,3,ok\n");
+    fclose(f);
+    char here[1024];
+    enter_sessions_dir(dir, here, sizeof here);
+    session *s;
+    int n;
+    cr_assert_eq(sessions_load("t", &s, &n), 0, "%s", fail_message());
+    cr_assert_eq(n, 2);
+    cr_expect_eq(session_disturbed(&s[1], "sum"), 1);
+    cr_expect_eq(session_disturbed(&s[1], "euclid"), 0, "a series is judged by its own points");
+    cr_expect_eq(session_disturbed(&s[0], "sum"), 0);
+    session a, b;
+    cr_assert_eq(sessions_compose(s, n, 0, &a), 0);
+    cr_assert_eq(a.n, 6, "euclid's three rows from 02a, the sum's three from 01a");
+    char name[64];
+    measured_row_session(&a.rows[3], name, sizeof name);
+    cr_expect_str_eq(a.rows[3].program, "sum");
+    cr_expect_str_eq(name, "2026-01-01a");
+    cr_expect_str_eq(a.disturbed, "sum (2026-01-02a)");
+    cr_assert_eq(sessions_compose(s, n, 1, &b), 0);
+    cr_expect_eq(b.n, 0, "euclid was measured once; the sum steadily once");
     free(a.rows);
     free(b.rows);
     sessions_free(s, n);

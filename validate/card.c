@@ -22,6 +22,13 @@
  * kernel; the chain of a block on every SM gives graph_launch_per_sm, its
  * excess over the first spread over the SMs beyond the first
  * (tests/test_card.c simulates both chains on each card's machine).
+ *
+ * A constant is the mean of every reading of it in the session: the
+ * phases of constants.csv, and graph-start.csv where the session has it
+ * (run-all.sh reads a graph's start again before each case: one process
+ * reads it in one of two modes, about 0.6 µs apart, and a case's process
+ * meets the same draw, so the mean over many processes is what a case
+ * meets on average).
  */
 #include "card.h"
 #include "fail.h"
@@ -221,22 +228,30 @@ static void write_facts(FILE *f, const fact *table, int n)
     }
 }
 
-int card_constant(const session *s, const char *name, double *value)
+/* Add the readings of constant `name` in file `file` of session s to *sum
+ * and *count (a file the session lacks adds none). */
+static void add_readings(const session *s, const char *file, const char *name, double *sum, int *count)
 {
     char path[1100], line[1024];
-    snprintf(path, sizeof path, "%s/constants.csv", s->dir);
+    snprintf(path, sizeof path, "%s/%s", s->dir, file);
     FILE *f = fopen(path, "r");
     if (!f)
-        return -1;
-    double sum = 0;
-    int count = 0;
+        return;
     size_t len = strlen(name);
     while (fgets(line, sizeof line, f))
         if (strncmp(line, name, len) == 0 && line[len] == ',') {
-            sum += atof(line + len + 1);
-            count++;
+            *sum += atof(line + len + 1);
+            (*count)++;
         }
     fclose(f);
+}
+
+int card_constant(const session *s, const char *name, double *value)
+{
+    double sum = 0;
+    int count = 0;
+    add_readings(s, "constants.csv", name, &sum, &count);
+    add_readings(s, "graph-start.csv", name, &sum, &count);
     if (count == 0)
         return -1;
     *value = sum / count;

@@ -29,7 +29,8 @@ int card_machine(const session *s, const session *other, const machine *base, ma
  * -1 with fail() when s lacks their constant. */
 int card_code_machine(const session *s, const session *other, const machine *card, machine *out);
 
-/* One constant of the session, the mean over its phases; -1 if absent. */
+/* One constant of the session, the mean of its readings (constants.csv's
+ * phases, and graph-start.csv's where the session has it); -1 if absent. */
 int card_constant(const session *s, const char *name, double *value);
 
 /* Write `m` as the preset file `path`, saying where each value comes from

@@ -320,6 +320,10 @@ int write_set_report(FILE *f, const validation *v, set_verdicts *verdicts)
                    "measured; its only sessions kept every graph of a series alive, which made programs of "
                    "many short kernels 13 to 16 %% slower on the H100 (the protocol's effect, not the card's).\n\n",
                 v->s->older);
+    if (v->s->disturbed[0])
+        fprintf(f, "Passed over as disturbed (a point whose graph times' quartiles lie more than %.0f %% of "
+                   "its median apart; the case's next session is taken): %s.\n\n",
+                100 * DISTURBED_SPREAD, v->s->disturbed);
     fprintf(f, "| case | points | median abs. rel. error | 90th percentile | Spearman |\n|---|---|---|---|---|\n");
     for (int i = 0; i < k; i++) {
         error_stats s = validation_errors(v, names[i], split);

@@ -94,6 +94,17 @@ static int session_has(const session *s, const char *program)
     return 0;
 }
 
+int session_disturbed(const session *s, const char *program)
+{
+    for (int i = 0; i < s->n; i++) {
+        const measured_row *r = &s->rows[i];
+        if (r->new_protocol && r->graph.median > 0 && strcmp(r->program, program) == 0 &&
+            r->graph.q3 - r->graph.q1 > DISTURBED_SPREAD * r->graph.median)
+            return 1;
+    }
+    return 0;
+}
+
 /* The number of distinct case studies s measured. */
 static int session_cases(const session *s)
 {
@@ -116,14 +127,29 @@ int sessions_reference(const session *s, int n)
     return best;
 }
 
+/* Name "program (session)" in out->disturbed, once. */
+static void name_disturbed(session *out, const char *program, const session *s)
+{
+    char entry[128];
+    snprintf(entry, sizeof entry, "%s (%s)", program, s->name);
+    size_t used = strlen(out->disturbed);
+    if (!strstr(out->disturbed, entry) && used + strlen(entry) + 3 < sizeof out->disturbed)
+        snprintf(out->disturbed + used, sizeof out->disturbed - used, "%s%s", used ? ", " : "", entry);
+}
+
 /* The newest session of the current protocol before `before` that
- * measured `program` (one that timed one graph alive at a time where
- * `one_graph`), or -1. */
-static int last_with(const session *s, int before, const char *program, int one_graph)
+ * measured `program` undisturbed (one that timed one graph alive at a
+ * time where `one_graph`), or -1; the disturbed ones passed over are
+ * named in out->disturbed when `out` is given. */
+static int last_with(const session *s, int before, const char *program, int one_graph, session *out)
 {
     for (int i = before; (i = sessions_last_new(s, i)) >= 0;)
-        if ((!one_graph || s[i].one_graph == 1) && session_has(&s[i], program))
-            return i;
+        if ((!one_graph || s[i].one_graph == 1) && session_has(&s[i], program)) {
+            if (!session_disturbed(&s[i], program))
+                return i;
+            if (out)
+                name_disturbed(out, program, &s[i]);
+        }
     return -1;
 }
 
@@ -176,8 +202,8 @@ int sessions_compose(const session *s, int n, int depth, session *out)
     for (int c = 0; c < n_cases; c++) {
         int from = n, older = n;
         for (int d = 0; d <= depth; d++) {
-            from = from >= 0 ? last_with(s, from, cases[c], one_graph) : -1;
-            older = older >= 0 ? last_with(s, older, cases[c], 0) : -1;
+            from = from >= 0 ? last_with(s, from, cases[c], one_graph, out) : -1;
+            older = older >= 0 ? last_with(s, older, cases[c], 0, NULL) : -1;
         }
         if (from < 0 && older >= 0 && strlen(out->older) + strlen(cases[c]) + 3 < sizeof out->older)
             snprintf(out->older + strlen(out->older), sizeof out->older - strlen(out->older), "%s%s",

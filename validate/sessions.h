@@ -29,7 +29,22 @@ typedef struct session {
     char older[256];    /* a composed session: the cases left out because the card's
                          * sessions of the current graph protocol never measured them
                          * (only older ones did), comma-separated; "" if none */
+    char disturbed[512]; /* a composed session: each "case (session)" passed over because
+                          * that session's series was disturbed (session_disturbed),
+                          * comma-separated; "" if none */
 } session;
+
+/* A point's graph times are disturbed when their quartiles lie more than
+ * DISTURBED_SPREAD of their median apart: the middle half of its rounds
+ * spans three times the error a model is judged by (10 %), so the point
+ * cannot judge one.  Every undisturbed point of the sessions lies within
+ * 0.2; the disturbed series found (an H100 session's matvec, another's
+ * Horner) span 0.37 to 2.1. */
+#define DISTURBED_SPREAD 0.3
+
+/* Did session s time case `program` disturbed: a point of it whose graph
+ * quartiles lie more than DISTURBED_SPREAD of its median apart? */
+int session_disturbed(const session *s, const char *program);
 
 /* Every session of validate/data/CARD/ (relative to the current
  * directory), sorted by name; *out is malloc'ed, *n may be 0. */
@@ -50,7 +65,9 @@ int sessions_reference(const session *s, int n);
 /* The points of a validation set, each case study from its own session:
  * depth 0 takes every case's rows from the newest session of the current
  * protocol that measured it, depth 1 from the one before that (a case
- * measured once has no rows there).  Where the card has sessions that timed
+ * measured once has no rows there).  A session whose series of a case is
+ * disturbed (session_disturbed) counts as not having measured it, and is
+ * named in out->disturbed where it would have been taken.  Where the card has sessions that timed
  * one graph alive at a time, only those count: a case that only older
  * sessions measured is left out and named in out->older (their times are
  * those of another protocol, not of the card).  Cases in alphabetical order, rows in
