@@ -2133,6 +2133,102 @@ static void measure_memory(int sms, double mhz)
     CUDA_CHECK(cudaFree(sink));
 }
 
+/* ---- a kernel's code, cold at its first launch in a graph ---------------
+ * straight_kernel<K>: K dependent multiply-adds a thread, unrolled, so its
+ * code is about K SASS instructions of 16 bytes.  One block of 32 threads
+ * on every SM.  Graphs of one kernel, of the same kernel twice, and of two
+ * kernels of the same size but different code (K and K + 1), each timed
+ * as the cases' protocol times a graph (graph_round_us: fresh, after a
+ * copy).  The first kernel of a graph costs beyond the second what the
+ * second finds ready (its code in the SMs' instruction caches, its
+ * function loaded): first_beyond_second = 2·T(one) − T(same twice), less
+ * the kernel boundary; its growth with K is the cost of fetching code
+ * cold, its value at the smallest K what a first kernel costs whatever
+ * its size. */
+template <int K>
+__global__ void straight_kernel(uint32_t *out, uint32_t a, uint32_t b)
+{
+    uint32_t x = threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < K; i++)
+        x = x * a + b;
+    out[blockIdx.x * 32 + threadIdx.x] = x;
+}
+
+typedef struct code_graph {
+    int first, second; /* K of the first and of the second kernel; second 0: one kernel */
+    unsigned blocks;
+    uint32_t *out;
+} code_graph;
+
+static void launch_straight(int k, const code_graph *g, cudaStream_t stream)
+{
+    switch (k) {
+    case 32: straight_kernel<32><<<g->blocks, 32, 0, stream>>>(g->out, 3u, 7u); break;
+    case 33: straight_kernel<33><<<g->blocks, 32, 0, stream>>>(g->out, 3u, 7u); break;
+    case 512: straight_kernel<512><<<g->blocks, 32, 0, stream>>>(g->out, 3u, 7u); break;
+    case 513: straight_kernel<513><<<g->blocks, 32, 0, stream>>>(g->out, 3u, 7u); break;
+    case 2048: straight_kernel<2048><<<g->blocks, 32, 0, stream>>>(g->out, 3u, 7u); break;
+    case 2049: straight_kernel<2049><<<g->blocks, 32, 0, stream>>>(g->out, 3u, 7u); break;
+    default: fprintf(stderr, "constants: no straight_kernel<%d>\n", k); exit(1);
+    }
+    CUDA_CHECK(cudaGetLastError());
+}
+
+static void capture_code_graph(void *ctx, cudaStream_t stream)
+{
+    const code_graph *g = (const code_graph *)ctx;
+    launch_straight(g->first, g, stream);
+    if (g->second)
+        launch_straight(g->second, g, stream);
+}
+
+static void measure_code_fetch(int sms)
+{
+    const size_t copy_words = 16384;
+    uint32_t *src = dev_alloc_u32(copy_words), *dst = dev_alloc_u32(copy_words);
+    CUDA_CHECK(cudaMemset(src, 0, copy_words * sizeof *src));
+    uint32_t *out = dev_alloc_u32((size_t)sms * 32);
+    static const int sizes[3] = {32, 512, 2048};
+    double beyond[3];
+    for (int i = 0; i < 3; i++) {
+        int k = sizes[i];
+        code_graph one = {k, 0, (unsigned)sms, out}, same = {k, k, (unsigned)sms, out},
+                   other = {k, k + 1, (unsigned)sms, out};
+        const graph_job jobs[3] = {{capture_code_graph, NULL, &one}, {capture_code_graph, NULL, &same},
+                                   {capture_code_graph, NULL, &other}};
+        double us[3];
+        for (int j = 0; j < 3; j++)
+            us[j] = graph_round_us(&jobs[j], 1, 1, dst, src, copy_words, 101);
+        char name[64], text[300];
+        static const char *const what[3] = {"one straight_kernel", "the same straight_kernel twice",
+                                            "two straight_kernels of different code"};
+        static const char *const suffix[3] = {"one", "same2", "other2"};
+        for (int j = 0; j < 3; j++) {
+            snprintf(name, sizeof name, "graph_code_%d_%s", k, suffix[j]);
+            snprintf(text, sizeof text, "a graph of %s of %d dependent multiply-adds a thread (about %d bytes "
+                     "of code; 1 block of 32 threads per SM), the cases' protocol, median of 101 rounds",
+                     what[j], k, 16 * k);
+            print_row(name, us[j], "us", text);
+        }
+        beyond[i] = 2 * us[0] - us[1];
+        snprintf(name, sizeof name, "code_first_beyond_second_%d", k);
+        snprintf(text, sizeof text, "2 graph_code_%d_one - graph_code_%d_same2: the first kernel of a graph "
+                 "beyond the second, less the kernel boundary", k, k);
+        print_row(name, beyond[i], "us", text);
+        snprintf(name, sizeof name, "code_other_beyond_same_%d", k);
+        snprintf(text, sizeof text, "graph_code_%d_other2 - graph_code_%d_same2: a second kernel of other "
+                 "code beyond the same kernel again", k, k);
+        print_row(name, us[2] - us[1], "us", text);
+    }
+    print_row("code_cold_per_kib", (beyond[2] - beyond[0]) / ((2048 - 32) * 16 / 1024.0), "us",
+              "(code_first_beyond_second_2048 - code_first_beyond_second_32) per KiB of code between them: "
+              "fetching a kernel's code cold, per KiB");
+    CUDA_CHECK(cudaFree(src));
+    CUDA_CHECK(cudaFree(dst));
+    CUDA_CHECK(cudaFree(out));
+}
+
 /* --graph-only: a graph's start alone, for readings taken between the
  * cases of a session (run-all.sh writes them to graph-start.csv), with the
  * host CPU the process ran on before and after: the start is timed between
@@ -2210,6 +2306,7 @@ int main(int argc, char **argv)
     print_row("graph_start", one_us - graph_us, "us",
               "launch_graph_one - launch_graph: a graph's start, beyond its kernels");
     measure_graph_protocol(sms, graph_us);
+    measure_code_fetch(sms);
     measure_kernel_boundary(sms, &rng);
     print_row("launch_sync_roundtrip", rt, "us",
               "empty kernel launch + cudaDeviceSynchronize, host clock");
