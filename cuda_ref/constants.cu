@@ -2229,6 +2229,66 @@ static void measure_code_fetch(int sms)
     CUDA_CHECK(cudaFree(out));
 }
 
+/* ---- reading what the protocol's restore just copied ---------------------
+ * The cases' protocol copies a point's inputs (device to device) before
+ * each timed replay.  A graph of one kernel reading W words (a block of
+ * 256 threads per SM, grid-stride, one sum a thread), timed as the cases
+ * are, with the copy written into the words it reads, and with the same
+ * copy written elsewhere: the difference is what reading freshly copied
+ * words costs beyond reading words copied earlier. */
+__global__ void read_sum_kernel(const uint32_t *in, unsigned words, uint32_t *out)
+{
+    uint32_t acc = 0;
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += gridDim.x * blockDim.x)
+        acc += in[i];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+typedef struct read_graph {
+    const uint32_t *in;
+    unsigned words, blocks;
+    uint32_t *out;
+} read_graph;
+
+static void capture_read_graph(void *ctx, cudaStream_t stream)
+{
+    const read_graph *g = (const read_graph *)ctx;
+    read_sum_kernel<<<g->blocks, 256, 0, stream>>>(g->in, g->words, g->out);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+static void measure_read_after_copy(int sms)
+{
+    static const unsigned sizes[2] = {16384, 262144}; /* 64 KiB and 1 MiB */
+    const unsigned most = 262144;
+    uint32_t *src = dev_alloc_u32(most), *read = dev_alloc_u32(most), *other = dev_alloc_u32(most),
+             *out = dev_alloc_u32((size_t)sms * 256);
+    CUDA_CHECK(cudaMemset(src, 1, most * sizeof *src));
+    CUDA_CHECK(cudaMemset(read, 1, most * sizeof *read));
+    for (int i = 0; i < 2; i++) {
+        unsigned w = sizes[i];
+        read_graph g = {read, w, (unsigned)sms, out};
+        const graph_job job = {capture_read_graph, NULL, &g};
+        double copied = graph_round_us(&job, 1, 1, read, src, w, 101);
+        double elsewhere = graph_round_us(&job, 1, 1, other, src, w, 101);
+        char name[64], text[300];
+        snprintf(name, sizeof name, "graph_read_copied_%u", w);
+        snprintf(text, sizeof text, "a graph of one kernel reading %u words (a block of 256 threads per SM), "
+                 "the cases' protocol with its copy written into those words, median of 101 rounds", w);
+        print_row(name, copied, "us", text);
+        snprintf(name, sizeof name, "graph_read_elsewhere_%u", w);
+        snprintf(text, sizeof text, "the same, the copy of %u words written into other words", w);
+        print_row(name, elsewhere, "us", text);
+        snprintf(name, sizeof name, "read_after_copy_extra_%u", w);
+        snprintf(text, sizeof text, "graph_read_copied_%u - graph_read_elsewhere_%u", w, w);
+        print_row(name, copied - elsewhere, "us", text);
+    }
+    CUDA_CHECK(cudaFree(src));
+    CUDA_CHECK(cudaFree(read));
+    CUDA_CHECK(cudaFree(other));
+    CUDA_CHECK(cudaFree(out));
+}
+
 /* --graph-only: a graph's start alone, for readings taken between the
  * cases of a session (run-all.sh writes them to graph-start.csv), with the
  * host CPU the process ran on before and after: the start is timed between
@@ -2307,6 +2367,7 @@ int main(int argc, char **argv)
               "launch_graph_one - launch_graph: a graph's start, beyond its kernels");
     measure_graph_protocol(sms, graph_us);
     measure_code_fetch(sms);
+    measure_read_after_copy(sms);
     measure_kernel_boundary(sms, &rng);
     print_row("launch_sync_roundtrip", rt, "us",
               "empty kernel launch + cudaDeviceSynchronize, host clock");
