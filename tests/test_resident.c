@@ -132,6 +132,81 @@ Test(resident, one_blocks_transfer_overlaps_anothers_compute)
     resident_free(&s);
 }
 
+/* ---- reads beside the compute (a counted stream, card_terms.h) ---------- */
+
+Test(resident, alone_a_block_whose_reads_move_beside_its_compute_takes_its_reads_and_span_or_its_work)
+{
+    /* wait 5, reads 10, span 20, work 6: no read phase; the compute takes
+     * the port for the 10 cycles of reads and the lanes at 6/30 a cycle,
+     * and ends at 5 + max(10 + 20, 6) = 35; its writes by 45.  Read first,
+     * the same block ends at 5 + 10 + 20 + 10 = 45 too: alone a block bound
+     * by its path loses nothing. */
+    resident_sm s;
+    cr_assert_eq(resident_init(&s, 1), 0);
+    resident_times t = {.wait = 5, .read = 10, .write = 10, .work = 6, .span = 20, .beside = 1};
+    resident_start(&s, 0, 0, &t);
+    int ended[1];
+    cr_expect_eq(resident_next(&s), 5, "the wait ends at 5");
+    resident_advance(&s, 5, ended);
+    cr_expect_eq(s.slot[0].phase, RESIDENT_COMPUTE, "no read phase");
+    cr_expect_eq(s.slot[0].read_end, 5);
+    cr_expect_float_eq(resident_next(&s), 15, 1e-12, "its reads are done at 15, its work goes on");
+    resident_advance(&s, resident_next(&s), ended);
+    cr_expect_eq(s.slot[0].phase, RESIDENT_COMPUTE);
+    cr_expect_float_eq(resident_next(&s), 35, 1e-12, "the compute ends at 5 + 10 + 20");
+    resident_advance(&s, resident_next(&s), ended);
+    cr_expect_float_eq(resident_next(&s), 45, 1e-12);
+    cr_expect_eq(resident_advance(&s, resident_next(&s), ended), 1);
+    /* bound by its work, 50: its 10 cycles of reads inside it, 5 + 50 */
+    t.work = 50;
+    resident_start(&s, 0, 100, &t);
+    int blocks;
+    double end = run_out(&s, &blocks);
+    cr_expect_float_eq(end, 100 + 5 + 50 + 10, 1e-12);
+    resident_free(&s);
+}
+
+Test(resident, blocks_in_step_read_while_they_compute_where_read_first_they_take_turns)
+{
+    /* two blocks at once, each reads 100 and works 100 (span 10): read
+     * first, the port takes both for 200 cycles, then the lanes for 200:
+     * 400.  Reads beside: the port and the lanes at once, 200. */
+    for (int beside = 0; beside <= 1; beside++) {
+        resident_sm s;
+        cr_assert_eq(resident_init(&s, 2), 0);
+        resident_times t = {.read = 100, .work = 100, .span = 10, .beside = beside};
+        resident_start(&s, 0, 0, &t);
+        resident_start(&s, 1, 0, &t);
+        int blocks;
+        double end = run_out(&s, &blocks);
+        cr_expect_float_eq(end, beside ? 200 : 400, 1e-12, "beside %d", beside);
+        cr_expect_eq(blocks, 2);
+        resident_free(&s);
+    }
+}
+
+Test(resident, a_block_done_reading_beside_its_compute_leaves_the_port_to_the_others)
+{
+    /* A reads 10 beside 100 of work (span 1: the whole lanes); B reads
+     * 100 first.  Half the port each until A's reads are done at 20; B
+     * then has 90 left at the whole port: 110.  A's work ends at 100. */
+    resident_sm s;
+    cr_assert_eq(resident_init(&s, 2), 0);
+    resident_times a = {.read = 10, .work = 100, .span = 1, .beside = 1}, b = {.read = 100};
+    resident_start(&s, 0, 0, &a);
+    resident_start(&s, 1, 0, &b);
+    int ended[2];
+    cr_expect_float_eq(resident_next(&s), 20, 1e-12, "A's reads done");
+    cr_expect_eq(resident_advance(&s, resident_next(&s), ended), 0);
+    cr_expect_float_eq(resident_next(&s), 100, 1e-12, "A's work");
+    cr_expect_eq(resident_advance(&s, resident_next(&s), ended), 1);
+    cr_expect_eq(ended[0], 0);
+    cr_expect_float_eq(resident_next(&s), 110, 1e-12, "B's reads, the port its own from 20");
+    cr_expect_eq(resident_advance(&s, resident_next(&s), ended), 1);
+    cr_expect_eq(ended[0], 1);
+    resident_free(&s);
+}
+
 /* ---- the channel of `shared` ------------------------------------------- */
 
 /* SM 0 reads twice, SM 1 once, 100 cycles each, from 0, on `channel`. */

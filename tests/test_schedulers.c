@@ -3,7 +3,8 @@
  * (card_terms.h, block_span_cycles_shared): how many share each, the
  * issue slots and the multiply-add pipe they share, each expected value
  * worked out by hand; and with the key off, or one warp a scheduler,
- * today's costs to the bit.
+ * today's costs to the bit; and a counted block's reads moving while the
+ * SM issues its instructions (block_reads_beside_compute).
  */
 #include "card_terms.h"
 #include "helpers.h"
@@ -90,12 +91,13 @@ Test(schedulers, off_or_one_warp_a_scheduler_a_block_costs_what_it_did)
     cr_expect_eq(block_compute_cycles_shared(&c, &on, 4), block_compute_cycles(&c, &off));
 }
 
-/* T of one kernel of `blocks` blocks of `threads` threads, each the
- * counted block, on one SM of machine m. */
-static double kernel_time(const machine *m, long blocks, int threads)
+/* T of one kernel of `blocks` blocks of `threads` threads of costs c (no
+ * private memory), on one SM of machine m. */
+static double blocks_time(const machine *m, const block_cost *c, long blocks, int threads)
 {
     kernel k = test_kernel("k", blocks, threads, 100, 0, 0);
-    k.cost = counted_block();
+    k.cost = *c;
+    k.private_words = 0;
     kernel_dag *dag = kernel_dag_new("schedulers");
     cr_assert(kernel_dag_add(dag, &k) >= 0, "%s", fail_message());
     sim_result r = simulate(dag, m);
@@ -103,6 +105,13 @@ static double kernel_time(const machine *m, long blocks, int threads)
     sim_result_free(&r);
     kernel_dag_free(dag);
     return t;
+}
+
+/* The same, each block the counted block. */
+static double kernel_time(const machine *m, long blocks, int threads)
+{
+    block_cost c = counted_block();
+    return blocks_time(m, &c, blocks, threads);
 }
 
 Test(schedulers, the_engine_charges_a_block_its_span_with_its_warps_sharing)
@@ -122,4 +131,42 @@ Test(schedulers, the_engine_charges_a_block_its_span_with_its_warps_sharing)
     cr_expect_float_eq(kernel_time(&m, 2, 256), 940, 1e-6);
     cr_expect_float_eq(kernel_time(&m, 8, 256), 1600, 1e-6);
     cr_expect_float_eq(kernel_time(&off, 8, 256), 1600, 1e-6);
+}
+
+Test(schedulers, a_counted_blocks_reads_move_while_the_sm_issues_its_instructions)
+{
+    /* the counted block reading 300 cycles of words (u = 1): alone its
+     * reads and its span one after the other, 300 + 940, either way;
+     * 8 at once on the SM: their reads take the port 8 · 300 = 2 400
+     * cycles, their issue the lanes 8 · 200 = 1 600; read first, one after
+     * the other, 4 000; beside (card_terms.h, block_reads_beside_compute),
+     * at once, 2 400 */
+    machine m = four_schedulers();
+    m.read_latency = 0;
+    m.blocks_per_sm = 8;
+    block_cost c = counted_block();
+    c.reads = 300;
+    cr_expect(block_reads_beside_compute(&c, &m));
+    cr_expect_float_eq(blocks_time(&m, &c, 1, 256), 1240, 1e-9);
+    cr_expect_float_eq(blocks_time(&m, &c, 8, 256), 2400, 1e-6);
+    /* one block an SM (waves.c): the same alone */
+    machine one = m;
+    one.blocks_per_sm = 1;
+    cr_expect_float_eq(blocks_time(&one, &c, 1, 256), 1240, 1e-9);
+    /* not counted (the paper's costs), or no issue rate: read first,
+     * 2 400 + 8 · 200 of work on one lane */
+    block_cost plain = c;
+    plain.stream = 0;
+    plain.work = 200;
+    plain.classes = 0;
+    m.lanes = 1;
+    cr_expect(!block_reads_beside_compute(&plain, &m));
+    cr_expect_float_eq(blocks_time(&m, &plain, 8, 256), 4000, 1e-6);
+    machine no_issue = m;
+    no_issue.issue_rate = 0;
+    cr_expect(!block_reads_beside_compute(&c, &no_issue));
+    /* nor under another memory policy, whose transfers wait for memory */
+    machine shared = m;
+    shared.policy = MEM_SHARED;
+    cr_expect(!block_reads_beside_compute(&c, &shared));
 }

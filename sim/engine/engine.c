@@ -215,7 +215,10 @@ block_times block_times_on(const kernel *k, const block_cost *c, const machine *
     block_times t;
     t.read = block_transfer_cycles(c, k->threads, m, u, 0);
     t.write = block_transfer_cycles(c, k->threads, m, u, 1);
-    t.compute = block_compute_cycles_shared(c, m, block_warps_per_scheduler(k->threads, m));
+    int sharing = block_warps_per_scheduler(k->threads, m);
+    t.compute = block_reads_beside_compute(c, m)
+                    ? block_compute_after_reads(block_span_cycles_shared(c, m, sharing), block_work_cycles(c, m), t.read)
+                    : block_compute_cycles_shared(c, m, sharing);
     t.latency = t.read > 0 ? block_read_latency(k, c, m) : 0;
     t.wait = m->block_dispatch + t.latency;
     t.dram = kernel_beyond_l2(k, m);
@@ -258,18 +261,19 @@ resident_times resident_times_of(const block *b)
     const kernel *k = &S.dag->kernels[b->kernel];
     const block_cost *c = kernel_block_cost(k, b->index);
     block_times t = block_times_of(b); /* t.compute unused: resident blocks share the lanes */
-    resident_times r = {t.wait, t.read, t.write, 0, c->span, t.latency, t.dram};
+    resident_times r = {t.wait, t.read, t.write, 0, c->span, t.latency, t.dram, 0};
     if (machine_card_compute(S.m)) { /* else no work to share: a delay of S(B) */
         r.work = block_work_cycles(c, S.m);
         r.span = block_span_cycles_shared(c, S.m, block_warps_per_scheduler(k->threads, S.m));
+        r.beside = block_reads_beside_compute(c, S.m);
     }
     return r;
 }
 
-/* As long as it would take alone. */
+/* As long as it would take alone (after its reads). */
 double resident_compute(const resident_times *t)
 {
-    return fmax(t->work, t->span);
+    return t->beside ? block_compute_after_reads(t->span, t->work, t->read) : fmax(t->work, t->span);
 }
 
 void sm_hold(int sm)

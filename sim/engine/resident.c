@@ -64,7 +64,7 @@ static double phase_amount(const resident_slot *b, int phase)
     case RESIDENT_WAIT:
         return b->t.wait;
     case RESIDENT_READ:
-        return b->t.read;
+        return b->t.beside ? 0 : b->t.read; /* `beside`: its reads move during its compute */
     case RESIDENT_COMPUTE:
         return b->t.work > 0 ? b->t.work : b->t.span;
     default:
@@ -72,17 +72,26 @@ static double phase_amount(const resident_slot *b, int phase)
     }
 }
 
+/* A `beside` block computing whose reads are still moving. */
+static int reading_beside(const resident_slot *b)
+{
+    return b->phase == RESIDENT_COMPUTE && b->t.beside && b->port_left > 0;
+}
+
 /* A delay runs at its own pace; the other phases share a resource.
  * Under `exclusive` a transfer is no share of the port: it waits for the
  * memory, then is a delay while the memory serves it alone. */
 static int on_port(const resident_slot *b)
 {
-    return (b->phase == RESIDENT_READ || b->phase == RESIDENT_WRITE) && b->memory == RESIDENT_PORT;
+    return ((b->phase == RESIDENT_READ || b->phase == RESIDENT_WRITE) && b->memory == RESIDENT_PORT) ||
+           reading_beside(b);
 }
 
+/* Computing, its work not done (a `beside` block may have its reads
+ * left after it). */
 static int on_lanes(const resident_slot *b)
 {
-    return b->phase == RESIDENT_COMPUTE && b->t.work > 0;
+    return b->phase == RESIDENT_COMPUTE && b->t.work > 0 && !(b->t.beside && b->left <= 0);
 }
 
 static int is_delay(const resident_slot *b)
@@ -133,6 +142,10 @@ static void enter(resident_sm *s, resident_slot *b, int phase, double now)
         b->left = s->retired - now;
     } else
         b->left = phase_amount(b, phase);
+    if (phase == RESIDENT_COMPUTE && b->t.beside) {
+        b->port_left = b->t.read;
+        b->lanes_end = b->port_end = INFINITY;
+    }
     if (s->exclusive && (phase == RESIDENT_READ || phase == RESIDENT_WRITE)) {
         b->memory = RESIDENT_ASKING;
         b->rate = 0;
@@ -145,10 +158,12 @@ static void enter(resident_sm *s, resident_slot *b, int phase, double now)
 
 /* ---- sharing -------------------------------------------------------------- */
 
-/* A compute phase takes at most work/span lane-cycles per cycle. */
+/* A compute phase takes at most work/span lane-cycles per cycle; a
+ * `beside` block's path is its reads and its span. */
 static double lane_bound(const resident_slot *b)
 {
-    return b->t.span > 0 ? b->t.work / b->t.span : INFINITY;
+    double path = b->t.span + (b->t.beside ? b->t.read : 0);
+    return path > 0 ? b->t.work / path : INFINITY;
 }
 
 /* Max-min fairness on the lanes: by increasing bound, each block takes its
@@ -179,6 +194,21 @@ static int way(const resident_sm *s, const resident_slot *b)
     return s->split && b->phase == RESIDENT_WRITE;
 }
 
+/* A `beside` block computing: its reads' rate on the port, and when each
+ * of its two parts ends (a part done ends never); the phase's next event
+ * is the earlier. */
+static void beside_ends(const resident_sm *s, resident_slot *b)
+{
+    b->lanes_end = b->port_end = INFINITY;
+    if (reading_beside(b)) {
+        b->port_rate = fmin(1.0 / s->transfers[way(s, b)], s->level);
+        b->port_end = s->at + b->port_left / b->port_rate;
+    }
+    if (on_lanes(b))
+        b->lanes_end = s->at + b->left / b->rate;
+    b->end = fmin(b->lanes_end, b->port_end);
+}
+
 /* The rates of the blocks on the SM now, and the ends they give. */
 static void share(resident_sm *s)
 {
@@ -193,6 +223,10 @@ static void share(resident_sm *s)
     share_lanes(s);
     for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
+        if (b->phase == RESIDENT_COMPUTE && b->t.beside) {
+            beside_ends(s, b);
+            continue;
+        }
         if (on_port(b))
             b->rate = fmin(1.0 / s->transfers[way(s, b)], s->level);
         if (on_port(b) || on_lanes(b))
@@ -215,6 +249,8 @@ static double port_filled(const resident_sm *s)
         if ((b->phase == RESIDENT_READ || b->phase == RESIDENT_WRITE) &&
             (b->memory == RESIDENT_PORT || b->memory == RESIDENT_SERVED))
             way_rate[way(s, b)] += b->rate;
+        else if (reading_beside(b))
+            way_rate[way(s, b)] += b->port_rate;
     }
     double filled = fmax(way_rate[0], way_rate[1]);
     return filled > 1 - 1e-12 ? 1 : filled; /* n shares of 1/n: full, whatever the rounding */
@@ -254,13 +290,31 @@ static void account(resident_sm *s, double now)
 
 /* ---- the SM's life ---------------------------------------------------------- */
 
+/* A `beside` block's two parts `dt` cycles on, to `now`: a part whose
+ * end is reached, or with only rounding left, is done (0 left). */
+static void beside_progress(resident_slot *b, double dt, double now)
+{
+    if (reading_beside(b)) {
+        b->port_left -= b->port_rate * dt;
+        if (b->port_end <= now || b->port_left <= RESIDENT_EPSILON * b->t.read)
+            b->port_left = 0;
+    }
+    if (on_lanes(b)) {
+        b->left -= b->rate * dt;
+        if (b->lanes_end <= now || b->left <= RESIDENT_EPSILON * b->t.work)
+            b->left = 0;
+    }
+}
+
 /* The work the shared phases did since `at`, at their rates. */
 static void progress(resident_sm *s, double now)
 {
     account(s, now);
     for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
-        if (on_port(b) || on_lanes(b))
+        if (b->phase == RESIDENT_COMPUTE && b->t.beside)
+            beside_progress(b, now - s->at, now);
+        else if (on_port(b) || on_lanes(b))
             b->left -= b->rate * (now - s->at);
     }
     s->at = now;
@@ -292,6 +346,8 @@ double resident_next(const resident_sm *s)
 /* Has b's phase ended (its end reached, or only rounding left)? */
 static int phase_ended(const resident_slot *b, double now)
 {
+    if (b->phase == RESIDENT_COMPUTE && b->t.beside)
+        return !on_lanes(b) && !reading_beside(b); /* beside_progress brought both to now */
     if (b->end <= now)
         return 1;
     return !is_delay(b) && b->left <= RESIDENT_EPSILON * phase_amount(b, b->phase);

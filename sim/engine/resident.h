@@ -10,7 +10,13 @@
  *   read     `read` cycles of transfer on the port
  *   compute  `work` cycles on the lanes, at most work/span per cycle, so
  *            that alone it takes max(span, work); with no work to share,
- *            a delay of `span` cycles
+ *            a delay of `span` cycles.  A block whose reads move beside
+ *            its compute (`beside`: card_terms.h,
+ *            block_reads_beside_compute) has no read phase: its compute
+ *            takes the lanes, at most work/(read + span) per cycle, and
+ *            the port for its `read` cycles of transfer, both at once,
+ *            and ends when both are done, alone after max(read + span,
+ *            work) cycles
  *   write    `write` cycles of transfer on the port
  *   retire   (block_retire) a delay: the SM retires its ended blocks one
  *            at a time, `retire` cycles each, in the order they end; the
@@ -57,6 +63,7 @@ typedef struct resident_times {
     double latency;           /* the end of `wait` that is its first word's latency (the
                                * rest is its dispatch), for the time split */
     int dram;                 /* its words come from beyond the L2 (the time split) */
+    int beside;               /* its reads move during its compute (above) */
 } resident_times;
 
 typedef struct resident_slot {
@@ -65,7 +72,11 @@ typedef struct resident_slot {
     resident_times t;
     double left;                /* of the phase: cycles of transfer or work still to do */
     double rate;                /* of the phase, since the SM's `at` */
-    double end;                 /* when the phase ends at that rate */
+    double end;                 /* when the phase ends at that rate (`beside`'s compute: when
+                                 * the first of its two parts ends) */
+    double port_left, port_rate; /* `beside`'s compute: its reads' transfer still to do, and
+                                 * its rate on the port */
+    double lanes_end, port_end;  /* `beside`'s compute: when each part ends at its rate */
     double start;               /* when the block started */
     double read_end, write_start; /* when its reads ended, when its writes began */
 } resident_slot;

@@ -205,6 +205,16 @@ double block_compute_cycles_shared(const block_cost *c, const machine *m, int sh
     return fmax(block_span_cycles_shared(c, m, sharing), block_work_cycles(c, m));
 }
 
+int block_reads_beside_compute(const block_cost *c, const machine *m)
+{
+    return stream_charged(c, m) && m->policy == MEM_PARALLEL && block_work_cycles(c, m) > 0;
+}
+
+double block_compute_after_reads(double span, double work, double read)
+{
+    return fmax(span, work - read);
+}
+
 int kernel_resident_blocks(const kernel *k, const machine *m)
 {
     double r = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;

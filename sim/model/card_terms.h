@@ -113,6 +113,25 @@ double block_compute_cycles(const block_cost *c, const machine *m);
 double block_span_cycles(const block_cost *c, const machine *m);
 double block_work_cycles(const block_cost *c, const machine *m);
 
+/* 1 when the block's reads move while it computes: the machine charges
+ * its instruction stream, of which its loads are instructions, and serves
+ * global memory to each block apart (policy `parallel`).  Its warps issue
+ * their instructions while the SM's port brings the sectors their loads
+ * asked for, as the card does (the stencil's profile: its warps' five
+ * loads issued among their instructions, the wait for them at the first
+ * use of a value loaded, validate/notes/instruction-stream.md, "Reads
+ * beside the issue").  Such a block is charged its reads and its work
+ * side by side, each on its own resource, and along its path its span
+ * after its reads: alone it computes for
+ *   max(read + span, work)
+ * cycles once its first word has come (block_compute_after_reads), where
+ * a block that reads first computes for read + max(span, work).  Blocks
+ * not counted, and every machine without issue_rate, keep the latter. */
+int block_reads_beside_compute(const block_cost *c, const machine *m);
+/* The cycles such a block computes after its reads, alone: max(span,
+ * work − read), so that read + it = max(read + span, work). */
+double block_compute_after_reads(double span, double work, double read);
+
 /* Warps of a block of `threads` threads on each scheduler of an SM that
  * holds it alone: ⌈⌈threads/warp⌉/schedulers⌉, or 1 when the machine has
  * no schedulers key. */
