@@ -172,3 +172,43 @@ Test(code_costs, a_point_over_the_budget_is_named_in_the_report_with_its_estimat
     snprintf(rm, sizeof rm, "rm -rf %s", root);
     cr_expect_eq(system(rm), 0);
 }
+
+/* The caches' table (validate/caches.c) of a set of the code's costs:
+ * each case that ran through the caches and has points to score, its
+ * errors with them and without, and a word that its compute is its
+ * code's.  Two held-out matvec points measured 10 and 20 ms: with the
+ * caches 9 and 22 (|errors| 10 %, 10 %: median, 90th percentile and worst
+ * 10 %), without 12 and 25 (20 %, 25 %: median 22.5 %, 90th percentile
+ * 20 + 0.9·5 = 24.5 %, worst 25 %).  Euclid's one point is of the
+ * training half: no held-out point, so no row (not a row of nan). */
+Test(code_costs, the_caches_table_of_a_code_set_scores_each_cached_case_with_points_with_and_without)
+{
+    measured_row small = test_row("user-matvec", "n=512;l=256"), large = test_row("user-matvec", "n=2048;l=256"),
+                 gcd = test_row("euclid", "n=1000;m=1000;l=256;s=1");
+    small.new_protocol = large.new_protocol = gcd.new_protocol = 1;
+    small.graph.median = 10;
+    large.graph.median = 20;
+    gcd.graph.median = 5000;
+    vpoint pts[3] = {
+        {.row = &small, .train = 0, .sim_ms = 9, .cached = 1, .sim_ms_off = 12},
+        {.row = &large, .train = 0, .sim_ms = 22, .cached = 1, .sim_ms_off = 25},
+        {.row = &gcd, .train = 1, .sim_ms = 4000, .cached = 1, .sim_ms_off = 4500},
+    };
+    validation code = {.name = "a-code", .card = test_preset("h100-code"), .held_out_only = 1, .pts = pts, .n = 3};
+    for (int paper = 0; paper < 2; paper++) {
+        if (paper)
+            snprintf(code.name, sizeof code.name, "a");
+        char *text = NULL;
+        size_t size = 0;
+        FILE *out = open_memstream(&text, &size);
+        cr_assert_eq(write_caches_table(out, &code), 0, "%s", fail_message());
+        fclose(out);
+        cr_expect_not_null(strstr(text, "| user-matvec | 2 | 10.0% | 22.5% | 10.0% | 24.5% | 10.0% | 25.0% |"), "%s",
+                           text);
+        cr_expect_null(strstr(text, "euclid"), "%s", text);
+        cr_expect_null(strstr(text, "nan"), "%s", text);
+        cr_expect_not_null(strstr(text, "Errors over the held-out half"), "%s", text);
+        cr_expect_eq(strstr(text, "(the code's costs)") != NULL, !paper, "%s", text);
+        free(text);
+    }
+}

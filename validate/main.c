@@ -625,14 +625,15 @@ static void set_free(validation *v)
 
 /* Set v of the code's costs (the cases written once, on the card's code
  * machine): built (its exec processes' DAGs from `ahead`), simulated
- * (reusing the earlier code sets' points) and its points and plots
- * written; its errors go into the code's costs' section (code_costs.c). */
+ * (reusing the earlier code sets' points), with the caches and without
+ * them, and its points and plots written; its errors go into the code's
+ * costs' section (code_costs.c) and its caches' table after it. */
 static int run_code_set(validation *v, const validation *earlier, int n_earlier, user_dags *ahead)
 {
     if (set_build(v, earlier, n_earlier, ahead) < 0)
         return -1;
     fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
-    if (set_simulate(v, earlier, n_earlier, 0, ahead) < 0)
+    if (set_simulate(v, earlier, n_earlier, 0, ahead) < 0 || set_simulate(v, earlier, n_earlier, 1, ahead) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
     return write_points(v) < 0 || write_plots(v) < 0 ? -1 : 0;
@@ -903,8 +904,12 @@ int main(int argc, char **argv)
     user_dags_end(&ahead);
     const session *all_cards[2] = {k.h100, k.h200};
     int n_sessions[2] = {k.n_h100, k.n_h200};
-    if (write_code_costs(sections.f, sets, codes, n_sets, &h100_code, all_cards, n_sessions, 2) < 0 ||
-        write_handwritten(sections.f, all_cards, n_sessions, 2) < 0)
+    if (write_code_costs(sections.f, sets, codes, n_sets, &h100_code, all_cards, n_sessions, 2) < 0)
+        goto failed;
+    for (int i = 0; i < n_sets; i++)
+        if (write_caches_table(sections.f, &codes[i]) < 0)
+            goto failed;
+    if (write_handwritten(sections.f, all_cards, n_sessions, 2) < 0)
         goto failed;
     int unnamed = 0;
     if (write_report(report, sets, verdicts, n_sets, MISSING_TERMS, text_close(&machines), text_close(&sections),
