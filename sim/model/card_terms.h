@@ -64,7 +64,7 @@
  *                 in step take turns at the scheduler's issue slot and
  *                 pipes (validate/notes/profiles/scheduler-share.py, a
  *                 list schedule of the SASS, gives these rows to 2.5 %
- *                 but 8 a scheduler's additions, +6 %);
+ *                 but 8 a scheduler's additions, +6 to +7 %);
  *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
  *                 work_ops[addmod]/lanes_addmod, banks, line_words·u_l1·
  *                 l1_wavefronts): the SM issues at most issue_rate warp
