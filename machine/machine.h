@@ -55,6 +55,12 @@
  *                      SM's schedulers: its latency with that many warps
  *                      sharing the scheduler's multiply-add pipe (0: off,
  *                      cycles_mulmod; card_terms.h says how between);
+ *   cycles_issue_warps2, cycles_issue_warps4, cycles_issue_warps8  a plain
+ *                      link on the path of a block whose warps put 2 (4, 8)
+ *                      on each of the SM's schedulers: cycles between two
+ *                      dependent instructions of a warp with that many
+ *                      sharing its scheduler's issue slot and pipes (0: off,
+ *                      cycles_issue; card_terms.h says how between);
  *   cycles_branch      a warp's taken branch back to a basic block before it
  *                      (a loop's back edge): cycles it waits beyond the chain
  *                      of its predicate (the branch a link of it), before the
@@ -253,6 +259,9 @@ typedef struct machine {
     int schedulers;        /* warp schedulers an SM has; 0 = a block's warps share none */
     double cycles_mulmod_warps2, cycles_mulmod_warps4; /* a dependent Z/pZ multiplication's
                             * latency when 2 (4) warps share its scheduler; 0 = cycles_mulmod */
+    double cycles_issue_warps2, cycles_issue_warps4, cycles_issue_warps8; /* a dependent plain
+                            * instruction's latency when 2 (4, 8) warps share its scheduler;
+                            * 0 = cycles_issue */
     int blocks_per_sm;     /* resident blocks per SM; 1 = the MCM */
     int threads_per_sm;    /* resident threads per SM (with blocks_per_sm > 1); 0 = no limit */
     double block_retire;   /* cycles an SM takes to retire each block before its slot takes

@@ -72,10 +72,41 @@ Test(schedulers, warps_sharing_a_scheduler_share_its_issue_slots_and_its_multipl
     cr_expect_float_eq(block_span_cycles_shared(&c, &m, 2), 200 + 430 + 100, 1e-9);
 }
 
+Test(schedulers, a_plain_link_waits_its_latency_with_the_blocks_warps_on_its_scheduler)
+{
+    block_cost c = counted_block();
+    c.stream_issued = c.stream_issued_mulmod = 0; /* the links alone: 20 · 5 */
+    machine m = four_schedulers();
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 8), 100, 1e-9, "not measured: 5 whatever the warps");
+    /* issue_latency_warps8, 16, 32 of H100 2026-11-27a, rounded */
+    m.cycles_issue_warps2 = 5.1;
+    m.cycles_issue_warps4 = 5.3;
+    m.cycles_issue_warps8 = 8.7;
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 1), 20 * 5.0, 1e-9, "one a scheduler: alone");
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 2), 20 * 5.1, 1e-9);
+    /* 3 a scheduler: halfway between 2's and 4's, 5.2 */
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 3), 20 * 5.2, 1e-9);
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 4), 20 * 5.3, 1e-9);
+    /* 6: halfway between 4's and 8's, 7.0 */
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 6), 20 * 7.0, 1e-9);
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 8), 20 * 8.7, 1e-9);
+    /* 16 (two blocks' worth): each takes its turn at 8's rate, 8.7 · 16/8 */
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 16), 20 * 17.4, 1e-9);
+    /* 8 a scheduler not measured: 4's held beyond 4 */
+    m.cycles_issue_warps8 = 0;
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 8), 20 * 5.3, 1e-9);
+    /* without the SM's schedulers the warps are not spread: alone */
+    m.schedulers = 0;
+    cr_expect_float_eq(block_span_cycles_shared(&c, &m, 4), 100, 1e-9);
+}
+
 Test(schedulers, off_or_one_warp_a_scheduler_a_block_costs_what_it_did)
 {
     block_cost c = counted_block();
-    machine on = four_schedulers(), off = on;
+    machine on = four_schedulers();
+    on.cycles_issue_warps2 = 5.1;
+    on.cycles_issue_warps8 = 8.7;
+    machine off = on;
     off.schedulers = 0;
     for (int sharing = 1; sharing <= 8; sharing *= 2) {
         cr_expect_eq(block_span_cycles_shared(&c, &off, sharing), block_span_cycles(&c, &off));

@@ -161,6 +161,11 @@ static const term CODE_TERMS[] = {
      "multiplication, the scheduler's multiply-add pipe shared by its warps", OFF},
     {"cycles_mulmod_warps4", "mulmod_latency_warps16", AS_IS,
      "the same, 16 warps per SM (4 a scheduler)", OFF},
+    {"cycles_issue_warps2", "issue_latency_warps8", AS_IS,
+     "8 warps per SM (2 a scheduler), each one dependent chain of additions: cycles between two instructions "
+     "of one warp, the scheduler's issue slot and pipes shared by its warps", OFF},
+    {"cycles_issue_warps4", "issue_latency_warps16", AS_IS, "the same, 16 warps per SM (4 a scheduler)", OFF},
+    {"cycles_issue_warps8", "issue_latency_warps32", AS_IS, "the same, 32 warps per SM (8 a scheduler)", OFF},
 };
 #define N_CODE_TERMS (int)(sizeof CODE_TERMS / sizeof CODE_TERMS[0])
 

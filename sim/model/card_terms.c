@@ -100,17 +100,53 @@ static double shared_mulmod_cycles(const machine *m, int sharing)
     return fmax(alone, sharing * m->schedulers * m->warp / lanes);
 }
 
+/* A dependent link's latency with w warps on its scheduler, from the
+ * latencies measured with 1, 2, 4, ... warps a scheduler: `alone` for 1,
+ * measured[i] for 2^(i+1) (0: not measured).  Between two measured counts
+ * the straight line; beyond the last measured one held, unless it is the
+ * table's last, where each of the w warps takes its turn at the rate that
+ * count shows: measured·w/count (card_terms.h). */
+static double shared_link_latency(double alone, const double *measured, int n, double w)
+{
+    double below = 1, at_below = alone;
+    for (int i = 0; i < n && measured[i] > 0; i++) {
+        double count = 2 << i;
+        if (w <= count)
+            return at_below + (measured[i] - at_below) * (w - below) / (count - below);
+        below = count;
+        at_below = measured[i];
+        if (i == n - 1)
+            return at_below * w / count;
+    }
+    return at_below;
+}
+
 /* A Z/pZ multiplication's latency on the path of a counted block: its
  * warps share the SM's schedulers, w a scheduler, and a scheduler's
  * multiply-add pipe serves their products (card_terms.h). */
 static double mulmod_link_cycles(const machine *m, int sharing)
 {
-    double w = m->schedulers > 0 ? sharing : 1, two = m->cycles_mulmod_warps2, four = m->cycles_mulmod_warps4;
-    if (!(two > 0) || w <= 1)
-        return m->cycles_mulmod;
-    if (w <= 2 || !(four > 0))
-        return two;
-    return w <= 4 ? two + (four - two) * (w - 2) / 2 : four * w / 4;
+    const double measured[] = {m->cycles_mulmod_warps2, m->cycles_mulmod_warps4};
+    return shared_link_latency(m->cycles_mulmod, measured, 2, m->schedulers > 0 ? sharing : 1);
+}
+
+/* A plain link's: the same warps share the scheduler's issue slot and its
+ * integer and multiply-add pipes (card_terms.h). */
+static double plain_link_cycles(const machine *m, int sharing)
+{
+    const double measured[] = {m->cycles_issue_warps2, m->cycles_issue_warps4, m->cycles_issue_warps8};
+    return shared_link_latency(stream_link_cycles(m, OP_PLAIN), measured, 3, m->schedulers > 0 ? sharing : 1);
+}
+
+/* A link of class i on the path of a counted block of `sharing` warps a
+ * scheduler. */
+static double shared_class_link_cycles(const machine *m, op_class i, int sharing)
+{
+    if (i == OP_MULMOD)
+        return mulmod_link_cycles(m, sharing);
+    if (i == OP_PLAIN)
+        return plain_link_cycles(m, sharing);
+    return stream_link_cycles(m, i);
 }
 
 double block_span_cycles(const block_cost *c, const machine *m)
@@ -124,7 +160,7 @@ double block_span_cycles_shared(const block_cost *c, const machine *m, int shari
         double t = c->stream_issued * shared_issue_cycles(m, sharing) +
                    c->stream_issued_mulmod * shared_mulmod_cycles(m, sharing) + c->stream_branches * m->cycles_branch;
         for (int i = 0; i < OP_CLASSES; i++)
-            t += c->stream_span[i] * (i == OP_MULMOD ? mulmod_link_cycles(m, sharing) : stream_link_cycles(m, (op_class)i));
+            t += c->stream_span[i] * shared_class_link_cycles(m, (op_class)i, sharing);
         /* the first read's latency is the block's read (engine.c) */
         return t + fmax(0, c->stream_reads - 1) * read_link_cycles(c, m);
     }

@@ -57,7 +57,14 @@
  *                 cycles_mulmod_warps2 for 2, cycles_mulmod_warps4 for 4
  *                 (the straight line between for 3; warps2 where warps4
  *                 is not measured), and beyond 4 the pipe's rate,
- *                 cycles_mulmod_warps4·w/4;
+ *                 cycles_mulmod_warps4·w/4; and a plain link likewise
+ *                 cycles_issue_warps2, _warps4, _warps8 for 2, 4, 8
+ *                 (the straight line between; beyond 8 the issue's rate,
+ *                 cycles_issue_warps8·w/8): the k warps of the same code
+ *                 in step take turns at the scheduler's issue slot and
+ *                 pipes (validate/notes/profiles/scheduler-share.py, a
+ *                 list schedule of the SASS, gives these rows to 2.5 %
+ *                 but 8 a scheduler's additions, +6 to +7 %);
  *   work cycles = max(stream_work/issue_rate, work_ops[mulmod]/lanes_mulmod,
  *                 work_ops[addmod]/lanes_addmod, banks, line_words·u_l1·
  *                 l1_wavefronts): the SM issues at most issue_rate warp
