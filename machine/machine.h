@@ -61,6 +61,9 @@
  *                      dependent instructions of a warp with that many
  *                      sharing its scheduler's issue slot and pipes (0: off,
  *                      cycles_issue; card_terms.h says how between);
+ *   cycles_predicate   a comparison whose predicate a conditional branch
+ *                      waits for: cycles from the comparison's issue to the
+ *                      branch's, its link on a chain (0: a plain link);
  *   cycles_branch      a warp's taken branch back to a basic block before it
  *                      (a loop's back edge): cycles it waits beyond the chain
  *                      of its predicate (the branch a link of it), before the
@@ -254,6 +257,8 @@ typedef struct machine {
     double cycles_mulmod_independent; /* cycles a Z/pZ multiplication of one warp alone takes
                                        * beside others it does not wait for; 0 = its
                                        * instructions at cycles_issue_independent */
+    double cycles_predicate; /* cycles from a comparison to the conditional branch that waits
+                              * for its predicate; 0 = a plain link */
     double cycles_branch;  /* cycles a warp's taken back edge waits beyond its predicate's
                             * chain; 0 = none */
     int schedulers;        /* warp schedulers an SM has; 0 = a block's warps share none */

@@ -105,8 +105,10 @@ Test(stream, the_ir_reader_weighs_each_block_by_the_rules)
     cr_expect_eq(w[1][STREAM_MULMOD], 1);
     /* its chain: each instruction needs the one before it (the product of
      * the low word, the product by the phi, the call, the comparison, the
-     * branch): the 7 plain instructions and the mulmod, one link */
-    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 7);
+     * branch): the 7 plain instructions, of which the comparison's last
+     * the predicate the branch waits for, and the mulmod, one link */
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 6);
+    cr_expect_eq(w[1][STREAM_CHAIN_PREDICATE], 1);
     cr_expect_eq(w[1][STREAM_CHAIN_MULMOD], 1);
     /* a private write 2, a jump to a block that does not follow 1 */
     cr_expect_eq(w[2][STREAM_INST], 3);
@@ -191,6 +193,23 @@ Test(stream, a_loop_counts_its_passes)
     kernel_dag_free(sixteen);
 }
 
+/* One warp of one thread passes blocks 0 .. blocks − 1 of table w once,
+ * one step, on machine m: its block's costs. */
+static block_cost one_pass(uint32_t w[][STREAM_FIELDS], int blocks, const machine *m)
+{
+    stream_table table = {blocks, (const uint32_t(*)[STREAM_FIELDS])w};
+    stream_counter *c = stream_counter_new(&table, 32, 1, m);
+    stream_thread(c);
+    for (int b = 0; b < blocks; b++)
+        mcm_stream_block((uint32_t)b);
+    stream_warp_end(c);
+    stream_step_end(c);
+    block_cost cost = {0};
+    stream_block_end(c, 32, &cost);
+    stream_counter_free(c);
+    return cost;
+}
+
 /* constants.cu's loop kernel as clang makes it (`#pragma unroll 1`): a
  * pass is x = x·x + j, the counter's addition, its comparison against
  * 1024 and the branch back. */
@@ -220,12 +239,26 @@ Test(stream, a_rolled_loops_pass_is_the_chain_of_its_counter)
 {
     /* the pass: the product and its addition one IMAD, the counter's
      * addition, the comparison, the branch (4 instructions); its longest
-     * chain the counter's three (the IMAD needs only the phis): the chain
-     * card.c takes off constants.cu's loop pass to find cycles_branch */
+     * chain the counter's three (the IMAD needs only the phis), the
+     * comparison the link the branch waits for (a predicate link): the
+     * chain card.c takes off constants.cu's loop pass to find cycles_branch */
     uint32_t w[3][STREAM_FIELDS];
     cr_assert_eq(weigh(loop_ir, w, 3), 3);
     cr_expect_eq(w[1][STREAM_INST], 4);
-    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 3);
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 2);
+    cr_expect_eq(w[1][STREAM_CHAIN_PREDICATE], 1);
+
+    /* one thread, one pass: the pass's chain 2 plain links (5 cycles) and
+     * the comparison at cycles_predicate (13: ptxas's stall count between
+     * an ISETP and the branch that reads it), a plain link without the
+     * key; the kernel's entry and exit 2 plain links beside */
+    machine m = latency_machine();
+    m.cycles_predicate = 13;
+    block_cost cost = one_pass(w, 3, &m);
+    cr_expect_eq(cost.stream_predicates, 1);
+    cr_expect_float_eq(block_span_cycles(&cost, &m), (2 + 2) * 5 + 13 + cost.stream_issued * WARP_ISSUE_CYCLES, 1e-9);
+    m.cycles_predicate = 0;
+    cr_expect_float_eq(block_span_cycles(&cost, &m), (2 + 2 + 1) * 5 + cost.stream_issued * WARP_ISSUE_CYCLES, 1e-9);
 }
 
 Test(stream, each_pass_back_through_a_loop_waits_for_the_taken_branch)
@@ -335,13 +368,14 @@ Test(stream, a_loop_bounded_by_an_arg_is_unrolled_though_its_body_writes_memory)
      * knows and it unrolls it by 4 even where the body writes memory; the
      * counted build's args are `restrict`, so clang knows a private write
      * leaves k alone too.  Four more trips are one more pass: 4 private
-     * writes, their indices 32·j + tid (the first a shift and an addition,
-     * the others a shift, an `or` of the trip's offset and an addition: 11),
+     * writes, their indices 32·j + tid (the first a shift and its addition,
+     * one LEA, the others a shift, an `or` of the trip's offset and an
+     * addition: 10),
      * and once a pass the counters' two additions, the comparison and the
      * branch (4); a loop kept rolled would pay its counter every trip. */
     kernel_dag *four = counted(4, 1), *eight = counted(8, 1);
     double pass = warp_inst(eight, 12, 0) - warp_inst(four, 12, 0), pwrite = stream_call_cost("exec_pwrite");
-    cr_expect_eq(pass, 4 * pwrite + 11 + 4);
+    cr_expect_eq(pass, 4 * pwrite + 10 + 4);
     cr_expect_lt(pass, 4 * (pwrite + 2 + 3), "the counter once a pass, not once a trip");
     kernel_dag_free(four);
     kernel_dag_free(eight);
@@ -496,6 +530,80 @@ Test(stream, words_summed_take_three_operands_an_instruction_and_a_word_written_
     cr_expect_eq(w[1][STREAM_INST], 2 + 2 + 1 + 3);
 }
 
+/* Private slots of two int params s and j (plain division's q_slot and
+ * btop_slot): 2s + j and s + (j − s) used only as private indices, and
+ * s + j used as an index and as the word stored. */
+static const char *const private_slots_ir =
+    "define internal void @slots(%struct.exec_thread* noundef %0, i32 noundef %1, i32 noundef %2) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %4 = sext i32 %1 to i64\n"
+    "  %5 = sext i32 %2 to i64\n"
+    "  %6 = shl nsw i64 %4, 1\n"
+    "  %7 = add nsw i64 %6, %5\n"
+    "  %8 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef %7)\n"
+    "  %9 = sub nsw i32 %2, %1\n"
+    "  %10 = sext i32 %9 to i64\n"
+    "  %11 = add nsw i64 %4, %10\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef %11, i64 noundef %8)\n"
+    "  %12 = add nsw i64 %4, %5\n"
+    "  %13 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef %12)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef %13, i64 noundef %12)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_private_index_is_computed_on_32_bits)
+{
+    uint32_t w[1][STREAM_FIELDS];
+    cr_assert_eq(weigh(private_slots_ir, w, 1), 1);
+    /* a shared-memory address is 32 bits: 2s + j is one LEA (the shift a
+     * product, 1, its addition fused, 0), s + (j − s) two 32-bit
+     * instructions (1 + 1): plain division's ULEA and IADD3 (its SASS,
+     * 0x590, 0x820); s + j, also the word stored, 64 bits (2); four
+     * private accesses (2 each) -- 17 on 64 bits before the rule */
+    cr_expect_eq(w[0][STREAM_INST], 1 + 0 + 1 + 1 + 2 + 4 * 2);
+}
+
+/* A word read from private memory, its Z/pZ square stored back; a word
+ * read from global memory, plus one, stored back. */
+static const char *const stores_ir =
+    "define internal void @stores(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef %3, i64 noundef %3)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef 1, i64 noundef %4)\n"
+    "  br label %5\n"
+    "\n"
+    "5:                                                ; preds = %2\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %6 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 0)\n"
+    "  %7 = add i64 %6, 1\n"
+    "  tail call void @exec_gwrite(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 1, i64 noundef %7)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_store_ends_its_chain_when_it_issues)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(stores_ir, w, 2), 2);
+    /* the read (a private link), the product (a mulmod link); no later
+     * instruction waits for the STS (ptxas gives it a stall count of 2:
+     * plain division's 0x7b0, 0x9e0), so it is no link */
+    cr_expect_eq(w[0][STREAM_CHAIN_PRIVATE], 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_MULMOD], 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], 0);
+    cr_expect_eq(w[0][STREAM_INST], 2 + 9 + 2);
+    /* the read at a constant index (its LDG, a global link), the 64-bit
+     * addition (2 plain links); the STG at a constant index issues beside
+     * the chain */
+    cr_expect_eq(w[1][STREAM_CHAIN_GLOBAL], 1);
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 2);
+    cr_expect_eq(w[1][STREAM_INST], 1 + 2 + 1);
+}
+
 Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
 {
     /* the global index (2, as above), tid, ℓ and bid read and tid and ℓ
@@ -509,9 +617,9 @@ Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
     cr_expect_eq(c->stream_span[OP_MULMOD], 1);
     /* the path: the index (2) → the first read (its address 2, its load a
      * global read's link) → the product (a mulmod link) → the write at the
-     * read's address (1), the second read beside them; the entry (2), the
-     * indices and bases read (5 + 2) */
-    cr_expect_eq(c->stream_span[OP_PLAIN], 2 + 2 + 1 + 2 + 7);
+     * read's address (its STG issues beside the chain: no link), the second
+     * read beside them; the entry (2), the indices and bases read (5 + 2) */
+    cr_expect_eq(c->stream_span[OP_PLAIN], 2 + 2 + 0 + 2 + 7);
     cr_expect_eq(c->stream_reads, 1);
     cr_expect_eq(c->stream_span[OP_BARRIER], 0);
     kernel_dag_free(dag);
@@ -593,14 +701,22 @@ Test(stream, two_independent_products_wait_one_products_latency_two_dependent_on
     kernel_dag_free(dag);
 }
 
-Test(stream, a_loop_of_k_dependent_additions_waits_k_links)
+Test(stream, a_loop_of_dependent_additions_waits_each_pass_its_longest_chain)
 {
     /* s = s + x mod p, k times: each addition needs the sum before it.
-     * Unrolled by 4, k = 16 is 4 passes of 4 links, k = 5 one pass and one
-     * of the remainder loop: k links whatever the unrolling */
+     * Unrolled by 4, a pass of 4 additions waits 4 addition links (4 · 22
+     * cycles, nominal); a pass of the remainder loop of one addition waits
+     * its counter's chain, longer than the addition (22): the addition of
+     * 1, the comparison the branch waits for (13), the branch (5 + 13 + 5).
+     * k = 4q + 1: 4q addition links; three comparisons a branch waits for,
+     * the tests before the loops (of k's trips, of the remainder's) and the
+     * remainder pass's counter (the unrolled passes' counters are beside
+     * their additions) */
     for (int k = 1; k <= 16; k += 4) {
         kernel_dag *dag = counted(k, 1);
-        cr_expect_eq(kernel_block_cost(&dag->kernels[9], 0)->stream_span[OP_ADDMOD], k, "k = %d", k);
+        const block_cost *c = kernel_block_cost(&dag->kernels[9], 0);
+        cr_expect_eq(c->stream_span[OP_ADDMOD], k - 1, "k = %d", k);
+        cr_expect_eq(c->stream_predicates, 3, "k = %d", k);
         kernel_dag_free(dag);
     }
 }
@@ -647,17 +763,8 @@ Test(stream, independent_additions_issue_one_a_cycle_dependent_ones_wait_a_link_
      * cycle outlast its one link (5 cycles); the second's 6 links (30)
      * outlast its 6 cycles of issue.  The path: 6 instructions issued, 6
      * links, and the kernel's entry and exit (2 links) */
-    stream_table table = {2, (const uint32_t(*)[STREAM_FIELDS])w};
     machine m = latency_machine();
-    stream_counter *c = stream_counter_new(&table, 32, 1, &m);
-    stream_thread(c);
-    mcm_stream_block(0);
-    mcm_stream_block(1);
-    stream_warp_end(c);
-    stream_step_end(c);
-    block_cost cost = {0};
-    stream_block_end(c, 32, &cost);
-    stream_counter_free(c);
+    block_cost cost = one_pass(w, 2, &m);
     cr_expect_eq(cost.stream_issued, 6);
     cr_expect_eq(cost.stream_span[OP_PLAIN], 6 + 2);
     cr_expect_eq(cost.stream_work, 12 + 2);
@@ -677,16 +784,7 @@ static block_cost four_products(const machine *m)
     w[0][STREAM_PLAIN] = 2;
     w[0][STREAM_CHAIN_MULMOD] = 1;
     w[0][STREAM_CHAIN_PLAIN] = 2;
-    stream_table table = {1, (const uint32_t(*)[STREAM_FIELDS])w};
-    stream_counter *c = stream_counter_new(&table, 32, 1, m);
-    stream_thread(c);
-    mcm_stream_block(0);
-    stream_warp_end(c);
-    stream_step_end(c);
-    block_cost cost = {0};
-    stream_block_end(c, 32, &cost);
-    stream_counter_free(c);
-    return cost;
+    return one_pass(w, 1, m);
 }
 
 Test(stream, independent_products_of_one_warp_take_the_measured_interval_each)
@@ -922,7 +1020,7 @@ Test(stream, the_term_off_gives_todays_time_to_the_bit)
         cr_assert_eq(x.stream, 0);
         cr_assert_eq(y.stream, 1);
         y.stream = 0;
-        y.stream_work = y.stream_issued = y.stream_reads = y.stream_branches = 0;
+        y.stream_work = y.stream_issued = y.stream_reads = y.stream_branches = y.stream_predicates = 0;
         memset(y.stream_span, 0, sizeof y.stream_span);
         cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "block %ld: the counted build measured other costs", j);
     }

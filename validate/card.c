@@ -58,11 +58,20 @@ typedef enum {
 /* The loop chain of constants.cu (loop_kernel: `#pragma unroll 1`, 1024
  * passes of x = x·x + j a thread, one block of 256 threads on every SM):
  * its passes, and the links of the longest dependent chain of one pass
- * as the instruction stream counts it (the counter's addition, its
- * comparison, the branch; the IMAD of x·x + j beside them:
+ * as the instruction stream counts it (the counter's addition and the
+ * branch, plain links, and between them the comparison the branch waits
+ * for, at PREDICATE_CYCLES; the IMAD of x·x + j beside them:
  * tests/test_stream.c counts the loop's block). */
 #define LOOP_PASSES 1024
-#define LOOP_PASS_LINKS 3
+#define LOOP_PASS_PLAIN_LINKS 2
+
+/* Cycles from a comparison's issue to the issue of the conditional branch
+ * that waits for its predicate, on sm_90: the stall count ptxas gives the
+ * pair (its latency table), 13 between an ISETP and the branch or
+ * predicated instruction that reads its predicate next (plain division's
+ * cubin, 0x4d0, 0x790, 0xbd0, 0xe40; loop_kernel's pass ISETP, IADD3, then
+ * 10: 13 in all), where an integer result is read after 4 to 5. */
+#define PREDICATE_CYCLES 13
 
 /* What a session that did not measure a term's constant gets. */
 typedef enum {
@@ -154,7 +163,8 @@ static const term CODE_TERMS[] = {
     {"cycles_branch", "chain_loop_card_per_kernel", US_TO_LOOP_PASS_LESS_CHAIN,
      "graphs of 1 to 32 kernels of a loop of 1024 passes x = x*x + j a thread (#pragma unroll 1), one block "
      "of 256 threads on every SM, per kernel less chain_touch_card_per_kernel, per pass, less the pass's chain "
-     "as the stream charges it (3 dependent instructions at issue_latency_warps1): a taken back edge's wait",
+     "as the stream charges it (the counter's addition and the branch at issue_latency_warps1, the comparison "
+     "between them at cycles_predicate): a taken back edge's wait",
      OFF},
     {"cycles_mulmod_warps2", "mulmod_latency_warps8", AS_IS,
      "a dependent chain of Z/pZ multiplications a thread, 8 warps per SM (2 a scheduler): cycles a "
@@ -203,6 +213,11 @@ static const fact FACTS[] = {
 /* Facts of the architecture only the code's costs use (the card's code
  * machine; card_code_machine). */
 static const fact CODE_FACTS[] = {
+    {"cycles_predicate", PREDICATE_CYCLES,
+     "a comparison a conditional branch waits for: 13 cycles from the ISETP's issue to the branch's, the stall "
+     "count ptxas gives the pair for sm_90 (plain division's cubin, 0x4d0, 0x790, 0xbd0, 0xe40; the loop "
+     "chain's pass, 0x130-0x160), where an integer result is read after 4 to 5 (issue_latency_warps1); the "
+     "H200 has the same SM"},
     {"schedulers", 4,
      "an SM issues from 4 warp schedulers (sub-partitions), each holding its own warps: Nsight Compute counts "
      "each kernel's instructions on 528 = 4 x 132 of them (smsp__inst_executed.sum / .avg, H100 2026-11-26b, "
@@ -345,7 +360,7 @@ static int term_value(const session *s, const session *other, const term *t, dou
         if (card_constant(s, "chain_touch_card_per_kernel", &touch) < 0 ||
             (card_constant(s, "issue_latency_warps1", &link) < 0 && card_constant(s, "op_latency", &link) < 0))
             return -1;
-        *out = fmax(0, (c - touch) * mhz / LOOP_PASSES - LOOP_PASS_LINKS * link);
+        *out = fmax(0, (c - touch) * mhz / LOOP_PASSES - LOOP_PASS_PLAIN_LINKS * link - PREDICATE_CYCLES);
         break;
     }
     case CARD_RATE_TO_U:

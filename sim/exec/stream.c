@@ -35,7 +35,8 @@
 #include <string.h>
 
 /* The classes of a chain's links: plain, mulmod, addmod, private, global
- * read (the table's STREAM_CHAIN_* fields, in that order). */
+ * read, a comparison a branch waits for (the table's STREAM_CHAIN_*
+ * fields, in that order). */
 enum { CHAIN_LINKS = STREAM_FIELDS - STREAM_CHAIN_PLAIN };
 
 struct stream_counter {
@@ -112,7 +113,10 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, c
     c->warp_touched = malloc(sizeof *c->warp_touched * n);
     for (int k = 0; k < OP_BARRIER; k++)
         c->link[k] = stream_link_cycles(m, (op_class)k);
-    c->link[CHAIN_LINKS - 1] = m->read_latency; /* a global read: the L2's (card_terms.c charges the block's own) */
+    c->link[STREAM_CHAIN_GLOBAL - STREAM_CHAIN_PLAIN] = m->read_latency; /* the L2's (card_terms.c charges the
+                                                                           * block's own) */
+    c->link[STREAM_CHAIN_PREDICATE - STREAM_CHAIN_PLAIN] =
+        m->cycles_predicate > 0 ? m->cycles_predicate : stream_link_cycles(m, OP_PLAIN);
     c->issue = stream_issue_cycles(m);
     c->issue_mulmod = m->cycles_mulmod_independent;
     c->mulmod_inst = c->issue_mulmod > 0 ? stream_call_cost("exec_zp_mul") : 0;
@@ -299,6 +303,7 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     cost->stream_issued = c->span_issued[0];
     cost->stream_issued_mulmod = c->span_issued[1];
     cost->stream_reads = c->span[STREAM_CHAIN_GLOBAL];
+    cost->stream_predicates = c->span[STREAM_CHAIN_PREDICATE];
     cost->stream_branches = c->span_branches;
     c->work = c->span_branches = 0;
     memset(c->span_issued, 0, sizeof c->span_issued);

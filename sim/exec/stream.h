@@ -52,16 +52,17 @@
  * with BSSY and BSYNC (in the last step, an EXIT);
  * and its longest dependent chain (STREAM_CHAIN_*), as the links of each
  * class on it: plain instructions, Z/pZ multiplications, Z/pZ additions,
- * private accesses, global reads (a call of a Z/pZ function or a private
- * access one link of its class, whose measured latency holds its CUDA
- * twin's instructions; a global read its address's instructions, plain,
- * and its load).
+ * private accesses, global reads, comparisons a conditional branch waits
+ * for (a call of a Z/pZ function or a private access one link of its
+ * class, whose measured latency holds its CUDA twin's instructions; a
+ * global read its address's instructions, plain, and its load; the
+ * comparison a branch reads, the predicate's latency).
  * A warp issues an instruction once its operands are ready, so a pass
  * through the block takes its chain's latency, not its instructions' sum
  * (stream_ir.c says how the chain is found; stream.c how it is charged). */
 enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_READS,
        STREAM_EXITS, STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE,
-       STREAM_CHAIN_GLOBAL, STREAM_FIELDS };
+       STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE, STREAM_FIELDS };
 
 /* The table a counted object carries (mcm_stream_table, mcm_stream_blocks). */
 typedef struct stream_table {

@@ -29,7 +29,9 @@
  *    (used there alone) costs nothing more; a word shifted left by a
  *    constant is a product, fused into an addition of its block as one;
  *    a 64-bit shift right whose result is only written as words (32 bits)
- *    its low word alone, one instruction;
+ *    its low word alone, one instruction; a 32-bit shift left by a
+ *    constant a product (LEA); arithmetic that only makes private
+ *    accesses' indices is on 32 bits (a shared-memory address is);
  *  - a comparison or a choice (select) as the operation on its type; a
  *    boolean of a comparison (`&&`, `||`, a negation) nothing, its ISETP
  *    combines it (one a comparison); a conditional branch one
@@ -444,6 +446,11 @@ static double integer_cost(ir_function *f, const ir_inst *in, int bits)
         if (in->result) /* (IMAD.WIDE.U32, and IMAD.MOV for the addend's high word: 2 with the addition) */
             set_add(&f->products, in->result, in->result_len);
         return width(bits);
+    }
+    if (!strcmp(op, "shl") && bits <= 32 && isdigit((unsigned char)b[0])) { /* x·2^c: LEA, or IMAD, with */
+        if (in->result) /* an addition of its block as the addend */
+            set_add(&f->products, in->result, in->result_len);
+        return 1;
     }
     if (!strcmp(op, "mul")) {
         if (in->result) /* an addition of it in its block may be fused (IMAD) */
@@ -993,6 +1000,60 @@ static int stored_as_words_alone(const ir_function *f, const char *name)
     return stores > 0;
 }
 
+/* Value `name` is used, and only as the index of a private access (the
+ * argument after the thread of exec_pread and exec_pwrite) or as an
+ * operand of integer arithmetic whose result is used so (to `depth`
+ * levels).  A shared-memory address is 32 bits on the card, so such
+ * arithmetic is done on 32 bits: plain division's `s + (tid − j)` is
+ * IADD3 R11, R0, −UR4, R11, its `2s + j` one ULEA, and the update's
+ * window slot IMAD.IADD (its SASS, 0x820, 0x590, 0x1580). */
+static int private_index_alone(const ir_function *f, const char *name, int depth)
+{
+    size_t len = strlen(name);
+    int uses_seen = 0;
+    for (int l = 0; l < f->n_lines; l++) {
+        for (const char *at = next_use(operands_of(f->lines[l]), name, len); at; at = next_use(at + len, name, len)) {
+            ir_inst use;
+            char called[64] = "", arg[64], what[1024], result[64];
+            if (parse_inst(f->lines[l], &use) != 0)
+                return 0;
+            if (!strcmp(use.op, "call")) {
+                callee(use.rest, called, sizeof called);
+                call_argument(f, &use, 1, arg, what, sizeof what);
+                if ((strcmp(called, "exec_pread") != 0 && strcmp(called, "exec_pwrite") != 0) || strcmp(arg, name) != 0)
+                    return 0;
+                if (!strcmp(called, "exec_pwrite")) { /* the stored word is its last argument: not the index */
+                    call_argument(f, &use, 2, arg, what, sizeof what);
+                    if (!strcmp(arg, name))
+                        return 0;
+                }
+            } else {
+                int arithmetic = !strcmp(use.op, "add") || !strcmp(use.op, "sub") || !strcmp(use.op, "shl") ||
+                                 !strcmp(use.op, "mul") || !strcmp(use.op, "or") || !strcmp(use.op, "and") ||
+                                 !strcmp(use.op, "xor");
+                if (!arithmetic || !use.result || depth <= 0)
+                    return 0;
+                snprintf(result, sizeof result, "%.*s", (int)use.result_len, use.result);
+                if (!private_index_alone(f, result, depth - 1))
+                    return 0;
+            }
+            uses_seen++;
+        }
+    }
+    return uses_seen > 0;
+}
+
+/* Integer arithmetic `in` (64 bits) only makes private accesses' indices
+ * (private_index_alone): 32-bit arithmetic on the card. */
+static int makes_private_index(const ir_function *f, const ir_inst *in)
+{
+    char name[64];
+    if (!in->result)
+        return 0;
+    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    return private_index_alone(f, name, 4);
+}
+
 /* Shift `in` (right, 64 bits, by a constant below 32) is used only as
  * words written: its low word alone is computed (SHF.R.U64; user-stencil's
  * and user-jacobi's SASS). */
@@ -1062,6 +1123,9 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
                !strcmp(op, "srem")) {
         int rem = (!strcmp(op, "sdiv") || !strcmp(op, "udiv") || !strcmp(op, "srem") || !strcmp(op, "urem")) &&
                   remainder_of_division(f, in, (int)(b - f->blocks));
+        if (bits > 32 && bits <= 64 && !rem && strcmp(op, "lshr") != 0 && strcmp(op, "ashr") != 0 &&
+            strstr(op, "div") == NULL && strstr(op, "rem") == NULL && makes_private_index(f, in))
+            bits = 32; /* a shared-memory address's arithmetic */
         cost = rem ? remainder_cost(in, bits) : integer_cost(f, in, bits);
         once = is_free = operands_free(f, in);
         note_offset(f, in, is_free && b->in_loop ? 0 : cost);
@@ -1169,8 +1233,14 @@ static void note_successors(ir_block *b, const char *line)
  * plain; a call of a Z/pZ function or a private access one link of its
  * class, whose measured latency holds its CUDA twin's instructions; a
  * global read its address's instructions, plain, and its load, a link of
- * its own), plus the deepest of its operands defined before it in the
- * same block.
+ * its own; a store none of its own, since no later instruction waits for
+ * it: a private store's STS, a global store's STG issue beside the chain,
+ * a global store's address is its links), plus the deepest of its
+ * operands defined before it in the same block; and where a conditional
+ * branch reads a comparison of the block, the comparison's last link is
+ * the predicate's, a class of its own (an ISETP's predicate is read 13
+ * cycles after it issues, its integer results after 5: ptxas's stall
+ * counts, validate/card.c's PREDICATE_CYCLES).
  * Operands from other blocks, phis, the step's args and the thread's
  * indices, constants: ready when the block starts.  That is a bound from
  * below for one pass (a value from the block before may still be on its
@@ -1185,18 +1255,20 @@ static void note_successors(ir_block *b, const char *line)
  * need not know the machine: they only choose among a block's chains of
  * different classes; the chosen chain's links are charged at the
  * machine's own latencies (card_terms.c). */
-enum { CHAIN_CLASSES = 5 }; /* plain, Z/pZ multiplication, Z/pZ addition, private access, global read */
+enum { CHAIN_CLASSES = 6 }; /* plain, Z/pZ multiplication, Z/pZ addition, private access, global read, and
+                            * the comparison a conditional branch waits for (its predicate) */
 
 /* The H100's latencies (machine/h100-code.cfg, session 2026-11-26f:
  * cycles_issue, cycles_mulmod, cycles_addmod, cycles_private,
- * read_latency), rounded.  The H200's are the same SM's. */
-static const double NOMINAL_LINK_CYCLES[CHAIN_CLASSES] = {5, 68, 22, 29, 261};
+ * read_latency, cycles_predicate), rounded.  The H200's are the same SM's. */
+static const double NOMINAL_LINK_CYCLES[CHAIN_CLASSES] = {5, 68, 22, 29, 261, 13};
 
 /* The stream fields the links of each class come from (a global read's:
  * its call, below), and go to. */
-static const int LINK_OWN[CHAIN_CLASSES - 1] = {STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE};
+enum { OWN_CLASSES = 4 }; /* the classes an instruction's weights hold */
+static const int LINK_OWN[OWN_CLASSES] = {STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE};
 static const int LINK_CHAIN[CHAIN_CLASSES] = {STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD,
-                                              STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL};
+                                              STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE};
 
 static double nominal_cycles(const double *links)
 {
@@ -1249,8 +1321,8 @@ static void deepest_operand(const depth_map *d, const ir_inst *in, double *links
  * not: its depth (above), noted under its result; into `chain` if deeper. */
 static void chain_step(depth_map *d, const ir_inst *in, const double *before, const double *w, double *chain)
 {
-    double own[CHAIN_CLASSES], depth[CHAIN_CLASSES];
-    for (int k = 0; k < CHAIN_CLASSES - 1; k++)
+    double own[CHAIN_CLASSES] = {0}, depth[CHAIN_CLASSES];
+    for (int k = 0; k < OWN_CLASSES; k++)
         own[k] = w[LINK_OWN[k]] - before[LINK_OWN[k]];
     if (own[1] > 0 || own[2] > 0) /* a Z/pZ call: one link; the check of an arg's high word beside it */
         own[0] = 0;
@@ -1259,7 +1331,16 @@ static void chain_step(depth_map *d, const ir_inst *in, const double *before, co
         callee(in->rest, name, sizeof name);
     own[4] = !strcmp(name, "exec_gread"); /* its load (LDG) a link of its own, its address's plain */
     own[0] -= own[4];
+    if (!strcmp(name, "exec_pwrite")) /* a store: nothing waits for it (its STS issues beside the chain) */
+        own[3] = 0;
+    if (!strcmp(name, "exec_gwrite")) /* its address is a link, its STG issues beside the chain */
+        own[0] -= 1;
     deepest_operand(d, in, depth);
+    const char *condition = in->rest + strspn(in->rest, " ");
+    if (!strcmp(in->op, "br") && !strncmp(condition, "i1 ", 3) && depth[0] >= 1) {
+        depth[0] -= 1; /* the comparison's link: the branch waits for its predicate */
+        depth[5] += 1;
+    }
     for (int k = 0; k < CHAIN_CLASSES; k++)
         depth[k] = fmax(0, depth[k] + own[k]); /* a read whose address folds an offset: its load alone */
     if (in->result) {

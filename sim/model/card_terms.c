@@ -149,6 +149,13 @@ static double shared_class_link_cycles(const machine *m, op_class i, int sharing
     return stream_link_cycles(m, i);
 }
 
+/* A comparison's link on a chain when a conditional branch waits for its
+ * predicate: cycles_predicate, or a plain link where the machine lacks it. */
+static double predicate_link_cycles(const machine *m)
+{
+    return m->cycles_predicate > 0 ? m->cycles_predicate : stream_link_cycles(m, OP_PLAIN);
+}
+
 double block_span_cycles(const block_cost *c, const machine *m)
 {
     return block_span_cycles_shared(c, m, 1);
@@ -158,7 +165,8 @@ double block_span_cycles_shared(const block_cost *c, const machine *m, int shari
 {
     if (stream_charged(c, m)) {
         double t = c->stream_issued * shared_issue_cycles(m, sharing) +
-                   c->stream_issued_mulmod * shared_mulmod_cycles(m, sharing) + c->stream_branches * m->cycles_branch;
+                   c->stream_issued_mulmod * shared_mulmod_cycles(m, sharing) + c->stream_branches * m->cycles_branch +
+                   c->stream_predicates * predicate_link_cycles(m);
         for (int i = 0; i < OP_CLASSES; i++)
             t += c->stream_span[i] * shared_class_link_cycles(m, (op_class)i, sharing);
         /* the first read's latency is the block's read (engine.c) */

@@ -30,7 +30,9 @@
  *   span cycles = Σ_c stream_span[c]·cycles_c + stream_issued·
  *                 stream_issue_cycles + stream_issued_mulmod·
  *                 cycles_mulmod_independent + stream_branches·
- *                 cycles_branch, the plain links at
+ *                 cycles_branch + stream_predicates·cycles_predicate
+ *                 (a comparison a conditional branch waits for; a plain
+ *                 link where the machine lacks it), the plain links at
  *                 cycles_issue (cycles_plain when 0): a warp alone waits,
  *                 in each basic block it passes, for the longest chain of
  *                 instructions each of which needs the one before it (a

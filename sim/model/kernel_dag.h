@@ -98,6 +98,8 @@ typedef struct block_cost {
                                      * times those apart (cycles_mulmod_independent):
                                      * those products */
     double stream_reads;            /* the global reads on those chains */
+    double stream_predicates;       /* on those chains, the comparisons a conditional
+                                     * branch waits for */
     double stream_branches;         /* along the same path, its taken back edges (a
                                      * loop's pass after the first) */
 } block_cost;
