@@ -142,8 +142,8 @@ Test(targets, a_conclusion_that_disagrees_is_listed_with_its_term)
     one_set o;
     set_up(&o, "plain-mult", within);
     set_verdicts v = {.n = 2};
-    v.file[0] = (verdict_tally){"programs/fft.cfg", 7, 7};
-    v.file[1] = (verdict_tally){"programs/plain-mult.cfg", 3, 6};
+    v.file[0] = (verdict_tally){.path = "programs/fft.cfg", .agree = 7, .total = 7};
+    v.file[1] = (verdict_tally){.path = "programs/plain-mult.cfg", .agree = 3, .total = 6};
     char *text = targets_ok(&o, &v,
                             "missing = ( { name = \"programs/plain-mult.cfg\"; term = \"the best s.\";"
                             " evidence = \"notes\"; } );\n");
@@ -199,7 +199,7 @@ Test(targets, the_reports_first_table_is_the_targets_table)
     one_set o;
     set_up(&o, "sum", within);
     set_verdicts v = {.n = 1};
-    v.file[0] = (verdict_tally){"programs/fft.cfg", 7, 7};
+    v.file[0] = (verdict_tally){.path = "programs/fft.cfg", .agree = 7, .total = 7};
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);

@@ -9,6 +9,14 @@
  * e.g. m = 0 for m = n).  The matched points are compared twice, once with
  * the card's times and once with the simulated ones, and their verdicts
  * (winner, best s, linearity: sim/app/compare.h) are set side by side.
+ *
+ * On the paper's costs every matched point is simulated.  On the code's
+ * costs (a set of validate.h's `paper` kind) only the points run in exec
+ * mode are, and a verdict is decided only where every point behind it was
+ * run: a verdict's cell is the points that share every swept value but
+ * the compared key's (best, pairwise: every s at one n) or, for a line,
+ * but `along`'s (every m of one s).  The cells not run are named, never
+ * decided on part of their points.
  */
 #include "compare.h"
 #include "fail.h"
@@ -18,6 +26,21 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The verdicts the code's costs decide beyond the budget (code_costs_budget):
+ * the cells of a run file's conclusion at along <= at_most, every point of
+ * them run in exec mode.  Chosen, not derived from the estimate: exec
+ * mode's time per unit of code_costs_estimate differs tenfold between the
+ * cases (plain division's m = 6 000, s = 1, 8.8e7, takes longer than plain
+ * multiplication's n = 4 096, s = 1, 1.8e8), so a budget per verdict that
+ * takes plain multiplication's best s at n = 4 096 would take minutes of
+ * Euclid and plain division too.  Issue 30 names this one. */
+static const struct code_verdict {
+    const char *path, *along;
+    double at_most;
+} code_verdicts[] = {
+    {"programs/plain-mult/plain-mult.cfg", "n", 4096},
+};
 
 static int row_matches(const measured_row *r, const char *program, const vars *params)
 {
@@ -39,17 +62,41 @@ static const vpoint *find_measured(const validation *v, const char *program, con
     return NULL;
 }
 
+/* The point of set v measured by `row`; NULL if v did not run it. */
+static const vpoint *point_of(const validation *v, const measured_row *row)
+{
+    for (int j = 0; j < v->n; j++)
+        if (v->pts[j].row == row)
+            return &v->pts[j];
+    return NULL;
+}
+
+/* A run file's points matched with measured ones: the card's times, the
+ * simulator's (a point the simulator's set did not run: run 0, no time). */
 typedef struct sides {
     run_point *card, *sim;
+    char *run;
     long n;
 } sides;
 
-static int match_points(const validation *v, const run_file *rf, sides *s)
+static void sides_free(sides *s)
+{
+    free(s->card);
+    free(s->sim);
+    free(s->run);
+}
+
+/* The points of rf measured in set v, their simulated times from set
+ * `simulated` (v itself, or v's set of the code's costs). */
+static int match_points(const validation *v, const validation *simulated, const run_file *rf, sides *s)
 {
     long n = runfile_points(rf);
-    s->card = calloc((size_t)n, sizeof *s->card);
-    s->sim = calloc((size_t)n, sizeof *s->sim);
+    s->card = calloc((size_t)n + 1, sizeof *s->card);
+    s->sim = calloc((size_t)n + 1, sizeof *s->sim);
+    s->run = calloc((size_t)n + 1, 1);
     s->n = 0;
+    if (!s->card || !s->sim || !s->run)
+        return fail("%s: out of memory for %ld points", rf->path, n);
     for (long i = 0; i < n; i++) {
         machine m;
         vars params;
@@ -59,6 +106,7 @@ static int match_points(const validation *v, const run_file *rf, sides *s)
         const vpoint *p = find_measured(v, name, &params);
         if (!p)
             continue;
+        const vpoint *q = simulated == v ? p : point_of(simulated, p->row);
         run_point *c = &s->card[s->n], *x = &s->sim[s->n];
         for (int a = 0; a < rf->n_axes; a++) {
             snprintf(c->swept[a], sizeof c->swept[a], "%s", runfile_axis_value(rf, i, a));
@@ -66,16 +114,143 @@ static int match_points(const validation *v, const run_file *rf, sides *s)
         }
         c->program = x->program = name;
         c->machine = v->card;
-        x->machine = v->card;
+        x->machine = simulated->card;
         c->result.T = measured_ms(p->row);
-        x->result.T = p->sim_ms;
-        s->n++;
+        x->result.T = q ? q->sim_ms : 0;
+        s->run[s->n++] = q != NULL;
     }
     return 0;
 }
 
-/* One run file's conclusion; its tally is added to *verdicts. */
-static int one_conclusion(FILE *f, const validation *v, const char *path, set_verdicts *verdicts)
+/* The swept axis a verdict's cell leaves free: the compared key's, or
+ * `along`'s for a line; -1 if the group names none that is swept. */
+static int free_axis(const run_file *rf)
+{
+    const char *name = NULL;
+    int linear = 0;
+    config_setting_lookup_bool(rf->compare, "linear", &linear);
+    config_setting_lookup_string(rf->compare, linear ? "along" : "key", &name);
+    for (int a = 0; name && a < rf->n_axes; a++)
+        if (strcmp(rf->axes[a].key, name) == 0)
+            return a;
+    return -1;
+}
+
+static int same_cell(const sides *s, long i, long j, int n_axes, int open_axis)
+{
+    for (int a = 0; a < n_axes; a++)
+        if (a != open_axis && strcmp(s->card[i].swept[a], s->card[j].swept[a]) != 0)
+            return 0;
+    return 1;
+}
+
+/* The points of s whose cells were run whole, kept in place (s->n
+ * shrinks). */
+static void keep_decided(sides *s, const run_file *rf)
+{
+    int open_axis = free_axis(rf);
+    long kept = 0;
+    char *decided = calloc((size_t)s->n + 1, 1);
+    for (long i = 0; i < s->n; i++) {
+        decided[i] = 1;
+        for (long j = 0; j < s->n; j++)
+            if (same_cell(s, i, j, rf->n_axes, open_axis))
+                decided[i] &= s->run[j];
+    }
+    for (long i = 0; i < s->n; i++)
+        if (decided[i]) {
+            s->card[kept] = s->card[i];
+            s->sim[kept] = s->sim[i];
+            s->run[kept++] = 1;
+        }
+    s->n = kept;
+    free(decided);
+}
+
+/* A verdict's place, "|n = 4096: s = 4" less its finding: "|n = 4096". */
+static size_t verdict_place(const char *verdict)
+{
+    const char *colon = strstr(verdict, ": ");
+    return colon ? (size_t)(colon - verdict) : strlen(verdict);
+}
+
+/* The card's verdicts over every point (`all`) that the points decided
+ * (`decided`) do not give: named in `missing` ("n = 4096; n = 8192"),
+ * their count returned (-1 with fail()). */
+static int undecided_verdicts(const run_file *rf, const sides *all, const sides *decided, const char *const *swept,
+                              char *missing, size_t size)
+{
+    enum { MAX = 128 };
+    char(*va)[VERDICT_SIZE] = malloc(sizeof *va * MAX), (*vd)[VERDICT_SIZE] = malloc(sizeof *vd * MAX);
+    int na = va && vd ? compare_verdicts(rf->compare, all->card, all->n, swept, rf->n_axes, va, MAX) : -1;
+    int nd = decided->n && na >= 0 ? compare_verdicts(rf->compare, decided->card, decided->n, swept, rf->n_axes, vd, MAX)
+                                   : 0;
+    int count = na < 0 || nd < 0 ? fail("%s: the card's verdicts cannot be made", rf->path) : 0;
+    missing[0] = '\0';
+    for (int i = 0; count >= 0 && i < na; i++) {
+        int found = 0;
+        for (int j = 0; j < nd && !found; j++)
+            found = verdict_place(va[i]) == verdict_place(vd[j]) && !strncmp(va[i], vd[j], verdict_place(va[i]));
+        if (found)
+            continue;
+        const char *place = va[i][0] == '|' ? va[i] + 1 : va[i];
+        size_t used = strlen(missing);
+        snprintf(missing + used, size - used, "%s%.*s", count++ ? "; " : "", (int)verdict_place(place), place);
+        for (char *bar = strchr(missing + used, '|'); bar; bar = strchr(bar, '|'))
+            *bar = ',';
+    }
+    free(va);
+    free(vd);
+    return count;
+}
+
+/* The tally of run file `path` in *verdicts (a new one if it has none);
+ * NULL when the table is full. */
+static verdict_tally *tally_for(set_verdicts *verdicts, const char *path)
+{
+    for (int i = 0; i < verdicts->n; i++)
+        if (strcmp(verdicts->file[i].path, path) == 0)
+            return &verdicts->file[i];
+    if (verdicts->n == (int)(sizeof verdicts->file / sizeof verdicts->file[0]))
+        return NULL;
+    verdict_tally *t = &verdicts->file[verdicts->n++];
+    memset(t, 0, sizeof *t);
+    snprintf(t->path, sizeof t->path, "%s", path);
+    return t;
+}
+
+/* The verdicts of the card and of the simulator over s, set side by
+ * side: how many agree, those that differ printed (card → simulator). */
+static int verdicts_side_by_side(FILE *f, const run_file *rf, const sides *s, const char *const *swept,
+                                 const char *path, int *same, int *total)
+{
+    enum { MAX = 128 };
+    char(*vc)[VERDICT_SIZE] = malloc(sizeof *vc * MAX), (*vs)[VERDICT_SIZE] = malloc(sizeof *vs * MAX);
+    int nc = s->n ? compare_verdicts(rf->compare, s->card, s->n, swept, rf->n_axes, vc, MAX) : 0;
+    int ns = s->n ? compare_verdicts(rf->compare, s->sim, s->n, swept, rf->n_axes, vs, MAX) : 0;
+    int rc = 0;
+    *same = *total = 0;
+    if (!vc || !vs || nc < 0 || ns != nc)
+        rc = fail("%s: the card's and the simulator's comparisons do not line up", path);
+    else {
+        for (int i = 0; i < nc; i++)
+            *same += strcmp(vc[i], vs[i]) == 0;
+        *total = nc;
+        if (*same < nc)
+            fprintf(f, " Where they differ (card → simulator):\n\n");
+        for (int i = 0; i < nc; i++)
+            if (strcmp(vc[i], vs[i]) != 0)
+                fprintf(f, "- %s → %s\n", vc[i], strrchr(vs[i], ':') + 2);
+    }
+    free(vc);
+    free(vs);
+    return rc;
+}
+
+/* One run file's conclusion in set v on the paper's costs (code NULL) or
+ * on v's set of the code's costs; its tally into *verdicts. */
+static int one_conclusion(FILE *f, const validation *v, const validation *code, const char *path,
+                          set_verdicts *verdicts)
 {
     run_file rf;
     int rc = runfile_load(&rf, path, NULL, 0);
@@ -87,65 +262,131 @@ static int one_conclusion(FILE *f, const validation *v, const char *path, set_ve
     const char *swept[SWEEP_AXES_MAX];
     for (int a = 0; a < rf.n_axes; a++)
         swept[a] = rf.axes[a].key;
-    rc = match_points(v, &rf, &s);
-    if (rc == 0 && s.n > 1) {
-        enum { MAX = 128 };
-        char (*vc)[VERDICT_SIZE] = malloc(sizeof *vc * MAX), (*vs)[VERDICT_SIZE] = malloc(sizeof *vs * MAX);
-        int nc = compare_verdicts(rf.compare, s.card, s.n, swept, rf.n_axes, vc, MAX);
-        int ns = compare_verdicts(rf.compare, s.sim, s.n, swept, rf.n_axes, vs, MAX);
-        if (nc < 0 || ns != nc) {
-            rc = fail("%s: the card's and the simulator's comparisons do not line up", path);
-        } else {
-            int same = 0;
-            for (int i = 0; i < nc; i++)
-                same += strcmp(vc[i], vs[i]) == 0;
+    rc = match_points(v, code ? code : v, &rf, &s);
+    long measured = s.n;
+    if (rc == 0 && measured > 1) {
+        char missing[1024] = "";
+        int undecided = 0, same = 0, total = 0;
+        if (code) {
+            sides all = s;
+            all.card = malloc(sizeof *all.card * (size_t)s.n);
+            if (all.card)
+                memcpy(all.card, s.card, sizeof *all.card * (size_t)s.n);
+            keep_decided(&s, &rf);
+            undecided = all.card ? undecided_verdicts(&rf, &all, &s, swept, missing, sizeof missing)
+                                 : fail("%s: out of memory", path);
+            free(all.card);
+            if (undecided < 0) {
+                sides_free(&s);
+                runfile_close(&rf);
+                return -1;
+            }
+        }
+        if (!code) {
             fprintf(f, "#### `%s` (%ld measured points)\n\nOn the card:\n\n```\n", path, s.n);
             compare_print(f, rf.compare, s.card, s.n, swept, rf.n_axes, "measured on the card, median times in ms");
             fprintf(f, "```\n\nSimulated on `%s` (times in ms):\n\n```\n", v->card.name);
             compare_print(f, rf.compare, s.sim, s.n, swept, rf.n_axes, "simulated, in ms");
-            fprintf(f, "```\n\n**Agreement: %d of %d verdicts.**", same, nc);
-            if (same < nc) {
-                fprintf(f, " Where they differ (card → simulator):\n\n");
-                for (int i = 0; i < nc; i++)
-                    if (strcmp(vc[i], vs[i]) != 0)
-                        fprintf(f, "- %s → %s\n", vc[i], strrchr(vs[i], ':') + 2);
+            fprintf(f, "```\n\n**Agreement: ");
+        } else {
+            fprintf(f, "#### `%s` (%ld measured points, %ld in cells run whole)\n\n", path, measured, s.n);
+            if (s.n > 0) {
+                fprintf(f, "Simulated on `%s`, the cells run whole (times in ms):\n\n```\n", code->card.name);
+                compare_print(f, rf.compare, s.sim, s.n, swept, rf.n_axes, "the code's costs, in ms");
+                fprintf(f, "```\n\n");
             }
-            fprintf(f, "\n\n");
-            if (verdicts->n < (int)(sizeof verdicts->file / sizeof verdicts->file[0])) {
-                verdict_tally *t = &verdicts->file[verdicts->n++];
-                snprintf(t->path, sizeof t->path, "%s", path);
+            fprintf(f, "**Agreement on the code's costs: ");
+        }
+        char *detail = NULL;
+        size_t len = 0;
+        FILE *d = open_memstream(&detail, &len);
+        rc = d ? verdicts_side_by_side(d, &rf, &s, swept, path, &same, &total) : fail("%s: out of memory", path);
+        if (d)
+            fclose(d);
+        if (rc == 0) {
+            fprintf(f, "%d of %d verdicts", same, total);
+            if (code)
+                fprintf(f, " decided; %d not decided (points not run: %s)", undecided, undecided ? missing : "none");
+            fprintf(f, ".**%s\n\n", detail ? detail : "");
+            verdict_tally *t = tally_for(verdicts, path);
+            if (t && !code) {
                 t->agree = same;
-                t->total = nc;
+                t->total = total;
+            } else if (t) {
+                t->code = 1;
+                t->code_agree = same;
+                t->code_total = total;
+                t->code_undecided = undecided;
             }
         }
-        free(vc);
-        free(vs);
+        free(detail);
     }
-    free(s.card);
-    free(s.sim);
+    sides_free(&s);
     runfile_close(&rf);
+    return rc;
+}
+
+/* Every conclusion of set v (code: on its set of the code's costs, else
+ * on the paper's), and the line that sums them. */
+static int all_conclusions(FILE *f, const validation *v, const validation *code, set_verdicts *verdicts)
+{
+    int n_files;
+    char **files = program_run_files(NULL, &n_files);
+    int rc = 0, agree = 0, total = 0, undecided = 0;
+    for (int i = 0; i < n_files && rc == 0; i++)
+        rc = one_conclusion(f, v, code, files[i], verdicts);
+    program_run_files_free(files, n_files);
+    for (int i = 0; i < verdicts->n; i++) {
+        agree += code ? verdicts->file[i].code_agree : verdicts->file[i].agree;
+        total += code ? verdicts->file[i].code_total : verdicts->file[i].total;
+        undecided += code ? verdicts->file[i].code_undecided : 0;
+    }
+    if (rc == 0 && n_files > 0 && !code)
+        fprintf(f, "Over all conclusions: the card and the simulator agree on **%d of %d** verdicts.\n\n",
+                agree, total);
+    else if (rc == 0 && n_files > 0)
+        fprintf(f, "Over all conclusions, on the code's costs: the card and the simulator agree on **%d of %d** "
+                   "verdicts decided; %d not decided (their points not run in exec mode).\n\n",
+                agree, total, undecided);
     return rc;
 }
 
 int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts)
 {
-    int n_files;
     verdicts->n = 0;
-    char **files = program_run_files(NULL, &n_files);
-    if (n_files == 0) {
-        free(files);
-        return 0;
+    return all_conclusions(f, v, NULL, verdicts);
+}
+
+int write_code_conclusions(FILE *f, const validation *paper, const validation *code, set_verdicts *verdicts)
+{
+    fprintf(f, "### The papers' conclusions on the code's costs (set %s)\n\n"
+               "The card's verdicts (set %s's section) against the code's costs', where every point a verdict "
+               "takes was run in exec mode (a best s: every s at that n).\n\n",
+            code->name, paper->name);
+    return all_conclusions(f, paper, code, verdicts);
+}
+
+int conclusions_code_rows(const validation *paper, const measured_row **rows, int max)
+{
+    int k = 0;
+    for (size_t c = 0; c < sizeof code_verdicts / sizeof code_verdicts[0]; c++) {
+        run_file rf;
+        if (runfile_load(&rf, code_verdicts[c].path, NULL, 0) < 0) {
+            runfile_close(&rf);
+            return -1;
+        }
+        for (long i = 0; i < runfile_points(&rf); i++) {
+            machine m;
+            vars params;
+            const char *name;
+            if (runfile_point(&rf, i, &m, &params, &name) < 0)
+                break;
+            const double *along = vars_get(&params, code_verdicts[c].along);
+            const vpoint *p = along && *along <= code_verdicts[c].at_most ? find_measured(paper, name, &params) : NULL;
+            if (p && k < max)
+                rows[k++] = p->row;
+        }
+        runfile_close(&rf);
     }
-    int rc = 0, agree = 0, total = 0;
-    for (int i = 0; i < n_files && rc == 0; i++)
-        rc = one_conclusion(f, v, files[i], verdicts);
-    program_run_files_free(files, n_files);
-    for (int i = 0; i < verdicts->n; i++) {
-        agree += verdicts->file[i].agree;
-        total += verdicts->file[i].total;
-    }
-    if (rc == 0)
-        fprintf(f, "Over all conclusions: the card and the simulator agree on **%d of %d** verdicts.\n\n",
-                agree, total);
-    return rc;
+    return k;
 }

@@ -22,10 +22,12 @@
  *    on the card's code machine (the card's, each kernel charged by the
  *    instructions of its compiled code, sim/exec/stream.h), from their
  *    kernels written once in exec mode: every user case's, and a built-in
- *    case study's within the budget (code_costs_estimate) or counted for
- *    the check below, the others named in the report; into sets a-code,
- *    b-code, c-code; and the counted instructions against Nsight
- *    Compute's.  Their exec processes run while step 3's sets are
+ *    case study's within the budget (code_costs_estimate), counted for
+ *    the check below, or behind a verdict chosen to be decided on the
+ *    code's costs (conclusions_code_rows), the others named in the
+ *    report; into sets a-code, b-code, c-code; the counted instructions
+ *    against Nsight Compute's; and the papers' conclusions on the code's
+ *    costs.  Their exec processes run while step 3's sets are
  *    simulated, as many at once as there are cores beside the
  *    simulations (user_dags).
  * 5. Write validate/report/REPORT.md (outputs.c, write_report: its
@@ -338,12 +340,14 @@ static const vpoint *paper_point(const validation *paper, const measured_row *ro
 /* How a row's DAG is built: a user case's in exec mode always; on a set
  * of the code's costs (paper: the same points' set of the paper's costs)
  * a built-in case study's kernels written once in exec mode too, if its
- * worksheet DAG puts it within the budget (code_costs_estimate) or the
+ * worksheet DAG puts it within the budget (code_costs_estimate), the
  * counts' check runs it anyway (a point of the n_counted sessions
- * `counted`'s instructions.csv), else not at all (named in the report,
+ * `counted`'s instructions.csv) or a conclusion's verdict chosen to be
+ * decided on the code's costs needs it (one of the n_wanted rows
+ * `wanted`, conclusions_code_rows), else not at all (named in the report,
  * with its estimate in *estimate). */
 static int row_mode(const measured_row *row, const validation *paper, const session *counted, int n_counted,
-                    double *estimate)
+                    const measured_row *const *wanted, int n_wanted, double *estimate)
 {
     char source[1024];
     *estimate = -1;
@@ -355,7 +359,11 @@ static int row_mode(const measured_row *row, const validation *paper, const sess
     if (!case_kernels_source(row->program, source, sizeof source) || !p)
         return ROW_NOT_RUN;
     *estimate = code_costs_estimate(p->dag);
-    return *estimate <= code_costs_budget() || code_costs_counted_anyway(counted, n_counted, row->program, row->params)
+    int needed = 0;
+    for (int i = 0; i < n_wanted; i++)
+        needed |= wanted[i] == row;
+    return needed || *estimate <= code_costs_budget() ||
+                   code_costs_counted_anyway(counted, n_counted, row->program, row->params)
                ? ROW_EXEC
                : ROW_NOT_RUN;
 }
@@ -378,16 +386,25 @@ static int set_plan(validation *v, const char *name, const char *title, const se
     v->mode = calloc((size_t)s->n + 1, 1);
     v->not_run = calloc((size_t)s->n + 1, sizeof *v->not_run);
     v->not_run_estimate = calloc((size_t)s->n + 1, sizeof *v->not_run_estimate);
-    if (!v->pts || !v->mode || !v->not_run || !v->not_run_estimate)
+    const measured_row **wanted = calloc((size_t)s->n + 1, sizeof *wanted);
+    if (!v->pts || !v->mode || !v->not_run || !v->not_run_estimate || !wanted) {
+        free(wanted);
         return fail("validate: out of memory for set %s", name);
+    }
+    int n_wanted = paper ? conclusions_code_rows(paper, wanted, s->n) : 0;
+    if (n_wanted < 0) {
+        free(wanted);
+        return -1;
+    }
     for (int i = 0; i < s->n; i++) {
         double estimate;
-        v->mode[i] = (char)row_mode(&s->rows[i], paper, counted, n_counted, &estimate);
+        v->mode[i] = (char)row_mode(&s->rows[i], paper, counted, n_counted, wanted, n_wanted, &estimate);
         if (v->mode[i] == ROW_NOT_RUN && s->rows[i].ok) {
             v->not_run_estimate[v->n_not_run] = estimate;
             v->not_run[v->n_not_run++] = &s->rows[i];
         }
     }
+    free(wanted);
     return 0;
 }
 
@@ -908,6 +925,9 @@ int main(int argc, char **argv)
         goto failed;
     for (int i = 0; i < n_sets; i++)
         if (write_caches_table(sections.f, &codes[i]) < 0)
+            goto failed;
+    for (int i = 0; i < n_sets; i++)
+        if (write_code_conclusions(sections.f, &sets[i], &codes[i], &verdicts[i]) < 0)
             goto failed;
     if (write_handwritten(sections.f, all_cards, n_sessions, 2) < 0)
         goto failed;

@@ -296,26 +296,50 @@ static void cases_table(FILE *f, const validation *sets, int n_sets, const char 
     }
 }
 
-/* The table of conclusions, one row per run file of paths. */
+/* A cell of the conclusions' table: agreed of total, bold if short; on
+ * the code's costs the verdicts not decided beside them. */
+static void verdicts_cell(FILE *f, const verdict_tally *t, int code)
+{
+    if (!t || (code && !t->code)) {
+        fprintf(f, " – |");
+        return;
+    }
+    int agree = code ? t->code_agree : t->agree, total = code ? t->code_total : t->total;
+    fprintf(f, agree < total ? " **%d of %d**" : " %d of %d", agree, total);
+    if (code && t->code_undecided)
+        fprintf(f, "; %d not decided", t->code_undecided);
+    fprintf(f, " |");
+}
+
+/* The table of conclusions, one row per run file of paths; the code's
+ * costs' columns beside the paper's where a set was compared on them. */
 static void conclusions_table(FILE *f, const validation *sets, const set_verdicts *verdicts, int n_sets,
                               const char **paths, int n_paths)
 {
-    fprintf(f, "\nThe papers' conclusions: verdicts on which the card and the simulator agree (target: all).\n\n"
-               "| conclusion |");
+    int code = 0;
     for (int i = 0; i < n_sets; i++)
-        fprintf(f, " set %s |", sets[i].name);
+        for (int j = 0; j < verdicts[i].n; j++)
+            code |= verdicts[i].file[j].code;
+    fprintf(f, "\nThe papers' conclusions: verdicts on which the card and the simulator agree (target: all)");
+    if (code)
+        fprintf(f, ", on the paper's costs and on the code's (a verdict decided there where every point behind "
+                   "it was run in exec mode; the others not decided: \"The papers' conclusions on the code's "
+                   "costs\" below)");
+    fprintf(f, ".\n\n| conclusion |");
+    for (int i = 0; i < n_sets; i++)
+        fprintf(f, code ? " set %s, paper's costs | set %s, code's costs |" : " set %s |", sets[i].name,
+                sets[i].name);
     fprintf(f, "\n|---|");
-    for (int i = 0; i < n_sets; i++)
+    for (int i = 0; i < n_sets * (code ? 2 : 1); i++)
         fprintf(f, "---|");
     fprintf(f, "\n");
     for (int r = 0; r < n_paths; r++) {
         fprintf(f, "| `%s` |", paths[r]);
         for (int i = 0; i < n_sets; i++) {
             const verdict_tally *t = tally_of(&verdicts[i], paths[r]);
-            if (!t)
-                fprintf(f, " – |");
-            else
-                fprintf(f, t->agree < t->total ? " **%d of %d** |" : " %d of %d |", t->agree, t->total);
+            verdicts_cell(f, t, 0);
+            if (code)
+                verdicts_cell(f, t, 1);
         }
         fprintf(f, "\n");
     }

@@ -88,10 +88,15 @@ int validation_cases(const validation *v, const char **names, int max);
 
 int write_points(const validation *v);
 int write_plots(const validation *v);
-/* How many of a conclusion's verdicts the card and the simulator share. */
+/* How many of a conclusion's verdicts the card and the simulator share,
+ * on the paper's costs and, where a set of the code's costs was compared
+ * (code = 1), on those of its verdicts whose points it ran whole. */
 typedef struct verdict_tally {
     char path[128];             /* its run file, "programs/plain-mult.cfg" */
     int agree, total;
+    int code;                   /* 1: compared on the code's costs too */
+    int code_agree, code_total; /* of the verdicts decided there */
+    int code_undecided;         /* verdicts not decided: a point behind them not run */
 } verdict_tally;
 
 /* A set's conclusions, in the order of the report. */
@@ -117,6 +122,16 @@ int write_handwritten(FILE *f, const session *const *cards, const int *n_session
 /* The papers' conclusions (the compare groups of the run files of programs/) on the
  * card and in the simulator (conclusions.c); fills *verdicts. */
 int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts);
+/* The same conclusions on the code's costs: the card's times of set
+ * `paper`, the simulated ones of `code` (its set of the code's costs), a
+ * verdict decided where `code` ran every point behind it; the others
+ * named.  Fills the code fields of *verdicts (write_conclusions' tallies). */
+int write_code_conclusions(FILE *f, const validation *paper, const validation *code, set_verdicts *verdicts);
+/* The measured points of set `paper` that the code's costs run beyond the
+ * budget, for the verdicts conclusions.c chooses (plain multiplication's
+ * best s at n <= 4 096): at most max into rows; their count, or -1 with
+ * fail(). */
+int conclusions_code_rows(const validation *paper, const measured_row **rows, int max);
 
 #define USER_CASE "user-" /* cases that are user programs (programs/user/) */
 

@@ -1,0 +1,181 @@
+/*
+ * test_conclusions.c — the papers' conclusions on the code's costs
+ * (validate/conclusions.c): a verdict is decided only where every point
+ * behind it was run in exec mode, the others are named and counted, and
+ * the headline's table sets the code's costs beside the paper's.
+ *
+ * The conclusion is plain-mult.cfg's (best s along n), on made-up measured
+ * points at n = 1 024, 2 048 and 4 096, s = 1 .. 16 (and one at n = 8 192,
+ * s = 4, which the code's costs run only within the budget).
+ */
+#include "fail.h"
+#include "validate.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PATH "programs/plain-mult/plain-mult.cfg"
+
+enum { SIZES = 3, ESSES = 5, N = SIZES * ESSES + 1 };
+static const int sizes[SIZES] = {1024, 2048, 4096}, esses[ESSES] = {1, 2, 4, 8, 16};
+
+/* The card's times: best s = 2 at n = 1 024, s = 4 at 2 048 and 4 096 (a
+ * made-up card: each s's time times the factor of its distance from the
+ * best, in ms). */
+static double card_ms(int size, int s)
+{
+    int best = size == 1024 ? 2 : 4;
+    return size / 1024.0 * (1.0 + 0.1 * abs(s - best));
+}
+
+typedef struct sets {
+    measured_row rows[N];
+    vpoint paper_pts[N], code_pts[N];
+    session s;
+    validation paper, code;
+} sets;
+
+/* The paper's set simulates every point (its verdicts are not the
+ * subject); the code's set runs the points that `run` keeps, simulated at
+ * `code_ms`. */
+static void set_up(sets *t, int (*run)(int size, int s), double (*code_ms)(int size, int s))
+{
+    memset(t, 0, sizeof *t);
+    for (int i = 0; i < N; i++) {
+        int size = i < N - 1 ? sizes[i / ESSES] : 8192, s = i < N - 1 ? esses[i % ESSES] : 4;
+        measured_row *r = &t->rows[i];
+        snprintf(r->file, sizeof r->file, "test.csv");
+        r->line = i + 2;
+        snprintf(r->program, sizeof r->program, "plain-mult");
+        snprintf(r->params, sizeof r->params, "n=%d;m=%d;l=256;s=%d", size, size, s);
+        vars_clear(&r->values);
+        vars_set(&r->values, "n", size);
+        vars_set(&r->values, "m", size);
+        vars_set(&r->values, "l", 256);
+        vars_set(&r->values, "s", s);
+        r->ok = r->new_protocol = 1;
+        r->graph.median = card_ms(size, s);
+        t->paper_pts[i] = (vpoint){.row = r, .sim_ms = r->graph.median};
+        if (run(size, s))
+            t->code_pts[t->code.n++] = (vpoint){.row = r, .sim_ms = code_ms(size, s)};
+    }
+    t->s = (session){.card = "t", .rows = t->rows, .n = N};
+    t->paper = (validation){.name = "z", .s = &t->s, .pts = t->paper_pts, .n = N};
+    snprintf(t->paper.card.name, sizeof t->paper.card.name, "card");
+    int n_code = t->code.n;
+    t->code = (validation){.name = "z-code", .s = &t->s, .pts = t->code_pts, .n = n_code, .paper = &t->paper};
+    snprintf(t->code.card.name, sizeof t->code.card.name, "card-code");
+}
+
+/* The code's costs run n <= 2 048 whole and, at n = 4 096, s = 4 alone. */
+static int up_to_2048(int size, int s) { return size <= 2048 || (size == 4096 && s == 4); }
+
+static int every_point(int size, int s) { return size > 0 && s > 0; }
+
+/* The code's costs: the card's best at n = 1 024, s = 8 best at 2 048. */
+static double best_8_at_2048(int size, int s)
+{
+    return size == 2048 ? 2.0 * (1.0 + 0.1 * abs(s - 8)) : card_ms(size, s);
+}
+
+/* write_conclusions, then write_code_conclusions, into one text. */
+static char *both(sets *t, set_verdicts *verdicts)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    cr_assert_eq(write_conclusions(f, &t->paper, verdicts), 0, "%s", fail_message());
+    cr_assert_eq(write_code_conclusions(f, &t->paper, &t->code, verdicts), 0, "%s", fail_message());
+    fclose(f);
+    return text;
+}
+
+/* Sets t made (set_up), both texts, and plain-mult.cfg's tally in *pm. */
+static char *plain_mult(sets *t, set_verdicts *v, int (*run)(int, int), double (*code_ms)(int, int),
+                        const verdict_tally **pm)
+{
+    set_up(t, run, code_ms);
+    char *text = both(t, v);
+    *pm = NULL;
+    for (int i = 0; i < v->n; i++)
+        if (!strcmp(v->file[i].path, PATH))
+            *pm = &v->file[i];
+    cr_assert_not_null(*pm, "%s", text);
+    return text;
+}
+
+/* n = 4 096 has one s of five run: its best s is not decided, and not
+ * taken from the one point there; n = 1 024 agrees, n = 2 048 does not. */
+Test(conclusions, a_best_s_is_decided_only_where_every_s_was_run)
+{
+    static sets t;
+    static set_verdicts v;
+    const verdict_tally *pm;
+    char *text = plain_mult(&t, &v, up_to_2048, best_8_at_2048, &pm);
+    cr_expect_eq(pm->total, 4, "the paper's costs decide every n: %d\n%s", pm->total, text);
+    cr_expect_eq(pm->agree, 4, "the paper's costs are the card's times here\n%s", text);
+    cr_expect_eq(pm->code, 1);
+    cr_expect_eq(pm->code_total, 2, "decided on the code's costs: n = 1 024 and 2 048\n%s", text);
+    cr_expect_eq(pm->code_agree, 1, "%s", text);
+    cr_expect_eq(pm->code_undecided, 2, "n = 4 096 and 8 192\n%s", text);
+    cr_expect_eq(pm->code_total + pm->code_undecided, pm->total, "every verdict decided or named");
+    cr_expect(strstr(text, "#### `" PATH "` (16 measured points, 10 in cells run whole)") != NULL, "%s", text);
+    cr_expect(strstr(text, "**Agreement on the code's costs: 1 of 2 verdicts decided; 2 not decided "
+                           "(points not run: n = 4096; n = 8192).**") != NULL,
+              "%s", text);
+    cr_expect(strstr(text, "- |n = 2048: s = 4 → s = 8\n") != NULL, "%s", text);
+    const char *code_block = strstr(text, "Simulated on `card-code`");
+    cr_assert_not_null(code_block, "%s", text);
+    cr_expect(strstr(code_block, "at 2^12") == NULL, "n = 4096 decided on one point of five:\n%s", code_block);
+    free(text);
+}
+
+/* Every point run: every verdict decided, none named. */
+Test(conclusions, every_point_run_decides_every_verdict)
+{
+    static sets t;
+    static set_verdicts v;
+    const verdict_tally *pm;
+    char *text = plain_mult(&t, &v, every_point, card_ms, &pm);
+    cr_expect_eq(pm->code_total, 4, "%s", text);
+    cr_expect_eq(pm->code_agree, 4, "%s", text);
+    cr_expect_eq(pm->code_undecided, 0, "%s", text);
+    cr_expect(strstr(text, "4 of 4 verdicts decided; 0 not decided (points not run: none).**") != NULL, "%s", text);
+    free(text);
+}
+
+/* The points the code's costs run for plain multiplication's verdicts:
+ * every s at n <= 4 096, and not n = 8 192. */
+Test(conclusions, the_code_costs_run_plain_multiplications_points_up_to_4096)
+{
+    static sets t;
+    set_up(&t, up_to_2048, best_8_at_2048);
+    const measured_row *rows[N + 1];
+    int k = conclusions_code_rows(&t.paper, rows, N + 1);
+    cr_assert_eq(k, SIZES * ESSES, "%d rows: %s", k, fail_message());
+    for (int i = 0; i < k; i++)
+        cr_expect(vars_get(&rows[i]->values, "n")[0] <= 4096, "row %s taken", rows[i]->params);
+}
+
+/* The headline's table: the code's costs beside the paper's, the
+ * verdicts not decided counted. */
+Test(conclusions, the_headline_sets_the_code_costs_beside_the_papers)
+{
+    static sets t;
+    static set_verdicts v;
+    const verdict_tally *pm;
+    free(plain_mult(&t, &v, up_to_2048, best_8_at_2048, &pm));
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int unnamed = 0;
+    cr_assert_eq(write_targets(f, &t.paper, &v, 1, "/nonexistent/missing-terms.cfg", NULL, &unnamed), 0, "%s",
+                 fail_message());
+    fclose(f);
+    cr_expect(strstr(text, "| conclusion | set z, paper's costs | set z, code's costs |") != NULL, "%s", text);
+    cr_expect(strstr(text, "| `" PATH "` | 4 of 4 | **1 of 2**; 2 not decided |") != NULL, "%s", text);
+    free(text);
+}
