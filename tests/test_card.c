@@ -830,7 +830,8 @@ Test(card, machine_from_the_h100_reference_session)
     session *s;
     int n;
     cr_assert_eq(sessions_load("h100", &s, &n), 0, "%s", fail_message());
-    int newest = sessions_reference(s, n);
+    char passed[512];
+    int newest = card_reference(s, n, passed, sizeof passed);
     cr_assert(newest >= 0);
     machine base = test_preset("h100"), m;
     cr_assert_eq(card_machine(&s[newest], NULL, &base, &m), 0, "%s", fail_message());
@@ -898,7 +899,9 @@ Test(card, each_cards_machine_reproduces_its_sessions_touch_chains)
     int n100, n200;
     cr_assert_eq(sessions_load("h100", &h100, &n100), 0, "%s", fail_message());
     cr_assert_eq(sessions_load("h200", &h200, &n200), 0, "%s", fail_message());
-    const session *ref100 = &h100[sessions_reference(h100, n100)], *ref200 = &h200[sessions_reference(h200, n200)];
+    char passed[512];
+    const session *ref100 = &h100[card_reference(h100, n100, passed, sizeof passed)],
+                  *ref200 = &h200[card_reference(h200, n200, passed, sizeof passed)];
     const struct { const session *s, *other; const char *base; } cards[] = {
         {ref100, NULL, "h100"}, {ref200, ref100, "h200"}};
     for (int c = 0; c < 2; c++) {
@@ -931,7 +934,8 @@ static void copy_reference_session(session_copy *c, const char *file, const char
 {
     cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
     cr_assert_eq(sessions_load("h100", &c->all, &c->n), 0, "%s", fail_message());
-    c->ref = &c->all[sessions_reference(c->all, c->n)];
+    char passed[512];
+    c->ref = &c->all[card_reference(c->all, c->n, passed, sizeof passed)];
     memset(&c->copy, 0, sizeof c->copy);
     snprintf(c->copy.dir, sizeof c->copy.dir, "/tmp/mcmsim-session-XXXXXX");
     cr_assert(mkdtemp(c->copy.dir) != NULL);
@@ -1256,6 +1260,46 @@ Test(card, a_disturbed_series_counts_as_not_measured)
     cr_expect_eq(b.n, 0, "euclid was measured once; the sum steadily once");
     free(a.rows);
     free(b.rows);
+    sessions_free(s, n);
+    leave_sessions_dir(dir, here);
+}
+
+Test(card, a_session_that_read_a_constant_unsteadily_is_not_the_reference)
+{
+    /* two made-up sessions of the same cases: the newer read the chain of
+     * one-block kernels 1.0 and 1.3 us a kernel (30 % apart, over
+     * STEADY_SPREAD's 25 %), so the older is the reference and the newer
+     * is named; a graph's start read 2.4 and 3.4 us (a draw of the host)
+     * and the clock 1 979 and 1 980 MHz leave a session steady */
+    char dir[] = "/tmp/mcmsim-sessions-XXXXXX";
+    cr_assert(mkdtemp(dir) != NULL);
+    write_session(dir, "2026-01-01a", (const char *[]){"sum", NULL});
+    write_session(dir, "2026-01-02a", (const char *[]){"sum", NULL});
+    static const char *const chain[2] = {"1.0,us,before,x\nchain_touch_block_per_kernel,1.1",
+                                         "1.0,us,before,x\nchain_touch_block_per_kernel,1.3"};
+    for (int i = 0; i < 2; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/validate/data/t/2026-01-0%da/constants.csv", dir, i + 1);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f);
+        fprintf(f, "name,value,unit,phase,how\nsm_clock_measured,1979,MHz,before,x\ngraph_start,2.4,us,before,x\n"
+                   "chain_touch_block_per_kernel,%s,us,after,x\nsm_clock_measured,1980,MHz,after,x\n"
+                   "graph_start,3.4,us,after,x\n", chain[i]);
+        fclose(f);
+    }
+    char here[1024];
+    enter_sessions_dir(dir, here, sizeof here);
+    session *s;
+    int n;
+    cr_assert_eq(sessions_load("t", &s, &n), 0, "%s", fail_message());
+    cr_assert_eq(n, 2);
+    char why[256], passed[512];
+    cr_expect_eq(card_session_steady(&s[0], why, sizeof why), 1, "1.0 and 1.1: 10 %% apart");
+    cr_expect_eq(card_session_steady(&s[1], why, sizeof why), 0);
+    cr_expect_str_eq(why, "chain_touch_block_per_kernel read 1 and 1.3");
+    cr_expect_eq(sessions_reference(s, n), 1, "the newest of those that measured the most cases");
+    cr_expect_eq(card_reference(s, n, passed, sizeof passed), 0);
+    cr_expect_str_eq(passed, "`2026-01-02a` (chain_touch_block_per_kernel read 1 and 1.3)");
     sessions_free(s, n);
     leave_sessions_dir(dir, here);
 }

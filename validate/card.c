@@ -278,6 +278,71 @@ int card_constant(const session *s, const char *name, double *value)
     return 0;
 }
 
+/* The readings of constant `name` in constants.csv of s: their least and
+ * greatest; 0 if it has fewer than two. */
+static int reading_range(const session *s, const char *name, double *least, double *most)
+{
+    char path[1100], line[1024];
+    snprintf(path, sizeof path, "%s/constants.csv", s->dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int count = 0;
+    size_t len = strlen(name);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, name, len) == 0 && line[len] == ',') {
+            double v = atof(line + len + 1);
+            *least = count == 0 || v < *least ? v : *least;
+            *most = count == 0 || v > *most ? v : *most;
+            count++;
+        }
+    fclose(f);
+    return count >= 2;
+}
+
+/* Is a constant one the host draws, a process at a time (a launch from the
+ * host, a graph's start: card-model.md, "A graph's start, one process to
+ * the next")? */
+static int drawn_by_the_host(const char *constant)
+{
+    return strcmp(constant, "launch_latency") == 0 || strcmp(constant, "graph_start") == 0;
+}
+
+/* The first constant of `table` that s read unsteadily, into why. */
+static int table_steady(const session *s, const term *table, int n, char *why, size_t size)
+{
+    for (int i = 0; i < n; i++) {
+        double least, most;
+        if (drawn_by_the_host(table[i].constant) || !reading_range(s, table[i].constant, &least, &most))
+            continue;
+        if (least > 0 && most > (1 + STEADY_SPREAD) * least) {
+            snprintf(why, size, "%s read %.4g and %.4g", table[i].constant, least, most);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int card_session_steady(const session *s, char *why, size_t size)
+{
+    return table_steady(s, TERMS, N_TERMS, why, size) && table_steady(s, CODE_TERMS, N_CODE_TERMS, why, size);
+}
+
+int card_reference(const session *s, int n, char *passed_over, size_t size)
+{
+    int best = sessions_reference(s, n);
+    passed_over[0] = '\0';
+    while (best >= 0) {
+        char why[256];
+        if (card_session_steady(&s[best], why, sizeof why))
+            return best;
+        size_t used = strlen(passed_over);
+        snprintf(passed_over + used, size - used, "%s`%s` (%s)", used ? ", " : "", s[best].name, why);
+        best = sessions_reference(s, best);
+    }
+    return -1;
+}
+
 /* Constants a session records outside constants.csv: the threads an SM
  * holds (device.txt, from cudaGetDeviceProperties) and the most blocks of
  * any kernel an SM held (occupancy.csv, from the occupancy API). */

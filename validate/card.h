@@ -29,6 +29,23 @@ int card_machine(const session *s, const session *other, const machine *base, ma
  * -1 with fail() when s lacks their constant. */
 int card_code_machine(const session *s, const session *other, const machine *card, machine *out);
 
+/* A machine constant whose readings in one session (before and after the
+ * cases) lie more than STEADY_SPREAD apart, relative to the least, was
+ * disturbed: the device-side readings of every session agree within 0.18
+ * but one (H100 2026-11-27d's chain of one-block kernels, 1.09 and 1.62 µs
+ * a kernel).  The host's draws (launch_latency, graph_start) are exempt:
+ * a process draws them (card-model.md), and their mean is taken. */
+#define STEADY_SPREAD 0.25
+
+/* Did s read every machine constant steadily?  If not, 0 and the first
+ * that was not, with its readings, in why. */
+int card_session_steady(const session *s, char *why, size_t size);
+
+/* The card's reference session (sessions_reference) among those that read
+ * their constants steadily: a session passed over is named, with why, in
+ * passed_over ("" if none); -1 if none is left. */
+int card_reference(const session *s, int n, char *passed_over, size_t size);
+
 /* One constant of the session, the mean of its readings (constants.csv's
  * phases, and graph-start.csv's where the session has it); -1 if absent. */
 int card_constant(const session *s, const char *name, double *value);
