@@ -1146,6 +1146,11 @@ Test(card, a_session_without_a_constant_is_refused)
 
 /* ---- which session each case's points come from (validate/sessions.c) --- */
 
+/* The header of a case's CSV (cuda_ref/common/csv.h). */
+#define SERIES_HEADER                                                                                     \
+    "case,params,n,m,l,s,wall_median_ms,wall_q1_ms,wall_q3_ms,wall_min_ms,wall_max_ms,graph_median_ms,"  \
+    "graph_q1_ms,graph_q3_ms,graph_min_ms,graph_max_ms,runs,clock_mhz,launches,check\n"
+
 /* A session directory of card "t" under dir with one CSV per case, each
  * row "case,n" of the new protocol. */
 static void write_session(const char *dir, const char *name, const char *const *cases)
@@ -1160,8 +1165,7 @@ static void write_session(const char *dir, const char *name, const char *const *
         snprintf(file, sizeof file, "%s/%s.csv", path, cases[i]);
         FILE *f = fopen(file, "w");
         cr_assert_not_null(f);
-        fprintf(f, "case,params,n,m,l,s,wall_median_ms,wall_q1_ms,wall_q3_ms,wall_min_ms,wall_max_ms,"
-                   "graph_median_ms,graph_q1_ms,graph_q3_ms,graph_min_ms,graph_max_ms,runs,clock_mhz,launches,check\n");
+        fprintf(f, SERIES_HEADER);
         for (int n = 1024; n <= 4096; n *= 2)
             fprintf(f, "%s,n=%d,%d,0,256,0,1,1,1,1,1,0.5,0.5,0.5,0.5,0.5,25,1980,3,ok\n", cases[i], n, n);
         fclose(f);
@@ -1174,6 +1178,14 @@ static void enter_sessions_dir(const char *dir, char *here, size_t size)
 {
     cr_assert_not_null(getcwd(here, size));
     cr_assert_eq(chdir(dir), 0);
+}
+
+/* Into dir, its card "t"'s sessions loaded: `count` of them. */
+static void load_made_up_sessions(const char *dir, char *here, size_t size, session **s, int *n, int count)
+{
+    enter_sessions_dir(dir, here, size);
+    cr_assert_eq(sessions_load("t", s, n), 0, "%s", fail_message());
+    cr_assert_eq(*n, count);
 }
 
 static void leave_sessions_dir(const char *dir, const char *here)
@@ -1234,17 +1246,13 @@ Test(card, a_disturbed_series_counts_as_not_measured)
     snprintf(file, sizeof file, "%s/validate/data/t/2026-01-02a/sum.csv", dir);
     FILE *f = fopen(file, "w");
     cr_assert_not_null(f);
-    fprintf(f, "case,params,n,m,l,s,wall_median_ms,wall_q1_ms,wall_q3_ms,wall_min_ms,wall_max_ms,"
-               "graph_median_ms,graph_q1_ms,graph_q3_ms,graph_min_ms,graph_max_ms,runs,clock_mhz,launches,check\n"
-               "sum,n=1024,1024,0,256,0,1,1,1,1,1,0.5,0.45,0.55,0.4,0.6,25,1980,3,ok\n"
+    fprintf(f, SERIES_HEADER "sum,n=1024,1024,0,256,0,1,1,1,1,1,0.5,0.45,0.55,0.4,0.6,25,1980,3,ok\n"
                "sum,n=2048,2048,0,256,0,1,1,1,1,1,0.5,0.4,0.6,0.4,0.6,25,1980,3,ok\n");
     fclose(f);
     char here[1024];
-    enter_sessions_dir(dir, here, sizeof here);
     session *s;
     int n;
-    cr_assert_eq(sessions_load("t", &s, &n), 0, "%s", fail_message());
-    cr_assert_eq(n, 2);
+    load_made_up_sessions(dir, here, sizeof here, &s, &n, 2);
     cr_expect_eq(session_disturbed(&s[1], "sum"), 1);
     cr_expect_eq(session_disturbed(&s[1], "euclid"), 0, "a series is judged by its own points");
     cr_expect_eq(session_disturbed(&s[0], "sum"), 0);
@@ -1288,11 +1296,9 @@ Test(card, a_session_that_read_a_constant_unsteadily_is_not_the_reference)
         fclose(f);
     }
     char here[1024];
-    enter_sessions_dir(dir, here, sizeof here);
     session *s;
     int n;
-    cr_assert_eq(sessions_load("t", &s, &n), 0, "%s", fail_message());
-    cr_assert_eq(n, 2);
+    load_made_up_sessions(dir, here, sizeof here, &s, &n, 2);
     char why[256], passed[512];
     cr_expect_eq(card_session_steady(&s[0], why, sizeof why), 1, "1.0 and 1.1: 10 %% apart");
     cr_expect_eq(card_session_steady(&s[1], why, sizeof why), 0);
