@@ -73,25 +73,44 @@ def pipe(i, text, c):
     return 'alu', 2, False
 
 
-def schedule(streams, on_scheduler, c, wide_wait, taken_extra, policy):
+def schedule(streams, on_scheduler, c, wide_wait, taken_extra, policy, account=None):
     """Each warp w runs streams[w] (a list of (instruction, its SASS text,
     ends in a taken branch)) on scheduler on_scheduler[w]; returns each
-    warp's end."""
+    warp's end.  With account (a dict), adds to it each warp's cycles in
+    each state, named as Nsight Compute's stall reasons (euclid-stalls.py):
+    the issue cycle 'selected', the rest of a stall count 'wait' (an
+    IMAD.WIDE's derived wait 'wait (IMAD.WIDE)'), a taken branch's extra
+    'branch_resolving', a barrier's latency and a finished warp (at the
+    step's end barrier) 'barrier', a load's scoreboard 'short_scoreboard',
+    a busy pipe 'math_pipe_throttle' (the shared-memory pipe
+    'mio_throttle'), ready and not picked 'not_selected'."""
     k = len(streams)
     pc, ready, board, free = [0] * k, [0.0] * k, [{} for _ in range(k)], {}
-    last = {}
+    last, phases = {}, [[] for _ in range(k)]
     t = 0.0
+
+    def note(w, state):
+        if account is not None:
+            account[state] = account.get(state, 0.0) + STEP
     while any(pc[w] < len(streams[w]) for w in range(k)):
         for s in sorted(set(on_scheduler)):
             ready_warps = []
             for w in range(k):
-                if on_scheduler[w] != s or pc[w] >= len(streams[w]) or ready[w] > t:
+                if on_scheduler[w] != s:
+                    continue
+                if pc[w] >= len(streams[w]):
+                    note(w, 'barrier')
+                    continue
+                if ready[w] > t:
+                    note(w, next(state for end, state in phases[w] if end > t))
                     continue
                 i, text, _ = streams[w][pc[w]]
                 if any(board[w].get(b, 0) > t for b in range(6) if i['wait'] >> b & 1):
+                    note(w, 'short_scoreboard')
                     continue
                 name, _, shared = pipe(i, text, c)
                 if free.get(name if shared else (s, name), 0) > t:
+                    note(w, 'mio_throttle' if shared else 'math_pipe_throttle')
                     continue
                 ready_warps.append(w)
             if not ready_warps:
@@ -101,13 +120,22 @@ def schedule(streams, on_scheduler, c, wide_wait, taken_extra, policy):
             else:
                 ready_warps.sort(key=lambda w: (pc[w], w))
             w = ready_warps[0]
+            for other in ready_warps[1:]:
+                note(other, 'not_selected')
             i, text, taken = streams[w][pc[w]]
             name, hold, shared = pipe(i, text, c)
             free[name if shared else (s, name)] = t + hold
             if i['sets'] != 7:
                 board[w][i['sets']] = t + (c['shared_latency'] if i['op'] == S.LDS else 2)
-            ready[w] = t + i['stall'] + (wide_wait if i['op'] & 0xff == WIDE else 0) + \
-                (taken_extra if taken else 0) + (c['syncthreads_l256'] if i['op'] == S.BAR else 0)
+            phases[w], end = [], t
+            for length, state in ((1, 'selected'), (i['stall'] - 1, 'wait'),
+                                  (wide_wait if i['op'] & 0xff == WIDE else 0, 'wait (IMAD.WIDE)'),
+                                  (taken_extra if taken else 0, 'branch_resolving'),
+                                  (c['syncthreads_l256'] if i['op'] == S.BAR else 0, 'barrier')):
+                end += length
+                phases[w].append((end, state))
+            ready[w] = end
+            note(w, 'selected')
             pc[w] += 1
             last[s] = w
         t += STEP
@@ -131,6 +159,29 @@ def chain_loop(ins):
     return best
 
 
+def product_count(mul, lo, hi):
+    """The Z/pZ products of a chain loop: a product's 6 IMAD.WIDE (constants.cu's OpMulmod comment)."""
+    return sum(1 for a in range(lo, hi + 16, 16) if mul[a]['op'] & 0xff == WIDE) / 6
+
+
+def derived_wide_wait(c, const):
+    """One warp's product by its stall counts and pipes alone, and what each IMAD.WIDE's result waits
+    beyond its stall count for the product to take mulmod_latency."""
+    mul = S.decode(S.kernel_code(const, '8OpMulmod'))
+    _, lo, hi = chain_loop(mul)
+    passes = 8
+    alone = schedule([loop_of(mul, lo, hi) * passes], [0], c, 0, 0, 'rr')[0] / (passes * product_count(mul, lo, hi))
+    return alone, (c['mulmod_latency'] - alone) / 6
+
+
+def taken_branch_extra(c, const):
+    """The loop chain's pass on the card less its own stall counts, as sass-schedule.py derives it."""
+    loop_ins = S.decode(S.kernel_code(const, 'loop_kernel'))
+    back = [a for a, i in loop_ins.items() if i['op'] == S.BRA and i['target'] is not None and i['target'] < a]
+    own = sum(loop_ins[a]['stall'] for a in range(loop_ins[back[0]]['target'], back[0] + 16, 16))
+    return (c['chain_loop_card_per_kernel'] - c['chain_touch_card_per_kernel']) * c['sm_clock_measured'] / 1024 - own
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit('usage: scheduler-share.py EUCLID.cubin CONSTANTS.cubin')
@@ -143,11 +194,9 @@ def main():
     adds = sum(1 for a in range(lo, hi + 16, 16) if add[a]['op'] & 0xff in (0x10, IMAD))
     mul = S.decode(S.kernel_code(const, '8OpMulmod'))
     mstall, mlo, mhi = chain_loop(mul)
-    wides = sum(1 for a in range(mlo, mhi + 16, 16) if mul[a]['op'] & 0xff == WIDE)
-    products = wides / 6  # a product's 6 IMAD.WIDE (constants.cu's OpMulmod comment)
+    products = product_count(mul, mlo, mhi)
     passes = 8
-    alone = schedule([loop_of(mul, mlo, mhi) * passes], [0], c, 0, 0, 'rr')[0] / (passes * products)
-    wide_wait = (c['mulmod_latency'] - alone) / 6
+    alone, wide_wait = derived_wide_wait(c, const)
     print('1. the chains (one a thread), k warps a scheduler, cycles a link: simulated rr / old, the card')
     print('   a product alone by its stall counts and pipes: %.1f cycles; the card %.2f (mulmod_latency):'
           ' an IMAD.WIDE\'s result %.2f cycles beyond its stall count' % (alone, c['mulmod_latency'], wide_wait))
@@ -183,10 +232,7 @@ def main():
         return [(ins[a], text.get(a, ''), taken and a == hi)
                 for lo, hi, taken in segments for a in range(lo, hi + 16, 16)]
     # the loop chain's taken-branch extra, as sass-schedule.py derives it
-    loop_ins = S.decode(S.kernel_code(const, 'loop_kernel'))
-    back = [a for a, i in loop_ins.items() if i['op'] == S.BRA and i['target'] is not None and i['target'] < a]
-    own = sum(loop_ins[a]['stall'] for a in range(loop_ins[back[0]]['target'], back[0] + 16, 16))
-    extra = (c['chain_loop_card_per_kernel'] - c['chain_touch_card_per_kernel']) * c['sm_clock_measured'] / 1024 - own
+    extra = taken_branch_extra(c, const)
     card = S.CARD_CYCLES_PER_INSTRUCTION * 256.5
     print('2. Euclid, n = m = 1 000, s = l = 256: a step pair (a choose step, thread 0\'s warp alone on the path, '
           'the others at the barrier; a reduce step, every warp), cycles, the taken branches at 0 / %.2f' % extra)
