@@ -179,6 +179,30 @@ __global__ void stream_reread_kernel(const uint4 *in, long count16, int reps,
         *sink = acc;
 }
 
+/* Every warp follows its own chain of whole lines: its 32 threads read the
+ * 32 words of a line through the L2 only (__ldcg, as a line read once: the
+ * L1 never hits), and lane 0's word, shared, names the next line.  Warp w
+ * of the grid starts at line w·stride.  Each warp's cycles per line, its
+ * lane 0 writes them. */
+__global__ void line_chase_all_kernel(const uint32_t *next, long steps, long stride,
+                                      double *per_line, uint32_t *sink)
+{
+    const unsigned lane = threadIdx.x % 32;
+    const long warp = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    uint32_t line = (uint32_t)(warp * stride), acc = 0;
+    long long start = clock64();
+    for (long k = 0; k < steps; k++) {
+        uint32_t v = __ldcg(next + (long)line * 32 + lane);
+        acc ^= v;
+        line = __shfl_sync(0xffffffffu, v, 0);
+    }
+    long long stop = clock64();
+    if (lane == 0)
+        per_line[warp] = (double)(stop - start) / steps;
+    if (acc == 0x9e3779b9u)
+        *sink = acc;
+}
+
 /* ---- kernels of the caches' microbenchmarks (measure_caches below) ----- */
 
 /* a 32-bit load cached in the L1 and the L2 (the default, made explicit so
@@ -1680,6 +1704,44 @@ static double chase_lines_cycles(long lines, int cached, int store, rng_t *rng)
     return median_of(per, REPEATS);
 }
 
+/* A dependent load of a whole line from the L2 while `blocks_per_sm`
+ * blocks of 256 threads on every SM do the same, each warp its own chain
+ * (line_chase_all_kernel) over 8 MiB (the L2 holds it, no L1 does): the
+ * median over the warps of their cycles a line.  Against l2_load_latency
+ * (one thread alone) and the SM's port draining one line a warp
+ * (U_l2_all_sms·32 a warp): what a load on a warp's chain waits when the
+ * SM's warps load together (matvec's loop, instruction-stream.md, "Span-bound
+ * blocks sharing an SM"). */
+static double line_chase_all_cycles(int sms, int blocks_per_sm, rng_t *rng)
+{
+    const long lines = 1L << 16, steps = 256;
+    uint32_t *next = line_cycle(lines, rng);
+    for (long k = 0; k < lines; k++) /* every word of a line names the next line (lane 0's is read) */
+        for (int w = 1; w < 32; w++)
+            next[k * 32 + w] = next[k * 32] / 32;
+    for (long k = 0; k < lines; k++)
+        next[k * 32] /= 32;
+    const unsigned blocks = (unsigned)(blocks_per_sm * sms);
+    const long warps = (long)blocks * 8;
+    uint32_t *d_next = dev_alloc_u32((size_t)lines * 32), *d_sink = dev_alloc_u32(1);
+    double *d_per, *per = (double *)malloc(sizeof *per * (size_t)warps), med[REPEATS];
+    CUDA_CHECK(cudaMalloc(&d_per, sizeof *d_per * (size_t)warps));
+    to_device(d_next, next, (size_t)lines * 32);
+    for (int r = -1; r < REPEATS; r++) { /* r = -1: the L2 warmed */
+        line_chase_all_kernel<<<blocks, 256>>>(d_next, steps, lines / warps, d_per, d_sink);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(per, d_per, sizeof *per * (size_t)warps, cudaMemcpyDeviceToHost));
+        if (r >= 0)
+            med[r] = median_of(per, (int)warps);
+    }
+    CUDA_CHECK(cudaFree(d_next));
+    CUDA_CHECK(cudaFree(d_sink));
+    CUDA_CHECK(cudaFree(d_per));
+    free(per);
+    free(next);
+    return median_of(med, REPEATS);
+}
+
 typedef struct {
     const uint32_t *in;
     unsigned blocks;
@@ -2403,6 +2465,13 @@ int main(int argc, char **argv)
     print_row("l2_load_latency", l2, "cycles",
               "same over 1 MiB (L2-resident after a warm pass; L1 too small "
               "for it to matter much)");
+    for (int k = 1; k <= 8; k *= 2) {
+        char name[48], how[200];
+        snprintf(name, sizeof name, "l2_line_latency_blocks%d", k);
+        snprintf(how, sizeof how, "%d blocks of 256 threads per SM on every SM, each warp a dependent "
+                 "chain of whole lines read through the L2 only (8 MiB): median cycles a line", k);
+        print_row(name, line_chase_all_cycles(sms, k, &rng), "cycles", how);
+    }
     measure_arithmetic(sms, mhz);
     measure_shared_and_barriers(sms, mhz, &rng);
     measure_caches(sms, mhz, &rng);
