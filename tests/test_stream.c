@@ -604,6 +604,83 @@ Test(stream, a_store_ends_its_chain_when_it_issues)
     cr_expect_eq(w[1][STREAM_INST], 1 + 2 + 1);
 }
 
+/* Three steps, each reading a word in its first block and using it in the
+ * next: plus one, stored (the stencil's centre); the same after a second
+ * word its first block waits for (Cooley-Tukey's butterfly); summed in a
+ * loop the read is outside. */
+static const char *const reads_in_flight_ir =
+    "define internal void @used_after(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 0)\n"
+    "  br label %4\n"
+    "\n"
+    "4:                                                ; preds = %2\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %5 = add i64 %3, 1\n"
+    "  tail call void @exec_gwrite(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 1, i64 noundef %5)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "define internal void @waited_beside(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 1)\n"
+    "  %5 = add i64 %4, 1\n"
+    "  tail call void @exec_gwrite(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 2, i64 noundef %5)\n"
+    "  br label %6\n"
+    "\n"
+    "6:                                                ; preds = %2\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %7 = add i64 %3, 1\n"
+    "  tail call void @exec_gwrite(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 3, i64 noundef %7)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "define internal void @used_in_a_loop(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 0)\n"
+    "  br label %4\n"
+    "\n"
+    "4:                                                ; preds = %2, %4\n"
+    "  %5 = phi i64 [ 0, %2 ], [ %6, %4 ]\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %6 = add i64 %5, %3\n"
+    "  %7 = icmp ult i64 %6, 100\n"
+    "  br i1 %7, label %4, label %8\n"
+    "\n"
+    "8:                                                ; preds = %4\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_read_its_block_does_not_use_is_waited_for_where_its_value_is_used)
+{
+    uint32_t w[7][STREAM_FIELDS];
+    cr_assert_eq(weigh(reads_in_flight_ir, w, 7), 7);
+    /* the read at a constant index (its LDG, no address) ends no chain of
+     * its block: its LDG issues, the warp goes on */
+    cr_expect_eq(w[0][STREAM_CHAIN_GLOBAL], 0);
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], 0);
+    cr_expect_eq(w[0][STREAM_GLOBAL], 1, "its LDG is issued all the same");
+    /* the addition waits for the load (a global read's link), then its 2
+     * plain links; the STG issues beside the chain */
+    cr_expect_eq(w[1][STREAM_CHAIN_GLOBAL], 1);
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 2);
+    /* a block that waits for one of its reads (the second, plus one: a
+     * load's link and 2 plain) has the first by its end: the next block's
+     * addition waits for nothing but its own 2 links */
+    cr_expect_eq(w[2][STREAM_CHAIN_GLOBAL], 1);
+    cr_expect_eq(w[2][STREAM_CHAIN_PLAIN], 2);
+    cr_expect_eq(w[3][STREAM_CHAIN_GLOBAL], 0);
+    cr_expect_eq(w[3][STREAM_CHAIN_PLAIN], 2);
+    /* used in a loop the read is outside: the warp waits once, in the
+     * read's block, not at every pass */
+    cr_expect_eq(w[4][STREAM_CHAIN_GLOBAL], 1);
+    cr_expect_eq(w[5][STREAM_CHAIN_GLOBAL], 0);
+}
+
 Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
 {
     /* the global index (2, as above), tid, ℓ and bid read and tid and ℓ

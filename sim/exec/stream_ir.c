@@ -60,7 +60,8 @@
  *    Z/pZ operation of the same operands as one before it in its block is
  *    computed once;
  *  - each block's longest dependent chain, by class (below, "a block's
- *    longest dependent chain");
+ *    longest dependent chain"), a global read waited for where its value
+ *    is first used;
  *  - a call of exec_* costs what its CUDA twin in mcm_kernel_cuda.cuh
  *    does on its usual path (CALL_COSTS below); a Z/pZ addition or
  *    subtraction of two values known below p (results of Z/pZ calls,
@@ -179,6 +180,7 @@ typedef struct ir_function {
     name_set offsets;     /* "%7\t%5 COST": %7 = %5 + a constant, and what that addition was charged */
     name_set compares;    /* results of comparisons (icmp): predicates on the card */
     name_set sums;        /* additions of the block charged in full, not yet a third operand's (IADD3) */
+    name_set in_flight;   /* global reads waited for where their values are used (note_reads_in_flight) */
 } ir_function;
 
 static void *grow(void *p, int *cap, int need, size_t size)
@@ -223,7 +225,7 @@ static void set_clear(name_set *set)
 /* The function's name sets, each cleared and freed alike. */
 #define FUNCTION_SETS(X)                                                                                  \
     X(free_values) X(free_ptrs) X(narrow) X(below_p) X(same_as) X(computed) X(divisions) X(zp_calls)     \
-    X(thread_fields) X(field_values) X(products) X(accesses) X(offsets) X(compares) X(sums)
+    X(thread_fields) X(field_values) X(products) X(accesses) X(offsets) X(compares) X(sums) X(in_flight)
 
 static void function_clear(ir_function *f)
 {
@@ -1181,10 +1183,13 @@ static int block_of_label(const ir_function *f, const char *label)
     return -1;
 }
 
-/* Block `to` reachable from block `from` (iterative search; seen: scratch). */
-static int reaches(const ir_function *f, int from, int to, char *seen, int *stack)
+/* Block `to` reachable from block `from` on paths that do not pass through
+ * block `avoid` (-1: any path; iterative search; seen: scratch). */
+static int reaches(const ir_function *f, int from, int to, int avoid, char *seen, int *stack)
 {
     memset(seen, 0, (size_t)f->n_blocks);
+    if (avoid >= 0)
+        seen[avoid] = 1;
     int top = 0;
     stack[top++] = from;
     while (top > 0) {
@@ -1207,7 +1212,81 @@ static void mark_loops(ir_function *f)
     char *seen = malloc((size_t)f->n_blocks + 1);
     int *stack = malloc(sizeof *stack * ((size_t)f->n_blocks * 8 + 1));
     for (int i = 0; i < f->n_blocks; i++)
-        f->blocks[i].in_loop = reaches(f, i, i, seen, stack);
+        f->blocks[i].in_loop = reaches(f, i, i, -1, seen, stack);
+    free(seen);
+    free(stack);
+}
+
+/* The read of line `line` has its value used in its block after it. */
+static int used_in_block(const ir_function *f, const ir_block *b, int line, const ir_inst *read)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)read->result_len, read->result);
+    for (int l = line + 1; l < b->last; l++)
+        if (next_use(operands_of(f->lines[l]), name, strlen(name)))
+            return 1;
+    return 0;
+}
+
+/* Global read `read` of block `block` is in flight when its block ends:
+ * its block uses the value of none of its reads (a warp waiting for one
+ * has the others, issued a few instructions apart, by then: Cooley-Tukey's
+ * butterfly waits for its second word's product, Euclid's step for the
+ * words it tests), no phi uses it, and each block that uses it is passed
+ * through once a pass through the read's (no cycle through it misses the
+ * read's block: a use in a loop the read is outside would wait at every
+ * pass). */
+static int in_flight_past_its_block(const ir_function *f, int block, const ir_inst *read, char *seen, int *stack)
+{
+    const ir_block *b = &f->blocks[block];
+    for (int l = b->first; l < b->last; l++) {
+        ir_inst later;
+        char called[32] = "";
+        if (f->lines[l][0] != ' ' || parse_inst(f->lines[l], &later) != 0 || !later.result ||
+            strcmp(later.op, "call"))
+            continue;
+        callee(later.rest, called, sizeof called);
+        if (!strcmp(called, "exec_gread") && used_in_block(f, b, l, &later))
+            return 0;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)read->result_len, read->result);
+    size_t len = strlen(name);
+    int used = 0;
+    for (int u = 0; u < f->n_blocks; u++)
+        for (int l = f->blocks[u].first; l < f->blocks[u].last; l++) {
+            ir_inst use;
+            if (!next_use(operands_of(f->lines[l]), name, len))
+                continue;
+            if (u == block || parse_inst(f->lines[l], &use) != 0 || !strcmp(use.op, "phi") ||
+                reaches(f, u, u, block, seen, stack))
+                return 0;
+            used = 1;
+        }
+    return used;
+}
+
+/* The function's global reads in flight past their blocks (above), into
+ * f->in_flight.  A warp issues a load and waits for its value at its first
+ * use (its scoreboard): the stencil's warp issues the centre's LDG, the
+ * border test, the four neighbours' LDGs, and waits once, at the first
+ * value's use (user-stencil's executed SASS, 0xc640-0xc7d0); so such a
+ * read ends no chain of its block, and its load is a link of the chains
+ * through its value in the blocks that use it (chain_step). */
+static void note_reads_in_flight(ir_function *f)
+{
+    char *seen = malloc((size_t)f->n_blocks + 1);
+    int *stack = malloc(sizeof *stack * ((size_t)f->n_blocks * 8 + 1));
+    for (int b = 0; b < f->n_blocks; b++)
+        for (int l = f->blocks[b].first; l < f->blocks[b].last; l++) {
+            ir_inst in;
+            char name[32] = "";
+            if (f->lines[l][0] != ' ' || parse_inst(f->lines[l], &in) != 0 || !in.result || strcmp(in.op, "call"))
+                continue;
+            callee(in.rest, name, sizeof name);
+            if (!strcmp(name, "exec_gread") && in_flight_past_its_block(f, b, &in, seen, stack))
+                set_add(&f->in_flight, in.result, in.result_len);
+        }
     free(seen);
     free(stack);
 }
@@ -1242,7 +1321,12 @@ static void note_successors(ir_block *b, const char *line)
  * cycles after it issues, its integer results after 5: ptxas's stall
  * counts, validate/card.c's PREDICATE_CYCLES).
  * Operands from other blocks, phis, the step's args and the thread's
- * indices, constants: ready when the block starts.  That is a bound from
+ * indices, constants: ready when the block starts; but a global read that
+ * its own block does not use is in flight past it (note_reads_in_flight):
+ * its LDG ends no chain of its block, and its value is a global read's
+ * link in the blocks that use it, as the warp waits for it at its first
+ * use (the stencil's centre read and its four neighbours', waited for
+ * once).  That is a bound from
  * below for one pass (a value from the block before may still be on its
  * way) and the passes are charged one after the other (stream.c), a bound
  * from above across them (the card may start a block before the last one's
@@ -1298,10 +1382,12 @@ static size_t depth_slot(const depth_map *d, const char *name, size_t len)
     return i;
 }
 
-/* The deepest operand of `in` defined before it in the block, into links
- * (zeros if none, or a phi: its values come from other blocks). */
-static void deepest_operand(const depth_map *d, const ir_inst *in, double *links)
+/* The deepest operand of `in` defined before it in the block, or a global
+ * read in flight from a block before (its load), into links (zeros if
+ * none, or a phi: its values come from other blocks). */
+static void deepest_operand(const depth_map *d, const name_set *in_flight, const ir_inst *in, double *links)
 {
+    static const double load[CHAIN_CLASSES] = {[4] = 1};
     memset(links, 0, sizeof(double) * CHAIN_CLASSES);
     if (!strcmp(in->op, "phi"))
         return;
@@ -1313,13 +1399,17 @@ static void deepest_operand(const depth_map *d, const ir_inst *in, double *links
         size_t i = depth_slot(d, s, len);
         if (d->name[i] && nominal_cycles(d->links[i]) > nominal_cycles(links))
             memcpy(links, d->links[i], sizeof(double) * CHAIN_CLASSES);
+        else if (!d->name[i] && set_has(in_flight, s, len) && nominal_cycles(load) > nominal_cycles(links))
+            memcpy(links, load, sizeof load);
         s += len - 1;
     }
 }
 
 /* Instruction `in`, which added to the block's weights what `before` had
- * not: its depth (above), noted under its result; into `chain` if deeper. */
-static void chain_step(depth_map *d, const ir_inst *in, const double *before, const double *w, double *chain)
+ * not: its depth (above), noted under its result; into `chain` if deeper
+ * (a read in flight past the block: its address's depth, its LDG issued). */
+static void chain_step(depth_map *d, const name_set *in_flight, const ir_inst *in, const double *before,
+                       const double *w, double *chain)
 {
     double own[CHAIN_CLASSES] = {0}, depth[CHAIN_CLASSES];
     for (int k = 0; k < OWN_CLASSES; k++)
@@ -1335,7 +1425,7 @@ static void chain_step(depth_map *d, const ir_inst *in, const double *before, co
         own[3] = 0;
     if (!strcmp(name, "exec_gwrite")) /* its address is a link, its STG issues beside the chain */
         own[0] -= 1;
-    deepest_operand(d, in, depth);
+    deepest_operand(d, in_flight, in, depth);
     const char *condition = in->rest + strspn(in->rest, " ");
     if (!strcmp(in->op, "br") && !strncmp(condition, "i1 ", 3) && depth[0] >= 1) {
         depth[0] -= 1; /* the comparison's link: the branch waits for its predicate */
@@ -1349,8 +1439,12 @@ static void chain_step(depth_map *d, const ir_inst *in, const double *before, co
         d->len[i] = in->result_len;
         memcpy(d->links[i], depth, sizeof depth);
     }
-    if (nominal_cycles(depth) > nominal_cycles(chain))
-        memcpy(chain, depth, sizeof depth);
+    double ends[CHAIN_CLASSES];
+    memcpy(ends, depth, sizeof depth);
+    if (in->result && set_has(in_flight, in->result, in->result_len))
+        ends[4] -= own[4];
+    if (nominal_cycles(ends) > nominal_cycles(chain))
+        memcpy(chain, ends, sizeof ends);
 }
 
 /* Empty, with room for a block of `lines` lines. */
@@ -1403,6 +1497,7 @@ static void weigh_function(ir_function *f, weights *t)
 {
     mark_loops(f);
     note_below_p(f);
+    note_reads_in_flight(f);
     depth_map d = {0};
     for (int i = 0; i < f->n_blocks; i++) {
         ir_block *b = &f->blocks[i];
@@ -1418,7 +1513,7 @@ static void weigh_function(ir_function *f, weights *t)
             double before[STREAM_FIELDS];
             memcpy(before, w, sizeof w);
             instruction_cost(f, b, &in, next, w);
-            chain_step(&d, &in, before, w, chain);
+            chain_step(&d, &f->in_flight, &in, before, w, chain);
         }
         for (int k = 0; k < CHAIN_CLASSES; k++)
             w[LINK_CHAIN[k]] = chain[k];
