@@ -248,9 +248,15 @@ static void write_facts(FILE *f, const fact *table, int n)
     }
 }
 
-/* Add the readings of constant `name` in file `file` of session s to *sum
- * and *count (a file the session lacks adds none). */
-static void add_readings(const session *s, const char *file, const char *name, double *sum, int *count)
+/* The readings of one constant: how many, their sum, least and greatest. */
+typedef struct readings {
+    int count;
+    double sum, least, most;
+} readings;
+
+/* Add the readings of constant `name` in file `file` of session s to r (a
+ * file the session lacks adds none). */
+static void add_readings(const session *s, const char *file, const char *name, readings *r)
 {
     char path[1100], line[1024];
     snprintf(path, sizeof path, "%s/%s", s->dir, file);
@@ -260,44 +266,24 @@ static void add_readings(const session *s, const char *file, const char *name, d
     size_t len = strlen(name);
     while (fgets(line, sizeof line, f))
         if (strncmp(line, name, len) == 0 && line[len] == ',') {
-            *sum += atof(line + len + 1);
-            (*count)++;
+            double v = atof(line + len + 1);
+            r->least = r->count == 0 || v < r->least ? v : r->least;
+            r->most = r->count == 0 || v > r->most ? v : r->most;
+            r->sum += v;
+            r->count++;
         }
     fclose(f);
 }
 
 int card_constant(const session *s, const char *name, double *value)
 {
-    double sum = 0;
-    int count = 0;
-    add_readings(s, "constants.csv", name, &sum, &count);
-    add_readings(s, "graph-start.csv", name, &sum, &count);
-    if (count == 0)
+    readings r = {0};
+    add_readings(s, "constants.csv", name, &r);
+    add_readings(s, "graph-start.csv", name, &r);
+    if (r.count == 0)
         return -1;
-    *value = sum / count;
+    *value = r.sum / r.count;
     return 0;
-}
-
-/* The readings of constant `name` in constants.csv of s: their least and
- * greatest; 0 if it has fewer than two. */
-static int reading_range(const session *s, const char *name, double *least, double *most)
-{
-    char path[1100], line[1024];
-    snprintf(path, sizeof path, "%s/constants.csv", s->dir);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    int count = 0;
-    size_t len = strlen(name);
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, name, len) == 0 && line[len] == ',') {
-            double v = atof(line + len + 1);
-            *least = count == 0 || v < *least ? v : *least;
-            *most = count == 0 || v > *most ? v : *most;
-            count++;
-        }
-    fclose(f);
-    return count >= 2;
 }
 
 /* Is a constant one the host draws, a process at a time (a launch from the
@@ -312,11 +298,12 @@ static int drawn_by_the_host(const char *constant)
 static int table_steady(const session *s, const term *table, int n, char *why, size_t size)
 {
     for (int i = 0; i < n; i++) {
-        double least, most;
-        if (drawn_by_the_host(table[i].constant) || !reading_range(s, table[i].constant, &least, &most))
+        readings r = {0}; /* before and after the cases */
+        if (drawn_by_the_host(table[i].constant))
             continue;
-        if (least > 0 && most > (1 + STEADY_SPREAD) * least) {
-            snprintf(why, size, "%s read %.4g and %.4g", table[i].constant, least, most);
+        add_readings(s, "constants.csv", table[i].constant, &r);
+        if (r.count >= 2 && r.least > 0 && r.most > (1 + STEADY_SPREAD) * r.least) {
+            snprintf(why, size, "%s read %.4g and %.4g", table[i].constant, r.least, r.most);
             return 0;
         }
     }

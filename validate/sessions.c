@@ -127,14 +127,22 @@ int sessions_reference(const session *s, int n)
     return best;
 }
 
-/* Name "program (session)" in out->disturbed, once. */
+/* Append entry to the comma-separated list (of `size` bytes); an entry
+ * that would not fit is left out. */
+static void list_add(char *list, size_t size, const char *entry)
+{
+    size_t used = strlen(list);
+    if (used + strlen(entry) + 3 < size)
+        snprintf(list + used, size - used, "%s%s", used ? ", " : "", entry);
+}
+
+/* Name "program (session)" in out->disturbed (sessions_compose passes
+ * over each case's sessions once, newest first, so none is named twice). */
 static void name_disturbed(session *out, const char *program, const session *s)
 {
     char entry[128];
     snprintf(entry, sizeof entry, "%s (%s)", program, s->name);
-    size_t used = strlen(out->disturbed);
-    if (!strstr(out->disturbed, entry) && used + strlen(entry) + 3 < sizeof out->disturbed)
-        snprintf(out->disturbed + used, sizeof out->disturbed - used, "%s%s", used ? ", " : "", entry);
+    list_add(out->disturbed, sizeof out->disturbed, entry);
 }
 
 /* The newest session of the current protocol before `before` that
@@ -205,9 +213,8 @@ int sessions_compose(const session *s, int n, int depth, session *out)
             from = from >= 0 ? last_with(s, from, cases[c], one_graph, out) : -1;
             older = older >= 0 ? last_with(s, older, cases[c], 0, NULL) : -1;
         }
-        if (from < 0 && older >= 0 && strlen(out->older) + strlen(cases[c]) + 3 < sizeof out->older)
-            snprintf(out->older + strlen(out->older), sizeof out->older - strlen(out->older), "%s%s",
-                     out->older[0] ? ", " : "", cases[c]);
+        if (from < 0 && older >= 0)
+            list_add(out->older, sizeof out->older, cases[c]);
         if (from < 0)
             continue;
         const session *src = &s[from];
