@@ -1146,6 +1146,17 @@ Test(card, a_session_without_a_constant_is_refused)
 
 /* ---- which session each case's points come from (validate/sessions.c) --- */
 
+/* File `file` of made-up session `name` of card "t" under dir, holding text. */
+static void write_session_file(const char *dir, const char *name, const char *file, const char *text)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/validate/data/t/%s/%s", dir, name, file);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
 /* The header of a case's CSV (cuda_ref/common/csv.h). */
 #define SERIES_HEADER                                                                                     \
     "case,params,n,m,l,s,wall_median_ms,wall_q1_ms,wall_q3_ms,wall_min_ms,wall_max_ms,graph_median_ms,"  \
@@ -1242,13 +1253,9 @@ Test(card, a_disturbed_series_counts_as_not_measured)
     cr_assert(mkdtemp(dir) != NULL);
     write_session(dir, "2026-01-01a", (const char *[]){"sum", NULL});
     write_session(dir, "2026-01-02a", (const char *[]){"sum", "euclid", NULL});
-    char file[512];
-    snprintf(file, sizeof file, "%s/validate/data/t/2026-01-02a/sum.csv", dir);
-    FILE *f = fopen(file, "w");
-    cr_assert_not_null(f);
-    fprintf(f, SERIES_HEADER "sum,n=1024,1024,0,256,0,1,1,1,1,1,0.5,0.45,0.55,0.4,0.6,25,1980,3,ok\n"
-               "sum,n=2048,2048,0,256,0,1,1,1,1,1,0.5,0.4,0.6,0.4,0.6,25,1980,3,ok\n");
-    fclose(f);
+    write_session_file(dir, "2026-01-02a", "sum.csv",
+                       SERIES_HEADER "sum,n=1024,1024,0,256,0,1,1,1,1,1,0.5,0.45,0.55,0.4,0.6,25,1980,3,ok\n"
+                                     "sum,n=2048,2048,0,256,0,1,1,1,1,1,0.5,0.4,0.6,0.4,0.6,25,1980,3,ok\n");
     char here[1024];
     session *s;
     int n;
@@ -1283,17 +1290,16 @@ Test(card, a_session_that_read_a_constant_unsteadily_is_not_the_reference)
     cr_assert(mkdtemp(dir) != NULL);
     write_session(dir, "2026-01-01a", (const char *[]){"sum", NULL});
     write_session(dir, "2026-01-02a", (const char *[]){"sum", NULL});
-    static const char *const chain[2] = {"1.0,us,before,x\nchain_touch_block_per_kernel,1.1",
-                                         "1.0,us,before,x\nchain_touch_block_per_kernel,1.3"};
+    static const char *const name[2] = {"2026-01-01a", "2026-01-02a"};
+    static const double chain_after[2] = {1.1, 1.3};
     for (int i = 0; i < 2; i++) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/validate/data/t/2026-01-0%da/constants.csv", dir, i + 1);
-        FILE *f = fopen(path, "w");
-        cr_assert_not_null(f);
-        fprintf(f, "name,value,unit,phase,how\nsm_clock_measured,1979,MHz,before,x\ngraph_start,2.4,us,before,x\n"
-                   "chain_touch_block_per_kernel,%s,us,after,x\nsm_clock_measured,1980,MHz,after,x\n"
-                   "graph_start,3.4,us,after,x\n", chain[i]);
-        fclose(f);
+        char text[512];
+        snprintf(text, sizeof text,
+                 "name,value,unit,phase,how\nsm_clock_measured,1979,MHz,before,x\ngraph_start,2.4,us,before,x\n"
+                 "chain_touch_block_per_kernel,1.0,us,before,x\nchain_touch_block_per_kernel,%.1f,us,after,x\n"
+                 "sm_clock_measured,1980,MHz,after,x\ngraph_start,3.4,us,after,x\n",
+                 chain_after[i]);
+        write_session_file(dir, name[i], "constants.csv", text);
     }
     char here[1024];
     session *s;
