@@ -2351,6 +2351,28 @@ static void measure_read_after_copy(int sms)
     CUDA_CHECK(cudaFree(out));
 }
 
+/* launch_graph: the per-kernel figure of a graph of 2000 empty kernels. */
+static double measure_launch_graph(void)
+{
+    const graph_kernels empty = {0, NULL, NULL};
+    double graph_us = launch_graph_us(&empty);
+    print_row("launch_graph", graph_us, "us",
+              "2000 empty kernels (1 block of 32 threads) captured in a CUDA graph, replayed, per kernel");
+    return graph_us;
+}
+
+/* A graph's start beyond its kernels (launch_graph_one, graph_start), and
+ * as the cases' protocol meets it (measure_graph_protocol). */
+static void measure_graph_start(int sms, double graph_us)
+{
+    double one_us = graph_of_one_us();
+    print_row("launch_graph_one", one_us, "us",
+              "a graph of one empty kernel, cudaGraphLaunch between two events, median of 201 replays");
+    print_row("graph_start", one_us - graph_us, "us",
+              "launch_graph_one - launch_graph: a graph's start, beyond its kernels");
+    measure_graph_protocol(sms, graph_us);
+}
+
 /* --graph-only: a graph's start alone, for readings taken between the
  * cases of a session (run-all.sh writes them to graph-start.csv), with the
  * host CPU the process ran on before and after: the start is timed between
@@ -2360,16 +2382,7 @@ static int measure_graph_start_only(void)
 {
     printf("name,value,unit,phase,how\n");
     print_row("host_cpu_before", sched_getcpu(), "cpu", "sched_getcpu() before the rows below");
-    const graph_kernels empty = {0, NULL, NULL};
-    double graph_us = launch_graph_us(&empty);
-    print_row("launch_graph", graph_us, "us",
-              "2000 empty kernels (1 block of 32 threads) captured in a CUDA graph, replayed, per kernel");
-    double one_us = graph_of_one_us();
-    print_row("launch_graph_one", one_us, "us",
-              "a graph of one empty kernel, cudaGraphLaunch between two events, median of 201 replays");
-    print_row("graph_start", one_us - graph_us, "us",
-              "launch_graph_one - launch_graph: a graph's start, beyond its kernels");
-    measure_graph_protocol(attribute(cudaDevAttrMultiProcessorCount), graph_us);
+    measure_graph_start(attribute(cudaDevAttrMultiProcessorCount), measure_launch_graph());
     print_row("host_cpu_after", sched_getcpu(), "cpu", "sched_getcpu() after the rows above");
     return 0;
 }
@@ -2412,22 +2425,14 @@ int main(int argc, char **argv)
               "threads) between two events, per launch");
     print_row("launch_latency_cycles", us * mhz, "cycles", "same, times the clock");
     double rt = roundtrip_us();
-    const graph_kernels empty = {0, NULL, NULL};
-    double graph_us = launch_graph_us(&empty);
-    print_row("launch_graph", graph_us, "us",
-              "2000 empty kernels (1 block of 32 threads) captured in a CUDA graph, replayed, per kernel");
+    double graph_us = measure_launch_graph();
     print_row("launch_graph_cycles", graph_us * mhz, "cycles", "same, times the clock");
     double touch_us = launch_graph_touch_us(sms);
     print_row("launch_graph_touch", touch_us, "us",
               "2000 dependent kernels (1 block of 256 threads per SM, each thread reads the word the "
               "previous kernel wrote and writes one) captured in a CUDA graph, replayed, per kernel");
     print_row("launch_graph_touch_cycles", touch_us * mhz, "cycles", "same, times the clock");
-    double one_us = graph_of_one_us();
-    print_row("launch_graph_one", one_us, "us",
-              "a graph of one empty kernel, cudaGraphLaunch between two events, median of 201 replays");
-    print_row("graph_start", one_us - graph_us, "us",
-              "launch_graph_one - launch_graph: a graph's start, beyond its kernels");
-    measure_graph_protocol(sms, graph_us);
+    measure_graph_start(sms, graph_us);
     measure_code_fetch(sms);
     measure_read_after_copy(sms);
     measure_kernel_boundary(sms, &rng);
