@@ -332,6 +332,12 @@ static int parse_inst(const char *line, ir_inst *in)
     return in->op[0] ? 0 : -1;
 }
 
+/* The name of in's result ("%7"), as a string; "" if it has none. */
+static void result_name(const ir_inst *in, char *out, size_t size)
+{
+    snprintf(out, size, "%.*s", in->result ? (int)in->result_len : 0, in->result ? in->result : "");
+}
+
 /* Every value name among the operands of the line (after its result) is
  * in the function's free values (constants need no check). */
 static int operands_free(const ir_function *f, const ir_inst *in)
@@ -760,7 +766,7 @@ static int done_before(ir_function *f, name_set *done, const ir_inst *in, int bl
     char text[1024], name[64], here[16];
     if (!in->result || !same_value(f, in, text, sizeof text))
         return 0;
-    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    result_name(in, name, sizeof name);
     entry_add(&f->same_as, name, text);
     if (!done)
         return 0;
@@ -807,7 +813,7 @@ static void note_thread_field(ir_function *f, const ir_inst *in)
     if (!in->result || !strstr(in->rest, "%struct.exec_thread, ") || !last || strncmp(last, ", i32 ", 6) != 0)
         return;
     char name[64], k[16];
-    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    result_name(in, name, sizeof name);
     snprintf(k, sizeof k, "%d", atoi(last + 6));
     if (atoi(k) >= 0 && atoi(k) <= 3)
         entry_add(&f->thread_fields, name, k);
@@ -823,7 +829,7 @@ static void note_thread_read(ir_function *f, const ir_inst *in, const char *ptr,
     const char *k = entry_value(&f->thread_fields, name);
     if (!k || !in->result)
         return;
-    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    result_name(in, name, sizeof name);
     entry_add(&f->field_values, name, k);
     if (atoi(k) >= 2)
         set_add(&f->narrow, in->result, in->result_len);
@@ -879,7 +885,7 @@ static void note_offset(ir_function *f, const ir_inst *in, double cost)
         a[0] != '%' ||
         !(isdigit((unsigned char)b[0]) || b[0] == '-'))
         return;
-    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    result_name(in, name, sizeof name);
     snprintf(value, sizeof value, "%s %g", a, cost);
     entry_add(&f->offsets, name, value);
 }
@@ -1035,7 +1041,7 @@ static int private_index_alone(const ir_function *f, const char *name, int depth
                                  !strcmp(use.op, "xor");
                 if (!arithmetic || !use.result || depth <= 0)
                     return 0;
-                snprintf(result, sizeof result, "%.*s", (int)use.result_len, use.result);
+                result_name(&use, result, sizeof result);
                 if (!private_index_alone(f, result, depth - 1))
                     return 0;
             }
@@ -1052,7 +1058,7 @@ static int makes_private_index(const ir_function *f, const ir_inst *in)
     char name[64];
     if (!in->result)
         return 0;
-    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    result_name(in, name, sizeof name);
     return private_index_alone(f, name, 4);
 }
 
@@ -1065,7 +1071,7 @@ static int stores_low_word(const ir_function *f, const ir_inst *in)
     operand(in->rest, 1, b, sizeof b);
     if (!in->result || !isdigit((unsigned char)b[0]) || atoi(b) >= 32)
         return 0;
-    snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+    result_name(in, name, sizeof name);
     return stored_as_words_alone(f, name);
 }
 
@@ -1095,7 +1101,7 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
         char text[1024], name[64];
         if (is_free && in->result && (!strcmp(op, "getelementptr") || !strcmp(op, "bitcast")) &&
             same_value(f, in, text, sizeof text)) { /* an arg's address: reloads of it read the same */
-            snprintf(name, sizeof name, "%.*s", (int)in->result_len, in->result);
+            result_name(in, name, sizeof name);
             entry_add(&f->same_as, name, text);
         }
         size_t len;
@@ -1221,7 +1227,7 @@ static void mark_loops(ir_function *f)
 static int used_in_block(const ir_function *f, const ir_block *b, int line, const ir_inst *read)
 {
     char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)read->result_len, read->result);
+    result_name(read, name, sizeof name);
     for (int l = line + 1; l < b->last; l++)
         if (next_use(operands_of(f->lines[l]), name, strlen(name)))
             return 1;
@@ -1250,7 +1256,7 @@ static int in_flight_past_its_block(const ir_function *f, int block, const ir_in
             return 0;
     }
     char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)read->result_len, read->result);
+    result_name(read, name, sizeof name);
     size_t len = strlen(name);
     int used = 0;
     for (int u = 0; u < f->n_blocks; u++)
