@@ -1019,6 +1019,40 @@ Test(card, a_constant_is_the_mean_of_every_reading_in_the_session)
     cr_expect_eq(system(cmd), 0);
 }
 
+Test(card, a_reading_above_twice_its_median_is_a_disturbance_left_out_of_the_mean)
+{
+    /* graph_start read 2, 4 (constants.csv) and 3, 30 (graph-start.csv):
+     * the median is 3.5, so 30 > 2 x 3.5 is a disturbance and the mean is
+     * (2 + 4 + 3) / 3 = 3, one reading left out.  A constant whose median
+     * is not positive (-1, -1, 5: median -1) keeps every reading: its mean
+     * is 1.  Two readings are never judged (each is within twice their
+     * mean): 1 and 9 give 5. */
+    session s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.dir, sizeof s.dir, "/tmp/mcmsim-disturbed-XXXXXX");
+    cr_assert(mkdtemp(s.dir) != NULL);
+    char cmd[2600];
+    snprintf(cmd, sizeof cmd,
+             "printf 'name,value,unit,phase,how\ngraph_start,2,us,before,x\ncold,-1,us,before,x\n"
+             "pair,1,us,before,x\ngraph_start,4,us,after,x\ncold,-1,us,after,x\npair,9,us,after,x\n' "
+             "> %s/constants.csv && "
+             "printf 'name,value,unit,phase,how\ngraph_start,3,us,before-a,x\ngraph_start,30,us,before-b,x\n"
+             "cold,5,us,before-a,x\n' > %s/graph-start.csv", s.dir, s.dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    double value;
+    int left_out = -1;
+    cr_assert_eq(card_constant_readings(&s, "graph_start", &value, &left_out), 0);
+    cr_expect_float_eq(value, 3.0, 1e-12, "(2 + 4 + 3) / 3: %g", value);
+    cr_expect_eq(left_out, 1);
+    cr_assert_eq(card_constant_readings(&s, "cold", &value, &left_out), 0);
+    cr_expect_float_eq(value, 1.0, 1e-12, "(-1 - 1 + 5) / 3: %g", value);
+    cr_expect_eq(left_out, 0);
+    cr_assert_eq(card_constant(&s, "pair", &value), 0);
+    cr_expect_float_eq(value, 5.0, 1e-12, "(1 + 9) / 2: %g", value);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", s.dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
 Test(card, blocks_per_sm_is_the_most_any_kernel_held)
 {
     /* occupancy.csv of the reference session with one more row, a kernel

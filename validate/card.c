@@ -248,10 +248,13 @@ static void write_facts(FILE *f, const fact *table, int n)
     }
 }
 
-/* The readings of one constant: how many, their sum, least and greatest. */
+/* The readings of one constant: how many, their sum, least and greatest,
+ * and the values themselves (the first READINGS_KEPT). */
+#define READINGS_KEPT 64
 typedef struct readings {
     int count;
     double sum, least, most;
+    double value[READINGS_KEPT];
 } readings;
 
 /* Add the readings of constant `name` in file `file` of session s to r (a
@@ -270,20 +273,66 @@ static void add_readings(const session *s, const char *file, const char *name, r
             r->least = r->count == 0 || v < r->least ? v : r->least;
             r->most = r->count == 0 || v > r->most ? v : r->most;
             r->sum += v;
+            if (r->count < READINGS_KEPT)
+                r->value[r->count] = v;
             r->count++;
         }
     fclose(f);
 }
 
-int card_constant(const session *s, const char *name, double *value)
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of r's kept readings. */
+static double readings_median(const readings *r)
+{
+    int n = r->count < READINGS_KEPT ? r->count : READINGS_KEPT;
+    double v[READINGS_KEPT];
+    memcpy(v, r->value, (size_t)n * sizeof v[0]);
+    qsort(v, (size_t)n, sizeof v[0], by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Is reading v of r disturbed: above DISTURBED_READING times the median of
+ * a constant read three times or more, whose median is positive? */
+static int reading_disturbed(const readings *r, double v)
+{
+    if (r->count < 3 || r->count > READINGS_KEPT)
+        return 0;
+    double median = readings_median(r);
+    return median > 0 && v > DISTURBED_READING * median;
+}
+
+int card_constant_readings(const session *s, const char *name, double *value, int *left_out)
 {
     readings r = {0};
     add_readings(s, "constants.csv", name, &r);
     add_readings(s, "graph-start.csv", name, &r);
     if (r.count == 0)
         return -1;
-    *value = r.sum / r.count;
+    double sum = 0;
+    int kept = 0;
+    for (int i = 0; i < r.count && i < READINGS_KEPT; i++)
+        if (!reading_disturbed(&r, r.value[i])) {
+            sum += r.value[i];
+            kept++;
+        }
+    if (r.count > READINGS_KEPT) {   /* too many to judge: all of them */
+        sum = r.sum;
+        kept = r.count;
+    }
+    *value = sum / kept;
+    if (left_out)
+        *left_out = r.count - kept;
     return 0;
+}
+
+int card_constant(const session *s, const char *name, double *value)
+{
+    return card_constant_readings(s, name, value, NULL);
 }
 
 /* Is a constant one the host draws, a process at a time (a launch from the
@@ -525,11 +574,16 @@ static void write_terms(FILE *f, const session *s, const session *other, const t
                         table[i].constant, table[i].meaning);
             continue;
         }
-        char setting[64], borrowed[1200] = "";
+        char setting[64], borrowed[1200] = "", disturbed[160] = "";
         if (from != s)
             snprintf(borrowed, sizeof borrowed, " [not measured in this session: from %s]", from->dir);
+        double mean;
+        int left_out = 0;
+        if (card_constant_readings(from, table[i].constant, &mean, &left_out) == 0 && left_out > 0)
+            snprintf(disturbed, sizeof disturbed, " [%d reading%s above twice the median left out as disturbed]",
+                     left_out, left_out > 1 ? "s" : "");
         snprintf(setting, sizeof setting, "%s = %.6g;", table[i].key, v);
-        fprintf(f, "    %-34s # %s: %s%s\n", setting, table[i].constant, table[i].meaning, borrowed);
+        fprintf(f, "    %-34s # %s: %s%s%s\n", setting, table[i].constant, table[i].meaning, borrowed, disturbed);
     }
 }
 

@@ -46,9 +46,26 @@ int card_session_steady(const session *s, char *why, size_t size);
  * passed_over ("" if none); -1 if none is left. */
 int card_reference(const session *s, int n, char *passed_over, size_t size);
 
+/* A constant read three times or more in a session (a graph's start: once
+ * before each case, graph-start.csv) has a reading that is a disturbance
+ * of its process, not a draw, when it lies above DISTURBED_READING times
+ * the median of the session's readings.  The draws of a graph's start lie
+ * within 0.79 and 1.40 times their session's median in the five other
+ * sessions that read it seventeen times (H100 2026-11-27c and d, H200
+ * 2026-11-27b, c and d: 85 readings, 2.31 to 3.88 µs); H100 2026-11-27e
+ * read 28.7 and 30.4 µs in two of its seventeen processes (10.4 times its
+ * median), whose graph of one empty kernel, timed again in the same
+ * process, fell from 27 to 8 µs over the next 300 rounds: a transient of
+ * the process, not a draw. */
+#define DISTURBED_READING 2.0
+
 /* One constant of the session, the mean of its readings (constants.csv's
- * phases, and graph-start.csv's where the session has it); -1 if absent. */
+ * phases, and graph-start.csv's where the session has it) less those
+ * disturbed; -1 if absent. */
 int card_constant(const session *s, const char *name, double *value);
+
+/* card_constant, and how many readings it left out as disturbed. */
+int card_constant_readings(const session *s, const char *name, double *value, int *left_out);
 
 /* Write `m` as the preset file `path`, saying where each value comes from
  * (s, or `other` for a borrowed term); a code machine (issue_rate > 0)
