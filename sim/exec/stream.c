@@ -97,7 +97,7 @@ static void issue_split(const stream_counter *c, const uint32_t *w, double passe
     issued[1] = products * passes;
 }
 
-stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, const machine *m)
+stream_counter *stream_counter_new(const stream_table *t, int warp, int threads, int steps, const machine *m)
 {
     stream_counter *c = calloc(1, sizeof *c);
     size_t n = (size_t)t->blocks + 1;
@@ -111,14 +111,15 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, c
     c->branch = m->cycles_branch;
     c->touched = malloc(sizeof *c->touched * n);
     c->warp_touched = malloc(sizeof *c->warp_touched * n);
+    int sharing = block_warps_per_scheduler(threads, m);
     for (int k = 0; k < OP_BARRIER; k++)
-        c->link[k] = stream_link_cycles(m, (op_class)k);
+        c->link[k] = stream_shared_link_cycles(m, (op_class)k, sharing);
     c->link[STREAM_CHAIN_GLOBAL - STREAM_CHAIN_PLAIN] = m->read_latency; /* the L2's (card_terms.c charges the
                                                                            * block's own) */
     c->link[STREAM_CHAIN_PREDICATE - STREAM_CHAIN_PLAIN] =
         m->cycles_predicate > 0 ? m->cycles_predicate : stream_link_cycles(m, OP_PLAIN);
-    c->issue = stream_issue_cycles(m);
-    c->issue_mulmod = m->cycles_mulmod_independent;
+    c->issue = stream_shared_issue_cycles(m, sharing);
+    c->issue_mulmod = stream_shared_mulmod_cycles(m, sharing);
     c->mulmod_inst = c->issue_mulmod > 0 ? stream_call_cost("exec_zp_mul") : 0;
     c->issue_bound = calloc(n, 1);
     for (int id = 0; id < t->blocks; id++) {

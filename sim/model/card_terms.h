@@ -115,6 +115,16 @@ double stream_issue_cycles(const machine *m);
  * class's latency otherwise. */
 double stream_link_cycles(const machine *m, op_class c);
 
+/* What a warp whose block puts `sharing` of its warps on its scheduler
+ * (block_warps_per_scheduler) waits, as stated above: between two of its
+ * instructions that do not wait for each other, for a Z/pZ product of its
+ * issue-bound passes, and for one link of class c of a dependent chain.
+ * With sharing = 1, stream_issue_cycles, cycles_mulmod_independent and
+ * stream_link_cycles: a warp alone on its scheduler. */
+double stream_shared_issue_cycles(const machine *m, int sharing);
+double stream_shared_mulmod_cycles(const machine *m, int sharing);
+double stream_shared_link_cycles(const machine *m, op_class c, int sharing);
+
 /* The card's compute time of a block (cycles), as stated above: S(B) when
  * the machine has no class cost and no lanes. */
 double block_compute_cycles(const block_cost *c, const machine *m);
