@@ -87,10 +87,11 @@
  *   max(cycles_mulmod_independent, k·schedulers·warp/lanes_mulmod),
  * the scheduler's share of the SM's measured rates taken by all k (each
  * term its own rate when k = 1; with k = 2 on the H100's code machine
- * 2.67 cycles an instruction for 1.41, 60.0 a product for 43.3).  Passes
- * bound by their chain keep their chain's time: a bound from below.  The
- * blocks that share the SM with it share its work (resident.c); the span
- * is what the block takes alone.
+ * 2.67 cycles an instruction for 1.41, 60.0 a product for 43.3).  Which
+ * passes are bound by their issue is decided at the same k (stream.c): a
+ * pass takes the longer of its chain and its instructions, each at the
+ * rates of k warps a scheduler.  The blocks that share the SM with it
+ * share its work (resident.c); the span is what the block takes alone.
  */
 #ifndef MCM_CARD_TERMS_H
 #define MCM_CARD_TERMS_H
