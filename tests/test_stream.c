@@ -193,21 +193,28 @@ Test(stream, a_loop_counts_its_passes)
     kernel_dag_free(sixteen);
 }
 
-/* One warp of one thread passes blocks 0 .. blocks − 1 of table w once,
- * one step, on machine m: its block's costs. */
-static block_cost one_pass(uint32_t w[][STREAM_FIELDS], int blocks, const machine *m)
+/* One warp of one thread of a block of `threads` threads passes blocks
+ * 0 .. blocks − 1 of table w once, one step, on machine m (the block's
+ * other warps do what it does): its block's costs. */
+static block_cost one_pass_in(uint32_t w[][STREAM_FIELDS], int blocks, int threads, const machine *m)
 {
     stream_table table = {blocks, (const uint32_t(*)[STREAM_FIELDS])w};
-    stream_counter *c = stream_counter_new(&table, 32, 1, m);
+    stream_counter *c = stream_counter_new(&table, 32, threads, 1, m);
     stream_thread(c);
     for (int b = 0; b < blocks; b++)
         mcm_stream_block((uint32_t)b);
     stream_warp_end(c);
     stream_step_end(c);
     block_cost cost = {0};
-    stream_block_end(c, 32, &cost);
+    stream_block_end(c, threads, &cost);
     stream_counter_free(c);
     return cost;
+}
+
+/* The same, the block one warp. */
+static block_cost one_pass(uint32_t w[][STREAM_FIELDS], int blocks, const machine *m)
+{
+    return one_pass_in(w, blocks, 32, m);
 }
 
 /* constants.cu's loop kernel as clang makes it (`#pragma unroll 1`): a
@@ -880,6 +887,43 @@ Test(stream, independent_products_of_one_warp_take_the_measured_interval_each)
     cr_expect_eq(issued.stream_issued, 2);
     cr_expect_eq(issued.stream_issued_mulmod, 4);
     cr_expect_float_eq(block_span_cycles(&issued, &m), 4 * 43 + 2 * 1.5 + 2 * 5, 1e-9);
+}
+
+Test(stream, a_pass_the_blocks_warps_on_its_scheduler_make_issue_bound_waits_for_their_issue)
+{
+    /* one block of 20 instructions that do not wait for each other and a
+     * chain of 7 plain links */
+    uint32_t w[1][STREAM_FIELDS] = {{0}};
+    w[0][STREAM_INST] = w[0][STREAM_PLAIN] = 20;
+    w[0][STREAM_CHAIN_PLAIN] = 7;
+    machine m = latency_machine(); /* a plain link 5 cycles */
+    m.cycles_issue_independent = 1.5;
+    m.issue_rate = 4;
+    m.schedulers = 4;
+    /* a block of one warp, alone on its scheduler: the chain, 7 · 5 = 35,
+     * outlasts 20 · 1.5 = 30 of issue; the path 7 links and the kernel's
+     * entry and exit (2 links): 45 */
+    block_cost alone = one_pass_in(w, 1, 32, &m);
+    cr_expect_eq(alone.stream_issued, 0);
+    cr_expect_float_eq(block_span_cycles_shared(&alone, &m, 1), 9 * 5, 1e-9);
+    /* 256 threads: 8 warps, 2 a scheduler, each instruction of a warp
+     * max(1.5, 2 · 4/4) = 2 cycles: 20 · 2 = 40 outlast the chain (35, a
+     * plain link's latency with 2 warps not measured: 5); the pass is its
+     * issue, the path 40 + 2 · 5 = 50 */
+    block_cost shared = one_pass_in(w, 1, 256, &m);
+    cr_expect_eq(shared.stream_issued, 20);
+    cr_expect_eq(shared.stream_span[OP_PLAIN], 2);
+    cr_expect_float_eq(block_span_cycles_shared(&shared, &m, 2), 40 + 2 * 5, 1e-9);
+    /* with the links measured slower with 2 warps a scheduler (6 cycles),
+     * the chain, 42, outlasts the issue again: 9 · 6 = 54 */
+    m.cycles_issue_warps2 = 6;
+    block_cost slower = one_pass_in(w, 1, 256, &m);
+    cr_expect_eq(slower.stream_issued, 0);
+    cr_expect_float_eq(block_span_cycles_shared(&slower, &m, 2), 9 * 6, 1e-9);
+    /* no schedulers key: every warp alone, as before */
+    m.schedulers = 0;
+    block_cost off = one_pass_in(w, 1, 256, &m);
+    cr_expect_eq(off.stream_issued, 0);
 }
 
 Test(stream, warps_add_up_over_a_block)

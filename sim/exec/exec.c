@@ -1323,7 +1323,7 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     grow_rounds(b, 8);
     grow_log(b);
     b->bank_seen = calloc((size_t)k->private_words + 1, sizeof *b->bank_seen);
-    b->stream = r->stream ? stream_counter_new(r->stream, b->warp, k->n_steps, &r->m) : NULL;
+    b->stream = r->stream ? stream_counter_new(r->stream, b->warp, threads, k->n_steps, &r->m) : NULL;
 }
 
 static void worker_end(exec_block *b)

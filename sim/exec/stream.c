@@ -9,11 +9,14 @@
  * warp issuing the union of its threads' paths.  When the warp ends its
  * passes are weighed: its instructions (the issue slots it takes), and
  * the time it waits along its path, each pass through a basic block the
- * longer of its dependent chain (its links at the machine's latencies) and
- * its instructions at the warp's own issue (stream_issue_cycles apart,
- * card_terms.h; a Z/pZ product at cycles_mulmod_independent where the
- * machine has it): a warp issues the independent instructions of a block
- * beside its chain, at its own rate at most.  A block passed k times is k
+ * longer of its dependent chain (its links at the machine's latencies)
+ * and its instructions at the warp's issue, both with its block's warps
+ * on its scheduler (stream_shared_link_cycles, stream_shared_issue_cycles
+ * apart, a Z/pZ product stream_shared_mulmod_cycles where the machine
+ * has cycles_mulmod_independent: card_terms.h; a warp alone on its
+ * scheduler, its own latencies and rate): a warp issues the independent
+ * instructions of a block beside its chain, at its share of the issue
+ * slot at most.  A block passed k times is k
  * passes in sequence.  A block entered again, from a block after it (a
  * loop's back edge: blocks are numbered in the order of the code), waits
  * besides for the taken branch (cycles_branch).  When the step ends, its
@@ -49,9 +52,11 @@ struct stream_counter {
     int *touched, n_touched;    /* blocks the running thread passed */
     int *warp_touched, n_warp;  /* blocks the warp passed */
     double extra[2], warp_extra[2]; /* stream_extra: the thread's, the warp's most */
-    double link[CHAIN_LINKS];       /* a chain's link of each class, in cycles (the machine's) */
-    double issue, issue_mulmod;     /* a warp alone: cycles an independent instruction, and a Z/pZ
-                                     * product (0: its instructions, as the others') */
+    double link[CHAIN_LINKS];       /* a chain's link of each class, in cycles (the machine's, with
+                                     * the block's warps on a scheduler) */
+    double issue, issue_mulmod;     /* a warp with the same sharing: cycles an independent
+                                     * instruction, and a Z/pZ product (0: its instructions, as
+                                     * the others') */
     double mulmod_inst;             /* a product's instructions where issue_mulmod counts it apart */
     char *issue_bound;              /* per basic block: its instructions' issue outlasts its chain */
     double path[STREAM_FIELDS];     /* the slowest warp of the step so far: its chains' links, */
@@ -80,15 +85,15 @@ static double chain_cycles(const stream_counter *c, const double *w)
     return t;
 }
 
-/* Cycles one warp alone takes to issue issued[0] instructions and
+/* Cycles one warp takes to issue issued[0] instructions and
  * issued[1] Z/pZ products that do not wait for each other. */
 static double issue_cycles(const stream_counter *c, const double issued[2])
 {
     return issued[0] * c->issue + issued[1] * c->issue_mulmod;
 }
 
-/* `passes` passes through a basic block of weights w, issued as one warp
- * alone issues them: into issued[0] the instructions issued at c->issue,
+/* `passes` passes through a basic block of weights w, issued as a warp
+ * issues them: into issued[0] the instructions issued at c->issue,
  * into issued[1] the products counted apart (c->issue_mulmod). */
 static void issue_split(const stream_counter *c, const uint32_t *w, double passes, double issued[2])
 {
@@ -97,7 +102,7 @@ static void issue_split(const stream_counter *c, const uint32_t *w, double passe
     issued[1] = products * passes;
 }
 
-stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, const machine *m)
+stream_counter *stream_counter_new(const stream_table *t, int warp, int threads, int steps, const machine *m)
 {
     stream_counter *c = calloc(1, sizeof *c);
     size_t n = (size_t)t->blocks + 1;
@@ -111,14 +116,15 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, c
     c->branch = m->cycles_branch;
     c->touched = malloc(sizeof *c->touched * n);
     c->warp_touched = malloc(sizeof *c->warp_touched * n);
+    int sharing = block_warps_per_scheduler(threads, m);
     for (int k = 0; k < OP_BARRIER; k++)
-        c->link[k] = stream_link_cycles(m, (op_class)k);
+        c->link[k] = stream_shared_link_cycles(m, (op_class)k, sharing);
     c->link[STREAM_CHAIN_GLOBAL - STREAM_CHAIN_PLAIN] = m->read_latency; /* the L2's (card_terms.c charges the
                                                                            * block's own) */
     c->link[STREAM_CHAIN_PREDICATE - STREAM_CHAIN_PLAIN] =
         m->cycles_predicate > 0 ? m->cycles_predicate : stream_link_cycles(m, OP_PLAIN);
-    c->issue = stream_issue_cycles(m);
-    c->issue_mulmod = m->cycles_mulmod_independent;
+    c->issue = stream_shared_issue_cycles(m, sharing);
+    c->issue_mulmod = stream_shared_mulmod_cycles(m, sharing);
     c->mulmod_inst = c->issue_mulmod > 0 ? stream_call_cost("exec_zp_mul") : 0;
     c->issue_bound = calloc(n, 1);
     for (int id = 0; id < t->blocks; id++) {

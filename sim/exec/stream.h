@@ -88,10 +88,12 @@ double stream_call_cost(const char *name);
 
 typedef struct stream_counter stream_counter;
 
-/* A counter for the blocks of one launch: warps of `warp` threads,
- * `steps` steps, on machine m (whose latencies tell, per basic block,
- * whether its chain or its instructions issued one a cycle take longer). */
-stream_counter *stream_counter_new(const stream_table *t, int warp, int steps, const machine *m);
+/* A counter for the blocks of one launch: warps of `warp` threads, blocks
+ * of `threads` threads, `steps` steps, on machine m, whose latencies with
+ * the block's warps on each scheduler (card_terms.h,
+ * block_warps_per_scheduler) tell, per basic block, whether its chain or
+ * its instructions at the warp's share of the issue take longer. */
+stream_counter *stream_counter_new(const stream_table *t, int warp, int threads, int steps, const machine *m);
 void stream_counter_free(stream_counter *c);
 
 /* The next thread of the current warp runs its step now (until the next

@@ -82,7 +82,7 @@ int block_warps_per_scheduler(int threads, const machine *m)
 /* Cycles between two independent instructions of a warp that shares its
  * scheduler with sharing − 1 others of its block: its own interval, or
  * the scheduler's share of the SM's issue rate taken by all of them. */
-static double shared_issue_cycles(const machine *m, int sharing)
+double stream_shared_issue_cycles(const machine *m, int sharing)
 {
     double alone = stream_issue_cycles(m);
     if (m->schedulers <= 0 || sharing <= 1)
@@ -92,7 +92,7 @@ static double shared_issue_cycles(const machine *m, int sharing)
 
 /* The same for a Z/pZ product: the scheduler's multiply-add pipe, a
  * schedulers-th of the SM's lanes_mulmod (thread products a cycle). */
-static double shared_mulmod_cycles(const machine *m, int sharing)
+double stream_shared_mulmod_cycles(const machine *m, int sharing)
 {
     double alone = m->cycles_mulmod_independent, lanes = class_lanes(m, OP_MULMOD);
     if (m->schedulers <= 0 || sharing <= 1 || !(lanes > 0) || !(alone > 0))
@@ -140,7 +140,7 @@ static double plain_link_cycles(const machine *m, int sharing)
 
 /* A link of class i on the path of a counted block of `sharing` warps a
  * scheduler. */
-static double shared_class_link_cycles(const machine *m, op_class i, int sharing)
+double stream_shared_link_cycles(const machine *m, op_class i, int sharing)
 {
     if (i == OP_MULMOD)
         return mulmod_link_cycles(m, sharing);
@@ -164,11 +164,11 @@ double block_span_cycles(const block_cost *c, const machine *m)
 double block_span_cycles_shared(const block_cost *c, const machine *m, int sharing)
 {
     if (stream_charged(c, m)) {
-        double t = c->stream_issued * shared_issue_cycles(m, sharing) +
-                   c->stream_issued_mulmod * shared_mulmod_cycles(m, sharing) + c->stream_branches * m->cycles_branch +
+        double t = c->stream_issued * stream_shared_issue_cycles(m, sharing) +
+                   c->stream_issued_mulmod * stream_shared_mulmod_cycles(m, sharing) + c->stream_branches * m->cycles_branch +
                    c->stream_predicates * predicate_link_cycles(m);
         for (int i = 0; i < OP_CLASSES; i++)
-            t += c->stream_span[i] * shared_class_link_cycles(m, (op_class)i, sharing);
+            t += c->stream_span[i] * stream_shared_link_cycles(m, (op_class)i, sharing);
         /* the first read's latency is the block's read (engine.c) */
         return t + fmax(0, c->stream_reads - 1) * read_link_cycles(c, m);
     }

@@ -87,10 +87,11 @@
  *   max(cycles_mulmod_independent, k·schedulers·warp/lanes_mulmod),
  * the scheduler's share of the SM's measured rates taken by all k (each
  * term its own rate when k = 1; with k = 2 on the H100's code machine
- * 2.67 cycles an instruction for 1.41, 60.0 a product for 43.3).  Passes
- * bound by their chain keep their chain's time: a bound from below.  The
- * blocks that share the SM with it share its work (resident.c); the span
- * is what the block takes alone.
+ * 2.67 cycles an instruction for 1.41, 60.0 a product for 43.3).  Which
+ * passes are bound by their issue is decided at the same k (stream.c): a
+ * pass takes the longer of its chain and its instructions, each at the
+ * rates of k warps a scheduler.  The blocks that share the SM with it
+ * share its work (resident.c); the span is what the block takes alone.
  */
 #ifndef MCM_CARD_TERMS_H
 #define MCM_CARD_TERMS_H
@@ -114,6 +115,16 @@ double stream_issue_cycles(const machine *m);
  * machine m: cycles_issue for a plain one (cycles_plain when 0), the
  * class's latency otherwise. */
 double stream_link_cycles(const machine *m, op_class c);
+
+/* What a warp whose block puts `sharing` of its warps on its scheduler
+ * (block_warps_per_scheduler) waits, as stated above: between two of its
+ * instructions that do not wait for each other, for a Z/pZ product of its
+ * issue-bound passes, and for one link of class c of a dependent chain.
+ * With sharing = 1, stream_issue_cycles, cycles_mulmod_independent and
+ * stream_link_cycles: a warp alone on its scheduler. */
+double stream_shared_issue_cycles(const machine *m, int sharing);
+double stream_shared_mulmod_cycles(const machine *m, int sharing);
+double stream_shared_link_cycles(const machine *m, op_class c, int sharing);
 
 /* The card's compute time of a block (cycles), as stated above: S(B) when
  * the machine has no class cost and no lanes. */
