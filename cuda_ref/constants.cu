@@ -184,26 +184,40 @@ __global__ void stream_reread_kernel(const uint4 *in, long count16, int reps,
         *sink = acc;
 }
 
-/* Every warp follows its own chain of whole lines: its 32 threads read the
- * 32 words of a line through the L2 only (__ldcg, as a line read once: the
- * L1 never hits), and lane 0's word, shared, names the next line.  Warp w
- * of the grid starts at line w·stride.  Each warp's cycles per line, its
- * lane 0 writes them. */
-__global__ void line_chase_all_kernel(const uint32_t *next, long steps, long stride,
-                                      double *per_line, uint32_t *sink)
+/* A warp follows `steps` lines of a chain from `line`: its 32 threads read
+ * the 32 words of a line (cached: ld.ca, in the L1 and the L2; else
+ * __ldcg, the L2 only), and lane 0's word, shared, names the next line.
+ * Cycles a line; *acc folds the words read. */
+template <bool cached>
+static __device__ __forceinline__ double line_chain_cycles(const uint32_t *next, uint32_t line, long steps,
+                                                           uint32_t *acc)
 {
     const unsigned lane = threadIdx.x % 32;
-    const long warp = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
-    uint32_t line = (uint32_t)(warp * stride), acc = 0;
     long long start = clock64();
     for (long k = 0; k < steps; k++) {
-        uint32_t v = __ldcg(next + (long)line * 32 + lane);
-        acc ^= v;
+        uint32_t v;
+        if (cached)
+            asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(next + (long)line * 32 + lane));
+        else
+            v = __ldcg(next + (long)line * 32 + lane);
+        *acc ^= v;
         line = __shfl_sync(0xffffffffu, v, 0);
     }
     long long stop = clock64();
-    if (lane == 0)
-        per_line[warp] = (double)(stop - start) / steps;
+    return (double)(stop - start) / steps;
+}
+
+/* Every warp follows its own chain of whole lines through the L2 only (as
+ * a line read once: the L1 never hits).  Warp w of the grid starts at
+ * line w·stride.  Each warp's cycles per line, its lane 0 writes them. */
+__global__ void line_chase_all_kernel(const uint32_t *next, long steps, long stride,
+                                      double *per_line, uint32_t *sink)
+{
+    const long warp = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    uint32_t acc = 0;
+    double cycles = line_chain_cycles<false>(next, (uint32_t)(warp * stride), steps, &acc);
+    if (threadIdx.x % 32 == 0)
+        per_line[warp] = cycles;
     if (acc == 0x9e3779b9u)
         *sink = acc;
 }
@@ -251,31 +265,23 @@ __global__ void chase_warm_kernel(uint32_t *next, long warm, long steps, int cac
 }
 
 /* Every warp of every block follows the chain of whole lines its SM's
- * number picks (start[smid], a stretch of `steps` lines), with loads cached in the L1 and the L2
- * (ld.ca): the warps an SM holds ask for each line at about the same
- * moment, the first of them asking the L2 and the others finding the line
- * on its way to the L1.  The lines are in the L2 (a warm launch before)
- * and in no L1 (the card empties them at each kernel, and a launch visits
- * each line once).  32 threads read a line's 32 words and lane 0's word,
- * shared, names the next line.  Each warp's cycles per line, its lane 0
- * writes them. */
+ * number picks (start[smid], a stretch of `steps` lines), with loads
+ * cached in the L1 and the L2 (ld.ca): the warps an SM holds ask for each
+ * line at about the same moment, the first of them asking the L2 and the
+ * others finding the line on its way to the L1.  The lines are in the L2
+ * (a warm launch before) and in no L1 (the card empties them at each
+ * kernel, and a launch visits each line once).  Each warp's cycles per
+ * line, its lane 0 writes them. */
 __global__ void in_flight_chase_kernel(const uint32_t *next, const uint32_t *start, unsigned stretches,
                                        long steps, double *per_line, uint32_t *sink)
 {
     unsigned smid;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-    const unsigned lane = threadIdx.x % 32;
     const long warp = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
-    uint32_t line = start[smid % stretches], acc = 0;
-    long long begin = clock64();
-    for (long k = 0; k < steps; k++) {
-        uint32_t v = load_ca(next + (long)line * 32 + lane);
-        acc ^= v;
-        line = __shfl_sync(0xffffffffu, v, 0);
-    }
-    long long stop = clock64();
-    if (lane == 0)
-        per_line[warp] = (double)(stop - begin) / steps;
+    uint32_t acc = 0;
+    double cycles = line_chain_cycles<true>(next, start[smid % stretches], steps, &acc);
+    if (threadIdx.x % 32 == 0)
+        per_line[warp] = cycles;
     if (acc == 0x9e3779b9u)
         *sink = acc;
 }
@@ -1739,6 +1745,19 @@ static double chase_lines_cycles(long lines, int cached, int store, rng_t *rng)
     return median_of(per, REPEATS);
 }
 
+/* A random cycle through `lines` lines in which every word of a line
+ * names the next line (line_chain_cycles reads lane 0's). */
+static uint32_t *whole_line_cycle(long lines, rng_t *rng)
+{
+    uint32_t *next = line_cycle(lines, rng);
+    for (long k = 0; k < lines; k++) {
+        uint32_t to = next[k * 32] / 32;
+        for (int w = 0; w < 32; w++)
+            next[k * 32 + w] = to;
+    }
+    return next;
+}
+
 /* A dependent load of a whole line from the L2 while `blocks_per_sm`
  * blocks of 256 threads on every SM do the same, each warp its own chain
  * (line_chase_all_kernel) over 8 MiB (the L2 holds it, no L1 does): the
@@ -1750,12 +1769,7 @@ static double chase_lines_cycles(long lines, int cached, int store, rng_t *rng)
 static double line_chase_all_cycles(int sms, int blocks_per_sm, rng_t *rng)
 {
     const long lines = 1L << 16, steps = 256;
-    uint32_t *next = line_cycle(lines, rng);
-    for (long k = 0; k < lines; k++) /* every word of a line names the next line (lane 0's is read) */
-        for (int w = 1; w < 32; w++)
-            next[k * 32 + w] = next[k * 32] / 32;
-    for (long k = 0; k < lines; k++)
-        next[k * 32] /= 32;
+    uint32_t *next = whole_line_cycle(lines, rng);
     const unsigned blocks = (unsigned)(blocks_per_sm * sms);
     const long warps = (long)blocks * 8;
     uint32_t *d_next = dev_alloc_u32((size_t)lines * 32), *d_sink = dev_alloc_u32(1);
@@ -1785,12 +1799,7 @@ static double line_chase_all_cycles(int sms, int blocks_per_sm, rng_t *rng)
 static double in_flight_chase_cycles(int sms, int blocks_per_sm, int threads, rng_t *rng)
 {
     const long lines = 1L << 16, steps = 256;
-    uint32_t *next = line_cycle(lines, rng);
-    for (long k = 0; k < lines; k++) /* every word of a line names the next line (lane 0's is read) */
-        for (int w = 1; w < 32; w++)
-            next[k * 32 + w] = next[k * 32] / 32;
-    for (long k = 0; k < lines; k++)
-        next[k * 32] /= 32;
+    uint32_t *next = whole_line_cycle(lines, rng);
     enum { STRETCHES = 256 };        /* one for each %smid below 256: the card's SMs, with gaps */
     const long apart = lines / STRETCHES; /* = steps: the stretches do not meet */
     uint32_t *start = host_alloc_u32(STRETCHES), line = 0;
@@ -1830,14 +1839,17 @@ static void measure_lines_in_flight(int sms, rng_t *rng)
 {
     static const struct { const char *name; int blocks, threads; const char *how; } rows[] = {
         {"l1_in_flight_line_latency_blocks1", 1, 32, "one block of one warp per SM on every SM"},
-        {"l1_in_flight_line_latency_blocks8", 8, 32, "8 blocks of one warp per SM on every SM, the blocks of an SM reading the same lines at once"},
-        {"l1_in_flight_line_latency_warps8", 1, 256, "one block of 8 warps per SM on every SM, the warps reading the same lines at once"},
+        {"l1_in_flight_line_latency_blocks8", 8, 32,
+         "8 blocks of one warp per SM on every SM, the blocks of an SM reading the same lines at once"},
+        {"l1_in_flight_line_latency_warps8", 1, 256,
+         "one block of 8 warps per SM on every SM, the warps reading the same lines at once"},
     };
     for (int i = 0; i < 3; i++) {
         char how[400];
         snprintf(how, sizeof how, "%s: a dependent chain of whole lines (8 MiB, in the L2, in no L1), "
                  "cached loads (ld.ca), each SM its own lines: median cycles a line", rows[i].how);
-        print_row(rows[i].name, in_flight_chase_cycles(sms, rows[i].blocks, rows[i].threads, rng), "cycles", how);
+        print_row(rows[i].name, in_flight_chase_cycles(sms, rows[i].blocks, rows[i].threads, rng), "cycles",
+                  how);
     }
 }
 
