@@ -15,10 +15,11 @@
  * Invariants kept here: a line set's lines [0, used) are each in its
  * hash chain and its last-use list exactly once; a word is dirty in one
  * partition of the L2 at most; an L2 line that another partition holds
- * too is marked `elsewhere`; an L1 line holds whole
- * sectors; between waves every wave slot is empty (no block handed in);
- * a block's counts are only ever added to, from zero, by the replay of
- * its wave.
+ * too is marked `elsewhere`; an L1 line holds whole sectors, and its
+ * words in flight are words it holds, asked at its moment `asked` (the
+ * fills of any other moment have returned); between waves every wave slot
+ * is empty (no block handed in); a block's counts are only ever added to,
+ * from zero, by the replay of its wave.
  */
 #include "cache.h"
 #include "fail.h"
@@ -48,7 +49,7 @@ typedef struct line {
     uint32_t have, dirty;  /* per word of the line: held; written and not yet written back */
     int32_t elsewhere;     /* an L2 line: another partition may hold this line too */
     uint64_t asked;        /* an L1 line: the moment (struct cache) its last fills were asked */
-    uint32_t in_flight;    /*   the words asked then (their fill returns within that moment), */
+    uint32_t in_flight;    /*   the words asked then (on their way until the moment ends), */
     uint32_t from_dram;    /*   and of those the words DRAM serves, */
     uint32_t asked_round;  /*   the read round of its step that asked last */
 } line;
@@ -468,7 +469,9 @@ static int already_waited(const cache *c, const warp_waits *me, uint32_t round, 
  * which fills the L2 too.  Counts the L2's and DRAM's sectors, and the
  * line's request to each (a request: one line of one round), to out;
  * returns how many sectors the L1 served, and the farthest level in
- * *deepest. */
+ * *deepest: for sectors the L1 holds but another warp's fill of this
+ * moment still brings, the fill's level, unless the warp `me` has waited
+ * as far since (read round `round`, cache.h). */
 static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, const warp_waits *me, uint32_t round,
                      cache_sectors *out, cache_level *deepest)
 {
@@ -483,8 +486,9 @@ static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, const warp_
         const line *l = &l1->lines[i];
         uint32_t waiting = from_l1 & l->in_flight;
         int dram = (waiting & l->from_dram) != 0;
-        if (waiting && !already_waited(c, me, l->asked_round, dram) && *deepest < (dram ? LEVEL_DRAM : LEVEL_L2))
-            *deepest = dram ? LEVEL_DRAM : LEVEL_L2;
+        cache_level fill = dram ? LEVEL_DRAM : LEVEL_L2;
+        if (waiting && !already_waited(c, me, l->asked_round, dram) && *deepest < fill)
+            *deepest = fill;
     }
     if (missed) {
         line_set *l2 = l2_of(c, sm, tag);
@@ -533,8 +537,10 @@ static void write_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sec
     uint32_t sectors = sectors_of(c, words);
     line_set *l1 = sm >= 0 ? l1_of(c, sm) : NULL;
     int32_t i = l1 ? set_find(l1, tag) : -1;
-    if (i >= 0)
+    if (i >= 0) {
         l1->lines[i].have &= ~sectors;
+        l1->lines[i].in_flight &= ~sectors;
+    }
     line_set *l2 = l2_of(c, sm, tag);
     int32_t j = l2_line(c, l2, tag, out);
     l2->lines[j].have |= words;
