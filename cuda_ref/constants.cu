@@ -55,6 +55,10 @@
  *    broadcast, scattered), a load after a store, the L2 every SM sees
  *    (re-reads of 8 to 96 MiB), and sectors written, whole and partial,
  *    and read one word a sector, from the L2 against DRAM;
+ *  - a line on its way to the L1 (measure_lines_in_flight): a dependent
+ *    chain of lines the L2 holds, read by one warp an SM, by 8 blocks of
+ *    an SM at once and by 8 warps of one block at once: what a load that
+ *    finds its line already asked for, and not yet arrived, waits;
  *  - __syncthreads: cycles per barrier for one block of l = 32 ... 1024
  *    threads alone on the card (with and without barrier, the difference),
  *    and for 8 blocks of 256 per SM on every SM;
@@ -66,7 +70,8 @@
  * Every row carries the phase given by --phase (run-all.sh measures before
  * and after the case studies).
  *
- * Usage: constants [--device-info] [--graph-only] [--seed S] [--phase TEXT]
+ * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--seed S] [--phase TEXT]
+ * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe)
  */
 #include <sched.h>
 #include <stdio.h>
@@ -179,26 +184,40 @@ __global__ void stream_reread_kernel(const uint4 *in, long count16, int reps,
         *sink = acc;
 }
 
-/* Every warp follows its own chain of whole lines: its 32 threads read the
- * 32 words of a line through the L2 only (__ldcg, as a line read once: the
- * L1 never hits), and lane 0's word, shared, names the next line.  Warp w
- * of the grid starts at line w·stride.  Each warp's cycles per line, its
- * lane 0 writes them. */
-__global__ void line_chase_all_kernel(const uint32_t *next, long steps, long stride,
-                                      double *per_line, uint32_t *sink)
+/* A warp follows `steps` lines of a chain from `line`: its 32 threads read
+ * the 32 words of a line (cached: ld.ca, in the L1 and the L2; else
+ * __ldcg, the L2 only), and lane 0's word, shared, names the next line.
+ * Cycles a line; *acc folds the words read. */
+template <bool cached>
+static __device__ __forceinline__ double line_chain_cycles(const uint32_t *next, uint32_t line, long steps,
+                                                           uint32_t *acc)
 {
     const unsigned lane = threadIdx.x % 32;
-    const long warp = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
-    uint32_t line = (uint32_t)(warp * stride), acc = 0;
     long long start = clock64();
     for (long k = 0; k < steps; k++) {
-        uint32_t v = __ldcg(next + (long)line * 32 + lane);
-        acc ^= v;
+        uint32_t v;
+        if (cached)
+            asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(next + (long)line * 32 + lane));
+        else
+            v = __ldcg(next + (long)line * 32 + lane);
+        *acc ^= v;
         line = __shfl_sync(0xffffffffu, v, 0);
     }
     long long stop = clock64();
-    if (lane == 0)
-        per_line[warp] = (double)(stop - start) / steps;
+    return (double)(stop - start) / steps;
+}
+
+/* Every warp follows its own chain of whole lines through the L2 only (as
+ * a line read once: the L1 never hits).  Warp w of the grid starts at
+ * line w·stride.  Each warp's cycles per line, its lane 0 writes them. */
+__global__ void line_chase_all_kernel(const uint32_t *next, long steps, long stride,
+                                      double *per_line, uint32_t *sink)
+{
+    const long warp = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    uint32_t acc = 0;
+    double cycles = line_chain_cycles<false>(next, (uint32_t)(warp * stride), steps, &acc);
+    if (threadIdx.x % 32 == 0)
+        per_line[warp] = cycles;
     if (acc == 0x9e3779b9u)
         *sink = acc;
 }
@@ -243,6 +262,28 @@ __global__ void chase_warm_kernel(uint32_t *next, long warm, long steps, int cac
     long long stop = clock64();
     *cycles = stop - start;
     *sink = idx;
+}
+
+/* Every warp of every block follows the chain of whole lines its SM's
+ * number picks (start[smid], a stretch of `steps` lines), with loads
+ * cached in the L1 and the L2 (ld.ca): the warps an SM holds ask for each
+ * line at about the same moment, the first of them asking the L2 and the
+ * others finding the line on its way to the L1.  The lines are in the L2
+ * (a warm launch before) and in no L1 (the card empties them at each
+ * kernel, and a launch visits each line once).  Each warp's cycles per
+ * line, its lane 0 writes them. */
+__global__ void in_flight_chase_kernel(const uint32_t *next, const uint32_t *start, unsigned stretches,
+                                       long steps, double *per_line, uint32_t *sink)
+{
+    unsigned smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    const long warp = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    uint32_t acc = 0;
+    double cycles = line_chain_cycles<true>(next, start[smid % stretches], steps, &acc);
+    if (threadIdx.x % 32 == 0)
+        per_line[warp] = cycles;
+    if (acc == 0x9e3779b9u)
+        *sink = acc;
 }
 
 /* Each block re-reads its own 1024 words (4 KiB, in every SM's L1 after
@@ -1704,6 +1745,19 @@ static double chase_lines_cycles(long lines, int cached, int store, rng_t *rng)
     return median_of(per, REPEATS);
 }
 
+/* A random cycle through `lines` lines in which every word of a line
+ * names the next line (line_chain_cycles reads lane 0's). */
+static uint32_t *whole_line_cycle(long lines, rng_t *rng)
+{
+    uint32_t *next = line_cycle(lines, rng);
+    for (long k = 0; k < lines; k++) {
+        uint32_t to = next[k * 32] / 32;
+        for (int w = 0; w < 32; w++)
+            next[k * 32 + w] = to;
+    }
+    return next;
+}
+
 /* A dependent load of a whole line from the L2 while `blocks_per_sm`
  * blocks of 256 threads on every SM do the same, each warp its own chain
  * (line_chase_all_kernel) over 8 MiB (the L2 holds it, no L1 does): the
@@ -1715,12 +1769,7 @@ static double chase_lines_cycles(long lines, int cached, int store, rng_t *rng)
 static double line_chase_all_cycles(int sms, int blocks_per_sm, rng_t *rng)
 {
     const long lines = 1L << 16, steps = 256;
-    uint32_t *next = line_cycle(lines, rng);
-    for (long k = 0; k < lines; k++) /* every word of a line names the next line (lane 0's is read) */
-        for (int w = 1; w < 32; w++)
-            next[k * 32 + w] = next[k * 32] / 32;
-    for (long k = 0; k < lines; k++)
-        next[k * 32] /= 32;
+    uint32_t *next = whole_line_cycle(lines, rng);
     const unsigned blocks = (unsigned)(blocks_per_sm * sms);
     const long warps = (long)blocks * 8;
     uint32_t *d_next = dev_alloc_u32((size_t)lines * 32), *d_sink = dev_alloc_u32(1);
@@ -1740,6 +1789,68 @@ static double line_chase_all_cycles(int sms, int blocks_per_sm, rng_t *rng)
     free(per);
     free(next);
     return median_of(med, REPEATS);
+}
+
+/* A dependent load of a whole line, cached in the L1, that the warps an
+ * SM holds (`blocks_per_sm` blocks of `threads` threads on every SM) ask
+ * for together (in_flight_chase_kernel): each SM its own stretch of one
+ * random cycle over 8 MiB (the L2 holds it), `steps` lines a stretch, the
+ * stretches apart.  The median over the warps of their cycles a line. */
+static double in_flight_chase_cycles(int sms, int blocks_per_sm, int threads, rng_t *rng)
+{
+    const long lines = 1L << 16, steps = 256;
+    uint32_t *next = whole_line_cycle(lines, rng);
+    enum { STRETCHES = 256 };        /* one for each %smid below 256: the card's SMs, with gaps */
+    const long apart = lines / STRETCHES; /* = steps: the stretches do not meet */
+    uint32_t *start = host_alloc_u32(STRETCHES), line = 0;
+    for (long k = 0; k < lines; k++) {
+        if (k % apart == 0)
+            start[k / apart] = line;
+        line = next[(long)line * 32];
+    }
+    const unsigned blocks = (unsigned)(blocks_per_sm * sms);
+    const long warps = (long)blocks * (threads / 32);
+    uint32_t *d_next = dev_alloc_u32((size_t)lines * 32), *d_start = dev_alloc_u32(STRETCHES),
+             *d_sink = dev_alloc_u32(1);
+    double *d_per, *per = (double *)malloc(sizeof *per * (size_t)warps), med[REPEATS];
+    CUDA_CHECK(cudaMalloc(&d_per, sizeof *d_per * (size_t)warps));
+    to_device(d_next, next, (size_t)lines * 32);
+    to_device(d_start, start, STRETCHES);
+    for (int r = -1; r < REPEATS; r++) { /* r = -1: the L2 warmed */
+        in_flight_chase_kernel<<<blocks, threads>>>(d_next, d_start, STRETCHES, steps, d_per, d_sink);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(per, d_per, sizeof *per * (size_t)warps, cudaMemcpyDeviceToHost));
+        if (r >= 0)
+            med[r] = median_of(per, (int)warps);
+    }
+    CUDA_CHECK(cudaFree(d_next));
+    CUDA_CHECK(cudaFree(d_start));
+    CUDA_CHECK(cudaFree(d_sink));
+    CUDA_CHECK(cudaFree(d_per));
+    free(per);
+    free(start);
+    free(next);
+    return median_of(med, REPEATS);
+}
+
+/* The rows of in_flight_chase_cycles: one warp an SM, 8 blocks of one
+ * warp, one block of 8 warps. */
+static void measure_lines_in_flight(int sms, rng_t *rng)
+{
+    static const struct { const char *name; int blocks, threads; const char *how; } rows[] = {
+        {"l1_in_flight_line_latency_blocks1", 1, 32, "one block of one warp per SM on every SM"},
+        {"l1_in_flight_line_latency_blocks8", 8, 32,
+         "8 blocks of one warp per SM on every SM, the blocks of an SM reading the same lines at once"},
+        {"l1_in_flight_line_latency_warps8", 1, 256,
+         "one block of 8 warps per SM on every SM, the warps reading the same lines at once"},
+    };
+    for (int i = 0; i < 3; i++) {
+        char how[400];
+        snprintf(how, sizeof how, "%s: a dependent chain of whole lines (8 MiB, in the L2, in no L1), "
+                 "cached loads (ld.ca), each SM its own lines: median cycles a line", rows[i].how);
+        print_row(rows[i].name, in_flight_chase_cycles(sms, rows[i].blocks, rows[i].threads, rng), "cycles",
+                  how);
+    }
 }
 
 typedef struct {
@@ -2390,9 +2501,9 @@ static int measure_graph_start_only(void)
 int main(int argc, char **argv)
 {
     static const char *const keys[] = {"--seed", "--phase", NULL};
-    static const char *const flags[] = {"--device-info", "--graph-only", NULL};
+    static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", NULL};
     cli_require_known(argc, argv, keys, flags,
-                      "constants [--device-info] [--graph-only] [--seed S] [--phase TEXT]");
+                      "constants [--device-info] [--graph-only] [--in-flight-only] [--seed S] [--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
     for (const char *c = g_phase; *c; c++)
@@ -2408,6 +2519,12 @@ int main(int argc, char **argv)
         return measure_graph_start_only();
     rng_t rng = {(uint64_t)cli_long(argc, argv, "--seed", 12345)};
     int sms = attribute(cudaDevAttrMultiProcessorCount);
+    if (cli_flag(argc, argv, "--in-flight-only")) {
+        printf("name,value,unit,phase,how\n");
+        print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
+        measure_lines_in_flight(sms, &rng);
+        return 0;
+    }
     CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long)));
 
     printf("name,value,unit,phase,how\n");
@@ -2480,6 +2597,7 @@ int main(int argc, char **argv)
     measure_arithmetic(sms, mhz);
     measure_shared_and_barriers(sms, mhz, &rng);
     measure_caches(sms, mhz, &rng);
+    measure_lines_in_flight(sms, &rng);
     print_row("l2_bytes", (double)attribute(cudaDevAttrL2CacheSize), "bytes", "cudaDevAttrL2CacheSize");
     print_row("sm_clock_measured_end", measure_clock_mhz(), "MHz",
               "the clock measured again at the end of this program");

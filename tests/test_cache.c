@@ -438,6 +438,8 @@ Test(cache, resident_blocks_share_their_sms_l1_and_other_sms_meet_in_the_l2)
     cr_expect_eq(s[1].l2_reads, 4, "block 1, on SM 1: its L1 is empty, the L2 has the line");
     cr_expect_eq(s[2].l1_wavefronts, 1, "block 2 shares SM 0 with block 0");
     cr_expect_eq(s[3].l1_wavefronts, 1, "block 3 shares SM 1 with block 1");
+    cr_expect_eq(s[2].first_read, LEVEL_DRAM, "block 2 reads with block 0: it waits for block 0's fill");
+    cr_expect_eq(s[3].first_read, LEVEL_L2, "block 3 waits for block 1's");
     cache_free(c);
 }
 
@@ -467,6 +469,106 @@ Test(cache, a_wave_is_replayed_position_by_position_not_block_after_block)
         cr_expect_eq(s[b].l1_wavefronts, 1, "block %d: the other's, read in step 0, in step 1", b);
     }
     cache_trace_free(t);
+    cache_free(c);
+}
+
+/* One block of `warps` warps: warp w reads, in step step[i] and round
+ * round[i], line line[i] (its 32 words), for the n accesses i in order of
+ * warp; its counts. */
+typedef struct warp_read {
+    int warp, step, round;
+    long line;
+} warp_read;
+
+static cache_sectors warps_reading(cache *c, const warp_read *reads, int n)
+{
+    cache_trace *t = cache_trace_new(c, 32);
+    cache_sectors out;
+    cache_launch_begin(c, 1, 1, 0);
+    for (int i = 0; i < n; i++) {
+        for (int lane = 0; lane < 32; lane++)
+            cache_note(t, 0, reads[i].round, 0, 32 * reads[i].line + lane);
+        if (i == n - 1 || reads[i + 1].warp != reads[i].warp || reads[i + 1].step != reads[i].step)
+            cache_warp_done(t, reads[i].step, reads[i].warp);
+    }
+    cache_block_done(c, 0, t, &out);
+    cache_launch_end(c);
+    cache_trace_free(t);
+    return out;
+}
+
+Test(cache, two_warps_reading_one_line_at_once_both_wait_for_its_fill)
+{
+    /* Line 0 is in the L2 (a launch before read it) and in no L1.  Warps 0
+     * and 1 of one block make their first read of step 0 on it: the card
+     * issues both at once, warp 0's miss asks the L2 and warp 1's request
+     * finds the line on its way (one request to the L2; the L1 then
+     * serves warp 1's four sectors), and warp 1 waits for the same fill. */
+    machine m = small_card(1);
+    m.read_latency_l1 = 30;
+    m.read_latency = 250;
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    one_block(c, 0, consecutive, 32);
+    const warp_read reads[] = {{0, 0, 0, 0}, {1, 0, 0, 0}};
+    cache_sectors s = warps_reading(c, reads, 2);
+    cr_expect_eq(s.l2_reads, 4, "warp 0's four sectors, asked of the L2 once");
+    cr_expect_eq(s.l2_requests, 1);
+    cr_expect_eq(s.l1_wavefronts, 1, "warp 1's four sectors, from the L1 when the fill arrives");
+    cr_expect_eq(s.warp_loads[LEVEL_L2], 2, "both loads wait for the L2");
+    cr_expect_eq(s.warp_loads[LEVEL_L1], 0);
+    cr_expect_eq(s.first_read, LEVEL_L2);
+    kernel k = test_kernel("k", 1, 64, 1, 1, 0);
+    k.cost.sectors = s;
+    cr_expect_eq(block_read_latency(&k, &k.cost, &m), 250, "the L2's latency, not the L1's 30");
+    cache_free(c);
+}
+
+Test(cache, a_fill_from_dram_is_waited_for_at_drams_level)
+{
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    const warp_read reads[] = {{0, 0, 0, 3}, {1, 0, 0, 3}};
+    cache_sectors s = warps_reading(c, reads, 2);
+    cr_expect_eq(s.dram_reads, 4, "line 3 was never read: DRAM, once");
+    cr_expect_eq(s.l1_wavefronts, 1);
+    cr_expect_eq(s.warp_loads[LEVEL_DRAM], 2);
+    cache_free(c);
+}
+
+Test(cache, a_warp_that_waited_itself_since_the_fill_was_asked_finds_it_returned)
+{
+    /* Step 0: warps 0 and 1 each read their own line (0, 1) in round 0,
+     * both from DRAM; in round 1 warp 1 reads line 0, which warp 0 asked
+     * for in round 0.  Warp 1 issues in order: its round 1 follows its
+     * round 0, which waited for DRAM as long as warp 0's did, so line 0 is
+     * there: an L1 hit.  In step 1 (after the barrier) warp 0 reads line 1:
+     * every fill of step 0 has returned. */
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    const warp_read reads[] = {{0, 0, 0, 0}, {0, 1, 0, 1}, {1, 0, 0, 1}, {1, 0, 1, 0}};
+    cache_sectors s = warps_reading(c, reads, 4);
+    cr_expect_eq(s.dram_reads, 8);
+    cr_expect_eq(s.l1_wavefronts, 2);
+    cr_expect_eq(s.warp_loads[LEVEL_DRAM], 2, "the two rounds 0");
+    cr_expect_eq(s.warp_loads[LEVEL_L1], 2, "warp 1's round 1 and warp 0's step 1");
+    cache_free(c);
+}
+
+Test(cache, a_warp_that_waited_for_nothing_since_the_fill_was_asked_waits_for_it)
+{
+    /* Step 0: warp 1 reads line 1 (DRAM).  Step 1: warp 0 reads line 0 in
+     * round 0 (DRAM); warp 1 reads line 1 in round 0 (the L1: filled in
+     * step 0) and line 0 in round 1.  Its round 0 waited for the L1 only,
+     * so nothing says warp 0's fill has arrived: warp 1 waits for DRAM. */
+    machine m = small_card(1);
+    cache *c = cache_new(&m);
+    const warp_read reads[] = {{0, 1, 0, 0}, {1, 0, 0, 1}, {1, 1, 0, 1}, {1, 1, 1, 0}};
+    cache_sectors s = warps_reading(c, reads, 4);
+    cr_expect_eq(s.dram_reads, 8);
+    cr_expect_eq(s.l1_wavefronts, 2);
+    cr_expect_eq(s.warp_loads[LEVEL_DRAM], 3, "warp 1 in step 0, warp 0 and warp 1's round 1 in step 1");
+    cr_expect_eq(s.warp_loads[LEVEL_L1], 1, "warp 1's round 0 of step 1");
     cache_free(c);
 }
 

@@ -15,10 +15,11 @@
  * Invariants kept here: a line set's lines [0, used) are each in its
  * hash chain and its last-use list exactly once; a word is dirty in one
  * partition of the L2 at most; an L2 line that another partition holds
- * too is marked `elsewhere`; an L1 line holds whole
- * sectors; between waves every wave slot is empty (no block handed in);
- * a block's counts are only ever added to, from zero, by the replay of
- * its wave.
+ * too is marked `elsewhere`; an L1 line holds whole sectors, and its
+ * words in flight are words it holds, asked at its moment `asked` (the
+ * fills of any other moment have returned); between waves every wave slot
+ * is empty (no block handed in); a block's counts are only ever added to,
+ * from zero, by the replay of its wave.
  */
 #include "cache.h"
 #include "fail.h"
@@ -47,6 +48,10 @@ typedef struct line {
     int32_t chain;         /* the next line of its hash bucket (-1: none) */
     uint32_t have, dirty;  /* per word of the line: held; written and not yet written back */
     int32_t elsewhere;     /* an L2 line: another partition may hold this line too */
+    uint64_t asked;        /* an L1 line: the moment (struct cache) its last fills were asked */
+    uint32_t in_flight;    /*   the words asked then (on their way until the moment ends), */
+    uint32_t from_dram;    /*   and of those the words DRAM serves, */
+    uint32_t asked_round;  /*   the read round of its step that asked last */
 } line;
 
 typedef struct line_set {
@@ -164,6 +169,8 @@ static int32_t set_add(line_set *s, uint64_t tag, line *evicted, int *was)
     line *l = &s->lines[i];
     l->tag = tag;
     l->have = l->dirty = 0;
+    l->asked = 0;
+    l->in_flight = l->from_dram = l->asked_round = 0;
     uint32_t b = bucket_of(s, tag);
     l->chain = s->bucket[b];
     s->bucket[b] = i;
@@ -218,8 +225,18 @@ static void recorded_free(recorded *r)
 
 /* ---- the caches ---------------------------------------------------------- */
 
+/* What a warp of a wave's block has waited for in the current moment:
+ * the last read round of the step at which its load waited for the L2 or
+ * farther (far[0]), and for DRAM (far[1]); -1: none. */
+typedef struct warp_waits {
+    uint64_t moment;
+    int64_t far[2];
+} warp_waits;
+
 typedef struct wave_block {
     recorded rec;
+    warp_waits *waits;     /* per warp of the block (n_waits of them) */
+    int n_waits;
     cache_sectors *out;    /* NULL: not handed in */
     long cursor;           /* its next round, while the wave is replayed */
 } wave_block;
@@ -237,6 +254,7 @@ struct cache {
     uint64_t *l1_launch;           /* per SM: the launch whose lines its L1 holds */
     uint64_t launch;               /* launches begun so far */
     int32_t l1_lines;              /* the L1s' capacity in this launch, lines */
+    uint64_t moment;               /* the replay's moments so far: a moment is one step of one wave */
     /* the launch: its waves */
     long blocks, wave_first, wave_size;
     long handed;                   /* blocks of the current wave handed in */
@@ -295,8 +313,10 @@ void cache_free(cache *c)
     for (int i = 0; i < c->sms; i++)
         if (c->l1[i].lines)
             set_free(&c->l1[i]);
-    for (long j = 0; j < c->wave_cap; j++)
+    for (long j = 0; j < c->wave_cap; j++) {
         recorded_free(&c->wave[j].rec);
+        free(c->wave[j].waits);
+    }
     free(c->l1);
     free(c->l1_launch);
     free(c->wave);
@@ -433,6 +453,14 @@ static uint32_t dirty_elsewhere(cache *c, const line_set *l2, int32_t j, uint64_
     return sectors & sectors_of(c, dirty);
 }
 
+/* Whether the warp `me` has waited, at read round `round` of this moment's
+ * step or later, for a fill from the L2 (or farther; dram: from DRAM): a
+ * fill asked at `round` by another warp has then returned when it asks. */
+static int already_waited(const cache *c, const warp_waits *me, uint32_t round, int dram)
+{
+    return me->moment == c->moment && me->far[dram] >= (int64_t)round;
+}
+
 /* SM sm reads the words `words` of line `tag`: each sector they touch is
  * served by the L1, or its partition of the L2, or DRAM, and filled on the
  * way back; a sector written by an SM of another partition, and not yet
@@ -441,8 +469,11 @@ static uint32_t dirty_elsewhere(cache *c, const line_set *l2, int32_t j, uint64_
  * which fills the L2 too.  Counts the L2's and DRAM's sectors, and the
  * line's request to each (a request: one line of one round), to out;
  * returns how many sectors the L1 served, and the farthest level in
- * *deepest. */
-static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sectors *out, cache_level *deepest)
+ * *deepest: for sectors the L1 holds but another warp's fill of this
+ * moment still brings, the fill's level, unless the warp `me` has waited
+ * as far since (read round `round`, cache.h). */
+static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, const warp_waits *me, uint32_t round,
+                     cache_sectors *out, cache_level *deepest)
 {
     uint32_t sectors = sectors_of(c, words);
     line_set *l1 = l1_of(c, sm);
@@ -451,6 +482,14 @@ static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_secto
     uint32_t missed = sectors & ~from_l1;
     if (from_l1 && *deepest < LEVEL_L1)
         *deepest = LEVEL_L1;
+    if (from_l1 && l1->lines[i].asked == c->moment) { /* sectors still on their way to the L1 */
+        const line *l = &l1->lines[i];
+        uint32_t waiting = from_l1 & l->in_flight;
+        int dram = (waiting & l->from_dram) != 0;
+        cache_level fill = dram ? LEVEL_DRAM : LEVEL_L2;
+        if (waiting && !already_waited(c, me, l->asked_round, dram) && *deepest < fill)
+            *deepest = fill;
+    }
     if (missed) {
         line_set *l2 = l2_of(c, sm, tag);
         int32_t j = l2_line(c, l2, tag, out);
@@ -472,8 +511,17 @@ static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_secto
             int was;
             i = set_add(l1, tag, &evicted, &was);
         }
-        if (l1)
-            l1->lines[i].have |= missed;
+        if (l1) {
+            line *l = &l1->lines[i];
+            if (l->asked != c->moment) { /* the fills of an earlier moment have returned */
+                l->asked = c->moment;
+                l->in_flight = l->from_dram = 0;
+            }
+            l->asked_round = round;
+            l->have |= missed;
+            l->in_flight |= missed;
+            l->from_dram |= missed & ~from_l2;
+        }
     }
     if (i >= 0)
         set_use(l1, i);
@@ -489,8 +537,10 @@ static void write_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sec
     uint32_t sectors = sectors_of(c, words);
     line_set *l1 = sm >= 0 ? l1_of(c, sm) : NULL;
     int32_t i = l1 ? set_find(l1, tag) : -1;
-    if (i >= 0)
+    if (i >= 0) {
         l1->lines[i].have &= ~sectors;
+        l1->lines[i].in_flight &= ~sectors;
+    }
     line_set *l2 = l2_of(c, sm, tag);
     int32_t j = l2_line(c, l2, tag, out);
     l2->lines[j].have |= words;
@@ -703,10 +753,23 @@ static void serve(cache *c, long j, const access_round *r)
             write_line(c, sm, lines[i].tag, lines[i].words, out);
         return;
     }
+    if ((int)r->warp >= w->n_waits) {
+        int n = (int)r->warp + 1;
+        w->waits = grow(w->waits, sizeof *w->waits * (size_t)n);
+        memset(w->waits + w->n_waits, 0, sizeof *w->waits * (size_t)(n - w->n_waits));
+        w->n_waits = n;
+    }
+    warp_waits *me = &w->waits[r->warp];
+    if (me->moment != c->moment)
+        *me = (warp_waits){c->moment, {-1, -1}};
     long hits = 0;
     cache_level deepest = LEVEL_NONE;
     for (long i = 0; i < r->n; i++)
-        hits += read_line(c, sm, lines[i].tag, lines[i].words, out, &deepest);
+        hits += read_line(c, sm, lines[i].tag, lines[i].words, me, r->round, out, &deepest);
+    if (deepest >= LEVEL_L2)
+        me->far[0] = r->round;
+    if (deepest == LEVEL_DRAM)
+        me->far[1] = r->round;
     out->l1_wavefronts += (double)((hits + c->sectors - 1) / c->sectors);
     out->warp_loads[deepest]++;
     if (out->first_read == LEVEL_NONE)
@@ -719,6 +782,8 @@ static void replay_wave(cache *c)
 {
     for (long j = 0; j < c->wave_size; j++)
         c->wave[j].cursor = 0;
+    int stepped = 0;
+    uint32_t step = 0;
     for (;;) {
         const access_round *next = NULL;
         for (long j = 0; j < c->wave_size; j++) {
@@ -730,6 +795,11 @@ static void replay_wave(cache *c)
         if (!next)
             break;
         access_round at = *next;
+        if (!stepped || at.step != step) { /* a new moment: the wave's next step */
+            c->moment++;
+            stepped = 1;
+            step = at.step;
+        }
         for (long j = 0; j < c->wave_size; j++) {
             wave_block *w = &c->wave[j];
             if (w->out && w->cursor < w->rec.n_rounds && position_order(&w->rec.rounds[w->cursor], &at) == 0)

@@ -28,6 +28,15 @@
  *     whole, or partial when some of its words were neither written nor
  *     read (DRAM reads the rest first).  A read of a sector the L2 holds
  *     only in part reads it from DRAM;
+ *   - a sector is in the L1 only once its fill returns: a read of sectors
+ *     another warp (or block) of the wave asked for in the same step,
+ *     and that its own warp has not waited as far for since (no read round
+ *     of the warp, from the asking round on, that waited for the fill's
+ *     level), waits for the level that fills them (the L2 or DRAM), though
+ *     the L1 serves its sectors (one request to the L2); the replay places
+ *     reads only by position, so such a read waits the fill's whole
+ *     latency.  A fill asked in an earlier step has returned (a barrier
+ *     ends each step);
  *   - every L1 starts a launch empty (the card invalidates them at each
  *     kernel, its L1s not being coherent); the L2 lives across launches;
  *   - an L1 holds l1_words less the private memory (shared memory) of
@@ -49,7 +58,8 @@
  * their order.  Every resident block and every SM thus make their k-th
  * access of a step together, as far as a sequence can say it.  A wave
  * after the first stands for the blocks that take the slots the first
- * ones leave.
+ * ones leave.  A moment is one step of one wave: the fills asked in it are
+ * on their way until the next.
  *
  *   cache *c = cache_new(&machine);            // NULL: no caches
  *   cache_restore_array(c, a->id, a->size);    // each new array, in order
