@@ -56,11 +56,50 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define REPORT_DIR "validate/report"
 #define MISSING_TERMS "validate/notes/missing-terms.cfg" /* what each miss lacks (targets.c) */
+
+/* Where the run's time goes, on stderr, when MCMSIM_VALIDATE_PROFILE is
+ * set (validate/notes/exec-at-scale.md): the processor time of each exec
+ * process and each simulation (the children's time across the one reap
+ * that ends it), and at each phase the parent's and its children's
+ * processor time so far, beside the wall clock.  The report is the same
+ * either way. */
+static int profiling(void) { return getenv("MCMSIM_VALIDATE_PROFILE") != NULL; }
+
+static double processor_seconds(int who)
+{
+    struct rusage r;
+    getrusage(who, &r);
+    return (double)(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + 1e-6 * (double)(r.ru_utime.tv_usec + r.ru_stime.tv_usec);
+}
+
+static void profile_phase(const char *phase)
+{
+    static double start = -1;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double now = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    if (start < 0)
+        start = now;
+    if (profiling())
+        fprintf(stderr, "validate profile: %s at %.1f s wall: processor %.1f s own, %.1f s children\n", phase,
+                now - start, processor_seconds(RUSAGE_SELF), processor_seconds(RUSAGE_CHILDREN));
+}
+
+/* One child's processor time: that of the children reaped since `before`
+ * (processor_seconds(RUSAGE_CHILDREN) then). */
+static void profile_child(const char *what, const measured_row *row, const machine *m, double before)
+{
+    if (profiling())
+        fprintf(stderr, "validate profile: %s %s %s on %s: %.2f s\n", what, row->program, row->params, m->name,
+                processor_seconds(RUSAGE_CHILDREN) - before);
+}
 
 /* A case "user-NAME" runs its kernels written once (case_kernels_source):
  * its CUDA build was timed, and its exec mode gives the DAG, at the row's
@@ -130,7 +169,9 @@ static void user_dag_collect(user_dags *u, int i)
 {
     const measured_row *row = u->rows[i];
     u->running--;
+    double before = processor_seconds(RUSAGE_CHILDREN);
     u->dag[i] = exec_process_finish(&u->x[i], NULL);
+    profile_child("exec", row, u->m[i], before);
     u->state[i] = u->dag[i] ? DAG_DONE : DAG_FAILED;
     if (!u->dag[i]) {
         char why[2048];
@@ -490,7 +531,10 @@ static int set_load_rows(validation *v, const validation *earlier, int n_earlier
 static int point_done(vpoint *p, const machine *m, sim_job *job, int without_caches)
 {
     sim_result *r = job->out;
-    if (sim_finish(job) < 0)
+    double before = processor_seconds(RUSAGE_CHILDREN);
+    int finished = sim_finish(job);
+    profile_child(without_caches ? "simulation without the caches" : "simulation", p->row, m, before);
+    if (finished < 0)
         return fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
                     fail_message());
     *(without_caches ? &p->sim_ms_off : &p->sim_ms) = r->T / m->clock_hz * 1e3;
@@ -651,6 +695,7 @@ static int run_code_set(validation *v, const validation *earlier, int n_earlier,
     if (set_build(v, earlier, n_earlier, ahead) < 0)
         return -1;
     fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
+    profile_phase(v->name);
     if (set_simulate(v, earlier, n_earlier, 0, ahead) < 0 || set_simulate(v, earlier, n_earlier, 1, ahead) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
@@ -777,6 +822,7 @@ static int run_set(FILE *section, validation *v, set_verdicts *verdicts, const v
                    user_dags *ahead)
 {
     fprintf(stderr, "validate: set %s (%s)...\n", v->name, v->title);
+    profile_phase(v->name);
     if (set_simulate(v, earlier, n_earlier, 0, ahead) < 0 || set_simulate(v, earlier, n_earlier, 1, ahead) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
@@ -851,6 +897,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "validate: cannot enter %s\n", MCMSIM_DATADIR);
         return 1;
     }
+    profile_phase("start");
     cards k = {0};
     machine h100, h200, h100_code, h200_code;
     validation sets[3], codes[3];
@@ -926,6 +973,7 @@ int main(int argc, char **argv)
         if (run_code_set(&codes[i], codes, i, &ahead) < 0)
             goto failed;
     user_dags_end(&ahead);
+    profile_phase("the counts' check and the code's conclusions");
     const session *all_cards[2] = {k.h100, k.h200};
     int n_sessions[2] = {k.n_h100, k.n_h200};
     if (write_code_costs(sections.f, sets, codes, n_sets, &h100_code, all_cards, n_sessions, 2) < 0)
@@ -963,6 +1011,7 @@ int main(int argc, char **argv)
     free(noise.buf);
     free(machines.buf);
     free(sections.buf);
+    profile_phase("end");
     fprintf(stderr, "validate: wrote %s/REPORT.md\n", REPORT_DIR);
     return 0;
 failed:
