@@ -353,11 +353,13 @@ Test(stream, an_addition_of_results_skips_its_range_checks)
     cr_expect_eq(w[1][STREAM_INST], 3 + 9 + add_of_results + 2 + 2 + 1);
     cr_expect_eq(w[1][STREAM_ADDMOD], 1);
     /* its chain: the read's address (2) and load (a global read's link),
-     * the product, the addition; the counter's five beside it */
-    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 2);
+     * the product, the addition's tail after the product (3 plain: the
+     * sum, its comparison with p, the select); the counter's five beside
+     * it */
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 2 + 3);
     cr_expect_eq(w[1][STREAM_CHAIN_GLOBAL], 1);
     cr_expect_eq(w[1][STREAM_CHAIN_MULMOD], 1);
-    cr_expect_eq(w[1][STREAM_CHAIN_ADDMOD], 1);
+    cr_expect_eq(w[1][STREAM_CHAIN_ADDMOD], 0);
     /* after it: a subtraction of a result and a word read from memory
      * checks the word's range alone (8.5: validate/stream/sass-costs.sh's
      * mixsub kernels), twice; an addition of two words read checks both
@@ -611,6 +613,163 @@ Test(stream, a_store_ends_its_chain_when_it_issues)
     cr_expect_eq(w[1][STREAM_INST], 1 + 2 + 1);
 }
 
+/* Grid-stride loops of clang's making, `for (int i = tid; i < n; i +=
+ * threads) write(i, read(i))`: n an arg; n a word read; and the same loop
+ * by a constant stride. */
+#define GRID_LOOP_IR(NAME, BOUND, STRIDE)                                                                           \
+    "define internal void @" NAME "(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"                          \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  %3 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 0\n"                   \
+    "  %4 = load i32, i32* %3, align 8\n"                                                                          \
+    "  %5 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 1\n"                   \
+    "  %6 = load i32, i32* %5, align 4\n"                                                                          \
+    BOUND                                                                                                          \
+    "  %9 = icmp slt i32 %4, %8\n"                                                                                 \
+    "  br i1 %9, label %10, label %19\n"                                                                           \
+    "\n"                                                                                                           \
+    "10:                                               ; preds = %2\n"                                             \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  %11 = sext i32 %4 to i64\n"                                                                                 \
+    "  %12 = sext i32 %6 to i64\n"                                                                                 \
+    "  %13 = sext i32 %8 to i64\n"                                                                                 \
+    "  br label %14\n"                                                                                             \
+    "\n"                                                                                                           \
+    "14:                                               ; preds = %10, %14\n"                                       \
+    "  %15 = phi i64 [ %11, %10 ], [ %17, %14 ]\n"                                                                 \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  %16 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 "    \
+    "noundef %15)\n"                                                                                               \
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef %15, i64 noundef %16)\n"           \
+    "  %t = trunc i64 %15 to i32\n" /* the counter an int of the C code */                                          \
+    "  %17 = add nsw i64 %15, " STRIDE "\n"                                                                        \
+    "  %18 = icmp slt i64 %17, %13\n"                                                                              \
+    "  br i1 %18, label %14, label %19\n"                                                                           \
+    "\n"                                                                                                           \
+    "19:                                               ; preds = %14, %2\n"                                        \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  ret void\n"                                                                                                 \
+    "}\n"
+#define BOUND_ARG "  %7 = bitcast i8* %1 to i32*\n  %8 = load i32, i32* %7, align 4\n"
+#define BOUND_READ                                                                                                 \
+    "  %7 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 0)\n  %8 = trunc i64 %7 to i32\n"
+static const char *const grid_loops_ir =
+    GRID_LOOP_IR("by_threads", BOUND_ARG, "%12") "\n" GRID_LOOP_IR("to_a_word", BOUND_READ, "%12") "\n"
+    GRID_LOOP_IR("by_one", BOUND_ARG, "1") "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_grid_stride_loop_nvcc_unrolls_computes_its_trip_count_before_it)
+{
+    uint32_t w[12][STREAM_FIELDS];
+    cr_assert_eq(weigh(grid_loops_ir, w, 12), 12);
+    /* i += threads to an arg: nvcc unrolls the loop by 4, its trip count
+     * (n − 1 − tid)/threads + 1 a division by a variable, computed once a
+     * kernel (tid, threads and n are registers and constants): one bit of
+     * STREAM_TRIPS on the block that enters the loop, none elsewhere */
+    cr_expect_eq(w[0][STREAM_TRIPS], 0);
+    cr_expect_eq(__builtin_popcount(w[1][STREAM_TRIPS]), 1);
+    cr_expect_eq(w[2][STREAM_TRIPS], 0);
+    cr_expect_eq(w[1][STREAM_INST], 0); /* the widenings: register names; the jump falls through */
+    /* to a word read: the trip count computed each time the loop is entered,
+     * 28 instructions (Euclid's SASS, 0x490-0x620 and 0x8f0-0x900) */
+    cr_expect_eq(w[5][STREAM_TRIPS], 0);
+    cr_expect_eq(w[5][STREAM_INST], 28);
+    cr_expect_eq(w[5][STREAM_CHAIN_PLAIN], 28);
+    cr_expect_eq(stream_call_cost("loop:trip_count"), 28);
+    /* i += 1: clang unrolls it itself (stream_clang_flags); nothing here */
+    cr_expect_eq(w[9][STREAM_TRIPS], 0);
+    cr_expect_eq(w[9][STREAM_INST], 0);
+}
+
+/* `tid > j && tid < steps` as clang makes it: two blocks, each a comparison
+ * and a conditional branch, sharing the target past the write. */
+static const char *const short_circuit_ir =
+    "define internal void @both(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 0\n"
+    "  %4 = load i32, i32* %3, align 8\n"
+    "  %5 = bitcast i8* %1 to i32*\n"
+    "  %6 = load i32, i32* %5, align 4\n"
+    "  %7 = icmp sgt i32 %4, %6\n"
+    "  br i1 %7, label %8, label %12\n"
+    "\n"
+    "8:                                                ; preds = %2\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %9 = icmp slt i32 %4, 100\n"
+    "  br i1 %9, label %10, label %12\n"
+    "\n"
+    "10:                                               ; preds = %8\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %11 = sext i32 %4 to i64\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef %11, i64 noundef 1)\n"
+    "  br label %12\n"
+    "\n"
+    "12:                                               ; preds = %10, %8, %2\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_short_circuit_of_two_comparisons_is_one_predicate_and_one_branch)
+{
+    uint32_t w[4][STREAM_FIELDS];
+    cr_assert_eq(weigh(short_circuit_ir, w, 4), 4);
+    /* the first test: its ISETP and BRA, the branch waiting for its
+     * predicate (a plain link turned a predicate's) */
+    cr_expect_eq(w[0][STREAM_INST], 1 + 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_PREDICATE], 1);
+    /* the second: ISETP.LE.OR, fused into the first's predicate; no branch
+     * of its own and nothing more to wait for (plain division's SASS,
+     * 0x7f0-0x840: ISETP, ISETP.LE.OR, BRA) -- 2 instructions and a
+     * plain and a predicate link before the rule */
+    cr_expect_eq(w[1][STREAM_INST], 1);
+    cr_expect_eq(w[1][STREAM_CHAIN_PREDICATE], 0);
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 0);
+}
+
+/* A Z/pZ difference after the product it waits for (plain division's
+ * `v − q·b`), and one after a word read alone. */
+static const char *const difference_tail_ir =
+    "define internal void @after_product(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef %3, i64 noundef %3)\n"
+    "  %5 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 1)\n"
+    "  %6 = tail call i64 @exec_zp_sub(%struct.exec_thread* noundef %0, i64 noundef %5, i64 noundef %4)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef 2, i64 noundef %6)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "define internal void @after_a_word(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_zp_sub(%struct.exec_thread* noundef %0, i64 noundef %3, i64 noundef 5)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef 2, i64 noundef %4)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_zp_difference_after_the_product_it_waits_for_is_its_tail_alone)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(difference_tail_ir, w, 2), 2);
+    /* the read (a private link), the product (a mulmod link), then the
+     * difference's tail: IMAD.IADD, ISETP.GE.U32, SEL, 3 plain links and
+     * no addmod link (an addmod link before the rule); the other read
+     * beside the product; its count the one_result row, unchanged */
+    cr_expect_eq(w[0][STREAM_CHAIN_PRIVATE], 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_MULMOD], 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_ADDMOD], 0);
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], 3);
+    cr_expect_eq(w[0][STREAM_INST], 24); /* 2 + 9 + 2 + 8.5 + 2, rounded */
+    /* after a word read alone: the word's range check is on the chain, an
+     * addmod link as before */
+    cr_expect_eq(w[1][STREAM_CHAIN_PRIVATE], 1);
+    cr_expect_eq(w[1][STREAM_CHAIN_ADDMOD], 1);
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 0);
+}
+
 /* Three steps, each reading a word in its first block and using it in the
  * next: plus one, stored (the stencil's centre); the same after a second
  * word its first block waits for (Cooley-Tukey's butterfly); summed in a
@@ -787,19 +946,27 @@ Test(stream, two_independent_products_wait_one_products_latency_two_dependent_on
 
 Test(stream, a_loop_of_dependent_additions_waits_each_pass_its_longest_chain)
 {
-    /* s = s + x mod p, k times: each addition needs the sum before it.
-     * Unrolled by 4, a pass of 4 additions waits 4 addition links (4 · 22
-     * cycles, nominal); a pass of the remainder loop of one addition waits
-     * its counter's chain, longer than the addition (22): the addition of
-     * 1, the comparison the branch waits for (13), the branch (5 + 13 + 5).
-     * k = 4q + 1: 4q addition links; three comparisons a branch waits for,
-     * the tests before the loops (of k's trips, of the remainder's) and the
+    /* s = s + x mod p, k times: each addition needs the sum before it, a
+     * result known below p, so each waits its tail alone after it: a
+     * 32-bit sum, its comparison with p, the select (3 plain links; x's
+     * range check beside the chain).  Unrolled by 4, a pass of 4
+     * additions waits 12 plain links; a pass of the remainder loop of one
+     * addition waits its counter's chain, longer than the addition's
+     * tail: the addition of 1, the comparison the branch waits for (13),
+     * the branch (5 + 13 + 5).  k = 4q + 1 (q >= 1): 12 plain links more
+     * a pass than k = 5, no addition link; three comparisons a branch waits for, the
+     * tests before the loops (of k's trips, of the remainder's) and the
      * remainder pass's counter (the unrolled passes' counters are beside
      * their additions) */
+    kernel_dag *five = counted(5, 1);
+    double plain_five = kernel_block_cost(&five->kernels[9], 0)->stream_span[OP_PLAIN];
+    kernel_dag_free(five);
     for (int k = 1; k <= 16; k += 4) {
         kernel_dag *dag = counted(k, 1);
         const block_cost *c = kernel_block_cost(&dag->kernels[9], 0);
-        cr_expect_eq(c->stream_span[OP_ADDMOD], k - 1, "k = %d", k);
+        cr_expect_eq(c->stream_span[OP_ADDMOD], 0, "k = %d", k);
+        if (k >= 5)
+            cr_expect_eq(c->stream_span[OP_PLAIN], plain_five + 3 * (k - 5), "k = %d", k);
         cr_expect_eq(c->stream_predicates, 3, "k = %d", k);
         kernel_dag_free(dag);
     }

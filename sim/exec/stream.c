@@ -68,7 +68,8 @@ struct stream_counter {
     double span[STREAM_FIELDS];     /* the block's path, step after step */
     double span_issued[2];
     double span_branches;
-    uint32_t *reads;                /* per warp of the block: its STREAM_READS over its steps */
+    uint64_t *reads;                /* per warp of the block: its STREAM_READS, and STREAM_TRIPS
+                                     * in the high word, over its steps */
     int warp_no, n_reads;           /* the step's warp now; warps seen */
     int step_no;                    /* the block's step now */
 };
@@ -207,12 +208,12 @@ void stream_warp_end(stream_counter *c)
     fold_thread(c);
     running = NULL;
     double w[STREAM_FIELDS] = {0}, issued[2] = {0, 0}, branches = 0;
-    uint32_t reads = 0;
+    uint64_t reads = 0;
     for (int i = 0; i < c->n_warp; i++) {
         int id = c->warp_touched[i];
         const uint32_t *weight = c->t->weight[id];
         for (int k = 0; k < STREAM_CHAIN_PLAIN; k++)
-            if (k != STREAM_READS)
+            if (k != STREAM_READS && k != STREAM_TRIPS)
                 w[k] += (double)weight[k] * c->most[id];
         if (c->issue_bound[id]) { /* its passes: its instructions, at the warp's own issue */
             double pass[2];
@@ -222,7 +223,7 @@ void stream_warp_end(stream_counter *c)
         } else /* its passes: its chain each, one after the other */
             for (int k = STREAM_CHAIN_PLAIN; k < STREAM_FIELDS; k++)
                 w[k] += (double)weight[k] * c->most[id];
-        reads |= weight[STREAM_READS];
+        reads |= weight[STREAM_READS] | (uint64_t)weight[STREAM_TRIPS] << 32;
         branches += c->most_back[id];
         c->most[id] = c->most_back[id] = 0;
     }
@@ -233,7 +234,7 @@ void stream_warp_end(stream_counter *c)
     }
     c->n_warp = 0;
     if (c->warp_no >= c->n_reads) {
-        uint32_t *more = realloc(c->reads, sizeof *more * (size_t)(c->warp_no + 1));
+        uint64_t *more = realloc(c->reads, sizeof *more * (size_t)(c->warp_no + 1));
         if (!more) {
             fprintf(stderr, "mcmsim: out of memory counting a block's instructions\n");
             exit(70);
@@ -288,10 +289,12 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     double warps = ceil((double)threads / c->warp), barriers = c->steps - 1;
     /* every warp enters the kernel, and waits at each barrier between two steps */
     double fixed = stream_call_cost("kernel:entry") + barriers * stream_call_cost("__syncthreads");
-    /* each warp reads the thread's indices it uses once (stream.h, STREAM_READS) */
-    double reads = 0, most_reads = 0;
+    /* each warp reads the thread's indices it uses once (stream.h, STREAM_READS),
+     * and computes the trip count of each loop of STREAM_TRIPS once */
+    double reads = 0, most_reads = 0, trip = stream_call_cost("loop:trip_count");
     for (int i = 0; i < c->n_reads; i++) {
-        double r = __builtin_popcount(c->reads[i]);
+        double r = __builtin_popcount((uint32_t)c->reads[i]) +
+                   trip * __builtin_popcount((uint32_t)(c->reads[i] >> 32));
         reads += r;
         most_reads = fmax(most_reads, r);
         c->reads[i] = 0;

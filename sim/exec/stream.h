@@ -47,6 +47,11 @@
  * which a kernel reads once (a special register or a constant, S2R,
  * S2UR, LDC, ULDC; SHF.R.S32.HI to widen), whatever its steps, since they
  * are inlined into one kernel;
+ * the loops nvcc unrolls whose trip count it computes once a kernel
+ * (STREAM_TRIPS, a set of bits, one a loop: each costs a warp the
+ * "loop:trip_count" row of stream_call_cost once, whatever its steps, as
+ * STREAM_READS' bits cost one instruction; stream_ir.c, "A loop nvcc
+ * unrolls");
  * its branches to the step's return (STREAM_EXITS): in a step followed
  * by another, a branch over the rest of the step, which the card brackets
  * with BSSY and BSYNC (in the last step, an EXIT);
@@ -61,7 +66,7 @@
  * through the block takes its chain's latency, not its instructions' sum
  * (stream_ir.c says how the chain is found; stream.c how it is charged). */
 enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_READS,
-       STREAM_EXITS, STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE,
+       STREAM_TRIPS, STREAM_EXITS, STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE,
        STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE, STREAM_FIELDS };
 
 /* The table a counted object carries (mcm_stream_table, mcm_stream_blocks). */

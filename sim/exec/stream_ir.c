@@ -59,9 +59,16 @@
  *    by another, is a branch the card brackets with BSSY and BSYNC; a
  *    Z/pZ operation of the same operands as one before it in its block is
  *    computed once;
+ *  - a loop of an int counter stepping by a variable (`i += t->threads`)
+ *    whose body is small, which nvcc unrolls by 4 and clang leaves rolled:
+ *    its trip count, a division, before it ("A loop nvcc unrolls", below);
+ *    the second test of a `&&` or `||` that clang makes a block of its
+ *    own: its comparison alone, fused into the first test's predicate
+ *    (note_second_tests);
  *  - each block's longest dependent chain, by class (below, "a block's
  *    longest dependent chain"), a global read waited for where its value
- *    is first used;
+ *    is first used; a Z/pZ sum or difference after the result it waits
+ *    for, the tail alone (ZP_SUM_TAIL);
  *  - a call of exec_* costs what its CUDA twin in mcm_kernel_cuda.cuh
  *    does on its usual path (CALL_COSTS below); a Z/pZ addition or
  *    subtraction of two values known below p (results of Z/pZ calls,
@@ -130,6 +137,12 @@ static const call_cost CALL_COSTS[] = {
     {"exec_zp_pow:iteration", 16, STREAM_INST},
     {"exec_zp_pow:square", 16, STREAM_INST},
     {"exec_zp_pow:multiply", 17, STREAM_INST},
+    /* a loop nvcc unrolls, its stride not a constant: its trip count before it,
+     * (bound − 1 − start) / stride + 1 (the division by a variable, 20; the
+     * numerator 2; the +1, `& 3` with its test, the test against 3, BSSY, the
+     * branch past the remainder loop; after that loop BSYNC and the branch
+     * past the unrolled one: Euclid's SASS, 0x490-0x620 and 0x8f0-0x900) */
+    {"loop:trip_count", 28, STREAM_INST},
     {"kernel:entry", 2, STREAM_INST},    /* per warp: the kernel's entry and EXIT */
     {"__syncthreads", 1, STREAM_INST},   /* per warp: BAR.SYNC between two steps */
 };
@@ -152,6 +165,7 @@ typedef struct ir_block {
     char succ[8][64];   /* the labels it may branch to (the first 8) */
     int n_succ;
     int in_loop;        /* on a cycle of the function's flow graph */
+    int second_test;    /* the second comparison of a `&&` or `||` (note_second_tests) */
 } ir_block;
 
 /* A set of value names ("%7"), searched newest first. */
@@ -1149,7 +1163,7 @@ static void instruction_cost(ir_function *f, const ir_block *b, const ir_inst *i
             size_t len = target ? name_length(target) : 0;
             cost = !(next && len > 1 && strlen(next) == len - 1 && memcmp(next, target + 1, len - 1) == 0);
         } else {
-            cost = 1;
+            cost = !b->second_test;
             for (int k = 0; k < b->n_succ; k++)
                 if (returns(f, b->succ[k]))
                     w[STREAM_EXITS] += 1;
@@ -1345,6 +1359,13 @@ static void note_successors(ir_block *b, const char *line)
  * need not know the machine: they only choose among a block's chains of
  * different classes; the chosen chain's links are charged at the
  * machine's own latencies (card_terms.c). */
+/* A Z/pZ addition or subtraction whose operand on the chain is a result
+ * known below p: after that result the card issues the tail alone, a
+ * 32-bit sum or difference, its comparison with p and the select (plain
+ * division's `v − q·b`: IMAD.IADD, ISETP.GE.U32, SEL after the product's
+ * last VIADD, SASS 0x8a0-0x980), plain links, where cycles_addmod's chain
+ * checks each operand's range again. */
+enum { ZP_SUM_TAIL = 3 };
 enum { CHAIN_CLASSES = 6 }; /* plain, Z/pZ multiplication, Z/pZ addition, private access, global read, and
                             * the comparison a conditional branch waits for (its predicate) */
 
@@ -1391,10 +1412,15 @@ static size_t depth_slot(const depth_map *d, const char *name, size_t len)
 /* The deepest operand of `in` defined before it in the block, or a global
  * read in flight from a block before (its load), into links (zeros if
  * none, or a phi: its values come from other blocks). */
-static void deepest_operand(const depth_map *d, const name_set *in_flight, const ir_inst *in, double *links)
+static void deepest_operand(const depth_map *d, const name_set *in_flight, const name_set *below_p,
+                            const ir_inst *in, double *links, int *through_below_p)
 {
     static const double load[CHAIN_CLASSES] = {[4] = 1};
+    static const double ready[CHAIN_CLASSES] = {0};
+    double below[CHAIN_CLASSES] = {0}; /* the deepest of the operands known below p */
+    int any_below = 0;
     memset(links, 0, sizeof(double) * CHAIN_CLASSES);
+    *through_below_p = 0;
     if (!strcmp(in->op, "phi"))
         return;
     const char *end = strstr(in->rest, ", !"); /* metadata: not operands */
@@ -1403,19 +1429,25 @@ static void deepest_operand(const depth_map *d, const name_set *in_flight, const
         if (len == 0)
             continue;
         size_t i = depth_slot(d, s, len);
-        if (d->name[i] && nominal_cycles(d->links[i]) > nominal_cycles(links))
-            memcpy(links, d->links[i], sizeof(double) * CHAIN_CLASSES);
-        else if (!d->name[i] && set_has(in_flight, s, len) && nominal_cycles(load) > nominal_cycles(links))
-            memcpy(links, load, sizeof load);
+        const double *depth = d->name[i] ? d->links[i] : set_has(in_flight, s, len) ? load : ready;
+        if (set_has(below_p, s, len)) {
+            any_below = 1;
+            if (nominal_cycles(depth) > nominal_cycles(below))
+                memcpy(below, depth, sizeof below);
+        }
+        if (nominal_cycles(depth) > nominal_cycles(links))
+            memcpy(links, depth, sizeof(double) * CHAIN_CLASSES);
         s += len - 1;
     }
+    /* the chain goes through an operand known below p: none other is later */
+    *through_below_p = any_below && nominal_cycles(below) >= nominal_cycles(links);
 }
 
 /* Instruction `in`, which added to the block's weights what `before` had
  * not: its depth (above), noted under its result; into `chain` if deeper
  * (a read in flight past the block: its address's depth, its LDG issued). */
-static void chain_step(depth_map *d, const name_set *in_flight, const ir_inst *in, const double *before,
-                       const double *w, double *chain)
+static void chain_step(depth_map *d, const ir_function *f, const ir_block *b, const ir_inst *in,
+                       const double *before, const double *w, double *chain)
 {
     double own[CHAIN_CLASSES] = {0}, depth[CHAIN_CLASSES];
     for (int k = 0; k < OWN_CLASSES; k++)
@@ -1431,9 +1463,14 @@ static void chain_step(depth_map *d, const name_set *in_flight, const ir_inst *i
         own[3] = 0;
     if (!strcmp(name, "exec_gwrite")) /* its address is a link, its STG issues beside the chain */
         own[0] -= 1;
-    deepest_operand(d, in_flight, in, depth);
+    int through_below_p;
+    deepest_operand(d, &f->in_flight, &f->below_p, in, depth, &through_below_p);
+    if (own[2] > 0 && through_below_p) { /* a Z/pZ sum or difference after the result it waits for: */
+        own[2] = 0;                      /* that operand's range check is not redone, its tail alone */
+        own[0] = ZP_SUM_TAIL;
+    }
     const char *condition = in->rest + strspn(in->rest, " ");
-    if (!strcmp(in->op, "br") && !strncmp(condition, "i1 ", 3) && depth[0] >= 1) {
+    if (!strcmp(in->op, "br") && !strncmp(condition, "i1 ", 3) && !b->second_test && depth[0] >= 1) {
         depth[0] -= 1; /* the comparison's link: the branch waits for its predicate */
         depth[5] += 1;
     }
@@ -1447,7 +1484,7 @@ static void chain_step(depth_map *d, const name_set *in_flight, const ir_inst *i
     }
     double ends[CHAIN_CLASSES];
     memcpy(ends, depth, sizeof depth);
-    if (in->result && set_has(in_flight, in->result, in->result_len))
+    if (in->result && set_has(&f->in_flight, in->result, in->result_len))
         ends[4] -= own[4];
     if (nominal_cycles(ends) > nominal_cycles(chain))
         memcpy(chain, ends, sizeof ends);
@@ -1498,10 +1535,258 @@ typedef struct weights {
     int n, cap;
 } weights;
 
+/* ---- a loop nvcc unrolls: its trip count, computed before it ---------------------- */
+
+/* nvcc unrolls a loop of unknown trips by 4 (runtime unrolling: a
+ * remainder loop of trips mod 4 first, then the unrolled loop) where its
+ * body is small.  clang does so too where the stride is a constant
+ * (stream_clang_flags), but not where it is a variable, `i += t->threads`:
+ * the trip count, (bound − 1 − start)/stride + 1, is then a division,
+ * which clang's unroller declines to expand.  So the counted build runs
+ * such a loop as written, and its trip count is charged here, the
+ * "loop:trip_count" row, on the block that enters the loop: once a kernel
+ * per warp (a STREAM_TRIPS bit) where the start, bound and stride are the
+ * thread's indices, args or constants (nvcc computes it once; Euclid's
+ * write loop, its division hoisted before the loop over the steps), else
+ * each time the loop is entered.  Which loops, as nvcc's code shows them
+ * (its PTX: a div.u32 before the loop, `and 3`, a "nounroll" remainder):
+ *  - a counter that is an int of the C code (a phi of 32 bits, or clang's
+ *    widening of one, truncated where it is used as an int): Euclid's
+ *    loads and radix sort's tiles are unrolled; the `long` counters of
+ *    matvec's dot product, plain multiplication's loads and stores and
+ *    plain division's window are not (one exception seen: plain
+ *    multiplication's zeroing of f, a `long` loop of one store, unrolled
+ *    with a 64-bit division; not charged);
+ *  - a body of at most UNROLL_BODY card instructions: Euclid's loads of
+ *    25 to 28 are unrolled, its Z/pZ reductions of 32 to 36 are not (read
+ *    from nvcc's code, not from a time; LLVM's own rule, a body of at
+ *    most 75 of its cost units unrolled, counts in units we do not see). */
+enum { UNROLL_BODY = 28 };
+
+/* The line that defines value `name` (its first len characters), or -1. */
+static int defining_line(const ir_function *f, const char *name, size_t len)
+{
+    for (int l = 0; l < f->n_lines; l++) {
+        const char *s = f->lines[l];
+        while (*s == ' ')
+            s++;
+        if (name_length(s) == len && !strncmp(s, name, len) && !strncmp(s + len, " = ", 3))
+            return l;
+    }
+    return -1;
+}
+
+static int block_of_line(const ir_function *f, int line)
+{
+    for (int i = 0; i < f->n_blocks; i++)
+        if (line >= f->blocks[i].first && line < f->blocks[i].last)
+            return i;
+    return -1;
+}
+
+/* Incoming value k of a phi, "TYPE [ value, label ], [ value, label ]",
+ * into out ("" if none). */
+static void phi_value(const char *rest, int k, char *out, size_t size)
+{
+    const char *s = strchr(rest, '[');
+    for (int i = 0; s && i < k; i++)
+        s = strchr(s + 1, '[');
+    out[0] = '\0';
+    if (!s)
+        return;
+    s++;
+    while (*s == ' ')
+        s++;
+    size_t n = name_length(s);
+    if (n > 0 && n < size) {
+        memcpy(out, s, n);
+        out[n] = '\0';
+    }
+}
+
+/* The loop's stride, where header h's phi `p` steps by a value defined
+ * outside the loop (in a block of its own: member[] marks the loop);
+ * into stride; 1 if so. */
+static int variable_stride(const ir_function *f, const ir_inst *phi, const char *member, char *stride,
+                           size_t size, char *next, size_t next_size)
+{
+    for (int k = 0; k < 2; k++) {
+        char v[64];
+        phi_value(phi->rest, k, v, sizeof v);
+        int l = v[0] == '%' ? defining_line(f, v, strlen(v)) : -1;
+        int b = l >= 0 ? block_of_line(f, l) : -1;
+        ir_inst add;
+        if (b < 0 || !member[b] || parse_inst(f->lines[l], &add) != 0 || strcmp(add.op, "add") != 0)
+            continue;
+        char x[64], y[64];
+        operand(add.rest, 0, x, sizeof x);
+        operand(add.rest, 1, y, sizeof y);
+        const char *other = !strncmp(x, phi->result, phi->result_len) && strlen(x) == phi->result_len ? y
+                            : !strncmp(y, phi->result, phi->result_len) && strlen(y) == phi->result_len ? x
+                                                                                          : NULL;
+        if (!other || other[0] != '%')
+            continue; /* a constant stride: clang unrolls it itself */
+        int sl = defining_line(f, other, strlen(other)), sb = sl >= 0 ? block_of_line(f, sl) : -1;
+        if (sb >= 0 && member[sb])
+            continue;
+        snprintf(stride, size, "%s", other);
+        snprintf(next, next_size, "%s", v);
+        return 1;
+    }
+    return 0;
+}
+
+/* The loop's counter, the phi `now`, is an int of the C code: a phi of 32
+ * bits, or clang's widening of one (indvars), truncated to 32 bits where
+ * the code uses it as an int. */
+static int counter_of_32_bits(const ir_function *f, const char *member, const ir_inst *phi, const char *now)
+{
+    if (!strncmp(phi->rest, " i32 ", 5))
+        return 1;
+    char pattern[96];
+    snprintf(pattern, sizeof pattern, "= trunc i64 %s to i32", now);
+    for (int i = 0; i < f->n_blocks; i++)
+        for (int l = f->blocks[i].first; member[i] && l < f->blocks[i].last; l++)
+            if (strstr(f->lines[l], pattern))
+                return 1;
+    return 0;
+}
+
+/* Value `name` is the thread's index, an arg, a constant, or computed
+ * from them alone (a register or constant on the card: free_values). */
+static int kernel_invariant(const ir_function *f, const char *name)
+{
+    return name[0] != '%' || set_has(&f->free_values, name, strlen(name)) ||
+           set_has(&f->free_ptrs, name, strlen(name));
+}
+
+/* The bound a loop's counter (its next value `next`, or the phi `now`) is
+ * compared with where the loop branches back to header h (its latch's
+ * icmp), into bound; 1 if found. */
+static int loop_bound(const ir_function *f, const char *member, int h, const char *next, const char *now,
+                      char *bound, size_t size)
+{
+    for (int i = 0; i < f->n_blocks; i++) {
+        const ir_block *b = &f->blocks[i];
+        int back = 0;
+        for (int k = 0; member[i] && k < b->n_succ; k++)
+            back |= !strcmp(b->succ[k], f->blocks[h].label);
+        const char *br = NULL;
+        for (int l = b->last - 1; back && !br && l >= b->first; l--)
+            br = strstr(f->lines[l], "  br i1 %");
+        if (!br)
+            continue;
+        br += 2;
+        int l = defining_line(f, br + 6, name_length(br + 6));
+        ir_inst in;
+        char x[64], y[64];
+        if (l < 0 || parse_inst(f->lines[l], &in) != 0 || strcmp(in.op, "icmp") != 0)
+            continue;
+        const char *typed = strchr(in.rest + strspn(in.rest, " "), ' '); /* past the predicate */
+        operand(typed ? typed : in.rest, 0, x, sizeof x);
+        operand(typed ? typed : in.rest, 1, y, sizeof y);
+        for (const char *v = next; v; v = v == next ? now : NULL)
+            if (strcmp(x, v) == 0 || strcmp(y, v) == 0) {
+                snprintf(bound, size, "%s", strcmp(x, v) == 0 ? y : x);
+                return 1;
+            }
+    }
+    return 0;
+}
+
+static void note_trip_counts(ir_function *f, weights *t)
+{
+    char *seen = malloc((size_t)f->n_blocks + 1), *member = calloc((size_t)f->n_blocks + 1, 1);
+    int *stack = malloc(sizeof *stack * ((size_t)f->n_blocks * 8 + 1));
+    for (int h = 0; h < f->n_blocks; h++) {
+        const ir_block *head = &f->blocks[h];
+        int phis = 0; /* a header opens with its phis: the loop is looked at only if it has one */
+        for (int l = head->first; l < head->last && !phis; l++)
+            phis = strstr(f->lines[l], " = phi i") != NULL;
+        if (!head->in_loop || !phis)
+            continue;
+        int entering = -1;
+        double body = 0;
+        for (int i = 0; i < f->n_blocks; i++) {
+            member[i] = i == h || (reaches(f, h, i, -1, seen, stack) && reaches(f, i, h, -1, seen, stack));
+            if (member[i] && f->blocks[i].id >= 0)
+                body += t->w[f->blocks[i].id][STREAM_INST];
+            for (int k = 0; !member[i] && k < f->blocks[i].n_succ; k++)
+                if (!strcmp(f->blocks[i].succ[k], head->label) && entering < 0)
+                    entering = i;
+        }
+        if (entering < 0 || f->blocks[entering].id < 0 || body > UNROLL_BODY)
+            continue;
+        for (int l = head->first; l < head->last; l++) {
+            ir_inst phi;
+            char stride[64], next[64], start[64], bound[64], now[64];
+            if (f->lines[l][0] != ' ' || parse_inst(f->lines[l], &phi) != 0 || strcmp(phi.op, "phi") != 0 ||
+                !phi.result || !variable_stride(f, &phi, member, stride, sizeof stride, next, sizeof next))
+                continue;
+            result_name(&phi, now, sizeof now);
+            if (!counter_of_32_bits(f, member, &phi, now) ||
+                !loop_bound(f, member, h, next, now, bound, sizeof bound))
+                continue;
+            phi_value(phi.rest, 0, start, sizeof start);
+            if (!strcmp(start, next))
+                phi_value(phi.rest, 1, start, sizeof start);
+            uint32_t *w = t->w[f->blocks[entering].id];
+            if (kernel_invariant(f, start) && kernel_invariant(f, stride) && kernel_invariant(f, bound)) {
+                w[STREAM_TRIPS] |= 1u << ((unsigned)(head->id < 0 ? h : head->id) % 32);
+            } else {
+                double trip = stream_call_cost("loop:trip_count");
+                w[STREAM_INST] += (uint32_t)trip;
+                w[STREAM_PLAIN] += (uint32_t)trip;
+                w[STREAM_CHAIN_PLAIN] += (uint32_t)trip;
+            }
+            break;
+        }
+    }
+    free(seen);
+    free(member);
+    free(stack);
+}
+
+/* A `&&` or `||` of two comparisons that clang makes two blocks, each a
+ * comparison and a conditional branch (the second block reached from the
+ * first alone, the two branches sharing a target), is one predicate on
+ * the card: ptxas fuses the second comparison into the first's ISETP
+ * chain (ISETP, then ISETP.LE.OR reading its predicate) and branches once
+ * (plain division's `tid > j && tid < steps`, SASS 0x7f0-0x840).  So the
+ * second block's branch is no instruction, and its comparison no link of
+ * its own: the warp waits for the predicate once, at the first. */
+static void note_second_tests(ir_function *f)
+{
+    for (int i = 0; i < f->n_blocks; i++) {
+        ir_block *b = &f->blocks[i];
+        int pred = -1, preds = 0, calls = 0, compares = 0;
+        b->second_test = 0;
+        for (int j = 0; j < f->n_blocks; j++)
+            for (int k = 0; k < f->blocks[j].n_succ; k++)
+                if (!strcmp(f->blocks[j].succ[k], b->label))
+                    pred = j, preds++;
+        if (preds != 1 || b->n_succ != 2 || f->blocks[pred].n_succ != 2 || b->label[0] == '\0')
+            continue;
+        const ir_block *p = &f->blocks[pred];
+        const char *other = strcmp(p->succ[0], b->label) ? p->succ[0] : p->succ[1];
+        if (strcmp(b->succ[0], other) != 0 && strcmp(b->succ[1], other) != 0)
+            continue;
+        for (int l = b->first; l < b->last; l++) {
+            ir_inst in;
+            if (f->lines[l][0] != ' ' || parse_inst(f->lines[l], &in) != 0)
+                continue;
+            calls += !strcmp(in.op, "call") || !strcmp(in.op, "load") || !strcmp(in.op, "store");
+            compares += !strcmp(in.op, "icmp");
+        }
+        b->second_test = calls == 0 && compares == 1;
+    }
+}
+
 /* The function's blocks weighed, into the table at their ids. */
 static void weigh_function(ir_function *f, weights *t)
 {
     mark_loops(f);
+    note_second_tests(f);
     note_below_p(f);
     note_reads_in_flight(f);
     depth_map d = {0};
@@ -1519,8 +1804,10 @@ static void weigh_function(ir_function *f, weights *t)
             double before[STREAM_FIELDS];
             memcpy(before, w, sizeof w);
             instruction_cost(f, b, &in, next, w);
-            chain_step(&d, &f->in_flight, &in, before, w, chain);
+            chain_step(&d, f, b, &in, before, w, chain);
         }
+        if (b->second_test && chain[0] >= 1)
+            chain[0] -= 1; /* its comparison folded into the first test's predicate */
         for (int k = 0; k < CHAIN_CLASSES; k++)
             w[LINK_CHAIN[k]] = chain[k];
         if (b->id < 0)
@@ -1528,6 +1815,7 @@ static void weigh_function(ir_function *f, weights *t)
         for (int k = 0; k < STREAM_FIELDS; k++)
             t->w[b->id][k] = k == STREAM_READS ? (uint32_t)w[k] : (uint32_t)(w[k] + 0.5);
     }
+    note_trip_counts(f, t);
     free(d.name);
     free(d.len);
     free(d.links);
