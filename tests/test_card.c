@@ -988,35 +988,61 @@ Test(card, a_session_without_the_block_constants_borrows_the_other_cards)
     free_session_copy(&c);
 }
 
+/* Write `text` to file `name` of session s's folder. */
+static void write_text(const session *s, const char *name, const char *text)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/%s", s->dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert(f != NULL, "%s", path);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* A made-up session in a new temporary folder with these constants.csv
+ * and graph-start.csv rows (name,value; NULL: no graph-start.csv). */
+static void readings_session(session *s, const char *constants, const char *graph_start)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->dir, sizeof s->dir, "/tmp/mcmsim-readings-XXXXXX");
+    cr_assert(mkdtemp(s->dir) != NULL);
+    char text[1024];
+    snprintf(text, sizeof text, "name,value,unit,phase,how\n%s", constants);
+    write_text(s, "constants.csv", text);
+    if (graph_start) {
+        snprintf(text, sizeof text, "name,value,unit,phase,how\n%s", graph_start);
+        write_text(s, "graph-start.csv", text);
+    }
+}
+
+static void remove_readings_session(const session *s)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", s->dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
 Test(card, a_constant_is_the_mean_of_every_reading_in_the_session)
 {
     /* graph_start read before and after the cases (2 and 4 µs), and again
      * before two cases (3 and 7 µs) in graph-start.csv: the mean of the
      * four is 4; a constant graph-start.csv does not hold keeps its own
      * readings; without graph-start.csv the mean of constants.csv's two */
+    static const char constants[] = "graph_start,2,us,before,x\nop_latency,6,cycles,before,x\n"
+                                    "graph_start,4,us,after,x\n";
     session s;
-    memset(&s, 0, sizeof s);
-    snprintf(s.dir, sizeof s.dir, "/tmp/mcmsim-readings-XXXXXX");
-    cr_assert(mkdtemp(s.dir) != NULL);
-    char cmd[2600];
-    snprintf(cmd, sizeof cmd,
-             "printf 'name,value,unit,phase,how\\ngraph_start,2,us,before,x\\nop_latency,6,cycles,before,x\\n"
-             "graph_start,4,us,after,x\\n' > %s/constants.csv && "
-             "printf 'name,value,unit,phase,how\\ngraph_start,3,us,before-a,x\\ngraph_start,7,us,before-b,x\\n' "
-             "> %s/graph-start.csv", s.dir, s.dir);
-    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    readings_session(&s, constants, "graph_start,3,us,before-a,x\ngraph_start,7,us,before-b,x\n");
     double start, op;
     cr_assert_eq(card_constant(&s, "graph_start", &start), 0);
     cr_expect_float_eq(start, 4.0, 1e-12, "(2 + 4 + 3 + 7) / 4: %g", start);
     cr_assert_eq(card_constant(&s, "op_latency", &op), 0);
     cr_expect_float_eq(op, 6.0, 1e-12);
-    snprintf(cmd, sizeof cmd, "rm %s/graph-start.csv", s.dir);
-    cr_assert_eq(system(cmd), 0);
+    remove_readings_session(&s);
+    readings_session(&s, constants, NULL);
     cr_assert_eq(card_constant(&s, "graph_start", &start), 0);
     cr_expect_float_eq(start, 3.0, 1e-12, "(2 + 4) / 2: %g", start);
     cr_expect_eq(card_constant(&s, "graph_start_protocol", &start), -1, "a constant not read is absent");
-    snprintf(cmd, sizeof cmd, "rm -rf %s", s.dir);
-    cr_expect_eq(system(cmd), 0);
+    remove_readings_session(&s);
 }
 
 Test(card, a_reading_above_twice_its_median_is_a_disturbance_left_out_of_the_mean)
@@ -1028,17 +1054,10 @@ Test(card, a_reading_above_twice_its_median_is_a_disturbance_left_out_of_the_mea
      * is 1.  Two readings are never judged (each is within twice their
      * mean): 1 and 9 give 5. */
     session s;
-    memset(&s, 0, sizeof s);
-    snprintf(s.dir, sizeof s.dir, "/tmp/mcmsim-disturbed-XXXXXX");
-    cr_assert(mkdtemp(s.dir) != NULL);
-    char cmd[2600];
-    snprintf(cmd, sizeof cmd,
-             "printf 'name,value,unit,phase,how\ngraph_start,2,us,before,x\ncold,-1,us,before,x\n"
-             "pair,1,us,before,x\ngraph_start,4,us,after,x\ncold,-1,us,after,x\npair,9,us,after,x\n' "
-             "> %s/constants.csv && "
-             "printf 'name,value,unit,phase,how\ngraph_start,3,us,before-a,x\ngraph_start,30,us,before-b,x\n"
-             "cold,5,us,before-a,x\n' > %s/graph-start.csv", s.dir, s.dir);
-    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    readings_session(&s,
+                     "graph_start,2,us,before,x\ncold,-1,us,before,x\npair,1,us,before,x\n"
+                     "graph_start,4,us,after,x\ncold,-1,us,after,x\npair,9,us,after,x\n",
+                     "graph_start,3,us,before-a,x\ngraph_start,30,us,before-b,x\ncold,5,us,before-a,x\n");
     double value;
     int left_out = -1;
     cr_assert_eq(card_constant_readings(&s, "graph_start", &value, &left_out), 0);
@@ -1049,8 +1068,7 @@ Test(card, a_reading_above_twice_its_median_is_a_disturbance_left_out_of_the_mea
     cr_expect_eq(left_out, 0);
     cr_assert_eq(card_constant(&s, "pair", &value), 0);
     cr_expect_float_eq(value, 5.0, 1e-12, "(1 + 9) / 2: %g", value);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", s.dir);
-    cr_expect_eq(system(cmd), 0);
+    remove_readings_session(&s);
 }
 
 Test(card, blocks_per_sm_is_the_most_any_kernel_held)
