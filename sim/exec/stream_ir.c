@@ -1871,7 +1871,7 @@ int stream_annotate(FILE *in, const char *where, FILE *out)
         number++;
         char *trace = strstr(line, TRACE_CALL);
         if (trace && !strncmp(line, "declare", 7)) {
-            fputs("declare void @mcm_stream_block(i32)\n", out);
+            fputs("declare void @mcm_stream_block(i32) nonlazybind\n", out); /* called through the GOT, no PLT stub */
             continue;
         }
         if (trace) { /* a number; the block's weight goes to its first */
