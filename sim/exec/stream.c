@@ -57,6 +57,23 @@ typedef struct added_costs {
     double entry, barrier, trip_count;
 } added_costs;
 
+/* A warp's path, weighed (stream_warp_end): the next warp of the same path
+ * (the same blocks first passed in the same order, each as many times)
+ * weighs the same. */
+typedef struct weighed_pass {
+    int id;
+    uint32_t most, most_back;
+} weighed_pass;
+
+typedef struct weighed_path {
+    weighed_pass *path;      /* per block of the path, in order */
+    int n_blocks;            /* its blocks (-1: none weighed yet) */
+    double w[STREAM_FIELDS]; /* its weights, but the issue-bound blocks' chains */
+    double issued[2];        /* the issue-bound blocks' instructions and products (issue_split) */
+    double branches;         /* its taken back edges */
+    uint64_t reads;          /* its STREAM_READS, and STREAM_TRIPS in the high word */
+} weighed_path;
+
 struct stream_counter {
     const stream_table *t;
     uint32_t blocks;            /* basic blocks of the table */
@@ -65,6 +82,7 @@ struct stream_counter {
     uint32_t thread;            /* the running thread's number in the warp, plus one */
     uint32_t last;              /* the running thread's last block, plus one (0: none yet) */
     int *warp_touched, n_warp;  /* blocks the warp passed */
+    weighed_path weighed;       /* the last path weighed */
     added_costs calls;
     double extra[2], warp_extra[2]; /* stream_extra: the thread's, the warp's most */
     double link[CHAIN_LINKS];       /* a chain's link of each class, in cycles (the machine's, with
@@ -133,6 +151,8 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int threads,
                              stream_call_cost("kernel:entry"), stream_call_cost("__syncthreads"),
                              stream_call_cost("loop:trip_count")};
     c->warp_touched = malloc(sizeof *c->warp_touched * n);
+    c->weighed.path = malloc(sizeof *c->weighed.path * n);
+    c->weighed.n_blocks = -1;
     int sharing = block_warps_per_scheduler(threads, m);
     for (int k = 0; k < OP_BARRIER; k++)
         c->link[k] = stream_shared_link_cycles(m, (op_class)k, sharing);
@@ -162,6 +182,7 @@ void stream_counter_free(stream_counter *c)
         running = NULL;
     free(c->passes);
     free(c->warp_touched);
+    free(c->weighed.path);
     free(c->issue_bound);
     free(c->reads);
     free(c);
@@ -178,9 +199,10 @@ void mcm_stream_block(uint32_t id)
             c->warp_touched[c->n_warp++] = (int)id;
         b->thread = c->thread;
         b->pass = b->back = 0;
-    } else if (c->last > id && ++b->back > b->most_back) /* again, from a block after it: a loop's back
-                                                            * edge, taken */
-        b->most_back = b->back;
+    } else if (c->last > id) { /* again, from a block after it: a loop's back edge, taken */
+        if (++b->back > b->most_back)
+            b->most_back = b->back;
+    }
     if (++b->pass > b->most)
         b->most = b->pass;
     c->last = id + 1;
@@ -212,38 +234,69 @@ void stream_thread(stream_counter *c)
     running = c;
 }
 
+/* Whether the warp's path (its blocks in the order first passed, and their
+ * passes) is the one `weighed` holds. */
+static int same_path_as_before(const stream_counter *c)
+{
+    if (c->n_warp != c->weighed.n_blocks)
+        return 0;
+    for (int i = 0; i < c->n_warp; i++) {
+        const block_passes *b = &c->passes[c->warp_touched[i]];
+        const weighed_pass *was = &c->weighed.path[i];
+        if (was->id != c->warp_touched[i] || was->most != b->most || was->most_back != b->most_back)
+            return 0;
+    }
+    return 1;
+}
+
+/* The warp's path into `weighed`: its blocks' weights times their passes. */
+static void weigh_path(stream_counter *c)
+{
+    weighed_path *p = &c->weighed;
+    memset(p->w, 0, sizeof p->w);
+    p->issued[0] = p->issued[1] = p->branches = 0;
+    p->reads = 0;
+    p->n_blocks = c->n_warp;
+    for (int i = 0; i < c->n_warp; i++) {
+        int id = c->warp_touched[i];
+        const uint32_t *weight = c->t->weight[id];
+        const block_passes *b = &c->passes[id];
+        p->path[i] = (weighed_pass){id, b->most, b->most_back};
+        for (int k = 0; k < STREAM_CHAIN_PLAIN; k++)
+            if (k != STREAM_READS && k != STREAM_TRIPS)
+                p->w[k] += (double)weight[k] * b->most;
+        if (c->issue_bound[id]) { /* its passes: its instructions, at the warp's own issue */
+            double pass[2];
+            issue_split(c, weight, b->most, pass);
+            p->issued[0] += pass[0];
+            p->issued[1] += pass[1];
+        } else /* its passes: its chain each, one after the other */
+            for (int k = STREAM_CHAIN_PLAIN; k < STREAM_FIELDS; k++)
+                p->w[k] += (double)weight[k] * b->most;
+        p->reads |= weight[STREAM_READS] | (uint64_t)weight[STREAM_TRIPS] << 32;
+        p->branches += b->most_back;
+    }
+}
+
 void stream_warp_end(stream_counter *c)
 {
     end_thread(c);
     c->thread = 0;
     running = NULL;
-    double w[STREAM_FIELDS] = {0}, issued[2] = {0, 0}, branches = 0;
-    uint64_t reads = 0;
-    for (int i = 0; i < c->n_warp; i++) {
-        int id = c->warp_touched[i];
-        const uint32_t *weight = c->t->weight[id];
-        block_passes *b = &c->passes[id];
-        for (int k = 0; k < STREAM_CHAIN_PLAIN; k++)
-            if (k != STREAM_READS && k != STREAM_TRIPS)
-                w[k] += (double)weight[k] * b->most;
-        if (c->issue_bound[id]) { /* its passes: its instructions, at the warp's own issue */
-            double pass[2];
-            issue_split(c, weight, b->most, pass);
-            issued[0] += pass[0];
-            issued[1] += pass[1];
-        } else /* its passes: its chain each, one after the other */
-            for (int k = STREAM_CHAIN_PLAIN; k < STREAM_FIELDS; k++)
-                w[k] += (double)weight[k] * b->most;
-        reads |= weight[STREAM_READS] | (uint64_t)weight[STREAM_TRIPS] << 32;
-        branches += b->most_back;
-        *b = (block_passes){0};
-    }
+    if (!same_path_as_before(c))
+        weigh_path(c);
+    for (int i = 0; i < c->n_warp; i++)
+        c->passes[c->warp_touched[i]] = (block_passes){0};
+    c->n_warp = 0;
+    double w[STREAM_FIELDS], issued[2], branches = c->weighed.branches;
+    uint64_t reads = c->weighed.reads;
+    memcpy(w, c->weighed.w, sizeof w);
+    memcpy(issued, c->weighed.issued, sizeof issued);
     if (c->step_no + 1 < c->steps) { /* a return out of a step but the last: BSSY, BSYNC */
         w[STREAM_INST] += 2 * w[STREAM_EXITS];
         w[STREAM_PLAIN] += 2 * w[STREAM_EXITS];
         w[STREAM_CHAIN_PLAIN] += 2 * w[STREAM_EXITS]; /* BSYNC waits for the warp's threads */
     }
-    c->n_warp = 0;
     if (c->warp_no >= c->n_reads) {
         uint64_t *more = realloc(c->reads, sizeof *more * (size_t)(c->warp_no + 1));
         if (!more) {
