@@ -96,6 +96,7 @@ const char *const stream_clang_flags[] = {
     "-DMCM_COUNTED", "-Wno-pass-failed",            /* MCM_UNROLL unrolls whole, as nvcc (mcm_kernel.h) */
     "-mllvm", "-unroll-runtime", "-mllvm", "-unroll-max-count=4", /* a loop of unknown trips by 4, as nvcc */
     "-fsanitize-coverage=bb,no-prune,trace-pc",     /* a call at the top of every basic block */
+    "-fno-plt",                                     /* mcmsim's functions called through the GOT */
     "-S", "-emit-llvm", NULL};
 
 /* ---- what each call costs ------------------------------------------------------ */
