@@ -3,10 +3,11 @@
  * it (see stream.h).
  *
  * The running thread's passes through each basic block are counted in
- * `pass` (its code calls mcm_stream_block(block) at the top of every
- * block).  When the next thread of the warp starts, or the warp ends, they
- * are folded into the warp's: per block the most passes of one thread, a
- * warp issuing the union of its threads' paths.  When the warp ends its
+ * its `passes` (its code calls mcm_stream_block(block) at the top of every
+ * block), and the warp's kept beside them as they go: per block the most
+ * passes of one thread, a warp issuing the union of its threads' paths.
+ * A block's count is the running thread's when the block's stamp is that
+ * thread's number in the warp, zero otherwise.  When the warp ends its
  * passes are weighed: its instructions (the issue slots it takes), and
  * the time it waits along its path, each pass through a basic block the
  * longer of its dependent chain (its links at the machine's latencies)
@@ -24,9 +25,10 @@
  * instructions (every step, plus the kernel's entry and a barrier between
  * each two steps) and its path go into its block_cost.
  *
- * Invariants: between two threads `pass` and `back` are zero, `touched`
- * empty and `last` none; between two warps `most` and `most_back` are
- * zero; between two blocks every sum is zero.
+ * Invariants: between two warps every block's passes are zero (its stamp
+ * none) and `warp_touched` is empty; `warp_touched` lists, in the order
+ * they were first passed, the blocks whose `most` is not zero; between two
+ * blocks every sum is zero.
  * Only the thread that runs a block counts: `running` is per host thread,
  * NULL outside a step (the setup and check of a program count nothing).
  */
@@ -42,15 +44,46 @@
  * fields, in that order). */
 enum { CHAIN_LINKS = STREAM_FIELDS - STREAM_CHAIN_PLAIN };
 
+/* One basic block's passes in the warp now. */
+typedef struct block_passes {
+    uint32_t thread;          /* the thread they are of: its number in the warp plus one (0: none) */
+    uint32_t pass, back;      /* that thread's passes, and those of them entered by a back edge */
+    uint32_t most, most_back; /* the same, the most of one thread of the warp */
+} block_passes;
+
+/* The card instructions of the calls the counter adds (stream_call_cost). */
+typedef struct added_costs {
+    double pow_iteration, pow_square, pow_multiply, zp_mul;
+    double entry, barrier, trip_count;
+} added_costs;
+
+/* A warp's path, weighed (stream_warp_end): the next warp of the same path
+ * (the same blocks first passed in the same order, each as many times)
+ * weighs the same. */
+typedef struct weighed_pass {
+    int id;
+    uint32_t most, most_back;
+} weighed_pass;
+
+typedef struct weighed_path {
+    weighed_pass *path;      /* per block of the path, in order */
+    int n_blocks;            /* its blocks (-1: none weighed yet) */
+    double w[STREAM_FIELDS]; /* its weights, but the issue-bound blocks' chains */
+    double issued[2];        /* the issue-bound blocks' instructions and products (issue_split) */
+    double branches;         /* its taken back edges */
+    uint64_t reads;          /* its STREAM_READS, and STREAM_TRIPS in the high word */
+} weighed_path;
+
 struct stream_counter {
     const stream_table *t;
+    uint32_t blocks;            /* basic blocks of the table */
     int warp, steps;            /* threads per warp, steps of the kernel */
-    uint32_t *pass;             /* per basic block: the running thread's passes */
-    uint32_t *most;             /* per basic block: the most passes of one thread of the warp */
-    uint32_t *back, *most_back; /* per basic block: the same, of its passes entered by a back edge */
+    block_passes *passes;       /* per basic block */
+    uint32_t thread;            /* the running thread's number in the warp, plus one */
     uint32_t last;              /* the running thread's last block, plus one (0: none yet) */
-    int *touched, n_touched;    /* blocks the running thread passed */
     int *warp_touched, n_warp;  /* blocks the warp passed */
+    weighed_path weighed;       /* the last path weighed */
+    added_costs calls;
     double extra[2], warp_extra[2]; /* stream_extra: the thread's, the warp's most */
     double link[CHAIN_LINKS];       /* a chain's link of each class, in cycles (the machine's, with
                                      * the block's warps on a scheduler) */
@@ -108,15 +141,18 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int threads,
     stream_counter *c = calloc(1, sizeof *c);
     size_t n = (size_t)t->blocks + 1;
     c->t = t;
+    c->blocks = (uint32_t)t->blocks;
     c->steps = steps;
     c->warp = warp;
-    c->pass = calloc(n, sizeof *c->pass);
-    c->most = calloc(n, sizeof *c->most);
-    c->back = calloc(n, sizeof *c->back);
-    c->most_back = calloc(n, sizeof *c->most_back);
+    c->passes = calloc(n, sizeof *c->passes);
     c->branch = m->cycles_branch;
-    c->touched = malloc(sizeof *c->touched * n);
+    c->calls = (added_costs){stream_call_cost("exec_zp_pow:iteration"), stream_call_cost("exec_zp_pow:square"),
+                             stream_call_cost("exec_zp_pow:multiply"), stream_call_cost("exec_zp_mul"),
+                             stream_call_cost("kernel:entry"), stream_call_cost("__syncthreads"),
+                             stream_call_cost("loop:trip_count")};
     c->warp_touched = malloc(sizeof *c->warp_touched * n);
+    c->weighed.path = malloc(sizeof *c->weighed.path * n);
+    c->weighed.n_blocks = -1;
     int sharing = block_warps_per_scheduler(threads, m);
     for (int k = 0; k < OP_BARRIER; k++)
         c->link[k] = stream_shared_link_cycles(m, (op_class)k, sharing);
@@ -126,7 +162,7 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int threads,
         m->cycles_predicate > 0 ? m->cycles_predicate : stream_link_cycles(m, OP_PLAIN);
     c->issue = stream_shared_issue_cycles(m, sharing);
     c->issue_mulmod = stream_shared_mulmod_cycles(m, sharing);
-    c->mulmod_inst = c->issue_mulmod > 0 ? stream_call_cost("exec_zp_mul") : 0;
+    c->mulmod_inst = c->issue_mulmod > 0 ? c->calls.zp_mul : 0;
     c->issue_bound = calloc(n, 1);
     for (int id = 0; id < t->blocks; id++) {
         double w[STREAM_FIELDS], issued[2];
@@ -144,12 +180,9 @@ void stream_counter_free(stream_counter *c)
         return;
     if (running == c)
         running = NULL;
-    free(c->pass);
-    free(c->most);
-    free(c->back);
-    free(c->most_back);
-    free(c->touched);
+    free(c->passes);
     free(c->warp_touched);
+    free(c->weighed.path);
     free(c->issue_bound);
     free(c->reads);
     free(c);
@@ -158,13 +191,20 @@ void stream_counter_free(stream_counter *c)
 void mcm_stream_block(uint32_t id)
 {
     stream_counter *c = running;
-    if (!c || id >= (uint32_t)c->t->blocks)
+    if (!c || id >= c->blocks)
         return;
-    if (c->pass[id] == 0)
-        c->touched[c->n_touched++] = (int)id;
-    else if (c->last > id) /* again, from a block after it: a loop's back edge, taken */
-        c->back[id]++;
-    c->pass[id]++;
+    block_passes *b = &c->passes[id];
+    if (b->thread != c->thread) { /* the thread's first pass */
+        if (b->most == 0)
+            c->warp_touched[c->n_warp++] = (int)id;
+        b->thread = c->thread;
+        b->pass = b->back = 0;
+    } else if (c->last > id) { /* again, from a block after it: a loop's back edge, taken */
+        if (++b->back > b->most_back)
+            b->most_back = b->back;
+    }
+    if (++b->pass > b->most)
+        b->most = b->pass;
     c->last = id + 1;
 }
 
@@ -176,63 +216,87 @@ void stream_extra(double mulmods, double loops)
     }
 }
 
-/* The running thread's passes into the warp's: per block, the most. */
-static void fold_thread(stream_counter *c)
+/* The running thread is done: its extra work into the warp's, the most. */
+static void end_thread(stream_counter *c)
 {
-    for (int i = 0; i < c->n_touched; i++) {
-        int id = c->touched[i];
-        if (c->most[id] == 0)
-            c->warp_touched[c->n_warp++] = id;
-        if (c->pass[id] > c->most[id])
-            c->most[id] = c->pass[id];
-        if (c->back[id] > c->most_back[id])
-            c->most_back[id] = c->back[id];
-        c->pass[id] = c->back[id] = 0;
-    }
-    c->n_touched = 0;
     c->last = 0;
     for (int k = 0; k < 2; k++) {
-        c->warp_extra[k] = fmax(c->warp_extra[k], c->extra[k]);
+        if (c->extra[k] > c->warp_extra[k])
+            c->warp_extra[k] = c->extra[k];
         c->extra[k] = 0;
     }
 }
 
 void stream_thread(stream_counter *c)
 {
-    fold_thread(c);
+    end_thread(c);
+    c->thread++;
     running = c;
+}
+
+/* Whether the warp's path (its blocks in the order first passed, and their
+ * passes) is the one `weighed` holds. */
+static int same_path_as_before(const stream_counter *c)
+{
+    if (c->n_warp != c->weighed.n_blocks)
+        return 0;
+    for (int i = 0; i < c->n_warp; i++) {
+        const block_passes *b = &c->passes[c->warp_touched[i]];
+        const weighed_pass *was = &c->weighed.path[i];
+        if (was->id != c->warp_touched[i] || was->most != b->most || was->most_back != b->most_back)
+            return 0;
+    }
+    return 1;
+}
+
+/* The warp's path into `weighed`: its blocks' weights times their passes. */
+static void weigh_path(stream_counter *c)
+{
+    weighed_path *p = &c->weighed;
+    memset(p->w, 0, sizeof p->w);
+    p->issued[0] = p->issued[1] = p->branches = 0;
+    p->reads = 0;
+    p->n_blocks = c->n_warp;
+    for (int i = 0; i < c->n_warp; i++) {
+        int id = c->warp_touched[i];
+        const uint32_t *weight = c->t->weight[id];
+        const block_passes *b = &c->passes[id];
+        p->path[i] = (weighed_pass){id, b->most, b->most_back};
+        for (int k = 0; k < STREAM_CHAIN_PLAIN; k++)
+            if (k != STREAM_READS && k != STREAM_TRIPS)
+                p->w[k] += (double)weight[k] * b->most;
+        if (c->issue_bound[id]) { /* its passes: its instructions, at the warp's own issue */
+            double pass[2];
+            issue_split(c, weight, b->most, pass);
+            p->issued[0] += pass[0];
+            p->issued[1] += pass[1];
+        } else /* its passes: its chain each, one after the other */
+            for (int k = STREAM_CHAIN_PLAIN; k < STREAM_FIELDS; k++)
+                p->w[k] += (double)weight[k] * b->most;
+        p->reads |= weight[STREAM_READS] | (uint64_t)weight[STREAM_TRIPS] << 32;
+        p->branches += b->most_back;
+    }
 }
 
 void stream_warp_end(stream_counter *c)
 {
-    fold_thread(c);
+    end_thread(c);
+    c->thread = 0;
     running = NULL;
-    double w[STREAM_FIELDS] = {0}, issued[2] = {0, 0}, branches = 0;
-    uint64_t reads = 0;
-    for (int i = 0; i < c->n_warp; i++) {
-        int id = c->warp_touched[i];
-        const uint32_t *weight = c->t->weight[id];
-        for (int k = 0; k < STREAM_CHAIN_PLAIN; k++)
-            if (k != STREAM_READS && k != STREAM_TRIPS)
-                w[k] += (double)weight[k] * c->most[id];
-        if (c->issue_bound[id]) { /* its passes: its instructions, at the warp's own issue */
-            double pass[2];
-            issue_split(c, weight, c->most[id], pass);
-            issued[0] += pass[0];
-            issued[1] += pass[1];
-        } else /* its passes: its chain each, one after the other */
-            for (int k = STREAM_CHAIN_PLAIN; k < STREAM_FIELDS; k++)
-                w[k] += (double)weight[k] * c->most[id];
-        reads |= weight[STREAM_READS] | (uint64_t)weight[STREAM_TRIPS] << 32;
-        branches += c->most_back[id];
-        c->most[id] = c->most_back[id] = 0;
-    }
+    if (!same_path_as_before(c))
+        weigh_path(c);
+    for (int i = 0; i < c->n_warp; i++)
+        c->passes[c->warp_touched[i]] = (block_passes){0};
+    c->n_warp = 0;
+    double w[STREAM_FIELDS], issued[2], branches = c->weighed.branches;
+    uint64_t reads = c->weighed.reads;
+    memcpy(w, c->weighed.w, sizeof w);
+    memcpy(issued, c->weighed.issued, sizeof issued);
     if (c->step_no + 1 < c->steps) { /* a return out of a step but the last: BSSY, BSYNC */
         w[STREAM_INST] += 2 * w[STREAM_EXITS];
         w[STREAM_PLAIN] += 2 * w[STREAM_EXITS];
         w[STREAM_CHAIN_PLAIN] += 2 * w[STREAM_EXITS]; /* BSYNC waits for the warp's threads */
     }
-    c->n_warp = 0;
     if (c->warp_no >= c->n_reads) {
         uint64_t *more = realloc(c->reads, sizeof *more * (size_t)(c->warp_no + 1));
         if (!more) {
@@ -247,10 +311,9 @@ void stream_warp_end(stream_counter *c)
      * multiplications the rest of its products */
     double passes = c->warp_extra[1], squares = passes > 0 ? passes - 1 : 0;
     double multiplies = fmax(c->warp_extra[0] - squares, 0);
-    double loop = passes * stream_call_cost("exec_zp_pow:iteration");
-    double products = squares * stream_call_cost("exec_zp_pow:square") +
-                      multiplies * stream_call_cost("exec_zp_pow:multiply");
-    double checks = loop + products - c->warp_extra[0] * stream_call_cost("exec_zp_mul");
+    double loop = passes * c->calls.pow_iteration;
+    double products = squares * c->calls.pow_square + multiplies * c->calls.pow_multiply;
+    double checks = loop + products - c->warp_extra[0] * c->calls.zp_mul;
     w[STREAM_MULMOD] += c->warp_extra[0];
     w[STREAM_INST] += loop + products;
     w[STREAM_PLAIN] += checks;
@@ -288,10 +351,10 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
 {
     double warps = ceil((double)threads / c->warp), barriers = c->steps - 1;
     /* every warp enters the kernel, and waits at each barrier between two steps */
-    double fixed = stream_call_cost("kernel:entry") + barriers * stream_call_cost("__syncthreads");
+    double fixed = c->calls.entry + barriers * c->calls.barrier;
     /* each warp reads the thread's indices it uses once (stream.h, STREAM_READS),
      * and computes the trip count of each loop of STREAM_TRIPS once */
-    double reads = 0, most_reads = 0, trip = stream_call_cost("loop:trip_count");
+    double reads = 0, most_reads = 0, trip = c->calls.trip_count;
     for (int i = 0; i < c->n_reads; i++) {
         double r = __builtin_popcount((uint32_t)c->reads[i]) +
                    trip * __builtin_popcount((uint32_t)(c->reads[i] >> 32));

@@ -96,6 +96,7 @@ const char *const stream_clang_flags[] = {
     "-DMCM_COUNTED", "-Wno-pass-failed",            /* MCM_UNROLL unrolls whole, as nvcc (mcm_kernel.h) */
     "-mllvm", "-unroll-runtime", "-mllvm", "-unroll-max-count=4", /* a loop of unknown trips by 4, as nvcc */
     "-fsanitize-coverage=bb,no-prune,trace-pc",     /* a call at the top of every basic block */
+    "-fno-plt",                                     /* mcmsim's functions called through the GOT */
     "-S", "-emit-llvm", NULL};
 
 /* ---- what each call costs ------------------------------------------------------ */
@@ -1871,7 +1872,7 @@ int stream_annotate(FILE *in, const char *where, FILE *out)
         number++;
         char *trace = strstr(line, TRACE_CALL);
         if (trace && !strncmp(line, "declare", 7)) {
-            fputs("declare void @mcm_stream_block(i32)\n", out);
+            fputs("declare void @mcm_stream_block(i32) nonlazybind\n", out); /* called through the GOT, no PLT stub */
             continue;
         }
         if (trace) { /* a number; the block's weight goes to its first */
