@@ -680,6 +680,190 @@ Test(stream, a_grid_stride_loop_nvcc_unrolls_computes_its_trip_count_before_it)
     cr_expect_eq(w[9][STREAM_INST], 0);
 }
 
+/* A step of a looped kernel (MCM_KERNEL_LOOP: the mcm_kernel's last i32,
+ * `looped`, 1), `for (int i = tid; i < n; i += threads)` in step 0 alone
+ * (a read) and in the others (a write), the counter widened by clang
+ * without a truncation (an `add i64` without nsw: the int's wide copy). */
+#define TID_THREADS_N                                                                                              \
+    "  %3 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 0\n"                   \
+    "  %4 = load i32, i32* %3, align 8\n"                                                                          \
+    "  %5 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 1\n"                   \
+    "  %6 = load i32, i32* %5, align 4\n"                                                                          \
+    "  %7 = bitcast i8* %1 to i32*\n"                                                                              \
+    "  %8 = load i32, i32* %7, align 4\n"
+static const char *const looped_kernel_ir =
+    "@k = internal constant %struct.mcm_kernel { i8* null, i32 1, void (%struct.exec_thread*, i8*)** "
+    "getelementptr inbounds ([1 x void (%struct.exec_thread*, i8*)*], [1 x void (%struct.exec_thread*, i8*)*]* "
+    "@k_steps_, i32 0, i32 0), i32 1, void (%struct.mcm_schedule*, i8*)* null }, align 8\n"
+    "@k_steps_ = internal constant [1 x void (%struct.exec_thread*, i8*)*] [void (%struct.exec_thread*, i8*)* "
+    "@looped], align 8\n"
+    "\n"
+    "define internal void @looped(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    TID_THREADS_N
+    "  %9 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 4\n"
+    "  %10 = load i32, i32* %9, align 8\n"
+    "  %11 = sext i32 %4 to i64\n"
+    "  %12 = sext i32 %6 to i64\n"
+    "  %13 = sext i32 %8 to i64\n"
+    "  %14 = icmp eq i32 %10, 0\n"
+    "  br i1 %14, label %15, label %22\n"
+    "\n"
+    "15:                                               ; preds = %2\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %16 = icmp slt i32 %4, %8\n"
+    "  br i1 %16, label %17, label %28\n"
+    "\n"
+    "17:                                               ; preds = %15, %17\n"
+    "  %18 = phi i64 [ %11, %15 ], [ %20, %17 ]\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %19 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 "
+    "noundef %18)\n"
+    "  %20 = add i64 %18, %12\n"
+    "  %21 = icmp slt i64 %20, %13\n"
+    "  br i1 %21, label %17, label %28\n"
+    "\n"
+    "22:                                               ; preds = %2\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %23 = icmp slt i32 %4, %8\n"
+    "  br i1 %23, label %24, label %28\n"
+    "\n"
+    "24:                                               ; preds = %22, %24\n"
+    "  %25 = phi i64 [ %11, %22 ], [ %26, %24 ]\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef %25, i64 noundef 0)\n"
+    "  %26 = add i64 %25, %12\n"
+    "  %27 = icmp slt i64 %26, %13\n"
+    "  br i1 %27, label %24, label %28\n"
+    "\n"
+    "28:                                               ; preds = %24, %22, %17, %15\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_trip_count_in_a_looped_kernels_later_steps_is_computed_by_every_warp_before_them)
+{
+    uint32_t w[6][STREAM_FIELDS];
+    cr_assert_eq(weigh(looped_kernel_ir, w, 6), 6);
+    /* the counters are ints though nothing truncates them: clang's
+     * widening drops `nsw`, which a C `long` keeps (the next test), so
+     * both loops are unrolled by nvcc, their trips a division each */
+    /* step 0's loop: nvcc runs step 0 apart, before the loop over the
+     * steps (mcm_kernel_cuda.cuh); its trip count stays at the loop's
+     * entry, computed by the warps that enter it (Euclid's head load) */
+    cr_expect_eq(__builtin_popcount(w[1][STREAM_TRIPS]), 1);
+    /* the later steps' loop: its trip count of tid, threads and an arg is
+     * the same in every pass of the loop over the steps, its division by
+     * the block's size (never 0): hoisted before that loop, computed by
+     * every warp whether it enters or not -- on the step's entry, which
+     * every warp passes (Euclid's write loop, SASS 0x1950-0x1b90, 8 warps
+     * where warp 0 alone writes) */
+    cr_expect_eq(__builtin_popcount(w[0][STREAM_TRIPS]), 1);
+    cr_expect_eq(w[3][STREAM_TRIPS], 0);
+    cr_expect_neq(w[0][STREAM_TRIPS], w[1][STREAM_TRIPS]);
+}
+
+/* The same later-steps loop in a kernel of its steps written out (not
+ * looped), its counter an int widened (`add i64`) and a long (`add nsw
+ * i64`). */
+#define WIDE_LOOP_IR(NAME, ADD)                                                                                    \
+    "define internal void @" NAME "(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"                          \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    TID_THREADS_N                                                                                                  \
+    "  %9 = sext i32 %4 to i64\n"                                                                                  \
+    "  %10 = sext i32 %6 to i64\n"                                                                                 \
+    "  %11 = sext i32 %8 to i64\n"                                                                                 \
+    "  %12 = icmp slt i32 %4, %8\n"                                                                                \
+    "  br i1 %12, label %13, label %17\n"                                                                          \
+    "\n"                                                                                                           \
+    "13:                                               ; preds = %2, %13\n"                                        \
+    "  %14 = phi i64 [ %9, %2 ], [ %15, %13 ]\n"                                                                   \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef %14, i64 noundef 0)\n"             \
+    "  %15 = " ADD " %14, %10\n"                                                                                   \
+    "  %16 = icmp slt i64 %15, %11\n"                                                                              \
+    "  br i1 %16, label %13, label %17\n"                                                                          \
+    "\n"                                                                                                           \
+    "17:                                               ; preds = %13, %2\n"                                        \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  ret void\n"                                                                                                 \
+    "}\n"
+static const char *const wide_loops_ir =
+    WIDE_LOOP_IR("an_int", "add i64") "\n" WIDE_LOOP_IR("a_long", "add nsw i64") "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_counter_clang_widens_from_an_int_is_told_from_a_long_by_its_addition)
+{
+    uint32_t w[6][STREAM_FIELDS];
+    cr_assert_eq(weigh(wide_loops_ir, w, 6), 6);
+    /* an int: clang's wide copy of `i += threads` carries no nsw; the loop
+     * is unrolled by nvcc, its trip count on the block that enters it
+     * (not a looped kernel: nothing to hoist it out of) */
+    cr_expect_eq(__builtin_popcount(w[0][STREAM_TRIPS]), 1);
+    cr_expect_eq(w[1][STREAM_TRIPS], 0);
+    /* a long: signed, its addition `nsw`; nvcc leaves it rolled (plain
+     * multiplication's and plain division's loops) */
+    cr_expect_eq(w[3][STREAM_TRIPS], 0);
+    cr_expect_eq(w[4][STREAM_TRIPS], 0);
+}
+
+/* Two `if`s a warp's threads may all skip: a global read written to
+ * private memory, and a Z/pZ product written. */
+static const char *const guarded_bodies_ir =
+    "define internal void @guarded(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 0\n"
+    "  %4 = load i32, i32* %3, align 8\n"
+    "  %5 = icmp slt i32 %4, 100\n"
+    "  br i1 %5, label %6, label %9\n"
+    "\n"
+    "6:                                                ; preds = %2\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %7 = sext i32 %4 to i64\n"
+    "  %8 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 "
+    "noundef %7)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef %7, i64 noundef %8)\n"
+    "  br label %9\n"
+    "\n"
+    "9:                                                ; preds = %6, %2\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %10 = icmp slt i32 %4, 50\n"
+    "  br i1 %10, label %11, label %13\n"
+    "\n"
+    "11:                                               ; preds = %9\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %12 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 3, i64 noundef 5)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef 0, i64 noundef %12)\n"
+    "  br label %13\n"
+    "\n"
+    "13:                                               ; preds = %11, %9\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_small_body_an_if_skips_is_predicated_and_issued_by_every_warp_that_reaches_it)
+{
+    uint32_t w[5][STREAM_FIELDS];
+    cr_assert_eq(weigh(guarded_bodies_ir, w, 5), 5);
+    /* the read and the write: predicated by ptxas (@P LDG, @P STS; Euclid's
+     * coefficient reads, jacobi's loads), so every warp that tests issues
+     * them, and no branch: ISETP, then the body's LEA, LEA.HI.X, LDG and
+     * LEA, STS on the test's block; the body's own block weighs nothing */
+    cr_expect_eq(w[0][STREAM_INST], 1 + 3 + 2);
+    cr_expect_eq(w[0][STREAM_GLOBAL], 1);
+    cr_expect_eq(w[0][STREAM_PRIVATE], 1);
+    cr_expect_eq(w[1][STREAM_INST], 0);
+    cr_expect_eq(w[1][STREAM_GLOBAL], 0);
+    /* a Z/pZ product is not a memory access: its body keeps its branch
+     * (ISETP, BRA), and a warp none of whose threads takes it skips it */
+    cr_expect_eq(w[2][STREAM_INST], 1 + 1);
+    cr_expect_eq(w[3][STREAM_INST], 9 + 2);
+}
+
 /* `tid > j && tid < steps` as clang makes it: two blocks, each a comparison
  * and a conditional branch, sharing the target past the write. */
 static const char *const short_circuit_ir =

@@ -61,7 +61,13 @@
  *    computed once;
  *  - a loop of an int counter stepping by a variable (`i += t->threads`)
  *    whose body is small, which nvcc unrolls by 4 and clang leaves rolled:
- *    its trip count, a division, before it ("A loop nvcc unrolls", below);
+ *    its trip count, a division, before it ("A loop nvcc unrolls", below;
+ *    an int clang widened is told from a long by its addition without
+ *    `nsw`, widened_int_step); in the later steps of a looped kernel,
+ *    before the loop over the steps, in every warp
+ *    (hoisted_before_the_steps);
+ *  - a small body of memory accesses an `if` skips: predicated, issued by
+ *    every warp that reaches the `if` (note_predicated_bodies);
  *    the second test of a `&&` or `||` that clang makes a block of its
  *    own: its comparison alone, fused into the first test's predicate
  *    (note_second_tests);
@@ -196,6 +202,7 @@ typedef struct ir_function {
     name_set compares;    /* results of comparisons (icmp): predicates on the card */
     name_set sums;        /* additions of the block charged in full, not yet a third operand's (IADD3) */
     name_set in_flight;   /* global reads waited for where their values are used (note_reads_in_flight) */
+    int looped_step;      /* the step of a looped kernel (MCM_KERNEL_LOOP; note_looped_kernel) */
 } ir_function;
 
 static void *grow(void *p, int *cap, int need, size_t size)
@@ -1653,6 +1660,23 @@ static int counter_of_32_bits(const ir_function *f, const char *member, const ir
     return 0;
 }
 
+/* The counter's next value `next` is clang's widening of an int of the C
+ * code though the code never truncates it (indvars, where the counter is
+ * used only as an index): its addition is on 64 bits without `nsw`.  A
+ * `long` of the C code is signed, and clang marks each of its additions
+ * `nsw` (plain multiplication's loads and stores, plain division's
+ * window: `add nsw i64`); indvars cannot keep that mark on the wide copy
+ * of `i += l` (Euclid's write and head-load loops: `add i64`). */
+static int widened_int_step(const ir_function *f, const char *next)
+{
+    int l = defining_line(f, next, strlen(next));
+    ir_inst add;
+    if (l < 0 || parse_inst(f->lines[l], &add) != 0 || strcmp(add.op, "add") != 0)
+        return 0;
+    const char *op = strstr(f->lines[l], " = add ");
+    return op && !strncmp(op + 7, "i64 ", 4); /* no flag between the opcode and the type */
+}
+
 /* Value `name` is the thread's index, an arg, a constant, or computed
  * from them alone (a register or constant on the card: free_values). */
 static int kernel_invariant(const ir_function *f, const char *name)
@@ -1695,6 +1719,68 @@ static int loop_bound(const ir_function *f, const char *member, int h, const cha
     return 0;
 }
 
+/* The line is the address of the thread's step (exec.h: tid, threads,
+ * bid, blocks, step: field 4 of exec_thread). */
+static int thread_step_field(const char *line)
+{
+    const char *field = strstr(line, "i64 0, i32 4");
+    return strstr(line, "getelementptr inbounds %struct.exec_thread,") && field && !isdigit((unsigned char)field[12]);
+}
+
+/* Block `target` is reached, in a step of a looped kernel, only where
+ * the step is 0: every path to it from the entry passes the first-step
+ * side of a test `t->step == 0` (or `!= 0`). */
+static int first_step_only(const ir_function *f, int target, char *seen, int *stack)
+{
+    for (int i = 0; i < f->n_blocks; i++) {
+        const ir_block *b = &f->blocks[i];
+        const char *br = NULL;
+        for (int l = b->last - 1; b->n_succ == 2 && !br && l >= b->first; l--)
+            br = strstr(f->lines[l], "  br i1 %");
+        if (!br)
+            continue;
+        br += 8;
+        int c = defining_line(f, br, name_length(br)), side;
+        const char *cmp = c >= 0 ? strstr(f->lines[c], " = icmp ") : NULL;
+        if (!cmp || !strstr(cmp, ", 0"))
+            continue;
+        if (!strncmp(cmp + 8, "eq i32 %", 8))
+            side = 0;
+        else if (!strncmp(cmp + 8, "ne i32 %", 8))
+            side = 1;
+        else
+            continue;
+        const char *v = cmp + 15;
+        int ld = defining_line(f, v, name_length(v));
+        const char *ptr = ld >= 0 ? strstr(f->lines[ld], " = load i32, ") : NULL;
+        ptr = ptr ? strchr(ptr + 13, '%') : NULL; /* the pointer: "i32* %6" or "ptr %6" */
+        int at = ptr ? defining_line(f, ptr, name_length(ptr)) : -1;
+        if (at < 0 || !thread_step_field(f->lines[at]))
+            continue;
+        int s = block_of_label(f, b->succ[side]);
+        if (s > 0 && (s == target || !reaches(f, 0, target, s, seen, stack)))
+            return 1;
+    }
+    return 0;
+}
+
+/* A looped kernel (MCM_KERNEL_LOOP) runs its step 0 apart, then the others
+ * in a loop over the steps (cuda_ref/common/mcm_kernel_cuda.cuh).  A trip
+ * count of the thread's indices, args and constants, in code the loop's
+ * copy runs, is the same in every pass of that loop, and its division
+ * is by the block's size, which nvcc knows is not 0: nvcc hoists it
+ * before the loop, so every warp computes it once, whether or not it
+ * enters the loop (Euclid's write loop, which warp 0 alone enters at
+ * s = 1: I2F, MUFU.RCP ... `& 3` at 0x1950-0x1b90 of the executed SASS,
+ * before the loop's BAR.SYNC, 8 warp instructions each).  So its
+ * STREAM_TRIPS bit goes to the step's entry, which every warp passes.
+ * Code only step 0 runs stays where it is (Euclid's head load, its trip
+ * count computed by warp 0 alone). */
+static int hoisted_before_the_steps(const ir_function *f, int entering, char *seen, int *stack)
+{
+    return f->looped_step && f->blocks[0].id >= 0 && !first_step_only(f, entering, seen, stack);
+}
+
 static void note_trip_counts(ir_function *f, weights *t)
 {
     char *seen = malloc((size_t)f->n_blocks + 1), *member = calloc((size_t)f->n_blocks + 1, 1);
@@ -1725,7 +1811,7 @@ static void note_trip_counts(ir_function *f, weights *t)
                 !phi.result || !variable_stride(f, &phi, member, stride, sizeof stride, next, sizeof next))
                 continue;
             result_name(&phi, now, sizeof now);
-            if (!counter_of_32_bits(f, member, &phi, now) ||
+            if (!(counter_of_32_bits(f, member, &phi, now) || widened_int_step(f, next)) ||
                 !loop_bound(f, member, h, next, now, bound, sizeof bound))
                 continue;
             phi_value(phi.rest, 0, start, sizeof start);
@@ -1733,6 +1819,8 @@ static void note_trip_counts(ir_function *f, weights *t)
                 phi_value(phi.rest, 1, start, sizeof start);
             uint32_t *w = t->w[f->blocks[entering].id];
             if (kernel_invariant(f, start) && kernel_invariant(f, stride) && kernel_invariant(f, bound)) {
+                if (hoisted_before_the_steps(f, entering, seen, stack))
+                    w = t->w[f->blocks[0].id];
                 w[STREAM_TRIPS] |= 1u << ((unsigned)(head->id < 0 ? h : head->id) % 32);
             } else {
                 double trip = stream_call_cost("loop:trip_count");
@@ -1783,6 +1871,71 @@ static void note_second_tests(ir_function *f)
     }
 }
 
+/* A small body that an `if` skips, ptxas predicates (if-conversion): a
+ * block reached from one conditional branch alone, going on to the
+ * branch's other target (a triangle), of at most PREDICATED_BODY card
+ * instructions, calling nothing but memory accesses.  The card issues its
+ * instructions, each under the branch's predicate, in every warp that
+ * reaches the branch, whether or not a thread of the warp takes it, and
+ * branches not at all (Euclid's executed SASS at s = 1: a coefficient's
+ * read, `off >= 0 && pos >= 0 ? exec_gread(...) : 0`, @P1 LD.E at
+ * 0x11a0-0x11c0 in all 8 warps though warps 4 to 7 read nothing; the
+ * write step's `if (own <= da0) exec_gwrite(...)`, @!P1 LDS ... ST.E at
+ * 0x2140-0x2260, 8 warps; thread 0's start_steps, four @!P0 STS at
+ * 0x18d0-0x1900, 8 warps; jacobi's three loads, plain multiplication's
+ * @!P0 LDG at 0x9e0-0xa20 of MulKer).  So the body's weight goes to the
+ * block that branches, less that block's branch, and the body weighs
+ * nothing.  Not a body behind a fused `&&` (note_second_tests): plain
+ * division's ISETP, ISETP.LE.OR is followed by a BRA (0x7f0-0x840); nor
+ * one whose `if` ends the step (`if (c) return;` before it, jacobi's
+ * @P1 EXIT): the step's return keeps its branch (STREAM_EXITS). */
+enum { PREDICATED_BODY = 16 };
+
+static int predicated_body(const ir_function *f, int i, const uint32_t *w)
+{
+    const ir_block *b = &f->blocks[i];
+    int pred = -1, preds = 0;
+    for (int j = 0; j < f->n_blocks; j++)
+        for (int k = 0; k < f->blocks[j].n_succ; k++)
+            if (!strcmp(f->blocks[j].succ[k], b->label))
+                pred = j, preds++;
+    if (preds != 1 || pred == i || b->n_succ != 1 || f->blocks[pred].n_succ != 2 || b->label[0] == '\0' ||
+        f->blocks[pred].id < 0 || f->blocks[pred].second_test || w[STREAM_INST] > PREDICATED_BODY ||
+        w[STREAM_TRIPS] || w[STREAM_EXITS])
+        return -1;
+    const ir_block *p = &f->blocks[pred];
+    if ((strcmp(p->succ[0], b->succ[0]) != 0 && strcmp(p->succ[1], b->succ[0]) != 0) || returns(f, b->succ[0]))
+        return -1; /* not a triangle, or the step's early return (its EXIT, or BSSY and BSYNC) */
+    for (int l = b->first; l < b->last; l++) {
+        ir_inst in;
+        char name[64];
+        if (f->lines[l][0] != ' ' || parse_inst(f->lines[l], &in) != 0 || strcmp(in.op, "call") != 0)
+            continue;
+        callee(in.rest, name, sizeof name);
+        if (strcmp(name, "__sanitizer_cov_trace_pc") != 0 && strcmp(name, "exec_gread") != 0 &&
+            strcmp(name, "exec_gwrite") != 0 && strcmp(name, "exec_pread") != 0 && strcmp(name, "exec_pwrite") != 0)
+            return -1;
+    }
+    return pred;
+}
+
+static void note_predicated_bodies(ir_function *f, weights *t)
+{
+    for (int i = 0; i < f->n_blocks; i++) {
+        int pred = f->blocks[i].id < 0 ? -1 : predicated_body(f, i, t->w[f->blocks[i].id]);
+        if (pred < 0)
+            continue;
+        uint32_t *body = t->w[f->blocks[i].id], *branch = t->w[f->blocks[pred].id];
+        for (int k = 0; k < STREAM_FIELDS; k++)
+            branch[k] = k == STREAM_READS ? branch[k] | body[k] : branch[k] + body[k];
+        if (branch[STREAM_INST] > 0 && branch[STREAM_PLAIN] > 0) {
+            branch[STREAM_INST]--; /* its BRA: the body's predicate is the comparison's */
+            branch[STREAM_PLAIN]--;
+        }
+        memset(body, 0, sizeof t->w[0]);
+    }
+}
+
 /* The function's blocks weighed, into the table at their ids. */
 static void weigh_function(ir_function *f, weights *t)
 {
@@ -1817,6 +1970,7 @@ static void weigh_function(ir_function *f, weights *t)
             t->w[b->id][k] = k == STREAM_READS ? (uint32_t)w[k] : (uint32_t)(w[k] + 0.5);
     }
     note_trip_counts(f, t);
+    note_predicated_bodies(f, t);
     free(d.name);
     free(d.len);
     free(d.links);
@@ -1861,6 +2015,43 @@ static int write_table(FILE *out, const weights *t)
     return ferror(out) ? -1 : 0;
 }
 
+/* The length of a global's name at s ("@ping_pong_steps_"), 0 if none. */
+static size_t global_name_length(const char *s)
+{
+    size_t n = 1;
+    if (*s != '@')
+        return 0;
+    while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '.' || s[n] == '$')
+        n++;
+    return n > 1 ? n : 0;
+}
+
+/* A line of the IR's globals that makes a kernel looped: the mcm_kernel
+ * of MCM_KERNEL_LOOP, {name, 1, NAME_steps_, 1, NULL} (its last i32, the
+ * flag `looped`, 1), whose steps array goes into `arrays`; then that
+ * array's line, whose one step function goes into `steps`. */
+static void note_looped_kernel(const char *line, name_set *arrays, name_set *steps)
+{
+    size_t len = global_name_length(line);
+    if (len == 0)
+        return;
+    if (set_has(arrays, line, len)) {
+        const char *step = strrchr(line, '@');
+        set_add(steps, step, global_name_length(step));
+        return;
+    }
+    const char *decl = strstr(line, " = internal constant %struct.mcm_kernel {");
+    const char *array = decl ? strstr(decl, "_steps_") : NULL, *looped = NULL;
+    if (!array)
+        return;
+    while (array > decl && array[-1] != '@')
+        array--;
+    for (const char *i32 = strstr(decl, ", i32 "); i32; i32 = strstr(i32 + 1, ", i32 "))
+        looped = i32;
+    if (array > decl && looped > array && atoi(looped + 6) == 1)
+        set_add(arrays, array - 1, global_name_length(array - 1));
+}
+
 int stream_annotate(FILE *in, const char *where, FILE *out)
 {
     ir_function f = {0};
@@ -1868,6 +2059,7 @@ int stream_annotate(FILE *in, const char *where, FILE *out)
     char *line = NULL;
     size_t cap = 0;
     int in_function = 0, number = 0;
+    name_set looped_arrays = {0}, looped_steps = {0};
     for (ssize_t len; (len = getline(&line, &cap, in)) >= 0;) {
         number++;
         char *trace = strstr(line, TRACE_CALL);
@@ -1880,6 +2072,10 @@ int stream_annotate(FILE *in, const char *where, FILE *out)
                 free(line);
                 function_free(&f);
                 free(t.w);
+                set_clear(&looped_arrays);
+                set_clear(&looped_steps);
+                free(looped_arrays.names);
+                free(looped_steps.names);
                 return fail("%s:%d: an instrumentation call outside a function (not clang's IR?)", where, number);
             }
             t.w = grow(t.w, &t.cap, t.n + 1, sizeof *t.w);
@@ -1895,12 +2091,16 @@ int stream_annotate(FILE *in, const char *where, FILE *out)
             in_function = 1;
             function_clear(&f);
             note_parameters(&f, line);
+            const char *name = strchr(line, '@');
+            f.looped_step = name && set_has(&looped_steps, name, global_name_length(name));
             f.blocks = grow(f.blocks, &f.cap_blocks, 1, sizeof *f.blocks);
             f.blocks[f.n_blocks++] = (ir_block){.id = -1};
             continue;
         }
-        if (!in_function)
+        if (!in_function) {
+            note_looped_kernel(line, &looped_arrays, &looped_steps);
             continue;
+        }
         char label[64];
         if (line[0] == '}') { /* the function's end */
             f.blocks[f.n_blocks - 1].last = f.n_lines;
@@ -1927,5 +2127,9 @@ int stream_annotate(FILE *in, const char *where, FILE *out)
         fail("%s: cannot write the counted IR", where);
     function_free(&f);
     free(t.w);
+    set_clear(&looped_arrays);
+    set_clear(&looped_steps);
+    free(looped_arrays.names);
+    free(looped_steps.names);
     return rc;
 }
