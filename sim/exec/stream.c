@@ -49,6 +49,7 @@ struct stream_counter {
     uint32_t *most;             /* per basic block: the most passes of one thread of the warp */
     uint32_t *back, *most_back; /* per basic block: the same, of its passes entered by a back edge */
     uint32_t last;              /* the running thread's last block, plus one (0: none yet) */
+    uint32_t reads_in_pass;     /* its global reads in its pass through that block so far */
     int *touched, n_touched;    /* blocks the running thread passed */
     int *warp_touched, n_warp;  /* blocks the warp passed */
     double extra[2], warp_extra[2]; /* stream_extra: the thread's, the warp's most */
@@ -166,6 +167,16 @@ void mcm_stream_block(uint32_t id)
         c->back[id]++;
     c->pass[id]++;
     c->last = id + 1;
+    c->reads_in_pass = 0;
+}
+
+int stream_read_on_chain(void)
+{
+    stream_counter *c = running;
+    if (!c || !c->t->chain_reads || c->last == 0)
+        return 1;
+    uint32_t k = c->reads_in_pass++;
+    return k >= 32 || (c->t->chain_reads[c->last - 1] >> k & 1);
 }
 
 void stream_extra(double mulmods, double loops)
