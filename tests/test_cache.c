@@ -478,6 +478,7 @@ Test(cache, a_wave_is_replayed_position_by_position_not_block_after_block)
 typedef struct warp_read {
     int warp, step, round;
     long line;
+    int chain; /* 1: the read is a link of a chain of the warp's code (cache_note_chain) */
 } warp_read;
 
 static cache_sectors warps_reading(cache *c, const warp_read *reads, int n)
@@ -488,6 +489,8 @@ static cache_sectors warps_reading(cache *c, const warp_read *reads, int n)
     for (int i = 0; i < n; i++) {
         for (int lane = 0; lane < 32; lane++)
             cache_note(t, 0, reads[i].round, 0, 32 * reads[i].line + lane);
+        if (reads[i].chain)
+            cache_note_chain(t, reads[i].round);
         if (i == n - 1 || reads[i + 1].warp != reads[i].warp || reads[i + 1].step != reads[i].step)
             cache_warp_done(t, reads[i].step, reads[i].warp);
     }
@@ -497,6 +500,23 @@ static cache_sectors warps_reading(cache *c, const warp_read *reads, int n)
     return out;
 }
 
+/* The small card with an L1 hit of 30 cycles and an L2 hit of 250. */
+static machine latency_card(void)
+{
+    machine m = small_card(1);
+    m.read_latency_l1 = 30;
+    m.read_latency = 250;
+    return m;
+}
+
+/* Line `line` (its 32 words) into the L2, by a launch before. */
+static void into_l2(cache *c, long line)
+{
+    fill_patterns(32 * line);
+    one_block(c, 0, consecutive, 32);
+    fill_patterns(0);
+}
+
 Test(cache, two_warps_reading_one_line_at_once_both_wait_for_its_fill)
 {
     /* Line 0 is in the L2 (a launch before read it) and in no L1.  Warps 0
@@ -504,13 +524,10 @@ Test(cache, two_warps_reading_one_line_at_once_both_wait_for_its_fill)
      * issues both at once, warp 0's miss asks the L2 and warp 1's request
      * finds the line on its way (one request to the L2; the L1 then
      * serves warp 1's four sectors), and warp 1 waits for the same fill. */
-    machine m = small_card(1);
-    m.read_latency_l1 = 30;
-    m.read_latency = 250;
+    machine m = latency_card();
     cache *c = cache_new(&m);
-    fill_patterns(0);
-    one_block(c, 0, consecutive, 32);
-    const warp_read reads[] = {{0, 0, 0, 0}, {1, 0, 0, 0}};
+    into_l2(c, 0);
+    const warp_read reads[] = {{0, 0, 0, 0, 0}, {1, 0, 0, 0, 0}};
     cache_sectors s = warps_reading(c, reads, 2);
     cr_expect_eq(s.l2_reads, 4, "warp 0's four sectors, asked of the L2 once");
     cr_expect_eq(s.l2_requests, 1);
@@ -528,7 +545,7 @@ Test(cache, a_fill_from_dram_is_waited_for_at_drams_level)
 {
     machine m = small_card(1);
     cache *c = cache_new(&m);
-    const warp_read reads[] = {{0, 0, 0, 3}, {1, 0, 0, 3}};
+    const warp_read reads[] = {{0, 0, 0, 3, 0}, {1, 0, 0, 3, 0}};
     cache_sectors s = warps_reading(c, reads, 2);
     cr_expect_eq(s.dram_reads, 4, "line 3 was never read: DRAM, once");
     cr_expect_eq(s.l1_wavefronts, 1);
@@ -546,7 +563,7 @@ Test(cache, a_warp_that_waited_itself_since_the_fill_was_asked_finds_it_returned
      * every fill of step 0 has returned. */
     machine m = small_card(1);
     cache *c = cache_new(&m);
-    const warp_read reads[] = {{0, 0, 0, 0}, {0, 1, 0, 1}, {1, 0, 0, 1}, {1, 0, 1, 0}};
+    const warp_read reads[] = {{0, 0, 0, 0, 0}, {0, 1, 0, 1, 0}, {1, 0, 0, 1, 0}, {1, 0, 1, 0, 0}};
     cache_sectors s = warps_reading(c, reads, 4);
     cr_expect_eq(s.dram_reads, 8);
     cr_expect_eq(s.l1_wavefronts, 2);
@@ -563,7 +580,7 @@ Test(cache, a_warp_that_waited_for_nothing_since_the_fill_was_asked_waits_for_it
      * so nothing says warp 0's fill has arrived: warp 1 waits for DRAM. */
     machine m = small_card(1);
     cache *c = cache_new(&m);
-    const warp_read reads[] = {{0, 1, 0, 0}, {1, 0, 0, 1}, {1, 1, 0, 1}, {1, 1, 1, 0}};
+    const warp_read reads[] = {{0, 1, 0, 0, 0}, {1, 0, 0, 1, 0}, {1, 1, 0, 1, 0}, {1, 1, 1, 0, 0}};
     cache_sectors s = warps_reading(c, reads, 4);
     cr_expect_eq(s.dram_reads, 8);
     cr_expect_eq(s.l1_wavefronts, 2);
@@ -836,4 +853,70 @@ Test(cache, the_fast_path_and_the_checked_path_record_the_same_sectors)
                   "block %ld", b);
     exec_end(fast);
     exec_end(checked);
+}
+
+/* A block of one warp and one step whose instruction stream is charged:
+ * its span's reads are the block's first read and stream_reads − 1 links. */
+static double chain_reads_cycles(const cache_sectors *s, const machine *m, double stream_reads)
+{
+    machine counted = *m;
+    counted.issue_rate = 4;
+    kernel k = test_kernel("k", 1, 32, 1, 1, 0);
+    k.cost.stream = 1;
+    k.cost.stream_reads = stream_reads;
+    k.cost.sectors = *s;
+    return block_read_latency(&k, &k.cost, &counted) + block_span_cycles(&k.cost, &counted);
+}
+
+Test(cache, a_chain_that_reads_a_word_from_the_l2_and_again_from_the_l1_waits_each_levels_latency)
+{
+    /* Line 0 is in the L2.  Warp 0's chain reads a word of it (round 0:
+     * the L2's 250 cycles), then, needing that value, the word again
+     * (round 1: the line is there, the L1's 30); between them the warp
+     * reads the line twice more, beside its chain (rounds 2, 3, as Euclid
+     * reads its state's words: L1 hits, as the warp waited already).  The
+     * chain waits 250 + 30 = 280, not the first read and the mean of the
+     * four loads, 250 + (250 + 3·30)/4 = 335, nor twice that mean. */
+    machine m = latency_card();
+    cache *c = cache_new(&m);
+    into_l2(c, 0);
+    const warp_read reads[] = {{0, 0, 0, 0, 1}, {0, 0, 1, 0, 1}, {0, 0, 2, 0, 0}, {0, 0, 3, 0, 0}};
+    cache_sectors s = warps_reading(c, reads, 4);
+    cr_expect_eq(s.warp_loads[LEVEL_L2], 1);
+    cr_expect_eq(s.warp_loads[LEVEL_L1], 3);
+    cr_expect_eq(s.chain_loads[LEVEL_L1], 1, "the chain's second read; its first is the block's read");
+    cr_expect_eq(s.chain_loads[LEVEL_L2] + s.chain_loads[LEVEL_DRAM], 0);
+    cr_expect_float_eq(chain_reads_cycles(&s, &m, 2), 250 + 30, 1e-9);
+    /* without the links known (every read a link, as a table without
+     * them): the mean of the loads after the first */
+    const warp_read all[] = {{0, 0, 0, 0, 1}, {0, 0, 1, 0, 1}, {0, 0, 2, 0, 1}, {0, 0, 3, 0, 1}};
+    cache_free(c);
+    c = cache_new(&m);
+    into_l2(c, 0);
+    s = warps_reading(c, all, 4);
+    cr_expect_eq(s.chain_loads[LEVEL_L1], 3);
+    cr_expect_float_eq(chain_reads_cycles(&s, &m, 2), 250 + 30, 1e-9);
+    cache_free(c);
+}
+
+Test(cache, a_link_reading_a_line_the_warp_asked_for_beside_its_chain_waits_for_the_fill)
+{
+    /* Lines 0 and 1 are in the L2.  Warp 0: round 0, a link, reads line 1
+     * (the L2); round 1, beside the chain, reads line 0 (the L2); round 2,
+     * a link, reads line 0 again.  The load of round 2 finds its sectors
+     * on their way: the warp's own round 1 waited for them, so as a load it
+     * is an L1 hit (warp_loads), but the chain did not wait for round 1:
+     * it waits for the fill, the L2's latency (chain_loads). */
+    machine m = latency_card();
+    cache *c = cache_new(&m);
+    into_l2(c, 1);
+    into_l2(c, 0);
+    const warp_read reads[] = {{0, 0, 0, 1, 1}, {0, 0, 1, 0, 0}, {0, 0, 2, 0, 1}};
+    cache_sectors s = warps_reading(c, reads, 3);
+    cr_expect_eq(s.warp_loads[LEVEL_L2], 2);
+    cr_expect_eq(s.warp_loads[LEVEL_L1], 1);
+    cr_expect_eq(s.chain_loads[LEVEL_L2], 1, "the link waits for the fill");
+    cr_expect_eq(s.chain_loads[LEVEL_L1], 0);
+    cr_expect_float_eq(chain_reads_cycles(&s, &m, 2), 250 + 250, 1e-9);
+    cache_free(c);
 }

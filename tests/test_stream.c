@@ -21,7 +21,8 @@
 
 /* The weights stream_annotate gives the blocks of `ir`, into w (at most
  * `max` blocks); the count of blocks. */
-static int weigh(const char *ir, uint32_t w[][STREAM_FIELDS], int max)
+/* The IR stream_annotate makes of `ir` (owned by the caller). */
+static char *annotated(const char *ir)
 {
     FILE *in = fmemopen((void *)ir, strlen(ir), "r");
     char *text = NULL;
@@ -30,8 +31,17 @@ static int weigh(const char *ir, uint32_t w[][STREAM_FIELDS], int max)
     cr_assert_eq(stream_annotate(in, "test.ll", out), 0, "%s", fail_message());
     fclose(in);
     fclose(out);
+    return text;
+}
+
+static int weigh(const char *ir, uint32_t w[][STREAM_FIELDS], int max)
+{
+    char *text = annotated(ir);
     const char *table = strstr(text, "@mcm_stream_table");
     cr_assert_not_null(table, "no table in:\n%s", text);
+    char *links = strstr(text, "@mcm_stream_chain_reads"); /* the weights' table ends there */
+    cr_assert_not_null(links, "no chain reads' table in:\n%s", text);
+    *links = '\0';
     int n = 0;
     for (const char *s = strstr(table, "] [i32"); s && n < max; s = strstr(s + 1, "] [i32")) {
         const char *p = s + 2;
@@ -198,7 +208,7 @@ Test(stream, a_loop_counts_its_passes)
  * other warps do what it does): its block's costs. */
 static block_cost one_pass_in(uint32_t w[][STREAM_FIELDS], int blocks, int threads, const machine *m)
 {
-    stream_table table = {blocks, (const uint32_t(*)[STREAM_FIELDS])w};
+    stream_table table = {blocks, (const uint32_t(*)[STREAM_FIELDS])w, NULL};
     stream_counter *c = stream_counter_new(&table, 32, threads, 1, m);
     stream_thread(c);
     for (int b = 0; b < blocks; b++)
@@ -1029,6 +1039,20 @@ Test(stream, a_read_its_block_does_not_use_is_waited_for_where_its_value_is_used
      * read's block, not at every pass */
     cr_expect_eq(w[4][STREAM_CHAIN_GLOBAL], 1);
     cr_expect_eq(w[5][STREAM_CHAIN_GLOBAL], 0);
+}
+
+Test(stream, the_reads_a_chain_waits_for_are_marked_links_the_others_not)
+{
+    /* @mcm_stream_chain_reads, per block bit k its k-th read: used_after's
+     * read, in flight, a link of the next block's chain (block 0: 1);
+     * waited_beside's second read, its block's chain (0b10), its first,
+     * used in the next block, ready there: no link; used_in_a_loop's read,
+     * waited for in its block (block 4: 1) */
+    char *text = annotated(reads_in_flight_ir);
+    cr_expect(strstr(text, "@mcm_stream_chain_reads = constant [7 x i32] "
+                           "[i32 1, i32 0, i32 2, i32 0, i32 1, i32 0, i32 0]") != NULL,
+              "%s", strstr(text, "@mcm_stream_chain_reads") ? strstr(text, "@mcm_stream_chain_reads") : text);
+    free(text);
 }
 
 Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)

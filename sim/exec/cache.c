@@ -183,7 +183,7 @@ static int32_t set_add(line_set *s, uint64_t tag, line *evicted, int *was)
 /* A round of one warp: its lanes' k-th access of one kind in one step. */
 typedef struct access_round {
     uint32_t step, round, warp;
-    int write;
+    uint16_t write, chain; /* a write; a read that is a link of a chain (cache_note_chain) */
     long first, n;         /* its lines: the block's line accesses [first, first + n) */
 } access_round;
 
@@ -213,6 +213,7 @@ struct cache_trace {
      * for the i-th lane to make the round, and how many did */
     lane_note *notes[2];
     int *made[2];
+    unsigned char *chain;          /* per read round: a lane's read in it is a link of a chain */
     int rounds_cap[2], rounds[2];  /* rounds with room for notes; rounds made so far */
     int line_words, line_shift;    /* line_words = 2^line_shift, or line_shift = -1 */
 };
@@ -227,10 +228,14 @@ static void recorded_free(recorded *r)
 
 /* What a warp of a wave's block has waited for in the current moment:
  * the last read round of the step at which its load waited for the L2 or
- * farther (far[0]), and for DRAM (far[1]); -1: none. */
+ * farther (far[0]), and for DRAM (far[1]); -1: none.  And whether it has
+ * read yet in its block (its first read is the block's first read's
+ * stand-in, block_read_latency: not counted among chain_loads). */
 typedef struct warp_waits {
     uint64_t moment;
     int64_t far[2];
+    int64_t chain_far[2]; /* the same for its rounds that are links of a chain */
+    int read;
 } warp_waits;
 
 typedef struct wave_block {
@@ -455,10 +460,18 @@ static uint32_t dirty_elsewhere(cache *c, const line_set *l2, int32_t j, uint64_
 
 /* Whether the warp `me` has waited, at read round `round` of this moment's
  * step or later, for a fill from the L2 (or farther; dram: from DRAM): a
- * fill asked at `round` by another warp has then returned when it asks. */
-static int already_waited(const cache *c, const warp_waits *me, uint32_t round, int dram)
+ * fill asked at `round` by another warp has then returned when it asks.
+ * `far`: me->far (any of its loads), or me->chain_far (its chains'). */
+static int already_waited(const cache *c, const warp_waits *me, const int64_t far[2], uint32_t round, int dram)
 {
-    return me->moment == c->moment && me->far[dram] >= (int64_t)round;
+    return me->moment == c->moment && far[dram] >= (int64_t)round;
+}
+
+/* Raise *level to at least `to`. */
+static void reach(cache_level *level, cache_level to)
+{
+    if (*level < to)
+        *level = to;
 }
 
 /* SM sm reads the words `words` of line `tag`: each sector they touch is
@@ -469,26 +482,32 @@ static int already_waited(const cache *c, const warp_waits *me, uint32_t round, 
  * which fills the L2 too.  Counts the L2's and DRAM's sectors, and the
  * line's request to each (a request: one line of one round), to out;
  * returns how many sectors the L1 served, and the farthest level in
- * *deepest: for sectors the L1 holds but another warp's fill of this
+ * deepest[0]: for sectors the L1 holds but another warp's fill of this
  * moment still brings, the fill's level, unless the warp `me` has waited
- * as far since (read round `round`, cache.h). */
+ * as far since (read round `round`, cache.h); and in deepest[1] the same
+ * as a link of a chain waits for it: unless a link of the warp's chains
+ * has waited as far since. */
 static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, const warp_waits *me, uint32_t round,
-                     cache_sectors *out, cache_level *deepest)
+                     cache_sectors *out, cache_level deepest[2])
 {
     uint32_t sectors = sectors_of(c, words);
     line_set *l1 = l1_of(c, sm);
     int32_t i = l1 ? set_find(l1, tag) : -1;
     uint32_t from_l1 = i >= 0 ? whole_sectors(c, l1->lines[i].have, sectors) : 0;
     uint32_t missed = sectors & ~from_l1;
-    if (from_l1 && *deepest < LEVEL_L1)
-        *deepest = LEVEL_L1;
+    if (from_l1) {
+        reach(&deepest[0], LEVEL_L1);
+        reach(&deepest[1], LEVEL_L1);
+    }
     if (from_l1 && l1->lines[i].asked == c->moment) { /* sectors still on their way to the L1 */
         const line *l = &l1->lines[i];
         uint32_t waiting = from_l1 & l->in_flight;
         int dram = (waiting & l->from_dram) != 0;
         cache_level fill = dram ? LEVEL_DRAM : LEVEL_L2;
-        if (waiting && !already_waited(c, me, l->asked_round, dram) && *deepest < fill)
-            *deepest = fill;
+        if (waiting && !already_waited(c, me, me->far, l->asked_round, dram))
+            reach(&deepest[0], fill);
+        if (waiting && !already_waited(c, me, me->chain_far, l->asked_round, dram))
+            reach(&deepest[1], fill);
     }
     if (missed) {
         line_set *l2 = l2_of(c, sm, tag);
@@ -504,8 +523,8 @@ static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, const warp_
         out->dram_requests += dram != 0;
         l2->lines[j].have |= missed | fetched;
         cache_level level = dram ? LEVEL_DRAM : LEVEL_L2;
-        if (*deepest < level)
-            *deepest = level;
+        reach(&deepest[0], level);
+        reach(&deepest[1], level);
         if (l1 && i < 0) {
             line evicted; /* an L1 line is never dirty: nothing to write back */
             int was;
@@ -593,6 +612,7 @@ void cache_trace_free(cache_trace *t)
         free(t->notes[k]);
         free(t->made[k]);
     }
+    free(t->chain);
     free(t);
 }
 
@@ -620,6 +640,10 @@ static void __attribute__((noinline, cold)) note_growing(cache_trace *t, int k, 
     t->notes[k] = grow(t->notes[k], sizeof *t->notes[k] * (size_t)cap * (size_t)t->warp);
     t->made[k] = grow(t->made[k], sizeof *t->made[k] * (size_t)cap);
     memset(t->made[k] + t->rounds_cap[k], 0, sizeof *t->made[k] * (size_t)(cap - t->rounds_cap[k]));
+    if (k == 0) {
+        t->chain = grow(t->chain, (size_t)cap);
+        memset(t->chain + t->rounds_cap[k], 0, (size_t)(cap - t->rounds_cap[k]));
+    }
     t->rounds_cap[k] = cap;
     note_lane(t, k, round, array, index);
 }
@@ -631,6 +655,12 @@ void cache_note(cache_trace *t, int write, int round, int array, long index)
         note_growing(t, k, round, array, index);
     else
         note_lane(t, k, round, array, index);
+}
+
+void cache_note_chain(cache_trace *t, int round)
+{
+    if (round < t->rounds_cap[0])
+        t->chain[round] = 1;
 }
 
 static int by_tag(const void *x, const void *y)
@@ -679,13 +709,16 @@ void cache_warp_done(cache_trace *t, int step, int warp)
     for (int k = 0; k < 2; k++) {
         for (int round = 0; round < t->rounds[k]; round++) {
             lane_note *n = &t->notes[k][(long)round * t->warp];
-            int count = t->made[k][round];
+            int count = t->made[k][round], chain = k == 0 && t->chain[round];
             t->made[k][round] = 0;
+            if (k == 0)
+                t->chain[round] = 0;
             if (count == 0)
                 continue;
             sort_notes(n, count);
             access_round *r = add_round(&t->rec);
-            *r = (access_round){(uint32_t)step, (uint32_t)round, (uint32_t)warp, k, t->rec.n_lines, 0};
+            *r = (access_round){(uint32_t)step, (uint32_t)round, (uint32_t)warp, (uint16_t)k, (uint16_t)chain,
+                                t->rec.n_lines, 0};
             for (int i = 0; i < count; i++) {
                 if (i == 0 || n[i].tag != n[i - 1].tag) {
                     *add_line(&t->rec) = (line_access){n[i].tag, 0};
@@ -761,19 +794,28 @@ static void serve(cache *c, long j, const access_round *r)
     }
     warp_waits *me = &w->waits[r->warp];
     if (me->moment != c->moment)
-        *me = (warp_waits){c->moment, {-1, -1}};
+        *me = (warp_waits){c->moment, {-1, -1}, {-1, -1}, me->read};
     long hits = 0;
-    cache_level deepest = LEVEL_NONE;
+    cache_level deepest[2] = {LEVEL_NONE, LEVEL_NONE}; /* the load's, and as a chain's link */
     for (long i = 0; i < r->n; i++)
-        hits += read_line(c, sm, lines[i].tag, lines[i].words, me, r->round, out, &deepest);
-    if (deepest >= LEVEL_L2)
+        hits += read_line(c, sm, lines[i].tag, lines[i].words, me, r->round, out, deepest);
+    if (deepest[0] >= LEVEL_L2)
         me->far[0] = r->round;
-    if (deepest == LEVEL_DRAM)
+    if (deepest[0] == LEVEL_DRAM)
         me->far[1] = r->round;
+    if (r->chain) {
+        if (deepest[1] >= LEVEL_L2)
+            me->chain_far[0] = r->round;
+        if (deepest[1] == LEVEL_DRAM)
+            me->chain_far[1] = r->round;
+        if (me->read) /* a link after the warp's first read */
+            out->chain_loads[deepest[1]]++;
+    }
+    me->read = 1;
     out->l1_wavefronts += (double)((hits + c->sectors - 1) / c->sectors);
-    out->warp_loads[deepest]++;
+    out->warp_loads[deepest[0]]++;
     if (out->first_read == LEVEL_NONE)
-        out->first_read = deepest;
+        out->first_read = deepest[0];
 }
 
 /* The wave's blocks handed in, replayed position by position; the wave
@@ -840,6 +882,8 @@ int cache_block_done(cache *c, long bid, cache_trace *t, cache_sectors *out)
     if (!w->out)
         c->handed++;
     w->out = out;
+    if (w->n_waits > 0) /* a new block in the slot: its warps have waited for nothing */
+        memset(w->waits, 0, sizeof *w->waits * (size_t)w->n_waits);
     c->recorded_bytes += (double)w->rec.n_rounds * sizeof *w->rec.rounds + (double)w->rec.n_lines * sizeof *w->rec.lines;
     if (c->recorded_bytes > CACHE_WAVE_BYTES)
         return fail("the caches record a wave of %ld blocks (%ld resident on each of %d SMs) before they replay "

@@ -37,6 +37,14 @@
  *     reads only by position, so such a read waits the fill's whole
  *     latency.  A fill asked in an earlier step has returned (a barrier
  *     ends each step);
+ *   - a read that is a link of a chain of its warp's code (a load the
+ *     chain waits for, cache_note_chain) waits as above, but only a wait
+ *     of an earlier link of the warp's chains covers its fill: a load the
+ *     warp issued beside the chain does not hold it up, so a link reading
+ *     a line such a load asked for in the same step waits for its fill
+ *     (the L2, or DRAM), where a link re-reading a line an earlier link
+ *     waited for is an L1 hit.  Its level is counted in chain_loads,
+ *     beside warp_loads (sim/model/card_terms.h);
  *   - every L1 starts a launch empty (the card invalidates them at each
  *     kernel, its L1s not being coherent); the L2 lives across launches;
  *   - an L1 holds l1_words less the private memory (shared memory) of
@@ -106,6 +114,12 @@ void cache_trace_free(cache_trace *t);
  * array `array` (>= 0; an index below 2^40 and an array below 2^23, as
  * exec mode keys them). */
 void cache_note(cache_trace *t, int write, int round, int array, long index);
+
+/* The running warp's read round `round` of the step (noted already with
+ * cache_note) is a link of a chain of its code: a lane's read in it is
+ * (sim/exec/stream.h, stream_read_on_chain).  Its load is then counted
+ * in chain_loads too, by the level the chain waits for (above). */
+void cache_note_chain(cache_trace *t, int round);
 
 /* The warp `warp` (its index in the block) has run step `step`: its
  * rounds become the distinct lines they touch, with the words touched. */

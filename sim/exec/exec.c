@@ -835,8 +835,12 @@ static inline void note_global(exec_block *b, int kind, gmem a, long i)
 {
     long key = (long)a->id << 40 | group_of(b, i);
     tally(note_access(b, kind, key), key);
-    if (b->trace)
-        cache_note(b->trace, kind == GLOBAL_WRITE, b->now->rounds[kind] - 1, a->id, i);
+    if (b->trace) {
+        int round = b->now->rounds[kind] - 1;
+        cache_note(b->trace, kind == GLOBAL_WRITE, round, a->id, i);
+        if (kind == GLOBAL_READ && b->stream && stream_read_on_chain())
+            cache_note_chain(b->trace, round);
+    }
 }
 
 static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a, long i)

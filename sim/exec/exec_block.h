@@ -16,6 +16,7 @@
 
 #include "cache.h"
 #include "exec.h"
+#include "stream.h"
 
 #include <stdint.h>
 
@@ -594,15 +595,19 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
 /* The fast paths' note of the running thread's access of `kind` (a
  * global read or write) to a[i] in round `round` < fast_rounds: its round
  * counted, its address group noted for its lane and tallied, and the
- * caches' trace told. */
+ * caches' trace told (and, where the stream is counted, whether the read
+ * is a link of a chain). */
 EXEC_FAST void global_noted(exec_block *b, thread_record *me, int kind, int round, gmem a, long i)
 {
     me->rounds[kind] = round + 1;
     long key = (long)a->id << 40 | i >> b->warp_shift;
     note_of(b, kind, round)->key = key;
     tally(&b->tallies[kind][round], key);
-    if (b->trace)
+    if (b->trace) {
         cache_note(b->trace, kind == GLOBAL_WRITE, round, a->id, i);
+        if (kind == GLOBAL_READ && b->stream && stream_read_on_chain())
+            cache_note_chain(b->trace, round);
+    }
 }
 
 EXEC_FAST word exec_gread_fast(exec_thread *t, gmem a, long i)

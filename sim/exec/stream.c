@@ -81,6 +81,7 @@ struct stream_counter {
     block_passes *passes;       /* per basic block */
     uint32_t thread;            /* the running thread's number in the warp, plus one */
     uint32_t last;              /* the running thread's last block, plus one (0: none yet) */
+    uint32_t reads_in_pass;     /* its global reads in its pass through that block so far */
     int *warp_touched, n_warp;  /* blocks the warp passed */
     weighed_path weighed;       /* the last path weighed */
     added_costs calls;
@@ -206,6 +207,16 @@ void mcm_stream_block(uint32_t id)
     if (++b->pass > b->most)
         b->most = b->pass;
     c->last = id + 1;
+    c->reads_in_pass = 0;
+}
+
+int stream_read_on_chain(void)
+{
+    stream_counter *c = running;
+    if (!c || !c->t->chain_reads || c->last == 0)
+        return 1;
+    uint32_t k = c->reads_in_pass++;
+    return k >= 32 || (c->t->chain_reads[c->last - 1] >> k & 1);
 }
 
 void stream_extra(double mulmods, double loops)

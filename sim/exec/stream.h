@@ -69,10 +69,13 @@ enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, 
        STREAM_TRIPS, STREAM_EXITS, STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE,
        STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE, STREAM_FIELDS };
 
-/* The table a counted object carries (mcm_stream_table, mcm_stream_blocks). */
+/* The table a counted object carries (mcm_stream_table, mcm_stream_blocks,
+ * mcm_stream_chain_reads): per block its weights, and its global reads that
+ * are links of a chain, bit k its k-th read (NULL: every read counts one). */
 typedef struct stream_table {
     int blocks;
     const uint32_t (*weight)[STREAM_FIELDS];
+    const uint32_t *chain_reads;
 } stream_table;
 
 /* ---- compiling (stream_ir.c) ----------------------------------------------- */
@@ -118,5 +121,12 @@ void stream_extra(double mulmods, double loops);
 
 /* The callback every counted block calls (the compiled object's). */
 void mcm_stream_block(uint32_t id);
+
+/* The running thread makes a global read: 1 if the read is a link of a
+ * chain of its block's code (the table's chain_reads; a read past a
+ * block's 32nd, a read outside a counted block, or a table without them:
+ * 1), else 0.  The caches then count the level its load waited for among
+ * the chains' (cache.h, cache_note_chain). */
+int stream_read_on_chain(void);
 
 #endif

@@ -9,7 +9,9 @@
  * what they become on the card (sm_90, nvcc -O3; the table below), and
  * its calls of the counted exec_* functions.  The table of weights is
  * appended to the IR as @mcm_stream_table (and its length,
- * @mcm_stream_blocks), so the object compiled from it carries it.
+ * @mcm_stream_blocks), so the object compiled from it carries it; beside
+ * it @mcm_stream_chain_reads, per block the global reads that are links
+ * of its chains (chain_reads_of).
  *
  * The rules a student can check against a kernel (validate/notes/
  * instruction-stream.md derives each from nvcc's code for small kernels):
@@ -1403,8 +1405,24 @@ typedef struct depth_map {
     const char **name;
     size_t *len;
     double (*links)[CHAIN_CLASSES];
+    uint64_t *reads; /* the global reads on each value's deepest path (chain_reads_of) */
     size_t cap; /* a power of two, more than twice the block's lines */
+    /* which global reads are links (chain_reads_of): the function's, by line
+     * (read_number), the line now, the block's chain's, and every block's */
+    const ir_function *f;
+    int *read_no, line;
+    uint64_t chain_reads, on_chain;
 } depth_map;
+
+static int defining_line(const ir_function *f, const char *name, size_t len);
+
+/* The global read at line `line` as a bit of a set of the function's reads
+ * (0: none, or a read past the 64th, which chain_reads_of counts a link). */
+static uint64_t read_bit(const depth_map *d, int line)
+{
+    int n = line >= 0 ? d->read_no[line] : -1;
+    return n >= 0 && n < 64 ? 1ull << n : 0;
+}
 
 static size_t depth_slot(const depth_map *d, const char *name, size_t len)
 {
@@ -1421,7 +1439,7 @@ static size_t depth_slot(const depth_map *d, const char *name, size_t len)
  * read in flight from a block before (its load), into links (zeros if
  * none, or a phi: its values come from other blocks). */
 static void deepest_operand(const depth_map *d, const name_set *in_flight, const name_set *below_p,
-                            const ir_inst *in, double *links, int *through_below_p)
+                            const ir_inst *in, double *links, int *through_below_p, uint64_t *reads)
 {
     static const double load[CHAIN_CLASSES] = {[4] = 1};
     static const double ready[CHAIN_CLASSES] = {0};
@@ -1429,6 +1447,7 @@ static void deepest_operand(const depth_map *d, const name_set *in_flight, const
     int any_below = 0;
     memset(links, 0, sizeof(double) * CHAIN_CLASSES);
     *through_below_p = 0;
+    *reads = 0;
     if (!strcmp(in->op, "phi"))
         return;
     const char *end = strstr(in->rest, ", !"); /* metadata: not operands */
@@ -1443,8 +1462,10 @@ static void deepest_operand(const depth_map *d, const name_set *in_flight, const
             if (nominal_cycles(depth) > nominal_cycles(below))
                 memcpy(below, depth, sizeof below);
         }
-        if (nominal_cycles(depth) > nominal_cycles(links))
+        if (nominal_cycles(depth) > nominal_cycles(links)) {
             memcpy(links, depth, sizeof(double) * CHAIN_CLASSES);
+            *reads = d->name[i] ? d->reads[i] : depth == load ? read_bit(d, defining_line(d->f, s, len)) : 0;
+        }
         s += len - 1;
     }
     /* the chain goes through an operand known below p: none other is later */
@@ -1472,7 +1493,9 @@ static void chain_step(depth_map *d, const ir_function *f, const ir_block *b, co
     if (!strcmp(name, "exec_gwrite")) /* its address is a link, its STG issues beside the chain */
         own[0] -= 1;
     int through_below_p;
-    deepest_operand(d, &f->in_flight, &f->below_p, in, depth, &through_below_p);
+    uint64_t reads, own_read = own[4] > 0 ? read_bit(d, d->line) : 0;
+    deepest_operand(d, &f->in_flight, &f->below_p, in, depth, &through_below_p, &reads);
+    reads |= own_read;
     if (own[2] > 0 && through_below_p) { /* a Z/pZ sum or difference after the result it waits for: */
         own[2] = 0;                      /* that operand's range check is not redone, its tail alone */
         own[0] = ZP_SUM_TAIL;
@@ -1489,13 +1512,18 @@ static void chain_step(depth_map *d, const ir_function *f, const ir_block *b, co
         d->name[i] = in->result;
         d->len[i] = in->result_len;
         memcpy(d->links[i], depth, sizeof depth);
+        d->reads[i] = reads;
     }
     double ends[CHAIN_CLASSES];
     memcpy(ends, depth, sizeof depth);
-    if (in->result && set_has(&f->in_flight, in->result, in->result_len))
+    if (in->result && set_has(&f->in_flight, in->result, in->result_len)) {
         ends[4] -= own[4];
-    if (nominal_cycles(ends) > nominal_cycles(chain))
+        reads &= ~own_read;
+    }
+    if (nominal_cycles(ends) > nominal_cycles(chain)) {
         memcpy(chain, ends, sizeof ends);
+        d->chain_reads = reads;
+    }
 }
 
 /* Empty, with room for a block of `lines` lines. */
@@ -1508,16 +1536,19 @@ static void depth_map_reset(depth_map *d, int lines)
         free(d->name);
         free(d->len);
         free(d->links);
+        free(d->reads);
         d->cap = cap;
         d->name = malloc(sizeof *d->name * cap);
         d->len = malloc(sizeof *d->len * cap);
         d->links = malloc(sizeof *d->links * cap);
-        if (!d->name || !d->len || !d->links) {
+        d->reads = malloc(sizeof *d->reads * cap);
+        if (!d->name || !d->len || !d->links || !d->reads) {
             fprintf(stderr, "mcmsim: out of memory reading a kernel's IR\n");
             exit(70);
         }
     }
     memset(d->name, 0, sizeof *d->name * d->cap);
+    d->chain_reads = 0;
 }
 
 /* ---- reading and writing ---------------------------------------------------------- */
@@ -1540,8 +1571,60 @@ static int label_line(const char *line, char *label, size_t size)
 
 typedef struct weights {
     uint32_t (*w)[STREAM_FIELDS];
-    int n, cap;
+    uint32_t *chain_reads; /* per block: its global reads that are links of a chain (chain_reads_of) */
+    int n, cap, cap_chain;
 } weights;
+
+/* ---- which global reads are links of a chain ---------------------------------------- */
+
+/* Line l is a call of exec_gread (as chain_step reads it). */
+static int is_global_read(const ir_function *f, int l)
+{
+    ir_inst in;
+    char name[32] = "";
+    if (f->lines[l][0] != ' ' || parse_inst(f->lines[l], &in) != 0 || strcmp(in.op, "call"))
+        return 0;
+    callee(in.rest, name, sizeof name);
+    return !strcmp(name, "exec_gread");
+}
+
+/* The function's global reads numbered in the order of its lines, per
+ * line (-1: not a read); owned by the caller. */
+static int *number_reads(const ir_function *f)
+{
+    int *no = malloc(sizeof *no * ((size_t)f->n_lines + 1)), n = 0;
+    if (!no) {
+        fprintf(stderr, "mcmsim: out of memory reading a kernel's IR\n");
+        exit(70);
+    }
+    for (int l = 0; l < f->n_lines; l++)
+        no[l] = is_global_read(f, l) ? n++ : -1;
+    return no;
+}
+
+/* Per counted block, bit k: its k-th global read (in the order of its
+ * lines, as a thread makes them) is a link of a block's chain, the one
+ * whose value its chain waits for (d->on_chain: every block's chain's
+ * reads; a read past the function's 64th is counted a link).  The caches
+ * then tell which level each link's load waited for (cache.h); a read
+ * past a block's 32nd is a link for them too (stream_read_on_chain). */
+static void chain_reads_of(const ir_function *f, const depth_map *d, weights *t)
+{
+    for (int i = 0; i < f->n_blocks; i++) {
+        const ir_block *b = &f->blocks[i];
+        if (b->id < 0)
+            continue;
+        uint32_t links = 0;
+        for (int l = b->first, k = 0; l < b->last && k < 32; l++) {
+            if (d->read_no[l] < 0)
+                continue;
+            if (d->read_no[l] >= 64 || (d->on_chain & read_bit(d, l)))
+                links |= 1u << k;
+            k++;
+        }
+        t->chain_reads[b->id] = links;
+    }
+}
 
 /* ---- a loop nvcc unrolls: its trip count, computed before it ---------------------- */
 
@@ -1943,7 +2026,7 @@ static void weigh_function(ir_function *f, weights *t)
     note_second_tests(f);
     note_below_p(f);
     note_reads_in_flight(f);
-    depth_map d = {0};
+    depth_map d = {.f = f, .read_no = number_reads(f)};
     for (int i = 0; i < f->n_blocks; i++) {
         ir_block *b = &f->blocks[i];
         double w[STREAM_FIELDS] = {0}, chain[CHAIN_CLASSES] = {0};
@@ -1958,6 +2041,7 @@ static void weigh_function(ir_function *f, weights *t)
             double before[STREAM_FIELDS];
             memcpy(before, w, sizeof w);
             instruction_cost(f, b, &in, next, w);
+            d.line = l;
             chain_step(&d, f, b, &in, before, w, chain);
         }
         if (b->second_test && chain[0] >= 1)
@@ -1966,14 +2050,18 @@ static void weigh_function(ir_function *f, weights *t)
             w[LINK_CHAIN[k]] = chain[k];
         if (b->id < 0)
             continue;
+        d.on_chain |= d.chain_reads;
         for (int k = 0; k < STREAM_FIELDS; k++)
             t->w[b->id][k] = k == STREAM_READS ? (uint32_t)w[k] : (uint32_t)(w[k] + 0.5);
     }
+    chain_reads_of(f, &d, t);
     note_trip_counts(f, t);
     note_predicated_bodies(f, t);
     free(d.name);
     free(d.len);
     free(d.links);
+    free(d.reads);
+    free(d.read_no);
 }
 
 /* The pointer parameters of a function that takes an exec_thread (a step,
@@ -2012,6 +2100,11 @@ static int write_table(FILE *out, const weights *t)
             fprintf(out, "%si32 %u", k ? ", " : "", t->w[i][k]);
         fprintf(out, "]%s", i + 1 == t->n ? "]\n" : "");
     }
+    fprintf(out, "@mcm_stream_chain_reads = constant [%d x i32] ", t->n);
+    if (t->n == 0)
+        fprintf(out, "zeroinitializer\n");
+    for (int i = 0; i < t->n; i++)
+        fprintf(out, "%si32 %u%s", i ? ", " : "[", t->chain_reads[i], i + 1 == t->n ? "]\n" : "");
     return ferror(out) ? -1 : 0;
 }
 
@@ -2076,10 +2169,13 @@ int stream_annotate(FILE *in, const char *where, FILE *out)
                 set_clear(&looped_steps);
                 free(looped_arrays.names);
                 free(looped_steps.names);
+                free(t.chain_reads);
                 return fail("%s:%d: an instrumentation call outside a function (not clang's IR?)", where, number);
             }
             t.w = grow(t.w, &t.cap, t.n + 1, sizeof *t.w);
+            t.chain_reads = grow(t.chain_reads, &t.cap_chain, t.n + 1, sizeof *t.chain_reads);
             memset(t.w[t.n], 0, sizeof t.w[t.n]);
+            t.chain_reads[t.n] = 0;
             if (f.blocks[f.n_blocks - 1].id < 0)
                 f.blocks[f.n_blocks - 1].id = t.n;
             fprintf(out, "%.*s@mcm_stream_block(i32 %d)%s", (int)(trace - line), line, t.n++,
@@ -2131,5 +2227,6 @@ int stream_annotate(FILE *in, const char *where, FILE *out)
     set_clear(&looped_steps);
     free(looped_arrays.names);
     free(looped_steps.names);
+    free(t.chain_reads);
     return rc;
 }

@@ -55,20 +55,33 @@ static double level_latency(const machine *m, cache_level level)
     }
 }
 
-/* A global read's latency, for a block: a warp's load completes when its
- * last sector arrives, so the mean over the block's warp loads of the
- * latency of the farthest level each took a sector from (the caches'
- * counts); the L2's where the block did not run through the caches. */
+/* The mean latency of `loads`, warp loads counted by level (0: none). */
+static double mean_load_latency(const double *loads, const machine *m, double *count)
+{
+    double cycles = 0;
+    *count = 0;
+    for (int level = LEVEL_L1; level <= LEVEL_DRAM; level++) {
+        *count += loads[level];
+        cycles += loads[level] * level_latency(m, (cache_level)level);
+    }
+    return *count > 0 ? cycles / *count : 0;
+}
+
+/* A global read's latency on a chain, for a block: a warp's load
+ * completes when its last sector arrives, so the mean over the block's
+ * loads that are links of its warps' chains of the latency of the level
+ * each chain waited for (the caches' chain_loads); the mean over all its
+ * warp loads where none is known a link; the L2's where the block did not
+ * run through the caches. */
 static double read_link_cycles(const block_cost *c, const machine *m)
 {
     if (!served_by_caches(c, m))
         return m->read_latency;
-    double loads = 0, cycles = 0;
-    for (int level = LEVEL_L1; level <= LEVEL_DRAM; level++) {
-        loads += c->sectors.warp_loads[level];
-        cycles += c->sectors.warp_loads[level] * level_latency(m, (cache_level)level);
-    }
-    return loads > 0 ? cycles / loads : m->read_latency;
+    double count, mean = mean_load_latency(c->sectors.chain_loads, m, &count);
+    if (count > 0)
+        return mean;
+    mean = mean_load_latency(c->sectors.warp_loads, m, &count);
+    return count > 0 ? mean : m->read_latency;
 }
 
 int block_warps_per_scheduler(int threads, const machine *m)

@@ -44,11 +44,17 @@
  *                 on those chains but the first (the block's read, which
  *                 block_read_latency charges) for a read's latency: a
  *                 warp's load waits for its last sector, so the mean
- *                 over the block's warp loads of read_latency_l1,
- *                 read_latency or read_latency_dram, that of the
- *                 farthest level any of the load's sectors came from
- *                 (cache_sectors.warp_loads; read_latency where the
- *                 block did not run through the caches); and each
+ *                 over the block's loads that are links of its warps'
+ *                 chains (each warp's first read left out, the block's
+ *                 read standing for it) of read_latency_l1,
+ *                 read_latency or read_latency_dram, that of the level
+ *                 the chain waited for: the farthest any of the load's
+ *                 sectors came from, or the fill of its line still on
+ *                 its way unless an earlier link of the warp's chains
+ *                 waited for it (cache_sectors.chain_loads, cache.h;
+ *                 the mean over all the block's warp loads where none
+ *                 is known a link; read_latency where the block did not
+ *                 run through the caches); and each
  *                 taken back edge on the path (a loop's pass after the
  *                 first) waits cycles_branch
  *                 beyond its predicate's chain; a Z/pZ multiplication

@@ -65,6 +65,9 @@ typedef struct cache_sectors {
     double l2_reads, dram_reads; /* read sectors the L2 served, and DRAM */
     double warp_loads[LEVEL_DRAM + 1]; /* read rounds (a warp's load) by the farthest level
                                         * any of their sectors came from ([LEVEL_NONE]: 0) */
+    double chain_loads[LEVEL_DRAM + 1]; /* of them, the rounds that are links of a chain of the
+                                         * warp's code (sim/exec/stream.h) but its first read, by
+                                         * the level the chain waited for (sim/exec/cache.h) */
     double l2_requests, dram_requests; /* lines a read round asked of the L2 (sectors it served),
                                         * and of DRAM (sectors DRAM moved) */
     double l2_writes;          /* sectors written into the L2 */
