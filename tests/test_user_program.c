@@ -769,3 +769,48 @@ Test(user_program, a_folder_given_as_the_source_is_named_a_folder)
     write_run_file(dir, "kernel", "");
     expect_refused(dir, "kernel", (const char *[]){"kernel.cfg:2: source \"kernel.c\" is a folder, not a C file", NULL});
 }
+
+/* ---- the cache of compiled programs ---------------------------------- */
+
+/* The number of files in folder dir. */
+static int files_in(const char *dir)
+{
+    char cmd[600], out[64];
+    snprintf(cmd, sizeof cmd, "ls %s | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(out, sizeof out, p));
+    pclose(p);
+    return atoi(out);
+}
+
+Test(user_program, a_counted_build_is_cached_per_mcmsim_that_weighed_it)
+{
+    /* The code's costs weigh a counted build inside mcmsim (stream_annotate):
+     * an mcmsim built from other sources must not take its objects.  The
+     * same mcmsim twice compiles once; a copy one byte longer (another
+     * program to the cache) compiles the counted build anew and takes the
+     * plain build from the cache: one file more. */
+    const char *dir = workdir();
+    const char *bin = getenv("MCMSIM");
+    cr_assert_not_null(bin);
+    char cache[300], cmd[1600], horner[512];
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    example_path("horner", horner, sizeof horner);
+    snprintf(cmd, sizeof cmd, "cp %s %s/horner.c && cp %s %s/mcmsim-other && printf x >> %s/mcmsim-other", horner,
+             dir, bin, dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    write_file(dir, "horner.cfg",
+               "machine = \"h100-code\";\nprogram = { source = \"horner.c\"; params = { n = 16384; d = 32; }; };\n");
+    const char *runs[] = {bin, bin, NULL};
+    for (int i = 0; runs[i]; i++) {
+        snprintf(cmd, sizeof cmd, "%s run %s/horner.cfg --exec --format csv >/dev/null", runs[i], dir);
+        cr_assert_eq(system(cmd), 0, "%s", cmd);
+    }
+    int once = files_in(cache);
+    cr_assert_gt(once, 0);
+    snprintf(cmd, sizeof cmd, "%s/mcmsim-other run %s/horner.cfg --exec --format csv >/dev/null", dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    cr_expect_eq(files_in(cache), once + 1, "%d files after the same mcmsim twice, %d after the other", once,
+                 files_in(cache));
+}

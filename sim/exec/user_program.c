@@ -250,8 +250,27 @@ static int run_counted_compiler(const char *source, const char *out)
     return rc;
 }
 
-/* A counted build's cache key covers its table of weights too. */
+/* A counted build's cache key covers its table of weights too: the
+ * sources that weigh it, and the running program itself, whose
+ * stream_annotate weighs it (a program built before an edit to those
+ * sources weighs as they were, so its objects must not be taken for the
+ * edited sources' ones). */
 static const char *const counted_sources[] = {"sim/exec/stream_ir.c", "sim/exec/stream.h", NULL};
+
+/* The hash of the running program's file, read once; -1 if unreadable. */
+static int hash_self(uint64_t *h)
+{
+    static uint64_t self;
+    static int known; /* 0: not read yet, 1: read, -1: unreadable */
+    if (known == 0) {
+        self = 0xcbf29ce484222325ull;
+        known = hash_file("/proc/self/exe", &self) == 0 ? 1 : -1;
+    }
+    if (known < 0)
+        return -1;
+    hash_bytes((const char *)&self, sizeof self, h);
+    return 0;
+}
 
 /* The cache key is the hash of the file as the compiler sees it and of
  * the build (compiler, plain or counted, mcmsim's folder); so an edit to
@@ -281,6 +300,8 @@ int user_program_compile_as(const char *source, int counted, char *so, size_t si
             return fail("cannot read %s, which weighs a counted build: %s (is MCMSIM_DATADIR the mcmsim source "
                         "folder?)", path, strerror(errno));
     }
+    if (counted && hash_self(&h) < 0)
+        return fail("cannot read /proc/self/exe, the program that weighs a counted build: %s", strerror(errno));
     hash_text(counted ? clang() : compiler(), &h);
     hash_text(counted ? "counted" : "plain", &h);
     for (int i = 0; !counted && plain_flags[i]; i++)
