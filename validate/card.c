@@ -296,14 +296,15 @@ static double readings_median(const readings *r)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Is reading v of r disturbed: above DISTURBED_READING times the median of
- * a constant read three times or more, whose median is positive? */
-static int reading_disturbed(const readings *r, double v)
+/* The bound above which a reading of r is disturbed: DISTURBED_READING
+ * times the median of a constant read three times or more, whose median is
+ * positive; HUGE_VAL (none is) otherwise. */
+static double disturbed_above(const readings *r)
 {
     if (r->count < 3 || r->count > READINGS_KEPT)
-        return 0;
+        return HUGE_VAL;
     double median = readings_median(r);
-    return median > 0 && v > DISTURBED_READING * median;
+    return median > 0 ? DISTURBED_READING * median : HUGE_VAL;
 }
 
 int card_constant_readings(const session *s, const char *name, double *value, int *left_out)
@@ -313,14 +314,14 @@ int card_constant_readings(const session *s, const char *name, double *value, in
     add_readings(s, "graph-start.csv", name, &r);
     if (r.count == 0)
         return -1;
-    double sum = 0;
+    double above = disturbed_above(&r), sum = 0;
     int kept = 0;
     for (int i = 0; i < r.count && i < READINGS_KEPT; i++)
-        if (!reading_disturbed(&r, r.value[i])) {
+        if (r.value[i] <= above) {
             sum += r.value[i];
             kept++;
         }
-    if (r.count > READINGS_KEPT) {   /* too many to judge: all of them */
+    if (r.count > READINGS_KEPT) { /* too many to judge (disturbed_above): all of them */
         sum = r.sum;
         kept = r.count;
     }
