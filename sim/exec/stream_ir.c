@@ -1768,6 +1768,18 @@ static int kernel_invariant(const ir_function *f, const char *name)
            set_has(&f->free_ptrs, name, strlen(name));
 }
 
+/* The value block b's conditional branch tests (its name, "%7", within
+ * the block's last `br i1` line), or NULL where it ends otherwise. */
+static const char *branch_condition(const ir_function *f, const ir_block *b)
+{
+    for (int l = b->last - 1; l >= b->first; l--) {
+        const char *br = strstr(f->lines[l], "  br i1 %");
+        if (br)
+            return br + 8;
+    }
+    return NULL;
+}
+
 /* The bound a loop's counter (its next value `next`, or the phi `now`) is
  * compared with where the loop branches back to header h (its latch's
  * icmp), into bound; 1 if found. */
@@ -1779,13 +1791,10 @@ static int loop_bound(const ir_function *f, const char *member, int h, const cha
         int back = 0;
         for (int k = 0; member[i] && k < b->n_succ; k++)
             back |= !strcmp(b->succ[k], f->blocks[h].label);
-        const char *br = NULL;
-        for (int l = b->last - 1; back && !br && l >= b->first; l--)
-            br = strstr(f->lines[l], "  br i1 %");
-        if (!br)
+        const char *condition = back ? branch_condition(f, b) : NULL;
+        if (!condition)
             continue;
-        br += 2;
-        int l = defining_line(f, br + 6, name_length(br + 6));
+        int l = defining_line(f, condition, name_length(condition));
         ir_inst in;
         char x[64], y[64];
         if (l < 0 || parse_inst(f->lines[l], &in) != 0 || strcmp(in.op, "icmp") != 0)
@@ -1817,12 +1826,9 @@ static int first_step_only(const ir_function *f, int target, char *seen, int *st
 {
     for (int i = 0; i < f->n_blocks; i++) {
         const ir_block *b = &f->blocks[i];
-        const char *br = NULL;
-        for (int l = b->last - 1; b->n_succ == 2 && !br && l >= b->first; l--)
-            br = strstr(f->lines[l], "  br i1 %");
+        const char *br = b->n_succ == 2 ? branch_condition(f, b) : NULL;
         if (!br)
             continue;
-        br += 8;
         int c = defining_line(f, br, name_length(br)), side;
         const char *cmp = c >= 0 ? strstr(f->lines[c], " = icmp ") : NULL;
         if (!cmp || !strstr(cmp, ", 0"))
