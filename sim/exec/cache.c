@@ -467,6 +467,17 @@ static int already_waited(const cache *c, const warp_waits *me, const int64_t fa
     return me->moment == c->moment && far[dram] >= (int64_t)round;
 }
 
+/* A load that waited for `level` at read round `round`: into far (a
+ * warp_waits' far or chain_far), the last round it waited for the L2 or
+ * farther, and for DRAM. */
+static void waited(int64_t far[2], cache_level level, uint32_t round)
+{
+    if (level >= LEVEL_L2)
+        far[0] = round;
+    if (level == LEVEL_DRAM)
+        far[1] = round;
+}
+
 /* Raise *level to at least `to`. */
 static void reach(cache_level *level, cache_level to)
 {
@@ -799,15 +810,9 @@ static void serve(cache *c, long j, const access_round *r)
     cache_level deepest[2] = {LEVEL_NONE, LEVEL_NONE}; /* the load's, and as a chain's link */
     for (long i = 0; i < r->n; i++)
         hits += read_line(c, sm, lines[i].tag, lines[i].words, me, r->round, out, deepest);
-    if (deepest[0] >= LEVEL_L2)
-        me->far[0] = r->round;
-    if (deepest[0] == LEVEL_DRAM)
-        me->far[1] = r->round;
+    waited(me->far, deepest[0], r->round);
     if (r->chain) {
-        if (deepest[1] >= LEVEL_L2)
-            me->chain_far[0] = r->round;
-        if (deepest[1] == LEVEL_DRAM)
-            me->chain_far[1] = r->round;
+        waited(me->chain_far, deepest[1], r->round);
         if (me->read) /* a link after the warp's first read */
             out->chain_loads[deepest[1]]++;
     }
