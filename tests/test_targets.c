@@ -220,7 +220,8 @@ Test(targets, the_reports_first_table_is_the_targets_table)
 }
 
 /* The committed report (make validate's) opens the same way, its scatter
- * plot and the pairwise noise floor beside it. */
+ * plots (the paper's costs, the code's costs) and the pairwise noise floor
+ * beside it. */
 Test(targets, the_committed_report_opens_with_the_targets_table)
 {
     long len;
@@ -230,6 +231,8 @@ Test(targets, the_committed_report_opens_with_the_targets_table)
     cr_assert_not_null(table);
     cr_expect(strncmp(table, "| case | set a |", 16) == 0, "REPORT.md's first table:\n%.200s", table);
     cr_expect(access(MCMSIM_DATADIR "/validate/report/scatter.png", R_OK) == 0, "no scatter.png beside REPORT.md");
+    cr_expect(strstr(text, "](scatter-code.png)") != NULL, "REPORT.md shows no picture of the code's costs");
+    cr_expect(access(MCMSIM_DATADIR "/validate/report/scatter-code.png", R_OK) == 0, "no scatter-code.png beside REPORT.md");
     cr_expect(access(MCMSIM_DATADIR "/validate/report/noise-floor.md", R_OK) == 0, "no noise-floor.md");
     free(text);
 }

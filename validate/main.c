@@ -34,8 +34,9 @@
  * 5. Write validate/report/REPORT.md (outputs.c, write_report: its
  *    headline first, the targets case by case, every point simulated
  *    against measured (scatter.png), the conclusions and what each case
- *    that misses a target lacks; then the sets and the code's costs; then
- *    the noise floor, one row per card), validate/report/noise-floor.md
+ *    that misses a target lacks; then the sets and the code's costs, with
+ *    their own picture (scatter-code.png); then the noise floor, one row
+ *    per card), validate/report/noise-floor.md
  *    (every pair of sessions, case by case), validate/report/{a,b,c}/ and
  *    {a,b,c}-code/ (points.csv and one plot per case study) and the
  *    presets machine/h100.cfg and machine/h200.cfg (and -code.cfg).
@@ -962,7 +963,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_sets; i++)
         if (run_set(sections.f, &sets[i], &verdicts[i], sets, i, &ahead) < 0)
             goto failed;
-    if (write_scatter(sets, n_sets, REPORT_DIR) < 0)
+    if (write_scatter(sets, n_sets, REPORT_DIR, "scatter", "The paper's costs, every point the sets score:") < 0)
         goto failed;
     report = fopen(REPORT_DIR "/REPORT.md", "w");
     if (!report) {
@@ -973,6 +974,8 @@ int main(int argc, char **argv)
         if (run_code_set(&codes[i], codes, i, &ahead) < 0)
             goto failed;
     user_dags_end(&ahead);
+    if (write_scatter(codes, n_sets, REPORT_DIR, "scatter-code", "The code's costs, every point run in exec mode:") < 0)
+        goto failed;
     profile_phase("the counts' check and the code's conclusions");
     const session *all_cards[2] = {k.h100, k.h200};
     int n_sessions[2] = {k.n_h100, k.n_h200};

@@ -349,11 +349,11 @@ int write_set_report(FILE *f, const validation *v, set_verdicts *verdicts)
 
 /* ---- the report's headline ----------------------------------------------------- */
 
-int write_scatter(const validation *sets, int n_sets, const char *dir)
+int write_scatter(const validation *sets, int n_sets, const char *dir, const char *stem, const char *what)
 {
     char data[1300], script[1300];
-    snprintf(data, sizeof data, "%s/.scatter.dat", dir);
-    snprintf(script, sizeof script, "%s/.scatter.gp", dir);
+    snprintf(data, sizeof data, "%s/.%s.dat", dir, stem);
+    snprintf(script, sizeof script, "%s/.%s.gp", dir, stem);
     FILE *d = fopen(data, "w");
     if (!d)
         return fail("%s: cannot write", data);
@@ -376,7 +376,7 @@ int write_scatter(const validation *sets, int n_sets, const char *dir)
     fclose(d);
     if (points == 0) {
         remove(data);
-        return fail("write_scatter: no point to draw");
+        return fail("write_scatter: no point to draw in %s", stem);
     }
     lo /= 1.6, hi *= 1.6;
     FILE *g = fopen(script, "w");
@@ -384,23 +384,23 @@ int write_scatter(const validation *sets, int n_sets, const char *dir)
         remove(data);
         return fail("%s: cannot write", script);
     }
-    fprintf(g, "set title \"Every point the sets score: simulated against measured (%d points)\" font ',15'\n"
+    fprintf(g, "set title \"%s\\nsimulated against measured, %d points\" font ',15'\n"
                "set logscale xy\nset xrange [%g:%g]\nset yrange [%g:%g]\nset size ratio -1\nset grid\n"
                "set format x '%%g'\nset format y '%%g'\nset xlabel 'measured on the card (ms)'\n"
                "set ylabel 'simulated (ms)'\nset samples 200\n"
                "set key outside right top vertical Left reverse font ',12'\n"
-               "set terminal pngcairo size 1100,800 font ',13'\nset output '%s/scatter.png'\nplot "
+               "set terminal pngcairo size 1100,800 font ',13'\nset output '%s/%s.png'\nplot "
                "'+' using 1:(0.75*$1):(1.25*$1) with filledcurves fc rgb '#d9e6f5' fs solid title 'within ±25 %%', "
                "'+' using 1:(0.9*$1):(1.1*$1) with filledcurves fc rgb '#a9c6e8' fs solid title 'within ±10 %%', "
                "x with lines lw 2 lc rgb 'black' title 'simulated = measured'",
-            points, lo, hi, lo, hi, dir);
+            what, points, lo, hi, lo, hi, dir, stem);
     /* the last set first, so that set a, held out, is drawn on top */
     static const char *const colour[] = {"#1f3f7a", "#ee6677", "#228833", "#ccbb44", "#aa3377"};
     static const char *const mark[] = {"pt 7 ps 1.2", "pt 4 ps 1.0", "pt 8 ps 1.1", "pt 6 ps 1", "pt 10 ps 1"};
     for (int i = n_sets - 1; i >= 0; i--)
         fprintf(g, ", '%s' index %d using 1:2 with points %s lw 1.5 lc rgb '%s' title 'set %s (%s)'", data, i,
                 mark[i % 5], colour[i % 5], sets[i].name, sets[i].s->card);
-    fprintf(g, "\nset terminal svg size 1100,800\nset output '%s/scatter.svg'\nreplot\n", dir);
+    fprintf(g, "\nset terminal svg size 1100,800\nset output '%s/%s.svg'\nreplot\n", dir, stem);
     fclose(g);
     char cmd[2800];
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", script);
@@ -418,8 +418,8 @@ int write_report(FILE *f, const validation *sets, const set_verdicts *verdicts, 
                "is in [validate/notes/card-model.md](../notes/card-model.md)).  The headline first: the targets\n"
                "case by case, every point simulated against measured, the papers' conclusions, what the misses\n"
                "lack; then how the cards' machines are made, each set, and the noise floor.\n\n");
-    const char *scatter = "\n![every point the sets score, simulated against measured, with the ±10 % and ±25 % "
-                          "bands](scatter.png)\n";
+    const char *scatter = "\n![the paper's costs: every point the sets score, simulated against measured, with "
+                          "the ±10 % and ±25 % bands](scatter.png)\n";
     if (write_targets(f, sets, verdicts, n_sets, missing_path, scatter, unnamed) < 0)
         return -1;
     fprintf(f, "## The cards' machines\n\n%s", machines);

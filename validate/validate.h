@@ -203,9 +203,11 @@ int ncu_kernels(const char *path, ncu_kernel *out, int max);
 int write_targets(FILE *f, const validation *sets, const set_verdicts *verdicts, int n_sets,
                   const char *missing_path, const char *between, int *unnamed);
 
-/* `dir`/scatter.png and .svg: every point the sets score, simulated
- * against measured, on log axes, with the ±10 % and ±25 % bands. */
-int write_scatter(const validation *sets, int n_sets, const char *dir);
+/* `dir`/STEM.png and .svg: every point the sets score, simulated against
+ * measured, on log axes, with the ±10 % and ±25 % bands; `what` heads the
+ * title (the paper's costs, or the code's costs of the points run in exec
+ * mode). */
+int write_scatter(const validation *sets, int n_sets, const char *dir, const char *stem, const char *what);
 
 /* REPORT.md, its headline first: the targets table, the scatter plot
  * (scatter.png beside it), the conclusions table and what the misses
