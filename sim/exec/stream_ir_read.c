@@ -213,6 +213,8 @@ int ir_bits_at(const char *s)
     return 32;
 }
 
+/* Line `line` read as an instruction into in (its flags, and a call's
+ * `tail`, passed over): 0, or -1 if it is none. */
 int ir_parse_inst(const char *line, ir_inst *in)
 {
     const char *s = line;
