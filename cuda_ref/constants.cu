@@ -1758,6 +1758,52 @@ static uint32_t *whole_line_cycle(long lines, rng_t *rng)
     return next;
 }
 
+/* A launch of one of the whole-line chases (line_chase_all_kernel,
+ * in_flight_chase_kernel): its grid and its kernel's arguments (stride:
+ * line_chase_all_kernel's; start and stretches: in_flight_chase_kernel's). */
+typedef struct {
+    unsigned blocks, threads;
+    const uint32_t *next, *start;
+    unsigned stretches;
+    long steps, stride;
+    double *per_line;
+    uint32_t *sink;
+} line_chase_arg;
+
+static void enqueue_line_chase_all(void *arg)
+{
+    line_chase_arg *a = (line_chase_arg *)arg;
+    line_chase_all_kernel<<<a->blocks, a->threads>>>(a->next, a->steps, a->stride, a->per_line, a->sink);
+}
+
+static void enqueue_in_flight_chase(void *arg)
+{
+    line_chase_arg *a = (line_chase_arg *)arg;
+    in_flight_chase_kernel<<<a->blocks, a->threads>>>(a->next, a->start, a->stretches, a->steps, a->per_line,
+                                                      a->sink);
+}
+
+/* The chase that fn(a) launches, each warp's cycles a line written by its
+ * lane 0 (into a->per_line, allocated here): the median over the warps,
+ * and of those the median over REPEATS launches after one that warms the
+ * L2. */
+static double line_chase_median(enqueue_fn fn, line_chase_arg *a)
+{
+    const long warps = (long)a->blocks * (a->threads / 32);
+    double *per = (double *)malloc(sizeof *per * (size_t)warps), med[REPEATS];
+    CUDA_CHECK(cudaMalloc(&a->per_line, sizeof *a->per_line * (size_t)warps));
+    for (int r = -1; r < REPEATS; r++) { /* r = -1: the L2 warmed */
+        fn(a);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(per, a->per_line, sizeof *per * (size_t)warps, cudaMemcpyDeviceToHost));
+        if (r >= 0)
+            med[r] = median_of(per, (int)warps);
+    }
+    CUDA_CHECK(cudaFree(a->per_line));
+    free(per);
+    return median_of(med, REPEATS);
+}
+
 /* A dependent load of a whole line from the L2 while `blocks_per_sm`
  * blocks of 256 threads on every SM do the same, each warp its own chain
  * (line_chase_all_kernel) over 8 MiB (the L2 holds it, no L1 does): the
@@ -1773,22 +1819,13 @@ static double line_chase_all_cycles(int sms, int blocks_per_sm, rng_t *rng)
     const unsigned blocks = (unsigned)(blocks_per_sm * sms);
     const long warps = (long)blocks * 8;
     uint32_t *d_next = dev_alloc_u32((size_t)lines * 32), *d_sink = dev_alloc_u32(1);
-    double *d_per, *per = (double *)malloc(sizeof *per * (size_t)warps), med[REPEATS];
-    CUDA_CHECK(cudaMalloc(&d_per, sizeof *d_per * (size_t)warps));
     to_device(d_next, next, (size_t)lines * 32);
-    for (int r = -1; r < REPEATS; r++) { /* r = -1: the L2 warmed */
-        line_chase_all_kernel<<<blocks, 256>>>(d_next, steps, lines / warps, d_per, d_sink);
-        CUDA_CHECK(cudaGetLastError());
-        CUDA_CHECK(cudaMemcpy(per, d_per, sizeof *per * (size_t)warps, cudaMemcpyDeviceToHost));
-        if (r >= 0)
-            med[r] = median_of(per, (int)warps);
-    }
+    line_chase_arg a = {blocks, 256, d_next, NULL, 0, steps, lines / warps, NULL, d_sink};
+    double cycles = line_chase_median(enqueue_line_chase_all, &a);
     CUDA_CHECK(cudaFree(d_next));
     CUDA_CHECK(cudaFree(d_sink));
-    CUDA_CHECK(cudaFree(d_per));
-    free(per);
     free(next);
-    return median_of(med, REPEATS);
+    return cycles;
 }
 
 /* A dependent load of a whole line, cached in the L1, that the warps an
@@ -1809,28 +1846,18 @@ static double in_flight_chase_cycles(int sms, int blocks_per_sm, int threads, rn
         line = next[(long)line * 32];
     }
     const unsigned blocks = (unsigned)(blocks_per_sm * sms);
-    const long warps = (long)blocks * (threads / 32);
     uint32_t *d_next = dev_alloc_u32((size_t)lines * 32), *d_start = dev_alloc_u32(STRETCHES),
              *d_sink = dev_alloc_u32(1);
-    double *d_per, *per = (double *)malloc(sizeof *per * (size_t)warps), med[REPEATS];
-    CUDA_CHECK(cudaMalloc(&d_per, sizeof *d_per * (size_t)warps));
     to_device(d_next, next, (size_t)lines * 32);
     to_device(d_start, start, STRETCHES);
-    for (int r = -1; r < REPEATS; r++) { /* r = -1: the L2 warmed */
-        in_flight_chase_kernel<<<blocks, threads>>>(d_next, d_start, STRETCHES, steps, d_per, d_sink);
-        CUDA_CHECK(cudaGetLastError());
-        CUDA_CHECK(cudaMemcpy(per, d_per, sizeof *per * (size_t)warps, cudaMemcpyDeviceToHost));
-        if (r >= 0)
-            med[r] = median_of(per, (int)warps);
-    }
+    line_chase_arg a = {blocks, (unsigned)threads, d_next, d_start, STRETCHES, steps, 0, NULL, d_sink};
+    double cycles = line_chase_median(enqueue_in_flight_chase, &a);
     CUDA_CHECK(cudaFree(d_next));
     CUDA_CHECK(cudaFree(d_start));
     CUDA_CHECK(cudaFree(d_sink));
-    CUDA_CHECK(cudaFree(d_per));
-    free(per);
     free(start);
     free(next);
-    return median_of(med, REPEATS);
+    return cycles;
 }
 
 /* The rows of in_flight_chase_cycles: one warp an SM, 8 blocks of one

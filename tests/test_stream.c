@@ -3,7 +3,7 @@
  * rules on hand-written IR; instructions counted per warp in exec mode on
  * hand-checked kernels (tests/user/stream.c: a loop, a branch taken by
  * part of a warp, a Z/pZ multiplication), each expected count derived from
- * the rules of sim/exec/stream_ir.c; the issue-rate and latency rules on
+ * the rules of sim/exec/stream_ir*.c; the issue-rate and latency rules on
  * hand-computed blocks; and with the term off, today's T to the bit.
  */
 #include "card_terms.h"

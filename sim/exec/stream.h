@@ -5,12 +5,12 @@
  *
  * How a count is made (validate/notes/instruction-stream.md says why this
  * way):
- *  1. Compiling (stream_ir.c).  clang compiles the user's C file to LLVM
+ *  1. Compiling (stream_ir*.c).  clang compiles the user's C file to LLVM
  *     IR with a call at the top of every basic block (its coverage
  *     instrumentation, -fsanitize-coverage=bb,no-prune,trace-pc).  Each
  *     call becomes mcm_stream_block(ID), one ID per block, and each block
  *     is weighed by the card instructions its IR instructions become (the
- *     sm_90 table in stream_ir.c; a call of exec_zp_mul, exec_gread, ...
+ *     sm_90 rules in stream_ir_inst.c; a call of exec_zp_mul, exec_gread, ...
  *     the instructions of its CUDA twin in mcm_kernel_cuda.cuh).  The
  *     weights go into the IR as a table (mcm_stream_table) that the
  *     compiled object carries.
@@ -50,8 +50,7 @@
  * the loops nvcc unrolls whose trip count it computes once a kernel
  * (STREAM_TRIPS, a set of bits, one a loop: each costs a warp the
  * "loop:trip_count" row of stream_call_cost once, whatever its steps, as
- * STREAM_READS' bits cost one instruction; stream_ir.c, "A loop nvcc
- * unrolls");
+ * STREAM_READS' bits cost one instruction; stream_ir_loops.c);
  * its branches to the step's return (STREAM_EXITS): in a step followed
  * by another, a branch over the rest of the step, which the card brackets
  * with BSSY and BSYNC (in the last step, an EXIT);
@@ -64,7 +63,7 @@
  * comparison a branch reads, the predicate's latency).
  * A warp issues an instruction once its operands are ready, so a pass
  * through the block takes its chain's latency, not its instructions' sum
- * (stream_ir.c says how the chain is found; stream.c how it is charged). */
+ * (stream_ir_chain.c says how the chain is found; stream.c how it is charged). */
 enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_READS,
        STREAM_TRIPS, STREAM_EXITS, STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE,
        STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE, STREAM_FIELDS };
@@ -78,7 +77,7 @@ typedef struct stream_table {
     const uint32_t *chain_reads;
 } stream_table;
 
-/* ---- compiling (stream_ir.c) ----------------------------------------------- */
+/* ---- compiling (stream_ir.c; stream_ir.h names its parts) ------------------ */
 
 /* The clang options that make the IR stream_annotate reads. */
 extern const char *const stream_clang_flags[];

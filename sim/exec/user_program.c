@@ -255,7 +255,12 @@ static int run_counted_compiler(const char *source, const char *out)
  * stream_annotate weighs it (a program built before an edit to those
  * sources weighs as they were, so its objects must not be taken for the
  * edited sources' ones). */
-static const char *const counted_sources[] = {"sim/exec/stream_ir.c", "sim/exec/stream.h", NULL};
+static const char *const counted_sources[] = {
+    "sim/exec/stream.h",          "sim/exec/stream_ir.h",        "sim/exec/stream_ir.c",
+    "sim/exec/stream_ir_read.c",  "sim/exec/stream_ir_flow.c",   "sim/exec/stream_ir_values.c",
+    "sim/exec/stream_ir_inst.c",  "sim/exec/stream_ir_fused.c",  "sim/exec/stream_ir_calls.c",
+    "sim/exec/stream_ir_chain.c", "sim/exec/stream_ir_loops.c",  "sim/exec/stream_ir_branches.c",
+    NULL};
 
 /* The hash of the running program's file, read once; -1 if unreadable. */
 static int hash_self(uint64_t *h)

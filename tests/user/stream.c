@@ -1,7 +1,7 @@
 /*
  * stream.c — a fixture for the instruction stream (sim/exec/stream.h; not a
  * case study): kernels whose instructions a test derives by hand from the
- * rules of sim/exec/stream_ir.c.  Blocks of 32 threads: one warp each.
+ * rules of sim/exec/stream_ir*.c.  Blocks of 32 threads: one warp each.
  *
  *   adds    thread t: x = t, then k times x = x + (x >> 3), on 32 bits;
  *   branch  threads t < k write one word, the others another (a call on

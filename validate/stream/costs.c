@@ -2,7 +2,7 @@
  * costs.c — kernels for validate/stream/sass-costs.sh (not a program to
  * run): nvcc's code for one, two and four calls of each exec_* function
  * of mcm_kernel_cuda.cuh, whose growth per call is what one call costs a
- * warp on sm_90 (sim/exec/stream_ir.c, CALL_COSTS).
+ * warp on sm_90 (sim/exec/stream_ir_calls.c, CALL_COSTS).
  *  - zp*: k Z/pZ operations on words read from memory (neither known
  *    below p: the range checks are done), the results xor'd and written;
  *    x*: the same reads and xors with no operation;

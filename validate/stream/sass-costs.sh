@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # validate/stream/sass-costs.sh -- where the card's cost of each exec_* call
-# comes from (sim/exec/stream_ir.c, CALL_COSTS): nvcc compiles validate/stream/
-# costs.c for sm_90, sass_count.c counts each kernel's instructions in the
-# cubin (no GPU, no disassembler), and the growth per call is printed.
+# comes from (sim/exec/stream_ir_calls.c, CALL_COSTS): nvcc compiles
+# validate/stream/costs.c for sm_90, sass_count.c counts each kernel's
+# instructions in the cubin (no GPU, no disassembler), and the growth per
+# call is printed.
 # Needs nvcc and cc.  Usage: validate/stream/sass-costs.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -10,7 +10,7 @@
  * when it CALLs a slow routine) is left out, and so is the code an
  * unconditional BRA jumps over to a later BSYNC; what ptxas predicates
  * counts, as a warp issues it.  For kernels without loops only: the
- * table of sim/exec/stream_ir.c was derived with it (validate/stream/
+ * table of sim/exec/stream_ir_calls.c was derived with it (validate/stream/
  * sass-costs.sh; validate/notes/instruction-stream.md).
  *
  * Usage: sass_count FILE.cubin

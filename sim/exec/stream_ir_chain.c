@@ -1,0 +1,378 @@
+/*
+ * stream_ir_chain.c — each basic block's longest dependent chain, by class
+ * (ir_chain_step, as the block's instructions are weighed), and which
+ * global reads are links of a chain (ir_chain_reads_of); a global read
+ * waited for where its value is first used (ir_note_reads_in_flight); a
+ * Z/pZ sum or difference after the result it waits for, the tail alone
+ * (ZP_SUM_TAIL).  The chain's links go into the block's STREAM_CHAIN_*
+ * fields (stream.h); stream.c charges them.
+ */
+#include "stream_ir.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A warp issues an instruction once its operands are ready, so a pass
+ * through a block lasts as long as its longest chain of instructions each
+ * of which needs the one before it; the others issue beside it.  Each
+ * instruction's depth is its own links (the card instructions it becomes,
+ * plain; a call of a Z/pZ function or a private access one link of its
+ * class, whose measured latency holds its CUDA twin's instructions; a
+ * global read its address's instructions, plain, and its load, a link of
+ * its own; a store none of its own, since no later instruction waits for
+ * it: a private store's STS, a global store's STG issue beside the chain,
+ * a global store's address is its links), plus the deepest of its
+ * operands defined before it in the same block; and where a conditional
+ * branch reads a comparison of the block, the comparison's last link is
+ * the predicate's, a class of its own (an ISETP's predicate is read 13
+ * cycles after it issues, its integer results after 5: ptxas's stall
+ * counts, validate/card.c's PREDICATE_CYCLES).
+ * Operands from other blocks, phis, the step's args and the thread's
+ * indices, constants: ready when the block starts; but a global read that
+ * its own block does not use is in flight past it (ir_note_reads_in_flight):
+ * its LDG ends no chain of its block, and its value is a global read's
+ * link in the blocks that use it, as the warp waits for it at its first
+ * use (the stencil's centre read and its four neighbours', waited for
+ * once).  That is a bound from
+ * below for one pass (a value from the block before may still be on its
+ * way) and the passes are charged one after the other (stream.c), a bound
+ * from above across them (the card may start a block before the last one's
+ * chain is done): the two errors go opposite ways and are each at most a
+ * chain's tail.  Memory is not a dependence here: a private read after a
+ * write in the same block waits its own latency (the pipe keeps them in
+ * order).
+ *
+ * The chains are compared at nominal latencies (below), so that the table
+ * need not know the machine: they only choose among a block's chains of
+ * different classes; the chosen chain's links are charged at the
+ * machine's own latencies (card_terms.c). */
+/* A Z/pZ addition or subtraction whose operand on the chain is a result
+ * known below p: after that result the card issues the tail alone, a
+ * 32-bit sum or difference, its comparison with p and the select (plain
+ * division's `v − q·b`: IMAD.IADD, ISETP.GE.U32, SEL after the product's
+ * last VIADD, SASS 0x8a0-0x980), plain links, where cycles_addmod's chain
+ * checks each operand's range again. */
+enum { ZP_SUM_TAIL = 3 };
+enum { CHAIN_CLASSES = 6 }; /* plain, Z/pZ multiplication, Z/pZ addition, private access, global read, and
+                            * the comparison a conditional branch waits for (its predicate) */
+
+/* The H100's latencies (machine/h100-code.cfg, session 2026-11-26f:
+ * cycles_issue, cycles_mulmod, cycles_addmod, cycles_private,
+ * read_latency, cycles_predicate), rounded.  The H200's are the same SM's. */
+static const double NOMINAL_LINK_CYCLES[CHAIN_CLASSES] = {5, 68, 22, 29, 261, 13};
+
+/* The stream fields the links of each class come from (a global read's:
+ * its call, below), and go to. */
+enum { OWN_CLASSES = 4 }; /* the classes an instruction's weights hold */
+static const int LINK_OWN[OWN_CLASSES] = {STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE};
+static const int LINK_CHAIN[CHAIN_CLASSES] = {STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD,
+                                              STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE};
+
+static double nominal_cycles(const double *links)
+{
+    double t = 0;
+    for (int k = 0; k < CHAIN_CLASSES; k++)
+        t += links[k] * NOMINAL_LINK_CYCLES[k];
+    return t;
+}
+
+/* The depths of a block's values: an open-addressing table of their names
+ * (pointers into the function's lines); and the block's chain so far. */
+struct depth_map {
+    const char **name;
+    size_t *len;
+    double (*links)[CHAIN_CLASSES];
+    uint64_t *reads; /* the global reads on each value's deepest path (ir_chain_reads_of) */
+    size_t cap; /* a power of two, more than twice the block's lines */
+    double chain[CHAIN_CLASSES]; /* the block's longest chain: its links of each class */
+    /* which global reads are links (ir_chain_reads_of): the function's, by line
+     * (read_number), the line now, the block's chain's, and every block's */
+    const ir_function *f;
+    int *read_no, line;
+    uint64_t chain_reads, on_chain;
+};
+
+/* The global read at line `line` as a bit of a set of the function's reads
+ * (0: none, or a read past the 64th, which ir_chain_reads_of counts a link). */
+static uint64_t read_bit(const depth_map *d, int line)
+{
+    int n = line >= 0 ? d->read_no[line] : -1;
+    return n >= 0 && n < 64 ? 1ull << n : 0;
+}
+
+static size_t depth_slot(const depth_map *d, const char *name, size_t len)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    size_t i = h & (d->cap - 1);
+    while (d->name[i] && !(d->len[i] == len && !memcmp(d->name[i], name, len)))
+        i = (i + 1) & (d->cap - 1);
+    return i;
+}
+
+/* The deepest operand of `in` defined before it in the block, or a global
+ * read in flight from a block before (its load), into links (zeros if
+ * none, or a phi: its values come from other blocks). */
+static void deepest_operand(const depth_map *d, const name_set *in_flight, const name_set *below_p,
+                            const ir_inst *in, double *links, int *through_below_p, uint64_t *reads)
+{
+    static const double load[CHAIN_CLASSES] = {[4] = 1};
+    static const double ready[CHAIN_CLASSES] = {0};
+    double below[CHAIN_CLASSES] = {0}; /* the deepest of the operands known below p */
+    int any_below = 0;
+    memset(links, 0, sizeof(double) * CHAIN_CLASSES);
+    *through_below_p = 0;
+    *reads = 0;
+    if (!strcmp(in->op, "phi"))
+        return;
+    const char *end = strstr(in->rest, ", !"); /* metadata: not operands */
+    for (const char *s = in->rest; *s && (!end || s < end); s++) {
+        size_t len = ir_name_length(s);
+        if (len == 0)
+            continue;
+        size_t i = depth_slot(d, s, len);
+        const double *depth = d->name[i] ? d->links[i] : ir_set_has(in_flight, s, len) ? load : ready;
+        if (ir_set_has(below_p, s, len)) {
+            any_below = 1;
+            if (nominal_cycles(depth) > nominal_cycles(below))
+                memcpy(below, depth, sizeof below);
+        }
+        if (nominal_cycles(depth) > nominal_cycles(links)) {
+            memcpy(links, depth, sizeof(double) * CHAIN_CLASSES);
+            *reads = d->name[i] ? d->reads[i] : depth == load ? read_bit(d, ir_defining_line(d->f, s, len)) : 0;
+        }
+        s += len - 1;
+    }
+    /* the chain goes through an operand known below p: none other is later */
+    *through_below_p = any_below && nominal_cycles(below) >= nominal_cycles(links);
+}
+
+/* The links of instruction `in` itself, by class, from what it added to
+ * the block's weights (w less `before`): a Z/pZ call one link, a global
+ * read's load one, a store's own access none. */
+static void own_links(const ir_inst *in, const double *before, const double *w, double *own)
+{
+    for (int k = 0; k < OWN_CLASSES; k++)
+        own[k] = w[LINK_OWN[k]] - before[LINK_OWN[k]];
+    if (own[1] > 0 || own[2] > 0) /* a Z/pZ call: one link; the check of an arg's high word beside it */
+        own[0] = 0;
+    char name[32] = "";
+    if (!strcmp(in->op, "call"))
+        ir_callee(in->rest, name, sizeof name);
+    own[4] = !strcmp(name, "exec_gread"); /* its load (LDG) a link of its own, its address's plain */
+    own[0] -= own[4];
+    if (!strcmp(name, "exec_pwrite")) /* a store: nothing waits for it (its STS issues beside the chain) */
+        own[3] = 0;
+    if (!strcmp(name, "exec_gwrite")) /* its address is a link, its STG issues beside the chain */
+        own[0] -= 1;
+}
+
+/* Block b's instruction `in`, at line `line`, which added to the block's
+ * weights what `before` had not: its depth (above), noted under its
+ * result; into the block's chain if deeper (a read in flight past the
+ * block: its address's depth, its LDG issued). */
+void ir_chain_step(depth_map *d, const ir_block *b, const ir_inst *in, int line, const double *before,
+                   const double *w)
+{
+    const ir_function *f = d->f;
+    double own[CHAIN_CLASSES] = {0}, depth[CHAIN_CLASSES];
+    d->line = line;
+    own_links(in, before, w, own);
+    int through_below_p;
+    uint64_t reads, own_read = own[4] > 0 ? read_bit(d, d->line) : 0;
+    deepest_operand(d, &f->in_flight, &f->below_p, in, depth, &through_below_p, &reads);
+    reads |= own_read;
+    if (own[2] > 0 && through_below_p) { /* a Z/pZ sum or difference after the result it waits for: */
+        own[2] = 0;                      /* that operand's range check is not redone, its tail alone */
+        own[0] = ZP_SUM_TAIL;
+    }
+    const char *condition = in->rest + strspn(in->rest, " ");
+    if (!strcmp(in->op, "br") && !strncmp(condition, "i1 ", 3) && !b->second_test && depth[0] >= 1) {
+        depth[0] -= 1; /* the comparison's link: the branch waits for its predicate */
+        depth[5] += 1;
+    }
+    for (int k = 0; k < CHAIN_CLASSES; k++)
+        depth[k] = fmax(0, depth[k] + own[k]); /* a read whose address folds an offset: its load alone */
+    if (in->result) {
+        size_t i = depth_slot(d, in->result, in->result_len);
+        d->name[i] = in->result;
+        d->len[i] = in->result_len;
+        memcpy(d->links[i], depth, sizeof depth);
+        d->reads[i] = reads;
+    }
+    double ends[CHAIN_CLASSES];
+    memcpy(ends, depth, sizeof depth);
+    if (in->result && ir_set_has(&f->in_flight, in->result, in->result_len)) {
+        ends[4] -= own[4];
+        reads &= ~own_read;
+    }
+    if (nominal_cycles(ends) > nominal_cycles(d->chain)) {
+        memcpy(d->chain, ends, sizeof ends);
+        d->chain_reads = reads;
+    }
+}
+
+/* Block b's chain begins: the map empty, with room for its lines. */
+void ir_chain_block_begin(depth_map *d, const ir_block *b)
+{
+    size_t cap = 16;
+    while (cap < 2 * (size_t)(b->last - b->first) + 1)
+        cap *= 2;
+    if (cap > d->cap) {
+        free(d->name);
+        free(d->len);
+        free(d->links);
+        free(d->reads);
+        d->cap = cap;
+        d->name = ir_alloc(sizeof *d->name * cap);
+        d->len = ir_alloc(sizeof *d->len * cap);
+        d->links = ir_alloc(sizeof *d->links * cap);
+        d->reads = ir_alloc(sizeof *d->reads * cap);
+    }
+    memset(d->name, 0, sizeof *d->name * d->cap);
+    memset(d->chain, 0, sizeof d->chain);
+    d->chain_reads = 0;
+}
+
+/* Block b's chain ends: its links into w's STREAM_CHAIN_* fields (a fused
+ * second test's comparison no link of its own), its reads noted as links
+ * if the block is counted. */
+void ir_chain_block_end(depth_map *d, const ir_block *b, double *w)
+{
+    if (b->second_test && d->chain[0] >= 1)
+        d->chain[0] -= 1; /* its comparison folded into the first test's predicate */
+    for (int k = 0; k < CHAIN_CLASSES; k++)
+        w[LINK_CHAIN[k]] = d->chain[k];
+    if (b->id >= 0)
+        d->on_chain |= d->chain_reads;
+}
+
+/* ---- global reads in flight past their blocks ------------------------------------- */
+
+/* Line l is a call of exec_gread (as ir_chain_step reads it), read into in. */
+static int global_read_at(const ir_function *f, int l, ir_inst *in)
+{
+    char name[32];
+    return ir_call_at(f, l, in, name, sizeof name) && !strcmp(name, "exec_gread");
+}
+
+/* The read of line `line` has its value used in its block after it. */
+static int used_in_block(const ir_function *f, const ir_block *b, int line, const ir_inst *read)
+{
+    char name[64];
+    ir_result_name(read, name, sizeof name);
+    for (int l = line + 1; l < b->last; l++)
+        if (ir_next_use(ir_operands_of(f->lines[l]), name, strlen(name)))
+            return 1;
+    return 0;
+}
+
+/* Global read `read` of block `block` is in flight when its block ends:
+ * its block uses the value of none of its reads (a warp waiting for one
+ * has the others, issued a few instructions apart, by then: Cooley-Tukey's
+ * butterfly waits for its second word's product, Euclid's step for the
+ * words it tests), no phi uses it, and each block that uses it is passed
+ * through once a pass through the read's (no cycle through it misses the
+ * read's block: a use in a loop the read is outside would wait at every
+ * pass). */
+static int in_flight_past_its_block(const ir_function *f, int block, const ir_inst *read, ir_search *s)
+{
+    const ir_block *b = &f->blocks[block];
+    for (int l = b->first; l < b->last; l++) {
+        ir_inst later;
+        if (global_read_at(f, l, &later) && later.result && used_in_block(f, b, l, &later))
+            return 0;
+    }
+    char name[64];
+    ir_result_name(read, name, sizeof name);
+    size_t len = strlen(name);
+    int used = 0;
+    for (int u = 0; u < f->n_blocks; u++)
+        for (int l = f->blocks[u].first; l < f->blocks[u].last; l++) {
+            ir_inst use;
+            if (!ir_next_use(ir_operands_of(f->lines[l]), name, len))
+                continue;
+            if (u == block || ir_parse_inst(f->lines[l], &use) != 0 || !strcmp(use.op, "phi") ||
+                ir_reaches(f, u, u, block, s))
+                return 0;
+            used = 1;
+        }
+    return used;
+}
+
+/* The function's global reads in flight past their blocks (above), into
+ * f->in_flight.  A warp issues a load and waits for its value at its first
+ * use (its scoreboard): the stencil's warp issues the centre's LDG, the
+ * border test, the four neighbours' LDGs, and waits once, at the first
+ * value's use (user-stencil's executed SASS, 0xc640-0xc7d0); so such a
+ * read ends no chain of its block, and its load is a link of the chains
+ * through its value in the blocks that use it (ir_chain_step). */
+void ir_note_reads_in_flight(ir_function *f)
+{
+    ir_search s = ir_search_new(f);
+    for (int b = 0; b < f->n_blocks; b++)
+        for (int l = f->blocks[b].first; l < f->blocks[b].last; l++) {
+            ir_inst in;
+            if (global_read_at(f, l, &in) && in.result && in_flight_past_its_block(f, b, &in, &s))
+                ir_set_add(&f->in_flight, in.result, in.result_len);
+        }
+    ir_search_free(&s);
+}
+
+/* ---- which global reads are links of a chain -------------------------------------- */
+
+/* The function's global reads numbered in the order of its lines, per
+ * line (-1: not a read); owned by the caller. */
+static int *number_reads(const ir_function *f)
+{
+    int *no = ir_alloc(sizeof *no * ((size_t)f->n_lines + 1)), n = 0;
+    for (int l = 0; l < f->n_lines; l++) {
+        ir_inst in;
+        no[l] = global_read_at(f, l, &in) ? n++ : -1;
+    }
+    return no;
+}
+
+/* The chains of f's blocks, none begun yet (freed by ir_chains_free). */
+depth_map *ir_chains_new(const ir_function *f)
+{
+    depth_map *d = ir_alloc(sizeof *d);
+    *d = (depth_map){.f = f, .read_no = number_reads(f)};
+    return d;
+}
+
+void ir_chains_free(depth_map *d)
+{
+    free(d->name);
+    free(d->len);
+    free(d->links);
+    free(d->reads);
+    free(d->read_no);
+    free(d);
+}
+
+/* Per counted block, bit k: its k-th global read (in the order of its
+ * lines, as a thread makes them) is a link of a block's chain, the one
+ * whose value its chain waits for (d->on_chain: every block's chain's
+ * reads; a read past the function's 64th is counted a link).  The caches
+ * then tell which level each link's load waited for (cache.h); a read
+ * past a block's 32nd is a link for them too (stream_read_on_chain). */
+void ir_chain_reads_of(const ir_function *f, const depth_map *d, weights *t)
+{
+    for (int i = 0; i < f->n_blocks; i++) {
+        const ir_block *b = &f->blocks[i];
+        if (b->id < 0)
+            continue;
+        uint32_t links = 0;
+        for (int l = b->first, k = 0; l < b->last && k < 32; l++) {
+            if (d->read_no[l] < 0)
+                continue;
+            if (d->read_no[l] >= 64 || (d->on_chain & read_bit(d, l)))
+                links |= 1u << k;
+            k++;
+        }
+        t->chain_reads[b->id] = links;
+    }
+}
