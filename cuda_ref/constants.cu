@@ -59,6 +59,11 @@
  *    chain of lines the L2 holds, read by one warp an SM, by 8 blocks of
  *    an SM at once and by 8 warps of one block at once: what a load that
  *    finds its line already asked for, and not yet arrived, waits;
+ *  - resident blocks on their SM (measure_resident_spread): 1, 2, 4, 8
+ *    two-phase blocks of 256 threads on every SM at once (coalesced L2
+ *    words with a Z/pZ product each, then 8 barrier-separated halving
+ *    levels): how far apart the blocks an SM holds start and end, the SM's
+ *    busy time for them and a block's lifetime, from clock64() and %smid;
  *  - __syncthreads: cycles per barrier for one block of l = 32 ... 1024
  *    threads alone on the card (with and without barrier, the difference),
  *    and for 8 blocks of 256 per SM on every SM;
@@ -1804,6 +1809,43 @@ static double line_chase_median(enqueue_fn fn, line_chase_arg *a)
     return median_of(med, REPEATS);
 }
 
+/* ---- resident blocks on their SM, start to end -----------------------------
+ * spread_kernel: a two-phase block of 256 threads, launched R to an SM on
+ * every SM at once (one wave): each thread sums `passes` words of an
+ * L2-resident array, a Z/pZ product and sum a word (coalesced, a line a
+ * warp a pass: the issue-heavy phase), then the block halves its 256
+ * partial sums in shared memory over 8 barrier-separated levels (the
+ * latency-bound phase, a warp or less working at the last levels).  Thread
+ * 0 notes %smid, clock64() at its first instruction and after the block's
+ * last barrier.  Nothing of a case's time: what the host reads from it is
+ * how far apart the blocks an SM holds start and end. */
+#define SPREAD_THREADS 256
+__global__ void __launch_bounds__(SPREAD_THREADS, 8)
+    spread_kernel(const uint32_t *a, long passes, long long *start, long long *end, unsigned *sm)
+{
+    long long t0 = clock64();
+    __shared__ uint32_t part[SPREAD_THREADS];
+    uint32_t sum = 0, b = threadIdx.x + 3;
+    const uint32_t *row = a + (size_t)blockIdx.x * passes * SPREAD_THREADS;
+    for (long k = 0; k < passes; k++)
+        sum = zp_add(sum, zp_mul(row[k * SPREAD_THREADS + threadIdx.x], b));
+    part[threadIdx.x] = sum;
+    for (unsigned half = SPREAD_THREADS / 2; half > 0; half >>= 1) {
+        __syncthreads();
+        if (threadIdx.x < half)
+            part[threadIdx.x] = zp_add(part[threadIdx.x], part[threadIdx.x + half]);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        long long t1 = clock64();
+        unsigned smid;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+        start[blockIdx.x] = t0;
+        end[blockIdx.x] = t1;
+        sm[blockIdx.x] = smid + (part[0] == 0x9e3779b9u ? 1u << 30 : 0u); /* keeps the sum */
+    }
+}
+
 /* A dependent load of a whole line from the L2 while `blocks_per_sm`
  * blocks of 256 threads on every SM do the same, each warp its own chain
  * (line_chase_all_kernel) over 8 MiB (the L2 holds it, no L1 does): the
@@ -1858,6 +1900,97 @@ static double in_flight_chase_cycles(int sms, int blocks_per_sm, int threads, rn
     free(start);
     free(next);
     return cycles;
+}
+
+/* The blocks of spread_kernel an SM holds, R = blocks_per_sm on every SM
+ * (`passes` words a thread, 4·passes KiB of A a block, the L2 warmed): per SM
+ * holding exactly R of them, the spread of their starts (last − first),
+ * of their ends, its busy time (last end − first start) and their mean
+ * lifetime, cycles of its clock; out[] the medians over those SMs, then
+ * over REPEATS launches. */
+static void resident_spread_cycles(int sms, int blocks_per_sm, long passes, double out[4])
+{
+    enum { SMS_MAX = 256 }; /* %smid is below 256 on these cards */
+    const unsigned blocks = (unsigned)(blocks_per_sm * sms);
+    const size_t words = (size_t)blocks * passes * SPREAD_THREADS;
+    uint32_t *d_a = dev_alloc_u32(words), *h_a = host_alloc_u32(words);
+    for (size_t i = 0; i < words; i++)
+        h_a[i] = (uint32_t)(i * 2654435761u) % ZP_P;
+    to_device(d_a, h_a, words);
+    long long *d_t, *t0 = (long long *)malloc(sizeof *t0 * blocks * 2), *t1 = t0 + blocks;
+    unsigned *d_sm, *sm = (unsigned *)malloc(sizeof *sm * blocks);
+    CUDA_CHECK(cudaMalloc(&d_t, sizeof *d_t * blocks * 2));
+    CUDA_CHECK(cudaMalloc(&d_sm, sizeof *d_sm * blocks));
+    double med[4][REPEATS], *per[4];
+    for (int q = 0; q < 4; q++)
+        per[q] = (double *)malloc(sizeof(double) * SMS_MAX);
+    for (int r = -1; r < REPEATS; r++) { /* r = -1: the L2 warmed */
+        spread_kernel<<<blocks, SPREAD_THREADS>>>(d_a, passes, d_t, d_t + blocks, d_sm);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(t0, d_t, sizeof *t0 * blocks * 2, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(sm, d_sm, sizeof *sm * blocks, cudaMemcpyDeviceToHost));
+        if (r < 0)
+            continue;
+        int n = 0;
+        for (unsigned id = 0; id < SMS_MAX; id++) {
+            long long first = 0, last_start = 0, first_end = 0, last = 0;
+            double life = 0;
+            int held = 0;
+            for (unsigned b = 0; b < blocks; b++) {
+                if ((sm[b] & 0xffff) != id)
+                    continue;
+                if (held == 0 || t0[b] < first) first = t0[b];
+                if (held == 0 || t0[b] > last_start) last_start = t0[b];
+                if (held == 0 || t1[b] < first_end) first_end = t1[b];
+                if (held == 0 || t1[b] > last) last = t1[b];
+                life += (double)(t1[b] - t0[b]);
+                held++;
+            }
+            if (held != blocks_per_sm)
+                continue;
+            per[0][n] = (double)(last_start - first);
+            per[1][n] = (double)(last - first_end);
+            per[2][n] = (double)(last - first);
+            per[3][n] = life / held;
+            n++;
+        }
+        for (int q = 0; q < 4; q++)
+            med[q][r] = n > 0 ? median_of(per[q], n) : -1;
+    }
+    for (int q = 0; q < 4; q++) {
+        out[q] = median_of(med[q], REPEATS);
+        free(per[q]);
+    }
+    CUDA_CHECK(cudaFree(d_a));
+    CUDA_CHECK(cudaFree(d_t));
+    CUDA_CHECK(cudaFree(d_sm));
+    free(h_a);
+    free(t0);
+    free(sm);
+}
+
+/* The rows of resident_spread_cycles: 1, 2, 4 and 8 blocks an SM, 4
+ * passes a thread (the resident blocks' issue beside their latency). */
+static void measure_resident_spread(int sms)
+{
+    static const char *what[4] = {"start_spread", "end_spread", "busy", "life"};
+    static const char *how[4] = {
+        "the spread of the starts of the blocks an SM holds (last - first, clock64 at a block's first instruction)",
+        "the spread of their ends (after a block's last barrier)",
+        "the SM's busy time for them (last end - first start)",
+        "a block's mean lifetime (end - start)"};
+    for (int k = 1; k <= 8; k *= 2) {
+        double v[4];
+        resident_spread_cycles(sms, k, 4, v);
+        for (int q = 0; q < 4; q++) {
+            char name[64], text[400];
+            snprintf(name, sizeof name, "resident_%s_blocks%d", what[q], k);
+            snprintf(text, sizeof text, "%d blocks of 256 threads per SM on every SM, one wave, each 4 coalesced "
+                     "L2 words a thread with a Z/pZ product and sum each, then 8 barrier-separated halving levels "
+                     "in shared memory (spread_kernel): %s, median over the SMs holding %d", k, how[q], k);
+            print_row(name, v[q], "cycles", text);
+        }
+    }
 }
 
 /* The rows of in_flight_chase_cycles: one warp an SM, 8 blocks of one
@@ -2625,6 +2758,7 @@ int main(int argc, char **argv)
     measure_shared_and_barriers(sms, mhz, &rng);
     measure_caches(sms, mhz, &rng);
     measure_lines_in_flight(sms, &rng);
+    measure_resident_spread(sms);
     print_row("l2_bytes", (double)attribute(cudaDevAttrL2CacheSize), "bytes", "cudaDevAttrL2CacheSize");
     print_row("sm_clock_measured_end", measure_clock_mhz(), "MHz",
               "the clock measured again at the end of this program");

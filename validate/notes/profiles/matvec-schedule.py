@@ -32,6 +32,12 @@
 #        -DMCM_CASE_PREFIX='""' -o /tmp/matvec.cubin programs/user/matvec.c
 #   python3 validate/notes/profiles/matvec-schedule.py /tmp/matvec.cubin
 # (output: matvec-schedule.txt)
+#   python3 validate/notes/profiles/matvec-schedule.py /tmp/matvec.cubin --lives SESSION POLICY GAP
+# (session 41: a session's constants, the schedulers' order -- lrr, the loose
+# round robin above; oldest, the oldest block's warps first; gto, the warp
+# issued last while it can, then the oldest -- and the blocks of a wave
+# started GAP cycles apart; each point's SM end, its blocks' lifetimes and
+# its warps' waits: matvec-stalls/schedule-lives.txt)
 import csv, os, sys, types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -49,6 +55,7 @@ Q = module('share', 'scheduler-share.py')  # its pipes; it loads sass-schedule.p
 S = Q.S
 os.chdir(os.path.join(HERE, '../../..'))
 SESSION = 'validate/data/h100/2026-11-27d'
+POLICY = 'lrr'
 WIDE, LDG = 0x25, 0x981
 STEP = 0.25
 
@@ -60,7 +67,9 @@ def constants():
             v.setdefault(r['name'], []).append(float(r['value']))
         except ValueError:
             pass
-    return {k: sum(x) / len(x) for k, x in v.items()}
+    c = {k: sum(x) / len(x) for k, x in v.items()}
+    c['block_dispatch_steady'] *= c['sm_clock_measured'] / 1e3  # the row is in ns (session 41)
+    return c
 
 
 def pipe(i, c):
@@ -133,7 +142,12 @@ def schedule(ins, c, n, blocks, resident, start_gap, wide_wait, taken_extra, bar
                 cand.append(g)
             if not cand:
                 continue
-            cand.sort(key=lambda g: ((g[0] * W + g[1]) - last.get(s, -1) - 1) % (blocks * W))
+            if POLICY == 'gto':
+                cand.sort(key=lambda g: (last.get(s, -1) != g[0] * W + g[1], block_start[g[0]], g))
+            elif POLICY == 'oldest':
+                cand.sort(key=lambda g: (block_start[g[0]], g))
+            else:
+                cand.sort(key=lambda g: ((g[0] * W + g[1]) - last.get(s, -1) - 1) % (blocks * W))
             g = cand[0]
             a, taken = streams[g[1]][pc[g]]
             if a == 0x1a0:
@@ -179,7 +193,26 @@ def schedule(ins, c, n, blocks, resident, start_gap, wide_wait, taken_extra, bar
     return max(block_end.values()), block_start, block_end, issued, waited
 
 
+def lifetimes(cubin, session, policy, gap):
+    """Session 41: each point's SM end, its blocks' lifetimes, issue and waits."""
+    global SESSION, POLICY
+    SESSION, POLICY = session, policy
+    c = constants()
+    ins = S.decode(S.kernel_code(cubin, 'matvec'))
+    print('constants: %s; order %s; a wave\'s blocks %.0f cycles apart; block_dispatch_steady %.1f cycles'
+          % (session, policy, gap, c['block_dispatch_steady']))
+    for n, blocks in ((256, 2), (1024, 8), (2048, 16)):
+        end, st, en, issued, waited = schedule(ins, c, n, blocks, 8, gap, 2.0, 5.04)
+        life = [en[b] - st[b] for b in en]
+        print('  n = %4d, %2d blocks: SM end %6.0f; a block %6.0f (%.0f to %.0f); issue %.3f a scheduler a cycle; '
+              'a warp at the loop\'s loads %5.0f, at barriers %5.0f'
+              % (n, blocks, end, sum(life) / len(life), min(life), max(life), issued / (4 * end),
+                 waited['load'] / (8 * len(en)), waited['barrier'] / (8 * len(en))))
+
+
 def main():
+    if len(sys.argv) == 6 and sys.argv[2] == '--lives':
+        return lifetimes(sys.argv[1], sys.argv[3], sys.argv[4], float(sys.argv[5]))
     if len(sys.argv) != 2:
         sys.exit('usage: matvec-schedule.py MATVEC.cubin')
     c = constants()
