@@ -814,3 +814,15 @@ Test(user_program, a_counted_build_is_cached_per_mcmsim_that_weighed_it)
     cr_expect_eq(files_in(cache), once + 1, "%d files after the same mcmsim twice, %d after the other", once,
                  files_in(cache));
 }
+
+/* tests/user/spread.c (constants.cu's spread_kernel, the resident-spread
+ * rows' fixture) runs two blocks an SM on h100-code and sums what the
+ * serial reference sums. */
+Test(user_program, the_resident_spread_fixture_sums_what_the_serial_reference_does)
+{
+    char out[8192];
+    int status = mcmsim_output(MCMSIM_OUT_AND_ERR, out, sizeof out, "run %s/tests/user/spread.cfg --exec --set blocks=264",
+                               MCMSIM_DATADIR);
+    cr_expect_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "spread") != NULL, "%s", out);
+}

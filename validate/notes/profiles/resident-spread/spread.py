@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""The resident-spread rows' four figures from an mcmsim --trace of
+tests/user/spread.cfg: per SM holding exactly K blocks, the spread of their
+starts (last - first), of their ends, the busy time (last end - first start)
+and the blocks' mean life; printed as the medians over those SMs, beside
+the card's (H100, two probes, h100-constants-probe{1,2}.csv, their mean).
+
+usage: spread.py K TRACE.csv [K TRACE.csv ...]"""
+import csv
+import statistics
+import sys
+
+CARD = {1: (0, 0, 1708, 1708), 2: (20, 213, 2159, 2047),
+        4: (60, 883, 3142, 2661), 8: (404, 2794, 5185, 3685)}
+
+
+def figures(path, k):
+    by_sm = {}
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            by_sm.setdefault(row["sm"], []).append((float(row["start"]), float(row["end"])))
+    per = [[], [], [], []]
+    for blocks in by_sm.values():
+        if len(blocks) != k:
+            continue
+        starts = [s for s, _ in blocks]
+        ends = [e for _, e in blocks]
+        per[0].append(max(starts) - min(starts))
+        per[1].append(max(ends) - min(ends))
+        per[2].append(max(ends) - min(starts))
+        per[3].append(sum(e - s for s, e in blocks) / k)
+    return [statistics.median(p) for p in per], len(per[0])
+
+
+def main(args):
+    print("| K | start spread (engine / card) | end spread | busy | mean life | SMs |")
+    print("|---|---|---|---|---|---|")
+    for i in range(0, len(args), 2):
+        k = int(args[i])
+        v, n = figures(args[i + 1], k)
+        c = CARD[k]
+        cells = " | ".join(f"{v[q]:.0f} / {c[q]}" for q in range(4))
+        print(f"| {k} | {cells} | {n} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
