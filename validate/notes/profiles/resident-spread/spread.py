@@ -4,14 +4,25 @@ tests/user/spread.cfg: per SM holding exactly K blocks, the spread of their
 starts (last - first), of their ends, the busy time (last end - first start)
 and the blocks' mean life; printed as the medians over those SMs, beside
 the card's (H100, two probes, h100-constants-probe{1,2}.csv, their mean).
+The engine's block starts at its dispatch (its wait is the dispatch, then
+its first read's latency), the card's clock64() at its first instruction,
+after it: busy and life are also given less h100-code's block_dispatch.
 
 usage: spread.py K TRACE.csv [K TRACE.csv ...]"""
 import csv
 import statistics
+import os
+import re
 import sys
 
 CARD = {1: (0, 0, 1708, 1708), 2: (20, 213, 2159, 2047),
         4: (60, 883, 3142, 2661), 8: (404, 2794, 5185, 3685)}
+
+
+def block_dispatch():
+    cfg = os.path.join(os.path.dirname(__file__), "../../../../machine/h100-code.cfg")
+    with open(cfg) as f:
+        return float(re.search(r"block_dispatch\s*=\s*([0-9.e+-]+);", f.read()).group(1))
 
 
 def figures(path, k):
@@ -33,14 +44,16 @@ def figures(path, k):
 
 
 def main(args):
-    print("| K | start spread (engine / card) | end spread | busy | mean life | SMs |")
-    print("|---|---|---|---|---|---|")
+    d = block_dispatch()
+    print(f"| K | start spread (engine / card) | end spread | busy | mean life | busy, life less the dispatch ({d:.1f}) | SMs |")
+    print("|---|---|---|---|---|---|---|")
     for i in range(0, len(args), 2):
         k = int(args[i])
         v, n = figures(args[i + 1], k)
         c = CARD[k]
         cells = " | ".join(f"{v[q]:.0f} / {c[q]}" for q in range(4))
-        print(f"| {k} | {cells} | {n} |")
+        less = f"{v[2] - d:.0f} / {c[2]}, {v[3] - d:.0f} / {c[3]}"
+        print(f"| {k} | {cells} | {less} | {n} |")
 
 
 if __name__ == "__main__":
