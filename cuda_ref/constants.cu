@@ -60,9 +60,9 @@
  *    an SM at once and by 8 warps of one block at once: what a load that
  *    finds its line already asked for, and not yet arrived, waits;
  *  - resident blocks on their SM (measure_resident_spread): 1, 2, 4, 8
- *    two-phase blocks of 256 threads on every SM at once (coalesced L2
- *    words with a Z/pZ product each, then 8 barrier-separated halving
- *    levels): how far apart the blocks an SM holds start and end, the SM's
+ *    two-phase blocks of 256 threads on every SM at once (4, then 16,
+ *    coalesced L2 words a thread with a Z/pZ product each, then 8
+ *    barrier-separated halving levels): how far apart the blocks an SM holds start and end, the SM's
  *    busy time for them and a block's lifetime, from clock64() and %smid;
  *  - __syncthreads: cycles per barrier for one block of l = 32 ... 1024
  *    threads alone on the card (with and without barrier, the difference),
@@ -1969,9 +1969,12 @@ static void resident_spread_cycles(int sms, int blocks_per_sm, long passes, doub
     free(sm);
 }
 
-/* The rows of resident_spread_cycles: 1, 2, 4 and 8 blocks an SM, 4
- * passes a thread (the resident blocks' issue beside their latency). */
-static void measure_resident_spread(int sms)
+/* The rows of resident_spread_cycles: 1, 2, 4 and 8 blocks an SM,
+ * `passes` a thread (4: the resident blocks' issue beside their latency;
+ * 16: the issue four times longer, the halving levels the same, so that
+ * the spread says whether it grows with the issue phase or stays with
+ * the levels), the rows' names ending in `suffix`. */
+static void measure_resident_spread_passes(int sms, long passes, const char *suffix)
 {
     static const char *what[4] = {"start_spread", "end_spread", "busy", "life"};
     static const char *how[4] = {
@@ -1981,16 +1984,24 @@ static void measure_resident_spread(int sms)
         "a block's mean lifetime (end - start)"};
     for (int k = 1; k <= 8; k *= 2) {
         double v[4];
-        resident_spread_cycles(sms, k, 4, v);
+        resident_spread_cycles(sms, k, passes, v);
         for (int q = 0; q < 4; q++) {
             char name[64], text[400];
-            snprintf(name, sizeof name, "resident_%s_blocks%d", what[q], k);
-            snprintf(text, sizeof text, "%d blocks of 256 threads per SM on every SM, one wave, each 4 coalesced "
+            snprintf(name, sizeof name, "resident_%s_blocks%d%s", what[q], k, suffix);
+            snprintf(text, sizeof text, "%d blocks of 256 threads per SM on every SM, one wave, each %ld coalesced "
                      "L2 words a thread with a Z/pZ product and sum each, then 8 barrier-separated halving levels "
-                     "in shared memory (spread_kernel): %s, median over the SMs holding %d", k, how[q], k);
+                     "in shared memory (spread_kernel): %s, median over the SMs holding %d", k, passes, how[q], k);
             print_row(name, v[q], "cycles", text);
         }
     }
+}
+
+/* The rows at 4 passes a thread (the names without a suffix), then at 16
+ * (tests/user/spread.c runs the same block in mcmsim). */
+static void measure_resident_spread(int sms)
+{
+    measure_resident_spread_passes(sms, 4, "");
+    measure_resident_spread_passes(sms, 16, "_passes16");
 }
 
 /* The rows of in_flight_chase_cycles: one warp an SM, 8 blocks of one
