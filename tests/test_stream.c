@@ -41,6 +41,8 @@ static int weigh(const char *ir, uint32_t w[][STREAM_FIELDS], int max)
     cr_assert_not_null(table, "no table in:\n%s", text);
     char *links = strstr(text, "@mcm_stream_chain_reads"); /* the weights' table ends there */
     cr_assert_not_null(links, "no chain reads' table in:\n%s", text);
+    cr_expect(strstr(text, "define internal void @mcm_stream_block(i32 %id) alwaysinline") != NULL,
+              "the count inline: %s", text);
     *links = '\0';
     int n = 0;
     for (const char *s = strstr(table, "] [i32"); s && n < max; s = strstr(s + 1, "] [i32")) {
@@ -52,7 +54,6 @@ static int weigh(const char *ir, uint32_t w[][STREAM_FIELDS], int max)
         n++;
     }
     cr_expect(strstr(text, "call void @mcm_stream_block(i32 0)") != NULL, "the first block's call: %s", text);
-    cr_expect(strstr(text, "declare void @mcm_stream_block(i32)") != NULL);
     free(text);
     return n;
 }
