@@ -680,10 +680,30 @@ static int by_tag(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* The notes n[0 .. count) by line: insertion for a warp's few, nearly
- * sorted notes; qsort for many. */
+/* Whether the notes n[0 .. count) go down by line, lane after lane (a
+ * warp whose lanes walk an array backwards). */
+static int descending(const lane_note *n, int count)
+{
+    for (int i = 1; i < count; i++)
+        if (n[i].tag > n[i - 1].tag)
+            return 0;
+    return 1;
+}
+
+/* The notes n[0 .. count) by line (notes of one line in any order among
+ * themselves: the round's lines and their words are the same): reversed
+ * where they go down, else by insertion for a warp's few, nearly sorted
+ * notes; qsort for many. */
 static void sort_notes(lane_note *n, int count)
 {
+    if (count > 1 && n[count - 1].tag < n[0].tag && descending(n, count)) {
+        for (int i = 0, j = count - 1; i < j; i++, j--) {
+            lane_note x = n[i];
+            n[i] = n[j];
+            n[j] = x;
+        }
+        return;
+    }
     if (count > 64) {
         qsort(n, (size_t)count, sizeof *n, by_tag);
         return;
