@@ -472,7 +472,16 @@ word zp_pow(uint64_t p, word a, uint64_t e)
     return x;
 }
 
-void exec_ops(exec_thread *t, long n) { t->block->now->ops += (double)n; }
+/* An integer sum where the costs are whole (thread_record): the next
+ * call does not wait for a floating-point addition. */
+void exec_ops(exec_thread *t, long n)
+{
+    exec_block *b = t->block;
+    if (b->whole_costs)
+        b->now->whole_ops += n;
+    else
+        b->now->ops += (double)n;
+}
 
 word exec_zp_add(exec_thread *t, word a, word b) { return exec_zp_add_fast(t, a, b); }
 word exec_zp_sub(exec_thread *t, word a, word b) { return exec_zp_sub_fast(t, a, b); }
@@ -1220,7 +1229,7 @@ static block_figures sum_threads(exec_block *b)
     uint64_t counted[N_COUNTED] = {0};
     for (int i = 0; i < b->threads; i++) {
         thread_record *th = &b->threads_of[i];
-        double ops = th->ops;
+        double ops = th->ops + (double)th->whole_ops; /* one of the two is 0 */
         if (b->whole_costs)
             ops += b->add_ops * th->counts[COUNT_ADDMOD] + b->mul_ops * th->counts[COUNT_MULMOD] +
                    th->counts[COUNT_PRIVATE];

@@ -124,10 +124,13 @@ enum { GLOBAL_READ, GLOBAL_WRITE, PRIVATE_ACCESS, N_KINDS };
  * its accesses of each kind so far (its next round of that kind).  Its
  * operations are `ops` and, where the run's operation costs are whole
  * numbers (exec_block.whole_costs), its Z/pZ operations' costs and its
- * private accesses (1 each), added when the block ends: whole numbers add
- * up to the same sum in any order. */
+ * private accesses (1 each), added when the block ends, and its
+ * exec_ops in `whole_ops` (`ops` then 0): whole numbers add up to the
+ * same sum in any order, in a double as in an integer, while the sums
+ * stay below 2^53. */
 typedef struct thread_record {
     double ops;
+    int64_t whole_ops;               /* exec_ops' operations where the costs are whole (else in ops) */
     uint32_t counts[N_COUNTED];      /* its mulmods, addmods, private accesses (these from its rounds, grade_warp) */
     int rounds[N_KINDS];
     long words_read, words_written;
