@@ -2162,18 +2162,20 @@ static int write_counter(FILE *out, int opaque)
     PASS("b.most_back", STREAM_PASS_MOST_BACK);
     fprintf(out, "  %%b.thread = load i32, %s %%b.thread.p\n", p32);
     fprintf(out, "  %%first = icmp ne i32 %%b.thread, %%thread\n  br i1 %%first, label %%first_pass, label %%again\n");
-    /* the thread's first pass: the block joins the warp's when no thread passed it yet */
+    /* the thread's first pass: its passes 1, no back edge; the block joins
+     * the warp's (its most 1) when no thread passed it yet, else its most
+     * stays (1 at least) */
     fprintf(out, "first_pass:\n  %%most0 = load i32, %s %%b.most.p\n", p32);
-    fprintf(out, "  %%untouched = icmp eq i32 %%most0, 0\n  br i1 %%untouched, label %%touch, label %%reset\n");
-    fprintf(out, "touch:\n");
+    fprintf(out, "  store i32 %%thread, %s %%b.thread.p\n  store i32 1, %s %%b.pass.p\n", p32, p32);
+    fprintf(out, "  store i32 0, %s %%b.back.p\n", p32);
+    fprintf(out, "  %%untouched = icmp eq i32 %%most0, 0\n  br i1 %%untouched, label %%touch, label %%tail\n");
+    fprintf(out, "touch:\n  store i32 1, %s %%b.most.p\n", p32);
     FIELD("touched", STREAM_AT_TOUCHED, p32, pp32);
     FIELD("n_touched", STREAM_AT_N_TOUCHED, "i32", p32);
     fprintf(out, "  %%n_touched1 = add i32 %%n_touched, 1\n  store i32 %%n_touched1, %s %%n_touched.p\n", p32);
     fprintf(out, "  %%at = sext i32 %%n_touched to i64\n");
     fprintf(out, "  %%at.p = getelementptr inbounds i32, %s %%touched, i64 %%at\n", p32);
-    fprintf(out, "  store i32 %%id, %s %%at.p\n  br label %%reset\n", p32);
-    fprintf(out, "reset:\n  store i32 %%thread, %s %%b.thread.p\n", p32);
-    fprintf(out, "  store i32 0, %s %%b.pass.p\n  store i32 0, %s %%b.back.p\n  br label %%count\n", p32, p32);
+    fprintf(out, "  store i32 %%id, %s %%at.p\n  br label %%tail\n", p32);
     /* again: from a block after it, a loop's back edge, taken */
     fprintf(out, "again:\n  %%backward = icmp ugt i32 %%last, %%id\n");
     fprintf(out, "  br i1 %%backward, label %%back, label %%count\n");
@@ -2185,8 +2187,8 @@ static int write_counter(FILE *out, int opaque)
     fprintf(out, "count:\n  %%pass0 = load i32, %s %%b.pass.p\n  %%pass1 = add i32 %%pass0, 1\n", p32);
     fprintf(out, "  store i32 %%pass1, %s %%b.pass.p\n  %%most1 = load i32, %s %%b.most.p\n", p32, p32);
     fprintf(out, "  %%more = icmp ugt i32 %%pass1, %%most1\n  %%most2 = select i1 %%more, i32 %%pass1, i32 %%most1\n");
-    fprintf(out, "  store i32 %%most2, %s %%b.most.p\n  %%next = add i32 %%id, 1\n", p32);
-    fprintf(out, "  store i32 %%next, %s %%last.p\n", p32);
+    fprintf(out, "  store i32 %%most2, %s %%b.most.p\n  br label %%tail\n", p32);
+    fprintf(out, "tail:\n  %%next = add i32 %%id, 1\n  store i32 %%next, %s %%last.p\n", p32);
     FIELD("reads", STREAM_AT_READS_IN_PASS, "i32", p32);
     fprintf(out, "  store i32 0, %s %%reads.p\n  br label %%done\n", p32);
     fprintf(out, "done:\n  ret void\n}\n");
