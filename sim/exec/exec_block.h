@@ -99,8 +99,6 @@ typedef struct pending_read {
     int tid;
 } pending_read;
 
-typedef struct access_note { long key; } access_note;
-
 /* A round of the current warp, tallied as its lanes come, in lane order:
  * while its keys only go one way (`disorder` 0) its distinct keys are
  * counted as they come (`distinct`), and `last` (−1 before the first lane)
@@ -117,7 +115,8 @@ typedef struct round_tally {
 /* The operation classes counted per thread (the others follow from them). */
 enum { COUNT_MULMOD, COUNT_ADDMOD, COUNT_PRIVATE, N_COUNTED };
 
-/* The kinds of access graded per round. */
+/* The kinds of access graded per round (the global ones numbered as the
+ * caches number them: cache.h, warp_notes). */
 enum { GLOBAL_READ, GLOBAL_WRITE, PRIVATE_ACCESS, N_KINDS };
 
 /* One thread's counters: over the whole kernel, and in the current step
@@ -597,20 +596,17 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
 
 /* The fast paths' note of the running thread's access of `kind` (a
  * global read or write) to a[i] in round `round` < fast_rounds: its round
- * counted, its address group noted for its lane and tallied, and the
- * caches' trace told (and, where the stream is counted, whether the read
- * is a link of a chain). */
+ * counted, its cell noted for its lane (access_key: the caches read the
+ * warp's notes when it is done) and its address group tallied; where the
+ * caches and the stream are counted, the caches told whether the read is
+ * a link of a chain. */
 EXEC_FAST void global_noted(exec_block *b, thread_record *me, int kind, int round, gmem a, long i)
 {
     me->rounds[kind] = round + 1;
-    long key = (long)a->id << 40 | i >> b->warp_shift;
-    note_of(b, kind, round)->key = key;
-    tally(&b->tallies[kind][round], key);
-    if (b->trace) {
-        cache_note(b->trace, kind == GLOBAL_WRITE, round, a->id, i);
-        if (kind == GLOBAL_READ && b->stream && stream_read_on_chain())
-            cache_note_chain(b->trace, round);
-    }
+    note_of(b, kind, round)->key = access_key(a->id, i);
+    tally(&b->tallies[kind][round], (long)a->id << 40 | i >> b->warp_shift);
+    if (kind == GLOBAL_READ && b->trace && b->stream && stream_read_on_chain())
+        cache_note_chain(b->trace, round);
 }
 
 EXEC_FAST word exec_gread_fast(exec_thread *t, gmem a, long i)
