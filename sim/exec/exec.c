@@ -1191,6 +1191,8 @@ static void measured_classes(const exec_block *b, const uint32_t *mine, block_co
  * rounds). */
 static void trace_warp(exec_block *b, int step, int first, int last)
 {
+    if (b->tallies[GLOBAL_READ][0].distinct == 0 && b->tallies[GLOBAL_WRITE][0].distinct == 0)
+        return; /* no lane made a global access: no round to record */
     int made[2][1024], most[2] = {0, 0}, fewest[2] = {INT_MAX, INT_MAX};
     for (int t = first; t <= last; t++)
         for (int k = 0; k < 2; k++) { /* GLOBAL_READ, GLOBAL_WRITE */

@@ -248,6 +248,8 @@ void stream_extra(double mulmods, double loops)
 static void end_thread(stream_counter *c)
 {
     c->last = 0;
+    if (c->extra[0] == 0 && c->extra[1] == 0) /* the common case: nothing to fold (the warp's most is >= 0) */
+        return;
     for (int k = 0; k < 2; k++) {
         if (c->extra[k] > c->warp_extra[k])
             c->warp_extra[k] = c->extra[k];
