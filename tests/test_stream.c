@@ -34,6 +34,25 @@ static char *annotated(const char *ir)
     return text;
 }
 
+/* The count written into the IR (stream_ir.c, write_counter) spells its
+ * pointers as the IR around it does: clang 14's typed pointers, or later
+ * clangs' `ptr` (llvm-as-14 -opaque-pointers takes the second). */
+Test(stream, the_inline_count_spells_pointers_as_the_ir_around_it)
+{
+    const char *typed = "define void @f(i8* %0) {\n  call void @__sanitizer_cov_trace_pc()\n  ret void\n}\n"
+                        "declare void @__sanitizer_cov_trace_pc()\n";
+    const char *opaque = "define void @f(ptr %0) {\n  call void @__sanitizer_cov_trace_pc()\n  ret void\n}\n"
+                         "declare void @__sanitizer_cov_trace_pc()\n";
+    char *a = annotated(typed), *b = annotated(opaque);
+    cr_expect(strstr(a, "@mcm_stream_running = external thread_local(initialexec) global i8*\n") != NULL, "%s", a);
+    cr_expect(strstr(a, "load i32, i32* %blocks.p") != NULL, "%s", a);
+    cr_expect(strstr(b, "@mcm_stream_running = external thread_local(initialexec) global ptr\n") != NULL, "%s", b);
+    cr_expect(strstr(b, "i32*") == NULL && strstr(b, "i8*") == NULL, "%s", b);
+    cr_expect(strstr(a, "declare void @__sanitizer_cov_trace_pc") == NULL, "%s", a);
+    free(a);
+    free(b);
+}
+
 static int weigh(const char *ir, uint32_t w[][STREAM_FIELDS], int max)
 {
     char *text = annotated(ir);
