@@ -16,10 +16,43 @@
 #include "helpers.h"
 
 #include <math.h>
+#include <string.h>
 
 static machine small_card(int p)
 {
     return test_cache_machine(p, 1, 128, 512);
+}
+
+/* The running warp's accesses as exec mode notes them (cache.h,
+ * warp_notes): note() makes the next lane's access of a round (lanes of
+ * 32, rounds made in order from 0), warp_done hands them to the trace. */
+#define NOTED_ROUNDS 256
+static struct {
+    access_note notes[2][32 * NOTED_ROUNDS];
+    int made[2][32];
+    int lanes_in[2][NOTED_ROUNDS];
+} noted;
+
+static void note(int write, int round, int array, long index)
+{
+    int k = write != 0, lane = noted.lanes_in[k][round]++;
+    cr_assert(round < NOTED_ROUNDS && lane < 32);
+    noted.notes[k][lane * NOTED_ROUNDS + round].key = access_key(array, index);
+    if (noted.made[k][lane] < round + 1)
+        noted.made[k][lane] = round + 1;
+}
+
+static void warp_done(cache_trace *t, int step, int warp)
+{
+    warp_notes w = {{noted.notes[0], noted.notes[1]}, {noted.made[0], noted.made[1]}, {0, 0}, {NOTED_ROUNDS, NOTED_ROUNDS},
+                    NOTED_ROUNDS, 32};
+    for (int k = 0; k < 2; k++)
+        for (int lane = 0; lane < 32; lane++) {
+            w.rounds[k] = noted.made[k][lane] > w.rounds[k] ? noted.made[k][lane] : w.rounds[k];
+            w.all[k] = noted.made[k][lane] < w.all[k] ? noted.made[k][lane] : w.all[k];
+        }
+    cache_warp_done(t, step, warp, &w);
+    memset(&noted, 0, sizeof noted);
 }
 
 /* What one block does in the tests below: its warp 0, in step 0, reads
@@ -39,8 +72,8 @@ static void launch_rounds(cache *c, int resident, const one_round *round, long b
     cache_launch_begin(c, blocks, resident, 0);
     for (long b = 0; b < blocks; b++) {
         for (int lane = 0; lane < round[b].lanes; lane++)
-            cache_note(t, round[b].write, 0, 0, round[b].index[lane]);
-        cache_warp_done(t, 0, 0);
+            note(round[b].write, 0, 0, round[b].index[lane]);
+        warp_done(t, 0, 0);
         cache_block_done(c, b, t, &out[b]);
     }
     cache_launch_end(c);
@@ -74,8 +107,8 @@ static cache_sectors sweep(cache *c, long first, long lines, int passes, int res
     cache_trace *t = cache_trace_new(c, 32);
     for (int step = 0; step < passes; step++) {
         for (long k = 0; k < lines; k++)
-            cache_note(t, 0, (int)k, 0, 32 * (first + k));
-        cache_warp_done(t, step, 0);
+            note(0, (int)k, 0, 32 * (first + k));
+        warp_done(t, step, 0);
     }
     cache_sectors out;
     cache_launch_begin(c, 1, resident, private_words);
@@ -457,8 +490,8 @@ Test(cache, a_wave_is_replayed_position_by_position_not_block_after_block)
     for (long b = 0; b < 2; b++) {
         for (int step = 0; step < 2; step++) {
             long line = step == 0 ? b : 1 - b;
-            cache_note(t, 0, 0, 0, 32 * line);
-            cache_warp_done(t, step, 0);
+            note(0, 0, 0, 32 * line);
+            warp_done(t, step, 0);
         }
         cache_block_done(c, b, t, &s[b]);
     }
@@ -488,11 +521,11 @@ static cache_sectors warps_reading(cache *c, const warp_read *reads, int n)
     cache_launch_begin(c, 1, 1, 0);
     for (int i = 0; i < n; i++) {
         for (int lane = 0; lane < 32; lane++)
-            cache_note(t, 0, reads[i].round, 0, 32 * reads[i].line + lane);
+            note(0, reads[i].round, 0, 32 * reads[i].line + lane);
         if (reads[i].chain)
             cache_note_chain(t, reads[i].round);
         if (i == n - 1 || reads[i + 1].warp != reads[i].warp || reads[i + 1].step != reads[i].step)
-            cache_warp_done(t, reads[i].step, reads[i].warp);
+            warp_done(t, reads[i].step, reads[i].warp);
     }
     cache_block_done(c, 0, t, &out);
     cache_launch_end(c);
@@ -607,8 +640,8 @@ Test(cache, the_blocks_of_a_wave_may_come_in_any_order)
         for (int j = 0; j < 8; j++) {
             int b = order == 0 ? j : 4 * (j / 4) + 3 - j % 4;
             for (int lane = 0; lane < 32; lane++)
-                cache_note(t, 0, 0, 0, index[b][lane]);
-            cache_warp_done(t, 0, 0);
+                note(0, 0, 0, index[b][lane]);
+            warp_done(t, 0, 0);
             cache_block_done(c, b, t, order == 0 ? &in_order[b] : &backwards[b]);
         }
         cache_launch_end(c);

@@ -209,12 +209,10 @@ typedef struct lane_note {
 struct cache_trace {
     recorded rec;
     int warp;
-    /* per kind (read, write): the running warp's notes, notes[round·warp + i]
-     * for the i-th lane to make the round, and how many did */
-    lane_note *notes[2];
-    int *made[2];
-    unsigned char *chain;          /* per read round: a lane's read in it is a link of a chain */
-    int rounds_cap[2], rounds[2];  /* rounds with room for notes; rounds made so far */
+    lane_note *round;              /* the lanes' notes of the round being recorded (cache_warp_done) */
+    unsigned char *chain;          /* per read round of the running warp: a lane's read in it is a link
+                                    * of a chain (0 between warps) */
+    int chain_cap;                 /* rounds `chain` has room for */
     int line_words, line_shift;    /* line_words = 2^line_shift, or line_shift = -1 */
 };
 
@@ -606,6 +604,7 @@ cache_trace *cache_trace_new(const cache *c, int warp)
     cache_trace *t = grow(NULL, sizeof *t);
     memset(t, 0, sizeof *t);
     t->warp = warp;
+    t->round = grow(NULL, sizeof *t->round * (size_t)warp);
     t->line_words = c->line_words;
     t->line_shift = -1;
     for (int sh = 0; sh <= 5; sh++)
@@ -619,59 +618,35 @@ void cache_trace_free(cache_trace *t)
     if (!t)
         return;
     recorded_free(&t->rec);
-    for (int k = 0; k < 2; k++) {
-        free(t->notes[k]);
-        free(t->made[k]);
-    }
+    free(t->round);
     free(t->chain);
     free(t);
 }
 
-/* A lane's access of round `round` of kind k, noted (room made). */
-static inline void note_lane(cache_trace *t, int k, int round, int array, long index)
+/* Room in `chain` for rounds 0 .. round. */
+static void __attribute__((noinline, cold)) chain_growing(cache_trace *t, int round)
 {
-    int *made = &t->made[k][round];
-    if (*made == t->warp)
-        return; /* a lane's second access of one round: exec mode never makes one */
-    lane_note *n = &t->notes[k][(long)round * t->warp + (*made)++];
-    long in_line = t->line_shift >= 0 ? index >> t->line_shift : index / t->line_words;
-    n->tag = (uint64_t)array << 40 | (uint64_t)in_line;
-    n->word = (uint32_t)(index - in_line * t->line_words);
-    if (round >= t->rounds[k])
-        t->rounds[k] = round + 1;
-}
-
-/* Room for the notes of rounds 0 .. round of kind k, then the note (apart
- * from cache_note, which then saves no register: a call per access). */
-static void __attribute__((noinline, cold)) note_growing(cache_trace *t, int k, int round, int array, long index)
-{
-    int cap = t->rounds_cap[k] ? t->rounds_cap[k] : 4;
+    int cap = t->chain_cap ? t->chain_cap : 4;
     while (cap <= round)
         cap *= 2;
-    t->notes[k] = grow(t->notes[k], sizeof *t->notes[k] * (size_t)cap * (size_t)t->warp);
-    t->made[k] = grow(t->made[k], sizeof *t->made[k] * (size_t)cap);
-    memset(t->made[k] + t->rounds_cap[k], 0, sizeof *t->made[k] * (size_t)(cap - t->rounds_cap[k]));
-    if (k == 0) {
-        t->chain = grow(t->chain, (size_t)cap);
-        memset(t->chain + t->rounds_cap[k], 0, (size_t)(cap - t->rounds_cap[k]));
-    }
-    t->rounds_cap[k] = cap;
-    note_lane(t, k, round, array, index);
-}
-
-void cache_note(cache_trace *t, int write, int round, int array, long index)
-{
-    int k = write != 0;
-    if (__builtin_expect(round >= t->rounds_cap[k], 0))
-        note_growing(t, k, round, array, index);
-    else
-        note_lane(t, k, round, array, index);
+    t->chain = grow(t->chain, (size_t)cap);
+    memset(t->chain + t->chain_cap, 0, (size_t)(cap - t->chain_cap));
+    t->chain_cap = cap;
 }
 
 void cache_note_chain(cache_trace *t, int round)
 {
-    if (round < t->rounds_cap[0])
-        t->chain[round] = 1;
+    if (__builtin_expect(round >= t->chain_cap, 0))
+        chain_growing(t, round);
+    t->chain[round] = 1;
+}
+
+/* A lane's note, as the caches key it: its line and its word in it. */
+static inline lane_note lane_of(const cache_trace *t, long key)
+{
+    long index = key & ((1L << 40) - 1);
+    long in_line = t->line_shift >= 0 ? index >> t->line_shift : index / t->line_words;
+    return (lane_note){(uint64_t)(key >> 40) << 40 | (uint64_t)in_line, (uint32_t)(index - in_line * t->line_words)};
 }
 
 static int by_tag(const void *x, const void *y)
@@ -680,10 +655,30 @@ static int by_tag(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* The notes n[0 .. count) by line: insertion for a warp's few, nearly
- * sorted notes; qsort for many. */
+/* Whether the notes n[0 .. count) go down by line, lane after lane (a
+ * warp whose lanes walk an array backwards). */
+static int descending(const lane_note *n, int count)
+{
+    for (int i = 1; i < count; i++)
+        if (n[i].tag > n[i - 1].tag)
+            return 0;
+    return 1;
+}
+
+/* The notes n[0 .. count) by line (notes of one line in any order among
+ * themselves: the round's lines and their words are the same): reversed
+ * where they go down, else by insertion for a warp's few, nearly sorted
+ * notes; qsort for many. */
 static void sort_notes(lane_note *n, int count)
 {
+    if (count > 1 && n[count - 1].tag < n[0].tag && descending(n, count)) {
+        for (int i = 0, j = count - 1; i < j; i++, j--) {
+            lane_note x = n[i];
+            n[i] = n[j];
+            n[j] = x;
+        }
+        return;
+    }
     if (count > 64) {
         qsort(n, (size_t)count, sizeof *n, by_tag);
         return;
@@ -715,30 +710,44 @@ static access_round *add_round(recorded *r)
     return &r->rounds[r->n_rounds++];
 }
 
-void cache_warp_done(cache_trace *t, int step, int warp)
+/* Round `round` of kind k (0 reads, 1 writes) of warp `warp` in step
+ * `step`, its lanes' notes n[0 .. count), recorded: the distinct lines
+ * it touches, in order, with the words touched. */
+static void record_round(cache_trace *t, int step, int warp, int k, int round, int chain, lane_note *n, int count)
 {
-    for (int k = 0; k < 2; k++) {
-        for (int round = 0; round < t->rounds[k]; round++) {
-            lane_note *n = &t->notes[k][(long)round * t->warp];
-            int count = t->made[k][round], chain = k == 0 && t->chain[round];
-            t->made[k][round] = 0;
-            if (k == 0)
-                t->chain[round] = 0;
-            if (count == 0)
-                continue;
-            sort_notes(n, count);
-            access_round *r = add_round(&t->rec);
-            *r = (access_round){(uint32_t)step, (uint32_t)round, (uint32_t)warp, (uint16_t)k, (uint16_t)chain,
-                                t->rec.n_lines, 0};
-            for (int i = 0; i < count; i++) {
-                if (i == 0 || n[i].tag != n[i - 1].tag) {
-                    *add_line(&t->rec) = (line_access){n[i].tag, 0};
-                    r->n++;
-                }
-                t->rec.lines[t->rec.n_lines - 1].words |= 1u << n[i].word;
-            }
+    sort_notes(n, count);
+    access_round *r = add_round(&t->rec);
+    *r = (access_round){(uint32_t)step, (uint32_t)round, (uint32_t)warp, (uint16_t)k, (uint16_t)chain,
+                        t->rec.n_lines, 0};
+    for (int i = 0; i < count; i++) {
+        if (i == 0 || n[i].tag != n[i - 1].tag) {
+            *add_line(&t->rec) = (line_access){n[i].tag, 0};
+            r->n++;
         }
-        t->rounds[k] = 0;
+        t->rec.lines[t->rec.n_lines - 1].words |= 1u << n[i].word;
+    }
+}
+
+void cache_warp_done(cache_trace *t, int step, int warp, const warp_notes *w)
+{
+    int lanes = w->lanes < t->warp ? w->lanes : t->warp;
+    for (int k = 0; k < 2; k++) {
+        const int *made = w->made[k];
+        const access_note *notes = w->notes[k];
+        for (int round = 0; round < w->rounds[k]; round++) {
+            int count = 0;
+            if (round < w->all[k]) /* every lane made it */
+                for (int i = 0; i < lanes; i++)
+                    t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
+            else
+                for (int i = 0; i < lanes; i++)
+                    if (made[i] > round)
+                        t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
+            int chain = k == 0 && round < t->chain_cap && t->chain[round];
+            if (chain)
+                t->chain[round] = 0;
+            record_round(t, step, warp, k, round, chain, t->round, count);
+        }
     }
 }
 

@@ -74,8 +74,8 @@
  *   cache_launch_begin(c, blocks, resident, private_words);
  *   for each block b:                          // exec.c
  *       for each step, each warp:
- *           cache_note(t, write, round, array, index);   // each access
- *           cache_warp_done(t, step, warp);
+ *           (its lanes run, exec mode noting their accesses)
+ *           cache_warp_done(t, step, warp, &its_notes);
  *       cache_block_done(c, b, t, &cost[b].sectors);
  *   cache_launch_end(c);                       // every cost[b].sectors filled
  *
@@ -109,21 +109,37 @@ void cache_launch_end(cache *c);
 cache_trace *cache_trace_new(const cache *c, int warp);
 void cache_trace_free(cache_trace *t);
 
-/* A lane of the running warp makes its round-th access of the step
- * (counted from 0 per kind: write 0 a read, 1 a write) to word `index` of
- * array `array` (>= 0; an index below 2^40 and an array below 2^23, as
- * exec mode keys them). */
-void cache_note(cache_trace *t, int write, int round, int array, long index);
+/* A lane's note of one access, as exec mode keeps it (exec_block.h); of
+ * a global access, its array and its word (access_key). */
+typedef struct access_note { long key; } access_note;
 
-/* The running warp's read round `round` of the step (noted already with
- * cache_note) is a link of a chain of its code: a lane's read in it is
- * (sim/exec/stream.h, stream_read_on_chain).  Its load is then counted
- * in chain_loads too, by the level the chain waits for (above). */
+/* The key of word `index` of array `array` (>= 0; an index below 2^40
+ * and an array below 2^23, as exec mode numbers them). */
+static inline long access_key(int array, long index) { return (long)array << 40 | index; }
+
+/* The running warp's global accesses of the step, as exec mode notes
+ * them: of kind k (0 reads, 1 writes), lane i made its rounds 0 ..
+ * made[k][i] − 1 (its r-th access of the kind in the step is round r),
+ * round r's note at notes[k][i · stride + r]; rounds[k] is the most
+ * made[k][i], all[k] the fewest. */
+typedef struct warp_notes {
+    const access_note *notes[2];
+    const int *made[2];
+    int rounds[2], all[2];
+    long stride;
+    int lanes;
+} warp_notes;
+
+/* The running warp's read round `round` of the step is a link of a
+ * chain of its code: a lane's read in it is (sim/exec/stream.h,
+ * stream_read_on_chain).  Its load is then counted in chain_loads too,
+ * by the level the chain waits for (above). */
 void cache_note_chain(cache_trace *t, int round);
 
-/* The warp `warp` (its index in the block) has run step `step`: its
- * rounds become the distinct lines they touch, with the words touched. */
-void cache_warp_done(cache_trace *t, int step, int warp);
+/* The warp `warp` (its index in the block) has run step `step`, making
+ * the accesses `w` (read here, not kept): its rounds become the distinct
+ * lines they touch, with the words touched. */
+void cache_warp_done(cache_trace *t, int step, int warp, const warp_notes *w);
 
 /* Block `bid` has run: its accesses join its wave and the trace is empty
  * again; *out is filled when the wave is replayed, until cache_launch_end

@@ -472,7 +472,16 @@ word zp_pow(uint64_t p, word a, uint64_t e)
     return x;
 }
 
-void exec_ops(exec_thread *t, long n) { t->block->now->ops += (double)n; }
+/* An integer sum where the costs are whole (thread_record): the next
+ * call does not wait for a floating-point addition. */
+void exec_ops(exec_thread *t, long n)
+{
+    exec_block *b = t->block;
+    if (b->whole_costs)
+        b->now->whole_ops += n;
+    else
+        b->now->ops += (double)n;
+}
 
 word exec_zp_add(exec_thread *t, word a, word b) { return exec_zp_add_fast(t, a, b); }
 word exec_zp_sub(exec_thread *t, word a, word b) { return exec_zp_sub_fast(t, a, b); }
@@ -817,8 +826,8 @@ static void grow_rounds(exec_block *b, int need)
     set_rows(b);
 }
 
-/* The running thread's next access of `kind`, with its key (an address
- * group, or a private word): noted for its lane and tallied in its round.
+/* The running thread's next access of `kind`, with its note's key (a
+ * global cell's access_key, or a private word): noted for its lane.
  * Keys are >= 0.  Returns the round's tally. */
 static inline round_tally *note_access(exec_block *b, int kind, long key)
 {
@@ -829,18 +838,22 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
     return &b->tallies[kind][round];
 }
 
+/* The address group of a global access's note (access_key): array and
+ * group, in the order of the cells. */
+static inline long group_key(const exec_block *b, long key)
+{
+    return key >> 40 << 40 | group_of(b, key & ((1L << 40) - 1));
+}
+
 /* The checked paths' note of the running thread's access of `kind` (a
- * global read or write) to a[i]: as note_access, and the caches' trace. */
+ * global read or write) to a[i]: as note_access, its address group
+ * tallied, and as global_noted for the caches. */
 static inline void note_global(exec_block *b, int kind, gmem a, long i)
 {
-    long key = (long)a->id << 40 | group_of(b, i);
-    tally(note_access(b, kind, key), key);
-    if (b->trace) {
-        int round = b->now->rounds[kind] - 1;
-        cache_note(b->trace, kind == GLOBAL_WRITE, round, a->id, i);
-        if (kind == GLOBAL_READ && b->stream && stream_read_on_chain())
-            cache_note_chain(b->trace, round);
-    }
+    long key = access_key(a->id, i);
+    tally(note_access(b, kind, key), group_key(b, key));
+    if (kind == GLOBAL_READ && b->trace && b->stream && stream_read_on_chain())
+        cache_note_chain(b->trace, b->now->rounds[kind] - 1);
 }
 
 static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a, long i)
@@ -1029,11 +1042,14 @@ static int round_keys(const exec_block *b, int kind, int first, int last, int k,
     return n;
 }
 
-/* Distinct keys among the lanes first..last that made round k. */
+/* Distinct address groups among the lanes first..last that made global
+ * round k. */
 static int distinct_keys(const exec_block *b, int kind, int first, int last, int k)
 {
     long keys[1024];
     int n = round_keys(b, kind, first, last, k, keys);
+    for (int i = 0; i < n; i++)
+        keys[i] = group_key(b, keys[i]);
     sort_keys(keys, n);
     int distinct = n > 0;
     for (int i = 1; i < n; i++)
@@ -1170,6 +1186,25 @@ static void measured_classes(const exec_block *b, const uint32_t *mine, block_co
                                            total[COUNT_PRIVATE]);
 }
 
+/* The warp of threads first..last has run step `step`: its global
+ * accesses, as noted, to the caches (before grade_warp clears its
+ * rounds). */
+static void trace_warp(exec_block *b, int step, int first, int last)
+{
+    if (b->tallies[GLOBAL_READ][0].distinct == 0 && b->tallies[GLOBAL_WRITE][0].distinct == 0)
+        return; /* no lane made a global access: no round to record */
+    int made[2][1024], most[2] = {0, 0}, fewest[2] = {INT_MAX, INT_MAX};
+    for (int t = first; t <= last; t++)
+        for (int k = 0; k < 2; k++) { /* GLOBAL_READ, GLOBAL_WRITE */
+            int n = made[k][t - first] = b->threads_of[t].rounds[k];
+            most[k] = n > most[k] ? n : most[k];
+            fewest[k] = n < fewest[k] ? n : fewest[k];
+        }
+    warp_notes w = {{b->notes[GLOBAL_READ], b->notes[GLOBAL_WRITE]}, {made[0], made[1]}, {most[0], most[1]},
+                    {fewest[0], fewest[1]}, 1L << b->rounds_shift, last - first + 1};
+    cache_warp_done(b->trace, step, first / b->warp, &w);
+}
+
 /* Every step of the block, each thread in order, warp by warp; a warp
  * graded when its last thread is done, the writes committed when the step
  * is. */
@@ -1193,9 +1228,9 @@ static void run_steps(exec_block *b, long bid, long blocks)
             }
             if (b->stream)
                 stream_warp_end(b->stream);
-            grade_warp(b, first, last);
             if (b->trace)
-                cache_warp_done(b->trace, s, first / b->warp);
+                trace_warp(b, s, first, last);
+            grade_warp(b, first, last);
         }
         if (b->stream)
             stream_step_end(b->stream);
@@ -1220,7 +1255,7 @@ static block_figures sum_threads(exec_block *b)
     uint64_t counted[N_COUNTED] = {0};
     for (int i = 0; i < b->threads; i++) {
         thread_record *th = &b->threads_of[i];
-        double ops = th->ops;
+        double ops = th->ops + (double)th->whole_ops; /* one of the two is 0 */
         if (b->whole_costs)
             ops += b->add_ops * th->counts[COUNT_ADDMOD] + b->mul_ops * th->counts[COUNT_MULMOD] +
                    th->counts[COUNT_PRIVATE];

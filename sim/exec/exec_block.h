@@ -99,8 +99,6 @@ typedef struct pending_read {
     int tid;
 } pending_read;
 
-typedef struct access_note { long key; } access_note;
-
 /* A round of the current warp, tallied as its lanes come, in lane order:
  * while its keys only go one way (`disorder` 0) its distinct keys are
  * counted as they come (`distinct`), and `last` (−1 before the first lane)
@@ -117,17 +115,21 @@ typedef struct round_tally {
 /* The operation classes counted per thread (the others follow from them). */
 enum { COUNT_MULMOD, COUNT_ADDMOD, COUNT_PRIVATE, N_COUNTED };
 
-/* The kinds of access graded per round. */
+/* The kinds of access graded per round (the global ones numbered as the
+ * caches number them: cache.h, warp_notes). */
 enum { GLOBAL_READ, GLOBAL_WRITE, PRIVATE_ACCESS, N_KINDS };
 
 /* One thread's counters: over the whole kernel, and in the current step
  * its accesses of each kind so far (its next round of that kind).  Its
  * operations are `ops` and, where the run's operation costs are whole
  * numbers (exec_block.whole_costs), its Z/pZ operations' costs and its
- * private accesses (1 each), added when the block ends: whole numbers add
- * up to the same sum in any order. */
+ * private accesses (1 each), added when the block ends, and its
+ * exec_ops in `whole_ops` (`ops` then 0): whole numbers add up to the
+ * same sum in any order, in a double as in an integer, while the sums
+ * stay below 2^53. */
 typedef struct thread_record {
     double ops;
+    int64_t whole_ops;               /* exec_ops' operations where the costs are whole (else in ops) */
     uint32_t counts[N_COUNTED];      /* its mulmods, addmods, private accesses (these from its rounds, grade_warp) */
     int rounds[N_KINDS];
     long words_read, words_written;
@@ -594,20 +596,17 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
 
 /* The fast paths' note of the running thread's access of `kind` (a
  * global read or write) to a[i] in round `round` < fast_rounds: its round
- * counted, its address group noted for its lane and tallied, and the
- * caches' trace told (and, where the stream is counted, whether the read
- * is a link of a chain). */
+ * counted, its cell noted for its lane (access_key: the caches read the
+ * warp's notes when it is done) and its address group tallied; where the
+ * caches and the stream are counted, the caches told whether the read is
+ * a link of a chain. */
 EXEC_FAST void global_noted(exec_block *b, thread_record *me, int kind, int round, gmem a, long i)
 {
     me->rounds[kind] = round + 1;
-    long key = (long)a->id << 40 | i >> b->warp_shift;
-    note_of(b, kind, round)->key = key;
-    tally(&b->tallies[kind][round], key);
-    if (b->trace) {
-        cache_note(b->trace, kind == GLOBAL_WRITE, round, a->id, i);
-        if (kind == GLOBAL_READ && b->stream && stream_read_on_chain())
-            cache_note_chain(b->trace, round);
-    }
+    note_of(b, kind, round)->key = access_key(a->id, i);
+    tally(&b->tallies[kind][round], (long)a->id << 40 | i >> b->warp_shift);
+    if (kind == GLOBAL_READ && b->trace && b->stream && stream_read_on_chain())
+        cache_note_chain(b->trace, round);
 }
 
 EXEC_FAST word exec_gread_fast(exec_thread *t, gmem a, long i)

@@ -29,13 +29,15 @@
  * none) and `warp_touched` is empty; `warp_touched` lists, in the order
  * they were first passed, the blocks whose `most` is not zero; between two
  * blocks every sum is zero.
- * Only the thread that runs a block counts: `running` is per host thread,
- * NULL outside a step (the setup and check of a program count nothing).
+ * Only the thread that runs a block counts: `mcm_stream_running` is per
+ * host thread, NULL outside a step (the setup and check of a program
+ * count nothing).
  */
 #include "stream.h"
 #include "card_terms.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,14 +77,16 @@ typedef struct weighed_path {
 } weighed_path;
 
 struct stream_counter {
-    const stream_table *t;
-    uint32_t blocks;            /* basic blocks of the table */
-    int warp, steps;            /* threads per warp, steps of the kernel */
+    /* what mcm_stream_block reads and changes, at the offsets stream.h
+     * names (STREAM_AT_*: the counted object's copy reads them there) */
     block_passes *passes;       /* per basic block */
+    uint32_t blocks;            /* basic blocks of the table */
     uint32_t thread;            /* the running thread's number in the warp, plus one */
     uint32_t last;              /* the running thread's last block, plus one (0: none yet) */
     uint32_t reads_in_pass;     /* its global reads in its pass through that block so far */
     int *warp_touched, n_warp;  /* blocks the warp passed */
+    const stream_table *t;
+    int warp, steps;            /* threads per warp, steps of the kernel */
     weighed_path weighed;       /* the last path weighed */
     added_costs calls;
     double extra[2], warp_extra[2]; /* stream_extra: the thread's, the warp's most */
@@ -108,8 +112,21 @@ struct stream_counter {
     int step_no;                    /* the block's step now */
 };
 
-/* The counter whose thread runs now on this host thread. */
-static _Thread_local stream_counter *running;
+_Thread_local stream_counter *mcm_stream_running;
+
+_Static_assert(offsetof(stream_counter, passes) == STREAM_AT_PASSES && offsetof(stream_counter, blocks) == STREAM_AT_BLOCKS &&
+                   offsetof(stream_counter, thread) == STREAM_AT_THREAD && offsetof(stream_counter, last) == STREAM_AT_LAST &&
+                   offsetof(stream_counter, reads_in_pass) == STREAM_AT_READS_IN_PASS &&
+                   offsetof(stream_counter, warp_touched) == STREAM_AT_TOUCHED &&
+                   offsetof(stream_counter, n_warp) == STREAM_AT_N_TOUCHED,
+               "the counter's fields where stream_ir.c's copy of mcm_stream_block reads them");
+_Static_assert(sizeof(block_passes) == STREAM_PASS_WORDS * sizeof(uint32_t) &&
+                   offsetof(block_passes, thread) == STREAM_PASS_THREAD * sizeof(uint32_t) &&
+                   offsetof(block_passes, pass) == STREAM_PASS_PASS * sizeof(uint32_t) &&
+                   offsetof(block_passes, back) == STREAM_PASS_BACK * sizeof(uint32_t) &&
+                   offsetof(block_passes, most) == STREAM_PASS_MOST * sizeof(uint32_t) &&
+                   offsetof(block_passes, most_back) == STREAM_PASS_MOST_BACK * sizeof(uint32_t),
+               "a block's passes where stream_ir.c's copy of mcm_stream_block reads them");
 
 /* Cycles of the links in w's chain fields. */
 static double chain_cycles(const stream_counter *c, const double *w)
@@ -179,8 +196,8 @@ void stream_counter_free(stream_counter *c)
 {
     if (!c)
         return;
-    if (running == c)
-        running = NULL;
+    if (mcm_stream_running == c)
+        mcm_stream_running = NULL;
     free(c->passes);
     free(c->warp_touched);
     free(c->weighed.path);
@@ -191,7 +208,7 @@ void stream_counter_free(stream_counter *c)
 
 void mcm_stream_block(uint32_t id)
 {
-    stream_counter *c = running;
+    stream_counter *c = mcm_stream_running;
     if (!c || id >= c->blocks)
         return;
     block_passes *b = &c->passes[id];
@@ -212,7 +229,7 @@ void mcm_stream_block(uint32_t id)
 
 int stream_read_on_chain(void)
 {
-    stream_counter *c = running;
+    stream_counter *c = mcm_stream_running;
     if (!c || !c->t->chain_reads || c->last == 0)
         return 1;
     uint32_t k = c->reads_in_pass++;
@@ -221,9 +238,9 @@ int stream_read_on_chain(void)
 
 void stream_extra(double mulmods, double loops)
 {
-    if (running) {
-        running->extra[0] += mulmods;
-        running->extra[1] += loops;
+    if (mcm_stream_running) {
+        mcm_stream_running->extra[0] += mulmods;
+        mcm_stream_running->extra[1] += loops;
     }
 }
 
@@ -231,6 +248,8 @@ void stream_extra(double mulmods, double loops)
 static void end_thread(stream_counter *c)
 {
     c->last = 0;
+    if (c->extra[0] == 0 && c->extra[1] == 0) /* the common case: nothing to fold (the warp's most is >= 0) */
+        return;
     for (int k = 0; k < 2; k++) {
         if (c->extra[k] > c->warp_extra[k])
             c->warp_extra[k] = c->extra[k];
@@ -242,7 +261,7 @@ void stream_thread(stream_counter *c)
 {
     end_thread(c);
     c->thread++;
-    running = c;
+    mcm_stream_running = c;
 }
 
 /* Whether the warp's path (its blocks in the order first passed, and their
@@ -293,7 +312,7 @@ void stream_warp_end(stream_counter *c)
 {
     end_thread(c);
     c->thread = 0;
-    running = NULL;
+    mcm_stream_running = NULL;
     if (!same_path_as_before(c))
         weigh_path(c);
     for (int i = 0; i < c->n_warp; i++)

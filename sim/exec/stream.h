@@ -118,8 +118,30 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost);
  * Z/pZ multiplications and `loops` iterations of exec_zp_pow's loop. */
 void stream_extra(double mulmods, double loops);
 
-/* The callback every counted block calls (the compiled object's). */
+/* What every counted block does at its top: the running thread passes
+ * basic block `id`.  The counted object does it inline, with no call
+ * (stream_ir.c writes these steps into its IR, reading the running
+ * counter at the offsets below); this function is the same steps, for
+ * the tests and as their statement. */
 void mcm_stream_block(uint32_t id);
+
+/* The counter whose thread runs now on this host thread (NULL outside a
+ * step: the setup and check of a program count nothing).  Exported, so
+ * that the counted object reads it inline (initial-exec TLS: mcmsim's
+ * own, in the static block). */
+extern _Thread_local stream_counter *mcm_stream_running;
+
+/* The byte offsets of what mcm_stream_block reads and changes: in the
+ * counter, its basic blocks' passes (an array of STREAM_PASS_WORDS
+ * uint32_t a block), their number, the running thread's number in the
+ * warp plus one, its last block plus one, its global reads in its pass
+ * through that block, the blocks the warp passed and their number; in a
+ * block's passes (uint32_t words), the thread they are of, its passes and
+ * back edges, the warp's most of each.  stream.c asserts them. */
+enum { STREAM_AT_PASSES = 0, STREAM_AT_BLOCKS = 8, STREAM_AT_THREAD = 12, STREAM_AT_LAST = 16,
+       STREAM_AT_READS_IN_PASS = 20, STREAM_AT_TOUCHED = 24, STREAM_AT_N_TOUCHED = 32 };
+enum { STREAM_PASS_THREAD, STREAM_PASS_PASS, STREAM_PASS_BACK, STREAM_PASS_MOST, STREAM_PASS_MOST_BACK,
+       STREAM_PASS_WORDS };
 
 /* The running thread makes a global read: 1 if the read is a link of a
  * chain of its block's code (the table's chain_reads; a read past a

@@ -205,19 +205,101 @@ static int write_table(FILE *out, const weights *t)
     return ferror(out) ? -1 : 0;
 }
 
+/* Whether an IR line names the pointer type `ptr` (LLVM's opaque
+ * pointers; typed ones are spelled `i32*`). */
+static int names_opaque_pointer(const char *line)
+{
+    for (const char *s = strstr(line, "ptr"); s; s = strstr(s + 1, "ptr"))
+        if (s > line && strchr(" (,[<", s[-1]) && strchr(" ,)>]\n", s[3]))
+            return 1;
+    return 0;
+}
+
+/* mcm_stream_block's steps (stream.c) in IR, an internal function that
+ * the compiler inlines at every call: the running counter read from
+ * mcmsim's thread-local pointer (initial-exec: two loads), its fields at
+ * stream.h's offsets (STREAM_AT_*, STREAM_PASS_*), no call.  Pointer
+ * types spelled as the IR around spells them (`opaque`: ptr). */
+static int write_counter(FILE *out, int opaque)
+{
+    const char *p8 = opaque ? "ptr" : "i8*", *p32 = opaque ? "ptr" : "i32*", *pp8 = opaque ? "ptr" : "i8**",
+               *pp32 = opaque ? "ptr" : "i32**";
+    fprintf(out, "\n; mcmsim: a basic block passed, counted inline (sim/exec/stream.c, mcm_stream_block)\n");
+    fprintf(out, "@mcm_stream_running = external thread_local(initialexec) global %s\n", p8);
+    fprintf(out, "define internal void @mcm_stream_block(i32 %%id) alwaysinline nounwind {\n");
+    fprintf(out, "entry:\n  %%c = load %s, %s @mcm_stream_running\n", p8, pp8);
+    fprintf(out, "  %%on = icmp ne %s %%c, null\n  br i1 %%on, label %%range, label %%done\n", p8);
+    /* a field of the counter: %NAME.p its address, %NAME its value */
+#define FIELD(name, at, type, ptype)                                                                             \
+    fprintf(out, "  %%" name ".b = getelementptr inbounds i8, %s %%c, i64 %d\n", p8, at);                         \
+    fprintf(out, "  %%" name ".p = bitcast %s %%" name ".b to %s\n", p8, ptype);                                  \
+    fprintf(out, "  %%" name " = load %s, %s %%" name ".p\n", type, ptype)
+    fprintf(out, "range:\n");
+    FIELD("blocks", STREAM_AT_BLOCKS, "i32", p32);
+    fprintf(out, "  %%in = icmp ult i32 %%id, %%blocks\n  br i1 %%in, label %%look, label %%done\n");
+    fprintf(out, "look:\n");
+    FIELD("passes", STREAM_AT_PASSES, p32, pp32);
+    FIELD("thread", STREAM_AT_THREAD, "i32", p32);
+    FIELD("last", STREAM_AT_LAST, "i32", p32);
+    fprintf(out, "  %%idx = zext i32 %%id to i64\n  %%slot = mul i64 %%idx, %d\n", STREAM_PASS_WORDS);
+    /* a word of the block's passes: %NAME.p its address */
+#define PASS(name, word)                                                                                         \
+    fprintf(out, "  %%" name ".w = add i64 %%slot, %d\n", word);                                                \
+    fprintf(out, "  %%" name ".p = getelementptr inbounds i32, %s %%passes, i64 %%" name ".w\n", p32)
+    PASS("b.thread", STREAM_PASS_THREAD);
+    PASS("b.pass", STREAM_PASS_PASS);
+    PASS("b.back", STREAM_PASS_BACK);
+    PASS("b.most", STREAM_PASS_MOST);
+    PASS("b.most_back", STREAM_PASS_MOST_BACK);
+    fprintf(out, "  %%b.thread = load i32, %s %%b.thread.p\n", p32);
+    fprintf(out, "  %%first = icmp ne i32 %%b.thread, %%thread\n  br i1 %%first, label %%first_pass, label %%again\n");
+    /* the thread's first pass: its passes 1, no back edge; the block joins
+     * the warp's (its most 1) when no thread passed it yet, else its most
+     * stays (1 at least) */
+    fprintf(out, "first_pass:\n  %%most0 = load i32, %s %%b.most.p\n", p32);
+    fprintf(out, "  store i32 %%thread, %s %%b.thread.p\n  store i32 1, %s %%b.pass.p\n", p32, p32);
+    fprintf(out, "  store i32 0, %s %%b.back.p\n", p32);
+    fprintf(out, "  %%untouched = icmp eq i32 %%most0, 0\n  br i1 %%untouched, label %%touch, label %%tail\n");
+    fprintf(out, "touch:\n  store i32 1, %s %%b.most.p\n", p32);
+    FIELD("touched", STREAM_AT_TOUCHED, p32, pp32);
+    FIELD("n_touched", STREAM_AT_N_TOUCHED, "i32", p32);
+    fprintf(out, "  %%n_touched1 = add i32 %%n_touched, 1\n  store i32 %%n_touched1, %s %%n_touched.p\n", p32);
+    fprintf(out, "  %%at = sext i32 %%n_touched to i64\n");
+    fprintf(out, "  %%at.p = getelementptr inbounds i32, %s %%touched, i64 %%at\n", p32);
+    fprintf(out, "  store i32 %%id, %s %%at.p\n  br label %%tail\n", p32);
+    /* again: from a block after it, a loop's back edge, taken */
+    fprintf(out, "again:\n  %%backward = icmp ugt i32 %%last, %%id\n");
+    fprintf(out, "  br i1 %%backward, label %%back, label %%count\n");
+    fprintf(out, "back:\n  %%back0 = load i32, %s %%b.back.p\n  %%back1 = add i32 %%back0, 1\n", p32);
+    fprintf(out, "  store i32 %%back1, %s %%b.back.p\n  %%most_back0 = load i32, %s %%b.most_back.p\n", p32, p32);
+    fprintf(out, "  %%more_back = icmp ugt i32 %%back1, %%most_back0\n");
+    fprintf(out, "  %%most_back1 = select i1 %%more_back, i32 %%back1, i32 %%most_back0\n");
+    fprintf(out, "  store i32 %%most_back1, %s %%b.most_back.p\n  br label %%count\n", p32);
+    fprintf(out, "count:\n  %%pass0 = load i32, %s %%b.pass.p\n  %%pass1 = add i32 %%pass0, 1\n", p32);
+    fprintf(out, "  store i32 %%pass1, %s %%b.pass.p\n  %%most1 = load i32, %s %%b.most.p\n", p32, p32);
+    fprintf(out, "  %%more = icmp ugt i32 %%pass1, %%most1\n  %%most2 = select i1 %%more, i32 %%pass1, i32 %%most1\n");
+    fprintf(out, "  store i32 %%most2, %s %%b.most.p\n  br label %%tail\n", p32);
+    fprintf(out, "tail:\n  %%next = add i32 %%id, 1\n  store i32 %%next, %s %%last.p\n", p32);
+    FIELD("reads", STREAM_AT_READS_IN_PASS, "i32", p32);
+    fprintf(out, "  store i32 0, %s %%reads.p\n  br label %%done\n", p32);
+    fprintf(out, "done:\n  ret void\n}\n");
+#undef FIELD
+#undef PASS
+    return ferror(out) ? -1 : 0;
+}
+
 int stream_annotate(FILE *in, const char *where, FILE *out)
 {
     annotator a = {0};
     char *line = NULL;
     size_t cap = 0;
-    int number = 0;
+    int number = 0, opaque = 0;
     for (ssize_t len; (len = getline(&line, &cap, in)) >= 0;) {
         number++;
         char *trace = strstr(line, TRACE_CALL);
-        if (trace && !strncmp(line, "declare", 7)) {
-            fputs("declare void @mcm_stream_block(i32) nonlazybind\n", out); /* called through the GOT, no PLT stub */
-            continue;
-        }
+        if (trace && !strncmp(line, "declare", 7))
+            continue; /* defined at the end (write_counter) */
+        opaque |= names_opaque_pointer(line);
         if (trace && !a.in_function) {
             free(line);
             annotator_free(&a);
@@ -241,7 +323,8 @@ int stream_annotate(FILE *in, const char *where, FILE *out)
         }
     }
     free(line);
-    int rc = a.in_function ? fail("%s: ends inside a function (not clang's IR?)", where) : write_table(out, &a.t);
+    int rc = a.in_function ? fail("%s: ends inside a function (not clang's IR?)", where)
+                           : write_table(out, &a.t) < 0 ? -1 : write_counter(out, opaque);
     if (rc < 0 && !fail_message()[0])
         fail("%s: cannot write the counted IR", where);
     annotator_free(&a);
