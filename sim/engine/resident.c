@@ -34,8 +34,11 @@ int resident_init(resident_sm *s, int slots)
     s->dram_transfers = 0;
     s->charged = 0;
     s->closed = INFINITY;
+    s->next = INFINITY;
+    s->lanes_changed = 0;
     s->slot = calloc((size_t)slots, sizeof *s->slot);
-    if (!s->slot)
+    s->order = calloc((size_t)slots, sizeof *s->order);
+    if (!s->slot || !s->order)
         return -1;
     for (int i = 0; i < slots; i++)
         s->slot[i].phase = RESIDENT_FREE;
@@ -45,7 +48,9 @@ int resident_init(resident_sm *s, int slots)
 void resident_free(resident_sm *s)
 {
     free(s->slot);
+    free(s->order);
     s->slot = NULL;
+    s->order = NULL;
 }
 
 int resident_free_slot(const resident_sm *s)
@@ -123,6 +128,8 @@ static void count_phase(resident_sm *s, const resident_slot *b, int by)
  * retirement comes after the SM's earlier ones. */
 static void enter(resident_sm *s, resident_slot *b, int phase, double now)
 {
+    if (on_lanes(b))
+        s->lanes_changed = 1; /* it leaves them */
     for (; phase < RESIDENT_FREE; phase++) {
         if (phase == RESIDENT_COMPUTE)
             b->read_end = now;
@@ -146,6 +153,8 @@ static void enter(resident_sm *s, resident_slot *b, int phase, double now)
         b->port_left = b->t.read;
         b->lanes_end = b->port_end = INFINITY;
     }
+    if (on_lanes(b))
+        s->lanes_changed = 1; /* it comes onto them */
     if (s->exclusive && (phase == RESIDENT_READ || phase == RESIDENT_WRITE)) {
         b->memory = RESIDENT_ASKING;
         b->rate = 0;
@@ -166,25 +175,30 @@ static double lane_bound(const resident_slot *b)
     return path > 0 ? b->t.work / path : INFINITY;
 }
 
-/* Max-min fairness on the lanes: by increasing bound, each block takes its
- * bound or an equal share of what is left, whichever is less. */
+/* Max-min fairness on the lanes: by increasing bound (ties to the lower
+ * slot), each block takes its bound or an equal share of what is left,
+ * whichever is less.  The rates depend only on which blocks are on the
+ * lanes, so they are shared again only when that changed. */
 static void share_lanes(resident_sm *s)
 {
+    if (!s->lanes_changed)
+        return;
+    s->lanes_changed = 0;
     int n = 0;
-    for (int i = 0; i < s->used; i++)
-        if (on_lanes(&s->slot[i]))
-            n++;
+    for (int i = 0; i < s->used; i++) {
+        if (!on_lanes(&s->slot[i]))
+            continue;
+        double bound = lane_bound(&s->slot[i]);
+        int j = n++;
+        for (; j > 0 && lane_bound(&s->slot[s->order[j - 1]]) > bound; j--)
+            s->order[j] = s->order[j - 1];
+        s->order[j] = i;
+    }
     double capacity = 1;
-    for (int left = n; left > 0; left--) {
-        resident_slot *tightest = NULL; /* the unserved block of least bound, lowest slot */
-        for (int i = 0; i < s->used; i++) {
-            resident_slot *b = &s->slot[i];
-            if (on_lanes(b) && b->rate < 0 && (!tightest || lane_bound(b) < lane_bound(tightest)))
-                tightest = b;
-        }
-        double share = capacity / left;
-        tightest->rate = fmin(lane_bound(tightest), share);
-        capacity -= tightest->rate;
+    for (int k = 0; k < n; k++) {
+        resident_slot *b = &s->slot[s->order[k]];
+        b->rate = fmin(lane_bound(b), capacity / (n - k));
+        capacity -= b->rate;
     }
 }
 
@@ -194,14 +208,14 @@ static int way(const resident_sm *s, const resident_slot *b)
     return s->split && b->phase == RESIDENT_WRITE;
 }
 
-/* A `beside` block computing: its reads' rate on the port, and when each
- * of its two parts ends (a part done ends never); the phase's next event
- * is the earlier. */
-static void beside_ends(const resident_sm *s, resident_slot *b)
+/* A `beside` block computing: its reads' rate on the port (`port`: a
+ * transfer's rate on each way), and when each of its two parts ends (a
+ * part done ends never); the phase's next event is the earlier. */
+static void beside_ends(const resident_sm *s, resident_slot *b, const double *port)
 {
     b->lanes_end = b->port_end = INFINITY;
     if (reading_beside(b)) {
-        b->port_rate = fmin(1.0 / s->transfers[way(s, b)], s->level);
+        b->port_rate = port[way(s, b)];
         b->port_end = s->at + b->port_left / b->port_rate;
     }
     if (on_lanes(b))
@@ -209,7 +223,8 @@ static void beside_ends(const resident_sm *s, resident_slot *b)
     b->end = fmin(b->lanes_end, b->port_end);
 }
 
-/* The rates of the blocks on the SM now, and the ends they give. */
+/* The rates of the blocks on the SM now, the ends they give, and the
+ * SM's next event (the earliest end of a block it holds). */
 static void share(resident_sm *s)
 {
     s->transfers[0] = s->transfers[1] = 0;
@@ -217,21 +232,28 @@ static void share(resident_sm *s)
         resident_slot *b = &s->slot[i];
         if (on_port(b))
             s->transfers[way(s, b)]++;
-        if (on_lanes(b))
-            b->rate = -1; /* not served yet */
     }
     share_lanes(s);
+    double port[2]; /* a transfer's rate on each way: the same for every one */
+    for (int w = 0; w < 2; w++)
+        port[w] = fmin(1.0 / s->transfers[w], s->level);
+    double next = INFINITY;
     for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
-        if (b->phase == RESIDENT_COMPUTE && b->t.beside) {
-            beside_ends(s, b);
+        if (b->phase == RESIDENT_FREE)
             continue;
+        if (b->phase == RESIDENT_COMPUTE && b->t.beside)
+            beside_ends(s, b, port);
+        else {
+            if (on_port(b))
+                b->rate = port[way(s, b)];
+            if (on_port(b) || on_lanes(b))
+                b->end = s->at + b->left / b->rate;
         }
-        if (on_port(b))
-            b->rate = fmin(1.0 / s->transfers[way(s, b)], s->level);
-        if (on_port(b) || on_lanes(b))
-            b->end = s->at + b->left / b->rate;
+        if (b->end < next)
+            next = b->end;
     }
+    s->next = next;
 }
 
 /* ---- where the time went (time_split.h) -------------------------------------- */
@@ -292,7 +314,7 @@ static void account(resident_sm *s, double now)
 
 /* A `beside` block's two parts `dt` cycles on, to `now`: a part whose
  * end is reached, or with only rounding left, is done (0 left). */
-static void beside_progress(resident_slot *b, double dt, double now)
+static void beside_progress(resident_sm *s, resident_slot *b, double dt, double now)
 {
     if (reading_beside(b)) {
         b->port_left -= b->port_rate * dt;
@@ -301,8 +323,10 @@ static void beside_progress(resident_slot *b, double dt, double now)
     }
     if (on_lanes(b)) {
         b->left -= b->rate * dt;
-        if (b->lanes_end <= now || b->left <= RESIDENT_EPSILON * b->t.work)
+        if (b->lanes_end <= now || b->left <= RESIDENT_EPSILON * b->t.work) {
             b->left = 0;
+            s->lanes_changed = 1; /* its work done, it leaves the lanes */
+        }
     }
 }
 
@@ -313,7 +337,7 @@ static void progress(resident_sm *s, double now)
     for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
         if (b->phase == RESIDENT_COMPUTE && b->t.beside)
-            beside_progress(b, now - s->at, now);
+            beside_progress(s, b, now - s->at, now);
         else if (on_port(b) || on_lanes(b))
             b->left -= b->rate * (now - s->at);
     }
@@ -336,11 +360,7 @@ void resident_start(resident_sm *s, int slot, double now, const resident_times *
 
 double resident_next(const resident_sm *s)
 {
-    double next = INFINITY;
-    for (int i = 0; i < s->used; i++)
-        if (s->slot[i].phase != RESIDENT_FREE && s->slot[i].end < next)
-            next = s->slot[i].end;
-    return next;
+    return s->next;
 }
 
 /* Has b's phase ended (its end reached, or only rounding left)? */
@@ -572,6 +592,7 @@ static void serve_next(resident_card *c, double now)
     b->memory = RESIDENT_SERVED;
     b->rate = 1;
     b->end = now + b->left;
+    c->sm[sm].next = fmin(c->sm[sm].next, b->end);
     c->serving = next;
     reschedule(c, sm);
 }

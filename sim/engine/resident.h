@@ -101,6 +101,10 @@ typedef struct resident_sm {
     double charged, closed;
     int in_phase[RESIDENT_FREE]; /* blocks in each phase now */
     int dram_transfers;          /* of those reading or writing, the ones beyond the L2 */
+    double next;                 /* the earliest end of a block it holds (INFINITY: none) */
+    int lanes_changed;           /* blocks came onto the lanes or left them since their
+                                  * rates were shared */
+    int *order;                  /* scratch: the blocks on the lanes by increasing bound */
 } resident_sm;
 
 /* An SM with `slots` free slots at time 0; resident_free releases it.
