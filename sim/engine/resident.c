@@ -394,11 +394,21 @@ int resident_advance(resident_sm *s, double now, int *ended)
 
 /* ---- the SMs of a card, by their next event ------------------------------- */
 
+/* A time as a whole number of the same order: the bits of a double, the
+ * sign's flipped for a positive one and all of them for a negative one
+ * (-0 comes just before +0, where a double compares them equal; times
+ * are never -0).  Whole numbers compare without a branch. */
+static uint64_t time_order(double t)
+{
+    uint64_t u;
+    memcpy(&u, &t, sizeof u);
+    return u >> 63 ? ~u : u | (uint64_t)1 << 63;
+}
+
 int resident_card_init(resident_card *c, int sms, int slots, double channel, int split)
 {
     c->sms = sms;
     c->slots = slots;
-    c->n_heap = 0;
     c->channel = channel;
     c->level = INFINITY;
     c->unsettled = 0;
@@ -409,11 +419,17 @@ int resident_card_init(resident_card *c, int sms, int slots, double channel, int
     c->holding = 0;
     c->with = calloc((size_t)slots + 1, sizeof *c->with);
     c->sm = calloc((size_t)sms, sizeof *c->sm);
-    c->heap = malloc(sizeof *c->heap * (size_t)sms);
-    c->place = malloc(sizeof *c->place * (size_t)sms);
+    for (c->leaves = 1; c->leaves < sms; c->leaves *= 2)
+        ;
+    c->key = malloc(sizeof *c->key * 2 * (size_t)c->leaves);
+    c->winner = malloc(sizeof *c->winner * 2 * (size_t)c->leaves);
     c->next = malloc(sizeof *c->next * (size_t)sms);
-    if (!c->sm || !c->heap || !c->place || !c->next || !c->with)
+    if (!c->sm || !c->key || !c->winner || !c->next || !c->with)
         return -1;
+    for (int i = 0; i < 2 * c->leaves; i++) { /* no SM has an event: every match a tie */
+        c->key[i] = time_order(INFINITY);
+        c->winner[i] = 0;
+    }
     c->words = (sms + 63) / 64;
     c->holding_k = calloc((size_t)(slots + 1) * (size_t)c->words, sizeof *c->holding_k);
     c->n_holding_k = calloc((size_t)slots + 1, sizeof *c->n_holding_k);
@@ -423,7 +439,6 @@ int resident_card_init(resident_card *c, int sms, int slots, double channel, int
         c->holding_k[i / 64] |= (uint64_t)1 << (i % 64);
     c->n_holding_k[0] = sms;
     for (int i = 0; i < sms; i++) {
-        c->place[i] = -1;
         c->next[i] = INFINITY;
         if (resident_init(&c->sm[i], slots) < 0)
             return -1;
@@ -437,8 +452,8 @@ void resident_card_free(resident_card *c)
     for (int i = 0; c->sm && i < c->sms; i++)
         resident_free(&c->sm[i]);
     free(c->sm);
-    free(c->heap);
-    free(c->place);
+    free(c->key);
+    free(c->winner);
     free(c->next);
     free(c->with);
     free(c->holding_k);
@@ -449,71 +464,32 @@ void resident_card_free(resident_card *c)
     c->with = NULL;
     c->queue = NULL;
     c->sm = NULL;
-    c->heap = c->place = NULL;
+    c->key = NULL;
+    c->winner = NULL;
     c->next = NULL;
 }
 
-static int comes_first(const resident_card *c, int a, int b)
-{
-    return c->next[a] < c->next[b] || (c->next[a] == c->next[b] && a < b);
-}
-
-static void heap_set(resident_card *c, int i, int sm)
-{
-    c->heap[i] = sm;
-    c->place[sm] = i;
-}
-
-static void sift_up(resident_card *c, int i)
-{
-    int sm = c->heap[i];
-    while (i > 0 && comes_first(c, sm, c->heap[(i - 1) / 2])) {
-        heap_set(c, i, c->heap[(i - 1) / 2]);
-        i = (i - 1) / 2;
-    }
-    heap_set(c, i, sm);
-}
-
-static void sift_down(resident_card *c, int i)
-{
-    int sm = c->heap[i];
-    for (;;) {
-        int child = 2 * i + 1;
-        if (child >= c->n_heap)
-            break;
-        if (child + 1 < c->n_heap && comes_first(c, c->heap[child + 1], c->heap[child]))
-            child++;
-        if (!comes_first(c, c->heap[child], sm))
-            break;
-        heap_set(c, i, c->heap[child]);
-        i = child;
-    }
-    heap_set(c, i, sm);
-}
-
-/* SM sm's next event changed: move it in the heap, in or out. */
+/* SM sm's next event changed: its leaf, and the winners on its path up.
+ * The other subtree at each level is untouched, so its winner stands;
+ * on a tie the lower SM wins, the one in the left subtree (the odd node
+ * is the right child). */
 static void reschedule(resident_card *c, int sm)
 {
-    double next = resident_next(&c->sm[sm]);
-    int i = c->place[sm];
-    c->next[sm] = next;
-    if (i < 0 && next < INFINITY) {
-        heap_set(c, c->n_heap++, sm);
-        sift_up(c, c->n_heap - 1);
-        return;
+    c->next[sm] = resident_next(&c->sm[sm]);
+    int i = c->leaves + sm, w = sm;
+    uint64_t key = time_order(c->next[sm]);
+    c->key[i] = key;
+    c->winner[i] = w;
+    for (; i > 1; i >>= 1) {
+        uint64_t other_key = c->key[i ^ 1];
+        int other = c->winner[i ^ 1];
+        int won = (other_key < key) | ((other_key == key) & (i & 1));
+        uint64_t mask = -(uint64_t)won; /* all ones where the other side won */
+        key = (key & ~mask) | (other_key & mask);
+        w = (w & ~(int)mask) | (other & (int)mask);
+        c->key[i >> 1] = key;
+        c->winner[i >> 1] = w;
     }
-    if (i < 0)
-        return;
-    if (next == INFINITY) { /* out: the last one takes its place */
-        int last = c->heap[--c->n_heap];
-        c->place[sm] = -1;
-        if (last == sm)
-            return;
-        heap_set(c, i, last);
-    }
-    int moved = c->heap[i]; /* up if it comes before its parent, else down */
-    sift_up(c, i);
-    sift_down(c, c->place[moved]);
 }
 
 /* ---- the channel ------------------------------------------------------------ */
@@ -668,9 +644,9 @@ void resident_card_start(resident_card *c, int sm, int slot, double now, const r
 
 double resident_card_next(const resident_card *c, int *sm)
 {
-    if (c->n_heap == 0)
+    if (c->next[c->winner[1]] == INFINITY)
         return INFINITY;
-    *sm = c->heap[0];
+    *sm = c->winner[1];
     return c->next[*sm];
 }
 
