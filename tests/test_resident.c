@@ -123,11 +123,12 @@ static void lanes_from_scratch(const resident_sm *s, double *rates)
     }
 }
 
-Test(resident, the_lanes_rates_kept_between_changes_are_those_worked_out_from_scratch)
+Test(resident, the_rates_and_counts_kept_between_changes_are_those_worked_out_from_scratch)
 {
     /* blocks of random work, span and reads (bounds often equal, some
      * `beside`) start on one SM at random events: at every event the
-     * rates on the lanes are, to the bit, those worked out anew */
+     * rates on the lanes are, to the bit, those worked out anew, and the
+     * transfers counted on the port those there */
     rng r;
     rng_seed(&r, 41);
     resident_sm s;
@@ -145,6 +146,13 @@ Test(resident, the_lanes_rates_kept_between_changes_are_those_worked_out_from_sc
             now = resident_next(&s);
             resident_advance(&s, now, ended);
         }
+        int on_port = 0; /* a transfer on the port, or reads beside a compute */
+        for (int i = 0; i < s.used; i++) {
+            const resident_slot *x = &s.slot[i];
+            on_port += x->phase == RESIDENT_READ || x->phase == RESIDENT_WRITE ||
+                       (x->phase == RESIDENT_COMPUTE && x->t.beside && x->port_left > 0);
+        }
+        cr_assert_eq(s.transfers[0], on_port, "step %d: %d on the port, counted %d", step, on_port, s.transfers[0]);
         double rates[8];
         lanes_from_scratch(&s, rates);
         for (int i = 0; i < s.used; i++)

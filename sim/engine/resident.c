@@ -111,6 +111,21 @@ static int has_phase(const resident_sm *s, const resident_slot *b, int phase)
     return phase == RESIDENT_RETIRE ? s->retire > 0 : phase_amount(b, phase) > 0;
 }
 
+/* The port a transfer takes: 0, or split, 1 for writes. */
+static int way(const resident_sm *s, const resident_slot *b)
+{
+    return s->split && b->phase == RESIDENT_WRITE;
+}
+
+/* Block b counted on its way of the port if it is on the port (by = 1),
+ * or no longer (by = −1): before and after each change of its phase, its
+ * memory or its reads beside its compute. */
+static void count_port(resident_sm *s, const resident_slot *b, int by)
+{
+    if (on_port(b))
+        s->transfers[way(s, b)] += by;
+}
+
 /* Block b counted in its phase (by = 1) or no longer (by = −1). */
 static void count_phase(resident_sm *s, const resident_slot *b, int by)
 {
@@ -130,6 +145,7 @@ static void enter(resident_sm *s, resident_slot *b, int phase, double now)
 {
     if (on_lanes(b))
         s->lanes_changed = 1; /* it leaves them */
+    count_port(s, b, -1);
     for (; phase < RESIDENT_FREE; phase++) {
         if (phase == RESIDENT_COMPUTE)
             b->read_end = now;
@@ -163,6 +179,7 @@ static void enter(resident_sm *s, resident_slot *b, int phase, double now)
         b->rate = 1;
         b->end = now + b->left; /* fixed: a delay owes nothing to the others */
     }
+    count_port(s, b, 1);
 }
 
 /* ---- sharing -------------------------------------------------------------- */
@@ -202,12 +219,6 @@ static void share_lanes(resident_sm *s)
     }
 }
 
-/* The port a transfer takes: 0, or split, 1 for writes. */
-static int way(const resident_sm *s, const resident_slot *b)
-{
-    return s->split && b->phase == RESIDENT_WRITE;
-}
-
 /* A `beside` block computing: its reads' rate on the port (`port`: a
  * transfer's rate on each way), and when each of its two parts ends (a
  * part done ends never); the phase's next event is the earlier. */
@@ -227,16 +238,11 @@ static void beside_ends(const resident_sm *s, resident_slot *b, const double *po
  * SM's next event (the earliest end of a block it holds). */
 static void share(resident_sm *s)
 {
-    s->transfers[0] = s->transfers[1] = 0;
-    for (int i = 0; i < s->used; i++) {
-        resident_slot *b = &s->slot[i];
-        if (on_port(b))
-            s->transfers[way(s, b)]++;
-    }
     share_lanes(s);
-    double port[2]; /* a transfer's rate on each way: the same for every one */
+    double port[2] = {0, 0}; /* a transfer's rate on each way: the same for every one */
     for (int w = 0; w < 2; w++)
-        port[w] = fmin(1.0 / s->transfers[w], s->level);
+        if (s->transfers[w] > 0)
+            port[w] = fmin(1.0 / s->transfers[w], s->level);
     double next = INFINITY;
     for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
@@ -318,8 +324,10 @@ static void beside_progress(resident_sm *s, resident_slot *b, double dt, double 
 {
     if (reading_beside(b)) {
         b->port_left -= b->port_rate * dt;
-        if (b->port_end <= now || b->port_left <= RESIDENT_EPSILON * b->t.read)
+        if (b->port_end <= now || b->port_left <= RESIDENT_EPSILON * b->t.read) {
             b->port_left = 0;
+            s->transfers[way(s, b)]--; /* its reads done, it leaves the port */
+        }
     }
     if (on_lanes(b)) {
         b->left -= b->rate * dt;
