@@ -483,6 +483,8 @@ void resident_card_free(resident_card *c)
  * is the right child). */
 static void reschedule(resident_card *c, int sm)
 {
+    if (c->next[sm] == resident_next(&c->sm[sm]))
+        return; /* the same: every match stands */
     c->next[sm] = resident_next(&c->sm[sm]);
     int i = c->leaves + sm, w = sm;
     uint64_t key = time_order(c->next[sm]);
