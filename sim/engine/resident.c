@@ -342,12 +342,13 @@ static void beside_progress(resident_sm *s, resident_slot *b, double dt, double 
 static void progress(resident_sm *s, double now)
 {
     account(s, now);
+    double dt = now - s->at;
     for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
         if (b->phase == RESIDENT_COMPUTE && b->t.beside)
-            beside_progress(s, b, now - s->at, now);
+            beside_progress(s, b, dt, now);
         else if (on_port(b) || on_lanes(b))
-            b->left -= b->rate * (now - s->at);
+            b->left -= b->rate * dt;
     }
     s->at = now;
 }

@@ -40,8 +40,10 @@
  *   n = resident_advance(&s, t, ended);     // the slots whose block ended
  *
  * Invariant: the rates, and every busy slot's `end`, are those of the
- * blocks on the SM since `at`; every change first advances the SM to its
- * time.  Phase ends exactly at an event are taken exactly (no drift of a
+ * blocks on the SM since `at`, and `next` the earliest of those ends;
+ * `transfers` counts the blocks on each way of the port, `lanes_changed`
+ * says whether blocks came onto the lanes or left them since their rates
+ * were shared; every change first advances the SM to its time.  Phase ends exactly at an event are taken exactly (no drift of a
  * phase past its end); amounts left within RESIDENT_EPSILON of their
  * phase's size count as done (the rounding of rate × time).
  */
@@ -131,8 +133,8 @@ int resident_advance(resident_sm *s, double now, int *ended);
 
 /* ---- the SMs of a card, by their next event ------------------------------- */
 
-/* Every SM of the card, and a tournament of those holding blocks by their next
- * event (ties to the lower SM), kept as blocks start and phases end.
+/* Every SM of the card, and a tournament of the SMs by their next event
+ * (ties to the lower SM), kept as blocks start and phases end.
  *
  * The channel (`shared`): `channel` port-cycles per cycle for the whole
  * card (bandwidth × U), INFINITY under `parallel`.  Max-min over the ports
