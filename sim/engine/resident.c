@@ -406,7 +406,8 @@ int resident_advance(resident_sm *s, double now, int *ended)
 /* A time as a whole number of the same order: the bits of a double, the
  * sign's flipped for a positive one and all of them for a negative one
  * (-0 comes just before +0, where a double compares them equal; times
- * are never -0).  Whole numbers compare without a branch. */
+ * are never -0); only a NaN, never a time, would be the largest whole
+ * number.  Whole numbers compare without a branch. */
 static uint64_t time_order(double t)
 {
     uint64_t u;
@@ -494,10 +495,11 @@ static void reschedule(resident_card *c, int sm)
     for (; i > 1; i >>= 1) {
         uint64_t other_key = c->key[i ^ 1];
         int other = c->winner[i ^ 1];
-        int won = (other_key < key) | ((other_key == key) & (i & 1));
-        uint64_t mask = -(uint64_t)won; /* all ones where the other side won */
-        key = (key & ~mask) | (other_key & mask);
-        w = (w & ~(int)mask) | (other & (int)mask);
+        /* the other side wins if earlier, or as early from the left (i
+         * odd); key + 1 does not wrap (time_order) */
+        int won = other_key < key + (uint64_t)(i & 1);
+        key = won ? other_key : key;
+        w = won ? other : w;
         c->key[i >> 1] = key;
         c->winner[i >> 1] = w;
     }
