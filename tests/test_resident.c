@@ -92,6 +92,80 @@ Test(resident, lanes_are_shared_max_min_under_each_blocks_bound)
     resident_free(&s);
 }
 
+/* The lanes' max-min rates worked out from scratch, as by hand: the
+ * unserved block of least bound (ties to the lower slot) takes its bound
+ * or an equal share of what is left.  rates[i]: slot i's, or -1 if it is
+ * not on the lanes. */
+static void lanes_from_scratch(const resident_sm *s, double *rates)
+{
+    double bound[16];
+    int n = 0, served[16] = {0};
+    for (int i = 0; i < s->used; i++) {
+        const resident_slot *b = &s->slot[i];
+        rates[i] = -1;
+        served[i] = 1;
+        if (b->phase != RESIDENT_COMPUTE || b->t.work <= 0 || (b->t.beside && b->left <= 0))
+            continue;
+        double path = b->t.span + (b->t.beside ? b->t.read : 0);
+        bound[i] = path > 0 ? b->t.work / path : INFINITY;
+        served[i] = 0;
+        n++;
+    }
+    double capacity = 1;
+    for (int left = n; left > 0; left--) {
+        int tightest = -1;
+        for (int i = 0; i < s->used; i++)
+            if (!served[i] && (tightest < 0 || bound[i] < bound[tightest]))
+                tightest = i;
+        rates[tightest] = fmin(bound[tightest], capacity / left);
+        capacity -= rates[tightest];
+        served[tightest] = 1;
+    }
+}
+
+Test(resident, the_rates_and_counts_kept_between_changes_are_those_worked_out_from_scratch)
+{
+    /* blocks of random work, span and reads (bounds often equal, some
+     * `beside`) start on one SM at random events: at every event the
+     * rates on the lanes are, to the bit, those worked out anew, and the
+     * transfers counted on the port those there */
+    rng r;
+    rng_seed(&r, 41);
+    resident_sm s;
+    cr_assert_eq(resident_init(&s, 8), 0);
+    int ended[8], checked = 0;
+    double now = 0;
+    for (int step = 0; step < 4000; step++) {
+        int slot = resident_free_slot(&s);
+        if (slot >= 0 && rng_below(&r, 2)) {
+            resident_times t = {.wait = (double)rng_below(&r, 3), .read = (double)rng_below(&r, 20),
+                                .write = (double)rng_below(&r, 20), .work = (double)rng_below(&r, 4) * 25,
+                                .span = (double)(1 + rng_below(&r, 3)) * 10, .beside = rng_below(&r, 4) == 0};
+            resident_start(&s, slot, now, &t);
+        } else if (resident_next(&s) < INFINITY) {
+            now = resident_next(&s);
+            resident_advance(&s, now, ended);
+        }
+        int on_port = 0; /* a transfer on the port, or reads beside a compute */
+        for (int i = 0; i < s.used; i++) {
+            const resident_slot *x = &s.slot[i];
+            on_port += x->phase == RESIDENT_READ || x->phase == RESIDENT_WRITE ||
+                       (x->phase == RESIDENT_COMPUTE && x->t.beside && x->port_left > 0);
+        }
+        cr_assert_eq(s.transfers[0], on_port, "step %d: %d on the port, counted %d", step, on_port, s.transfers[0]);
+        double rates[8];
+        lanes_from_scratch(&s, rates);
+        for (int i = 0; i < s.used; i++)
+            if (rates[i] >= 0) {
+                cr_assert_eq(s.slot[i].rate, rates[i], "step %d, slot %d: %.17g, from scratch %.17g", step, i,
+                             s.slot[i].rate, rates[i]);
+                checked++;
+            }
+    }
+    cr_expect_gt(checked, 1000, "the lanes were busy: %d rates checked", checked);
+    resident_free(&s);
+}
+
 Test(resident, alone_a_block_computes_for_max_of_span_and_work)
 {
     /* issue 10's example, in lane-cycles: W(B) = 2 560 on 128 lanes is 20
@@ -615,6 +689,48 @@ Test(resident, the_shared_channel_against_simgrids_network, .timeout = 300)
 }
 
 /* ---- the memory of `exclusive` ------------------------------------------- */
+
+Test(resident, the_cards_next_event_is_its_earliest_sms_ties_to_the_lower)
+{
+    /* blocks of whole-cycle phases (a wait of at least one: a block of no
+     * cycles at all is no block) start on random SMs of a card of 7 (not
+     * a power of two) at random events, so that SMs often tie: at every
+     * step the card's next event is the least of its SMs', from the lowest
+     * SM among those that have it */
+    rng r;
+    rng_seed(&r, 41);
+    resident_card c;
+    cr_assert_eq(resident_card_init(&c, 7, 3, INFINITY, 0), 0);
+    int ended[3], ties = 0;
+    double now = 0;
+    for (int step = 0; step < 4000; step++) {
+        int sm = (int)rng_below(&r, 7), slot = resident_free_slot(&c.sm[sm]);
+        int at;
+        if (slot >= 0 && rng_below(&r, 2)) {
+            resident_times t = {.wait = (double)(1 + rng_below(&r, 3)), .read = (double)rng_below(&r, 3) * 4,
+                                .write = (double)rng_below(&r, 3) * 4, .span = (double)rng_below(&r, 3) * 5};
+            resident_card_start(&c, sm, slot, now, &t);
+        } else if (resident_card_next(&c, &at) < INFINITY) {
+            now = resident_card_next(&c, &at);
+            resident_card_advance(&c, at, ended);
+        }
+        double least = INFINITY;
+        int first = -1, with_least = 0;
+        for (int i = 0; i < 7; i++) {
+            double next = resident_next(&c.sm[i]);
+            if (next < least)
+                least = next, first = i, with_least = 0;
+            with_least += next == least && next < INFINITY;
+        }
+        ties += with_least > 1;
+        at = -1;
+        cr_assert_eq(resident_card_next(&c, &at), least, "step %d", step);
+        if (least < INFINITY)
+            cr_assert_eq(at, first, "step %d: SM %d, the lowest with the next event SM %d", step, at, first);
+    }
+    cr_expect_gt(ties, 100, "SMs tied on the next event at %d steps", ties);
+    resident_card_free(&c);
+}
 
 Test(resident, the_exclusive_memory_serves_one_transfer_at_a_time)
 {

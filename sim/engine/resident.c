@@ -34,8 +34,11 @@ int resident_init(resident_sm *s, int slots)
     s->dram_transfers = 0;
     s->charged = 0;
     s->closed = INFINITY;
+    s->next = INFINITY;
+    s->lanes_changed = 0;
     s->slot = calloc((size_t)slots, sizeof *s->slot);
-    if (!s->slot)
+    s->order = calloc((size_t)slots, sizeof *s->order);
+    if (!s->slot || !s->order)
         return -1;
     for (int i = 0; i < slots; i++)
         s->slot[i].phase = RESIDENT_FREE;
@@ -45,7 +48,9 @@ int resident_init(resident_sm *s, int slots)
 void resident_free(resident_sm *s)
 {
     free(s->slot);
+    free(s->order);
     s->slot = NULL;
+    s->order = NULL;
 }
 
 int resident_free_slot(const resident_sm *s)
@@ -106,6 +111,21 @@ static int has_phase(const resident_sm *s, const resident_slot *b, int phase)
     return phase == RESIDENT_RETIRE ? s->retire > 0 : phase_amount(b, phase) > 0;
 }
 
+/* The port a transfer takes: 0, or split, 1 for writes. */
+static int way(const resident_sm *s, const resident_slot *b)
+{
+    return s->split && b->phase == RESIDENT_WRITE;
+}
+
+/* Block b counted on its way of the port if it is on the port (by = 1),
+ * or no longer (by = −1): before and after each change of its phase, its
+ * memory or its reads beside its compute. */
+static void count_port(resident_sm *s, const resident_slot *b, int by)
+{
+    if (on_port(b))
+        s->transfers[way(s, b)] += by;
+}
+
 /* Block b counted in its phase (by = 1) or no longer (by = −1). */
 static void count_phase(resident_sm *s, const resident_slot *b, int by)
 {
@@ -123,6 +143,9 @@ static void count_phase(resident_sm *s, const resident_slot *b, int by)
  * retirement comes after the SM's earlier ones. */
 static void enter(resident_sm *s, resident_slot *b, int phase, double now)
 {
+    if (on_lanes(b))
+        s->lanes_changed = 1; /* it leaves them */
+    count_port(s, b, -1);
     for (; phase < RESIDENT_FREE; phase++) {
         if (phase == RESIDENT_COMPUTE)
             b->read_end = now;
@@ -146,6 +169,8 @@ static void enter(resident_sm *s, resident_slot *b, int phase, double now)
         b->port_left = b->t.read;
         b->lanes_end = b->port_end = INFINITY;
     }
+    if (on_lanes(b))
+        s->lanes_changed = 1; /* it comes onto them */
     if (s->exclusive && (phase == RESIDENT_READ || phase == RESIDENT_WRITE)) {
         b->memory = RESIDENT_ASKING;
         b->rate = 0;
@@ -154,6 +179,7 @@ static void enter(resident_sm *s, resident_slot *b, int phase, double now)
         b->rate = 1;
         b->end = now + b->left; /* fixed: a delay owes nothing to the others */
     }
+    count_port(s, b, 1);
 }
 
 /* ---- sharing -------------------------------------------------------------- */
@@ -166,42 +192,41 @@ static double lane_bound(const resident_slot *b)
     return path > 0 ? b->t.work / path : INFINITY;
 }
 
-/* Max-min fairness on the lanes: by increasing bound, each block takes its
- * bound or an equal share of what is left, whichever is less. */
+/* Max-min fairness on the lanes: by increasing bound (ties to the lower
+ * slot), each block takes its bound or an equal share of what is left,
+ * whichever is less.  The rates depend only on which blocks are on the
+ * lanes, so they are shared again only when that changed. */
 static void share_lanes(resident_sm *s)
 {
+    if (!s->lanes_changed)
+        return;
+    s->lanes_changed = 0;
     int n = 0;
-    for (int i = 0; i < s->used; i++)
-        if (on_lanes(&s->slot[i]))
-            n++;
+    for (int i = 0; i < s->used; i++) {
+        if (!on_lanes(&s->slot[i]))
+            continue;
+        double bound = lane_bound(&s->slot[i]);
+        int j = n++;
+        for (; j > 0 && lane_bound(&s->slot[s->order[j - 1]]) > bound; j--)
+            s->order[j] = s->order[j - 1];
+        s->order[j] = i;
+    }
     double capacity = 1;
-    for (int left = n; left > 0; left--) {
-        resident_slot *tightest = NULL; /* the unserved block of least bound, lowest slot */
-        for (int i = 0; i < s->used; i++) {
-            resident_slot *b = &s->slot[i];
-            if (on_lanes(b) && b->rate < 0 && (!tightest || lane_bound(b) < lane_bound(tightest)))
-                tightest = b;
-        }
-        double share = capacity / left;
-        tightest->rate = fmin(lane_bound(tightest), share);
-        capacity -= tightest->rate;
+    for (int k = 0; k < n; k++) {
+        resident_slot *b = &s->slot[s->order[k]];
+        b->rate = fmin(lane_bound(b), capacity / (n - k));
+        capacity -= b->rate;
     }
 }
 
-/* The port a transfer takes: 0, or split, 1 for writes. */
-static int way(const resident_sm *s, const resident_slot *b)
-{
-    return s->split && b->phase == RESIDENT_WRITE;
-}
-
-/* A `beside` block computing: its reads' rate on the port, and when each
- * of its two parts ends (a part done ends never); the phase's next event
- * is the earlier. */
-static void beside_ends(const resident_sm *s, resident_slot *b)
+/* A `beside` block computing: its reads' rate on the port (`port`: a
+ * transfer's rate on each way), and when each of its two parts ends (a
+ * part done ends never); the phase's next event is the earlier. */
+static void beside_ends(const resident_sm *s, resident_slot *b, const double *port)
 {
     b->lanes_end = b->port_end = INFINITY;
     if (reading_beside(b)) {
-        b->port_rate = fmin(1.0 / s->transfers[way(s, b)], s->level);
+        b->port_rate = port[way(s, b)];
         b->port_end = s->at + b->port_left / b->port_rate;
     }
     if (on_lanes(b))
@@ -209,29 +234,32 @@ static void beside_ends(const resident_sm *s, resident_slot *b)
     b->end = fmin(b->lanes_end, b->port_end);
 }
 
-/* The rates of the blocks on the SM now, and the ends they give. */
+/* The rates of the blocks on the SM now, the ends they give, and the
+ * SM's next event (the earliest end of a block it holds). */
 static void share(resident_sm *s)
 {
-    s->transfers[0] = s->transfers[1] = 0;
-    for (int i = 0; i < s->used; i++) {
-        resident_slot *b = &s->slot[i];
-        if (on_port(b))
-            s->transfers[way(s, b)]++;
-        if (on_lanes(b))
-            b->rate = -1; /* not served yet */
-    }
     share_lanes(s);
+    double port[2] = {0, 0}; /* a transfer's rate on each way: the same for every one */
+    for (int w = 0; w < 2; w++)
+        if (s->transfers[w] > 0)
+            port[w] = fmin(1.0 / s->transfers[w], s->level);
+    double next = INFINITY;
     for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
-        if (b->phase == RESIDENT_COMPUTE && b->t.beside) {
-            beside_ends(s, b);
+        if (b->phase == RESIDENT_FREE)
             continue;
+        if (b->phase == RESIDENT_COMPUTE && b->t.beside)
+            beside_ends(s, b, port);
+        else {
+            if (on_port(b))
+                b->rate = port[way(s, b)];
+            if (on_port(b) || on_lanes(b))
+                b->end = s->at + b->left / b->rate;
         }
-        if (on_port(b))
-            b->rate = fmin(1.0 / s->transfers[way(s, b)], s->level);
-        if (on_port(b) || on_lanes(b))
-            b->end = s->at + b->left / b->rate;
+        if (b->end < next)
+            next = b->end;
     }
+    s->next = next;
 }
 
 /* ---- where the time went (time_split.h) -------------------------------------- */
@@ -292,17 +320,21 @@ static void account(resident_sm *s, double now)
 
 /* A `beside` block's two parts `dt` cycles on, to `now`: a part whose
  * end is reached, or with only rounding left, is done (0 left). */
-static void beside_progress(resident_slot *b, double dt, double now)
+static void beside_progress(resident_sm *s, resident_slot *b, double dt, double now)
 {
     if (reading_beside(b)) {
         b->port_left -= b->port_rate * dt;
-        if (b->port_end <= now || b->port_left <= RESIDENT_EPSILON * b->t.read)
+        if (b->port_end <= now || b->port_left <= RESIDENT_EPSILON * b->t.read) {
             b->port_left = 0;
+            s->transfers[way(s, b)]--; /* its reads done, it leaves the port */
+        }
     }
     if (on_lanes(b)) {
         b->left -= b->rate * dt;
-        if (b->lanes_end <= now || b->left <= RESIDENT_EPSILON * b->t.work)
+        if (b->lanes_end <= now || b->left <= RESIDENT_EPSILON * b->t.work) {
             b->left = 0;
+            s->lanes_changed = 1; /* its work done, it leaves the lanes */
+        }
     }
 }
 
@@ -310,12 +342,13 @@ static void beside_progress(resident_slot *b, double dt, double now)
 static void progress(resident_sm *s, double now)
 {
     account(s, now);
+    double dt = now - s->at;
     for (int i = 0; i < s->used; i++) {
         resident_slot *b = &s->slot[i];
         if (b->phase == RESIDENT_COMPUTE && b->t.beside)
-            beside_progress(b, now - s->at, now);
+            beside_progress(s, b, dt, now);
         else if (on_port(b) || on_lanes(b))
-            b->left -= b->rate * (now - s->at);
+            b->left -= b->rate * dt;
     }
     s->at = now;
 }
@@ -336,11 +369,7 @@ void resident_start(resident_sm *s, int slot, double now, const resident_times *
 
 double resident_next(const resident_sm *s)
 {
-    double next = INFINITY;
-    for (int i = 0; i < s->used; i++)
-        if (s->slot[i].phase != RESIDENT_FREE && s->slot[i].end < next)
-            next = s->slot[i].end;
-    return next;
+    return s->next;
 }
 
 /* Has b's phase ended (its end reached, or only rounding left)? */
@@ -374,11 +403,22 @@ int resident_advance(resident_sm *s, double now, int *ended)
 
 /* ---- the SMs of a card, by their next event ------------------------------- */
 
+/* A time as a whole number of the same order: the bits of a double, the
+ * sign's flipped for a positive one and all of them for a negative one
+ * (-0 comes just before +0, where a double compares them equal; times
+ * are never -0); only a NaN, never a time, would be the largest whole
+ * number.  Whole numbers compare without a branch. */
+static uint64_t time_order(double t)
+{
+    uint64_t u;
+    memcpy(&u, &t, sizeof u);
+    return u >> 63 ? ~u : u | (uint64_t)1 << 63;
+}
+
 int resident_card_init(resident_card *c, int sms, int slots, double channel, int split)
 {
     c->sms = sms;
     c->slots = slots;
-    c->n_heap = 0;
     c->channel = channel;
     c->level = INFINITY;
     c->unsettled = 0;
@@ -389,11 +429,17 @@ int resident_card_init(resident_card *c, int sms, int slots, double channel, int
     c->holding = 0;
     c->with = calloc((size_t)slots + 1, sizeof *c->with);
     c->sm = calloc((size_t)sms, sizeof *c->sm);
-    c->heap = malloc(sizeof *c->heap * (size_t)sms);
-    c->place = malloc(sizeof *c->place * (size_t)sms);
+    for (c->leaves = 1; c->leaves < sms; c->leaves *= 2)
+        ;
+    c->key = malloc(sizeof *c->key * 2 * (size_t)c->leaves);
+    c->winner = malloc(sizeof *c->winner * 2 * (size_t)c->leaves);
     c->next = malloc(sizeof *c->next * (size_t)sms);
-    if (!c->sm || !c->heap || !c->place || !c->next || !c->with)
+    if (!c->sm || !c->key || !c->winner || !c->next || !c->with)
         return -1;
+    for (int i = 0; i < 2 * c->leaves; i++) { /* no SM has an event: every match a tie */
+        c->key[i] = time_order(INFINITY);
+        c->winner[i] = 0;
+    }
     c->words = (sms + 63) / 64;
     c->holding_k = calloc((size_t)(slots + 1) * (size_t)c->words, sizeof *c->holding_k);
     c->n_holding_k = calloc((size_t)slots + 1, sizeof *c->n_holding_k);
@@ -403,7 +449,6 @@ int resident_card_init(resident_card *c, int sms, int slots, double channel, int
         c->holding_k[i / 64] |= (uint64_t)1 << (i % 64);
     c->n_holding_k[0] = sms;
     for (int i = 0; i < sms; i++) {
-        c->place[i] = -1;
         c->next[i] = INFINITY;
         if (resident_init(&c->sm[i], slots) < 0)
             return -1;
@@ -417,8 +462,8 @@ void resident_card_free(resident_card *c)
     for (int i = 0; c->sm && i < c->sms; i++)
         resident_free(&c->sm[i]);
     free(c->sm);
-    free(c->heap);
-    free(c->place);
+    free(c->key);
+    free(c->winner);
     free(c->next);
     free(c->with);
     free(c->holding_k);
@@ -429,71 +474,35 @@ void resident_card_free(resident_card *c)
     c->with = NULL;
     c->queue = NULL;
     c->sm = NULL;
-    c->heap = c->place = NULL;
+    c->key = NULL;
+    c->winner = NULL;
     c->next = NULL;
 }
 
-static int comes_first(const resident_card *c, int a, int b)
-{
-    return c->next[a] < c->next[b] || (c->next[a] == c->next[b] && a < b);
-}
-
-static void heap_set(resident_card *c, int i, int sm)
-{
-    c->heap[i] = sm;
-    c->place[sm] = i;
-}
-
-static void sift_up(resident_card *c, int i)
-{
-    int sm = c->heap[i];
-    while (i > 0 && comes_first(c, sm, c->heap[(i - 1) / 2])) {
-        heap_set(c, i, c->heap[(i - 1) / 2]);
-        i = (i - 1) / 2;
-    }
-    heap_set(c, i, sm);
-}
-
-static void sift_down(resident_card *c, int i)
-{
-    int sm = c->heap[i];
-    for (;;) {
-        int child = 2 * i + 1;
-        if (child >= c->n_heap)
-            break;
-        if (child + 1 < c->n_heap && comes_first(c, c->heap[child + 1], c->heap[child]))
-            child++;
-        if (!comes_first(c, c->heap[child], sm))
-            break;
-        heap_set(c, i, c->heap[child]);
-        i = child;
-    }
-    heap_set(c, i, sm);
-}
-
-/* SM sm's next event changed: move it in the heap, in or out. */
+/* SM sm's next event changed: its leaf, and the winners on its path up.
+ * The other subtree at each level is untouched, so its winner stands;
+ * on a tie the lower SM wins, the one in the left subtree (the odd node
+ * is the right child). */
 static void reschedule(resident_card *c, int sm)
 {
-    double next = resident_next(&c->sm[sm]);
-    int i = c->place[sm];
-    c->next[sm] = next;
-    if (i < 0 && next < INFINITY) {
-        heap_set(c, c->n_heap++, sm);
-        sift_up(c, c->n_heap - 1);
-        return;
+    if (c->next[sm] == resident_next(&c->sm[sm]))
+        return; /* the same: every match stands */
+    c->next[sm] = resident_next(&c->sm[sm]);
+    int i = c->leaves + sm, w = sm;
+    uint64_t key = time_order(c->next[sm]);
+    c->key[i] = key;
+    c->winner[i] = w;
+    for (; i > 1; i >>= 1) {
+        uint64_t other_key = c->key[i ^ 1];
+        int other = c->winner[i ^ 1];
+        /* the other side wins if earlier, or as early from the left (i
+         * odd); key + 1 does not wrap (time_order) */
+        int won = other_key < key + (uint64_t)(i & 1);
+        key = won ? other_key : key;
+        w = won ? other : w;
+        c->key[i >> 1] = key;
+        c->winner[i >> 1] = w;
     }
-    if (i < 0)
-        return;
-    if (next == INFINITY) { /* out: the last one takes its place */
-        int last = c->heap[--c->n_heap];
-        c->place[sm] = -1;
-        if (last == sm)
-            return;
-        heap_set(c, i, last);
-    }
-    int moved = c->heap[i]; /* up if it comes before its parent, else down */
-    sift_up(c, i);
-    sift_down(c, c->place[moved]);
 }
 
 /* ---- the channel ------------------------------------------------------------ */
@@ -572,6 +581,7 @@ static void serve_next(resident_card *c, double now)
     b->memory = RESIDENT_SERVED;
     b->rate = 1;
     b->end = now + b->left;
+    c->sm[sm].next = fmin(c->sm[sm].next, b->end);
     c->serving = next;
     reschedule(c, sm);
 }
@@ -647,9 +657,9 @@ void resident_card_start(resident_card *c, int sm, int slot, double now, const r
 
 double resident_card_next(const resident_card *c, int *sm)
 {
-    if (c->n_heap == 0)
+    if (c->next[c->winner[1]] == INFINITY)
         return INFINITY;
-    *sm = c->heap[0];
+    *sm = c->winner[1];
     return c->next[*sm];
 }
 

@@ -40,8 +40,10 @@
  *   n = resident_advance(&s, t, ended);     // the slots whose block ended
  *
  * Invariant: the rates, and every busy slot's `end`, are those of the
- * blocks on the SM since `at`; every change first advances the SM to its
- * time.  Phase ends exactly at an event are taken exactly (no drift of a
+ * blocks on the SM since `at`, and `next` the earliest of those ends;
+ * `transfers` counts the blocks on each way of the port, `lanes_changed`
+ * says whether blocks came onto the lanes or left them since their rates
+ * were shared; every change first advances the SM to its time.  Phase ends exactly at an event are taken exactly (no drift of a
  * phase past its end); amounts left within RESIDENT_EPSILON of their
  * phase's size count as done (the rounding of rate × time).
  */
@@ -101,6 +103,10 @@ typedef struct resident_sm {
     double charged, closed;
     int in_phase[RESIDENT_FREE]; /* blocks in each phase now */
     int dram_transfers;          /* of those reading or writing, the ones beyond the L2 */
+    double next;                 /* the earliest end of a block it holds (INFINITY: none) */
+    int lanes_changed;           /* blocks came onto the lanes or left them since their
+                                  * rates were shared */
+    int *order;                  /* scratch: the blocks on the lanes by increasing bound */
 } resident_sm;
 
 /* An SM with `slots` free slots at time 0; resident_free releases it.
@@ -127,8 +133,8 @@ int resident_advance(resident_sm *s, double now, int *ended);
 
 /* ---- the SMs of a card, by their next event ------------------------------- */
 
-/* Every SM of the card, and a heap of those holding blocks by their next
- * event (ties to the lower SM), kept as blocks start and phases end.
+/* Every SM of the card, and a tournament of the SMs by their next event
+ * (ties to the lower SM), kept as blocks start and phases end.
  *
  * The channel (`shared`): `channel` port-cycles per cycle for the whole
  * card (bandwidth × U), INFINITY under `parallel`.  Max-min over the ports
@@ -151,8 +157,12 @@ typedef struct resident_card {
     int serving;                /* exclusive: the transfer served, or −1 */
     rng ties;                   /* exclusive: which waiting transfer goes next */
     resident_sm *sm;
-    int *heap, n_heap;          /* SMs holding blocks, earliest next event first */
-    int *place;                 /* each SM's index in the heap, or -1 */
+    /* A tournament over the SMs' next events: node 1 the root, node i's
+     * children 2i and 2i + 1, SM k the leaf `leaves` + k (the leaves
+     * beyond the SMs never have an event).  Each node holds the winner of
+     * its subtree, the earliest next event (ties to the lower SM). */
+    int leaves, *winner;
+    uint64_t *key;              /* the winner's next event, as time_order (resident.c) */
     double *next;               /* each SM's next event (resident_next) */
     int holding;                /* SMs that hold a block (retiring ones too) */
     /* The SMs by the blocks they hold: per k = 0 .. slots, a bitset of the
@@ -174,7 +184,7 @@ int resident_card_exclusive(resident_card *c, uint64_t seed);
  * time.  Before any block starts. */
 void resident_card_retire(resident_card *c, double cycles);
 
-/* resident_start on SM `sm`, and the heap kept. */
+/* resident_start on SM `sm`, and the tournament kept. */
 void resident_card_start(resident_card *c, int sm, int slot, double now, const resident_times *t);
 
 /* After the changes of an instant `now` (blocks started, phases ended):
@@ -192,7 +202,7 @@ int resident_card_emptiest(const resident_card *c);
  * block.  (Settled: the next event; unsettled: the next of this instant.) */
 double resident_card_next(const resident_card *c, int *sm);
 
-/* resident_advance on SM `sm` at its next event, and the heap kept. */
+/* resident_advance on SM `sm` at its next event, and the tournament kept. */
 int resident_card_advance(resident_card *c, int sm, int *ended);
 
 /* The run ended at `now` (its last kernel finished): every SM's time

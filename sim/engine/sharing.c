@@ -36,6 +36,8 @@ static struct sharing {
     resident_card card; /* each SM's blocks */
     block *slot_block;  /* the block in each slot */
     int *ended;         /* slots whose block ended */
+    const block_cost *times_of; /* the cost whose times are `times` (NULL: none yet) */
+    resident_times times;
 } R;
 
 /* The slots of SM sm taken now: by the blocks it holds, and by those
@@ -58,9 +60,22 @@ static int emptiest_sm_with_room(void)
     return slots_taken(best) < room ? best : -1;
 }
 
+/* Block b's times, worked out once for blocks in a row of the same cost
+ * (they are the kernel's, the cost's and the machine's alone; a cost is
+ * one kernel's). */
+static resident_times times_of(const block *b)
+{
+    const block_cost *c = kernel_block_cost(&S.dag->kernels[b->kernel], b->index);
+    if (c != R.times_of) {
+        R.times = resident_times_of(b);
+        R.times_of = c;
+    }
+    return R.times;
+}
+
 static void resident_block_start(int sm, const block *b)
 {
-    resident_times t = resident_times_of(b);
+    resident_times t = times_of(b);
     int slot = resident_free_slot(&R.card.sm[sm]);
     R.slot_block[slot * R.card.sms + sm] = *b;
     if (b->first)
