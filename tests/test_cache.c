@@ -541,6 +541,44 @@ Test(cache, two_warps_reading_one_line_at_once_both_wait_for_its_fill)
     cache_free(c);
 }
 
+Test(cache, a_read_the_l1_missed_waits_the_l2s_own_latency_not_the_chases)
+{
+    /* Lines 0 and 1 are in the L2 (a launch before read them) and in no
+     * L1.  Warp 0 reads line 0 (its first read: the block's), then line 1
+     * in round 1, a link of its chain; nobody else asked for line 1, so
+     * both are misses of the L1 that the L2 serves.  With the caches, a
+     * read the L2 serves waits read_latency_l2 (320, a cached whole line
+     * past the L1), not read_latency (250, a one-thread chase whose loads
+     * the L1 partly serves); without read_latency_l2, read_latency; a
+     * block that did not run through the caches, read_latency as before. */
+    machine m = latency_card();
+    m.read_latency_l2 = 320;
+    m.issue_rate = 1; /* the stream charged: its one link beyond the first read */
+    cache *c = cache_new(&m);
+    into_l2(c, 0);
+    into_l2(c, 1);
+    const warp_read reads[] = {{0, 0, 0, 0, 0}, {0, 0, 1, 1, 1}};
+    cache_sectors s = warps_reading(c, reads, 2);
+    cr_expect_eq(s.l2_reads, 8, "both lines, four sectors each, from the L2");
+    cr_expect_eq(s.l1_wavefronts, 0);
+    cr_expect_eq(s.first_read, LEVEL_L2);
+    cr_expect_eq(s.chain_loads[LEVEL_L2], 1, "round 1, the link; the first read is the block's");
+    kernel k = test_kernel("k", 1, 32, 1, 1, 0);
+    k.cost.sectors = s;
+    k.cost.stream = 1;
+    k.cost.stream_reads = 2;
+    cr_expect_eq(block_read_latency(&k, &k.cost, &m), 320);
+    cr_expect_eq(block_span_cycles(&k.cost, &m), 320, "the link waits the L2's own latency");
+    m.read_latency_l2 = 0;
+    cr_expect_eq(block_read_latency(&k, &k.cost, &m), 250);
+    cr_expect_eq(block_span_cycles(&k.cost, &m), 250);
+    m.read_latency_l2 = 320;
+    k.cost.sectors.measured = 0; /* not run through the caches: the working-set rule's latency */
+    cr_expect_eq(block_read_latency(&k, &k.cost, &m), 250);
+    cr_expect_eq(block_span_cycles(&k.cost, &m), 250);
+    cache_free(c);
+}
+
 Test(cache, a_fill_from_dram_is_waited_for_at_drams_level)
 {
     machine m = small_card(1);
