@@ -2,10 +2,10 @@
  * test_cache.c — the card's caches in exec mode (sim/exec/cache.h) on
  * hand-checked traces: a warp's words become sectors of lines, each served
  * by the L1, the L2 or DRAM; least recently used lines leave first;
- * stores go to the L2, drop out of the L1 and merge there; the blocks of a
- * wave meet in their SM's L1 and in the L2.  Then what the sectors cost
- * (kernel_dag.h), exec mode's hook, and that with the caches off every
- * cost is today's.
+ * stores go to the L2, keep what the L1 holds of them and merge there;
+ * the blocks of a wave meet in their SM's L1 and in the L2.  Then what
+ * the sectors cost (kernel_dag.h), exec mode's hook, and that with the
+ * caches off every cost is today's.
  *
  * The small machine: warp 32, sectors of 8 words in lines of 32, an L1 of
  * 4 lines (128 words), an L2 of 16 lines (512 words).
@@ -383,8 +383,12 @@ Test(cache, a_read_of_a_sector_held_in_part_goes_to_dram)
     cache_free(c);
 }
 
-Test(cache, a_store_drops_its_sector_from_the_l1_and_allocates_nothing_there)
+Test(cache, a_store_leaves_its_sector_in_the_l1_and_allocates_nothing_there)
 {
+    /* The card's L1 keeps a sector it holds when a store writes into it
+     * (written through to the L2): a load after a store into the sector
+     * it reads waits the L1's latency, l1_load_after_store_latency 44.6
+     * cycles against l1_load_latency's 41.9, in every session. */
     machine m = small_card(1);
     cache *c = cache_new(&m);
     fill_patterns(0);
@@ -395,9 +399,9 @@ Test(cache, a_store_drops_its_sector_from_the_l1_and_allocates_nothing_there)
     cache_sectors s[5]; /* one SM, one block at a time */
     launch_rounds(c, 1, rounds, 5, s);
     cr_expect_eq(s[1].l2_writes, 1);
-    cr_expect_eq(s[2].l1_wavefronts, 1, "sectors 0, 2, 3 from the L1");
-    cr_expect_eq(s[2].l2_reads, 1, "sector 1, stored since, from the L2");
-    cr_expect_eq(s[2].first_read, LEVEL_L2, "the round waits for its farthest sector");
+    cr_expect_eq(s[2].l1_wavefronts, 1, "all four sectors from the L1, sector 1 stored since included");
+    cr_expect_eq(s[2].l2_reads, 0);
+    cr_expect_eq(s[2].first_read, LEVEL_L1);
     cr_expect_eq(s[4].l2_reads, 1, "a store allocates nothing in the L1");
     cr_expect_eq(s[4].l1_wavefronts, 0);
     cache_free(c);
@@ -408,11 +412,11 @@ Test(cache, a_warp_load_counts_at_the_farthest_level_any_of_its_sectors_came_fro
     machine m = small_card(1);
     cache *c = cache_new(&m);
     fill_patterns(0);
-    long stored[1] = {9}; /* sector 1 of line 0 */
-    const one_round rounds[4] = {{0, consecutive, 32}, {1, stored, 1}, {0, consecutive, 32}, {0, consecutive, 32}};
+    long sector3[8] = {24, 25, 26, 27, 28, 29, 30, 31}; /* sector 3 of line 0: into the L2, not the L1 */
+    const one_round rounds[4] = {{0, consecutive, 24}, {1, sector3, 8}, {0, consecutive, 32}, {0, consecutive, 32}};
     cache_sectors s[4]; /* one SM, one block at a time */
     launch_rounds(c, 1, rounds, 4, s);
-    cr_expect_eq(s[0].warp_loads[LEVEL_DRAM], 1, "4 sectors from DRAM: one load");
+    cr_expect_eq(s[0].warp_loads[LEVEL_DRAM], 1, "3 sectors from DRAM: one load");
     cr_expect_eq(s[1].warp_loads[LEVEL_L1] + s[1].warp_loads[LEVEL_L2] + s[1].warp_loads[LEVEL_DRAM], 0,
                  "a store is no load");
     cr_expect_eq(s[2].warp_loads[LEVEL_L2], 1, "3 sectors from the L1, 1 from the L2: a load of the L2");
