@@ -193,8 +193,9 @@ double kernel_read_latency(const kernel *k, const machine *m);
 
 /* The same for a block of kernel k with costs c: on a machine with caches
  * (machine_caches) and a block that ran through them, the latency of the
- * level its first read round waited for (read_latency_l1, read_latency_l2
- * or, when 0, read_latency, read_latency_dram or, when 0, read_latency);
+ * level its first read round waited for (read_latency_l1, read_latency,
+ * read_latency_dram or, when 0, read_latency: the L2's is read_latency,
+ * not read_latency_l2, as graph_launch_latency's touch block takes it);
  * else kernel_read_latency. */
 double block_read_latency(const kernel *k, const block_cost *c, const machine *m);
 
