@@ -191,13 +191,14 @@ __global__ void stream_reread_kernel(const uint4 *in, long count16, int reps,
 
 /* A warp follows `steps` lines of a chain from `line`: its 32 threads read
  * the 32 words of a line (cached: ld.ca, in the L1 and the L2; else
- * __ldcg, the L2 only), and lane 0's word, shared, names the next line.
- * Cycles a line; *acc folds the words read. */
+ * __ldcg, the L2 only), or with one_sector every thread the line's first
+ * word (one sector a load), and lane 0's word, shared, names the next
+ * line.  Cycles a line; *acc folds the words read. */
 template <bool cached>
 static __device__ __forceinline__ double line_chain_cycles(const uint32_t *next, uint32_t line, long steps,
-                                                           uint32_t *acc)
+                                                           uint32_t *acc, bool one_sector = false)
 {
-    const unsigned lane = threadIdx.x % 32;
+    const unsigned lane = one_sector ? 0 : threadIdx.x % 32;
     long long start = clock64();
     for (long k = 0; k < steps; k++) {
         uint32_t v;
@@ -278,13 +279,13 @@ __global__ void chase_warm_kernel(uint32_t *next, long warm, long steps, int cac
  * kernel, and a launch visits each line once).  Each warp's cycles per
  * line, its lane 0 writes them. */
 __global__ void in_flight_chase_kernel(const uint32_t *next, const uint32_t *start, unsigned stretches,
-                                       long steps, double *per_line, uint32_t *sink)
+                                       long steps, bool one_sector, double *per_line, uint32_t *sink)
 {
     unsigned smid;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
     const long warp = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     uint32_t acc = 0;
-    double cycles = line_chain_cycles<true>(next, start[smid % stretches], steps, &acc);
+    double cycles = line_chain_cycles<true>(next, start[smid % stretches], steps, &acc, one_sector);
     if (threadIdx.x % 32 == 0)
         per_line[warp] = cycles;
     if (acc == 0x9e3779b9u)
@@ -1773,6 +1774,7 @@ typedef struct {
     long steps, stride;
     double *per_line;
     uint32_t *sink;
+    bool one_sector; /* in_flight_chase_kernel's: every lane the line's first word */
 } line_chase_arg;
 
 static void enqueue_line_chase_all(void *arg)
@@ -1784,8 +1786,8 @@ static void enqueue_line_chase_all(void *arg)
 static void enqueue_in_flight_chase(void *arg)
 {
     line_chase_arg *a = (line_chase_arg *)arg;
-    in_flight_chase_kernel<<<a->blocks, a->threads>>>(a->next, a->start, a->stretches, a->steps, a->per_line,
-                                                      a->sink);
+    in_flight_chase_kernel<<<a->blocks, a->threads>>>(a->next, a->start, a->stretches, a->steps, a->one_sector,
+                                                      a->per_line, a->sink);
 }
 
 /* The chase that fn(a) launches, each warp's cycles a line written by its
@@ -1862,7 +1864,7 @@ static double line_chase_all_cycles(int sms, int blocks_per_sm, rng_t *rng)
     const long warps = (long)blocks * 8;
     uint32_t *d_next = dev_alloc_u32((size_t)lines * 32), *d_sink = dev_alloc_u32(1);
     to_device(d_next, next, (size_t)lines * 32);
-    line_chase_arg a = {blocks, 256, d_next, NULL, 0, steps, lines / warps, NULL, d_sink};
+    line_chase_arg a = {blocks, 256, d_next, NULL, 0, steps, lines / warps, NULL, d_sink, false};
     double cycles = line_chase_median(enqueue_line_chase_all, &a);
     CUDA_CHECK(cudaFree(d_next));
     CUDA_CHECK(cudaFree(d_sink));
@@ -1874,8 +1876,10 @@ static double line_chase_all_cycles(int sms, int blocks_per_sm, rng_t *rng)
  * SM holds (`blocks_per_sm` blocks of `threads` threads on every SM) ask
  * for together (in_flight_chase_kernel): each SM its own stretch of one
  * random cycle over 8 MiB (the L2 holds it), `steps` lines a stretch, the
- * stretches apart.  The median over the warps of their cycles a line. */
-static double in_flight_chase_cycles(int sms, int blocks_per_sm, int threads, rng_t *rng)
+ * stretches apart; with one_sector each load is the line's first sector
+ * only (every lane its first word).  The median over the warps of their
+ * cycles a line. */
+static double in_flight_chase_cycles(int sms, int blocks_per_sm, int threads, bool one_sector, rng_t *rng)
 {
     const long lines = 1L << 16, steps = 256;
     uint32_t *next = whole_line_cycle(lines, rng);
@@ -1892,7 +1896,7 @@ static double in_flight_chase_cycles(int sms, int blocks_per_sm, int threads, rn
              *d_sink = dev_alloc_u32(1);
     to_device(d_next, next, (size_t)lines * 32);
     to_device(d_start, start, STRETCHES);
-    line_chase_arg a = {blocks, (unsigned)threads, d_next, d_start, STRETCHES, steps, 0, NULL, d_sink};
+    line_chase_arg a = {blocks, (unsigned)threads, d_next, d_start, STRETCHES, steps, 0, NULL, d_sink, one_sector};
     double cycles = line_chase_median(enqueue_in_flight_chase, &a);
     CUDA_CHECK(cudaFree(d_next));
     CUDA_CHECK(cudaFree(d_start));
@@ -2005,21 +2009,27 @@ static void measure_resident_spread(int sms)
 }
 
 /* The rows of in_flight_chase_cycles: one warp an SM, 8 blocks of one
- * warp, one block of 8 warps. */
+ * warp, one block of 8 warps; and one warp an SM loading one sector of
+ * each line (against the first: the line's share of the L2's latency past
+ * the L1, apart from the footprint's, which l2_chase_16k does not
+ * separate: read_latency_l2, validate/notes/cache-hierarchy.md, session 41). */
 static void measure_lines_in_flight(int sms, rng_t *rng)
 {
-    static const struct { const char *name; int blocks, threads; const char *how; } rows[] = {
-        {"l1_in_flight_line_latency_blocks1", 1, 32, "one block of one warp per SM on every SM"},
-        {"l1_in_flight_line_latency_blocks8", 8, 32,
+    static const struct { const char *name; int blocks, threads; bool one_sector; const char *how; } rows[] = {
+        {"l1_in_flight_line_latency_blocks1", 1, 32, false, "one block of one warp per SM on every SM"},
+        {"l1_in_flight_line_latency_blocks8", 8, 32, false,
          "8 blocks of one warp per SM on every SM, the blocks of an SM reading the same lines at once"},
-        {"l1_in_flight_line_latency_warps8", 1, 256,
+        {"l1_in_flight_line_latency_warps8", 1, 256, false,
          "one block of 8 warps per SM on every SM, the warps reading the same lines at once"},
+        {"l1_in_flight_sector_latency_blocks1", 1, 32, true,
+         "one block of one warp per SM on every SM, every lane the line's first word (one sector a load)"},
     };
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         char how[400];
-        snprintf(how, sizeof how, "%s: a dependent chain of whole lines (8 MiB, in the L2, in no L1), "
+        snprintf(how, sizeof how, "%s: a dependent chain of lines (8 MiB, in the L2, in no L1), "
                  "cached loads (ld.ca), each SM its own lines: median cycles a line", rows[i].how);
-        print_row(rows[i].name, in_flight_chase_cycles(sms, rows[i].blocks, rows[i].threads, rng), "cycles",
+        print_row(rows[i].name,
+                  in_flight_chase_cycles(sms, rows[i].blocks, rows[i].threads, rows[i].one_sector, rng), "cycles",
                   how);
     }
 }

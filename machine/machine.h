@@ -114,6 +114,11 @@
  *   u_l1               cycles per word of reads the L1 serves, a line's worth
  *                      (a wavefront) at a time;
  *   read_latency_l1    cycles a block whose first read the L1 serves waits;
+ *   read_latency_l2    cycles a link of a warp's chain reading a line the L1
+ *                      lacks and the L2 holds waits (0: read_latency,
+ *                      whose chase the L1 partly serves; a block's first
+ *                      read keeps read_latency, as graph_launch_latency's
+ *                      touch block);
  *   u_dram_partial     cycles per word of a sector written back to DRAM with
  *                      only some of its words written (DRAM reads the rest
  *                      first; 0: as a whole sector);
@@ -163,6 +168,7 @@
  *   L1 capacity (a pointer chase, growing)    -> l1_words = bytes / 4
  *   L1 hits, words per SM per cycle           -> u_l1 = 1 / (words per cycle)
  *   L1 hit latency (dependent loads)          -> read_latency_l1
+ *   L2 hit latency, whole lines past the L1   -> read_latency_l2
  *   partial sectors written beyond the L2     -> u_dram_partial
  *   scattered sectors from DRAM cost as pairs -> dram_atom_words = 16 (64 bytes)
  *   L2 partitions (documented; scattered lines every
@@ -281,6 +287,7 @@ typedef struct machine {
     double line_words;     /* words of a cache line (with l1_words) */
     double u_l1;           /* cycles per word the L1 serves (with l1_words) */
     double read_latency_l1; /* cycles before a block's first word, from the L1 (with l1_words) */
+    double read_latency_l2; /* a chain's read from the L2, past the L1 (with l1_words); 0 = read_latency */
     double u_dram_partial; /* cycles per word of a partial sector written back; 0 = u_dram */
     double dram_atom_words; /* words DRAM reads with a sector (with l1_words); 0 = a sector */
     int l2_partitions;     /* the L2's partitions, each serving SMs sm % l2_partitions (with l1_words) */

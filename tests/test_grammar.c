@@ -106,6 +106,7 @@ static const row rows[] = {
     {MACHINE, "line_words", NOT_NUMBER, "-1", NULL},
     {MACHINE, "u_l1", NOT_NUMBER, "-1", NULL},
     {MACHINE, "read_latency_l1", NOT_NUMBER, "-1", NULL},
+    {MACHINE, "read_latency_l2", NOT_NUMBER, "-1", NULL},
     {MACHINE, "u_dram_partial", NOT_NUMBER, "-1", NULL},
     {MACHINE, "dram_atom_words", NOT_NUMBER, "-1", NULL},
     {MACHINE, "l2_partitions", NOT_NUMBER, "0", NULL},

@@ -119,6 +119,9 @@ static const term TERMS[] = {
      "cycles per word an SM's L1 serves, 32-bit loads of whole lines unrolled so that the issue slots do not "
      "limit them, every SM", CACHES},
     {"read_latency_l1", "l1_load_latency", AS_IS, "a dependent global load served by the L1, one thread", CACHES},
+    {"read_latency_l2", "l1_in_flight_line_latency_blocks1", AS_IS,
+     "a dependent cached load of a whole line the L1 lacks and the L2 holds, one warp an SM on every SM "
+     "(l2_load_latency's one-thread chase over 1 MiB finds part of its words in the L1)", OFF},
     {"u_dram_partial", "gmem_partial_write_card", SECTOR_RATE_TO_U,
      "cycles per word per SM of sectors written one word each and written back to DRAM, all SMs", CACHES},
     {"u_l2_request", "gmem_random_sector_read_cached_16m_card", CARD_RATE_TO_U,

@@ -160,7 +160,8 @@ static int check_theorem1(const kernel_dag *dag, const machine *m, const sim_res
     double k = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1, least = k;
     for (int i = 0; k > 1 && i < dag->n; i++)
         least = fmin(least, kernel_resident_blocks(&dag->kernels[i], m));
-    double latency = fmax(fmax(m->read_latency, m->read_latency_dram), machine_caches(m) ? m->read_latency_l1 : 0);
+    double latency = fmax(fmax(m->read_latency, m->read_latency_dram),
+                          machine_caches(m) ? fmax(m->read_latency_l1, m->read_latency_l2) : 0);
     double delta = m->block_dispatch + k * m->block_retire + latency;
     double bound = (c->N / (least * m->p) + c->L_kernels) * (k * c->C + delta) + r->launch_term;
     double slack = k > 1 ? 1e-6 : 1e-12; /* SimGrid's sharing solver rounds; sleeps do not */

@@ -7,8 +7,8 @@
  * The levels: a read sector looked up in its SM's L1, then in its SM's
  * partition of the L2 (or written in another partition and not yet
  * written back), then read from DRAM, and filled on the way back; a
- * written sector dropped from the L1, merged into the writer's partition
- * and dropped from the others.  The waves: each block's accesses
+ * written sector kept by the L1 if it held it, merged into the writer's
+ * partition and dropped from the others.  The waves: each block's accesses
  * recorded as exec mode hands them in, warp by warp, then replayed wave
  * by wave in the order cache.h states.
  *
@@ -556,19 +556,15 @@ static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, const warp_
     return count_sectors(c, from_l1);
 }
 
-/* SM sm (-1: the host) writes the words `words` of line `tag`: the
- * sectors they touch leave the SM's L1 and the words join the line of its
- * L2 partition, dirty, leaving every other partition's copy of them.
- * Counts the sectors written to out (NULL: not counted). */
+/* SM sm (-1: the host) writes the words `words` of line `tag`: the words
+ * join the line of its L2 partition, dirty, leaving every other
+ * partition's copy of them.  The SM's L1 keeps what it held of them (its
+ * copy written through, as l1_load_after_store_latency measures) and
+ * takes nothing it did not hold.  Counts the sectors written to out
+ * (NULL: not counted). */
 static void write_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sectors *out)
 {
     uint32_t sectors = sectors_of(c, words);
-    line_set *l1 = sm >= 0 ? l1_of(c, sm) : NULL;
-    int32_t i = l1 ? set_find(l1, tag) : -1;
-    if (i >= 0) {
-        l1->lines[i].have &= ~sectors;
-        l1->lines[i].in_flight &= ~sectors;
-    }
     line_set *l2 = l2_of(c, sm, tag);
     int32_t j = l2_line(c, l2, tag, out);
     l2->lines[j].have |= words;

@@ -21,8 +21,10 @@
  *     lacks, so a line SMs of two partitions read is held in both; a word
  *     written lives in its writer's partition, leaving the others' copies,
  *     and that partition serves it to every SM until it is written back;
- *   - stores go through to the L2 and allocate nothing in the L1: a
- *     sector stored drops out of its SM's L1.  The L2 writes back: a
+ *   - stores go through to the L2 and allocate nothing in the L1; a
+ *     sector its SM's L1 holds stays there, written through (a load after
+ *     a store into its sector waits the L1's latency:
+ *     l1_load_after_store_latency).  The L2 writes back: a
  *     stored sector stays there, dirty, its words merged with the words
  *     later stores add, until the line is evicted; then it goes to DRAM
  *     whole, or partial when some of its words were neither written nor

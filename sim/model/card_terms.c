@@ -44,12 +44,14 @@ double stream_link_cycles(const machine *m, op_class c)
 
 static int served_by_caches(const block_cost *c, const machine *m);
 
-/* The latency of a read served by `level` (0 for none). */
+/* The latency of a link of a chain served by `level` (0 for none), by
+ * the caches: the L2's is that of a read the L1 missed (read_latency_l2),
+ * not read_latency, whose one-thread chase the L1 partly serves. */
 static double level_latency(const machine *m, cache_level level)
 {
     switch (level) {
     case LEVEL_L1: return m->read_latency_l1;
-    case LEVEL_L2: return m->read_latency;
+    case LEVEL_L2: return m->read_latency_l2 > 0 ? m->read_latency_l2 : m->read_latency;
     case LEVEL_DRAM: return m->read_latency_dram > 0 ? m->read_latency_dram : m->read_latency;
     default: return 0;
     }
@@ -312,6 +314,12 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
 {
     if (!served_by_caches(c, m))
         return kernel_read_latency(k, m);
+    /* from the L2, read_latency: the touch chain's block, whose read
+     * graph_launch_latency's calibration takes at read_latency
+     * (validate/card.c), is such a block; read_latency_l2 there would
+     * charge its difference a second time, once a kernel */
+    if (c->sectors.first_read == LEVEL_L2)
+        return m->read_latency;
     return level_latency(m, (cache_level)c->sectors.first_read);
 }
 

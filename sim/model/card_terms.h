@@ -47,7 +47,8 @@
  *                 over the block's loads that are links of its warps'
  *                 chains (each warp's first read left out, the block's
  *                 read standing for it) of read_latency_l1,
- *                 read_latency or read_latency_dram, that of the level
+ *                 read_latency_l2 (read_latency where 0) or
+ *                 read_latency_dram, that of the level
  *                 the chain waited for: the farthest any of the load's
  *                 sectors came from, or the fill of its line still on
  *                 its way unless an earlier link of the warp's chains
@@ -193,7 +194,9 @@ double kernel_read_latency(const kernel *k, const machine *m);
 /* The same for a block of kernel k with costs c: on a machine with caches
  * (machine_caches) and a block that ran through them, the latency of the
  * level its first read round waited for (read_latency_l1, read_latency,
- * read_latency_dram or, when 0, read_latency); else kernel_read_latency. */
+ * read_latency_dram or, when 0, read_latency: the L2's is read_latency,
+ * not read_latency_l2, as graph_launch_latency's touch block takes it);
+ * else kernel_read_latency. */
 double block_read_latency(const kernel *k, const block_cost *c, const machine *m);
 
 /* A block's global-memory cycles on machine m at u cycles per word: the
