@@ -34,6 +34,10 @@
  *    one load or two, or a load at an address a load gave; a tree sum with
  *    barriers between the load and the store), timed as the case studies
  *    are; per kernel and per graph;
+ *  - a kernel's cold constant cache (measure_constant_cache): chains of
+ *    one-block kernels reading 0, 1, 4, 15 lines of their parameters (or of
+ *    a __constant__ array) before their load, per kernel; and clock64
+ *    around a kernel's first read of a new line of constants;
  *  - throughput from the L2: the same reads over an 8 MiB buffer, read
  *    many times per launch (L2-only loads, so that no SM's L1 serves its
  *    share again), by one SM and by the whole card; U for one SM and per
@@ -1041,7 +1045,7 @@ static double launch_graph_touch_us(int sms)
  * Each chain's result is checked against the same steps on the host. */
 
 enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE, CHAIN_ARGS, CHAIN_SHARED, CHAIN_CODE,
-                   CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE };
+                   CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE, CHAIN_PARAM, CHAIN_PARAM_DENSE, CHAIN_CONST };
 
 #define CHAIN_CODE_STEPS 1024
 #define CHAIN_HORNER_DEGREE 32
@@ -1131,7 +1135,10 @@ typedef struct chain {
     unsigned blocks;
     uint32_t *ping, *pong;     /* device, blocks * 256 words each */
     uint32_t *h_ping, *h_pong; /* the host's copy of the same steps */
+    int words;                 /* param, param_dense, const: constant words read (below) */
 } chain;
+
+static void constant_launch(const chain *c, const uint32_t *in, uint32_t *out, cudaStream_t stream);
 
 static void chain_launch(const chain *c, int step, cudaStream_t stream)
 {
@@ -1157,8 +1164,10 @@ static void chain_launch(const chain *c, int step, cudaStream_t stream)
         code_kernel<<<c->blocks, 256, 0, stream>>>(in, out, 0u);
     else if (c->shape == CHAIN_LOOP)
         loop_kernel<<<c->blocks, 256, 0, stream>>>(in, out, 0u);
-    else
+    else if (c->shape == CHAIN_HORNER)
         horner_kernel<<<c->blocks, 256, 0, stream>>>(in, out, CHAIN_HORNER_DEGREE, 0u);
+    else
+        constant_launch(c, in, out, stream);
 }
 
 /* word i of a step's output on the host, from its input (`sum`: the
@@ -1237,12 +1246,15 @@ static void chain_check(const chain *c)
 
 /* times graphs of 1..32 kernels of one chain; prints each time and the
  * line's slope and intercept */
-static void measure_chain(const char *name, enum chain_shape shape, unsigned blocks, rng_t *rng)
+static double g_last_chain_slope; /* us: the slope of the chain measured last */
+
+static void measure_chain_of(const char *name, enum chain_shape shape, unsigned blocks, int constant_words,
+                             rng_t *rng)
 {
     enum { LENGTHS = 6, REPLAYS = 101 };
     const size_t words = (size_t)blocks * 256;
     chain c = {name, shape, blocks, dev_alloc_u32(words), dev_alloc_u32(words),
-               (uint32_t *)malloc(words * 4), (uint32_t *)malloc(words * 4)};
+               (uint32_t *)malloc(words * 4), (uint32_t *)malloc(words * 4), constant_words};
     if (!c.h_ping || !c.h_pong) {
         fprintf(stderr, "constants: out of host memory\n");
         exit(1);
@@ -1268,6 +1280,7 @@ static void measure_chain(const char *name, enum chain_shape shape, unsigned blo
     const double slope = (LENGTHS * sxy - sx * sy) / (LENGTHS * sxx - sx * sx);
     const double intercept = (sy - slope * sx) / LENGTHS;
     char row[64];
+    g_last_chain_slope = slope;
     snprintf(row, sizeof row, "chain_%s_per_kernel", name);
     print_row(row, slope, "us", "slope of the line through the graphs of 1..32 kernels above");
     snprintf(row, sizeof row, "chain_%s_per_graph", name);
@@ -1277,6 +1290,11 @@ static void measure_chain(const char *name, enum chain_shape shape, unsigned blo
     CUDA_CHECK(cudaFree(c.pong));
     free(c.h_ping);
     free(c.h_pong);
+}
+
+static void measure_chain(const char *name, enum chain_shape shape, unsigned blocks, rng_t *rng)
+{
+    measure_chain_of(name, shape, blocks, 0, rng);
 }
 
 static void measure_kernel_boundary(int sms, rng_t *rng)
@@ -1295,6 +1313,251 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
     measure_chain("loop_card", CHAIN_LOOP, (unsigned)sms, rng);
     measure_chain("horner_card", CHAIN_HORNER, (unsigned)sms, rng);
     measure_chain("alternate_card", CHAIN_ALTERNATE, (unsigned)sms, rng);
+}
+
+/* ---- a kernel's cold constant cache ----------------------------------------
+ *
+ * A kernel's parameters live in constant bank 0, which the launch fills
+ * afresh for every kernel, and the short kernels of the scans stall on
+ * imc_miss (validate/notes/profiles/misses-ncu.txt): the constant cache
+ * cold at a kernel's start.  The touch chain above already pays the miss of
+ * the lines its two pointers and the kernel's own header lie on; what these
+ * rows measure is what each further line of constants costs a kernel.
+ *
+ * Chains (timed as the kernel boundary's chains: graphs of 1..32 kernels,
+ * the line's slope per kernel), 256 threads a block, the touch kernel's
+ * work (out[i] = in[i] + 1) with its index first summed with W constant
+ * words that are all 0, so that the load's address waits for them (as a
+ * kernel's addresses wait for its parameters):
+ *   param_block_W         one block; W = 0, 1, 4, 15 words of a 3840-byte
+ *                         argument passed by value (const_words, below),
+ *                         256 bytes apart: W distinct lines of bank 0 at
+ *                         every level of the constant caches; every kernel
+ *                         passes the whole argument, W = 0 reads none of it
+ *   param_dense_block_15  the same 15 words next to one another (60 bytes:
+ *                         one or two 64-byte lines): as many reads, few lines
+ *   const_block_W         W = 0, 1, 4, 15 words of a __constant__ array,
+ *                         256 bytes apart (bank 3: the same address every
+ *                         kernel; cold only if a kernel's start empties
+ *                         the constant caches), beside the touch kernel's
+ *                         two pointers alone (W = 0: touch_block with the
+ *                         index's addition)
+ *   param_card_0, _15     param_block_0 and _15 with one block per SM
+ * param_block_15 - param_block_0 per kernel, over 15 lines, is one line's
+ * cost on a kernel's chain (constant_cache_line_per_kernel);
+ * param_dense_block_15 - param_block_0 the reads' own cost; param_block_0 -
+ * const_block_0 what passing the 3840 bytes costs (the launch copies them).
+ * The clock rows rest on ptxas keeping each clock read between the reads
+ * around it (each read's index waits for the clock before it; the clock
+ * after it is not data-dependent): cuobjdump -sass on the card's machine
+ * shows it.
+ *
+ * And from inside a kernel (clock64, one block of 256 threads, launched
+ * CONST_CLOCK_LAUNCHES times on a stream, each launch its own parameters):
+ * each warp reads the clock, then a word of a line of constants it has not
+ * read yet (first), a word of a second such line (second), and a word of
+ * the first line again (hit), each read's index depending on the clock read
+ * before it (so that no read is scheduled ahead of its clock), and the
+ * clock after each.  The rows are medians over launches of warp 0 and of
+ * warps 1..7 (which may find the line already asked for by another warp).
+ * The kernel's first instructions have already read bank 0 (its header and
+ * the pointer it writes to) before the first clock: these rows are the cost
+ * of a further line, the form in which a kernel's later parameters meet it. */
+
+#define CONST_LINE_WORDS 64 /* 256 bytes apart: a line of its own in every constant cache */
+#define CONST_WORDS 15      /* 3840 bytes: with two pointers, under 4 KiB of parameters */
+#define CONST_CLOCK_LAUNCHES 201
+#define CONST_CLOCK_WARPS 8
+
+typedef struct const_words {
+    uint32_t w[CONST_WORDS * CONST_LINE_WORDS];
+} const_words;
+
+__constant__ uint32_t c_words[CONST_WORDS * CONST_LINE_WORDS]; /* all 0 */
+
+/* the touch kernel, its index summed first with W words of p, STRIDE apart */
+template <int W, int STRIDE>
+__global__ void param_kernel(const uint32_t *in, uint32_t *out, const_words p)
+{
+    uint32_t zero = 0;
+#pragma unroll
+    for (int j = 0; j < W; j++)
+        zero += p.w[j * STRIDE];
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x + zero;
+    out[i] = in[i] + 1u;
+}
+
+/* the same with W words of the __constant__ array */
+template <int W>
+__global__ void const_kernel(const uint32_t *in, uint32_t *out)
+{
+    uint32_t zero = 0;
+#pragma unroll
+    for (int j = 0; j < W; j++)
+        zero += c_words[j * CONST_LINE_WORDS];
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x + zero;
+    out[i] = in[i] + 1u;
+}
+
+static void param_launch(const chain *c, const uint32_t *in, uint32_t *out, cudaStream_t stream)
+{
+    static const const_words zeros = {{0}};
+    const int dense = c->shape == CHAIN_PARAM_DENSE;
+    if (c->words == 0)
+        param_kernel<0, 1><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else if (c->words == 1)
+        param_kernel<1, CONST_LINE_WORDS><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else if (c->words == 4)
+        param_kernel<4, CONST_LINE_WORDS><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else if (dense)
+        param_kernel<CONST_WORDS, 1><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else
+        param_kernel<CONST_WORDS, CONST_LINE_WORDS><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+}
+
+static void constant_launch(const chain *c, const uint32_t *in, uint32_t *out, cudaStream_t stream)
+{
+    if (c->shape != CHAIN_CONST)
+        param_launch(c, in, out, stream);
+    else if (c->words == 0)
+        const_kernel<0><<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->words == 1)
+        const_kernel<1><<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->words == 4)
+        const_kernel<4><<<c->blocks, 256, 0, stream>>>(in, out);
+    else
+        const_kernel<CONST_WORDS><<<c->blocks, 256, 0, stream>>>(in, out);
+}
+
+/* clock64 around reads of new lines of constants: see above.  `zero` is
+ * the clock's top bit, 0 for centuries, unknown to the compiler: each
+ * read's index waits for the clock before it. */
+static __device__ __forceinline__ long long clock_now(void)
+{
+    long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+    return t;
+}
+
+template <int FROM_PARAM>
+__device__ __forceinline__ uint32_t constant_word(const const_words &p, int index)
+{
+    return FROM_PARAM ? p.w[index] : c_words[index];
+}
+
+/* cycles[launch][warp][3]: first new line, second new line, the first line again */
+template <int FROM_PARAM>
+__global__ void constant_clock_kernel(const __grid_constant__ const_words p, long long *cycles, int launch)
+{
+    const long long t0 = clock_now();
+    uint32_t x = constant_word<FROM_PARAM>(p, 4 * CONST_LINE_WORDS + (int)((unsigned long long)t0 >> 63));
+    asm volatile("add.u32 %0, %0, 1;" : "+r"(x));
+    const long long t1 = clock_now();
+    x += constant_word<FROM_PARAM>(p, 9 * CONST_LINE_WORDS + (int)((unsigned long long)t1 >> 63) + (int)(x >> 31));
+    asm volatile("add.u32 %0, %0, 1;" : "+r"(x));
+    const long long t2 = clock_now();
+    x += constant_word<FROM_PARAM>(p, 4 * CONST_LINE_WORDS + 1 + (int)((unsigned long long)t2 >> 63) +
+                                          (int)(x >> 31));
+    asm volatile("add.u32 %0, %0, 1;" : "+r"(x));
+    const long long t3 = clock_now();
+    if (threadIdx.x % 32 == 0) {
+        long long *row = cycles + ((long)launch * CONST_CLOCK_WARPS + threadIdx.x / 32) * 3;
+        row[0] = t1 - t0;
+        row[1] = t2 - t1;
+        row[2] = t3 - t2 + (x == 0u); /* x is 3: keeps the reads */
+    }
+}
+
+/* medians over launches of warp 0 and of warps 1..7, for each of the three
+ * reads */
+static void constant_clock_rows(const char *from, const long long *cycles)
+{
+    static const char *const read[3] = {"first", "second", "hit"};
+    static const char *const what[3] = {"a word of a line of constants the kernel has not read",
+                                        "a word of a second such line",
+                                        "a word of the first line again (a hit)"};
+    double *v = host_doubles(CONST_CLOCK_LAUNCHES * (CONST_CLOCK_WARPS - 1));
+    for (int r = 0; r < 3; r++)
+        for (int others = 0; others < 2; others++) {
+            int n = 0;
+            for (int l = 0; l < CONST_CLOCK_LAUNCHES; l++)
+                for (int w = others; w < (others ? CONST_CLOCK_WARPS : 1); w++)
+                    v[n++] = (double)cycles[((long)l * CONST_CLOCK_WARPS + w) * 3 + r];
+            char name[80], how[300];
+            snprintf(name, sizeof name, "constant_cache_clock_%s_%s%s", from, read[r], others ? "_other_warps" : "");
+            snprintf(how, sizeof how, "clock64 before and after %s (%s, one block of 256 threads, %d launches "
+                     "on a stream), median over launches of %s", what[r],
+                     from[0] == 'p' ? "bank 0: the kernel's 3840-byte argument" : "bank 3: a __constant__ array",
+                     CONST_CLOCK_LAUNCHES, others ? "warps 1..7" : "warp 0");
+            print_row(name, median_of(v, n), "cycles", how);
+        }
+    free(v);
+}
+
+static void measure_constant_clock(void)
+{
+    static const const_words zeros = {{0}};
+    const size_t count = (size_t)CONST_CLOCK_LAUNCHES * CONST_CLOCK_WARPS * 3;
+    long long *d_cycles, *cycles = (long long *)malloc(count * sizeof *cycles);
+    if (!cycles) {
+        fprintf(stderr, "constants: out of host memory\n");
+        exit(1);
+    }
+    CUDA_CHECK(cudaMalloc(&d_cycles, count * sizeof *d_cycles));
+    for (int from_param = 1; from_param >= 0; from_param--) {
+        for (int l = 0; l < CONST_CLOCK_LAUNCHES; l++) {
+            if (from_param)
+                constant_clock_kernel<1><<<1, 256>>>(zeros, d_cycles, l);
+            else
+                constant_clock_kernel<0><<<1, 256>>>(zeros, d_cycles, l);
+        }
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaMemcpy(cycles, d_cycles, count * sizeof *cycles, cudaMemcpyDeviceToHost));
+        constant_clock_rows(from_param ? "param" : "const", cycles);
+    }
+    CUDA_CHECK(cudaFree(d_cycles));
+    free(cycles);
+}
+
+/* measures a chain (its rows) and returns its slope, us per kernel */
+static double measure_constant_chain(const char *name, enum chain_shape shape, unsigned blocks, int words,
+                                     rng_t *rng)
+{
+    measure_chain_of(name, shape, blocks, words, rng);
+    return g_last_chain_slope;
+}
+
+static void measure_constant_cache(int sms, double mhz, rng_t *rng)
+{
+    const double none = measure_constant_chain("param_block_0", CHAIN_PARAM, 1, 0, rng);
+    measure_constant_chain("param_block_1", CHAIN_PARAM, 1, 1, rng);
+    measure_constant_chain("param_block_4", CHAIN_PARAM, 1, 4, rng);
+    const double spread = measure_constant_chain("param_block_15", CHAIN_PARAM, 1, CONST_WORDS, rng);
+    const double dense = measure_constant_chain("param_dense_block_15", CHAIN_PARAM_DENSE, 1, CONST_WORDS, rng);
+    const double const_none = measure_constant_chain("const_block_0", CHAIN_CONST, 1, 0, rng);
+    measure_constant_chain("const_block_1", CHAIN_CONST, 1, 1, rng);
+    measure_constant_chain("const_block_4", CHAIN_CONST, 1, 4, rng);
+    const double constant = measure_constant_chain("const_block_15", CHAIN_CONST, 1, CONST_WORDS, rng);
+    const double card_none = measure_constant_chain("param_card_0", CHAIN_PARAM, (unsigned)sms, 0, rng);
+    const double card = measure_constant_chain("param_card_15", CHAIN_PARAM, (unsigned)sms, CONST_WORDS, rng);
+    print_row("constant_cache_line_per_kernel", (spread - none) / CONST_WORDS * 1e3, "ns",
+              "(chain_param_block_15_per_kernel - chain_param_block_0_per_kernel) / 15: a kernel's cost of one "
+              "more line of its parameters, its load's address waiting for it, one block");
+    print_row("constant_cache_line_per_kernel_cycles", (spread - none) / CONST_WORDS * mhz, "cycles", "same, times the clock");
+    print_row("constant_cache_dense_per_kernel", (dense - none) * 1e3, "ns",
+              "chain_param_dense_block_15_per_kernel - chain_param_block_0_per_kernel: the same 15 reads from one "
+              "or two lines, per kernel");
+    print_row("constant_cache_const_line_per_kernel", (constant - const_none) / CONST_WORDS * 1e3, "ns",
+              "(chain_const_block_15_per_kernel - chain_const_block_0_per_kernel) / 15: one line of a __constant__ "
+              "array (the same address every kernel), per kernel");
+    print_row("constant_cache_argument_per_kernel", (none - const_none) * 1e3, "ns",
+              "chain_param_block_0_per_kernel - chain_const_block_0_per_kernel: passing 3840 more bytes of "
+              "parameters, none of them read, per kernel");
+    print_row("constant_cache_card_line_per_kernel", (card - card_none) / CONST_WORDS * 1e3, "ns",
+              "(chain_param_card_15_per_kernel - chain_param_card_0_per_kernel) / 15: one line of parameters, one "
+              "block per SM");
+    measure_constant_clock();
 }
 
 /* ---- global-memory throughput ------------------------------------------- */
@@ -2734,6 +2997,7 @@ int main(int argc, char **argv)
     measure_code_fetch(sms);
     measure_read_after_copy(sms);
     measure_kernel_boundary(sms, &rng);
+    measure_constant_cache(sms, mhz, &rng);
     print_row("launch_sync_roundtrip", rt, "us",
               "empty kernel launch + cudaDeviceSynchronize, host clock");
     const unsigned many = (unsigned)(64 * sms);
