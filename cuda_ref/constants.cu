@@ -1248,8 +1248,8 @@ static void chain_check(const chain *c)
  * line's slope and intercept */
 static double g_last_chain_slope; /* us: the slope of the chain measured last */
 
-static void measure_chain_of(const char *name, enum chain_shape shape, unsigned blocks, int constant_words,
-                             rng_t *rng)
+static void measure_chain_of(const char *prefix, const char *name, enum chain_shape shape, unsigned blocks,
+                             int constant_words, rng_t *rng)
 {
     enum { LENGTHS = 6, REPLAYS = 101 };
     const size_t words = (size_t)blocks * 256;
@@ -1270,7 +1270,7 @@ static void measure_chain_of(const char *name, enum chain_shape shape, unsigned 
         const int k = 1 << e;
         double us = chain_graph_us(&c, k, REPLAYS);
         char row[64], how[200];
-        snprintf(row, sizeof row, "chain_%s_%d", name, k);
+        snprintf(row, sizeof row, "%s%s_%d", prefix, name, k);
         snprintf(how, sizeof how, "a graph of %d kernels of the %s chain (%u block%s of 256 threads%s), "
                  "median of %d replays", k, name, blocks, blocks > 1 ? "s" : "",
                  shape == CHAIN_ALTERNATE ? " and 1 block in turn" : "", REPLAYS);
@@ -1281,9 +1281,9 @@ static void measure_chain_of(const char *name, enum chain_shape shape, unsigned 
     const double intercept = (sy - slope * sx) / LENGTHS;
     char row[64];
     g_last_chain_slope = slope;
-    snprintf(row, sizeof row, "chain_%s_per_kernel", name);
+    snprintf(row, sizeof row, "%s%s_per_kernel", prefix, name);
     print_row(row, slope, "us", "slope of the line through the graphs of 1..32 kernels above");
-    snprintf(row, sizeof row, "chain_%s_per_graph", name);
+    snprintf(row, sizeof row, "%s%s_per_graph", prefix, name);
     print_row(row, intercept, "us", "intercept of the same line: once per graph");
     chain_check(&c);
     CUDA_CHECK(cudaFree(c.ping));
@@ -1294,7 +1294,7 @@ static void measure_chain_of(const char *name, enum chain_shape shape, unsigned 
 
 static void measure_chain(const char *name, enum chain_shape shape, unsigned blocks, rng_t *rng)
 {
-    measure_chain_of(name, shape, blocks, 0, rng);
+    measure_chain_of("chain_", name, shape, blocks, 0, rng);
 }
 
 static void measure_kernel_boundary(int sms, rng_t *rng)
@@ -1329,24 +1329,24 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
  * work (out[i] = in[i] + 1) with its index first summed with W constant
  * words that are all 0, so that the load's address waits for them (as a
  * kernel's addresses wait for its parameters):
- *   param_block_W         one block; W = 0, 1, 4, 15 words of a 3840-byte
+ *   paramW_block          one block; W = 0, 1, 4, 15 words of a 3840-byte
  *                         argument passed by value (const_words, below),
  *                         256 bytes apart: W distinct lines of bank 0 at
  *                         every level of the constant caches; every kernel
  *                         passes the whole argument, W = 0 reads none of it
- *   param_dense_block_15  the same 15 words next to one another (60 bytes:
+ *   param15_dense_block   the same 15 words next to one another (60 bytes:
  *                         one or two 64-byte lines): as many reads, few lines
- *   const_block_W         W = 0, 1, 4, 15 words of a __constant__ array,
+ *   constW_block          W = 0, 1, 4, 15 words of a __constant__ array,
  *                         256 bytes apart (bank 3: the same address every
  *                         kernel; cold only if a kernel's start empties
  *                         the constant caches), beside the touch kernel's
  *                         two pointers alone (W = 0: touch_block with the
  *                         index's addition)
- *   param_card_0, _15     param_block_0 and _15 with one block per SM
- * param_block_15 - param_block_0 per kernel, over 15 lines, is one line's
+ *   param0_card, param15_card  the same with one block per SM
+ * param15_block - param0_block per kernel, over 15 lines, is one line's
  * cost on a kernel's chain (constant_cache_line_per_kernel);
- * param_dense_block_15 - param_block_0 the reads' own cost; param_block_0 -
- * const_block_0 what passing the 3840 bytes costs (the launch copies them).
+ * param15_dense_block - param0_block the reads' own cost; param0_block -
+ * const0_block what passing the 3840 bytes costs (the launch copies them).
  * The clock rows rest on ptxas keeping each clock read between the reads
  * around it (each read's index waits for the clock before it; the clock
  * after it is not data-dependent): cuobjdump -sass on the card's machine
@@ -1524,39 +1524,40 @@ static void measure_constant_clock(void)
 static double measure_constant_chain(const char *name, enum chain_shape shape, unsigned blocks, int words,
                                      rng_t *rng)
 {
-    measure_chain_of(name, shape, blocks, words, rng);
+    measure_chain_of("constant_cache_", name, shape, blocks, words, rng);
     return g_last_chain_slope;
 }
 
 static void measure_constant_cache(int sms, double mhz, rng_t *rng)
 {
-    const double none = measure_constant_chain("param_block_0", CHAIN_PARAM, 1, 0, rng);
-    measure_constant_chain("param_block_1", CHAIN_PARAM, 1, 1, rng);
-    measure_constant_chain("param_block_4", CHAIN_PARAM, 1, 4, rng);
-    const double spread = measure_constant_chain("param_block_15", CHAIN_PARAM, 1, CONST_WORDS, rng);
-    const double dense = measure_constant_chain("param_dense_block_15", CHAIN_PARAM_DENSE, 1, CONST_WORDS, rng);
-    const double const_none = measure_constant_chain("const_block_0", CHAIN_CONST, 1, 0, rng);
-    measure_constant_chain("const_block_1", CHAIN_CONST, 1, 1, rng);
-    measure_constant_chain("const_block_4", CHAIN_CONST, 1, 4, rng);
-    const double constant = measure_constant_chain("const_block_15", CHAIN_CONST, 1, CONST_WORDS, rng);
-    const double card_none = measure_constant_chain("param_card_0", CHAIN_PARAM, (unsigned)sms, 0, rng);
-    const double card = measure_constant_chain("param_card_15", CHAIN_PARAM, (unsigned)sms, CONST_WORDS, rng);
+    const double none = measure_constant_chain("param0_block", CHAIN_PARAM, 1, 0, rng);
+    measure_constant_chain("param1_block", CHAIN_PARAM, 1, 1, rng);
+    measure_constant_chain("param4_block", CHAIN_PARAM, 1, 4, rng);
+    const double spread = measure_constant_chain("param15_block", CHAIN_PARAM, 1, CONST_WORDS, rng);
+    const double dense = measure_constant_chain("param15_dense_block", CHAIN_PARAM_DENSE, 1, CONST_WORDS, rng);
+    const double const_none = measure_constant_chain("const0_block", CHAIN_CONST, 1, 0, rng);
+    measure_constant_chain("const1_block", CHAIN_CONST, 1, 1, rng);
+    measure_constant_chain("const4_block", CHAIN_CONST, 1, 4, rng);
+    const double constant = measure_constant_chain("const15_block", CHAIN_CONST, 1, CONST_WORDS, rng);
+    const double card_none = measure_constant_chain("param0_card", CHAIN_PARAM, (unsigned)sms, 0, rng);
+    const double card = measure_constant_chain("param15_card", CHAIN_PARAM, (unsigned)sms, CONST_WORDS, rng);
     print_row("constant_cache_line_per_kernel", (spread - none) / CONST_WORDS * 1e3, "ns",
-              "(chain_param_block_15_per_kernel - chain_param_block_0_per_kernel) / 15: a kernel's cost of one "
-              "more line of its parameters, its load's address waiting for it, one block");
-    print_row("constant_cache_line_per_kernel_cycles", (spread - none) / CONST_WORDS * mhz, "cycles", "same, times the clock");
+              "(constant_cache_param15_block_per_kernel - constant_cache_param0_block_per_kernel) / 15: "
+              "a kernel's cost of one more line of its parameters, its load's address waiting for it, one block");
+    print_row("constant_cache_line_per_kernel_cycles", (spread - none) / CONST_WORDS * mhz, "cycles",
+              "same, times the clock");
     print_row("constant_cache_dense_per_kernel", (dense - none) * 1e3, "ns",
-              "chain_param_dense_block_15_per_kernel - chain_param_block_0_per_kernel: the same 15 reads from one "
-              "or two lines, per kernel");
+              "constant_cache_param15_dense_block_per_kernel - constant_cache_param0_block_per_kernel: "
+              "the same 15 reads from one or two lines, per kernel");
     print_row("constant_cache_const_line_per_kernel", (constant - const_none) / CONST_WORDS * 1e3, "ns",
-              "(chain_const_block_15_per_kernel - chain_const_block_0_per_kernel) / 15: one line of a __constant__ "
-              "array (the same address every kernel), per kernel");
+              "(constant_cache_const15_block_per_kernel - constant_cache_const0_block_per_kernel) / 15: "
+              "one line of a __constant__ array (the same address every kernel), per kernel");
     print_row("constant_cache_argument_per_kernel", (none - const_none) * 1e3, "ns",
-              "chain_param_block_0_per_kernel - chain_const_block_0_per_kernel: passing 3840 more bytes of "
-              "parameters, none of them read, per kernel");
+              "constant_cache_param0_block_per_kernel - constant_cache_const0_block_per_kernel: "
+              "passing 3840 more bytes of parameters, none of them read, per kernel");
     print_row("constant_cache_card_line_per_kernel", (card - card_none) / CONST_WORDS * 1e3, "ns",
-              "(chain_param_card_15_per_kernel - chain_param_card_0_per_kernel) / 15: one line of parameters, one "
-              "block per SM");
+              "(constant_cache_param15_card_per_kernel - constant_cache_param0_card_per_kernel) / 15: "
+              "one line of parameters, one block per SM");
     measure_constant_clock();
 }
 
