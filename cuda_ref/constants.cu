@@ -1045,7 +1045,7 @@ static double launch_graph_touch_us(int sms)
  * Each chain's result is checked against the same steps on the host. */
 
 enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE, CHAIN_ARGS, CHAIN_SHARED, CHAIN_CODE,
-                   CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE, CHAIN_PARAM, CHAIN_PARAM_DENSE, CHAIN_CONST };
+                   CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE, CHAIN_PARAM, CHAIN_PARAM_DENSE, CHAIN_PARAM_64, CHAIN_CONST };
 
 #define CHAIN_CODE_STEPS 1024
 #define CHAIN_HORNER_DEGREE 32
@@ -1329,24 +1329,31 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
  * work (out[i] = in[i] + 1) with its index first summed with W constant
  * words that are all 0, so that the load's address waits for them (as a
  * kernel's addresses wait for its parameters):
- *   paramW_block          one block; W = 0, 1, 4, 15 words of a 3840-byte
+ *   paramW_block          one block; W = 0, 1, 4, 14 words of a 3840-byte
  *                         argument passed by value (const_words, below),
- *                         256 bytes apart: W distinct lines of bank 0 at
- *                         every level of the constant caches; every kernel
+ *                         256 bytes apart from its second 256 bytes on (its
+ *                         first 64 share a line with the pointers): W
+ *                         lines of bank 0 no kernel has read, at every
+ *                         level of the constant caches; every kernel
  *                         passes the whole argument, W = 0 reads none of it
- *   param15_dense_block   the same 15 words next to one another (60 bytes:
- *                         one or two 64-byte lines): as many reads, few lines
- *   constW_block          W = 0, 1, 4, 15 words of a __constant__ array,
- *                         256 bytes apart (bank 3: the same address every
- *                         kernel; cold only if a kernel's start empties
- *                         the constant caches), beside the touch kernel's
- *                         two pointers alone (W = 0: touch_block with the
- *                         index's addition)
- *   param0_card, param15_card  the same with one block per SM
- * param15_block - param0_block per kernel, over 15 lines, is one line's
- * cost on a kernel's chain (constant_cache_line_per_kernel);
- * param15_dense_block - param0_block the reads' own cost; param0_block -
- * const0_block what passing the 3840 bytes costs (the launch copies them).
+ *   param14_dense_block   the same 14 words next to one another (56 bytes:
+ *                         two 64-byte lines): as many reads, few lines
+ *   param14_64_block      the same 14 words 64 bytes apart (14 lines of 64
+ *                         bytes, 4 of 256): against param14_block, the
+ *                         constant cache's line size
+ *   constW_block          W = 0, 1, 4, 14 words of a __constant__ array,
+ *                         256 bytes apart from its second 256 bytes on
+ *                         (bank 3: the same address every kernel; cold
+ *                         only if a kernel's start empties the constant
+ *                         caches), beside the touch kernel's two pointers
+ *                         alone (W = 0: touch_block with the index's
+ *                         addition)
+ *   param0_card, param14_card  the same with one block per SM
+ * (param14_block - param0_block) / 14 per kernel is one line's cost on a
+ * kernel's chain (constant_cache_line_per_kernel); param1_block -
+ * param0_block the first line's alone; param14_dense_block - param0_block
+ * the reads' own cost (two lines); param0_block - const0_block what passing
+ * the 3840 bytes costs (the launch copies them).
  * The clock rows rest on ptxas keeping each clock read between the reads
  * around it (each read's index waits for the clock before it; the clock
  * after it is not data-dependent): cuobjdump -sass on the card's machine
@@ -1366,6 +1373,8 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
 
 #define CONST_LINE_WORDS 64 /* 256 bytes apart: a line of its own in every constant cache */
 #define CONST_WORDS 15      /* 3840 bytes: with two pointers, under 4 KiB of parameters */
+#define CONST_READS 14      /* words read at most: lines 1..14 of the argument (line 0 shares its
+                             * 64 bytes with the pointers and bank 0's 0x208) */
 #define CONST_CLOCK_LAUNCHES 201
 #define CONST_CLOCK_WARPS 8
 
@@ -1375,14 +1384,15 @@ typedef struct const_words {
 
 __constant__ uint32_t c_words[CONST_WORDS * CONST_LINE_WORDS]; /* all 0 */
 
-/* the touch kernel, its index summed first with W words of p, STRIDE apart */
+/* the touch kernel, its index summed first with W words of p, STRIDE
+ * apart from the argument's second 256 bytes on (a line no kernel has read) */
 template <int W, int STRIDE>
 __global__ void param_kernel(const uint32_t *in, uint32_t *out, const_words p)
 {
     uint32_t zero = 0;
 #pragma unroll
     for (int j = 0; j < W; j++)
-        zero += p.w[j * STRIDE];
+        zero += p.w[CONST_LINE_WORDS + j * STRIDE];
     const long i = (long)blockIdx.x * blockDim.x + threadIdx.x + zero;
     out[i] = in[i] + 1u;
 }
@@ -1394,7 +1404,7 @@ __global__ void const_kernel(const uint32_t *in, uint32_t *out)
     uint32_t zero = 0;
 #pragma unroll
     for (int j = 0; j < W; j++)
-        zero += c_words[j * CONST_LINE_WORDS];
+        zero += c_words[(j + 1) * CONST_LINE_WORDS];
     const long i = (long)blockIdx.x * blockDim.x + threadIdx.x + zero;
     out[i] = in[i] + 1u;
 }
@@ -1410,9 +1420,11 @@ static void param_launch(const chain *c, const uint32_t *in, uint32_t *out, cuda
     else if (c->words == 4)
         param_kernel<4, CONST_LINE_WORDS><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
     else if (dense)
-        param_kernel<CONST_WORDS, 1><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+        param_kernel<CONST_READS, 1><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else if (c->shape == CHAIN_PARAM_64)
+        param_kernel<CONST_READS, 16><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
     else
-        param_kernel<CONST_WORDS, CONST_LINE_WORDS><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+        param_kernel<CONST_READS, CONST_LINE_WORDS><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
 }
 
 static void constant_launch(const chain *c, const uint32_t *in, uint32_t *out, cudaStream_t stream)
@@ -1426,7 +1438,7 @@ static void constant_launch(const chain *c, const uint32_t *in, uint32_t *out, c
     else if (c->words == 4)
         const_kernel<4><<<c->blocks, 256, 0, stream>>>(in, out);
     else
-        const_kernel<CONST_WORDS><<<c->blocks, 256, 0, stream>>>(in, out);
+        const_kernel<CONST_READS><<<c->blocks, 256, 0, stream>>>(in, out);
 }
 
 /* clock64 around reads of new lines of constants: see above.  `zero` is
@@ -1531,32 +1543,41 @@ static double measure_constant_chain(const char *name, enum chain_shape shape, u
 static void measure_constant_cache(int sms, double mhz, rng_t *rng)
 {
     const double none = measure_constant_chain("param0_block", CHAIN_PARAM, 1, 0, rng);
-    measure_constant_chain("param1_block", CHAIN_PARAM, 1, 1, rng);
+    const double one = measure_constant_chain("param1_block", CHAIN_PARAM, 1, 1, rng);
     measure_constant_chain("param4_block", CHAIN_PARAM, 1, 4, rng);
-    const double spread = measure_constant_chain("param15_block", CHAIN_PARAM, 1, CONST_WORDS, rng);
-    const double dense = measure_constant_chain("param15_dense_block", CHAIN_PARAM_DENSE, 1, CONST_WORDS, rng);
+    const double spread = measure_constant_chain("param14_block", CHAIN_PARAM, 1, CONST_READS, rng);
+    const double dense = measure_constant_chain("param14_dense_block", CHAIN_PARAM_DENSE, 1, CONST_READS, rng);
+    const double lines64 = measure_constant_chain("param14_64_block", CHAIN_PARAM_64, 1, CONST_READS, rng);
     const double const_none = measure_constant_chain("const0_block", CHAIN_CONST, 1, 0, rng);
     measure_constant_chain("const1_block", CHAIN_CONST, 1, 1, rng);
     measure_constant_chain("const4_block", CHAIN_CONST, 1, 4, rng);
-    const double constant = measure_constant_chain("const15_block", CHAIN_CONST, 1, CONST_WORDS, rng);
+    const double constant = measure_constant_chain("const14_block", CHAIN_CONST, 1, CONST_READS, rng);
     const double card_none = measure_constant_chain("param0_card", CHAIN_PARAM, (unsigned)sms, 0, rng);
-    const double card = measure_constant_chain("param15_card", CHAIN_PARAM, (unsigned)sms, CONST_WORDS, rng);
-    print_row("constant_cache_line_per_kernel", (spread - none) / CONST_WORDS * 1e3, "ns",
-              "(constant_cache_param15_block_per_kernel - constant_cache_param0_block_per_kernel) / 15: "
+    const double card = measure_constant_chain("param14_card", CHAIN_PARAM, (unsigned)sms, CONST_READS, rng);
+    print_row("constant_cache_line_per_kernel", (spread - none) / CONST_READS * 1e3, "ns",
+              "(constant_cache_param14_block_per_kernel - constant_cache_param0_block_per_kernel) / 14: "
               "a kernel's cost of one more line of its parameters, its load's address waiting for it, one block");
-    print_row("constant_cache_line_per_kernel_cycles", (spread - none) / CONST_WORDS * mhz, "cycles",
+    print_row("constant_cache_line_per_kernel_cycles", (spread - none) / CONST_READS * mhz, "cycles",
               "same, times the clock");
+    print_row("constant_cache_first_line_per_kernel", (one - none) * 1e3, "ns",
+              "constant_cache_param1_block_per_kernel - constant_cache_param0_block_per_kernel: the first line "
+              "of parameters beyond the touch kernel's, per kernel, one block");
+    print_row("constant_cache_first_line_per_kernel_cycles", (one - none) * mhz, "cycles", "same, times the clock");
     print_row("constant_cache_dense_per_kernel", (dense - none) * 1e3, "ns",
-              "constant_cache_param15_dense_block_per_kernel - constant_cache_param0_block_per_kernel: "
-              "the same 15 reads from one or two lines, per kernel");
-    print_row("constant_cache_const_line_per_kernel", (constant - const_none) / CONST_WORDS * 1e3, "ns",
-              "(constant_cache_const15_block_per_kernel - constant_cache_const0_block_per_kernel) / 15: "
+              "constant_cache_param14_dense_block_per_kernel - constant_cache_param0_block_per_kernel: "
+              "the same 14 reads from one or two lines, per kernel");
+    print_row("constant_cache_64_per_kernel", (lines64 - none) * 1e3, "ns",
+              "constant_cache_param14_64_block_per_kernel - constant_cache_param0_block_per_kernel: 14 reads "
+              "64 bytes apart, per kernel (14 times constant_cache_line_per_kernel if a line is 64 bytes, "
+              "about 4 times if 256)");
+    print_row("constant_cache_const_line_per_kernel", (constant - const_none) / CONST_READS * 1e3, "ns",
+              "(constant_cache_const14_block_per_kernel - constant_cache_const0_block_per_kernel) / 14: "
               "one line of a __constant__ array (the same address every kernel), per kernel");
     print_row("constant_cache_argument_per_kernel", (none - const_none) * 1e3, "ns",
               "constant_cache_param0_block_per_kernel - constant_cache_const0_block_per_kernel: "
               "passing 3840 more bytes of parameters, none of them read, per kernel");
-    print_row("constant_cache_card_line_per_kernel", (card - card_none) / CONST_WORDS * 1e3, "ns",
-              "(constant_cache_param15_card_per_kernel - constant_cache_param0_card_per_kernel) / 15: "
+    print_row("constant_cache_card_line_per_kernel", (card - card_none) / CONST_READS * 1e3, "ns",
+              "(constant_cache_param14_card_per_kernel - constant_cache_param0_card_per_kernel) / 14: "
               "one line of parameters, one block per SM");
     measure_constant_clock();
 }
