@@ -1363,10 +1363,14 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
  * CONST_CLOCK_LAUNCHES times on a stream, each launch its own parameters):
  * each warp reads the clock, then a word of a line of constants it has not
  * read yet (first), a word of a second such line (second), and a word of
- * the first line again (hit), each read's index depending on the clock read
- * before it (so that no read is scheduled ahead of its clock), and the
- * clock after each.  The rows are medians over launches of warp 0 and of
- * warps 1..7 (which may find the line already asked for by another warp).
+ * the first line again (hit), and the clock after each; three ways
+ * (const_clock_read): from the __constant__ array and from the argument
+ * with each read's index waiting for the clock before it (LDC, the indexed
+ * path: no read scheduled ahead of its clock), and from the argument at
+ * fixed offsets (an operand of the addition, the path a kernel's
+ * parameters take).  The rows are medians over launches of warp 0 and of
+ * warps 1..7 (which may find the line already asked for by another warp);
+ * _miss is warp 0's first less its hit.
  * The kernel's first instructions have already read bank 0 (its header and
  * the pointer it writes to) before the first clock: these rows are the cost
  * of a further line, the form in which a kernel's later parameters meet it. */
@@ -1441,9 +1445,7 @@ static void constant_launch(const chain *c, const uint32_t *in, uint32_t *out, c
         const_kernel<CONST_READS><<<c->blocks, 256, 0, stream>>>(in, out);
 }
 
-/* clock64 around reads of new lines of constants: see above.  `zero` is
- * the clock's top bit, 0 for centuries, unknown to the compiler: each
- * read's index waits for the clock before it. */
+/* clock64 around reads of new lines of constants: see above. */
 static __device__ __forceinline__ long long clock_now(void)
 {
     long long t;
@@ -1451,25 +1453,41 @@ static __device__ __forceinline__ long long clock_now(void)
     return t;
 }
 
-template <int FROM_PARAM>
-__device__ __forceinline__ uint32_t constant_word(const const_words &p, int index)
+/* How constant_clock_kernel reads a word: */
+enum const_clock_read {
+    CONST_CLOCK_ARRAY,   /* the __constant__ array, index waiting for the clock (LDC: the indexed path) */
+    CONST_CLOCK_PARAM,   /* the argument, the same way (LDC on bank 0) */
+    CONST_CLOCK_OPERAND, /* the argument at a fixed offset: an operand c[0x0][...] of the addition, as a
+                          * kernel reads its parameters (the immediate path, imc_miss's); its place
+                          * between the clocks is ptxas's to keep */
+};
+
+/* word `index` of the constants `how` reads; `after` is a clock read (its
+ * top bit: 0 for centuries, unknown to the compiler), so that an indexed
+ * read waits for the clock before it */
+template <int HOW>
+__device__ __forceinline__ uint32_t constant_word(const const_words &p, int index, long long after)
 {
-    return FROM_PARAM ? p.w[index] : c_words[index];
+    const int wait = (int)((unsigned long long)after >> 63);
+    if (HOW == CONST_CLOCK_ARRAY)
+        return c_words[index + wait];
+    if (HOW == CONST_CLOCK_PARAM)
+        return p.w[index + wait];
+    return p.w[index];
 }
 
 /* cycles[launch][warp][3]: first new line, second new line, the first line again */
-template <int FROM_PARAM>
+template <int HOW>
 __global__ void constant_clock_kernel(const __grid_constant__ const_words p, long long *cycles, int launch)
 {
     const long long t0 = clock_now();
-    uint32_t x = constant_word<FROM_PARAM>(p, 4 * CONST_LINE_WORDS + (int)((unsigned long long)t0 >> 63));
+    uint32_t x = constant_word<HOW>(p, 4 * CONST_LINE_WORDS, t0);
     asm volatile("add.u32 %0, %0, 1;" : "+r"(x));
     const long long t1 = clock_now();
-    x += constant_word<FROM_PARAM>(p, 9 * CONST_LINE_WORDS + (int)((unsigned long long)t1 >> 63) + (int)(x >> 31));
+    x += constant_word<HOW>(p, 9 * CONST_LINE_WORDS, t1);
     asm volatile("add.u32 %0, %0, 1;" : "+r"(x));
     const long long t2 = clock_now();
-    x += constant_word<FROM_PARAM>(p, 4 * CONST_LINE_WORDS + 1 + (int)((unsigned long long)t2 >> 63) +
-                                          (int)(x >> 31));
+    x += constant_word<HOW>(p, 4 * CONST_LINE_WORDS + 1, t2);
     asm volatile("add.u32 %0, %0, 1;" : "+r"(x));
     const long long t3 = clock_now();
     if (threadIdx.x % 32 == 0) {
@@ -1481,34 +1499,44 @@ __global__ void constant_clock_kernel(const __grid_constant__ const_words p, lon
 }
 
 /* medians over launches of warp 0 and of warps 1..7, for each of the three
- * reads */
-static void constant_clock_rows(const char *from, const long long *cycles)
+ * reads; and warp 0's first less its hit */
+static void constant_clock_rows(const char *from, const char *where, const long long *cycles)
 {
     static const char *const read[3] = {"first", "second", "hit"};
     static const char *const what[3] = {"a word of a line of constants the kernel has not read",
                                         "a word of a second such line",
                                         "a word of the first line again (a hit)"};
     double *v = host_doubles(CONST_CLOCK_LAUNCHES * (CONST_CLOCK_WARPS - 1));
+    double warp0[3] = {0, 0, 0};
     for (int r = 0; r < 3; r++)
         for (int others = 0; others < 2; others++) {
             int n = 0;
             for (int l = 0; l < CONST_CLOCK_LAUNCHES; l++)
                 for (int w = others; w < (others ? CONST_CLOCK_WARPS : 1); w++)
                     v[n++] = (double)cycles[((long)l * CONST_CLOCK_WARPS + w) * 3 + r];
-            char name[80], how[300];
+            char name[80], how[320];
             snprintf(name, sizeof name, "constant_cache_clock_%s_%s%s", from, read[r], others ? "_other_warps" : "");
             snprintf(how, sizeof how, "clock64 before and after %s (%s, one block of 256 threads, %d launches "
-                     "on a stream), median over launches of %s", what[r],
-                     from[0] == 'p' ? "bank 0: the kernel's 3840-byte argument" : "bank 3: a __constant__ array",
-                     CONST_CLOCK_LAUNCHES, others ? "warps 1..7" : "warp 0");
-            print_row(name, median_of(v, n), "cycles", how);
+                     "on a stream), median over launches of %s", what[r], where, CONST_CLOCK_LAUNCHES,
+                     others ? "warps 1..7" : "warp 0");
+            const double median = median_of(v, n);
+            print_row(name, median, "cycles", how);
+            if (!others)
+                warp0[r] = median;
         }
+    char name[80];
+    snprintf(name, sizeof name, "constant_cache_clock_%s_miss", from);
+    print_row(name, warp0[0] - warp0[2], "cycles", "the first read less the hit, warp 0: a cold line's wait");
     free(v);
 }
 
 static void measure_constant_clock(void)
 {
     static const const_words zeros = {{0}};
+    static const char *const from[3] = {"const", "param", "operand"};
+    static const char *const where[3] = {"bank 3: a __constant__ array, LDC",
+                                         "bank 0: the kernel's 3840-byte argument, LDC",
+                                         "bank 0: the argument, an operand of the addition"};
     const size_t count = (size_t)CONST_CLOCK_LAUNCHES * CONST_CLOCK_WARPS * 3;
     long long *d_cycles, *cycles = (long long *)malloc(count * sizeof *cycles);
     if (!cycles) {
@@ -1516,17 +1544,19 @@ static void measure_constant_clock(void)
         exit(1);
     }
     CUDA_CHECK(cudaMalloc(&d_cycles, count * sizeof *d_cycles));
-    for (int from_param = 1; from_param >= 0; from_param--) {
+    for (int how = CONST_CLOCK_ARRAY; how <= CONST_CLOCK_OPERAND; how++) {
         for (int l = 0; l < CONST_CLOCK_LAUNCHES; l++) {
-            if (from_param)
-                constant_clock_kernel<1><<<1, 256>>>(zeros, d_cycles, l);
+            if (how == CONST_CLOCK_ARRAY)
+                constant_clock_kernel<CONST_CLOCK_ARRAY><<<1, 256>>>(zeros, d_cycles, l);
+            else if (how == CONST_CLOCK_PARAM)
+                constant_clock_kernel<CONST_CLOCK_PARAM><<<1, 256>>>(zeros, d_cycles, l);
             else
-                constant_clock_kernel<0><<<1, 256>>>(zeros, d_cycles, l);
+                constant_clock_kernel<CONST_CLOCK_OPERAND><<<1, 256>>>(zeros, d_cycles, l);
         }
         CUDA_CHECK(cudaGetLastError());
         CUDA_CHECK(cudaDeviceSynchronize());
         CUDA_CHECK(cudaMemcpy(cycles, d_cycles, count * sizeof *cycles, cudaMemcpyDeviceToHost));
-        constant_clock_rows(from_param ? "param" : "const", cycles);
+        constant_clock_rows(from[how], where[how], cycles);
     }
     CUDA_CHECK(cudaFree(d_cycles));
     free(cycles);
