@@ -1364,17 +1364,20 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
  * CONST_CLOCK_LAUNCHES times on a stream, each launch its own parameters):
  * each warp reads the clock, then a word of a line of constants it has not
  * read yet (first), a word of a second such line (second), and a word of
- * the first line again (hit), and the clock after each; three ways
+ * the first line again (hit), twice, and the clock after each; three ways
  * (const_clock_read): from the __constant__ array and from the argument
- * with each read's index waiting for the clock before it (LDC, the indexed
- * path: no read scheduled ahead of its clock), and from the argument at
- * fixed offsets (an operand of the addition, the path a kernel's
- * parameters take).  The rows are medians over launches of warp 0 and of
- * warps 1..7 (which may find the line already asked for by another warp);
- * _miss is warp 0's first less its hit.
- * The kernel's first instructions have already read bank 0 (its header and
- * the pointer it writes to) before the first clock: these rows are the cost
- * of a further line, the form in which a kernel's later parameters meet it. */
+ * through LDC (the indexed path), each read's index waiting for the clock
+ * before it and for the read before it, so that each clock's step holds
+ * one read's wait (rows first, second, hit, and _miss: warp 0's first less
+ * its hit); and from the argument at fixed offsets through ULDC (the path
+ * a kernel's parameters take, imc_miss's), whose reads ptxas moves among
+ * the clocks: only the span from the first clock to the last (_span).
+ * Medians over launches of warp 0 and of warps 1..7 (which may find the
+ * line already asked for by another warp).
+ * Only the kernel's first instruction (LDC c[0x0][0x28], the header's
+ * line) comes before the first clock; its reads of 0x208 and of the
+ * pointer it writes to come after the last (the SASS, decoded from the
+ * cubin), so the first line read is the first of the argument area. */
 
 #define CONST_LINE_WORDS 64 /* 256 bytes apart: a line of its own in every constant cache */
 #define CONST_WORDS 15      /* 3840 bytes: with two pointers, under 4 KiB of parameters */
@@ -1456,20 +1459,22 @@ static __device__ __forceinline__ long long clock_now(void)
 
 /* How constant_clock_kernel reads a word: */
 enum const_clock_read {
-    CONST_CLOCK_ARRAY,   /* the __constant__ array, index waiting for the clock (LDC: the indexed path) */
+    CONST_CLOCK_ARRAY,   /* the __constant__ array through LDC (the indexed path), each read's index
+                          * waiting for the clock and for the read before it */
     CONST_CLOCK_PARAM,   /* the argument, the same way (LDC on bank 0) */
-    CONST_CLOCK_OPERAND, /* the argument at a fixed offset: an operand c[0x0][...] of the addition, as a
-                          * kernel reads its parameters (the immediate path, imc_miss's); its place
-                          * between the clocks is ptxas's to keep */
+    CONST_CLOCK_OPERAND, /* the argument at fixed offsets: ULDC, the immediate path (imc_miss's),
+                          * which holds the warp at its issue until the line is in; ptxas moves
+                          * these reads among the clocks (nvcc 13.0), so only the span from the
+                          * first clock to the last is kept */
 };
 
-/* word `index` of the constants `how` reads; `after` is a clock read (its
- * top bit: 0 for centuries, unknown to the compiler), so that an indexed
- * read waits for the clock before it */
+/* word `index` of the constants `how` reads; `after` is a clock read and
+ * `last` the read before (the clock's top bit and last's, 0, unknown to the
+ * compiler), so that an indexed read waits for both */
 template <int HOW>
-__device__ __forceinline__ uint32_t constant_word(const const_words &p, int index, long long after)
+__device__ __forceinline__ uint32_t constant_word(const const_words &p, int index, long long after, uint32_t last)
 {
-    const int wait = (int)((unsigned long long)after >> 63);
+    const int wait = (int)((unsigned long long)after >> 63) + (int)(last >> 31);
     if (HOW == CONST_CLOCK_ARRAY)
         return c_words[index + wait];
     if (HOW == CONST_CLOCK_PARAM)
@@ -1477,31 +1482,40 @@ __device__ __forceinline__ uint32_t constant_word(const const_words &p, int inde
     return p.w[index];
 }
 
-/* cycles[launch][warp][3]: first new line, second new line, the first line again */
+/* cycles[launch][warp][4]: the clock's steps around four reads, a word of
+ * a new line A, of a new line B, of A again, of A again.  Through LDC a
+ * read waits for the one before it, so a step holds the read before it
+ * (steps 1, 2, 3: first, second, hit; the SASS, decoded from the cubin:
+ * CS2R, LDC, CS2R, wait, LDC, CS2R, ...).  Through ULDC the four steps
+ * together are the two new lines and two hits.  The kernel's first
+ * instruction (LDC c[0x0][0x28]) is before the first clock; its other reads
+ * of bank 0 (the pointer, the launch) after the last. */
 template <int HOW>
 __global__ void constant_clock_kernel(const __grid_constant__ const_words p, long long *cycles, int launch)
 {
-    const long long t0 = clock_now();
-    uint32_t x = constant_word<HOW>(p, 4 * CONST_LINE_WORDS, t0);
-    asm volatile("add.u32 %0, %0, 1;" : "+r"(x));
-    const long long t1 = clock_now();
-    x += constant_word<HOW>(p, 9 * CONST_LINE_WORDS, t1);
-    asm volatile("add.u32 %0, %0, 1;" : "+r"(x));
-    const long long t2 = clock_now();
-    x += constant_word<HOW>(p, 4 * CONST_LINE_WORDS + 1, t2);
-    asm volatile("add.u32 %0, %0, 1;" : "+r"(x));
-    const long long t3 = clock_now();
+    long long t[5];
+    uint32_t x = 0;
+    static const int index[4] = {4 * CONST_LINE_WORDS, 9 * CONST_LINE_WORDS, 4 * CONST_LINE_WORDS + 4,
+                                 4 * CONST_LINE_WORDS + 8};
+    t[0] = clock_now();
+#pragma unroll
+    for (int r = 0; r < 4; r++) {
+        x += constant_word<HOW>(p, index[r], t[r], x);
+        t[r + 1] = clock_now();
+    }
     if (threadIdx.x % 32 == 0) {
-        long long *row = cycles + ((long)launch * CONST_CLOCK_WARPS + threadIdx.x / 32) * 3;
-        row[0] = t1 - t0;
-        row[1] = t2 - t1;
-        row[2] = t3 - t2 + (x == 0u); /* x is 3: keeps the reads */
+        long long *row = cycles + ((long)launch * CONST_CLOCK_WARPS + threadIdx.x / 32) * 4;
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+            row[r] = t[r + 1] - t[r];
+        row[3] += x; /* x is 0: keeps the reads */
     }
 }
 
-/* medians over launches of warp 0 and of warps 1..7, for each of the three
- * reads; and warp 0's first less its hit */
-static void constant_clock_rows(const char *from, const char *where, const long long *cycles)
+/* the LDC kernels: medians over launches of warp 0 and of warps 1..7, for
+ * each of the three reads (`first_step`: the clock's step that holds the
+ * first read); and warp 0's first less its hit */
+static void constant_clock_rows(const char *from, const char *where, int first_step, const long long *cycles)
 {
     static const char *const read[3] = {"first", "second", "hit"};
     static const char *const what[3] = {"a word of a line of constants the kernel has not read",
@@ -1514,10 +1528,10 @@ static void constant_clock_rows(const char *from, const char *where, const long 
             int n = 0;
             for (int l = 0; l < CONST_CLOCK_LAUNCHES; l++)
                 for (int w = others; w < (others ? CONST_CLOCK_WARPS : 1); w++)
-                    v[n++] = (double)cycles[((long)l * CONST_CLOCK_WARPS + w) * 3 + r];
+                    v[n++] = (double)cycles[((long)l * CONST_CLOCK_WARPS + w) * 4 + first_step + r];
             char name[80], how[320];
             snprintf(name, sizeof name, "constant_cache_clock_%s_%s%s", from, read[r], others ? "_other_warps" : "");
-            snprintf(how, sizeof how, "clock64 before and after %s (%s, one block of 256 threads, %d launches "
+            snprintf(how, sizeof how, "clock64 around %s (%s, one block of 256 threads, %d launches "
                      "on a stream), median over launches of %s", what[r], where, CONST_CLOCK_LAUNCHES,
                      others ? "warps 1..7" : "warp 0");
             const double median = median_of(v, n);
@@ -1531,14 +1545,36 @@ static void constant_clock_rows(const char *from, const char *where, const long 
     free(v);
 }
 
+/* the ULDC kernel: the span of its four reads (two new lines, two hits),
+ * medians over launches of warp 0 and of warps 1..7 */
+static void constant_clock_span_rows(const char *from, const char *where, const long long *cycles)
+{
+    double *v = host_doubles(CONST_CLOCK_LAUNCHES * (CONST_CLOCK_WARPS - 1));
+    for (int others = 0; others < 2; others++) {
+        int n = 0;
+        for (int l = 0; l < CONST_CLOCK_LAUNCHES; l++)
+            for (int w = others; w < (others ? CONST_CLOCK_WARPS : 1); w++) {
+                const long long *row = cycles + ((long)l * CONST_CLOCK_WARPS + w) * 4;
+                v[n++] = (double)(row[0] + row[1] + row[2] + row[3]);
+            }
+        char name[80], how[320];
+        snprintf(name, sizeof name, "constant_cache_clock_%s_span%s", from, others ? "_other_warps" : "");
+        snprintf(how, sizeof how, "clock64 from before to after four reads, two new lines and two hits "
+                 "(%s, one block of 256 threads, %d launches on a stream), median over launches of %s",
+                 where, CONST_CLOCK_LAUNCHES, others ? "warps 1..7" : "warp 0");
+        print_row(name, median_of(v, n), "cycles", how);
+    }
+    free(v);
+}
+
 static void measure_constant_clock(void)
 {
     static const const_words zeros = {{0}};
     static const char *const from[3] = {"const", "param", "operand"};
-    static const char *const where[3] = {"bank 3: a __constant__ array, LDC",
-                                         "bank 0: the kernel's 3840-byte argument, LDC",
-                                         "bank 0: the argument, an operand of the addition"};
-    const size_t count = (size_t)CONST_CLOCK_LAUNCHES * CONST_CLOCK_WARPS * 3;
+    static const char *const where[3] = {"bank 3: a __constant__ array, LDC, each read waiting for the last",
+                                         "bank 0: the kernel's 3840-byte argument, LDC, the same",
+                                         "bank 0: the argument at fixed offsets, ULDC"};
+    const size_t count = (size_t)CONST_CLOCK_LAUNCHES * CONST_CLOCK_WARPS * 4;
     long long *d_cycles, *cycles = (long long *)malloc(count * sizeof *cycles);
     if (!cycles) {
         fprintf(stderr, "constants: out of host memory\n");
@@ -1557,7 +1593,10 @@ static void measure_constant_clock(void)
         CUDA_CHECK(cudaGetLastError());
         CUDA_CHECK(cudaDeviceSynchronize());
         CUDA_CHECK(cudaMemcpy(cycles, d_cycles, count * sizeof *cycles, cudaMemcpyDeviceToHost));
-        constant_clock_rows(from[how], where[how], cycles);
+        if (how == CONST_CLOCK_OPERAND)
+            constant_clock_span_rows(from[how], where[how], cycles);
+        else
+            constant_clock_rows(from[how], where[how], 1, cycles);
     }
     CUDA_CHECK(cudaFree(d_cycles));
     free(cycles);
