@@ -1046,7 +1046,7 @@ static double launch_graph_touch_us(int sms)
 
 enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE, CHAIN_ARGS, CHAIN_SHARED, CHAIN_CODE,
                    CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE, CHAIN_PARAM, CHAIN_PARAM_DENSE, CHAIN_PARAM_64,
-                   CHAIN_CONST };
+                   CHAIN_CONST, CHAIN_PARAM_LDC };
 
 #define CHAIN_CODE_STEPS 1024
 #define CHAIN_HORNER_DEGREE 32
@@ -1349,6 +1349,13 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
  *                         caches), beside the touch kernel's two pointers
  *                         alone (W = 0: touch_block with the index's
  *                         addition)
+ *   param1_ldc_block      one word of a new line through LDC (its index
+ *                         waits for the clock's top bit), and
+ *   param1_ldc_uldc_block the same and a word of that line through ULDC
+ *                         (issued first): whether one path's miss brings
+ *                         the line the other reads (the touch kernel reads
+ *                         the header's line through LDC, some kernels
+ *                         through ULDC)
  *   param0_card, param14_card  the same with one block per SM
  * (param14_block - param0_block) / 14 per kernel is one line's cost on a
  * kernel's chain (constant_cache_line_per_kernel); param1_block -
@@ -1405,6 +1412,22 @@ __global__ void param_kernel(const uint32_t *in, uint32_t *out, const_words p)
     out[i] = in[i] + 1u;
 }
 
+/* the touch kernel, its index summed first with a word of a new line of
+ * p read through LDC (its index waits for the clock's top bit, 0), and,
+ * with BOTH, a word of the same line through ULDC (ptxas puts the ULDC
+ * first, nvcc 13.0): does one path's miss bring the line the other reads? */
+template <int BOTH>
+__global__ void param_ldc_kernel(const uint32_t *in, uint32_t *out, const __grid_constant__ const_words p)
+{
+    long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+    uint32_t zero = p.w[CONST_LINE_WORDS + (int)((unsigned long long)t >> 63)];
+    if (BOTH)
+        zero += p.w[CONST_LINE_WORDS + 4];
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x + zero;
+    out[i] = in[i] + 1u;
+}
+
 /* the same with W words of the __constant__ array */
 template <int W>
 __global__ void const_kernel(const uint32_t *in, uint32_t *out)
@@ -1437,7 +1460,12 @@ static void param_launch(const chain *c, const uint32_t *in, uint32_t *out, cuda
 
 static void constant_launch(const chain *c, const uint32_t *in, uint32_t *out, cudaStream_t stream)
 {
-    if (c->shape != CHAIN_CONST)
+    static const const_words zeros = {{0}};
+    if (c->shape == CHAIN_PARAM_LDC && c->words == 1)
+        param_ldc_kernel<0><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else if (c->shape == CHAIN_PARAM_LDC)
+        param_ldc_kernel<1><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else if (c->shape != CHAIN_CONST)
         param_launch(c, in, out, stream);
     else if (c->words == 0)
         const_kernel<0><<<c->blocks, 256, 0, stream>>>(in, out);
@@ -1622,6 +1650,8 @@ static void measure_constant_cache(int sms, double mhz, rng_t *rng)
     measure_constant_chain("const1_block", CHAIN_CONST, 1, 1, rng);
     measure_constant_chain("const4_block", CHAIN_CONST, 1, 4, rng);
     const double constant = measure_constant_chain("const14_block", CHAIN_CONST, 1, CONST_READS, rng);
+    const double ldc = measure_constant_chain("param1_ldc_block", CHAIN_PARAM_LDC, 1, 1, rng);
+    const double ldc_uldc = measure_constant_chain("param1_ldc_uldc_block", CHAIN_PARAM_LDC, 1, 2, rng);
     const double card_none = measure_constant_chain("param0_card", CHAIN_PARAM, (unsigned)sms, 0, rng);
     const double card = measure_constant_chain("param14_card", CHAIN_PARAM, (unsigned)sms, CONST_READS, rng);
     print_row("constant_cache_line_per_kernel", (spread - none) / CONST_READS * 1e3, "ns",
@@ -1646,6 +1676,13 @@ static void measure_constant_cache(int sms, double mhz, rng_t *rng)
     print_row("constant_cache_argument_per_kernel", (none - const_none) * 1e3, "ns",
               "constant_cache_param0_block_per_kernel - constant_cache_const0_block_per_kernel: "
               "passing 3840 more bytes of parameters, none of them read, per kernel");
+    print_row("constant_cache_ldc_line_per_kernel", (ldc - none) * 1e3, "ns",
+              "constant_cache_param1_ldc_block_per_kernel - constant_cache_param0_block_per_kernel: one new line "
+              "read through LDC (the indexed path), per kernel");
+    print_row("constant_cache_uldc_after_ldc_per_kernel", (ldc_uldc - ldc) * 1e3, "ns",
+              "constant_cache_param1_ldc_uldc_block_per_kernel - constant_cache_param1_ldc_block_per_kernel: "
+              "the same line read through ULDC too (the immediate path): about 0 if one path's miss brings the "
+              "line for the other, about a line if not");
     print_row("constant_cache_card_line_per_kernel", (card - card_none) / CONST_READS * 1e3, "ns",
               "(constant_cache_param14_card_per_kernel - constant_cache_param0_card_per_kernel) / 14: "
               "one line of parameters, one block per SM");
