@@ -34,6 +34,10 @@
  *    one load or two, or a load at an address a load gave; a tree sum with
  *    barriers between the load and the store), timed as the case studies
  *    are; per kernel and per graph;
+ *  - a kernel's cold constant cache (measure_constant_cache): chains of
+ *    one-block kernels reading 0, 1, 4, 15 lines of their parameters (or of
+ *    a __constant__ array) before their load, per kernel; and clock64
+ *    around a kernel's first read of a new line of constants;
  *  - throughput from the L2: the same reads over an 8 MiB buffer, read
  *    many times per launch (L2-only loads, so that no SM's L1 serves its
  *    share again), by one SM and by the whole card; U for one SM and per
@@ -1041,7 +1045,8 @@ static double launch_graph_touch_us(int sms)
  * Each chain's result is checked against the same steps on the host. */
 
 enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE, CHAIN_ARGS, CHAIN_SHARED, CHAIN_CODE,
-                   CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE };
+                   CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE, CHAIN_PARAM, CHAIN_PARAM_DENSE, CHAIN_PARAM_64,
+                   CHAIN_CONST, CHAIN_PARAM_LDC };
 
 #define CHAIN_CODE_STEPS 1024
 #define CHAIN_HORNER_DEGREE 32
@@ -1131,7 +1136,10 @@ typedef struct chain {
     unsigned blocks;
     uint32_t *ping, *pong;     /* device, blocks * 256 words each */
     uint32_t *h_ping, *h_pong; /* the host's copy of the same steps */
+    int words;                 /* param, param_dense, const: constant words read (below) */
 } chain;
+
+static void constant_launch(const chain *c, const uint32_t *in, uint32_t *out, cudaStream_t stream);
 
 static void chain_launch(const chain *c, int step, cudaStream_t stream)
 {
@@ -1157,8 +1165,10 @@ static void chain_launch(const chain *c, int step, cudaStream_t stream)
         code_kernel<<<c->blocks, 256, 0, stream>>>(in, out, 0u);
     else if (c->shape == CHAIN_LOOP)
         loop_kernel<<<c->blocks, 256, 0, stream>>>(in, out, 0u);
-    else
+    else if (c->shape == CHAIN_HORNER)
         horner_kernel<<<c->blocks, 256, 0, stream>>>(in, out, CHAIN_HORNER_DEGREE, 0u);
+    else
+        constant_launch(c, in, out, stream);
 }
 
 /* word i of a step's output on the host, from its input (`sum`: the
@@ -1237,12 +1247,15 @@ static void chain_check(const chain *c)
 
 /* times graphs of 1..32 kernels of one chain; prints each time and the
  * line's slope and intercept */
-static void measure_chain(const char *name, enum chain_shape shape, unsigned blocks, rng_t *rng)
+static double g_last_chain_slope; /* us: the slope of the chain measured last */
+
+static void measure_chain_of(const char *prefix, const char *name, enum chain_shape shape, unsigned blocks,
+                             int constant_words, rng_t *rng)
 {
     enum { LENGTHS = 6, REPLAYS = 101 };
     const size_t words = (size_t)blocks * 256;
     chain c = {name, shape, blocks, dev_alloc_u32(words), dev_alloc_u32(words),
-               (uint32_t *)malloc(words * 4), (uint32_t *)malloc(words * 4)};
+               (uint32_t *)malloc(words * 4), (uint32_t *)malloc(words * 4), constant_words};
     if (!c.h_ping || !c.h_pong) {
         fprintf(stderr, "constants: out of host memory\n");
         exit(1);
@@ -1258,7 +1271,7 @@ static void measure_chain(const char *name, enum chain_shape shape, unsigned blo
         const int k = 1 << e;
         double us = chain_graph_us(&c, k, REPLAYS);
         char row[64], how[200];
-        snprintf(row, sizeof row, "chain_%s_%d", name, k);
+        snprintf(row, sizeof row, "%s%s_%d", prefix, name, k);
         snprintf(how, sizeof how, "a graph of %d kernels of the %s chain (%u block%s of 256 threads%s), "
                  "median of %d replays", k, name, blocks, blocks > 1 ? "s" : "",
                  shape == CHAIN_ALTERNATE ? " and 1 block in turn" : "", REPLAYS);
@@ -1268,15 +1281,21 @@ static void measure_chain(const char *name, enum chain_shape shape, unsigned blo
     const double slope = (LENGTHS * sxy - sx * sy) / (LENGTHS * sxx - sx * sx);
     const double intercept = (sy - slope * sx) / LENGTHS;
     char row[64];
-    snprintf(row, sizeof row, "chain_%s_per_kernel", name);
+    g_last_chain_slope = slope;
+    snprintf(row, sizeof row, "%s%s_per_kernel", prefix, name);
     print_row(row, slope, "us", "slope of the line through the graphs of 1..32 kernels above");
-    snprintf(row, sizeof row, "chain_%s_per_graph", name);
+    snprintf(row, sizeof row, "%s%s_per_graph", prefix, name);
     print_row(row, intercept, "us", "intercept of the same line: once per graph");
     chain_check(&c);
     CUDA_CHECK(cudaFree(c.ping));
     CUDA_CHECK(cudaFree(c.pong));
     free(c.h_ping);
     free(c.h_pong);
+}
+
+static void measure_chain(const char *name, enum chain_shape shape, unsigned blocks, rng_t *rng)
+{
+    measure_chain_of("chain_", name, shape, blocks, 0, rng);
 }
 
 static void measure_kernel_boundary(int sms, rng_t *rng)
@@ -1295,6 +1314,379 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
     measure_chain("loop_card", CHAIN_LOOP, (unsigned)sms, rng);
     measure_chain("horner_card", CHAIN_HORNER, (unsigned)sms, rng);
     measure_chain("alternate_card", CHAIN_ALTERNATE, (unsigned)sms, rng);
+}
+
+/* ---- a kernel's cold constant cache ----------------------------------------
+ *
+ * A kernel's parameters live in constant bank 0, which the launch fills
+ * afresh for every kernel, and the short kernels of the scans stall on
+ * imc_miss (validate/notes/profiles/misses-ncu.txt): the constant cache
+ * cold at a kernel's start.  The touch chain above already pays the miss of
+ * the lines its two pointers and the kernel's own header lie on; what these
+ * rows measure is what each further line of constants costs a kernel.
+ *
+ * Chains (timed as the kernel boundary's chains: graphs of 1..32 kernels,
+ * the line's slope per kernel), 256 threads a block, the touch kernel's
+ * work (out[i] = in[i] + 1) with its index first summed with W constant
+ * words that are all 0, so that the load's address waits for them (as a
+ * kernel's addresses wait for its parameters):
+ *   paramW_block          one block; W = 0, 1, 4, 14 words of a 3840-byte
+ *                         argument passed by value (const_words, below),
+ *                         256 bytes apart from its second 256 bytes on (its
+ *                         first 64 share a line with the pointers): W
+ *                         lines of bank 0 no kernel has read, at every
+ *                         level of the constant caches; every kernel
+ *                         passes the whole argument, W = 0 reads none of it
+ *   param14_dense_block   the same 14 words next to one another (56 bytes:
+ *                         two 64-byte lines): as many reads, few lines
+ *   param14_64_block      the same 14 words 64 bytes apart (14 lines of 64
+ *                         bytes, 4 of 256): against param14_block, the
+ *                         constant cache's line size
+ *   constW_block          W = 0, 1, 4, 14 words of a __constant__ array,
+ *                         256 bytes apart from its second 256 bytes on
+ *                         (bank 3: the same address every kernel; cold
+ *                         only if a kernel's start empties the constant
+ *                         caches), beside the touch kernel's two pointers
+ *                         alone (W = 0: touch_block with the index's
+ *                         addition)
+ *   param1_ldc_block      one word of a new line through LDC (its index
+ *                         waits for the clock's top bit), and
+ *   param1_ldc_uldc_block the same and a word of that line through ULDC
+ *                         (issued first): whether one path's miss brings
+ *                         the line the other reads (the touch kernel reads
+ *                         the header's line through LDC, some kernels
+ *                         through ULDC)
+ *   param0_card, param14_card  the same with one block per SM
+ * (param14_block - param0_block) / 14 per kernel is one line's cost on a
+ * kernel's chain (constant_cache_line_per_kernel); param1_block -
+ * param0_block the first line's alone; param14_dense_block - param0_block
+ * the reads' own cost (two lines); param0_block - const0_block what passing
+ * the 3840 bytes costs (the launch copies them).
+ * The clock rows rest on ptxas keeping each clock read between the reads
+ * around it (each read's index waits for the clock before it; the clock
+ * after it is not data-dependent): cuobjdump -sass on the card's machine
+ * shows it.
+ *
+ * And from inside a kernel (clock64, one block of 256 threads, launched
+ * CONST_CLOCK_LAUNCHES times on a stream, each launch its own parameters):
+ * each warp reads the clock, then a word of a line of constants it has not
+ * read yet (first), a word of a second such line (second), and a word of
+ * the first line again (hit), twice, and the clock after each; three ways
+ * (const_clock_read): from the __constant__ array and from the argument
+ * through LDC (the indexed path), each read's index waiting for the clock
+ * before it and for the read before it, so that each clock's step holds
+ * one read's wait (rows first, second, hit, and _miss: warp 0's first less
+ * its hit); and from the argument at fixed offsets through ULDC (the path
+ * a kernel's parameters take, imc_miss's), whose reads ptxas moves among
+ * the clocks: only the span from the first clock to the last (_span).
+ * Medians over launches of warp 0 and of warps 1..7 (which may find the
+ * line already asked for by another warp).
+ * Only the kernel's first instruction (LDC c[0x0][0x28], the header's
+ * line) comes before the first clock; its reads of 0x208 and of the
+ * pointer it writes to come after the last (the SASS, decoded from the
+ * cubin), so the first line read is the first of the argument area. */
+
+#define CONST_LINE_WORDS 64 /* 256 bytes apart: a line of its own in every constant cache */
+#define CONST_WORDS 15      /* 3840 bytes: with two pointers, under 4 KiB of parameters */
+#define CONST_READS 14      /* words read at most: lines 1..14 of the argument (line 0 shares its
+                             * 64 bytes with the pointers and bank 0's 0x208) */
+#define CONST_CLOCK_LAUNCHES 201
+#define CONST_CLOCK_WARPS 8
+
+typedef struct const_words {
+    uint32_t w[CONST_WORDS * CONST_LINE_WORDS];
+} const_words;
+
+__constant__ uint32_t c_words[CONST_WORDS * CONST_LINE_WORDS]; /* all 0 */
+
+/* the touch kernel, its index summed first with W words of p, STRIDE
+ * apart from the argument's second 256 bytes on (a line no kernel has read) */
+template <int W, int STRIDE>
+__global__ void param_kernel(const uint32_t *in, uint32_t *out, const_words p)
+{
+    uint32_t zero = 0;
+#pragma unroll
+    for (int j = 0; j < W; j++)
+        zero += p.w[CONST_LINE_WORDS + j * STRIDE];
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x + zero;
+    out[i] = in[i] + 1u;
+}
+
+/* the touch kernel, its index summed first with a word of a new line of
+ * p read through LDC (its index waits for the clock's top bit, 0), and,
+ * with BOTH, a word of the same line through ULDC (ptxas puts the ULDC
+ * first, nvcc 13.0): does one path's miss bring the line the other reads? */
+template <int BOTH>
+__global__ void param_ldc_kernel(const uint32_t *in, uint32_t *out, const __grid_constant__ const_words p)
+{
+    long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+    uint32_t zero = p.w[CONST_LINE_WORDS + (int)((unsigned long long)t >> 63)];
+    if (BOTH)
+        zero += p.w[CONST_LINE_WORDS + 4];
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x + zero;
+    out[i] = in[i] + 1u;
+}
+
+/* the same with W words of the __constant__ array */
+template <int W>
+__global__ void const_kernel(const uint32_t *in, uint32_t *out)
+{
+    uint32_t zero = 0;
+#pragma unroll
+    for (int j = 0; j < W; j++)
+        zero += c_words[(j + 1) * CONST_LINE_WORDS];
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x + zero;
+    out[i] = in[i] + 1u;
+}
+
+static void param_launch(const chain *c, const uint32_t *in, uint32_t *out, cudaStream_t stream)
+{
+    static const const_words zeros = {{0}};
+    const int dense = c->shape == CHAIN_PARAM_DENSE;
+    if (c->words == 0)
+        param_kernel<0, 1><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else if (c->words == 1)
+        param_kernel<1, CONST_LINE_WORDS><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else if (c->words == 4)
+        param_kernel<4, CONST_LINE_WORDS><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else if (dense)
+        param_kernel<CONST_READS, 1><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else if (c->shape == CHAIN_PARAM_64)
+        param_kernel<CONST_READS, 16><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else
+        param_kernel<CONST_READS, CONST_LINE_WORDS><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+}
+
+static void constant_launch(const chain *c, const uint32_t *in, uint32_t *out, cudaStream_t stream)
+{
+    static const const_words zeros = {{0}};
+    if (c->shape == CHAIN_PARAM_LDC && c->words == 1)
+        param_ldc_kernel<0><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else if (c->shape == CHAIN_PARAM_LDC)
+        param_ldc_kernel<1><<<c->blocks, 256, 0, stream>>>(in, out, zeros);
+    else if (c->shape != CHAIN_CONST)
+        param_launch(c, in, out, stream);
+    else if (c->words == 0)
+        const_kernel<0><<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->words == 1)
+        const_kernel<1><<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->words == 4)
+        const_kernel<4><<<c->blocks, 256, 0, stream>>>(in, out);
+    else
+        const_kernel<CONST_READS><<<c->blocks, 256, 0, stream>>>(in, out);
+}
+
+/* clock64 around reads of new lines of constants: see above. */
+static __device__ __forceinline__ long long clock_now(void)
+{
+    long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+    return t;
+}
+
+/* How constant_clock_kernel reads a word: */
+enum const_clock_read {
+    CONST_CLOCK_ARRAY,   /* the __constant__ array through LDC (the indexed path), each read's index
+                          * waiting for the clock and for the read before it */
+    CONST_CLOCK_PARAM,   /* the argument, the same way (LDC on bank 0) */
+    CONST_CLOCK_OPERAND, /* the argument at fixed offsets: ULDC, the immediate path (imc_miss's),
+                          * which holds the warp at its issue until the line is in; ptxas moves
+                          * these reads among the clocks (nvcc 13.0), so only the span from the
+                          * first clock to the last is kept */
+};
+
+/* word `index` of the constants `how` reads; `after` is a clock read and
+ * `last` the read before (the clock's top bit and last's, 0, unknown to the
+ * compiler), so that an indexed read waits for both */
+template <int HOW>
+__device__ __forceinline__ uint32_t constant_word(const const_words &p, int index, long long after, uint32_t last)
+{
+    const int wait = (int)((unsigned long long)after >> 63) + (int)(last >> 31);
+    if (HOW == CONST_CLOCK_ARRAY)
+        return c_words[index + wait];
+    if (HOW == CONST_CLOCK_PARAM)
+        return p.w[index + wait];
+    return p.w[index];
+}
+
+/* cycles[launch][warp][4]: the clock's steps around four reads, a word of
+ * a new line A, of a new line B, of A again, of A again.  Through LDC a
+ * read waits for the one before it, so a step holds the read before it
+ * (steps 1, 2, 3: first, second, hit; the SASS, decoded from the cubin:
+ * CS2R, LDC, CS2R, wait, LDC, CS2R, ...).  Through ULDC the four steps
+ * together are the two new lines and two hits.  The kernel's first
+ * instruction (LDC c[0x0][0x28]) is before the first clock; its other reads
+ * of bank 0 (the pointer, the launch) after the last. */
+template <int HOW>
+__global__ void constant_clock_kernel(const __grid_constant__ const_words p, long long *cycles, int launch)
+{
+    long long t[5];
+    uint32_t x = 0;
+    static const int index[4] = {4 * CONST_LINE_WORDS, 9 * CONST_LINE_WORDS, 4 * CONST_LINE_WORDS + 4,
+                                 4 * CONST_LINE_WORDS + 8};
+    t[0] = clock_now();
+#pragma unroll
+    for (int r = 0; r < 4; r++) {
+        x += constant_word<HOW>(p, index[r], t[r], x);
+        t[r + 1] = clock_now();
+    }
+    if (threadIdx.x % 32 == 0) {
+        long long *row = cycles + ((long)launch * CONST_CLOCK_WARPS + threadIdx.x / 32) * 4;
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+            row[r] = t[r + 1] - t[r];
+        row[3] += x; /* x is 0: keeps the reads */
+    }
+}
+
+/* the LDC kernels: medians over launches of warp 0 and of warps 1..7, for
+ * each of the three reads (`first_step`: the clock's step that holds the
+ * first read); and warp 0's first less its hit */
+static void constant_clock_rows(const char *from, const char *where, int first_step, const long long *cycles)
+{
+    static const char *const read[3] = {"first", "second", "hit"};
+    static const char *const what[3] = {"a word of a line of constants the kernel has not read",
+                                        "a word of a second such line",
+                                        "a word of the first line again (a hit)"};
+    double *v = host_doubles(CONST_CLOCK_LAUNCHES * (CONST_CLOCK_WARPS - 1));
+    double warp0[3] = {0, 0, 0};
+    for (int r = 0; r < 3; r++)
+        for (int others = 0; others < 2; others++) {
+            int n = 0;
+            for (int l = 0; l < CONST_CLOCK_LAUNCHES; l++)
+                for (int w = others; w < (others ? CONST_CLOCK_WARPS : 1); w++)
+                    v[n++] = (double)cycles[((long)l * CONST_CLOCK_WARPS + w) * 4 + first_step + r];
+            char name[80], how[320];
+            snprintf(name, sizeof name, "constant_cache_clock_%s_%s%s", from, read[r], others ? "_other_warps" : "");
+            snprintf(how, sizeof how, "clock64 around %s (%s, one block of 256 threads, %d launches "
+                     "on a stream), median over launches of %s", what[r], where, CONST_CLOCK_LAUNCHES,
+                     others ? "warps 1..7" : "warp 0");
+            const double median = median_of(v, n);
+            print_row(name, median, "cycles", how);
+            if (!others)
+                warp0[r] = median;
+        }
+    char name[80];
+    snprintf(name, sizeof name, "constant_cache_clock_%s_miss", from);
+    print_row(name, warp0[0] - warp0[2], "cycles", "the first read less the hit, warp 0: a cold line's wait");
+    free(v);
+}
+
+/* the ULDC kernel: the span of its four reads (two new lines, two hits),
+ * medians over launches of warp 0 and of warps 1..7 */
+static void constant_clock_span_rows(const char *from, const char *where, const long long *cycles)
+{
+    double *v = host_doubles(CONST_CLOCK_LAUNCHES * (CONST_CLOCK_WARPS - 1));
+    for (int others = 0; others < 2; others++) {
+        int n = 0;
+        for (int l = 0; l < CONST_CLOCK_LAUNCHES; l++)
+            for (int w = others; w < (others ? CONST_CLOCK_WARPS : 1); w++) {
+                const long long *row = cycles + ((long)l * CONST_CLOCK_WARPS + w) * 4;
+                v[n++] = (double)(row[0] + row[1] + row[2] + row[3]);
+            }
+        char name[80], how[320];
+        snprintf(name, sizeof name, "constant_cache_clock_%s_span%s", from, others ? "_other_warps" : "");
+        snprintf(how, sizeof how, "clock64 from before to after four reads, two new lines and two hits "
+                 "(%s, one block of 256 threads, %d launches on a stream), median over launches of %s",
+                 where, CONST_CLOCK_LAUNCHES, others ? "warps 1..7" : "warp 0");
+        print_row(name, median_of(v, n), "cycles", how);
+    }
+    free(v);
+}
+
+static void measure_constant_clock(void)
+{
+    static const const_words zeros = {{0}};
+    static const char *const from[3] = {"const", "param", "operand"};
+    static const char *const where[3] = {"bank 3: a __constant__ array, LDC, each read waiting for the last",
+                                         "bank 0: the kernel's 3840-byte argument, LDC, the same",
+                                         "bank 0: the argument at fixed offsets, ULDC"};
+    const size_t count = (size_t)CONST_CLOCK_LAUNCHES * CONST_CLOCK_WARPS * 4;
+    long long *d_cycles, *cycles = (long long *)malloc(count * sizeof *cycles);
+    if (!cycles) {
+        fprintf(stderr, "constants: out of host memory\n");
+        exit(1);
+    }
+    CUDA_CHECK(cudaMalloc(&d_cycles, count * sizeof *d_cycles));
+    for (int how = CONST_CLOCK_ARRAY; how <= CONST_CLOCK_OPERAND; how++) {
+        for (int l = 0; l < CONST_CLOCK_LAUNCHES; l++) {
+            if (how == CONST_CLOCK_ARRAY)
+                constant_clock_kernel<CONST_CLOCK_ARRAY><<<1, 256>>>(zeros, d_cycles, l);
+            else if (how == CONST_CLOCK_PARAM)
+                constant_clock_kernel<CONST_CLOCK_PARAM><<<1, 256>>>(zeros, d_cycles, l);
+            else
+                constant_clock_kernel<CONST_CLOCK_OPERAND><<<1, 256>>>(zeros, d_cycles, l);
+        }
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaMemcpy(cycles, d_cycles, count * sizeof *cycles, cudaMemcpyDeviceToHost));
+        if (how == CONST_CLOCK_OPERAND)
+            constant_clock_span_rows(from[how], where[how], cycles);
+        else
+            constant_clock_rows(from[how], where[how], 1, cycles);
+    }
+    CUDA_CHECK(cudaFree(d_cycles));
+    free(cycles);
+}
+
+/* measures a chain (its rows) and returns its slope, us per kernel */
+static double measure_constant_chain(const char *name, enum chain_shape shape, unsigned blocks, int words,
+                                     rng_t *rng)
+{
+    measure_chain_of("constant_cache_", name, shape, blocks, words, rng);
+    return g_last_chain_slope;
+}
+
+static void measure_constant_cache(int sms, double mhz, rng_t *rng)
+{
+    const double none = measure_constant_chain("param0_block", CHAIN_PARAM, 1, 0, rng);
+    const double one = measure_constant_chain("param1_block", CHAIN_PARAM, 1, 1, rng);
+    measure_constant_chain("param4_block", CHAIN_PARAM, 1, 4, rng);
+    const double spread = measure_constant_chain("param14_block", CHAIN_PARAM, 1, CONST_READS, rng);
+    const double dense = measure_constant_chain("param14_dense_block", CHAIN_PARAM_DENSE, 1, CONST_READS, rng);
+    const double lines64 = measure_constant_chain("param14_64_block", CHAIN_PARAM_64, 1, CONST_READS, rng);
+    const double const_none = measure_constant_chain("const0_block", CHAIN_CONST, 1, 0, rng);
+    measure_constant_chain("const1_block", CHAIN_CONST, 1, 1, rng);
+    measure_constant_chain("const4_block", CHAIN_CONST, 1, 4, rng);
+    const double constant = measure_constant_chain("const14_block", CHAIN_CONST, 1, CONST_READS, rng);
+    const double ldc = measure_constant_chain("param1_ldc_block", CHAIN_PARAM_LDC, 1, 1, rng);
+    const double ldc_uldc = measure_constant_chain("param1_ldc_uldc_block", CHAIN_PARAM_LDC, 1, 2, rng);
+    const double card_none = measure_constant_chain("param0_card", CHAIN_PARAM, (unsigned)sms, 0, rng);
+    const double card = measure_constant_chain("param14_card", CHAIN_PARAM, (unsigned)sms, CONST_READS, rng);
+    print_row("constant_cache_line_per_kernel", (spread - none) / CONST_READS * 1e3, "ns",
+              "(constant_cache_param14_block_per_kernel - constant_cache_param0_block_per_kernel) / 14: "
+              "a kernel's cost of one more line of its parameters, its load's address waiting for it, one block");
+    print_row("constant_cache_line_per_kernel_cycles", (spread - none) / CONST_READS * mhz, "cycles",
+              "same, times the clock");
+    print_row("constant_cache_first_line_per_kernel", (one - none) * 1e3, "ns",
+              "constant_cache_param1_block_per_kernel - constant_cache_param0_block_per_kernel: the first line "
+              "of parameters beyond the touch kernel's, per kernel, one block");
+    print_row("constant_cache_first_line_per_kernel_cycles", (one - none) * mhz, "cycles", "same, times the clock");
+    print_row("constant_cache_dense_per_kernel", (dense - none) * 1e3, "ns",
+              "constant_cache_param14_dense_block_per_kernel - constant_cache_param0_block_per_kernel: "
+              "the same 14 reads from one or two lines, per kernel");
+    print_row("constant_cache_64_per_kernel", (lines64 - none) * 1e3, "ns",
+              "constant_cache_param14_64_block_per_kernel - constant_cache_param0_block_per_kernel: 14 reads "
+              "64 bytes apart, per kernel (14 times constant_cache_line_per_kernel if a line is 64 bytes, "
+              "about 4 times if 256)");
+    print_row("constant_cache_const_line_per_kernel", (constant - const_none) / CONST_READS * 1e3, "ns",
+              "(constant_cache_const14_block_per_kernel - constant_cache_const0_block_per_kernel) / 14: "
+              "one line of a __constant__ array (the same address every kernel), per kernel");
+    print_row("constant_cache_argument_per_kernel", (none - const_none) * 1e3, "ns",
+              "constant_cache_param0_block_per_kernel - constant_cache_const0_block_per_kernel: "
+              "passing 3840 more bytes of parameters, none of them read, per kernel");
+    print_row("constant_cache_ldc_line_per_kernel", (ldc - none) * 1e3, "ns",
+              "constant_cache_param1_ldc_block_per_kernel - constant_cache_param0_block_per_kernel: one new line "
+              "read through LDC (the indexed path), per kernel");
+    print_row("constant_cache_uldc_after_ldc_per_kernel", (ldc_uldc - ldc) * 1e3, "ns",
+              "constant_cache_param1_ldc_uldc_block_per_kernel - constant_cache_param1_ldc_block_per_kernel: "
+              "the same line read through ULDC too (the immediate path): about 0 if one path's miss brings the "
+              "line for the other, about a line if not");
+    print_row("constant_cache_card_line_per_kernel", (card - card_none) / CONST_READS * 1e3, "ns",
+              "(constant_cache_param14_card_per_kernel - constant_cache_param0_card_per_kernel) / 14: "
+              "one line of parameters, one block per SM");
+    measure_constant_clock();
 }
 
 /* ---- global-memory throughput ------------------------------------------- */
@@ -2734,6 +3126,7 @@ int main(int argc, char **argv)
     measure_code_fetch(sms);
     measure_read_after_copy(sms);
     measure_kernel_boundary(sms, &rng);
+    measure_constant_cache(sms, mhz, &rng);
     print_row("launch_sync_roundtrip", rt, "us",
               "empty kernel launch + cudaDeviceSynchronize, host clock");
     const unsigned many = (unsigned)(64 * sms);
