@@ -182,37 +182,6 @@ Test(resident, alone_a_block_computes_for_max_of_span_and_work)
     resident_free(&s);
 }
 
-Test(resident, a_blocks_span_is_the_one_given_for_the_blocks_computing_on_its_sm)
-{
-    /* span 100 alone, 150 with a second block computing beside it, 200
-     * with two more, work 20: alone it takes 100; two together each take
-     * their bound 20/150 of the lanes (0.27 together, below the SM's 1) and
-     * end 150 after their start */
-    resident_sm s;
-    cr_assert_eq(resident_init(&s, 2), 0);
-    resident_times t = {.work = 20, .span = 100, .span_with = {100, 150, 200, 200, 200, 200, 200, 200}};
-    resident_start(&s, 0, 0, &t);
-    int blocks;
-    cr_expect_float_eq(run_out(&s, &blocks), 100, 1e-12);
-    resident_start(&s, 0, 100, &t);
-    resident_start(&s, 1, 100, &t);
-    cr_expect_float_eq(run_out(&s, &blocks), 250, 1e-12);
-    resident_free(&s);
-    /* three: 200 each, 0.3 of the lanes together */
-    cr_assert_eq(resident_init(&s, 3), 0);
-    for (int i = 0; i < 3; i++)
-        resident_start(&s, i, 0, &t);
-    cr_expect_float_eq(run_out(&s, &blocks), 200, 1e-12);
-    resident_free(&s);
-    /* span_with[0] = 0: `span` whatever the blocks (every earlier rule) */
-    cr_assert_eq(resident_init(&s, 2), 0);
-    resident_times plain = {.work = 20, .span = 100};
-    resident_start(&s, 0, 0, &plain);
-    resident_start(&s, 1, 0, &plain);
-    cr_expect_float_eq(run_out(&s, &blocks), 100, 1e-12);
-    resident_free(&s);
-}
-
 Test(resident, one_blocks_transfer_overlaps_anothers_compute)
 {
     /* A computes 100 (a delay), B reads 100 then computes: B's reads do

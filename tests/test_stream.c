@@ -1404,36 +1404,6 @@ Test(stream, a_product_on_the_path_waits_its_latency_with_the_blocks_warps_on_it
     cr_expect_float_eq(block_work_cycles(&c, &m), 200, 1e-9);
 }
 
-Test(stream, resident_blocks_products_wait_with_every_computing_blocks_warps_on_the_scheduler_up_to_the_rows)
-{
-    block_cost c = counted_block();
-    machine m = issuing_machine();
-    m.schedulers = 4;
-    m.cycles_mulmod_warps2 = 86;
-    m.cycles_mulmod_warps4 = 130;
-    /* one block of 256 threads: its own 2 warps a scheduler, 86 a product */
-    cr_expect_float_eq(block_span_cycles_resident(&c, &m, 256, 1), 500 + 2 * 86 + 23, 1e-9);
-    /* two of them computing: 4 warps a scheduler, 130 */
-    cr_expect_float_eq(block_span_cycles_resident(&c, &m, 256, 2), 500 + 2 * 130 + 23, 1e-9);
-    /* four: 8 a scheduler, the pipe's rate past the rows, 130 · 8 / 4 */
-    cr_expect_float_eq(block_span_cycles_resident(&c, &m, 256, 4), 500 + 2 * 260 + 23, 1e-9);
-    /* eight: counted up to the 8 a row measures (the issue's share charges
-     * the rest), the same 260 */
-    cr_expect_float_eq(block_span_cycles_resident(&c, &m, 256, 8), 500 + 2 * 260 + 23, 1e-9);
-    /* a block of 1 024 threads puts 8 a scheduler by itself: its own count */
-    cr_expect_float_eq(block_span_cycles_resident(&c, &m, 1024, 2), block_span_cycles_shared(&c, &m, 8), 1e-9);
-    /* its independent instructions issue at its own warps' share (the SM's
-     * share of issue_rate among the blocks charges the others'): 40 more
-     * add what they add to the block alone */
-    block_cost issuing = c;
-    issuing.stream_issued = 40;
-    cr_expect_float_eq(block_span_cycles_resident(&issuing, &m, 256, 4) - block_span_cycles_resident(&c, &m, 256, 4),
-                       block_span_cycles_shared(&issuing, &m, 2) - block_span_cycles_shared(&c, &m, 2), 1e-9);
-    /* no schedulers key: every warp alone, whatever the blocks */
-    m.schedulers = 0;
-    cr_expect_float_eq(block_span_cycles_resident(&c, &m, 256, 4), 659, 1e-9);
-}
-
 Test(stream, a_global_read_on_the_path_waits_a_reads_latency_beyond_the_blocks_first)
 {
     /* three reads on the path: the first is the block's read (the engine

@@ -184,20 +184,11 @@ static void enter(resident_sm *s, resident_slot *b, int phase, double now)
 
 /* ---- sharing -------------------------------------------------------------- */
 
-/* A block's span while `on` blocks are on the SM's lanes, their warps on
- * its schedulers (resident.h). */
-static double span_with(const resident_times *t, int on)
-{
-    if (!(t->span_with[0] > 0))
-        return t->span;
-    return t->span_with[(on < RESIDENT_SPANS ? on : RESIDENT_SPANS) - 1];
-}
-
 /* A compute phase takes at most work/span lane-cycles per cycle; a
  * `beside` block's path is its reads and its span. */
 static double lane_bound(const resident_slot *b)
 {
-    double path = b->span + (b->t.beside ? b->t.read : 0);
+    double path = b->t.span + (b->t.beside ? b->t.read : 0);
     return path > 0 ? b->t.work / path : INFINITY;
 }
 
@@ -210,16 +201,11 @@ static void share_lanes(resident_sm *s)
     if (!s->lanes_changed)
         return;
     s->lanes_changed = 0;
-    int on = 0;
-    for (int i = 0; i < s->used; i++)
-        on += on_lanes(&s->slot[i]);
     int n = 0;
     for (int i = 0; i < s->used; i++) {
-        resident_slot *b = &s->slot[i];
-        if (!on_lanes(b))
+        if (!on_lanes(&s->slot[i]))
             continue;
-        b->span = span_with(&b->t, on);
-        double bound = lane_bound(b);
+        double bound = lane_bound(&s->slot[i]);
         int j = n++;
         for (; j > 0 && lane_bound(&s->slot[s->order[j - 1]]) > bound; j--)
             s->order[j] = s->order[j - 1];

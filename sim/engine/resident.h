@@ -59,9 +59,6 @@ enum { RESIDENT_WAIT, RESIDENT_READ, RESIDENT_COMPUTE, RESIDENT_WRITE, RESIDENT_
  * asking for the memory, queued for it, served by it alone. */
 enum { RESIDENT_PORT, RESIDENT_ASKING, RESIDENT_QUEUED, RESIDENT_SERVED };
 
-/* The counts of blocks on an SM's lanes a block's span is given for. */
-#define RESIDENT_SPANS 8
-
 typedef struct resident_times {
     double wait, read, write; /* cycles, as the block would take them alone */
     double work, span;        /* compute: work cycles on the lanes (0: a delay of span) */
@@ -69,9 +66,6 @@ typedef struct resident_times {
                                * rest is its dispatch), for the time split */
     int dram;                 /* its words come from beyond the L2 (the time split) */
     int beside;               /* its reads move during its compute (above) */
-    double span_with[RESIDENT_SPANS]; /* its span while j + 1 blocks compute on the SM,
-                               * their warps sharing its schedulers (the last for
-                               * more); span_with[0] = 0: `span` whatever their number */
 } resident_times;
 
 typedef struct resident_slot {
@@ -80,7 +74,6 @@ typedef struct resident_slot {
     resident_times t;
     double left;                /* of the phase: cycles of transfer or work still to do */
     double rate;                /* of the phase, since the SM's `at` */
-    double span;                /* compute: its span with the blocks on the lanes now */
     double end;                 /* when the phase ends at that rate (`beside`'s compute: when
                                  * the first of its two parts ends) */
     double port_left, port_rate; /* `beside`'s compute: its reads' transfer still to do, and

@@ -176,17 +176,14 @@ double block_span_cycles(const block_cost *c, const machine *m)
     return block_span_cycles_shared(c, m, 1);
 }
 
-/* The span with `sharing` warps of the block a scheduler, its chains'
- * links waiting as with `linked` warps there (its own and, resident
- * beside it, other blocks'). */
-static double span_cycles(const block_cost *c, const machine *m, int sharing, int linked)
+double block_span_cycles_shared(const block_cost *c, const machine *m, int sharing)
 {
     if (stream_charged(c, m)) {
         double t = c->stream_issued * stream_shared_issue_cycles(m, sharing) +
                    c->stream_issued_mulmod * stream_shared_mulmod_cycles(m, sharing) + c->stream_branches * m->cycles_branch +
                    c->stream_predicates * predicate_link_cycles(m);
         for (int i = 0; i < OP_CLASSES; i++)
-            t += c->stream_span[i] * stream_shared_link_cycles(m, (op_class)i, linked);
+            t += c->stream_span[i] * stream_shared_link_cycles(m, (op_class)i, sharing);
         /* the first read's latency is the block's read (engine.c) */
         return t + fmax(0, c->stream_reads - 1) * read_link_cycles(c, m);
     }
@@ -196,20 +193,6 @@ static double span_cycles(const block_cost *c, const machine *m, int sharing, in
     for (int i = 0; i < OP_CLASSES; i++)
         t += c->span_ops[i] * class_cycles(m, i);
     return t;
-}
-
-double block_span_cycles_shared(const block_cost *c, const machine *m, int sharing)
-{
-    return span_cycles(c, m, sharing, sharing);
-}
-
-double block_span_cycles_resident(const block_cost *c, const machine *m, int threads, int blocks)
-{
-    int own = block_warps_per_scheduler(threads, m);
-    int together = own * (blocks > 1 ? blocks : 1);
-    if (together > SHARED_WARPS_MEASURED)
-        together = own > SHARED_WARPS_MEASURED ? own : SHARED_WARPS_MEASURED;
-    return span_cycles(c, m, own, together);
 }
 
 /* The private banks' cycles: every access, and a whole warp's round of
