@@ -160,6 +160,7 @@ struct exec_block {
     size_t uses_cap, uses_n;     /* its room (a power of two), its entries of this step */
     pending_read *pending;       /* race-free: the step's reads not yet in `uses` (global_use) */
     long pending_n, pending_cap;
+    long deferred;               /* race-free: the log's last `deferred` writes, not yet in `uses` (global_use) */
     uint32_t block_stamp;        /* one per block the worker runs, from 1 */
     thread_record *threads_of;   /* per thread */
     thread_record *now;          /* the thread running now */
@@ -202,6 +203,8 @@ void exec_grow_uses(exec_block *b);
 void exec_enter_pending(exec_block *b);
 /* Twice the room for pending reads. */
 void exec_grow_pending(exec_block *b);
+/* The deferred writes entered in that table, in the order they were made. */
+void exec_enter_deferred(exec_block *b);
 
 /* The common case of each access, with no call: an index in range, a
  * round within the notes' capacity (fast_rounds, 0 with a warp that is not
@@ -504,6 +507,8 @@ static inline step_use *global_use(exec_block *b, const mem_word *cell)
 {
     if (b->pending_n)
         exec_enter_pending(b);
+    if (b->deferred)
+        exec_enter_deferred(b);
     return table_use(b, cell);
 }
 
@@ -586,10 +591,14 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
         return 0;
     if (sh == 0)
         note_touched(b, a->id, i);
-    step_use *u = global_use(b, &a->cells[i]);
-    if (u->slot >= 0 || read_by_another(u, t->tid))
-        return 0;
-    u->slot = (int32_t)b->log_n;
+    if (!(sh & SHADOW_WRITTEN) && b->pending_n == 0 && b->uses_n == 0) {
+        b->deferred++;
+    } else {
+        step_use *u = global_use(b, &a->cells[i]);
+        if (u->slot >= 0 || read_by_another(u, t->tid))
+            return 0;
+        u->slot = (int32_t)b->log_n;
+    }
     b->log[b->log_n++] = (logged_write){&a->cells[i], (mem_word)v, t->tid};
     return 1;
 }
