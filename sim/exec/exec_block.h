@@ -495,14 +495,19 @@ static inline step_use *table_use(exec_block *b, const mem_word *cell)
     }
 }
 
-/* The same, with the step's pending reads entered first.  A read of a
- * cell the block has to itself needs its use only to be found by a later
- * write of the step (another thread's read makes that write a race):
- * while no global cell was written in the step (a race-free run logs
- * only global writes: log_n is 0), no cell has a write a read must see,
- * so the fast path appends the read to `pending` instead of finding its
- * use; any other look-up enters them first, in order, so that the table
- * it sees is the one the reads would have made one by one. */
+/* The same, with the step's pending reads and deferred writes entered
+ * first.  A read of a cell the block has to itself needs its use only to
+ * be found by a later write of the step (another thread's read makes that
+ * write a race): while no global cell was written in the step (a
+ * race-free run logs only global writes: log_n is 0), no cell has a write
+ * a read must see, so the fast path appends the read to `pending` instead
+ * of finding its use.  Likewise a write, while the step has no use of a
+ * global cell (nothing pending, nothing in the table) and its cell was
+ * not written in the launch by the block, can meet no other use: the fast
+ * path leaves it in the log (`deferred`).  Any other look-up enters the
+ * reads and then the writes, in order (every pending read came before
+ * every write), so that the table it sees is the one the accesses would
+ * have made one by one. */
 static inline step_use *global_use(exec_block *b, const mem_word *cell)
 {
     if (b->pending_n)
