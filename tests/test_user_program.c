@@ -548,6 +548,14 @@ Test(user_program, a_read_of_another_threads_write_in_one_step_names_both_thread
                                                 "race-free steps", NULL});
     write_kernel(dir, "war", 1, "if (t->tid < 31) exec_gwrite(t, a->g, t->tid, exec_gread(t, a->g, t->tid + 1));");
     expect_refused(dir, "war", (const char *[]){"thread 1 writes g[1], which thread 0 reads in the same step", NULL});
+    /* a write made while the step had no other use of a global cell waits in the log (exec_enter_deferred):
+     * a later read or write of the cell in the step still meets it */
+    write_kernel(dir, "deferred_raw", 1,
+                 "if (t->tid == 0) exec_gwrite(t, a->g, 1, 7); else if (t->tid == 2) (void)exec_gread(t, a->g, 1);");
+    expect_refused(dir, "deferred_raw", (const char *[]){"thread 2 reads g[1], which thread 0 writes in the same step",
+                                                         NULL});
+    write_kernel(dir, "deferred_waw", 1, "if (t->tid < 2) exec_gwrite(t, a->g, 1, (word)t->tid);");
+    expect_refused(dir, "deferred_waw", (const char *[]){"threads 0 and 1 both write g[1]", NULL});
     write_kernel(dir, "private", 1, "exec_pwrite(t, t->tid % 4, 1); (void)exec_pread(t, 0);");
     expect_refused(dir, "private", (const char *[]){"private[0]", "same step", NULL});
     write_kernel(dir, "unwritten", 1, "if (t->tid == 0) exec_gwrite(t, a->g, 0, exec_pread(t, 3));");

@@ -160,6 +160,7 @@ struct exec_block {
     size_t uses_cap, uses_n;     /* its room (a power of two), its entries of this step */
     pending_read *pending;       /* race-free: the step's reads not yet in `uses` (global_use) */
     long pending_n, pending_cap;
+    long deferred;               /* race-free: the log's last `deferred` writes, not yet in `uses` (global_use) */
     uint32_t block_stamp;        /* one per block the worker runs, from 1 */
     thread_record *threads_of;   /* per thread */
     thread_record *now;          /* the thread running now */
@@ -202,6 +203,8 @@ void exec_grow_uses(exec_block *b);
 void exec_enter_pending(exec_block *b);
 /* Twice the room for pending reads. */
 void exec_grow_pending(exec_block *b);
+/* The deferred writes entered in that table, in the order they were made. */
+void exec_enter_deferred(exec_block *b);
 
 /* The common case of each access, with no call: an index in range, a
  * round within the notes' capacity (fast_rounds, 0 with a warp that is not
@@ -492,18 +495,25 @@ static inline step_use *table_use(exec_block *b, const mem_word *cell)
     }
 }
 
-/* The same, with the step's pending reads entered first.  A read of a
- * cell the block has to itself needs its use only to be found by a later
- * write of the step (another thread's read makes that write a race):
- * while no global cell was written in the step (a race-free run logs
- * only global writes: log_n is 0), no cell has a write a read must see,
- * so the fast path appends the read to `pending` instead of finding its
- * use; any other look-up enters them first, in order, so that the table
- * it sees is the one the reads would have made one by one. */
+/* The same, with the step's pending reads and deferred writes entered
+ * first.  A read of a cell the block has to itself needs its use only to
+ * be found by a later write of the step (another thread's read makes that
+ * write a race): while no global cell was written in the step (a
+ * race-free run logs only global writes: log_n is 0), no cell has a write
+ * a read must see, so the fast path appends the read to `pending` instead
+ * of finding its use.  Likewise a write, while the step has no use of a
+ * global cell (nothing pending, nothing in the table) and its cell was
+ * not written in the launch by the block, can meet no other use: the fast
+ * path leaves it in the log (`deferred`).  Any other look-up enters the
+ * reads and then the writes, in order (every pending read came before
+ * every write), so that the table it sees is the one the accesses would
+ * have made one by one. */
 static inline step_use *global_use(exec_block *b, const mem_word *cell)
 {
     if (b->pending_n)
         exec_enter_pending(b);
+    if (b->deferred)
+        exec_enter_deferred(b);
     return table_use(b, cell);
 }
 
@@ -586,10 +596,14 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
         return 0;
     if (sh == 0)
         note_touched(b, a->id, i);
-    step_use *u = global_use(b, &a->cells[i]);
-    if (u->slot >= 0 || read_by_another(u, t->tid))
-        return 0;
-    u->slot = (int32_t)b->log_n;
+    if (!(sh & SHADOW_WRITTEN) && b->pending_n == 0 && b->uses_n == 0) {
+        b->deferred++;
+    } else {
+        step_use *u = global_use(b, &a->cells[i]);
+        if (u->slot >= 0 || read_by_another(u, t->tid))
+            return 0;
+        u->slot = (int32_t)b->log_n;
+    }
     b->log[b->log_n++] = (logged_write){&a->cells[i], (mem_word)v, t->tid};
     return 1;
 }
