@@ -428,8 +428,8 @@ static int validate_dmm_umm(const machine *m)
                                ? "l2_words/u_dram"
                            : m->sector_words != 0 ? "sector_words"
                            : m->l1_words != 0 || m->line_words != 0 || m->u_l1 != 0 || m->read_latency_l1 != 0 ||
-                                   m->read_latency_l2 != 0 || m->u_dram_partial != 0 || m->dram_atom_words != 0 || m->u_l2_request != 0 ||
-                                   m->u_dram_request != 0 || m->l2_partitions != 1
+                                   m->read_latency_l2 != 0 || m->u_dram_partial != 0 || m->dram_atom_words != 0 ||
+                                   m->u_l2_request != 0 || m->u_dram_request != 0 || m->l2_partitions != 1
                                ? "l1_words"
                            : m->read_latency != 0 || m->read_latency_dram != 0 ? "read_latency"
                            : m->graph_launch_latency != 0 || m->graph_start_latency != 0 || m->graph_launch_per_sm != 0 ||
