@@ -731,14 +731,10 @@ void cache_warp_done(cache_trace *t, int step, int warp, const warp_notes *w)
         const int *made = w->made[k];
         const access_note *notes = w->notes[k];
         for (int round = 0; round < w->rounds[k]; round++) {
-            int count = 0;
-            if (round < w->all[k]) /* every lane made it */
-                for (int i = 0; i < lanes; i++)
+            int count = 0, every_lane = round < w->all[k];
+            for (int i = 0; i < lanes; i++)
+                if (every_lane || made[i] > round)
                     t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
-            else
-                for (int i = 0; i < lanes; i++)
-                    if (made[i] > round)
-                        t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
             int chain = k == 0 && round < t->chain_cap && t->chain[round];
             if (chain)
                 t->chain[round] = 0;

@@ -860,8 +860,7 @@ static inline void note_global(exec_block *b, int kind, gmem a, long i)
 {
     long key = access_key(a->id, i);
     tally(note_access(b, kind, key), group_key(b, key));
-    if (kind == GLOBAL_READ && b->trace && b->stream && stream_read_on_chain())
-        cache_note_chain(b->trace, b->now->rounds[kind] - 1);
+    note_chain_read(b, kind, b->now->rounds[kind] - 1);
 }
 
 static word __attribute__((noinline, cold)) read_outside(exec_thread *t, gmem a, long i)

@@ -608,6 +608,15 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
     return 1;
 }
 
+/* Where the caches and the stream are counted: a global read of round
+ * `round` that the stream counts as a link of its warp's chain, told to
+ * the caches (the fast and the checked paths' notes alike). */
+static inline void note_chain_read(exec_block *b, int kind, int round)
+{
+    if (kind == GLOBAL_READ && b->trace && b->stream && stream_read_on_chain())
+        cache_note_chain(b->trace, round);
+}
+
 /* The fast paths' note of the running thread's access of `kind` (a
  * global read or write) to a[i] in round `round` < fast_rounds: its round
  * counted, its cell noted for its lane (access_key: the caches read the
@@ -619,8 +628,7 @@ EXEC_FAST void global_noted(exec_block *b, thread_record *me, int kind, int roun
     me->rounds[kind] = round + 1;
     note_of(b, kind, round)->key = access_key(a->id, i);
     tally(&b->tallies[kind][round], (long)a->id << 40 | i >> b->warp_shift);
-    if (kind == GLOBAL_READ && b->trace && b->stream && stream_read_on_chain())
-        cache_note_chain(b->trace, round);
+    note_chain_read(b, kind, round);
 }
 
 EXEC_FAST word exec_gread_fast(exec_thread *t, gmem a, long i)
