@@ -212,3 +212,110 @@ Test(code_costs, the_caches_table_of_a_code_set_scores_each_cached_case_with_poi
         free(text);
     }
 }
+
+/* A counts' row of kernel k of `source` at `params`, the card's count and
+ * ours. */
+static count_row count_of(const char *where, const char *k, const char *source, const char *params, double card,
+                          double ours)
+{
+    count_row r = {.card = card, .ours = ours};
+    snprintf(r.where, sizeof r.where, "%s", where);
+    snprintf(r.kernel, sizeof r.kernel, "%s", k);
+    snprintf(r.source, sizeof r.source, "%s", source);
+    snprintf(r.params, sizeof r.params, "%s", params);
+    return r;
+}
+
+/* A miss whose kernel the same file counts at the same point within the
+ * bound of another row's card is another build on the card, that row
+ * named; a miss without such a row takes the cause written down for its
+ * file and kernel; neither: no cause.  A row at other params, or whose
+ * card agrees with the miss's, shows no other build. */
+Test(code_costs, a_miss_is_another_build_where_the_same_code_meets_another_cards_count_else_its_written_cause)
+{
+    count_row rows[] = {
+        count_of("h100 `a`", "dft_m", "programs/cooley-tukey/kernels.c", "n=16", 4445.0, 2314.0),
+        count_of("h100 `b`", "dft_m", "programs/cooley-tukey/kernels.c", "n=16", 2353.0, 2314.0),
+        count_of("h100 `b`", "scale", "programs/fft-mult/kernels.c", "n=16", 40.0, 34.0),
+        count_of("h100 `a`", "scale", "programs/fft-mult/kernels.c", "n=32", 39.0, 34.0),
+        count_of("h100 `b`", "add", "programs/sum/kernels.c", "n=16", 30.0, 20.0),
+    };
+    count_cause written_one = {"programs/fft-mult/kernels.c", "scale", "the write's address", "its SASS"};
+    count_causes written = {&written_one, 1};
+    char why[512];
+    cr_expect(!count_within(&rows[0]) && count_within(&rows[1]) && !count_within(&rows[2]));
+    cr_assert_eq(count_miss_cause(rows, 5, 0, &written, why, sizeof why), 1);
+    cr_expect(strstr(why, "another build") && strstr(why, "h100 `b`") && strstr(why, "2353.0"), "%s", why);
+    cr_assert_eq(count_miss_cause(rows, 5, 2, &written, why, sizeof why), 1);
+    cr_expect_str_eq(why, "the write's address (its SASS)");
+    cr_expect_eq(count_miss_cause(rows, 5, 4, &written, why, sizeof why), 0);
+    cr_expect_eq(count_miss_cause(rows, 5, 4, NULL, why, sizeof why), 0);
+}
+
+/* The causes' file: a line of four fields, none empty, quotes around a
+ * field with commas; a missing file has none; a short line is refused. */
+Test(code_costs, the_causes_file_is_read_field_by_field_and_a_short_line_refused)
+{
+    char path[] = "/tmp/mcmsim-causes-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("source,kernel,cause,evidence\n# a comment\nsrc.c,k,\"a cause, with a comma\",\"its SASS\"\n", f);
+    fclose(f);
+    count_causes c;
+    cr_assert_eq(count_causes_load(path, &c), 0, "%s", fail_message());
+    cr_assert_eq(c.n, 1);
+    cr_expect_str_eq(c.c[0].cause, "a cause, with a comma");
+    cr_expect_str_eq(c.c[0].evidence, "its SASS");
+    count_causes_free(&c);
+    f = fopen(path, "w");
+    fputs("source,kernel,cause,evidence\nsrc.c,k,a cause\n", f);
+    fclose(f);
+    cr_expect_eq(count_causes_load(path, &c), -1);
+    cr_expect(strstr(fail_message(), ":2:") != NULL, "%s", fail_message());
+    unlink(path);
+    cr_expect_eq(count_causes_load("/nonexistent/causes.csv", &c), 0);
+    cr_expect_eq(c.n, 0);
+}
+
+/* The committed report's counts against Nsight Compute: every miss has a
+ * cause (none "none known"), a row within 15 % none, and every line of
+ * validate/stream/count-misses.csv is the cause of a miss (no cause left
+ * over from a count since fixed). */
+Test(code_costs, the_committed_reports_every_miss_has_a_cause_and_every_written_cause_a_miss)
+{
+    long len;
+    char *text = read_file(MCMSIM_DATADIR "/validate/report/REPORT.md", &len);
+    cr_assert_not_null(text, "no validate/report/REPORT.md (make validate)");
+    char *table = strstr(text, "| kernel | program and params | the card's count | counted | counted/card | "
+                               "within 15 % | the miss's cause |");
+    cr_assert_not_null(table, "no counts' table with its causes in REPORT.md");
+    count_causes written;
+    cr_assert_eq(count_causes_load(MCMSIM_DATADIR "/validate/stream/count-misses.csv", &written), 0, "%s",
+                 fail_message());
+    char *used = calloc((size_t)written.n + 1, 1);
+    int misses = 0;
+    for (char *line = strchr(table, '\n') + 1, *end; line && *line == '|'; line = end ? end + 1 : NULL) {
+        end = strchr(line, '\n');
+        char row[4096];
+        snprintf(row, sizeof row, "%.*s", end ? (int)(end - line) : (int)strlen(line), line);
+        if (!strncmp(row, "|---", 4))
+            continue;
+        char *cause = strrchr(row, '|');
+        *cause = '\0';
+        cause = strrchr(row, '|') + 1; /* the last cell */
+        int miss = strstr(row, "| **no** |") != NULL;
+        misses += miss;
+        cr_expect(!miss || (strlen(cause) > 3 && !strstr(cause, "none known")), "a miss without a cause: %s", row);
+        cr_expect(miss || strspn(cause, " ") == strlen(cause), "a cause on a row within 15 %%: %s", row);
+        for (int k = 0; miss && k < written.n; k++)
+            used[k] |= strstr(cause, written.c[k].cause) == cause + 1;
+    }
+    cr_expect_gt(misses, 0, "no miss read: the table's format changed?");
+    for (int k = 0; k < written.n; k++)
+        cr_expect(used[k], "count-misses.csv's cause of %s %s explains no miss of the report", written.c[k].source,
+                  written.c[k].kernel);
+    free(used);
+    count_causes_free(&written);
+    free(text);
+}

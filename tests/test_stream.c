@@ -710,6 +710,100 @@ Test(stream, a_grid_stride_loop_nvcc_unrolls_computes_its_trip_count_before_it)
     cr_expect_eq(w[9][STREAM_INST], 0);
 }
 
+/* `for (int j = t->tid; j < 4 * t->threads; j += t->threads)` as clang
+ * writes it with a call in the body (radix sort's and the scans' tile
+ * loops, block_scan.h's load_tile and apply_prefix): clang reloads
+ * t->threads after the call, since the call might change it, so the
+ * stride and the bound are computed in the loop, from a load there
+ * (RELOAD_IN_LATCH) or from a phi of the load before the loop and the one
+ * after a guarded call (RELOAD_IN_BODY); or the stride is a word read in
+ * the loop (not the same every pass). */
+#define TILE_LOOP_IR(NAME, LOOP)                                                                                   \
+    "define internal void @" NAME "(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"                          \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  %3 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 0\n"                   \
+    "  %4 = load i32, i32* %3, align 8\n"                                                                          \
+    "  %5 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 1\n"                   \
+    "  %6 = load i32, i32* %5, align 4\n"                                                                          \
+    "  %7 = shl nsw i32 %6, 2\n"                                                                                   \
+    "  %8 = icmp slt i32 %4, %7\n"                                                                                 \
+    "  br i1 %8, label %10, label %30\n"                                                                           \
+    "\n"                                                                                                           \
+    "10:                                               ; preds = %2\n"                                             \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  br label %11\n"                                                                                             \
+    "\n" LOOP                                                                                                      \
+    "30:                                               ; preds = %20, %2\n"                                        \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  ret void\n"                                                                                                 \
+    "}\n"
+#define RELOAD_IN_LATCH                                                                                            \
+    "11:                                               ; preds = %10, %20\n"                                       \
+    "  %12 = phi i32 [ %4, %10 ], [ %22, %20 ]\n"                                                                  \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  %13 = sext i32 %12 to i64\n"                                                                                \
+    "  br label %20\n"                                                                                             \
+    "\n"                                                                                                           \
+    "20:                                               ; preds = %11\n"                                            \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef %13, i64 noundef 0)\n"             \
+    "  %21 = load i32, i32* %5, align 4\n"                                                                         \
+    "  %22 = add nsw i32 %21, %12\n"                                                                               \
+    "  %23 = shl nsw i32 %21, 2\n"                                                                                 \
+    "  %24 = icmp slt i32 %22, %23\n"                                                                              \
+    "  br i1 %24, label %11, label %30\n"                                                                           \
+    "\n"
+#define RELOAD_IN_BODY(RELOAD)                                                                                     \
+    "11:                                               ; preds = %10, %20\n"                                       \
+    "  %12 = phi i32 [ %6, %10 ], [ %19, %20 ]\n"                                                                  \
+    "  %13 = phi i32 [ %4, %10 ], [ %22, %20 ]\n"                                                                  \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  %14 = sext i32 %13 to i64\n"                                                                                \
+    "  %15 = icmp slt i64 %14, 1000\n"                                                                             \
+    "  br i1 %15, label %16, label %20\n"                                                                          \
+    "\n"                                                                                                           \
+    "16:                                               ; preds = %11\n"                                            \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef %14, i64 noundef 0)\n"             \
+    RELOAD                                                                                                         \
+    "  br label %20\n"                                                                                             \
+    "\n"                                                                                                           \
+    "20:                                               ; preds = %16, %11\n"                                       \
+    "  %19 = phi i32 [ %12, %11 ], [ %17, %16 ]\n"                                                                 \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  %22 = add nsw i32 %19, %13\n"                                                                               \
+    "  %23 = shl nsw i32 %19, 2\n"                                                                                 \
+    "  %24 = icmp slt i32 %22, %23\n"                                                                              \
+    "  br i1 %24, label %11, label %30\n"                                                                           \
+    "\n"
+static const char *const tile_loops_ir =
+    TILE_LOOP_IR("reload_in_latch", RELOAD_IN_LATCH) "\n"
+    TILE_LOOP_IR("reload_in_body", RELOAD_IN_BODY("  %17 = load i32, i32* %5, align 4\n")) "\n"
+    TILE_LOOP_IR("stride_read", RELOAD_IN_BODY("  %r = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 "
+                                               "noundef 0)\n  %17 = trunc i64 %r to i32\n")) "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_tile_loop_whose_stride_clang_reloads_after_a_call_computes_its_trip_count_before_it)
+{
+    uint32_t w[20][STREAM_FIELDS];
+    cr_assert_eq(weigh(tile_loops_ir, w, 20), 5 + 6 + 6);
+    /* t->threads reloaded in the latch, after the write: the same register
+     * on the card in every pass, so nvcc unrolls the loop by 4 after its
+     * trip count, a div.u32 (radix sort's PTX: one a tile loop), once a
+     * kernel per warp: one STREAM_TRIPS bit on the block that enters it */
+    cr_expect_eq(__builtin_popcount(w[1][STREAM_TRIPS]), 1);
+    cr_expect_eq(w[0][STREAM_TRIPS] | w[2][STREAM_TRIPS] | w[3][STREAM_TRIPS] | w[4][STREAM_TRIPS], 0);
+    /* reloaded after a guarded write: the stride a phi of that load and
+     * the one before the loop, the same value: charged the same way */
+    cr_expect_eq(__builtin_popcount(w[6][STREAM_TRIPS]), 1);
+    for (int b = 5; b < 11; b++)
+        cr_expect(b == 6 || w[b][STREAM_TRIPS] == 0, "block %d", b);
+    /* a stride read from memory in the loop: no rule */
+    for (int b = 11; b < 17; b++)
+        cr_expect_eq(w[b][STREAM_TRIPS], 0, "block %d", b);
+    cr_expect_eq(w[12][STREAM_INST], w[6][STREAM_INST], "nor a trip count charged where it is entered");
+}
+
 /* A step of a looped kernel (MCM_KERNEL_LOOP: the mcm_kernel's last i32,
  * `looped`, 1), `for (int i = tid; i < n; i += threads)` in step 0 alone
  * (a read) and in the others (a write), the counter widened by clang

@@ -194,6 +194,42 @@ typedef struct ncu_kernel {
  * or -1 with fail() (no such file, no header, a column missing). */
 int ncu_kernels(const char *path, ncu_kernel *out, int max);
 
+/* One row of the counts' check (code_costs.c): a kernel at a point, the
+ * card's count and ours, warp instructions per warp; `source` is the file
+ * counted (relative to the data directory) and `params` the point's. */
+typedef struct count_row {
+    char where[160], what[128], kernel[64], source[256], params[128];
+    double card, ours;
+} count_row;
+
+/* Whether a row's count is within COUNT_WITHIN of the card's (the issue's
+ * bound). */
+#define COUNT_WITHIN 0.15
+int count_within(const count_row *r);
+
+/* The causes of misses written down with their evidence
+ * (validate/stream/count-misses.csv, count_misses.c): per counted file
+ * and kernel. */
+typedef struct count_cause {
+    char source[256], kernel[64], cause[1024], evidence[1024];
+} count_cause;
+typedef struct count_causes {
+    count_cause *c;
+    int n;
+} count_causes;
+
+/* The causes of the file at `path` into *out (none when there is no such
+ * file); -1 with fail() on a malformed line. */
+int count_causes_load(const char *path, count_causes *out);
+void count_causes_free(count_causes *c);
+
+/* Why rows[i], a miss, misses (count_misses.c): from the rows, another
+ * build on the card (a row of the same kernel, file and params within the
+ * bound, whose card's count differs from this one's by more than it);
+ * else the cause written down for its file and kernel.  1 with the cause
+ * in out, 0 if none is known. */
+int count_miss_cause(const count_row *rows, int n, int i, const count_causes *written, char *out, size_t size);
+
 /* The targets case by case over the n_sets sets (a table), `between`
  * (markdown, may be NULL), the conclusions' verdicts (a table), and for
  * each case or conclusion that misses one, the term it lacks as the

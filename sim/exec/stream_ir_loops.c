@@ -31,7 +31,15 @@
  *  - a body of at most UNROLL_BODY card instructions: Euclid's loads of
  *    25 to 28 are unrolled, its Z/pZ reductions of 32 to 36 are not (read
  *    from nvcc's code, not from a time; LLVM's own rule, a body of at
- *    most 75 of its cost units unrolled, counts in units we do not see).
+ *    most 75 of its cost units unrolled, counts in units we do not see:
+ *    Stockham's scan_apply, a body of 22 with a Z/pZ product, is rolled in
+ *    nvcc's PTX, its scan_mediate's chunk_store, as small with one, is
+ *    unrolled after a div.u32);
+ *  - a stride (and a bound) the same in every pass on the card, though
+ *    clang computes it in the loop: t->threads reloaded after a call of
+ *    the body, which clang assumes might change it (same_every_pass;
+ *    radix sort's and the scans' tile loops, a div.u32 each in nvcc's
+ *    PTX).
  */
 #include "stream_ir.h"
 
@@ -93,8 +101,67 @@ static int loop_header(const ir_function *f, int h)
     return head->in_loop && phis;
 }
 
+/* What value `v` is in every pass of a loop on the card, into text: a
+ * kernel invariant (ir_kernel_invariant) as what it computes (its same_as
+ * text: a reload of the thread's index is the same text as its first
+ * load); a phi whose incoming values other than `root` (the phi asked
+ * about, whose back edge brings it back) are all the same such value; a
+ * conversion or integer operation of such values.  clang reloads the
+ * thread's indices after each call of a loop's body, since the call might
+ * change them (`i += t->threads`: a load in the loop, or a phi of the
+ * loads before and in it); on the card they are registers, the same in
+ * every pass (radix sort's and the scans' tile loops, the card's div.u32
+ * of their trip counts in its PTX).  1 if so; `depth` bounds the search. */
+static int same_every_pass(const ir_function *f, const char *v, const char *root, int depth, char *text,
+                           size_t size)
+{
+    if (ir_kernel_invariant(f, v)) {
+        const char *same = v[0] == '%' ? ir_entry_value(&f->same_as, v) : NULL;
+        snprintf(text, size, "%s", same ? same : v);
+        return 1;
+    }
+    int l = depth > 0 ? ir_defining_line(f, v, strlen(v)) : -1;
+    ir_inst in;
+    if (l < 0 || ir_parse_inst(f->lines[l], &in) != 0)
+        return 0;
+    char x[64], one[512], all[512] = "";
+    if (!strcmp(in.op, "phi")) {
+        for (int k = 0; phi_value(in.rest, k, x, sizeof x), x[0]; k++) {
+            if ((root && !strcmp(x, root)) || !strcmp(x, v))
+                continue;
+            if (!same_every_pass(f, x, root ? root : v, depth - 1, one, sizeof one) || (all[0] && strcmp(all, one)))
+                return 0;
+            snprintf(all, sizeof all, "%s", one);
+        }
+        snprintf(text, size, "%s", all);
+        return all[0] != '\0';
+    }
+    static const char *const ops[] = {"sext", "zext", "trunc", "shl", "add", "sub", "mul", NULL};
+    int known = 0;
+    for (int i = 0; ops[i]; i++)
+        known |= !strcmp(in.op, ops[i]);
+    if (!known)
+        return 0;
+    int n = snprintf(text, size, "%s", in.op);
+    for (int k = 0; k < (strcmp(in.op, "sext") && strcmp(in.op, "zext") && strcmp(in.op, "trunc") ? 2 : 1); k++) {
+        ir_operand(in.rest, k, x, sizeof x);
+        if (!x[0] || !same_every_pass(f, x, root, depth - 1, one, sizeof one))
+            return 0;
+        n += snprintf(text + n, size > (size_t)n ? size - (size_t)n : 0, "(%s)", one);
+    }
+    return (size_t)n < size;
+}
+
+/* The same, without the text: 1 if `v` is the same in every pass. */
+static int card_invariant(const ir_function *f, const char *v)
+{
+    char text[512];
+    return same_every_pass(f, v, NULL, 6, text, sizeof text);
+}
+
 /* The loop's stride, where header h's phi `p` steps by a value defined
- * outside the loop (in a block of its own: member[] marks the loop);
+ * outside the loop (in a block of its own: member[] marks the loop), or
+ * inside it but the same in every pass (card_invariant);
  * into stride; 1 if so. */
 static int variable_stride(const ir_function *f, const ir_inst *phi, const char *member, char *stride,
                            size_t size, char *next, size_t next_size)
@@ -116,7 +183,7 @@ static int variable_stride(const ir_function *f, const ir_inst *phi, const char 
         if (!other || other[0] != '%')
             continue; /* a constant stride: clang unrolls it itself */
         int sl = ir_defining_line(f, other, strlen(other)), sb = sl >= 0 ? ir_block_of_line(f, sl) : -1;
-        if (sb >= 0 && member[sb])
+        if (sb >= 0 && member[sb] && !card_invariant(f, other))
             continue;
         snprintf(stride, size, "%s", other);
         snprintf(next, next_size, "%s", v);
@@ -290,7 +357,7 @@ static void charge_trip_count(const ir_function *f, weights *t, int h, int enter
                               ir_search *s)
 {
     uint32_t *w = t->w[f->blocks[entering].id];
-    if (ir_kernel_invariant(f, c->start) && ir_kernel_invariant(f, c->stride) && ir_kernel_invariant(f, c->bound)) {
+    if (card_invariant(f, c->start) && card_invariant(f, c->stride) && card_invariant(f, c->bound)) {
         if (hoisted_before_the_steps(f, entering, s))
             w = t->w[f->blocks[0].id];
         w[STREAM_TRIPS] |= 1u << ((unsigned)(f->blocks[h].id < 0 ? h : f->blocks[h].id) % 32);
