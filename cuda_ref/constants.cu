@@ -435,6 +435,51 @@ __global__ void l1_wavefront_kernel(const uint32_t *in, long iters, int pattern,
  *    x = x*y mod p and x = x+y mod p with y fixed. With CUDA 13.0 on sm_90
  *    a zp_mul is 16 SASS instructions (7 of them IMAD, 6 IMAD.WIDE) and a
  *    zp_add 3 (add, compare, predicated subtract). */
+/* The case studies' Z/pZ arithmetic (cuda_ref/common/mcm_kernel_cuda.cuh's
+ * exec_zp_add and exec_zp_mul, their fast paths and range checks as there,
+ * on 64-bit words): what a kernel written once runs on the card, and what
+ * mcmsim's stream charges (sim/exec/stream_ir_calls.c: a product 9
+ * instructions, a sum of two results 3).  zp.h's zp_mul, the rows'
+ * product since session 41, keeps its remainder in 64 bits: on sm_90 a
+ * pass of spread_kernel is 19 instructions with it (6 IMAD.WIDE), 13 with
+ * these (4 IMAD.WIDE; instruction-stream.md, "matvec's blocks sharing an
+ * SM"). */
+typedef uint64_t case_word;
+#define CASE_BELOW_P_(r) __builtin_assume((r) < (uint32_t)ZP_P)
+static __device__ __noinline__ uint32_t case_zp_add_slow(case_word a, case_word b)
+{
+    return (uint32_t)((a + b) % ZP_P);
+}
+static __device__ __noinline__ case_word case_zp_reduce_slow(case_word a)
+{
+    return a % ZP_P;
+}
+static __device__ __forceinline__ case_word case_zp_add(case_word a, case_word b)
+{
+    uint32_t c;
+    if (__builtin_expect(a >= ZP_P || b >= ZP_P, 0)) {
+        c = case_zp_add_slow(a, b);
+    } else {
+        c = (uint32_t)a + (uint32_t)b;
+        c = c >= (uint32_t)ZP_P ? c - (uint32_t)ZP_P : c;
+    }
+    CASE_BELOW_P_(c);
+    return c;
+}
+static __device__ __forceinline__ case_word case_zp_mul(case_word a, case_word b)
+{
+    if (__builtin_expect((a | b) >> 32 != 0, 0)) {
+        a = case_zp_reduce_slow(a);
+        b = case_zp_reduce_slow(b);
+    }
+    case_word x = (case_word)(uint32_t)a * (uint32_t)b;
+    case_word q = __umul64hi(x, ZP_BARRETT);
+    uint32_t r = (uint32_t)(x - q * ZP_P);
+    r = r >= (uint32_t)ZP_P ? r - (uint32_t)ZP_P : r;
+    CASE_BELOW_P_(r);
+    return r;
+}
+
 static __device__ __forceinline__ uint32_t add_u32(uint32_t a, uint32_t b)
 {
     uint32_t c;
@@ -460,6 +505,22 @@ struct OpMulmod {
 struct OpAddmod {
     enum { OPS = 1 };
     static __device__ void step(uint32_t &x, uint32_t &y) { x = zp_add(x, y); }
+};
+/* The case studies' product (case_zp_mul, 9 instructions on sm_90, 4
+ * IMAD.WIDE), and a Z/pZ multiply-add x = x + x*y mod p of zp.h and of the
+ * cases (a product and a sum a step, as matvec's loop and the spread
+ * block's passes have). */
+struct OpMulmodCase {
+    enum { OPS = 1 };
+    static __device__ void step(uint32_t &x, uint32_t &y) { x = (uint32_t)case_zp_mul(x, y); }
+};
+struct OpMacChain {
+    enum { OPS = 1 };
+    static __device__ void step(uint32_t &x, uint32_t &y) { x = zp_add(x, zp_mul(x, y)); }
+};
+struct OpMacChainCase {
+    enum { OPS = 1 };
+    static __device__ void step(uint32_t &x, uint32_t &y) { x = (uint32_t)case_zp_add(x, case_zp_mul(x, y)); }
 };
 
 #define ARITH_CHAINS 4   /* independent chains per thread (throughput) */
@@ -1860,6 +1921,35 @@ static double chain_latency(const arith_buffers *b, int sms, int warps, long ite
     return cycles_per_op<Op>(b, blocks, threads, 1, iters);
 }
 
+/* The Z/pZ products' throughput with the case studies' arithmetic beside
+ * zp.h's (mulmod_per_sm_cycle), and a multiply-add of each: what a
+ * scheduler issues of the cases' products, every SM full (8 blocks of 256
+ * threads, 4 chains a thread), against issue_rate's additions. */
+static void measure_case_arithmetic(int sms, double mhz)
+{
+    uint32_t seed[32];
+    arith_buffers b;
+    for (int i = 0; i < 32; i++)
+        seed[i] = 12345u + 7919u * (uint32_t)i; /* in [0, p) */
+    uint32_t *d_seed = dev_alloc_u32(32);
+    to_device(d_seed, seed, 32);
+    b.seed = d_seed;
+    b.sink = dev_alloc_u32(1);
+    CUDA_CHECK(cudaMalloc(&b.cycles, sizeof(long long)));
+    print_row("mulmod_per_sm_cycle", op_throughput<OpMulmod>(&b, sms, mhz, 1 << 7), "ops/SM/cycle",
+              "Z/pZ multiplications (zp.h), 8 blocks of 256 threads per SM, 4 chains per thread");
+    print_row("mulmod_case_per_sm_cycle", op_throughput<OpMulmodCase>(&b, sms, mhz, 1 << 7), "ops/SM/cycle",
+              "the same with the case studies' product (mcm_kernel_cuda.cuh's exec_zp_mul: 9 SASS "
+              "instructions, 4 IMAD.WIDE)");
+    print_row("mac_chain_per_sm_cycle", op_throughput<OpMacChain>(&b, sms, mhz, 1 << 7), "ops/SM/cycle",
+              "x = x + x*y mod p (zp.h), 8 blocks of 256 threads per SM, 4 chains per thread");
+    print_row("mac_chain_case_per_sm_cycle", op_throughput<OpMacChainCase>(&b, sms, mhz, 1 << 7),
+              "ops/SM/cycle", "the same with the case studies' arithmetic (mcm_kernel_cuda.cuh)");
+    CUDA_CHECK(cudaFree(d_seed));
+    CUDA_CHECK(cudaFree(b.sink));
+    CUDA_CHECK(cudaFree(b.cycles));
+}
+
 static void measure_arithmetic(int sms, double mhz)
 {
     uint32_t seed[32];
@@ -2215,51 +2305,6 @@ static double line_chase_median(enqueue_fn fn, line_chase_arg *a)
  * last barrier.  Nothing of a case's time: what the host reads from it is
  * how far apart the blocks an SM holds start and end. */
 #define SPREAD_THREADS 256
-
-/* The case studies' Z/pZ arithmetic (cuda_ref/common/mcm_kernel_cuda.cuh's
- * exec_zp_add and exec_zp_mul, their fast paths and range checks as there,
- * on 64-bit words): what a kernel written once runs on the card, and what
- * mcmsim's stream charges (sim/exec/stream_ir_calls.c: a product 9
- * instructions, a sum of two results 3).  zp.h's zp_mul, the rows'
- * product since session 41, keeps its remainder in 64 bits: on sm_90 a
- * pass of spread_kernel is 19 instructions with it (6 IMAD.WIDE), 13 with
- * these (4 IMAD.WIDE; instruction-stream.md, "matvec's blocks sharing an
- * SM"). */
-typedef uint64_t case_word;
-#define CASE_BELOW_P_(r) __builtin_assume((r) < (uint32_t)ZP_P)
-static __device__ __noinline__ uint32_t case_zp_add_slow(case_word a, case_word b)
-{
-    return (uint32_t)((a + b) % ZP_P);
-}
-static __device__ __noinline__ case_word case_zp_reduce_slow(case_word a)
-{
-    return a % ZP_P;
-}
-static __device__ __forceinline__ case_word case_zp_add(case_word a, case_word b)
-{
-    uint32_t c;
-    if (__builtin_expect(a >= ZP_P || b >= ZP_P, 0)) {
-        c = case_zp_add_slow(a, b);
-    } else {
-        c = (uint32_t)a + (uint32_t)b;
-        c = c >= (uint32_t)ZP_P ? c - (uint32_t)ZP_P : c;
-    }
-    CASE_BELOW_P_(c);
-    return c;
-}
-static __device__ __forceinline__ case_word case_zp_mul(case_word a, case_word b)
-{
-    if (__builtin_expect((a | b) >> 32 != 0, 0)) {
-        a = case_zp_reduce_slow(a);
-        b = case_zp_reduce_slow(b);
-    }
-    case_word x = (case_word)(uint32_t)a * (uint32_t)b;
-    case_word q = __umul64hi(x, ZP_BARRETT);
-    uint32_t r = (uint32_t)(x - q * ZP_P);
-    r = r >= (uint32_t)ZP_P ? r - (uint32_t)ZP_P : r;
-    CASE_BELOW_P_(r);
-    return r;
-}
 
 /* Thread 0's notes of a block of spread_kernel: %smid, clock64() at its
  * first instruction and after its last barrier. */
@@ -3185,6 +3230,7 @@ int main(int argc, char **argv)
         printf("name,value,unit,phase,how\n");
         print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
         print_row("sm_clock_measured", measure_clock_mhz(), "MHz", "as the full run's");
+        measure_case_arithmetic(sms, measure_clock_mhz());
         measure_resident_spread(sms);
         return 0;
     }
