@@ -3226,6 +3226,7 @@ int main(int argc, char **argv)
         return measure_graph_start_only();
     rng_t rng = {(uint64_t)cli_long(argc, argv, "--seed", 12345)};
     int sms = attribute(cudaDevAttrMultiProcessorCount);
+    CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long)));
     if (cli_flag(argc, argv, "--spread-only")) {
         printf("name,value,unit,phase,how\n");
         print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
@@ -3240,7 +3241,6 @@ int main(int argc, char **argv)
         measure_lines_in_flight(sms, &rng);
         return 0;
     }
-    CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long)));
 
     printf("name,value,unit,phase,how\n");
     print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
