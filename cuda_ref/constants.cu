@@ -79,8 +79,9 @@
  * Every row carries the phase given by --phase (run-all.sh measures before
  * and after the case studies).
  *
- * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--seed S] [--phase TEXT]
- * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe)
+ * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] [--seed S] [--phase TEXT]
+ * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe;
+ * --spread-only: those of measure_resident_spread alone)
  */
 #include <sched.h>
 #include <stdio.h>
@@ -434,6 +435,51 @@ __global__ void l1_wavefront_kernel(const uint32_t *in, long iters, int pattern,
  *    x = x*y mod p and x = x+y mod p with y fixed. With CUDA 13.0 on sm_90
  *    a zp_mul is 16 SASS instructions (7 of them IMAD, 6 IMAD.WIDE) and a
  *    zp_add 3 (add, compare, predicated subtract). */
+/* The case studies' Z/pZ arithmetic (cuda_ref/common/mcm_kernel_cuda.cuh's
+ * exec_zp_add and exec_zp_mul, their fast paths and range checks as there,
+ * on 64-bit words): what a kernel written once runs on the card, and what
+ * mcmsim's stream charges (sim/exec/stream_ir_calls.c: a product 9
+ * instructions, a sum of two results 3).  zp.h's zp_mul, the rows'
+ * product since session 41, keeps its remainder in 64 bits: on sm_90 a
+ * pass of spread_kernel is 19 instructions with it (6 IMAD.WIDE), 13 with
+ * these (4 IMAD.WIDE; instruction-stream.md, "matvec's blocks sharing an
+ * SM"). */
+typedef uint64_t case_word;
+#define CASE_BELOW_P_(r) __builtin_assume((r) < (uint32_t)ZP_P)
+static __device__ __noinline__ uint32_t case_zp_add_slow(case_word a, case_word b)
+{
+    return (uint32_t)((a + b) % ZP_P);
+}
+static __device__ __noinline__ case_word case_zp_reduce_slow(case_word a)
+{
+    return a % ZP_P;
+}
+static __device__ __forceinline__ case_word case_zp_add(case_word a, case_word b)
+{
+    uint32_t c;
+    if (__builtin_expect(a >= ZP_P || b >= ZP_P, 0)) {
+        c = case_zp_add_slow(a, b);
+    } else {
+        c = (uint32_t)a + (uint32_t)b;
+        c = c >= (uint32_t)ZP_P ? c - (uint32_t)ZP_P : c;
+    }
+    CASE_BELOW_P_(c);
+    return c;
+}
+static __device__ __forceinline__ case_word case_zp_mul(case_word a, case_word b)
+{
+    if (__builtin_expect((a | b) >> 32 != 0, 0)) {
+        a = case_zp_reduce_slow(a);
+        b = case_zp_reduce_slow(b);
+    }
+    case_word x = (case_word)(uint32_t)a * (uint32_t)b;
+    case_word q = __umul64hi(x, ZP_BARRETT);
+    uint32_t r = (uint32_t)(x - q * ZP_P);
+    r = r >= (uint32_t)ZP_P ? r - (uint32_t)ZP_P : r;
+    CASE_BELOW_P_(r);
+    return r;
+}
+
 static __device__ __forceinline__ uint32_t add_u32(uint32_t a, uint32_t b)
 {
     uint32_t c;
@@ -459,6 +505,22 @@ struct OpMulmod {
 struct OpAddmod {
     enum { OPS = 1 };
     static __device__ void step(uint32_t &x, uint32_t &y) { x = zp_add(x, y); }
+};
+/* The case studies' product (case_zp_mul, 9 instructions on sm_90, 4
+ * IMAD.WIDE), and a Z/pZ multiply-add x = x + x*y mod p of zp.h and of the
+ * cases (a product and a sum a step, as matvec's loop and the spread
+ * block's passes have). */
+struct OpMulmodCase {
+    enum { OPS = 1 };
+    static __device__ void step(uint32_t &x, uint32_t &y) { x = (uint32_t)case_zp_mul(x, y); }
+};
+struct OpMacChain {
+    enum { OPS = 1 };
+    static __device__ void step(uint32_t &x, uint32_t &y) { x = zp_add(x, zp_mul(x, y)); }
+};
+struct OpMacChainCase {
+    enum { OPS = 1 };
+    static __device__ void step(uint32_t &x, uint32_t &y) { x = (uint32_t)case_zp_add(x, case_zp_mul(x, y)); }
 };
 
 #define ARITH_CHAINS 4   /* independent chains per thread (throughput) */
@@ -1859,6 +1921,35 @@ static double chain_latency(const arith_buffers *b, int sms, int warps, long ite
     return cycles_per_op<Op>(b, blocks, threads, 1, iters);
 }
 
+/* The Z/pZ products' throughput with the case studies' arithmetic beside
+ * zp.h's (mulmod_per_sm_cycle), and a multiply-add of each: what a
+ * scheduler issues of the cases' products, every SM full (8 blocks of 256
+ * threads, 4 chains a thread), against issue_rate's additions. */
+static void measure_case_arithmetic(int sms, double mhz)
+{
+    uint32_t seed[32];
+    arith_buffers b;
+    for (int i = 0; i < 32; i++)
+        seed[i] = 12345u + 7919u * (uint32_t)i; /* in [0, p) */
+    uint32_t *d_seed = dev_alloc_u32(32);
+    to_device(d_seed, seed, 32);
+    b.seed = d_seed;
+    b.sink = dev_alloc_u32(1);
+    CUDA_CHECK(cudaMalloc(&b.cycles, sizeof(long long)));
+    print_row("mulmod_per_sm_cycle", op_throughput<OpMulmod>(&b, sms, mhz, 1 << 7), "ops/SM/cycle",
+              "Z/pZ multiplications (zp.h), 8 blocks of 256 threads per SM, 4 chains per thread");
+    print_row("mulmod_case_per_sm_cycle", op_throughput<OpMulmodCase>(&b, sms, mhz, 1 << 7), "ops/SM/cycle",
+              "the same with the case studies' product (mcm_kernel_cuda.cuh's exec_zp_mul: 9 SASS "
+              "instructions, 4 IMAD.WIDE)");
+    print_row("mac_chain_per_sm_cycle", op_throughput<OpMacChain>(&b, sms, mhz, 1 << 7), "ops/SM/cycle",
+              "x = x + x*y mod p (zp.h), 8 blocks of 256 threads per SM, 4 chains per thread");
+    print_row("mac_chain_case_per_sm_cycle", op_throughput<OpMacChainCase>(&b, sms, mhz, 1 << 7),
+              "ops/SM/cycle", "the same with the case studies' arithmetic (mcm_kernel_cuda.cuh)");
+    CUDA_CHECK(cudaFree(d_seed));
+    CUDA_CHECK(cudaFree(b.sink));
+    CUDA_CHECK(cudaFree(b.cycles));
+}
+
 static void measure_arithmetic(int sms, double mhz)
 {
     uint32_t seed[32];
@@ -2214,30 +2305,57 @@ static double line_chase_median(enqueue_fn fn, line_chase_arg *a)
  * last barrier.  Nothing of a case's time: what the host reads from it is
  * how far apart the blocks an SM holds start and end. */
 #define SPREAD_THREADS 256
+
+/* Thread 0's notes of a block of spread_kernel: %smid, clock64() at its
+ * first instruction and after its last barrier. */
+static __device__ __forceinline__ void spread_note(long long t0, uint32_t sum, long long *start, long long *end,
+                                                   unsigned *sm)
+{
+    long long t1 = clock64();
+    unsigned smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    start[blockIdx.x] = t0;
+    end[blockIdx.x] = t1;
+    sm[blockIdx.x] = smid + (sum == 0x9e3779b9u ? 1u << 30 : 0u); /* keeps the sum */
+}
+
+/* CASE = 0: zp.h's arithmetic (the rows without `_case`); CASE = 1: the
+ * case studies' (above), as tests/user/spread.c is charged.  `levels`
+ * halving levels (8, or 0: the passes alone, thread 0's own sum noted). */
+template <int CASE>
 __global__ void __launch_bounds__(SPREAD_THREADS, 8)
-    spread_kernel(const uint32_t *a, long passes, long long *start, long long *end, unsigned *sm)
+    spread_kernel(const uint32_t *a, long passes, int levels, long long *start, long long *end, unsigned *sm)
 {
     long long t0 = clock64();
     __shared__ uint32_t part[SPREAD_THREADS];
-    uint32_t sum = 0, b = threadIdx.x + 3;
     const uint32_t *row = a + (size_t)blockIdx.x * passes * SPREAD_THREADS;
-    for (long k = 0; k < passes; k++)
-        sum = zp_add(sum, zp_mul(row[k * SPREAD_THREADS + threadIdx.x], b));
+    uint32_t sum;
+    if (CASE) {
+        case_word s = 0, b = threadIdx.x + 3;
+        for (long k = 0; k < passes; k++)
+            s = case_zp_add(s, case_zp_mul(row[k * SPREAD_THREADS + threadIdx.x], b));
+        sum = (uint32_t)s;
+    } else {
+        uint32_t b = threadIdx.x + 3;
+        sum = 0;
+        for (long k = 0; k < passes; k++)
+            sum = zp_add(sum, zp_mul(row[k * SPREAD_THREADS + threadIdx.x], b));
+    }
+    if (levels == 0) {
+        if (threadIdx.x == 0)
+            spread_note(t0, sum, start, end, sm);
+        return;
+    }
     part[threadIdx.x] = sum;
     for (unsigned half = SPREAD_THREADS / 2; half > 0; half >>= 1) {
         __syncthreads();
         if (threadIdx.x < half)
-            part[threadIdx.x] = zp_add(part[threadIdx.x], part[threadIdx.x + half]);
+            part[threadIdx.x] = CASE ? (uint32_t)case_zp_add(part[threadIdx.x], part[threadIdx.x + half])
+                                     : zp_add(part[threadIdx.x], part[threadIdx.x + half]);
     }
     __syncthreads();
-    if (threadIdx.x == 0) {
-        long long t1 = clock64();
-        unsigned smid;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-        start[blockIdx.x] = t0;
-        end[blockIdx.x] = t1;
-        sm[blockIdx.x] = smid + (part[0] == 0x9e3779b9u ? 1u << 30 : 0u); /* keeps the sum */
-    }
+    if (threadIdx.x == 0)
+        spread_note(t0, part[0], start, end, sm);
 }
 
 /* A dependent load of a whole line from the L2 while `blocks_per_sm`
@@ -2304,7 +2422,8 @@ static double in_flight_chase_cycles(int sms, int blocks_per_sm, int threads, bo
  * of their ends, its busy time (last end − first start) and their mean
  * lifetime, cycles of its clock; out[] the medians over those SMs, then
  * over REPEATS launches. */
-static void resident_spread_cycles(int sms, int blocks_per_sm, long passes, double out[4])
+static void resident_spread_cycles(int sms, int blocks_per_sm, long passes, int arithmetic, int levels,
+                                   double out[4])
 {
     enum { SMS_MAX = 256 }; /* %smid is below 256 on these cards */
     const unsigned blocks = (unsigned)(blocks_per_sm * sms);
@@ -2321,7 +2440,10 @@ static void resident_spread_cycles(int sms, int blocks_per_sm, long passes, doub
     for (int q = 0; q < 4; q++)
         per[q] = (double *)malloc(sizeof(double) * SMS_MAX);
     for (int r = -1; r < REPEATS; r++) { /* r = -1: the L2 warmed */
-        spread_kernel<<<blocks, SPREAD_THREADS>>>(d_a, passes, d_t, d_t + blocks, d_sm);
+        if (arithmetic)
+            spread_kernel<1><<<blocks, SPREAD_THREADS>>>(d_a, passes, levels, d_t, d_t + blocks, d_sm);
+        else
+            spread_kernel<0><<<blocks, SPREAD_THREADS>>>(d_a, passes, levels, d_t, d_t + blocks, d_sm);
         CUDA_CHECK(cudaGetLastError());
         CUDA_CHECK(cudaMemcpy(t0, d_t, sizeof *t0 * blocks * 2, cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaMemcpy(sm, d_sm, sizeof *sm * blocks, cudaMemcpyDeviceToHost));
@@ -2369,8 +2491,10 @@ static void resident_spread_cycles(int sms, int blocks_per_sm, long passes, doub
  * `passes` a thread (4: the resident blocks' issue beside their latency;
  * 16: the issue four times longer, the halving levels the same, so that
  * the spread says whether it grows with the issue phase or stays with
- * the levels), the rows' names ending in `suffix`. */
-static void measure_resident_spread_passes(int sms, long passes, const char *suffix)
+ * the levels), zp.h's arithmetic (arithmetic = 0) or the case studies'
+ * (1), `levels` halving levels (8 or 0), the rows' names ending in
+ * `suffix`. */
+static void measure_resident_spread_passes(int sms, long passes, int arithmetic, int levels, const char *suffix)
 {
     static const char *what[4] = {"start_spread", "end_spread", "busy", "life"};
     static const char *how[4] = {
@@ -2380,24 +2504,33 @@ static void measure_resident_spread_passes(int sms, long passes, const char *suf
         "a block's mean lifetime (end - start)"};
     for (int k = 1; k <= 8; k *= 2) {
         double v[4];
-        resident_spread_cycles(sms, k, passes, v);
+        resident_spread_cycles(sms, k, passes, arithmetic, levels, v);
         for (int q = 0; q < 4; q++) {
-            char name[64], text[400];
+            char name[64], text[500];
             snprintf(name, sizeof name, "resident_%s_blocks%d%s", what[q], k, suffix);
             snprintf(text, sizeof text, "%d blocks of 256 threads per SM on every SM, one wave, each %ld coalesced "
-                     "L2 words a thread with a Z/pZ product and sum each, then 8 barrier-separated halving levels "
-                     "in shared memory (spread_kernel): %s, median over the SMs holding %d", k, passes, how[q], k);
+                     "L2 words a thread with a Z/pZ product and sum each (%s), then %d barrier-separated halving "
+                     "levels in shared memory (spread_kernel): %s, median over the SMs holding %d", k, passes,
+                     arithmetic ? "the case studies' arithmetic, mcm_kernel_cuda.cuh" : "zp.h", levels,
+                     levels ? how[q] : (q == 1 ? "the spread of their ends (after the passes)" : how[q]), k);
             print_row(name, v[q], "cycles", text);
         }
     }
 }
 
 /* The rows at 4 passes a thread (the names without a suffix), then at 16
- * (tests/user/spread.c runs the same block in mcmsim). */
+ * (tests/user/spread.c runs the same block in mcmsim); then the same
+ * blocks with the case studies' Z/pZ arithmetic (`_case`: the
+ * instructions tests/user/spread.c is charged), and their 16 passes
+ * without the halving levels (`_case_passes16_nolevels`: whether two
+ * blocks slow each other in their passes or at their barriers). */
 static void measure_resident_spread(int sms)
 {
-    measure_resident_spread_passes(sms, 4, "");
-    measure_resident_spread_passes(sms, 16, "_passes16");
+    measure_resident_spread_passes(sms, 4, 0, 8, "");
+    measure_resident_spread_passes(sms, 16, 0, 8, "_passes16");
+    measure_resident_spread_passes(sms, 4, 1, 8, "_case");
+    measure_resident_spread_passes(sms, 16, 1, 8, "_case_passes16");
+    measure_resident_spread_passes(sms, 16, 1, 0, "_case_passes16_nolevels");
 }
 
 /* The rows of in_flight_chase_cycles: one warp an SM, 8 blocks of one
@@ -3074,9 +3207,10 @@ static int measure_graph_start_only(void)
 int main(int argc, char **argv)
 {
     static const char *const keys[] = {"--seed", "--phase", NULL};
-    static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", NULL};
+    static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only", NULL};
     cli_require_known(argc, argv, keys, flags,
-                      "constants [--device-info] [--graph-only] [--in-flight-only] [--seed S] [--phase TEXT]");
+                      "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] [--seed S] "
+                      "[--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
     for (const char *c = g_phase; *c; c++)
@@ -3092,13 +3226,21 @@ int main(int argc, char **argv)
         return measure_graph_start_only();
     rng_t rng = {(uint64_t)cli_long(argc, argv, "--seed", 12345)};
     int sms = attribute(cudaDevAttrMultiProcessorCount);
+    CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long)));
+    if (cli_flag(argc, argv, "--spread-only")) {
+        printf("name,value,unit,phase,how\n");
+        print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
+        print_row("sm_clock_measured", measure_clock_mhz(), "MHz", "as the full run's");
+        measure_case_arithmetic(sms, measure_clock_mhz());
+        measure_resident_spread(sms);
+        return 0;
+    }
     if (cli_flag(argc, argv, "--in-flight-only")) {
         printf("name,value,unit,phase,how\n");
         print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
         measure_lines_in_flight(sms, &rng);
         return 0;
     }
-    CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long)));
 
     printf("name,value,unit,phase,how\n");
     print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");

@@ -834,3 +834,15 @@ Test(user_program, the_resident_spread_fixture_sums_what_the_serial_reference_do
     cr_expect_eq(status, 0, "%s", out);
     cr_expect(strstr(out, "spread") != NULL, "%s", out);
 }
+
+/* Without its levels (levels = 0, the rows `_case_passes16_nolevels`) the
+ * fixture runs its passes alone, and thread 0's sum is the serial one. */
+Test(user_program, the_resident_spread_fixture_without_levels_sums_thread_0s_words)
+{
+    char out[8192];
+    int status = mcmsim_output(MCMSIM_OUT_AND_ERR, out, sizeof out,
+                               "run %s/tests/user/spread.cfg --exec --set blocks=264 --set passes=16 --set levels=0",
+                               MCMSIM_DATADIR);
+    cr_expect_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "spread_flat") != NULL, "%s", out);
+}

@@ -11,7 +11,9 @@
  * resident_*_blocksK rows (validate/notes/instruction-stream.md, "an SM's
  * blocks served in order").
  *
- * Params: blocks (the grid), passes (words a thread, 4 as the card's rows).
+ * Params: blocks (the grid), passes (words a thread, 4 as the card's rows),
+ * levels (8, or 0: the passes alone, thread 0 writing its own sum, as the
+ * rows `_case_passes16_nolevels`).
  */
 #include "mcm_kernel.h"
 
@@ -34,6 +36,17 @@ MCM_STEP(partial, spread_args, s)
     exec_pwrite(t, t->tid, sum);
 }
 
+/* The passes alone (levels = 0): thread 0 writes its own sum out. */
+MCM_STEP(partial_out, spread_args, s)
+{
+    word sum = 0, b = (word)t->tid + 3;
+    long row = t->bid * s->passes * SPREAD_THREADS;
+    for (long k = 0; k < s->passes; k++)
+        sum = exec_zp_add(t, sum, exec_zp_mul(t, exec_gread(t, s->a, row + k * SPREAD_THREADS + t->tid), b));
+    if (t->tid == 0)
+        exec_gwrite(t, s->out, t->bid, sum);
+}
+
 /* Steps 1 to 8: level k = t->step halves the partial sums. */
 MCM_STEP(halve, spread_args, s)
 {
@@ -51,17 +64,20 @@ MCM_STEP(store, spread_args, s)
 }
 
 MCM_KERNEL(spread, spread_args, partial, halve, halve, halve, halve, halve, halve, halve, halve, store);
+MCM_KERNEL(spread_flat, spread_args, partial_out);
 
 static gmem A, out;
-static long blocks, passes;
+static long blocks, passes, levels;
 static word *expected;
 
 static int setup(exec_run *run, const mcm_params *p)
 {
     blocks = (long)mcm_param(p, "blocks", 132);
     passes = (long)mcm_param(p, "passes", 4);
-    if (blocks < 1 || passes < 1)
-        return mcm_fail("spread: needs blocks >= 1 and passes >= 1 (got %ld, %ld)", blocks, passes);
+    levels = (long)mcm_param(p, "levels", 8);
+    if (blocks < 1 || passes < 1 || (levels != 8 && levels != 0))
+        return mcm_fail("spread: needs blocks >= 1, passes >= 1 and levels 8 or 0 (got %ld, %ld, %ld)", blocks,
+                        passes, levels);
     long words = blocks * passes * SPREAD_THREADS;
     A = mcm_alloc(run, "A", words);
     out = mcm_alloc(run, "out", blocks);
@@ -73,7 +89,8 @@ static int setup(exec_run *run, const mcm_params *p)
         mcm_set(A, i, v);
         word b = (word)(i % SPREAD_THREADS) + 3;
         long r = i / (passes * SPREAD_THREADS);
-        expected[r] = (expected[r] + v * b % MCM_PRIME) % MCM_PRIME;
+        if (levels || i % SPREAD_THREADS == 0) /* levels = 0: thread 0's words alone */
+            expected[r] = (expected[r] + v * b % MCM_PRIME) % MCM_PRIME;
     }
     return 0;
 }
@@ -81,7 +98,7 @@ static int setup(exec_run *run, const mcm_params *p)
 static int launches(exec_run *run)
 {
     spread_args s = {A, out, passes};
-    return mcm_launch(run, &spread, blocks, SPREAD_THREADS, SPREAD_THREADS, &s);
+    return mcm_launch(run, levels ? &spread : &spread_flat, blocks, SPREAD_THREADS, SPREAD_THREADS, &s);
 }
 
 static int check(exec_run *run)

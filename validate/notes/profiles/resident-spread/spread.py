@@ -8,7 +8,10 @@ The engine's block starts at its dispatch (its wait is the dispatch, then
 its first read's latency), the card's clock64() at its first instruction,
 after it: busy and life are also given less h100-code's block_dispatch.
 
-usage: spread.py K TRACE.csv [K TRACE.csv ...]"""
+usage: spread.py [--card CONSTANTS.csv --suffix SUFFIX] K TRACE.csv [K TRACE.csv ...]
+With --card, the card's figures are the rows resident_*_blocksK SUFFIX of
+that constants file (e.g. --suffix _case_passes16 for the 16-pass rows of
+the case studies' arithmetic), not the 4-pass rows above."""
 import csv
 import statistics
 import os
@@ -43,7 +46,21 @@ def figures(path, k):
     return [statistics.median(p) for p in per], len(per[0])
 
 
+def card_rows(path, suffix):
+    rows = {}
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            rows[row["name"]] = float(row["value"])
+    what = ("start_spread", "end_spread", "busy", "life")
+    return {k: tuple(round(rows[f"resident_{w}_blocks{k}{suffix}"]) for w in what)
+            for k in (1, 2, 4, 8) if f"resident_busy_blocks{k}{suffix}" in rows}
+
+
 def main(args):
+    global CARD
+    if args and args[0] == "--card":
+        CARD = card_rows(args[1], args[3] if len(args) > 3 and args[2] == "--suffix" else "")
+        args = args[4:] if len(args) > 3 and args[2] == "--suffix" else args[2:]
     d = block_dispatch()
     print(f"| K | start spread (engine / card) | end spread | busy | mean life | busy, life less the dispatch ({d:.1f}) | SMs |")
     print("|---|---|---|---|---|---|---|")
