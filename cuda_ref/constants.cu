@@ -3172,6 +3172,7 @@ int main(int argc, char **argv)
         return measure_graph_start_only();
     rng_t rng = {(uint64_t)cli_long(argc, argv, "--seed", 12345)};
     int sms = attribute(cudaDevAttrMultiProcessorCount);
+    CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long))); /* measure_clock_mhz's, on every path below */
     if (cli_flag(argc, argv, "--in-flight-only")) {
         printf("name,value,unit,phase,how\n");
         print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
@@ -3186,7 +3187,6 @@ int main(int argc, char **argv)
         measure_guarded_reads(&rng);
         return 0;
     }
-    CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long)));
 
     printf("name,value,unit,phase,how\n");
     print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
