@@ -79,9 +79,11 @@
  * Every row carries the phase given by --phase (run-all.sh measures before
  * and after the case studies).
  *
- * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] [--seed S] [--phase TEXT]
+ * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only]
+ *                  [--guarded-reads-only] [--seed S] [--phase TEXT]
  * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe;
- * --spread-only: those of measure_resident_spread alone)
+ * --spread-only: those of measure_resident_spread alone;
+ * --guarded-reads-only: the chains of measure_guarded_reads alone, a probe)
  */
 #include <sched.h>
 #include <stdio.h>
@@ -1062,6 +1064,14 @@ static double launch_graph_touch_us(int sms)
  *                             address a load gave (two dependent round
  *                             trips, as plain division's and Euclid's
  *                             one-step kernels make)
+ *   shift1, shift32, one block  in[t], and where t >= D in[t - D], D = 1
+ *                             and 32: prefix-naive's step (its second
+ *                             load in a guarded block, issued beside the
+ *                             first)
+ *   guarded, stored, one block  in[t], and where t < 128 in[t + 128];
+ *                             stored writes in[t] + 1 first, so that its
+ *                             second load comes after a store that waits
+ *                             for the first (prefix-optimal's copy_add)
  *   reduce, one block         a word a thread, a tree sum in shared memory
  *                             with a barrier after each of its 8 levels,
  *                             out[t] = in[t] + sum + 1 (read, reduce with
@@ -1108,7 +1118,7 @@ static double launch_graph_touch_us(int sms)
 
 enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE, CHAIN_ARGS, CHAIN_SHARED, CHAIN_CODE,
                    CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE, CHAIN_PARAM, CHAIN_PARAM_DENSE, CHAIN_PARAM_64,
-                   CHAIN_CONST, CHAIN_PARAM_LDC };
+                   CHAIN_CONST, CHAIN_PARAM_LDC, CHAIN_SHIFT1, CHAIN_SHIFT32, CHAIN_GUARDED, CHAIN_STORED };
 
 #define CHAIN_CODE_STEPS 1024
 #define CHAIN_HORNER_DEGREE 32
@@ -1124,6 +1134,42 @@ __global__ void dependent_kernel(const uint32_t *in, uint32_t *out)
 {
     const int t = threadIdx.x;
     out[t] = in[in[t] & 255] + 1u;
+}
+
+/* Guarded reads, one block (the guarded reads' chains, below): prefix-naive's
+ * step, in[t] and, where t >= D, in[t - D] (D = 1: a warp's second load
+ * straddles its own line and the line of the warp before; D = 32: the warp
+ * before's line, whole) */
+template <int D>
+__global__ void shift_kernel(const uint32_t *in, uint32_t *out)
+{
+    const int t = threadIdx.x;
+    uint32_t x = in[t];
+    if (t >= D)
+        x += in[t - D];
+    out[t] = x + 1u;
+}
+
+/* the same with the second read at t + 128 where t < 128 (guarded), and,
+ * stored, with in[t] + 1 stored first: the second load comes after a store
+ * that waits for the first (nvcc keeps a load after a store that may be
+ * the same word: prefix-optimal's copy_add) */
+__global__ void guarded_kernel(const uint32_t *in, uint32_t *out)
+{
+    const int t = threadIdx.x;
+    uint32_t x = in[t];
+    if (t < 128)
+        x += in[t + 128];
+    out[t] = x + 1u;
+}
+
+__global__ void stored_kernel(const uint32_t *in, uint32_t *out)
+{
+    const int t = threadIdx.x;
+    const uint32_t x = in[t];
+    out[t] = x + 1u;
+    if (t < 128)
+        out[t] = x + 1u + in[t + 128];
 }
 
 __global__ void reduce_kernel(const uint32_t *in, uint32_t *out)
@@ -1215,6 +1261,14 @@ static void chain_launch(const chain *c, int step, cudaStream_t stream)
         pair_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_DEPENDENT)
         dependent_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_SHIFT1)
+        shift_kernel<1><<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_SHIFT32)
+        shift_kernel<32><<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_GUARDED)
+        guarded_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_STORED)
+        stored_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_REDUCE)
         reduce_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_ARGS) {
@@ -1240,6 +1294,10 @@ static uint32_t chain_word_on_host(enum chain_shape shape, const uint32_t *in, s
     switch (shape) {
     case CHAIN_PAIR: return in[i] + in[(i + 128) & 255] + 1u;
     case CHAIN_DEPENDENT: return in[in[i] & 255] + 1u;
+    case CHAIN_SHIFT1: return in[i] + (i >= 1 ? in[i - 1] : 0u) + 1u;
+    case CHAIN_SHIFT32: return in[i] + (i >= 32 ? in[i - 32] : 0u) + 1u;
+    case CHAIN_GUARDED:
+    case CHAIN_STORED: return in[i] + (i < 128 ? in[i + 128] : 0u) + 1u;
     case CHAIN_REDUCE: return in[i] + sum + 1u;
     default: return in[i] + 1u; /* touch, args, shared; code, loop and horner hide their value */
     }
@@ -1360,6 +1418,22 @@ static void measure_chain(const char *name, enum chain_shape shape, unsigned blo
     measure_chain_of("chain_", name, shape, blocks, 0, rng);
 }
 
+/* The guarded reads' chains (instruction-stream.md, session 42): against
+ * touch_block and pair_block of the same run, what a second read in a
+ * guarded block costs a kernel, issued beside the first (shift1, shift32,
+ * guarded) or after a store that waits for the first (stored: about one
+ * more L2 round trip if the warp waits for the first load before it
+ * issues the second, about 0 if not). */
+static void measure_guarded_reads(rng_t *rng)
+{
+    measure_chain("touch_block", CHAIN_TOUCH, 1, rng);
+    measure_chain("pair_block", CHAIN_PAIR, 1, rng);
+    measure_chain("shift1_block", CHAIN_SHIFT1, 1, rng);
+    measure_chain("shift32_block", CHAIN_SHIFT32, 1, rng);
+    measure_chain("guarded_block", CHAIN_GUARDED, 1, rng);
+    measure_chain("stored_block", CHAIN_STORED, 1, rng);
+}
+
 static void measure_kernel_boundary(int sms, rng_t *rng)
 {
     measure_chain("touch_card", CHAIN_TOUCH, (unsigned)sms, rng);
@@ -1369,6 +1443,10 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
     measure_chain("touch_block", CHAIN_TOUCH, 1, rng);
     measure_chain("pair_block", CHAIN_PAIR, 1, rng);
     measure_chain("dependent_block", CHAIN_DEPENDENT, 1, rng);
+    measure_chain("shift1_block", CHAIN_SHIFT1, 1, rng);
+    measure_chain("shift32_block", CHAIN_SHIFT32, 1, rng);
+    measure_chain("guarded_block", CHAIN_GUARDED, 1, rng);
+    measure_chain("stored_block", CHAIN_STORED, 1, rng);
     measure_chain("reduce_block", CHAIN_REDUCE, 1, rng);
     measure_chain("args_card", CHAIN_ARGS, (unsigned)sms, rng);
     measure_chain("shared_card", CHAIN_SHARED, (unsigned)sms, rng);
@@ -3207,9 +3285,11 @@ static int measure_graph_start_only(void)
 int main(int argc, char **argv)
 {
     static const char *const keys[] = {"--seed", "--phase", NULL};
-    static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only", NULL};
+    static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only",
+                                        "--guarded-reads-only", NULL};
     cli_require_known(argc, argv, keys, flags,
-                      "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] [--seed S] "
+                      "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] "
+                      "[--guarded-reads-only] [--seed S] "
                       "[--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
@@ -3226,7 +3306,7 @@ int main(int argc, char **argv)
         return measure_graph_start_only();
     rng_t rng = {(uint64_t)cli_long(argc, argv, "--seed", 12345)};
     int sms = attribute(cudaDevAttrMultiProcessorCount);
-    CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long)));
+    CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long))); /* measure_clock_mhz's, on every path below */
     if (cli_flag(argc, argv, "--spread-only")) {
         printf("name,value,unit,phase,how\n");
         print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
@@ -3239,6 +3319,14 @@ int main(int argc, char **argv)
         printf("name,value,unit,phase,how\n");
         print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
         measure_lines_in_flight(sms, &rng);
+        return 0;
+    }
+    if (cli_flag(argc, argv, "--guarded-reads-only")) {
+        printf("name,value,unit,phase,how\n");
+        print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
+        print_row("sm_clock_measured", measure_clock_mhz(), "MHz",
+                  "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+        measure_guarded_reads(&rng);
         return 0;
     }
 

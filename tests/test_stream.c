@@ -1169,6 +1169,75 @@ Test(stream, the_reads_a_chain_waits_for_are_marked_links_the_others_not)
     free(text);
 }
 
+/* Four steps, each a read of word i = %1's address and, where i > 7, a
+ * second read in a block of its own, each written out where it is read
+ * (the first to private memory, as jacobi's, or to global memory):
+ * independent_reads' second read at i − 7 (neither its address nor its
+ * guard waits for the first's value); dependent_address's at the first
+ * read's value; dependent_guard's at i − 7, where the first read's value
+ * is above 7; after_a_write's at i − 7, its first read's value written to
+ * global memory before it (prefix-optimal's copy_add: the STG waits for
+ * the first load, the second LDG comes after it). */
+#define FIRST_TO_PRIVATE "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef 0, i64 noundef %4)\n"
+#define FIRST_TO_GLOBAL                                                                                                \
+    "  tail call void @exec_gwrite(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef %3, i64 noundef %4)\n"
+#define GUARDED_READS_IR(NAME, TEST, ADDRESS, FIRST_WRITE)                                                             \
+    "define internal void @" NAME "(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"                             \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                     \
+    "  %3 = ptrtoint i8* %1 to i64\n"                                                                                  \
+    "  %4 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef %3)\n" \
+    FIRST_WRITE                                                                                                        \
+    "  %5 = icmp ugt i64 " TEST ", 7\n"                                                                                \
+    "  br i1 %5, label %6, label %9\n"                                                                                 \
+    "\n"                                                                                                               \
+    "6:                                                ; preds = %2\n"                                                 \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                     \
+    "  %7 = add i64 %3, -7\n"                                                                                          \
+    "  %8 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef " ADDRESS ")\n" \
+    "  tail call void @exec_gwrite(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef %7, i64 noundef %8)\n" \
+    "  br label %9\n"                                                                                                  \
+    "\n"                                                                                                               \
+    "9:                                                ; preds = %6, %2\n"                                             \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                     \
+    "  ret void\n"                                                                                                     \
+    "}\n"                                                                                                              \
+    "\n"
+
+static const char *const guarded_reads_ir =
+    GUARDED_READS_IR("independent_reads", "%3", "%7", FIRST_TO_PRIVATE)
+        GUARDED_READS_IR("dependent_address", "%3", "%4", FIRST_TO_PRIVATE)
+            GUARDED_READS_IR("dependent_guard", "%4", "%7", FIRST_TO_PRIVATE)
+                GUARDED_READS_IR("after_a_write", "%3", "%7", FIRST_TO_GLOBAL) "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, reads_in_guarded_blocks_wait_at_once_unless_one_waits_for_the_others_value)
+{
+    uint32_t w[12][STREAM_FIELDS];
+    cr_assert_eq(weigh(guarded_reads_ir, w, 12), 12);
+    machine m = latency_machine();
+    m.read_latency = 250;
+    /* each block's chain has its read's load (the read written out in its
+     * block waits for it) */
+    for (int b = 0; b < 12; b += 3) {
+        cr_expect_eq(w[b][STREAM_CHAIN_GLOBAL], 1, "block %d", b);
+        cr_expect_eq(w[b + 1][STREAM_CHAIN_GLOBAL], 1, "block %d", b + 1);
+    }
+    /* independent: both reads roots, one link level on the path */
+    cr_expect_eq(w[0][STREAM_ROOT_LEVEL], 1);
+    cr_expect_eq(w[1][STREAM_ROOT_LEVEL], 1);
+    cr_expect_float_eq(one_pass(w, 3, &m).stream_reads, 1, 1e-9);
+    /* the second read's address is the first's value: two links */
+    cr_expect_eq(w[3][STREAM_ROOT_LEVEL], 1);
+    cr_expect_eq(w[4][STREAM_ROOT_LEVEL], 0);
+    cr_expect_float_eq(one_pass(w + 3, 3, &m).stream_reads, 2, 1e-9);
+    /* its guard tests the first's value: two links */
+    cr_expect_eq(w[7][STREAM_ROOT_LEVEL], 0);
+    cr_expect_float_eq(one_pass(w + 6, 3, &m).stream_reads, 2, 1e-9);
+    /* it comes after a global write of the first's value: two links */
+    cr_expect_eq(w[9][STREAM_ROOT_LEVEL], 1);
+    cr_expect_eq(w[10][STREAM_ROOT_LEVEL], 0);
+    cr_expect_float_eq(one_pass(w + 9, 3, &m).stream_reads, 2, 1e-9);
+}
+
 Test(stream, a_zp_multiplication_is_its_instructions_and_a_mulmod_on_the_path)
 {
     /* the global index (2, as above), tid, ℓ and bid read and tid and ℓ

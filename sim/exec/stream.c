@@ -287,25 +287,32 @@ static void weigh_path(stream_counter *c)
     p->issued[0] = p->issued[1] = p->branches = 0;
     p->reads = 0;
     p->n_blocks = c->n_warp;
+    double root_level = 0; /* the deepest chain from the step's root reads */
     for (int i = 0; i < c->n_warp; i++) {
         int id = c->warp_touched[i];
         const uint32_t *weight = c->t->weight[id];
         const block_passes *b = &c->passes[id];
         p->path[i] = (weighed_pass){id, b->most, b->most_back};
         for (int k = 0; k < STREAM_CHAIN_PLAIN; k++)
-            if (k != STREAM_READS && k != STREAM_TRIPS)
+            if (k != STREAM_READS && k != STREAM_TRIPS && k != STREAM_ROOT_LINKS && k != STREAM_ROOT_LEVEL)
                 p->w[k] += (double)weight[k] * b->most;
         if (c->issue_bound[id]) { /* its passes: its instructions, at the warp's own issue */
             double pass[2];
             issue_split(c, weight, b->most, pass);
             p->issued[0] += pass[0];
             p->issued[1] += pass[1];
-        } else /* its passes: its chain each, one after the other */
+        } else { /* its passes: its chain each, one after the other; */
             for (int k = STREAM_CHAIN_PLAIN; k < STREAM_FIELDS; k++)
                 p->w[k] += (double)weight[k] * b->most;
+            if (b->most == 1) { /* its root reads' links beside the step's others (stream.h) */
+                p->w[STREAM_CHAIN_GLOBAL] -= weight[STREAM_ROOT_LINKS];
+                root_level = fmax(root_level, weight[STREAM_ROOT_LEVEL]);
+            }
+        }
         p->reads |= weight[STREAM_READS] | (uint64_t)weight[STREAM_TRIPS] << 32;
         p->branches += b->most_back;
     }
+    p->w[STREAM_CHAIN_GLOBAL] += root_level;
 }
 
 void stream_warp_end(stream_counter *c)

@@ -63,9 +63,16 @@
  * comparison a branch reads, the predicate's latency).
  * A warp issues an instruction once its operands are ready, so a pass
  * through the block takes its chain's latency, not its instructions' sum
- * (stream_ir_chain.c says how the chain is found; stream.c how it is charged). */
+ * (stream_ir_chain.c says how the chain is found; stream.c how it is charged).
+ * Of the chain's global reads, those on chains that begin at a read no
+ * read of the step reaches (its address, the tests that guard it, a
+ * global write before it that waits for a read's value: a warp issues it
+ * with the step's other such reads, each in flight while it issues the
+ * next): STREAM_ROOT_LINKS, their links, and
+ * STREAM_ROOT_LEVEL, the most on one such chain; a step's path charges
+ * the deepest such chain of its blocks, not their sum (stream.c). */
 enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_READS,
-       STREAM_TRIPS, STREAM_EXITS, STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE,
+       STREAM_TRIPS, STREAM_EXITS, STREAM_ROOT_LINKS, STREAM_ROOT_LEVEL, STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE,
        STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE, STREAM_FIELDS };
 
 /* The table a counted object carries (mcm_stream_table, mcm_stream_blocks,

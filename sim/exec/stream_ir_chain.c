@@ -91,6 +91,10 @@ struct depth_map {
     const ir_function *f;
     int *read_no, line;
     uint64_t chain_reads, on_chain;
+    /* the reads whose chains may begin a step's path beside each other
+     * (ir_chain_block_end): the values a read reaches, and the roots */
+    name_set from_reads;
+    uint64_t roots;
 };
 
 /* The global read at line `line` as a bit of a set of the function's reads
@@ -236,6 +240,117 @@ void ir_chain_block_begin(depth_map *d, const ir_block *b)
     d->chain_reads = 0;
 }
 
+static int global_read_at(const ir_function *f, int l, ir_inst *in);
+
+/* ---- reads that overlap: the roots of a step's chains ------------------------------ */
+
+/* Instruction `in` has an operand in `set`. */
+static int uses_one_of(const name_set *set, const ir_inst *in)
+{
+    const char *end = strstr(in->rest, ", !"); /* metadata: not operands */
+    for (const char *s = in->rest; *s && (!end || s < end); s++) {
+        size_t len = ir_name_length(s);
+        if (len == 0)
+            continue;
+        if (ir_set_has(set, s, len))
+            return 1;
+        s += len - 1;
+    }
+    return 0;
+}
+
+/* The values a global read's value reaches, through the function's
+ * dataflow (phis too: the set grows until it holds), into set.  A private
+ * read's value counts as one (memory is not followed: it may hold a
+ * global read's value). */
+static void note_values_from_reads(const ir_function *f, name_set *set)
+{
+    for (int grew = 1; grew;) {
+        grew = 0;
+        for (int l = 0; l < f->n_lines; l++) {
+            ir_inst in;
+            char name[32] = "";
+            if (ir_parse_inst(f->lines[l], &in) != 0 || !in.result || ir_set_has(set, in.result, in.result_len))
+                continue;
+            if (!strcmp(in.op, "call"))
+                ir_callee(in.rest, name, sizeof name);
+            if (!strcmp(name, "exec_gread") || !strcmp(name, "exec_pread") || uses_one_of(set, &in)) {
+                ir_set_add(set, in.result, in.result_len);
+                grew = 1;
+            }
+        }
+    }
+}
+
+/* Block b is passed at most once a pass, and no test before it (in the
+ * order of the code, a bound from above on the tests that guard it)
+ * reads a value a global read reaches: a warp knows whether it takes
+ * the block before any read of the step is back. */
+static int root_block(const depth_map *d, const ir_block *b)
+{
+    const ir_function *f = d->f;
+    if (b->in_loop)
+        return 0;
+    for (const ir_block *before = f->blocks; before < b; before++) {
+        const char *test = ir_branch_condition(f, before);
+        if (test && ir_set_has(&d->from_reads, test, ir_name_length(test)))
+            return 0;
+    }
+    return 1;
+}
+
+/* Global read `line` of block `block` comes after a global write that
+ * takes a value a global read reaches (its word or its index): in its
+ * block before it, or in a block from which the flow reaches it.  A warp
+ * issues in order and its STG waits for that value; nvcc keeps a global
+ * read after a global write where it comes after it (the two may be the
+ * same word), so such a read waits for the read the write waits for:
+ * prefix-optimal's copy_add, `LDG ... STG @BRA ... LDG ... STG ... LDG ...
+ * STG` (its cubin, sm_90), where jacobi's reads, before private writes
+ * (STS, another memory), issue back to back, and the stencil's border
+ * write, on a path of its own, does not hold its inner reads
+ * (instruction-stream.md, session 42). */
+static int after_waiting_write(const depth_map *d, int block, int line, ir_search *s)
+{
+    const ir_function *f = d->f;
+    for (int b = 0; b < f->n_blocks; b++) {
+        if (b != block && !ir_reaches(f, b, block, -1, s))
+            continue;
+        int last = b == block ? line : f->blocks[b].last;
+        for (int l = f->blocks[b].first; l < last; l++) {
+            ir_inst in;
+            char name[32];
+            if (ir_call_at(f, l, &in, name, sizeof name) && !strcmp(name, "exec_gwrite") &&
+                uses_one_of(&d->from_reads, &in))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The function's global reads whose address no global read reaches, in
+ * blocks that may hold roots, after no global write that waits for a
+ * read, as bits (read_bit) into d->roots: a warp issues each of them
+ * without waiting for another read's value, so the chains that begin at
+ * them wait their loads at once, the deepest of them the step's
+ * (stream.c), where one after the other is the card issuing a load while
+ * the one before is in flight (prefix-naive's in[i] and in[i − d],
+ * jacobi's cell and its two halo words). */
+static void note_root_reads(depth_map *d)
+{
+    const ir_function *f = d->f;
+    note_values_from_reads(f, &d->from_reads);
+    ir_search s = ir_search_new(f);
+    for (int i = 0; i < f->n_blocks; i++)
+        for (int l = f->blocks[i].first; l < f->blocks[i].last; l++) {
+            ir_inst in;
+            if (global_read_at(f, l, &in) && !uses_one_of(&d->from_reads, &in) && root_block(d, &f->blocks[i]) &&
+                !after_waiting_write(d, i, l, &s))
+                d->roots |= read_bit(d, l);
+        }
+    ir_search_free(&s);
+}
+
 /* Block b's chain ends: its links into w's STREAM_CHAIN_* fields (a fused
  * second test's comparison no link of its own), its reads noted as links
  * if the block is counted. */
@@ -245,6 +360,8 @@ void ir_chain_block_end(depth_map *d, const ir_block *b, double *w)
         d->chain[0] -= 1; /* its comparison folded into the first test's predicate */
     for (int k = 0; k < CHAIN_CLASSES; k++)
         w[LINK_CHAIN[k]] = d->chain[k];
+    if (d->chain_reads & d->roots && d->chain[4] >= 1 && root_block(d, b))
+        w[STREAM_ROOT_LINKS] = w[STREAM_ROOT_LEVEL] = d->chain[4];
     if (b->id >= 0)
         d->on_chain |= d->chain_reads;
 }
@@ -340,6 +457,7 @@ depth_map *ir_chains_new(const ir_function *f)
 {
     depth_map *d = ir_alloc(sizeof *d);
     *d = (depth_map){.f = f, .read_no = number_reads(f)};
+    note_root_reads(d);
     return d;
 }
 
@@ -350,6 +468,8 @@ void ir_chains_free(depth_map *d)
     free(d->links);
     free(d->reads);
     free(d->read_no);
+    ir_set_clear(&d->from_reads);
+    free(d->from_reads.names);
     free(d);
 }
 

@@ -9,8 +9,12 @@
  * argument size; 5 asks for 256 words of private memory); 6 code and 7
  * loop: 1024 steps x = x·x + j, unrolled whole (code) or one pass a
  * step (loop, as constants.cu's `#pragma unroll 1`); 8 horner: Horner's
- * rule at in[i], degree 32, the coefficients in[0..32].  Not checked: a
- * tool for card-model.md ("The small programs taken apart"), not a test.
+ * rule at in[i], degree 32, the coefficients in[0..32]; 9 shift1 and 10
+ * shift32: in[t] and, where t >= d, in[t − d] (d = 1, 32); 11 guarded:
+ * in[t] and, where t < 128, in[t + 128]; 12 stored: the same after
+ * storing in[t] + 1 (9 to 12: one block; instruction-stream.md, session
+ * 42).  Not checked: a tool for card-model.md ("The small programs taken
+ * apart"), not a test.
  */
 #include "mcm_kernel.h"
 
@@ -108,6 +112,42 @@ MCM_STEP(horner, link, a)
 }
 MCM_KERNEL(horner_k, link, horner);
 
+/* in[t], and where t >= D in[t − D] (prefix-naive's step) */
+#define SHIFT_STEP(NAME, D)                                                                        \
+    MCM_STEP(NAME, link, a)                                                                        \
+    {                                                                                              \
+        long i = t->tid;                                                                           \
+        word x = exec_gread(t, a->in, i);                                                          \
+        if (i >= D)                                                                                \
+            x += exec_gread(t, a->in, i - D);                                                      \
+        exec_gwrite(t, a->out, i, (uint32_t)(x + 1));                                              \
+    }
+SHIFT_STEP(shift1, 1)
+MCM_KERNEL(shift1_k, link, shift1);
+SHIFT_STEP(shift32, 32)
+MCM_KERNEL(shift32_k, link, shift32);
+
+MCM_STEP(guarded, link, a)
+{
+    long i = t->tid;
+    word x = exec_gread(t, a->in, i);
+    if (i < 128)
+        x += exec_gread(t, a->in, i + 128);
+    exec_gwrite(t, a->out, i, (uint32_t)(x + 1));
+}
+MCM_KERNEL(guarded_k, link, guarded);
+
+/* the same, in[t] + 1 stored first: the second read after a store that waits for the first */
+MCM_STEP(stored, link, a)
+{
+    long i = t->tid;
+    word x = exec_gread(t, a->in, i);
+    exec_gwrite(t, a->out, i, (uint32_t)(x + 1));
+    if (i < 128)
+        exec_gwrite(t, a->out, i, (uint32_t)(x + 1 + exec_gread(t, a->in, i + 128)));
+}
+MCM_KERNEL(stored_k, link, stored);
+
 static gmem ping, pong;
 static long k, b, shape;
 
@@ -128,10 +168,14 @@ static int setup(exec_run *run, const mcm_params *p)
 
 static int launches(exec_run *run)
 {
-    const mcm_kernel *kern[9] = {&touch_k, &pair_k, &dependent_k, &reduce_k, &touch_k, &touch_k, &code_k, &loop_k, &horner_k};
+    const mcm_kernel *kern[13] = {&touch_k, &pair_k,    &dependent_k, &reduce_k,  &touch_k,   &touch_k, &code_k,
+                                  &loop_k,  &horner_k,  &shift1_k,    &shift32_k, &guarded_k, &stored_k};
+    if (shape < 0 || shape > 12)
+        return mcm_fail("chains: shape 0 to 12 (got %ld)", shape);
+    int one_block = (shape >= 1 && shape <= 3) || shape >= 9;
     for (long j = 0; j < k; j++) {
         link a = {j % 2 ? pong : ping, j % 2 ? ping : pong, 0};
-        if (mcm_launch(run, kern[shape], shape >= 1 && shape <= 3 ? 1 : b, 256, shape == 3 ? 256 : shape == 5 ? 256 : 0, &a) < 0)
+        if (mcm_launch(run, kern[shape], one_block ? 1 : b, 256, shape == 3 ? 256 : shape == 5 ? 256 : 0, &a) < 0)
             return -1;
     }
     return 0;

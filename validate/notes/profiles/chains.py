@@ -18,7 +18,8 @@ def consts(d):
     return {k: sum(x) / len(x) for k, x in v.items()}
 chains = [('touch_card', 0, 132), ('touch_half', 0, 66), ('touch_16', 0, 16), ('touch_4', 0, 4), ('touch_block', 0, 1),
           ('pair_block', 1, 1), ('dependent_block', 2, 1), ('reduce_block', 3, 1),
-          ('args_card', 4, 132), ('shared_card', 5, 132), ('code_card', 6, 132), ('loop_card', 7, 132), ('horner_card', 8, 132)]
+          ('args_card', 4, 132), ('shared_card', 5, 132), ('code_card', 6, 132), ('loop_card', 7, 132), ('horner_card', 8, 132),
+          ('shift1_block', 9, 1), ('shift32_block', 10, 1), ('guarded_block', 11, 1), ('stored_block', 12, 1)]
 extra = sys.argv[2:]
 S100 = os.environ.get('CHAINS_H100', 'h100/2026-11-26g')
 S200 = os.environ.get('CHAINS_H200', 'h200/2026-11-26f')
