@@ -74,6 +74,11 @@ double machine_kernel_launch_latency(const machine *m, long blocks)
     return machine_launch_latency(m) + per_sm;
 }
 
+double machine_constant_lines_latency(const machine *m, int lines)
+{
+    return lines * m->constant_line_latency;
+}
+
 double machine_start_latency(const machine *m)
 {
     return m->launch == LAUNCH_GRAPH ? m->graph_start_latency : 0;
@@ -149,6 +154,7 @@ static const field fields[] = {
     NUMBER("cycles_mulmod_independent", cycles_mulmod_independent, 0),
     NUMBER("cycles_predicate", cycles_predicate, 0),
     NUMBER("cycles_branch", cycles_branch, 0),
+    NUMBER("constant_line_latency", constant_line_latency, 0),
     WHOLE("schedulers", schedulers, 0, INT_TOP),
     NUMBER("cycles_mulmod_warps2", cycles_mulmod_warps2, 0),
     NUMBER("cycles_mulmod_warps4", cycles_mulmod_warps4, 0),
@@ -480,6 +486,7 @@ static int validate_card(const machine *m)
         {"cycles_issue_independent", m->cycles_issue_independent},
         {"cycles_mulmod_independent", m->cycles_mulmod_independent},
         {"cycles_predicate", m->cycles_predicate}, {"cycles_branch", m->cycles_branch},
+        {"constant_line_latency", m->constant_line_latency},
         {"cycles_mulmod_warps2", m->cycles_mulmod_warps2}, {"cycles_mulmod_warps4", m->cycles_mulmod_warps4},
         {"cycles_issue_warps2", m->cycles_issue_warps2}, {"cycles_issue_warps4", m->cycles_issue_warps4},
         {"cycles_issue_warps8", m->cycles_issue_warps8},

@@ -68,6 +68,12 @@
  *                      (a loop's back edge): cycles it waits beyond the chain
  *                      of its predicate (the branch a link of it), before the
  *                      target's first instruction issues (0: none);
+ *   constant_line_latency  cycles a kernel's start waits for each 128-byte
+ *                      line of the card's constant bank its code reads
+ *                      (its parameters: the counted build, stream.h) beyond
+ *                      the line graph_launch_latency's touch kernel reads
+ *                      (the constant caches start cold at every kernel);
+ *                      charged once per kernel, with its launch (0: none);
  *   blocks_per_sm      resident blocks per SM (1: the MCM); they share the
  *                      SM's lanes and its port, and one block's transfers
  *                      overlap another's compute; per kernel, at most
@@ -267,6 +273,8 @@ typedef struct machine {
                               * for its predicate; 0 = a plain link */
     double cycles_branch;  /* cycles a warp's taken back edge waits beyond its predicate's
                             * chain; 0 = none */
+    double constant_line_latency; /* cycles per constant line a kernel reads beyond the
+                            * boundary's touch kernel's, once a kernel; 0 = none */
     int schedulers;        /* warp schedulers an SM has; 0 = a block's warps share none */
     double cycles_mulmod_warps2, cycles_mulmod_warps4; /* a dependent Z/pZ multiplication's
                             * latency when 2 (4) warps share its scheduler; 0 = cycles_mulmod */
@@ -361,6 +369,10 @@ double machine_launch_latency(const machine *m);
  * graph_launch_per_sm for each SM beyond the first that its grid spans,
  * min(blocks, p) − 1. */
 double machine_kernel_launch_latency(const machine *m, long blocks);
+/* What a kernel's start waits beyond that for `lines` lines of the
+ * constant bank its code reads beyond the touch kernel's: lines ×
+ * constant_line_latency. */
+double machine_constant_lines_latency(const machine *m, int lines);
 /* The cycles before the first kernels of a run may launch, once:
  * graph_start_latency when launch = "graph", else 0. */
 double machine_start_latency(const machine *m);

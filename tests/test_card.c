@@ -1453,3 +1453,30 @@ Test(card, a_taken_back_edge_waits_what_the_loop_chain_takes_beyond_its_chain)
     cr_expect_eq(without.cycles_branch, 0, "off without the loop chain");
     free_session_copy(&c);
 }
+
+Test(card, a_constant_line_costs_the_code_what_one_more_line_costs_the_chain)
+{
+    /* constants.cu's constant_cache chains: a kernel whose index first adds
+     * one word of a 128-byte line of constants no other read brings, less
+     * one that adds none, per kernel: the code machine's
+     * constant_line_latency, in cycles at the session's clock.  The card's
+     * machine (the paper's costs) keeps it off; a session without the row
+     * leaves it off. */
+    session_copy c;
+    copy_reference_session(&c, "constants.csv", "grep -v '^constant_cache_first_line_per_kernel,'");
+    machine base = test_preset("h100"), card, code, without;
+    cr_assert_eq(card_machine(c.ref, NULL, &base, &card), 0, "%s", fail_message());
+    cr_assert_eq(card_code_machine(c.ref, NULL, &card, &code), 0, "%s", fail_message());
+    double mhz, line;
+    cr_assert_eq(card_constant(c.ref, "sm_clock_measured", &mhz), 0);
+    cr_assert_eq(card_constant(c.ref, "constant_cache_first_line_per_kernel", &line), 0, "%s measured the line",
+                 c.ref->dir);
+    cr_expect_float_eq(code.constant_line_latency, line * mhz / 1e3, 1e-9 * line * mhz / 1e3);
+    cr_expect(code.constant_line_latency > 200 && code.constant_line_latency < 350, "%g cycles",
+              code.constant_line_latency);
+    cr_expect_eq(card.constant_line_latency, 0, "the paper's costs: no constant line");
+    cr_assert_eq(card_machine(&c.copy, NULL, &base, &card), 0, "%s", fail_message());
+    cr_assert_eq(card_code_machine(&c.copy, NULL, &card, &without), 0, "%s", fail_message());
+    cr_expect_eq(without.constant_line_latency, 0, "off without the row");
+    free_session_copy(&c);
+}

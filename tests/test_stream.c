@@ -228,7 +228,7 @@ Test(stream, a_loop_counts_its_passes)
  * other warps do what it does): its block's costs. */
 static block_cost one_pass_in(uint32_t w[][STREAM_FIELDS], int blocks, int threads, const machine *m)
 {
-    stream_table table = {blocks, (const uint32_t(*)[STREAM_FIELDS])w, NULL};
+    stream_table table = {blocks, (const uint32_t(*)[STREAM_FIELDS])w, NULL, NULL};
     stream_counter *c = stream_counter_new(&table, 32, threads, 1, m);
     stream_thread(c);
     for (int b = 0; b < blocks; b++)
@@ -1654,6 +1654,117 @@ Test(stream, the_l1s_wavefronts_are_a_pipe_beside_the_issue_slots)
     cr_expect_float_eq(block_work_cycles(&c, &m), 200, 1e-9);
     m.issue_rate = 0; /* the paper's costs: the wavefronts are the reads' */
     cr_expect_float_eq(block_transfer_cycles(&c, 256, &m, m.u, 0), 100 + 80, 1e-9);
+}
+
+/* ---- the constant lines a kernel's code reads ------------------------------ */
+
+/* The constants stream_annotate gives the blocks of `ir`, into c (at most
+ * `max` blocks); the count of blocks. */
+static int constants_of(const char *ir, uint32_t *c, int max)
+{
+    char *text = annotated(ir);
+    const char *table = strstr(text, "@mcm_stream_constants = constant [");
+    cr_assert_not_null(table, "no constants in:\n%s", text);
+    int n = atoi(table + strlen("@mcm_stream_constants = constant ["));
+    const char *at = strstr(table, "] [");
+    for (int i = 0; at && i < n && i < max; i++) {
+        at = strstr(at, "i32 ");
+        c[i] = (uint32_t)strtoul(at + 4, NULL, 10);
+        at += 4;
+    }
+    free(text);
+    return n;
+}
+
+/* A step of args {gmem a0 .. a4; int s} (TBAA: five pointers, an int at
+ * 40): block 0 reads a0 or a2 (a select of the C offsets 0 and 16: on the
+ * card 0 and 16 + 2·16 = 48, bytes 0x210 and 0x240, the line 0x200);
+ * block 1 reads s (C 40, card 40 + 5·16 = 120, byte 0x288: the line 0x280);
+ * block 2 reads at an offset computed otherwise (not seen). */
+static const char *const args_ir =
+    "define internal void @pick(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %tid.p = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 0\n"
+    "  %tid = load i32, i32* %tid.p, align 8, !tbaa !7\n"
+    "  %c = icmp eq i32 %tid, 0\n"
+    "  %v = sext i32 %tid to i64\n"
+    "  %3 = select i1 %c, i64 16, i64 0\n"
+    "  %4 = getelementptr i8, i8* %1, i64 %3\n"
+    "  %5 = bitcast i8* %4 to %struct.gmem_array**\n"
+    "  %6 = load %struct.gmem_array*, %struct.gmem_array** %5, align 8, !tbaa !10\n"
+    "  br label %7\n"
+    "7:\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %8 = getelementptr inbounds i8, i8* %1, i64 40\n"
+    "  %9 = bitcast i8* %8 to i32*\n"
+    "  %10 = load i32, i32* %9, align 8, !tbaa !36\n"
+    "  br label %11\n"
+    "11:\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %12 = getelementptr inbounds i8, i8* %1, i64 %v\n"
+    "  %13 = bitcast i8* %12 to i32*\n"
+    "  %14 = load i32, i32* %13, align 4, !tbaa !36\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n"
+    "!7 = !{!\"int\", !8, i64 0}\n"
+    "!8 = !{!\"omnipotent char\", !9, i64 0}\n"
+    "!9 = !{!\"Simple C/C++ TBAA\"}\n"
+    "!10 = !{!11, !11, i64 0}\n"
+    "!11 = !{!\"any pointer\", !8, i64 0}\n"
+    "!31 = !{!\"args\", !11, i64 0, !11, i64 8, !11, i64 16, !11, i64 24, !11, i64 32, !7, i64 40}\n"
+    "!36 = !{!31, !7, i64 40}\n";
+
+Test(stream, an_args_read_is_at_its_card_offset_each_gmem_24_bytes)
+{
+    uint32_t c[3] = {0};
+    cr_assert_eq(constants_of(args_ir, c, 3), 3);
+    cr_expect_eq(c[0], STREAM_TOUCH_LINE, "a select of a0 and a2: 0x210 and 0x240, the touch kernel's line");
+    cr_expect_eq(c[1], 2u, "s at 0x288: the line 0x280");
+    cr_expect_eq(c[2], 0u, "an offset not seen: no line");
+}
+
+/* tests/user/constants.c counted on machine m: its two kernels. */
+static kernel_dag *constants_counted(machine m)
+{
+    char cache[64], source[512];
+    snprintf(cache, sizeof cache, "/tmp/mcmsim-stream-XXXXXX");
+    cr_assert_not_null(mkdtemp(cache));
+    setenv("MCMSIM_CACHE", cache, 1);
+    snprintf(source, sizeof source, "%s/tests/user/constants.c", MCMSIM_DATADIR);
+    vars params = test_params("k", 0.0);
+    kernel_dag *dag = user_program_build(source, &params, &m);
+    cr_assert_not_null(dag, "%s", fail_message());
+    cr_assert_eq(dag->n, 2);
+    return dag;
+}
+
+Test(stream, a_kernel_reading_a_second_line_of_constants_pays_one_line_the_touch_kernels_none)
+{
+    /* near_kernel reads its args at 0x210-0x237 (the touch kernel's line,
+     * which graph_launch_latency holds): nothing; far_kernel reads one at
+     * 0x290 (the line 0x280): one line, once, with its launch.  The two
+     * kernels in a graph one after the other: T grows by one line. */
+    machine off = latency_machine();
+    off.launch = LAUNCH_GRAPH;
+    off.graph_launch_latency = 100;
+    machine on = off;
+    on.constant_line_latency = 1000;
+    kernel_dag *dag = constants_counted(on);
+    cr_expect_eq(kernel_constant_lines(&dag->kernels[0]), 0);
+    cr_expect_eq(kernel_constant_lines(&dag->kernels[1]), 1);
+    sim_result r1 = simulate(dag, &off), r2 = simulate(dag, &on);
+    cr_expect_float_eq(r2.T - r1.T, 1000, 1e-9, "T %.17g against %.17g", r2.T, r1.T);
+    sim_result_free(&r1);
+    sim_result_free(&r2);
+    kernel_dag_free(dag);
+    /* the paper's costs (no count): no line, whatever the machine says */
+    machine paper = on;
+    paper.issue_rate = 0;
+    kernel_dag *plain = constants_counted(paper);
+    cr_expect_eq(kernel_constant_lines(&plain->kernels[1]), 0);
+    kernel_dag_free(plain);
 }
 
 /* ---- the term off -------------------------------------------------------- */

@@ -179,6 +179,13 @@ static const term CODE_TERMS[] = {
      "of one warp, the scheduler's issue slot and pipes shared by its warps", OFF},
     {"cycles_issue_warps4", "issue_latency_warps16", AS_IS, "the same, 16 warps per SM (4 a scheduler)", OFF},
     {"cycles_issue_warps8", "issue_latency_warps32", AS_IS, "the same, 32 warps per SM (8 a scheduler)", OFF},
+    {"constant_line_latency", "constant_cache_first_line_per_kernel", NS_TO_CYCLES,
+     "graphs of 1 to 32 dependent kernels of one block (the touch kernel's work, each passed a 3840-byte "
+     "argument), per kernel: those whose index first adds one word of the argument from a 128-byte line of "
+     "the constant bank no other read brings (param1_block) less those that add none (param0_block); what a "
+     "kernel's start pays for each line its code reads beyond the touch kernel's, the constant caches cold "
+     "at every kernel",
+     OFF},
 };
 #define N_CODE_TERMS (int)(sizeof CODE_TERMS / sizeof CODE_TERMS[0])
 

@@ -107,7 +107,8 @@ int has_launcher(const machine *m)
 
 /* Kernel k's predecessors are all done: ready now, or queued for the host
  * CPU's launch, each its launch latency (machine_kernel_launch_latency:
- * in a graph, longer for a grid over more SMs) after its release or after
+ * in a graph, longer for a grid over more SMs; and the constant lines its
+ * code reads, machine_constant_lines_latency) after its release or after
  * the graph's start, which is later.  Launches leave the queue in the
  * order of their releases (a FIFO): one due earlier behind one due later
  * waits for it, as a graph's kernels launch in order. */
@@ -125,8 +126,7 @@ void release(int k)
 
 double launch_due(int k)
 {
-    return fmax(S.release_time[k], machine_start_latency(S.m)) +
-           machine_kernel_launch_latency(S.m, S.dag->kernels[k].blocks);
+    return fmax(S.release_time[k], machine_start_latency(S.m)) + S.ks[k].launch;
 }
 
 static int pick_ready_slot(void)
@@ -432,6 +432,9 @@ int engine_simulate(const kernel_dag *dag, const machine *m, int sms, const char
     S.ready = malloc(sizeof *S.ready * ((size_t)dag->n + 1));
     S.launches = malloc(sizeof *S.launches * ((size_t)dag->n + 1));
     S.release_time = calloc((size_t)dag->n + 1, sizeof *S.release_time);
+    for (int k = 0; S.ks && k < dag->n; k++) /* the kernel's constant lines: its launch waits for them */
+        S.ks[k].launch = machine_kernel_launch_latency(m, dag->kernels[k].blocks) +
+                         machine_constant_lines_latency(m, (int)kernel_constant_lines(&dag->kernels[k]));
     S.slots_per_sm = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;
     S.n_slots = sms * S.slots_per_sm;
     S.busy = calloc((size_t)S.n_slots, sizeof *S.busy);

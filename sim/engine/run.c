@@ -119,16 +119,22 @@ static int receive(int fd, const kernel_dag *dag, const machine *m, sim_result *
 static void sim_job_release(sim_job *job);
 
 /* The launch term: L kernels, each at most the launch latency of the
- * program's widest grid, and the graph's start. */
+ * program's widest grid and the constant lines of the kernel that reads
+ * the most, and the graph's start. */
 static void add_bounds(const kernel_dag *dag, const machine *m, sim_result *r)
 {
     const dag_costs *c = &r->costs;
     r->bound_theorem1 = (c->N / m->p + c->L_kernels) * c->C;
     r->bound_corollary1 = c->K > 0 ? (c->N / c->K + c->L_kernels) * c->C : 0;
     long widest = 1;
-    for (int i = 0; i < dag->n; i++)
+    double lines = 0;
+    for (int i = 0; i < dag->n; i++) {
         widest = dag->kernels[i].blocks > widest ? dag->kernels[i].blocks : widest;
-    r->launch_term = c->L_kernels * machine_kernel_launch_latency(m, widest) + machine_start_latency(m);
+        lines = fmax(lines, kernel_constant_lines(&dag->kernels[i]));
+    }
+    r->launch_term = c->L_kernels * (machine_kernel_launch_latency(m, widest) +
+                                     machine_constant_lines_latency(m, (int)lines)) +
+                     machine_start_latency(m);
     double busy = 0;
     for (int i = 0; i < m->p; i++)
         busy += r->sm_busy[i];

@@ -31,6 +31,8 @@ typedef struct kernel_state {
     long issued;          /* blocks handed to SMs so far */
     long finished;        /* blocks done */
     uint64_t step, shift; /* `random` order: block j is (step·j + shift) mod B */
+    double launch;        /* its launch latency: machine_kernel_launch_latency, and the
+                           * constant lines its code reads (kernel_constant_lines) */
 } kernel_state;
 
 /* A block handed to an SM: its kernel and index. */

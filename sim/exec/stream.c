@@ -74,6 +74,7 @@ typedef struct weighed_path {
     double issued[2];        /* the issue-bound blocks' instructions and products (issue_split) */
     double branches;         /* its taken back edges */
     uint64_t reads;          /* its STREAM_READS, and STREAM_TRIPS in the high word */
+    uint32_t constants;      /* the constant lines its blocks read (stream_table) */
 } weighed_path;
 
 struct stream_counter {
@@ -110,6 +111,7 @@ struct stream_counter {
                                      * in the high word, over its steps */
     int warp_no, n_reads;           /* the step's warp now; warps seen */
     int step_no;                    /* the block's step now */
+    uint32_t constants;             /* the constant lines its warps read, every step */
 };
 
 _Thread_local stream_counter *mcm_stream_running;
@@ -286,6 +288,7 @@ static void weigh_path(stream_counter *c)
     memset(p->w, 0, sizeof p->w);
     p->issued[0] = p->issued[1] = p->branches = 0;
     p->reads = 0;
+    p->constants = 0;
     p->n_blocks = c->n_warp;
     double root_level = 0; /* the deepest chain from the step's root reads */
     for (int i = 0; i < c->n_warp; i++) {
@@ -310,6 +313,7 @@ static void weigh_path(stream_counter *c)
             }
         }
         p->reads |= weight[STREAM_READS] | (uint64_t)weight[STREAM_TRIPS] << 32;
+        p->constants |= c->t->constants ? c->t->constants[id] : 0;
         p->branches += b->most_back;
     }
     p->w[STREAM_CHAIN_GLOBAL] += root_level;
@@ -344,6 +348,7 @@ void stream_warp_end(stream_counter *c)
         c->reads[c->n_reads++] = 0;
     }
     c->reads[c->warp_no++] |= reads;
+    c->constants |= c->weighed.constants;
     /* exec_zp_pow's loop: a squaring in every pass but the last, the
      * multiplications the rest of its products */
     double passes = c->warp_extra[1], squares = passes > 0 ? passes - 1 : 0;
@@ -414,6 +419,9 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     cost->stream_reads = c->span[STREAM_CHAIN_GLOBAL];
     cost->stream_predicates = c->span[STREAM_CHAIN_PREDICATE];
     cost->stream_branches = c->span_branches;
+    /* the lines of constants beyond the touch kernel's that its code read */
+    cost->stream_constant_lines = __builtin_popcount(c->constants & ~STREAM_TOUCH_LINE);
+    c->constants = 0;
     c->work = c->span_branches = 0;
     memset(c->span_issued, 0, sizeof c->span_issued);
     memset(c->span, 0, sizeof c->span);

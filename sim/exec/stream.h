@@ -76,13 +76,25 @@ enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, 
        STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE, STREAM_FIELDS };
 
 /* The table a counted object carries (mcm_stream_table, mcm_stream_blocks,
- * mcm_stream_chain_reads): per block its weights, and its global reads that
- * are links of a chain, bit k its k-th read (NULL: every read counts one). */
+ * mcm_stream_chain_reads, mcm_stream_constants): per block its weights, its
+ * global reads that are links of a chain, bit k its k-th read (NULL: every
+ * read counts one), and the lines of the card's constant bank its loads of
+ * the kernel's args read (NULL: none known), bit k the 128-byte line at
+ * 0x200 + 128·k of bank 0, where the card's parameters start (0x210; bit
+ * 0 the line the kernel boundary's touch kernel reads, 0x200-0x27f, with
+ * the memory descriptor at 0x208): the args at the offsets nvcc lays them
+ * out, each `gmem` a struct of 24 bytes where the C build's is a pointer
+ * (stream_ir_args.c).  A kernel pays each line past bit 0 once, at its
+ * start (block_cost's stream_constant_lines). */
 typedef struct stream_table {
     int blocks;
     const uint32_t (*weight)[STREAM_FIELDS];
     const uint32_t *chain_reads;
+    const uint32_t *constants;
 } stream_table;
+
+/* The line of the touch kernel's parameters (bit 0 of a block's constants). */
+#define STREAM_TOUCH_LINE 1u
 
 /* ---- compiling (stream_ir.c; stream_ir.h names its parts) ------------------ */
 

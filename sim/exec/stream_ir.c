@@ -11,7 +11,9 @@
  * counted exec_* functions.  The table of weights is appended to the IR as
  * @mcm_stream_table (and its length, @mcm_stream_blocks), so the object
  * compiled from it carries it; beside it @mcm_stream_chain_reads, per
- * block the global reads that are links of its chains.
+ * block the global reads that are links of its chains, and
+ * @mcm_stream_constants, per block the lines of the card's constant bank
+ * its loads of the args read (stream_ir_args.c).
  *
  * A function is weighed in three passes (weigh_function): what the whole
  * function tells before its blocks are weighed (its loops, its fused
@@ -33,6 +35,7 @@
  *   stream_ir_chain.c     a block's longest dependent chain; reads in flight
  *   stream_ir_loops.c     a loop nvcc unrolls: its trip count
  *   stream_ir_branches.c  a fused `&&`; a predicated small body
+ *   stream_ir_args.c      the args' lines of the card's constant bank
  * stream_ir.h declares what they share.
  */
 #include "stream_ir.h"
@@ -145,6 +148,8 @@ typedef struct annotator {
     int in_function;
     weights t;                          /* every block's weights so far */
     name_set looped_arrays, looped_steps; /* note_looped_kernel */
+    char args[64];                      /* the function's args pointer, if a step */
+    args_lines lines;                   /* the steps' reads of their args (stream_ir_args.c) */
 } annotator;
 
 static void annotator_free(annotator *a)
@@ -156,6 +161,7 @@ static void annotator_free(annotator *a)
     ir_set_clear(&a->looped_steps);
     free(a->looped_arrays.names);
     free(a->looped_steps.names);
+    ir_args_free(&a->lines);
 }
 
 /* An instrumentation call at `trace` in `line`: the next number, written
@@ -182,9 +188,20 @@ static void begin_function(annotator *a, const char *line)
     ir_note_parameters(&a->f, line);
     const char *name = strchr(line, '@');
     a->f.looped_step = name && ir_set_has(&a->looped_steps, name, global_name_length(name));
+    ir_args_parameter(line, a->args, sizeof a->args);
 }
 
-static int write_table(FILE *out, const weights *t)
+/* The table's arrays of one i32 a block, @NAME, from v (NULL: zeros). */
+static void write_words(FILE *out, const char *name, const uint32_t *v, int n)
+{
+    fprintf(out, "@%s = constant [%d x i32] ", name, n);
+    if (n == 0)
+        fprintf(out, "zeroinitializer\n");
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%si32 %u%s", i ? ", " : "[", v ? v[i] : 0, i + 1 == n ? "]\n" : "");
+}
+
+static int write_table(FILE *out, const weights *t, const args_lines *lines)
 {
     fprintf(out, "\n; mcmsim: each basic block's card instructions and calls (sim/exec/stream.h)\n");
     fprintf(out, "@mcm_stream_blocks = constant i32 %d\n", t->n);
@@ -197,11 +214,13 @@ static int write_table(FILE *out, const weights *t)
             fprintf(out, "%si32 %u", k ? ", " : "", t->w[i][k]);
         fprintf(out, "]%s", i + 1 == t->n ? "]\n" : "");
     }
-    fprintf(out, "@mcm_stream_chain_reads = constant [%d x i32] ", t->n);
-    if (t->n == 0)
-        fprintf(out, "zeroinitializer\n");
-    for (int i = 0; i < t->n; i++)
-        fprintf(out, "%si32 %u%s", i ? ", " : "[", t->chain_reads[i], i + 1 == t->n ? "]\n" : "");
+    write_words(out, "mcm_stream_chain_reads", t->chain_reads, t->n);
+    uint32_t *constants = calloc((size_t)t->n + 1, sizeof *constants);
+    if (!constants)
+        return -1;
+    ir_args_lines_of(lines, constants, t->n);
+    write_words(out, "mcm_stream_constants", constants, t->n);
+    free(constants);
     return ferror(out) ? -1 : 0;
 }
 
@@ -312,11 +331,13 @@ int stream_annotate(FILE *in, const char *where, FILE *out)
         fputs(line, out);
         if (!a.in_function && !strncmp(line, "define ", 7))
             begin_function(&a, line);
-        else if (!a.in_function)
+        else if (!a.in_function) {
             note_looped_kernel(line, &a.looped_arrays, &a.looped_steps);
-        else if (line[0] == '}') { /* the function's end */
+            ir_args_note_global(&a.lines, line);
+        } else if (line[0] == '}') { /* the function's end */
             ir_function_end(&a.f);
             weigh_function(&a.f, &a.t);
+            ir_args_note_step(&a.lines, &a.f, a.args);
             a.in_function = 0;
         } else {
             ir_function_line(&a.f, line);
@@ -324,7 +345,7 @@ int stream_annotate(FILE *in, const char *where, FILE *out)
     }
     free(line);
     int rc = a.in_function ? fail("%s: ends inside a function (not clang's IR?)", where)
-                           : write_table(out, &a.t) < 0 ? -1 : write_counter(out, opaque);
+                           : write_table(out, &a.t, &a.lines) < 0 ? -1 : write_counter(out, opaque);
     if (rc < 0 && !fail_message()[0])
         fail("%s: cannot write the counted IR", where);
     annotator_free(&a);

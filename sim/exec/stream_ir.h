@@ -160,6 +160,44 @@ void ir_chain_block_end(depth_map *d, const ir_block *b, double *w);
 void ir_chain_reads_of(const ir_function *f, const depth_map *d, weights *t);
 void ir_chains_free(depth_map *d);
 
+/* ---- the args' lines of the constant bank (stream_ir_args.c) ------------------ */
+
+#define ARGS_OFFSETS 2 /* an args address: a constant offset, or a select of two */
+
+/* A load of the args in a step: its block, its step (args_lines' steps),
+ * its C offsets, its bytes, its TBAA tag's number (-1: none). */
+typedef struct args_read {
+    int id, step, n_off, bytes, tag;
+    long off[ARGS_OFFSETS];
+} args_read;
+
+/* A step: its first counted block, and whether its kernel is looped. */
+typedef struct args_step {
+    int entry, looped;
+} args_step;
+
+/* What the annotator gathers for the lines: every step's loads of its
+ * args, and the module's metadata ("!N\tTEXT"), which follows the
+ * functions in the IR. */
+typedef struct args_lines {
+    args_read *reads;
+    int n_reads, cap_reads;
+    args_step *steps;
+    int n_steps, cap_steps;
+    name_set meta;
+} args_lines;
+
+/* The args pointer of a step's `define` line (exec_thread *t, const void
+ * *args), into name; 0 (and "") if the function is no step. */
+int ir_args_parameter(const char *define, char *name, size_t size);
+/* The loads of args pointer `args` ("": none) in function f, read whole. */
+void ir_args_note_step(args_lines *a, const ir_function *f, const char *args);
+/* A line of the IR outside the functions: its metadata kept. */
+void ir_args_note_global(args_lines *a, const char *line);
+/* Every step's lines, into constants (blocks of them, by block id). */
+void ir_args_lines_of(const args_lines *a, uint32_t *constants, int blocks);
+void ir_args_free(args_lines *a);
+
 /* ---- the rules over a weighed function (stream_ir_loops.c, stream_ir_branches.c) */
 
 void ir_note_trip_counts(ir_function *f, weights *t);

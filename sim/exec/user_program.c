@@ -576,6 +576,7 @@ static const mcm_program_entry *load(const char *source, const char *so, stream_
     const int32_t *blocks = dlsym(handle, "mcm_stream_blocks");
     table->weight = dlsym(handle, "mcm_stream_table");
     table->chain_reads = dlsym(handle, "mcm_stream_chain_reads");
+    table->constants = dlsym(handle, "mcm_stream_constants");
     table->blocks = blocks && table->weight ? *blocks : 0;
     return e;
 }

@@ -105,6 +105,12 @@ typedef struct block_cost {
                                      * branch waits for */
     double stream_branches;         /* along the same path, its taken back edges (a
                                      * loop's pass after the first) */
+    double stream_constant_lines;   /* the 128-byte lines of the card's constant bank its
+                                     * code read beyond the line the kernel boundary's
+                                     * touch kernel reads (its parameters, stream.h):
+                                     * paid once a kernel, with its launch
+                                     * (kernel_constant_lines; machine.h,
+                                     * constant_line_latency) */
 } block_cost;
 
 /* Blocks first .. (the next run's first) − 1 (the last run: to the end)
@@ -148,6 +154,17 @@ static inline const block_cost *kernel_block_cost(const kernel *k, long b)
             hi = mid - 1;
     }
     return &k->runs[lo].cost;
+}
+
+/* The constant lines kernel k's code read beyond the touch kernel's
+ * (block_cost's stream_constant_lines): the most any of its blocks read,
+ * since a kernel's constant caches start cold once, whatever its blocks. */
+static inline double kernel_constant_lines(const kernel *k)
+{
+    double most = k->cost.stream_constant_lines;
+    for (long r = 0; k->runs && r < k->n_runs; r++)
+        most = k->runs[r].cost.stream_constant_lines > most ? k->runs[r].cost.stream_constant_lines : most;
+    return most;
 }
 
 /* The number of blocks of run r of kernel k. */
