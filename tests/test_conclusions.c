@@ -147,6 +147,102 @@ Test(conclusions, every_point_run_decides_every_verdict)
     free(text);
 }
 
+/* ---- the card's best, as its sessions repeat it ---------------------------- */
+
+/* A second session of the card: s = 8 best at n = 1 024 by 1 % over
+ * s = 2, the set's session's times elsewhere. */
+static double second_ms(int size, int s) { return size == 1024 && s == 8 ? 0.99 * card_ms(size, 2) : card_ms(size, s); }
+
+/* The code's costs: s = 4 best at n = 1 024 (the card's times elsewhere). */
+static double best_4_at_1024(int size, int s) { return size == 1024 && s == 4 ? 0.9 : card_ms(size, s); }
+
+static measured_row second_rows[N];
+static session card_sessions[2];
+
+/* The card's sessions: the set's own and a second one timed by `ms`, its
+ * rows at n = 1 024 all kept but `drop_s` (0: none); both of one graph
+ * alive at a time. */
+static void two_sessions(sets *t, double (*ms)(int, int), int drop_s)
+{
+    int k = 0;
+    for (int i = 0; i < N; i++) {
+        measured_row r = t->rows[i];
+        int size = (int)vars_get(&r.values, "n")[0], s = (int)vars_get(&r.values, "s")[0];
+        if (size == 1024 && s == drop_s)
+            continue;
+        r.graph.median = ms(size, s);
+        r.graph.q1 = r.graph.q3 = r.graph.median;
+        second_rows[k++] = r;
+    }
+    card_sessions[0] = *t->paper.s;
+    card_sessions[1] = (session){.card = "t", .name = "second", .rows = second_rows, .n = k};
+    card_sessions[0].one_graph = card_sessions[1].one_graph = 1;
+    t->paper.sessions = card_sessions;
+    t->paper.n_sessions = 2;
+}
+
+/* Both texts of sets t, the card's sessions two (two_sessions). */
+static char *tied(sets *t, set_verdicts *v, double (*code_ms)(int, int), double (*second)(int, int), int drop_s,
+                  const verdict_tally **pm)
+{
+    set_up(t, every_point, code_ms);
+    two_sessions(t, second, drop_s);
+    char *text = both(t, v);
+    *pm = NULL;
+    for (int i = 0; i < v->n; i++)
+        if (!strcmp(v->file[i].path, PATH))
+            *pm = &v->file[i];
+    cr_assert_not_null(*pm, "%s", text);
+    return text;
+}
+
+/* Where a second session finds s = 8 best at n = 1 024, the card's verdict
+ * there is s = 2 or s = 8, and a simulator's s = 8 agrees with it. */
+Test(conclusions, a_best_the_sessions_do_not_repeat_is_a_tie)
+{
+    static sets t;
+    static set_verdicts v;
+    const verdict_tally *pm;
+    char *text = tied(&t, &v, second_ms, second_ms, 0, &pm);
+    cr_expect_eq(pm->code_agree, 4, "%s", text);
+    cr_expect_eq(pm->code_total, 4, "%s", text);
+    cr_expect(strstr(text, "Agreeing with a best the card's sessions do not repeat (card → simulator):\n\n"
+                           "- |n = 1024: s = 2 or s = 8 → s = 8\n") != NULL, "%s", text);
+    free(text);
+}
+
+/* A value no session finds best stays a disagreement, shown beside the
+ * card's tie. */
+Test(conclusions, a_best_no_session_gives_still_differs)
+{
+    static sets t;
+    static set_verdicts v;
+    const verdict_tally *pm;
+    char *text = tied(&t, &v, best_4_at_1024, second_ms, 0, &pm);
+    cr_expect_eq(pm->code_agree, 3, "%s", text);
+    cr_expect(strstr(text, "- |n = 1024: s = 2 or s = 8 → s = 4\n") != NULL, "%s", text);
+    free(text);
+}
+
+/* A session that did not measure every s at n = 1 024, or whose series is
+ * disturbed (session_stands_for), does not make a tie there. */
+Test(conclusions, only_sessions_that_measured_the_cell_undisturbed_tie)
+{
+    static sets t;
+    static set_verdicts v;
+    const verdict_tally *pm;
+    char *text = tied(&t, &v, second_ms, second_ms, 16, &pm);
+    cr_expect_eq(pm->code_agree, 3, "a session without s = 16 at n = 1 024\n%s", text);
+    cr_expect(strstr(text, "- |n = 1024: s = 2 → s = 8\n") != NULL, "%s", text);
+    free(text);
+    text = tied(&t, &v, second_ms, second_ms, 0, &pm);
+    free(text);
+    second_rows[0].graph.q3 = 2 * second_rows[0].graph.median; /* quartiles apart: disturbed */
+    text = both(&t, &v);
+    cr_expect(strstr(text, "- |n = 1024: s = 2 → s = 8\n") != NULL, "a disturbed session\n%s", text);
+    free(text);
+}
+
 /* The points the code's costs run for plain multiplication's verdicts:
  * every s at n <= 4 096, and not n = 8 192. */
 Test(conclusions, the_code_costs_run_plain_multiplications_points_up_to_4096)

@@ -940,6 +940,10 @@ int main(int argc, char **argv)
             goto failed;
         n_sets++;
     }
+    for (int i = 0; i < n_sets; i++) { /* the sessions whose repeats decide the card's best verdicts */
+        sets[i].sessions = sets[i].s == &k.c ? k.h200 : k.h100;
+        sets[i].n_sessions = sets[i].s == &k.c ? k.n_h200 : k.n_h100;
+    }
     if (card_code_machine(&k.h100[k.ref100], NULL, &h100, &h100_code) < 0 ||
         (k.ref200 >= 0 && card_code_machine(&k.h200[k.ref200], &k.h100[k.ref100], &h200, &h200_code) < 0))
         goto failed;

@@ -41,6 +41,11 @@ typedef struct validation {
     char title[256];            /* what the set is, one line */
     char report_dir[1024];      /* validate/report/<name> */
     const session *s;           /* its points, each case from its own session (sessions_compose) */
+    /* The card's sessions (sessions_load; NULL, 0: s alone): a best verdict
+     * of the card is every value one of them that stands for the case
+     * (session_stands_for) gives (conclusions.c). */
+    const session *sessions;
+    int n_sessions;
     machine card;               /* the machine the points are simulated on */
     int held_out_only;          /* statistics over the test half only */
     /* A set of the code's costs: the same points' set of the paper's costs
