@@ -9,6 +9,7 @@
  * s = 4, which the code's costs run only within the budget).
  */
 #include "fail.h"
+#include "helpers.h"
 #include "validate.h"
 
 #include <criterion/criterion.h>
@@ -31,17 +32,37 @@ static double card_ms(int size, int s)
 }
 
 typedef struct sets {
+    kernel_dag *dags[N]; /* the paper's points' (their estimates: cell_estimate) */
     measured_row rows[N];
     vpoint paper_pts[N], code_pts[N];
     session s;
     validation paper, code;
 } sets;
 
+/* A point's estimate of exec mode's work (code_costs_estimate): size^3 /
+ * 1 000, so that the cells of n <= 2 048 sum to at most
+ * CODE_COSTS_CELL_BUDGET (n = 2 048: 5 times 8.6e6) and n = 8 192's one
+ * point is over it (5.5e8). */
+static double cell_estimate(int size) { return (double)size * size * size / 1000; }
+
+/* A DAG of one kernel, one block of one thread, whose estimate is e. */
+static kernel_dag *estimated_dag(double e)
+{
+    kernel_dag *dag = kernel_dag_new("estimated");
+    kernel k = test_kernel("k", 1, 1, 1, 0, 0);
+    k.cost.work = e - 1;
+    cr_assert_geq(kernel_dag_add(dag, &k), 0);
+    return dag;
+}
+
 /* The paper's set simulates every point (its verdicts are not the
  * subject); the code's set runs the points that `run` keeps, simulated at
  * `code_ms`. */
 static void set_up(sets *t, int (*run)(int size, int s), double (*code_ms)(int size, int s))
 {
+    for (int i = 0; i < N; i++)
+        if (t->dags[i])
+            kernel_dag_free(t->dags[i]);
     memset(t, 0, sizeof *t);
     for (int i = 0; i < N; i++) {
         int size = i < N - 1 ? sizes[i / ESSES] : 8192, s = i < N - 1 ? esses[i % ESSES] : 4;
@@ -57,7 +78,8 @@ static void set_up(sets *t, int (*run)(int size, int s), double (*code_ms)(int s
         vars_set(&r->values, "s", s);
         r->ok = r->new_protocol = 1;
         r->graph.median = card_ms(size, s);
-        t->paper_pts[i] = (vpoint){.row = r, .sim_ms = r->graph.median};
+        t->dags[i] = estimated_dag(cell_estimate(size));
+        t->paper_pts[i] = (vpoint){.row = r, .sim_ms = r->graph.median, .dag = t->dags[i]};
         if (run(size, s))
             t->code_pts[t->code.n++] = (vpoint){.row = r, .sim_ms = code_ms(size, s)};
     }
@@ -243,17 +265,24 @@ Test(conclusions, only_sessions_that_measured_the_cell_undisturbed_tie)
     free(text);
 }
 
-/* The points the code's costs run for plain multiplication's verdicts:
- * every s at n <= 4 096, and not n = 8 192. */
-Test(conclusions, the_code_costs_run_plain_multiplications_points_up_to_4096)
+/* The points the code's costs run for the verdicts: every point of a
+ * cell whose estimates sum to at most CODE_COSTS_CELL_BUDGET (n <= 2 048)
+ * and of the chosen verdicts (n <= 4 096), each once (plain
+ * multiplication's rows are mult.cfg's too), and not n = 8 192's point. */
+Test(conclusions, the_code_costs_run_the_cells_within_the_cell_budget)
 {
     static sets t;
     set_up(&t, up_to_2048, best_8_at_2048);
     const measured_row *rows[N + 1];
     int k = conclusions_code_rows(&t.paper, rows, N + 1);
     cr_assert_eq(k, SIZES * ESSES, "%d rows: %s", k, fail_message());
-    for (int i = 0; i < k; i++)
+    for (int i = 0; i < k; i++) {
         cr_expect(vars_get(&rows[i]->values, "n")[0] <= 4096, "row %s taken", rows[i]->params);
+        for (int j = 0; j < i; j++)
+            cr_expect(rows[i] != rows[j], "row %s taken twice", rows[i]->params);
+    }
+    cr_expect_gt(cell_estimate(8192), CODE_COSTS_CELL_BUDGET);
+    cr_expect_leq(ESSES * cell_estimate(2048), CODE_COSTS_CELL_BUDGET);
 }
 
 /* The headline's table: the code's costs beside the paper's, the

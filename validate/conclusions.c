@@ -20,7 +20,11 @@
  * run: a verdict's cell is the points that share every swept value but
  * the compared key's (best, pairwise: every s at one n) or, for a line,
  * but `along`'s (every m of one s).  The cells not run are named, never
- * decided on part of their points.
+ * decided on part of their points.  A cell is run whole, whatever the
+ * budget of a point (code_costs_budget), where its points' estimates
+ * (code_costs_estimate) sum to at most CODE_COSTS_CELL_BUDGET, or that
+ * is chosen (code_verdicts: plain multiplication's n <= 4 096;
+ * conclusions_code_rows).
  */
 #include "compare.h"
 #include "fail.h"
@@ -30,21 +34,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* The verdicts the code's costs decide beyond the budget (code_costs_budget):
- * the cells of a run file's conclusion at along <= at_most, every point of
- * them run in exec mode.  Chosen, not derived from the estimate: exec
- * mode's time per unit of code_costs_estimate differs tenfold between the
- * cases (plain division's m = 6 000, s = 1, 8.8e7, takes longer than plain
- * multiplication's n = 4 096, s = 1, 1.8e8), so a budget per verdict that
- * takes plain multiplication's best s at n = 4 096 would take minutes of
- * Euclid and plain division too.  Issue 30 names this one. */
-static const struct code_verdict {
-    const char *path, *along;
-    double at_most;
-} code_verdicts[] = {
-    {"programs/plain-mult/plain-mult.cfg", "n", 4096},
-};
 
 static int row_matches(const measured_row *r, const char *program, const vars *params)
 {
@@ -480,9 +469,23 @@ int write_code_conclusions(FILE *f, const validation *paper, const validation *c
     return all_conclusions(f, paper, code, verdicts);
 }
 
-int conclusions_code_rows(const validation *paper, const measured_row **rows, int max)
+/* The verdict the code's costs decide beyond both budgets: the cells of a
+ * run file's conclusion at along <= at_most, every point of them run in
+ * exec mode.  Chosen (issue 30): plain multiplication's n = 4 096 sums to
+ * some 4.3e8, over CODE_COSTS_CELL_BUDGET, and a cell budget that took it
+ * would take Euclid's n = 4 000 and plain division's s = 1 line too, some
+ * 27 s of exec mode a card that make validate has no room for. */
+static const struct code_verdict {
+    const char *path, *along;
+    double at_most;
+} code_verdicts[] = {
+    {"programs/plain-mult/plain-mult.cfg", "n", 4096},
+};
+
+/* The rows of the chosen verdicts (code_verdicts) added to rows[*k ..],
+ * each once, max in all. */
+static int chosen_rows(const validation *paper, const measured_row **rows, int max, int *k)
 {
-    int k = 0;
     for (size_t c = 0; c < sizeof code_verdicts / sizeof code_verdicts[0]; c++) {
         run_file rf;
         if (runfile_load(&rf, code_verdicts[c].path, NULL, 0) < 0) {
@@ -497,10 +500,62 @@ int conclusions_code_rows(const validation *paper, const measured_row **rows, in
                 break;
             const double *along = vars_get(&params, code_verdicts[c].along);
             const vpoint *p = along && *along <= code_verdicts[c].at_most ? find_measured(paper, name, &params) : NULL;
-            if (p && k < max)
-                rows[k++] = p->row;
+            int seen = !p;
+            for (int r = 0; r < *k && !seen; r++)
+                seen = rows[r] == p->row;
+            if (!seen && *k < max)
+                rows[(*k)++] = p->row;
         }
         runfile_close(&rf);
     }
-    return k;
+    return 0;
+}
+
+/* The point of set `paper` at place `at` of rf's sweep; NULL if none. */
+static const vpoint *point_at(const validation *paper, const run_file *rf, long at)
+{
+    machine m;
+    vars params;
+    const char *name;
+    return runfile_point(rf, at, &m, &params, &name) < 0 ? NULL : find_measured(paper, name, &params);
+}
+
+/* The exec mode's estimate of a point (code_costs_estimate of its DAG; 0
+ * without one). */
+static double point_estimate(const vpoint *p) { return p && p->dag ? code_costs_estimate(p->dag) : 0; }
+
+/* The rows of rf's cells whose points' estimates sum to at most
+ * CODE_COSTS_CELL_BUDGET, added to rows[*k ..] (each once, max in all). */
+static int cells_within(const validation *paper, const run_file *rf, const measured_row **rows, int max, int *k)
+{
+    sides s;
+    int rc = match_points(paper, paper, rf, &s), open_axis = free_axis(rf);
+    for (long j = 0; rc == 0 && j < s.n; j++) {
+        double cell = 0;
+        for (long i = 0; i < s.n; i++)
+            cell += same_cell(&s, i, j, rf->n_axes, open_axis) ? point_estimate(point_at(paper, rf, s.at[i])) : 0;
+        const vpoint *p = point_at(paper, rf, s.at[j]);
+        int seen = !p || cell > CODE_COSTS_CELL_BUDGET;
+        for (int r = 0; r < *k && !seen; r++)
+            seen = rows[r] == p->row;
+        if (!seen && *k < max)
+            rows[(*k)++] = p->row;
+    }
+    sides_free(&s);
+    return rc;
+}
+
+int conclusions_code_rows(const validation *paper, const measured_row **rows, int max)
+{
+    int n_files, k = 0, rc = chosen_rows(paper, rows, max, &k);
+    char **files = program_run_files(NULL, &n_files);
+    for (int i = 0; i < n_files && rc == 0; i++) {
+        run_file rf;
+        rc = runfile_load(&rf, files[i], NULL, 0);
+        if (rc == 0 && rf.compare)
+            rc = cells_within(paper, &rf, rows, max, &k);
+        runfile_close(&rf);
+    }
+    program_run_files_free(files, n_files);
+    return rc < 0 ? -1 : k;
 }
