@@ -211,7 +211,8 @@ static int finding_in(const char *card, const char *finding)
 {
     size_t len = strlen(finding);
     for (const char *at = card; (at = strstr(at, finding)) != NULL; at += len)
-        if ((at == card || (at - card >= 4 && !strncmp(at - 4, " or ", 4))) && (at[len] == '\0' || !strncmp(at + len, " or ", 4)))
+        if ((at == card || (at - card >= 4 && !strncmp(at - 4, " or ", 4))) &&
+            (at[len] == '\0' || !strncmp(at + len, " or ", 4)))
             return 1;
     return 0;
 }
@@ -237,7 +238,8 @@ static int card_ties(const validation *v, const run_file *rf, const sides *s, co
             for (int i = 0; i < nc; i++) {
                 size_t place = verdict_place(vc[i]);
                 const char *finding = vk[j] + place + 2;
-                if (verdict_place(vk[j]) != place || strncmp(vc[i], vk[j], place) != 0 || finding_in(vc[i] + place + 2, finding))
+                if (verdict_place(vk[j]) != place || strncmp(vc[i], vk[j], place) != 0 ||
+                    finding_in(vc[i] + place + 2, finding))
                     continue;
                 size_t used = strlen(vc[i]);
                 snprintf(vc[i] + used, VERDICT_SIZE - used, " or %s", finding);
@@ -298,7 +300,8 @@ static verdict_tally *tally_for(set_verdicts *verdicts, const char *path)
 static int agrees(const char *vc, const char *vs)
 {
     size_t place = verdict_place(vc);
-    return verdict_place(vs) == place && !strncmp(vc, vs, place) && vs[place] && finding_in(vc + place + 2, vs + place + 2);
+    return verdict_place(vs) == place && !strncmp(vc, vs, place) && vs[place] &&
+           finding_in(vc + place + 2, vs + place + 2);
 }
 
 /* The verdicts of the card (of v's sessions: card_ties, for a best) and
