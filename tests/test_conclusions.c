@@ -9,6 +9,7 @@
  * s = 4, which the code's costs run only within the budget).
  */
 #include "fail.h"
+#include "helpers.h"
 #include "validate.h"
 
 #include <criterion/criterion.h>
@@ -31,17 +32,37 @@ static double card_ms(int size, int s)
 }
 
 typedef struct sets {
+    kernel_dag *dags[N]; /* the paper's points' (their estimates: cell_estimate) */
     measured_row rows[N];
     vpoint paper_pts[N], code_pts[N];
     session s;
     validation paper, code;
 } sets;
 
+/* A point's estimate of exec mode's work (code_costs_estimate): size^3 /
+ * 1 000, so that the cells of n <= 2 048 sum to at most
+ * CODE_COSTS_CELL_BUDGET (n = 2 048: 5 times 8.6e6) and n = 8 192's one
+ * point is over it (5.5e8). */
+static double cell_estimate(int size) { return (double)size * size * size / 1000; }
+
+/* A DAG of one kernel, one block of one thread, whose estimate is e. */
+static kernel_dag *estimated_dag(double e)
+{
+    kernel_dag *dag = kernel_dag_new("estimated");
+    kernel k = test_kernel("k", 1, 1, 1, 0, 0);
+    k.cost.work = e - 1;
+    cr_assert_geq(kernel_dag_add(dag, &k), 0);
+    return dag;
+}
+
 /* The paper's set simulates every point (its verdicts are not the
  * subject); the code's set runs the points that `run` keeps, simulated at
  * `code_ms`. */
 static void set_up(sets *t, int (*run)(int size, int s), double (*code_ms)(int size, int s))
 {
+    for (int i = 0; i < N; i++)
+        if (t->dags[i])
+            kernel_dag_free(t->dags[i]);
     memset(t, 0, sizeof *t);
     for (int i = 0; i < N; i++) {
         int size = i < N - 1 ? sizes[i / ESSES] : 8192, s = i < N - 1 ? esses[i % ESSES] : 4;
@@ -57,7 +78,8 @@ static void set_up(sets *t, int (*run)(int size, int s), double (*code_ms)(int s
         vars_set(&r->values, "s", s);
         r->ok = r->new_protocol = 1;
         r->graph.median = card_ms(size, s);
-        t->paper_pts[i] = (vpoint){.row = r, .sim_ms = r->graph.median};
+        t->dags[i] = estimated_dag(cell_estimate(size));
+        t->paper_pts[i] = (vpoint){.row = r, .sim_ms = r->graph.median, .dag = t->dags[i]};
         if (run(size, s))
             t->code_pts[t->code.n++] = (vpoint){.row = r, .sim_ms = code_ms(size, s)};
     }
@@ -147,17 +169,120 @@ Test(conclusions, every_point_run_decides_every_verdict)
     free(text);
 }
 
-/* The points the code's costs run for plain multiplication's verdicts:
- * every s at n <= 4 096, and not n = 8 192. */
-Test(conclusions, the_code_costs_run_plain_multiplications_points_up_to_4096)
+/* ---- the card's best, as its sessions repeat it ---------------------------- */
+
+/* A second session of the card: s = 8 best at n = 1 024 by 1 % over
+ * s = 2, the set's session's times elsewhere. */
+static double second_ms(int size, int s) { return size == 1024 && s == 8 ? 0.99 * card_ms(size, 2) : card_ms(size, s); }
+
+/* The code's costs: s = 4 best at n = 1 024 (the card's times elsewhere). */
+static double best_4_at_1024(int size, int s) { return size == 1024 && s == 4 ? 0.9 : card_ms(size, s); }
+
+static measured_row second_rows[N];
+static session card_sessions[2];
+
+/* The card's sessions: the set's own and a second one timed by `ms`, its
+ * rows at n = 1 024 all kept but `drop_s` (0: none); both of one graph
+ * alive at a time. */
+static void two_sessions(sets *t, double (*ms)(int, int), int drop_s)
+{
+    int k = 0;
+    for (int i = 0; i < N; i++) {
+        measured_row r = t->rows[i];
+        int size = (int)vars_get(&r.values, "n")[0], s = (int)vars_get(&r.values, "s")[0];
+        if (size == 1024 && s == drop_s)
+            continue;
+        r.graph.median = ms(size, s);
+        r.graph.q1 = r.graph.q3 = r.graph.median;
+        second_rows[k++] = r;
+    }
+    card_sessions[0] = *t->paper.s;
+    card_sessions[1] = (session){.card = "t", .name = "second", .rows = second_rows, .n = k};
+    card_sessions[0].one_graph = card_sessions[1].one_graph = 1;
+    t->paper.sessions = card_sessions;
+    t->paper.n_sessions = 2;
+}
+
+/* Both texts of sets t, the card's sessions two (two_sessions). */
+static char *tied(sets *t, set_verdicts *v, double (*code_ms)(int, int), double (*second)(int, int), int drop_s,
+                  const verdict_tally **pm)
+{
+    set_up(t, every_point, code_ms);
+    two_sessions(t, second, drop_s);
+    char *text = both(t, v);
+    *pm = NULL;
+    for (int i = 0; i < v->n; i++)
+        if (!strcmp(v->file[i].path, PATH))
+            *pm = &v->file[i];
+    cr_assert_not_null(*pm, "%s", text);
+    return text;
+}
+
+/* Where a second session finds s = 8 best at n = 1 024, the card's verdict
+ * there is s = 2 or s = 8, and a simulator's s = 8 agrees with it. */
+Test(conclusions, a_best_the_sessions_do_not_repeat_is_a_tie)
+{
+    static sets t;
+    static set_verdicts v;
+    const verdict_tally *pm;
+    char *text = tied(&t, &v, second_ms, second_ms, 0, &pm);
+    cr_expect_eq(pm->code_agree, 4, "%s", text);
+    cr_expect_eq(pm->code_total, 4, "%s", text);
+    cr_expect(strstr(text, "Agreeing with a best the card's sessions do not repeat (card → simulator):\n\n"
+                           "- |n = 1024: s = 2 or s = 8 → s = 8\n") != NULL, "%s", text);
+    free(text);
+}
+
+/* A value no session finds best stays a disagreement, shown beside the
+ * card's tie. */
+Test(conclusions, a_best_no_session_gives_still_differs)
+{
+    static sets t;
+    static set_verdicts v;
+    const verdict_tally *pm;
+    char *text = tied(&t, &v, best_4_at_1024, second_ms, 0, &pm);
+    cr_expect_eq(pm->code_agree, 3, "%s", text);
+    cr_expect(strstr(text, "- |n = 1024: s = 2 or s = 8 → s = 4\n") != NULL, "%s", text);
+    free(text);
+}
+
+/* A session that did not measure every s at n = 1 024, or whose series is
+ * disturbed (session_stands_for), does not make a tie there. */
+Test(conclusions, only_sessions_that_measured_the_cell_undisturbed_tie)
+{
+    static sets t;
+    static set_verdicts v;
+    const verdict_tally *pm;
+    char *text = tied(&t, &v, second_ms, second_ms, 16, &pm);
+    cr_expect_eq(pm->code_agree, 3, "a session without s = 16 at n = 1 024\n%s", text);
+    cr_expect(strstr(text, "- |n = 1024: s = 2 → s = 8\n") != NULL, "%s", text);
+    free(text);
+    text = tied(&t, &v, second_ms, second_ms, 0, &pm);
+    free(text);
+    second_rows[0].graph.q3 = 2 * second_rows[0].graph.median; /* quartiles apart: disturbed */
+    text = both(&t, &v);
+    cr_expect(strstr(text, "- |n = 1024: s = 2 → s = 8\n") != NULL, "a disturbed session\n%s", text);
+    free(text);
+}
+
+/* The points the code's costs run for the verdicts: every point of a
+ * cell whose estimates sum to at most CODE_COSTS_CELL_BUDGET (n <= 2 048)
+ * and of the chosen verdicts (n <= 4 096), each once (plain
+ * multiplication's rows are mult.cfg's too), and not n = 8 192's point. */
+Test(conclusions, the_code_costs_run_the_cells_within_the_cell_budget)
 {
     static sets t;
     set_up(&t, up_to_2048, best_8_at_2048);
     const measured_row *rows[N + 1];
     int k = conclusions_code_rows(&t.paper, rows, N + 1);
     cr_assert_eq(k, SIZES * ESSES, "%d rows: %s", k, fail_message());
-    for (int i = 0; i < k; i++)
+    for (int i = 0; i < k; i++) {
         cr_expect(vars_get(&rows[i]->values, "n")[0] <= 4096, "row %s taken", rows[i]->params);
+        for (int j = 0; j < i; j++)
+            cr_expect(rows[i] != rows[j], "row %s taken twice", rows[i]->params);
+    }
+    cr_expect_gt(cell_estimate(8192), CODE_COSTS_CELL_BUDGET);
+    cr_expect_leq(ESSES * cell_estimate(2048), CODE_COSTS_CELL_BUDGET);
 }
 
 /* The headline's table: the code's costs beside the paper's, the

@@ -23,8 +23,9 @@
  * Which points a set of the code's costs runs: every user case's, and a
  * built-in case study's when its worksheet DAG's estimate of exec mode's
  * work is within the budget (code_costs_estimate, code_costs_budget), the
- * counts' check runs it anyway (code_costs_counted_anyway) or a verdict
- * chosen to be decided on the code's costs needs it
+ * counts' check runs it anyway (code_costs_counted_anyway) or it is a
+ * point of a conclusion's cell (the points one verdict takes) whose
+ * points' estimates sum to at most CODE_COSTS_CELL_BUDGET
  * (conclusions_code_rows); the report names the others with their
  * estimate, and gives the paper's costs over the same points beside the
  * code's.
@@ -630,13 +631,14 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
                "Median / 90th percentile of the absolute relative error / Spearman, per case, each set's "
                "points (set a: the held-out half).  The code's costs are those of the points run in exec mode "
                "(a built-in case study's within the budget, its worksheet's thread-operations and accesses at "
-               "most %.3g (code_costs_estimate), counted against Nsight Compute above anyway, or behind a "
-               "conclusion's verdict chosen to be decided on the code's costs: plain multiplication's best s "
-               "at n <= 4 096, conclusions.c; the others are named below); the paper's costs are given over "
-               "those same points, and over all the case's points.\n\n"
+               "most %.3g (code_costs_estimate), counted against Nsight Compute above anyway, or a point of "
+               "a conclusion's cell, the points one verdict takes (a best s: every s at one n), whose points' "
+               "estimates sum to at most %.3g, or plain multiplication's best s at n <= 4 096, chosen, "
+               "conclusions.c; the others are named below); the paper's costs "
+               "are given over those same points, and over all the case's points.\n\n"
                "| case | set | points run (of all) | the paper's costs, all points | the paper's costs, the points "
                "run | the code's costs |\n|---|---|---|---|---|---|\n",
-            code_costs_budget());
+            code_costs_budget(), CODE_COSTS_CELL_BUDGET);
     for (int i = 0; i < n_sets; i++)
         errors_rows(f, &sets[i], &codes[i]);
     fprintf(f, "\n![the code's costs: every point run in exec mode, simulated against measured, with the ±10 %% "

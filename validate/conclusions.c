@@ -9,6 +9,10 @@
  * e.g. m = 0 for m = n).  The matched points are compared twice, once with
  * the card's times and once with the simulated ones, and their verdicts
  * (winner, best s, linearity: sim/app/compare.h) are set side by side.
+ * A best is the card's as its sessions repeat it (card_ties): the set's
+ * session's best and every other value a session standing for the case
+ * (session_stands_for) finds best over the same points; the simulator
+ * agrees where its best is one of them.
  *
  * On the paper's costs every matched point is simulated.  On the code's
  * costs (a set of validate.h's `paper` kind) only the points run in exec
@@ -16,7 +20,11 @@
  * run: a verdict's cell is the points that share every swept value but
  * the compared key's (best, pairwise: every s at one n) or, for a line,
  * but `along`'s (every m of one s).  The cells not run are named, never
- * decided on part of their points.
+ * decided on part of their points.  A cell is run whole, whatever the
+ * budget of a point (code_costs_budget), where its points' estimates
+ * (code_costs_estimate) sum to at most CODE_COSTS_CELL_BUDGET, or that
+ * is chosen (code_verdicts: plain multiplication's n <= 4 096;
+ * conclusions_code_rows).
  */
 #include "compare.h"
 #include "fail.h"
@@ -26,21 +34,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* The verdicts the code's costs decide beyond the budget (code_costs_budget):
- * the cells of a run file's conclusion at along <= at_most, every point of
- * them run in exec mode.  Chosen, not derived from the estimate: exec
- * mode's time per unit of code_costs_estimate differs tenfold between the
- * cases (plain division's m = 6 000, s = 1, 8.8e7, takes longer than plain
- * multiplication's n = 4 096, s = 1, 1.8e8), so a budget per verdict that
- * takes plain multiplication's best s at n = 4 096 would take minutes of
- * Euclid and plain division too.  Issue 30 names this one. */
-static const struct code_verdict {
-    const char *path, *along;
-    double at_most;
-} code_verdicts[] = {
-    {"programs/plain-mult/plain-mult.cfg", "n", 4096},
-};
 
 static int row_matches(const measured_row *r, const char *program, const vars *params)
 {
@@ -76,6 +69,7 @@ static const vpoint *point_of(const validation *v, const measured_row *row)
 typedef struct sides {
     run_point *card, *sim;
     char *run;
+    long *at; /* each point's index in the run file's sweep */
     long n;
 } sides;
 
@@ -84,6 +78,7 @@ static void sides_free(sides *s)
     free(s->card);
     free(s->sim);
     free(s->run);
+    free(s->at);
 }
 
 /* The points of rf measured in set v, their simulated times from set
@@ -94,8 +89,9 @@ static int match_points(const validation *v, const validation *simulated, const 
     s->card = calloc((size_t)n + 1, sizeof *s->card);
     s->sim = calloc((size_t)n + 1, sizeof *s->sim);
     s->run = calloc((size_t)n + 1, 1);
+    s->at = calloc((size_t)n + 1, sizeof *s->at);
     s->n = 0;
-    if (!s->card || !s->sim || !s->run)
+    if (!s->card || !s->sim || !s->run || !s->at)
         return fail("%s: out of memory for %ld points", rf->path, n);
     for (long i = 0; i < n; i++) {
         machine m;
@@ -117,6 +113,7 @@ static int match_points(const validation *v, const validation *simulated, const 
         x->machine = simulated->card;
         c->result.T = measured_ms(p->row);
         x->result.T = q ? q->sim_ms : 0;
+        s->at[s->n] = i;
         s->run[s->n++] = q != NULL;
     }
     return 0;
@@ -161,6 +158,7 @@ static void keep_decided(sides *s, const run_file *rf)
         if (decided[i]) {
             s->card[kept] = s->card[i];
             s->sim[kept] = s->sim[i];
+            s->at[kept] = s->at[i];
             s->run[kept++] = 1;
         }
     s->n = kept;
@@ -172,6 +170,84 @@ static size_t verdict_place(const char *verdict)
 {
     const char *colon = strstr(verdict, ": ");
     return colon ? (size_t)(colon - verdict) : strlen(verdict);
+}
+
+/* ---- the card's best, as its sessions repeat it ------------------------------------ */
+
+/* The card's times of session number k of v's card at the points of s
+ * (their places in the sweep, s->at), in *out: a point the session does
+ * not stand for (session_stands_for) or did not measure is not run, and
+ * a cell not measured whole is left out (keep_decided). */
+static int session_sides(const validation *v, int k, const run_file *rf, const sides *s, sides *out)
+{
+    const session *one = &v->sessions[k];
+    out->card = calloc((size_t)s->n + 1, sizeof *out->card);
+    out->sim = calloc((size_t)s->n + 1, sizeof *out->sim);
+    out->run = calloc((size_t)s->n + 1, 1);
+    out->at = calloc((size_t)s->n + 1, sizeof *out->at);
+    out->n = s->n;
+    if (!out->card || !out->sim || !out->run || !out->at)
+        return fail("%s: out of memory for %ld points", rf->path, s->n);
+    for (long j = 0; j < s->n; j++) {
+        machine m;
+        vars params;
+        const char *name;
+        if (runfile_point(rf, s->at[j], &m, &params, &name) < 0)
+            return -1;
+        out->card[j] = s->card[j];
+        out->at[j] = s->at[j];
+        for (int r = 0; r < one->n && !out->run[j]; r++)
+            if (row_matches(&one->rows[r], name, &params) && session_stands_for(v->sessions, v->n_sessions, k, name)) {
+                out->card[j].result.T = measured_ms(&one->rows[r]);
+                out->run[j] = 1;
+            }
+    }
+    keep_decided(out, rf);
+    return 0;
+}
+
+/* Is `finding` ("s = 8") one of the card's, "s = 2" or "s = 2 or s = 8"? */
+static int finding_in(const char *card, const char *finding)
+{
+    size_t len = strlen(finding);
+    for (const char *at = card; (at = strstr(at, finding)) != NULL; at += len)
+        if ((at == card || (at - card >= 4 && !strncmp(at - 4, " or ", 4))) &&
+            (at[len] == '\0' || !strncmp(at + len, " or ", 4)))
+            return 1;
+    return 0;
+}
+
+/* A best verdict is a fact of the card where the card's sessions repeat
+ * it: each of the card's verdicts vc (of the set's session) joined by
+ * every other best that a session standing for the case gives at its
+ * place, over the same points ("n = 1024: s = 2 or s = 8").  The sessions
+ * measure the dispersion themselves: a value no session finds best is
+ * behind the best in every one of them. */
+static int card_ties(const validation *v, const run_file *rf, const sides *s, const char *const *swept,
+                     char (*vc)[VERDICT_SIZE], int nc)
+{
+    enum { MAX = 128 };
+    char(*vk)[VERDICT_SIZE] = malloc(sizeof *vk * MAX);
+    int rc = vk ? 0 : fail("%s: out of memory", rf->path);
+    for (int k = 0; rc == 0 && k < v->n_sessions; k++) {
+        sides one = {0};
+        rc = session_sides(v, k, rf, s, &one);
+        int nk = rc == 0 && one.n ? compare_verdicts(rf->compare, one.card, one.n, swept, rf->n_axes, vk, MAX) : 0;
+        rc = nk < 0 ? -1 : rc;
+        for (int j = 0; j < nk; j++)
+            for (int i = 0; i < nc; i++) {
+                size_t place = verdict_place(vc[i]);
+                const char *finding = vk[j] + place + 2;
+                if (verdict_place(vk[j]) != place || strncmp(vc[i], vk[j], place) != 0 ||
+                    finding_in(vc[i] + place + 2, finding))
+                    continue;
+                size_t used = strlen(vc[i]);
+                snprintf(vc[i] + used, VERDICT_SIZE - used, " or %s", finding);
+            }
+        sides_free(&one);
+    }
+    free(vk);
+    return rc;
 }
 
 /* The card's verdicts over every point (`all`) that the points decided
@@ -219,27 +295,49 @@ static verdict_tally *tally_for(set_verdicts *verdicts, const char *path)
     return t;
 }
 
-/* The verdicts of the card and of the simulator over s, set side by
- * side: how many agree, those that differ printed (card → simulator). */
-static int verdicts_side_by_side(FILE *f, const run_file *rf, const sides *s, const char *const *swept,
-                                 const char *path, int *same, int *total)
+/* Does the simulator's verdict vs agree with the card's vc: the same
+ * place, its finding the card's or one of the card's tied bests? */
+static int agrees(const char *vc, const char *vs)
+{
+    size_t place = verdict_place(vc);
+    return verdict_place(vs) == place && !strncmp(vc, vs, place) && vs[place] &&
+           finding_in(vc + place + 2, vs + place + 2);
+}
+
+/* The verdicts of the card (of v's sessions: card_ties, for a best) and
+ * of the simulator over s, set side by side: how many agree, those that
+ * differ printed (card → simulator), and the card's ties where the
+ * simulator picks one of them. */
+static int verdicts_side_by_side(FILE *f, const validation *v, const run_file *rf, const sides *s,
+                                 const char *const *swept, const char *path, int *same, int *total)
 {
     enum { MAX = 128 };
     char(*vc)[VERDICT_SIZE] = malloc(sizeof *vc * MAX), (*vs)[VERDICT_SIZE] = malloc(sizeof *vs * MAX);
-    int nc = s->n ? compare_verdicts(rf->compare, s->card, s->n, swept, rf->n_axes, vc, MAX) : 0;
-    int ns = s->n ? compare_verdicts(rf->compare, s->sim, s->n, swept, rf->n_axes, vs, MAX) : 0;
-    int rc = 0;
+    int nc = s->n && vc ? compare_verdicts(rf->compare, s->card, s->n, swept, rf->n_axes, vc, MAX) : 0;
+    int ns = s->n && vs ? compare_verdicts(rf->compare, s->sim, s->n, swept, rf->n_axes, vs, MAX) : 0;
+    int best = 0, rc = 0, tied = 0;
+    config_setting_lookup_bool(rf->compare, "best", &best);
     *same = *total = 0;
     if (!vc || !vs || nc < 0 || ns != nc)
         rc = fail("%s: the card's and the simulator's comparisons do not line up", path);
+    else if (best && card_ties(v, rf, s, swept, vc, nc) < 0)
+        rc = -1;
     else {
-        for (int i = 0; i < nc; i++)
-            *same += strcmp(vc[i], vs[i]) == 0;
+        for (int i = 0; i < nc; i++) {
+            *same += agrees(vc[i], vs[i]);
+            tied += agrees(vc[i], vs[i]) && strstr(vc[i], " or ");
+        }
         *total = nc;
         if (*same < nc)
             fprintf(f, " Where they differ (card → simulator):\n\n");
         for (int i = 0; i < nc; i++)
-            if (strcmp(vc[i], vs[i]) != 0)
+            if (!agrees(vc[i], vs[i]))
+                fprintf(f, "- %s → %s\n", vc[i], strrchr(vs[i], ':') + 2);
+        if (tied)
+            fprintf(f, "%sAgreeing with a best the card's sessions do not repeat (card → simulator):\n\n",
+                    *same < nc ? "\n" : " ");
+        for (int i = 0; tied && i < nc; i++)
+            if (agrees(vc[i], vs[i]) && strstr(vc[i], " or "))
                 fprintf(f, "- %s → %s\n", vc[i], strrchr(vs[i], ':') + 2);
     }
     free(vc);
@@ -300,7 +398,7 @@ static int one_conclusion(FILE *f, const validation *v, const validation *code, 
         char *detail = NULL;
         size_t len = 0;
         FILE *d = open_memstream(&detail, &len);
-        rc = d ? verdicts_side_by_side(d, &rf, &s, swept, path, &same, &total) : fail("%s: out of memory", path);
+        rc = d ? verdicts_side_by_side(d, v, &rf, &s, swept, path, &same, &total) : fail("%s: out of memory", path);
         if (d)
             fclose(d);
         if (rc == 0) {
@@ -354,6 +452,13 @@ static int all_conclusions(FILE *f, const validation *v, const validation *code,
 int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts)
 {
     verdicts->n = 0;
+    fprintf(f, "A best (the value of `key` with the least time) is the card's where the card's sessions repeat "
+               "it: the card's verdict at an `along` value is the set's session's best, joined by every other "
+               "value that one of the card's sessions standing for the case (the current protocol, one graph "
+               "alive at a time, the series undisturbed: the sessions a set may take) finds best over the same "
+               "points (\"s = 2 or s = 8\"); the simulator agrees where its best is one of them.  A point is not "
+               "a fact until a second session reproduces it: the sessions' own spread is the dispersion, no "
+               "tolerance is chosen, and a value behind the best in every session stays a disagreement.\n\n");
     return all_conclusions(f, v, NULL, verdicts);
 }
 
@@ -361,14 +466,29 @@ int write_code_conclusions(FILE *f, const validation *paper, const validation *c
 {
     fprintf(f, "### The papers' conclusions on the code's costs (set %s)\n\n"
                "The card's verdicts (set %s's section) against the code's costs', where every point a verdict "
-               "takes was run in exec mode (a best s: every s at that n).\n\n",
-            code->name, paper->name);
+               "takes was run in exec mode (a best s: every s at that n); a best is the card's as its sessions "
+               "repeat it (set %s's section).\n\n",
+            code->name, paper->name, paper->name);
     return all_conclusions(f, paper, code, verdicts);
 }
 
-int conclusions_code_rows(const validation *paper, const measured_row **rows, int max)
+/* The verdict the code's costs decide beyond both budgets: the cells of a
+ * run file's conclusion at along <= at_most, every point of them run in
+ * exec mode.  Chosen (issue 30): plain multiplication's n = 4 096 sums to
+ * some 4.3e8, over CODE_COSTS_CELL_BUDGET, and a cell budget that took it
+ * would take Euclid's n = 4 000 and plain division's s = 1 line too, some
+ * 27 s of exec mode a card that make validate has no room for. */
+static const struct code_verdict {
+    const char *path, *along;
+    double at_most;
+} code_verdicts[] = {
+    {"programs/plain-mult/plain-mult.cfg", "n", 4096},
+};
+
+/* The rows of the chosen verdicts (code_verdicts) added to rows[*k ..],
+ * each once, max in all. */
+static int chosen_rows(const validation *paper, const measured_row **rows, int max, int *k)
 {
-    int k = 0;
     for (size_t c = 0; c < sizeof code_verdicts / sizeof code_verdicts[0]; c++) {
         run_file rf;
         if (runfile_load(&rf, code_verdicts[c].path, NULL, 0) < 0) {
@@ -383,10 +503,62 @@ int conclusions_code_rows(const validation *paper, const measured_row **rows, in
                 break;
             const double *along = vars_get(&params, code_verdicts[c].along);
             const vpoint *p = along && *along <= code_verdicts[c].at_most ? find_measured(paper, name, &params) : NULL;
-            if (p && k < max)
-                rows[k++] = p->row;
+            int seen = !p;
+            for (int r = 0; r < *k && !seen; r++)
+                seen = rows[r] == p->row;
+            if (!seen && *k < max)
+                rows[(*k)++] = p->row;
         }
         runfile_close(&rf);
     }
-    return k;
+    return 0;
+}
+
+/* The point of set `paper` at place `at` of rf's sweep; NULL if none. */
+static const vpoint *point_at(const validation *paper, const run_file *rf, long at)
+{
+    machine m;
+    vars params;
+    const char *name;
+    return runfile_point(rf, at, &m, &params, &name) < 0 ? NULL : find_measured(paper, name, &params);
+}
+
+/* The exec mode's estimate of a point (code_costs_estimate of its DAG; 0
+ * without one). */
+static double point_estimate(const vpoint *p) { return p && p->dag ? code_costs_estimate(p->dag) : 0; }
+
+/* The rows of rf's cells whose points' estimates sum to at most
+ * CODE_COSTS_CELL_BUDGET, added to rows[*k ..] (each once, max in all). */
+static int cells_within(const validation *paper, const run_file *rf, const measured_row **rows, int max, int *k)
+{
+    sides s;
+    int rc = match_points(paper, paper, rf, &s), open_axis = free_axis(rf);
+    for (long j = 0; rc == 0 && j < s.n; j++) {
+        double cell = 0;
+        for (long i = 0; i < s.n; i++)
+            cell += same_cell(&s, i, j, rf->n_axes, open_axis) ? point_estimate(point_at(paper, rf, s.at[i])) : 0;
+        const vpoint *p = point_at(paper, rf, s.at[j]);
+        int seen = !p || cell > CODE_COSTS_CELL_BUDGET;
+        for (int r = 0; r < *k && !seen; r++)
+            seen = rows[r] == p->row;
+        if (!seen && *k < max)
+            rows[(*k)++] = p->row;
+    }
+    sides_free(&s);
+    return rc;
+}
+
+int conclusions_code_rows(const validation *paper, const measured_row **rows, int max)
+{
+    int n_files, k = 0, rc = chosen_rows(paper, rows, max, &k);
+    char **files = program_run_files(NULL, &n_files);
+    for (int i = 0; i < n_files && rc == 0; i++) {
+        run_file rf;
+        rc = runfile_load(&rf, files[i], NULL, 0);
+        if (rc == 0 && rf.compare)
+            rc = cells_within(paper, &rf, rows, max, &k);
+        runfile_close(&rf);
+    }
+    program_run_files_free(files, n_files);
+    return rc < 0 ? -1 : k;
 }

@@ -24,8 +24,8 @@
  *    instructions of its compiled code, sim/exec/stream.h), from their
  *    kernels written once in exec mode: every user case's, and a built-in
  *    case study's within the budget (code_costs_estimate), counted for
- *    the check below, or behind a verdict chosen to be decided on the
- *    code's costs (conclusions_code_rows), the others named in the
+ *    the check below, or in a conclusion's cell within the cells' budget
+ *    (conclusions_code_rows), the others named in the
  *    report; into sets a-code, b-code, c-code; the counted instructions
  *    against Nsight Compute's; and the papers' conclusions on the code's
  *    costs.  Their exec processes run while step 3's sets are
@@ -385,9 +385,9 @@ static const vpoint *paper_point(const validation *paper, const measured_row *ro
  * a built-in case study's kernels written once in exec mode too, if its
  * worksheet DAG puts it within the budget (code_costs_estimate), the
  * counts' check runs it anyway (a point of the n_counted sessions
- * `counted`'s instructions.csv) or a conclusion's verdict chosen to be
- * decided on the code's costs needs it (one of the n_wanted rows
- * `wanted`, conclusions_code_rows), else not at all (named in the report,
+ * `counted`'s instructions.csv) or a conclusion's cell within the cells'
+ * budget takes it (one of the n_wanted rows `wanted`,
+ * conclusions_code_rows), else not at all (named in the report,
  * with its estimate in *estimate). */
 static int row_mode(const measured_row *row, const validation *paper, const session *counted, int n_counted,
                     const measured_row *const *wanted, int n_wanted, double *estimate)
@@ -939,6 +939,10 @@ int main(int argc, char **argv)
                      &h200, 0, sets, n_sets) < 0)
             goto failed;
         n_sets++;
+    }
+    for (int i = 0; i < n_sets; i++) { /* the sessions whose repeats decide the card's best verdicts */
+        sets[i].sessions = sets[i].s == &k.c ? k.h200 : k.h100;
+        sets[i].n_sessions = sets[i].s == &k.c ? k.n_h200 : k.n_h100;
     }
     if (card_code_machine(&k.h100[k.ref100], NULL, &h100, &h100_code) < 0 ||
         (k.ref200 >= 0 && card_code_machine(&k.h200[k.ref200], &k.h100[k.ref100], &h200, &h200_code) < 0))

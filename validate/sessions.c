@@ -170,6 +170,12 @@ static int has_one_graph(const session *s, int n)
     return 0;
 }
 
+int session_stands_for(const session *s, int n, int i, const char *program)
+{
+    return i >= 0 && i < n && !s[i].old_protocol && (!has_one_graph(s, n) || s[i].one_graph == 1) &&
+           session_has(&s[i], program) && !session_disturbed(&s[i], program);
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);

@@ -76,6 +76,12 @@ int sessions_reference(const session *s, int n);
  * out->one_graph is its sessions' if they agree, else -1. */
 int sessions_compose(const session *s, int n, int depth, session *out);
 
+/* May session s[i] of a card's n stand for the card's times of case
+ * `program`: is it a session sessions_compose could take the case from
+ * (the current protocol, one graph alive at a time where the card has
+ * such sessions, the case measured undisturbed)? */
+int session_stands_for(const session *s, int n, int i, const char *program);
+
 /* The session directory's name of a row (validate/data/CARD/SESSION/x.csv). */
 void measured_row_session(const measured_row *r, char *out, size_t size);
 

@@ -41,6 +41,11 @@ typedef struct validation {
     char title[256];            /* what the set is, one line */
     char report_dir[1024];      /* validate/report/<name> */
     const session *s;           /* its points, each case from its own session (sessions_compose) */
+    /* The card's sessions (sessions_load; NULL, 0: s alone): a best verdict
+     * of the card is every value one of them that stands for the case
+     * (session_stands_for) gives (conclusions.c). */
+    const session *sessions;
+    int n_sessions;
     machine card;               /* the machine the points are simulated on */
     int held_out_only;          /* statistics over the test half only */
     /* A set of the code's costs: the same points' set of the paper's costs
@@ -128,9 +133,12 @@ int write_conclusions(FILE *f, const validation *v, set_verdicts *verdicts);
  * named.  Fills the code fields of *verdicts (write_conclusions' tallies). */
 int write_code_conclusions(FILE *f, const validation *paper, const validation *code, set_verdicts *verdicts);
 /* The measured points of set `paper` that the code's costs run beyond the
- * budget, for the verdicts conclusions.c chooses (plain multiplication's
- * best s at n <= 4 096): at most max into rows; their count, or -1 with
- * fail(). */
+ * budget of a point, for the verdicts they decide: every point of a
+ * conclusion's cell (the points one verdict takes: every s at one n of a
+ * best s) whose points' estimates (code_costs_estimate) sum to at most
+ * CODE_COSTS_CELL_BUDGET, and those of the verdicts conclusions.c
+ * chooses (plain multiplication's best s at n <= 4 096); at most max into
+ * rows, each once; their count, or -1 with fail(). */
 int conclusions_code_rows(const validation *paper, const measured_row **rows, int max);
 
 #define USER_CASE "user-" /* cases that are user programs (programs/user/) */
@@ -166,6 +174,16 @@ double code_costs_estimate(const kernel_dag *worksheet);
  * fail() if the variable is not a number >= 0. */
 double code_costs_budget(void);
 #define CODE_COSTS_BUDGET 2e7
+/* A verdict's cell run whole in exec mode (conclusions_code_rows): its
+ * points' estimates summed, at most this.  Exec mode's processor time per
+ * unit of the estimate differs some thirtyfold between the cases (Euclid
+ * and plain division near 2e-8 to 5e-8 s, the FFTs near 1e-9 s:
+ * instruction-stream.md, session 42), so the sum is a bound on the work,
+ * not a forecast of the time; 5e8 took 19.7 s a card of plain division
+ * and 17 s of Euclid, and tripled make validate's processor time (their
+ * DAGs in the parent make every fork dear); 2e8 takes cells of some 5 s
+ * a card. */
+#define CODE_COSTS_CELL_BUDGET 2e8
 
 /* Point `row`'s kernels written once (case_kernels_source) started in
  * exec mode on m, at the row's params, on one thread (the points run side
