@@ -160,6 +160,8 @@ struct exec_block {
     size_t uses_cap, uses_n;     /* its room (a power of two), its entries of this step */
     pending_read *pending;       /* race-free: the step's reads not yet in `uses` (global_use) */
     long pending_n, pending_cap;
+    uintptr_t pending_lo, pending_hi; /* race-free: the least and the greatest cell of `pending` (any, when empty) */
+    uintptr_t deferred_lo, deferred_hi; /* race-free: the same of the deferred writes */
     long deferred;               /* race-free: the log's last `deferred` writes, not yet in `uses` (global_use) */
     uint32_t block_stamp;        /* one per block the worker runs, from 1 */
     thread_record *threads_of;   /* per thread */
@@ -495,19 +497,38 @@ static inline step_use *table_use(exec_block *b, const mem_word *cell)
     }
 }
 
+/* Whether `cell` may be among the step's pending reads: it lies between
+ * their least and greatest cells. */
+static inline int maybe_pending(const exec_block *b, const mem_word *cell)
+{
+    uintptr_t at = (uintptr_t)cell;
+    return b->pending_n > 0 && at >= b->pending_lo && at <= b->pending_hi;
+}
+
+/* Whether `cell` may be among the step's deferred writes. */
+static inline int maybe_deferred(const exec_block *b, const mem_word *cell)
+{
+    uintptr_t at = (uintptr_t)cell;
+    return b->deferred > 0 && at >= b->deferred_lo && at <= b->deferred_hi;
+}
+
 /* The same, with the step's pending reads and deferred writes entered
  * first.  A read of a cell the block has to itself needs its use only to
  * be found by a later write of the step (another thread's read makes that
- * write a race): while no global cell was written in the step (a
- * race-free run logs only global writes: log_n is 0), no cell has a write
- * a read must see, so the fast path appends the read to `pending` instead
- * of finding its use.  Likewise a write, while the step has no use of a
- * global cell (nothing pending, nothing in the table) and its cell was
- * not written in the launch by the block, can meet no other use: the fast
- * path leaves it in the log (`deferred`).  Any other look-up enters the
- * reads and then the writes, in order (every pending read came before
- * every write), so that the table it sees is the one the accesses would
- * have made one by one. */
+ * write a race), and a write's only by a later access of its cell.  So
+ * while the table holds no write (a race-free run logs only global
+ * writes: every write of the step is deferred, log_n == deferred), a read
+ * whose cell lies outside the deferred writes' least and greatest cells
+ * can see no write: the fast path appends it to `pending` instead of
+ * finding its use.  Likewise a write, while the table holds nothing, its
+ * cell lies outside the pending reads' least and greatest cells and the
+ * block had not written it in the launch (so not in the step), can meet
+ * no other use: the fast path leaves it in the log (`deferred`).  A step
+ * that reads one array and writes another thus never fills the table.
+ * The pending reads and the deferred writes are then of distinct cells
+ * (each was outside the other's cells made before it), so entering the
+ * reads in order and then the writes in order, as any other look-up
+ * does, makes the table the accesses would have made one by one. */
 static inline step_use *global_use(exec_block *b, const mem_word *cell)
 {
     if (b->pending_n)
@@ -522,9 +543,14 @@ static inline step_use *global_use(exec_block *b, const mem_word *cell)
  * the write). */
 static inline int read_use(exec_block *b, const mem_word *cell, int tid)
 {
-    if (b->log_n == 0) {
+    if (b->log_n == b->deferred && !maybe_deferred(b, cell)) {
         if (__builtin_expect(b->pending_n == b->pending_cap, 0))
             exec_grow_pending(b);
+        uintptr_t at = (uintptr_t)cell;
+        if (b->pending_n == 0 || at < b->pending_lo)
+            b->pending_lo = at;
+        if (b->pending_n == 0 || at > b->pending_hi)
+            b->pending_hi = at;
         b->pending[b->pending_n++] = (pending_read){cell, tid};
         return 1;
     }
@@ -596,7 +622,12 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
         return 0;
     if (sh == 0)
         note_touched(b, a->id, i);
-    if (!(sh & SHADOW_WRITTEN) && b->pending_n == 0 && b->uses_n == 0) {
+    if (!(sh & SHADOW_WRITTEN) && b->uses_n == 0 && !maybe_pending(b, &a->cells[i])) {
+        uintptr_t at = (uintptr_t)&a->cells[i];
+        if (b->deferred == 0 || at < b->deferred_lo)
+            b->deferred_lo = at;
+        if (b->deferred == 0 || at > b->deferred_hi)
+            b->deferred_hi = at;
         b->deferred++;
     } else {
         step_use *u = global_use(b, &a->cells[i]);
