@@ -160,8 +160,6 @@ struct exec_block {
     size_t uses_cap, uses_n;     /* its room (a power of two), its entries of this step */
     pending_read *pending;       /* race-free: the step's reads not yet in `uses` (global_use) */
     long pending_n, pending_cap;
-    uintptr_t pending_lo, pending_hi; /* race-free: the least and the greatest cell of `pending` (any, when empty) */
-    uintptr_t deferred_lo, deferred_hi; /* race-free: the same of the deferred writes */
     long deferred;               /* race-free: the log's last `deferred` writes, not yet in `uses` (global_use) */
     uint32_t block_stamp;        /* one per block the worker runs, from 1 */
     thread_record *threads_of;   /* per thread */
@@ -191,6 +189,11 @@ struct exec_block {
     int watching;              /* the launch of the cell the run watches (exec_watch_race): no fast path */
     int failed;
     char error[1024];          /* the block's first error */
+    /* race-free: the least and the greatest cell of the first `pending_seen` pending reads, and
+     * of the first `deferred_seen` deferred writes (UINTPTR_MAX and 0 when none), taken when
+     * asked (maybe_pending, maybe_deferred) */
+    uintptr_t pending_lo, pending_hi, deferred_lo, deferred_hi;
+    long pending_seen, deferred_seen;
 };
 
 /* The checked paths (exec.c): everything the fast paths leave. */
@@ -497,19 +500,34 @@ static inline step_use *table_use(exec_block *b, const mem_word *cell)
     }
 }
 
-/* Whether `cell` may be among the step's pending reads: it lies between
- * their least and greatest cells. */
-static inline int maybe_pending(const exec_block *b, const mem_word *cell)
+/* Cell `at` into the range [*lo, *hi]. */
+static inline void widen(uintptr_t *lo, uintptr_t *hi, const mem_word *cell)
 {
     uintptr_t at = (uintptr_t)cell;
-    return b->pending_n > 0 && at >= b->pending_lo && at <= b->pending_hi;
+    *lo = at < *lo ? at : *lo;
+    *hi = at > *hi ? at : *hi;
 }
 
-/* Whether `cell` may be among the step's deferred writes. */
-static inline int maybe_deferred(const exec_block *b, const mem_word *cell)
+/* Whether `cell` may be among the step's pending reads: it lies between
+ * their least and greatest cells. */
+static inline int maybe_pending(exec_block *b, const mem_word *cell)
 {
-    uintptr_t at = (uintptr_t)cell;
-    return b->deferred > 0 && at >= b->deferred_lo && at <= b->deferred_hi;
+    if (b->pending_n == 0)
+        return 0;
+    for (; b->pending_seen < b->pending_n; b->pending_seen++)
+        widen(&b->pending_lo, &b->pending_hi, b->pending[b->pending_seen].cell);
+    return (uintptr_t)cell >= b->pending_lo && (uintptr_t)cell <= b->pending_hi;
+}
+
+/* Whether `cell` may be among the step's deferred writes (the log's last
+ * `deferred`). */
+static inline int maybe_deferred(exec_block *b, const mem_word *cell)
+{
+    if (b->deferred == 0)
+        return 0;
+    for (; b->deferred_seen < b->deferred; b->deferred_seen++)
+        widen(&b->deferred_lo, &b->deferred_hi, b->log[b->log_n - b->deferred + b->deferred_seen].cell);
+    return (uintptr_t)cell >= b->deferred_lo && (uintptr_t)cell <= b->deferred_hi;
 }
 
 /* The same, with the step's pending reads and deferred writes entered
@@ -538,27 +556,28 @@ static inline step_use *global_use(exec_block *b, const mem_word *cell)
     return table_use(b, cell);
 }
 
-/* The fast path's read of `cell` by thread tid, the block having it to
- * itself: 0 when the cell was written in the step (the checked path reads
- * the write). */
-static inline int read_use(exec_block *b, const mem_word *cell, int tid)
+/* read_use's look-up in the table of the step's cells. */
+static int read_use_table(exec_block *b, const mem_word *cell, int tid)
 {
-    if (b->log_n == b->deferred && !maybe_deferred(b, cell)) {
-        if (__builtin_expect(b->pending_n == b->pending_cap, 0))
-            exec_grow_pending(b);
-        uintptr_t at = (uintptr_t)cell;
-        if (b->pending_n == 0 || at < b->pending_lo)
-            b->pending_lo = at;
-        if (b->pending_n == 0 || at > b->pending_hi)
-            b->pending_hi = at;
-        b->pending[b->pending_n++] = (pending_read){cell, tid};
-        return 1;
-    }
     step_use *u = global_use(b, cell);
     if (u->slot >= 0)
         return 0;
     add_reader(u, tid);
     return 1;
+}
+
+/* The fast path's read of `cell` by thread tid, the block having it to
+ * itself: 0 when the cell was written in the step (the checked path reads
+ * the write). */
+EXEC_FAST int read_use(exec_block *b, const mem_word *cell, int tid)
+{
+    if (b->log_n == 0 || (b->log_n == b->deferred && !maybe_deferred(b, cell))) {
+        if (__builtin_expect(b->pending_n == b->pending_cap, 0))
+            exec_grow_pending(b);
+        b->pending[b->pending_n++] = (pending_read){cell, tid};
+        return 1;
+    }
+    return read_use_table(b, cell, tid);
 }
 
 /* Key `key` of a lane, in its round's tally (global: address groups, which
@@ -623,11 +642,6 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
     if (sh == 0)
         note_touched(b, a->id, i);
     if (!(sh & SHADOW_WRITTEN) && b->uses_n == 0 && !maybe_pending(b, &a->cells[i])) {
-        uintptr_t at = (uintptr_t)&a->cells[i];
-        if (b->deferred == 0 || at < b->deferred_lo)
-            b->deferred_lo = at;
-        if (b->deferred == 0 || at > b->deferred_hi)
-            b->deferred_hi = at;
         b->deferred++;
     } else {
         step_use *u = global_use(b, &a->cells[i]);
