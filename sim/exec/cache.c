@@ -720,11 +720,12 @@ static void add_lines(cache_trace *t, access_round *r, lane_note *n, int count)
     }
 }
 
-/* Round r's lines from the lanes' cells in lane order, `key(i)` being
- * lane i's (those of `made` past the round only, where not every lane made
- * it), in one pass while the cells do not go down: their lines then come
- * in order, as add_lines' sort leaves them, so the lines are the same.
- * 0 (r and the trace's lines as they were) when a cell goes down. */
+/* Round r's lines from the lanes' cells in lane order (notes[lane ·
+ * stride + round]; where not every lane made the round, only the lanes
+ * whose `made` passes it), in one pass while the cells do not go down:
+ * their lines then come in order, as add_lines' sort leaves them, so the
+ * lines and their words are the same.  0, with r and the trace's lines as
+ * they were, when a cell goes down. */
 static int add_lines_ascending(cache_trace *t, access_round *r, const access_note *notes, long stride, int round,
                                const int *made, int lanes, int every_lane)
 {
