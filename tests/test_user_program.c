@@ -556,6 +556,18 @@ Test(user_program, a_read_of_another_threads_write_in_one_step_names_both_thread
                                                          NULL});
     write_kernel(dir, "deferred_waw", 1, "if (t->tid < 2) exec_gwrite(t, a->g, 1, (word)t->tid);");
     expect_refused(dir, "deferred_waw", (const char *[]){"threads 0 and 1 both write g[1]", NULL});
+    /* a write beside the step's pending reads (its cell outside theirs) waits too, and a read beside
+     * the deferred writes pends: a later access of either cell still meets it */
+    write_kernel(dir, "deferred_beside_reads", 1,
+                 "if (t->tid == 0) (void)exec_gread(t, a->g, 0); else if (t->tid == 1) exec_gwrite(t, a->g, 8, 7);"
+                 " else if (t->tid == 2) (void)exec_gread(t, a->g, 8);");
+    expect_refused(dir, "deferred_beside_reads",
+                   (const char *[]){"thread 2 reads g[8], which thread 1 writes in the same step", NULL});
+    write_kernel(dir, "pending_beside_writes", 1,
+                 "if (t->tid == 0) exec_gwrite(t, a->g, 8, 7); else if (t->tid == 1) (void)exec_gread(t, a->g, 1);"
+                 " else if (t->tid == 2) exec_gwrite(t, a->g, 1, 5);");
+    expect_refused(dir, "pending_beside_writes",
+                   (const char *[]){"thread 2 writes g[1], which thread 1 reads in the same step", NULL});
     write_kernel(dir, "private", 1, "exec_pwrite(t, t->tid % 4, 1); (void)exec_pread(t, 0);");
     expect_refused(dir, "private", (const char *[]){"private[0]", "same step", NULL});
     write_kernel(dir, "unwritten", 1, "if (t->tid == 0) exec_gwrite(t, a->g, 0, exec_pread(t, 3));");

@@ -706,15 +706,11 @@ static access_round *add_round(recorded *r)
     return &r->rounds[r->n_rounds++];
 }
 
-/* Round `round` of kind k (0 reads, 1 writes) of warp `warp` in step
- * `step`, its lanes' notes n[0 .. count), recorded: the distinct lines
- * it touches, in order, with the words touched. */
-static void record_round(cache_trace *t, int step, int warp, int k, int round, int chain, lane_note *n, int count)
+/* Round r's lines from its lanes' notes n[0 .. count): the distinct
+ * lines it touches, in order, with the words touched. */
+static void add_lines(cache_trace *t, access_round *r, lane_note *n, int count)
 {
     sort_notes(n, count);
-    access_round *r = add_round(&t->rec);
-    *r = (access_round){(uint32_t)step, (uint32_t)round, (uint32_t)warp, (uint16_t)k, (uint16_t)chain,
-                        t->rec.n_lines, 0};
     for (int i = 0; i < count; i++) {
         if (i == 0 || n[i].tag != n[i - 1].tag) {
             *add_line(&t->rec) = (line_access){n[i].tag, 0};
@@ -724,6 +720,38 @@ static void record_round(cache_trace *t, int step, int warp, int k, int round, i
     }
 }
 
+/* Round r's lines from the lanes' cells in lane order (notes[lane ·
+ * stride + round]; where not every lane made the round, only the lanes
+ * whose `made` passes it), in one pass while the cells do not go down:
+ * their lines then come in order, as add_lines' sort leaves them, so the
+ * lines and their words are the same.  0, with r and the trace's lines as
+ * they were, when a cell goes down. */
+static int add_lines_ascending(cache_trace *t, access_round *r, const access_note *notes, long stride, int round,
+                               const int *made, int lanes, int every_lane)
+{
+    long last_key = -1;
+    uint64_t last_tag = 0;
+    for (int i = 0; i < lanes; i++) {
+        if (!every_lane && made[i] <= round)
+            continue;
+        long key = notes[(long)i * stride + round].key;
+        if (key < last_key) {
+            t->rec.n_lines -= r->n;
+            r->n = 0;
+            return 0;
+        }
+        lane_note n = lane_of(t, key);
+        if (last_key < 0 || n.tag != last_tag) {
+            *add_line(&t->rec) = (line_access){n.tag, 0};
+            r->n++;
+            last_tag = n.tag;
+        }
+        last_key = key;
+        t->rec.lines[t->rec.n_lines - 1].words |= 1u << n.word;
+    }
+    return 1;
+}
+
 void cache_warp_done(cache_trace *t, int step, int warp, const warp_notes *w)
 {
     int lanes = w->lanes < t->warp ? w->lanes : t->warp;
@@ -731,14 +759,20 @@ void cache_warp_done(cache_trace *t, int step, int warp, const warp_notes *w)
         const int *made = w->made[k];
         const access_note *notes = w->notes[k];
         for (int round = 0; round < w->rounds[k]; round++) {
-            int count = 0, every_lane = round < w->all[k];
-            for (int i = 0; i < lanes; i++)
-                if (every_lane || made[i] > round)
-                    t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
+            int every_lane = round < w->all[k];
             int chain = k == 0 && round < t->chain_cap && t->chain[round];
             if (chain)
                 t->chain[round] = 0;
-            record_round(t, step, warp, k, round, chain, t->round, count);
+            access_round *r = add_round(&t->rec);
+            *r = (access_round){(uint32_t)step, (uint32_t)round, (uint32_t)warp, (uint16_t)k, (uint16_t)chain,
+                                t->rec.n_lines, 0};
+            if (add_lines_ascending(t, r, notes, w->stride, round, made, lanes, every_lane))
+                continue;
+            int count = 0;
+            for (int i = 0; i < lanes; i++)
+                if (every_lane || made[i] > round)
+                    t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
+            add_lines(t, r, t->round, count);
         }
     }
 }
@@ -824,34 +858,46 @@ static void serve(cache *c, long j, const access_round *r)
         out->first_read = deepest[0];
 }
 
-/* The wave's blocks handed in, replayed position by position; the wave
- * is then empty and the next one begins. */
+/* The round of wave slot j at its cursor, or NULL (not handed in, or
+ * replayed to its end). */
+static const access_round *at_cursor(const cache *c, long j)
+{
+    const wave_block *w = &c->wave[j];
+    return w->out && w->cursor < w->rec.n_rounds ? &w->rec.rounds[w->cursor] : NULL;
+}
+
+/* The wave's blocks handed in, replayed position by position, each
+ * position's rounds in slot order; the wave is then empty and the next one
+ * begins.  One pass a position serves its rounds and finds the next
+ * position, the least of the cursors' rounds after it. */
 static void replay_wave(cache *c)
 {
-    for (long j = 0; j < c->wave_size; j++)
+    const access_round *next = NULL;
+    for (long j = 0; j < c->wave_size; j++) {
         c->wave[j].cursor = 0;
+        const access_round *r = at_cursor(c, j);
+        if (r && (!next || position_order(r, next) < 0))
+            next = r;
+    }
     int stepped = 0;
     uint32_t step = 0;
-    for (;;) {
-        const access_round *next = NULL;
-        for (long j = 0; j < c->wave_size; j++) {
-            const wave_block *w = &c->wave[j];
-            if (w->out && w->cursor < w->rec.n_rounds &&
-                (!next || position_order(&w->rec.rounds[w->cursor], next) < 0))
-                next = &w->rec.rounds[w->cursor];
-        }
-        if (!next)
-            break;
+    while (next) {
         access_round at = *next;
         if (!stepped || at.step != step) { /* a new moment: the wave's next step */
             c->moment++;
             stepped = 1;
             step = at.step;
         }
+        next = NULL;
         for (long j = 0; j < c->wave_size; j++) {
-            wave_block *w = &c->wave[j];
-            if (w->out && w->cursor < w->rec.n_rounds && position_order(&w->rec.rounds[w->cursor], &at) == 0)
-                serve(c, j, &w->rec.rounds[w->cursor++]);
+            const access_round *r = at_cursor(c, j);
+            if (r && position_order(r, &at) == 0) {
+                serve(c, j, r);
+                c->wave[j].cursor++;
+                r = at_cursor(c, j);
+            }
+            if (r && (!next || position_order(r, next) < 0))
+                next = r;
         }
     }
     for (long j = 0; j < c->wave_size; j++) {

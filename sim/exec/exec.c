@@ -582,6 +582,9 @@ static void next_step(exec_block *b)
     b->uses_n = 0;
     b->pending_n = 0;
     b->deferred = 0;
+    b->pending_lo = b->deferred_lo = UINTPTR_MAX;
+    b->pending_hi = b->deferred_hi = 0;
+    b->pending_seen = b->deferred_seen = 0;
     if (++b->step_stamp == 0) {
         for (long i = 0; i <= b->private_words; i++)
             b->private_step[i].stamp = 0;
@@ -737,6 +740,9 @@ void exec_enter_pending(exec_block *b)
     for (long j = 0; j < b->pending_n; j++)
         add_reader(table_use(b, b->pending[j].cell), b->pending[j].tid);
     b->pending_n = 0;
+    b->pending_lo = UINTPTR_MAX;
+    b->pending_hi = 0;
+    b->pending_seen = 0;
 }
 
 void exec_enter_deferred(exec_block *b)
@@ -744,6 +750,9 @@ void exec_enter_deferred(exec_block *b)
     for (long j = b->log_n - b->deferred; j < b->log_n; j++)
         table_use(b, b->log[j].cell)->slot = (int32_t)j;
     b->deferred = 0;
+    b->deferred_lo = UINTPTR_MAX;
+    b->deferred_hi = 0;
+    b->deferred_seen = 0;
 }
 
 void exec_grow_pending(exec_block *b)

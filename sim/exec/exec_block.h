@@ -189,6 +189,11 @@ struct exec_block {
     int watching;              /* the launch of the cell the run watches (exec_watch_race): no fast path */
     int failed;
     char error[1024];          /* the block's first error */
+    /* race-free: the least and the greatest cell of the first `pending_seen` pending reads, and
+     * of the first `deferred_seen` deferred writes (UINTPTR_MAX and 0 when none), taken when
+     * asked (maybe_pending, maybe_deferred) */
+    uintptr_t pending_lo, pending_hi, deferred_lo, deferred_hi;
+    long pending_seen, deferred_seen;
 };
 
 /* The checked paths (exec.c): everything the fast paths leave. */
@@ -495,19 +500,53 @@ static inline step_use *table_use(exec_block *b, const mem_word *cell)
     }
 }
 
+/* Cell `at` into the range [*lo, *hi]. */
+static inline void widen(uintptr_t *lo, uintptr_t *hi, const mem_word *cell)
+{
+    uintptr_t at = (uintptr_t)cell;
+    *lo = at < *lo ? at : *lo;
+    *hi = at > *hi ? at : *hi;
+}
+
+/* Whether `cell` may be among the step's pending reads: it lies between
+ * their least and greatest cells. */
+static inline int maybe_pending(exec_block *b, const mem_word *cell)
+{
+    if (b->pending_n == 0)
+        return 0;
+    for (; b->pending_seen < b->pending_n; b->pending_seen++)
+        widen(&b->pending_lo, &b->pending_hi, b->pending[b->pending_seen].cell);
+    return (uintptr_t)cell >= b->pending_lo && (uintptr_t)cell <= b->pending_hi;
+}
+
+/* Whether `cell` may be among the step's deferred writes (the log's last
+ * `deferred`). */
+static inline int maybe_deferred(exec_block *b, const mem_word *cell)
+{
+    if (b->deferred == 0)
+        return 0;
+    for (; b->deferred_seen < b->deferred; b->deferred_seen++)
+        widen(&b->deferred_lo, &b->deferred_hi, b->log[b->log_n - b->deferred + b->deferred_seen].cell);
+    return (uintptr_t)cell >= b->deferred_lo && (uintptr_t)cell <= b->deferred_hi;
+}
+
 /* The same, with the step's pending reads and deferred writes entered
  * first.  A read of a cell the block has to itself needs its use only to
  * be found by a later write of the step (another thread's read makes that
- * write a race): while no global cell was written in the step (a
- * race-free run logs only global writes: log_n is 0), no cell has a write
- * a read must see, so the fast path appends the read to `pending` instead
- * of finding its use.  Likewise a write, while the step has no use of a
- * global cell (nothing pending, nothing in the table) and its cell was
- * not written in the launch by the block, can meet no other use: the fast
- * path leaves it in the log (`deferred`).  Any other look-up enters the
- * reads and then the writes, in order (every pending read came before
- * every write), so that the table it sees is the one the accesses would
- * have made one by one. */
+ * write a race), and a write's only by a later access of its cell.  So
+ * while the table holds no write (a race-free run logs only global
+ * writes: every write of the step is deferred, log_n == deferred), a read
+ * whose cell lies outside the deferred writes' least and greatest cells
+ * can see no write: the fast path appends it to `pending` instead of
+ * finding its use.  Likewise a write, while the table holds nothing, its
+ * cell lies outside the pending reads' least and greatest cells and the
+ * block had not written it in the launch (so not in the step), can meet
+ * no other use: the fast path leaves it in the log (`deferred`).  A step
+ * that reads one array and writes another thus never fills the table.
+ * The pending reads and the deferred writes are then of distinct cells
+ * (each was outside the other's cells made before it), so entering the
+ * reads in order and then the writes in order, as any other look-up
+ * does, makes the table the accesses would have made one by one. */
 static inline step_use *global_use(exec_block *b, const mem_word *cell)
 {
     if (b->pending_n)
@@ -517,22 +556,28 @@ static inline step_use *global_use(exec_block *b, const mem_word *cell)
     return table_use(b, cell);
 }
 
-/* The fast path's read of `cell` by thread tid, the block having it to
- * itself: 0 when the cell was written in the step (the checked path reads
- * the write). */
-static inline int read_use(exec_block *b, const mem_word *cell, int tid)
+/* read_use's look-up in the table of the step's cells. */
+static int read_use_table(exec_block *b, const mem_word *cell, int tid)
 {
-    if (b->log_n == 0) {
-        if (__builtin_expect(b->pending_n == b->pending_cap, 0))
-            exec_grow_pending(b);
-        b->pending[b->pending_n++] = (pending_read){cell, tid};
-        return 1;
-    }
     step_use *u = global_use(b, cell);
     if (u->slot >= 0)
         return 0;
     add_reader(u, tid);
     return 1;
+}
+
+/* The fast path's read of `cell` by thread tid, the block having it to
+ * itself: 0 when the cell was written in the step (the checked path reads
+ * the write). */
+EXEC_FAST int read_use(exec_block *b, const mem_word *cell, int tid)
+{
+    if (b->log_n == 0 || (b->log_n == b->deferred && !maybe_deferred(b, cell))) {
+        if (__builtin_expect(b->pending_n == b->pending_cap, 0))
+            exec_grow_pending(b);
+        b->pending[b->pending_n++] = (pending_read){cell, tid};
+        return 1;
+    }
+    return read_use_table(b, cell, tid);
 }
 
 /* Key `key` of a lane, in its round's tally (global: address groups, which
@@ -596,7 +641,7 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
         return 0;
     if (sh == 0)
         note_touched(b, a->id, i);
-    if (!(sh & SHADOW_WRITTEN) && b->pending_n == 0 && b->uses_n == 0) {
+    if (!(sh & SHADOW_WRITTEN) && b->uses_n == 0 && !maybe_pending(b, &a->cells[i])) {
         b->deferred++;
     } else {
         step_use *u = global_use(b, &a->cells[i]);
