@@ -21,7 +21,11 @@
  * charges that block, so that the machine reproduces the chain's cost per
  * kernel; the chain of a block on every SM gives graph_launch_per_sm, its
  * excess over the first spread over the SMs beyond the first
- * (tests/test_card.c simulates both chains on each card's machine).
+ * (tests/test_card.c simulates both chains on each card's machine).  The
+ * code machine charges that block by its compiled code, not as the paper
+ * counts it: its boundary is the same chains less what the code's costs
+ * charge their blocks, the touch kernel written once (validate/stream/
+ * touch.c) run in exec mode on it (card_code_machine).
  *
  * A constant is the mean of every reading of it in the session: the
  * phases of constants.csv, and graph-start.csv where the session has it
@@ -31,7 +35,9 @@
  * meets on average).
  */
 #include "card.h"
+#include "engine.h"
 #include "fail.h"
+#include "user_program.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -547,15 +553,83 @@ static int set_terms(const session *s, const session *other, const term *table, 
     return 0;
 }
 
+/* The touch chain's cycles a kernel on m (graph launches): graphs of 1 and
+ * TOUCH_CHAIN kernels of `blocks` blocks of the touch kernel written once
+ * (TOUCH_SOURCE), each run in exec mode on m and simulated on it,
+ * T(TOUCH_CHAIN) − T(1) over TOUCH_CHAIN − 1, as constants.cu's slope
+ * (the chain's first kernel, whose words come from the host, left out). */
+#define TOUCH_SOURCE "validate/stream/touch.c"
+#define TOUCH_CHAIN 32
+static int touch_chain_per_kernel(const machine *m, long blocks, double *out)
+{
+    char source[1024];
+    snprintf(source, sizeof source, "%s/%s", user_program_datadir(), TOUCH_SOURCE);
+    double T[2];
+    for (int i = 0; i < 2; i++) {
+        vars params;
+        vars_clear(&params);
+        vars_set(&params, "k", i ? TOUCH_CHAIN : 1);
+        vars_set(&params, "b", (double)blocks);
+        kernel_dag *dag = user_program_build(source, &params, m);
+        if (!dag)
+            return fail("%s: %s", TOUCH_SOURCE, fail_message());
+        sim_result r;
+        int rc = sim_run(dag, m, NULL, &r);
+        kernel_dag_free(dag);
+        if (rc < 0)
+            return fail("%s on %s: %s", TOUCH_SOURCE, m->name, fail_message());
+        T[i] = r.T;
+        sim_result_free(&r);
+    }
+    *out = (T[1] - T[0]) / (TOUCH_CHAIN - 1);
+    return 0;
+}
+
+/* What the code's costs charge a kernel of the touch chain of one block
+ * (*block) and of a block on every SM (*card) on the code machine `code`:
+ * its chains with no boundary between their kernels. */
+static int code_touch_charges(const machine *code, double *block, double *card)
+{
+    machine bare = *code; /* the chains' kernels back to back: only what their blocks cost */
+    bare.launch = LAUNCH_GRAPH;
+    bare.graph_launch_latency = 0;
+    bare.graph_launch_per_sm = 0;
+    if (touch_chain_per_kernel(&bare, 1, block) < 0 || touch_chain_per_kernel(&bare, bare.p, card) < 0)
+        return -1;
+    return 0;
+}
+
+/* The code machine's kernel boundary, as card_machine's (the chains of
+ * touch kernels) but less what the code's costs charge the chains' blocks:
+ * each chain simulated on m without a boundary (code_touch_charges), the
+ * measured chain less that charge.  Then m reproduces both chains as the
+ * card's machine does (tests/test_card.c). */
+static int code_kernel_boundary(const session *s, machine *m)
+{
+    double mhz, one_block, card_wide, block_charge, card_charge;
+    if (card_constant(s, "sm_clock_measured", &mhz) < 0 ||
+        card_constant(s, "chain_touch_block_per_kernel", &one_block) < 0)
+        return fail("%s/constants.csv: no chain_touch_block_per_kernel (the code machine's graph_launch_latency)",
+                    s->dir);
+    if (code_touch_charges(m, &block_charge, &card_charge) < 0)
+        return -1;
+    m->graph_launch_latency = one_block * mhz - block_charge;
+    if (m->graph_launch_per_sm > 0 && card_constant(s, "chain_touch_card_per_kernel", &card_wide) == 0 && m->p > 1)
+        /* a grid over more SMs never launches sooner (US_PER_SM_BEYOND_ONE_BLOCK) */
+        m->graph_launch_per_sm =
+            fmax(0, (card_wide * mhz - card_charge - m->graph_launch_latency) / (double)(m->p - 1));
+    return 0;
+}
+
 int card_code_machine(const session *s, const session *other, const machine *card, machine *out)
 {
     *out = *card;
     char name[sizeof out->name + 8];
     snprintf(name, sizeof name, "%s-code", card->name);
     snprintf(out->name, sizeof out->name, "%.*s", (int)sizeof out->name - 1, name);
-    if (set_terms(s, other, CODE_TERMS, N_CODE_TERMS, out) < 0)
+    if (set_terms(s, other, CODE_TERMS, N_CODE_TERMS, out) < 0 || set_facts(CODE_FACTS, N_CODE_FACTS, out) < 0)
         return -1;
-    return set_facts(CODE_FACTS, N_CODE_FACTS, out);
+    return code_kernel_boundary(s, out);
 }
 
 int card_machine(const session *s, const session *other, const machine *base, machine *out)
@@ -569,8 +643,36 @@ int card_machine(const session *s, const session *other, const machine *base, ma
     return set_facts(FACTS, N_FACTS, out);
 }
 
-/* The lines of the terms of `table`, each naming its constant. */
-static void write_terms(FILE *f, const session *s, const session *other, const term *table, int n)
+/* A code machine's kernel boundary (code_kernel_boundary): 1 and its
+ * value and meaning if `key` is one of its two keys, else 0. */
+static int code_boundary_line(const machine *code, const session *s, const char *key, double *v, char *meaning,
+                              size_t size)
+{
+    double mhz, one_block;
+    if (strcmp(key, "graph_launch_latency") == 0 && card_constant(s, "sm_clock_measured", &mhz) == 0 &&
+        card_constant(s, "chain_touch_block_per_kernel", &one_block) == 0) {
+        *v = code->graph_launch_latency;
+        snprintf(meaning, size,
+                 "graphs of 1 to 32 dependent kernels of one block of 256 threads (one word per thread), timed as "
+                 "the cases are, per kernel, less what the code's costs charge that block (%.1f cycles: the touch "
+                 "kernel written once, %s, in exec mode on this machine)",
+                 one_block * mhz - *v, TOUCH_SOURCE);
+        return 1;
+    }
+    if (strcmp(key, "graph_launch_per_sm") == 0) {
+        *v = code->graph_launch_per_sm;
+        snprintf(meaning, size,
+                 "the same kernels with one block on every SM, per kernel, less graph_launch_latency and what the "
+                 "code's costs charge that kernel (the same touch kernel), per SM beyond the first");
+        return 1;
+    }
+    return 0;
+}
+
+/* The lines of the terms of `table`, each naming its constant; `code`: the
+ * code machine whose kernel boundary they say (NULL: the card's machine). */
+static void write_terms(FILE *f, const session *s, const session *other, const term *table, int n,
+                        const machine *code)
 {
     int caches = caches_measured(s, table, n);
     for (int i = 0; i < n; i++) {
@@ -593,8 +695,12 @@ static void write_terms(FILE *f, const session *s, const session *other, const t
         if (card_constant_readings(from, table[i].constant, &mean, &left_out) == 0 && left_out > 0)
             snprintf(disturbed, sizeof disturbed, " [%d reading%s above twice the median left out as disturbed]",
                      left_out, left_out > 1 ? "s" : "");
+        char own[512];
+        const char *meaning = table[i].meaning;
+        if (code && code_boundary_line(code, s, table[i].key, &v, own, sizeof own))
+            meaning = own;
         snprintf(setting, sizeof setting, "%s = %.6g;", table[i].key, v);
-        fprintf(f, "    %-34s # %s: %s%s%s\n", setting, table[i].constant, table[i].meaning, borrowed, disturbed);
+        fprintf(f, "    %-34s # %s: %s%s%s\n", setting, table[i].constant, meaning, borrowed, disturbed);
     }
 }
 
@@ -624,9 +730,9 @@ int card_write_preset(const machine *m, const session *s, const session *other, 
             m->name, s->name, s->dir, borrowed_from ? "; some constants from " : "",
             borrowed_from ? borrowed_from : "", m->z, memory_policy_name(m->policy), block_order_name(m->order),
             (unsigned long long)m->seed, m->warp);
-    write_terms(f, s, other, TERMS, N_TERMS);
+    write_terms(f, s, other, TERMS, N_TERMS, code ? m : NULL);
     if (code)
-        write_terms(f, s, other, CODE_TERMS, N_CODE_TERMS);
+        write_terms(f, s, other, CODE_TERMS, N_CODE_TERMS, m);
     write_facts(f, FACTS, N_FACTS);
     if (code)
         write_facts(f, CODE_FACTS, N_CODE_FACTS);

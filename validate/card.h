@@ -25,8 +25,12 @@ int card_machine(const session *s, const session *other, const machine *base, ma
 
 /* The card's code machine (the code's costs, sim/exec/stream.h): `card` (the
  * card's machine, from card_machine) named NAME-code, with the
- * instruction stream's terms of session s (issue_rate, cycles_issue).
- * -1 with fail() when s lacks their constant. */
+ * instruction stream's terms of session s (issue_rate, cycles_issue), and
+ * its own kernel boundary: graph_launch_latency and graph_launch_per_sm
+ * from the same chains of touch kernels, less what the code's costs charge
+ * their blocks (validate/stream/touch.c, run in exec mode on it), so that
+ * it reproduces the chains as the card's machine does.  -1 with fail()
+ * when s lacks a constant, or the touch kernel does not run. */
 int card_code_machine(const session *s, const session *other, const machine *card, machine *out);
 
 /* A machine constant whose readings in one session (before and after the
