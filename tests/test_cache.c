@@ -14,6 +14,7 @@
 #include "exec.h"
 #include "card_terms.h"
 #include "helpers.h"
+#include "stream.h"
 
 #include <math.h>
 #include <string.h>
@@ -996,4 +997,68 @@ Test(cache, a_link_reading_a_line_the_warp_asked_for_beside_its_chain_waits_for_
     cr_expect_eq(s.chain_loads[LEVEL_L1], 0);
     cr_expect_float_eq(chain_reads_cycles(&s, &m, 2), 250 + 250, 1e-9);
     cache_free(c);
+}
+
+/* A read's site (stream_read_site): counted block `block` (>= 1), the
+ * lane's pass `pass` through it, the read's index `read` in that pass; a
+ * link of a chain. */
+static uint64_t site(uint64_t block, uint64_t pass, uint64_t read)
+{
+    return block << STREAM_SITE_BLOCK_SHIFT | pass << STREAM_SITE_PASS_SHIFT | read << STREAM_SITE_READ_SHIFT |
+           STREAM_SITE_CHAIN;
+}
+
+/* One block of a warp of two lanes, one step: lane 0, in a guarded block
+ * (counted block 1), reads word 0 of line 5; then both lanes, in counted
+ * block 2, read words 0 and 1 of line 0, a link of their chain.  Lines 0
+ * and 5 are in the L2.  With `sites` the notes carry their sites (the
+ * stream counted), else none (0: unknown).  Its counts. */
+static cache_sectors guarded_then_shared(const machine *m, int sites)
+{
+    cache *c = cache_new(m);
+    into_l2(c, 5);
+    into_l2(c, 0);
+    cache_trace *t = cache_trace_new(c, 32);
+    cache_launch_begin(c, 1, 1, 0);
+    access_note notes[2][4] = {{{access_key(0, 32 * 5), sites ? site(1, 1, 0) : 0}, {access_key(0, 0), sites ? site(2, 1, 0) : 0}},
+                               {{access_key(0, 1), sites ? site(2, 1, 0) : 0}}};
+    access_note writes[1] = {{0, 0}};
+    int made[2][2] = {{2, 1}, {0, 0}};
+    warp_notes w = {{&notes[0][0], writes}, {made[0], made[1]}, {2, 0}, {1, 0}, 4, 2};
+    if (!sites)
+        for (int r = 0; r < 2; r++)
+            cache_note_chain(t, r);
+    cache_warp_done(t, 0, 0, &w);
+    cache_sectors out;
+    cache_block_done(c, 0, t, &out);
+    cache_launch_end(c);
+    cache_trace_free(t);
+    cache_free(c);
+    return out;
+}
+
+Test(cache, a_read_after_a_guarded_block_is_one_round_of_the_warps_lanes_from_the_l2)
+{
+    /* The card issues the read of line 0 as one load instruction of both
+     * lanes (a warp issues one instruction for its active lanes, their
+     * addresses coalesced): one round, whatever lane 0 read before it in
+     * its guarded block; the line asked of the L2 once, and the chain's
+     * link waits the L2's latency.  Lane 0's guarded read of line 5 is a
+     * round of its own. */
+    machine m = latency_card();
+    cache_sectors s = guarded_then_shared(&m, 1);
+    cr_expect_eq(s.warp_loads[LEVEL_L2], 2, "the guarded read, and line 0 read once by both lanes");
+    cr_expect_eq(s.warp_loads[LEVEL_L1], 0);
+    cr_expect_eq(s.l2_requests, 2);
+    cr_expect_eq(s.chain_loads[LEVEL_L2], 1, "the link after the block's first read waits the L2");
+    cr_expect_eq(s.chain_loads[LEVEL_L1], 0);
+    cr_expect_float_eq(chain_reads_cycles(&s, &m, 2), 250 + 250, 1e-9);
+    /* without the sites (no stream counted), a round is each lane's k-th
+     * read: lane 1's word of line 0 goes with lane 0's guarded read, and
+     * lane 0's word of it a round later, an L1 hit in the line its warp
+     * waited for */
+    s = guarded_then_shared(&m, 0);
+    cr_expect_eq(s.warp_loads[LEVEL_L2], 1);
+    cr_expect_eq(s.warp_loads[LEVEL_L1], 1);
+    cr_expect_eq(s.chain_loads[LEVEL_L1], 1);
 }

@@ -23,6 +23,7 @@
  */
 #include "cache.h"
 #include "fail.h"
+#include "stream.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -213,6 +214,11 @@ struct cache_trace {
     unsigned char *chain;          /* per read round of the running warp: a lane's read in it is a link
                                     * of a chain (0 between warps) */
     int chain_cap;                 /* rounds `chain` has room for */
+    uint64_t *sites;               /* the running warp's read sites (record_site_rounds), */
+    int *place, *site_of, *order;  /* their places, each lane's reads' sites, the sites by place */
+    long *first, *by_site;         /* where each site's notes end in by_site; the notes by site */
+    int *slot;                     /* a hash of the sites: their numbers, -1 empty */
+    long slots, sites_cap;         /* its slots (a power of two); room in the others */
     int line_words, line_shift;    /* line_words = 2^line_shift, or line_shift = -1 */
 };
 
@@ -616,6 +622,13 @@ void cache_trace_free(cache_trace *t)
     recorded_free(&t->rec);
     free(t->round);
     free(t->chain);
+    free(t->sites);
+    free(t->place);
+    free(t->site_of);
+    free(t->order);
+    free(t->first);
+    free(t->by_site);
+    free(t->slot);
     free(t);
 }
 
@@ -752,29 +765,162 @@ static int add_lines_ascending(cache_trace *t, access_round *r, const access_not
     return 1;
 }
 
+/* A new round of the running warp, its lines to come. */
+static access_round *new_round(cache_trace *t, int step, int warp, int k, int round, int chain)
+{
+    access_round *r = add_round(&t->rec);
+    *r = (access_round){(uint32_t)step, (uint32_t)round, (uint32_t)warp, (uint16_t)k, (uint16_t)chain,
+                        t->rec.n_lines, 0};
+    return r;
+}
+
+/* The running warp's rounds of kind k as each lane's k-th access: round
+ * r holds every lane's r-th note. */
+static void record_kth_rounds(cache_trace *t, int step, int warp, int k, const warp_notes *w, int lanes)
+{
+    const int *made = w->made[k];
+    const access_note *notes = w->notes[k];
+    for (int round = 0; round < w->rounds[k]; round++) {
+        int every_lane = round < w->all[k];
+        int chain = k == 0 && round < t->chain_cap && t->chain[round];
+        access_round *r = new_round(t, step, warp, k, round, chain);
+        if (add_lines_ascending(t, r, notes, w->stride, round, made, lanes, every_lane))
+            continue;
+        int count = 0;
+        for (int i = 0; i < lanes; i++)
+            if (every_lane || made[i] > round)
+                t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
+        add_lines(t, r, t->round, count);
+    }
+}
+
+/* The number of site `site` among the running warp's sites (numbered in
+ * the order first met; a new one numbered n, *n then one more), by the
+ * hash t->slot of t->slots (a power of two) slots. */
+static int site_number(cache_trace *t, uint64_t site, int *n)
+{
+    uint64_t h = site * 0x9e3779b97f4a7c15ull;
+    for (long j = (long)(h >> 32) & (t->slots - 1);; j = (j + 1) & (t->slots - 1)) {
+        int s = t->slot[j];
+        if (s < 0) {
+            t->slot[j] = *n;
+            t->sites[*n] = site;
+            t->place[*n] = 0;
+            return (*n)++;
+        }
+        if (t->sites[s] == site)
+            return s;
+    }
+}
+
+/* The sites of the running warp's reads (cache.h: a read round is one
+ * site), numbered: site_of[i · most + r] is the number of lane i's r-th
+ * read's site, sites[n] the n-th site's key, place[n] its place in the
+ * warp's order.  The number of sites, or -1 where the rounds must stay
+ * each lane's k-th read (a site unknown, a lane's two reads of one site,
+ * lanes whose orders disagree). */
+static int number_sites(cache_trace *t, const warp_notes *w, int lanes)
+{
+    int most = w->rounds[0], n = 0;
+    memset(t->slot, 0xff, sizeof *t->slot * (size_t)t->slots);
+    for (int i = 0; i < lanes; i++)
+        for (int r = 0; r < w->made[0][i]; r++) {
+            uint64_t site = w->notes[0][(long)i * w->stride + r].site & ~STREAM_SITE_CHAIN;
+            if (site >> STREAM_SITE_BLOCK_SHIFT == 0)
+                return -1;
+            t->site_of[(long)i * most + r] = site_number(t, site, &n);
+        }
+    /* a site's place: one more than the place of any lane's read before
+     * it; settled in at most n passes, else the orders disagree */
+    for (int pass = 0, moved = 1; moved; pass++) {
+        if (pass > n)
+            return -1;
+        moved = 0;
+        for (int i = 0; i < lanes; i++) {
+            const int *of = &t->site_of[(long)i * most];
+            for (int r = 1; r < w->made[0][i]; r++)
+                if (t->place[of[r]] <= t->place[of[r - 1]])
+                    t->place[of[r]] = t->place[of[r - 1]] + 1, moved = 1;
+        }
+    }
+    return n;
+}
+
+/* Room for the site tables of a warp of `lanes` lanes and `most` reads a
+ * lane. */
+static void sites_room(cache_trace *t, int lanes, int most)
+{
+    long need = (long)lanes * most;
+    if (need > t->sites_cap) {
+        t->sites_cap = need;
+        t->sites = grow(t->sites, sizeof *t->sites * (size_t)need);
+        t->place = grow(t->place, sizeof *t->place * (size_t)need);
+        t->site_of = grow(t->site_of, sizeof *t->site_of * (size_t)(need + 1)); /* + 1: the places' counts */
+        t->first = grow(t->first, sizeof *t->first * (size_t)(need + 1));
+        t->order = grow(t->order, sizeof *t->order * (size_t)need);
+        for (t->slots = 16; t->slots < 2 * need; t->slots *= 2)
+            ;
+        t->slot = grow(t->slot, sizeof *t->slot * (size_t)t->slots);
+        t->by_site = grow(t->by_site, sizeof *t->by_site * (size_t)need);
+    }
+}
+
+/* The running warp's read rounds, one a site (cache.h), in the order of
+ * their places (ties: the order the sites were numbered in); 0, or -1
+ * where they must be each lane's k-th read (number_sites). */
+static int record_site_rounds(cache_trace *t, int step, int warp, const warp_notes *w, int lanes)
+{
+    int most = w->rounds[0];
+    sites_room(t, lanes, most);
+    int n = number_sites(t, w, lanes);
+    if (n < 0)
+        return -1;
+    /* the notes by site, lane after lane (a counting sort): site s's notes
+     * are by_site[first[s] .. first[s + 1]) */
+    memset(t->first, 0, sizeof *t->first * (size_t)(n + 1));
+    for (int i = 0; i < lanes; i++)
+        for (int r = 0; r < w->made[0][i]; r++)
+            t->first[t->site_of[(long)i * most + r] + 1]++;
+    for (int s = 0; s < n; s++)
+        t->first[s + 1] += t->first[s];
+    for (int i = 0; i < lanes; i++)
+        for (int r = 0; r < w->made[0][i]; r++) {
+            long *at = &t->first[t->site_of[(long)i * most + r]];
+            t->by_site[(*at)++] = (long)i * w->stride + r;
+        }
+    /* first[s] is now the end of site s's notes, the start of s + 1's;
+     * the sites by place (a counting sort, numbers ascending in a place) */
+    int last_place = 0;
+    for (int s = 0; s < n; s++)
+        last_place = t->place[s] > last_place ? t->place[s] : last_place;
+    int *count = t->site_of; /* reused: the lanes' sites are no longer needed */
+    memset(count, 0, sizeof *count * (size_t)(last_place + 2));
+    for (int s = 0; s < n; s++)
+        count[t->place[s] + 1]++;
+    for (int p = 0; p <= last_place; p++)
+        count[p + 1] += count[p];
+    for (int s = 0; s < n; s++)
+        t->order[count[t->place[s]]++] = s;
+    for (int round = 0; round < n; round++) {
+        int s = t->order[round], chain = 0, m = 0;
+        for (long j = s ? t->first[s - 1] : 0; j < t->first[s]; j++) {
+            const access_note *note = &w->notes[0][t->by_site[j]];
+            t->round[m++] = lane_of(t, note->key);
+            chain |= (int)(note->site & STREAM_SITE_CHAIN);
+        }
+        add_lines(t, new_round(t, step, warp, 0, round, chain), t->round, m);
+    }
+    return 0;
+}
+
 void cache_warp_done(cache_trace *t, int step, int warp, const warp_notes *w)
 {
     int lanes = w->lanes < t->warp ? w->lanes : t->warp;
-    for (int k = 0; k < 2; k++) {
-        const int *made = w->made[k];
-        const access_note *notes = w->notes[k];
-        for (int round = 0; round < w->rounds[k]; round++) {
-            int every_lane = round < w->all[k];
-            int chain = k == 0 && round < t->chain_cap && t->chain[round];
-            if (chain)
-                t->chain[round] = 0;
-            access_round *r = add_round(&t->rec);
-            *r = (access_round){(uint32_t)step, (uint32_t)round, (uint32_t)warp, (uint16_t)k, (uint16_t)chain,
-                                t->rec.n_lines, 0};
-            if (add_lines_ascending(t, r, notes, w->stride, round, made, lanes, every_lane))
-                continue;
-            int count = 0;
-            for (int i = 0; i < lanes; i++)
-                if (every_lane || made[i] > round)
-                    t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
-            add_lines(t, r, t->round, count);
-        }
-    }
+    if (w->rounds[0] > 0 && record_site_rounds(t, step, warp, w, lanes) < 0)
+        record_kth_rounds(t, step, warp, 0, w, lanes);
+    record_kth_rounds(t, step, warp, 1, w, lanes);
+    if (t->chain_cap > 0)
+        memset(t->chain, 0, (size_t)(w->rounds[0] < t->chain_cap ? w->rounds[0] : t->chain_cap));
 }
 
 /* ---- a launch, wave by wave ----------------------------------------------- */

@@ -63,10 +63,21 @@
  * waves of P·resident, block b on SM b mod P (the dispatcher's round robin
  * over the SMs, as the engine places them), and within a wave the accesses
  * are replayed position by position: step by step, the reads of a step
- * before its writes, round by round (a round is every lane's k-th access
- * of the kind), warp by warp, and at each position the wave's blocks in
- * their order.  Every resident block and every SM thus make their k-th
- * access of a step together, as far as a sequence can say it.  A wave
+ * before its writes, round by round, warp by warp, and at each position
+ * the wave's blocks in their order.  A read round is one load instruction
+ * of the warp: its lanes' reads of one site (the same point of the code in
+ * the same loop pass, stream_read_site), as the card issues one
+ * instruction for the warp's active lanes and coalesces their addresses;
+ * a lane that made more reads in a guarded block does not shift its later
+ * reads into other rounds than its warp's.  The warp's read rounds go in
+ * an order that keeps each lane's reads in its order: a site's place is
+ * one more than the latest place of a read any lane made before it (ties
+ * in the order the sites were first made).  Where a read's site is
+ * unknown (no stream counted), a lane's two reads share a site, or the
+ * lanes' orders disagree, the warp's read rounds are each lane's k-th
+ * read; write rounds are always each lane's k-th write.  Every resident
+ * block and every SM thus make their k-th access of a step together, as
+ * far as a sequence can say it.  A wave
  * after the first stands for the blocks that take the slots the first
  * ones leave.  A moment is one step of one wave: the fills asked in it are
  * on their way until the next.
@@ -90,6 +101,8 @@
 #include "kernel_dag.h"
 #include "machine.h"
 
+#include <stdint.h>
+
 typedef struct cache cache;             /* the L1s and the L2 of one exec run */
 typedef struct cache_trace cache_trace; /* one block's accesses, as exec mode records them */
 
@@ -112,8 +125,13 @@ cache_trace *cache_trace_new(const cache *c, int warp);
 void cache_trace_free(cache_trace *t);
 
 /* A lane's note of one access, as exec mode keeps it (exec_block.h); of
- * a global access, its array and its word (access_key). */
-typedef struct access_note { long key; } access_note;
+ * a global access, its array and its word (access_key); of a global read
+ * where the caches are counted, its site too (stream_read_site; 0:
+ * unknown). */
+typedef struct access_note {
+    long key;
+    uint64_t site;
+} access_note;
 
 /* The key of word `index` of array `array` (>= 0; an index below 2^40
  * and an array below 2^23, as exec mode numbers them). */
@@ -121,9 +139,10 @@ static inline long access_key(int array, long index) { return (long)array << 40 
 
 /* The running warp's global accesses of the step, as exec mode notes
  * them: of kind k (0 reads, 1 writes), lane i made its rounds 0 ..
- * made[k][i] − 1 (its r-th access of the kind in the step is round r),
- * round r's note at notes[k][i · stride + r]; rounds[k] is the most
- * made[k][i], all[k] the fewest. */
+ * made[k][i] − 1 (its r-th access of the kind in the step is its r-th
+ * note), its r-th note at notes[k][i · stride + r]; rounds[k] is the most
+ * made[k][i], all[k] the fewest.  The caches make the read rounds of the
+ * reads' sites (above). */
 typedef struct warp_notes {
     const access_note *notes[2];
     const int *made[2];
@@ -132,9 +151,10 @@ typedef struct warp_notes {
     int lanes;
 } warp_notes;
 
-/* The running warp's read round `round` of the step is a link of a
- * chain of its code: a lane's read in it is (sim/exec/stream.h,
- * stream_read_on_chain).  Its load is then counted in chain_loads too,
+/* The running warp's lanes' `round`-th reads of the step are links of a
+ * chain of its code: a lane's is (sim/exec/stream.h, stream_read_site;
+ * where the reads' sites are known, their STREAM_SITE_CHAIN bit says it
+ * of each).  Its load is then counted in chain_loads too,
  * by the level the chain waits for (above). */
 void cache_note_chain(cache_trace *t, int round);
 

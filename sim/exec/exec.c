@@ -27,8 +27,11 @@
  * read of a word written in the step is the writer's own (or a race,
  * which reads the write as the log's search did), so every value read
  * is the same.  While the threads of a warp run, their accesses are
- * noted per round (a thread's k-th access of the step is round k) and
- * each round is tallied as its lanes come; when the warp's last thread
+ * noted per round (a thread's k-th access of the step is round k: the
+ * DMM/UMM's warp request, each thread sending its next request, whatever
+ * instruction makes it; the caches make their read rounds of the warp's
+ * instructions instead, cache.h) and each round is tallied as its lanes
+ * come; when the warp's last thread
  * is done the rounds are graded (distinct address groups for global
  * memory, the fullest bank for private memory): from the tally where the
  * lanes' addresses never went down, which is the common case, from the

@@ -653,12 +653,18 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
     return 1;
 }
 
-/* Where the caches and the stream are counted: a global read of round
- * `round` that the stream counts as a link of its warp's chain, told to
- * the caches (the fast and the checked paths' notes alike). */
+/* Where the caches are counted: a global read of round `round` noted
+ * with its site (stream_read_site, where the stream is counted; else 0:
+ * unknown), and, where the stream counts it as a link of its warp's
+ * chain, told to the caches (the fast and the checked paths' notes
+ * alike). */
 static inline void note_chain_read(exec_block *b, int kind, int round)
 {
-    if (kind == GLOBAL_READ && b->trace && b->stream && stream_read_on_chain())
+    if (kind != GLOBAL_READ || !b->trace)
+        return;
+    uint64_t site = b->stream ? stream_read_site() : 0;
+    note_of(b, kind, round)->site = site;
+    if (site & STREAM_SITE_CHAIN)
         cache_note_chain(b->trace, round);
 }
 

@@ -229,13 +229,16 @@ void mcm_stream_block(uint32_t id)
     c->reads_in_pass = 0;
 }
 
-int stream_read_on_chain(void)
+uint64_t stream_read_site(void)
 {
     stream_counter *c = mcm_stream_running;
-    if (!c || !c->t->chain_reads || c->last == 0)
-        return 1;
+    if (!c || c->last == 0)
+        return STREAM_SITE_CHAIN;
     uint32_t k = c->reads_in_pass++;
-    return k >= 32 || (c->t->chain_reads[c->last - 1] >> k & 1);
+    uint64_t chain = !c->t->chain_reads || k >= 32 || (c->t->chain_reads[c->last - 1] >> k & 1);
+    return (uint64_t)c->last << STREAM_SITE_BLOCK_SHIFT |
+           (uint64_t)(c->passes[c->last - 1].pass & 0xffffff) << STREAM_SITE_PASS_SHIFT |
+           (uint64_t)(k & 0x7fff) << STREAM_SITE_READ_SHIFT | chain;
 }
 
 void stream_extra(double mulmods, double loops)

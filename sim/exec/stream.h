@@ -162,11 +162,24 @@ enum { STREAM_AT_PASSES = 0, STREAM_AT_BLOCKS = 8, STREAM_AT_THREAD = 12, STREAM
 enum { STREAM_PASS_THREAD, STREAM_PASS_PASS, STREAM_PASS_BACK, STREAM_PASS_MOST, STREAM_PASS_MOST_BACK,
        STREAM_PASS_WORDS };
 
-/* The running thread makes a global read: 1 if the read is a link of a
- * chain of its block's code (the table's chain_reads; a read past a
- * block's 32nd, a read outside a counted block, or a table without them:
- * 1), else 0.  The caches then count the level its load waited for among
- * the chains' (cache.h, cache_note_chain). */
-int stream_read_on_chain(void);
+/* The running thread makes a global read: its site, the warp
+ * instruction it is a lane of (the caches make a read round of one site:
+ * cache.h).  A site names the counted basic block the read is in, the
+ * thread's pass through it and the read's index in that pass (the same
+ * point of the code in the same loop pass: one instruction of the warp),
+ * in the bits STREAM_SITE_* below; its block field is 0 for a read outside
+ * a counted block or with no counter (a site unknown).  Bit
+ * STREAM_SITE_CHAIN is 1 if the read is a link of a chain of its block's
+ * code (the table's chain_reads; a read past a block's 32nd, a read
+ * outside a counted block, or a table without them: 1).  The caches then
+ * count the level its load waited for among the chains' (cache.h,
+ * cache_note_chain).  Fields past their bits wrap (2^24 blocks or passes,
+ * 2^15 reads a pass): two reads of one lane then share a site, and the
+ * caches keep that warp's rounds by each lane's k-th read. */
+uint64_t stream_read_site(void);
+#define STREAM_SITE_CHAIN 1ull
+#define STREAM_SITE_READ_SHIFT 1
+#define STREAM_SITE_PASS_SHIFT 16
+#define STREAM_SITE_BLOCK_SHIFT 40
 
 #endif

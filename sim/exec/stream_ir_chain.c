@@ -478,7 +478,7 @@ void ir_chains_free(depth_map *d)
  * whose value its chain waits for (d->on_chain: every block's chain's
  * reads; a read past the function's 64th is counted a link).  The caches
  * then tell which level each link's load waited for (cache.h); a read
- * past a block's 32nd is a link for them too (stream_read_on_chain). */
+ * past a block's 32nd is a link for them too (stream_read_site). */
 void ir_chain_reads_of(const ir_function *f, const depth_map *d, weights *t)
 {
     for (int i = 0; i < f->n_blocks; i++) {
