@@ -138,24 +138,21 @@ static void value_token(const ir_function *f, const char *v, char *out, size_t s
     snprintf(out, size, "#%08x", (unsigned)h);
 }
 
-/* An index as nvcc's addresses see it: `base` + off, where off is a
- * constant and base the text of the rest, its values the same in every
+/* An index as nvcc's addresses see it: `base` + a constant, base the
+ * text of the rest (its constants left out), its values the same in every
  * pass taken as what they compute (a reload of the thread's index is its
  * first load); an `or` of a constant as an addition (clang writes one so
  * where it knows the low bits clear: an unrolled pass's counter + k), a
- * shift or product by a constant distributed over the offset.  Into
+ * shift or product by a constant distributed over the constant.  Into
  * *folded: what the operations of block `block` that make this index
  * alone were charged (the `charged` entries): an access at a constant
  * offset from one before it folds them all into its LDG's offset.
  * depth bounds the search. */
 static void affine_index(const ir_function *f, const char *v, int block, int depth, char *base, size_t size,
-                         long *off, double *folded)
+                         double *folded)
 {
     char a[64], b[64], ba[512], bb[512];
-    long oa = 0, ob = 0;
-    *off = 0;
     if (isdigit((unsigned char)v[0]) || v[0] == '-') {
-        *off = strtol(v, NULL, 10);
         base[0] = '\0';
         return;
     }
@@ -171,7 +168,7 @@ static void affine_index(const ir_function *f, const char *v, int block, int dep
     ir_operand(in.rest, 1, b, sizeof b);
     int shift = !strcmp(in.op, "shl"), product = !strcmp(in.op, "mul");
     if (!strcmp(in.op, "sext") || !strcmp(in.op, "zext") || !strcmp(in.op, "trunc")) {
-        affine_index(f, a, block, depth - 1, base, size, off, folded);
+        affine_index(f, a, block, depth - 1, base, size, folded);
         return;
     }
     int constant_b = isdigit((unsigned char)b[0]) || b[0] == '-';
@@ -179,14 +176,11 @@ static void affine_index(const ir_function *f, const char *v, int block, int dep
         ((shift || product) && constant_b && b[0] != '-')) {
         double fa = 0, fb = 0;
         int fits;
-        affine_index(f, a, block, depth - 1, ba, sizeof ba, &oa, &fa);
+        affine_index(f, a, block, depth - 1, ba, sizeof ba, &fa);
         if (shift || product) {
-            long k = strtol(b, NULL, 10);
-            *off = shift ? (k < 32 ? oa * (1L << k) : 0) : oa * k;
             fits = joined(base, size, (const char *const[]){in.op, "(", ba, ",", b, ")", NULL});
         } else {
-            affine_index(f, b, block, depth - 1, bb, sizeof bb, &ob, &fb);
-            *off = oa + ob;
+            affine_index(f, b, block, depth - 1, bb, sizeof bb, &fb);
             fits = joined(base, size, (const char *const[]){ba, ba[0] && bb[0] ? "+" : "", bb, NULL});
         }
         *folded += mine ? fa + fb + (charged ? atof(charged) : 0) : 0;
@@ -236,9 +230,8 @@ static double global_access(ir_function *f, const ir_inst *in, int block, double
     if (where && atoi(where) == block)
         return -2 - folded;
     ir_entry_add(&f->accesses, key, here);
-    long off = 0;
     folded = 0;
-    affine_index(f, index_name, block, 12, base, sizeof base, &off, &folded);
+    affine_index(f, index_name, block, 12, base, sizeof base, &folded);
     if (!base[0] || strchr(base, '?'))
         return 0;
     snprintf(key, sizeof key, "%s ~%s", array, base); /* any access at a constant offset from `base` */
