@@ -50,6 +50,7 @@ typedef struct ir_function {
     name_set products;    /* results of multiplications not yet fused into an addition (IMAD) */
     name_set accesses;    /* "ARRAY INDEX\tBLOCK": global accesses made, and in which block */
     name_set offsets;     /* "%7\t%5 COST": %7 = %5 + a constant, and what that addition was charged */
+    name_set charged;     /* "%7\tCOST": an integer operation's result, and what it was charged */
     name_set compares;    /* results of comparisons (icmp): predicates on the card */
     name_set sums;        /* additions of the block charged in full, not yet a third operand's (IADD3) */
     name_set in_flight;   /* global reads waited for where their values are used (ir_note_reads_in_flight) */
@@ -130,6 +131,7 @@ int ir_operands_below_p(const ir_function *f, const ir_inst *in);
 void ir_call_argument(const ir_function *f, const ir_inst *in, int k, char *name, char *out, size_t size);
 int ir_same_value(const ir_function *f, const ir_inst *in, char *text, size_t size);
 int ir_done_before(ir_function *f, name_set *done, const ir_inst *in, int block);
+int ir_same_every_pass(const ir_function *f, const char *v, char *text, size_t size);
 void ir_note_thread_field(ir_function *f, const ir_inst *in);
 void ir_note_thread_read(ir_function *f, const ir_inst *in, const char *ptr, size_t len, double *w);
 int ir_note_thread_widened(ir_function *f, const ir_inst *in, double *w);

@@ -14,7 +14,14 @@
  *  - the memory descriptor and each array's base are uniform registers
  *    loaded once a kernel; an access to the address of one before it in
  *    its block, or at a constant offset from it or from the array's base,
- *    is its LDG or STG alone (global_access);
+ *    is its LDG or STG alone (global_access); its index's arithmetic of
+ *    the block that makes it alone costs nothing, the offset folded into
+ *    the address (LDG [R + 8k]): an index's constant found through
+ *    additions, `or`s of clang's runtime unrolling (copy k of a pass: the
+ *    counter `or` k), shifts, products and widenings (affine_index; the
+ *    unrolled pass of tests/user/spread.c 97 instructions a 4 passes
+ *    before, 77 with it, ptxas's cubin 76-78; Euclid's control words, its
+ *    SASS's [R8.64+0x4] ... [R8.64+0x10]);
  *  - a Z/pZ product by an arg of 64 bits tests its high word (zp_mul_check);
  *  - a Z/pZ operation of the same operands as one before it in its block
  *    is computed once (same_zp_call);
@@ -100,18 +107,104 @@ static int same_zp_call(ir_function *f, const ir_inst *in, int block)
     return ir_done_before(f, &f->zp_calls, in, block);
 }
 
+/* out = the texts of parts[] one after another; 0 if they do not fit. */
+static int joined(char *out, size_t size, const char *const *parts)
+{
+    size_t n = 0;
+    for (; *parts; parts++) {
+        size_t len = strlen(*parts);
+        if (n + len >= size)
+            return 0;
+        memcpy(out + n, *parts, len);
+        n += len;
+    }
+    out[n] = '\0';
+    return 1;
+}
+
+/* A value as a short token: `#` and a hash of what it computes, where it
+ * is the same in every pass (a reload of the thread's index is its first
+ * load), else its name. */
+static void value_token(const ir_function *f, const char *v, char *out, size_t size)
+{
+    char text[512];
+    if (!ir_same_every_pass(f, v, text, sizeof text)) {
+        snprintf(out, size, "%s", v);
+        return;
+    }
+    uint32_t h = 2166136261u;
+    for (const char *c = text; *c; c++)
+        h = (h ^ (unsigned char)*c) * 16777619u;
+    snprintf(out, size, "#%08x", (unsigned)h);
+}
+
+/* An index as nvcc's addresses see it: `base` + a constant, base the
+ * text of the rest (its constants left out), its values the same in every
+ * pass taken as what they compute (a reload of the thread's index is its
+ * first load); an `or` of a constant as an addition (clang writes one so
+ * where it knows the low bits clear: an unrolled pass's counter + k), a
+ * shift or product by a constant distributed over the constant.  Into
+ * *folded: what the operations of block `block` that make this index
+ * alone were charged (the `charged` entries): an access at a constant
+ * offset from one before it folds them all into its LDG's offset.
+ * depth bounds the search. */
+static void affine_index(const ir_function *f, const char *v, int block, int depth, char *base, size_t size,
+                         double *folded)
+{
+    char a[64], b[64], ba[512], bb[512];
+    if (isdigit((unsigned char)v[0]) || v[0] == '-') {
+        base[0] = '\0';
+        return;
+    }
+    int l = depth > 0 && v[0] == '%' ? ir_defining_line(f, v, strlen(v)) : -1;
+    ir_inst in;
+    if (l < 0 || ir_parse_inst(f->lines[l], &in) != 0 || !in.result) {
+        value_token(f, v, base, size);
+        return;
+    }
+    const char *charged = ir_entry_value(&f->charged, v);
+    int mine = ir_block_of_line(f, l) == block && ir_uses(f, v) == 1;
+    ir_operand(in.rest, 0, a, sizeof a);
+    ir_operand(in.rest, 1, b, sizeof b);
+    int shift = !strcmp(in.op, "shl"), product = !strcmp(in.op, "mul");
+    if (!strcmp(in.op, "sext") || !strcmp(in.op, "zext") || !strcmp(in.op, "trunc")) {
+        affine_index(f, a, block, depth - 1, base, size, folded);
+        return;
+    }
+    int constant_b = isdigit((unsigned char)b[0]) || b[0] == '-';
+    if (!strcmp(in.op, "add") || (!strcmp(in.op, "or") && constant_b) ||
+        ((shift || product) && constant_b && b[0] != '-')) {
+        double fa = 0, fb = 0;
+        int fits;
+        affine_index(f, a, block, depth - 1, ba, sizeof ba, &fa);
+        if (shift || product) {
+            fits = joined(base, size, (const char *const[]){in.op, "(", ba, ",", b, ")", NULL});
+        } else {
+            affine_index(f, b, block, depth - 1, bb, sizeof bb, &fb);
+            fits = joined(base, size, (const char *const[]){ba, ba[0] && bb[0] ? "+" : "", bb, NULL});
+        }
+        *folded += mine ? fa + fb + (charged ? atof(charged) : 0) : 0;
+        if (!fits || strchr(ba, '?') || (!shift && !product && strchr(bb, '?')))
+            snprintf(base, size, "?"); /* too long to tell: no base */
+        return;
+    }
+    value_token(f, v, base, size);
+}
+
 /* A global access `in` of block `block`, beyond the table's 3: the
  * kernel's memory descriptor and the array's base, each a uniform
  * register loaded once a kernel (bits 8 and 9 + a hash of the array in
  * w[STREAM_READS]).  An access to the address of one before it in the
  * block reuses its address (the LDG or STG alone: −2), and so does one at
  * a constant offset from it (LDG [R + 4c]: −2, and the index's addition,
- * which the address folds). */
+ * which the address folds), the offset found through the index's
+ * arithmetic (affine_index: −2, and what that arithmetic was charged). */
 static double global_access(ir_function *f, const ir_inst *in, int block, double *w)
 {
-    char array[512], index[512], base[512], key[1100], here[16], name[64];
+    char array[512], index[512], base[512], key[1100], here[16], name[64], index_name[64];
     ir_call_argument(f, in, 1, name, array, sizeof array);
     ir_call_argument(f, in, 2, name, index, sizeof index);
+    snprintf(index_name, sizeof index_name, "%s", name);
     uint32_t h = 2166136261u;
     for (const char *c = array; *c; c++)
         h = (h ^ (unsigned char)*c) * 16777619u;
@@ -133,6 +226,15 @@ static double global_access(ir_function *f, const ir_inst *in, int block, double
         return -2;
     ir_entry_add(&f->accesses, key, here);
     snprintf(key, sizeof key, "%s @%s", array, base); /* any access near `base` */
+    where = ir_entry_value(&f->accesses, key);
+    if (where && atoi(where) == block)
+        return -2 - folded;
+    ir_entry_add(&f->accesses, key, here);
+    folded = 0;
+    affine_index(f, index_name, block, 12, base, sizeof base, &folded);
+    if (!base[0] || strchr(base, '?'))
+        return 0;
+    snprintf(key, sizeof key, "%s ~%s", array, base); /* any access at a constant offset from `base` */
     where = ir_entry_value(&f->accesses, key);
     if (where && atoi(where) == block)
         return -2 - folded;

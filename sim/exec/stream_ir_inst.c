@@ -343,6 +343,12 @@ void ir_instruction_cost(ir_function *f, const ir_block *b, const ir_inst *in, c
         c.cost = ir_call_cost(f, in, (int)(b - f->blocks), w, &c.once, &c.is_free);
     /* ret, unreachable, alloca, extractvalue, ...: nothing on the card */
     computed_once_or_fused(f, b, in, &c);
+    if (in->result && c.cost > 0 && one_of(op, INTEGER_OPS)) { /* an index's arithmetic an address may fold */
+        char name[64], cost[32];
+        ir_result_name(in, name, sizeof name);
+        snprintf(cost, sizeof cost, "%g", c.cost);
+        ir_entry_add(&f->charged, name, cost);
+    }
     w[STREAM_INST] += c.cost;
     w[STREAM_PLAIN] += c.cost;
 }

@@ -152,6 +152,12 @@ static int same_every_pass(const ir_function *f, const char *v, const char *root
     return (size_t)n < size;
 }
 
+/* The same, as what it computes into text (stream_ir.h). */
+int ir_same_every_pass(const ir_function *f, const char *v, char *text, size_t size)
+{
+    return same_every_pass(f, v, NULL, 6, text, size);
+}
+
 /* The same, without the text: 1 if `v` is the same in every pass. */
 static int card_invariant(const ir_function *f, const char *v)
 {

@@ -90,7 +90,7 @@ void ir_entry_add(name_set *set, const char *key, const char *value)
 /* The function's name sets, each cleared and freed alike. */
 #define FUNCTION_SETS(X)                                                                                  \
     X(free_values) X(free_ptrs) X(narrow) X(below_p) X(same_as) X(computed) X(divisions) X(zp_calls)     \
-    X(thread_fields) X(field_values) X(products) X(accesses) X(offsets) X(compares) X(sums) X(in_flight)
+    X(thread_fields) X(field_values) X(products) X(accesses) X(offsets) X(charged) X(compares) X(sums) X(in_flight)
 
 static void function_clear(ir_function *f)
 {
