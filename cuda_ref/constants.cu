@@ -1999,6 +1999,28 @@ static double chain_latency(const arith_buffers *b, int sms, int warps, long ite
     return cycles_per_op<Op>(b, blocks, threads, 1, iters);
 }
 
+/* The arithmetic rows' buffers: 32 seeds in [0, p), a sink, a cycle count. */
+static arith_buffers arith_buffers_open(void)
+{
+    uint32_t seed[32];
+    arith_buffers b;
+    for (int i = 0; i < 32; i++)
+        seed[i] = 12345u + 7919u * (uint32_t)i;
+    uint32_t *d_seed = dev_alloc_u32(32);
+    to_device(d_seed, seed, 32);
+    b.seed = d_seed;
+    b.sink = dev_alloc_u32(1);
+    CUDA_CHECK(cudaMalloc(&b.cycles, sizeof(long long)));
+    return b;
+}
+
+static void arith_buffers_close(arith_buffers *b)
+{
+    CUDA_CHECK(cudaFree((void *)b->seed));
+    CUDA_CHECK(cudaFree(b->sink));
+    CUDA_CHECK(cudaFree(b->cycles));
+}
+
 /* The Z/pZ products' throughput with the case studies' arithmetic beside
  * zp.h's (mulmod_per_sm_cycle), and a multiply-add of each: what a
  * scheduler issues of the cases' products, every SM full (8 blocks of 256
@@ -2007,15 +2029,7 @@ static double chain_latency(const arith_buffers *b, int sms, int warps, long ite
  * build; the full run has it from measure_arithmetic). */
 static void measure_case_arithmetic(int sms, double mhz, int zp_again)
 {
-    uint32_t seed[32];
-    arith_buffers b;
-    for (int i = 0; i < 32; i++)
-        seed[i] = 12345u + 7919u * (uint32_t)i; /* in [0, p) */
-    uint32_t *d_seed = dev_alloc_u32(32);
-    to_device(d_seed, seed, 32);
-    b.seed = d_seed;
-    b.sink = dev_alloc_u32(1);
-    CUDA_CHECK(cudaMalloc(&b.cycles, sizeof(long long)));
+    arith_buffers b = arith_buffers_open();
     if (zp_again)
         print_row("mulmod_per_sm_cycle", op_throughput<OpMulmod>(&b, sms, mhz, 1 << 7), "ops/SM/cycle",
                   "Z/pZ multiplications (zp.h), 8 blocks of 256 threads per SM, 4 chains per thread");
@@ -2026,22 +2040,12 @@ static void measure_case_arithmetic(int sms, double mhz, int zp_again)
               "x = x + x*y mod p (zp.h), 8 blocks of 256 threads per SM, 4 chains per thread");
     print_row("mac_chain_case_per_sm_cycle", op_throughput<OpMacChainCase>(&b, sms, mhz, 1 << 7),
               "ops/SM/cycle", "the same with the case studies' arithmetic (mcm_kernel_cuda.cuh)");
-    CUDA_CHECK(cudaFree(d_seed));
-    CUDA_CHECK(cudaFree(b.sink));
-    CUDA_CHECK(cudaFree(b.cycles));
+    arith_buffers_close(&b);
 }
 
 static void measure_arithmetic(int sms, double mhz)
 {
-    uint32_t seed[32];
-    arith_buffers b;
-    for (int i = 0; i < 32; i++)
-        seed[i] = 12345u + 7919u * (uint32_t)i;   /* in [0, p) */
-    uint32_t *d_seed = dev_alloc_u32(32);
-    to_device(d_seed, seed, 32);
-    b.seed = d_seed;
-    b.sink = dev_alloc_u32(1);
-    CUDA_CHECK(cudaMalloc(&b.cycles, sizeof(long long)));
+    arith_buffers b = arith_buffers_open();
     print_row("op_latency", op_latency<OpAdd>(&b), "cycles",
               "one thread, a dependent chain of 32-bit integer additions (x = x + y, y = y + x; "
               "PTX add.u32: one SASS instruction each, IADD3 and IMAD.IADD alternating), per addition");
@@ -2085,9 +2089,7 @@ static void measure_arithmetic(int sms, double mhz)
     print_row("addmod_per_sm_cycle", op_throughput<OpAddmod>(&b, sms, mhz, 1 << 9),
               "ops/SM/cycle",
               "Z/pZ additions, 8 blocks of 256 threads per SM, 4 chains per thread");
-    CUDA_CHECK(cudaFree(d_seed));
-    CUDA_CHECK(cudaFree(b.sink));
-    CUDA_CHECK(cudaFree(b.cycles));
+    arith_buffers_close(&b);
 }
 
 /* ---- shared memory and barriers ------------------------------------------- */
