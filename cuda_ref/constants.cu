@@ -1434,6 +1434,26 @@ static void measure_guarded_reads(rng_t *rng)
     measure_chain("stored_block", CHAIN_STORED, 1, rng);
 }
 
+/* The kernel boundary by the kernel's width (card-model.md, "Session 42:
+ * the H200's small kernels"): the touch chain at 1..132 blocks, one run.
+ * On the H200 the chains of 4 and 16 blocks lie ~200 cycles a kernel above
+ * the line from touch_block to touch_card (the H100's ~20..80); these rows
+ * say where the step is (2 blocks: a second SM; 3..8: a second TPC or GPC)
+ * and its shape across the widths the cases' small kernels have.  Used by
+ * nothing until measured. */
+static void measure_block_counts(int sms, rng_t *rng)
+{
+    static const unsigned widths[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48};
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "touch_%u", widths[i]);
+        measure_chain_of("blocks_", name, CHAIN_TOUCH, widths[i], 0, rng);
+    }
+    measure_chain_of("blocks_", "touch_half", CHAIN_TOUCH, (unsigned)sms / 2, 0, rng);
+    measure_chain_of("blocks_", "touch_card", CHAIN_TOUCH, (unsigned)sms, 0, rng);
+    measure_chain_of("blocks_", "touch_1_again", CHAIN_TOUCH, 1, 0, rng);
+}
+
 static void measure_kernel_boundary(int sms, rng_t *rng)
 {
     measure_chain("touch_card", CHAIN_TOUCH, (unsigned)sms, rng);
@@ -3291,10 +3311,10 @@ int main(int argc, char **argv)
 {
     static const char *const keys[] = {"--seed", "--phase", NULL};
     static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only",
-                                        "--guarded-reads-only", NULL};
+                                        "--guarded-reads-only", "--block-counts-only", NULL};
     cli_require_known(argc, argv, keys, flags,
                       "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] "
-                      "[--guarded-reads-only] [--seed S] "
+                      "[--guarded-reads-only] [--block-counts-only] [--seed S] "
                       "[--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
@@ -3332,6 +3352,15 @@ int main(int argc, char **argv)
         print_row("sm_clock_measured", measure_clock_mhz(), "MHz",
                   "one thread spins 2e8 clock64() cycles, timed by CUDA events");
         measure_guarded_reads(&rng);
+        return 0;
+    }
+
+    if (cli_flag(argc, argv, "--block-counts-only")) {
+        printf("name,value,unit,phase,how\n");
+        print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
+        print_row("sm_clock_measured", measure_clock_mhz(), "MHz",
+                  "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+        measure_block_counts(sms, &rng);
         return 0;
     }
 
