@@ -57,6 +57,34 @@ Test(resident, a_block_alone_takes_its_phases_in_turn)
     resident_free(&s);
 }
 
+Test(resident, a_block_with_no_cycles_ends_where_it_starts_and_frees_its_slot)
+{
+    /* nothing to wait for, read, compute or write: a wait of none, so it
+     * ends at the SM's next event, its start, and is held no more (it once
+     * went straight to free, still held, and never ended) */
+    resident_sm s;
+    cr_assert_eq(resident_init(&s, 2), 0);
+    resident_times none = {0};
+    resident_start(&s, 0, 7, &none);
+    cr_expect_eq(s.held, 1);
+    cr_expect_eq(resident_next(&s), 7);
+    int ended[2];
+    cr_expect_eq(resident_advance(&s, 7, ended), 1);
+    cr_expect_eq(ended[0], 0);
+    cr_expect_eq(s.held, 0);
+    cr_expect_eq(resident_free_slot(&s), 0);
+    cr_expect_eq(resident_next(&s), INFINITY);
+    /* with a retirement: it ends at its start, then the SM retires it */
+    s.retire = 3;
+    resident_start(&s, 0, 10, &none);
+    cr_expect_eq(resident_advance(&s, 10, ended), 1, "it ends, reported once");
+    cr_expect_eq(s.held, 1, "held while the SM retires it");
+    cr_expect_eq(resident_next(&s), 13);
+    cr_expect_eq(resident_advance(&s, 13, ended), 0);
+    cr_expect_eq(s.held, 0);
+    resident_free(&s);
+}
+
 Test(resident, two_blocks_share_the_port_equally)
 {
     /* both read 100 cycles at once: half the port each, both by 200 */
@@ -176,9 +204,12 @@ Test(resident, alone_a_block_computes_for_max_of_span_and_work)
     resident_start(&s, 0, 0, &t);
     int blocks;
     cr_expect_eq(run_out(&s, &blocks), 20);
+    cr_expect_eq(blocks, 1);
     t.span = 40;
-    resident_start(&s, 0, 20, &t);
+    resident_start(&s, 0, 20, &t); /* the slot again, a block with no write phase: it ends, counted */
     cr_expect_eq(run_out(&s, &blocks), 60);
+    cr_expect_eq(blocks, 1);
+    cr_expect_eq(s.held, 0);
     resident_free(&s);
 }
 

@@ -108,7 +108,13 @@ static int is_delay(const resident_slot *b)
 /* Does the block have cycles to spend in `phase`? */
 static int has_phase(const resident_sm *s, const resident_slot *b, int phase)
 {
-    return phase == RESIDENT_RETIRE ? s->retire > 0 : phase_amount(b, phase) > 0;
+    if (phase == RESIDENT_RETIRE)
+        return s->retire > 0;
+    if (phase == RESIDENT_WAIT && !(b->t.wait > 0)) /* a block with no cycles before its retirement waits for
+                                                     * none: so it ends (resident_advance), held no more */
+        return !(phase_amount(b, RESIDENT_READ) > 0 || phase_amount(b, RESIDENT_COMPUTE) > 0 ||
+                 phase_amount(b, RESIDENT_WRITE) > 0);
+    return phase_amount(b, phase) > 0;
 }
 
 /* The port a transfer takes: 0, or split, 1 for writes. */

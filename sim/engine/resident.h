@@ -118,7 +118,9 @@ void resident_free(resident_sm *s);
 int resident_free_slot(const resident_sm *s);
 
 /* A block takes free slot `slot` at time `now`: no later than the SM's
- * next event, the events before it taken (resident_advance). */
+ * next event, the events before it taken (resident_advance).  A block
+ * with no cycles before its retirement waits for none: it ends at the
+ * SM's next event, `now`, as any other ends. */
 void resident_start(resident_sm *s, int slot, double now, const resident_times *t);
 
 /* The SM's next phase end, or INFINITY if it holds no block. */
