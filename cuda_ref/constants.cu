@@ -3307,6 +3307,17 @@ static int measure_graph_start_only(void)
     return 0;
 }
 
+/* A probe's rows begin as the full run's do: the header, the SM count and,
+ * with_clock, the clock measured as the full run measures it. */
+static void probe_header(int sms, int with_clock)
+{
+    printf("name,value,unit,phase,how\n");
+    print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
+    if (with_clock)
+        print_row("sm_clock_measured", measure_clock_mhz(), "MHz",
+                  "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+}
+
 int main(int argc, char **argv)
 {
     static const char *const keys[] = {"--seed", "--phase", NULL};
@@ -3333,33 +3344,23 @@ int main(int argc, char **argv)
     int sms = attribute(cudaDevAttrMultiProcessorCount);
     CUDA_CHECK(cudaMalloc(&g_sink64, sizeof(long long))); /* measure_clock_mhz's, on every path below */
     if (cli_flag(argc, argv, "--spread-only")) {
-        printf("name,value,unit,phase,how\n");
-        print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
-        print_row("sm_clock_measured", measure_clock_mhz(), "MHz", "as the full run's");
+        probe_header(sms, 1);
         measure_case_arithmetic(sms, measure_clock_mhz(), 1);
         measure_resident_spread(sms);
         return 0;
     }
     if (cli_flag(argc, argv, "--in-flight-only")) {
-        printf("name,value,unit,phase,how\n");
-        print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
+        probe_header(sms, 0);
         measure_lines_in_flight(sms, &rng);
         return 0;
     }
     if (cli_flag(argc, argv, "--guarded-reads-only")) {
-        printf("name,value,unit,phase,how\n");
-        print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
-        print_row("sm_clock_measured", measure_clock_mhz(), "MHz",
-                  "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+        probe_header(sms, 1);
         measure_guarded_reads(&rng);
         return 0;
     }
-
     if (cli_flag(argc, argv, "--block-counts-only")) {
-        printf("name,value,unit,phase,how\n");
-        print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
-        print_row("sm_clock_measured", measure_clock_mhz(), "MHz",
-                  "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+        probe_header(sms, 1);
         measure_block_counts(sms, &rng);
         return 0;
     }
