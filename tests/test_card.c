@@ -1482,6 +1482,22 @@ Test(card, sessions_know_how_their_graphs_were_timed)
     sessions_free(s, n);
 }
 
+/* The reference session's card and code machines (card, code), and the
+ * code machine of its copy without constants.csv's row `row` (without):
+ * a code term from that row is on in the one and off in the other. */
+static void code_machines_without_row(session_copy *c, const char *row, machine *card, machine *code,
+                                      machine *without)
+{
+    char filter[160];
+    snprintf(filter, sizeof filter, "grep -v '^%s,'", row);
+    copy_reference_session(c, "constants.csv", filter);
+    machine base = test_preset("h100"), copy_card;
+    cr_assert_eq(card_machine(c->ref, NULL, &base, card), 0, "%s", fail_message());
+    cr_assert_eq(card_code_machine(c->ref, NULL, card, code), 0, "%s", fail_message());
+    cr_assert_eq(card_machine(&c->copy, NULL, &base, &copy_card), 0, "%s", fail_message());
+    cr_assert_eq(card_code_machine(&c->copy, NULL, &copy_card, without), 0, "%s", fail_message());
+}
+
 Test(card, a_taken_back_edge_waits_what_the_loop_chain_takes_beyond_its_chain)
 {
     /* constants.cu's loop chain (a kernel of 132 blocks, each thread 1024
@@ -1493,10 +1509,8 @@ Test(card, a_taken_back_edge_waits_what_the_loop_chain_takes_beyond_its_chain)
      * card's machine (the paper's costs) keeps it off; a session without
      * the loop chain leaves it off. */
     session_copy c;
-    copy_reference_session(&c, "constants.csv", "grep -v '^chain_loop_card_per_kernel,'");
-    machine base = test_preset("h100"), card, code, without;
-    cr_assert_eq(card_machine(c.ref, NULL, &base, &card), 0, "%s", fail_message());
-    cr_assert_eq(card_code_machine(c.ref, NULL, &card, &code), 0, "%s", fail_message());
+    machine card, code, without;
+    code_machines_without_row(&c, "chain_loop_card_per_kernel", &card, &code, &without);
     double mhz, loop, touch, link;
     cr_assert_eq(card_constant(c.ref, "sm_clock_measured", &mhz), 0);
     cr_assert_eq(card_constant(c.ref, "chain_loop_card_per_kernel", &loop), 0, "%s measured the loop chain", c.ref->dir);
@@ -1508,8 +1522,6 @@ Test(card, a_taken_back_edge_waits_what_the_loop_chain_takes_beyond_its_chain)
     cr_expect(code.cycles_branch > 0 && code.cycles_branch < pass, "%g of a pass of %g", code.cycles_branch, pass);
     cr_expect_eq(card.cycles_branch, 0, "the paper's costs: no branch term");
     cr_expect_eq(card.cycles_predicate, 0, "the paper's costs: no predicate term");
-    cr_assert_eq(card_machine(&c.copy, NULL, &base, &card), 0, "%s", fail_message());
-    cr_assert_eq(card_code_machine(&c.copy, NULL, &card, &without), 0, "%s", fail_message());
     cr_expect_eq(without.cycles_branch, 0, "off without the loop chain");
     free_session_copy(&c);
 }
@@ -1523,10 +1535,8 @@ Test(card, a_constant_line_costs_the_code_what_one_more_line_costs_the_chain)
      * machine (the paper's costs) keeps it off; a session without the row
      * leaves it off. */
     session_copy c;
-    copy_reference_session(&c, "constants.csv", "grep -v '^constant_cache_first_line_per_kernel,'");
-    machine base = test_preset("h100"), card, code, without;
-    cr_assert_eq(card_machine(c.ref, NULL, &base, &card), 0, "%s", fail_message());
-    cr_assert_eq(card_code_machine(c.ref, NULL, &card, &code), 0, "%s", fail_message());
+    machine card, code, without;
+    code_machines_without_row(&c, "constant_cache_first_line_per_kernel", &card, &code, &without);
     double mhz, line;
     cr_assert_eq(card_constant(c.ref, "sm_clock_measured", &mhz), 0);
     cr_assert_eq(card_constant(c.ref, "constant_cache_first_line_per_kernel", &line), 0, "%s measured the line",
@@ -1535,8 +1545,6 @@ Test(card, a_constant_line_costs_the_code_what_one_more_line_costs_the_chain)
     cr_expect(code.constant_line_latency > 200 && code.constant_line_latency < 350, "%g cycles",
               code.constant_line_latency);
     cr_expect_eq(card.constant_line_latency, 0, "the paper's costs: no constant line");
-    cr_assert_eq(card_machine(&c.copy, NULL, &base, &card), 0, "%s", fail_message());
-    cr_assert_eq(card_code_machine(&c.copy, NULL, &card, &without), 0, "%s", fail_message());
     cr_expect_eq(without.constant_line_latency, 0, "off without the row");
     free_session_copy(&c);
 }
