@@ -115,17 +115,25 @@ static char *both(sets *t, set_verdicts *verdicts)
     return text;
 }
 
+/* plain-mult.cfg's tally among the verdicts v (`text`: both texts, said
+ * if it is missing). */
+static const verdict_tally *plain_mult_tally(const set_verdicts *v, const char *text)
+{
+    const verdict_tally *pm = NULL;
+    for (int i = 0; i < v->n; i++)
+        if (!strcmp(v->file[i].path, PATH))
+            pm = &v->file[i];
+    cr_assert_not_null(pm, "%s", text);
+    return pm;
+}
+
 /* Sets t made (set_up), both texts, and plain-mult.cfg's tally in *pm. */
 static char *plain_mult(sets *t, set_verdicts *v, int (*run)(int, int), double (*code_ms)(int, int),
                         const verdict_tally **pm)
 {
     set_up(t, run, code_ms);
     char *text = both(t, v);
-    *pm = NULL;
-    for (int i = 0; i < v->n; i++)
-        if (!strcmp(v->file[i].path, PATH))
-            *pm = &v->file[i];
-    cr_assert_not_null(*pm, "%s", text);
+    *pm = plain_mult_tally(v, text);
     return text;
 }
 
@@ -210,11 +218,7 @@ static char *tied(sets *t, set_verdicts *v, double (*code_ms)(int, int), double 
     set_up(t, every_point, code_ms);
     two_sessions(t, second, drop_s);
     char *text = both(t, v);
-    *pm = NULL;
-    for (int i = 0; i < v->n; i++)
-        if (!strcmp(v->file[i].path, PATH))
-            *pm = &v->file[i];
-    cr_assert_not_null(*pm, "%s", text);
+    *pm = plain_mult_tally(v, text);
     return text;
 }
 
