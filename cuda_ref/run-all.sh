@@ -32,6 +32,12 @@
 # occupancy.csv (resident blocks per SM of every kernel launched),
 # device.txt (the device, the driver, the clocks at the start and the end)
 # and run-all.log (every program's stderr: seeds, warm-up clocks).
+# A short sweep (every case but euclid and plain-mult: seconds each) runs in
+# PROCESSES processes one after the other (default 5, odd), each into
+# processes/CASE.K.csv; CASE.csv holds, point by point, the row of the process
+# whose graph median is the median of theirs: a small point's time moves by
+# 10-25 % from one process to the next (validate/notes/card-model.md, "A small
+# program, one process to the next"), and the median process is the typical one.
 # Environment: RUNS (timed rounds per point, default 25), WARMUP (default 3),
 # JOBS (parallel compile jobs, default: number of CPUs), MCMSIM_COMMIT (the
 # commit the tree was taken from, written into device.txt).
@@ -71,6 +77,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ ${#cases[@]} -gt 0 ] || cases=("${all_cases[@]}")
+processes=${PROCESSES:-5}
+[[ $processes =~ ^[0-9]+$ ]] && [ $((processes % 2)) = 1 ] ||
+    die "PROCESSES=$processes: an odd number of processes (1, 3, 5, ...)"
 [[ $session =~ ^[A-Za-z0-9._-]+$ ]] || die "session '$session': letters, digits, '.', '-' and '_' only"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -105,7 +114,10 @@ smi() {
     echo "# wall time of the host algorithm and device time of its CUDA graph per round,"
     echo "# one graph alive at a time, captured and uploaded in its round"
     echo "# (cuda_ref/common/cuda_common.cuh; every session before H100 2026-11-25e kept"
-    echo "# all the graphs of a series alive); constants before and after the cases"
+    echo "# all the graphs of a series alive); constants before and after the cases;"
+    echo "# each short sweep timed in $processes process(es), CASE.csv the median process's"
+    echo "# rows (processes/; H100 2026-11-27h, H200 2026-11-27g and every session before"
+    echo "# them timed each sweep in one process)"
     echo "$device"
     echo
     echo "# nvidia-smi at the start"
@@ -143,9 +155,10 @@ graph_reading() {   # graph_reading PHASE: a graph's start again, into graph-sta
     fi || { echo "run-all: graph start ($1) FAILED" >&2; status=1; }
 }
 
-run_case() {   # run_case CASE [handwritten]: the sweep of build/cuda/CASE into $out/CASE.csv, or
-               # of the hand-written program (--handwritten) into $out/handwritten/CASE.csv
-    local c=$1 hw=${2:-} bin=build/cuda csv=$out/$1.csv
+run_case() {   # run_case CASE [handwritten [CSV]]: the sweep of build/cuda/CASE into CSV (default
+               # $out/CASE.csv), or of the hand-written program (--handwritten) into
+               # $out/handwritten/CASE.csv
+    local c=$1 hw=${2:-} bin=build/cuda csv=${3:-$out/$1.csv}
     if [ -n "$hw" ]; then
         bin=$handwritten/build/cuda
         csv=$out/handwritten/$c.csv
@@ -192,13 +205,54 @@ run_case() {   # run_case CASE [handwritten]: the sweep of build/cuda/CASE into 
     esac
 }
 
+is_short() {   # is_short CASE: a sweep of seconds, timed in $processes processes
+    case $1 in euclid|plain-mult) return 1 ;; *) return 0 ;; esac
+}
+
+median_process() {   # median_process CASE: each point's row from the process whose graph
+                     # median is the median of the processes' (an odd number of them)
+    awk -F, '
+        FNR == 1 { if (NR == 1) { print; for (i = 1; i <= NF; i++) if ($i == "graph_median_ms") col = i }
+                   next }
+        { key = $1 "," $2
+          if (!(key in n)) order[++points] = key
+          n[key]++; row[key, n[key]] = $0; g[key, n[key]] = $col + 0 }
+        END {
+            for (p = 1; p <= points; p++) {
+                key = order[p]; m = n[key]
+                for (i = 1; i <= m; i++) idx[i] = i
+                for (i = 2; i <= m; i++)
+                    for (j = i; j > 1 && g[key, idx[j - 1]] > g[key, idx[j]]; j--) {
+                        t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t
+                    }
+                print row[key, idx[int((m + 1) / 2)]]
+            }
+        }' "$out/processes/$1".*.csv
+}
+
+run_sweep() {   # run_sweep CASE: a short sweep in $processes processes (processes/CASE.K.csv)
+                # and CASE.csv from their median process; a long one once, into CASE.csv
+    local c=$1 k
+    if ! is_short "$c" || [ "$processes" -le 1 ]; then
+        run_case "$c"
+        return
+    fi
+    mkdir -p "$out/processes"
+    run_case "$c" "" "$out/processes/$c.1.csv" || return 1
+    local runs=(--runs "${RUNS:-25}" --warmup "${WARMUP:-3}")   # occupancy.csv: the first process's
+    for k in $(seq 2 "$processes"); do
+        run_case "$c" "" "$out/processes/$c.$k.csv" || return 1
+    done
+    median_process "$c" > "$out/$c.csv"
+}
+
 start=$(date +%s)
 constants before
 for c in "${cases[@]}"; do
     echo "== $c ($(( $(date +%s) - start )) s)" >&2
     echo "== $c" >> "$log"
     graph_reading "before-$c"
-    if ! run_case "$c" 2>>"$log"; then
+    if ! run_sweep "$c" 2>>"$log"; then
         echo "run-all: $c FAILED (see $log)" >&2
         status=1
     fi
