@@ -344,6 +344,17 @@ __global__ void sector_stream_kernel(uint32_t *buf, long count, int stride, int 
         *sink = acc;
 }
 
+/* b[e] = a[e] + r over `count` 32-bit words, `reps` passes r, grid-stride:
+ * each word read once and written once a pass (a copy; + r so that no pass
+ * folds away), cached loads and write-back stores as exec mode's kernels. */
+__global__ void word_copy_kernel(const uint32_t *a, uint32_t *b, long count, int reps)
+{
+    const long step = (long)gridDim.x * blockDim.x;
+    for (int r = 0; r < reps; r++)
+        for (long e = (long)blockIdx.x * blockDim.x + threadIdx.x; e < count; e += step)
+            b[e] = a[e] + (uint32_t)r;
+}
+
 /* A bijection of the k-bit numbers that scatters neighbours: xor-shifts
  * and multiplications by odd numbers, each a bijection mod 2^k. */
 static __device__ __forceinline__ uint32_t scatter_bits(uint32_t x, int k)
@@ -3309,6 +3320,74 @@ static int measure_graph_start_only(void)
 
 /* A probe's rows begin as the full run's do: the header, the SM count and,
  * with_clock, the clock measured as the full run measures it. */
+typedef struct {
+    uint32_t *a, *b;
+    long count;
+    int reps;
+    unsigned blocks, threads;
+} write_arg;
+
+static void enqueue_word_copy(void *arg)
+{
+    write_arg *w = (write_arg *)arg;
+    word_copy_kernel<<<w->blocks, w->threads>>>(w->a, w->b, w->count, w->reps);
+}
+
+static void enqueue_word_write(void *arg)
+{
+    write_arg *w = (write_arg *)arg;
+    sector_stream_kernel<<<w->blocks, w->threads>>>(w->b, w->count, 1, w->reps, 1, w->a);
+}
+
+static void enqueue_word_read(void *arg)
+{
+    write_arg *w = (write_arg *)arg;
+    sector_stream_kernel<<<w->blocks, w->threads>>>(w->b, w->count, 1, w->reps, 0, w->a);
+}
+
+/* The L2's writes beside its reads (validate/notes/cache-hierarchy.md,
+ * session 43): gmem_write_l2_card takes about half the words a cycle
+ * gmem_read_card_l2 gives, and the caches of exec mode charge a sector
+ * written into the L2 at U, the reads' rate.  These rows tell whether a
+ * kernel's writes and reads of the L2 add up (a copy at 1 / (U + the
+ * writes' rate) a word an SM) or overlap (at the slower of the two), and
+ * whether a few SMs writing alone go faster than their share of the card:
+ *  - gmem_copy_l2_card: 8 blocks of 256 threads per SM copy 4 MiB into
+ *    another 4 MiB (both in the L2), 32-bit words, words copied a cycle;
+ *  - gmem_read_l2_word_card: the write row's stream (sector_stream_kernel,
+ *    32-bit words over 8 MiB) read with L2-only loads, words a cycle: the
+ *    reads at the write row's instruction shape;
+ *  - gmem_write_l2_sms8 and gmem_write_l2_sms_all: blocks of 1024 threads,
+ *    one an SM, on 8 SMs and on every SM, writing 32-bit words over 8 MiB:
+ *    words a cycle per SM. */
+static void measure_writes(int sms, double mhz)
+{
+    const long words = 2L << 20; /* 8 MiB */
+    uint32_t *buf, *sink = dev_alloc_u32(1);
+    CUDA_CHECK(cudaMalloc(&buf, (size_t)words * 4));
+    CUDA_CHECK(cudaMemset(buf, 0x5a, (size_t)words * 4));
+    write_arg copy = {buf, buf + words / 2, words / 2, 64, (unsigned)(8 * sms), 256};
+    print_row("gmem_copy_l2_card", items_per_cycle(enqueue_word_copy, &copy, (double)copy.count * copy.reps, mhz),
+              "words/cycle", "8 blocks of 256 threads per SM copy 4 MiB into another 4 MiB, 32-bit words, 64 "
+              "passes (the L2 keeps both): words copied (each read once and written once) per cycle, whole card");
+    write_arg read = {sink, buf, words, 64, (unsigned)(8 * sms), 256};
+    print_row("gmem_read_l2_word_card", items_per_cycle(enqueue_word_read, &read, (double)words * read.reps, mhz),
+              "words/cycle", "the stream of gmem_write_l2_card (32-bit words over 8 MiB, 64 passes) read with "
+              "L2-only loads: words per cycle, whole card");
+    const int counts[2] = {8, sms};
+    const char *names[2] = {"gmem_write_l2_sms8", "gmem_write_l2_sms_all"};
+    for (int i = 0; i < 2; i++) {
+        write_arg w = {sink, buf, words, 16, (unsigned)counts[i], 1024};
+        char how[240];
+        snprintf(how, sizeof how, "%d blocks of 1024 threads (one an SM) write 32-bit words over 8 MiB, 16 "
+                 "passes (the L2 keeps them): words per cycle per SM writing", counts[i]);
+        print_row(names[i], items_per_cycle(enqueue_word_write, &w, (double)words * w.reps, mhz) / counts[i],
+                  "words/SM/cycle", how);
+    }
+    CUDA_CHECK(cudaFree(buf));
+    CUDA_CHECK(cudaFree(sink));
+}
+
 static void probe_header(int sms, int with_clock)
 {
     printf("name,value,unit,phase,how\n");
@@ -3322,10 +3401,10 @@ int main(int argc, char **argv)
 {
     static const char *const keys[] = {"--seed", "--phase", NULL};
     static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only",
-                                        "--guarded-reads-only", "--block-counts-only", NULL};
+                                        "--guarded-reads-only", "--block-counts-only", "--writes-only", NULL};
     cli_require_known(argc, argv, keys, flags,
                       "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] "
-                      "[--guarded-reads-only] [--block-counts-only] [--seed S] "
+                      "[--guarded-reads-only] [--block-counts-only] [--writes-only] [--seed S] "
                       "[--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
@@ -3357,6 +3436,13 @@ int main(int argc, char **argv)
     if (cli_flag(argc, argv, "--guarded-reads-only")) {
         probe_header(sms, 1);
         measure_guarded_reads(&rng);
+        return 0;
+    }
+    if (cli_flag(argc, argv, "--writes-only")) {
+        double mhz = measure_clock_mhz();
+        probe_header(sms, 0);
+        print_row("sm_clock_measured", mhz, "MHz", "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+        measure_writes(sms, mhz);
         return 0;
     }
     if (cli_flag(argc, argv, "--block-counts-only")) {
@@ -3438,6 +3524,7 @@ int main(int argc, char **argv)
     measure_shared_and_barriers(sms, mhz, &rng);
     measure_caches(sms, mhz, &rng);
     measure_lines_in_flight(sms, &rng);
+    measure_writes(sms, mhz);
     measure_resident_spread(sms);
     print_row("l2_bytes", (double)attribute(cudaDevAttrL2CacheSize), "bytes", "cudaDevAttrL2CacheSize");
     print_row("sm_clock_measured_end", measure_clock_mhz(), "MHz",

@@ -174,6 +174,8 @@ static const field fields[] = {
     NUMBER("u_l1", u_l1, 0),
     NUMBER("read_latency_l1", read_latency_l1, 0),
     NUMBER("read_latency_l2", read_latency_l2, 0),
+    NUMBER("u_l2_write", u_l2_write, 0),
+    NUMBER("u_l2_copy", u_l2_copy, 0),
     NUMBER("u_dram_partial", u_dram_partial, 0),
     NUMBER("dram_atom_words", dram_atom_words, 0),
     WHOLE("l2_partitions", l2_partitions, 1, 64),
@@ -434,7 +436,8 @@ static int validate_dmm_umm(const machine *m)
                                ? "l2_words/u_dram"
                            : m->sector_words != 0 ? "sector_words"
                            : m->l1_words != 0 || m->line_words != 0 || m->u_l1 != 0 || m->read_latency_l1 != 0 ||
-                                   m->read_latency_l2 != 0 || m->u_dram_partial != 0 || m->dram_atom_words != 0 ||
+                                   m->read_latency_l2 != 0 || m->u_l2_write != 0 || m->u_l2_copy != 0 ||
+                                   m->u_dram_partial != 0 || m->dram_atom_words != 0 ||
                                    m->u_l2_request != 0 || m->u_dram_request != 0 || m->l2_partitions != 1
                                ? "l1_words"
                            : m->read_latency != 0 || m->read_latency_dram != 0 ? "read_latency"
@@ -495,7 +498,7 @@ static int validate_card(const machine *m)
         {"sector_words", m->sector_words},
         {"l1_words", m->l1_words}, {"line_words", m->line_words}, {"u_l1", m->u_l1},
         {"read_latency_l1", m->read_latency_l1}, {"read_latency_l2", m->read_latency_l2},
-        {"u_dram_partial", m->u_dram_partial},
+        {"u_l2_write", m->u_l2_write}, {"u_l2_copy", m->u_l2_copy}, {"u_dram_partial", m->u_dram_partial},
         {"dram_atom_words", m->dram_atom_words}, {"u_l2_request", m->u_l2_request},
         {"u_dram_request", m->u_dram_request},
         {"read_latency", m->read_latency}, {"read_latency_dram", m->read_latency_dram},

@@ -125,6 +125,12 @@
  *                      whose chase the L1 partly serves; a block's first
  *                      read keeps read_latency, as graph_launch_latency's
  *                      touch block);
+ *   u_l2_write         cycles per word an SM writes into the L2, every SM
+ *                      writing (0, or u_l2_copy 0: writes at u);
+ *   u_l2_copy          cycles per word an SM copies within the L2, each word
+ *                      read and written, every SM copying: u_l2_copy − u is
+ *                      a written word's share of the SM's port beside its
+ *                      reads (0, or u_l2_write 0: writes at u);
  *   u_dram_partial     cycles per word of a sector written back to DRAM with
  *                      only some of its words written (DRAM reads the rest
  *                      first; 0: as a whole sector);
@@ -175,6 +181,8 @@
  *   L1 hits, words per SM per cycle           -> u_l1 = 1 / (words per cycle)
  *   L1 hit latency (dependent loads)          -> read_latency_l1
  *   L2 hit latency, whole lines past the L1   -> read_latency_l2
+ *   words written into the L2, every SM       -> u_l2_write
+ *   words copied within the L2, every SM      -> u_l2_copy
  *   partial sectors written beyond the L2     -> u_dram_partial
  *   scattered sectors from DRAM cost as pairs -> dram_atom_words = 16 (64 bytes)
  *   L2 partitions (documented; scattered lines every
@@ -296,6 +304,8 @@ typedef struct machine {
     double u_l1;           /* cycles per word the L1 serves (with l1_words) */
     double read_latency_l1; /* cycles before a block's first word, from the L1 (with l1_words) */
     double read_latency_l2; /* a chain's read from the L2, past the L1 (with l1_words); 0 = read_latency */
+    double u_l2_write;     /* cycles per word written into the L2, every SM (with u_l2_copy); 0 = u */
+    double u_l2_copy;      /* cycles per word copied within the L2, every SM (with u_l2_write); 0 = off */
     double u_dram_partial; /* cycles per word of a partial sector written back; 0 = u_dram */
     double dram_atom_words; /* words DRAM reads with a sector (with l1_words); 0 = a sector */
     int l2_partitions;     /* the L2's partitions, each serving SMs sm % l2_partitions (with l1_words) */

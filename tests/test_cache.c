@@ -738,6 +738,34 @@ Test(cache, sectors_cost_the_rate_of_the_farthest_level_they_crossed)
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &off, 0.5, 0), 0.5 * 64 * 1, 1e-12);
 }
 
+Test(cache, written_words_cost_the_l2s_write_rate_and_overlap_the_reads_up_to_the_copy_rate)
+{
+    machine m = small_card(1);
+    m.u = 0.5;
+    m.u_dram = 2;
+    m.u_l2_write = 1.25; /* a word written alone */
+    m.u_l2_copy = 1.5;   /* a word copied: read at 0.5, its write 1 more beside the reads */
+    block_cost c = {.reads = 1, .writes = 1};
+    c.sectors = (cache_sectors){.measured = 1, .l2_writes = 4};
+    /* a write stream: max(1.5 - 0.5, 1.25 - 0 / 32) = 1.25 a word, 8·4·1.25 = 40 */
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
+    /* a copy, 32 words read (8·4·0.5 = 16) and written: max(1, 1.25 - 16/32) = 1, 32;
+     * 16 + 32 = 48 = 32 words at u_l2_copy */
+    c.sectors.l2_reads = 4;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 0), 16, 1e-12);
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 32, 1e-12);
+    /* reads of 96 words (48 cycles) cover the write rate: the port's share, 32 */
+    c.sectors.l2_reads = 12;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 32, 1e-12);
+    /* written back to DRAM: the rest of DRAM's rate beyond 1.25, 8·(4·1.25 + 2·(2 - 1.25)) = 52 */
+    c.sectors.l2_reads = 0;
+    c.sectors.writebacks = 2;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 52, 1e-12);
+    /* without the copy's rate (a session without gmem_copy_l2_card): U, as before, 8·(4·0.5 + 2·1.5) = 40 */
+    m.u_l2_copy = 0;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
+}
+
 Test(cache, a_levels_reads_take_the_longer_of_their_sectors_and_their_requests)
 {
     machine m = small_card(1);

@@ -1237,6 +1237,28 @@ Test(card, the_caches_come_on_only_with_every_one_of_their_constants)
     free_session_copy(&c);
 }
 
+Test(card, the_l2s_write_rate_turns_on_with_its_copy_rate)
+{
+    /* the reference session measured gmem_write_l2_card but not
+     * gmem_copy_l2_card: u_l2_write follows its row, u_l2_copy stays off
+     * (and with it the rule, card_terms.c); a made-up copy row turns it on */
+    session_copy c;
+    copy_reference_session(&c, "constants.csv", "grep -v -E '^gmem_copy_l2_card,'");
+    const session *s = &c.copy;
+    machine base = test_preset("h100"), m;
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
+    double rate = 0;
+    cr_assert_eq(card_constant(s, "gmem_write_l2_card", &rate), 0);
+    cr_expect_float_eq(m.u_l2_write, m.p / rate, 1e-12, "SMs / words a cycle");
+    cr_expect_eq(m.u_l2_copy, 0, "not measured: off");
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "printf 'gmem_copy_l2_card,264,words/cycle,once,x\n' >> %s/constants.csv", s->dir);
+    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_expect_float_eq(m.u_l2_copy, m.p / 264.0, 1e-12);
+    free_session_copy(&c);
+}
+
 Test(card, a_session_without_a_constant_is_refused)
 {
     char dir[] = "/tmp/mcmsim-card-XXXXXX";

@@ -128,6 +128,12 @@ static const term TERMS[] = {
     {"read_latency_l2", "l1_in_flight_line_latency_blocks1", AS_IS,
      "a dependent cached load of a whole line the L1 lacks and the L2 holds, one warp an SM on every SM "
      "(l2_load_latency's one-thread chase over 1 MiB finds part of its words in the L1)", OFF},
+    {"u_l2_write", "gmem_write_l2_card", CARD_RATE_TO_U,
+     "cycles per word per SM written into the L2 (32-bit words over 8 MiB), all SMs: the caches' writes with "
+     "u_l2_copy", OFF},
+    {"u_l2_copy", "gmem_copy_l2_card", CARD_RATE_TO_U,
+     "cycles per word per SM copied within the L2 (each 32-bit word read once and written once, 4 MiB into "
+     "4 MiB), all SMs: with u_l2_write, what a written word adds beside the reads", OFF},
     {"u_dram_partial", "gmem_partial_write_card", SECTOR_RATE_TO_U,
      "cycles per word per SM of sectors written one word each and written back to DRAM, all SMs", CACHES},
     {"u_l2_request", "gmem_random_sector_read_cached_16m_card", CARD_RATE_TO_U,

@@ -323,6 +323,25 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
     return level_latency(m, (cache_level)c->sectors.first_read);
 }
 
+static double cached_transfer_cycles(const cache_sectors *s, const machine *m, int write, int l1_in_work);
+
+/* What a word the block wrote into the L2 costs it (card_terms.h): U, or,
+ * where the machine has the L2's write and copy rates, a written word's
+ * share of the SM's port beside the reads (u_l2_copy − U), but the block's
+ * writes no faster than u_l2_write each less what its reads from the L2
+ * and DRAM take: a write stream then costs u_l2_write a word, a copy
+ * u_l2_copy and a read stream U, the three rows by construction. */
+static double written_word_cycles(const cache_sectors *s, const machine *m)
+{
+    if (!(m->u_l2_write > 0 && m->u_l2_copy > 0))
+        return m->u;
+    double beside_reads = m->u_l2_copy - m->u;
+    if (!(s->l2_writes > 0))
+        return beside_reads;
+    double words = m->sector_words * s->l2_writes;
+    return fmax(beside_reads, m->u_l2_write - cached_transfer_cycles(s, m, 0, 1) / words);
+}
+
 /* The rule of kernel_dag.h for a block that ran through the caches; the
  * L1's wavefronts are the read's unless the instruction stream is charged
  * (then they are a pipe of the work: stream_work_cycles). */
@@ -339,8 +358,8 @@ static double cached_transfer_cycles(const cache_sectors *s, const machine *m, i
         return (l1_in_work ? 0 : l1_wavefront_cycles(s, m)) + sector * (l2 + from_dram);
     }
     double partial = m->u_dram_partial > 0 ? m->u_dram_partial : dram;
-    return sector * (m->u * s->l2_writes + fmax(0, dram - m->u) * s->writebacks +
-                     fmax(0, partial - m->u) * s->partial_writebacks);
+    double w = written_word_cycles(s, m);
+    return sector * (w * s->l2_writes + fmax(0, dram - w) * s->writebacks + fmax(0, partial - w) * s->partial_writebacks);
 }
 
 double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write)

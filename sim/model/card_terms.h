@@ -211,14 +211,22 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
  *           sector the L2 served, sector_words·D a sector from DRAM; but
  *           no less, at each of the L2 and DRAM, than u_l2_request or
  *           u_dram_request for each line a round asked of it;
- *   writes  sector_words·U a sector written into the L2, and for each
+ *   writes  sector_words·w a sector written into the L2, and for each
  *           dirty sector its accesses evicted to DRAM the rest of DRAM's
- *           rate, sector_words·(D − U), or sector_words·(u_dram_partial − U)
- *           for a partial one;
+ *           rate, sector_words·max(0, D − w), or
+ *           sector_words·max(0, u_dram_partial − w) for a partial one;
+ *           w is U, or, where the machine has u_l2_write and u_l2_copy
+ *           (the L2's rates of words written alone and copied, every SM),
+ *           max(u_l2_copy − U, u_l2_write − R / W): a written word's
+ *           share of the SM's port beside the reads, but W words written
+ *           no faster than u_l2_write each, less what the block's reads
+ *           from the L2 and DRAM take (R cycles), which they overlap;
  * D is u_dram_mixed (when > 0) for a block whose DRAM traffic both reads
  * and writes back, else u_dram.  A sector read from DRAM thus costs D in
- * all, and a sector written and later written back D too, which are the
- * microbenchmarks' streams (validate/notes/cache-hierarchy.md).  Where the
+ * all, a sector written and later written back D too (or w, the larger),
+ * a word written alone into the L2 u_l2_write and a word copied within it
+ * u_l2_copy, which are the microbenchmarks' streams
+ * (validate/notes/cache-hierarchy.md).  Where the
  * machine charges the block's instruction stream (issue_rate > 0), the
  * L1's wavefronts leave the reads and join the work as a pipe of their
  * own (block_work_cycles): the loads that make them are instructions the
