@@ -96,6 +96,7 @@ void ir_result_name(const ir_inst *in, char *out, size_t size);
 const char *ir_first_operand(const ir_inst *in, size_t *len);
 void ir_callee(const char *rest, char *name, size_t size);
 void ir_operand(const char *rest, int k, char *out, size_t size);
+void ir_typed_operand(const char *rest, int k, char *out, size_t size);
 void ir_typed_value(const char *s, char *out, size_t size);
 
 /* ---- the flow graph, definitions and uses (stream_ir_flow.c) ------------------ */

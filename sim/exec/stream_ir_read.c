@@ -314,6 +314,21 @@ void ir_operand(const char *rest, int k, char *out, size_t size)
     out[n] = '\0';
 }
 
+/* The value of operand k (0, 1, ...) of an operation whose operands each
+ * carry their type ("i1 %c, i64 8, i64 16"; a load's first, its type
+ * alone: "i32, i32* %5"), or of element k of a metadata node, into out
+ * (the line's end not part of the last); "" past the last. */
+void ir_typed_operand(const char *rest, int k, char *out, size_t size)
+{
+    const char *s = rest;
+    for (int i = 0; s && i < k; i++)
+        s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL;
+    out[0] = '\0';
+    if (s)
+        ir_typed_value(s, out, size);
+    out[strcspn(out, "\n")] = '\0';
+}
+
 /* The value of the typed operand that starts at s ("i64 noundef %a"):
  * the last word before the next ',', ')' or ']', into out. */
 void ir_typed_value(const char *s, char *out, size_t size)
