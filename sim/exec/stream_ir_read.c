@@ -279,6 +279,36 @@ const char *ir_first_operand(const ir_inst *in, size_t *len)
     return NULL;
 }
 
+/* The walk over in's operand names (ir_next_operand_name): from its
+ * first operand to its metadata (after ", !", not operands). */
+ir_operand_names ir_operand_names_of(const ir_inst *in)
+{
+    const char *end = strstr(in->rest, ", !");
+    return (ir_operand_names){.name = in->rest, .end = end ? end : in->rest + strlen(in->rest),
+                              .phi = !strcmp(in->op, "phi")};
+}
+
+/* The next value name among the operands, after n's current one: 1, and
+ * it in n->name (n->len characters); 0 past the last.  A phi's pairs
+ * "[ value, %label ]" give their values, not their labels. */
+int ir_next_operand_name(ir_operand_names *n)
+{
+    for (const char *s = n->name + n->len; s < n->end; s++) {
+        if (n->phi && (*s == '[' || *s == ','))
+            n->in_pair = *s == '[' ? 1 : n->in_pair ? 2 : 0; /* 1: at the value, 2: at the label */
+        size_t len = ir_name_length(s);
+        if (len > 0 && !(n->phi && n->in_pair == 2)) {
+            n->name = s;
+            n->len = len;
+            return 1;
+        }
+        s += len > 0 ? len - 1 : 0;
+    }
+    n->name = n->end;
+    n->len = 0;
+    return 0;
+}
+
 /* The callee of a call line, into name ("" if indirect). */
 void ir_callee(const char *rest, char *name, size_t size)
 {
