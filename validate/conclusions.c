@@ -174,11 +174,33 @@ static size_t verdict_place(const char *verdict)
 
 /* ---- the card's best, as its sessions repeat it ------------------------------------ */
 
+/* The params of the points of s (runfile_point's, at their places in
+ * the sweep, s->at), in a new array; NULL (with fail()) if they cannot be
+ * had. */
+static vars *points_params(const run_file *rf, const sides *s)
+{
+    vars *params = malloc(sizeof *params * ((size_t)s->n + 1));
+    if (!params) {
+        fail("%s: out of memory for %ld points", rf->path, s->n);
+        return NULL;
+    }
+    for (long j = 0; j < s->n; j++) {
+        machine m;
+        const char *name;
+        if (runfile_point(rf, s->at[j], &m, &params[j], &name) < 0) {
+            free(params);
+            return NULL;
+        }
+    }
+    return params;
+}
+
 /* The card's times of session number k of v's card at the points of s
- * (their places in the sweep, s->at), in *out: a point the session does
- * not stand for (session_stands_for) or did not measure is not run, and
- * a cell not measured whole is left out (keep_decided). */
-static int session_sides(const validation *v, int k, const run_file *rf, const sides *s, sides *out)
+ * (their params: points_params), in *out: a point the session does not
+ * stand for (session_stands_for) or did not measure is not run, and a
+ * cell not measured whole is left out (keep_decided). */
+static int session_sides(const validation *v, int k, const run_file *rf, const sides *s, const vars *params,
+                         sides *out)
 {
     const session *one = &v->sessions[k];
     out->card = calloc((size_t)s->n + 1, sizeof *out->card);
@@ -189,15 +211,12 @@ static int session_sides(const validation *v, int k, const run_file *rf, const s
     if (!out->card || !out->sim || !out->run || !out->at)
         return fail("%s: out of memory for %ld points", rf->path, s->n);
     for (long j = 0; j < s->n; j++) {
-        machine m;
-        vars params;
-        const char *name;
-        if (runfile_point(rf, s->at[j], &m, &params, &name) < 0)
-            return -1;
+        const char *name = s->card[j].program;
         out->card[j] = s->card[j];
         out->at[j] = s->at[j];
         for (int r = 0; r < one->n && !out->run[j]; r++)
-            if (row_matches(&one->rows[r], name, &params) && session_stands_for(v->sessions, v->n_sessions, k, name)) {
+            if (row_matches(&one->rows[r], name, &params[j]) &&
+                session_stands_for(v->sessions, v->n_sessions, k, name)) {
                 out->card[j].result.T = measured_ms(&one->rows[r]);
                 out->run[j] = 1;
             }
@@ -228,10 +247,11 @@ static int card_ties(const validation *v, const run_file *rf, const sides *s, co
 {
     enum { MAX = 128 };
     char(*vk)[VERDICT_SIZE] = malloc(sizeof *vk * MAX);
-    int rc = vk ? 0 : fail("%s: out of memory", rf->path);
+    vars *params = points_params(rf, s);
+    int rc = !params ? -1 : vk ? 0 : fail("%s: out of memory", rf->path);
     for (int k = 0; rc == 0 && k < v->n_sessions; k++) {
         sides one = {0};
-        rc = session_sides(v, k, rf, s, &one);
+        rc = session_sides(v, k, rf, s, params, &one);
         int nk = rc == 0 && one.n ? compare_verdicts(rf->compare, one.card, one.n, swept, rf->n_axes, vk, MAX) : 0;
         rc = nk < 0 ? -1 : rc;
         for (int j = 0; j < nk; j++)
@@ -246,6 +266,7 @@ static int card_ties(const validation *v, const run_file *rf, const sides *s, co
             }
         sides_free(&one);
     }
+    free(params);
     free(vk);
     return rc;
 }

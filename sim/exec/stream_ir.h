@@ -95,7 +95,22 @@ int ir_call_at(const ir_function *f, int line, ir_inst *in, char *name, size_t s
 void ir_result_name(const ir_inst *in, char *out, size_t size);
 const char *ir_first_operand(const ir_inst *in, size_t *len);
 void ir_callee(const char *rest, char *name, size_t size);
+
+/* The value names among an instruction's operands, one at a time:
+ *     for (ir_operand_names n = ir_operand_names_of(in); ir_next_operand_name(&n);)
+ *         ... n.name, n.len ...
+ * (its metadata left out; a phi's labels too: they name blocks). */
+typedef struct ir_operand_names {
+    const char *name; /* the current one, len characters */
+    size_t len;
+    const char *end;  /* where the operands end */
+    int phi, in_pair; /* a phi, and where in its "[ value, %label ]" pair the walk is */
+} ir_operand_names;
+
+ir_operand_names ir_operand_names_of(const ir_inst *in);
+int ir_next_operand_name(ir_operand_names *n);
 void ir_operand(const char *rest, int k, char *out, size_t size);
+void ir_typed_operand(const char *rest, int k, char *out, size_t size);
 void ir_typed_value(const char *s, char *out, size_t size);
 
 /* ---- the flow graph, definitions and uses (stream_ir_flow.c) ------------------ */

@@ -44,46 +44,19 @@
 #define MAX_POINTERS 64  /* pointers of one args struct that are followed */
 #define MAX_DEPTH 8      /* structs inside structs */
 
-/* ---- an instruction's operands ----------------------------------------------------- */
+/* ---- offsets and bytes ----------------------------------------------------------- */
 
-/* The top-level comma-separated items of an instruction's operands (up to
- * `max`; `operands`: the metadata after them left out) or of a metadata
- * node, each without its leading blanks, into items. */
-static int split_items(const char *rest, char items[][128], int max, int operands)
+/* Bytes a load of the type at the start of its operands reads (" i32,",
+ * " i8*,", " ptr,", " double,"); 1 for an aggregate (its first byte). */
+static int type_bytes(const char *rest)
 {
-    int n = 0, depth = 0;
-    size_t len = 0;
-    const char *end = operands ? strstr(rest, ", !") : NULL;
-    for (const char *s = rest; *s && *s != '\n' && (!end || s < end) && n < max; s++) {
-        depth += (*s == '(' || *s == '[' || *s == '{' || *s == '<') - (*s == ')' || *s == ']' || *s == '}' || *s == '>');
-        if (*s == ',' && depth == 0) {
-            items[n++][len] = '\0';
-            len = 0;
-        } else if ((len > 0 || *s != ' ') && len + 1 < sizeof items[0])
-            items[n][len++] = *s;
-    }
-    if (n < max && len > 0)
-        items[n++][len] = '\0';
-    return n;
-}
-
-/* The value of a typed operand ("i8* %1", "i64 44"): its last word. */
-static const char *value_of(const char *item)
-{
-    const char *space = strrchr(item, ' ');
-    return space ? space + 1 : item;
-}
-
-/* Bytes a load of `type` reads ("i32", "i8*", "ptr", "double"); 1 for an
- * aggregate (its first byte). */
-static int type_bytes(const char *type)
-{
-    size_t n = strlen(type);
-    if (n > 0 && (type[n - 1] == '*' || !strcmp(type, "ptr")))
+    const char *type = rest + strspn(rest, " ");
+    size_t n = strcspn(type, ",");
+    if (n > 0 && (type[n - 1] == '*' || !strncmp(type, "ptr,", 4)))
         return 8;
     if (type[0] == 'i' && atoi(type + 1) > 0)
         return (atoi(type + 1) + 7) / 8;
-    return !strcmp(type, "double") ? 8 : !strcmp(type, "float") ? 4 : !strcmp(type, "half") ? 2 : 1;
+    return !strncmp(type, "double,", 7) ? 8 : !strncmp(type, "float,", 6) ? 4 : !strncmp(type, "half,", 5) ? 2 : 1;
 }
 
 /* The C offsets that set `at` gives value v ("A" or "A B"), into off;
@@ -130,46 +103,55 @@ int ir_args_parameter(const char *define, char *name, size_t size)
     return name[0] == '%';
 }
 
+/* A getelementptr of i8 (one index: an i8 has no fields) from an args
+ * address, by a constant or by a select of two (sel): its offsets noted
+ * in `at` under its result's name. */
+static void note_address(name_set *at, const name_set *sel, const ir_inst *in, const char *name)
+{
+    char base[128], index[128];
+    long off[ARGS_OFFSETS], by[ARGS_OFFSETS], sum[ARGS_OFFSETS];
+    ir_typed_operand(in->rest, 1, base, sizeof base);
+    ir_typed_operand(in->rest, 2, index, sizeof index);
+    int k = offsets_of(at, base, off), j = 1;
+    if (index[0] == '%')
+        j = offsets_of(sel, index, by);
+    else
+        by[0] = atol(index);
+    if (k == 0 || j == 0 || k * j > ARGS_OFFSETS)
+        return;
+    for (int a = 0; a < k; a++)
+        for (int b = 0; b < j; b++)
+            sum[a * j + b] = off[a] + by[b];
+    offsets_add(at, name, sum, k * j);
+}
+
 /* One instruction of a step: the args addresses it makes noted in `at`,
  * its select of two constants in `sel`, and, a load from the args, its
  * offsets, bytes and TBAA tag into r (r->n_off 0 otherwise). */
 static void follow(const ir_inst *in, name_set *at, name_set *sel, args_read *r)
 {
-    char items[4][128], name[64] = "";
-    int n = split_items(in->rest, items, 4, 1);
-    long off[ARGS_OFFSETS], by[ARGS_OFFSETS];
+    char name[64] = "", a[128], b[128];
+    long off[ARGS_OFFSETS];
     r->n_off = 0;
     if (in->result)
         ir_result_name(in, name, sizeof name);
-    if (!strcmp(in->op, "select") && name[0] && n == 3 && value_of(items[1])[0] != '%' &&
-        value_of(items[2])[0] != '%') {
+    ir_typed_operand(in->rest, 1, a, sizeof a);
+    ir_typed_operand(in->rest, 2, b, sizeof b);
+    if (!strcmp(in->op, "select") && name[0] && a[0] != '%' && b[0] != '%') {
         char both[272];
-        snprintf(both, sizeof both, "%s %s", value_of(items[1]), value_of(items[2]));
+        snprintf(both, sizeof both, "%s %s", a, b);
         ir_entry_add(sel, name, both);
-    } else if (!strcmp(in->op, "bitcast") && name[0] && n == 1) {
-        char *to = strstr(items[0], " to ");
-        if (to)
-            *to = '\0';
-        int k = offsets_of(at, value_of(items[0]), off);
+    } else if (!strcmp(in->op, "bitcast") && name[0]) {
+        char from[128];
+        ir_operand(in->rest, 0, from, sizeof from); /* "i8* %5 to ..." */
+        int k = offsets_of(at, from, off);
         if (k > 0)
             offsets_add(at, name, off, k);
-    } else if (!strcmp(in->op, "getelementptr") && name[0] && n == 3 && !strcmp(items[0], "i8")) {
-        int k = offsets_of(at, value_of(items[1]), off), j = 1;
-        const char *index = value_of(items[2]);
-        if (index[0] == '%')
-            j = offsets_of(sel, index, by);
-        else
-            by[0] = atol(index);
-        if (k == 0 || j == 0 || k * j > ARGS_OFFSETS)
-            return;
-        long sum[ARGS_OFFSETS];
-        for (int a = 0; a < k; a++)
-            for (int b = 0; b < j; b++)
-                sum[a * j + b] = off[a] + by[b];
-        offsets_add(at, name, sum, k * j);
-    } else if (!strcmp(in->op, "load") && n >= 2) {
-        r->n_off = offsets_of(at, value_of(items[1]), r->off);
-        r->bytes = type_bytes(items[0]);
+    } else if (!strcmp(in->op, "getelementptr") && name[0] && !strncmp(in->rest + strspn(in->rest, " "), "i8,", 3)) {
+        note_address(at, sel, in, name);
+    } else if (!strcmp(in->op, "load")) {
+        r->n_off = offsets_of(at, a, r->off);
+        r->bytes = type_bytes(in->rest);
         const char *tag = strstr(in->rest, "!tbaa !");
         r->tag = tag ? atoi(tag + 7) : -1;
     }
@@ -230,29 +212,29 @@ void ir_args_note_global(args_lines *a, const char *line)
     free(text);
 }
 
-/* The elements of metadata node !id ("!{!"int", !8, i64 0}"), into items; their number. */
-static int node_items(const args_lines *a, int id, char items[][128], int max)
+/* The elements of metadata node !id ("!{!"int", !8, i64 0}": from its
+ * first, `!"int", ...`), or NULL; element k by ir_typed_operand. */
+static const char *node_elements(const args_lines *a, int id)
 {
     char key[32];
     snprintf(key, sizeof key, "!%d", id);
     const char *text = ir_entry_value(&a->meta, key);
-    if (!text || strncmp(text, "!{", 2) != 0)
-        return 0;
-    return split_items(text + 2, items, max, 0);
+    return text && !strncmp(text, "!{", 2) ? text + 2 : NULL;
 }
 
-/* A scalar type's bytes by its TBAA name (0: not a scalar's name); *pointer
- * set for a pointer. */
+/* A scalar type's bytes by its TBAA name, the node's first element (0:
+ * not a scalar's name); *pointer set for a pointer. */
 static int scalar_bytes(const char *name, int *pointer)
 {
     static const struct { const char *name; int bytes; } scalars[] = {
-        {"\"int\"", 4}, {"\"long\"", 8}, {"\"long long\"", 8}, {"\"short\"", 2}, {"\"omnipotent char\"", 1},
-        {"\"_Bool\"", 1}, {"\"float\"", 4}, {"\"double\"", 8}, {"\"__int128\"", 16}, {"\"any pointer\"", 8}};
-    *pointer = !strcmp(name, "!\"any pointer\"") || !strncmp(name, "!\"p1 ", 5) || !strncmp(name, "!\"p2 ", 5);
+        {"!\"int\"", 4},    {"!\"long\"", 8},   {"!\"long long\"", 8}, {"!\"short\"", 2},
+        {"!\"omnipotent char\"", 1}, {"!\"_Bool\"", 1}, {"!\"float\"", 4}, {"!\"double\"", 8},
+        {"!\"__int128\"", 16}, {"!\"any pointer\"", 8}};
+    *pointer = !strncmp(name, "!\"any pointer\"", 14) || !strncmp(name, "!\"p1 ", 5) || !strncmp(name, "!\"p2 ", 5);
     if (*pointer)
         return 8;
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
-        if (!strcmp(name + 1, scalars[i].name))
+        if (!strncmp(name, scalars[i].name, strlen(scalars[i].name)))
             return scalars[i].bytes;
     return 0;
 }
@@ -262,11 +244,11 @@ static int scalar_bytes(const char *name, int *pointer)
  * into *size, *align.  -1 if not understood. */
 static int type_layout(const args_lines *a, int id, long at, long *p, int *n, long *size, long *align, int depth)
 {
-    char items[64][128];
-    int k = node_items(a, id, items, 64), pointer;
-    if (k < 1 || depth > MAX_DEPTH)
+    const char *node = node_elements(a, id);
+    int pointer;
+    if (!node || depth > MAX_DEPTH)
         return -1;
-    int bytes = scalar_bytes(items[0], &pointer);
+    int bytes = scalar_bytes(node, &pointer);
     if (bytes > 0) {
         if (pointer && *n < MAX_POINTERS)
             p[(*n)++] = at;
@@ -274,10 +256,15 @@ static int type_layout(const args_lines *a, int id, long at, long *p, int *n, lo
         return 0;
     }
     long end = 0, most = 1;
-    for (int i = 1; i + 1 < k; i += 2) { /* fields: a type node, its offset */
-        long field_size, field_align, off = atol(value_of(items[i + 1]));
-        if (items[i][0] != '!' ||
-            type_layout(a, atoi(items[i] + 1), at + off, p, n, &field_size, &field_align, depth + 1) < 0)
+    char field[128], offset[128];
+    for (int i = 1;; i += 2) { /* fields: a type node, its offset */
+        ir_typed_operand(node, i, field, sizeof field);
+        ir_typed_operand(node, i + 1, offset, sizeof offset);
+        if (!offset[0])
+            break;
+        long field_size, field_align, off = atol(offset);
+        if (field[0] != '!' ||
+            type_layout(a, atoi(field + 1), at + off, p, n, &field_size, &field_align, depth + 1) < 0)
             return -1;
         end = off + field_size > end ? off + field_size : end;
         most = field_align > most ? field_align : most;
@@ -291,10 +278,16 @@ static int type_layout(const args_lines *a, int id, long at, long *p, int *n, lo
  * whose base is a struct, not the scalar accessed: its node's id, or -1. */
 static int tag_struct(const args_lines *a, int tag)
 {
-    char items[4][128];
-    if (tag < 0 || node_items(a, tag, items, 4) < 3 || items[0][0] != '!' || !strcmp(items[0], items[1]))
+    const char *node = tag < 0 ? NULL : node_elements(a, tag);
+    char base[128] = "", access[128] = "", off[128] = "";
+    if (node) {
+        ir_typed_operand(node, 0, base, sizeof base);
+        ir_typed_operand(node, 1, access, sizeof access);
+        ir_typed_operand(node, 2, off, sizeof off);
+    }
+    if (!off[0] || base[0] != '!' || !strcmp(base, access))
         return -1;
-    return atoi(items[0] + 1);
+    return atoi(base + 1);
 }
 
 /* ---- the lines ------------------------------------------------------------------- */

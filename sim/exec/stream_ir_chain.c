@@ -131,23 +131,18 @@ static void deepest_operand(const depth_map *d, const name_set *in_flight, const
     *reads = 0;
     if (!strcmp(in->op, "phi"))
         return;
-    const char *end = strstr(in->rest, ", !"); /* metadata: not operands */
-    for (const char *s = in->rest; *s && (!end || s < end); s++) {
-        size_t len = ir_name_length(s);
-        if (len == 0)
-            continue;
-        size_t i = depth_slot(d, s, len);
-        const double *depth = d->name[i] ? d->links[i] : ir_set_has(in_flight, s, len) ? load : ready;
-        if (ir_set_has(below_p, s, len)) {
+    for (ir_operand_names n = ir_operand_names_of(in); ir_next_operand_name(&n);) {
+        size_t i = depth_slot(d, n.name, n.len);
+        const double *depth = d->name[i] ? d->links[i] : ir_set_has(in_flight, n.name, n.len) ? load : ready;
+        if (ir_set_has(below_p, n.name, n.len)) {
             any_below = 1;
             if (nominal_cycles(depth) > nominal_cycles(below))
                 memcpy(below, depth, sizeof below);
         }
         if (nominal_cycles(depth) > nominal_cycles(links)) {
             memcpy(links, depth, sizeof(double) * CHAIN_CLASSES);
-            *reads = d->name[i] ? d->reads[i] : depth == load ? read_bit(d, ir_defining_line(d->f, s, len)) : 0;
+            *reads = d->name[i] ? d->reads[i] : depth == load ? read_bit(d, ir_defining_line(d->f, n.name, n.len)) : 0;
         }
-        s += len - 1;
     }
     /* the chain goes through an operand known below p: none other is later */
     *through_below_p = any_below && nominal_cycles(below) >= nominal_cycles(links);
@@ -247,15 +242,9 @@ static int global_read_at(const ir_function *f, int l, ir_inst *in);
 /* Instruction `in` has an operand in `set`. */
 static int uses_one_of(const name_set *set, const ir_inst *in)
 {
-    const char *end = strstr(in->rest, ", !"); /* metadata: not operands */
-    for (const char *s = in->rest; *s && (!end || s < end); s++) {
-        size_t len = ir_name_length(s);
-        if (len == 0)
-            continue;
-        if (ir_set_has(set, s, len))
+    for (ir_operand_names n = ir_operand_names_of(in); ir_next_operand_name(&n);)
+        if (ir_set_has(set, n.name, n.len))
             return 1;
-        s += len - 1;
-    }
     return 0;
 }
 

@@ -194,16 +194,12 @@ static int one_of(const char *op, const char *const *ops)
 
 /* A getelementptr whose indices are all constants: no value name after
  * its base's. */
-static int constant_offsets(const char *rest)
+static int constant_offsets(const ir_inst *in)
 {
     int names = 0;
-    for (const char *s = rest; *s && !(*s == '!' && s[-1] == ' '); s++) { /* up to the metadata */
-        size_t len = ir_name_length(s);
-        if (len > 0 && ++names > 1)
-            return 0;
-        s += len > 0 ? len - 1 : 0;
-    }
-    return 1;
+    for (ir_operand_names n = ir_operand_names_of(in); ir_next_operand_name(&n);)
+        names++;
+    return names <= 1;
 }
 
 /* A conversion, a phi or an address (CONVERSIONS): nothing, but a
@@ -211,7 +207,7 @@ static int constant_offsets(const char *rest)
 static void conversion_cost(ir_function *f, const ir_inst *in, double *w, inst_weight *c)
 {
     const char *op = in->op;
-    int constant = strcmp(op, "getelementptr") || constant_offsets(in->rest);
+    int constant = strcmp(op, "getelementptr") || constant_offsets(in);
     c->once = c->is_free = ir_operands_free(f, in);
     if (!strcmp(op, "zext") && in->result) {
         const char *to = strstr(in->rest, " to ");

@@ -279,6 +279,36 @@ const char *ir_first_operand(const ir_inst *in, size_t *len)
     return NULL;
 }
 
+/* The walk over in's operand names (ir_next_operand_name): from its
+ * first operand to its metadata (after ", !", not operands). */
+ir_operand_names ir_operand_names_of(const ir_inst *in)
+{
+    const char *end = strstr(in->rest, ", !");
+    return (ir_operand_names){.name = in->rest, .end = end ? end : in->rest + strlen(in->rest),
+                              .phi = !strcmp(in->op, "phi")};
+}
+
+/* The next value name among the operands, after n's current one: 1, and
+ * it in n->name (n->len characters); 0 past the last.  A phi's pairs
+ * "[ value, %label ]" give their values, not their labels. */
+int ir_next_operand_name(ir_operand_names *n)
+{
+    for (const char *s = n->name + n->len; s < n->end; s++) {
+        if (n->phi && (*s == '[' || *s == ','))
+            n->in_pair = *s == '[' ? 1 : n->in_pair ? 2 : 0; /* 1: at the value, 2: at the label */
+        size_t len = ir_name_length(s);
+        if (len > 0 && !(n->phi && n->in_pair == 2)) {
+            n->name = s;
+            n->len = len;
+            return 1;
+        }
+        s += len > 0 ? len - 1 : 0;
+    }
+    n->name = n->end;
+    n->len = 0;
+    return 0;
+}
+
 /* The callee of a call line, into name ("" if indirect). */
 void ir_callee(const char *rest, char *name, size_t size)
 {
@@ -312,6 +342,21 @@ void ir_operand(const char *rest, int k, char *out, size_t size)
         n++;
     }
     out[n] = '\0';
+}
+
+/* The value of operand k (0, 1, ...) of an operation whose operands each
+ * carry their type ("i1 %c, i64 8, i64 16"; a load's first, its type
+ * alone: "i32, i32* %5"), or of element k of a metadata node, into out
+ * (the line's end not part of the last); "" past the last. */
+void ir_typed_operand(const char *rest, int k, char *out, size_t size)
+{
+    const char *s = rest;
+    for (int i = 0; s && i < k; i++)
+        s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL;
+    out[0] = '\0';
+    if (s)
+        ir_typed_value(s, out, size);
+    out[strcspn(out, "\n")] = '\0';
 }
 
 /* The value of the typed operand that starts at s ("i64 noundef %a"):

@@ -52,22 +52,9 @@ void ir_note_parameters(ir_function *f, const char *define)
  * in the function's free values (constants need no check). */
 int ir_operands_free(const ir_function *f, const ir_inst *in)
 {
-    const char *end = strstr(in->rest, ", !"); /* metadata: not operands */
-    int phi = !strcmp(in->op, "phi"), in_pair = 0;
-    for (const char *s = in->rest; *s && (!end || s < end); s++) {
-        if (phi && (*s == '[' || *s == ','))
-            in_pair = *s == '[' ? 1 : in_pair ? 2 : 0; /* [ value, label ] */
-        size_t len = ir_name_length(s);
-        if (len == 0)
-            continue;
-        if (phi && in_pair == 2) { /* a predecessor's label, not a value */
-            s += len - 1;
-            continue;
-        }
-        if (!ir_set_has(&f->free_values, s, len) && !ir_set_has(&f->free_ptrs, s, len))
+    for (ir_operand_names n = ir_operand_names_of(in); ir_next_operand_name(&n);)
+        if (!ir_set_has(&f->free_values, n.name, n.len) && !ir_set_has(&f->free_ptrs, n.name, n.len))
             return 0;
-        s += len - 1;
-    }
     return 1;
 }
 
