@@ -401,6 +401,45 @@ Test(stream, an_addition_of_results_skips_its_range_checks)
     cr_expect_eq(w[2][STREAM_ADDMOD], 3);
 }
 
+/* Two products, a select of them (or of one and the word read) as its
+ * line's last operand, and two additions of the select and a product. */
+static const char *select_ir(const char *other)
+{
+    static char ir[2048];
+    snprintf(ir, sizeof ir,
+             "define internal void @pick(%%struct.exec_thread* noundef %%0, i8* noundef %%1) {\n"
+             "  call void @__sanitizer_cov_trace_pc() #3\n"
+             "  %%3 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
+             "i64 noundef 0)\n"
+             "  %%4 = tail call i64 @exec_zp_mul(%%struct.exec_thread* noundef %%0, i64 noundef %%3, i64 noundef 3)\n"
+             "  %%5 = tail call i64 @exec_zp_mul(%%struct.exec_thread* noundef %%0, i64 noundef %%3, i64 noundef 5)\n"
+             "  %%6 = icmp ult i64 %%3, 7\n"
+             "  %%7 = select i1 %%6, i64 %%4, i64 %s\n"
+             "  %%8 = tail call i64 @exec_zp_add(%%struct.exec_thread* noundef %%0, i64 noundef %%7, i64 noundef %%4)\n"
+             "  %%9 = tail call i64 @exec_zp_add(%%struct.exec_thread* noundef %%0, i64 noundef %%7, i64 noundef %%5)\n"
+             "  ret void\n"
+             "}\n"
+             "\n"
+             "declare void @__sanitizer_cov_trace_pc()\n",
+             other);
+    return ir;
+}
+
+Test(stream, a_select_of_two_results_is_known_below_p_when_its_line_ends_with_a_name)
+{
+    /* the select's last operand is the line's last word: "%5\n" names the
+     * product, so each addition of the select and a product skips both range
+     * checks (3); with the word read (%3) in its place, one operand of each
+     * is unknown (8.5) */
+    uint32_t both[2][STREAM_FIELDS], one[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(select_ir("%5"), both, 2), 1);
+    cr_assert_eq(weigh(select_ir("%3"), one, 2), 1);
+    cr_expect_eq(one[0][STREAM_INST] - both[0][STREAM_INST],
+                 2 * (stream_call_cost("exec_zp_add:one_result") - stream_call_cost("exec_zp_add:results")),
+                 "%u against %u",
+                 one[0][STREAM_INST], both[0][STREAM_INST]);
+}
+
 Test(stream, a_loop_bounded_by_an_arg_is_unrolled_though_its_body_writes_memory)
 {
     /* nvcc's args are constants, so a loop bounded by one has trips it

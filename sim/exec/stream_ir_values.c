@@ -176,12 +176,9 @@ static int choice_below_p(const ir_function *f, const ir_inst *in)
 {
     char v[64];
     if (!strcmp(in->op, "select")) {
-        const char *s = strchr(in->rest, ',');
-        for (int k = 0; k < 2; k++, s = s ? strchr(s + 1, ',') : NULL) {
-            if (!s)
-                return 0;
-            ir_typed_value(s + 1, v, sizeof v);
-            if (!below_p(f, v))
+        for (int k = 1; k <= 2; k++) { /* operand 0 is the condition */
+            ir_typed_operand(in->rest, k, v, sizeof v);
+            if (!v[0] || !below_p(f, v))
                 return 0;
         }
         return 1;

@@ -260,7 +260,7 @@ static const char *const counted_sources[] = {
     "sim/exec/stream_ir_read.c",  "sim/exec/stream_ir_flow.c",   "sim/exec/stream_ir_values.c",
     "sim/exec/stream_ir_inst.c",  "sim/exec/stream_ir_fused.c",  "sim/exec/stream_ir_calls.c",
     "sim/exec/stream_ir_chain.c", "sim/exec/stream_ir_loops.c",  "sim/exec/stream_ir_branches.c",
-    NULL};
+    "sim/exec/stream_ir_args.c",  NULL};
 
 /* The hash of the running program's file, read once; -1 if unreadable. */
 static int hash_self(uint64_t *h)
