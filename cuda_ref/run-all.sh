@@ -16,7 +16,7 @@
 #              also time the hand-written CUDA programs of the tree DIR (a
 #              checkout of a commit that still has them, cuda_ref/CASE.cu,
 #              e.g. `git archive c230326 cuda_ref | tar -x -C DIR`): each
-#              case's sweep runs twice, the kernels written once and then
+#              case's sweep runs once more after the kernels written once,
 #              the hand-written program, into handwritten/CASE.csv
 #   CASE       any of: euclid cooley-tukey stockham plain-mult fft-mult
 #              radix-sort plain-division sum prefix-naive prefix-optimal
@@ -36,9 +36,12 @@
 # PROCESSES processes one after the other (default 5, odd), each into
 # processes/CASE.K.csv; CASE.csv holds, point by point, the row of the process
 # whose graph median is the median of theirs: a small point's time moves by
-# 10-25 % from one process to the next (validate/notes/card-model.md, "A small
-# program, one process to the next"), and the median process is the typical one.
-# Environment: RUNS (timed rounds per point, default 25), WARMUP (default 3),
+# several per cent from one process to the next (validate/notes/card-model.md,
+# "Session 43: a short sweep timed in five processes"), and the median process
+# is the typical one.  A process that fails, or a point some process lacks,
+# makes the case FAILED; CASE.csv still holds the rows the processes wrote.
+# Environment: PROCESSES (see above), RUNS (timed rounds per point, default 25),
+# WARMUP (default 3),
 # JOBS (parallel compile jobs, default: number of CPUs), MCMSIM_COMMIT (the
 # commit the tree was taken from, written into device.txt).
 # Needs nvcc and make; not the top-level Makefile (no Criterion, no SimGrid).
@@ -46,7 +49,7 @@
 # one failed (the other cases still run); 2 on bad usage, before measuring.
 set -uo pipefail
 
-usage() { sed -n '2,30p' "$0"; exit 2; }
+usage() { sed -n '2,/^set -uo pipefail/{/^set -uo pipefail/!p}' "$0"; exit 2; }
 die() { echo "run-all: $*" >&2; exit 2; }
 
 [ $# -ge 1 ] || usage
@@ -78,7 +81,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#cases[@]} -gt 0 ] || cases=("${all_cases[@]}")
 processes=${PROCESSES:-5}
-[[ $processes =~ ^[0-9]+$ ]] && [ $((processes % 2)) = 1 ] ||
+[[ $processes =~ ^[1-9][0-9]*$ ]] && [ $((processes % 2)) = 1 ] ||
     die "PROCESSES=$processes: an odd number of processes (1, 3, 5, ...)"
 [[ $session =~ ^[A-Za-z0-9._-]+$ ]] || die "session '$session': letters, digits, '.', '-' and '_' only"
 
@@ -115,9 +118,12 @@ smi() {
     echo "# one graph alive at a time, captured and uploaded in its round"
     echo "# (cuda_ref/common/cuda_common.cuh; every session before H100 2026-11-25e kept"
     echo "# all the graphs of a series alive); constants before and after the cases;"
-    echo "# each short sweep timed in $processes process(es), CASE.csv the median process's"
-    echo "# rows (processes/; H100 2026-11-27h, H200 2026-11-27g and every session before"
-    echo "# them timed each sweep in one process)"
+    if [ "$processes" -gt 1 ]; then
+        echo "# each short sweep timed in $processes processes (processes/), CASE.csv the median"
+        echo "# process's rows"
+    else
+        echo "# each sweep timed in one process"
+    fi
     echo "$device"
     echo
     echo "# nvidia-smi at the start"
@@ -134,7 +140,7 @@ smi() {
     echo "cpus: $(nproc), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2-)"
 } > "$out/device.txt"
 
-runs=(--runs "${RUNS:-25}" --warmup "${WARMUP:-3}" --occupancy "$out/occupancy.csv")
+timing=(--runs "${RUNS:-25}" --warmup "${WARMUP:-3}")
 echo "program,kernel,threads,shared_bytes,blocks_per_sm" > "$out/occupancy.csv"
 
 status=0
@@ -155,10 +161,13 @@ graph_reading() {   # graph_reading PHASE: a graph's start again, into graph-sta
     fi || { echo "run-all: graph start ($1) FAILED" >&2; status=1; }
 }
 
-run_case() {   # run_case CASE [handwritten [CSV]]: the sweep of build/cuda/CASE into CSV (default
-               # $out/CASE.csv), or of the hand-written program (--handwritten) into
+run_case() {   # run_case CASE [handwritten [CSV [no-occupancy]]]: the sweep of build/cuda/CASE
+               # into CSV (default $out/CASE.csv), its kernels' residency into occupancy.csv
+               # unless no-occupancy; or of the hand-written program (--handwritten) into
                # $out/handwritten/CASE.csv
     local c=$1 hw=${2:-} bin=build/cuda csv=${3:-$out/$1.csv}
+    local runs=("${timing[@]}")
+    [ "${4:-}" = no-occupancy ] || runs+=(--occupancy "$out/occupancy.csv")
     if [ -n "$hw" ]; then
         bin=$handwritten/build/cuda
         csv=$out/handwritten/$c.csv
@@ -209,9 +218,12 @@ is_short() {   # is_short CASE: a sweep of seconds, timed in $processes processe
     case $1 in euclid|plain-mult) return 1 ;; *) return 0 ;; esac
 }
 
-median_process() {   # median_process CASE: each point's row from the process whose graph
-                     # median is the median of the processes' (an odd number of them)
-    awk -F, '
+median_process() {   # median_process CASE FILE...: each point's row from the process whose
+                     # graph median is the median of the processes'; exit 1 (the rows
+                     # still written) where a point lacks some process's row
+    local c=$1
+    shift
+    awk -F, -v want="$processes" -v c="$c" '
         FNR == 1 { if (NR == 1) { print; for (i = 1; i <= NF; i++) if ($i == "graph_median_ms") col = i }
                    next }
         { key = $1 "," $2
@@ -226,8 +238,13 @@ median_process() {   # median_process CASE: each point's row from the process wh
                         t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t
                     }
                 print row[key, idx[int((m + 1) / 2)]]
+                if (m != want) {
+                    printf "run-all: %s, point %s: %d of %d processes timed it\n", c, key, m, want > "/dev/stderr"
+                    short = 1
+                }
             }
-        }' "$out/processes/$1".*.csv
+            exit short
+        }' "$@"
 }
 
 run_sweep() {   # run_sweep CASE: a short sweep in $processes processes (processes/CASE.K.csv)
@@ -238,12 +255,14 @@ run_sweep() {   # run_sweep CASE: a short sweep in $processes processes (process
         return
     fi
     mkdir -p "$out/processes"
-    run_case "$c" "" "$out/processes/$c.1.csv" || return 1
-    local runs=(--runs "${RUNS:-25}" --warmup "${WARMUP:-3}")   # occupancy.csv: the first process's
-    for k in $(seq 2 "$processes"); do
-        run_case "$c" "" "$out/processes/$c.$k.csv" || return 1
+    local failed=0 written=()
+    for k in $(seq 1 "$processes"); do   # occupancy.csv: the first process's
+        run_case "$c" "" "$out/processes/$c.$k.csv" "$([ "$k" = 1 ] || echo no-occupancy)" || failed=1
+        [ -s "$out/processes/$c.$k.csv" ] && written+=("$out/processes/$c.$k.csv")
     done
-    median_process "$c" > "$out/$c.csv"
+    [ ${#written[@]} -gt 0 ] || return 1
+    median_process "$c" "${written[@]}" > "$out/$c.csv" || failed=1
+    return $failed
 }
 
 start=$(date +%s)
