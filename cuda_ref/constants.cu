@@ -71,6 +71,9 @@
  *  - __syncthreads: cycles per barrier for one block of l = 32 ... 1024
  *    threads alone on the card (with and without barrier, the difference),
  *    and for 8 blocks of 256 per SM on every SM;
+ *  - the L2's writes beside its reads (measure_writes): a copy within the
+ *    L2, the write stream's shape read, and writes from 8 SMs against every
+ *    SM;
  *  - the clock again at the end, so that drift within the run shows.
  * These are the MCM's U (1 / words per cycle per SM), the spec's optional
  * launch latency and per-block dispatch cost, the global latency the
@@ -80,10 +83,13 @@
  * and after the case studies).
  *
  * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only]
- *                  [--guarded-reads-only] [--seed S] [--phase TEXT]
+ *                  [--guarded-reads-only] [--block-counts-only] [--writes-only]
+ *                  [--seed S] [--phase TEXT]
  * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe;
  * --spread-only: those of measure_resident_spread alone;
- * --guarded-reads-only: the chains of measure_guarded_reads alone, a probe)
+ * --guarded-reads-only: the chains of measure_guarded_reads alone, a probe;
+ * --block-counts-only: the touch chains by width of measure_block_counts;
+ * --writes-only: the L2's writes beside its reads, measure_writes)
  */
 #include <sched.h>
 #include <stdio.h>
@@ -3318,8 +3324,9 @@ static int measure_graph_start_only(void)
     return 0;
 }
 
-/* A probe's rows begin as the full run's do: the header, the SM count and,
- * with_clock, the clock measured as the full run measures it. */
+/* One stream of measure_writes: words a and b (the copy's source and
+ * destination, or the sink and the buffer written or read), the words
+ * each pass covers, the passes, the grid. */
 typedef struct {
     uint32_t *a, *b;
     long count;
@@ -3327,6 +3334,8 @@ typedef struct {
     unsigned blocks, threads;
 } write_arg;
 
+/* The enqueue functions items_per_cycle times: a copy, a write stream,
+ * a read stream of a write_arg. */
 static void enqueue_word_copy(void *arg)
 {
     write_arg *w = (write_arg *)arg;
@@ -3388,6 +3397,8 @@ static void measure_writes(int sms, double mhz)
     CUDA_CHECK(cudaFree(sink));
 }
 
+/* A probe's rows begin as the full run's do: the header, the SM count and,
+ * with_clock, the clock measured as the full run measures it. */
 static void probe_header(int sms, int with_clock)
 {
     printf("name,value,unit,phase,how\n");

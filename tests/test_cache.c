@@ -761,7 +761,7 @@ Test(cache, written_words_cost_the_l2s_write_rate_and_overlap_the_reads_up_to_th
     c.sectors.l2_reads = 0;
     c.sectors.writebacks = 2;
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 52, 1e-12);
-    /* without the copy's rate (a session without gmem_copy_l2_card): U, as before, 8·(4·0.5 + 2·1.5) = 40 */
+    /* without the copy's rate (the presets: u_l2_copy is not derived): w = U, 8·(4·0.5 + 2·1.5) = 40 */
     m.u_l2_copy = 0;
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
 }

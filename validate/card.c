@@ -131,10 +131,12 @@ static const term TERMS[] = {
     {"u_l2_write", "gmem_write_l2_card", CARD_RATE_TO_U,
      "cycles per word per SM written into the L2 (32-bit words over 8 MiB), all SMs: the caches' writes with "
      "u_l2_copy", OFF},
-    /* u_l2_copy is not derived from gmem_copy_l2_card: with the H100's row the
-     * write rule (card_terms.c) moved the code's costs both ways and the sets'
-     * p90 up (cache-hierarchy.md, "Session 43: the write rule against a
-     * measured copy"); a probe sets it with --set u_l2_copy= */
+    /* u_l2_copy is not derived from gmem_copy_l2_card: a copy kernel does
+     * nothing but copy, so its rate bounds what a written word costs a case's
+     * kernel, which overlaps its writes with its issue; charged at it, the
+     * write rule (card_terms.c) lifts the kernels already above the card
+     * (cache-hierarchy.md, "Session 43: the write rule against a measured
+     * copy").  A probe sets it with --set u_l2_copy=. */
     {"u_dram_partial", "gmem_partial_write_card", SECTOR_RATE_TO_U,
      "cycles per word per SM of sectors written one word each and written back to DRAM, all SMs", CACHES},
     {"u_l2_request", "gmem_random_sector_read_cached_16m_card", CARD_RATE_TO_U,

@@ -391,7 +391,7 @@ int write_scatter(const validation *sets, int n_sets, const char *dir, const cha
                "set key outside right top vertical Left reverse font ',12'\n"
                "set terminal pngcairo size 1100,800 font ',13'\nset output '%s/%s.png'\nplot "
                "'+' using 1:(0.75*$1):(1.25*$1) with filledcurves fc rgb '#d9e6f5' fs solid title 'within ±25 %%', "
-               "'+' using 1:(0.9*$1):(1.1*$1) with filledcurves fc rgb '#9dbce3' fs solid title 'within ±10 %%', "
+               "'+' using 1:(0.9*$1):(1.1*$1) with filledcurves fc rgb '#7fa7da' fs solid title 'within ±10 %%', "
                "x with lines lw 2 lc rgb 'black' title 'simulated = measured'",
             what, points, lo, hi, lo, hi, dir, stem);
     /* the last set first, so that set a, held out, is drawn on top */

@@ -223,7 +223,9 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
  *           from the L2 and DRAM take (R cycles), which they overlap;
  * D is u_dram_mixed (when > 0) for a block whose DRAM traffic both reads
  * and writes back, else u_dram.  A sector read from DRAM thus costs D in
- * all, a sector written and later written back D too (or w, the larger),
+ * all, a sector written and later written back D too (or w, the larger)
+ * when the block that wrote it evicts it (a block pays its own w, another
+ * block's eviction D less that block's w),
  * a word written alone into the L2 u_l2_write and a word copied within it
  * u_l2_copy, which are the microbenchmarks' streams
  * (validate/notes/cache-hierarchy.md).  Where the
