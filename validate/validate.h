@@ -181,9 +181,11 @@ double code_costs_budget(void);
  * instruction-stream.md, session 42), so the sum is a bound on the work,
  * not a forecast of the time; 5e8 took 19.7 s a card of plain division
  * and 17 s of Euclid, and tripled make validate's processor time (their
- * DAGs in the parent make every fork dear); 2e8 takes cells of some 5 s
- * a card. */
-#define CODE_COSTS_CELL_BUDGET 2e8
+ * DAGs in the parent make every fork dear); 3.6e8 (plain division's s = 1
+ * line) 2.3 times the processor time of 2e8; 2.9e8 takes Euclid's, the
+ * FFTs' and scan's next cells for 1.2 times it (instruction-stream.md,
+ * session 43). */
+#define CODE_COSTS_CELL_BUDGET 2.9e8
 
 /* Point `row`'s kernels written once (case_kernels_source) started in
  * exec mode on m, at the row's params, on one thread (the points run side
