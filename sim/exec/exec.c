@@ -813,7 +813,7 @@ static inline long group_of(const exec_block *b, long i)
 }
 
 /* The tally of a round no lane has made yet. */
-static const round_tally no_lane = {.first = -1, .last = -1};
+static const round_tally no_lane = {.last = -1};
 
 /* The running thread's notes: its lane's row of each kind. */
 static void set_rows(exec_block *b)
@@ -843,6 +843,7 @@ static void grow_rounds(exec_block *b, int need)
     b->rounds_cap = cap;
     b->rounds_shift = shift;
     b->fast_rounds = b->warp_shift < 0 || b->watching ? 0 : cap;
+    b->fast_private_rounds = b->whole_costs ? b->fast_rounds : 0;
     set_rows(b);
 }
 
@@ -1117,6 +1118,33 @@ static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
 
 static long gcd(long a, long b) { return b ? gcd(b, a % b) : a; }
 
+/* The first key of round k among the lanes first..last (one made it). */
+static long first_key(const exec_block *b, int kind, int first, int last, int k)
+{
+    int t = first;
+    while (t < last && b->threads_of[t].rounds[kind] <= k)
+        t++;
+    return b->notes[kind][((long)(t - first) << b->rounds_shift) + k].key;
+}
+
+/* The step between the distinct keys of private round k, which never go
+ * down, while they go up by one step; 0 once they do not (or with fewer
+ * than two). */
+static long round_stride(const exec_block *b, int first, int last, int k)
+{
+    long keys[1024], stride = 0;
+    int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys), distinct = n > 0;
+    for (int i = 1; i < n; i++)
+        if (keys[i] != keys[i - 1]) {
+            long step = keys[i] - keys[i - 1];
+            if (distinct++ == 1)
+                stride = step;
+            else if (step != stride)
+                return 0;
+        }
+    return stride;
+}
+
 /* fullest_bank of a private round whose keys never went down: words
  * within w consecutive ones fall in distinct banks; n words a stride d
  * apart visit w/gcd(d, w) banks in turn, the fullest ⌈n·gcd(d, w)/w⌉
@@ -1124,10 +1152,11 @@ static long gcd(long a, long b) { return b ? gcd(b, a % b) : a; }
 static int banks_in_order(exec_block *b, const round_tally *r, int first, int last, int k)
 {
     long w = b->warp;
-    if (r->last - r->first < w)
+    if (r->last - first_key(b, PRIVATE_ACCESS, first, last, k) < w)
         return 1;
-    if (r->stride > 0) {
-        long visited = w / gcd(r->stride, w);
+    long stride = round_stride(b, first, last, k);
+    if (stride > 0) {
+        long visited = w / gcd(stride, w);
         return (int)((r->distinct + visited - 1) / visited);
     }
     return fullest_bank(b, first, last, k, 0);
