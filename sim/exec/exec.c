@@ -694,7 +694,7 @@ static int note_block(exec_thread *t, gmem a, long i, int write)
     cell_shadow *s = &a->shadows[i];
     cell_shadow mine = shadow_of((uint32_t)t->bid);
     for (;;) {
-        cell_shadow old = b->shared ? __atomic_load_n(s, __ATOMIC_RELAXED) : *s;
+        cell_shadow old = b->concurrent ? __atomic_load_n(s, __ATOMIC_RELAXED) : *s;
         if (old == 0) { /* the first touch of the launch */
             if (!touch_set(b, s, old, mine | (write ? SHADOW_WRITTEN : 0)))
                 continue;
@@ -1388,6 +1388,7 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
             b->warp_shift = sh;
     b->race_free = r->race_free;
     b->shared = ls->workers > 1;
+    b->concurrent = b->shared && (!r->pool || ls->started > 0); /* see start_worker */
     b->watching = r->watch && r->launch == r->watch->cell.launch;
     if (b->race_free) {
         b->touched = malloc(sizeof *b->touched * (size_t)(r->n_arrays + 1));
@@ -1523,12 +1524,18 @@ static void cut_chunks(launch_state *ls, long blocks, int workers)
 
 /* One more worker, on a thread of its own (the calling thread is the
  * first): 0, or -1 if no thread could be had (the others take its
- * chunks). */
+ * chunks).  With a pool, the first worker runs alone until it recruits
+ * another (between its chunks, on its own thread), so it changes the
+ * shadows by plain stores until then (`concurrent`): the thread's
+ * creation makes them seen by the new worker, and every change after it
+ * is a compare-and-swap. */
 static int start_worker(launch_state *ls, exec_run *r)
 {
     worker_job *w = &ls->jobs[ls->started];
     worker_begin(&w->block, r, ls, ls->k, ls->threads, ls->args);
     w->blocks = ls->blocks;
+    if (ls->started > 0)
+        ls->jobs[0].block.concurrent = 1;
     if (ls->started > 0 && pthread_create(&ls->ids[ls->started], NULL, work, w) != 0) {
         worker_end(&w->block);
         return -1;

@@ -148,7 +148,9 @@ struct exec_block {
     void *args;
     int threads, warp, warp_shift; /* warp = 2^warp_shift, or warp_shift = -1 */
     int race_free;                 /* the run's */
-    int shared;                    /* several workers: the shadows change by compare-and-swap */
+    int shared;                    /* several workers may run the launch: a race between blocks is unnamed */
+    int concurrent;                /* another worker runs beside this one: the shadows change by
+                                    * compare-and-swap (worker 0 alone until it recruits: plain stores) */
     uint64_t p;                    /* the run's prime and operation costs */
     uint64_t barrett;              /* ⌊2^64/p⌋ when p < 2^32 (mod_p), else 0 */
     double add_ops, mul_ops;
@@ -453,7 +455,7 @@ struct exec_run {
  * it first (the caller looks again). */
 static inline int touch_set(const exec_block *b, cell_shadow *s, cell_shadow old, cell_shadow now)
 {
-    if (!b->shared) {
+    if (!b->concurrent) {
         *s = now;
         return 1;
     }
