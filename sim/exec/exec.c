@@ -1084,16 +1084,15 @@ static inline int bank_of(const exec_block *b, long key)
     return (int)(b->warp_shift >= 0 ? key & (b->warp - 1) : key % b->warp);
 }
 
-/* DMM: the most distinct addresses that one bank must serve in round k.
- * A word counts once: in keys that never go down (not `disorder`) a word
- * repeats only right after itself; otherwise bank_seen[word] holds the
- * stamp of the last round that counted it. */
-static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
+/* DMM: the most distinct addresses that one bank must serve in a round
+ * whose keys (private words) are keys[0 .. n).  A word counts once: in
+ * keys that never go down (not `disorder`) a word repeats only right after
+ * itself; otherwise bank_seen[word] holds the stamp of the last round that
+ * counted it. */
+static int fullest_bank_of(exec_block *b, const long *keys, int n, int disorder)
 {
-    long keys[1024];
-    int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys), warp = b->warp;
     int in_bank[1024], most = 0;
-    memset(in_bank, 0, sizeof *in_bank * (size_t)warp);
+    memset(in_bank, 0, sizeof *in_bank * (size_t)b->warp);
     if (!disorder) {
         for (int i = 0; i < n; i++) {
             int bank = bank_of(b, keys[i]);
@@ -1116,6 +1115,14 @@ static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
     return most;
 }
 
+/* The same for private round k, from the lanes first..last that made it. */
+static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
+{
+    long keys[1024];
+    int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys);
+    return fullest_bank_of(b, keys, n, disorder);
+}
+
 static long gcd(long a, long b) { return b ? gcd(b, a % b) : a; }
 
 /* The first key of round k among the lanes first..last (one made it). */
@@ -1127,13 +1134,13 @@ static long first_key(const exec_block *b, int kind, int first, int last, int k)
     return b->notes[kind][((long)(t - first) << b->rounds_shift) + k].key;
 }
 
-/* The step between the distinct keys of private round k, which never go
- * down, while they go up by one step; 0 once they do not (or with fewer
- * than two). */
-static long round_stride(const exec_block *b, int first, int last, int k)
+/* The step between the distinct keys of a private round, keys[0 .. n),
+ * which never go down, while they go up by one step; 0 once they do not
+ * (or with fewer than two). */
+static long keys_stride(const long *keys, int n)
 {
-    long keys[1024], stride = 0;
-    int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys), distinct = n > 0;
+    long stride = 0;
+    int distinct = n > 0;
     for (int i = 1; i < n; i++)
         if (keys[i] != keys[i - 1]) {
             long step = keys[i] - keys[i - 1];
@@ -1154,12 +1161,14 @@ static int banks_in_order(exec_block *b, const round_tally *r, int first, int la
     long w = b->warp;
     if (r->last - first_key(b, PRIVATE_ACCESS, first, last, k) < w)
         return 1;
-    long stride = round_stride(b, first, last, k);
+    long keys[1024];
+    int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys);
+    long stride = keys_stride(keys, n);
     if (stride > 0) {
         long visited = w / gcd(stride, w);
         return (int)((r->distinct + visited - 1) / visited);
     }
-    return fullest_bank(b, first, last, k, 0);
+    return fullest_bank_of(b, keys, n, 0);
 }
 
 /* Every round of `kind` that a lane made (rounds are made in order, so
