@@ -70,12 +70,14 @@
  * watching that cell (exec_watch_race), whose launch then takes the
  * checked paths, which keep the thread the message names.  The cell's
  * use in a step (which threads read it, which wrote it) is kept by the
- * worker only while the step runs.  With several threads the shadow's
- * state is changed by compare-and-swap only, so a race between blocks is
- * always seen; which pair is met first then depends on timing, so the
- * launch stops and says so without naming one (exec_blocks_raced): the
- * caller runs the program again on one thread, which names the pair
- * (sim/exec/exec_process.c does both).
+ * worker only while the step runs.  While several threads run a launch
+ * the shadow's state is changed by compare-and-swap only (before its first
+ * worker recruits another, by plain stores: start_worker), so a race
+ * between blocks is always seen; where several threads may run, which
+ * pair is met first depends on timing, so the launch stops and says so
+ * without naming one (exec_blocks_raced): the caller runs the program
+ * again on one thread, which names the pair (sim/exec/exec_process.c does
+ * both).
  *
  * The caches (sim/exec/cache.h).  On a machine with them, exec mode hands each
  * global access to the block's recorder (from the fast path and the
