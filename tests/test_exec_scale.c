@@ -218,6 +218,30 @@ Test(exec_scale, several_threads_stop_a_racing_launch_and_say_so_one_thread_name
     cr_expect(strstr(msg, "blocks 0 (thread 0) and 1 (thread 0) both write g[0] in the same launch"), "%s", msg);
 }
 
+Test(exec_scale, with_a_pool_a_racing_launch_stops_whether_its_first_worker_runs_alone_or_not)
+{
+    /* with a pool the first worker changes the shadows by plain stores until it recruits another
+     * (start_worker): alone (no idle core) or joined by three, the race is seen and reported as before */
+    for (int idle_cores = 0; idle_cores <= 3; idle_cores += 3) {
+        machine m = test_machine(4, 1);
+        exec_run *run = exec_begin("racy", &m);
+        exec_set_race_free(run, 1);
+        exec_set_threads(run, 4);
+        int idle = idle_cores;
+        exec_set_core_pool(run, &idle);
+        gmem g = exec_alloc(run, "g", 16);
+        static const exec_step steps[] = {write_cell_0};
+        const exec_kernel k = {"all-write", 1, steps, 0};
+        cr_assert_eq(exec_launch(run, &k, 64, 32, &g), -1, "idle cores %d", idle_cores);
+        cr_expect(exec_blocks_raced(run), "idle cores %d", idle_cores);
+        exec_race_cell cell;
+        cr_expect_eq(exec_race_pending(&cell), EXEC_RACE_UNPAIRED);
+        cr_expect(strstr(fail_message(), "on one thread exec mode names the pair"), "%s", fail_message());
+        cr_expect_eq(idle, idle_cores, "the cores taken are given back");
+        exec_end(run);
+    }
+}
+
 static int wrap_then_race(exec_run *run)
 {
     static const exec_step writes[] = {write_cell_0}, reads[] = {read_cell_0};

@@ -70,12 +70,14 @@
  * watching that cell (exec_watch_race), whose launch then takes the
  * checked paths, which keep the thread the message names.  The cell's
  * use in a step (which threads read it, which wrote it) is kept by the
- * worker only while the step runs.  With several threads the shadow's
- * state is changed by compare-and-swap only, so a race between blocks is
- * always seen; which pair is met first then depends on timing, so the
- * launch stops and says so without naming one (exec_blocks_raced): the
- * caller runs the program again on one thread, which names the pair
- * (sim/exec/exec_process.c does both).
+ * worker only while the step runs.  While several threads run a launch
+ * the shadow's state is changed by compare-and-swap only (before its first
+ * worker recruits another, by plain stores: start_worker), so a race
+ * between blocks is always seen; where several threads may run, which
+ * pair is met first depends on timing, so the launch stops and says so
+ * without naming one (exec_blocks_raced): the caller runs the program
+ * again on one thread, which names the pair (sim/exec/exec_process.c does
+ * both).
  *
  * The caches (sim/exec/cache.h).  On a machine with them, exec mode hands each
  * global access to the block's recorder (from the fast path and the
@@ -694,7 +696,7 @@ static int note_block(exec_thread *t, gmem a, long i, int write)
     cell_shadow *s = &a->shadows[i];
     cell_shadow mine = shadow_of((uint32_t)t->bid);
     for (;;) {
-        cell_shadow old = b->shared ? __atomic_load_n(s, __ATOMIC_RELAXED) : *s;
+        cell_shadow old = b->concurrent ? __atomic_load_n(s, __ATOMIC_RELAXED) : *s;
         if (old == 0) { /* the first touch of the launch */
             if (!touch_set(b, s, old, mine | (write ? SHADOW_WRITTEN : 0)))
                 continue;
@@ -813,7 +815,7 @@ static inline long group_of(const exec_block *b, long i)
 }
 
 /* The tally of a round no lane has made yet. */
-static const round_tally no_lane = {.first = -1, .last = -1};
+static const round_tally no_lane = {.last = -1};
 
 /* The running thread's notes: its lane's row of each kind. */
 static void set_rows(exec_block *b)
@@ -843,6 +845,7 @@ static void grow_rounds(exec_block *b, int need)
     b->rounds_cap = cap;
     b->rounds_shift = shift;
     b->fast_rounds = b->warp_shift < 0 || b->watching ? 0 : cap;
+    b->fast_private_rounds = b->whole_costs ? b->fast_rounds : 0;
     set_rows(b);
 }
 
@@ -1083,16 +1086,15 @@ static inline int bank_of(const exec_block *b, long key)
     return (int)(b->warp_shift >= 0 ? key & (b->warp - 1) : key % b->warp);
 }
 
-/* DMM: the most distinct addresses that one bank must serve in round k.
- * A word counts once: in keys that never go down (not `disorder`) a word
- * repeats only right after itself; otherwise bank_seen[word] holds the
- * stamp of the last round that counted it. */
-static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
+/* DMM: the most distinct addresses that one bank must serve in a round
+ * whose keys (private words) are keys[0 .. n).  A word counts once: in
+ * keys that never go down (not `disorder`) a word repeats only right after
+ * itself; otherwise bank_seen[word] holds the stamp of the last round that
+ * counted it. */
+static int fullest_bank_of(exec_block *b, const long *keys, int n, int disorder)
 {
-    long keys[1024];
-    int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys), warp = b->warp;
     int in_bank[1024], most = 0;
-    memset(in_bank, 0, sizeof *in_bank * (size_t)warp);
+    memset(in_bank, 0, sizeof *in_bank * (size_t)b->warp);
     if (!disorder) {
         for (int i = 0; i < n; i++) {
             int bank = bank_of(b, keys[i]);
@@ -1115,7 +1117,42 @@ static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
     return most;
 }
 
+/* The same for private round k, from the lanes first..last that made it. */
+static int fullest_bank(exec_block *b, int first, int last, int k, int disorder)
+{
+    long keys[1024];
+    int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys);
+    return fullest_bank_of(b, keys, n, disorder);
+}
+
 static long gcd(long a, long b) { return b ? gcd(b, a % b) : a; }
+
+/* The first key of round k among the lanes first..last (one made it). */
+static long first_key(const exec_block *b, int kind, int first, int last, int k)
+{
+    int t = first;
+    while (t < last && b->threads_of[t].rounds[kind] <= k)
+        t++;
+    return b->notes[kind][((long)(t - first) << b->rounds_shift) + k].key;
+}
+
+/* The step between the distinct keys of a private round, keys[0 .. n),
+ * which never go down, while they go up by one step; 0 once they do not
+ * (or with fewer than two). */
+static long keys_stride(const long *keys, int n)
+{
+    long stride = 0;
+    int distinct = n > 0;
+    for (int i = 1; i < n; i++)
+        if (keys[i] != keys[i - 1]) {
+            long step = keys[i] - keys[i - 1];
+            if (distinct++ == 1)
+                stride = step;
+            else if (step != stride)
+                return 0;
+        }
+    return stride;
+}
 
 /* fullest_bank of a private round whose keys never went down: words
  * within w consecutive ones fall in distinct banks; n words a stride d
@@ -1124,13 +1161,16 @@ static long gcd(long a, long b) { return b ? gcd(b, a % b) : a; }
 static int banks_in_order(exec_block *b, const round_tally *r, int first, int last, int k)
 {
     long w = b->warp;
-    if (r->last - r->first < w)
+    if (r->last - first_key(b, PRIVATE_ACCESS, first, last, k) < w)
         return 1;
-    if (r->stride > 0) {
-        long visited = w / gcd(r->stride, w);
+    long keys[1024];
+    int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys);
+    long stride = keys_stride(keys, n);
+    if (stride > 0) {
+        long visited = w / gcd(stride, w);
         return (int)((r->distinct + visited - 1) / visited);
     }
-    return fullest_bank(b, first, last, k, 0);
+    return fullest_bank_of(b, keys, n, 0);
 }
 
 /* Every round of `kind` that a lane made (rounds are made in order, so
@@ -1359,6 +1399,7 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
             b->warp_shift = sh;
     b->race_free = r->race_free;
     b->shared = ls->workers > 1;
+    b->concurrent = b->shared && (!r->pool || ls->started > 0); /* see start_worker */
     b->watching = r->watch && r->launch == r->watch->cell.launch;
     if (b->race_free) {
         b->touched = malloc(sizeof *b->touched * (size_t)(r->n_arrays + 1));
@@ -1494,12 +1535,18 @@ static void cut_chunks(launch_state *ls, long blocks, int workers)
 
 /* One more worker, on a thread of its own (the calling thread is the
  * first): 0, or -1 if no thread could be had (the others take its
- * chunks). */
+ * chunks).  With a pool, the first worker runs alone until it recruits
+ * another (between its chunks, on its own thread), so it changes the
+ * shadows by plain stores until then (`concurrent`): the thread's
+ * creation makes them seen by the new worker, and every change after it
+ * is a compare-and-swap. */
 static int start_worker(launch_state *ls, exec_run *r)
 {
     worker_job *w = &ls->jobs[ls->started];
     worker_begin(&w->block, r, ls, ls->k, ls->threads, ls->args);
     w->blocks = ls->blocks;
+    if (ls->started > 0)
+        ls->jobs[0].block.concurrent = 1;
     if (ls->started > 0 && pthread_create(&ls->ids[ls->started], NULL, work, w) != 0) {
         worker_end(&w->block);
         return -1;

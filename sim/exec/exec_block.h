@@ -104,11 +104,11 @@ typedef struct pending_read {
  * counted as they come (`distinct`), and `last` (−1 before the first lane)
  * is the latest; otherwise grading reads the notes.  A round no lane made
  * has `distinct` 0.  A global round may go down (`descending`, from its
- * second distinct key on); a private round only up, and it also keeps its
- * first key, and the step between its distinct keys while they go up by
- * one step (`stride`, 0 once they do not). */
+ * second distinct key on); a private round only up (its first key and
+ * the step between its keys are read from the notes when grading needs
+ * them: banks_in_order). */
 typedef struct round_tally {
-    long first, last, stride;
+    long last;
     int distinct, disorder, descending;
 } round_tally;
 
@@ -148,7 +148,9 @@ struct exec_block {
     void *args;
     int threads, warp, warp_shift; /* warp = 2^warp_shift, or warp_shift = -1 */
     int race_free;                 /* the run's */
-    int shared;                    /* several workers: the shadows change by compare-and-swap */
+    int shared;                    /* several workers may run the launch: a race between blocks is unnamed */
+    int concurrent;                /* another worker runs beside this one: the shadows change by
+                                    * compare-and-swap (worker 0 alone until it recruits: plain stores) */
     uint64_t p;                    /* the run's prime and operation costs */
     uint64_t barrett;              /* ⌊2^64/p⌋ when p < 2^32 (mod_p), else 0 */
     double add_ops, mul_ops;
@@ -173,6 +175,8 @@ struct exec_block {
     round_tally *tallies[N_KINDS];
     int rounds_cap, rounds_shift; /* rounds_cap = 2^rounds_shift */
     int fast_rounds;           /* rounds the fast path may take (see below) */
+    int fast_private_rounds;   /* the same for a private access: 0 where the costs are not whole (its
+                                * operation is then added to `ops` in order: the checked path) */
     /* the step's writes; a cell's mark (or its use) finds its write (CREW) */
     logged_write *log;
     long log_n, log_cap;
@@ -213,7 +217,7 @@ void exec_enter_deferred(exec_block *b);
 
 /* The common case of each access, with no call: an index in range, a
  * round within the notes' capacity (fast_rounds, 0 with a warp that is not
- * a power of two), and for a write a cell not yet
+ * a power of two; a private access also needs whole costs), and for a write a cell not yet
  * written in the step and room in the log.  In a race-free run, a read
  * takes it where no race can be: a global cell that blocks share, or that
  * the block has to itself and no thread wrote in the step; a private word
@@ -275,18 +279,10 @@ EXEC_FAST word exec_zp_mul_fast(exec_thread *t, word a, word b)
 }
 
 /* A private word's key in its round's tally (exec.c's `tally` does a
- * global one): its first key and its stride too (a repeated word is the
- * same access to its bank). */
+ * global one; a repeated word is the same access to its bank). */
 static inline void tally_private(round_tally *r, long key)
 {
     if (key > r->last) {
-        long step = key - r->last;
-        if (r->distinct == 0)
-            r->first = key;
-        else if (r->distinct == 1)
-            r->stride = step;
-        else if (step != r->stride)
-            r->stride = 0;
         r->distinct++;
         r->last = key;
     } else if (key < r->last) {
@@ -349,14 +345,14 @@ static inline int private_read_fast(exec_block *b, long i, int tid)
     return 1;
 }
 
-/* A private access of the fast path: noted, tallied and counted. */
+/* A private access of the fast path: noted and tallied; counted, the
+ * costs being whole (fast_private_rounds), from its rounds when the block
+ * ends. */
 static inline void private_fast(exec_block *b, thread_record *me, int round, long i)
 {
     me->rounds[PRIVATE_ACCESS] = round + 1;
     note_of(b, PRIVATE_ACCESS, round)->key = i;
     tally_private(&b->tallies[PRIVATE_ACCESS][round], i);
-    if (!b->whole_costs)
-        me->ops += 1;
 }
 
 EXEC_FAST word exec_pread_fast(exec_thread *t, long i)
@@ -364,7 +360,7 @@ EXEC_FAST word exec_pread_fast(exec_thread *t, long i)
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->private_words || round >= b->fast_rounds ||
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->private_words || round >= b->fast_private_rounds ||
                              (b->race_free && !private_read_fast(b, i, t->tid)), 0))
         return exec_pread_checked(t, i);
     private_fast(b, me, round, i);
@@ -376,7 +372,7 @@ EXEC_FAST void exec_pwrite_fast(exec_thread *t, long i, word v)
     exec_block *b = t->block;
     thread_record *me = b->now;
     int round = me->rounds[PRIVATE_ACCESS];
-    if (__builtin_expect((unsigned long)i >= (unsigned long)b->private_words || round >= b->fast_rounds ||
+    if (__builtin_expect((unsigned long)i >= (unsigned long)b->private_words || round >= b->fast_private_rounds ||
                              !private_write_fast(b, i, v, t->tid), 0)) {
         exec_pwrite_checked(t, i, v);
         return;
@@ -459,7 +455,7 @@ struct exec_run {
  * it first (the caller looks again). */
 static inline int touch_set(const exec_block *b, cell_shadow *s, cell_shadow old, cell_shadow now)
 {
-    if (!b->shared) {
+    if (!b->concurrent) {
         *s = now;
         return 1;
     }
