@@ -213,64 +213,6 @@ Test(resident, alone_a_block_computes_for_max_of_span_and_work)
     resident_free(&s);
 }
 
-/* ---- blocks served in order (phased: warps that meet at barriers) ------- */
-
-Test(resident, alone_a_phased_block_takes_its_work_then_the_rest_of_its_span)
-{
-    /* work 20 at the lanes' full rate, then a tail of 50 − 20: 50, as a
-     * fair-shared block of the same figures; work above the span: no tail */
-    resident_sm s;
-    cr_assert_eq(resident_init(&s, 1), 0);
-    resident_times t = {.work = 20, .span = 50, .phased = 1};
-    resident_start(&s, 0, 0, &t);
-    int ended[1];
-    cr_expect_eq(resident_next(&s), 20, "its compute ends at its work");
-    resident_advance(&s, 20, ended);
-    cr_expect_eq(s.slot[0].phase, RESIDENT_TAIL);
-    cr_expect_eq(resident_next(&s), 50, "its tail ends at its span");
-    cr_expect_eq(resident_advance(&s, 50, ended), 1);
-    t.span = 10;
-    resident_start(&s, 0, 50, &t);
-    int blocks;
-    cr_expect_eq(run_out(&s, &blocks), 70);
-    cr_expect_eq(blocks, 1);
-    resident_free(&s);
-}
-
-Test(resident, phased_blocks_take_the_lanes_by_age_and_leave_the_last_ones_tail_bare)
-{
-    /* three phased blocks of work 10, span 25: the oldest (started first,
-     * then the lower slot) computes alone at the full rate, then waits its
-     * tail of 15 while the next computes: ends 25, 35, 45 = span + 2·work;
-     * the same blocks shared fairly under their bounds (10/25 each, 1/3 of
-     * the lanes) all end at max(25, 3·10) = 30 */
-    for (int phased = 1; phased >= 0; phased--) {
-        resident_sm s;
-        cr_assert_eq(resident_init(&s, 3), 0);
-        resident_times t = {.work = 10, .span = 25, .phased = phased};
-        resident_start(&s, 2, 0, &t);
-        resident_start(&s, 1, 0, &t);
-        resident_start(&s, 0, 1e-9, &t); /* the youngest, in the lowest slot */
-        int ended[3], n = 0;
-        double ends[3];
-        for (double next; (next = resident_next(&s)) < INFINITY;) {
-            int k = resident_advance(&s, next, ended);
-            for (int i = 0; i < k; i++)
-                ends[n++] = next;
-        }
-        cr_assert_eq(n, 3);
-        if (phased) {
-            cr_expect_float_eq(ends[0], 25, 1e-6, "slot 1, the oldest, then slot 2");
-            cr_expect_float_eq(ends[1], 35, 1e-6);
-            cr_expect_float_eq(ends[2], 45, 1e-6, "the youngest's tail bare");
-            cr_expect(s.time_split[SPLIT_COMPUTE] > 45 - 1e-6, "a tail is compute time");
-        } else
-            for (int i = 0; i < 3; i++)
-                cr_expect_float_eq(ends[i], 30, 1e-6);
-        resident_free(&s);
-    }
-}
-
 Test(resident, one_blocks_transfer_overlaps_anothers_compute)
 {
     /* A computes 100 (a delay), B reads 100 then computes: B's reads do

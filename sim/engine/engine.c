@@ -261,12 +261,11 @@ resident_times resident_times_of(const block *b)
     const kernel *k = &S.dag->kernels[b->kernel];
     const block_cost *c = kernel_block_cost(k, b->index);
     block_times t = block_times_of(b); /* t.compute unused: resident blocks share the lanes */
-    resident_times r = {t.wait, t.read, t.write, 0, c->span, t.latency, t.dram, 0, 0};
+    resident_times r = {t.wait, t.read, t.write, 0, c->span, t.latency, t.dram, 0};
     if (machine_card_compute(S.m)) { /* else no work to share: a delay of S(B) */
         r.work = block_work_cycles(c, S.m);
         r.span = block_span_cycles_shared(c, S.m, block_warps_per_scheduler(k->threads, S.m));
         r.beside = block_reads_beside_compute(c, S.m);
-        r.phased = block_served_in_order(c, S.m);
     }
     return r;
 }

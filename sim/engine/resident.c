@@ -63,18 +63,6 @@ int resident_free_slot(const resident_sm *s)
 
 /* ---- phases --------------------------------------------------------------- */
 
-/* A phased block's tail: what alone it took, max(path, work), less what its
- * compute now takes alone at the lanes' full rate (and, `beside`, its reads
- * on the port at once). */
-static double tail_cycles(const resident_slot *b)
-{
-    if (!b->t.phased || !(b->t.work > 0))
-        return 0;
-    double path = b->t.span + (b->t.beside ? b->t.read : 0);
-    double compute = b->t.beside ? fmax(b->t.work, b->t.read) : b->t.work;
-    return fmax(0, fmax(path, b->t.work) - compute);
-}
-
 static double phase_amount(const resident_slot *b, int phase)
 {
     switch (phase) {
@@ -84,8 +72,6 @@ static double phase_amount(const resident_slot *b, int phase)
         return b->t.beside ? 0 : b->t.read; /* `beside`: its reads move during its compute */
     case RESIDENT_COMPUTE:
         return b->t.work > 0 ? b->t.work : b->t.span;
-    case RESIDENT_TAIL:
-        return tail_cycles(b);
     default:
         return b->t.write;
     }
@@ -115,7 +101,7 @@ static int on_lanes(const resident_slot *b)
 
 static int is_delay(const resident_slot *b)
 {
-    return b->phase == RESIDENT_WAIT || b->phase == RESIDENT_TAIL || b->phase == RESIDENT_RETIRE ||
+    return b->phase == RESIDENT_WAIT || b->phase == RESIDENT_RETIRE ||
            (b->phase == RESIDENT_COMPUTE && b->t.work <= 0) || b->memory == RESIDENT_SERVED;
 }
 
@@ -205,31 +191,17 @@ static void enter(resident_sm *s, resident_slot *b, int phase, double now)
 /* ---- sharing -------------------------------------------------------------- */
 
 /* A compute phase takes at most work/span lane-cycles per cycle; a
- * `beside` block's path is its reads and its span; a phased block's
- * compute, whatever it is given (its path's rest is its tail). */
+ * `beside` block's path is its reads and its span. */
 static double lane_bound(const resident_slot *b)
 {
-    if (b->t.phased)
-        return INFINITY;
     double path = b->t.span + (b->t.beside ? b->t.read : 0);
     return path > 0 ? b->t.work / path : INFINITY;
 }
 
-/* Is a served before b on the lanes?  Phased blocks first, the older
- * first; then the others by increasing bound.  (Equals keep their order,
- * the lower slot first.) */
-static int served_before(const resident_slot *a, const resident_slot *b)
-{
-    if (a->t.phased != b->t.phased)
-        return a->t.phased;
-    return a->t.phased ? a->start < b->start : lane_bound(a) < lane_bound(b);
-}
-
-/* The lanes: phased blocks by age, each taking all that is left (resident.h);
- * then max-min fairness among the others: by increasing bound (ties to the
- * lower slot), each block takes its bound or an equal share of what is
- * left, whichever is less.  The rates depend only on which blocks are on
- * the lanes, so they are shared again only when that changed. */
+/* Max-min fairness on the lanes: by increasing bound (ties to the lower
+ * slot), each block takes its bound or an equal share of what is left,
+ * whichever is less.  The rates depend only on which blocks are on the
+ * lanes, so they are shared again only when that changed. */
 static void share_lanes(resident_sm *s)
 {
     if (!s->lanes_changed)
@@ -239,15 +211,16 @@ static void share_lanes(resident_sm *s)
     for (int i = 0; i < s->used; i++) {
         if (!on_lanes(&s->slot[i]))
             continue;
+        double bound = lane_bound(&s->slot[i]);
         int j = n++;
-        for (; j > 0 && served_before(&s->slot[i], &s->slot[s->order[j - 1]]); j--)
+        for (; j > 0 && lane_bound(&s->slot[s->order[j - 1]]) > bound; j--)
             s->order[j] = s->order[j - 1];
         s->order[j] = i;
     }
     double capacity = 1;
     for (int k = 0; k < n; k++) {
         resident_slot *b = &s->slot[s->order[k]];
-        b->rate = b->t.phased ? capacity : fmin(lane_bound(b), capacity / (n - k));
+        b->rate = fmin(lane_bound(b), capacity / (n - k));
         capacity -= b->rate;
     }
 }
@@ -330,7 +303,7 @@ static void account(resident_sm *s, double now)
     }
     s->charged = until;
     double dt = until - from;
-    if (s->in_phase[RESIDENT_COMPUTE] + s->in_phase[RESIDENT_TAIL] > 0) { /* a tail is its compute's latency */
+    if (s->in_phase[RESIDENT_COMPUTE] > 0) {
         s->time_split[SPLIT_COMPUTE] += dt;
     } else if (s->in_phase[RESIDENT_READ] + s->in_phase[RESIDENT_WRITE] > 0) {
         double moved = dt * port_filled(s);

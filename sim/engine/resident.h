@@ -17,11 +17,6 @@
  *            the port for its `read` cycles of transfer, both at once,
  *            and ends when both are done, alone after max(read + span,
  *            work) cycles
- *   tail     (a `phased` block only) a delay: the cycles of its path its
- *            work does not cover, max(path, work) − its compute's (path =
- *            span, + read if `beside`), so that alone it takes what it
- *            did; a phased block's compute takes the lanes at any rate
- *            (no bound work/span), oldest block first
  *   write    `write` cycles of transfer on the port
  *   retire   (block_retire) a delay: the SM retires its ended blocks one
  *            at a time, `retire` cycles each, in the order they end; the
@@ -30,13 +25,6 @@
  * Each resource is shared max-min fairly among the blocks on it (a block
  * takes its bound if that is less than an equal share, the others split
  * the rest), as SimGrid's solver shares a host among its executions.
- * `phased` blocks (card_terms.h, block_served_in_order: warps that meet at
- * barriers) come first on the lanes, by age (start, then slot): the oldest
- * takes what it can, the next what is left; the others share the rest
- * max-min fairly.  So K phased blocks that start together take
- * K·work + (path − work) cycles, where fair sharing under their bounds
- * gives max(path, K·work): the latency of the last one's tail is left
- * bare, as on the card (the resident-spread rows).
  * Under the `shared` policy the ports also share one channel to global
  * memory (resident_card below): a transfer then moves at most at the
  * channel's fair level, the same for every transfer on the card.  There
@@ -65,7 +53,7 @@
 #include "rng.h"
 #include "time_split.h"
 
-enum { RESIDENT_WAIT, RESIDENT_READ, RESIDENT_COMPUTE, RESIDENT_TAIL, RESIDENT_WRITE, RESIDENT_RETIRE, RESIDENT_FREE };
+enum { RESIDENT_WAIT, RESIDENT_READ, RESIDENT_COMPUTE, RESIDENT_WRITE, RESIDENT_RETIRE, RESIDENT_FREE };
 
 /* How a transfer meets global memory: a share of the port, or (`exclusive`)
  * asking for the memory, queued for it, served by it alone. */
@@ -78,7 +66,6 @@ typedef struct resident_times {
                                * rest is its dispatch), for the time split */
     int dram;                 /* its words come from beyond the L2 (the time split) */
     int beside;               /* its reads move during its compute (above) */
-    int phased;               /* its issue served in order, its span's rest a tail (above) */
 } resident_times;
 
 typedef struct resident_slot {

@@ -274,11 +274,6 @@ double block_compute_after_reads(double span, double work, double read)
     return fmax(span, work - read);
 }
 
-int block_served_in_order(const block_cost *c, const machine *m)
-{
-    return stream_charged(c, m) && c->stream_span[OP_BARRIER] > 0;
-}
-
 int kernel_resident_blocks(const kernel *k, const machine *m)
 {
     double r = m->blocks_per_sm > 1 ? m->blocks_per_sm : 1;

@@ -158,18 +158,6 @@ int block_reads_beside_compute(const block_cost *c, const machine *m);
 /* The cycles such a block computes after its reads, alone: max(span,
  * work − read), so that read + it = max(read + span, work). */
 double block_compute_after_reads(double span, double work, double read);
-/* 1 when the block's warps meet at barriers between its steps: the
- * machine charges its instruction stream and the stream has barriers.
- * Such a block's latency is not spread over its life: its warps take the
- * latency-bound part of each step together (a step's first loads, a
- * reduction's levels with one warp busy), so an SM holding several of
- * them serves their issue in the order they came (the card's scheduler
- * favours its oldest warps) and leaves the span a block's own issue does
- * not cover as a tail after it (resident.h, `phased`; the resident-spread
- * rows, validate/notes/instruction-stream.md, "Session 44: matvec's
- * latency tail").  A block without barriers keeps its warps apart, each
- * its chain, and is shared fairly under its bound work/span. */
-int block_served_in_order(const block_cost *c, const machine *m);
 
 /* Warps of a block of `threads` threads on each scheduler of an SM that
  * holds it alone: ⌈⌈threads/warp⌉/schedulers⌉, or 1 when the machine has
