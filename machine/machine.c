@@ -163,6 +163,7 @@ static const field fields[] = {
     NUMBER("cycles_issue_warps8", cycles_issue_warps8, 0),
     WHOLE("blocks_per_sm", blocks_per_sm, 1, INT_TOP),
     NUMBER("block_retire", block_retire, 0),
+    WHOLE("issue_by_age", issue_by_age, 0, 1),
     WHOLE("threads_per_sm", threads_per_sm, 0, INT_TOP),
     NUMBER("l2_words", l2_words, 0),
     NUMBER("u_dram", u_dram, 0),
@@ -429,7 +430,8 @@ static int validate_dmm_umm(const machine *m)
                            : m->block_dispatch != 0  ? "block_dispatch"
                            : m->order != ORDER_FIFO  ? "order"
                            : machine_card_compute(m) || m->schedulers != 0 ? "lanes/cycles_*"
-                           : m->blocks_per_sm != 1 || m->threads_per_sm != 0 || m->block_retire != 0
+                           : m->blocks_per_sm != 1 || m->threads_per_sm != 0 || m->block_retire != 0 ||
+                                   m->issue_by_age != 0
                                ? "blocks_per_sm"
                            : m->l2_words != 0 || m->u_dram != 0 || m->u_dram_unaligned != 0 ||
                                    m->u_dram_mixed != 0
@@ -517,6 +519,9 @@ static int validate_card(const machine *m)
         return fail("machine '%s': threads_per_sm = %d must be >= 0 (0: no limit)", n, m->threads_per_sm);
     if (!(m->block_retire >= 0))
         return fail("machine '%s': block_retire = %g must be >= 0", n, m->block_retire);
+    if (m->issue_by_age && m->blocks_per_sm < 2)
+        return fail("machine '%s': issue_by_age = 1 needs blocks_per_sm > 1 (it is the order in which an SM "
+                    "serves its resident blocks)", n);
     if (m->block_retire > 0 && m->blocks_per_sm < 2)
         return fail("machine '%s': block_retire = %g needs blocks_per_sm > 1 (it is the retiring of an SM's "
                     "resident blocks; with one block per SM put it in block_dispatch)", n, m->block_retire);

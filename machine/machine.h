@@ -79,6 +79,13 @@
  *                      overlap another's compute; per kernel, at most
  *   threads_per_sm     / ℓ (0: no limit), and at most Z / (private words
  *                      of a block): resident blocks share Z;
+ *   issue_by_age       (with blocks_per_sm > 1) 1: an SM serves its resident
+ *                      blocks' issue by age, the block that started first
+ *                      taking its bound (work/span) or what is left of the
+ *                      SM's lanes, then the next, so that its blocks end one
+ *                      after another and the last runs alone at its bound
+ *                      (0: max-min fairly, every block an equal share, the
+ *                      blocks of a wave ending together);
  *   block_retire       (with blocks_per_sm > 1) cycles an SM takes to
  *                      retire a block that has ended before its slot can
  *                      take another; an SM retires one block at a time,
@@ -290,6 +297,8 @@ typedef struct machine {
                             * instruction's latency when 2 (4, 8) warps share its scheduler;
                             * 0 = cycles_issue */
     int blocks_per_sm;     /* resident blocks per SM; 1 = the MCM */
+    int issue_by_age;      /* 1: an SM's lanes go to its resident blocks oldest first (with
+                            * blocks_per_sm > 1); 0 = max-min fairly */
     int threads_per_sm;    /* resident threads per SM (with blocks_per_sm > 1); 0 = no limit */
     double block_retire;   /* cycles an SM takes to retire each block before its slot takes
                             * another, one block at a time (with blocks_per_sm > 1); 0 = none */

@@ -97,6 +97,7 @@ static const row rows[] = {
     {MACHINE, "cycles_issue_warps8", NOT_NUMBER, "-1", NULL},
     {MACHINE, "blocks_per_sm", NOT_NUMBER, "0", NULL},
     {MACHINE, "block_retire", NOT_NUMBER, "-1", NULL},
+    {MACHINE, "issue_by_age", NOT_NUMBER, "2", NULL},
     {MACHINE, "threads_per_sm", NOT_NUMBER, "-1", NULL},
     {MACHINE, "l2_words", NOT_NUMBER, "-1", NULL},
     {MACHINE, "u_dram", NOT_NUMBER, "-1", NULL},

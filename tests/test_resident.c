@@ -120,6 +120,41 @@ Test(resident, lanes_are_shared_max_min_under_each_blocks_bound)
     resident_free(&s);
 }
 
+/* By age (issue_by_age) the lanes go to the block that started first, not
+ * to the lower slot: Y (slot 1, work 60, span 100: at most 0.6 a cycle)
+ * alone from 0, X (slot 0, the same) from 5.  Y keeps its 0.6 and X takes
+ * the 0.4 left; Y ends at 100, when X has done 0.4·95 = 38; X's last 22 at
+ * its bound, 36.67 more.  Max-min fair, both 0.5 from 5: Y's 57 left end
+ * at 119, X's last 3 at 0.6 at 124. */
+Test(resident, by_age_the_block_that_started_first_takes_its_bound_and_the_next_what_is_left)
+{
+    resident_times t = {.work = 60, .span = 100};
+    double x_end[2], y_end[2];
+    for (int by_age = 0; by_age < 2; by_age++) {
+        resident_sm s;
+        cr_assert_eq(resident_init(&s, 2), 0);
+        s.by_age = by_age;
+        resident_start(&s, 1, 0, &t);
+        resident_start(&s, 0, 5, &t);
+        if (by_age) {
+            cr_expect_float_eq(s.slot[1].rate, 0.6, 1e-15, "the elder keeps its bound");
+            cr_expect_float_eq(s.slot[0].rate, 0.4, 1e-15, "the younger takes what is left");
+        } else
+            cr_expect_float_eq(s.slot[0].rate, 0.5, 1e-15);
+        int ended[2];
+        y_end[by_age] = resident_next(&s);
+        cr_expect_eq(resident_advance(&s, y_end[by_age], ended), 1);
+        cr_expect_eq(ended[0], 1, "Y ends first");
+        x_end[by_age] = resident_next(&s);
+        cr_expect_eq(resident_advance(&s, x_end[by_age], ended), 1);
+        resident_free(&s);
+    }
+    cr_expect_float_eq(y_end[0], 119, 1e-9);
+    cr_expect_float_eq(x_end[0], 124, 1e-9);
+    cr_expect_float_eq(y_end[1], 100, 1e-9);
+    cr_expect_float_eq(x_end[1], 100 + 22 / 0.6, 1e-9);
+}
+
 /* The lanes' max-min rates worked out from scratch, as by hand: the
  * unserved block of least bound (ties to the lower slot) takes its bound
  * or an equal share of what is left.  rates[i]: slot i's, or -1 if it is
@@ -511,6 +546,29 @@ Test(resident, block_retire_needs_resident_blocks)
     machine d;
     machine_defaults(&d);
     cr_expect_eq(d.block_retire, 0, "off by default");
+}
+
+Test(resident, issue_by_age_needs_resident_blocks_and_only_the_engines_sharing_serves_it)
+{
+    machine m = test_machine(1, 1);
+    m.issue_by_age = 1;
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "issue_by_age = 1 needs blocks_per_sm > 1") != NULL, "%s", fail_message());
+    m.blocks_per_sm = 2;
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    machine d;
+    machine_defaults(&d);
+    cr_expect_eq(d.issue_by_age, 0, "max-min fair by default");
+    kernel_dag *dag = kernel_dag_new("by-age");
+    kernel k = test_kernel("k", 4, 32, 5, 0, 0);
+    kernel_dag_add(dag, &k);
+    sim_result r = simulate(dag, &m);
+    cr_expect_eq(r.T, 10, "4 blocks of 5 cycles, two at a time on one SM");
+    sim_result_free(&r);
+    m.sharing_by_simgrid = 1; /* the tests' SimGrid reference shares max-min only */
+    cr_expect_eq(sim_run(dag, &m, NULL, &r), -1);
+    cr_expect(strstr(fail_message(), "not by age") != NULL, "%s", fail_message());
+    kernel_dag_free(dag);
 }
 
 /* ---- the block scheduler against SimGrid's sharing ---------------------- */

@@ -248,6 +248,13 @@ static const fact CODE_FACTS[] = {
      "each kernel's instructions on 528 = 4 x 132 of them (smsp__inst_executed.sum / .avg, H100 2026-11-26b, "
      "instructions.csv), and 4 warps an SM issue their dependent chains as one alone, 8 barely slower "
      "(issue_latency_warps1 to 8, 2026-11-26e: 5.05 to 5.10 cycles); the H200 has the same SM"},
+    {"issue_by_age", 1,
+     "an SM serves its resident blocks oldest first: constants.cu's resident-spread rows (K blocks of the "
+     "spread kernel on every SM, the cases' arithmetic) end a wave's blocks apart by a spread that grows with "
+     "their issue (K = 4: 686 cycles at 4 passes, 2 260 at 16; K = 8: 2 189, 6 928, H100 2026-11-27j), and "
+     "their SM's busy time from the first block's first instruction at K = 4 and 8 is the code's costs' by "
+     "age within -10 to -1 % (max-min fair: -14 to -33 %) on both cards (H200 2026-11-27i; "
+     "instruction-stream.md, \"Session 44: an SM's blocks served by age\")"},
 };
 #define N_CODE_FACTS (int)(sizeof CODE_FACTS / sizeof CODE_FACTS[0])
 

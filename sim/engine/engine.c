@@ -415,6 +415,8 @@ static int choose_scheduler(const machine *m)
     }
     if (!reference)
         return fail("internal error: the SimGrid reference of the tests (tests/simgrid_reference.c) is not linked");
+    if (m->issue_by_age)
+        return fail("internal error: the SimGrid reference shares an SM's lanes max-min only, not by age");
     S.by = reference;
     return 0;
 }

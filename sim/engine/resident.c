@@ -1,10 +1,11 @@
 /*
  * resident.c — an SM that holds several blocks at once (resident.h).
  *
- * It owns the phases of each resident block, the max-min sharing of
- * the SM's lanes and port among them, and where each SM's time goes while
- * it holds blocks (time_split.h); for the card, the SMs by their next
- * event, the `shared` channel's level and the `exclusive` memory's queue.
+ * It owns the phases of each resident block, the sharing of the SM's
+ * lanes (max-min, or by age) and port (max-min) among them, and where
+ * each SM's time goes while it holds blocks (time_split.h); for the card,
+ * the SMs by their next event, the `shared` channel's level and the
+ * `exclusive` memory's queue.
  * It knows nothing of kernels or of the schedule: engine.c's block
  * scheduler hands it blocks and asks it when the next phase ends.
  */
@@ -29,6 +30,7 @@ int resident_init(resident_sm *s, int slots)
     s->level = INFINITY;
     s->at = 0;
     s->retire = s->retired = 0;
+    s->by_age = 0;
     memset(s->time_split, 0, sizeof s->time_split);
     memset(s->in_phase, 0, sizeof s->in_phase);
     s->dram_transfers = 0;
@@ -198,10 +200,21 @@ static double lane_bound(const resident_slot *b)
     return path > 0 ? b->t.work / path : INFINITY;
 }
 
-/* Max-min fairness on the lanes: by increasing bound (ties to the lower
- * slot), each block takes its bound or an equal share of what is left,
- * whichever is less.  The rates depend only on which blocks are on the
- * lanes, so they are shared again only when that changed. */
+/* Is slot a served before slot b?  Max-min: the lesser bound first; by
+ * age: the block that started first.  Ties to the lower slot (the slots
+ * are taken in increasing order). */
+static int served_before(const resident_sm *s, int a, int b)
+{
+    if (s->by_age)
+        return s->slot[a].start < s->slot[b].start;
+    return lane_bound(&s->slot[a]) < lane_bound(&s->slot[b]);
+}
+
+/* The lanes, block by block in the order they are served: each takes its
+ * bound or its share of what is left, whichever is less; the share is an
+ * equal one (max-min fairness) or, by age, all of it.  The rates depend
+ * only on which blocks are on the lanes, so they are shared again only
+ * when that changed. */
 static void share_lanes(resident_sm *s)
 {
     if (!s->lanes_changed)
@@ -211,16 +224,15 @@ static void share_lanes(resident_sm *s)
     for (int i = 0; i < s->used; i++) {
         if (!on_lanes(&s->slot[i]))
             continue;
-        double bound = lane_bound(&s->slot[i]);
         int j = n++;
-        for (; j > 0 && lane_bound(&s->slot[s->order[j - 1]]) > bound; j--)
+        for (; j > 0 && served_before(s, i, s->order[j - 1]); j--)
             s->order[j] = s->order[j - 1];
         s->order[j] = i;
     }
     double capacity = 1;
     for (int k = 0; k < n; k++) {
         resident_slot *b = &s->slot[s->order[k]];
-        b->rate = fmin(lane_bound(b), capacity / (n - k));
+        b->rate = fmin(lane_bound(b), s->by_age ? capacity : capacity / (n - k));
         capacity -= b->rate;
     }
 }
@@ -624,6 +636,12 @@ void resident_card_retire(resident_card *c, double cycles)
 {
     for (int i = 0; i < c->sms; i++)
         c->sm[i].retire = cycles;
+}
+
+void resident_card_by_age(resident_card *c, int on)
+{
+    for (int i = 0; i < c->sms; i++)
+        c->sm[i].by_age = on;
 }
 
 /* SM sm held `from` blocks and holds `to` now. */

@@ -25,6 +25,10 @@
  * Each resource is shared max-min fairly among the blocks on it (a block
  * takes its bound if that is less than an equal share, the others split
  * the rest), as SimGrid's solver shares a host among its executions.
+ * With `by_age` (issue_by_age) the lanes go by age instead: the block
+ * that started first (the lower slot among blocks started at one instant)
+ * takes its bound or what is left of the lanes, then the next, so an SM's
+ * blocks end one after another and the last runs alone at its bound.
  * Under the `shared` policy the ports also share one channel to global
  * memory (resident_card below): a transfer then moves at most at the
  * channel's fair level, the same for every transfer on the card.  There
@@ -95,6 +99,7 @@ typedef struct resident_sm {
     double at;                  /* the time the rates were set */
     double retire;              /* cycles to retire each block (0: its slot is free at once) */
     double retired;             /* when the SM's last retirement so far ends */
+    int by_age;                 /* the lanes by age, not max-min fair (issue_by_age) */
     resident_slot *slot;
     /* Where its time went (time_split.h), while it held a block: charged
      * up to `charged`, never beyond `closed` (the run's end, INFINITY
@@ -106,7 +111,8 @@ typedef struct resident_sm {
     double next;                 /* the earliest end of a block it holds (INFINITY: none) */
     int lanes_changed;           /* blocks came onto the lanes or left them since their
                                   * rates were shared */
-    int *order;                  /* scratch: the blocks on the lanes by increasing bound */
+    int *order;                  /* scratch: the blocks on the lanes in the order they are
+                                  * served (by increasing bound, or by age) */
 } resident_sm;
 
 /* An SM with `slots` free slots at time 0; resident_free releases it.
@@ -185,6 +191,10 @@ int resident_card_exclusive(resident_card *c, uint64_t seed);
 /* Every SM retires each ended block in `cycles` (block_retire), one at a
  * time.  Before any block starts. */
 void resident_card_retire(resident_card *c, double cycles);
+
+/* Every SM serves its lanes by age (issue_by_age, resident_sm's `by_age`).
+ * Before any block starts. */
+void resident_card_by_age(resident_card *c, int on);
 
 /* resident_start on SM `sm`, and the tournament kept. */
 void resident_card_start(resident_card *c, int sm, int slot, double now, const resident_times *t);

@@ -150,13 +150,18 @@ static void add_bounds(const kernel_dag *dag, const machine *m, sim_result *r)
  * write), so the bound stands as it is.  With k = blocks_per_sm > 1 the
  * kP slots run greedily, and a block shares its SM's compute and port with
  * at most k − 1 others: max-min sharing gives it at least 1/k of each, so
- * it lasts at most δ + kC.  With block_retire = ρ its slot is free again
+ * it lasts at most δ + kC.  By age (issue_by_age) its transfers share
+ * the port as before and its compute runs at its bound (its span at most)
+ * or with the SM's lanes full of its own work and what the at most k − 1
+ * blocks older than it have left (younger ones take nothing before it):
+ * its transfers and span within kC, its work and its elders' within kC,
+ * so it lasts at most δ + 2kC.  With block_retire = ρ its slot is free again
  * once its SM has retired it and the at most k − 1 blocks ahead of it,
  * within kρ more, so δ counts kρ too.  A ready block waits only while
  * every SM holds as many blocks as its kernel allows
  * (kernel_resident_blocks), at least r = the least such limit over the
  * kernels, so the same argument gives
- *     T <= (N/(rP) + L)·(kC + δ) + L·λ,
+ *     T <= (N/(rP) + L)·(kC + δ) + L·λ  (2kC by age),
  * which is Theorem 1's bound (plus δ and λ) at k = r = 1, unchanged. */
 static int check_theorem1(const kernel_dag *dag, const machine *m, const sim_result *r)
 {
@@ -169,7 +174,8 @@ static int check_theorem1(const kernel_dag *dag, const machine *m, const sim_res
     double latency = fmax(fmax(m->read_latency, m->read_latency_dram),
                           machine_caches(m) ? fmax(m->read_latency_l1, m->read_latency_l2) : 0);
     double delta = m->block_dispatch + k * m->block_retire + latency;
-    double bound = (c->N / (least * m->p) + c->L_kernels) * (k * c->C + delta) + r->launch_term;
+    double shares = m->issue_by_age ? 2 * k : k; /* the C's a block may last (above) */
+    double bound = (c->N / (least * m->p) + c->L_kernels) * (shares * c->C + delta) + r->launch_term;
     double slack = k > 1 ? 1e-6 : 1e-12; /* SimGrid's sharing solver rounds; sleeps do not */
     if (r->T <= bound * (1 + slack) + 1e-9)
         return 0;

@@ -16,6 +16,9 @@
  * (resident_card_settle).  A block takes the first ready kernel, in
  * release order, with room on that SM.
  *
+ * An SM's lanes go to its blocks max-min fairly or, with issue_by_age, by
+ * age (resident.h).
+ *
  * An SM retires the blocks that end, one at a time (block_retire): a
  * block's slot takes no other block until its SM has retired it, after
  * the blocks that ended before.  The first blocks of a kernel find their
@@ -128,6 +131,7 @@ static int sharing_start(int sms)
         (m->policy == MEM_EXCLUSIVE && resident_card_exclusive(&R.card, m->seed ^ 0x6d656d6f7279ull) < 0))
         return fail("out of memory for %d SMs of %d resident blocks", sms, S.slots_per_sm);
     resident_card_retire(&R.card, m->block_retire);
+    resident_card_by_age(&R.card, m->issue_by_age);
     sg_actor_t a = sg_actor_init("block scheduler", sg_host_by_name("global_memory"));
     sg_actor_start(a, scheduler_main, 0, NULL);
     return 0;
