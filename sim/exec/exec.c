@@ -576,8 +576,10 @@ static void crew(exec_thread *t, const char *fmt, ...)
 /* ---- the step's uses ------------------------------------------------------------ */
 
 /* A new step: a tag for the marks, a stamp for the private
- * uses (all cleared when the stamps wrap: no stale stamp may pass for
- * the present). */
+ * uses (when the stamps wrap, the global uses are cleared and the private
+ * words' stamps start again at 1 for those of the block's steps, 0 for
+ * the rest: no stale stamp may pass for the present, and the words the
+ * block wrote stay so, private_use). */
 static void next_step(exec_block *b)
 {
     if (!b->race_free)
@@ -591,10 +593,13 @@ static void next_step(exec_block *b)
     b->pending_hi = b->deferred_hi = 0;
     b->pending_seen = b->deferred_seen = 0;
     if (++b->step_stamp == 0) {
-        for (long i = 0; i <= b->private_words; i++)
-            b->private_step[i].stamp = 0;
+        for (long i = 0; i <= b->private_words; i++) {
+            uint32_t stamp = b->private_step[i].stamp;
+            b->private_step[i].stamp = b->block_step != 0 && stamp >= b->block_step;
+        }
         memset(b->uses, 0, sizeof *b->uses * b->uses_cap);
-        b->step_stamp = 1;
+        b->block_step = 1;
+        b->step_stamp = 2;
     }
 }
 
@@ -775,9 +780,6 @@ static int32_t note_read(exec_thread *t, step_use *u, int global, const char *na
 {
     exec_block *b = t->block;
     int tid = t->tid;
-    if (!global && b->private_step[i].written != b->block_stamp)
-        race(t, "block %ld: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
-                "private memory starts undefined on the card, as shared memory does)", t->bid, tid, i);
     int writer = u->slot < 0 ? -1 : global ? b->log[u->slot].thread : u->slot;
     if (writer >= 0 && writer != tid)
         race(t, "block %ld: thread %d reads %s[%ld], which thread %d writes in the same step " RULE_STEP, t->bid,
@@ -994,8 +996,12 @@ word exec_pread_checked(exec_thread *t, long i)
         return 0;
     exec_block *b = t->block;
     note_private(b, i);
-    if (__builtin_expect(b->race_free, 0))
+    if (__builtin_expect(b->race_free, 0)) {
+        if (b->private_step[i].stamp < b->block_step) /* before its use is made: private_use */
+            race(t, "block %ld: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
+                    "private memory starts undefined on the card, as shared memory does)", t->bid, t->tid, i);
         note_read(t, private_use_of(b, i), 0, "private", i);
+    }
     return b->private_cells[i];
 }
 
@@ -1010,7 +1016,6 @@ void exec_pwrite_checked(exec_thread *t, long i, word v)
         log_write(t, &u->slot, &b->private_cells[i], v, "private", i);
         return;
     }
-    b->private_step[i].written = b->block_stamp;
     note_write(t, u, "private", i);
     if (u->slot < 0)
         u->slot = t->tid;
@@ -1344,11 +1349,7 @@ static void run_block(exec_block *b, long bid, long blocks, block_result *out)
 {
     int l = b->threads;
     memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->private_words + 1));
-    if (++b->block_stamp == 0) { /* wrapped: no stale stamp may pass for the present */
-        for (long i = 0; i <= b->private_words; i++)
-            b->private_step[i].written = 0;
-        b->block_stamp = 1;
-    }
+    b->block_step = b->step_stamp + 1; /* its first step's (next_step; 0 if that wraps) */
     b->transactions[GLOBAL_READ] = b->transactions[GLOBAL_WRITE] = b->bank_conflicts = 0;
     run_steps(b, bid, blocks);
     block_figures f = sum_threads(b);
