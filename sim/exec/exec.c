@@ -819,13 +819,6 @@ static inline long group_of(const exec_block *b, long i)
 /* The tally of a round no lane has made yet. */
 static const round_tally no_lane = {.last = -1};
 
-/* The running thread's notes: its lane's row of each kind. */
-static void set_rows(exec_block *b)
-{
-    for (int kind = 0; kind < N_KINDS; kind++)
-        b->row[kind] = b->notes[kind] + (b->lane << b->rounds_shift);
-}
-
 /* Room for rounds 0 .. need (the notes made so far kept in place). */
 static void grow_rounds(exec_block *b, int need)
 {
@@ -848,7 +841,7 @@ static void grow_rounds(exec_block *b, int need)
     b->rounds_shift = shift;
     b->fast_rounds = b->warp_shift < 0 || b->watching ? 0 : cap;
     b->fast_private_rounds = b->whole_costs ? b->fast_rounds : 0;
-    set_rows(b);
+    exec_set_rows(b);
 }
 
 /* The running thread's next access of `kind`, with its note's key (a
@@ -1277,17 +1270,17 @@ static void run_steps(exec_block *b, long bid, long blocks)
     int l = b->threads;
     for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
         next_step(b);
-        exec_thread t = {0, l, bid, blocks, b->launch->numbers ? b->launch->numbers[s] : s, b};
+        exec_thread t = {0, l, bid, blocks, b->launch->numbers ? b->launch->numbers[s] : s, b, -1};
         exec_step step = b->k->steps[s];
         void *args = b->args;
         for (int first = 0; first < l; first += b->warp) {
             int last = l - first > b->warp ? first + b->warp - 1 : l - 1;
+            b->warp_first = first;
             for (t.tid = first; t.tid <= last; t.tid++) {
-                b->now = &b->threads_of[t.tid];
-                b->lane = t.tid - first;
-                set_rows(b);
+                exec_thread_next(b, t.tid);
                 if (b->stream)
                     stream_thread(b->stream);
+                t.last = b->stream ? -1 : last; /* a step of mcm_kernel.h's plain build runs on to it itself */
                 step(&t, args);
             }
             if (b->stream)

@@ -170,6 +170,7 @@ struct exec_block {
     thread_record *threads_of;   /* per thread */
     thread_record *now;          /* the thread running now */
     long lane;                   /* its lane in its warp */
+    int warp_first;              /* the warp's first thread */
     access_note *row[N_KINDS];   /* its notes: notes[kind] + lane · rounds_cap */
     double counted[N_COUNTED];   /* the counts, summed over the block's threads */
     /* the current warp's accesses, lane by lane: notes[kind][lane · rounds_cap + round]
@@ -297,6 +298,41 @@ static inline access_note *note_of(exec_block *b, int kind, int round)
 {
     return &b->row[kind][round];
 }
+
+/* The running thread's notes: its lane's row of each kind. */
+static inline void exec_set_rows(exec_block *b)
+{
+    for (int kind = 0; kind < N_KINDS; kind++)
+        b->row[kind] = b->notes[kind] + (b->lane << b->rounds_shift);
+}
+
+/* Thread tid of the warp that began at warp_first runs next: its record,
+ * its lane and its notes' rows. */
+static inline void exec_thread_next(exec_block *b, int tid)
+{
+    b->now = &b->threads_of[tid];
+    b->lane = tid - b->warp_first;
+    exec_set_rows(b);
+}
+
+/* A step's threads t->tid .. last of the current warp, one after another,
+ * `body` run by each as run_steps would run it (exec.c): the step of a
+ * kernel built with this header (mcm_kernel.h's MCM_STEP) runs its warp's
+ * later threads itself when exec.c asks (t->last), with no call per
+ * thread.  t->last is -1 while the bodies run (a step a body calls runs
+ * its own thread only); t->tid is `last` after. */
+#define EXEC_WARP_RUN(t_, body_)                          \
+    do {                                                  \
+        int last_ = (t_)->last;                           \
+        (t_)->last = -1;                                  \
+        for (;;) {                                        \
+            body_;                                        \
+            if ((t_)->tid >= last_)                       \
+                break;                                    \
+            (t_)->tid++;                                  \
+            exec_thread_next((t_)->block, (t_)->tid);     \
+        }                                                 \
+    } while (0)
 
 /* A write of v to private word i by thread tid on the fast path, 0 when
  * it does not apply (a value of 2^32 or more, the checked path's error;
