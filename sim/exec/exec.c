@@ -14,7 +14,9 @@
  * own; the run's arrays are shared.
  *
  * For each block, each step runs every thread in order tid = 0 .. ℓ-1,
- * warp by warp; the step's writes go to a log and are committed when the
+ * warp by warp (a step of a kernel compiled with exec_block.h runs its
+ * warp's later threads itself, with no call per thread: EXEC_WARP_RUN);
+ * the step's writes go to a log and are committed when the
  * last thread is done, so every read of the step sees memory as it was
  * before it.  A second write of a cell in the step finds the first (the
  * same thread's last write wins; another thread's is a CREW error): a
