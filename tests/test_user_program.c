@@ -573,6 +573,13 @@ Test(user_program, a_read_of_another_threads_write_in_one_step_names_both_thread
     write_kernel(dir, "unwritten", 1, "if (t->tid == 0) exec_gwrite(t, a->g, 0, exec_pread(t, 3));");
     expect_refused(dir, "unwritten", (const char *[]){"thread 0 reads private[3], which no thread of the block wrote",
                                                       NULL});
+    /* a word an earlier block of the worker wrote is not written in this one (its stamp is of no step of
+     * this block: private_use) */
+    write_kernel(dir, "earlier_block", 2,
+                 "if (t->bid == 0 && t->tid == 1) exec_pwrite(t, 3, 1);"
+                 " if (t->bid == 1 && t->tid == 0) exec_gwrite(t, a->g, 0, exec_pread(t, 3));");
+    expect_refused(dir, "earlier_block",
+                   (const char *[]){"block 1: thread 0 reads private[3], which no thread of the block wrote", NULL});
 }
 
 Test(user_program, a_cell_two_blocks_touch_in_one_launch_names_both)

@@ -14,7 +14,9 @@
  * own; the run's arrays are shared.
  *
  * For each block, each step runs every thread in order tid = 0 .. ℓ-1,
- * warp by warp; the step's writes go to a log and are committed when the
+ * warp by warp (a step of a kernel compiled with exec_block.h runs its
+ * warp's later threads itself, with no call per thread: EXEC_WARP_RUN);
+ * the step's writes go to a log and are committed when the
  * last thread is done, so every read of the step sees memory as it was
  * before it.  A second write of a cell in the step finds the first (the
  * same thread's last write wins; another thread's is a CREW error): a
@@ -576,8 +578,10 @@ static void crew(exec_thread *t, const char *fmt, ...)
 /* ---- the step's uses ------------------------------------------------------------ */
 
 /* A new step: a tag for the marks, a stamp for the private
- * uses (all cleared when the stamps wrap: no stale stamp may pass for
- * the present). */
+ * uses (when the stamps wrap, the global uses are cleared and the private
+ * words' stamps start again at 1 for those of the block's steps, 0 for
+ * the rest: no stale stamp may pass for the present, and the words the
+ * block wrote stay so, private_use). */
 static void next_step(exec_block *b)
 {
     if (!b->race_free)
@@ -591,10 +595,13 @@ static void next_step(exec_block *b)
     b->pending_hi = b->deferred_hi = 0;
     b->pending_seen = b->deferred_seen = 0;
     if (++b->step_stamp == 0) {
-        for (long i = 0; i <= b->private_words; i++)
-            b->private_step[i].stamp = 0;
+        for (long i = 0; i <= b->private_words; i++) {
+            uint32_t stamp = b->private_step[i].stamp;
+            b->private_step[i].stamp = b->block_step != 0 && stamp >= b->block_step;
+        }
         memset(b->uses, 0, sizeof *b->uses * b->uses_cap);
-        b->step_stamp = 1;
+        b->block_step = 1;
+        b->step_stamp = 2;
     }
 }
 
@@ -775,9 +782,6 @@ static int32_t note_read(exec_thread *t, step_use *u, int global, const char *na
 {
     exec_block *b = t->block;
     int tid = t->tid;
-    if (!global && b->private_step[i].written != b->block_stamp)
-        race(t, "block %ld: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
-                "private memory starts undefined on the card, as shared memory does)", t->bid, tid, i);
     int writer = u->slot < 0 ? -1 : global ? b->log[u->slot].thread : u->slot;
     if (writer >= 0 && writer != tid)
         race(t, "block %ld: thread %d reads %s[%ld], which thread %d writes in the same step " RULE_STEP, t->bid,
@@ -817,13 +821,6 @@ static inline long group_of(const exec_block *b, long i)
 /* The tally of a round no lane has made yet. */
 static const round_tally no_lane = {.last = -1};
 
-/* The running thread's notes: its lane's row of each kind. */
-static void set_rows(exec_block *b)
-{
-    for (int kind = 0; kind < N_KINDS; kind++)
-        b->row[kind] = b->notes[kind] + (b->lane << b->rounds_shift);
-}
-
 /* Room for rounds 0 .. need (the notes made so far kept in place). */
 static void grow_rounds(exec_block *b, int need)
 {
@@ -846,7 +843,7 @@ static void grow_rounds(exec_block *b, int need)
     b->rounds_shift = shift;
     b->fast_rounds = b->warp_shift < 0 || b->watching ? 0 : cap;
     b->fast_private_rounds = b->whole_costs ? b->fast_rounds : 0;
-    set_rows(b);
+    exec_set_rows(b);
 }
 
 /* The running thread's next access of `kind`, with its note's key (a
@@ -994,8 +991,12 @@ word exec_pread_checked(exec_thread *t, long i)
         return 0;
     exec_block *b = t->block;
     note_private(b, i);
-    if (__builtin_expect(b->race_free, 0))
+    if (__builtin_expect(b->race_free, 0)) {
+        if (b->private_step[i].stamp < b->block_step) /* before its use is made: private_use */
+            race(t, "block %ld: thread %d reads private[%ld], which no thread of the block wrote before (rule: "
+                    "private memory starts undefined on the card, as shared memory does)", t->bid, t->tid, i);
         note_read(t, private_use_of(b, i), 0, "private", i);
+    }
     return b->private_cells[i];
 }
 
@@ -1010,7 +1011,6 @@ void exec_pwrite_checked(exec_thread *t, long i, word v)
         log_write(t, &u->slot, &b->private_cells[i], v, "private", i);
         return;
     }
-    b->private_step[i].written = b->block_stamp;
     note_write(t, u, "private", i);
     if (u->slot < 0)
         u->slot = t->tid;
@@ -1272,17 +1272,17 @@ static void run_steps(exec_block *b, long bid, long blocks)
     int l = b->threads;
     for (int s = 0; s < b->k->n_steps && !b->failed; s++) {
         next_step(b);
-        exec_thread t = {0, l, bid, blocks, b->launch->numbers ? b->launch->numbers[s] : s, b};
+        exec_thread t = {0, l, bid, blocks, b->launch->numbers ? b->launch->numbers[s] : s, b, -1};
         exec_step step = b->k->steps[s];
         void *args = b->args;
         for (int first = 0; first < l; first += b->warp) {
             int last = l - first > b->warp ? first + b->warp - 1 : l - 1;
+            b->warp_first = first;
             for (t.tid = first; t.tid <= last; t.tid++) {
-                b->now = &b->threads_of[t.tid];
-                b->lane = t.tid - first;
-                set_rows(b);
+                exec_thread_next(b, t.tid);
                 if (b->stream)
                     stream_thread(b->stream);
+                t.last = b->stream ? -1 : last; /* a step of mcm_kernel.h's plain build runs on to it itself */
                 step(&t, args);
             }
             if (b->stream)
@@ -1344,11 +1344,7 @@ static void run_block(exec_block *b, long bid, long blocks, block_result *out)
 {
     int l = b->threads;
     memset(b->private_cells, 0, sizeof *b->private_cells * (size_t)(b->private_words + 1));
-    if (++b->block_stamp == 0) { /* wrapped: no stale stamp may pass for the present */
-        for (long i = 0; i <= b->private_words; i++)
-            b->private_step[i].written = 0;
-        b->block_stamp = 1;
-    }
+    b->block_step = b->step_stamp + 1; /* its first step's (next_step; 0 if that wraps) */
     b->transactions[GLOBAL_READ] = b->transactions[GLOBAL_WRITE] = b->bank_conflicts = 0;
     run_steps(b, bid, blocks);
     block_figures f = sum_threads(b);

@@ -106,6 +106,8 @@ typedef struct exec_thread {
     long blocks;      /* the grid */
     int step;         /* the step being run */
     exec_block *block;
+    int last;         /* exec mode's: a step may run threads tid + 1 .. last of tid's warp too
+                       * (exec_block.h, EXEC_WARP_RUN); -1: tid's alone */
 } exec_thread;
 
 typedef void (*exec_step)(exec_thread *t, void *args);

@@ -72,12 +72,15 @@ typedef struct logged_write {
     int thread;
 } logged_write;
 
-/* A private word's use in the current step, and in a race-free run the
- * block that last wrote it (its worker's array: one place per word, read
- * by every access). */
+/* A private word's use in its latest step (its worker's array: one place
+ * per word, read by every access).  In a race-free run a thread of the
+ * block wrote the word before iff its stamp is one of the block's steps
+ * (at least exec_block.block_step): only a write, or a read of a word so
+ * written, stamps a word on a path that goes on (the checked path stamps
+ * a word no thread wrote only after the block has failed, and a failed
+ * block's first error is its message). */
 typedef struct private_use {
     uint32_t stamp;          /* the step `use` belongs to (exec_block.step_stamp) */
-    uint32_t written;        /* race-free: the block_stamp of its last writer */
     step_use use;
 } private_use;
 
@@ -163,10 +166,11 @@ struct exec_block {
     pending_read *pending;       /* race-free: the step's reads not yet in `uses` (global_use) */
     long pending_n, pending_cap;
     long deferred;               /* race-free: the log's last `deferred` writes, not yet in `uses` (global_use) */
-    uint32_t block_stamp;        /* one per block the worker runs, from 1 */
+    uint32_t block_step;         /* the step_stamp of the block's first step */
     thread_record *threads_of;   /* per thread */
     thread_record *now;          /* the thread running now */
     long lane;                   /* its lane in its warp */
+    int warp_first;              /* the warp's first thread */
     access_note *row[N_KINDS];   /* its notes: notes[kind] + lane · rounds_cap */
     double counted[N_COUNTED];   /* the counts, summed over the block's threads */
     /* the current warp's accesses, lane by lane: notes[kind][lane · rounds_cap + round]
@@ -295,6 +299,41 @@ static inline access_note *note_of(exec_block *b, int kind, int round)
     return &b->row[kind][round];
 }
 
+/* The running thread's notes: its lane's row of each kind. */
+static inline void exec_set_rows(exec_block *b)
+{
+    for (int kind = 0; kind < N_KINDS; kind++)
+        b->row[kind] = b->notes[kind] + (b->lane << b->rounds_shift);
+}
+
+/* Thread tid of the warp that began at warp_first runs next: its record,
+ * its lane and its notes' rows. */
+static inline void exec_thread_next(exec_block *b, int tid)
+{
+    b->now = &b->threads_of[tid];
+    b->lane = tid - b->warp_first;
+    exec_set_rows(b);
+}
+
+/* A step's threads t->tid .. last of the current warp, one after another,
+ * `body` run by each as run_steps would run it (exec.c): the step of a
+ * kernel built with this header (mcm_kernel.h's MCM_STEP) runs its warp's
+ * later threads itself when exec.c asks (t->last), with no call per
+ * thread.  t->last is -1 while the bodies run (a step a body calls runs
+ * its own thread only); t->tid is `last` after. */
+#define EXEC_WARP_RUN(t_, body_)                          \
+    do {                                                  \
+        int last_ = (t_)->last;                           \
+        (t_)->last = -1;                                  \
+        for (;;) {                                        \
+            body_;                                        \
+            if ((t_)->tid >= last_)                       \
+                break;                                    \
+            (t_)->tid++;                                  \
+            exec_thread_next((t_)->block, (t_)->tid);     \
+        }                                                 \
+    } while (0)
+
 /* A write of v to private word i by thread tid on the fast path, 0 when
  * it does not apply (a value of 2^32 or more, the checked path's error;
  * nothing changed then; a synchronous run makes its use in the
@@ -310,7 +349,6 @@ static inline int private_write_fast(exec_block *b, long i, word v, int tid)
     if (b->race_free) {
         if (used && (p->use.slot >= 0 || p->use.reader != tid || p->use.reader2 != NO_READER))
             return 0;
-        p->written = b->block_stamp;
         if (used)
             p->use.slot = tid;
         else
@@ -332,9 +370,10 @@ static inline int private_write_fast(exec_block *b, long i, word v, int tid)
 static inline int private_read_fast(exec_block *b, long i, int tid)
 {
     private_use *p = &b->private_step[i];
-    if (p->written != b->block_stamp)
-        return 0;
-    if (p->stamp != b->step_stamp) {
+    uint32_t stamp = p->stamp;
+    if (stamp != b->step_stamp) {
+        if (stamp < b->block_step)
+            return 0; /* no thread of the block wrote it (private_use) */
         p->stamp = b->step_stamp, p->use = (step_use){-1, (uint16_t)tid, NO_READER};
         return 1;
     }

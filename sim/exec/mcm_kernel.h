@@ -244,10 +244,18 @@ int mcm_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define MCM_ARGS_
 #endif
 
-/* A step of a kernel: `t` the thread, `a` a pointer to the kernel's args. */
+/* A step of a kernel: `t` the thread, `a` a pointer to the kernel's args.
+ * In exec mode's plain build the step runs the later threads of t's warp
+ * too when exec mode asks (exec_block.h, EXEC_WARP_RUN): the same bodies
+ * in the same order, with no call per thread. */
+#if defined(MCM_EXEC_INLINE) && !defined(MCM_COUNTED) && !defined(__CUDACC__)
+#define MCM_STEP_CALL_(name_, args_type_) EXEC_WARP_RUN(t, name_##_body_(t, (args_type_ *)args_))
+#else
+#define MCM_STEP_CALL_(name_, args_type_) name_##_body_(t, (args_type_ *)args_)
+#endif
 #define MCM_STEP(name_, args_type_, a_)                                                   \
     static MCM_DEVICE void name_##_body_(exec_thread *t MCM_UNUSED, args_type_ *MCM_ARGS_ a_ MCM_UNUSED); \
-    static MCM_DEVICE void name_(exec_thread *t, void *args_) { name_##_body_(t, (args_type_ *)args_); } \
+    static MCM_DEVICE void name_(exec_thread *t, void *args_) { MCM_STEP_CALL_(name_, args_type_); } \
     static MCM_DEVICE void name_##_body_(exec_thread *t MCM_UNUSED, args_type_ *MCM_ARGS_ a_ MCM_UNUSED)
 
 /* splitmix64: random words for inputs, the same in both builds. */
