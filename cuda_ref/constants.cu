@@ -546,7 +546,8 @@ struct OpMacChainCase {
  * each, one SASS instruction each) on ISSUE_CHAINS independent chains,
  * then, by `mode`: 0 nothing leaves the SM (the additions' issue alone),
  * 1 the chains' sum written to b[e], 2 a[e] read (L2-only) and written to
- * b[e] with the sum (a copy).  Grid-stride over `count` 32-bit words,
+ * b[e] with the sum (a copy), 3 the sum written to b[8e] (one word of each
+ * 32-byte sector, a partial sector).  Grid-stride over `count` 32-bit words,
  * `reps` passes; the chains carry from word to word, so no pass folds
  * away, and none waits for a load or a store. */
 #define ISSUE_CHAINS 4
@@ -569,7 +570,9 @@ __global__ void issue_write_kernel(const uint32_t *a, uint32_t *b, long count, i
             uint32_t v = (uint32_t)(e + r) ^ x[0];
             if (mode == 2)
                 v += load_cg(a + e);
-            if (mode != 0)
+            if (mode == 3)
+                b[8 * e] = v;
+            else if (mode != 0)
                 b[e] = v;
         }
     uint32_t acc = 0;
@@ -3392,7 +3395,7 @@ static void enqueue_word_read(void *arg)
 }
 
 /* One run of issue_write_kernel: the words and the grid of a write_arg,
- * the OpAdd steps a word, the mode (0 issue, 1 write, 2 copy). */
+ * the OpAdd steps a word, the mode (0 issue, 1 write, 2 copy, 3 sector). */
 typedef struct {
     write_arg w;
     int steps, mode;
@@ -3427,19 +3430,22 @@ static void enqueue_issue_write(void *arg)
 static double issue_write_cycles(int sms, double mhz, uint32_t *buf, long words, int steps, int mode,
                                  unsigned blocks, unsigned threads)
 {
-    issue_arg a = {{buf, buf + words, words, 64, blocks, threads}, steps, mode};
+    if (mode == 3)
+        words /= 8; /* one a sector of the same 4 MiB */
+    issue_arg a = {{buf, buf + (mode == 3 ? 8 * words : words), words, 64, blocks, threads}, steps, mode};
     return sms / items_per_cycle(enqueue_issue_write, &a, (double)words * a.w.reps, mhz);
 }
 
 /* What a written word costs a kernel that issues other instructions while
  * its stores drain (validate/notes/cache-hierarchy.md, session 44).  The
  * same kernel (issue_write_kernel), k = 8·steps independent additions a
- * word and then, by mode, nothing (the issue alone), a word written, or a
- * word read and written (a copy), over 4 MiB into another 4 MiB (the L2
- * keeps both), 64 passes, cycles a word an SM:
- *  - write_issue_k{k}_{issue,write,copy}: 8 blocks of 256 threads an SM,
- *    as the cases run full (and as gmem_write_l2_card and
- *    gmem_copy_l2_card: k = 0 gives them again);
+ * word and then, by mode, nothing (the issue alone), a word written, a
+ * word read and written (a copy), or one word of a sector written (a
+ * partial sector, an eighth of the words), over 4 MiB into another 4 MiB
+ * (the L2 keeps both), 64 passes, cycles a word an SM:
+ *  - write_issue_k{k}_{issue,write,copy,sector}: 8 blocks of 256 threads an
+ *    SM, as the cases run full (k = 0 gives gmem_write_l2_card,
+ *    gmem_copy_l2_card and gmem_partial_write_l2_card again);
  *  - write_issue_k{k}_{issue,write}_warps4: one block of 128 threads an SM,
  *    every SM (4 warps: dft_m's block, alone on its SM);
  *  - write_issue_overlap: (issue(64) + write(0) − write(64)) / write(0),
@@ -3451,12 +3457,13 @@ static void measure_issue_writes(int sms, double mhz, uint32_t *buf, long words)
 {
     static const int steps[] = {0, 1, 2, 3, 4, 6, 8, 16};
     enum { STEPS = sizeof steps / sizeof steps[0] };
-    static const char *const modes[3] = {"issue", "write", "copy"};
-    static const char *const what[3] = {"the additions alone (nothing leaves the SM)", "then one word written",
-                                        "then one word read (L2-only) and written"};
-    double t[2][3][STEPS] = {{{0}}};
+    static const char *const modes[4] = {"issue", "write", "copy", "sector"};
+    static const char *const what[4] = {"the additions alone (nothing leaves the SM)", "then one word written",
+                                        "then one word read (L2-only) and written",
+                                        "then one word of a 32-byte sector written (an eighth of the words)"};
+    double t[2][4][STEPS] = {{{0}}};
     for (int full = 1; full >= 0; full--)
-        for (int mode = 0; mode < (full ? 3 : 2); mode++)
+        for (int mode = 0; mode < (full ? 4 : 2); mode++)
             for (int i = 0; i < STEPS; i++) {
                 unsigned blocks = full ? 8u * (unsigned)sms : (unsigned)sms, threads = full ? 256 : 128;
                 t[full][mode][i] = issue_write_cycles(sms, mhz, buf, words, steps[i], mode, blocks, threads);
