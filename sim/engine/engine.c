@@ -219,6 +219,7 @@ block_times block_times_on(const kernel *k, const block_cost *c, const machine *
     t.compute = block_reads_beside_compute(c, m)
                     ? block_compute_after_reads(block_span_cycles_shared(c, m, sharing), block_work_cycles(c, m), t.read)
                     : block_compute_cycles_shared(c, m, sharing);
+    t.write = block_writes_beside_compute(c, m, t.compute, t.write);
     t.latency = t.read > 0 ? block_read_latency(k, c, m) : 0;
     t.wait = m->block_dispatch + t.latency;
     t.dram = kernel_beyond_l2(k, m);
