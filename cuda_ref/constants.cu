@@ -542,6 +542,46 @@ struct OpMacChainCase {
     static __device__ void step(uint32_t &x, uint32_t &y) { x = (uint32_t)case_zp_add(x, case_zp_mul(x, y)); }
 };
 
+/* A word's slot of issue_write_kernel: `steps` OpAdd steps (two additions
+ * each, one SASS instruction each) on ISSUE_CHAINS independent chains,
+ * then, by `mode`: 0 nothing leaves the SM (the additions' issue alone),
+ * 1 the chains' sum written to b[e], 2 a[e] read (L2-only) and written to
+ * b[e] with the sum (a copy), 3 the sum written to b[8e] (one word of each
+ * 32-byte sector, a partial sector).  Grid-stride over `count` 32-bit words,
+ * `reps` passes; the chains carry from word to word, so no pass folds
+ * away, and none waits for a load or a store. */
+#define ISSUE_CHAINS 4
+template <int STEPS>
+__global__ void issue_write_kernel(const uint32_t *a, uint32_t *b, long count, int reps, int mode, uint32_t *sink)
+{
+    const long step = (long)gridDim.x * blockDim.x;
+    uint32_t x[ISSUE_CHAINS], y[ISSUE_CHAINS];
+    for (int c = 0; c < ISSUE_CHAINS; c++) {
+        x[c] = threadIdx.x + c;
+        y[c] = blockIdx.x + 7u * c + 1u;
+    }
+    for (int r = 0; r < reps; r++)
+        for (long e = (long)blockIdx.x * blockDim.x + threadIdx.x; e < count; e += step) {
+#pragma unroll
+            for (int k = 0; k < STEPS; k++)
+#pragma unroll
+                for (int c = 0; c < ISSUE_CHAINS; c++)
+                    OpAdd::step(x[c], y[c]);
+            uint32_t v = (uint32_t)(e + r) ^ x[0];
+            if (mode == 2)
+                v += load_cg(a + e);
+            if (mode == 3)
+                b[8 * e] = v;
+            else if (mode != 0)
+                b[e] = v;
+        }
+    uint32_t acc = 0;
+    for (int c = 0; c < ISSUE_CHAINS; c++)
+        acc ^= x[c] ^ y[c];
+    if (acc == 0x9e3779b9u) /* practically never: keeps the chains */
+        *sink = acc;
+}
+
 #define ARITH_CHAINS 4   /* independent chains per thread (throughput) */
 #define ARITH_UNROLL 16  /* steps per loop iteration */
 
@@ -3354,6 +3394,98 @@ static void enqueue_word_read(void *arg)
     sector_stream_kernel<<<w->blocks, w->threads>>>(w->b, w->count, 1, w->reps, 0, w->a);
 }
 
+/* One run of issue_write_kernel: the words and the grid of a write_arg,
+ * the OpAdd steps a word, the mode (0 issue, 1 write, 2 copy, 3 sector). */
+typedef struct {
+    write_arg w;
+    int steps, mode;
+} issue_arg;
+
+static void enqueue_issue_write(void *arg)
+{
+    issue_arg *i = (issue_arg *)arg;
+    const write_arg *w = &i->w;
+#define ISSUE_WRITE_CASE(S)                                                                                  \
+    case S:                                                                                                  \
+        issue_write_kernel<S><<<w->blocks, w->threads>>>(w->a, w->b, w->count, w->reps, i->mode, w->b);      \
+        break
+    switch (i->steps) {
+        ISSUE_WRITE_CASE(0);
+        ISSUE_WRITE_CASE(1);
+        ISSUE_WRITE_CASE(2);
+        ISSUE_WRITE_CASE(3);
+        ISSUE_WRITE_CASE(4);
+        ISSUE_WRITE_CASE(6);
+        ISSUE_WRITE_CASE(8);
+        ISSUE_WRITE_CASE(16);
+    default:
+        fprintf(stderr, "issue_write_kernel: no instance of %d steps\n", i->steps);
+        exit(1);
+    }
+#undef ISSUE_WRITE_CASE
+}
+
+/* Cycles a word an SM of issue_write_kernel: the card's words a cycle,
+ * per SM, inverted (u's unit). */
+static double issue_write_cycles(int sms, double mhz, uint32_t *buf, long words, int steps, int mode,
+                                 unsigned blocks, unsigned threads)
+{
+    if (mode == 3)
+        words /= 8; /* one a sector of the same 4 MiB */
+    issue_arg a = {{buf, buf + (mode == 3 ? 8 * words : words), words, 64, blocks, threads}, steps, mode};
+    return sms / items_per_cycle(enqueue_issue_write, &a, (double)words * a.w.reps, mhz);
+}
+
+/* What a written word costs a kernel that issues other instructions while
+ * its stores drain (validate/notes/cache-hierarchy.md, session 44).  The
+ * same kernel (issue_write_kernel), k = 8·steps independent additions a
+ * word and then, by mode, nothing (the issue alone), a word written, a
+ * word read and written (a copy), or one word of a sector written (a
+ * partial sector, an eighth of the words), over 4 MiB into another 4 MiB
+ * (the L2 keeps both), 64 passes, cycles a word an SM:
+ *  - write_issue_k{k}_{issue,write,copy,sector}: 8 blocks of 256 threads an
+ *    SM, as the cases run full (k = 0 gives gmem_write_l2_card,
+ *    gmem_copy_l2_card and gmem_partial_write_l2_card again);
+ *  - write_issue_k{k}_{issue,write}_warps4: one block of 128 threads an SM,
+ *    every SM (4 warps: dft_m's block, alone on its SM);
+ *  - write_issue_overlap: (issue(64) + write(0) − write(64)) / write(0),
+ *    the share of a write stream's cycles the SM's issue hides where the
+ *    issue is the longer (1: a word's cost the larger of its issue and its
+ *    write, max; 0: their sum); write_issue_overlap_k128 the same at 128;
+ *  - copy_issue_overlap: the same for a copy, copy(0) in write(0)'s place. */
+static void measure_issue_writes(int sms, double mhz, uint32_t *buf, long words)
+{
+    static const int steps[] = {0, 1, 2, 3, 4, 6, 8, 16};
+    enum { STEPS = sizeof steps / sizeof steps[0] };
+    static const char *const modes[4] = {"issue", "write", "copy", "sector"};
+    static const char *const what[4] = {"the additions alone (nothing leaves the SM)", "then one word written",
+                                        "then one word read (L2-only) and written",
+                                        "then one word of a 32-byte sector written (an eighth of the words)"};
+    double t[2][4][STEPS] = {{{0}}};
+    for (int full = 1; full >= 0; full--)
+        for (int mode = 0; mode < (full ? 4 : 2); mode++)
+            for (int i = 0; i < STEPS; i++) {
+                unsigned blocks = full ? 8u * (unsigned)sms : (unsigned)sms, threads = full ? 256 : 128;
+                t[full][mode][i] = issue_write_cycles(sms, mhz, buf, words, steps[i], mode, blocks, threads);
+                char name[64], how[300];
+                snprintf(name, sizeof name, "write_issue_k%d_%s%s", 8 * steps[i], modes[mode], full ? "" : "_warps4");
+                snprintf(how, sizeof how, "%s a thread, %d independent 32-bit additions (4 chains) a word %s, "
+                         "4 MiB into another 4 MiB, 64 passes: cycles a word an SM",
+                         full ? "8 blocks of 256 threads an SM" : "one block of 128 threads an SM",
+                         8 * steps[i], what[mode]);
+                print_row(name, t[full][mode][i], "cycles/word/SM", how);
+            }
+    /* steps 8 and 16: k = 64 and 128 */
+    print_row("write_issue_overlap", (t[1][0][6] + t[1][1][0] - t[1][1][6]) / t[1][1][0], "fraction",
+              "(write_issue_k64_issue + write_issue_k0_write - write_issue_k64_write) / write_issue_k0_write: "
+              "the share of a write stream's cycles the issue of 64 other instructions a word hides");
+    print_row("write_issue_overlap_k128", (t[1][0][7] + t[1][1][0] - t[1][1][7]) / t[1][1][0], "fraction",
+              "the same at 128 additions a word");
+    print_row("copy_issue_overlap", (t[1][0][6] + t[1][2][0] - t[1][2][6]) / t[1][2][0], "fraction",
+              "(write_issue_k64_issue + write_issue_k0_copy - write_issue_k64_copy) / write_issue_k0_copy: "
+              "the same for a copy");
+}
+
 /* The L2's writes beside its reads (validate/notes/cache-hierarchy.md,
  * session 43): gmem_write_l2_card takes about half the words a cycle
  * gmem_read_card_l2 gives, and the caches of exec mode charge a sector
@@ -3393,6 +3525,7 @@ static void measure_writes(int sms, double mhz)
         print_row(names[i], items_per_cycle(enqueue_word_write, &w, (double)words * w.reps, mhz) / counts[i],
                   "words/SM/cycle", how);
     }
+    measure_issue_writes(sms, mhz, buf, words / 2);
     CUDA_CHECK(cudaFree(buf));
     CUDA_CHECK(cudaFree(sink));
 }

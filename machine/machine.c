@@ -119,6 +119,7 @@ typedef struct field {
 #define TEXT(key, member) {key, F_TEXT, offsetof(machine, member), 0, sizeof ((machine *)0)->member - 1, 0, NULL, NULL}
 #define WHOLE(key, member, lo, hi) {key, F_INT, offsetof(machine, member), lo, hi, 0, NULL, NULL}
 #define NUMBER(key, member, lo) {key, F_NUM, offsetof(machine, member), lo, EXACT_WHOLE_MAX, 0, NULL, NULL}
+#define SHARE(key, member) {key, F_NUM, offsetof(machine, member), 0, 1, 0, NULL, NULL}
 #define POSITIVE(key, member) {key, F_NUM, offsetof(machine, member), 0, EXACT_WHOLE_MAX, 1, NULL, NULL}
 #define CHOICE(key, member, names) {key, F_CHOICE, offsetof(machine, member), 0, 0, 0, names, NULL}
 
@@ -177,6 +178,7 @@ static const field fields[] = {
     NUMBER("read_latency_l2", read_latency_l2, 0),
     NUMBER("u_l2_write", u_l2_write, 0),
     NUMBER("u_l2_copy", u_l2_copy, 0),
+    SHARE("write_issue_overlap", write_issue_overlap),
     NUMBER("u_dram_partial", u_dram_partial, 0),
     NUMBER("dram_atom_words", dram_atom_words, 0),
     WHOLE("l2_partitions", l2_partitions, 1, 64),
@@ -234,7 +236,10 @@ static const char *takes(const field *f, char *out, size_t size)
         snprintf(out, size, f->hi == f->lo + 1 ? "%.0f or %.0f" : "a whole number from %.0f to %.0f", f->lo, f->hi);
         break;
     case F_NUM:
-        snprintf(out, size, "a number %s %g, at most 2^53", f->lo_open ? ">" : ">=", f->lo);
+        if (f->hi < EXACT_WHOLE_MAX)
+            snprintf(out, size, "a number from %g to %g", f->lo, f->hi);
+        else
+            snprintf(out, size, "a number %s %g, at most 2^53", f->lo_open ? ">" : ">=", f->lo);
         break;
     case F_SEED:
         snprintf(out, size, "a whole number from 0 to 18446744073709551615");
@@ -439,6 +444,7 @@ static int validate_dmm_umm(const machine *m)
                            : m->sector_words != 0 ? "sector_words"
                            : m->l1_words != 0 || m->line_words != 0 || m->u_l1 != 0 || m->read_latency_l1 != 0 ||
                                    m->read_latency_l2 != 0 || m->u_l2_write != 0 || m->u_l2_copy != 0 ||
+                                   m->write_issue_overlap != 0 ||
                                    m->u_dram_partial != 0 || m->dram_atom_words != 0 ||
                                    m->u_l2_request != 0 || m->u_dram_request != 0 || m->l2_partitions != 1
                                ? "l1_words"
@@ -500,7 +506,8 @@ static int validate_card(const machine *m)
         {"sector_words", m->sector_words},
         {"l1_words", m->l1_words}, {"line_words", m->line_words}, {"u_l1", m->u_l1},
         {"read_latency_l1", m->read_latency_l1}, {"read_latency_l2", m->read_latency_l2},
-        {"u_l2_write", m->u_l2_write}, {"u_l2_copy", m->u_l2_copy}, {"u_dram_partial", m->u_dram_partial},
+        {"u_l2_write", m->u_l2_write}, {"u_l2_copy", m->u_l2_copy},
+        {"write_issue_overlap", m->write_issue_overlap}, {"u_dram_partial", m->u_dram_partial},
         {"dram_atom_words", m->dram_atom_words}, {"u_l2_request", m->u_l2_request},
         {"u_dram_request", m->u_dram_request},
         {"read_latency", m->read_latency}, {"read_latency_dram", m->read_latency_dram},

@@ -138,6 +138,11 @@
  *                      read and written, every SM copying: u_l2_copy − u is
  *                      a written word's share of the SM's port beside its
  *                      reads (0, or u_l2_write 0: writes at u);
+ *   write_issue_overlap  the share (0 to 1) of a block's write cycles its
+ *                      compute hides: its stores drain while the SM issues
+ *                      its other instructions (0: the writes after the
+ *                      compute, as before; with l1_words and an instruction
+ *                      stream charged);
  *   u_dram_partial     cycles per word of a sector written back to DRAM with
  *                      only some of its words written (DRAM reads the rest
  *                      first; 0: as a whole sector);
@@ -315,6 +320,7 @@ typedef struct machine {
     double read_latency_l2; /* a chain's read from the L2, past the L1 (with l1_words); 0 = read_latency */
     double u_l2_write;     /* cycles per word written into the L2, every SM (with u_l2_copy); 0 = u */
     double u_l2_copy;      /* cycles per word copied within the L2, every SM (with u_l2_write); 0 = off */
+    double write_issue_overlap; /* share of a block's write cycles its compute hides (with l1_words); 0 = off */
     double u_dram_partial; /* cycles per word of a partial sector written back; 0 = u_dram */
     double dram_atom_words; /* words DRAM reads with a sector (with l1_words); 0 = a sector */
     int l2_partitions;     /* the L2's partitions, each serving SMs sm % l2_partitions (with l1_words) */

@@ -766,6 +766,52 @@ Test(cache, written_words_cost_the_l2s_write_rate_and_overlap_the_reads_up_to_th
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
 }
 
+/* `blocks` blocks of one warp, all resident on one SM, whose instruction
+ * stream is charged (stream_work instructions at one a cycle) and which
+ * ran through the caches: 2 sectors read from the L2, 4 written into it. */
+static double written_blocks_T(double overlap, double stream_work, int blocks)
+{
+    machine m = small_card(1);
+    m.blocks_per_sm = blocks;
+    m.u = 0.5;
+    m.issue_rate = 1;
+    m.write_issue_overlap = overlap;
+    kernel k = test_kernel("k", blocks, 32, 1, 1, 1);
+    k.cost.stream = 1;
+    k.cost.stream_work = stream_work;
+    k.cost.sectors = (cache_sectors){.measured = 1, .l2_reads = 2, .l2_writes = 4, .first_read = LEVEL_L2};
+    kernel_dag *dag = kernel_dag_new("written");
+    kernel_dag_add(dag, &k);
+    sim_result r = simulate(dag, &m);
+    double T = r.T;
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+    return T;
+}
+
+Test(cache, the_issue_hides_its_share_of_the_blocks_writes)
+{
+    /* reads 8·0.5·2 = 8 cycles beside the work, writes 8·0.5·4 = 16 after
+     * it; the compute max(span, 100 − 8) = 92 hides 0.75·min(16, 92) = 12 */
+    double off = written_blocks_T(0, 100, 1), on = written_blocks_T(0.75, 100, 1);
+    cr_expect_float_eq(off - on, 12, 1e-9, "%.17g against %.17g", on, off);
+    /* all of them where the key is 1 */
+    cr_expect_float_eq(off - written_blocks_T(1, 100, 1), 16, 1e-9);
+    /* a compute shorter than the writes hides only its own length: 12 of
+     * work less 8 of reads beside it, 4 cycles (the span, 1 link, is less) */
+    double short_off = written_blocks_T(0, 12, 1);
+    cr_expect_float_eq(short_off - written_blocks_T(1, 12, 1), 4, 1e-9);
+    /* two blocks resident together share the lanes and the port: each
+     * computes 200 cycles with its reads and its hidden writes beside
+     * (2·(8 + 12) = 40 on the port), then they write the rest, 2·4: 24
+     * cycles less than 2·16 of writes after the compute */
+    cr_expect_float_eq(written_blocks_T(0, 100, 2) - written_blocks_T(0.75, 100, 2), 24, 1e-9);
+    /* off: today's T, to the bit, whatever the stream */
+    machine today = small_card(1);
+    cr_expect_eq(today.write_issue_overlap, 0, "off by default");
+    cr_expect_eq(written_blocks_T(0, 100, 1), off);
+}
+
 Test(cache, a_levels_reads_take_the_longer_of_their_sectors_and_their_requests)
 {
     machine m = small_card(1);

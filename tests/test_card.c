@@ -1246,6 +1246,23 @@ Test(card, the_l2s_write_rate_follows_its_row_and_the_copy_rate_stays_off)
     free_session_copy(&c);
 }
 
+Test(card, the_write_issue_overlap_stays_off_where_the_session_measured_it)
+{
+    /* the code machine leaves write_issue_overlap at 0 (the writes after
+     * the compute) even where the session has its row: a made-up one */
+    session_copy c;
+    copy_reference_session(&c, "constants.csv", "grep -v -E '^write_issue_overlap,'");
+    const session *s = &c.copy;
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "printf 'write_issue_overlap,0.86,fraction,once,x\n' >> %s/constants.csv", s->dir);
+    cr_assert_eq(system(cmd), 0);
+    machine base = test_preset("h100"), card, code;
+    cr_assert_eq(card_machine(s, NULL, &base, &card), 0, "%s", fail_message());
+    cr_assert_eq(card_code_machine(s, NULL, &card, &code), 0, "%s", fail_message());
+    cr_expect_eq(code.write_issue_overlap, 0, "measured, not derived: off");
+    free_session_copy(&c);
+}
+
 Test(card, a_session_without_a_constant_is_refused)
 {
     char dir[] = "/tmp/mcmsim-card-XXXXXX";

@@ -194,6 +194,13 @@ static const term CODE_TERMS[] = {
      "of one warp, the scheduler's issue slot and pipes shared by its warps", OFF},
     {"cycles_issue_warps4", "issue_latency_warps16", AS_IS, "the same, 16 warps per SM (4 a scheduler)", OFF},
     {"cycles_issue_warps8", "issue_latency_warps32", AS_IS, "the same, 32 warps per SM (8 a scheduler)", OFF},
+    /* write_issue_overlap is not derived from constants.cu's row of that
+     * name (measured in the full run): with it (and u_l2_copy) the cases
+     * whose writes the caches charged at U get better, but radix sort (set
+     * b) and plain multiplication (set c) go further below the card than
+     * without the caches (cache-hierarchy.md, "Session 44: what a written
+     * word costs a kernel that issues while its stores drain").  A probe
+     * sets it with --set write_issue_overlap=. */
     {"constant_line_latency", "constant_cache_first_line_per_kernel", NS_TO_CYCLES,
      "graphs of 1 to 32 dependent kernels of one block (the touch kernel's work, each passed a 3840-byte "
      "argument), per kernel: those whose index first adds one word of the argument from a 128-byte line of "

@@ -219,6 +219,9 @@ block_times block_times_on(const kernel *k, const block_cost *c, const machine *
     t.compute = block_reads_beside_compute(c, m)
                     ? block_compute_after_reads(block_span_cycles_shared(c, m, sharing), block_work_cycles(c, m), t.read)
                     : block_compute_cycles_shared(c, m, sharing);
+    double write = t.write;
+    t.write = block_writes_beside_compute(c, m, t.compute, write);
+    t.write_beside = write - t.write;
     t.latency = t.read > 0 ? block_read_latency(k, c, m) : 0;
     t.wait = m->block_dispatch + t.latency;
     t.dram = kernel_beyond_l2(k, m);
@@ -266,6 +269,8 @@ resident_times resident_times_of(const block *b)
         r.work = block_work_cycles(c, S.m);
         r.span = block_span_cycles_shared(c, S.m, block_warps_per_scheduler(k->threads, S.m));
         r.beside = block_reads_beside_compute(c, S.m);
+        if (r.beside) /* the writes its compute hides move on the port beside it, as its reads */
+            r.read += t.write_beside;
     }
     return r;
 }

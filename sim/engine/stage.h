@@ -51,6 +51,7 @@ typedef struct phases {
  * word), read, compute (S(B) on the pure MCM), write. */
 typedef struct block_times {
     double wait, read, compute, write;
+    double write_beside; /* write cycles its compute hides (block_writes_beside_compute): not in `write` */
     double latency; /* the end of `wait` that is the first word's latency */
     int dram;       /* its words come from beyond the L2 */
 } block_times;

@@ -362,6 +362,13 @@ static double cached_transfer_cycles(const cache_sectors *s, const machine *m, i
     return sector * (w * s->l2_writes + fmax(0, dram - w) * s->writebacks + fmax(0, partial - w) * s->partial_writebacks);
 }
 
+double block_writes_beside_compute(const block_cost *c, const machine *m, double compute, double write)
+{
+    if (!(m->write_issue_overlap > 0) || !served_by_caches(c, m) || !block_reads_beside_compute(c, m))
+        return write;
+    return write - m->write_issue_overlap * fmin(write, compute);
+}
+
 double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write)
 {
     if (served_by_caches(c, m))

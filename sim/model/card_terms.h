@@ -235,4 +235,18 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
  * stream counts, and the L1 serves them while the SM issues the rest. */
 double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write);
 
+/* The cycles of a block's writes left after its compute: `write` (its
+ * transfer cycles, above) less write_issue_overlap · min(write, compute),
+ * where the block ran through the caches with its reads beside its
+ * compute (its instruction stream charged) and the machine has
+ * write_issue_overlap; else `write`.  A store leaves the SM at its issue
+ * and drains into the L2 while the SM issues the block's other
+ * instructions: of a stream of words written among k other instructions a
+ * word, the card takes issue + write − overlap · write a word where the
+ * issue is the longer (constants.cu, write_issue_k*: write_issue_overlap
+ * is that share at k = 64; validate/notes/cache-hierarchy.md, session 44).
+ * The rule takes the block's compute as the stores' issue (the model does
+ * not place its stores in its stream). */
+double block_writes_beside_compute(const block_cost *c, const machine *m, double compute, double write);
+
 #endif
