@@ -774,23 +774,72 @@ static access_round *new_round(cache_trace *t, int step, int warp, int k, int ro
     return r;
 }
 
+/* Round r's lines from the lanes' `round`-th notes of kind k (where not
+ * every lane made the round, only the lanes whose `made` passes it). */
+static void add_kth_lines(cache_trace *t, access_round *r, const warp_notes *w, int k, int round, int lanes,
+                          int every_lane)
+{
+    const int *made = w->made[k];
+    const access_note *notes = w->notes[k];
+    if (add_lines_ascending(t, r, notes, w->stride, round, made, lanes, every_lane))
+        return;
+    int count = 0;
+    for (int i = 0; i < lanes; i++)
+        if (every_lane || made[i] > round)
+            t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
+    add_lines(t, r, t->round, count);
+}
+
 /* The running warp's rounds of kind k as each lane's k-th access: round
  * r holds every lane's r-th note. */
 static void record_kth_rounds(cache_trace *t, int step, int warp, int k, const warp_notes *w, int lanes)
 {
-    const int *made = w->made[k];
-    const access_note *notes = w->notes[k];
     for (int round = 0; round < w->rounds[k]; round++) {
-        int every_lane = round < w->all[k];
         int chain = k == 0 && round < t->chain_cap && t->chain[round];
-        access_round *r = new_round(t, step, warp, k, round, chain);
-        if (add_lines_ascending(t, r, notes, w->stride, round, made, lanes, every_lane))
-            continue;
-        int count = 0;
+        add_kth_lines(t, new_round(t, step, warp, k, round, chain), w, k, round, lanes, round < w->all[k]);
+    }
+}
+
+/* A read's site, its chain bit aside. */
+static inline uint64_t site_alone(const access_note *n) { return n->site & ~STREAM_SITE_CHAIN; }
+
+/* Whether the running warp's reads went in lockstep: every lane made the
+ * same number of reads, its r-th at the same known site as every other
+ * lane's r-th, and a lane's reads are at distinct sites.  number_sites
+ * then numbers lane 0's sites 0 .. m − 1 in its order and places them
+ * there, so that record_site_rounds' round r is every lane's r-th read in
+ * lane order (record_lockstep_reads). */
+static int lockstep_reads(const warp_notes *w, int lanes)
+{
+    const access_note *notes = w->notes[0];
+    int most = w->rounds[0];
+    for (int i = 0; i < lanes; i++)
+        if (w->made[0][i] != most)
+            return 0;
+    for (int r = 0; r < most; r++) {
+        uint64_t site = site_alone(&notes[r]);
+        if (site >> STREAM_SITE_BLOCK_SHIFT == 0)
+            return 0;
+        for (int q = 0; q < r; q++)
+            if (site_alone(&notes[q]) == site)
+                return 0;
+        for (int i = 1; i < lanes; i++)
+            if (site_alone(&notes[(long)i * w->stride + r]) != site)
+                return 0;
+    }
+    return 1;
+}
+
+/* record_site_rounds' rounds of reads in lockstep (lockstep_reads), with
+ * no numbering and no sort: round r is every lane's r-th read, a link of
+ * a chain where any of its notes says so. */
+static void record_lockstep_reads(cache_trace *t, int step, int warp, const warp_notes *w, int lanes)
+{
+    for (int round = 0; round < w->rounds[0]; round++) {
+        int chain = 0;
         for (int i = 0; i < lanes; i++)
-            if (every_lane || made[i] > round)
-                t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
-        add_lines(t, r, t->round, count);
+            chain |= (int)(w->notes[0][(long)i * w->stride + round].site & STREAM_SITE_CHAIN);
+        add_kth_lines(t, new_round(t, step, warp, 0, round, chain), w, 0, round, lanes, 1);
     }
 }
 
@@ -916,7 +965,9 @@ static int record_site_rounds(cache_trace *t, int step, int warp, const warp_not
 void cache_warp_done(cache_trace *t, int step, int warp, const warp_notes *w)
 {
     int lanes = w->lanes < t->warp ? w->lanes : t->warp;
-    if (w->rounds[0] > 0 && record_site_rounds(t, step, warp, w, lanes) < 0)
+    if (w->rounds[0] > 0 && lockstep_reads(w, lanes))
+        record_lockstep_reads(t, step, warp, w, lanes);
+    else if (w->rounds[0] > 0 && record_site_rounds(t, step, warp, w, lanes) < 0)
         record_kth_rounds(t, step, warp, 0, w, lanes);
     record_kth_rounds(t, step, warp, 1, w, lanes);
     if (t->chain_cap > 0)
