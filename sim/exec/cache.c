@@ -737,13 +737,17 @@ static void add_lines(cache_trace *t, access_round *r, lane_note *n, int count)
  * stride + round]; where not every lane made the round, only the lanes
  * whose `made` passes it), in one pass while the cells do not go down:
  * their lines then come in order, as add_lines' sort leaves them, so the
- * lines and their words are the same.  0, with r and the trace's lines as
- * they were, when a cell goes down. */
+ * lines and their words are the same.  A line's words are gathered while
+ * its lanes come and stored when the next line begins (or the lanes end).
+ * 0, with r and the trace's lines as they were, when a cell goes down. */
 static int add_lines_ascending(cache_trace *t, access_round *r, const access_note *notes, long stride, int round,
                                const int *made, int lanes, int every_lane)
 {
     long last_key = -1;
-    uint64_t last_tag = 0;
+    uint64_t tag = 0;
+    uint32_t words = 0;
+    int shift = t->line_shift;
+    long line_words = t->line_words;
     for (int i = 0; i < lanes; i++) {
         if (!every_lane && made[i] <= round)
             continue;
@@ -753,14 +757,21 @@ static int add_lines_ascending(cache_trace *t, access_round *r, const access_not
             r->n = 0;
             return 0;
         }
-        lane_note n = lane_of(t, key);
-        if (last_key < 0 || n.tag != last_tag) {
-            *add_line(&t->rec) = (line_access){n.tag, 0};
+        long index = key & ((1L << 40) - 1);
+        long in_line = shift >= 0 ? index >> shift : index / line_words;
+        uint64_t its = (uint64_t)(key >> 40) << 40 | (uint64_t)in_line; /* lane_of's tag and word */
+        if (last_key >= 0 && its != tag) {
+            *add_line(&t->rec) = (line_access){tag, words};
             r->n++;
-            last_tag = n.tag;
+            words = 0;
         }
+        tag = its;
+        words |= 1u << (uint32_t)(index - in_line * line_words);
         last_key = key;
-        t->rec.lines[t->rec.n_lines - 1].words |= 1u << n.word;
+    }
+    if (last_key >= 0) {
+        *add_line(&t->rec) = (line_access){tag, words};
+        r->n++;
     }
     return 1;
 }
