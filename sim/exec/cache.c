@@ -76,13 +76,25 @@ static void set_clear(line_set *s, int32_t capacity)
     memset(s->bucket, 0xff, sizeof *s->bucket * s->buckets); /* every head -1 */
 }
 
+/* Room for `lines` lines, aligned as a line is (64 bytes). */
+static line *lines_alloc(int32_t lines)
+{
+    size_t size = sizeof(line) * (size_t)(lines > 0 ? lines : 1);
+    line *l = aligned_alloc(_Alignof(line), size);
+    if (!l) {
+        fprintf(stderr, "mcmsim: out of memory\n");
+        exit(70);
+    }
+    return l;
+}
+
 static void set_init(line_set *s, int32_t lines)
 {
     s->allocated = lines;
     s->buckets = 1;
     while (s->buckets < 2u * (uint32_t)lines)
         s->buckets *= 2;
-    s->lines = grow(NULL, sizeof *s->lines * (size_t)lines);
+    s->lines = lines_alloc(lines);
     s->bucket = grow(NULL, sizeof *s->bucket * s->buckets);
     set_clear(s, lines);
 }
