@@ -1136,3 +1136,45 @@ Test(cache, a_read_after_a_guarded_block_is_one_round_of_the_warps_lanes_from_th
     cr_expect_eq(s.warp_loads[LEVEL_L1], 1);
     cr_expect_eq(s.chain_loads[LEVEL_L1], 1);
 }
+
+/* One block of a warp, one step: lanes 0 and 1 read words 0 and 1 of
+ * line 0 at one site, then words 0 and 1 of line 5 at another, the second
+ * read a link of a chain in lane 1's note only; with `idle_lane` a third
+ * lane of the warp reads nothing.  Lines 0 and 5 are in the L2.  Its
+ * counts. */
+static cache_sectors two_sites_in_step(const machine *m, int idle_lane)
+{
+    cache *c = cache_new(m);
+    into_l2(c, 5);
+    into_l2(c, 0);
+    cache_trace *t = cache_trace_new(c, 32);
+    cache_launch_begin(c, 1, 1, 0);
+    uint64_t first = site(2, 1, 0) & ~STREAM_SITE_CHAIN, second = site(2, 1, 1) & ~STREAM_SITE_CHAIN;
+    access_note notes[3 * 4] = {{access_key(0, 0), first}, {access_key(0, 32 * 5), second}};
+    notes[4] = (access_note){access_key(0, 1), first};
+    notes[5] = (access_note){access_key(0, 32 * 5 + 1), second | STREAM_SITE_CHAIN};
+    access_note writes[1] = {{0, 0}};
+    int made[2][3] = {{2, 2, 0}, {0, 0, 0}};
+    warp_notes w = {{notes, writes}, {made[0], made[1]}, {2, 0}, {idle_lane ? 0 : 2, 0}, 4, idle_lane ? 3 : 2};
+    cache_warp_done(t, 0, 0, &w);
+    cache_sectors out;
+    cache_block_done(c, 0, t, &out);
+    cache_launch_end(c);
+    cache_trace_free(t);
+    cache_free(c);
+    return out;
+}
+
+Test(cache, reads_in_lockstep_make_the_rounds_their_sites_make)
+{
+    /* Every lane's r-th read at the r-th site (lockstep_reads) skips the
+     * sites' numbering: its rounds, their lines and their chains must be
+     * the ones the numbering makes, which a lane that reads nothing
+     * brings back into play. */
+    machine m = latency_card();
+    cache_sectors lockstep = two_sites_in_step(&m, 0), numbered = two_sites_in_step(&m, 1);
+    cr_expect_eq(lockstep.warp_loads[LEVEL_L2], 2, "each site's round asks the L2 once");
+    cr_expect_eq(lockstep.l2_requests, 2);
+    cr_expect_eq(lockstep.chain_loads[LEVEL_L2], 1, "the second round is a link: one lane's note says so");
+    cr_expect(memcmp(&lockstep, &numbered, sizeof lockstep) == 0, "the same counts as the sites' numbering");
+}

@@ -582,6 +582,60 @@ Test(user_program, a_read_of_another_threads_write_in_one_step_names_both_thread
                    (const char *[]){"block 1: thread 0 reads private[3], which no thread of the block wrote", NULL});
 }
 
+/* The table of a step's cells (exec_block.h, step_use_of) keeps a cell
+ * in one of two windows of 1024 consecutive cells, placed from 128 cells
+ * below the step's first cell that no window holds, or else in a hash.
+ * Thread 0 reads g[1000] (window 0: g[872 .. 1895]); threads 1 to 4 read
+ * g[871] (below it: window 1, g[743 .. 1766]), g[300] and g[1896] (beyond
+ * both: the hash) and g[1895] (window 0's last cell); then thread 5
+ * writes g[`cell`]: the read is found wherever it was kept.  With
+ * `in_place` thread 0 writes g[1000] too, so that the later reads are
+ * looked up as they come (read_use_table); else they wait as pending
+ * reads, entered at thread 5's write (exec_enter_pending). */
+static void write_window_kernel(const char *dir, const char *name, long cell, int in_place)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             "#include \"mcm_kernel.h\"\ntypedef struct { gmem g; } args;\n"
+             "static const long read_at[5] = {1000, 871, 300, 1896, 1895};\n"
+             "MCM_STEP(first, args, a) {\n"
+             "    if (t->tid == 0) { word x = exec_gread(t, a->g, 1000); if (%d) exec_gwrite(t, a->g, 1000, x); }\n"
+             "    else if (t->tid < 5) (void)exec_gread(t, a->g, read_at[t->tid]);\n"
+             "    else if (t->tid == 5) exec_gwrite(t, a->g, %ld, 1);\n}\n"
+             "MCM_KERNEL(k, args, first);\n"
+             "static gmem g;\n"
+             "static int setup(exec_run *run, const mcm_params *p) { (void)p; g = mcm_alloc(run, \"g\", 4096); return 0; }\n"
+             "static int launches(exec_run *run) { args a = {g}; return mcm_launch(run, &k, 1, 32, 0, &a); }\n"
+             "static int check(exec_run *run) { (void)run; return 0; }\n"
+             "MCM_PROGRAM(\"window\", setup, launches, check);\n",
+             in_place, cell);
+    char file[128];
+    snprintf(file, sizeof file, "%s.c", name);
+    write_file(dir, file, text);
+    write_run_file(dir, name, "");
+}
+
+Test(user_program, a_race_on_a_cell_at_a_windows_edge_or_beyond_the_windows_is_found)
+{
+    const char *dir = workdir();
+    const long cells[4] = {871, 300, 1896, 1895};
+    for (int in_place = 0; in_place < 2; in_place++) {
+        for (int k = 0; k < 4; k++) {
+            char name[64], message[128];
+            snprintf(name, sizeof name, "window_%d_%ld", in_place, cells[k]);
+            snprintf(message, sizeof message, "thread 5 writes g[%ld], which thread %d reads in the same step",
+                     cells[k], k + 1);
+            write_window_kernel(dir, name, cells[k], in_place);
+            expect_refused(dir, name, (const char *[]){message, NULL});
+        }
+        /* and no race where thread 5 writes a cell no thread read, beside them */
+        char name[64], out[8192];
+        snprintf(name, sizeof name, "window_%d_clean", in_place);
+        write_window_kernel(dir, name, 1766, in_place);
+        cr_expect_eq(run_user(dir, name, MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "%s", out);
+    }
+}
+
 Test(user_program, a_cell_two_blocks_touch_in_one_launch_names_both)
 {
     const char *dir = workdir();

@@ -43,6 +43,9 @@ static void *grow(void *p, size_t size)
 
 /* ---- a set of lines, the least recently used evicted first ---------------- */
 
+/* A line held, aligned to 64 bytes (56 would do): a look-up touches one
+ * host cache line, never two (the line sets are megabytes, mostly out of
+ * the host's caches). */
 typedef struct line {
     uint64_t tag;          /* the line's address (line_tag) */
     int32_t older, newer;  /* its neighbours by last use (-1: none) */
@@ -53,7 +56,7 @@ typedef struct line {
     uint32_t in_flight;    /*   the words asked then (on their way until the moment ends), */
     uint32_t from_dram;    /*   and of those the words DRAM serves, */
     uint32_t asked_round;  /*   the read round of its step that asked last */
-} line;
+} __attribute__((aligned(64))) line;
 
 typedef struct line_set {
     line *lines;
@@ -73,13 +76,25 @@ static void set_clear(line_set *s, int32_t capacity)
     memset(s->bucket, 0xff, sizeof *s->bucket * s->buckets); /* every head -1 */
 }
 
+/* Room for `lines` lines, aligned as a line is (64 bytes). */
+static line *lines_alloc(int32_t lines)
+{
+    size_t size = sizeof(line) * (size_t)(lines > 0 ? lines : 1);
+    line *l = aligned_alloc(_Alignof(line), size);
+    if (!l) {
+        fprintf(stderr, "mcmsim: out of memory\n");
+        exit(70);
+    }
+    return l;
+}
+
 static void set_init(line_set *s, int32_t lines)
 {
     s->allocated = lines;
     s->buckets = 1;
     while (s->buckets < 2u * (uint32_t)lines)
         s->buckets *= 2;
-    s->lines = grow(NULL, sizeof *s->lines * (size_t)lines);
+    s->lines = lines_alloc(lines);
     s->bucket = grow(NULL, sizeof *s->bucket * s->buckets);
     set_clear(s, lines);
 }
@@ -737,13 +752,17 @@ static void add_lines(cache_trace *t, access_round *r, lane_note *n, int count)
  * stride + round]; where not every lane made the round, only the lanes
  * whose `made` passes it), in one pass while the cells do not go down:
  * their lines then come in order, as add_lines' sort leaves them, so the
- * lines and their words are the same.  0, with r and the trace's lines as
- * they were, when a cell goes down. */
+ * lines and their words are the same.  A line's words are gathered while
+ * its lanes come and stored when the next line begins (or the lanes end).
+ * 0, with r and the trace's lines as they were, when a cell goes down. */
 static int add_lines_ascending(cache_trace *t, access_round *r, const access_note *notes, long stride, int round,
                                const int *made, int lanes, int every_lane)
 {
     long last_key = -1;
-    uint64_t last_tag = 0;
+    uint64_t tag = 0;
+    uint32_t words = 0;
+    int shift = t->line_shift;
+    long line_words = t->line_words;
     for (int i = 0; i < lanes; i++) {
         if (!every_lane && made[i] <= round)
             continue;
@@ -753,14 +772,21 @@ static int add_lines_ascending(cache_trace *t, access_round *r, const access_not
             r->n = 0;
             return 0;
         }
-        lane_note n = lane_of(t, key);
-        if (last_key < 0 || n.tag != last_tag) {
-            *add_line(&t->rec) = (line_access){n.tag, 0};
+        long index = key & ((1L << 40) - 1);
+        long in_line = shift >= 0 ? index >> shift : index / line_words;
+        uint64_t its = (uint64_t)(key >> 40) << 40 | (uint64_t)in_line; /* lane_of's tag and word */
+        if (last_key >= 0 && its != tag) {
+            *add_line(&t->rec) = (line_access){tag, words};
             r->n++;
-            last_tag = n.tag;
+            words = 0;
         }
+        tag = its;
+        words |= 1u << (uint32_t)(index - in_line * line_words);
         last_key = key;
-        t->rec.lines[t->rec.n_lines - 1].words |= 1u << n.word;
+    }
+    if (last_key >= 0) {
+        *add_line(&t->rec) = (line_access){tag, words};
+        r->n++;
     }
     return 1;
 }
@@ -774,23 +800,72 @@ static access_round *new_round(cache_trace *t, int step, int warp, int k, int ro
     return r;
 }
 
+/* Round r's lines from the lanes' `round`-th notes of kind k (where not
+ * every lane made the round, only the lanes whose `made` passes it). */
+static void add_kth_lines(cache_trace *t, access_round *r, const warp_notes *w, int k, int round, int lanes,
+                          int every_lane)
+{
+    const int *made = w->made[k];
+    const access_note *notes = w->notes[k];
+    if (add_lines_ascending(t, r, notes, w->stride, round, made, lanes, every_lane))
+        return;
+    int count = 0;
+    for (int i = 0; i < lanes; i++)
+        if (every_lane || made[i] > round)
+            t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
+    add_lines(t, r, t->round, count);
+}
+
 /* The running warp's rounds of kind k as each lane's k-th access: round
  * r holds every lane's r-th note. */
 static void record_kth_rounds(cache_trace *t, int step, int warp, int k, const warp_notes *w, int lanes)
 {
-    const int *made = w->made[k];
-    const access_note *notes = w->notes[k];
     for (int round = 0; round < w->rounds[k]; round++) {
-        int every_lane = round < w->all[k];
         int chain = k == 0 && round < t->chain_cap && t->chain[round];
-        access_round *r = new_round(t, step, warp, k, round, chain);
-        if (add_lines_ascending(t, r, notes, w->stride, round, made, lanes, every_lane))
-            continue;
-        int count = 0;
+        add_kth_lines(t, new_round(t, step, warp, k, round, chain), w, k, round, lanes, round < w->all[k]);
+    }
+}
+
+/* A read's site, its chain bit aside. */
+static inline uint64_t site_alone(const access_note *n) { return n->site & ~STREAM_SITE_CHAIN; }
+
+/* Whether the running warp's reads went in lockstep: every lane made the
+ * same number of reads, its r-th at the same known site as every other
+ * lane's r-th, and a lane's reads are at distinct sites.  number_sites
+ * then numbers lane 0's sites 0 .. m − 1 in its order and places them
+ * there, so that record_site_rounds' round r is every lane's r-th read in
+ * lane order (record_lockstep_reads). */
+static int lockstep_reads(const warp_notes *w, int lanes)
+{
+    const access_note *notes = w->notes[0];
+    int most = w->rounds[0];
+    for (int i = 0; i < lanes; i++)
+        if (w->made[0][i] != most)
+            return 0;
+    for (int r = 0; r < most; r++) {
+        uint64_t site = site_alone(&notes[r]);
+        if (site >> STREAM_SITE_BLOCK_SHIFT == 0)
+            return 0;
+        for (int q = 0; q < r; q++)
+            if (site_alone(&notes[q]) == site)
+                return 0;
+        for (int i = 1; i < lanes; i++)
+            if (site_alone(&notes[(long)i * w->stride + r]) != site)
+                return 0;
+    }
+    return 1;
+}
+
+/* record_site_rounds' rounds of reads in lockstep (lockstep_reads), with
+ * no numbering and no sort: round r is every lane's r-th read, a link of
+ * a chain where any of its notes says so. */
+static void record_lockstep_reads(cache_trace *t, int step, int warp, const warp_notes *w, int lanes)
+{
+    for (int round = 0; round < w->rounds[0]; round++) {
+        int chain = 0;
         for (int i = 0; i < lanes; i++)
-            if (every_lane || made[i] > round)
-                t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
-        add_lines(t, r, t->round, count);
+            chain |= (int)(w->notes[0][(long)i * w->stride + round].site & STREAM_SITE_CHAIN);
+        add_kth_lines(t, new_round(t, step, warp, 0, round, chain), w, 0, round, lanes, 1);
     }
 }
 
@@ -916,7 +991,9 @@ static int record_site_rounds(cache_trace *t, int step, int warp, const warp_not
 void cache_warp_done(cache_trace *t, int step, int warp, const warp_notes *w)
 {
     int lanes = w->lanes < t->warp ? w->lanes : t->warp;
-    if (w->rounds[0] > 0 && record_site_rounds(t, step, warp, w, lanes) < 0)
+    if (w->rounds[0] > 0 && lockstep_reads(w, lanes))
+        record_lockstep_reads(t, step, warp, w, lanes);
+    else if (w->rounds[0] > 0 && record_site_rounds(t, step, warp, w, lanes) < 0)
         record_kth_rounds(t, step, warp, 0, w, lanes);
     record_kth_rounds(t, step, warp, 1, w, lanes);
     if (t->chain_cap > 0)

@@ -22,7 +22,8 @@
  * same thread's last write wins; another thread's is a CREW error): a
  * private word by its use in the step (an array of the worker's), a
  * global cell by its mark in a built-in run (write_mark), by its use in
- * the step in a race-free one (a hash table of the worker's, global_use;
+ * the step in a race-free one (a table of the worker's, global_use: two
+ * windows of consecutive cells and a hash for the cells beyond them;
  * the reads made before the step's first global write are entered in it
  * only when it is looked up: read_use).
  * A race-free run writes a private word at once, with no log: there a
@@ -589,6 +590,8 @@ static void next_step(exec_block *b)
             b->step_tag = (write_mark)((__atomic_add_fetch(&b->run->steps, 1, __ATOMIC_RELAXED) * 0x9E3779B1u) >> 16);
         while (b->step_tag == 0);
     b->uses_n = 0;
+    b->windows = 0;
+    b->window_n = 0;
     b->pending_n = 0;
     b->deferred = 0;
     b->pending_lo = b->deferred_lo = UINTPTR_MAX;
@@ -600,6 +603,8 @@ static void next_step(exec_block *b)
             b->private_step[i].stamp = b->block_step != 0 && stamp >= b->block_step;
         }
         memset(b->uses, 0, sizeof *b->uses * b->uses_cap);
+        if (b->window)
+            memset(b->window, 0, sizeof *b->window * USE_WINDOWS * USE_WINDOW_CELLS);
         b->block_step = 1;
         b->step_stamp = 2;
     }
@@ -750,7 +755,7 @@ void exec_grow_uses(exec_block *b)
 void exec_enter_pending(exec_block *b)
 {
     for (long j = 0; j < b->pending_n; j++)
-        add_reader(table_use(b, b->pending[j].cell), b->pending[j].tid);
+        add_reader(step_use_of(b, b->pending[j].cell), b->pending[j].tid);
     b->pending_n = 0;
     b->pending_lo = UINTPTR_MAX;
     b->pending_hi = 0;
@@ -760,7 +765,7 @@ void exec_enter_pending(exec_block *b)
 void exec_enter_deferred(exec_block *b)
 {
     for (long j = b->log_n - b->deferred; j < b->log_n; j++)
-        table_use(b, b->log[j].cell)->slot = (int32_t)j;
+        step_use_of(b, b->log[j].cell)->slot = (int32_t)j;
     b->deferred = 0;
     b->deferred_lo = UINTPTR_MAX;
     b->deferred_hi = 0;
@@ -1411,8 +1416,10 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     b->private_cells = calloc((size_t)k->private_words + 1, sizeof *b->private_cells);
     b->private_step = calloc((size_t)k->private_words + 1, sizeof *b->private_step);
     b->threads_of = calloc((size_t)threads, sizeof *b->threads_of);
-    if (b->race_free)
+    if (b->race_free) {
         exec_grow_uses(b);
+        b->window = calloc(USE_WINDOWS * USE_WINDOW_CELLS, sizeof *b->window);
+    }
     b->trace = r->caches ? cache_trace_new(r->caches, b->warp) : NULL;
     b->rounds_cap = 1;
     grow_rounds(b, 8);
@@ -1426,6 +1433,7 @@ static void worker_end(exec_block *b)
     free(b->private_cells);
     free(b->private_step);
     free(b->uses);
+    free(b->window);
     free(b->pending);
     free(b->threads_of);
     for (int kind = 0; kind < N_KINDS; kind++) {

@@ -94,6 +94,21 @@ typedef struct cell_use {
     step_use use;
 } cell_use;
 
+/* A global cell's use in the current step in a window of the table of
+ * the step's cells (exec_block.window: its place says which cell). */
+typedef struct window_use {
+    uint32_t stamp;          /* the step it belongs to (exec_block.step_stamp) */
+    step_use use;
+} window_use;
+
+/* The windows of the table of the step's cells (step_use_of): USE_WINDOWS
+ * runs of USE_WINDOW_CELLS consecutive cells, each placed at the step's
+ * first looked-up cell that no window before it holds, from
+ * USE_WINDOW_BELOW cells below it. */
+#define USE_WINDOWS 2
+#define USE_WINDOW_CELLS 1024
+#define USE_WINDOW_BELOW 128
+
 /* A read of a cell its block has to itself, made while no thread of the
  * block had written a global cell in the step, kept to be entered in the
  * table of the step's cells (global_use) when one is looked up. */
@@ -161,8 +176,13 @@ struct exec_block {
     mem_word *private_cells;
     long private_words;          /* the kernel's */
     private_use *private_step;   /* per private word: its use in the current step, its writer */
-    cell_use *uses;              /* race-free: the global cells of the current step (global_use) */
+    cell_use *uses;              /* race-free: the global cells of the current step that no window
+                                  * holds (global_use) */
     size_t uses_cap, uses_n;     /* its room (a power of two), its entries of this step */
+    window_use *window;          /* race-free: the windows' cells (USE_WINDOWS · USE_WINDOW_CELLS) */
+    uintptr_t window_first[USE_WINDOWS]; /* the address of each window's first cell */
+    int windows;                 /* the windows placed in the current step */
+    long window_n;               /* their entries of this step */
     pending_read *pending;       /* race-free: the step's reads not yet in `uses` (global_use) */
     long pending_n, pending_cap;
     long deferred;               /* race-free: the log's last `deferred` writes, not yet in `uses` (global_use) */
@@ -502,8 +522,9 @@ static inline int touch_set(const exec_block *b, cell_shadow *s, cell_shadow old
 }
 
 /* The use in the current step of global cell `cell`, which t's block has
- * to itself: found in (or added to) the worker's table of the step's
- * cells, an open-addressing hash table whose entries of older steps are
+ * to itself, where no window holds it (step_use_of): found in (or added
+ * to) the hash of the worker's table of the step's cells, an
+ * open-addressing hash table whose entries of older steps are
  * free (their stamp is not the step's).  Eight consecutive cells hash to
  * eight consecutive slots (a warp's neighbouring lanes read neighbouring
  * cells: their entries share cache lines), the groups scattered by
@@ -534,6 +555,41 @@ static inline step_use *table_use(exec_block *b, const mem_word *cell)
         exec_grow_uses(b);
     }
 }
+
+/* The use in the current step of global cell `cell`, which t's block has
+ * to itself: in the first window that holds the cell, else in the first
+ * window not yet placed in the step (placed then, so that it holds the
+ * cell), else in the hash table (table_use).  A window stays where it is
+ * placed until the step ends, so a cell's place in the step depends on
+ * its address alone: every look-up of it finds the same use.  A block's
+ * threads mostly use runs of consecutive cells (their own, in place):
+ * the windows find them with no hash and no probe. */
+static inline step_use *step_use_of(exec_block *b, const mem_word *cell)
+{
+    uintptr_t at = (uintptr_t)cell;
+    for (int k = 0; k < USE_WINDOWS; k++) {
+        if (k == b->windows) {
+            uintptr_t below = USE_WINDOW_BELOW * sizeof *cell;
+            b->window_first[k] = at - (at < below ? at : below);
+            b->windows++;
+        }
+        uintptr_t off = (at - b->window_first[k]) / sizeof *cell;
+        if (off < USE_WINDOW_CELLS) {
+            window_use *w = &b->window[k * USE_WINDOW_CELLS + off];
+            if (w->stamp != b->step_stamp) {
+                w->stamp = b->step_stamp;
+                w->use = unused;
+                b->window_n++;
+            }
+            return &w->use;
+        }
+    }
+    return table_use(b, cell);
+}
+
+/* Whether the table of the step's cells (its windows and its hash) holds
+ * no cell. */
+static inline int no_step_use(const exec_block *b) { return b->uses_n == 0 && b->window_n == 0; }
 
 /* Cell `at` into the range [*lo, *hi]. */
 static inline void widen(uintptr_t *lo, uintptr_t *hi, const mem_word *cell)
@@ -588,7 +644,7 @@ static inline step_use *global_use(exec_block *b, const mem_word *cell)
         exec_enter_pending(b);
     if (b->deferred)
         exec_enter_deferred(b);
-    return table_use(b, cell);
+    return step_use_of(b, cell);
 }
 
 /* read_use's look-up in the table of the step's cells. */
@@ -676,7 +732,7 @@ EXEC_FAST int global_write_fast(exec_thread *t, gmem a, long i, word v)
         return 0;
     if (sh == 0)
         note_touched(b, a->id, i);
-    if (!(sh & SHADOW_WRITTEN) && b->uses_n == 0 && !maybe_pending(b, &a->cells[i])) {
+    if (!(sh & SHADOW_WRITTEN) && no_step_use(b) && !maybe_pending(b, &a->cells[i])) {
         b->deferred++;
     } else {
         step_use *u = global_use(b, &a->cells[i]);
