@@ -1082,6 +1082,19 @@ static uint64_t site(uint64_t block, uint64_t pass, uint64_t read)
            STREAM_SITE_CHAIN;
 }
 
+/* Block 0's counts after its one warp's notes w, the launch ended and c
+ * and t freed. */
+static cache_sectors one_warps_block(cache *c, cache_trace *t, const warp_notes *w)
+{
+    cache_warp_done(t, 0, 0, w);
+    cache_sectors out;
+    cache_block_done(c, 0, t, &out);
+    cache_launch_end(c);
+    cache_trace_free(t);
+    cache_free(c);
+    return out;
+}
+
 /* One block of a warp of two lanes, one step: lane 0, in a guarded block
  * (counted block 1), reads word 0 of line 5; then both lanes, in counted
  * block 2, read words 0 and 1 of line 0, a link of their chain.  Lines 0
@@ -1102,13 +1115,7 @@ static cache_sectors guarded_then_shared(const machine *m, int sites)
     if (!sites)
         for (int r = 0; r < 2; r++)
             cache_note_chain(t, r);
-    cache_warp_done(t, 0, 0, &w);
-    cache_sectors out;
-    cache_block_done(c, 0, t, &out);
-    cache_launch_end(c);
-    cache_trace_free(t);
-    cache_free(c);
-    return out;
+    return one_warps_block(c, t, &w);
 }
 
 Test(cache, a_read_after_a_guarded_block_is_one_round_of_the_warps_lanes_from_the_l2)
@@ -1156,13 +1163,7 @@ static cache_sectors two_sites_in_step(const machine *m, int idle_lane)
     access_note writes[1] = {{0, 0}};
     int made[2][3] = {{2, 2, 0}, {0, 0, 0}};
     warp_notes w = {{notes, writes}, {made[0], made[1]}, {2, 0}, {idle_lane ? 0 : 2, 0}, 4, idle_lane ? 3 : 2};
-    cache_warp_done(t, 0, 0, &w);
-    cache_sectors out;
-    cache_block_done(c, 0, t, &out);
-    cache_launch_end(c);
-    cache_trace_free(t);
-    cache_free(c);
-    return out;
+    return one_warps_block(c, t, &w);
 }
 
 Test(cache, reads_in_lockstep_make_the_rounds_their_sites_make)
