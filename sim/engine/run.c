@@ -180,9 +180,10 @@ static int check_theorem1(const kernel_dag *dag, const machine *m, const sim_res
     if (r->T <= bound * (1 + slack) + 1e-9)
         return 0;
     return fail("internal error (a bug in mcmsim): program '%s' on machine '%s' took "
-                "T = %.17g cycles, above the Theorem 1 bound (N/(rP) + L)·(kC + block_dispatch + k·block_retire + read latency) + "
-                "L·launch_latency + graph start = %.17g (k = blocks_per_sm = %g, r = %g) under the parallel policy",
-                dag->name, m->name, r->T, bound, k, least);
+                "T = %.17g cycles, above the Theorem 1 bound (N/(rP) + L)·(sC + block_dispatch + k·block_retire + read latency) + "
+                "L·launch_latency + graph start = %.17g (s = %g: blocks_per_sm, twice it served by age; k = %g, r = %g) "
+                "under the parallel policy",
+                dag->name, m->name, r->T, bound, shares, k, least);
 }
 
 /* The parts of T (time_split.h) sum to T: every SM-cycle in one part.

@@ -9,7 +9,9 @@
  * them, so its instruction stream is the kernel's alone.  Each fast path
  * does what the exported function does (exec_pread is exec_pread_fast)
  * and hands the rest to exec.c's checked path; the invariants are
- * exec.c's (its top).
+ * exec.c's (its top).  It also owns the move from one thread of a warp to
+ * the next within a step (exec_set_rows, exec_thread_next, EXEC_WARP_RUN:
+ * a plain build's step runs its warp's later threads itself).
  */
 #ifndef MCM_EXEC_BLOCK_H
 #define MCM_EXEC_BLOCK_H
@@ -175,7 +177,8 @@ struct exec_block {
     int whole_costs;               /* add_ops and mul_ops whole: they and private accesses charged when the block ends */
     mem_word *private_cells;
     long private_words;          /* the kernel's */
-    private_use *private_step;   /* per private word: its use in the current step, its writer */
+    private_use *private_step;   /* per private word: its use in its latest step; its stamp says whether
+                                    the block wrote it (private_use) */
     cell_use *uses;              /* race-free: the global cells of the current step that no window
                                   * holds (global_use) */
     size_t uses_cap, uses_n;     /* its room (a power of two), its entries of this step */
