@@ -1496,11 +1496,14 @@ static void measure_guarded_reads(rng_t *rng)
  * On the H200 the chains of 4 and 16 blocks lie ~200 cycles a kernel above
  * the line from touch_block to touch_card (the H100's ~20..80); these rows
  * say where the step is (2 blocks: a second SM; 3..8: a second TPC or GPC)
- * and its shape across the widths the cases' small kernels have.  Used by
- * nothing until measured. */
+ * and its shape across the widths the cases' small kernels have; 64..128
+ * blocks and two blocks an SM (touch_card2): whether the boundary grows
+ * with the SMs a grid spans up to the whole card or saturates (Stockham's
+ * kernels span 64, 128 and 132 SMs, instruction-stream.md, "Session 44:
+ * Stockham's kernel boundary").  Used by nothing until measured. */
 static void measure_block_counts(int sms, rng_t *rng)
 {
-    static const unsigned widths[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48};
+    static const unsigned widths[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
     for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
         char name[32];
         snprintf(name, sizeof name, "touch_%u", widths[i]);
@@ -1508,6 +1511,7 @@ static void measure_block_counts(int sms, rng_t *rng)
     }
     measure_chain_of("blocks_", "touch_half", CHAIN_TOUCH, (unsigned)sms / 2, 0, rng);
     measure_chain_of("blocks_", "touch_card", CHAIN_TOUCH, (unsigned)sms, 0, rng);
+    measure_chain_of("blocks_", "touch_card2", CHAIN_TOUCH, 2 * (unsigned)sms, 0, rng);
     measure_chain_of("blocks_", "touch_1_again", CHAIN_TOUCH, 1, 0, rng);
 }
 
