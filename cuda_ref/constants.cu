@@ -1175,7 +1175,7 @@ static double launch_graph_touch_us(int sms)
 
 enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE, CHAIN_ARGS, CHAIN_SHARED, CHAIN_CODE,
                    CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE, CHAIN_PARAM, CHAIN_PARAM_DENSE, CHAIN_PARAM_64,
-                   CHAIN_CONST, CHAIN_PARAM_LDC, CHAIN_SHIFT1, CHAIN_SHIFT32, CHAIN_GUARDED, CHAIN_STORED };
+                   CHAIN_CONST, CHAIN_PARAM_LDC, CHAIN_SHIFT1, CHAIN_SHIFT32, CHAIN_GUARDED, CHAIN_STORED, CHAIN_TOUCH128 };
 
 #define CHAIN_CODE_STEPS 1024
 #define CHAIN_HORNER_DEGREE 32
@@ -1314,6 +1314,8 @@ static void chain_launch(const chain *c, int step, cudaStream_t stream)
         touch_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_ALTERNATE)
         touch_kernel<<<step % 2 == 0 ? c->blocks : 1, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_TOUCH128) /* the same words in blocks of 128 threads, twice as many */
+        touch_kernel<<<2 * c->blocks, 128, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_PAIR)
         pair_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_DEPENDENT)
@@ -1449,8 +1451,9 @@ static void measure_chain_of(const char *prefix, const char *name, enum chain_sh
         double us = chain_graph_us(&c, k, REPLAYS);
         char row[64], how[200];
         snprintf(row, sizeof row, "%s%s_%d", prefix, name, k);
-        snprintf(how, sizeof how, "a graph of %d kernels of the %s chain (%u block%s of 256 threads%s), "
-                 "median of %d replays", k, name, blocks, blocks > 1 ? "s" : "",
+        snprintf(how, sizeof how, "a graph of %d kernels of the %s chain (%u block%s of %d threads%s), "
+                 "median of %d replays", k, name, shape == CHAIN_TOUCH128 ? 2 * blocks : blocks,
+                 blocks > 1 || shape == CHAIN_TOUCH128 ? "s" : "", shape == CHAIN_TOUCH128 ? 128 : 256,
                  shape == CHAIN_ALTERNATE ? " and 1 block in turn" : "", REPLAYS);
         print_row(row, us, "us", how);
         sx += k; sy += us; sxx += (double)k * k; sxy += k * us;
@@ -1497,7 +1500,8 @@ static void measure_guarded_reads(rng_t *rng)
  * the line from touch_block to touch_card (the H100's ~20..80); these rows
  * say where the step is (2 blocks: a second SM; 3..8: a second TPC or GPC)
  * and its shape across the widths the cases' small kernels have; 64..128
- * blocks and two blocks an SM (touch_card2): whether the boundary grows
+ * blocks, two blocks an SM (touch_card2) and Stockham's grids of 128-thread
+ * blocks (touch128_W, W blocks of 128 threads over the words of W/2 of 256): whether the boundary grows
  * with the SMs a grid spans up to the whole card or saturates (Stockham's
  * kernels span 64, 128 and 132 SMs, instruction-stream.md, "Session 44:
  * Stockham's kernel boundary").  Used by nothing until measured. */
@@ -1512,6 +1516,12 @@ static void measure_block_counts(int sms, rng_t *rng)
     measure_chain_of("blocks_", "touch_half", CHAIN_TOUCH, (unsigned)sms / 2, 0, rng);
     measure_chain_of("blocks_", "touch_card", CHAIN_TOUCH, (unsigned)sms, 0, rng);
     measure_chain_of("blocks_", "touch_card2", CHAIN_TOUCH, 2 * (unsigned)sms, 0, rng);
+    static const unsigned widths128[] = {2, 64, 128, 256}; /* Stockham's grids of 128 threads */
+    for (size_t i = 0; i < sizeof widths128 / sizeof widths128[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "touch128_%u", widths128[i]);
+        measure_chain_of("blocks_", name, CHAIN_TOUCH128, widths128[i] / 2, 0, rng);
+    }
     measure_chain_of("blocks_", "touch_1_again", CHAIN_TOUCH, 1, 0, rng);
 }
 
