@@ -155,10 +155,21 @@ Test(resident, by_age_the_block_that_started_first_takes_its_bound_and_the_next_
     cr_expect_float_eq(x_end[1], 100 + 22 / 0.6, 1e-9);
 }
 
-/* The lanes' max-min rates worked out from scratch, as by hand: the
- * unserved block of least bound (ties to the lower slot) takes its bound
- * or an equal share of what is left.  rates[i]: slot i's, or -1 if it is
- * not on the lanes. */
+/* Is unserved slot i served before slot j (-1: none yet), as by hand?
+ * Max-min: the lesser bound first; by age: the earlier start first.  Ties
+ * to the lower slot (i > j here when j is set, as the walk goes up). */
+static int scratch_before(const resident_sm *s, const double *bound, int i, int j)
+{
+    if (j < 0)
+        return 1;
+    return s->by_age ? s->slot[i].start < s->slot[j].start : bound[i] < bound[j];
+}
+
+/* The lanes' rates worked out from scratch, as by hand: the unserved
+ * block served first (max-min: of least bound; by age: of earliest start;
+ * ties to the lower slot) takes its bound or, max-min, an equal share of
+ * what is left, by age all that is left.  rates[i]: slot i's, or -1 if it
+ * is not on the lanes. */
 static void lanes_from_scratch(const resident_sm *s, double *rates)
 {
     double bound[16];
@@ -176,26 +187,27 @@ static void lanes_from_scratch(const resident_sm *s, double *rates)
     }
     double capacity = 1;
     for (int left = n; left > 0; left--) {
-        int tightest = -1;
+        int first = -1;
         for (int i = 0; i < s->used; i++)
-            if (!served[i] && (tightest < 0 || bound[i] < bound[tightest]))
-                tightest = i;
-        rates[tightest] = fmin(bound[tightest], capacity / left);
-        capacity -= rates[tightest];
-        served[tightest] = 1;
+            if (!served[i] && scratch_before(s, bound, i, first))
+                first = i;
+        rates[first] = fmin(bound[first], s->by_age ? capacity : capacity / left);
+        capacity -= rates[first];
+        served[first] = 1;
     }
 }
 
-Test(resident, the_rates_and_counts_kept_between_changes_are_those_worked_out_from_scratch)
+/* Blocks of random work, span and reads (bounds often equal, some
+ * `beside`) start on one SM at random events, the lanes max-min fair or
+ * by age: at every event the rates on the lanes are, to the bit, those
+ * worked out anew, and the transfers counted on the port those there. */
+static void rates_against_scratch(uint64_t seed, int by_age)
 {
-    /* blocks of random work, span and reads (bounds often equal, some
-     * `beside`) start on one SM at random events: at every event the
-     * rates on the lanes are, to the bit, those worked out anew, and the
-     * transfers counted on the port those there */
     rng r;
-    rng_seed(&r, 41);
+    rng_seed(&r, seed);
     resident_sm s;
     cr_assert_eq(resident_init(&s, 8), 0);
+    s.by_age = by_age;
     int ended[8], checked = 0;
     double now = 0;
     for (int step = 0; step < 4000; step++) {
@@ -220,13 +232,26 @@ Test(resident, the_rates_and_counts_kept_between_changes_are_those_worked_out_fr
         lanes_from_scratch(&s, rates);
         for (int i = 0; i < s.used; i++)
             if (rates[i] >= 0) {
-                cr_assert_eq(s.slot[i].rate, rates[i], "step %d, slot %d: %.17g, from scratch %.17g", step, i,
-                             s.slot[i].rate, rates[i]);
+                cr_assert_eq(s.slot[i].rate, rates[i], "by age %d, step %d, slot %d: %.17g, from scratch %.17g",
+                             by_age, step, i, s.slot[i].rate, rates[i]);
                 checked++;
             }
     }
     cr_expect_gt(checked, 1000, "the lanes were busy: %d rates checked", checked);
     resident_free(&s);
+}
+
+Test(resident, the_rates_and_counts_kept_between_changes_are_those_worked_out_from_scratch)
+{
+    rates_against_scratch(41, 0);
+}
+
+/* Blocks often start at one instant here (several between two events), so
+ * the slot breaks many ties of age. */
+Test(resident, by_age_the_rates_kept_between_changes_are_those_worked_out_from_scratch)
+{
+    rates_against_scratch(41, 1);
+    rates_against_scratch(43, 1);
 }
 
 Test(resident, alone_a_block_computes_for_max_of_span_and_work)
@@ -568,6 +593,37 @@ Test(resident, issue_by_age_needs_resident_blocks_and_only_the_engines_sharing_s
     m.sharing_by_simgrid = 1; /* the tests' SimGrid reference shares max-min only */
     cr_expect_eq(sim_run(dag, &m, NULL, &r), -1);
     cr_expect(strstr(fail_message(), "not by age") != NULL, "%s", fail_message());
+    kernel_dag_free(dag);
+}
+
+/* A whole run where the two sharings part: one SM of 3 slots, 64 lanes;
+ * 3 blocks of 32 threads, S(B) = 100 (cycles_plain 1), W(B) = 32 · 100 =
+ * 3 200 operations, 50 cycles on 64 lanes: each takes at most 50/100 =
+ * 0.5 of the lanes (the span binds, alone 100 cycles).  All three start at
+ * 0.  Max-min fair: 1/3 each, below the bound; 50/(1/3) = 150 for all,
+ * T = 150.  By age (ties to the lower slot): blocks 0 and 1 take their
+ * 0.5, block 2 none; 0 and 1 end at 100, then block 2 alone at 0.5: its
+ * 50 by 200, T = 200. */
+Test(resident, by_age_a_wave_whose_span_binds_ends_one_block_after_another_and_lasts_longer)
+{
+    kernel_dag *dag = kernel_dag_new("by-age-wave");
+    kernel k = test_kernel("k", 3, 32, 100, 0, 0);
+    kernel_dag_add(dag, &k);
+    machine m = test_machine(1, 1);
+    m.blocks_per_sm = 3;
+    m.lanes = 64;
+    const double T[2] = {150, 200};
+    for (int by_age = 0; by_age < 2; by_age++) {
+        m.issue_by_age = by_age;
+        sim_result r = simulate(dag, &m);
+        cr_expect_float_eq(r.T, T[by_age], 1e-9, "by age %d: T %.17g, by hand %g", by_age, r.T, T[by_age]);
+        sim_result_free(&r);
+    }
+    m.issue_by_age = 0;
+    m.sharing_by_simgrid = 1; /* SimGrid's max-min solver agrees, to its precision */
+    sim_result r = simulate(dag, &m);
+    cr_expect_float_eq(r.T, 150, 1e-3, "by SimGrid: T %.17g", r.T);
+    sim_result_free(&r);
     kernel_dag_free(dag);
 }
 

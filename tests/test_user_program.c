@@ -4,6 +4,7 @@
  * checks; its costs equal those of the same kernel built in; each way it
  * can go wrong gets one line and a non-zero exit; the card's race rules.
  */
+#include "exec_test.h"
 #include "helpers.h"
 #include "user_program.h"
 
@@ -43,19 +44,27 @@ static void write_run_file(const char *dir, const char *name, const char *params
     write_file(dir, file, text);
 }
 
-/* `mcmsim run DIR/NAME.cfg`: its status, stdout and stderr in out. */
-static int run_user(const char *dir, const char *name, const char *streams, char *out, size_t size)
+/* `mcmsim run DIR/NAME.cfg` then `options`: its status, stdout and
+ * stderr in out. */
+static int run_user_with(const char *dir, const char *name, const char *options, const char *streams, char *out,
+                         size_t size)
 {
-    return mcmsim_output(streams, out, size, "run %s/%s.cfg", dir, name);
+    return mcmsim_output(streams, out, size, "run %s/%s.cfg%s", dir, name, options);
 }
 
-/* One line on stderr, nothing on stdout, exit status 1, and each needle. */
-static void expect_refused(const char *dir, const char *name, const char *const *needles)
+static int run_user(const char *dir, const char *name, const char *streams, char *out, size_t size)
+{
+    return run_user_with(dir, name, "", streams, out, size);
+}
+
+/* Run with `options`: one line on stderr, nothing on stdout, exit status
+ * 1, and each needle. */
+static void expect_refused_with(const char *dir, const char *name, const char *options, const char *const *needles)
 {
     char err[8192], all[8192];
-    int status = run_user(dir, name, MCMSIM_ERR_ONLY, err, sizeof err);
+    int status = run_user_with(dir, name, options, MCMSIM_ERR_ONLY, err, sizeof err);
     cr_expect_neq(status, 0, "%s: exit status 0", name);
-    run_user(dir, name, MCMSIM_OUT_AND_ERR, all, sizeof all);
+    run_user_with(dir, name, options, MCMSIM_OUT_AND_ERR, all, sizeof all);
     cr_expect_str_eq(all, err, "%s printed on stdout:\n%s", name, all);
     const char *last = strstr(err, "mcmsim: ");
     cr_assert_not_null(last, "%s: no message of ours in:\n%s", name, err);
@@ -63,6 +72,11 @@ static void expect_refused(const char *dir, const char *name, const char *const 
               err);
     for (int i = 0; needles[i]; i++)
         cr_expect(strstr(last, needles[i]) != NULL, "%s: '%s' not in: %s", name, needles[i], last);
+}
+
+static void expect_refused(const char *dir, const char *name, const char *const *needles)
+{
+    expect_refused_with(dir, name, "", needles);
 }
 
 /* The examples under programs/user/ (absolute, so any folder runs them). */
@@ -540,6 +554,22 @@ Test(user_program, a_crash_in_the_kernel_names_the_phase_and_the_kernel)
                                                   "kernel 'k'", NULL});
 }
 
+/* A read of a private word no thread of the block wrote: thread 0 reads
+ * private[3] in the first of the kernel's two steps. */
+static void write_unwritten(const char *dir)
+{
+    write_kernel(dir, "unwritten", 1, "if (t->tid == 0) exec_gwrite(t, a->g, 0, exec_pread(t, 3));");
+}
+
+/* The same in block 1 of 2, where block 0's thread 1 wrote private[3] in
+ * its first step. */
+static void write_earlier_block(const char *dir)
+{
+    write_kernel(dir, "earlier_block", 2,
+                 "if (t->bid == 0 && t->tid == 1) exec_pwrite(t, 3, 1);"
+                 " if (t->bid == 1 && t->tid == 0) exec_gwrite(t, a->g, 0, exec_pread(t, 3));");
+}
+
 Test(user_program, a_read_of_another_threads_write_in_one_step_names_both_threads)
 {
     const char *dir = workdir();
@@ -570,16 +600,138 @@ Test(user_program, a_read_of_another_threads_write_in_one_step_names_both_thread
                    (const char *[]){"thread 2 writes g[1], which thread 1 reads in the same step", NULL});
     write_kernel(dir, "private", 1, "exec_pwrite(t, t->tid % 4, 1); (void)exec_pread(t, 0);");
     expect_refused(dir, "private", (const char *[]){"private[0]", "same step", NULL});
-    write_kernel(dir, "unwritten", 1, "if (t->tid == 0) exec_gwrite(t, a->g, 0, exec_pread(t, 3));");
+    write_unwritten(dir);
     expect_refused(dir, "unwritten", (const char *[]){"thread 0 reads private[3], which no thread of the block wrote",
                                                       NULL});
     /* a word an earlier block of the worker wrote is not written in this one (its stamp is of no step of
-     * this block: private_use) */
-    write_kernel(dir, "earlier_block", 2,
-                 "if (t->bid == 0 && t->tid == 1) exec_pwrite(t, 3, 1);"
-                 " if (t->bid == 1 && t->tid == 0) exec_gwrite(t, a->g, 0, exec_pread(t, 3));");
-    expect_refused(dir, "earlier_block",
-                   (const char *[]){"block 1: thread 0 reads private[3], which no thread of the block wrote", NULL});
+     * this block: private_use); on one thread (--jobs 1) one worker runs blocks 0 and 1 in turn (one
+     * chunk: exec.c, cut_chunks), so block 1 meets the stamp block 0 left, whatever the cores */
+    write_earlier_block(dir);
+    expect_refused_with(dir, "earlier_block", " --jobs 1",
+                        (const char *[]){"block 1: thread 0 reads private[3], which no thread of the block wrote",
+                                         NULL});
+}
+
+/* ---- the private stamps' wrap (exec.c, next_step) ----------------------- */
+
+/* Program `name` in dir run in an exec process (forked from this one) on
+ * one worker, whose step stamps start after `after`: its DAG, or NULL with
+ * fail(). */
+static kernel_dag *run_after_stamp(const char *dir, const char *name, uint32_t after)
+{
+    char source[512];
+    snprintf(source, sizeof source, "%s/%s.c", dir, name);
+    machine m = test_machine(16, 8);
+    vars params = test_params_of("", NULL, 0);
+    exec_process x;
+    exec_kernel_report *reports = NULL;
+    exec_test_stamps_after(after);
+    kernel_dag *dag = user_program_start(&x, source, &params, &m, 1) < 0 ? NULL : exec_process_finish(&x, &reports);
+    exec_test_stamps_after(0);
+    free(reports);
+    return dag;
+}
+
+/* Thread 1 of each of 2 blocks writes 7 + bid to private[3] in the first
+ * step; thread 0 reads it in the second and stores it to g[bid]. */
+static void write_written(const char *dir)
+{
+    write_file(dir, "written.c",
+               "#include \"mcm_kernel.h\"\ntypedef struct { gmem g; } args;\n"
+               "MCM_STEP(first, args, a) { if (t->tid == 1) exec_pwrite(t, 3, (word)(7 + t->bid)); }\n"
+               "MCM_STEP(second, args, a) { if (t->tid == 0) exec_gwrite(t, a->g, t->bid, exec_pread(t, 3)); }\n"
+               "MCM_KERNEL(k, args, first, second);\n"
+               "static gmem g;\n"
+               "static int setup(exec_run *run, const mcm_params *p) { (void)p; g = mcm_alloc(run, \"g\", 2); return 0; }\n"
+               "static int launches(exec_run *run) { args a = {g}; return mcm_launch(run, &k, 2, 32, 4, &a); }\n"
+               "static int check(exec_run *run) {\n"
+               "    (void)run;\n"
+               "    for (long i = 0; i < 2; i++) if (mcm_get(g, i) != 7 + (word)i) return mcm_fail(\"g[%ld] = %llu\", i, (unsigned long long)mcm_get(g, i));\n"
+               "    return 0;\n"
+               "}\n"
+               "MCM_PROGRAM(\"written\", setup, launches, check);\n");
+}
+
+/* A worker stamps its steps 1, 2, ...; when the stamp wraps, the private
+ * words its block wrote take stamp 1, the block's first step is step 1,
+ * every other word takes 0, and the step goes on as step 2 (e3's rule:
+ * a word was written in its block iff its stamp is one of the block's
+ * steps).  Started after 2^32 − 1 − j, the worker's (j+1)-th step wraps;
+ * each program here runs its blocks' two steps in turn on one worker, so
+ * for j = 0 .. 3 the wrap lands on block 0's first step, its second,
+ * block 1's first, its second (j = 4: after them; unwritten has one block,
+ * its wrap at j = 0 or 1).  Whatever the step it lands on: a read of a
+ * word no thread of the block wrote (unwritten; earlier_block, whose word
+ * block 0 wrote) is refused with the message it has without a wrap, and
+ * a word the block wrote in its first step is read in its second
+ * (written: g[bid] = 7 + bid). */
+Test(user_program, across_the_stamps_wrap_a_word_the_block_wrote_is_read_and_one_it_did_not_is_refused_as_before)
+{
+    const char *dir = workdir();
+    write_unwritten(dir);
+    write_earlier_block(dir);
+    write_written(dir);
+    const char *refused[2] = {"unwritten", "earlier_block"};
+    for (int i = 0; i < 2; i++) {
+        cr_assert_null(run_after_stamp(dir, refused[i], 0), "%s runs", refused[i]);
+        char before[1024];
+        snprintf(before, sizeof before, "%s", fail_message());
+        cr_expect(strstr(before, "reads private[3], which no thread of the block wrote") != NULL, "%s: %s", refused[i],
+                  before);
+        for (uint32_t j = 0; j <= 4; j++) {
+            kernel_dag *dag = run_after_stamp(dir, refused[i], UINT32_MAX - j);
+            cr_expect_null(dag, "%s, wrapping at step %u: runs", refused[i], j + 1);
+            kernel_dag_free(dag);
+            cr_expect_str_eq(fail_message(), before, "%s, wrapping at step %u", refused[i], j + 1);
+        }
+    }
+    for (uint32_t j = 0; j <= 4; j++) {
+        kernel_dag *dag = run_after_stamp(dir, "written", UINT32_MAX - j);
+        cr_expect_not_null(dag, "written, wrapping at step %u: %s", j + 1, fail_message());
+        kernel_dag_free(dag);
+    }
+}
+
+/* ---- a step that calls another (exec_block.h, EXEC_WARP_RUN) ------------ */
+
+/* In the plain build a step runs its warp's later threads itself
+ * (t->last); a step its body calls finds t->last −1 and runs t's thread
+ * alone, and the caller's loop goes on to the next thread.  2 blocks of
+ * 40 threads: a warp of 32 and a partial one of 8.  Every cell starts at
+ * 1000 (no thread id); each thread stores its id through the called step
+ * into g[40·bid + tid] and, after the call, into h[40·bid + tid], so each
+ * cell i of both holds i mod 40: a thread run twice writes a cell twice
+ * in one step (refused), one skipped leaves 1000, one beyond the block's
+ * 40 writes beyond the 80 cells (refused). */
+Test(user_program, a_step_that_calls_another_runs_each_thread_of_a_partial_warp_once, .timeout = 300)
+{
+    const char *dir = workdir();
+    write_file(dir, "calls.c",
+               "#include \"mcm_kernel.h\"\ntypedef struct { gmem g, h; } args;\n"
+               "MCM_STEP(store, args, a) { exec_gwrite(t, a->g, t->bid * t->threads + t->tid, (word)t->tid); }\n"
+               "MCM_STEP(caller, args, a) {\n"
+               "    store(t, a);\n"
+               "    exec_gwrite(t, a->h, t->bid * t->threads + t->tid, (word)t->tid);\n"
+               "}\n"
+               "MCM_KERNEL(k, args, caller);\n"
+               "static gmem g, h;\n"
+               "static int setup(exec_run *run, const mcm_params *p) {\n"
+               "    (void)p; g = mcm_alloc(run, \"g\", 80); h = mcm_alloc(run, \"h\", 80);\n"
+               "    for (long i = 0; i < 80; i++) { mcm_set(g, i, 1000); mcm_set(h, i, 1000); }\n"
+               "    return 0;\n"
+               "}\n"
+               "static int launches(exec_run *run) { args a = {g, h}; return mcm_launch(run, &k, 2, 40, 0, &a); }\n"
+               "static int check(exec_run *run) {\n"
+               "    (void)run;\n"
+               "    for (long i = 0; i < 80; i++)\n"
+               "        if (mcm_get(g, i) != (word)(i % 40) || mcm_get(h, i) != (word)(i % 40))\n"
+               "            return mcm_fail(\"cell %ld: g %llu, h %llu\", i, (unsigned long long)mcm_get(g, i), (unsigned long long)mcm_get(h, i));\n"
+               "    return 0;\n"
+               "}\n"
+               "MCM_PROGRAM(\"calls\", setup, launches, check);\n");
+    write_run_file(dir, "calls", "");
+    char out[8192];
+    cr_expect_eq(run_user(dir, "calls", MCMSIM_OUT_AND_ERR, out, sizeof out), 0, "%s", out);
 }
 
 /* The table of a step's cells (exec_block.h, step_use_of) keeps a cell

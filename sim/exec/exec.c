@@ -103,6 +103,7 @@
 #include "exec_block.h"
 #include "cache.h"
 #include "card_terms.h"
+#include "exec_test.h"
 #include "fail.h"
 #include "stream.h"
 
@@ -1383,6 +1384,12 @@ static void run_block(exec_block *b, long bid, long blocks, block_result *out)
 /* x is a whole number that many of add up exactly (|x| < 2^31). */
 static int whole(double x) { return x == floor(x) && fabs(x) < 2147483648.0; }
 
+/* The stamp a worker's steps start after: 0, unless a test sets it
+ * (exec_test.h). */
+static uint32_t stamps_after;
+
+void exec_test_stamps_after(uint32_t stamp) { stamps_after = stamp; }
+
 /* A worker for kernel k's blocks of `threads` threads. */
 static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exec_kernel *k, int threads,
                          void *args)
@@ -1393,6 +1400,7 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     b->k = k;
     b->args = args;
     b->threads = threads;
+    b->step_stamp = stamps_after;
     b->warp = r->m.warp > 1024 ? 1024 : r->m.warp;
     b->warp_shift = -1;
     for (int sh = 0; sh <= 10; sh++)

@@ -208,7 +208,7 @@ struct exec_block {
     logged_write *log;
     long log_n, log_cap;
     write_mark step_tag;       /* the current step's (write_mark) */
-    uint32_t step_stamp;       /* the worker's steps, from 1: private_use's stamps */
+    uint32_t step_stamp;       /* the worker's steps, from 1 (after exec_test.h's stamp): private_use's stamps */
     uint32_t *bank_seen;       /* per private word (fullest_bank) */
     uint32_t bank_stamp;
     /* measured for the current block */
