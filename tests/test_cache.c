@@ -785,13 +785,22 @@ Test(cache, a_partial_sector_written_into_the_l2_costs_the_l2s_partial_rate)
     m.u_dram_partial = 3;
     c.sectors.partial_writebacks = 4;
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 96, 1e-12);
-    /* no less than a whole sector's word: under the write rule's w = 1.25
-     * (u_l2_write, no reads), 8·4·1.25 + 8·4·(3 − 1.25) = 40 + 56 = 96 */
+    /* under the write rule, w = 1.25 (u_l2_write, no reads): a partial
+     * rate below the whole one's adds nothing, 8·4·1.25 + 8·4·(3 − 1.25) = 40 + 56 = 96 */
     m.u_l2_write = 1.25;
     m.u_l2_copy = 1.5;
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 96, 1e-12);
     c.sectors.partial_writebacks = 0;
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
+    /* a partial rate of 1.5: 0.25 a word beyond u_l2_write; a stream of
+     * them alone, 8·4·(1.25 + 0.25) = 48 = 32 words at u_l2_partial */
+    m.u_l2_partial = 1.5;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 48, 1e-12);
+    /* beside 96 words read from the L2 (48 cycles) w is the port's share,
+     * u_l2_copy − U = 1, and the partial sectors 1 + 0.25: 8·4·1.25 = 40 */
+    c.sectors.l2_reads = 12;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
+    c.sectors.l2_reads = 0;
     /* off (the key 0): a partial sector is a whole one, 8·4·0.5 = 16 as before */
     m = small_card(1);
     m.u = 0.5;

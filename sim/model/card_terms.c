@@ -343,14 +343,19 @@ static double written_word_cycles(const cache_sectors *s, const machine *m)
 }
 
 /* What a word of a partial sector the block wrote into the L2 costs it
- * (card_terms.h): u_l2_partial, the L2's own rate of sectors written in
- * part, but no less than a whole sector's word w; w where the machine
- * lacks it.  A stream of partial sectors then costs u_l2_partial a word,
- * and one written back to DRAM u_dram_partial in all, the rows by
- * construction. */
+ * (card_terms.h): a whole sector's word w and what the L2's rate of
+ * partial sectors (u_l2_partial) takes beyond its rate of whole ones
+ * (u_l2_write, else U), none less; w where the machine lacks
+ * u_l2_partial.  Under the write rule (w = u_l2_write in a write stream)
+ * a stream of partial sectors then costs u_l2_partial a word, and one
+ * written back to DRAM u_dram_partial in all, the rows by construction;
+ * beside reads the partial sector keeps the whole one's overlap. */
 static double partial_word_cycles(const machine *m, double w)
 {
-    return m->u_l2_partial > 0 ? fmax(w, m->u_l2_partial) : w;
+    if (!(m->u_l2_partial > 0))
+        return w;
+    double whole = m->u_l2_write > 0 ? m->u_l2_write : m->u;
+    return w + fmax(0, m->u_l2_partial - whole);
 }
 
 /* The rule of kernel_dag.h for a block that ran through the caches; the
