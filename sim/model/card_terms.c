@@ -375,7 +375,7 @@ static double cached_transfer_cycles(const cache_sectors *s, const machine *m, i
     }
     double partial = m->u_dram_partial > 0 ? m->u_dram_partial : dram;
     double w = written_word_cycles(s, m), wp = partial_word_cycles(m, w);
-    double into_l2 = w * (s->l2_writes - s->l2_partial_writes) + wp * s->l2_partial_writes;
+    double into_l2 = w * s->l2_writes + (wp - w) * s->l2_partial_writes; /* the key off: w's, to the bit */
     return sector * (into_l2 + fmax(0, dram - w) * s->writebacks + fmax(0, partial - wp) * s->partial_writebacks);
 }
 
