@@ -146,6 +146,9 @@
  *   u_dram_partial     cycles per word of a sector written back to DRAM with
  *                      only some of its words written (DRAM reads the rest
  *                      first; 0: as a whole sector);
+ *   u_l2_partial       cycles per word of a sector written into the L2 with
+ *                      only some of its words written, every SM (the L2
+ *                      merges the bytes under a mask; 0: as a whole sector);
  *   u_l2_request,      cycles per request (one line of one warp's round) the L2,
  *   u_dram_request     and DRAM, serve at most: a block's reads from each
  *                      level take the longer of its sectors at their rate and
@@ -196,6 +199,7 @@
  *   words written into the L2, every SM       -> u_l2_write
  *   words copied within the L2, every SM      -> u_l2_copy
  *   partial sectors written beyond the L2     -> u_dram_partial
+ *   partial sectors the L2 keeps, every SM    -> u_l2_partial
  *   scattered sectors from DRAM cost as pairs -> dram_atom_words = 16 (64 bytes)
  *   L2 partitions (documented; scattered lines every
  *     SM reads: the L2 keeps half its size)   -> l2_partitions = 2
@@ -322,6 +326,7 @@ typedef struct machine {
     double u_l2_copy;      /* cycles per word copied within the L2, every SM (with u_l2_write); 0 = off */
     double write_issue_overlap; /* share of a block's write cycles its compute hides (with l1_words); 0 = off */
     double u_dram_partial; /* cycles per word of a partial sector written back; 0 = u_dram */
+    double u_l2_partial;   /* cycles per word of a partial sector written into the L2, every SM; 0 = off */
     double dram_atom_words; /* words DRAM reads with a sector (with l1_words); 0 = a sector */
     int l2_partitions;     /* the L2's partitions, each serving SMs sm % l2_partitions (with l1_words) */
     double u_l2_request, u_dram_request; /* cycles per line request the L2, DRAM serve; 0 = no limit */

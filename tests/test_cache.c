@@ -374,6 +374,8 @@ Test(cache, partial_writes_merge_in_the_l2_before_they_are_written_back)
     cache_sectors a = one_block(c, 1, low, 4), b = one_block(c, 1, high, 4);
     cr_expect_eq(a.l2_writes, 1, "four words of one sector");
     cr_expect_eq(b.l2_writes, 1);
+    cr_expect_eq(a.l2_partial_writes, 1, "four of its eight words: a partial sector");
+    cr_expect_eq(b.l2_partial_writes, 1, "the other four, partial too");
     cr_expect_eq(a.dram_reads + b.dram_reads, 0, "a write reads nothing from DRAM");
     cache_sectors out = evict_everything(c, &m);
     cr_expect_eq(out.writebacks, 1, "the two halves merged: one whole sector goes to DRAM");
@@ -766,6 +768,46 @@ Test(cache, written_words_cost_the_l2s_write_rate_and_overlap_the_reads_up_to_th
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
 }
 
+Test(cache, a_partial_sector_written_into_the_l2_costs_the_l2s_partial_rate)
+{
+    machine m = small_card(1);
+    m.u = 0.5;
+    m.u_dram = 2;
+    m.u_l2_partial = 0.75; /* a word of a partial sector, the L2's own rate */
+    block_cost c = {.writes = 1};
+    c.sectors = (cache_sectors){.measured = 1, .l2_writes = 4, .l2_partial_writes = 1};
+    /* 3 whole sectors at U, one partial at max(0.5, 0.75): 8·(3·0.5 + 0.75) = 18 */
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 18, 1e-12);
+    /* a stream of partial sectors alone: 8·4·0.75 = 24, the row by construction */
+    c.sectors.l2_partial_writes = 4;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 24, 1e-12);
+    /* and written back: DRAM's partial rate in all, 8·4·(0.75 + (3 − 0.75)) = 96 = 32·3 */
+    m.u_dram_partial = 3;
+    c.sectors.partial_writebacks = 4;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 96, 1e-12);
+    /* under the write rule, w = 1.25 (u_l2_write, no reads): a partial
+     * rate below the whole one's adds nothing, 8·4·1.25 + 8·4·(3 − 1.25) = 40 + 56 = 96 */
+    m.u_l2_write = 1.25;
+    m.u_l2_copy = 1.5;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 96, 1e-12);
+    c.sectors.partial_writebacks = 0;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
+    /* a partial rate of 1.5: 0.25 a word beyond u_l2_write; a stream of
+     * them alone, 8·4·(1.25 + 0.25) = 48 = 32 words at u_l2_partial */
+    m.u_l2_partial = 1.5;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 48, 1e-12);
+    /* beside 96 words read from the L2 (48 cycles) w is the port's share,
+     * u_l2_copy − U = 1, and the partial sectors 1 + 0.25: 8·4·1.25 = 40 */
+    c.sectors.l2_reads = 12;
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
+    c.sectors.l2_reads = 0;
+    /* off (the key 0): a partial sector is a whole one, 8·4·0.5 = 16 as before */
+    m = small_card(1);
+    m.u = 0.5;
+    cr_expect_eq(m.u_l2_partial, 0, "off by default");
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 16, 1e-12);
+}
+
 /* `blocks` blocks of one warp, all resident on one SM, whose instruction
  * stream is charged (stream_work instructions at one a cycle) and which
  * ran through the caches: 2 sectors read from the L2, 4 written into it. */
@@ -959,6 +1001,7 @@ Test(cache, exec_mode_fills_each_blocks_sectors_from_its_accesses)
     cr_expect_eq(s->dram_reads, 1, "%g", s->dram_reads);
     cr_expect_eq(s->l1_wavefronts, 2 + 1 + 2 + 2, "%g", s->l1_wavefronts);
     cr_expect_eq(s->l2_writes, 8, "64 words written: 8 sectors");
+    cr_expect_eq(s->l2_partial_writes, 0, "each of them whole");
     exec_end(r);
 }
 

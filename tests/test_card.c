@@ -1243,6 +1243,11 @@ Test(card, the_l2s_write_rate_follows_its_row_and_the_copy_rate_stays_off)
     cr_assert_eq(system(cmd), 0);
     cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
     cr_expect_eq(m.u_l2_copy, 0, "measured, not derived: off");
+    /* u_l2_partial, the partial sectors' term, too: the reference session
+     * measured gmem_partial_write_l2_card (cache-hierarchy.md, session 44,
+     * second round) */
+    cr_assert_eq(card_constant(s, "gmem_partial_write_l2_card", &rate), 0);
+    cr_expect_eq(m.u_l2_partial, 0, "measured, not derived: off");
     free_session_copy(&c);
 }
 

@@ -113,6 +113,7 @@ static const row rows[] = {
     {MACHINE, "u_l2_copy", NOT_NUMBER, "-1", NULL},
     {MACHINE, "write_issue_overlap", NOT_NUMBER, "1.5", NULL},
     {MACHINE, "u_dram_partial", NOT_NUMBER, "-1", NULL},
+    {MACHINE, "u_l2_partial", NOT_NUMBER, "-1", NULL},
     {MACHINE, "dram_atom_words", NOT_NUMBER, "-1", NULL},
     {MACHINE, "l2_partitions", NOT_NUMBER, "0", NULL},
     {MACHINE, "u_l2_request", NOT_NUMBER, "-1", NULL},

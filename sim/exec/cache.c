@@ -577,12 +577,24 @@ static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, const warp_
     return count_sectors(c, from_l1);
 }
 
+/* The sectors of which `words` holds some words but not all: a write of
+ * them is a partial sector (the L2 takes its bytes under a mask). */
+static int partial_sectors(const cache *c, uint32_t words)
+{
+    int n = 0;
+    for (int s = 0; s < c->sectors; s++) {
+        uint32_t held = words & c->sector_words_mask[s];
+        n += held && held != c->sector_words_mask[s];
+    }
+    return n;
+}
+
 /* SM sm (-1: the host) writes the words `words` of line `tag`: the words
  * join the line of its L2 partition, dirty, leaving every other
  * partition's copy of them.  The SM's L1 keeps what it held of them (its
  * copy written through, as l1_load_after_store_latency measures) and
  * takes nothing it did not hold.  Counts the sectors written to out
- * (NULL: not counted). */
+ * and, of them, the partial ones to out (NULL: not counted). */
 static void write_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sectors *out)
 {
     uint32_t sectors = sectors_of(c, words);
@@ -597,8 +609,10 @@ static void write_line(cache *c, int sm, uint64_t tag, uint32_t words, cache_sec
             other->dirty &= ~words;
         }
     }
-    if (out)
+    if (out) {
         out->l2_writes += count_sectors(c, sectors);
+        out->l2_partial_writes += partial_sectors(c, words);
+    }
 }
 
 void cache_restore_array(cache *c, int array, long words)

@@ -342,6 +342,22 @@ static double written_word_cycles(const cache_sectors *s, const machine *m)
     return fmax(beside_reads, m->u_l2_write - cached_transfer_cycles(s, m, 0, 1) / words);
 }
 
+/* What a word of a partial sector the block wrote into the L2 costs it
+ * (card_terms.h): a whole sector's word w and what the L2's rate of
+ * partial sectors (u_l2_partial) takes beyond its rate of whole ones
+ * (u_l2_write, else U), none less; w where the machine lacks
+ * u_l2_partial.  Under the write rule (w = u_l2_write in a write stream)
+ * a stream of partial sectors then costs u_l2_partial a word, and one
+ * written back to DRAM u_dram_partial in all, the rows by construction;
+ * beside reads the partial sector keeps the whole one's overlap. */
+static double partial_word_cycles(const machine *m, double w)
+{
+    if (!(m->u_l2_partial > 0))
+        return w;
+    double whole = m->u_l2_write > 0 ? m->u_l2_write : m->u;
+    return w + fmax(0, m->u_l2_partial - whole);
+}
+
 /* The rule of kernel_dag.h for a block that ran through the caches; the
  * L1's wavefronts are the read's unless the instruction stream is charged
  * (then they are a pipe of the work: stream_work_cycles). */
@@ -358,8 +374,9 @@ static double cached_transfer_cycles(const cache_sectors *s, const machine *m, i
         return (l1_in_work ? 0 : l1_wavefront_cycles(s, m)) + sector * (l2 + from_dram);
     }
     double partial = m->u_dram_partial > 0 ? m->u_dram_partial : dram;
-    double w = written_word_cycles(s, m);
-    return sector * (w * s->l2_writes + fmax(0, dram - w) * s->writebacks + fmax(0, partial - w) * s->partial_writebacks);
+    double w = written_word_cycles(s, m), wp = partial_word_cycles(m, w);
+    double into_l2 = w * s->l2_writes + (wp - w) * s->l2_partial_writes; /* the key off: w's, to the bit */
+    return sector * (into_l2 + fmax(0, dram - w) * s->writebacks + fmax(0, partial - wp) * s->partial_writebacks);
 }
 
 double block_writes_beside_compute(const block_cost *c, const machine *m, double compute, double write)

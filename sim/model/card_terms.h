@@ -214,7 +214,12 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
  *   writes  sector_words·w a sector written into the L2, and for each
  *           dirty sector its accesses evicted to DRAM the rest of DRAM's
  *           rate, sector_words·max(0, D − w), or
- *           sector_words·max(0, u_dram_partial − w) for a partial one;
+ *           sector_words·max(0, u_dram_partial − w') for a partial one;
+ *           a sector a write held in part (some of its words) costs
+ *           sector_words·w' where w' is w + max(0, u_l2_partial − W1):
+ *           the L2's rate of such sectors (every SM) beyond its rate of
+ *           whole ones, W1 = u_l2_write (else U); w where the machine
+ *           lacks u_l2_partial;
  *           w is U, or, where the machine has u_l2_write and u_l2_copy
  *           (the L2's rates of words written alone and copied, every SM),
  *           max(u_l2_copy − U, u_l2_write − R / W): a written word's

@@ -70,7 +70,8 @@ typedef struct cache_sectors {
                                          * the level the chain waited for (sim/exec/cache.h) */
     double l2_requests, dram_requests; /* lines a read round asked of the L2 (sectors it served),
                                         * and of DRAM (sectors DRAM moved) */
-    double l2_writes;          /* sectors written into the L2 */
+    double l2_writes;          /* sectors written into the L2, */
+    double l2_partial_writes;  /*   of them those a write held in part (some of its words, not all) */
     double writebacks;         /* dirty sectors its accesses evicted from the L2 to DRAM, */
     double partial_writebacks; /*   whole, and partial (DRAM reads the rest of the sector first) */
 } cache_sectors;
