@@ -775,8 +775,6 @@ static int add_lines_ascending(cache_trace *t, access_round *r, const access_not
     long last_key = -1;
     uint64_t tag = 0;
     uint32_t words = 0;
-    int shift = t->line_shift;
-    long line_words = t->line_words;
     for (int i = 0; i < lanes; i++) {
         if (!every_lane && made[i] <= round)
             continue;
@@ -786,16 +784,14 @@ static int add_lines_ascending(cache_trace *t, access_round *r, const access_not
             r->n = 0;
             return 0;
         }
-        long index = key & ((1L << 40) - 1);
-        long in_line = shift >= 0 ? index >> shift : index / line_words;
-        uint64_t its = (uint64_t)(key >> 40) << 40 | (uint64_t)in_line; /* lane_of's tag and word */
-        if (last_key >= 0 && its != tag) {
+        lane_note n = lane_of(t, key);
+        if (last_key >= 0 && n.tag != tag) {
             *add_line(&t->rec) = (line_access){tag, words};
             r->n++;
             words = 0;
         }
-        tag = its;
-        words |= 1u << (uint32_t)(index - in_line * line_words);
+        tag = n.tag;
+        words |= 1u << n.word;
         last_key = key;
     }
     if (last_key >= 0) {
