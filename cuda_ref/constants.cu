@@ -62,7 +62,10 @@
  *  - a line on its way to the L1 (measure_lines_in_flight): a dependent
  *    chain of lines the L2 holds, read by one warp an SM, by 8 blocks of
  *    an SM at once and by 8 warps of one block at once: what a load that
- *    finds its line already asked for, and not yet arrived, waits;
+ *    finds its line already asked for, and not yet arrived, waits; and by
+ *    one warp on each of 1 to 66 SMs, the others idle, and its spread over
+ *    the SMs with one on every SM: what a link waits as the SMs loading
+ *    at once grow;
  *  - resident blocks on their SM (measure_resident_spread): 1, 2, 4, 8
  *    two-phase blocks of 256 threads on every SM at once (4, then 16,
  *    coalesced L2 words a thread with a Z/pZ product each, then 8
@@ -2656,21 +2659,40 @@ static void enqueue_in_flight_chase(void *arg)
  * lane 0 (into a->per_line, allocated here): the median over the warps,
  * and of those the median over REPEATS launches after one that warms the
  * L2. */
+static timing_stats line_chase_stats(enqueue_fn fn, line_chase_arg *a);
+
 static double line_chase_median(enqueue_fn fn, line_chase_arg *a)
 {
+    return line_chase_stats(fn, a).median_ms;
+}
+
+/* The same, the spread over the warps too: of each launch's warps their
+ * median, quartiles, least and most cycles a line (timing_stats_of, its
+ * fields in cycles here), each the median over REPEATS launches after one
+ * that warms the L2. */
+static timing_stats line_chase_stats(enqueue_fn fn, line_chase_arg *a)
+{
     const long warps = (long)a->blocks * (a->threads / 32);
-    double *per = (double *)malloc(sizeof *per * (size_t)warps), med[REPEATS];
+    double *per = (double *)malloc(sizeof *per * (size_t)warps), f[5][REPEATS];
     CUDA_CHECK(cudaMalloc(&a->per_line, sizeof *a->per_line * (size_t)warps));
     for (int r = -1; r < REPEATS; r++) { /* r = -1: the L2 warmed */
         fn(a);
         CUDA_CHECK(cudaGetLastError());
         CUDA_CHECK(cudaMemcpy(per, a->per_line, sizeof *per * (size_t)warps, cudaMemcpyDeviceToHost));
-        if (r >= 0)
-            med[r] = median_of(per, (int)warps);
+        if (r < 0)
+            continue;
+        timing_stats st = timing_stats_of(per, (int)warps);
+        f[0][r] = st.median_ms;
+        f[1][r] = st.q1_ms;
+        f[2][r] = st.q3_ms;
+        f[3][r] = st.min_ms;
+        f[4][r] = st.max_ms;
     }
     CUDA_CHECK(cudaFree(a->per_line));
     free(per);
-    return median_of(med, REPEATS);
+    timing_stats out = {median_of(f[0], REPEATS), median_of(f[1], REPEATS), median_of(f[2], REPEATS),
+                        median_of(f[3], REPEATS), median_of(f[4], REPEATS)};
+    return out;
 }
 
 /* ---- resident blocks on their SM, start to end -----------------------------
@@ -2768,7 +2790,15 @@ static double line_chase_all_cycles(int sms, int blocks_per_sm, rng_t *rng)
  * stretches apart; with one_sector each load is the line's first sector
  * only (every lane its first word).  The median over the warps of their
  * cycles a line. */
+static timing_stats in_flight_chase_stats(int sms, int blocks_per_sm, int threads, bool one_sector, rng_t *rng);
+
 static double in_flight_chase_cycles(int sms, int blocks_per_sm, int threads, bool one_sector, rng_t *rng)
+{
+    return in_flight_chase_stats(sms, blocks_per_sm, threads, one_sector, rng).median_ms;
+}
+
+/* The same, the spread over the warps too (line_chase_stats). */
+static timing_stats in_flight_chase_stats(int sms, int blocks_per_sm, int threads, bool one_sector, rng_t *rng)
 {
     const long lines = 1L << 16, steps = 256;
     uint32_t *next = whole_line_cycle(lines, rng);
@@ -2786,7 +2816,7 @@ static double in_flight_chase_cycles(int sms, int blocks_per_sm, int threads, bo
     to_device(d_next, next, (size_t)lines * 32);
     to_device(d_start, start, STRETCHES);
     line_chase_arg a = {blocks, (unsigned)threads, d_next, d_start, STRETCHES, steps, 0, NULL, d_sink, one_sector};
-    double cycles = line_chase_median(enqueue_in_flight_chase, &a);
+    timing_stats cycles = line_chase_stats(enqueue_in_flight_chase, &a);
     CUDA_CHECK(cudaFree(d_next));
     CUDA_CHECK(cudaFree(d_start));
     CUDA_CHECK(cudaFree(d_sink));
@@ -2912,6 +2942,39 @@ static void measure_resident_spread(int sms)
     measure_resident_spread_passes(sms, 16, 1, 0, "_case_passes16_nolevels");
 }
 
+/* What a link of a chain waits for a line from the L2 as the SMs loading
+ * at once grow (in_flight_chase_stats): k blocks of one warp, the
+ * dispatcher putting each on an SM of its own, the other SMs idle, k = 1
+ * (a kernel of one block, against the one thread of l2_chase_16k and
+ * l1_chase_512k) to every SM (l1_in_flight_line_latency_blocks1): the
+ * median over the warps; and at every SM the spread over the SMs (their
+ * least, quartiles and most), which says whether a full card's latency
+ * is every SM's (the load) or a mean over SMs nearer and farther from the
+ * L2 (their place). */
+static void measure_line_latency_by_sms(int sms, rng_t *rng)
+{
+    static const int ks[] = {1, 2, 8, 16, 33, 66};
+    for (int i = 0; i < (int)(sizeof ks / sizeof ks[0]) && ks[i] < sms; i++) {
+        char name[80], how[400];
+        snprintf(name, sizeof name, "l1_in_flight_line_latency_sms%d", ks[i]);
+        snprintf(how, sizeof how, "%d block%s of one warp, each on its own SM, the other SMs idle: a dependent chain of "
+                 "lines (8 MiB, in the L2, in no L1), cached loads (ld.ca), each SM its own lines: median cycles a "
+                 "line", ks[i], ks[i] > 1 ? "s" : "");
+        print_row(name, in_flight_chase_cycles(ks[i], 1, 32, false, rng), "cycles", how);
+    }
+    timing_stats all = in_flight_chase_stats(sms, 1, 32, false, rng);
+    const struct { const char *suffix, *what; double v; } spread[] = {
+        {"min", "the least", all.min_ms}, {"q1", "the first quartile", all.q1_ms},
+        {"q3", "the third quartile", all.q3_ms}, {"max", "the most", all.max_ms}};
+    for (int i = 0; i < 4; i++) {
+        char name[80], how[400];
+        snprintf(name, sizeof name, "l1_in_flight_line_latency_blocks1_%s", spread[i].suffix);
+        snprintf(how, sizeof how, "as l1_in_flight_line_latency_blocks1 (one warp on every SM), %s over the SMs of "
+                 "their cycles a line", spread[i].what);
+        print_row(name, spread[i].v, "cycles", how);
+    }
+}
+
 /* The rows of in_flight_chase_cycles: one warp an SM, 8 blocks of one
  * warp, one block of 8 warps; and one warp an SM loading one sector of
  * each line (against the first: the line's share of the L2's latency past
@@ -2936,6 +2999,7 @@ static void measure_lines_in_flight(int sms, rng_t *rng)
                   in_flight_chase_cycles(sms, rows[i].blocks, rows[i].threads, rows[i].one_sector, rng), "cycles",
                   how);
     }
+    measure_line_latency_by_sms(sms, rng);
 }
 
 typedef struct {

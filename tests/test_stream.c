@@ -894,6 +894,120 @@ Test(stream, a_tile_loop_whose_stride_clang_reloads_after_a_call_computes_its_tr
     cr_expect_eq(w[12][STREAM_INST], w[6][STREAM_INST], "nor a trip count charged where it is entered");
 }
 
+Test(stream, a_tile_loop_nvcc_unrolls_is_marked_run_four_passes_at_a_time)
+{
+    /* the loops whose trip count is charged (above), nvcc's unrolled by 4,
+     * have every block of theirs marked 4 (STREAM_UNROLL): reload_in_latch's
+     * 11 and 20 (ids 2, 3), reload_in_body's 11 and 20 (ids 7, 9; its
+     * guarded write, 16, is folded into 11 as a predicated body); the
+     * blocks outside them, and stride_read's loop (no rule), 0 */
+    uint32_t w[20][STREAM_FIELDS];
+    cr_assert_eq(weigh(tile_loops_ir, w, 20), 5 + 6 + 6);
+    const int marked[] = {2, 3, 7, 9};
+    for (int b = 0; b < 17; b++) {
+        int in = 0;
+        for (int k = 0; k < 4; k++)
+            in |= b == marked[k];
+        cr_expect_eq(w[b][STREAM_UNROLL], in ? 4u : 0u, "block %d", b);
+    }
+}
+
+/* The tile loop (above, RELOAD_IN_LATCH) reading a word of an array of
+ * the step's args into private memory each pass: the array read directly
+ * (`a->in`), or chosen at run time between two (`buf ? a->a1 : a->a0`,
+ * a select: Euclid's ping-pong windows). */
+#define GREAD_LOOP(ARRAY_DEF, ARRAY)                                                                               \
+    "11:                                               ; preds = %10, %20\n"                                       \
+    "  %12 = phi i32 [ %4, %10 ], [ %22, %20 ]\n"                                                                  \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  %13 = sext i32 %12 to i64\n"                                                                                \
+    "  %p = bitcast i8* %1 to %struct.exec_array**\n"                                                              \
+    "  %a0 = load %struct.exec_array*, %struct.exec_array** %p, align 8\n"                                         \
+    "  %q = getelementptr inbounds %struct.exec_array*, %struct.exec_array** %p, i64 1\n"                          \
+    "  %a1 = load %struct.exec_array*, %struct.exec_array** %q, align 8\n" ARRAY_DEF                               \
+    "  br label %20\n"                                                                                             \
+    "\n"                                                                                                           \
+    "20:                                               ; preds = %11\n"                                            \
+    "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
+    "  %r = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef " ARRAY         \
+    ", i64 noundef %13)\n"                                                                                         \
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef %13, i64 noundef %r)\n"            \
+    "  %21 = load i32, i32* %5, align 4\n"                                                                         \
+    "  %22 = add nsw i32 %21, %12\n"                                                                               \
+    "  %23 = shl nsw i32 %21, 2\n"                                                                                 \
+    "  %24 = icmp slt i32 %22, %23\n"                                                                              \
+    "  br i1 %24, label %11, label %30\n"                                                                          \
+    "\n"
+static const char *const gread_loops_ir =
+    TILE_LOOP_IR("direct", GREAD_LOOP("", "%a0")) "\n"
+    TILE_LOOP_IR("chosen", GREAD_LOOP("  %s = select i1 %8, %struct.exec_array* %a1, %struct.exec_array* %a0\n", "%s"))
+    "\n"
+    TILE_LOOP_IR("chosen_field", GREAD_LOOP("  %o = select i1 %8, i64 0, i64 8\n"
+                                            "  %g = getelementptr i8, i8* %1, i64 %o\n"
+                                            "  %c = bitcast i8* %g to %struct.exec_array**\n"
+                                            "  %s = load %struct.exec_array*, %struct.exec_array** %c, align 8\n",
+                                            "%s"))
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_loop_reading_an_array_chosen_at_run_time_keeps_its_passes_loads_apart)
+{
+    /* every loop's trip count is charged (nvcc unrolls each by 4); the
+     * direct array's loop (ids 2, 3) runs 4 passes at a time, its loads
+     * issued together; the chosen array's (ids 7, 8), loaded generic on the
+     * card, each load after the shared store before it: not marked; nor
+     * one loaded from a field chosen at run time (clang's form of
+     * `buf ? c->a1 : c->a0`, Euclid's: ids 12, 13) */
+    uint32_t w[16][STREAM_FIELDS];
+    cr_assert_eq(weigh(gread_loops_ir, w, 16), 5 + 5 + 5);
+    cr_expect_eq(__builtin_popcount(w[1][STREAM_TRIPS]), 1);
+    cr_expect_eq(__builtin_popcount(w[6][STREAM_TRIPS]), 1);
+    cr_expect_eq(w[2][STREAM_UNROLL], 4);
+    cr_expect_eq(w[3][STREAM_UNROLL], 4);
+    cr_expect_eq(w[7][STREAM_UNROLL], 0);
+    cr_expect_eq(w[8][STREAM_UNROLL], 0);
+    cr_expect_eq(__builtin_popcount(w[11][STREAM_TRIPS]), 1);
+    cr_expect_eq(w[12][STREAM_UNROLL], 0);
+    cr_expect_eq(w[13][STREAM_UNROLL], 0);
+    cr_expect_eq(w[3][STREAM_CHAIN_GLOBAL], 1, "the pass's load, a link");
+}
+
+Test(stream, of_four_passes_of_a_loop_nvcc_unrolls_the_loads_are_waited_for_once)
+{
+    /* block 1 a loop body whose chain is a global read (its load, 1 link)
+     * and 2 plain links, passed 6 times: rolled on the card (STREAM_UNROLL
+     * 0), 6 reads on the path; unrolled by 4, the card issues the loads of
+     * 4 passes before it waits: ⌈6/4⌉ = 2; the plain links the same */
+    uint32_t w[3][STREAM_FIELDS] = {{0}};
+    w[1][STREAM_INST] = 4;
+    w[1][STREAM_PLAIN] = 3;
+    w[1][STREAM_GLOBAL] = 1;
+    w[1][STREAM_CHAIN_GLOBAL] = 1;
+    w[1][STREAM_CHAIN_PLAIN] = 2;
+    machine m = latency_machine();
+    double plain = -1;
+    for (int unroll = 0; unroll <= 4; unroll += 4) {
+        w[1][STREAM_UNROLL] = (uint32_t)unroll;
+        stream_table table = {3, (const uint32_t(*)[STREAM_FIELDS])w, NULL, NULL};
+        stream_counter *c = stream_counter_new(&table, 32, 32, 1, &m);
+        stream_thread(c);
+        mcm_stream_block(0);
+        for (int pass = 0; pass < 6; pass++)
+            mcm_stream_block(1);
+        mcm_stream_block(2);
+        stream_warp_end(c);
+        stream_step_end(c);
+        block_cost cost = {0};
+        stream_block_end(c, 32, &cost);
+        stream_counter_free(c);
+        cr_expect_eq(cost.stream_reads, unroll ? 2 : 6, "unroll %d", unroll);
+        if (plain < 0)
+            plain = cost.stream_span[OP_PLAIN];
+        cr_expect_eq(cost.stream_span[OP_PLAIN], plain, "unroll %d", unroll);
+    }
+    cr_expect_geq(plain, 12, "the 6 passes' 2 plain links each");
+}
+
 /* A step of a looped kernel (MCM_KERNEL_LOOP: the mcm_kernel's last i32,
  * `looped`, 1), `for (int i = tid; i < n; i += threads)` in step 0 alone
  * (a read) and in the others (a write), the counter widened by clang

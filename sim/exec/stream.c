@@ -300,7 +300,8 @@ static void weigh_path(stream_counter *c)
         const block_passes *b = &c->passes[id];
         p->path[i] = (weighed_pass){id, b->most, b->most_back};
         for (int k = 0; k < STREAM_CHAIN_PLAIN; k++)
-            if (k != STREAM_READS && k != STREAM_TRIPS && k != STREAM_ROOT_LINKS && k != STREAM_ROOT_LEVEL)
+            if (k != STREAM_READS && k != STREAM_TRIPS && k != STREAM_ROOT_LINKS && k != STREAM_ROOT_LEVEL &&
+                k != STREAM_UNROLL)
                 p->w[k] += (double)weight[k] * b->most;
         if (c->issue_bound[id]) { /* its passes: its instructions, at the warp's own issue */
             double pass[2];
@@ -313,7 +314,9 @@ static void weigh_path(stream_counter *c)
             if (b->most == 1) { /* its root reads' links beside the step's others (stream.h) */
                 p->w[STREAM_CHAIN_GLOBAL] -= weight[STREAM_ROOT_LINKS];
                 root_level = fmax(root_level, weight[STREAM_ROOT_LEVEL]);
-            }
+            } else if (weight[STREAM_UNROLL] > 1) /* its loads waited for once each unrolled pass */
+                p->w[STREAM_CHAIN_GLOBAL] -= (double)weight[STREAM_CHAIN_GLOBAL] *
+                                             (b->most - ceil((double)b->most / weight[STREAM_UNROLL]));
         }
         p->reads |= weight[STREAM_READS] | (uint64_t)weight[STREAM_TRIPS] << 32;
         p->constants |= c->t->constants ? c->t->constants[id] : 0;

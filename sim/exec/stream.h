@@ -70,10 +70,16 @@
  * with the step's other such reads, each in flight while it issues the
  * next): STREAM_ROOT_LINKS, their links, and
  * STREAM_ROOT_LEVEL, the most on one such chain; a step's path charges
- * the deepest such chain of its blocks, not their sum (stream.c). */
+ * the deepest such chain of its blocks, not their sum (stream.c).
+ * STREAM_UNROLL: for a block of a loop nvcc unrolls by 4 where the
+ * counted build keeps it rolled (stream_ir_loops.c), 4, else 0: the card
+ * issues the loads of 4 passes one after the other before any waits
+ * (ptxas's schedule: radix sort's tile loads, four LDG then four STS),
+ * so of each 4 passes the chain's global reads wait once (stream.c). */
 enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_READS,
-       STREAM_TRIPS, STREAM_EXITS, STREAM_ROOT_LINKS, STREAM_ROOT_LEVEL, STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE,
-       STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE, STREAM_FIELDS };
+       STREAM_TRIPS, STREAM_EXITS, STREAM_ROOT_LINKS, STREAM_ROOT_LEVEL, STREAM_UNROLL, STREAM_CHAIN_PLAIN,
+       STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE,
+       STREAM_FIELDS };
 
 /* The table a counted object carries (mcm_stream_table, mcm_stream_blocks,
  * mcm_stream_chain_reads, mcm_stream_constants): per block its weights, its

@@ -113,9 +113,9 @@ void ir_note_predicated_bodies(ir_function *f, weights *t)
             continue;
         uint32_t *body = t->w[f->blocks[i].id], *branch = t->w[f->blocks[pred].id];
         for (int k = 0; k < STREAM_FIELDS; k++)
-            branch[k] = k == STREAM_READS        ? branch[k] | body[k]
-                        : k == STREAM_ROOT_LEVEL ? (branch[k] > body[k] ? branch[k] : body[k])
-                                                 : branch[k] + body[k];
+            branch[k] = k == STREAM_READS                               ? branch[k] | body[k]
+                        : k == STREAM_ROOT_LEVEL || k == STREAM_UNROLL ? (branch[k] > body[k] ? branch[k] : body[k])
+                                                                        : branch[k] + body[k];
         if (branch[STREAM_INST] > 0 && branch[STREAM_PLAIN] > 0) {
             branch[STREAM_INST]--; /* its BRA: the body's predicate is the comparison's */
             branch[STREAM_PLAIN]--;

@@ -6,7 +6,10 @@
  * clang leaves rolled: its trip count, a division, before it (an int clang
  * widened is told from a long by its addition without `nsw`,
  * widened_int_step); in the later steps of a looped kernel, before the
- * loop over the steps, in every warp (hoisted_before_the_steps).
+ * loop over the steps, in every warp (hoisted_before_the_steps); and its
+ * blocks marked as run 4 passes at a time (STREAM_UNROLL: the card issues
+ * the unrolled passes' loads together), but where a load's array is
+ * chosen at run time (reads_a_chosen_array).
  *
  * nvcc unrolls a loop of unknown trips by 4 (runtime unrolling: a
  * remainder loop of trips mod 4 first, then the unrolled loop) where its
@@ -49,6 +52,7 @@
 #include <string.h>
 
 enum { UNROLL_BODY = 28 }; /* the largest body unrolled, in card instructions (above) */
+enum { UNROLL_BY = 4 };    /* nvcc's runtime unrolling: 4 passes a pass of the unrolled loop */
 
 /* Incoming value k of a phi, "TYPE [ value, label ], [ value, label ]",
  * into out ("" if none). */
@@ -375,8 +379,63 @@ static void charge_trip_count(const ir_function *f, weights *t, int h, int enter
     }
 }
 
+/* A global read of the loop (member[]) whose array is chosen at run time,
+ * a select or a phi of arrays, or a load from an address so chosen (clang's
+ * `buf ? c->a1 : c->a0`: a select of the two fields' offsets, then the
+ * load; chosen_at_run_time follows loads, addresses and casts back to
+ * such a choice): nvcc then loses the array's state space and
+ * loads it generic (ld.u32, LD), which may alias the shared store before
+ * it, so ptxas keeps each load after that store (Euclid's ping-pong
+ * windows, `st.buf ? c->a1 : c->a0`: in its SASS each LD of the unrolled
+ * loop waits for the STS before it); an array of the step's args is
+ * loaded global (ld.global, LDG) and ptxas issues an unrolled pass's loads
+ * together (radix sort's tile loads: four LDG, then four STS). */
+static int chosen_at_run_time(const ir_function *f, const char *v, size_t len, int depth)
+{
+    ir_inst def;
+    int at = v[0] == '%' ? ir_defining_line(f, v, len) : -1;
+    if (at < 0 || depth > 4 || !ir_inst_at(f, at, &def))
+        return 0;
+    if (!strcmp(def.op, "select") || !strcmp(def.op, "phi"))
+        return 1;
+    if (strcmp(def.op, "load") != 0 && strcmp(def.op, "getelementptr") != 0 && strcmp(def.op, "bitcast") != 0)
+        return 0;
+    for (ir_operand_names n = ir_operand_names_of(&def); ir_next_operand_name(&n);)
+        if (chosen_at_run_time(f, n.name, n.len, depth + 1))
+            return 1;
+    return 0;
+}
+
+static int reads_a_chosen_array(const ir_function *f, const char *member)
+{
+    for (int i = 0; i < f->n_blocks; i++)
+        for (int l = f->blocks[i].first; member[i] && l < f->blocks[i].last; l++) {
+            ir_inst in;
+            char callee[64], array[64], same[256];
+            if (!ir_call_at(f, l, &in, callee, sizeof callee) || strcmp(callee, "exec_gread") != 0)
+                continue;
+            ir_call_argument(f, &in, 1, array, same, sizeof same);
+            if (chosen_at_run_time(f, array, strlen(array), 0))
+                return 1;
+        }
+    return 0;
+}
+
+/* The blocks of such a loop (member[]) run UNROLL_BY passes at a time on
+ * the card, their loads issued together (STREAM_UNROLL, stream.h), but
+ * where a load's array is chosen at run time (above). */
+static void mark_unrolled(const ir_function *f, weights *t, const char *member)
+{
+    if (reads_a_chosen_array(f, member))
+        return;
+    for (int i = 0; i < f->n_blocks; i++)
+        if (member[i] && f->blocks[i].id >= 0)
+            t->w[f->blocks[i].id][STREAM_UNROLL] = UNROLL_BY;
+}
+
 /* Each loop nvcc unrolls whose stride is a variable: its trip count
- * charged (above), its body at most UNROLL_BODY instructions. */
+ * charged (above), its body at most UNROLL_BODY instructions; its blocks
+ * marked as run 4 passes at a time. */
 void ir_note_trip_counts(ir_function *f, weights *t)
 {
     char *member = calloc((size_t)f->n_blocks + 1, 1);
@@ -390,6 +449,7 @@ void ir_note_trip_counts(ir_function *f, weights *t)
         if (entering < 0 || f->blocks[entering].id < 0 || body > UNROLL_BODY || !find_counter(f, h, member, &c))
             continue;
         charge_trip_count(f, t, h, entering, &c, &s);
+        mark_unrolled(f, t, member);
     }
     ir_search_free(&s);
     free(member);
