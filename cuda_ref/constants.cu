@@ -1780,7 +1780,9 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
  * touch128_128 (128 of 128: Stockham's 2^15 grid), touch_card (a block of
  * 256 on every SM).  Per chain and way, per_kernel = (T(long) - T(short)) /
  * (long - short); the width = per_kernel less touch_1's of the same way and
- * repetition; the rows without _r are medians over the repetitions.  Each
+ * repetition; the rows without _r are medians over the repetitions
+ * (validate/card.c reads the kernel boundary from the cases' way's
+ * touch_1 and touch_card per_kernel where a session has them).  Each
  * result is checked against the host's steps. */
 enum { PROTOCOL_SHORT = 5, PROTOCOL_LONG = 45, PROTOCOL_CHAINS = 4, PROTOCOL_WAYS = 3, PROTOCOL_MAX_REPS = 8 };
 
@@ -1911,7 +1913,7 @@ static void protocol_replay_us(const char *name, enum chain_shape shape, unsigne
 }
 
 static void protocol_rows(const char *way, const char *const *names, double us[][2], int rep,
-                          double width[][PROTOCOL_MAX_REPS])
+                          double per_kernel_of[][PROTOCOL_MAX_REPS], double width[][PROTOCOL_MAX_REPS])
 {
     const double base = (us[0][1] - us[0][0]) / (PROTOCOL_LONG - PROTOCOL_SHORT);
     for (int c = 0; c < PROTOCOL_CHAINS; c++) {
@@ -1924,6 +1926,7 @@ static void protocol_rows(const char *way, const char *const *names, double us[]
             print_row(row, us[c][l], "us", how);
         }
         const double per_kernel = (us[c][1] - us[c][0]) / (PROTOCOL_LONG - PROTOCOL_SHORT);
+        per_kernel_of[c][rep] = per_kernel;
         width[c][rep] = per_kernel - base;
         snprintf(row, sizeof row, "protocol_%s_%s_per_kernel_r%d", way, names[c], rep);
         snprintf(how, sizeof how, "(T(%d) - T(%d)) / %d of the rows above", PROTOCOL_LONG, PROTOCOL_SHORT,
@@ -1939,6 +1942,7 @@ static void measure_protocol_chains(int sms, int reps, rng_t *rng)
                                                              CHAIN_TOUCH};
     const unsigned blocks[PROTOCOL_CHAINS] = {1, 1, 64, (unsigned)sms}; /* of 256 threads' words */
     static const char *const ways[PROTOCOL_WAYS] = {"replay", "bare", "cases"};
+    static double per_kernel[PROTOCOL_WAYS][PROTOCOL_CHAINS][PROTOCOL_MAX_REPS];
     static double width[PROTOCOL_WAYS][PROTOCOL_CHAINS][PROTOCOL_MAX_REPS];
     reps = reps < PROTOCOL_MAX_REPS ? reps : PROTOCOL_MAX_REPS;
     for (int rep = 0; rep < reps; rep++)
@@ -1950,11 +1954,18 @@ static void measure_protocol_chains(int sms, int reps, rng_t *rng)
             else
                 for (int c = 0; c < PROTOCOL_CHAINS; c++)
                     protocol_replay_us(names[c], shapes[c], blocks[c], w, rng, us[c]);
-            protocol_rows(ways[w], names, us, rep, width[w]);
+            protocol_rows(ways[w], names, us, rep, per_kernel[w], width[w]);
         }
     for (int w = 0; w < PROTOCOL_WAYS; w++)
-        for (int c = 1; c < PROTOCOL_CHAINS; c++) {
+        for (int c = 0; c < PROTOCOL_CHAINS; c++) {
             char row[80], how[300];
+            snprintf(row, sizeof row, "protocol_%s_%s_per_kernel", ways[w], names[c]);
+            snprintf(how, sizeof how, "a kernel of the %s chain timed the %s way, (T(%d) - T(%d)) / %d: median over "
+                     "%d repetitions", names[c], ways[w], PROTOCOL_LONG, PROTOCOL_SHORT,
+                     PROTOCOL_LONG - PROTOCOL_SHORT, reps);
+            print_row(row, median_of(per_kernel[w][c], reps), "us", how);
+            if (c == 0)
+                continue;
             snprintf(row, sizeof row, "protocol_%s_%s_width", ways[w], names[c]);
             snprintf(how, sizeof how, "%s's per_kernel less touch_1's of the same repetition, timed the %s way: "
                      "median over %d repetitions", names[c], ways[w], reps);
