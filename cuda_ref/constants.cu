@@ -87,13 +87,16 @@
  *
  * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only]
  *                  [--guarded-reads-only] [--block-counts-only] [--writes-only]
- *                  [--spin-only] [--seed S] [--phase TEXT]
+ *                  [--spin-only] [--protocol-only] [--seed S] [--phase TEXT]
  * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe;
  * --spread-only: those of measure_resident_spread alone;
  * --guarded-reads-only: the chains of measure_guarded_reads alone, a probe;
  * --block-counts-only: the touch chains by width of measure_block_counts;
  * --writes-only: the L2's writes beside its reads, measure_writes;
- * --spin-only: the spin chains and timelines of measure_spin_chains)
+ * --spin-only: the spin chains and timelines of measure_spin_chains;
+ * --protocol-only: the touch chains timed both ways, measure_protocol_chains,
+ * six repetitions (two in the full run, a few seconds), between the
+ * sessions' chain_touch_block and chain_touch_card and the same again)
  */
 #include <sched.h>
 #include <stdio.h>
@@ -1753,6 +1756,224 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
     measure_chain("loop_card", CHAIN_LOOP, (unsigned)sms, rng);
     measure_chain("horner_card", CHAIN_HORNER, (unsigned)sms, rng);
     measure_chain("alternate_card", CHAIN_ALTERNATE, (unsigned)sms, rng);
+}
+
+/* ---- the width timed as the cases are ---------------------------------------
+ *
+ * (instruction-stream.md, "Session 45: the width timed as the cases are".)
+ * The width term (graph_launch_per_sm) comes from chain_touch_card, whose
+ * excess over one block drifts between processes and sessions while the
+ * cases' times stay flat.  Here the same touch chains, graphs of
+ * PROTOCOL_SHORT and PROTOCOL_LONG kernels (Stockham 2^15: 46 launches),
+ * are timed in one process three ways, PROTOCOL_REPS times, interleaved
+ * (the order of the ways turns round every repetition):
+ *   replay  constants.cu's chains (chain_graph_us): one graph, replayed
+ *           101 times after an upload, the host following each replay,
+ *           the median;
+ *   bare    the same with no host step between replays (the host steps
+ *           are done afterwards, for the check);
+ *   cases   the cases' protocol itself (cuda_common.cuh, bench_series on
+ *           g_stream: the card warmed, --warmup 3 stream runs per point,
+ *           then 25 rounds round robin over the points, each an untimed
+ *           and a timed stream run, a fresh capture, an untimed upload, a
+ *           timed replay; every run after the point's reset (the inputs
+ *           copied back, cudaDeviceSynchronize)); graph_median_ms, the
+ *           statistic the cases' CSV gives and validate reads.
+ * Chains: touch_1 (1 block of 256 threads), touch128_2 (2 of 128),
+ * touch128_128 (128 of 128: Stockham's 2^15 grid), touch_card (a block of
+ * 256 on every SM).  Per chain and way, per_kernel = (T(long) - T(short)) /
+ * (long - short); the width = per_kernel less touch_1's of the same way and
+ * repetition; the rows without _r are medians over the repetitions
+ * (validate/card.c reads the kernel boundary from the cases' way's
+ * touch_1 and touch_card per_kernel where a session has them).  Each
+ * result is checked against the host's steps. */
+enum { PROTOCOL_SHORT = 5, PROTOCOL_LONG = 45, PROTOCOL_CHAINS = 4, PROTOCOL_WAYS = 3, PROTOCOL_MAX_REPS = 8 };
+
+typedef struct protocol_point {
+    chain c;                   /* its own buffers */
+    int k;                     /* kernels a run */
+    uint32_t *ping0, *pong0;   /* device: the inputs a reset restores */
+    uint32_t *h_ping0, *h_pong0;
+    double graph_median_us;    /* bench_series' result */
+} protocol_point;
+
+static void protocol_chain_open(chain *c, const char *name, enum chain_shape shape, unsigned blocks, rng_t *rng)
+{
+    const size_t words = (size_t)blocks * 256;
+    chain o = {name, shape, blocks, dev_alloc_u32(words), dev_alloc_u32(words), host_alloc_u32(words),
+               host_alloc_u32(words), 0, 0};
+    for (size_t i = 0; i < words; i++) {
+        o.h_ping[i] = rng_u32(rng);
+        o.h_pong[i] = rng_u32(rng);
+    }
+    to_device(o.ping, o.h_ping, words);
+    to_device(o.pong, o.h_pong, words);
+    *c = o;
+}
+
+static void protocol_chain_close(chain *c)
+{
+    CUDA_CHECK(cudaFree(c->ping));
+    CUDA_CHECK(cudaFree(c->pong));
+    free(c->h_ping);
+    free(c->h_pong);
+}
+
+/* the cases' reset: the point's inputs copied back (bench_reset synchronises) */
+static void protocol_reset(void *ctx)
+{
+    const protocol_point *p = (const protocol_point *)ctx;
+    const size_t words = (size_t)p->c.blocks * 256;
+    dev_copy(p->c.ping, p->ping0, words);
+    dev_copy(p->c.pong, p->pong0, words);
+}
+
+/* one run of the point: its k kernels enqueued on g_stream */
+static void protocol_run(void *ctx)
+{
+    const protocol_point *p = (const protocol_point *)ctx;
+    for (int j = 0; j < p->k; j++)
+        chain_launch(&p->c, j, g_stream);
+    g_launches += p->k;
+}
+
+/* the last run (a replay from the reset inputs) against the host's k steps */
+static int protocol_finish(void *ctx, const bench_result *r)
+{
+    protocol_point *p = (protocol_point *)ctx;
+    const size_t words = (size_t)p->c.blocks * 256;
+    memcpy(p->c.h_ping, p->h_ping0, words * sizeof(uint32_t));
+    memcpy(p->c.h_pong, p->h_pong0, words * sizeof(uint32_t));
+    chain_graph g = {&p->c, p->k};
+    chain_steps_on_host(&g);
+    chain_check(&p->c);
+    p->graph_median_us = r->graph.median_ms * 1e3;
+    return 1;
+}
+
+/* the cases' way: one bench_series over every chain at both lengths, on a
+ * blocking stream of its own (common_parse's); us[chain][0 short, 1 long] */
+static void protocol_cases_us(const char *const *names, const enum chain_shape *shapes, const unsigned *blocks,
+                              rng_t *rng, double us[][2])
+{
+    protocol_point pts[PROTOCOL_CHAINS * 2];
+    bench_point bp[PROTOCOL_CHAINS * 2];
+    for (int i = 0; i < PROTOCOL_CHAINS * 2; i++) {
+        protocol_point *p = &pts[i];
+        protocol_chain_open(&p->c, names[i / 2], shapes[i / 2], blocks[i / 2], rng);
+        const size_t words = (size_t)p->c.blocks * 256;
+        p->k = i % 2 ? PROTOCOL_LONG : PROTOCOL_SHORT;
+        p->ping0 = dev_alloc_u32(words);
+        p->pong0 = dev_alloc_u32(words);
+        dev_copy(p->ping0, p->c.ping, words);
+        dev_copy(p->pong0, p->c.pong, words);
+        p->h_ping0 = host_alloc_u32(words);
+        p->h_pong0 = host_alloc_u32(words);
+        memcpy(p->h_ping0, p->c.h_ping, words * sizeof(uint32_t));
+        memcpy(p->h_pong0, p->c.h_pong, words * sizeof(uint32_t));
+        bp[i].job.reset = protocol_reset;
+        bp[i].job.run = protocol_run;
+        bp[i].job.ctx = p;
+        bp[i].finish = protocol_finish;
+    }
+    const common_opts o = {25, 3, 0, 0}; /* common_parse's defaults, those of the sessions' cases */
+    CUDA_CHECK(cudaStreamCreate(&g_stream));
+    bench_series(bp, PROTOCOL_CHAINS * 2, &o);
+    CUDA_CHECK(cudaStreamDestroy(g_stream));
+    g_stream = 0;
+    for (int i = 0; i < PROTOCOL_CHAINS * 2; i++) {
+        protocol_point *p = &pts[i];
+        us[i / 2][i % 2] = p->graph_median_us;
+        protocol_chain_close(&p->c);
+        CUDA_CHECK(cudaFree(p->ping0));
+        CUDA_CHECK(cudaFree(p->pong0));
+        free(p->h_ping0);
+        free(p->h_pong0);
+    }
+}
+
+/* constants.cu's way (bare = 0: chain_graph_us) or the same replays with
+ * no host step between them (bare = 1); us[0 short, 1 long] */
+static void protocol_replay_us(const char *name, enum chain_shape shape, unsigned blocks, int bare, rng_t *rng,
+                               double us[2])
+{
+    enum { REPLAYS = 101 };
+    chain c;
+    protocol_chain_open(&c, name, shape, blocks, rng);
+    for (int l = 0; l < 2; l++) {
+        chain_graph g = {&c, l ? PROTOCOL_LONG : PROTOCOL_SHORT};
+        if (!bare) {
+            us[l] = chain_graph_us(&c, g.k, REPLAYS);
+            continue;
+        }
+        const graph_job job = {capture_chain, NULL, &g};
+        us[l] = graph_replay_us(&job, REPLAYS);
+        for (int r = 0; r < REPLAYS + 1; r++) /* the upload and the timed replays, for the check */
+            chain_steps_on_host(&g);
+    }
+    chain_check(&c);
+    protocol_chain_close(&c);
+}
+
+static void protocol_rows(const char *way, const char *const *names, double us[][2], int rep,
+                          double per_kernel_of[][PROTOCOL_MAX_REPS], double width[][PROTOCOL_MAX_REPS])
+{
+    const double base = (us[0][1] - us[0][0]) / (PROTOCOL_LONG - PROTOCOL_SHORT);
+    for (int c = 0; c < PROTOCOL_CHAINS; c++) {
+        char row[80], how[300];
+        for (int l = 0; l < 2; l++) {
+            const int k = l ? PROTOCOL_LONG : PROTOCOL_SHORT;
+            snprintf(row, sizeof row, "protocol_%s_%s_%d_r%d", way, names[c], k, rep);
+            snprintf(how, sizeof how, "a graph of %d kernels of the %s chain timed the %s way (median), "
+                     "repetition %d", k, names[c], way, rep);
+            print_row(row, us[c][l], "us", how);
+        }
+        const double per_kernel = (us[c][1] - us[c][0]) / (PROTOCOL_LONG - PROTOCOL_SHORT);
+        per_kernel_of[c][rep] = per_kernel;
+        width[c][rep] = per_kernel - base;
+        snprintf(row, sizeof row, "protocol_%s_%s_per_kernel_r%d", way, names[c], rep);
+        snprintf(how, sizeof how, "(T(%d) - T(%d)) / %d of the rows above", PROTOCOL_LONG, PROTOCOL_SHORT,
+                 PROTOCOL_LONG - PROTOCOL_SHORT);
+        print_row(row, per_kernel, "us", how);
+    }
+}
+
+static void measure_protocol_chains(int sms, int reps, rng_t *rng)
+{
+    static const char *const names[PROTOCOL_CHAINS] = {"touch_1", "touch128_2", "touch128_128", "touch_card"};
+    static const enum chain_shape shapes[PROTOCOL_CHAINS] = {CHAIN_TOUCH, CHAIN_TOUCH128, CHAIN_TOUCH128,
+                                                             CHAIN_TOUCH};
+    const unsigned blocks[PROTOCOL_CHAINS] = {1, 1, 64, (unsigned)sms}; /* of 256 threads' words */
+    static const char *const ways[PROTOCOL_WAYS] = {"replay", "bare", "cases"};
+    static double per_kernel[PROTOCOL_WAYS][PROTOCOL_CHAINS][PROTOCOL_MAX_REPS];
+    static double width[PROTOCOL_WAYS][PROTOCOL_CHAINS][PROTOCOL_MAX_REPS];
+    reps = reps < PROTOCOL_MAX_REPS ? reps : PROTOCOL_MAX_REPS;
+    for (int rep = 0; rep < reps; rep++)
+        for (int i = 0; i < PROTOCOL_WAYS; i++) {
+            const int w = rep % 2 ? PROTOCOL_WAYS - 1 - i : i; /* the order turns round each repetition */
+            double us[PROTOCOL_CHAINS][2];
+            if (w == 2)
+                protocol_cases_us(names, shapes, blocks, rng, us);
+            else
+                for (int c = 0; c < PROTOCOL_CHAINS; c++)
+                    protocol_replay_us(names[c], shapes[c], blocks[c], w, rng, us[c]);
+            protocol_rows(ways[w], names, us, rep, per_kernel[w], width[w]);
+        }
+    for (int w = 0; w < PROTOCOL_WAYS; w++)
+        for (int c = 0; c < PROTOCOL_CHAINS; c++) {
+            char row[80], how[300];
+            snprintf(row, sizeof row, "protocol_%s_%s_per_kernel", ways[w], names[c]);
+            snprintf(how, sizeof how, "a kernel of the %s chain timed the %s way, (T(%d) - T(%d)) / %d: median over "
+                     "%d repetitions", names[c], ways[w], PROTOCOL_LONG, PROTOCOL_SHORT,
+                     PROTOCOL_LONG - PROTOCOL_SHORT, reps);
+            print_row(row, median_of(per_kernel[w][c], reps), "us", how);
+            if (c == 0)
+                continue;
+            snprintf(row, sizeof row, "protocol_%s_%s_width", ways[w], names[c]);
+            snprintf(how, sizeof how, "%s's per_kernel less touch_1's of the same repetition, timed the %s way: "
+                     "median over %d repetitions", names[c], ways[w], reps);
+            print_row(row, median_of(width[w][c], reps), "us", how);
+        }
 }
 
 /* ---- a kernel's cold constant cache ----------------------------------------
@@ -3829,11 +4050,11 @@ int main(int argc, char **argv)
     static const char *const keys[] = {"--seed", "--phase", NULL};
     static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only",
                                         "--guarded-reads-only", "--block-counts-only", "--writes-only", "--spin-only",
-                                        NULL};
+                                        "--protocol-only", NULL};
     cli_require_known(argc, argv, keys, flags,
                       "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] "
-                      "[--guarded-reads-only] [--block-counts-only] [--writes-only] [--spin-only] [--seed S] "
-                      "[--phase TEXT]");
+                      "[--guarded-reads-only] [--block-counts-only] [--writes-only] [--spin-only] "
+                      "[--protocol-only] [--seed S] [--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
     for (const char *c = g_phase; *c; c++)
@@ -3885,6 +4106,15 @@ int main(int argc, char **argv)
         measure_spin_chains(mhz, &rng);
         return 0;
     }
+    if (cli_flag(argc, argv, "--protocol-only")) {
+        probe_header(sms, 1);
+        measure_chain("touch_block", CHAIN_TOUCH, 1, &rng); /* the sessions' rows, before and after */
+        measure_chain("touch_card", CHAIN_TOUCH, (unsigned)sms, &rng);
+        measure_protocol_chains(sms, 6, &rng);
+        measure_chain("touch_block_again", CHAIN_TOUCH, 1, &rng);
+        measure_chain("touch_card_again", CHAIN_TOUCH, (unsigned)sms, &rng);
+        return 0;
+    }
 
     printf("name,value,unit,phase,how\n");
     print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
@@ -3912,6 +4142,8 @@ int main(int argc, char **argv)
     measure_code_fetch(sms);
     measure_read_after_copy(sms);
     measure_kernel_boundary(sms, &rng);
+    rng_t protocol_rng = rng; /* the rows after draw what they drew before these */
+    measure_protocol_chains(sms, 2, &protocol_rng);
     measure_constant_cache(sms, mhz, &rng);
     print_row("launch_sync_roundtrip", rt, "us",
               "empty kernel launch + cudaDeviceSynchronize, host clock");

@@ -1225,6 +1225,54 @@ Test(card, the_caches_come_on_only_with_every_one_of_their_constants)
     free_session_copy(&c);
 }
 
+Test(card, the_boundary_follows_the_chains_timed_as_the_cases_are_where_measured, .timeout = 300)
+{
+    /* a copy of the H100's reference session with made-up
+     * protocol_cases_touch_{1,card}_per_kernel rows (two readings each:
+     * 1.22 and 1.24 us, 1.42 and 1.44 us): both machines reproduce those
+     * chains (1.23 and 1.43 us a kernel) in place of the replayed ones, and
+     * the presets name the rows; with only one of the two, the replayed */
+    session_copy c;
+    copy_reference_session(&c, "constants.csv",
+                           "{ cat; printf 'protocol_cases_touch_1_per_kernel,1.22,us,before,x\n"
+                           "protocol_cases_touch_1_per_kernel,1.24,us,after,x\n"
+                           "protocol_cases_touch_card_per_kernel,1.42,us,before,x\n"
+                           "protocol_cases_touch_card_per_kernel,1.44,us,after,x\n'; }");
+    const session *s = &c.copy;
+    machine base = test_preset("h100"), card, code;
+    cr_assert_eq(card_machine(s, NULL, &base, &card), 0, "%s", fail_message());
+    cr_assert_eq(card_code_machine(s, NULL, &card, &code), 0, "%s", fail_message());
+    double mhz;
+    cr_assert_eq(card_constant(s, "sm_clock_measured", &mhz), 0);
+    cr_expect_float_eq(card.graph_launch_per_sm, (1.43 - 1.23) * mhz / 131, 1e-9);
+    cr_expect_float_eq(touch_chain_cycles_per_kernel(&card, 1), 1.23 * mhz, 1e-9 * mhz, "the paper's machine");
+    cr_expect_float_eq(touch_chain_cycles_per_kernel(&card, card.p), 1.43 * mhz, 1e-9 * mhz);
+    cr_expect_float_eq(code_touch_chain_cycles_per_kernel(&code, 1), 1.23 * mhz, 1e-9 * mhz, "the code machine");
+    cr_expect_float_eq(code_touch_chain_cycles_per_kernel(&code, code.p), 1.43 * mhz, 1e-9 * mhz);
+    char preset[1100], cmd[1400];
+    snprintf(preset, sizeof preset, "%s/preset.cfg", s->dir);
+    long len;
+    for (int m = 0; m < 2; m++) {
+        cr_assert_eq(card_write_preset(m ? &code : &card, s, NULL, preset), 0, "%s", fail_message());
+        char *text = read_file(preset, &len);
+        const char *line = strstr(text, "graph_launch_per_sm =");
+        cr_assert(line != NULL, "%s", text);
+        cr_expect(strncmp(strchr(line, '#'), "# protocol_cases_touch_card_per_kernel: ", 40) == 0, "%s", line);
+        line = strstr(text, "graph_launch_latency =");
+        cr_assert(line != NULL, "%s", text);
+        cr_expect(strncmp(strchr(line, '#'), "# protocol_cases_touch_1_per_kernel: ", 37) == 0, "%s", line);
+        free(text);
+    }
+    snprintf(cmd, sizeof cmd, "sed -i '/^protocol_cases_touch_card_per_kernel,/d' %s/constants.csv", s->dir);
+    cr_assert_eq(system(cmd), 0);
+    double one_block, card_wide;
+    cr_assert_eq(card_constant(s, "chain_touch_block_per_kernel", &one_block), 0);
+    cr_assert_eq(card_constant(s, "chain_touch_card_per_kernel", &card_wide), 0);
+    cr_assert_eq(card_machine(s, NULL, &base, &card), 0, "%s", fail_message());
+    cr_expect_float_eq(card.graph_launch_per_sm, (card_wide - one_block) * mhz / 131, 1e-9, "one row alone: off");
+    free_session_copy(&c);
+}
+
 Test(card, the_l2s_write_rate_follows_its_row_and_the_copy_rate_stays_off)
 {
     /* u_l2_write follows gmem_write_l2_card; u_l2_copy, and with it the

@@ -27,6 +27,16 @@
  * charge their blocks, the touch kernel written once (validate/stream/
  * touch.c) run in exec mode on it (card_code_machine).
  *
+ * Where a session has the same two chains timed by the cases' own
+ * protocol (constants.cu, measure_protocol_chains: bench_series, the
+ * rows protocol_cases_touch_1_per_kernel and
+ * protocol_cases_touch_card_per_kernel), the boundary is read from those
+ * instead (boundary_chain): the replayed chains' card-wide kernel drifts
+ * with the host's step between replays, the cases' does not
+ * (instruction-stream.md, "Session 45: the width timed as the cases
+ * are").  No session before 2026-11-28 has them; theirs are read as
+ * before.
+ *
  * A constant is the mean of every reading of it in the session: the
  * phases of constants.csv, and graph-start.csv where the session has it
  * (run-all.sh reads a graph's start again before each case: one process
@@ -78,6 +88,16 @@ typedef enum {
  * cubin, 0x4d0, 0x790, 0xbd0, 0xe40; loop_kernel's pass ISETP, IADD3, then
  * 10: 13 in all), where an integer result is read after 4 to 5. */
 #define PREDICATE_CYCLES 13
+
+/* The kernel boundary's chains, per kernel: the one-block and the
+ * card-wide touch chain as the cases' protocol times them, else as
+ * constants.cu replays them (the header). */
+static const char *const CASES_CHAINS[2] = {"protocol_cases_touch_1_per_kernel",
+                                            "protocol_cases_touch_card_per_kernel"};
+static const char *const REPLAYED_CHAINS[2] = {"chain_touch_block_per_kernel", "chain_touch_card_per_kernel"};
+#define CASES_CHAINS_MEANING                                                                                       \
+    "graphs of 5 and 45 dependent touch kernels (one block of 256 threads; one on every SM) timed by the cases' "   \
+    "own protocol (bench_series), per kernel"
 
 /* What a session that did not measure a term's constant gets. */
 typedef enum {
@@ -381,6 +401,18 @@ int card_constant(const session *s, const char *name, double *value)
     return card_constant_readings(s, name, value, NULL);
 }
 
+/* Microseconds a kernel of the boundary's one-block chain (card_wide = 0)
+ * or card-wide chain (1) in session s: the cases' protocol's rows where s
+ * has both, else the replayed chains'; *name: the row read.  -1 when s
+ * has neither. */
+static int boundary_chain(const session *s, int card_wide, double *us, const char **name)
+{
+    double v;
+    int as_cases = card_constant(s, CASES_CHAINS[0], &v) == 0 && card_constant(s, CASES_CHAINS[1], &v) == 0;
+    *name = as_cases ? CASES_CHAINS[card_wide] : REPLAYED_CHAINS[card_wide];
+    return card_constant(s, *name, us);
+}
+
 /* Is a constant one the host draws, a process at a time (a launch from the
  * host, a graph's start: card-model.md, "A graph's start, one process to
  * the next")? */
@@ -485,7 +517,9 @@ static int term_value(const session *s, const session *other, const term *t, dou
          * L2's latency, the block's own delay, 256 words read and 256
          * written at the L2's rate, one addition */
         double l2, dispatch, u, add;
-        if (card_constant(s, "l2_load_latency", &l2) < 0 || block_dispatch_cycles(s, other, &dispatch) < 0 ||
+        const char *name;
+        if (boundary_chain(s, 0, &c, &name) < 0 || card_constant(s, "l2_load_latency", &l2) < 0 ||
+            block_dispatch_cycles(s, other, &dispatch) < 0 ||
             card_constant(s, "U_l2_all_sms", &u) < 0 || card_constant(s, "op_latency", &add) < 0)
             return -1;
         *out = c * mhz - (l2 + dispatch + 2 * 256 * u + add);
@@ -493,7 +527,8 @@ static int term_value(const session *s, const session *other, const term *t, dou
     }
     case US_PER_SM_BEYOND_ONE_BLOCK: {
         double one_block, sms;
-        if (card_constant(s, "chain_touch_block_per_kernel", &one_block) < 0 ||
+        const char *name;
+        if (boundary_chain(s, 0, &one_block, &name) < 0 || boundary_chain(s, 1, &c, &name) < 0 ||
             card_constant(s, "sm_count", &sms) < 0 || !(sms > 1))
             return -1;
         *out = fmax(0, (c - one_block) * mhz / (sms - 1)); /* a grid over more SMs never launches sooner */
@@ -636,14 +671,14 @@ static int code_touch_charges(const machine *code, double *block, double *card)
 static int code_kernel_boundary(const session *s, machine *m)
 {
     double mhz, one_block, card_wide, block_charge, card_charge;
-    if (card_constant(s, "sm_clock_measured", &mhz) < 0 ||
-        card_constant(s, "chain_touch_block_per_kernel", &one_block) < 0)
+    const char *name;
+    if (card_constant(s, "sm_clock_measured", &mhz) < 0 || boundary_chain(s, 0, &one_block, &name) < 0)
         return fail("%s/constants.csv: no chain_touch_block_per_kernel (the code machine's graph_launch_latency)",
                     s->dir);
     if (code_touch_charges(m, &block_charge, &card_charge) < 0)
         return -1;
     m->graph_launch_latency = one_block * mhz - block_charge;
-    if (m->graph_launch_per_sm > 0 && card_constant(s, "chain_touch_card_per_kernel", &card_wide) == 0 && m->p > 1)
+    if (m->graph_launch_per_sm > 0 && boundary_chain(s, 1, &card_wide, &name) == 0 && m->p > 1)
         /* a grid over more SMs never launches sooner (US_PER_SM_BEYOND_ONE_BLOCK) */
         m->graph_launch_per_sm =
             fmax(0, (card_wide * mhz - card_charge - m->graph_launch_latency) / (double)(m->p - 1));
@@ -678,13 +713,16 @@ static int code_boundary_line(const machine *code, const session *s, const char 
                               size_t size)
 {
     double mhz, one_block;
+    const char *name;
     if (strcmp(key, "graph_launch_latency") == 0 && card_constant(s, "sm_clock_measured", &mhz) == 0 &&
-        card_constant(s, "chain_touch_block_per_kernel", &one_block) == 0) {
+        boundary_chain(s, 0, &one_block, &name) == 0) {
         *v = code->graph_launch_latency;
         snprintf(meaning, size,
-                 "graphs of 1 to 32 dependent kernels of one block of 256 threads (one word per thread), timed as "
-                 "the cases are, per kernel, less what the code's costs charge that block (%.1f cycles: the touch "
+                 "%s, per kernel, less what the code's costs charge that block (%.1f cycles: the touch "
                  "kernel written once, %s, in exec mode on this machine)",
+                 name == CASES_CHAINS[0] ? "the one-block touch chain timed by the cases' own protocol (bench_series)"
+                                         : "graphs of 1 to 32 dependent kernels of one block of 256 threads (one "
+                                           "word per thread), timed as the cases are",
                  one_block * mhz - *v, TOUCH_SOURCE);
         return 1;
     }
@@ -721,15 +759,23 @@ static void write_terms(FILE *f, const session *s, const session *other, const t
             snprintf(borrowed, sizeof borrowed, " [not measured in this session: from %s]", from->dir);
         double mean;
         int left_out = 0;
-        if (card_constant_readings(from, table[i].constant, &mean, &left_out) == 0 && left_out > 0)
+        const char *meaning = table[i].meaning, *constant = table[i].constant, *name;
+        if ((table[i].how == US_TO_CYCLES_LESS_TOUCH_BLOCK || table[i].how == US_PER_SM_BEYOND_ONE_BLOCK) &&
+            boundary_chain(from, table[i].how == US_PER_SM_BEYOND_ONE_BLOCK, &mean, &name) == 0 &&
+            strcmp(name, constant) != 0) {
+            constant = name; /* what term_value read */
+            meaning = table[i].how == US_PER_SM_BEYOND_ONE_BLOCK
+                          ? CASES_CHAINS_MEANING ", the card-wide less the one-block, per SM beyond the first"
+                          : CASES_CHAINS_MEANING ", the one-block chain less what the model charges its block";
+        }
+        if (card_constant_readings(from, constant, &mean, &left_out) == 0 && left_out > 0)
             snprintf(disturbed, sizeof disturbed, " [%d reading%s above twice the median left out as disturbed]",
                      left_out, left_out > 1 ? "s" : "");
         char own[512];
-        const char *meaning = table[i].meaning;
         if (code && code_boundary_line(code, s, table[i].key, &v, own, sizeof own))
             meaning = own;
         snprintf(setting, sizeof setting, "%s = %.6g;", table[i].key, v);
-        fprintf(f, "    %-34s # %s: %s%s%s\n", setting, table[i].constant, meaning, borrowed, disturbed);
+        fprintf(f, "    %-34s # %s: %s%s%s\n", setting, constant, meaning, borrowed, disturbed);
     }
 }
 
