@@ -1160,15 +1160,13 @@ static long keys_stride(const long *keys, int n)
     return stride;
 }
 
-/* fullest_bank of a private round whose keys never went down: words
- * within w consecutive ones fall in distinct banks; n words a stride d
- * apart visit w/gcd(d, w) banks in turn, the fullest ⌈n·gcd(d, w)/w⌉
- * times. */
-static int banks_in_order(exec_block *b, const round_tally *r, int first, int last, int k)
+/* fullest_bank of a private round whose keys never went down and span a
+ * warp's banks or more (banks_in_order): n words a stride d apart visit
+ * w/gcd(d, w) banks in turn, the fullest ⌈n·gcd(d, w)/w⌉ times. */
+static int __attribute__((noinline)) banks_in_stride(exec_block *b, const round_tally *r, int first, int last,
+                                                     int k)
 {
     long w = b->warp;
-    if (r->last - first_key(b, PRIVATE_ACCESS, first, last, k) < w)
-        return 1;
     long keys[1024];
     int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys);
     long stride = keys_stride(keys, n);
@@ -1177,6 +1175,17 @@ static int banks_in_order(exec_block *b, const round_tally *r, int first, int la
         return (int)((r->distinct + visited - 1) / visited);
     }
     return fullest_bank_of(b, keys, n, 0);
+}
+
+/* fullest_bank of a private round whose keys never went down: words
+ * within w consecutive ones fall in distinct banks (one word, the common
+ * case of a word all lanes read, among them), so only a round that spans
+ * w words or more needs its keys (banks_in_stride). */
+static inline int banks_in_order(exec_block *b, const round_tally *r, int first, int last, int k)
+{
+    if (r->distinct == 1 || r->last - first_key(b, PRIVATE_ACCESS, first, last, k) < b->warp)
+        return 1;
+    return banks_in_stride(b, r, first, last, k);
 }
 
 /* Every round of `kind` that a lane made (rounds are made in order, so
