@@ -1160,22 +1160,38 @@ static long keys_stride(const long *keys, int n)
     return stride;
 }
 
+/* The fullest bank's words where n distinct words a stride d > 0 apart
+ * visit v = w/gcd(d, w) banks in turn: ⌈n/v⌉ (by shifts where w is a
+ * power of two: v = 2^(log2 w − min(tz(d), log2 w))). */
+static int strided_bank(const exec_block *b, long n, long d)
+{
+    if (b->warp_shift < 0) {
+        long visited = b->warp / gcd(d, b->warp);
+        return (int)((n + visited - 1) / visited);
+    }
+    int tz = __builtin_ctzl((unsigned long)d);
+    int shift = b->warp_shift - (tz < b->warp_shift ? tz : b->warp_shift);
+    return (int)((n + (1L << shift) - 1) >> shift);
+}
+
 /* fullest_bank of a private round whose keys never went down: words
- * within w consecutive ones fall in distinct banks; n words a stride d
- * apart visit w/gcd(d, w) banks in turn, the fullest ⌈n·gcd(d, w)/w⌉
- * times. */
+ * within w consecutive ones fall in distinct banks; words a stride d
+ * apart, strided_bank (once where they lie within w words: n − 1 < w/d
+ * gives n <= v).  The tally knows the stride where the gaps are even; the
+ * notes are read where they are not. */
 static int banks_in_order(exec_block *b, const round_tally *r, int first, int last, int k)
 {
-    long w = b->warp;
-    if (r->last - first_key(b, PRIVATE_ACCESS, first, last, k) < w)
+    if (r->distinct == 1)
+        return 1;
+    if (r->step > 0)
+        return strided_bank(b, r->distinct, r->step);
+    if (r->last - first_key(b, PRIVATE_ACCESS, first, last, k) < b->warp)
         return 1;
     long keys[1024];
     int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys);
     long stride = keys_stride(keys, n);
-    if (stride > 0) {
-        long visited = w / gcd(stride, w);
-        return (int)((r->distinct + visited - 1) / visited);
-    }
+    if (stride > 0)
+        return strided_bank(b, r->distinct, stride);
     return fullest_bank_of(b, keys, n, 0);
 }
 
