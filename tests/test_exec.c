@@ -257,6 +257,45 @@ Test(exec, private_rounds_graded_from_the_tally_or_the_notes)
         }
 }
 
+/* Block bid of `blocks` (the other way round where `reverse`) reads
+ * y[row·FAR_APART + 100] and writes 64 cells from row·FAR_APART: rows far
+ * apart, so that a launch's touches lie in a few of the many chunks
+ * between its least and its greatest cell. */
+#define FAR_APART (3 * 4096 + 17)
+typedef struct far_args { gmem y; int reverse, blocks; } far_args;
+
+static void far_rows(exec_thread *t, void *args)
+{
+    far_args *a = args;
+    long at = (long)(a->reverse ? a->blocks - 1 - t->bid : t->bid) * FAR_APART;
+    exec_gwrite(t, a->y, at + t->tid, exec_zp_add(t, exec_gread(t, a->y, at + 100), (word)t->tid));
+}
+
+static const exec_step far_steps[] = {far_rows};
+
+Test(exec, the_shadows_a_launch_touched_are_all_cleared_when_it_ends)
+{
+    for (int threads = 1; threads <= 4; threads += 3) {
+        machine m = test_machine(4, 8);
+        exec_run *r = exec_begin("test", &m);
+        exec_set_race_free(r, 1);
+        exec_set_threads(r, threads);
+        const int blocks = 8;
+        gmem y = exec_alloc(r, "y", blocks * FAR_APART + 100);
+        exec_kernel k = {"far", 1, far_steps, 0};
+        /* the second launch's blocks touch the cells other blocks touched in the first: a race if a
+         * shadow were left */
+        for (int reverse = 0; reverse <= 1; reverse++) {
+            far_args a = {y, reverse, blocks};
+            cr_assert_eq(exec_launch(r, &k, blocks, 64, &a), 0, "threads %d, launch %d: %s", threads, reverse,
+                         fail_message());
+            for (long i = 0; i < y->size; i++)
+                cr_assert_eq(y->shadows[i], 0, "threads %d, launch %d: cell %ld's shadow left", threads, reverse, i);
+        }
+        exec_end(r);
+    }
+}
+
 /* Thread tid keeps 1, 20, 39 or 58 words (tid mod 4) in private memory,
  * then reads them back and writes their sum: more accesses in a step
  * than the fast path's first rounds hold (exec.c, "accesses"), so the

@@ -1406,6 +1406,13 @@ static uint32_t stamps_after;
 
 void exec_test_stamps_after(uint32_t stamp) { stamps_after = stamp; }
 
+/* The words of a worker's map of array a's touched chunks (touched_range). */
+static long chunk_words(const gmem a)
+{
+    long cells = a->size > 0 ? a->size : 1;
+    return ((cells + TOUCH_CHUNK - 1) >> TOUCH_CHUNK_SHIFT) / 64 + 1;
+}
+
 /* A worker for kernel k's blocks of `threads` threads. */
 static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exec_kernel *k, int threads,
                          void *args)
@@ -1429,7 +1436,7 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     if (b->race_free) {
         b->touched = malloc(sizeof *b->touched * (size_t)(r->n_arrays + 1));
         for (int id = 0; id < r->n_arrays; id++)
-            b->touched[id] = (touched_range){LONG_MAX, -1};
+            b->touched[id] = (touched_range){LONG_MAX, -1, calloc((size_t)chunk_words(r->arrays[id]), 8)};
     }
     b->p = r->p;
     b->barrett = r->p >= 2 && r->p < ((uint64_t)1 << 32) ? (uint64_t)(((unsigned __int128)1 << 64) / r->p) : 0;
@@ -1466,6 +1473,8 @@ static void worker_end(exec_block *b)
     }
     free(b->log);
     free(b->bank_seen);
+    for (int id = 0; b->touched && id < b->run->n_arrays; id++)
+        free(b->touched[id].chunks);
     free(b->touched);
     stream_counter_free(b->stream);
     cache_trace_free(b->trace);
@@ -1600,8 +1609,19 @@ static void recruit(launch_state *ls, exec_run *r)
     }
 }
 
-/* Every cell the launch touched back to nobody (its workers' ranges):
- * the shadows hold the launch in progress only. */
+/* Whether any of the launch's workers touched a cell of chunk c of array id. */
+static int chunk_touched(const launch_state *ls, int id, long c)
+{
+    for (int w = 0; w < ls->started; w++)
+        if (ls->jobs[w].block.touched[id].chunks[c >> 6] >> (c & 63) & 1)
+            return 1;
+    return 0;
+}
+
+/* Every cell the launch touched back to nobody: the chunks its workers
+ * touched, within the least and the greatest cell they touched (each run
+ * of touched chunks one memset); the shadows hold the launch in progress
+ * only. */
 static void clear_touched(exec_run *r, const launch_state *ls)
 {
     for (int id = 0; id < r->n_arrays; id++) {
@@ -1611,8 +1631,19 @@ static void clear_touched(exec_run *r, const launch_state *ls)
             lo = t->lo < lo ? t->lo : lo;
             hi = t->hi > hi ? t->hi : hi;
         }
-        if (lo <= hi)
-            memset(&r->arrays[id]->shadows[lo], 0, sizeof(cell_shadow) * (size_t)(hi - lo + 1));
+        long last = hi >> TOUCH_CHUNK_SHIFT;
+        for (long c = lo >> TOUCH_CHUNK_SHIFT; lo <= hi && c <= last; c++) {
+            if (!chunk_touched(ls, id, c))
+                continue;
+            long end = c;
+            while (end < last && chunk_touched(ls, id, end + 1))
+                end++;
+            long from = c << TOUCH_CHUNK_SHIFT, to = ((end + 1) << TOUCH_CHUNK_SHIFT) - 1;
+            from = from > lo ? from : lo;
+            to = to < hi ? to : hi;
+            memset(&r->arrays[id]->shadows[from], 0, sizeof(cell_shadow) * (size_t)(to - from + 1));
+            c = end;
+        }
     }
 }
 

@@ -158,9 +158,16 @@ typedef struct thread_record {
 } thread_record;
 
 /* The cells of each array a worker touched first in the launch: from lo
- * to hi (lo > hi: none). */
+ * to hi (lo > hi: none), and among them the chunks of TOUCH_CHUNK cells
+ * that hold one (bit c of `chunks`: cells c·TOUCH_CHUNK ..), so that a
+ * launch that touches rows far apart clears the rows, not what lies
+ * between them (clear_touched). */
+#define TOUCH_CHUNK_SHIFT 12
+#define TOUCH_CHUNK (1L << TOUCH_CHUNK_SHIFT)
+
 typedef struct touched_range {
     long lo, hi;
+    uint64_t *chunks;
 } touched_range;
 
 struct exec_block {
@@ -487,6 +494,7 @@ static inline void note_touched(exec_block *b, int id, long i)
         r->lo = i;
     if (i > r->hi)
         r->hi = i;
+    r->chunks[i >> (TOUCH_CHUNK_SHIFT + 6)] |= (uint64_t)1 << ((i >> TOUCH_CHUNK_SHIFT) & 63);
 }
 
 struct exec_run {
