@@ -64,10 +64,11 @@
  * global cell, 32 bits for the launch in progress (cell_shadow): the
  * block that wrote it or read it first, and whether it was written, or
  * read by a second block; every worker notes the cells it touched first
- * (a range per array), and they are cleared when the launch ends.  A
- * cell that one block writes and another block reads or writes in the
- * same launch is an error naming the two blocks and their threads, as a
- * run of the blocks in order (one thread) meets it first.  The shadow
+ * (per array, a range and its chunks of 4096 cells that hold one), and
+ * those are cleared when the launch ends.  A cell that one block writes
+ * and another block reads or writes in the same launch is an error
+ * naming the two blocks and their threads, as a run of the blocks in
+ * order (one thread) meets it first.  The shadow
  * holds no thread: the run names the blocks and the cell, and owes the
  * threads (exec_race_pending); the caller runs the program again
  * watching that cell (exec_watch_race), whose launch then takes the
