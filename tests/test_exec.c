@@ -177,6 +177,125 @@ Test(exec, private_bank_conflicts_by_the_dmm_rule)
     exec_end(r);
 }
 
+/* Private rounds graded by the DMM rule from the tally (words a stride
+ * apart), from the notes (uneven gaps, words going down) and alike on both
+ * paths: thread tid writes words tid + j·threads (step 0, no conflict),
+ * then reads one word of each pattern below (step 1). */
+#define BANK_WORDS 1024
+#define BANK_PATTERNS 10
+static long bank_word(int pattern, int tid)
+{
+    switch (pattern) {
+    case 0: return 7;                           /* one word */
+    case 1: return tid;                         /* stride 1 */
+    case 2: return 3L * tid;                    /* stride 3 */
+    case 3: return 4L * tid;                    /* stride 4 */
+    case 4: return 12L * tid;                   /* stride 12 */
+    case 5: return 5L * (tid / 2);              /* each word twice, stride 5 */
+    case 6: return tid + (tid / 4) * 28L;       /* uneven gaps */
+    case 7: return (long)tid * tid / 8;         /* uneven, repeated */
+    case 8: return BANK_WORDS - 1 - 4L * tid;   /* going down */
+    default: return tid < 5 ? 32L * tid : 200 + tid; /* even for five lanes, then not */
+    }
+}
+
+static void bank_fill(exec_thread *t, void *args)
+{
+    (void)args;
+    for (long i = t->tid; i < BANK_WORDS; i += t->threads)
+        exec_pwrite(t, i, 1);
+}
+
+static void bank_patterns(exec_thread *t, void *args)
+{
+    (void)args;
+    for (int pattern = 0; pattern < BANK_PATTERNS; pattern++)
+        exec_pread(t, bank_word(pattern, t->tid));
+}
+
+static const exec_step bank_pattern_steps[] = {bank_fill, bank_patterns};
+
+/* Σ over warps and patterns of (the most distinct words in one bank − 1). */
+static double bank_conflicts_counted(int threads, int w)
+{
+    double extra = 0;
+    for (int first = 0; first < threads; first += w)
+        for (int pattern = 0; pattern < BANK_PATTERNS; pattern++) {
+            int most = 0;
+            for (int bank = 0; bank < w; bank++) {
+                int in_bank = 0;
+                for (long key = bank; key < BANK_WORDS; key += w)
+                    for (int tid = first; tid < first + w && tid < threads; tid++)
+                        if (bank_word(pattern, tid) == key) {
+                            in_bank++;
+                            break;
+                        }
+                most = in_bank > most ? in_bank : most;
+            }
+            extra += most - 1;
+        }
+    return extra;
+}
+
+Test(exec, private_rounds_graded_from_the_tally_or_the_notes)
+{
+    const int warps[] = {32, 24};
+    for (int race_free = 0; race_free <= 1; race_free++)
+        for (int v = 0; v < 2; v++) {
+            machine m = test_machine(2, 4);
+            m.warp = warps[v];
+            int threads = 2 * m.warp + 8;
+            exec_run *r = exec_begin("banks", &m);
+            exec_set_race_free(r, race_free);
+            exec_kernel k = {"bank_patterns", 2, bank_pattern_steps, BANK_WORDS};
+            cr_assert_eq(exec_launch(r, &k, 1, threads, NULL), 0, "%s", fail_message());
+            int n;
+            const exec_kernel_report *rep = exec_reports(r, &n);
+            cr_expect_eq(rep[0].bank_conflicts, bank_conflicts_counted(threads, m.warp), "w = %d, race-free %d: %g",
+                         m.warp, race_free, rep[0].bank_conflicts);
+            exec_end(r);
+        }
+}
+
+/* Block bid of `blocks` (the other way round where `reverse`) reads
+ * y[row·FAR_APART + 100] and writes 64 cells from row·FAR_APART: rows far
+ * apart, so that a launch's touches lie in a few of the many chunks
+ * between its least and its greatest cell. */
+#define FAR_APART (3 * 4096 + 17)
+typedef struct far_args { gmem y; int reverse, blocks; } far_args;
+
+static void far_rows(exec_thread *t, void *args)
+{
+    far_args *a = args;
+    long at = (long)(a->reverse ? a->blocks - 1 - t->bid : t->bid) * FAR_APART;
+    exec_gwrite(t, a->y, at + t->tid, exec_zp_add(t, exec_gread(t, a->y, at + 100), (word)t->tid));
+}
+
+static const exec_step far_steps[] = {far_rows};
+
+Test(exec, the_shadows_a_launch_touched_are_all_cleared_when_it_ends)
+{
+    for (int threads = 1; threads <= 4; threads += 3) {
+        machine m = test_machine(4, 8);
+        exec_run *r = exec_begin("test", &m);
+        exec_set_race_free(r, 1);
+        exec_set_threads(r, threads);
+        const int blocks = 8;
+        gmem y = exec_alloc(r, "y", blocks * FAR_APART + 100);
+        exec_kernel k = {"far", 1, far_steps, 0};
+        /* the second launch's blocks touch the cells other blocks touched in the first: a race if a
+         * shadow were left */
+        for (int reverse = 0; reverse <= 1; reverse++) {
+            far_args a = {y, reverse, blocks};
+            cr_assert_eq(exec_launch(r, &k, blocks, 64, &a), 0, "threads %d, launch %d: %s", threads, reverse,
+                         fail_message());
+            for (long i = 0; i < y->size; i++)
+                cr_assert_eq(y->shadows[i], 0, "threads %d, launch %d: cell %ld's shadow left", threads, reverse, i);
+        }
+        exec_end(r);
+    }
+}
+
 /* Thread tid keeps 1, 20, 39 or 58 words (tid mod 4) in private memory,
  * then reads them back and writes their sum: more accesses in a step
  * than the fast path's first rounds hold (exec.c, "accesses"), so the

@@ -64,10 +64,11 @@
  * global cell, 32 bits for the launch in progress (cell_shadow): the
  * block that wrote it or read it first, and whether it was written, or
  * read by a second block; every worker notes the cells it touched first
- * (a range per array), and they are cleared when the launch ends.  A
- * cell that one block writes and another block reads or writes in the
- * same launch is an error naming the two blocks and their threads, as a
- * run of the blocks in order (one thread) meets it first.  The shadow
+ * (per array, a range and its chunks of 4096 cells that hold one), and
+ * those are cleared when the launch ends.  A cell that one block writes
+ * and another block reads or writes in the same launch is an error
+ * naming the two blocks and their threads, as a run of the blocks in
+ * order (one thread) meets it first.  The shadow
  * holds no thread: the run names the blocks and the cell, and owes the
  * threads (exec_race_pending); the caller runs the program again
  * watching that cell (exec_watch_race), whose launch then takes the
@@ -1160,30 +1161,48 @@ static long keys_stride(const long *keys, int n)
     return stride;
 }
 
-/* fullest_bank of a private round whose keys never went down and span a
- * warp's banks or more (banks_in_order): n words a stride d apart visit
- * w/gcd(d, w) banks in turn, the fullest ⌈n·gcd(d, w)/w⌉ times. */
+/* The fullest bank's words where n distinct words a stride d > 0 apart
+ * visit v = w/gcd(d, w) banks in turn: ⌈n/v⌉ (by shifts where w is a
+ * power of two: v = 2^(log2 w − min(tz(d), log2 w))). */
+static int strided_bank(const exec_block *b, long n, long d)
+{
+    if (b->warp_shift < 0) {
+        long visited = b->warp / gcd(d, b->warp);
+        return (int)((n + visited - 1) / visited);
+    }
+    int tz = __builtin_ctzl((unsigned long)d);
+    int shift = b->warp_shift - (tz < b->warp_shift ? tz : b->warp_shift);
+    return (int)((n + (1L << shift) - 1) >> shift);
+}
+
+/* fullest_bank of a private round whose keys never went down, span a
+ * warp's banks or more and whose tally knows no stride (banks_in_order):
+ * its keys read from the notes, strided_bank where their gaps are even. */
 static int __attribute__((noinline)) banks_in_stride(exec_block *b, const round_tally *r, int first, int last,
                                                      int k)
 {
-    long w = b->warp;
     long keys[1024];
     int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys);
     long stride = keys_stride(keys, n);
-    if (stride > 0) {
-        long visited = w / gcd(stride, w);
-        return (int)((r->distinct + visited - 1) / visited);
-    }
+    if (stride > 0)
+        return strided_bank(b, r->distinct, stride);
     return fullest_bank_of(b, keys, n, 0);
 }
 
 /* fullest_bank of a private round whose keys never went down: words
  * within w consecutive ones fall in distinct banks (one word, the common
- * case of a word all lanes read, among them), so only a round that spans
- * w words or more needs its keys (banks_in_stride). */
+ * case of a word all lanes read, among them); words a stride d apart,
+ * strided_bank (once where they lie within w words: n − 1 < w/d gives
+ * n <= v).  The tally knows the stride where the gaps are even; only a
+ * round that spans w words or more with uneven gaps needs its keys
+ * (banks_in_stride). */
 static inline int banks_in_order(exec_block *b, const round_tally *r, int first, int last, int k)
 {
-    if (r->distinct == 1 || r->last - first_key(b, PRIVATE_ACCESS, first, last, k) < b->warp)
+    if (r->distinct == 1)
+        return 1;
+    if (r->step > 0)
+        return strided_bank(b, r->distinct, r->step);
+    if (r->last - first_key(b, PRIVATE_ACCESS, first, last, k) < b->warp)
         return 1;
     return banks_in_stride(b, r, first, last, k);
 }
@@ -1399,6 +1418,13 @@ static uint32_t stamps_after;
 
 void exec_test_stamps_after(uint32_t stamp) { stamps_after = stamp; }
 
+/* The words of a worker's map of array a's touched chunks (touched_range). */
+static long chunk_words(const gmem a)
+{
+    long cells = a->size > 0 ? a->size : 1;
+    return ((cells + TOUCH_CHUNK - 1) >> TOUCH_CHUNK_SHIFT) / 64 + 1;
+}
+
 /* A worker for kernel k's blocks of `threads` threads. */
 static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exec_kernel *k, int threads,
                          void *args)
@@ -1422,7 +1448,7 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     if (b->race_free) {
         b->touched = malloc(sizeof *b->touched * (size_t)(r->n_arrays + 1));
         for (int id = 0; id < r->n_arrays; id++)
-            b->touched[id] = (touched_range){LONG_MAX, -1};
+            b->touched[id] = (touched_range){LONG_MAX, -1, calloc((size_t)chunk_words(r->arrays[id]), 8)};
     }
     b->p = r->p;
     b->barrett = r->p >= 2 && r->p < ((uint64_t)1 << 32) ? (uint64_t)(((unsigned __int128)1 << 64) / r->p) : 0;
@@ -1459,6 +1485,8 @@ static void worker_end(exec_block *b)
     }
     free(b->log);
     free(b->bank_seen);
+    for (int id = 0; b->touched && id < b->run->n_arrays; id++)
+        free(b->touched[id].chunks);
     free(b->touched);
     stream_counter_free(b->stream);
     cache_trace_free(b->trace);
@@ -1593,8 +1621,19 @@ static void recruit(launch_state *ls, exec_run *r)
     }
 }
 
-/* Every cell the launch touched back to nobody (its workers' ranges):
- * the shadows hold the launch in progress only. */
+/* Whether any of the launch's workers touched a cell of chunk c of array id. */
+static int chunk_touched(const launch_state *ls, int id, long c)
+{
+    for (int w = 0; w < ls->started; w++)
+        if (ls->jobs[w].block.touched[id].chunks[c >> 6] >> (c & 63) & 1)
+            return 1;
+    return 0;
+}
+
+/* Every cell the launch touched back to nobody: the chunks its workers
+ * touched, within the least and the greatest cell they touched (each run
+ * of touched chunks one memset); the shadows hold the launch in progress
+ * only. */
 static void clear_touched(exec_run *r, const launch_state *ls)
 {
     for (int id = 0; id < r->n_arrays; id++) {
@@ -1604,8 +1643,19 @@ static void clear_touched(exec_run *r, const launch_state *ls)
             lo = t->lo < lo ? t->lo : lo;
             hi = t->hi > hi ? t->hi : hi;
         }
-        if (lo <= hi)
-            memset(&r->arrays[id]->shadows[lo], 0, sizeof(cell_shadow) * (size_t)(hi - lo + 1));
+        long last = hi >> TOUCH_CHUNK_SHIFT;
+        for (long c = lo >> TOUCH_CHUNK_SHIFT; lo <= hi && c <= last; c++) {
+            if (!chunk_touched(ls, id, c))
+                continue;
+            long end = c;
+            while (end < last && chunk_touched(ls, id, end + 1))
+                end++;
+            long from = c << TOUCH_CHUNK_SHIFT, to = ((end + 1) << TOUCH_CHUNK_SHIFT) - 1;
+            from = from > lo ? from : lo;
+            to = to < hi ? to : hi;
+            memset(&r->arrays[id]->shadows[from], 0, sizeof(cell_shadow) * (size_t)(to - from + 1));
+            c = end;
+        }
     }
 }
 

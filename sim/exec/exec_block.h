@@ -124,11 +124,13 @@ typedef struct pending_read {
  * counted as they come (`distinct`), and `last` (−1 before the first lane)
  * is the latest; otherwise grading reads the notes.  A round no lane made
  * has `distinct` 0.  A global round may go down (`descending`, from its
- * second distinct key on); a private round only up (its first key and
- * the step between its keys are read from the notes when grading needs
- * them: banks_in_order). */
+ * second distinct key on); a private round only up, and while it has two
+ * distinct keys or more, `step` is the gap between each distinct key and
+ * the one before it where every such gap is the same, −1 where two differ
+ * (grading reads the notes then: banks_in_order). */
 typedef struct round_tally {
     long last;
+    long step;
     int distinct, disorder, descending;
 } round_tally;
 
@@ -156,9 +158,16 @@ typedef struct thread_record {
 } thread_record;
 
 /* The cells of each array a worker touched first in the launch: from lo
- * to hi (lo > hi: none). */
+ * to hi (lo > hi: none), and among them the chunks of TOUCH_CHUNK cells
+ * that hold one (bit c of `chunks`: cells c·TOUCH_CHUNK ..), so that a
+ * launch that touches rows far apart clears the rows, not what lies
+ * between them (clear_touched). */
+#define TOUCH_CHUNK_SHIFT 12
+#define TOUCH_CHUNK (1L << TOUCH_CHUNK_SHIFT)
+
 typedef struct touched_range {
     long lo, hi;
+    uint64_t *chunks;
 } touched_range;
 
 struct exec_block {
@@ -310,6 +319,8 @@ EXEC_FAST word exec_zp_mul_fast(exec_thread *t, word a, word b)
 static inline void tally_private(round_tally *r, long key)
 {
     if (key > r->last) {
+        long gap = key - r->last; /* the first key's is no gap: the second's replaces it */
+        r->step = r->distinct <= 1 || gap == r->step ? gap : -1;
         r->distinct++;
         r->last = key;
     } else if (key < r->last) {
@@ -483,6 +494,7 @@ static inline void note_touched(exec_block *b, int id, long i)
         r->lo = i;
     if (i > r->hi)
         r->hi = i;
+    r->chunks[i >> (TOUCH_CHUNK_SHIFT + 6)] |= (uint64_t)1 << ((i >> TOUCH_CHUNK_SHIFT) & 63);
 }
 
 struct exec_run {
