@@ -1225,19 +1225,23 @@ Test(card, the_caches_come_on_only_with_every_one_of_their_constants)
     free_session_copy(&c);
 }
 
-Test(card, the_boundary_follows_the_chains_timed_as_the_cases_are_where_measured, .timeout = 300)
+Test(card, the_boundary_follows_the_chains_replayed_with_no_host_step_where_measured, .timeout = 300)
 {
-    /* a copy of the H100's reference session with made-up
-     * protocol_cases_touch_{1,card}_per_kernel rows (two readings each:
-     * 1.22 and 1.24 us, 1.42 and 1.44 us): both machines reproduce those
-     * chains (1.23 and 1.43 us a kernel) in place of the replayed ones, and
-     * the presets name the rows; with only one of the two, the replayed */
+    /* a copy of the H100's reference session with its
+     * protocol_bare_touch_{1,card}_per_kernel rows made up, two repetitions a
+     * phase as constants.cu writes them (_r0, _r1: 1.22 and 1.24 us, 1.42
+     * and 1.44 us, before and after): both machines reproduce those chains
+     * (1.23 and 1.43 us a kernel, every repetition a reading) in place of
+     * the replayed ones, and the presets name the rows; with only one of
+     * the two, the replayed */
     session_copy c;
     copy_reference_session(&c, "constants.csv",
-                           "{ cat; printf 'protocol_cases_touch_1_per_kernel,1.22,us,before,x\n"
-                           "protocol_cases_touch_1_per_kernel,1.24,us,after,x\n"
-                           "protocol_cases_touch_card_per_kernel,1.42,us,before,x\n"
-                           "protocol_cases_touch_card_per_kernel,1.44,us,after,x\n'; }");
+                           "{ sed '/^protocol_bare_touch_1_per_kernel_r/d; /^protocol_bare_touch_card_per_kernel_r/d'; "
+                           "for phase in before after; do "
+                           "printf 'protocol_bare_touch_1_per_kernel_r0,1.22,us,%s,x\n"
+                           "protocol_bare_touch_1_per_kernel_r1,1.24,us,%s,x\n"
+                           "protocol_bare_touch_card_per_kernel_r0,1.42,us,%s,x\n"
+                           "protocol_bare_touch_card_per_kernel_r1,1.44,us,%s,x\n' $phase $phase $phase $phase; done; }");
     const session *s = &c.copy;
     machine base = test_preset("h100"), card, code;
     cr_assert_eq(card_machine(s, NULL, &base, &card), 0, "%s", fail_message());
@@ -1257,13 +1261,13 @@ Test(card, the_boundary_follows_the_chains_timed_as_the_cases_are_where_measured
         char *text = read_file(preset, &len);
         const char *line = strstr(text, "graph_launch_per_sm =");
         cr_assert(line != NULL, "%s", text);
-        cr_expect(strncmp(strchr(line, '#'), "# protocol_cases_touch_card_per_kernel: ", 40) == 0, "%s", line);
+        cr_expect(strncmp(strchr(line, '#'), "# protocol_bare_touch_card_per_kernel: ", 39) == 0, "%s", line);
         line = strstr(text, "graph_launch_latency =");
         cr_assert(line != NULL, "%s", text);
-        cr_expect(strncmp(strchr(line, '#'), "# protocol_cases_touch_1_per_kernel: ", 37) == 0, "%s", line);
+        cr_expect(strncmp(strchr(line, '#'), "# protocol_bare_touch_1_per_kernel: ", 36) == 0, "%s", line);
         free(text);
     }
-    snprintf(cmd, sizeof cmd, "sed -i '/^protocol_cases_touch_card_per_kernel,/d' %s/constants.csv", s->dir);
+    snprintf(cmd, sizeof cmd, "sed -i '/^protocol_bare_touch_card_per_kernel_r[0-9]*,/d' %s/constants.csv", s->dir);
     cr_assert_eq(system(cmd), 0);
     double one_block, card_wide;
     cr_assert_eq(card_constant(s, "chain_touch_block_per_kernel", &one_block), 0);

@@ -27,15 +27,17 @@
  * charge their blocks, the touch kernel written once (validate/stream/
  * touch.c) run in exec mode on it (card_code_machine).
  *
- * Where a session has the same two chains timed by the cases' own
- * protocol (constants.cu, measure_protocol_chains: bench_series, the
- * rows protocol_cases_touch_1_per_kernel and
- * protocol_cases_touch_card_per_kernel), the boundary is read from those
- * instead (boundary_chain): the replayed chains' card-wide kernel drifts
- * with the host's step between replays, the cases' does not
- * (instruction-stream.md, "Session 45: the width timed as the cases
- * are").  No session before 2026-11-28 has them; theirs are read as
- * before.
+ * Where a session has the same two chains replayed with no host step
+ * between the replays (constants.cu, measure_protocol_chains: the rows
+ * protocol_bare_touch_1_per_kernel_rK and
+ * protocol_bare_touch_card_per_kernel_rK, every repetition K a reading),
+ * the boundary is read from those instead (boundary_chain): the replayed
+ * chains' card-wide kernel drifts with the host's step between replays;
+ * without it, it does not, and the cases' own protocol (bench_series)
+ * times every chain as they do but the H200's one block of 256 threads,
+ * 0.09 us dearer there alone (instruction-stream.md, "Session 45: the
+ * width timed as the cases are").  The sessions from H100 2026-11-27m and
+ * H200 2026-11-27l on have them; earlier ones are read as before.
  *
  * A constant is the mean of every reading of it in the session: the
  * phases of constants.csv, and graph-start.csv where the session has it
@@ -49,6 +51,7 @@
 #include "fail.h"
 #include "user_program.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,14 +93,14 @@ typedef enum {
 #define PREDICATE_CYCLES 13
 
 /* The kernel boundary's chains, per kernel: the one-block and the
- * card-wide touch chain as the cases' protocol times them, else as
- * constants.cu replays them (the header). */
-static const char *const CASES_CHAINS[2] = {"protocol_cases_touch_1_per_kernel",
-                                            "protocol_cases_touch_card_per_kernel"};
+ * card-wide touch chain replayed with no host step between the replays,
+ * else as constants.cu's chains replay them (the header). */
+static const char *const BARE_CHAINS[2] = {"protocol_bare_touch_1_per_kernel",
+                                           "protocol_bare_touch_card_per_kernel"};
 static const char *const REPLAYED_CHAINS[2] = {"chain_touch_block_per_kernel", "chain_touch_card_per_kernel"};
-#define CASES_CHAINS_MEANING                                                                                       \
-    "graphs of 5 and 45 dependent touch kernels (one block of 256 threads; one on every SM) timed by the cases' "   \
-    "own protocol (bench_series), per kernel"
+#define BARE_CHAINS_MEANING                                                                                 \
+    "graphs of 5 and 45 dependent touch kernels (one block of 256 threads; one on every SM) replayed with no host " \
+    "step between the replays, per kernel"
 
 /* What a session that did not measure a term's constant gets. */
 typedef enum {
@@ -322,6 +325,20 @@ typedef struct readings {
     double value[READINGS_KEPT];
 } readings;
 
+/* The value of a row whose name is read up to `rest`: ",VALUE..." (the
+ * constant itself) or "_rK,VALUE..." (its K-th repetition in one phase,
+ * as constants.cu writes the protocol rows: every repetition is a
+ * reading); NULL for another name. */
+static const char *repetition_value(const char *rest)
+{
+    if (rest[0] == '_' && rest[1] == 'r' && isdigit((unsigned char)rest[2])) {
+        rest += 2;
+        while (isdigit((unsigned char)*rest))
+            rest++;
+    }
+    return *rest == ',' ? rest + 1 : NULL;
+}
+
 /* Add the readings of constant `name` in file `file` of session s to r (a
  * file the session lacks adds none). */
 static void add_readings(const session *s, const char *file, const char *name, readings *r)
@@ -332,9 +349,10 @@ static void add_readings(const session *s, const char *file, const char *name, r
     if (!f)
         return;
     size_t len = strlen(name);
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, name, len) == 0 && line[len] == ',') {
-            double v = atof(line + len + 1);
+    while (fgets(line, sizeof line, f)) {
+        const char *value = strncmp(line, name, len) == 0 ? repetition_value(line + len) : NULL;
+        if (value) {
+            double v = atof(value);
             r->least = r->count == 0 || v < r->least ? v : r->least;
             r->most = r->count == 0 || v > r->most ? v : r->most;
             r->sum += v;
@@ -342,6 +360,7 @@ static void add_readings(const session *s, const char *file, const char *name, r
                 r->value[r->count] = v;
             r->count++;
         }
+    }
     fclose(f);
 }
 
@@ -402,14 +421,14 @@ int card_constant(const session *s, const char *name, double *value)
 }
 
 /* Microseconds a kernel of the boundary's one-block chain (card_wide = 0)
- * or card-wide chain (1) in session s: the cases' protocol's rows where s
+ * or card-wide chain (1) in session s: the bare replays' rows where s
  * has both, else the replayed chains'; *name: the row read.  -1 when s
  * has neither. */
 static int boundary_chain(const session *s, int card_wide, double *us, const char **name)
 {
     double v;
-    int as_cases = card_constant(s, CASES_CHAINS[0], &v) == 0 && card_constant(s, CASES_CHAINS[1], &v) == 0;
-    *name = as_cases ? CASES_CHAINS[card_wide] : REPLAYED_CHAINS[card_wide];
+    int bare = card_constant(s, BARE_CHAINS[0], &v) == 0 && card_constant(s, BARE_CHAINS[1], &v) == 0;
+    *name = bare ? BARE_CHAINS[card_wide] : REPLAYED_CHAINS[card_wide];
     return card_constant(s, *name, us);
 }
 
@@ -720,8 +739,8 @@ static int code_boundary_line(const machine *code, const session *s, const char 
         snprintf(meaning, size,
                  "%s, per kernel, less what the code's costs charge that block (%.1f cycles: the touch "
                  "kernel written once, %s, in exec mode on this machine)",
-                 name == CASES_CHAINS[0] ? "the one-block touch chain timed by the cases' own protocol (bench_series)"
-                                         : "graphs of 1 to 32 dependent kernels of one block of 256 threads (one "
+                 name == BARE_CHAINS[0] ? "the one-block touch chain replayed with no host step between the replays"
+                                        : "graphs of 1 to 32 dependent kernels of one block of 256 threads (one "
                                            "word per thread), timed as the cases are",
                  one_block * mhz - *v, TOUCH_SOURCE);
         return 1;
@@ -765,8 +784,8 @@ static void write_terms(FILE *f, const session *s, const session *other, const t
             strcmp(name, constant) != 0) {
             constant = name; /* what term_value read */
             meaning = table[i].how == US_PER_SM_BEYOND_ONE_BLOCK
-                          ? CASES_CHAINS_MEANING ", the card-wide less the one-block, per SM beyond the first"
-                          : CASES_CHAINS_MEANING ", the one-block chain less what the model charges its block";
+                          ? BARE_CHAINS_MEANING ", the card-wide less the one-block, per SM beyond the first"
+                          : BARE_CHAINS_MEANING ", the one-block chain less what the model charges its block";
         }
         if (card_constant_readings(from, constant, &mean, &left_out) == 0 && left_out > 0)
             snprintf(disturbed, sizeof disturbed, " [%d reading%s above twice the median left out as disturbed]",
