@@ -269,6 +269,17 @@ void stream_thread(stream_counter *c)
     mcm_stream_running = c;
 }
 
+/* The waits of a loop's global reads over `passes` passes where nvcc
+ * unrolls it by `by` (STREAM_UNROLL): a rolled remainder of passes mod by
+ * first, each pass waiting, then one wait each unrolled pass.  The passes
+ * of every entry of the loop in a step are pooled: a loop entered twice
+ * with a remainder is charged as once (every loop so marked today runs a
+ * multiple of 4 passes an entry, the tiles' KEYS and SCAN_ITEMS). */
+static double unrolled_waits(double passes, uint32_t by)
+{
+    return fmod(passes, by) + floor(passes / by);
+}
+
 /* Whether the warp's path (its blocks in the order first passed, and their
  * passes) is the one `weighed` holds. */
 static int same_path_as_before(const stream_counter *c)
@@ -316,7 +327,7 @@ static void weigh_path(stream_counter *c)
                 root_level = fmax(root_level, weight[STREAM_ROOT_LEVEL]);
             } else if (weight[STREAM_UNROLL] > 1) /* its loads waited for once each unrolled pass */
                 p->w[STREAM_CHAIN_GLOBAL] -= (double)weight[STREAM_CHAIN_GLOBAL] *
-                                             (b->most - ceil((double)b->most / weight[STREAM_UNROLL]));
+                                             (b->most - unrolled_waits(b->most, weight[STREAM_UNROLL]));
         }
         p->reads |= weight[STREAM_READS] | (uint64_t)weight[STREAM_TRIPS] << 32;
         p->constants |= c->t->constants ? c->t->constants[id] : 0;

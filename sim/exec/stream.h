@@ -75,7 +75,10 @@
  * counted build keeps it rolled (stream_ir_loops.c), 4, else 0: the card
  * issues the loads of 4 passes one after the other before any waits
  * (ptxas's schedule: radix sort's tile loads, four LDG then four STS),
- * so of each 4 passes the chain's global reads wait once (stream.c). */
+ * so of each 4 passes the chain's global reads wait once (stream.c).  Only
+ * the global waits fold: the passes' plain links stay one after another
+ * on the chain, though the unrolled passes are independent (a term not
+ * charged, named here). */
 enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_READS,
        STREAM_TRIPS, STREAM_EXITS, STREAM_ROOT_LINKS, STREAM_ROOT_LEVEL, STREAM_UNROLL, STREAM_CHAIN_PLAIN,
        STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE,

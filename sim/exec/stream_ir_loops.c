@@ -421,12 +421,30 @@ static int reads_a_chosen_array(const ir_function *f, const char *member)
     return 0;
 }
 
+/* Does the loop (member[]) store to global memory?  A pass's global store
+ * may alias the next pass's global loads (the kernels' arrays carry no
+ * __restrict__), so ptxas keeps those loads after it: the unrolled passes'
+ * loads are not issued together (Stockham's scan_apply, out read and
+ * written in each pass; radix sort's scatter). */
+static int writes_global(const ir_function *f, const char *member)
+{
+    for (int i = 0; i < f->n_blocks; i++)
+        for (int l = f->blocks[i].first; member[i] && l < f->blocks[i].last; l++) {
+            ir_inst in;
+            char callee[64];
+            if (ir_call_at(f, l, &in, callee, sizeof callee) && strcmp(callee, "exec_gwrite") == 0)
+                return 1;
+        }
+    return 0;
+}
+
 /* The blocks of such a loop (member[]) run UNROLL_BY passes at a time on
  * the card, their loads issued together (STREAM_UNROLL, stream.h), but
- * where a load's array is chosen at run time (above). */
+ * where a load's array is chosen at run time or a pass stores to global
+ * memory (above). */
 static void mark_unrolled(const ir_function *f, weights *t, const char *member)
 {
-    if (reads_a_chosen_array(f, member))
+    if (reads_a_chosen_array(f, member) || writes_global(f, member))
         return;
     for (int i = 0; i < f->n_blocks; i++)
         if (member[i] && f->blocks[i].id >= 0)
