@@ -258,16 +258,19 @@ Test(exec, private_rounds_graded_from_the_tally_or_the_notes)
 }
 
 /* Block bid of `blocks` (the other way round where `reverse`) reads
- * y[row·FAR_APART + 100] and writes 64 cells from row·FAR_APART: rows far
- * apart, so that a launch's touches lie in a few of the many chunks
- * between its least and its greatest cell. */
+ * y[row·FAR_APART + ROW_START + 100] and writes 64 cells from
+ * row·FAR_APART + ROW_START: rows far apart, so that a launch's touches
+ * lie in a few of the many chunks of 4096 cells between its least and its
+ * greatest cell; rows 0 to 2 cross a chunk's end (4056, 4073, 4090 + 64),
+ * the others lie inside one. */
 #define FAR_APART (3 * 4096 + 17)
+#define ROW_START (4096 - 40)
 typedef struct far_args { gmem y; int reverse, blocks; } far_args;
 
 static void far_rows(exec_thread *t, void *args)
 {
     far_args *a = args;
-    long at = (long)(a->reverse ? a->blocks - 1 - t->bid : t->bid) * FAR_APART;
+    long at = (long)(a->reverse ? a->blocks - 1 - t->bid : t->bid) * FAR_APART + ROW_START;
     exec_gwrite(t, a->y, at + t->tid, exec_zp_add(t, exec_gread(t, a->y, at + 100), (word)t->tid));
 }
 
@@ -281,7 +284,7 @@ Test(exec, the_shadows_a_launch_touched_are_all_cleared_when_it_ends)
         exec_set_race_free(r, 1);
         exec_set_threads(r, threads);
         const int blocks = 8;
-        gmem y = exec_alloc(r, "y", blocks * FAR_APART + 100);
+        gmem y = exec_alloc(r, "y", blocks * FAR_APART + ROW_START + 100);
         exec_kernel k = {"far", 1, far_steps, 0};
         /* the second launch's blocks touch the cells other blocks touched in the first: a race if a
          * shadow were left */
