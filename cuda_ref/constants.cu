@@ -1657,6 +1657,10 @@ static void measure_spin_timeline(unsigned blocks, int spin_ns, long long cycles
     const size_t words = (size_t)blocks * 128, per_graph = (size_t)SPIN_KERNELS * blocks * 3;
     chain c = {"spin", CHAIN_SPIN128, blocks / 2, dev_alloc_u32(words), dev_alloc_u32(words), NULL, NULL, 0, cycles};
     unsigned long long *d_stamps, *h = (unsigned long long *)malloc(per_graph * sizeof *h);
+    if (!h) {
+        fprintf(stderr, "constants: out of host memory\n");
+        exit(1);
+    }
     double *v[STATS], *scratch = host_doubles((int)blocks);
     const int n = SPIN_REPLAYS * (SPIN_KERNELS - 1);
     for (int s = 0; s < STATS; s++)
@@ -1783,9 +1787,10 @@ static void measure_kernel_boundary(int sms, rng_t *rng)
  * touch128_128 (128 of 128: Stockham's 2^15 grid), touch_card (a block of
  * 256 on every SM).  Per chain and way, per_kernel = (T(long) - T(short)) /
  * (long - short); the width = per_kernel less touch_1's of the same way and
- * repetition; the rows without _r are medians over the repetitions
- * (validate/card.c reads the kernel boundary from the cases' way's
- * touch_1 and touch_card per_kernel where a session has them).  Each
+ * repetition; the width rows without _r are medians over the
+ * repetitions (validate/card.c reads the kernel boundary from the bare
+ * way's touch_1 and touch_card per_kernel_rK, every repetition a reading,
+ * where a session has them).  Each
  * result is checked against the host's steps. */
 enum { PROTOCOL_SHORT = 5, PROTOCOL_LONG = 45, PROTOCOL_CHAINS = 4, PROTOCOL_WAYS = 3, PROTOCOL_MAX_REPS = 8 };
 
@@ -1916,7 +1921,7 @@ static void protocol_replay_us(const char *name, enum chain_shape shape, unsigne
 }
 
 static void protocol_rows(const char *way, const char *const *names, double us[][2], int rep,
-                          double per_kernel_of[][PROTOCOL_MAX_REPS], double width[][PROTOCOL_MAX_REPS])
+                          double width[][PROTOCOL_MAX_REPS])
 {
     const double base = (us[0][1] - us[0][0]) / (PROTOCOL_LONG - PROTOCOL_SHORT);
     for (int c = 0; c < PROTOCOL_CHAINS; c++) {
@@ -1929,7 +1934,6 @@ static void protocol_rows(const char *way, const char *const *names, double us[]
             print_row(row, us[c][l], "us", how);
         }
         const double per_kernel = (us[c][1] - us[c][0]) / (PROTOCOL_LONG - PROTOCOL_SHORT);
-        per_kernel_of[c][rep] = per_kernel;
         width[c][rep] = per_kernel - base;
         snprintf(row, sizeof row, "protocol_%s_%s_per_kernel_r%d", way, names[c], rep);
         snprintf(how, sizeof how, "(T(%d) - T(%d)) / %d of the rows above", PROTOCOL_LONG, PROTOCOL_SHORT,
@@ -1945,7 +1949,6 @@ static void measure_protocol_chains(int sms, int reps, rng_t *rng)
                                                              CHAIN_TOUCH};
     const unsigned blocks[PROTOCOL_CHAINS] = {1, 1, 64, (unsigned)sms}; /* of 256 threads' words */
     static const char *const ways[PROTOCOL_WAYS] = {"replay", "bare", "cases"};
-    static double per_kernel[PROTOCOL_WAYS][PROTOCOL_CHAINS][PROTOCOL_MAX_REPS];
     static double width[PROTOCOL_WAYS][PROTOCOL_CHAINS][PROTOCOL_MAX_REPS];
     reps = reps < PROTOCOL_MAX_REPS ? reps : PROTOCOL_MAX_REPS;
     for (int rep = 0; rep < reps; rep++)
@@ -1957,18 +1960,11 @@ static void measure_protocol_chains(int sms, int reps, rng_t *rng)
             else
                 for (int c = 0; c < PROTOCOL_CHAINS; c++)
                     protocol_replay_us(names[c], shapes[c], blocks[c], w, rng, us[c]);
-            protocol_rows(ways[w], names, us, rep, per_kernel[w], width[w]);
+            protocol_rows(ways[w], names, us, rep, width[w]);
         }
     for (int w = 0; w < PROTOCOL_WAYS; w++)
-        for (int c = 0; c < PROTOCOL_CHAINS; c++) {
+        for (int c = 1; c < PROTOCOL_CHAINS; c++) {
             char row[80], how[300];
-            snprintf(row, sizeof row, "protocol_%s_%s_per_kernel", ways[w], names[c]);
-            snprintf(how, sizeof how, "a kernel of the %s chain timed the %s way, (T(%d) - T(%d)) / %d: median over "
-                     "%d repetitions", names[c], ways[w], PROTOCOL_LONG, PROTOCOL_SHORT,
-                     PROTOCOL_LONG - PROTOCOL_SHORT, reps);
-            print_row(row, median_of(per_kernel[w][c], reps), "us", how);
-            if (c == 0)
-                continue;
             snprintf(row, sizeof row, "protocol_%s_%s_width", ways[w], names[c]);
             snprintf(how, sizeof how, "%s's per_kernel less touch_1's of the same repetition, timed the %s way: "
                      "median over %d repetitions", names[c], ways[w], reps);

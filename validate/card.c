@@ -690,10 +690,10 @@ static int code_touch_charges(const machine *code, double *block, double *card)
 static int code_kernel_boundary(const session *s, machine *m)
 {
     double mhz, one_block, card_wide, block_charge, card_charge;
-    const char *name;
+    const char *name = REPLAYED_CHAINS[0];
     if (card_constant(s, "sm_clock_measured", &mhz) < 0 || boundary_chain(s, 0, &one_block, &name) < 0)
-        return fail("%s/constants.csv: no chain_touch_block_per_kernel (the code machine's graph_launch_latency)",
-                    s->dir);
+        return fail("%s/constants.csv: no sm_clock_measured or %s (the code machine's graph_launch_latency)",
+                    s->dir, name);
     if (code_touch_charges(m, &block_charge, &card_charge) < 0)
         return -1;
     m->graph_launch_latency = one_block * mhz - block_charge;
@@ -739,9 +739,10 @@ static int code_boundary_line(const machine *code, const session *s, const char 
         snprintf(meaning, size,
                  "%s, per kernel, less what the code's costs charge that block (%.1f cycles: the touch "
                  "kernel written once, %s, in exec mode on this machine)",
-                 name == BARE_CHAINS[0] ? "the one-block touch chain replayed with no host step between the replays"
-                                        : "graphs of 1 to 32 dependent kernels of one block of 256 threads (one "
-                                           "word per thread), timed as the cases are",
+                 strcmp(name, BARE_CHAINS[0]) == 0
+                     ? "the one-block touch chain replayed with no host step between the replays"
+                     : "graphs of 1 to 32 dependent kernels of one block of 256 threads (one word per thread), "
+                       "timed as the cases are",
                  one_block * mhz - *v, TOUCH_SOURCE);
         return 1;
     }
