@@ -177,10 +177,10 @@ Test(exec, private_bank_conflicts_by_the_dmm_rule)
     exec_end(r);
 }
 
-/* Private rounds graded by the DMM rule from the tally (words a stride
- * apart), from the notes (uneven gaps, words going down) and alike on both
- * paths: thread tid writes words tid + j·threads (step 0, no conflict),
- * then reads one word of each pattern below (step 1). */
+/* Private rounds graded by the DMM rule (words a stride apart, uneven
+ * gaps, words going down), alike with and without the race check: thread
+ * tid writes words tid + j·threads (step 0, no conflict), then reads one
+ * word of each pattern below (step 1). */
 #define BANK_WORDS 1024
 #define BANK_PATTERNS 10
 static long bank_word(int pattern, int tid)
@@ -237,7 +237,7 @@ static double bank_conflicts_counted(int threads, int w)
     return extra;
 }
 
-Test(exec, private_rounds_graded_from_the_tally_or_the_notes)
+Test(exec, private_rounds_graded_by_the_dmm_rule_on_every_pattern)
 {
     const int warps[] = {32, 24};
     for (int race_free = 0; race_free <= 1; race_free++)

@@ -1157,32 +1157,47 @@ static int strided_bank(const exec_block *b, long n, long d)
     return (int)((n + (1L << shift) - 1) >> shift);
 }
 
-/* fullest_bank of a private round whose keys never went down, span a
- * warp's banks or more and go up by uneven gaps (banks_in_order): its
- * keys read from the notes. */
-static int __attribute__((noinline)) banks_of_uneven_gaps(exec_block *b, int first, int last, int k)
+/* The step between the distinct keys of a private round, keys[0 .. n),
+ * which never go down, while they go up by one step; 0 once they do not
+ * (or with fewer than two). */
+static long keys_stride(const long *keys, int n)
+{
+    long stride = 0;
+    int distinct = n > 0;
+    for (int i = 1; i < n; i++)
+        if (keys[i] != keys[i - 1]) {
+            long step = keys[i] - keys[i - 1];
+            if (distinct++ == 1)
+                stride = step;
+            else if (step != stride)
+                return 0;
+        }
+    return stride;
+}
+
+/* fullest_bank of a private round whose keys never went down and span a
+ * warp's banks or more (banks_in_order): its keys read from the notes,
+ * strided_bank where their gaps are even. */
+static int __attribute__((noinline)) banks_in_stride(exec_block *b, const round_tally *r, int first, int last,
+                                                     int k)
 {
     long keys[1024];
     int n = round_keys(b, PRIVATE_ACCESS, first, last, k, keys);
+    long stride = keys_stride(keys, n);
+    if (stride > 0)
+        return strided_bank(b, r->distinct, stride);
     return fullest_bank_of(b, keys, n, 0);
 }
 
 /* fullest_bank of a private round whose keys never went down: words
  * within w consecutive ones fall in distinct banks (one word, the common
- * case of a word all lanes read, among them); words a stride d apart,
- * strided_bank (once where they lie within w words: n − 1 < w/d gives
- * n <= v).  The tally knows the stride where the gaps are even; only a
- * round that spans w words or more with uneven gaps needs its keys
- * (banks_of_uneven_gaps). */
+ * case of a word all lanes read, among them), so only a round that spans
+ * w words or more needs its keys (banks_in_stride). */
 static inline int banks_in_order(exec_block *b, const round_tally *r, int first, int last, int k)
 {
-    if (r->distinct == 1)
+    if (r->distinct == 1 || r->last - first_key(b, PRIVATE_ACCESS, first, last, k) < b->warp)
         return 1;
-    if (r->step > 0)
-        return strided_bank(b, r->distinct, r->step);
-    if (r->last - first_key(b, PRIVATE_ACCESS, first, last, k) < b->warp)
-        return 1;
-    return banks_of_uneven_gaps(b, first, last, k);
+    return banks_in_stride(b, r, first, last, k);
 }
 
 /* Every round of `kind` that a lane made (rounds are made in order, so

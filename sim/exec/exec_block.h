@@ -124,13 +124,11 @@ typedef struct pending_read {
  * counted as they come (`distinct`), and `last` (−1 before the first lane)
  * is the latest; otherwise grading reads the notes.  A round no lane made
  * has `distinct` 0.  A global round may go down (`descending`, from its
- * second distinct key on); a private round only up, and while it has two
- * distinct keys or more, `step` is the gap between each distinct key and
- * the one before it where every such gap is the same, −1 where two differ
- * (grading reads the notes then: banks_in_order). */
+ * second distinct key on); a private round only up (its first key and
+ * the step between its keys are read from the notes when grading needs
+ * them: banks_in_order). */
 typedef struct round_tally {
     long last;
-    long step;
     int distinct, disorder, descending;
 } round_tally;
 
@@ -319,8 +317,6 @@ EXEC_FAST word exec_zp_mul_fast(exec_thread *t, word a, word b)
 static inline void tally_private(round_tally *r, long key)
 {
     if (key > r->last) {
-        long gap = key - r->last; /* the first key's is no gap: the second's replaces it */
-        r->step = r->distinct <= 1 || gap == r->step ? gap : -1;
         r->distinct++;
         r->last = key;
     } else if (key < r->last) {
