@@ -406,33 +406,23 @@ static int chosen_at_run_time(const ir_function *f, const char *v, size_t len, i
     return 0;
 }
 
-static int reads_a_chosen_array(const ir_function *f, const char *member)
+/* Is the array read by the exec_gread call `in` chosen at run time? */
+static int read_of_a_chosen_array(const ir_function *f, const ir_inst *in)
 {
-    for (int i = 0; i < f->n_blocks; i++)
-        for (int l = f->blocks[i].first; member[i] && l < f->blocks[i].last; l++) {
-            ir_inst in;
-            char callee[64], array[64], same[256];
-            if (!ir_call_at(f, l, &in, callee, sizeof callee) || strcmp(callee, "exec_gread") != 0)
-                continue;
-            ir_call_argument(f, &in, 1, array, same, sizeof same);
-            if (chosen_at_run_time(f, array, strlen(array), 0))
-                return 1;
-        }
-    return 0;
+    char array[64], same[256];
+    ir_call_argument(f, in, 1, array, same, sizeof same);
+    return chosen_at_run_time(f, array, strlen(array), 0);
 }
 
-/* Does the loop (member[]) store to global memory?  A pass's global store
- * may alias the next pass's global loads (the kernels' arrays carry no
- * __restrict__), so ptxas keeps those loads after it: the unrolled passes'
- * loads are not issued together (Stockham's scan_apply, out read and
- * written in each pass; radix sort's scatter). */
-static int writes_global(const ir_function *f, const char *member)
+/* Does the loop (member[]) call `callee` where `holds` (NULL: anywhere)? */
+static int loop_calls(const ir_function *f, const char *member, const char *callee,
+                      int (*holds)(const ir_function *, const ir_inst *))
 {
     for (int i = 0; i < f->n_blocks; i++)
         for (int l = f->blocks[i].first; member[i] && l < f->blocks[i].last; l++) {
             ir_inst in;
-            char callee[64];
-            if (ir_call_at(f, l, &in, callee, sizeof callee) && strcmp(callee, "exec_gwrite") == 0)
+            char name[64];
+            if (ir_call_at(f, l, &in, name, sizeof name) && strcmp(name, callee) == 0 && (!holds || holds(f, &in)))
                 return 1;
         }
     return 0;
@@ -440,11 +430,14 @@ static int writes_global(const ir_function *f, const char *member)
 
 /* The blocks of such a loop (member[]) run UNROLL_BY passes at a time on
  * the card, their loads issued together (STREAM_UNROLL, stream.h), but
- * where a load's array is chosen at run time or a pass stores to global
- * memory (above). */
+ * where a load's array is chosen at run time (above) or a pass stores to
+ * global memory: that store may alias the next pass's global loads (the
+ * kernels' arrays carry no __restrict__), so ptxas keeps those loads after
+ * it (Stockham's scan_apply, out read and written in each pass; radix
+ * sort's scatter). */
 static void mark_unrolled(const ir_function *f, weights *t, const char *member)
 {
-    if (reads_a_chosen_array(f, member) || writes_global(f, member))
+    if (loop_calls(f, member, "exec_gread", read_of_a_chosen_array) || loop_calls(f, member, "exec_gwrite", NULL))
         return;
     for (int i = 0; i < f->n_blocks; i++)
         if (member[i] && f->blocks[i].id >= 0)
