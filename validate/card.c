@@ -420,16 +420,23 @@ int card_constant(const session *s, const char *name, double *value)
     return card_constant_readings(s, name, value, NULL);
 }
 
-/* Microseconds a kernel of the boundary's one-block chain (card_wide = 0)
- * or card-wide chain (1) in session s: the bare replays' rows where s
- * has both, else the replayed chains'; *name: the row read.  -1 when s
- * has neither. */
-static int boundary_chain(const session *s, int card_wide, double *us, const char **name)
+/* The row of the boundary's one-block chain (card_wide = 0) or card-wide
+ * chain (1) in session s, microseconds a kernel: the bare replays' where
+ * s has both, else the replayed chains'. */
+static const char *boundary_chain(const session *s, int card_wide)
 {
     double v;
     int bare = card_constant(s, BARE_CHAINS[0], &v) == 0 && card_constant(s, BARE_CHAINS[1], &v) == 0;
-    *name = bare ? BARE_CHAINS[card_wide] : REPLAYED_CHAINS[card_wide];
-    return card_constant(s, *name, us);
+    return bare ? BARE_CHAINS[card_wide] : REPLAYED_CHAINS[card_wide];
+}
+
+/* The row term t reads in session s: the boundary's chain where t is one
+ * of the boundary's two terms (boundary_chain), else t's constant. */
+static const char *term_constant(const session *s, const term *t)
+{
+    if (t->how == US_TO_CYCLES_LESS_TOUCH_BLOCK || t->how == US_PER_SM_BEYOND_ONE_BLOCK)
+        return boundary_chain(s, t->how == US_PER_SM_BEYOND_ONE_BLOCK);
+    return t->constant;
 }
 
 /* Is a constant one the host draws, a process at a time (a launch from the
@@ -523,7 +530,8 @@ static int block_dispatch_cycles(const session *s, const session *other, double 
 static int term_value(const session *s, const session *other, const term *t, double mhz, double *out)
 {
     double c;
-    if (card_constant(s, t->constant, &c) < 0 && other_constant(s, t->constant, &c) < 0)
+    const char *constant = term_constant(s, t);
+    if (card_constant(s, constant, &c) < 0 && other_constant(s, constant, &c) < 0)
         return -1;
     switch (t->how) {
     case AS_IS: *out = c; break;
@@ -536,9 +544,7 @@ static int term_value(const session *s, const session *other, const term *t, dou
          * L2's latency, the block's own delay, 256 words read and 256
          * written at the L2's rate, one addition */
         double l2, dispatch, u, add;
-        const char *name;
-        if (boundary_chain(s, 0, &c, &name) < 0 || card_constant(s, "l2_load_latency", &l2) < 0 ||
-            block_dispatch_cycles(s, other, &dispatch) < 0 ||
+        if (card_constant(s, "l2_load_latency", &l2) < 0 || block_dispatch_cycles(s, other, &dispatch) < 0 ||
             card_constant(s, "U_l2_all_sms", &u) < 0 || card_constant(s, "op_latency", &add) < 0)
             return -1;
         *out = c * mhz - (l2 + dispatch + 2 * 256 * u + add);
@@ -546,9 +552,8 @@ static int term_value(const session *s, const session *other, const term *t, dou
     }
     case US_PER_SM_BEYOND_ONE_BLOCK: {
         double one_block, sms;
-        const char *name;
-        if (boundary_chain(s, 0, &one_block, &name) < 0 || boundary_chain(s, 1, &c, &name) < 0 ||
-            card_constant(s, "sm_count", &sms) < 0 || !(sms > 1))
+        if (card_constant(s, boundary_chain(s, 0), &one_block) < 0 || card_constant(s, "sm_count", &sms) < 0 ||
+            !(sms > 1))
             return -1;
         *out = fmax(0, (c - one_block) * mhz / (sms - 1)); /* a grid over more SMs never launches sooner */
         break;
@@ -690,14 +695,14 @@ static int code_touch_charges(const machine *code, double *block, double *card)
 static int code_kernel_boundary(const session *s, machine *m)
 {
     double mhz, one_block, card_wide, block_charge, card_charge;
-    const char *name = REPLAYED_CHAINS[0];
-    if (card_constant(s, "sm_clock_measured", &mhz) < 0 || boundary_chain(s, 0, &one_block, &name) < 0)
+    const char *one_block_row = boundary_chain(s, 0);
+    if (card_constant(s, "sm_clock_measured", &mhz) < 0 || card_constant(s, one_block_row, &one_block) < 0)
         return fail("%s/constants.csv: no sm_clock_measured or %s (the code machine's graph_launch_latency)",
-                    s->dir, name);
+                    s->dir, one_block_row);
     if (code_touch_charges(m, &block_charge, &card_charge) < 0)
         return -1;
     m->graph_launch_latency = one_block * mhz - block_charge;
-    if (m->graph_launch_per_sm > 0 && boundary_chain(s, 1, &card_wide, &name) == 0 && m->p > 1)
+    if (m->graph_launch_per_sm > 0 && card_constant(s, boundary_chain(s, 1), &card_wide) == 0 && m->p > 1)
         /* a grid over more SMs never launches sooner (US_PER_SM_BEYOND_ONE_BLOCK) */
         m->graph_launch_per_sm =
             fmax(0, (card_wide * mhz - card_charge - m->graph_launch_latency) / (double)(m->p - 1));
@@ -732,9 +737,9 @@ static int code_boundary_line(const machine *code, const session *s, const char 
                               size_t size)
 {
     double mhz, one_block;
-    const char *name;
+    const char *name = boundary_chain(s, 0);
     if (strcmp(key, "graph_launch_latency") == 0 && card_constant(s, "sm_clock_measured", &mhz) == 0 &&
-        boundary_chain(s, 0, &one_block, &name) == 0) {
+        card_constant(s, name, &one_block) == 0) {
         *v = code->graph_launch_latency;
         snprintf(meaning, size,
                  "%s, per kernel, less what the code's costs charge that block (%.1f cycles: the touch "
@@ -779,15 +784,11 @@ static void write_terms(FILE *f, const session *s, const session *other, const t
             snprintf(borrowed, sizeof borrowed, " [not measured in this session: from %s]", from->dir);
         double mean;
         int left_out = 0;
-        const char *meaning = table[i].meaning, *constant = table[i].constant, *name;
-        if ((table[i].how == US_TO_CYCLES_LESS_TOUCH_BLOCK || table[i].how == US_PER_SM_BEYOND_ONE_BLOCK) &&
-            boundary_chain(from, table[i].how == US_PER_SM_BEYOND_ONE_BLOCK, &mean, &name) == 0 &&
-            strcmp(name, constant) != 0) {
-            constant = name; /* what term_value read */
+        const char *meaning = table[i].meaning, *constant = term_constant(from, &table[i]);
+        if (strcmp(constant, table[i].constant) != 0) /* the bare replays' chain (boundary_chain) */
             meaning = table[i].how == US_PER_SM_BEYOND_ONE_BLOCK
                           ? BARE_CHAINS_MEANING ", the card-wide less the one-block, per SM beyond the first"
                           : BARE_CHAINS_MEANING ", the one-block chain less what the model charges its block";
-        }
         if (card_constant_readings(from, constant, &mean, &left_out) == 0 && left_out > 0)
             snprintf(disturbed, sizeof disturbed, " [%d reading%s above twice the median left out as disturbed]",
                      left_out, left_out > 1 ? "s" : "");

@@ -9,7 +9,7 @@
  * loop over the steps, in every warp (hoisted_before_the_steps); and its
  * blocks marked as run 4 passes at a time (STREAM_UNROLL: the card issues
  * the unrolled passes' loads together), but where a load's array is
- * chosen at run time (reads_a_chosen_array).
+ * chosen at run time or a pass stores to global memory (mark_unrolled).
  *
  * nvcc unrolls a loop of unknown trips by 4 (runtime unrolling: a
  * remainder loop of trips mod 4 first, then the unrolled loop) where its
