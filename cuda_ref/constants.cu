@@ -1484,6 +1484,32 @@ static void chain_check(const chain *c)
     free(got);
 }
 
+/* A chain of `blocks` blocks of 256 threads' words (as `shape` takes
+ * them), its ping and pong drawn from rng and on the device; chain_close
+ * frees it. */
+static void chain_open(chain *c, const char *name, enum chain_shape shape, unsigned blocks, int constant_words,
+                       long long spin_cycles, rng_t *rng)
+{
+    const size_t words = (size_t)blocks * 256;
+    chain o = {name, shape, blocks, dev_alloc_u32(words), dev_alloc_u32(words), host_alloc_u32(words),
+               host_alloc_u32(words), constant_words, spin_cycles};
+    for (size_t i = 0; i < words; i++) {
+        o.h_ping[i] = rng_u32(rng);
+        o.h_pong[i] = rng_u32(rng);
+    }
+    to_device(o.ping, o.h_ping, words);
+    to_device(o.pong, o.h_pong, words);
+    *c = o;
+}
+
+static void chain_close(chain *c)
+{
+    CUDA_CHECK(cudaFree(c->ping));
+    CUDA_CHECK(cudaFree(c->pong));
+    free(c->h_ping);
+    free(c->h_pong);
+}
+
 /* times graphs of 1..32 kernels of one chain; prints each time and the
  * line's slope and intercept */
 static double g_last_chain_slope; /* us: the slope of the chain measured last */
@@ -1492,19 +1518,8 @@ static void measure_chain_spun(const char *prefix, const char *name, enum chain_
                                int constant_words, long long spin_cycles, rng_t *rng)
 {
     enum { LENGTHS = 6, REPLAYS = 101 };
-    const size_t words = (size_t)blocks * 256;
-    chain c = {name, shape, blocks, dev_alloc_u32(words), dev_alloc_u32(words),
-               (uint32_t *)malloc(words * 4), (uint32_t *)malloc(words * 4), constant_words, spin_cycles};
-    if (!c.h_ping || !c.h_pong) {
-        fprintf(stderr, "constants: out of host memory\n");
-        exit(1);
-    }
-    for (size_t i = 0; i < words; i++) {
-        c.h_ping[i] = rng_u32(rng);
-        c.h_pong[i] = rng_u32(rng);
-    }
-    to_device(c.ping, c.h_ping, words);
-    to_device(c.pong, c.h_pong, words);
+    chain c;
+    chain_open(&c, name, shape, blocks, constant_words, spin_cycles, rng);
     const int halves = shape == CHAIN_TOUCH128 || shape == CHAIN_SPIN128; /* blocks of 128 threads */
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (int e = 0; e < LENGTHS; e++) {
@@ -1528,10 +1543,7 @@ static void measure_chain_spun(const char *prefix, const char *name, enum chain_
     snprintf(row, sizeof row, "%s%s_per_graph", prefix, name);
     print_row(row, intercept, "us", "intercept of the same line: once per graph");
     chain_check(&c);
-    CUDA_CHECK(cudaFree(c.ping));
-    CUDA_CHECK(cudaFree(c.pong));
-    free(c.h_ping);
-    free(c.h_pong);
+    chain_close(&c);
 }
 
 static void measure_chain_of(const char *prefix, const char *name, enum chain_shape shape, unsigned blocks,
@@ -1802,28 +1814,6 @@ typedef struct protocol_point {
     double graph_median_us;    /* bench_series' result */
 } protocol_point;
 
-static void protocol_chain_open(chain *c, const char *name, enum chain_shape shape, unsigned blocks, rng_t *rng)
-{
-    const size_t words = (size_t)blocks * 256;
-    chain o = {name, shape, blocks, dev_alloc_u32(words), dev_alloc_u32(words), host_alloc_u32(words),
-               host_alloc_u32(words), 0, 0};
-    for (size_t i = 0; i < words; i++) {
-        o.h_ping[i] = rng_u32(rng);
-        o.h_pong[i] = rng_u32(rng);
-    }
-    to_device(o.ping, o.h_ping, words);
-    to_device(o.pong, o.h_pong, words);
-    *c = o;
-}
-
-static void protocol_chain_close(chain *c)
-{
-    CUDA_CHECK(cudaFree(c->ping));
-    CUDA_CHECK(cudaFree(c->pong));
-    free(c->h_ping);
-    free(c->h_pong);
-}
-
 /* the cases' reset: the point's inputs copied back (bench_reset synchronises) */
 static void protocol_reset(void *ctx)
 {
@@ -1865,7 +1855,7 @@ static void protocol_cases_us(const char *const *names, const enum chain_shape *
     bench_point bp[PROTOCOL_CHAINS * 2];
     for (int i = 0; i < PROTOCOL_CHAINS * 2; i++) {
         protocol_point *p = &pts[i];
-        protocol_chain_open(&p->c, names[i / 2], shapes[i / 2], blocks[i / 2], rng);
+        chain_open(&p->c, names[i / 2], shapes[i / 2], blocks[i / 2], 0, 0, rng);
         const size_t words = (size_t)p->c.blocks * 256;
         p->k = i % 2 ? PROTOCOL_LONG : PROTOCOL_SHORT;
         p->ping0 = dev_alloc_u32(words);
@@ -1889,7 +1879,7 @@ static void protocol_cases_us(const char *const *names, const enum chain_shape *
     for (int i = 0; i < PROTOCOL_CHAINS * 2; i++) {
         protocol_point *p = &pts[i];
         us[i / 2][i % 2] = p->graph_median_us;
-        protocol_chain_close(&p->c);
+        chain_close(&p->c);
         CUDA_CHECK(cudaFree(p->ping0));
         CUDA_CHECK(cudaFree(p->pong0));
         free(p->h_ping0);
@@ -1904,7 +1894,7 @@ static void protocol_replay_us(const char *name, enum chain_shape shape, unsigne
 {
     enum { REPLAYS = 101 };
     chain c;
-    protocol_chain_open(&c, name, shape, blocks, rng);
+    chain_open(&c, name, shape, blocks, 0, 0, rng);
     for (int l = 0; l < 2; l++) {
         chain_graph g = {&c, l ? PROTOCOL_LONG : PROTOCOL_SHORT};
         if (!bare) {
@@ -1917,7 +1907,7 @@ static void protocol_replay_us(const char *name, enum chain_shape shape, unsigne
             chain_steps_on_host(&g);
     }
     chain_check(&c);
-    protocol_chain_close(&c);
+    chain_close(&c);
 }
 
 static void protocol_rows(const char *way, const char *const *names, double us[][2], int rep,
