@@ -1138,6 +1138,18 @@ static cache_sectors one_warps_block(cache *c, cache_trace *t, const warp_notes 
     return out;
 }
 
+/* A cache on m with lines 0 and 5 in its L2, and a warp's trace (*t) in
+ * a launch of one block begun: one_warps_block's. */
+static cache *lines_0_and_5_in_l2(const machine *m, cache_trace **t)
+{
+    cache *c = cache_new(m);
+    into_l2(c, 5);
+    into_l2(c, 0);
+    *t = cache_trace_new(c, 32);
+    cache_launch_begin(c, 1, 1, 0);
+    return c;
+}
+
 /* One block of a warp of two lanes, one step: lane 0, in a guarded block
  * (counted block 1), reads word 0 of line 5; then both lanes, in counted
  * block 2, read words 0 and 1 of line 0, a link of their chain.  Lines 0
@@ -1145,11 +1157,8 @@ static cache_sectors one_warps_block(cache *c, cache_trace *t, const warp_notes 
  * stream counted), else none (0: unknown).  Its counts. */
 static cache_sectors guarded_then_shared(const machine *m, int sites)
 {
-    cache *c = cache_new(m);
-    into_l2(c, 5);
-    into_l2(c, 0);
-    cache_trace *t = cache_trace_new(c, 32);
-    cache_launch_begin(c, 1, 1, 0);
+    cache_trace *t;
+    cache *c = lines_0_and_5_in_l2(m, &t);
     access_note notes[2][4] = {{{access_key(0, 32 * 5), sites ? site(1, 1, 0) : 0}, {access_key(0, 0), sites ? site(2, 1, 0) : 0}},
                                {{access_key(0, 1), sites ? site(2, 1, 0) : 0}}};
     access_note writes[1] = {{0, 0}};
@@ -1194,11 +1203,8 @@ Test(cache, a_read_after_a_guarded_block_is_one_round_of_the_warps_lanes_from_th
  * counts. */
 static cache_sectors two_sites_in_step(const machine *m, int idle_lane)
 {
-    cache *c = cache_new(m);
-    into_l2(c, 5);
-    into_l2(c, 0);
-    cache_trace *t = cache_trace_new(c, 32);
-    cache_launch_begin(c, 1, 1, 0);
+    cache_trace *t;
+    cache *c = lines_0_and_5_in_l2(m, &t);
     uint64_t first = site(2, 1, 0) & ~STREAM_SITE_CHAIN, second = site(2, 1, 1) & ~STREAM_SITE_CHAIN;
     access_note notes[3 * 4] = {{access_key(0, 0), first}, {access_key(0, 32 * 5), second}};
     notes[4] = (access_note){access_key(0, 1), first};
