@@ -800,6 +800,16 @@ Test(stream, a_grid_stride_loop_nvcc_unrolls_computes_its_trip_count_before_it)
     cr_expect_eq(w[9][STREAM_INST], 0);
 }
 
+/* The tile loop's latch: the counter's next value, t->threads reloaded
+ * (clang assumes the body's calls may change it), the bound 4·threads. */
+#define TILE_LATCH                                                                                                 \
+    "  %21 = load i32, i32* %5, align 4\n"                                                                         \
+    "  %22 = add nsw i32 %21, %12\n"                                                                               \
+    "  %23 = shl nsw i32 %21, 2\n"                                                                                 \
+    "  %24 = icmp slt i32 %22, %23\n"                                                                              \
+    "  br i1 %24, label %11, label %30\n"                                                                          \
+    "\n"
+
 /* `for (int j = t->tid; j < 4 * t->threads; j += t->threads)` as clang
  * writes it with a call in the body (radix sort's and the scans' tile
  * loops, block_scan.h's load_tile and apply_prefix): clang reloads
@@ -837,12 +847,7 @@ Test(stream, a_grid_stride_loop_nvcc_unrolls_computes_its_trip_count_before_it)
     "20:                                               ; preds = %11\n"                                            \
     "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
     "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef %13, i64 noundef 0)\n"             \
-    "  %21 = load i32, i32* %5, align 4\n"                                                                         \
-    "  %22 = add nsw i32 %21, %12\n"                                                                               \
-    "  %23 = shl nsw i32 %21, 2\n"                                                                                 \
-    "  %24 = icmp slt i32 %22, %23\n"                                                                              \
-    "  br i1 %24, label %11, label %30\n"                                                                           \
-    "\n"
+    TILE_LATCH
 #define RELOAD_IN_BODY(RELOAD)                                                                                     \
     "11:                                               ; preds = %10, %20\n"                                       \
     "  %12 = phi i32 [ %6, %10 ], [ %19, %20 ]\n"                                                                  \
@@ -936,12 +941,7 @@ Test(stream, a_tile_loop_nvcc_unrolls_is_marked_run_four_passes_at_a_time)
     "  call void @__sanitizer_cov_trace_pc() #3\n"                                                                 \
     "  %r = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef " ARRAY         \
     ", i64 noundef %13)\n" STORE                                                                                   \
-    "  %21 = load i32, i32* %5, align 4\n"                                                                         \
-    "  %22 = add nsw i32 %21, %12\n"                                                                               \
-    "  %23 = shl nsw i32 %21, 2\n"                                                                                 \
-    "  %24 = icmp slt i32 %22, %23\n"                                                                              \
-    "  br i1 %24, label %11, label %30\n"                                                                          \
-    "\n"
+    TILE_LATCH
 static const char *const gread_loops_ir =
     TILE_LOOP_IR("direct", GREAD_LOOP("", "%a0")) "\n"
     TILE_LOOP_IR("chosen", GREAD_LOOP("  %s = select i1 %8, %struct.exec_array* %a1, %struct.exec_array* %a0\n", "%s"))
