@@ -1871,7 +1871,7 @@ static void protocol_cases_us(const char *const *names, const enum chain_shape *
         bp[i].job.ctx = p;
         bp[i].finish = protocol_finish;
     }
-    const common_opts o = {25, 3, 0, 0}; /* common_parse's defaults, those of the sessions' cases */
+    const common_opts o = {COMMON_RUNS, COMMON_WARMUP, 0, 0}; /* the sessions' cases' runs */
     CUDA_CHECK(cudaStreamCreate(&g_stream));
     bench_series(bp, PROTOCOL_CHAINS * 2, &o);
     CUDA_CHECK(cudaStreamDestroy(g_stream));

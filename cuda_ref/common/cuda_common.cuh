@@ -158,14 +158,17 @@ typedef struct {
     int header;      /* print the CSV header first */
 } common_opts;
 
+#define COMMON_RUNS 25  /* --runs' default: the sessions' timed runs of each kind */
+#define COMMON_WARMUP 3 /* --warmup's default */
+
 #define COMMON_KEYS "--runs", "--warmup", "--seed", "--occupancy"
 #define COMMON_FLAGS "--no-header"
 
 static inline common_opts common_parse(int argc, char **argv)
 {
     common_opts o;
-    o.runs = (int)cli_long(argc, argv, "--runs", 25);
-    o.warmup = (int)cli_long(argc, argv, "--warmup", 3);
+    o.runs = (int)cli_long(argc, argv, "--runs", COMMON_RUNS);
+    o.warmup = (int)cli_long(argc, argv, "--warmup", COMMON_WARMUP);
     o.seed = (uint64_t)cli_long(argc, argv, "--seed",
                                 (long)(time(NULL) ^ ((long)getpid() << 16)));
     o.header = !cli_flag(argc, argv, "--no-header");
