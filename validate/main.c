@@ -52,6 +52,7 @@
 #include "user_program.h"
 #include "validate.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
@@ -696,6 +697,26 @@ static void set_free(validation *v)
     free(v->not_run_estimate);
 }
 
+/* The DAGs of sets[0 .. n), simulated, given back (their points keep their
+ * figures; a shared DAG is its first set's), and the heap's free pages with
+ * them: every process forked after this (the code sets' simulations and
+ * exec processes) copies this one's page tables and tears them down on exit
+ * (validate/notes/instruction-stream.md, session 46).  Nothing reads a
+ * paper set's DAG once it is simulated: the code sets' estimates were taken
+ * when they were planned. */
+static void sets_drop_dags(validation *sets, int n)
+{
+    for (int s = 0; s < n; s++)
+        for (int i = 0; i < sets[s].n; i++) {
+            vpoint *p = &sets[s].pts[i];
+            if (!p->dag_shared)
+                kernel_dag_free(p->dag);
+            p->dag = NULL;
+            p->dag_shared = 1;
+        }
+    malloc_trim(0);
+}
+
 /* Set v of the code's costs (the cases written once, on the card's code
  * machine): built (its exec processes' DAGs from `ahead`), simulated
  * (reusing the earlier code sets' points), with the caches and without
@@ -979,6 +1000,7 @@ int main(int argc, char **argv)
             goto failed;
     if (write_scatter(sets, n_sets, REPORT_DIR, "scatter", "The paper's costs, every point the sets score:") < 0)
         goto failed;
+    sets_drop_dags(sets, n_sets);
     report = fopen(REPORT_DIR "/REPORT.md", "w");
     if (!report) {
         fail("%s/REPORT.md: cannot write", REPORT_DIR);
