@@ -1048,6 +1048,46 @@ Test(user_program, a_counted_build_is_cached_per_mcmsim_that_weighed_it)
                  files_in(cache));
 }
 
+/* The lines of file path (0 if there is none). */
+static int lines_in(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    for (int c; f && (c = fgetc(f)) != EOF;)
+        n += c == '\n';
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* Within one process a file's later points take its first build with no
+ * compiler run (not even the preprocessing that keys the cache); an edit
+ * to the file runs the compiler again. */
+Test(user_program, a_file_compiles_once_per_process_until_it_is_edited)
+{
+    const char *dir = workdir();
+    char horner[512], cmd[4000], log[400], cc[400], source[400], so[1100], again[1100];
+    example_path("horner", horner, sizeof horner);
+    snprintf(log, sizeof log, "%s/cc.log", dir);
+    snprintf(cc, sizeof cc, "%s/cc", dir);
+    snprintf(source, sizeof source, "%s/horner.c", dir);
+    snprintf(cmd, sizeof cmd, "cp %s %s && printf '#!/bin/sh\necho \"$*\" >> %s\nexec cc \"$@\"\n' > %s && chmod +x %s",
+             horner, source, log, cc, cc);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    setenv("MCMSIM_CC", cc, 1);
+    cr_assert_eq(user_program_compile(source, so, sizeof so), 0, "%s", fail_message());
+    int first = lines_in(log);
+    cr_assert_gt(first, 0, "the compiler never ran");
+    cr_assert_eq(user_program_compile(source, again, sizeof again), 0, "%s", fail_message());
+    cr_expect_str_eq(again, so);
+    cr_expect_eq(lines_in(log), first, "the second point ran the compiler: %d runs, then %d", first, lines_in(log));
+    snprintf(cmd, sizeof cmd, "echo '/* edited */' >> %s", source);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    cr_assert_eq(user_program_compile(source, again, sizeof again), 0, "%s", fail_message());
+    cr_expect_gt(lines_in(log), first, "the edited file did not run the compiler");
+    unsetenv("MCMSIM_CC");
+}
+
 /* tests/user/spread.c (constants.cu's spread_kernel, the resident-spread
  * rows' fixture) runs two blocks an SM on h100-code and sums what the
  * serial reference sums. */

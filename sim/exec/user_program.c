@@ -277,10 +277,55 @@ static int hash_self(uint64_t *h)
     return 0;
 }
 
+/* The builds this process has made or found: one per file as it is
+ * (its folder, number, size and time of change), build (plain or counted,
+ * compiler, mcmsim's folder, cache folder), whose object is still there.
+ * A sweep's or make validate's later points of a file take its first
+ * point's object without preprocessing the file again (a compiler's run
+ * and a fork of this process each time: validate/notes/instruction-stream.md,
+ * session 46); an edit to the file itself is a new entry. */
+#define BUILDS_KNOWN 64
+typedef struct build_known {
+    char key[3300], so[1100];
+} build_known;
+static build_known builds_known[BUILDS_KNOWN];
+static int n_builds_known;
+
+/* The entry's key of `source` as it is now; 0 if it cannot be made. */
+static int build_key(const char *source, int counted, const char *dir, char *key, size_t size)
+{
+    struct stat st;
+    if (stat(source, &st) != 0)
+        return 0;
+    int n = snprintf(key, size, "%s|%d|%s|%s|%s|%lld|%lld|%lld|%lld.%09ld", source, counted,
+                     counted ? clang() : compiler(), user_program_datadir(), dir, (long long)st.st_dev,
+                     (long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    return n > 0 && (size_t)n < size;
+}
+
+static int build_found(const char *key, char *so, size_t size)
+{
+    for (int i = 0; i < n_builds_known; i++)
+        if (strcmp(builds_known[i].key, key) == 0 && access(builds_known[i].so, R_OK) == 0) {
+            snprintf(so, size, "%s", builds_known[i].so);
+            return 1;
+        }
+    return 0;
+}
+
+static void build_keep(const char *key, const char *so)
+{
+    if (n_builds_known == BUILDS_KNOWN)
+        return;
+    snprintf(builds_known[n_builds_known].key, sizeof builds_known[0].key, "%s", key);
+    snprintf(builds_known[n_builds_known++].so, sizeof builds_known[0].so, "%s", so);
+}
+
 /* The cache key is the hash of the file as the compiler sees it and of
  * the build (compiler, plain or counted, mcmsim's folder); so an edit to
  * anything the file includes, its own headers beside it too, compiles it
- * anew. */
+ * anew (in a later process: within one, a file's first object serves
+ * while the file itself is unchanged, build_found). */
 int user_program_compile_as(const char *source, int counted, char *so, size_t size)
 {
     struct stat st;
@@ -296,6 +341,12 @@ int user_program_compile_as(const char *source, int counted, char *so, size_t si
     if (access(path, R_OK) != 0)
         return fail("cannot read %s, the header user programs are compiled against: %s (is MCMSIM_DATADIR "
                     "the mcmsim source folder?)", path, strerror(errno));
+    char dir[1024], key[3300];
+    if (cache_dir(dir, sizeof dir) < 0)
+        return -1;
+    int keyed = build_key(source, counted, dir, key, sizeof key);
+    if (keyed && build_found(key, so, size))
+        return 0;
     uint64_t h = 0xcbf29ce484222325ull;
     if (hash_preprocessed(source, counted, &h) < 0)
         return -1;
@@ -312,18 +363,20 @@ int user_program_compile_as(const char *source, int counted, char *so, size_t si
     for (int i = 0; !counted && plain_flags[i]; i++)
         hash_text(plain_flags[i], &h);
     hash_text(user_program_datadir(), &h);
-    char dir[1024];
-    if (cache_dir(dir, sizeof dir) < 0)
-        return -1;
     snprintf(so, size, "%s/%016llx.so", dir, (unsigned long long)h);
-    if (access(so, R_OK) == 0)
+    if (access(so, R_OK) == 0) {
+        if (keyed)
+            build_keep(key, so);
         return 0;
+    }
     char part[1200];
     snprintf(part, sizeof part, "%s.%d.part", so, (int)getpid());
     lifetime_remove_on_signal(part);
     int rc = counted ? run_counted_compiler(source, part) : run_compiler(source, part);
     if (rc == 0 && rename(part, so) != 0)
         rc = fail("cannot write %s: %s", so, strerror(errno));
+    if (rc == 0 && keyed)
+        build_keep(key, so);
     unlink(part);
     lifetime_forget(part);
     return rc;
