@@ -287,6 +287,18 @@ static inline void count_zp(exec_block *k, double cost, int counted)
     k->now->counts[counted]++;
 }
 
+/* n local operations of the running thread (exec_ops): an integer sum
+ * where the costs are whole (thread_record), so the next call does not
+ * wait for a floating-point addition. */
+EXEC_FAST void exec_ops_fast(exec_thread *t, long n)
+{
+    exec_block *b = t->block;
+    if (b->whole_costs)
+        b->now->whole_ops += n;
+    else
+        b->now->ops += (double)n;
+}
+
 EXEC_FAST word exec_zp_add_fast(exec_thread *t, word a, word b)
 {
     exec_block *k = t->block;
@@ -833,6 +845,7 @@ EXEC_FAST void exec_gwrite_fast(exec_thread *t, gmem a, long i, word v)
 #define exec_gwrite exec_gwrite_fast
 #define exec_pread exec_pread_fast
 #define exec_pwrite exec_pwrite_fast
+#define exec_ops exec_ops_fast
 #define exec_zp_add exec_zp_add_fast
 #define exec_zp_sub exec_zp_sub_fast
 #define exec_zp_mul exec_zp_mul_fast
