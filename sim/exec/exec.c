@@ -1210,17 +1210,18 @@ static void grade_rounds(exec_block *b, int kind, int first, int last)
 }
 
 /* The warp of threads first..last has run the step: its rounds graded,
- * each thread's words and private accesses counted and its rounds back
- * to zero (a warp whose threads made no access, all their rounds 0:
+ * and where `fold` each thread's words and private accesses counted and
+ * its rounds back to zero (after a block's last step sum_threads counts
+ * them; a warp whose threads made no access, all their rounds 0:
  * nothing to do). */
-static void grade_warp(exec_block *b, int first, int last)
+static void grade_warp(exec_block *b, int first, int last, int fold)
 {
     if (b->tallies[GLOBAL_READ][0].distinct == 0 && b->tallies[GLOBAL_WRITE][0].distinct == 0 &&
         b->tallies[PRIVATE_ACCESS][0].distinct == 0)
         return;
     for (int kind = 0; kind < N_KINDS; kind++)
         grade_rounds(b, kind, first, last);
-    for (int t = first; t <= last; t++) {
+    for (int t = first; fold && t <= last; t++) {
         thread_record *th = &b->threads_of[t];
         th->words_read += th->rounds[GLOBAL_READ];
         th->words_written += th->rounds[GLOBAL_WRITE];
@@ -1307,7 +1308,7 @@ static void run_steps(exec_block *b, long bid, long blocks)
                 stream_warp_end(b->stream);
             if (b->trace)
                 trace_warp(b, s, first, last);
-            grade_warp(b, first, last);
+            grade_warp(b, first, last, s + 1 < b->k->n_steps);
         }
         if (b->stream)
             stream_step_end(b->stream);
@@ -1315,7 +1316,8 @@ static void run_steps(exec_block *b, long bid, long blocks)
     }
 }
 
-/* The block's figures from its threads' records, which go back to zero:
+/* The block's figures from its threads' records, which go back to zero
+ * (their last step's rounds counted first: grade_warp leaves them):
  * S(B), W(B), α, β, the class counts of the thread that makes S(B) and the
  * block's sums. */
 typedef struct block_figures {
@@ -1368,14 +1370,16 @@ static block_figures sum_threads(exec_block *b)
     int64_t add = in_integers ? (int64_t)b->add_ops : 0, mul = in_integers ? (int64_t)b->mul_ops : 0;
     for (int i = 0; i < b->threads; i++) {
         thread_record *th = &b->threads_of[i];
+        th->counts[COUNT_PRIVATE] += (uint32_t)th->rounds[PRIVATE_ACCESS]; /* one round an access */
+        long read = th->words_read + th->rounds[GLOBAL_READ], written = th->words_written + th->rounds[GLOBAL_WRITE];
         double ops = thread_ops(b, th, in_integers, add, mul);
         if (ops > span) {
             span = ops;
             memcpy(f.longest, th->counts, sizeof f.longest);
         }
         work += ops;
-        alpha = th->words_read > alpha ? th->words_read : alpha;
-        beta = th->words_written > beta ? th->words_written : beta;
+        alpha = read > alpha ? read : alpha;
+        beta = written > beta ? written : beta;
         mulmods += th->counts[COUNT_MULMOD];
         addmods += th->counts[COUNT_ADDMOD];
         privates += th->counts[COUNT_PRIVATE];
