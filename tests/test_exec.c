@@ -348,6 +348,62 @@ Test(exec, private_accesses_are_counted_alike_on_the_fast_and_the_checked_paths)
     }
 }
 
+/* ---- a thread's operations summed alike in integers and in doubles ----------- */
+
+#define OPS_MOST_TID 5 /* the thread with the most operations */
+
+/* Thread tid: tid + 1 products, 2 sums, exec_ops of 3·tid (2^50 more in
+ * thread OPS_MOST_TID where `huge`), a private word written and read. */
+static void mixed_ops(exec_thread *t, void *args)
+{
+    const int *huge = args;
+    word x = 3;
+    for (int k = 0; k <= t->tid; k++)
+        x = exec_zp_mul(t, x, 5);
+    x = exec_zp_sub(t, exec_zp_add(t, x, 1), 1);
+    exec_ops(t, 3L * t->tid + (*huge && t->tid == OPS_MOST_TID ? 1L << 50 : 0));
+    exec_pwrite(t, t->tid, x);
+}
+
+static void read_back(exec_thread *t, void *args)
+{
+    (void)args;
+    exec_pread(t, t->tid);
+}
+
+static const exec_step mixed_steps[] = {mixed_ops, read_back};
+
+/* S(B) and W(B) as each thread's operations say: add·2 + mul·(tid + 1) +
+ * 3·tid (+ 2^50) + 2 private accesses, whether the block sums them in
+ * integers (whole costs below 2^19, fewer than 2^50 exec_ops) or in
+ * doubles (costs not whole, or 2^19 and more, or 2^50 exec_ops). */
+Test(exec, a_blocks_operations_are_the_same_sum_in_integers_and_in_doubles)
+{
+    const double costs[][2] = {{5, 11}, {1 << 20, 1 << 21}, {5.25, 11.5}, {0, 0}};
+    for (size_t c = 0; c < sizeof costs / sizeof *costs; c++)
+        for (int huge = 0; huge <= 1; huge++) {
+            machine m = test_machine(4, 8);
+            exec_run *r = exec_begin("ops", &m);
+            exec_set_race_free(r, 1);
+            exec_set_costs(r, costs[c][0], costs[c][1]);
+            exec_kernel k = {"ops", 2, mixed_steps, 32};
+            cr_assert_eq(exec_launch(r, &k, 1, 32, &huge), 0, "%s", fail_message());
+            double span = 0, work = 0;
+            for (int tid = 0; tid < 32; tid++) {
+                double ops = costs[c][0] * 2 + costs[c][1] * (tid + 1) + 3.0 * tid + 2 +
+                             (huge && tid == OPS_MOST_TID ? 0x1p50 : 0);
+                span = ops > span ? ops : span;
+                work += ops;
+            }
+            const block_cost *b = kernel_block_cost(&exec_dag(r)->kernels[0], 0);
+            cr_expect_eq(b->span, span, "costs %g, %g, huge %d: S(B) %.17g, expected %.17g", costs[c][0],
+                         costs[c][1], huge, b->span, span);
+            cr_expect_eq(b->work, work, "costs %g, %g, huge %d: W(B) %.17g, expected %.17g", costs[c][0],
+                         costs[c][1], huge, b->work, work);
+            exec_end(r);
+        }
+}
+
 /* ---- a word of memory is 32 bits ------------------------------------------- */
 
 typedef struct widest_args { gmem g; word value; int private_word; } widest_args;

@@ -482,16 +482,7 @@ word zp_pow(uint64_t p, word a, uint64_t e)
     return x;
 }
 
-/* An integer sum where the costs are whole (thread_record): the next
- * call does not wait for a floating-point addition. */
-void exec_ops(exec_thread *t, long n)
-{
-    exec_block *b = t->block;
-    if (b->whole_costs)
-        b->now->whole_ops += n;
-    else
-        b->now->ops += (double)n;
-}
+void exec_ops(exec_thread *t, long n) { exec_ops_fast(t, n); }
 
 word exec_zp_add(exec_thread *t, word a, word b) { return exec_zp_add_fast(t, a, b); }
 word exec_zp_sub(exec_thread *t, word a, word b) { return exec_zp_sub_fast(t, a, b); }
@@ -1219,17 +1210,18 @@ static void grade_rounds(exec_block *b, int kind, int first, int last)
 }
 
 /* The warp of threads first..last has run the step: its rounds graded,
- * each thread's words and private accesses counted and its rounds back
- * to zero (a warp whose threads made no access, all their rounds 0:
+ * and where `fold` each thread's words and private accesses counted and
+ * its rounds back to zero (after a block's last step sum_threads counts
+ * them; a warp whose threads made no access, all their rounds 0:
  * nothing to do). */
-static void grade_warp(exec_block *b, int first, int last)
+static void grade_warp(exec_block *b, int first, int last, int fold)
 {
     if (b->tallies[GLOBAL_READ][0].distinct == 0 && b->tallies[GLOBAL_WRITE][0].distinct == 0 &&
         b->tallies[PRIVATE_ACCESS][0].distinct == 0)
         return;
     for (int kind = 0; kind < N_KINDS; kind++)
         grade_rounds(b, kind, first, last);
-    for (int t = first; t <= last; t++) {
+    for (int t = first; fold && t <= last; t++) {
         thread_record *th = &b->threads_of[t];
         th->words_read += th->rounds[GLOBAL_READ];
         th->words_written += th->rounds[GLOBAL_WRITE];
@@ -1316,7 +1308,7 @@ static void run_steps(exec_block *b, long bid, long blocks)
                 stream_warp_end(b->stream);
             if (b->trace)
                 trace_warp(b, s, first, last);
-            grade_warp(b, first, last);
+            grade_warp(b, first, last, s + 1 < b->k->n_steps);
         }
         if (b->stream)
             stream_step_end(b->stream);
@@ -1324,7 +1316,8 @@ static void run_steps(exec_block *b, long bid, long blocks)
     }
 }
 
-/* The block's figures from its threads' records, which go back to zero:
+/* The block's figures from its threads' records, which go back to zero
+ * (their last step's rounds counted first: grade_warp leaves them):
  * S(B), W(B), α, β, the class counts of the thread that makes S(B) and the
  * block's sums. */
 typedef struct block_figures {
@@ -1333,31 +1326,68 @@ typedef struct block_figures {
     uint32_t longest[N_COUNTED];
 } block_figures;
 
+/* A thread's operations where the costs are whole and small (whole_sum:
+ * `ops` is 0): the integer sum exec_ops, the Z/pZ operations and the private
+ * accesses make, or -1 where it could reach 2^53.  Below 2^53 every
+ * partial sum of the floating-point expression sum_threads would take
+ * (whole_ops, then add·adds + mul·muls + privates) is a whole number held
+ * exactly, so it is the same number. */
+#define WHOLE_COST_LIMIT (1L << 19) /* costs below it: each product < 2^51 */
+#define WHOLE_OPS_LIMIT (1L << 50)
+
+static inline int64_t whole_sum(const thread_record *th, int64_t add, int64_t mul)
+{
+    if ((uint64_t)th->whole_ops >= (uint64_t)WHOLE_OPS_LIMIT)
+        return -1;
+    return th->whole_ops + add * th->counts[COUNT_ADDMOD] + mul * th->counts[COUNT_MULMOD] +
+           th->counts[COUNT_PRIVATE];
+}
+
+/* A thread's operations: its `ops` and `whole_ops` (one of the two is 0),
+ * and where the costs are whole its Z/pZ operations' costs and private
+ * accesses; by whole_sum where `in_integers` (the same number). */
+static inline double thread_ops(const exec_block *b, const thread_record *th, int in_integers, int64_t add,
+                                int64_t mul)
+{
+    int64_t sum = in_integers ? whole_sum(th, add, mul) : -1;
+    if (sum >= 0)
+        return (double)sum;
+    double ops = th->ops + (double)th->whole_ops;
+    if (b->whole_costs)
+        ops += b->add_ops * th->counts[COUNT_ADDMOD] + b->mul_ops * th->counts[COUNT_MULMOD] +
+               th->counts[COUNT_PRIVATE];
+    return ops;
+}
+
 static block_figures sum_threads(exec_block *b)
 {
     block_figures f = {0};
     double span = 0, work = 0;
     long alpha = 0, beta = 0;
-    uint64_t counted[N_COUNTED] = {0};
+    uint64_t mulmods = 0, addmods = 0, privates = 0;
+    int in_integers = b->whole_costs && b->add_ops >= 0 && b->add_ops < WHOLE_COST_LIMIT && b->mul_ops >= 0 &&
+                      b->mul_ops < WHOLE_COST_LIMIT;
+    int64_t add = in_integers ? (int64_t)b->add_ops : 0, mul = in_integers ? (int64_t)b->mul_ops : 0;
     for (int i = 0; i < b->threads; i++) {
         thread_record *th = &b->threads_of[i];
-        double ops = th->ops + (double)th->whole_ops; /* one of the two is 0 */
-        if (b->whole_costs)
-            ops += b->add_ops * th->counts[COUNT_ADDMOD] + b->mul_ops * th->counts[COUNT_MULMOD] +
-                   th->counts[COUNT_PRIVATE];
+        th->counts[COUNT_PRIVATE] += (uint32_t)th->rounds[PRIVATE_ACCESS]; /* one round an access */
+        long read = th->words_read + th->rounds[GLOBAL_READ], written = th->words_written + th->rounds[GLOBAL_WRITE];
+        double ops = thread_ops(b, th, in_integers, add, mul);
         if (ops > span) {
             span = ops;
             memcpy(f.longest, th->counts, sizeof f.longest);
         }
         work += ops;
-        alpha = th->words_read > alpha ? th->words_read : alpha;
-        beta = th->words_written > beta ? th->words_written : beta;
-        for (int c = 0; c < N_COUNTED; c++)
-            counted[c] += th->counts[c];
+        alpha = read > alpha ? read : alpha;
+        beta = written > beta ? written : beta;
+        mulmods += th->counts[COUNT_MULMOD];
+        addmods += th->counts[COUNT_ADDMOD];
+        privates += th->counts[COUNT_PRIVATE];
         *th = (thread_record){0};
     }
-    for (int c = 0; c < N_COUNTED; c++)
-        b->counted[c] = (double)counted[c];
+    b->counted[COUNT_MULMOD] = (double)mulmods;
+    b->counted[COUNT_ADDMOD] = (double)addmods;
+    b->counted[COUNT_PRIVATE] = (double)privates;
     f.span = span;
     f.work = work;
     f.alpha = alpha;

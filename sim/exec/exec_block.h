@@ -287,6 +287,18 @@ static inline void count_zp(exec_block *k, double cost, int counted)
     k->now->counts[counted]++;
 }
 
+/* n local operations of the running thread (exec_ops): an integer sum
+ * where the costs are whole (thread_record), so the next call does not
+ * wait for a floating-point addition. */
+EXEC_FAST void exec_ops_fast(exec_thread *t, long n)
+{
+    exec_block *b = t->block;
+    if (b->whole_costs)
+        b->now->whole_ops += n;
+    else
+        b->now->ops += (double)n;
+}
+
 EXEC_FAST word exec_zp_add_fast(exec_thread *t, word a, word b)
 {
     exec_block *k = t->block;
@@ -567,6 +579,19 @@ static inline step_use *table_use(exec_block *b, const mem_word *cell)
     }
 }
 
+/* The use in the current step of the cell at `off` in window k (a use of
+ * an older step is the cell's first in this one). */
+static inline step_use *window_use_of(exec_block *b, int k, uintptr_t off)
+{
+    window_use *w = &b->window[k * USE_WINDOW_CELLS + off];
+    if (w->stamp != b->step_stamp) {
+        w->stamp = b->step_stamp;
+        w->use = unused;
+        b->window_n++;
+    }
+    return &w->use;
+}
+
 /* The use in the current step of global cell `cell`, which t's block has
  * to itself: in the first window that holds the cell, else in the first
  * window not yet placed in the step (placed then, so that it holds the
@@ -585,15 +610,8 @@ static inline step_use *step_use_of(exec_block *b, const mem_word *cell)
             b->windows++;
         }
         uintptr_t off = (at - b->window_first[k]) / sizeof *cell;
-        if (off < USE_WINDOW_CELLS) {
-            window_use *w = &b->window[k * USE_WINDOW_CELLS + off];
-            if (w->stamp != b->step_stamp) {
-                w->stamp = b->step_stamp;
-                w->use = unused;
-                b->window_n++;
-            }
-            return &w->use;
-        }
+        if (off < USE_WINDOW_CELLS)
+            return window_use_of(b, k, off);
     }
     return table_use(b, cell);
 }
@@ -649,7 +667,7 @@ static inline int maybe_deferred(exec_block *b, const mem_word *cell)
  * (each was outside the other's cells made before it), so entering the
  * reads in order and then the writes in order, as any other look-up
  * does, makes the table the accesses would have made one by one. */
-static inline step_use *global_use(exec_block *b, const mem_word *cell)
+static inline step_use *global_use_entering(exec_block *b, const mem_word *cell)
 {
     if (b->pending_n)
         exec_enter_pending(b);
@@ -658,8 +676,22 @@ static inline step_use *global_use(exec_block *b, const mem_word *cell)
     return step_use_of(b, cell);
 }
 
+/* global_use, with no call where nothing is to be entered and a window
+ * already placed holds the cell (an in-place kernel's common case):
+ * step_use_of's look-up in the first such window, as it makes it. */
+EXEC_FAST step_use *global_use(exec_block *b, const mem_word *cell)
+{
+    if ((b->pending_n | b->deferred) == 0)
+        for (int k = 0; k < USE_WINDOWS && k < b->windows; k++) {
+            uintptr_t off = ((uintptr_t)cell - b->window_first[k]) / sizeof *cell;
+            if (off < USE_WINDOW_CELLS)
+                return window_use_of(b, k, off);
+        }
+    return global_use_entering(b, cell);
+}
+
 /* read_use's look-up in the table of the step's cells. */
-static int read_use_table(exec_block *b, const mem_word *cell, int tid)
+EXEC_FAST int read_use_table(exec_block *b, const mem_word *cell, int tid)
 {
     step_use *u = global_use(b, cell);
     if (u->slot >= 0)
@@ -833,6 +865,7 @@ EXEC_FAST void exec_gwrite_fast(exec_thread *t, gmem a, long i, word v)
 #define exec_gwrite exec_gwrite_fast
 #define exec_pread exec_pread_fast
 #define exec_pwrite exec_pwrite_fast
+#define exec_ops exec_ops_fast
 #define exec_zp_add exec_zp_add_fast
 #define exec_zp_sub exec_zp_sub_fast
 #define exec_zp_mul exec_zp_mul_fast
