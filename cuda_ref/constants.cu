@@ -58,7 +58,9 @@
  *    growing footprints), its hit latency and throughput (coalesced, a
  *    broadcast, scattered), a load after a store, the L2 every SM sees
  *    (re-reads of 8 to 96 MiB), and sectors written, whole and partial,
- *    and read one word a sector, from the L2 against DRAM;
+ *    and read one word a sector, from the L2 against DRAM; and the L1's
+ *    rate of rounds spread over 16 and 32 lines, their words in 1, 2 or 32
+ *    banks (measure_l1_lines);
  *  - a line on its way to the L1 (measure_lines_in_flight): a dependent
  *    chain of lines the L2 holds, read by one warp an SM, by 8 blocks of
  *    an SM at once and by 8 warps of one block at once: what a load that
@@ -87,7 +89,7 @@
  *
  * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only]
  *                  [--guarded-reads-only] [--block-counts-only] [--writes-only]
- *                  [--spin-only] [--protocol-only] [--seed S] [--phase TEXT]
+ *                  [--spin-only] [--protocol-only] [--l1-lines-only] [--seed S] [--phase TEXT]
  * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe;
  * --spread-only: those of measure_resident_spread alone;
  * --guarded-reads-only: the chains of measure_guarded_reads alone, a probe;
@@ -96,7 +98,9 @@
  * --spin-only: the spin chains and timelines of measure_spin_chains;
  * --protocol-only: the touch chains timed both ways, measure_protocol_chains,
  * six repetitions (two in the full run, a few seconds), between the
- * sessions' chain_touch_block and chain_touch_card and the same again)
+ * sessions' chain_touch_block and chain_touch_card and the same again;
+ * --l1-lines-only: the rounds of measure_l1_lines and the one-line round
+ * beside them, a probe)
  */
 #include <sched.h>
 #include <stdio.h>
@@ -441,6 +445,34 @@ __global__ void l1_wavefront_kernel(const uint32_t *in, long iters, int pattern,
             for (int u = 0; u < 8; u++)
                 acc += load_ca(at + 32 * u);
         }
+    }
+    if (acc == 0x9e3779b9u)
+        *sink = acc;
+}
+
+/* The L1's wavefronts of a round spread over lines: as l1_wavefront_kernel
+ * (8 independent cached loads an iteration at offsets the address carries,
+ * the addresses moved by k · zero), each block in its own 8 KiB, lane j's
+ * u-th load at word b_j + u:
+ *   shape 0  b_j = 16 j: 16 lines, two sectors of each, the lanes' words in
+ *            2 banks (Cooley-Tukey's dft_m: a thread's 16 consecutive words);
+ *   shape 1  b_j = 32 j: 32 lines, one sector of each, the words in 1 bank;
+ *   shape 2  b_j = 33 j: 32 lines, one sector of each, the words in 32
+ *            banks.
+ * Against l1_unrolled_coalesced_rounds_per_sm_cycle (one line a round):
+ * whether the L1 serves a round a line a cycle (shapes 0, 1, 2: 1/16, 1/32,
+ * 1/32 of it), a bank conflict a cycle (1/16, 1/32, 1), or 4 lines a cycle
+ * (1/4, 1/8, 1/8: the caches' rule, a line's worth of sectors a wavefront). */
+__global__ void l1_lines_kernel(const uint32_t *in, long iters, int shape, long zero, uint32_t *sink)
+{
+    const int lane = threadIdx.x & 31;
+    const uint32_t *at0 = in + (size_t)blockIdx.x * 2048 + lane * (shape == 0 ? 16 : shape == 1 ? 32 : 33);
+    uint32_t acc = 0;
+    for (long k = 0; k < iters; k++) {
+        const uint32_t *at = at0 + k * zero;
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+            acc += load_ca(at + u);
     }
     if (acc == 0x9e3779b9u)
         *sink = acc;
@@ -3280,6 +3312,37 @@ static void enqueue_wavefront(void *arg)
     l1_wavefront_kernel<<<a->blocks, 256>>>(a->in, a->iters, a->pattern, 0, a->sink);
 }
 
+static void enqueue_l1_lines(void *arg)
+{
+    l1_arg *a = (l1_arg *)arg;
+    l1_lines_kernel<<<a->blocks, 256>>>(a->in, a->iters, a->pattern, 0, a->sink);
+}
+
+/* l1_lines_kernel's three shapes, 8 blocks of 256 threads per SM, warp
+ * rounds per SM per cycle (after measure_scattered, which gives the one-line
+ * round's rate beside them). */
+static void measure_l1_lines(int sms, double mhz, uint32_t *buf, uint32_t *sink)
+{
+    CUDA_CHECK(cudaFuncSetAttribute(l1_lines_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    cudaSharedmemCarveoutMaxL1));
+    static const struct {
+        const char *name, *how;
+    } shape[] = {
+        {"l1_lines16_banks2_rounds_per_sm_cycle",
+         "as l1_unrolled_coalesced_rounds_per_sm_cycle, a round 16 lines, two sectors of each, the words in 2 "
+         "banks (lane j word 16 j + u: Cooley-Tukey's dft_m)"},
+        {"l1_lines32_banks1_rounds_per_sm_cycle",
+         "the same, a round 32 lines, one sector of each, the words in 1 bank (lane j word 32 j + u)"},
+        {"l1_lines32_banks32_rounds_per_sm_cycle",
+         "the same, a round 32 lines, one sector of each, the words in 32 banks (lane j word 33 j + u)"},
+    };
+    for (int i = 0; i < 3; i++) {
+        l1_arg a = {buf, (unsigned)(8 * sms), 1 << 10, i, sink};
+        print_row(shape[i].name, items_per_cycle(enqueue_l1_lines, &a, 8.0 * 8 * 8 * (double)a.iters, mhz),
+                  "rounds/SM/cycle", shape[i].how);
+    }
+}
+
 /* The L1 with its loads unrolled, and sectors read in a scattered order
  * from the L2 and from DRAM (rows after the caches' first ones, so that
  * sessions before them keep their rows' meaning):
@@ -3538,6 +3601,7 @@ static void measure_caches(int sms, double mhz, rng_t *rng)
                           : "32 MiB read (L2-only loads) right after all of it was written: from the L2");
     }
     measure_scattered(sms, mhz, buf, sink);
+    measure_l1_lines(sms, mhz, buf, sink);
     CUDA_CHECK(cudaFree(buf));
     CUDA_CHECK(cudaFree(sink));
 }
@@ -4036,11 +4100,11 @@ int main(int argc, char **argv)
     static const char *const keys[] = {"--seed", "--phase", NULL};
     static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only",
                                         "--guarded-reads-only", "--block-counts-only", "--writes-only", "--spin-only",
-                                        "--protocol-only", NULL};
+                                        "--protocol-only", "--l1-lines-only", NULL};
     cli_require_known(argc, argv, keys, flags,
                       "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] "
                       "[--guarded-reads-only] [--block-counts-only] [--writes-only] [--spin-only] "
-                      "[--protocol-only] [--seed S] [--phase TEXT]");
+                      "[--protocol-only] [--l1-lines-only] [--seed S] [--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
     for (const char *c = g_phase; *c; c++)
@@ -4090,6 +4154,21 @@ int main(int argc, char **argv)
         probe_header(sms, 0);
         print_row("sm_clock_measured", mhz, "MHz", "one thread spins 2e8 clock64() cycles, timed by CUDA events");
         measure_spin_chains(mhz, &rng);
+        return 0;
+    }
+    if (cli_flag(argc, argv, "--l1-lines-only")) { /* with the one-line round's rate beside them */
+        const double mhz = measure_clock_mhz();
+        probe_header(sms, 0);
+        print_row("sm_clock_measured", mhz, "MHz", "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+        uint32_t *buf = dev_alloc_u32(2048L * 8 * sms), *sink = dev_alloc_u32(1);
+        CUDA_CHECK(cudaMemset(buf, 0x5a, 2048L * 8 * sms * 4));
+        l1_arg a = {buf, (unsigned)(8 * sms), 1 << 12, 0, sink};
+        CUDA_CHECK(cudaFuncSetAttribute(l1_wavefront_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        cudaSharedmemCarveoutMaxL1));
+        print_row("l1_unrolled_coalesced_rounds_per_sm_cycle",
+                  items_per_cycle(enqueue_wavefront, &a, 8.0 * 8 * 8 * (double)a.iters, mhz), "rounds/SM/cycle",
+                  "as the full run's row of that name");
+        measure_l1_lines(sms, mhz, buf, sink);
         return 0;
     }
     if (cli_flag(argc, argv, "--protocol-only")) {

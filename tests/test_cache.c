@@ -119,13 +119,15 @@ static cache_sectors sweep(cache *c, long first, long lines, int passes, int res
     return out;
 }
 
-static long consecutive[32], stride32[32], same_word[32];
+static long consecutive[32], stride32[32], stride33[32], stride16[32], same_word[32];
 
 static void fill_patterns(long base)
 {
     for (int i = 0; i < 32; i++) {
         consecutive[i] = base + i;
         stride32[i] = base + 32L * i;
+        stride33[i] = base + 33L * i;
+        stride16[i] = base + 16L * i;
         same_word[i] = base + 5;
     }
 }
@@ -173,7 +175,31 @@ Test(cache, a_stride_of_32_words_touches_32_sectors)
     cache_sectors s[2];
     blocks_in_turn(c, 2, stride32, 32, s);
     cr_expect_eq(s[0].dram_reads, 32, "one sector of each of 32 lines");
-    cr_expect_eq(s[1].l1_wavefronts, 8, "32 sectors the L1 serves, 4 a wavefront");
+    cr_expect_eq(s[1].l1_wavefronts, 32, "32 sectors the L1 serves, every word in bank 0: a word a bank a wavefront");
+    cache_free(c);
+}
+
+/* measure_l1_lines' rows: 32 lines whose words lie in 32 banks, 8.8 cycles
+ * a round (8 wavefronts, 4 sectors each); 16 lines of two sectors whose
+ * words lie in 2 banks (Cooley-Tukey's dft_m), 16.0 (16 wavefronts: 16
+ * words in each bank), where a line's worth of sectors a wavefront alone
+ * gives 8. */
+Test(cache, the_l1_serves_a_round_a_line_of_sectors_and_a_word_of_each_bank_a_wavefront)
+{
+    machine m = small_card(1);
+    m.l1_words = 64 * 32; /* room for the lines */
+    m.l2_words = 128 * 32;
+    cache *c = cache_new(&m);
+    fill_patterns(0);
+    cache_sectors s[2];
+    blocks_in_turn(c, 2, stride33, 32, s);
+    cr_expect_eq(s[0].dram_reads, 32, "one sector of each of 32 lines");
+    cr_expect_eq(s[1].l1_wavefronts, 8, "32 sectors in 32 banks: 4 sectors a wavefront");
+    cache_free(c);
+    c = cache_new(&m);
+    blocks_in_turn(c, 2, stride16, 32, s);
+    cr_expect_eq(s[0].dram_reads, 32, "two sectors of each of 16 lines");
+    cr_expect_eq(s[1].l1_wavefronts, 16, "16 words in bank 0 and 16 in bank 16");
     cache_free(c);
 }
 

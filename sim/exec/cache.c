@@ -288,6 +288,13 @@ struct cache {
 };
 
 #define INPUT_COPY (1ull << 63) /* the tag bit of an array's input copy */
+#define LINE_INDEX ((1ull << 40) - 1) /* a tag's bits of the line's place in its array (line_tag) */
+
+/* The L1's data array is shared memory's: 32 banks of a 4-byte word each
+ * (CUDA C++ Programming Guide, shared memory; the Hopper tuning guide: the
+ * L1 and shared memory are one array).  A fact of the SM, as the warp's
+ * width is. */
+#define L1_BANKS 32
 
 /* The line of word `index` of array `array`, as exec mode keys arrays
  * (an array's index below 2^40, its number below 2^23). */
@@ -516,15 +523,16 @@ static void reach(cache_level *level, cache_level to)
  * moment still brings, the fill's level, unless the warp `me` has waited
  * as far since (read round `round`, cache.h); and in deepest[1] the same
  * as a link of a chain waits for it: unless a link of the warp's chains
- * has waited as far since. */
+ * has waited as far since.  *hit_words: the words the L1 served. */
 static int read_line(cache *c, int sm, uint64_t tag, uint32_t words, const warp_waits *me, uint32_t round,
-                     cache_sectors *out, cache_level deepest[2])
+                     cache_sectors *out, cache_level deepest[2], uint32_t *hit_words)
 {
     uint32_t sectors = sectors_of(c, words);
     line_set *l1 = l1_of(c, sm);
     int32_t i = l1 ? set_find(l1, tag) : -1;
     uint32_t from_l1 = i >= 0 ? whole_sectors(c, l1->lines[i].have, sectors) : 0;
     uint32_t missed = sectors & ~from_l1;
+    *hit_words = words & from_l1;
     if (from_l1) {
         reach(&deepest[0], LEVEL_L1);
         reach(&deepest[1], LEVEL_L1);
@@ -1053,6 +1061,33 @@ static int by_position(const void *x, const void *y)
     return position_order(x, y);
 }
 
+/* The words `hit` of line `tag` the L1 served a round, added to the
+ * round's count of words in each bank; the most words a bank holds so far
+ * (from `most`): the banks serve one word each a wavefront. */
+static int bank_words(const cache *c, uint64_t tag, uint32_t hit, int in_bank[L1_BANKS], int most)
+{
+    uint64_t first = (tag & LINE_INDEX) * (uint64_t)c->line_words; /* an array starts a line, at bank 0 */
+    for (; hit; hit &= hit - 1) {
+        int b = (int)((first + (uint64_t)__builtin_ctz(hit)) % L1_BANKS);
+        if (++in_bank[b] > most)
+            most = in_bank[b];
+    }
+    return most;
+}
+
+/* The L1's wavefronts of a round whose hits are `hits` sectors, at most
+ * `most` words of them in one bank: a line's worth of sectors a wavefront
+ * (its tag stage), and no fewer than the words of its fullest bank (its
+ * data array, a word a bank a wavefront).  l1_lines32_banks32 (32 lines,
+ * 32 banks: 8.8 cycles a round), l1_lines16_banks2 (16.0) and
+ * l1_lines32_banks1 (32.1) against the one-line round's 1.0 (constants.cu,
+ * measure_l1_lines; probe-ct6, H100 and H200 alike). */
+static double round_wavefronts(const cache *c, long hits, int most)
+{
+    long lines_worth = (hits + c->sectors - 1) / c->sectors;
+    return (double)(lines_worth > most ? lines_worth : most);
+}
+
 /* Round r of the block of wave slot j, served. */
 static void serve(cache *c, long j, const access_round *r)
 {
@@ -1075,9 +1110,13 @@ static void serve(cache *c, long j, const access_round *r)
     if (me->moment != c->moment)
         *me = (warp_waits){c->moment, {-1, -1}, {-1, -1}, me->read};
     long hits = 0;
+    int in_bank[L1_BANKS] = {0}, most = 0;
     cache_level deepest[2] = {LEVEL_NONE, LEVEL_NONE}; /* the load's, and as a chain's link */
-    for (long i = 0; i < r->n; i++)
-        hits += read_line(c, sm, lines[i].tag, lines[i].words, me, r->round, out, deepest);
+    for (long i = 0; i < r->n; i++) {
+        uint32_t hit;
+        hits += read_line(c, sm, lines[i].tag, lines[i].words, me, r->round, out, deepest, &hit);
+        most = bank_words(c, lines[i].tag, hit, in_bank, most);
+    }
     waited(me->far, deepest[0], r->round);
     if (r->chain) {
         waited(me->chain_far, deepest[1], r->round);
@@ -1085,7 +1124,7 @@ static void serve(cache *c, long j, const access_round *r)
             out->chain_loads[deepest[1]]++;
     }
     me->read = 1;
-    out->l1_wavefronts += (double)((hits + c->sectors - 1) / c->sectors);
+    out->l1_wavefronts += round_wavefronts(c, hits, most);
     out->warp_loads[deepest[0]]++;
     if (out->first_read == LEVEL_NONE)
         out->first_read = deepest[0];

@@ -210,7 +210,7 @@ static int served_by_caches(const block_cost *c, const machine *m)
     return c->sectors.measured && machine_caches(m);
 }
 
-/* The cycles of the L1's wavefronts (a line's worth each, kernel_dag.h). */
+/* The cycles of the L1's wavefronts (a line's worth, or a word a bank, each: kernel_dag.h). */
 static double l1_wavefront_cycles(const cache_sectors *s, const machine *m)
 {
     return m->line_words * m->u_l1 * s->l1_wavefronts;

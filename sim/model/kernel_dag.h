@@ -57,11 +57,12 @@ typedef enum { LEVEL_NONE, LEVEL_L1, LEVEL_L2, LEVEL_DRAM } cache_level;
 /* Where a block's global accesses were served, when exec mode ran it
  * through the card's caches (machine key l1_words > 0; sim/exec/cache.h); all
  * 0 otherwise.  Sectors are sector_words words, wavefronts a line's worth
- * of the sectors the L1 serves to one round of a warp. */
+ * of the sectors the L1 serves to one round of a warp, or, where more, the
+ * words the round's fullest bank holds (sim/exec/cache.h). */
 typedef struct cache_sectors {
     int measured;              /* 1: the block ran through the caches */
     int first_read;            /* the level (cache_level) its first read round waited for */
-    double l1_wavefronts;      /* read sectors the L1 served, a line's worth at a time */
+    double l1_wavefronts;      /* read sectors the L1 served, a line's worth (or a word a bank) at a time */
     double l2_reads, dram_reads; /* read sectors the L2 served, and DRAM */
     double warp_loads[LEVEL_DRAM + 1]; /* read rounds (a warp's load) by the farthest level
                                         * any of their sectors came from ([LEVEL_NONE]: 0) */
