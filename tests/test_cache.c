@@ -390,6 +390,62 @@ Test(cache, partial_writes_merge_in_the_l2_before_they_are_written_back)
     cache_free(c);
 }
 
+/* The write cycles of a block of 32 threads with counts s on m. */
+static double write_cycles(const cache_sectors *s, const machine *m)
+{
+    block_cost c = {.writes = 1};
+    c.sectors = *s;
+    return block_transfer_cycles(&c, 32, m, m->u, 1);
+}
+
+Test(cache, a_partial_sector_written_merged_and_written_back_costs_each_steps_rate)
+{
+    /* U = 0.5, DRAM 2, the L2's partial sectors 0.75 a word (u_l2_partial,
+     * no write rule: a whole sector's word at U), DRAM's 3 */
+    machine m = small_card(1);
+    m.u = 0.5;
+    m.u_dram = 2;
+    m.u_l2_partial = 0.75;
+    m.u_dram_partial = 3;
+    cache *c = cache_new(&m);
+    long low[4] = {0, 1, 2, 3}, high[4] = {4, 5, 6, 7};
+    cache_sectors a = one_block(c, 1, low, 4), b = one_block(c, 1, high, 4);
+    /* each half a partial sector into the L2: 8·(0.5 + (0.75 − 0.5)) = 6 */
+    cr_expect_float_eq(write_cycles(&a, &m), 6, 1e-12);
+    cr_expect_float_eq(write_cycles(&b, &m), 6, 1e-12);
+    /* merged there: the block that evicts it writes one whole sector back,
+     * the rest of DRAM's rate, 8·(2 − 0.5) = 12 */
+    cache_sectors out = evict_everything(c, &m);
+    cr_expect_eq(out.writebacks, 1);
+    cr_expect_eq(out.l2_writes, 0, "the evicting block writes nothing itself");
+    cr_expect_float_eq(write_cycles(&out, &m), 12, 1e-12);
+    cache_free(c);
+
+    /* one half alone goes back partial: 8·(3 − 0.75) = 18, so the sector
+     * costs DRAM's partial rate in all, 6 + 18 = 24 = 8·3 */
+    c = cache_new(&m);
+    a = one_block(c, 1, low, 4);
+    out = evict_everything(c, &m);
+    cr_expect_eq(out.partial_writebacks, 1);
+    cr_expect_float_eq(write_cycles(&a, &m) + write_cycles(&out, &m), 24, 1e-12);
+    cache_free(c);
+
+    /* a whole sector in one round: 8·0.5 = 4, the partial rate not taken */
+    c = cache_new(&m);
+    fill_patterns(0);
+    a = one_block(c, 1, consecutive, 8);
+    cr_expect_eq(a.l2_partial_writes, 0);
+    cr_expect_float_eq(write_cycles(&a, &m), 4, 1e-12);
+    cache_free(c);
+
+    /* the hierarchy off: the block's words at U, as today, whatever its counts */
+    machine off = m;
+    off.l1_words = 0;
+    block_cost today = {.writes = 1};
+    today.sectors = a;
+    cr_expect_float_eq(block_transfer_cycles(&today, 32, &off, off.u, 1), 0.5 * 32 * 1, 1e-12);
+}
+
 Test(cache, a_sector_read_then_partly_written_goes_back_whole)
 {
     machine m = small_card(1);
