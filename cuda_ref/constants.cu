@@ -89,7 +89,8 @@
  *
  * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only]
  *                  [--guarded-reads-only] [--block-counts-only] [--writes-only]
- *                  [--spin-only] [--protocol-only] [--l1-lines-only] [--seed S] [--phase TEXT]
+ *                  [--spin-only] [--protocol-only] [--l1-lines-only] [--partial-writes-only]
+ *                  [--seed S] [--phase TEXT]
  * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe;
  * --spread-only: those of measure_resident_spread alone;
  * --guarded-reads-only: the chains of measure_guarded_reads alone, a probe;
@@ -100,7 +101,9 @@
  * six repetitions (two in the full run, a few seconds), between the
  * sessions' chain_touch_block and chain_touch_card and the same again;
  * --l1-lines-only: the rounds of measure_l1_lines and the one-line round
- * beside them, a probe)
+ * beside them, a probe;
+ * --partial-writes-only: measure_partial_writes and the rows it is read
+ * against, a probe)
  */
 #include <sched.h>
 #include <stdio.h>
@@ -359,6 +362,20 @@ __global__ void sector_stream_kernel(uint32_t *buf, long count, int stride, int 
         }
     if (acc == 0x9e3779b9u)
         *sink = acc;
+}
+
+/* `reps` passes over `count` pairs of 32-bit words, grid-stride: thread
+ * of pair e stores word 2e, then word 2e + 1 (two store instructions, each
+ * a warp's round of stride 2: every 32-byte sector half written by each of
+ * two successive rounds, as prefix-optimal's stage-2 kernels write). */
+__global__ void pair_write_kernel(uint32_t *buf, long count, int reps)
+{
+    const long step = (long)gridDim.x * blockDim.x;
+    for (int r = 0; r < reps; r++)
+        for (long e = (long)blockIdx.x * blockDim.x + threadIdx.x; e < count; e += step) {
+            buf[2 * e] = (uint32_t)(e + r);
+            buf[2 * e + 1] = (uint32_t)(e - r);
+        }
 }
 
 /* b[e] = a[e] + r over `count` 32-bit words, `reps` passes r, grid-stride:
@@ -3461,6 +3478,84 @@ static double read_after_write_rate(uint32_t *buf, long card_words, int partial,
     return median_of(v, REPEATS);
 }
 
+typedef struct {
+    uint32_t *buf;
+    long count;
+    int reps;
+    unsigned blocks;
+} pair_arg;
+
+static void enqueue_pair_write(void *arg)
+{
+    pair_arg *a = (pair_arg *)arg;
+    pair_write_kernel<<<a->blocks, 256>>>(a->buf, a->count, a->reps);
+}
+
+/* Partial sectors written into the L2 (validate/notes/cache-hierarchy.md,
+ * session 46): whether the L2 takes a store a sector request whatever its
+ * words (a partial sector the cost of a whole one, or the partial row's),
+ * and whether it merges the parts of a sector two rounds write before it
+ * writes it back.  8 blocks of 256 threads per SM, words per cycle, whole
+ * card (buf: at least 1 GiB):
+ *  - gmem_write_l2_shift1_card: gmem_write_l2_card's stream (8 MiB, 64
+ *    passes) from one word past a 32-byte sector: a warp's round five
+ *    sectors, its first and last in part (the next and the previous
+ *    round complete them), as plain multiplication's rows of y = n + s − 1
+ *    words are written;
+ *  - gmem_write_shift1_card: the same over 1 GiB, one pass: the parts
+ *    merged in the L2 before their write-back, or written back partial;
+ *  - gmem_write_l2_stride2_card, gmem_write_l2_stride4_card: every second
+ *    (fourth) word over 8 MiB, 64 passes: a round 8 (16) sectors, each held
+ *    half (a quarter) by it, the rest never written;
+ *  - gmem_write_l2_pairs_card: words 2e and 2e + 1 by two stores of
+ *    thread e (pair_write_kernel) over 8 MiB, 64 passes: every sector half
+ *    written by each of two successive rounds. */
+static void measure_partial_writes(int sms, double mhz, uint32_t *buf, uint32_t *sink)
+{
+    const long l2_words = 2L << 20, card_words = 1L << 28; /* 8 MiB, 1 GiB */
+    const unsigned blocks = (unsigned)(8 * sms);
+    static const char *const names[4] = {"gmem_write_l2_shift1_card", "gmem_write_shift1_card",
+                                         "gmem_write_l2_stride2_card", "gmem_write_l2_stride4_card"};
+    static const char *const hows[4] = {
+        "32-bit words written over 8 MiB from one word past a 32-byte sector, 64 passes: a warp's round 5 "
+        "sectors, its first and last in part, completed by the next and the previous round",
+        "the same over 1 GiB, one pass: the parts merged in the L2 before their write-back, or not",
+        "every second 32-bit word written over 8 MiB, 64 passes: a round 8 sectors, each half written",
+        "every fourth 32-bit word written over 8 MiB, 64 passes: a round 16 sectors, each a quarter written"};
+    const long counts[4] = {l2_words - 8, card_words - 8, l2_words / 2, l2_words / 4};
+    const int strides[4] = {1, 1, 2, 4}, reps[4] = {64, 1, 64, 64};
+    for (int i = 0; i < 4; i++) {
+        sector_arg a = {buf + (i < 2 ? 1 : 0), counts[i], strides[i], reps[i], 1, blocks, sink};
+        print_row(names[i], sectors_per_cycle(&a, mhz), "words/cycle", hows[i]);
+    }
+    pair_arg pairs = {buf, l2_words / 2, 64, blocks};
+    print_row("gmem_write_l2_pairs_card",
+              items_per_cycle(enqueue_pair_write, &pairs, 2.0 * (double)pairs.count * pairs.reps, mhz), "words/cycle",
+              "words 2e and 2e + 1 written by two stores of thread e over 8 MiB, 64 passes: every 32-byte sector "
+              "half written by each of two successive rounds");
+}
+
+/* --partial-writes-only: measure_partial_writes beside the full run's
+ * rows it is read against (gmem_write_l2_card, gmem_write_card and
+ * gmem_partial_write_l2_card, as measure_caches measures them), a probe. */
+static void measure_partial_writes_probe(int sms, double mhz)
+{
+    const long l2_words = 2L << 20, card_words = 1L << 28;
+    uint32_t *buf, *sink = dev_alloc_u32(1);
+    CUDA_CHECK(cudaMalloc(&buf, (size_t)card_words * 4));
+    CUDA_CHECK(cudaMemset(buf, 0x5a, (size_t)card_words * 4));
+    sector_arg rows[3] = {{buf, l2_words, 1, 64, 1, (unsigned)(8 * sms), sink},
+                          {buf, card_words, 1, 1, 1, (unsigned)(8 * sms), sink},
+                          {buf, l2_words / 8, 8, 64, 1, (unsigned)(8 * sms), sink}};
+    static const char *const names[3] = {"gmem_write_l2_card", "gmem_write_card", "gmem_partial_write_l2_card"};
+    static const char *const units[3] = {"words/cycle", "words/cycle", "sectors/cycle"};
+    for (int i = 0; i < 3; i++)
+        print_row(names[i], sectors_per_cycle(&rows[i], mhz), units[i], "as measure_caches measures it");
+    measure_partial_writes(sms, mhz, buf, sink);
+    CUDA_CHECK(cudaFree(buf));
+    CUDA_CHECK(cudaFree(sink));
+}
+
 /* The memory between the SM and DRAM (sim/exec/cache.h takes its constants
  * from these rows; validate/notes/cache-hierarchy.md):
  *  - the L1's capacity: one thread chases a random cycle of lines (one
@@ -3592,6 +3687,7 @@ static void measure_caches(int sms, double mhz, rng_t *rng)
                         (unsigned)(8 * sms), sink};
         print_row(streams[i].name, sectors_per_cycle(&a, mhz), streams[i].unit, streams[i].how);
     }
+    measure_partial_writes(sms, mhz, buf, sink);
     for (int partial = 0; partial < 2; partial++) {
         const char *name = partial ? "gmem_read_after_partial_write_card" : "gmem_read_after_write_card";
         print_row(name, read_after_write_rate(buf, card_words, partial, sms, mhz), "words/cycle",
@@ -4100,11 +4196,11 @@ int main(int argc, char **argv)
     static const char *const keys[] = {"--seed", "--phase", NULL};
     static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only",
                                         "--guarded-reads-only", "--block-counts-only", "--writes-only", "--spin-only",
-                                        "--protocol-only", "--l1-lines-only", NULL};
+                                        "--protocol-only", "--l1-lines-only", "--partial-writes-only", NULL};
     cli_require_known(argc, argv, keys, flags,
                       "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] "
                       "[--guarded-reads-only] [--block-counts-only] [--writes-only] [--spin-only] "
-                      "[--protocol-only] [--l1-lines-only] [--seed S] [--phase TEXT]");
+                      "[--protocol-only] [--l1-lines-only] [--partial-writes-only] [--seed S] [--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
     for (const char *c = g_phase; *c; c++)
@@ -4142,6 +4238,13 @@ int main(int argc, char **argv)
         probe_header(sms, 0);
         print_row("sm_clock_measured", mhz, "MHz", "one thread spins 2e8 clock64() cycles, timed by CUDA events");
         measure_writes(sms, mhz);
+        return 0;
+    }
+    if (cli_flag(argc, argv, "--partial-writes-only")) {
+        double mhz = measure_clock_mhz();
+        probe_header(sms, 0);
+        print_row("sm_clock_measured", mhz, "MHz", "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+        measure_partial_writes_probe(sms, mhz);
         return 0;
     }
     if (cli_flag(argc, argv, "--block-counts-only")) {

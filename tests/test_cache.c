@@ -416,6 +416,71 @@ Test(cache, partial_writes_merge_in_the_l2_before_they_are_written_back)
     cache_free(c);
 }
 
+/* The write cycles of a block of 32 threads with counts s on m. */
+static double write_cycles(const cache_sectors *s, const machine *m)
+{
+    block_cost c = {.writes = 1};
+    c.sectors = *s;
+    return block_transfer_cycles(&c, 32, m, m->u, 1);
+}
+
+Test(cache, a_partial_sector_written_merged_and_written_back_costs_each_steps_rate)
+{
+    /* U = 0.5, DRAM 2, the L2's partial sectors 0.75 a word (u_l2_partial,
+     * no write rule and no u_l2_write: a whole sector's word at U, a
+     * partial one's 0.5 · 0.75 / 0.5), DRAM's 3 */
+    machine m = small_card(1);
+    m.u = 0.5;
+    m.u_dram = 2;
+    m.u_l2_partial = 0.75;
+    m.u_dram_partial = 3;
+    cache *c = cache_new(&m);
+    long low[4] = {0, 1, 2, 3}, high[4] = {4, 5, 6, 7};
+    cache_sectors a = one_block(c, 1, low, 4), b = one_block(c, 1, high, 4);
+    /* each half a partial sector into the L2: 8·0.75 = 6 */
+    cr_expect_float_eq(write_cycles(&a, &m), 6, 1e-12);
+    cr_expect_float_eq(write_cycles(&b, &m), 6, 1e-12);
+    /* merged there: the block that evicts it writes one whole sector back,
+     * the rest of DRAM's rate, 8·(2 − 0.5) = 12 */
+    cache_sectors out = evict_everything(c, &m);
+    cr_expect_eq(out.writebacks, 1);
+    cr_expect_eq(out.l2_writes, 0, "the evicting block writes nothing itself");
+    cr_expect_float_eq(write_cycles(&out, &m), 12, 1e-12);
+    cache_free(c);
+
+    /* one half alone goes back partial: 8·(3 − 0.75) = 18, so the sector
+     * costs DRAM's partial rate in all, 6 + 18 = 24 = 8·3 */
+    c = cache_new(&m);
+    a = one_block(c, 1, low, 4);
+    out = evict_everything(c, &m);
+    cr_expect_eq(out.partial_writebacks, 1);
+    cr_expect_float_eq(write_cycles(&a, &m) + write_cycles(&out, &m), 24, 1e-12);
+    cache_free(c);
+
+    /* a whole sector in one round: 8·0.5 = 4, the partial rate not taken */
+    c = cache_new(&m);
+    fill_patterns(0);
+    a = one_block(c, 1, consecutive, 8);
+    cr_expect_eq(a.l2_partial_writes, 0);
+    cr_expect_float_eq(write_cycles(&a, &m), 4, 1e-12);
+    cache_free(c);
+
+    /* as the presets: u_l2_write measured, the write rule off (w = U): a
+     * partial sector U · u_l2_partial / u_l2_write, 8·0.5·(1.2 / 1) = 4.8 */
+    machine preset = m;
+    preset.u_l2_write = 1;
+    preset.u_l2_partial = 1.2;
+    cr_expect_float_eq(write_cycles(&(cache_sectors){.measured = 1, .l2_writes = 1, .l2_partial_writes = 1}, &preset),
+                       4.8, 1e-12);
+
+    /* the hierarchy off: the block's words at U, as today, whatever its counts */
+    machine off = m;
+    off.l1_words = 0;
+    block_cost today = {.writes = 1};
+    today.sectors = a;
+    cr_expect_float_eq(block_transfer_cycles(&today, 32, &off, off.u, 1), 0.5 * 32 * 1, 1e-12);
+}
+
 Test(cache, a_sector_read_then_partly_written_goes_back_whole)
 {
     machine m = small_card(1);
@@ -802,7 +867,8 @@ Test(cache, a_partial_sector_written_into_the_l2_costs_the_l2s_partial_rate)
     m.u_l2_partial = 0.75; /* a word of a partial sector, the L2's own rate */
     block_cost c = {.writes = 1};
     c.sectors = (cache_sectors){.measured = 1, .l2_writes = 4, .l2_partial_writes = 1};
-    /* 3 whole sectors at U, one partial at max(0.5, 0.75): 8·(3·0.5 + 0.75) = 18 */
+    /* 3 whole sectors at U, one partial at U · 0.75 / U (no u_l2_write):
+     * 8·(3·0.5 + 0.75) = 18 */
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 18, 1e-12);
     /* a stream of partial sectors alone: 8·4·0.75 = 24, the row by construction */
     c.sectors.l2_partial_writes = 4;
@@ -818,14 +884,14 @@ Test(cache, a_partial_sector_written_into_the_l2_costs_the_l2s_partial_rate)
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 96, 1e-12);
     c.sectors.partial_writebacks = 0;
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
-    /* a partial rate of 1.5: 0.25 a word beyond u_l2_write; a stream of
-     * them alone, 8·4·(1.25 + 0.25) = 48 = 32 words at u_l2_partial */
+    /* a partial rate of 1.5: 1.2 times u_l2_write; a stream of them
+     * alone, 8·4·1.25·1.2 = 48 = 32 words at u_l2_partial */
     m.u_l2_partial = 1.5;
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 48, 1e-12);
     /* beside 96 words read from the L2 (48 cycles) w is the port's share,
-     * u_l2_copy − U = 1, and the partial sectors 1 + 0.25: 8·4·1.25 = 40 */
+     * u_l2_copy − U = 1, and the partial sectors 1.2 times it: 8·4·1.2 = 38.4 */
     c.sectors.l2_reads = 12;
-    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
+    cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 38.4, 1e-12);
     c.sectors.l2_reads = 0;
     /* off (the key 0): a partial sector is a whole one, 8·4·0.5 = 16 as before */
     m = small_card(1);

@@ -1288,11 +1288,12 @@ Test(card, the_boundary_follows_the_chains_replayed_with_no_host_step_where_meas
     free_session_copy(&c);
 }
 
-Test(card, the_l2s_write_rate_follows_its_row_and_the_copy_rate_stays_off)
+Test(card, the_l2s_write_and_partial_rates_follow_their_rows_and_the_copy_rate_stays_off)
 {
-    /* u_l2_write follows gmem_write_l2_card; u_l2_copy, and with it the
-     * write rule (card_terms.c), stays off even where the session measured
-     * gmem_copy_l2_card: a made-up copy row leaves it at 0 */
+    /* u_l2_write follows gmem_write_l2_card (u_l2_partial its row, below);
+     * u_l2_copy, and with it the write rule (card_terms.c), stays off even
+     * where the session measured gmem_copy_l2_card: a made-up copy row
+     * leaves it at 0 */
     session_copy c;
     copy_reference_session(&c, "constants.csv", "grep -v -E '^gmem_copy_l2_card,'");
     const session *s = &c.copy;
@@ -1306,11 +1307,11 @@ Test(card, the_l2s_write_rate_follows_its_row_and_the_copy_rate_stays_off)
     cr_assert_eq(system(cmd), 0);
     cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
     cr_expect_eq(m.u_l2_copy, 0, "measured, not derived: off");
-    /* u_l2_partial, the partial sectors' term, too: the reference session
-     * measured gmem_partial_write_l2_card (cache-hierarchy.md, session 44,
-     * second round) */
+    /* u_l2_partial, the partial sectors' term, follows its row:
+     * gmem_partial_write_l2_card, sectors a cycle, SMs / (8 · sectors)
+     * (cache-hierarchy.md, session 46) */
     cr_assert_eq(card_constant(s, "gmem_partial_write_l2_card", &rate), 0);
-    cr_expect_eq(m.u_l2_partial, 0, "measured, not derived: off");
+    cr_expect_float_eq(m.u_l2_partial, m.p / (8 * rate), 1e-12, "SMs / (8 words a sector · sectors a cycle)");
     free_session_copy(&c);
 }
 

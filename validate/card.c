@@ -160,12 +160,9 @@ static const term TERMS[] = {
      * write rule (card_terms.c) lifts the kernels already above the card
      * (cache-hierarchy.md, "Session 43: the write rule against a measured
      * copy").  A probe sets it with --set u_l2_copy=. */
-    /* u_l2_partial is not derived from gmem_partial_write_l2_card: with it
-     * and the write rule on, radix sort (set b) and plain multiplication
-     * (set a) stay worse with the caches than without, and prefix-optimal
-     * (stride-2 writes, two partial rounds a sector) goes further above the
-     * card (cache-hierarchy.md, "Session 44, second round").  A probe sets
-     * it with --set u_l2_partial=. */
+    {"u_l2_partial", "gmem_partial_write_l2_card", SECTOR_RATE_TO_U,
+     "cycles per word per SM of sectors written one word each into the L2 (8 MiB, 64 passes: the L2 keeps "
+     "them), all SMs: what a sector a write holds in part costs beyond a whole one (u_l2_write)", OFF},
     {"u_dram_partial", "gmem_partial_write_card", SECTOR_RATE_TO_U,
      "cycles per word per SM of sectors written one word each and written back to DRAM, all SMs", CACHES},
     {"u_l2_request", "gmem_random_sector_read_cached_16m_card", CARD_RATE_TO_U,

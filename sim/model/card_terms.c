@@ -343,19 +343,21 @@ static double written_word_cycles(const cache_sectors *s, const machine *m)
 }
 
 /* What a word of a partial sector the block wrote into the L2 costs it
- * (card_terms.h): a whole sector's word w and what the L2's rate of
- * partial sectors (u_l2_partial) takes beyond its rate of whole ones
- * (u_l2_write, else U), none less; w where the machine lacks
- * u_l2_partial.  Under the write rule (w = u_l2_write in a write stream)
- * a stream of partial sectors then costs u_l2_partial a word, and one
- * written back to DRAM u_dram_partial in all, the rows by construction;
- * beside reads the partial sector keeps the whole one's overlap. */
+ * (card_terms.h): a whole sector's word w times what the L2 takes for a
+ * partial sector over a whole one, u_l2_partial / (u_l2_write, else U),
+ * none less; w where the machine lacks u_l2_partial.  The L2 takes a
+ * store a sector at a time, a partial one as long whatever its words
+ * (constants.cu's stride-2, -4 and -8 rows), so the ratio holds at
+ * whatever a whole sector is charged.  Under the write rule (w =
+ * u_l2_write in a write stream) a stream of partial sectors then costs
+ * u_l2_partial a word, and one written back to DRAM u_dram_partial in
+ * all, the rows by construction. */
 static double partial_word_cycles(const machine *m, double w)
 {
     if (!(m->u_l2_partial > 0))
         return w;
     double whole = m->u_l2_write > 0 ? m->u_l2_write : m->u;
-    return w + fmax(0, m->u_l2_partial - whole);
+    return w * fmax(1, m->u_l2_partial / whole);
 }
 
 /* The rule of kernel_dag.h for a block that ran through the caches; the

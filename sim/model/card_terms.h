@@ -216,8 +216,8 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
  *           rate, sector_words·max(0, D − w), or
  *           sector_words·max(0, u_dram_partial − w') for a partial one;
  *           a sector a write held in part (some of its words) costs
- *           sector_words·w' where w' is w + max(0, u_l2_partial − W1):
- *           the L2's rate of such sectors (every SM) beyond its rate of
+ *           sector_words·w' where w' is w·max(1, u_l2_partial / W1):
+ *           the L2's rate of such sectors (every SM) over its rate of
  *           whole ones, W1 = u_l2_write (else U); w where the machine
  *           lacks u_l2_partial;
  *           w is U, or, where the machine has u_l2_write and u_l2_copy
