@@ -145,6 +145,49 @@ Test(cache, a_warp_reading_32_consecutive_words_moves_one_line_of_4_sectors)
     cache_free(c);
 }
 
+/* A launch of one block whose warp reads, in one round, words 24 .. 39
+ * of array 0 (the last sector of its line 0, the first of its line 1) in
+ * 16 lanes and the same words of array 1 in the other 16, array 1's lanes
+ * first where `array_1_first` (the cells then go down at lane 16); its
+ * counts. */
+static cache_sectors across_arrays(cache *c, int array_1_first)
+{
+    cache_trace *t = cache_trace_new(c, 32);
+    for (int half = 0; half < 2; half++)
+        for (long i = 0; i < 16; i++)
+            note(0, 0, half ^ array_1_first, 24 + i);
+    warp_done(t, 0, 0);
+    cache_sectors out;
+    cache_launch_begin(c, 1, 1, 0);
+    cache_block_done(c, 0, t, &out);
+    cache_launch_end(c);
+    cache_trace_free(t);
+    return out;
+}
+
+Test(cache, a_round_across_two_lines_and_two_arrays_touches_each_line_apart)
+{
+    /* Every lane made the round: its lines are made from the cells' keys
+     * (add_lines_every_lane).  Lines 0 and 1 of array 0 and lines 0 and 1
+     * of array 1 are four lines, one request each, a sector each (an atom
+     * of one sector): array 1's are not array 0's, whose words they share;
+     * the cells going down at lane 16 make the same lines (sorted). */
+    machine m = small_card(1);
+    for (int array_1_first = 0; array_1_first < 2; array_1_first++) {
+        cache *c = cache_new(&m);
+        cache_sectors s = across_arrays(c, array_1_first);
+        cr_expect_eq(s.dram_requests, 4, "four lines (array 1 first: %d)", array_1_first);
+        cr_expect_eq(s.dram_reads, 4, "sector 3 of each line 0, sector 0 of each line 1");
+        cr_expect_eq(s.l1_wavefronts, 0);
+        cr_expect_eq(s.warp_loads[LEVEL_DRAM], 1, "one load instruction");
+        s = across_arrays(c, array_1_first); /* a new launch: the L1s empty, the L2 holds the 4 sectors */
+        cr_expect_eq(s.l2_requests, 4);
+        cr_expect_eq(s.l2_reads, 4);
+        cr_expect_eq(s.dram_reads, 0);
+        cache_free(c);
+    }
+}
+
 Test(cache, the_same_words_again_are_l1_hits_within_a_launch_and_l2_hits_after_it)
 {
     machine m = small_card(1);

@@ -229,6 +229,8 @@ struct cache_trace {
     unsigned char *chain;          /* per read round of the running warp: a lane's read in it is a link
                                     * of a chain (0 between warps) */
     int chain_cap;                 /* rounds `chain` has room for */
+    unsigned char *links;          /* per read round of reads in lockstep: a link of a chain (lockstep_reads) */
+    int links_cap;                 /* rounds `links` has room for */
     uint64_t *sites;               /* the running warp's read sites (record_site_rounds), */
     int *place, *site_of, *order;  /* their places, each lane's reads' sites, the sites by place */
     long *first, *by_site;         /* where each site's notes end in by_site; the notes by site */
@@ -651,6 +653,7 @@ void cache_trace_free(cache_trace *t)
     recorded_free(&t->rec);
     free(t->round);
     free(t->chain);
+    free(t->links);
     free(t->sites);
     free(t->place);
     free(t->site_of);
@@ -801,6 +804,46 @@ static int add_lines_ascending(cache_trace *t, access_round *r, const access_not
     return 1;
 }
 
+/* The tag of the line whose cells' keys, shifted right by `shift` (the
+ * trace's line_shift), are `shifted`: its array above bit 40 − shift, its
+ * line below (an array's index is below 2^40). */
+static inline uint64_t tag_of_line(int shift, long shifted)
+{
+    int low = 40 - shift;
+    return (uint64_t)(shifted >> low) << 40 | (uint64_t)(shifted & ((1L << low) - 1));
+}
+
+/* add_lines_ascending where every lane made the round (lanes >= 1) and a
+ * line is 2^line_shift words: two cells are of one line where their keys
+ * shifted right by line_shift are equal, a cell's word in it is its key's
+ * low line_shift bits (lane_of's line and word, with no tag made a lane).
+ * `notes` is lane 0's note of the round, lane i's notes[i · stride]. */
+static int add_lines_every_lane(cache_trace *t, access_round *r, const access_note *notes, long stride, int lanes)
+{
+    int shift = t->line_shift;
+    long low = (1L << shift) - 1, last_key = notes[0].key, shifted = last_key >> shift;
+    uint32_t words = 1u << (last_key & low);
+    for (int i = 1; i < lanes; i++) {
+        long key = notes[(long)i * stride].key;
+        if (key < last_key) {
+            t->rec.n_lines -= r->n;
+            r->n = 0;
+            return 0;
+        }
+        last_key = key;
+        if (key >> shift != shifted) {
+            *add_line(&t->rec) = (line_access){tag_of_line(shift, shifted), words};
+            r->n++;
+            shifted = key >> shift;
+            words = 0;
+        }
+        words |= 1u << (key & low);
+    }
+    *add_line(&t->rec) = (line_access){tag_of_line(shift, shifted), words};
+    r->n++;
+    return 1;
+}
+
 /* A new round of the running warp, its lines to come. */
 static access_round *new_round(cache_trace *t, int step, int warp, int k, int round, int chain)
 {
@@ -817,8 +860,12 @@ static void add_kth_lines(cache_trace *t, access_round *r, const warp_notes *w, 
 {
     const int *made = w->made[k];
     const access_note *notes = w->notes[k];
-    if (add_lines_ascending(t, r, notes, w->stride, round, made, lanes, every_lane))
+    if (every_lane && lanes > 0 && t->line_shift >= 0) {
+        if (add_lines_every_lane(t, r, &notes[round], w->stride, lanes))
+            return;
+    } else if (add_lines_ascending(t, r, notes, w->stride, round, made, lanes, every_lane)) {
         return;
+    }
     int count = 0;
     for (int i = 0; i < lanes; i++)
         if (every_lane || made[i] > round)
@@ -844,24 +891,34 @@ static inline uint64_t site_alone(const access_note *n) { return n->site & ~STRE
  * lane's r-th, and a lane's reads are at distinct sites.  number_sites
  * then numbers lane 0's sites 0 .. m − 1 in its order and places them
  * there, so that record_site_rounds' round r is every lane's r-th read in
- * lane order (record_lockstep_reads). */
-static int lockstep_reads(const warp_notes *w, int lanes)
+ * lane order (record_lockstep_reads); links[r] is then whether any lane's
+ * note of round r says it is a link of a chain (STREAM_SITE_CHAIN), as
+ * record_site_rounds finds it. */
+static int lockstep_reads(cache_trace *t, const warp_notes *w, int lanes)
 {
     const access_note *notes = w->notes[0];
     int most = w->rounds[0];
     for (int i = 0; i < lanes; i++)
         if (w->made[0][i] != most)
             return 0;
+    if (most > t->links_cap) {
+        t->links_cap = most;
+        t->links = grow(t->links, (size_t)most);
+    }
     for (int r = 0; r < most; r++) {
-        uint64_t site = site_alone(&notes[r]);
+        uint64_t site = site_alone(&notes[r]), chain = notes[r].site;
         if (site >> STREAM_SITE_BLOCK_SHIFT == 0)
             return 0;
         for (int q = 0; q < r; q++)
             if (site_alone(&notes[q]) == site)
                 return 0;
-        for (int i = 1; i < lanes; i++)
-            if (site_alone(&notes[(long)i * w->stride + r]) != site)
+        for (int i = 1; i < lanes; i++) {
+            uint64_t its = notes[(long)i * w->stride + r].site;
+            if ((its & ~STREAM_SITE_CHAIN) != site)
                 return 0;
+            chain |= its;
+        }
+        t->links[r] = (unsigned char)(chain & STREAM_SITE_CHAIN);
     }
     return 1;
 }
@@ -871,12 +928,8 @@ static int lockstep_reads(const warp_notes *w, int lanes)
  * a chain where any of its notes says so. */
 static void record_lockstep_reads(cache_trace *t, int step, int warp, const warp_notes *w, int lanes)
 {
-    for (int round = 0; round < w->rounds[0]; round++) {
-        int chain = 0;
-        for (int i = 0; i < lanes; i++)
-            chain |= (int)(w->notes[0][(long)i * w->stride + round].site & STREAM_SITE_CHAIN);
-        add_kth_lines(t, new_round(t, step, warp, 0, round, chain), w, 0, round, lanes, 1);
-    }
+    for (int round = 0; round < w->rounds[0]; round++)
+        add_kth_lines(t, new_round(t, step, warp, 0, round, t->links[round]), w, 0, round, lanes, 1);
 }
 
 /* The number of site `site` among the running warp's sites (numbered in
@@ -1001,7 +1054,7 @@ static int record_site_rounds(cache_trace *t, int step, int warp, const warp_not
 void cache_warp_done(cache_trace *t, int step, int warp, const warp_notes *w)
 {
     int lanes = w->lanes < t->warp ? w->lanes : t->warp;
-    if (w->rounds[0] > 0 && lockstep_reads(w, lanes))
+    if (w->rounds[0] > 0 && lockstep_reads(t, w, lanes))
         record_lockstep_reads(t, step, warp, w, lanes);
     else if (w->rounds[0] > 0 && record_site_rounds(t, step, warp, w, lanes) < 0)
         record_kth_rounds(t, step, warp, 0, w, lanes);
