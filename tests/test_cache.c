@@ -526,6 +526,46 @@ Test(cache, resident_blocks_share_their_sms_l1_and_other_sms_meet_in_the_l2)
     cache_free(c);
 }
 
+/* One block of two warps, in step `step`: warp 0 reads word 0 of line 0
+ * and warp 1 the whole line, recorded in the order `warp_1_first` says;
+ * its counts. */
+static cache_sectors two_warps_of_one_line(const machine *m, int step, int warp_1_first)
+{
+    cache *c = cache_new(m);
+    cache_trace *t = cache_trace_new(c, 32);
+    for (int k = 0; k < 2; k++) {
+        int warp = k ^ warp_1_first;
+        for (long i = 0; i < (warp == 0 ? 1 : 32); i++)
+            note(0, 0, 0, i);
+        warp_done(t, step, warp);
+    }
+    cache_sectors s;
+    cache_launch_begin(c, 1, 1, 0);
+    cache_block_done(c, 0, t, &s);
+    cache_launch_end(c);
+    cache_trace_free(t);
+    cache_free(c);
+    return s;
+}
+
+Test(cache, a_blocks_warps_are_replayed_in_warp_order_whatever_order_they_came_in)
+{
+    /* Warp 0 first (position_order): its sector 0 from DRAM, then warp 1's
+     * other 3 sectors from DRAM (a second request) and sector 0 from the
+     * L1, in flight.  Warp 1 first would ask DRAM once, for the 4 sectors.
+     * Warps handed in out of order leave the counting sort's rounds out of
+     * position_order (sort_rounds: then qsort); at step 5000 the keys span
+     * too many values for a count (qsort at once). */
+    machine m = small_card(1);
+    for (int step = 0; step <= 5000; step += 5000)
+        for (int warp_1_first = 0; warp_1_first < 2; warp_1_first++) {
+            cache_sectors s = two_warps_of_one_line(&m, step, warp_1_first);
+            cr_expect_eq(s.dram_requests, 2, "step %d, warp 1 first: %d", step, warp_1_first);
+            cr_expect_eq(s.dram_reads, 4);
+            cr_expect_eq(s.l1_wavefronts, 1, "warp 1's sector 0");
+        }
+}
+
 Test(cache, a_wave_is_replayed_position_by_position_not_block_after_block)
 {
     /* 1 SM, 2 resident blocks; each reads line k (k its index) in step 0

@@ -287,6 +287,9 @@ struct cache {
     double recorded_bytes;         /* what their records hold */
     wave_block *wave;
     long wave_cap;
+    access_round *sorted;          /* sort_rounds' room: a block's rounds, */
+    long *at_key;                  /*   and where each key's rounds begin */
+    long sorted_cap, keys_cap;
 };
 
 #define INPUT_COPY (1ull << 63) /* the tag bit of an array's input copy */
@@ -346,6 +349,8 @@ void cache_free(cache *c)
     free(c->l1);
     free(c->l1_launch);
     free(c->wave);
+    free(c->sorted);
+    free(c->at_key);
     free(c);
 }
 
@@ -1202,6 +1207,60 @@ static long wave_blocks(const cache *c)
     return left < c->wave_size ? left : c->wave_size;
 }
 
+/* A round's key in a counting sort of rounds of steps up to `steps` − 1
+ * and rounds up to `rounds` − 1: its step, then reads before writes, then
+ * its round (position_order but the warp). */
+static long round_key(const access_round *r, long rounds)
+{
+    return ((long)r->step * 2 + r->write) * rounds + r->round;
+}
+
+/* The rounds of a block, rec->rounds, in position_order (the order a wave
+ * replays them in).  Recorded warp by warp in each step, a warp's rounds of
+ * a kind in order, they are first sorted by their key (round_key) by
+ * counting, which keeps the rounds of one key in the order recorded: by
+ * warp, where the warps came in order (exec mode's).  Where that leaves
+ * them out of position_order, or the keys span too many values, they are
+ * sorted as recorded by qsort: position_order is a total order on a
+ * block's rounds (a warp makes one round of each kind and number a step),
+ * so both give the same sequence. */
+static void sort_rounds(cache *c, recorded *rec)
+{
+    long n = rec->n_rounds, steps = 0, rounds = 0;
+    access_round *a = rec->rounds;
+    for (long i = 0; i < n; i++) {
+        steps = a[i].step >= steps ? (long)a[i].step + 1 : steps;
+        rounds = a[i].round >= rounds ? (long)a[i].round + 1 : rounds;
+    }
+    long most = 4 * n + 1024, keys = steps <= most && rounds <= most ? steps * 2 * rounds : most + 1;
+    if (n < 2 || keys > most) {
+        qsort(a, (size_t)n, sizeof *a, by_position);
+        return;
+    }
+    if (n > c->sorted_cap) {
+        c->sorted_cap = n;
+        c->sorted = grow(c->sorted, sizeof *c->sorted * (size_t)n);
+    }
+    if (keys + 1 > c->keys_cap) {
+        c->keys_cap = keys + 1;
+        c->at_key = grow(c->at_key, sizeof *c->at_key * (size_t)(keys + 1));
+    }
+    long *at = c->at_key;
+    memset(at, 0, sizeof *at * (size_t)(keys + 1));
+    for (long i = 0; i < n; i++)
+        at[round_key(&a[i], rounds) + 1]++;
+    for (long k = 0; k < keys; k++)
+        at[k + 1] += at[k];
+    for (long i = 0; i < n; i++)
+        c->sorted[at[round_key(&a[i], rounds)]++] = a[i];
+    for (long i = 1; i < n; i++)
+        if (position_order(&c->sorted[i - 1], &c->sorted[i]) > 0) {
+            qsort(a, (size_t)n, sizeof *a, by_position);
+            return;
+        }
+    memcpy(a, c->sorted, sizeof *a * (size_t)n);
+}
+
 int cache_block_done(cache *c, long bid, cache_trace *t, cache_sectors *out)
 {
     *out = (cache_sectors){.measured = 1};
@@ -1216,7 +1275,7 @@ int cache_block_done(cache *c, long bid, cache_trace *t, cache_sectors *out)
     t->rec = w->rec;
     t->rec.n_rounds = t->rec.n_lines = 0;
     w->rec = mine;
-    qsort(w->rec.rounds, (size_t)w->rec.n_rounds, sizeof *w->rec.rounds, by_position);
+    sort_rounds(c, &w->rec);
     if (!w->out)
         c->handed++;
     w->out = out;
