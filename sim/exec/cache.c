@@ -1093,7 +1093,7 @@ void cache_launch_begin(cache *c, long blocks, int resident, double private_word
 
 /* The order of the positions a wave is replayed in (cache.h): step, the
  * reads before the writes, round, warp. */
-static int position_order(const access_round *a, const access_round *b)
+static inline __attribute__((always_inline)) int position_order(const access_round *a, const access_round *b)
 {
     if (a->step != b->step)
         return a->step < b->step ? -1 : 1;
@@ -1253,8 +1253,9 @@ static void sort_rounds(cache *c, recorded *rec)
         at[k + 1] += at[k];
     for (long i = 0; i < n; i++)
         c->sorted[at[round_key(&a[i], rounds)]++] = a[i];
-    for (long i = 1; i < n; i++)
-        if (position_order(&c->sorted[i - 1], &c->sorted[i]) > 0) {
+    for (long i = 1; i < n; i++) /* the keys ascend: a key's warps must too */
+        if (c->sorted[i - 1].warp > c->sorted[i].warp &&
+            round_key(&c->sorted[i - 1], rounds) == round_key(&c->sorted[i], rounds)) {
             qsort(a, (size_t)n, sizeof *a, by_position);
             return;
         }
