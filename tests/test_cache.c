@@ -147,6 +147,49 @@ Test(cache, a_warp_reading_32_consecutive_words_moves_one_line_of_4_sectors)
     cache_free(c);
 }
 
+/* A launch of one block whose warp reads, in one round, words 24 .. 39
+ * of array 0 (the last sector of its line 0, the first of its line 1) in
+ * 16 lanes and the same words of array 1 in the other 16, array 1's lanes
+ * first where `array_1_first` (the cells then go down at lane 16); its
+ * counts. */
+static cache_sectors across_arrays(cache *c, int array_1_first)
+{
+    cache_trace *t = cache_trace_new(c, 32);
+    for (int half = 0; half < 2; half++)
+        for (long i = 0; i < 16; i++)
+            note(0, 0, half ^ array_1_first, 24 + i);
+    warp_done(t, 0, 0);
+    cache_sectors out;
+    cache_launch_begin(c, 1, 1, 0);
+    cache_block_done(c, 0, t, &out);
+    cache_launch_end(c);
+    cache_trace_free(t);
+    return out;
+}
+
+Test(cache, a_round_across_two_lines_and_two_arrays_touches_each_line_apart)
+{
+    /* Every lane made the round: its lines are made from the cells' keys
+     * (add_lines_every_lane).  Lines 0 and 1 of array 0 and lines 0 and 1
+     * of array 1 are four lines, one request each, a sector each (an atom
+     * of one sector): array 1's are not array 0's, whose words they share;
+     * the cells going down at lane 16 make the same lines (sorted). */
+    machine m = small_card(1);
+    for (int array_1_first = 0; array_1_first < 2; array_1_first++) {
+        cache *c = cache_new(&m);
+        cache_sectors s = across_arrays(c, array_1_first);
+        cr_expect_eq(s.dram_requests, 4, "four lines (array 1 first: %d)", array_1_first);
+        cr_expect_eq(s.dram_reads, 4, "sector 3 of each line 0, sector 0 of each line 1");
+        cr_expect_eq(s.l1_wavefronts, 0);
+        cr_expect_eq(s.warp_loads[LEVEL_DRAM], 1, "one load instruction");
+        s = across_arrays(c, array_1_first); /* a new launch: the L1s empty, the L2 holds the 4 sectors */
+        cr_expect_eq(s.l2_requests, 4);
+        cr_expect_eq(s.l2_reads, 4);
+        cr_expect_eq(s.dram_reads, 0);
+        cache_free(c);
+    }
+}
+
 Test(cache, the_same_words_again_are_l1_hits_within_a_launch_and_l2_hits_after_it)
 {
     machine m = small_card(1);
@@ -572,6 +615,46 @@ Test(cache, resident_blocks_share_their_sms_l1_and_other_sms_meet_in_the_l2)
     cr_expect_eq(s[2].first_read, LEVEL_DRAM, "block 2 reads with block 0: it waits for block 0's fill");
     cr_expect_eq(s[3].first_read, LEVEL_L2, "block 3 waits for block 1's");
     cache_free(c);
+}
+
+/* One block of two warps, in step `step`: warp 0 reads word 0 of line 0
+ * and warp 1 the whole line, recorded in the order `warp_1_first` says;
+ * its counts. */
+static cache_sectors two_warps_of_one_line(const machine *m, int step, int warp_1_first)
+{
+    cache *c = cache_new(m);
+    cache_trace *t = cache_trace_new(c, 32);
+    for (int k = 0; k < 2; k++) {
+        int warp = k ^ warp_1_first;
+        for (long i = 0; i < (warp == 0 ? 1 : 32); i++)
+            note(0, 0, 0, i);
+        warp_done(t, step, warp);
+    }
+    cache_sectors s;
+    cache_launch_begin(c, 1, 1, 0);
+    cache_block_done(c, 0, t, &s);
+    cache_launch_end(c);
+    cache_trace_free(t);
+    cache_free(c);
+    return s;
+}
+
+Test(cache, a_blocks_warps_are_replayed_in_warp_order_whatever_order_they_came_in)
+{
+    /* Warp 0 first (position_order): its sector 0 from DRAM, then warp 1's
+     * other 3 sectors from DRAM (a second request) and sector 0 from the
+     * L1, in flight.  Warp 1 first would ask DRAM once, for the 4 sectors.
+     * Warps handed in out of order leave the counting sort's rounds out of
+     * position_order (sort_rounds: then qsort); at step 5000 the keys span
+     * too many values for a count (qsort at once). */
+    machine m = small_card(1);
+    for (int step = 0; step <= 5000; step += 5000)
+        for (int warp_1_first = 0; warp_1_first < 2; warp_1_first++) {
+            cache_sectors s = two_warps_of_one_line(&m, step, warp_1_first);
+            cr_expect_eq(s.dram_requests, 2, "step %d, warp 1 first: %d", step, warp_1_first);
+            cr_expect_eq(s.dram_reads, 4);
+            cr_expect_eq(s.l1_wavefronts, 1, "warp 1's sector 0");
+        }
 }
 
 Test(cache, a_wave_is_replayed_position_by_position_not_block_after_block)

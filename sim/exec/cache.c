@@ -229,6 +229,8 @@ struct cache_trace {
     unsigned char *chain;          /* per read round of the running warp: a lane's read in it is a link
                                     * of a chain (0 between warps) */
     int chain_cap;                 /* rounds `chain` has room for */
+    unsigned char *links;          /* per read round of reads in lockstep: a link of a chain (lockstep_reads) */
+    int links_cap;                 /* rounds `links` has room for */
     uint64_t *sites;               /* the running warp's read sites (record_site_rounds), */
     int *place, *site_of, *order;  /* their places, each lane's reads' sites, the sites by place */
     long *first, *by_site;         /* where each site's notes end in by_site; the notes by site */
@@ -285,6 +287,9 @@ struct cache {
     double recorded_bytes;         /* what their records hold */
     wave_block *wave;
     long wave_cap;
+    access_round *sorted;          /* sort_rounds' room: a block's rounds, */
+    long *at_key;                  /*   and where each key's rounds begin */
+    long sorted_cap, keys_cap;
 };
 
 #define INPUT_COPY (1ull << 63) /* the tag bit of an array's input copy */
@@ -351,6 +356,8 @@ void cache_free(cache *c)
     free(c->l1);
     free(c->l1_launch);
     free(c->wave);
+    free(c->sorted);
+    free(c->at_key);
     free(c);
 }
 
@@ -659,6 +666,7 @@ void cache_trace_free(cache_trace *t)
     recorded_free(&t->rec);
     free(t->round);
     free(t->chain);
+    free(t->links);
     free(t->sites);
     free(t->place);
     free(t->site_of);
@@ -809,6 +817,46 @@ static int add_lines_ascending(cache_trace *t, access_round *r, const access_not
     return 1;
 }
 
+/* The tag of the line whose cells' keys, shifted right by `shift` (the
+ * trace's line_shift), are `shifted`: its array above bit 40 − shift, its
+ * line below (an array's index is below 2^40). */
+static inline uint64_t tag_of_line(int shift, long shifted)
+{
+    int low = 40 - shift;
+    return (uint64_t)(shifted >> low) << 40 | (uint64_t)(shifted & ((1L << low) - 1));
+}
+
+/* add_lines_ascending where every lane made the round (lanes >= 1) and a
+ * line is 2^line_shift words: two cells are of one line where their keys
+ * shifted right by line_shift are equal, a cell's word in it is its key's
+ * low line_shift bits (lane_of's line and word, with no tag made a lane).
+ * `notes` is lane 0's note of the round, lane i's notes[i · stride]. */
+static int add_lines_every_lane(cache_trace *t, access_round *r, const access_note *notes, long stride, int lanes)
+{
+    int shift = t->line_shift;
+    long low = (1L << shift) - 1, last_key = notes[0].key, shifted = last_key >> shift;
+    uint32_t words = 1u << (last_key & low);
+    for (int i = 1; i < lanes; i++) {
+        long key = notes[(long)i * stride].key;
+        if (key < last_key) {
+            t->rec.n_lines -= r->n;
+            r->n = 0;
+            return 0;
+        }
+        last_key = key;
+        if (key >> shift != shifted) {
+            *add_line(&t->rec) = (line_access){tag_of_line(shift, shifted), words};
+            r->n++;
+            shifted = key >> shift;
+            words = 0;
+        }
+        words |= 1u << (key & low);
+    }
+    *add_line(&t->rec) = (line_access){tag_of_line(shift, shifted), words};
+    r->n++;
+    return 1;
+}
+
 /* A new round of the running warp, its lines to come. */
 static access_round *new_round(cache_trace *t, int step, int warp, int k, int round, int chain)
 {
@@ -825,8 +873,12 @@ static void add_kth_lines(cache_trace *t, access_round *r, const warp_notes *w, 
 {
     const int *made = w->made[k];
     const access_note *notes = w->notes[k];
-    if (add_lines_ascending(t, r, notes, w->stride, round, made, lanes, every_lane))
+    if (every_lane && lanes > 0 && t->line_shift >= 0) {
+        if (add_lines_every_lane(t, r, &notes[round], w->stride, lanes))
+            return;
+    } else if (add_lines_ascending(t, r, notes, w->stride, round, made, lanes, every_lane)) {
         return;
+    }
     int count = 0;
     for (int i = 0; i < lanes; i++)
         if (every_lane || made[i] > round)
@@ -852,24 +904,34 @@ static inline uint64_t site_alone(const access_note *n) { return n->site & ~STRE
  * lane's r-th, and a lane's reads are at distinct sites.  number_sites
  * then numbers lane 0's sites 0 .. m − 1 in its order and places them
  * there, so that record_site_rounds' round r is every lane's r-th read in
- * lane order (record_lockstep_reads). */
-static int lockstep_reads(const warp_notes *w, int lanes)
+ * lane order (record_lockstep_reads); links[r] is then whether any lane's
+ * note of round r says it is a link of a chain (STREAM_SITE_CHAIN), as
+ * record_site_rounds finds it. */
+static int lockstep_reads(cache_trace *t, const warp_notes *w, int lanes)
 {
     const access_note *notes = w->notes[0];
     int most = w->rounds[0];
     for (int i = 0; i < lanes; i++)
         if (w->made[0][i] != most)
             return 0;
+    if (most > t->links_cap) {
+        t->links_cap = most;
+        t->links = grow(t->links, (size_t)most);
+    }
     for (int r = 0; r < most; r++) {
-        uint64_t site = site_alone(&notes[r]);
+        uint64_t site = site_alone(&notes[r]), chain = notes[r].site;
         if (site >> STREAM_SITE_BLOCK_SHIFT == 0)
             return 0;
         for (int q = 0; q < r; q++)
             if (site_alone(&notes[q]) == site)
                 return 0;
-        for (int i = 1; i < lanes; i++)
-            if (site_alone(&notes[(long)i * w->stride + r]) != site)
+        for (int i = 1; i < lanes; i++) {
+            uint64_t its = notes[(long)i * w->stride + r].site;
+            if ((its & ~STREAM_SITE_CHAIN) != site)
                 return 0;
+            chain |= its;
+        }
+        t->links[r] = (unsigned char)(chain & STREAM_SITE_CHAIN);
     }
     return 1;
 }
@@ -879,12 +941,8 @@ static int lockstep_reads(const warp_notes *w, int lanes)
  * a chain where any of its notes says so. */
 static void record_lockstep_reads(cache_trace *t, int step, int warp, const warp_notes *w, int lanes)
 {
-    for (int round = 0; round < w->rounds[0]; round++) {
-        int chain = 0;
-        for (int i = 0; i < lanes; i++)
-            chain |= (int)(w->notes[0][(long)i * w->stride + round].site & STREAM_SITE_CHAIN);
-        add_kth_lines(t, new_round(t, step, warp, 0, round, chain), w, 0, round, lanes, 1);
-    }
+    for (int round = 0; round < w->rounds[0]; round++)
+        add_kth_lines(t, new_round(t, step, warp, 0, round, t->links[round]), w, 0, round, lanes, 1);
 }
 
 /* The number of site `site` among the running warp's sites (numbered in
@@ -1009,7 +1067,7 @@ static int record_site_rounds(cache_trace *t, int step, int warp, const warp_not
 void cache_warp_done(cache_trace *t, int step, int warp, const warp_notes *w)
 {
     int lanes = w->lanes < t->warp ? w->lanes : t->warp;
-    if (w->rounds[0] > 0 && lockstep_reads(w, lanes))
+    if (w->rounds[0] > 0 && lockstep_reads(t, w, lanes))
         record_lockstep_reads(t, step, warp, w, lanes);
     else if (w->rounds[0] > 0 && record_site_rounds(t, step, warp, w, lanes) < 0)
         record_kth_rounds(t, step, warp, 0, w, lanes);
@@ -1043,7 +1101,7 @@ void cache_launch_begin(cache *c, long blocks, int resident, double private_word
 
 /* The order of the positions a wave is replayed in (cache.h): step, the
  * reads before the writes, round, warp. */
-static int position_order(const access_round *a, const access_round *b)
+static inline __attribute__((always_inline)) int position_order(const access_round *a, const access_round *b)
 {
     if (a->step != b->step)
         return a->step < b->step ? -1 : 1;
@@ -1188,6 +1246,61 @@ static long wave_blocks(const cache *c)
     return left < c->wave_size ? left : c->wave_size;
 }
 
+/* A round's key in a counting sort of rounds of steps up to `steps` − 1
+ * and rounds up to `rounds` − 1: its step, then reads before writes, then
+ * its round (position_order but the warp). */
+static long round_key(const access_round *r, long rounds)
+{
+    return ((long)r->step * 2 + r->write) * rounds + r->round;
+}
+
+/* The rounds of a block, rec->rounds, in position_order (the order a wave
+ * replays them in).  Recorded warp by warp in each step, a warp's rounds of
+ * a kind in order, they are first sorted by their key (round_key) by
+ * counting, which keeps the rounds of one key in the order recorded: by
+ * warp, where the warps came in order (exec mode's).  Where that leaves
+ * them out of position_order, or the keys span too many values, they are
+ * sorted as recorded by qsort: position_order is a total order on a
+ * block's rounds (a warp makes one round of each kind and number a step),
+ * so both give the same sequence. */
+static void sort_rounds(cache *c, recorded *rec)
+{
+    long n = rec->n_rounds, steps = 0, rounds = 0;
+    access_round *a = rec->rounds;
+    for (long i = 0; i < n; i++) {
+        steps = a[i].step >= steps ? (long)a[i].step + 1 : steps;
+        rounds = a[i].round >= rounds ? (long)a[i].round + 1 : rounds;
+    }
+    long most = 4 * n + 1024, keys = steps <= most && rounds <= most ? steps * 2 * rounds : most + 1;
+    if (n < 2 || keys > most) {
+        qsort(a, (size_t)n, sizeof *a, by_position);
+        return;
+    }
+    if (n > c->sorted_cap) {
+        c->sorted_cap = n;
+        c->sorted = grow(c->sorted, sizeof *c->sorted * (size_t)n);
+    }
+    if (keys + 1 > c->keys_cap) {
+        c->keys_cap = keys + 1;
+        c->at_key = grow(c->at_key, sizeof *c->at_key * (size_t)(keys + 1));
+    }
+    long *at = c->at_key;
+    memset(at, 0, sizeof *at * (size_t)(keys + 1));
+    for (long i = 0; i < n; i++)
+        at[round_key(&a[i], rounds) + 1]++;
+    for (long k = 0; k < keys; k++)
+        at[k + 1] += at[k];
+    for (long i = 0; i < n; i++)
+        c->sorted[at[round_key(&a[i], rounds)]++] = a[i];
+    for (long i = 1; i < n; i++) /* the keys ascend: a key's warps must too */
+        if (c->sorted[i - 1].warp > c->sorted[i].warp &&
+            round_key(&c->sorted[i - 1], rounds) == round_key(&c->sorted[i], rounds)) {
+            qsort(a, (size_t)n, sizeof *a, by_position);
+            return;
+        }
+    memcpy(a, c->sorted, sizeof *a * (size_t)n);
+}
+
 int cache_block_done(cache *c, long bid, cache_trace *t, cache_sectors *out)
 {
     *out = (cache_sectors){.measured = 1};
@@ -1202,7 +1315,7 @@ int cache_block_done(cache *c, long bid, cache_trace *t, cache_sectors *out)
     t->rec = w->rec;
     t->rec.n_rounds = t->rec.n_lines = 0;
     w->rec = mine;
-    qsort(w->rec.rounds, (size_t)w->rec.n_rounds, sizeof *w->rec.rounds, by_position);
+    sort_rounds(c, &w->rec);
     if (!w->out)
         c->handed++;
     w->out = out;

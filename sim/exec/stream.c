@@ -120,8 +120,8 @@ _Static_assert(offsetof(stream_counter, passes) == STREAM_AT_PASSES && offsetof(
                    offsetof(stream_counter, thread) == STREAM_AT_THREAD && offsetof(stream_counter, last) == STREAM_AT_LAST &&
                    offsetof(stream_counter, reads_in_pass) == STREAM_AT_READS_IN_PASS &&
                    offsetof(stream_counter, warp_touched) == STREAM_AT_TOUCHED &&
-                   offsetof(stream_counter, n_warp) == STREAM_AT_N_TOUCHED,
-               "the counter's fields where stream_ir.c's copy of mcm_stream_block reads them");
+                   offsetof(stream_counter, n_warp) == STREAM_AT_N_TOUCHED && offsetof(stream_counter, t) == STREAM_AT_TABLE,
+               "the counter's fields where stream_ir.c's copy of mcm_stream_block, and stream_read_site, read them");
 _Static_assert(sizeof(block_passes) == STREAM_PASS_WORDS * sizeof(uint32_t) &&
                    offsetof(block_passes, thread) == STREAM_PASS_THREAD * sizeof(uint32_t) &&
                    offsetof(block_passes, pass) == STREAM_PASS_PASS * sizeof(uint32_t) &&
@@ -227,18 +227,6 @@ void mcm_stream_block(uint32_t id)
         b->most = b->pass;
     c->last = id + 1;
     c->reads_in_pass = 0;
-}
-
-uint64_t stream_read_site(void)
-{
-    stream_counter *c = mcm_stream_running;
-    if (!c || c->last == 0)
-        return STREAM_SITE_CHAIN;
-    uint32_t k = c->reads_in_pass++;
-    uint64_t chain = !c->t->chain_reads || k >= 32 || (c->t->chain_reads[c->last - 1] >> k & 1);
-    return (uint64_t)c->last << STREAM_SITE_BLOCK_SHIFT |
-           (uint64_t)(c->passes[c->last - 1].pass & 0xffffff) << STREAM_SITE_PASS_SHIFT |
-           (uint64_t)(k & 0x7fff) << STREAM_SITE_READ_SHIFT | chain;
 }
 
 void stream_extra(double mulmods, double loops)

@@ -167,7 +167,7 @@ extern _Thread_local stream_counter *mcm_stream_running;
  * block's passes (uint32_t words), the thread they are of, its passes and
  * back edges, the warp's most of each.  stream.c asserts them. */
 enum { STREAM_AT_PASSES = 0, STREAM_AT_BLOCKS = 8, STREAM_AT_THREAD = 12, STREAM_AT_LAST = 16,
-       STREAM_AT_READS_IN_PASS = 20, STREAM_AT_TOUCHED = 24, STREAM_AT_N_TOUCHED = 32 };
+       STREAM_AT_READS_IN_PASS = 20, STREAM_AT_TOUCHED = 24, STREAM_AT_N_TOUCHED = 32, STREAM_AT_TABLE = 40 };
 enum { STREAM_PASS_THREAD, STREAM_PASS_PASS, STREAM_PASS_BACK, STREAM_PASS_MOST, STREAM_PASS_MOST_BACK,
        STREAM_PASS_WORDS };
 
@@ -184,11 +184,30 @@ enum { STREAM_PASS_THREAD, STREAM_PASS_PASS, STREAM_PASS_BACK, STREAM_PASS_MOST,
  * count the level its load waited for among the chains' (cache.h,
  * cache_note_chain).  Fields past their bits wrap (2^24 blocks or passes,
  * 2^15 reads a pass): two reads of one lane then share a site, and the
- * caches keep that warp's rounds by each lane's k-th read. */
-uint64_t stream_read_site(void);
+ * caches keep that warp's rounds by each lane's k-th read.
+ * Inline (exec mode calls it at every global read where the caches and
+ * the stream are counted): it reads the running counter at the offsets
+ * above, STREAM_AT_TABLE its table. */
 #define STREAM_SITE_CHAIN 1ull
 #define STREAM_SITE_READ_SHIFT 1
 #define STREAM_SITE_PASS_SHIFT 16
 #define STREAM_SITE_BLOCK_SHIFT 40
+
+static inline uint64_t stream_read_site(void)
+{
+    char *c = (char *)mcm_stream_running;
+    if (!c)
+        return STREAM_SITE_CHAIN;
+    uint32_t last = *(uint32_t *)(c + STREAM_AT_LAST);
+    if (last == 0)
+        return STREAM_SITE_CHAIN;
+    uint32_t k = (*(uint32_t *)(c + STREAM_AT_READS_IN_PASS))++;
+    const uint32_t *chain_reads = (*(const stream_table **)(c + STREAM_AT_TABLE))->chain_reads;
+    const uint32_t *passes = *(const uint32_t **)(c + STREAM_AT_PASSES);
+    uint64_t chain = !chain_reads || k >= 32 || (chain_reads[last - 1] >> k & 1);
+    uint32_t pass = passes[(size_t)(last - 1) * STREAM_PASS_WORDS + STREAM_PASS_PASS];
+    return (uint64_t)last << STREAM_SITE_BLOCK_SHIFT | (uint64_t)(pass & 0xffffff) << STREAM_SITE_PASS_SHIFT |
+           (uint64_t)(k & 0x7fff) << STREAM_SITE_READ_SHIFT | chain;
+}
 
 #endif
