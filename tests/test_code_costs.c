@@ -116,7 +116,8 @@ Test(code_costs, the_estimates_terms_are_the_worksheets_work_threads_blocks_and_
     cr_expect_eq(t.threads, 3 * 4 + 2);
     cr_expect_eq(t.blocks, 4);
     cr_expect_eq(t.launches, 2);
-    double seconds = EXEC_SECONDS_WORK * 67 + EXEC_SECONDS_THREAD * 14 + EXEC_SECONDS_BLOCK * 4 + EXEC_SECONDS_LAUNCH * 2;
+    double seconds =
+        EXEC_SECONDS_WORK * 67 + EXEC_SECONDS_THREAD * 14 + EXEC_SECONDS_BLOCK * 4 + EXEC_SECONDS_LAUNCH * 2;
     cr_expect_float_eq(code_costs_estimate(dag), seconds, 1e-12);
     kernel_dag_free(dag);
 }
@@ -140,7 +141,8 @@ static kernel_dag *cut(int launches, long blocks, int threads)
 
 Test(code_costs, the_estimate_charges_threads_blocks_and_launches_beside_the_work)
 {
-    kernel_dag *one = cut(1, 1, 1024), *blocks = cut(1, 1024, 1), *launched = cut(1, 64, 16), *launches = cut(64, 1, 16);
+    kernel_dag *one = cut(1, 1, 1024), *blocks = cut(1, 1024, 1);
+    kernel_dag *launched = cut(1, 64, 16), *launches = cut(64, 1, 16);
     cr_expect_eq(code_costs_terms(one).work, 2048);
     cr_expect_eq(code_costs_terms(blocks).work, 2048);
     cr_expect_eq(code_costs_terms(launches).work, 2048);

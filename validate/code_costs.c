@@ -581,7 +581,8 @@ static void not_run_list(FILE *f, const validation *paper, const validation *cod
         n += scored(paper, code->not_run[i]);
     if (n == 0)
         return;
-    fprintf(f, "Set %s: %d points%s not run in exec mode (over the budget; exec mode's processor time estimated from the worksheet, in brackets, s):\n\n",
+    fprintf(f, "Set %s: %d points%s not run in exec mode (over the budget; exec mode's processor time "
+               "estimated from the worksheet, in brackets, s):\n\n",
             code->name, n, paper->held_out_only ? " of the held-out half" : "");
     for (int i = 0; i < code->n_not_run; i++) {
         const char *program = code->not_run[i]->program;
@@ -641,9 +642,9 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
                "Median / 90th percentile of the absolute relative error / Spearman, per case, each set's "
                "points (set a: the held-out half).  The code's costs are those of the points run in exec mode "
                "(a built-in case study's within the budget, exec mode's processor time estimated from its "
-               "worksheet at most %.3g s (code_costs_estimate), counted against Nsight Compute above anyway, or a point of "
-               "a conclusion's cell, the points one verdict takes (a best s: every s at one n), whose points' "
-               "estimates sum to at most %.3g s, or plain multiplication's best s at n <= 4 096, chosen, "
+               "worksheet at most %.3g s (code_costs_estimate), counted against Nsight Compute above anyway, "
+               "or a point of a conclusion's cell, the points one verdict takes (a best s: every s at one n), "
+               "whose points' estimates sum to at most %.3g s, or plain multiplication's best s at n <= 4 096, chosen, "
                "conclusions.c; the others are named below); the paper's costs "
                "are given over those same points, and over all the case's points.\n\n"
                "| case | set | points run (of all) | the paper's costs, all points | the paper's costs, the points "

@@ -164,8 +164,8 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
 /* The terms of what a built-in case study's point costs exec mode, from
  * its worksheet DAG: W, Σ over kernels of blocks · (W(B) + ℓ·(1 + words
  * each thread moves)), the thread-operations and accesses exec mode runs
- * one by one (of them the accesses, ℓ·words); N·ℓ, the threads of all blocks; N, the blocks; L, the
- * launches (the DAG's kernels). */
+ * one by one (of them the accesses, ℓ·words); N·ℓ, the threads of all
+ * blocks; N, the blocks; L, the launches (the DAG's kernels). */
 typedef struct exec_terms {
     double work, accesses, threads, blocks, launches;
 } exec_terms;
