@@ -101,8 +101,8 @@ Test(code_costs, a_row_without_kernels_written_once_is_refused_by_name)
 
 /* Two kernels: 3 blocks of 4 threads, W(B) = 8, a read and a write each
  * thread: 3·(8 + 4·(1 + 2)) = 60; 1 block of 2 threads, W(B) = 5, none:
- * 5 + 2 = 7. */
-Test(code_costs, the_estimate_is_the_worksheets_thread_operations_and_accesses)
+ * 5 + 2 = 7.  W = 67 (24 of it accesses), N·ℓ = 14, N = 4, L = 2. */
+Test(code_costs, the_estimates_terms_are_the_worksheets_work_threads_blocks_and_launches)
 {
     kernel_dag *dag = kernel_dag_new("estimate");
     kernel a = test_kernel("a", 3, 4, 2, 1, 1), b = test_kernel("b", 1, 2, 5, 0, 0);
@@ -110,8 +110,50 @@ Test(code_costs, the_estimate_is_the_worksheets_thread_operations_and_accesses)
     b.cost.work = 5;
     cr_assert_geq(kernel_dag_add(dag, &a), 0);
     cr_assert_geq(kernel_dag_add(dag, &b), 0);
-    cr_expect_eq(code_costs_estimate(dag), 60 + 7);
+    exec_terms t = code_costs_terms(dag);
+    cr_expect_eq(t.work, 60 + 7);
+    cr_expect_eq(t.accesses, 3 * 4 * 2);
+    cr_expect_eq(t.threads, 3 * 4 + 2);
+    cr_expect_eq(t.blocks, 4);
+    cr_expect_eq(t.launches, 2);
+    double seconds =
+        EXEC_SECONDS_WORK * 67 + EXEC_SECONDS_THREAD * 14 + EXEC_SECONDS_BLOCK * 4 + EXEC_SECONDS_LAUNCH * 2;
+    cr_expect_float_eq(code_costs_estimate(dag), seconds, 1e-12);
     kernel_dag_free(dag);
+}
+
+/* The same work W (2 048 thread-operations) cut three ways: one block of
+ * 1 024 threads in one launch; 1 024 blocks of one thread; 64 blocks of
+ * 16 threads in one launch, and in 64 launches of one block.  Exec mode's time has a term per thread, per
+ * block and per launch besides W (instruction-stream.md, session 46), so
+ * each cut costs more than the one before it: the estimate fails this if
+ * a term is dropped. */
+static kernel_dag *cut(int launches, long blocks, int threads)
+{
+    kernel_dag *dag = kernel_dag_new("cut");
+    for (int l = 0; l < launches; l++) {
+        kernel k = test_kernel("k", blocks, threads, 1, 0, 0);
+        k.cost.work = 2048.0 / launches / (double)blocks - threads;
+        cr_assert_geq(kernel_dag_add(dag, &k), 0);
+    }
+    return dag;
+}
+
+Test(code_costs, the_estimate_charges_threads_blocks_and_launches_beside_the_work)
+{
+    kernel_dag *one = cut(1, 1, 1024), *blocks = cut(1, 1024, 1);
+    kernel_dag *launched = cut(1, 64, 16), *launches = cut(64, 1, 16);
+    cr_expect_eq(code_costs_terms(one).work, 2048);
+    cr_expect_eq(code_costs_terms(blocks).work, 2048);
+    cr_expect_eq(code_costs_terms(launches).work, 2048);
+    cr_expect_gt(EXEC_SECONDS_WORK, 0);
+    cr_expect_gt(code_costs_estimate(one), EXEC_SECONDS_WORK * 2048);           /* its threads, block, launch */
+    cr_expect_gt(code_costs_estimate(blocks), code_costs_estimate(one));         /* per block */
+    cr_expect_gt(code_costs_estimate(launches), code_costs_estimate(launched));   /* per launch */
+    kernel_dag_free(one);
+    kernel_dag_free(blocks);
+    kernel_dag_free(launched);
+    kernel_dag_free(launches);
 }
 
 Test(code_costs, the_budget_is_the_environments_or_the_default_and_a_bad_one_is_refused)

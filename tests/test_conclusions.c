@@ -13,6 +13,7 @@
 #include "validate.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,19 +40,22 @@ typedef struct sets {
     validation paper, code;
 } sets;
 
-/* A point's estimate of exec mode's work (code_costs_estimate): size^3 /
- * 1 000, so that the cells of n <= 2 048 sum to at most
- * CODE_COSTS_CELL_BUDGET (n = 2 048: 5 times 8.6e6) and n = 8 192's one
- * point is over it (5.5e8). */
-static double cell_estimate(int size) { return (double)size * size * size / 1000; }
+/* A point's estimate of exec mode's processor time (code_costs_estimate,
+ * seconds): CODE_COSTS_CELL_BUDGET · (size / 2 048)^3 / 6, so that the
+ * cells of n <= 2 048 sum to at most CODE_COSTS_CELL_BUDGET (n = 2 048:
+ * 5 sixths of it) and n = 8 192's one point is over it (64 sixths). */
+static double cell_estimate(int size) { return CODE_COSTS_CELL_BUDGET * pow(size / 2048.0, 3) / 6; }
 
-/* A DAG of one kernel, one block of one thread, whose estimate is e. */
+/* A DAG of one kernel, one block of one thread, whose estimate is e
+ * seconds: its work takes what the thread, block and launch leave. */
 static kernel_dag *estimated_dag(double e)
 {
     kernel_dag *dag = kernel_dag_new("estimated");
     kernel k = test_kernel("k", 1, 1, 1, 0, 0);
-    k.cost.work = e - 1;
+    k.cost.work = (e - EXEC_SECONDS_THREAD - EXEC_SECONDS_BLOCK - EXEC_SECONDS_LAUNCH) / EXEC_SECONDS_WORK - 1;
+    cr_assert_gt(k.cost.work, 0);
     cr_assert_geq(kernel_dag_add(dag, &k), 0);
+    cr_assert_float_eq(code_costs_estimate(dag), e, 1e-9 * e);
     return dag;
 }
 

@@ -99,19 +99,29 @@ static kernel_dag *counted_dag(const char *source, const char *params, const mac
     return dag;
 }
 
-double code_costs_estimate(const kernel_dag *worksheet)
+exec_terms code_costs_terms(const kernel_dag *worksheet)
 {
-    double ops = 0;
+    exec_terms t = {0, 0, 0, 0, (double)worksheet->n};
     for (int k = 0; k < worksheet->n; k++) {
         const kernel *K = &worksheet->kernels[k];
         for (long r = 0; r < (K->runs ? K->n_runs : 1); r++) {
             const block_cost *c = K->runs ? &K->runs[r].cost : &K->cost;
             double blocks = K->runs ? (double)kernel_run_blocks(K, r) : (double)K->blocks;
             double words = c->reads + c->writes + c->uncoalesced_reads + c->uncoalesced_writes;
-            ops += blocks * (c->work + K->threads * (1 + words));
+            t.work += blocks * (c->work + K->threads * (1 + words));
+            t.accesses += blocks * K->threads * words;
+            t.threads += blocks * K->threads;
+            t.blocks += blocks;
         }
     }
-    return ops;
+    return t;
+}
+
+double code_costs_estimate(const kernel_dag *worksheet)
+{
+    exec_terms t = code_costs_terms(worksheet);
+    return EXEC_SECONDS_WORK * t.work + EXEC_SECONDS_THREAD * t.threads + EXEC_SECONDS_BLOCK * t.blocks +
+           EXEC_SECONDS_LAUNCH * t.launches;
 }
 
 double code_costs_budget(void)
@@ -571,7 +581,8 @@ static void not_run_list(FILE *f, const validation *paper, const validation *cod
         n += scored(paper, code->not_run[i]);
     if (n == 0)
         return;
-    fprintf(f, "Set %s: %d points%s not run in exec mode (over the budget; the estimate in brackets):\n\n",
+    fprintf(f, "Set %s: %d points%s not run in exec mode (over the budget; exec mode's processor time "
+               "estimated from the worksheet, in brackets, s):\n\n",
             code->name, n, paper->held_out_only ? " of the held-out half" : "");
     for (int i = 0; i < code->n_not_run; i++) {
         const char *program = code->not_run[i]->program;
@@ -630,10 +641,10 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
     fprintf(f, "### The paper's costs and the code's costs, against the card\n\n"
                "Median / 90th percentile of the absolute relative error / Spearman, per case, each set's "
                "points (set a: the held-out half).  The code's costs are those of the points run in exec mode "
-               "(a built-in case study's within the budget, its worksheet's thread-operations and accesses at "
-               "most %.3g (code_costs_estimate), counted against Nsight Compute above anyway, or a point of "
-               "a conclusion's cell, the points one verdict takes (a best s: every s at one n), whose points' "
-               "estimates sum to at most %.3g, or plain multiplication's best s at n <= 4 096, chosen, "
+               "(a built-in case study's within the budget, exec mode's processor time estimated from its "
+               "worksheet at most %.3g s (code_costs_estimate), counted against Nsight Compute above anyway, "
+               "or a point of a conclusion's cell, the points one verdict takes (a best s: every s at one n), "
+               "whose points' estimates sum to at most %.3g s, or plain multiplication's best s at n <= 4 096, chosen, "
                "conclusions.c; the others are named below); the paper's costs "
                "are given over those same points, and over all the case's points.\n\n"
                "| case | set | points run (of all) | the paper's costs, all points | the paper's costs, the points "

@@ -391,6 +391,20 @@ static const vpoint *paper_point(const validation *paper, const measured_row *ro
     return NULL;
 }
 
+/* The terms of a row's estimate (code_costs_terms) on a set of the code's
+ * costs, on stderr when profiling: with the exec processes' times
+ * (profile_child), what exec mode's constants are measured from
+ * (instruction-stream.md, session 46). */
+static void profile_terms(const measured_row *row, const validation *paper, const validation *v)
+{
+    const vpoint *p = paper && !is_user_case(row) ? paper_point(paper, row) : NULL;
+    if (!profiling() || !p || !p->dag)
+        return;
+    exec_terms t = code_costs_terms(p->dag);
+    fprintf(stderr, "validate profile: terms %s %s on %s: W %.6g N·l %.6g N %.6g L %.6g accesses %.6g\n",
+            row->program, row->params, v->card.name, t.work, t.threads, t.blocks, t.launches, t.accesses);
+}
+
 /* How a row's DAG is built: a user case's in exec mode always; on a set
  * of the code's costs (paper: the same points' set of the paper's costs)
  * a built-in case study's kernels written once in exec mode too, if its
@@ -453,6 +467,7 @@ static int set_plan(validation *v, const char *name, const char *title, const se
     for (int i = 0; i < s->n; i++) {
         double estimate;
         v->mode[i] = (char)row_mode(&s->rows[i], paper, counted, n_counted, wanted, n_wanted, &estimate);
+        profile_terms(&s->rows[i], paper, v);
         if (v->mode[i] == ROW_NOT_RUN && s->rows[i].ok) {
             v->not_run_estimate[v->n_not_run] = estimate;
             v->not_run[v->n_not_run++] = &s->rows[i];

@@ -161,31 +161,50 @@ int case_kernels_source(const char *program, char *out, size_t size);
 int write_code_costs(FILE *f, const validation *sets, const validation *codes, int n_sets, const machine *counter,
                      const session *const *cards, const int *n_sessions, int n_cards);
 
-/* What a built-in case study's point costs exec mode, estimated from its
- * worksheet DAG: Σ over kernels of blocks · (W(B) + ℓ·(1 + words each
- * thread moves)), the thread-operations and accesses exec mode runs one by
- * one (code_costs.c).  `make validate` runs a point's kernels written once
- * for the code's costs when this is at most code_costs_budget(), and names
- * the others in the report with their estimate. */
+/* The terms of what a built-in case study's point costs exec mode, from
+ * its worksheet DAG: W, Σ over kernels of blocks · (W(B) + ℓ·(1 + words
+ * each thread moves)), the thread-operations and accesses exec mode runs
+ * one by one (of them the accesses, ℓ·words); N·ℓ, the threads of all
+ * blocks; N, the blocks; L, the launches (the DAG's kernels). */
+typedef struct exec_terms {
+    double work, accesses, threads, blocks, launches;
+} exec_terms;
+exec_terms code_costs_terms(const kernel_dag *worksheet);
+/* What a point costs exec mode (code_costs.c), estimated in seconds of
+ * processor: EXEC_SECONDS_WORK·W + EXEC_SECONDS_THREAD·N·ℓ +
+ * EXEC_SECONDS_BLOCK·N + EXEC_SECONDS_LAUNCH·L.  `make validate` runs a
+ * point's kernels written once for the code's costs when this is at most
+ * code_costs_budget(), and names the others in the report with their
+ * estimate. */
 double code_costs_estimate(const kernel_dag *worksheet);
-/* The budget: $MCMSIM_CODE_BUDGET if set (a number; "inf": every point),
- * else CODE_COSTS_BUDGET, which keeps `make validate` near its two
- * minutes on two cores (validate/notes/instruction-stream.md); -1 with
- * fail() if the variable is not a number >= 0. */
+/* Exec mode's processor time, seconds per unit of each term, measured
+ * from exec mode itself on the 2-core development machine: make validate
+ * with MCMSIM_VALIDATE_PROFILE=1 prints each exec process's processor
+ * time and each point's terms, and the constants are the least squares of
+ * the relative error, every one >= 0, over the 45 points of at least
+ * 0.2 s (validate/notes/instruction-stream.md, session 46: the command,
+ * the figures, a repeat within 6 %).  N·ℓ measured 0 (the threads cost
+ * through W); its term stays for a machine where it does not. */
+#define EXEC_SECONDS_WORK 1.1e-8
+#define EXEC_SECONDS_THREAD 0.0
+#define EXEC_SECONDS_BLOCK 9.7e-7
+#define EXEC_SECONDS_LAUNCH 1.29e-4
+/* The budget, seconds of exec mode a point (code_costs_estimate):
+ * $MCMSIM_CODE_BUDGET if set (a number; "inf": every point), else
+ * CODE_COSTS_BUDGET, which keeps `make validate` near its two minutes
+ * on two cores (validate/notes/instruction-stream.md); -1 with fail() if
+ * the variable is not a number >= 0. */
 double code_costs_budget(void);
-#define CODE_COSTS_BUDGET 2e7
+#define CODE_COSTS_BUDGET 0.3
 /* A verdict's cell run whole in exec mode (conclusions_code_rows): its
- * points' estimates summed, at most this.  Exec mode's processor time per
- * unit of the estimate differs some thirtyfold between the cases (Euclid
- * and plain division near 2e-8 to 5e-8 s, the FFTs near 1e-9 s:
- * instruction-stream.md, session 42), so the sum is a bound on the work,
- * not a forecast of the time; 5e8 took 19.7 s a card of plain division
- * and 17 s of Euclid, and tripled make validate's processor time (their
- * DAGs in the parent make every fork dear); 3.6e8 (plain division's s = 1
- * line) 2.3 times the processor time of 2e8; 2.9e8 takes Euclid's, the
- * FFTs' and scan's next cells for 1.2 times it (instruction-stream.md,
- * session 43). */
-#define CODE_COSTS_CELL_BUDGET 2.9e8
+ * points' estimates summed (code_costs_estimate, seconds of exec mode a
+ * card), at most this.  The estimate's error on the points it was
+ * measured from is 0.5 to 1.4 times; the FFTs' worksheets count the
+ * paper's operations, some 4 to 10 times what exec mode runs, so their
+ * cells are estimated dear (instruction-stream.md, session 46).  7 s takes
+ * the cells the estimate puts below 7 s a card, each run on both code
+ * machines, for make validate within its two minutes on two idle cores. */
+#define CODE_COSTS_CELL_BUDGET 7.0
 
 /* Point `row`'s kernels written once (case_kernels_source) started in
  * exec mode on m, at the row's params, on one thread (the points run side
