@@ -4181,14 +4181,17 @@ static void measure_writes(int sms, double mhz)
 }
 
 /* A probe's rows begin as the full run's do: the header, the SM count and,
- * with_clock, the clock measured as the full run measures it. */
-static void probe_header(int sms, int with_clock)
+ * with_clock, the clock measured as the full run measures it (returned;
+ * 0 without). */
+static double probe_header(int sms, int with_clock)
 {
     printf("name,value,unit,phase,how\n");
     print_row("sm_count", sms, "SMs", "cudaDevAttrMultiProcessorCount");
-    if (with_clock)
-        print_row("sm_clock_measured", measure_clock_mhz(), "MHz",
-                  "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+    if (!with_clock)
+        return 0;
+    const double mhz = measure_clock_mhz();
+    print_row("sm_clock_measured", mhz, "MHz", "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+    return mhz;
 }
 
 int main(int argc, char **argv)
@@ -4234,16 +4237,12 @@ int main(int argc, char **argv)
         return 0;
     }
     if (cli_flag(argc, argv, "--writes-only")) {
-        double mhz = measure_clock_mhz();
-        probe_header(sms, 0);
-        print_row("sm_clock_measured", mhz, "MHz", "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+        const double mhz = probe_header(sms, 1);
         measure_writes(sms, mhz);
         return 0;
     }
     if (cli_flag(argc, argv, "--partial-writes-only")) {
-        double mhz = measure_clock_mhz();
-        probe_header(sms, 0);
-        print_row("sm_clock_measured", mhz, "MHz", "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+        const double mhz = probe_header(sms, 1);
         measure_partial_writes_probe(sms, mhz);
         return 0;
     }
@@ -4253,16 +4252,12 @@ int main(int argc, char **argv)
         return 0;
     }
     if (cli_flag(argc, argv, "--spin-only")) {
-        const double mhz = measure_clock_mhz();
-        probe_header(sms, 0);
-        print_row("sm_clock_measured", mhz, "MHz", "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+        const double mhz = probe_header(sms, 1);
         measure_spin_chains(mhz, &rng);
         return 0;
     }
     if (cli_flag(argc, argv, "--l1-lines-only")) { /* with the one-line round's rate beside them */
-        const double mhz = measure_clock_mhz();
-        probe_header(sms, 0);
-        print_row("sm_clock_measured", mhz, "MHz", "one thread spins 2e8 clock64() cycles, timed by CUDA events");
+        const double mhz = probe_header(sms, 1);
         uint32_t *buf = dev_alloc_u32(2048L * 8 * sms), *sink = dev_alloc_u32(1);
         CUDA_CHECK(cudaMemset(buf, 0x5a, 2048L * 8 * sms * 4));
         l1_arg a = {buf, (unsigned)(8 * sms), 1 << 12, 0, sink};
