@@ -52,7 +52,7 @@ static kernel_dag *estimated_dag(double e)
 {
     kernel_dag *dag = kernel_dag_new("estimated");
     kernel k = test_kernel("k", 1, 1, 1, 0, 0);
-    k.cost.work = (e - EXEC_SECONDS_THREAD - EXEC_SECONDS_BLOCK - EXEC_SECONDS_LAUNCH) / EXEC_SECONDS_WORK - 1;
+    k.cost.work = (e - EXEC_SECONDS_BLOCK - EXEC_SECONDS_LAUNCH) / EXEC_SECONDS_WORK - 1;
     cr_assert_gt(k.cost.work, 0);
     cr_assert_geq(kernel_dag_add(dag, &k), 0);
     cr_assert_float_eq(code_costs_estimate(dag), e, 1e-9 * e);

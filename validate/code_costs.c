@@ -120,8 +120,7 @@ exec_terms code_costs_terms(const kernel_dag *worksheet)
 double code_costs_estimate(const kernel_dag *worksheet)
 {
     exec_terms t = code_costs_terms(worksheet);
-    return EXEC_SECONDS_WORK * t.work + EXEC_SECONDS_THREAD * t.threads + EXEC_SECONDS_BLOCK * t.blocks +
-           EXEC_SECONDS_LAUNCH * t.launches;
+    return EXEC_SECONDS_WORK * t.work + EXEC_SECONDS_BLOCK * t.blocks + EXEC_SECONDS_LAUNCH * t.launches;
 }
 
 double code_costs_budget(void)

@@ -171,11 +171,11 @@ typedef struct exec_terms {
 } exec_terms;
 exec_terms code_costs_terms(const kernel_dag *worksheet);
 /* What a point costs exec mode (code_costs.c), estimated in seconds of
- * processor: EXEC_SECONDS_WORK·W + EXEC_SECONDS_THREAD·N·ℓ +
- * EXEC_SECONDS_BLOCK·N + EXEC_SECONDS_LAUNCH·L.  `make validate` runs a
- * point's kernels written once for the code's costs when this is at most
- * code_costs_budget(), and names the others in the report with their
- * estimate. */
+ * processor: EXEC_SECONDS_WORK·W + EXEC_SECONDS_BLOCK·N +
+ * EXEC_SECONDS_LAUNCH·L.  A scheduling bound for `make validate`, not a
+ * forecast: it runs a point's kernels written once for the code's costs
+ * when this is at most code_costs_budget(), and names the others in the
+ * report with their estimate. */
 double code_costs_estimate(const kernel_dag *worksheet);
 /* Exec mode's processor time, seconds per unit of each term, measured
  * from exec mode itself on the 2-core development machine: make validate
@@ -183,10 +183,9 @@ double code_costs_estimate(const kernel_dag *worksheet);
  * time and each point's terms, and the constants are the least squares of
  * the relative error, every one >= 0, over the 45 points of at least
  * 0.2 s (validate/notes/instruction-stream.md, session 46: the command,
- * the figures, a repeat within 6 %).  N·ℓ measured 0 (the threads cost
- * through W); its term stays for a machine where it does not. */
+ * the figures, a repeat within 6 %).  The threads' own term, N·ℓ,
+ * measured 0 (a thread costs through W) and is not charged. */
 #define EXEC_SECONDS_WORK 1.1e-8
-#define EXEC_SECONDS_THREAD 0.0
 #define EXEC_SECONDS_BLOCK 9.7e-7
 #define EXEC_SECONDS_LAUNCH 1.29e-4
 /* The budget, seconds of exec mode a point (code_costs_estimate):
@@ -198,12 +197,13 @@ double code_costs_budget(void);
 #define CODE_COSTS_BUDGET 0.3
 /* A verdict's cell run whole in exec mode (conclusions_code_rows): its
  * points' estimates summed (code_costs_estimate, seconds of exec mode a
- * card), at most this.  The estimate's error on the points it was
- * measured from is 0.5 to 1.4 times; the FFTs' worksheets count the
- * paper's operations, some 4 to 10 times what exec mode runs, so their
- * cells are estimated dear (instruction-stream.md, session 46).  7 s takes
- * the cells the estimate puts below 7 s a card, each run on both code
- * machines, for make validate within its two minutes on two idle cores. */
+ * card), at most this.  The criterion is make validate's time: the cells
+ * within it, each run on both code machines, add some 25 s of processor
+ * to make validate, which stays within its two minutes on two idle cores.
+ * The estimate is 0.5 to 1.4 times the time of the points it was
+ * measured from; the FFTs' worksheets count the paper's operations, some
+ * 4 to 10 times what exec mode runs, so their cells are estimated dear
+ * (instruction-stream.md, session 46). */
 #define CODE_COSTS_CELL_BUDGET 7.0
 
 /* Point `row`'s kernels written once (case_kernels_source) started in
