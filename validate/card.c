@@ -162,7 +162,7 @@ static const term TERMS[] = {
      * copy").  A probe sets it with --set u_l2_copy=. */
     {"u_l2_partial", "gmem_partial_write_l2_card", SECTOR_RATE_TO_U,
      "cycles per word per SM of sectors written one word each into the L2 (8 MiB, 64 passes: the L2 keeps "
-     "them), all SMs: what a sector a write holds in part costs beyond a whole one (u_l2_write)", OFF},
+     "them), all SMs: a sector a write holds in part costs u_l2_partial / u_l2_write times a whole one", OFF},
     {"u_dram_partial", "gmem_partial_write_card", SECTOR_RATE_TO_U,
      "cycles per word per SM of sectors written one word each and written back to DRAM, all SMs", CACHES},
     {"u_l2_request", "gmem_random_sector_read_cached_16m_card", CARD_RATE_TO_U,

@@ -347,8 +347,10 @@ static double written_word_cycles(const cache_sectors *s, const machine *m)
  * partial sector over a whole one, u_l2_partial / (u_l2_write, else U),
  * none less; w where the machine lacks u_l2_partial.  The L2 takes a
  * store a sector at a time, a partial one as long whatever its words
- * (constants.cu's stride-2, -4 and -8 rows), so the ratio holds at
- * whatever a whole sector is charged.  Under the write rule (w =
+ * (constants.cu's stride-2, -4 and -8 rows).  The ratio is measured at
+ * the L2's write rate; where a whole sector is charged at U (the write
+ * rule off) it is applied there as well, an assumption no row tests at U.
+ * Under the write rule (w =
  * u_l2_write in a write stream) a stream of partial sectors then costs
  * u_l2_partial a word, and one written back to DRAM u_dram_partial in
  * all, the rows by construction. */
