@@ -830,7 +830,9 @@ static inline uint64_t tag_of_line(int shift, long shifted)
  * line is 2^line_shift words: two cells are of one line where their keys
  * shifted right by line_shift are equal, a cell's word in it is its key's
  * low line_shift bits (lane_of's line and word, with no tag made a lane).
- * `notes` is lane 0's note of the round, lane i's notes[i · stride]. */
+ * `notes` is lane 0's note of the round, lane i's notes[i · stride].
+ * Keys are >= 0 (an array's number below 2^23 above its index), so their
+ * signed order is the tags' order. */
 static int add_lines_every_lane(cache_trace *t, access_round *r, const access_note *notes, long stride, int lanes)
 {
     int shift = t->line_shift;
@@ -1124,7 +1126,8 @@ static int by_position(const void *x, const void *y)
  * (from `most`): the banks serve one word each a wavefront. */
 static int bank_words(const cache *c, uint64_t tag, uint32_t hit, int in_bank[L1_BANKS], int most)
 {
-    uint64_t first = (tag & LINE_INDEX) * (uint64_t)c->line_words; /* an array starts a line, at bank 0 */
+    /* an array starts a line, at bank 0 (cudaMalloc aligns to 256 bytes) */
+    uint64_t first = (tag & LINE_INDEX) * (uint64_t)c->line_words;
     for (; hit; hit &= hit - 1) {
         int b = (int)((first + (uint64_t)__builtin_ctz(hit)) % L1_BANKS);
         if (++in_bank[b] > most)

@@ -13,9 +13,10 @@
  *   - loads are cached in the L1 of their SM and in the L2 (Hopper's
  *     default); the L1 serves a round's hits a line's worth (a wavefront)
  *     at a time, and no faster than one word of each of its 32 banks a
- *     wavefront (the words of different lines in one bank conflict); a miss is a sector of the L2, and a miss there a sector
- *     of DRAM, which moves it with the rest of its atom (dram_atom_words,
- *     64 bytes on the H100: two sectors) into the L2; both caches keep
+ *     wavefront (the words of different lines in one bank conflict); a
+ *     miss is a sector of the L2, and a miss there a sector of DRAM,
+ *     which moves it with the rest of its atom (dram_atom_words, 64
+ *     bytes on the H100: two sectors) into the L2; both caches keep
  *     their least recently used lines;
  *   - the L2 is l2_partitions partitions (two on the H100), SM sm asking
  *     partition sm mod l2_partitions, each fetching from DRAM what it

@@ -36,6 +36,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* What one pass through a basic block costs a warp: its instructions; of
  * them, those outside its calls of Z/pZ operations and private accesses
@@ -203,7 +204,8 @@ static inline uint64_t stream_read_site(void)
         return STREAM_SITE_CHAIN;
     uint32_t k = (*(uint32_t *)(c + STREAM_AT_READS_IN_PASS))++;
     const uint32_t *chain_reads = (*(const stream_table **)(c + STREAM_AT_TABLE))->chain_reads;
-    const uint32_t *passes = *(const uint32_t **)(c + STREAM_AT_PASSES);
+    const uint32_t *passes; /* a block_passes *, its words read as uint32_t: the pointer copied, not punned */
+    memcpy(&passes, c + STREAM_AT_PASSES, sizeof passes);
     uint64_t chain = !chain_reads || k >= 32 || (chain_reads[last - 1] >> k & 1);
     uint32_t pass = passes[(size_t)(last - 1) * STREAM_PASS_WORDS + STREAM_PASS_PASS];
     return (uint64_t)last << STREAM_SITE_BLOCK_SHIFT | (uint64_t)(pass & 0xffffff) << STREAM_SITE_PASS_SHIFT |

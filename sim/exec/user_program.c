@@ -283,7 +283,9 @@ static int hash_self(uint64_t *h)
  * A sweep's or make validate's later points of a file take its first
  * point's object without preprocessing the file again (a compiler's run
  * and a fork of this process each time: validate/notes/instruction-stream.md,
- * session 46); an edit to the file itself is a new entry. */
+ * session 46); an edit to the file itself is a new entry, one to a header
+ * it includes is seen by the next process.  Only the parent's one thread
+ * compiles (exec_process.c), so the table takes no lock. */
 #define BUILDS_KNOWN 64
 typedef struct build_known {
     char key[3300], so[1100];
