@@ -1214,6 +1214,16 @@ static void grade_rounds(exec_block *b, int kind, int first, int last)
  * its rounds back to zero (after a block's last step sum_threads counts
  * them; a warp whose threads made no access, all their rounds 0:
  * nothing to do). */
+/* A thread's rounds of the step counted as its words and private
+ * accesses (one round an access), and back to zero. */
+static inline void fold_rounds(thread_record *th)
+{
+    th->words_read += th->rounds[GLOBAL_READ];
+    th->words_written += th->rounds[GLOBAL_WRITE];
+    th->counts[COUNT_PRIVATE] += (uint32_t)th->rounds[PRIVATE_ACCESS];
+    th->rounds[GLOBAL_READ] = th->rounds[GLOBAL_WRITE] = th->rounds[PRIVATE_ACCESS] = 0;
+}
+
 static void grade_warp(exec_block *b, int first, int last, int fold)
 {
     if (b->tallies[GLOBAL_READ][0].distinct == 0 && b->tallies[GLOBAL_WRITE][0].distinct == 0 &&
@@ -1221,13 +1231,8 @@ static void grade_warp(exec_block *b, int first, int last, int fold)
         return;
     for (int kind = 0; kind < N_KINDS; kind++)
         grade_rounds(b, kind, first, last);
-    for (int t = first; fold && t <= last; t++) {
-        thread_record *th = &b->threads_of[t];
-        th->words_read += th->rounds[GLOBAL_READ];
-        th->words_written += th->rounds[GLOBAL_WRITE];
-        th->counts[COUNT_PRIVATE] += (uint32_t)th->rounds[PRIVATE_ACCESS]; /* one round an access */
-        th->rounds[GLOBAL_READ] = th->rounds[GLOBAL_WRITE] = th->rounds[PRIVATE_ACCESS] = 0;
-    }
+    for (int t = first; fold && t <= last; t++)
+        fold_rounds(&b->threads_of[t]);
 }
 
 /* ---- running a block ---------------------------------------------------------- */
@@ -1370,16 +1375,15 @@ static block_figures sum_threads(exec_block *b)
     int64_t add = in_integers ? (int64_t)b->add_ops : 0, mul = in_integers ? (int64_t)b->mul_ops : 0;
     for (int i = 0; i < b->threads; i++) {
         thread_record *th = &b->threads_of[i];
-        th->counts[COUNT_PRIVATE] += (uint32_t)th->rounds[PRIVATE_ACCESS]; /* one round an access */
-        long read = th->words_read + th->rounds[GLOBAL_READ], written = th->words_written + th->rounds[GLOBAL_WRITE];
+        fold_rounds(th);
         double ops = thread_ops(b, th, in_integers, add, mul);
         if (ops > span) {
             span = ops;
             memcpy(f.longest, th->counts, sizeof f.longest);
         }
         work += ops;
-        alpha = read > alpha ? read : alpha;
-        beta = written > beta ? written : beta;
+        alpha = th->words_read > alpha ? th->words_read : alpha;
+        beta = th->words_written > beta ? th->words_written : beta;
         mulmods += th->counts[COUNT_MULMOD];
         addmods += th->counts[COUNT_ADDMOD];
         privates += th->counts[COUNT_PRIVATE];

@@ -592,6 +592,18 @@ static inline step_use *window_use_of(exec_block *b, int k, uintptr_t off)
     return &w->use;
 }
 
+/* The use of `cell` in the first window placed in the step that holds it;
+ * NULL if none does. */
+static inline step_use *placed_window_use(exec_block *b, const mem_word *cell)
+{
+    for (int k = 0; k < b->windows; k++) {
+        uintptr_t off = ((uintptr_t)cell - b->window_first[k]) / sizeof *cell;
+        if (off < USE_WINDOW_CELLS)
+            return window_use_of(b, k, off);
+    }
+    return NULL;
+}
+
 /* The use in the current step of global cell `cell`, which t's block has
  * to itself: in the first window that holds the cell, else in the first
  * window not yet placed in the step (placed then, so that it holds the
@@ -602,18 +614,15 @@ static inline step_use *window_use_of(exec_block *b, int k, uintptr_t off)
  * the windows find them with no hash and no probe. */
 static inline step_use *step_use_of(exec_block *b, const mem_word *cell)
 {
-    uintptr_t at = (uintptr_t)cell;
-    for (int k = 0; k < USE_WINDOWS; k++) {
-        if (k == b->windows) {
-            uintptr_t below = USE_WINDOW_BELOW * sizeof *cell;
-            b->window_first[k] = at - (at < below ? at : below);
-            b->windows++;
-        }
-        uintptr_t off = (at - b->window_first[k]) / sizeof *cell;
-        if (off < USE_WINDOW_CELLS)
-            return window_use_of(b, k, off);
-    }
-    return table_use(b, cell);
+    step_use *u = placed_window_use(b, cell);
+    if (u)
+        return u;
+    if (b->windows == USE_WINDOWS)
+        return table_use(b, cell);
+    uintptr_t at = (uintptr_t)cell, below = USE_WINDOW_BELOW * sizeof *cell;
+    int k = b->windows++;
+    b->window_first[k] = at - (at < below ? at : below); /* it holds the cell: USE_WINDOW_BELOW < USE_WINDOW_CELLS */
+    return window_use_of(b, k, (at - b->window_first[k]) / sizeof *cell);
 }
 
 /* Whether the table of the step's cells (its windows and its hash) holds
@@ -681,13 +690,8 @@ static inline step_use *global_use_entering(exec_block *b, const mem_word *cell)
  * step_use_of's look-up in the first such window, as it makes it. */
 EXEC_FAST step_use *global_use(exec_block *b, const mem_word *cell)
 {
-    if ((b->pending_n | b->deferred) == 0)
-        for (int k = 0; k < USE_WINDOWS && k < b->windows; k++) {
-            uintptr_t off = ((uintptr_t)cell - b->window_first[k]) / sizeof *cell;
-            if (off < USE_WINDOW_CELLS)
-                return window_use_of(b, k, off);
-        }
-    return global_use_entering(b, cell);
+    step_use *u = (b->pending_n | b->deferred) == 0 ? placed_window_use(b, cell) : NULL;
+    return u ? u : global_use_entering(b, cell);
 }
 
 /* read_use's look-up in the table of the step's cells. */
