@@ -208,18 +208,26 @@ Test(cache, the_same_words_again_are_l1_hits_within_a_launch_and_l2_hits_after_i
     cache_free(c);
 }
 
-Test(cache, a_stride_of_32_words_touches_32_sectors)
+/* Two blocks of one warp in turn on a one-SM card whose L1 holds
+ * `l1_lines` lines and L2 `l2_lines`, each lane reading word index[lane]:
+ * the first block fills the caches, the second reads what they hold. */
+static void two_blocks_in_turn(long l1_lines, long l2_lines, const long *index, cache_sectors s[2])
 {
     machine m = small_card(1);
-    m.l1_words = 32 * 32; /* room for the 32 lines */
-    m.l2_words = 64 * 32;
+    m.l1_words = l1_lines * 32;
+    m.l2_words = l2_lines * 32;
     cache *c = cache_new(&m);
     fill_patterns(0);
+    blocks_in_turn(c, 2, index, 32, s);
+    cache_free(c);
+}
+
+Test(cache, a_stride_of_32_words_touches_32_sectors)
+{
     cache_sectors s[2];
-    blocks_in_turn(c, 2, stride32, 32, s);
+    two_blocks_in_turn(32, 64, stride32, s); /* room for the 32 lines */
     cr_expect_eq(s[0].dram_reads, 32, "one sector of each of 32 lines");
     cr_expect_eq(s[1].l1_wavefronts, 32, "32 sectors the L1 serves, every word in bank 0: a word a bank a wavefront");
-    cache_free(c);
 }
 
 /* measure_l1_lines' rows: 32 lines whose words lie in 32 banks, 8.8 cycles
@@ -229,21 +237,13 @@ Test(cache, a_stride_of_32_words_touches_32_sectors)
  * gives 8. */
 Test(cache, the_l1_serves_a_round_a_line_of_sectors_and_a_word_of_each_bank_a_wavefront)
 {
-    machine m = small_card(1);
-    m.l1_words = 64 * 32; /* room for the lines */
-    m.l2_words = 128 * 32;
-    cache *c = cache_new(&m);
-    fill_patterns(0);
     cache_sectors s[2];
-    blocks_in_turn(c, 2, stride33, 32, s);
+    two_blocks_in_turn(64, 128, stride33, s); /* room for the lines */
     cr_expect_eq(s[0].dram_reads, 32, "one sector of each of 32 lines");
     cr_expect_eq(s[1].l1_wavefronts, 8, "32 sectors in 32 banks: 4 sectors a wavefront");
-    cache_free(c);
-    c = cache_new(&m);
-    blocks_in_turn(c, 2, stride16, 32, s);
+    two_blocks_in_turn(64, 128, stride16, s);
     cr_expect_eq(s[0].dram_reads, 32, "two sectors of each of 16 lines");
     cr_expect_eq(s[1].l1_wavefronts, 16, "16 words in bank 0 and 16 in bank 16");
-    cache_free(c);
 }
 
 Test(cache, thirty_two_threads_reading_one_word_move_one_sector)
