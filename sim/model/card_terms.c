@@ -350,10 +350,9 @@ static double written_word_cycles(const cache_sectors *s, const machine *m)
  * (constants.cu's stride-2, -4 and -8 rows).  The ratio is measured at
  * the L2's write rate; where a whole sector is charged at U (the write
  * rule off) it is applied there as well, an assumption no row tests at U.
- * Under the write rule (w =
- * u_l2_write in a write stream) a stream of partial sectors then costs
- * u_l2_partial a word, and one written back to DRAM u_dram_partial in
- * all, the rows by construction. */
+ * Under the write rule (w = u_l2_write in a write stream) a stream of
+ * partial sectors then costs u_l2_partial a word, and one written back to
+ * DRAM u_dram_partial in all, the rows by construction. */
 static double partial_word_cycles(const machine *m, double w)
 {
     if (!(m->u_l2_partial > 0))
