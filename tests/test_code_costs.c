@@ -100,14 +100,17 @@ Test(code_costs, a_row_without_kernels_written_once_is_refused_by_name)
 }
 
 /* Two kernels: 3 blocks of 4 threads, W(B) = 8, a read and a write each
- * thread: 3·(8 + 4·(1 + 2)) = 60; 1 block of 2 threads, W(B) = 5, none:
- * 5 + 2 = 7.  W = 67 (24 of it accesses), N·ℓ = 14, N = 4, L = 2. */
-Test(code_costs, the_estimates_terms_are_the_worksheets_work_threads_blocks_and_launches)
+ * thread, classes 1 plain, 2 mulmods, 1 private access a thread (16 a
+ * block): 3·(8 + 4·(1 + 2)) = 60; 1 block of 2 threads, W(B) = 5, none
+ * and no classes (its 5 plain): 5 + 2 = 7.  W = 67 (24 of it accesses),
+ * N·ℓ = 14, N = 4, L = 2; operations 3·16 + 5 = 53, 12 private. */
+Test(code_costs, the_estimates_terms_are_the_worksheets_work_operations_blocks_and_launches)
 {
     kernel_dag *dag = kernel_dag_new("estimate");
     kernel a = test_kernel("a", 3, 4, 2, 1, 1), b = test_kernel("b", 1, 2, 5, 0, 0);
     a.cost.work = 8;
     b.cost.work = 5;
+    cost_set_classes(&a.cost, 4, 1, 2, 0, 1, 0);
     cr_assert_geq(kernel_dag_add(dag, &a), 0);
     cr_assert_geq(kernel_dag_add(dag, &b), 0);
     exec_terms t = code_costs_terms(dag);
@@ -116,39 +119,69 @@ Test(code_costs, the_estimates_terms_are_the_worksheets_work_threads_blocks_and_
     cr_expect_eq(t.threads, 3 * 4 + 2);
     cr_expect_eq(t.blocks, 4);
     cr_expect_eq(t.launches, 2);
-    double seconds = EXEC_SECONDS_WORK * 67 + EXEC_SECONDS_BLOCK * 4 + EXEC_SECONDS_LAUNCH * 2;
+    cr_expect_eq(t.ops[OP_PLAIN], 3 * 4 + 5);
+    cr_expect_eq(t.ops[OP_MULMOD], 3 * 8);
+    cr_expect_eq(t.ops[OP_ADDMOD], 0);
+    cr_expect_eq(t.ops[OP_PRIVATE], 3 * 4);
+    double seconds = EXEC_SECONDS_OPERATION * 53 + EXEC_SECONDS_PRIVATE * 12 + EXEC_SECONDS_ACCESS * 24 +
+                     EXEC_SECONDS_BLOCK * 4 + EXEC_SECONDS_LAUNCH * 2;
     cr_expect_float_eq(code_costs_estimate(dag), seconds, 1e-12);
     kernel_dag_free(dag);
 }
 
-/* The same work W (2 048 thread-operations) cut three ways: one block of
- * 1 024 threads in one launch; 1 024 blocks of one thread; 64 blocks of
- * 16 threads in one launch, and in 64 launches of one block.  Exec mode's
- * time has a term per block and per launch besides W (instruction-stream.md,
- * session 46), so more blocks or more launches cost more: the estimate
- * fails this if the work's, the blocks' or the launches' term is dropped. */
+/* Exec mode runs the case's code, not the paper's operations: two
+ * kernels of the same W, one whose worksheet counts the paper's
+ * operations (a DFT's 32m² + 9m a thread, m = 16: 8 336) beside the
+ * classes of its code (4m² + 3: 1 027), the other whose classes are its
+ * W.  The estimate follows the classes (the FFTs were estimated 4 to 11
+ * times their time by W: instruction-stream.md, session 47); it fails
+ * this if it charges W. */
+Test(code_costs, the_estimate_follows_the_operations_of_the_code_not_the_papers)
+{
+    kernel_dag *paper = kernel_dag_new("paper"), *code = kernel_dag_new("code");
+    kernel dft = test_kernel("dft", 4096, 128, 8336, 0, 0), same = test_kernel("same", 4096, 128, 8336, 0, 0);
+    cost_set_classes(&dft.cost, 128, 2 * 256 + 3, 256, 256, 0, 0);
+    cr_assert_geq(kernel_dag_add(paper, &dft), 0);
+    cr_assert_geq(kernel_dag_add(code, &same), 0);
+    cr_expect_eq(code_costs_terms(paper).work, code_costs_terms(code).work);
+    cr_expect_lt(code_costs_estimate(paper), code_costs_estimate(code) / 4);
+    kernel_dag_free(paper);
+    kernel_dag_free(code);
+}
+
+/* The same operations (2 048 plain) cut three ways: one block of 1 024
+ * threads in one launch; 1 024 blocks of one thread; 64 blocks of 16
+ * threads in one launch, and in 64 launches of one block.  Exec mode's
+ * time has a term per block and per launch besides the operations
+ * (instruction-stream.md, sessions 46 and 47), so more blocks or more
+ * launches cost more: the estimate fails this if the operations', the
+ * blocks' or the launches' term is dropped.  A private access costs more
+ * than a plain operation (its checks and bank notes), a global one more
+ * again. */
 static kernel_dag *cut(int launches, long blocks, int threads)
 {
     kernel_dag *dag = kernel_dag_new("cut");
     for (int l = 0; l < launches; l++) {
         kernel k = test_kernel("k", blocks, threads, 1, 0, 0);
-        k.cost.work = 2048.0 / launches / (double)blocks - threads;
+        k.cost.work = 2048.0 / launches / (double)blocks;
         cr_assert_geq(kernel_dag_add(dag, &k), 0);
     }
     return dag;
 }
 
-Test(code_costs, the_estimate_charges_blocks_and_launches_beside_the_work)
+Test(code_costs, the_estimate_charges_blocks_and_launches_beside_the_operations)
 {
     kernel_dag *one = cut(1, 1, 1024), *blocks = cut(1, 1024, 1);
     kernel_dag *launched = cut(1, 64, 16), *launches = cut(64, 1, 16);
-    cr_expect_eq(code_costs_terms(one).work, 2048);
-    cr_expect_eq(code_costs_terms(blocks).work, 2048);
-    cr_expect_eq(code_costs_terms(launches).work, 2048);
-    cr_expect_gt(EXEC_SECONDS_WORK, 0);
-    cr_expect_gt(code_costs_estimate(one), EXEC_SECONDS_WORK * 2048);           /* its block, its launch */
+    cr_expect_eq(code_costs_terms(one).ops[OP_PLAIN], 2048);
+    cr_expect_eq(code_costs_terms(blocks).ops[OP_PLAIN], 2048);
+    cr_expect_eq(code_costs_terms(launches).ops[OP_PLAIN], 2048);
+    cr_expect_gt(EXEC_SECONDS_OPERATION, 0);
+    cr_expect_gt(code_costs_estimate(one), EXEC_SECONDS_OPERATION * 2048);      /* its block, its launch */
     cr_expect_gt(code_costs_estimate(blocks), code_costs_estimate(one));         /* per block */
     cr_expect_gt(code_costs_estimate(launches), code_costs_estimate(launched));   /* per launch */
+    cr_expect_gt(EXEC_SECONDS_PRIVATE, 0);
+    cr_expect_gt(EXEC_SECONDS_ACCESS, EXEC_SECONDS_OPERATION);
     kernel_dag_free(one);
     kernel_dag_free(blocks);
     kernel_dag_free(launched);

@@ -47,12 +47,13 @@ typedef struct sets {
 static double cell_estimate(int size) { return CODE_COSTS_CELL_BUDGET * pow(size / 2048.0, 3) / 6; }
 
 /* A DAG of one kernel, one block of one thread, whose estimate is e
- * seconds: its work takes what the thread, block and launch leave. */
+ * seconds: its work (plain operations: no classes) takes what the block
+ * and launch leave. */
 static kernel_dag *estimated_dag(double e)
 {
     kernel_dag *dag = kernel_dag_new("estimated");
     kernel k = test_kernel("k", 1, 1, 1, 0, 0);
-    k.cost.work = (e - EXEC_SECONDS_BLOCK - EXEC_SECONDS_LAUNCH) / EXEC_SECONDS_WORK - 1;
+    k.cost.work = (e - EXEC_SECONDS_BLOCK - EXEC_SECONDS_LAUNCH) / EXEC_SECONDS_OPERATION;
     cr_assert_gt(k.cost.work, 0);
     cr_assert_geq(kernel_dag_add(dag, &k), 0);
     cr_assert_float_eq(code_costs_estimate(dag), e, 1e-9 * e);

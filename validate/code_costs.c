@@ -101,7 +101,7 @@ static kernel_dag *counted_dag(const char *source, const char *params, const mac
 
 exec_terms code_costs_terms(const kernel_dag *worksheet)
 {
-    exec_terms t = {0, 0, 0, 0, (double)worksheet->n};
+    exec_terms t = {.launches = (double)worksheet->n};
     for (int k = 0; k < worksheet->n; k++) {
         const kernel *K = &worksheet->kernels[k];
         for (long r = 0; r < (K->runs ? K->n_runs : 1); r++) {
@@ -112,6 +112,8 @@ exec_terms code_costs_terms(const kernel_dag *worksheet)
             t.accesses += blocks * K->threads * words;
             t.threads += blocks * K->threads;
             t.blocks += blocks;
+            for (int i = 0; i < OP_CLASSES; i++)
+                t.ops[i] += blocks * (c->classes ? c->work_ops[i] : i == OP_PLAIN ? c->work : 0);
         }
     }
     return t;
@@ -120,7 +122,11 @@ exec_terms code_costs_terms(const kernel_dag *worksheet)
 double code_costs_estimate(const kernel_dag *worksheet)
 {
     exec_terms t = code_costs_terms(worksheet);
-    return EXEC_SECONDS_WORK * t.work + EXEC_SECONDS_BLOCK * t.blocks + EXEC_SECONDS_LAUNCH * t.launches;
+    double operations = 0;
+    for (int i = 0; i < OP_CLASSES; i++)
+        operations += t.ops[i];
+    return EXEC_SECONDS_OPERATION * operations + EXEC_SECONDS_PRIVATE * t.ops[OP_PRIVATE] +
+           EXEC_SECONDS_ACCESS * t.accesses + EXEC_SECONDS_BLOCK * t.blocks + EXEC_SECONDS_LAUNCH * t.launches;
 }
 
 double code_costs_budget(void)

@@ -401,8 +401,9 @@ static void profile_terms(const measured_row *row, const validation *paper, cons
     if (!profiling() || !p || !p->dag)
         return;
     exec_terms t = code_costs_terms(p->dag);
-    fprintf(stderr, "validate profile: terms %s %s on %s: W %.6g N·l %.6g N %.6g L %.6g accesses %.6g\n",
-            row->program, row->params, v->card.name, t.work, t.threads, t.blocks, t.launches, t.accesses);
+    fprintf(stderr, "validate profile: terms %s %s on %s: W %.6g N·l %.6g N %.6g L %.6g accesses %.6g ops %.6g %.6g %.6g %.6g %.6g\n",
+            row->program, row->params, v->card.name, t.work, t.threads, t.blocks, t.launches, t.accesses,
+            t.ops[OP_PLAIN], t.ops[OP_MULMOD], t.ops[OP_ADDMOD], t.ops[OP_PRIVATE], t.ops[OP_BARRIER]);
 }
 
 /* How a row's DAG is built: a user case's in exec mode always; on a set

@@ -163,31 +163,42 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
 
 /* The terms of what a built-in case study's point costs exec mode, from
  * its worksheet DAG: W, Σ over kernels of blocks · (W(B) + ℓ·(1 + words
- * each thread moves)), the thread-operations and accesses exec mode runs
- * one by one (of them the accesses, ℓ·words); N·ℓ, the threads of all
- * blocks; N, the blocks; L, the launches (the DAG's kernels). */
+ * each thread moves)), the paper's thread-operations and accesses; of
+ * them the accesses, ℓ·words (global words, each one run one by one);
+ * N·ℓ, the threads of all blocks; N, the blocks; L, the launches (the
+ * DAG's kernels); and ops, the operations of all threads per class (the
+ * card model's counts of the case's CUDA code: block_cost.work_ops; a
+ * kernel without classes has its W(B) as plain operations). */
 typedef struct exec_terms {
     double work, accesses, threads, blocks, launches;
+    double ops[OP_CLASSES];
 } exec_terms;
 exec_terms code_costs_terms(const kernel_dag *worksheet);
 /* What a point costs exec mode (code_costs.c), estimated in seconds of
- * processor: EXEC_SECONDS_WORK·W + EXEC_SECONDS_BLOCK·N +
- * EXEC_SECONDS_LAUNCH·L.  A scheduling bound for `make validate`, not a
- * forecast: it runs a point's kernels written once for the code's costs
- * when this is at most code_costs_budget(), and names the others in the
- * report with their estimate. */
+ * processor: EXEC_SECONDS_OPERATION·(the operations of every class) +
+ * EXEC_SECONDS_PRIVATE·(the private accesses, on top) +
+ * EXEC_SECONDS_ACCESS·(the global accesses) + EXEC_SECONDS_BLOCK·N +
+ * EXEC_SECONDS_LAUNCH·L.  The operations are counted as the card model
+ * counts the case's code, not the paper's operations (W), which some
+ * worksheets count in other units (the FFTs' DFTs: 32m² + 9m a thread
+ * against 4m² + 3 instructions).  A scheduling bound for `make validate`,
+ * not a forecast: it runs a point's kernels written once for the code's
+ * costs when this is at most code_costs_budget(), and names the others in
+ * the report with their estimate. */
 double code_costs_estimate(const kernel_dag *worksheet);
 /* Exec mode's processor time, seconds per unit of each term, measured
  * from exec mode itself on the 2-core development machine: make validate
  * with MCMSIM_VALIDATE_PROFILE=1 prints each exec process's processor
  * time and each point's terms, and the constants are the least squares of
- * the relative error, every one >= 0, over the 45 points of at least
- * 0.2 s (validate/notes/instruction-stream.md, session 46: the command,
- * the figures, a repeat within 6 %).  The threads' own term, N·ℓ,
- * measured 0 (a thread costs through W) and is not charged. */
-#define EXEC_SECONDS_WORK 1.1e-8
-#define EXEC_SECONDS_BLOCK 9.7e-7
-#define EXEC_SECONDS_LAUNCH 1.29e-4
+ * the relative error, every one >= 0, over the 57 points of at least
+ * 0.2 s (validate/notes/instruction-stream.md, session 47: the command,
+ * the figures, a repeat).  The threads' own term, N·ℓ, measured 0 (a
+ * thread costs through its operations and accesses) and is not charged. */
+#define EXEC_SECONDS_OPERATION 7.19e-10
+#define EXEC_SECONDS_PRIVATE 7.85e-9
+#define EXEC_SECONDS_ACCESS 1.24e-8
+#define EXEC_SECONDS_BLOCK 1.03e-6
+#define EXEC_SECONDS_LAUNCH 1.23e-4
 /* The budget, seconds of exec mode a point (code_costs_estimate):
  * $MCMSIM_CODE_BUDGET if set (a number; "inf": every point), else
  * CODE_COSTS_BUDGET, which keeps `make validate` near its two minutes
@@ -198,13 +209,13 @@ double code_costs_budget(void);
 /* A verdict's cell run whole in exec mode (conclusions_code_rows): its
  * points' estimates summed (code_costs_estimate, seconds of exec mode a
  * card), at most this.  The criterion is make validate's time: the cells
- * within it, each run on both code machines, add some 25 s of processor
- * to make validate, which stays within its two minutes on two idle cores.
- * The estimate is 0.5 to 1.4 times the time of the points it was
- * measured from; the FFTs' worksheets count the paper's operations, some
- * 4 to 10 times what exec mode runs, so their cells are estimated dear
- * (instruction-stream.md, session 46). */
-#define CODE_COSTS_CELL_BUDGET 7.0
+ * within it, each run on both code machines, keep it within its two
+ * minutes on two idle cores.  The estimate is 0.63 to 1.5 times the time
+ * of the points it was measured from, and ranks the cells as they cost
+ * (instruction-stream.md, session 47: the cells it admits, their
+ * estimates and times; the next ones, Euclid n = 6 000 at 15 s, scan
+ * n = 2^24 at 21 s, are over). */
+#define CODE_COSTS_CELL_BUDGET 11.0
 
 /* Point `row`'s kernels written once (case_kernels_source) started in
  * exec mode on m, at the row's params, on one thread (the points run side
