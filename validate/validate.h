@@ -213,8 +213,8 @@ double code_costs_budget(void);
  * minutes on two idle cores.  The estimate is 0.63 to 1.5 times the time
  * of the points it was measured from, and ranks the cells as they cost
  * (instruction-stream.md, session 47: the cells it admits, their
- * estimates and times; the next ones, Euclid n = 6 000 at 15 s, scan
- * n = 2^24 at 21 s, are over). */
+ * estimates and times; the next ones, mult n = 2^14 at 13 s, Euclid
+ * n = 6 000 at 15 s, are over: about 25 s of processor more each). */
 #define CODE_COSTS_CELL_BUDGET 11.0
 
 /* Point `row`'s kernels written once (case_kernels_source) started in
