@@ -154,6 +154,10 @@ static const term TERMS[] = {
     {"u_l2_write", "gmem_write_l2_card", CARD_RATE_TO_U,
      "cycles per word per SM written into the L2 (32-bit words over 8 MiB), all SMs: the caches' writes with "
      "u_l2_copy", OFF},
+    {"u_l2_write_sm", "gmem_write_l2_sms8", PER_CYCLE_TO_U,
+     "cycles per word an SM writes into the L2 (32-bit words over 8 MiB) with 8 SMs writing, one block of 1024 "
+     "an SM: an SM's own rate; with u_l2_write a launch covering k SMs writes at max(u_l2_write_sm, "
+     "u_l2_write * k / p)", OFF},
     /* u_l2_copy is not derived from gmem_copy_l2_card: a copy kernel does
      * nothing but copy, so its rate bounds what a written word costs a case's
      * kernel, which overlaps its writes with its issue; charged at it, the
