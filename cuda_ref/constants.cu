@@ -4215,8 +4215,9 @@ static int distinct_sms(unsigned blocks, unsigned threads, int sms)
  *  - gmem_write_l2_sms{k}_t1024: blocks of 1024 threads, aligned;
  *  - gmem_write_l2_shift1_sms{k}_t1024: the same from one word past a
  *    32-byte sector (5 sectors a warp's round, 2 of them partial);
- *  - gmem_write_l2_sms{k}_t256: blocks of 256 threads, aligned (the SM's
- *    own rate with 8 warps, not 32). */
+ *  - gmem_write_l2_sms{k}_t256, _t128: blocks of 256 (128) threads,
+ *    aligned (the SM's own rate with 8 (4) warps, not 32: 128 is
+ *    Cooley-Tukey's dft_m block). */
 static void measure_write_sms(int sms, double mhz)
 {
     const long words = 2L << 20; /* 8 MiB */
@@ -4226,9 +4227,9 @@ static void measure_write_sms(int sms, double mhz)
     const int counts[12] = {1, 2, 4, 8, 16, 24, 33, 50, 66, 83, 100, sms};
     for (int i = 0; i < 12 && counts[i] <= sms; i++) {
         const int k = counts[i];
-        const unsigned threads[3] = {1024, 1024, 256};
-        const int shift[3] = {0, 1, 0};
-        for (int v = 0; v < 3; v++) {
+        const unsigned threads[4] = {1024, 1024, 256, 128};
+        const int shift[4] = {0, 1, 0, 0};
+        for (int v = 0; v < 4; v++) {
             write_arg w = {sink, buf + shift[v], words - 8 * shift[v], 64, (unsigned)k, threads[v]};
             char name[64], how[300];
             snprintf(name, sizeof name, "gmem_write_l2_%ssms%d_t%u", shift[v] ? "shift1_" : "", k, threads[v]);
