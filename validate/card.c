@@ -161,10 +161,11 @@ static const term TERMS[] = {
      * gmem_copy_l2_card's), the touch kernel among them, which moves the
      * launch terms calibrated against it; under the write rule it moves
      * only Cooley-Tukey, further below the card (dft_m's 8 to 64 blocks of
-     * 4 warps charged the 32-warp SM's own rate); and no row yet says the
-     * form between 8 SMs and every SM (cache-hierarchy.md, "Session 47:
-     * the write rate by the SMs writing").  A probe sets it with --set
-     * u_l2_write_sm=. */
+     * 4 warps charged the 32-warp SM's own rate, where probe wr7 says an
+     * SM of 4 warps writes 1.75 words a cycle, not 6.3: an SM's own rate
+     * is its warps', a term the key lacks; cache-hierarchy.md, "Session
+     * 47: the write rate by the SMs writing").  A probe sets it with
+     * --set u_l2_write_sm=. */
     /* u_l2_copy is not derived from gmem_copy_l2_card: a copy kernel does
      * nothing but copy, so its rate bounds what a written word costs a case's
      * kernel, which overlaps its writes with its issue; charged at it, the
