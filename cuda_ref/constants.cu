@@ -90,7 +90,7 @@
  * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only]
  *                  [--guarded-reads-only] [--block-counts-only] [--writes-only]
  *                  [--spin-only] [--protocol-only] [--l1-lines-only] [--partial-writes-only]
- *                  [--seed S] [--phase TEXT]
+ *                  [--write-sms-only] [--seed S] [--phase TEXT]
  * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe;
  * --spread-only: those of measure_resident_spread alone;
  * --guarded-reads-only: the chains of measure_guarded_reads alone, a probe;
@@ -103,7 +103,9 @@
  * --l1-lines-only: the rounds of measure_l1_lines and the one-line round
  * beside them, a probe;
  * --partial-writes-only: measure_partial_writes and the rows it is read
- * against, a probe)
+ * against, a probe;
+ * --write-sms-only: the write stream's rate an SM by the SMs writing at
+ * once, measure_write_sms, a probe)
  */
 #include <sched.h>
 #include <stdio.h>
@@ -4180,6 +4182,69 @@ static void measure_writes(int sms, double mhz)
     CUDA_CHECK(cudaFree(sink));
 }
 
+/* Thread 0 of each block notes the SM it runs on (measure_write_sms: on how
+ * many SMs a grid of k blocks lands). */
+__global__ void block_smid_kernel(unsigned *smid)
+{
+    if (threadIdx.x == 0)
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid[blockIdx.x]));
+}
+
+/* The distinct SMs a grid of `blocks` blocks of `threads` lands on. */
+static int distinct_sms(unsigned blocks, unsigned threads, int sms)
+{
+    unsigned *d_smid, h_smid[1024];
+    int seen[1024] = {0}, distinct = 0;
+    CUDA_CHECK(cudaMalloc(&d_smid, blocks * sizeof(unsigned)));
+    block_smid_kernel<<<blocks, threads>>>(d_smid);
+    CUDA_CHECK(cudaMemcpy(h_smid, d_smid, blocks * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_smid));
+    for (unsigned b = 0; b < blocks; b++)
+        if (h_smid[b] < 1024 && h_smid[b] < (unsigned)(4 * sms) && !seen[h_smid[b]]++)
+            distinct++;
+    return distinct;
+}
+
+/* The L2's write rate by the SMs writing at once (validate/notes/
+ * cache-hierarchy.md, session 47): gmem_write_l2_sms8 gives about twice
+ * gmem_write_l2_sms_all a SM; whether an SM writes at min(its port's rate,
+ * the card's rate over the SMs writing) or otherwise.  For k SMs writing
+ * (one block an SM, k blocks; the SMs each grid lands on are counted too),
+ * words per cycle per SM writing, 32-bit words over 8 MiB, 64 passes (the
+ * L2 keeps them):
+ *  - gmem_write_l2_sms{k}_t1024: blocks of 1024 threads, aligned;
+ *  - gmem_write_l2_shift1_sms{k}_t1024: the same from one word past a
+ *    32-byte sector (5 sectors a warp's round, 2 of them partial);
+ *  - gmem_write_l2_sms{k}_t256, _t128: blocks of 256 (128) threads,
+ *    aligned (the SM's own rate with 8 (4) warps, not 32: 128 is
+ *    Cooley-Tukey's dft_m block). */
+static void measure_write_sms(int sms, double mhz)
+{
+    const long words = 2L << 20; /* 8 MiB */
+    uint32_t *buf, *sink = dev_alloc_u32(1);
+    CUDA_CHECK(cudaMalloc(&buf, (size_t)words * 4));
+    CUDA_CHECK(cudaMemset(buf, 0x5a, (size_t)words * 4));
+    const int counts[12] = {1, 2, 4, 8, 16, 24, 33, 50, 66, 83, 100, sms};
+    for (int i = 0; i < 12 && counts[i] <= sms; i++) {
+        const int k = counts[i];
+        const unsigned threads[4] = {1024, 1024, 256, 128};
+        const int shift[4] = {0, 1, 0, 0};
+        for (int v = 0; v < 4; v++) {
+            write_arg w = {sink, buf + shift[v], words - 8 * shift[v], 64, (unsigned)k, threads[v]};
+            char name[64], how[300];
+            snprintf(name, sizeof name, "gmem_write_l2_%ssms%d_t%u", shift[v] ? "shift1_" : "", k, threads[v]);
+            snprintf(how, sizeof how, "%d blocks of %u threads (one an SM; on %d distinct SMs) write 32-bit words "
+                     "over 8 MiB%s, 64 passes (the L2 keeps them): words per cycle per SM writing",
+                     k, threads[v], distinct_sms((unsigned)k, threads[v], sms),
+                     shift[v] ? " from one word past a 32-byte sector" : "");
+            print_row(name, items_per_cycle(enqueue_word_write, &w, (double)w.count * w.reps, mhz) / k,
+                      "words/SM/cycle", how);
+        }
+    }
+    CUDA_CHECK(cudaFree(buf));
+    CUDA_CHECK(cudaFree(sink));
+}
+
 /* A probe's rows begin as the full run's do: the header, the SM count and,
  * with_clock, the clock measured as the full run measures it (returned;
  * 0 without). */
@@ -4199,11 +4264,12 @@ int main(int argc, char **argv)
     static const char *const keys[] = {"--seed", "--phase", NULL};
     static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only",
                                         "--guarded-reads-only", "--block-counts-only", "--writes-only", "--spin-only",
-                                        "--protocol-only", "--l1-lines-only", "--partial-writes-only", NULL};
+                                        "--protocol-only", "--l1-lines-only", "--partial-writes-only", "--write-sms-only", NULL};
     cli_require_known(argc, argv, keys, flags,
                       "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] "
                       "[--guarded-reads-only] [--block-counts-only] [--writes-only] [--spin-only] "
-                      "[--protocol-only] [--l1-lines-only] [--partial-writes-only] [--seed S] [--phase TEXT]");
+                      "[--protocol-only] [--l1-lines-only] [--partial-writes-only] [--write-sms-only] [--seed S] "
+                      "[--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
     for (const char *c = g_phase; *c; c++)
@@ -4244,6 +4310,11 @@ int main(int argc, char **argv)
     if (cli_flag(argc, argv, "--partial-writes-only")) {
         const double mhz = probe_header(sms, 1);
         measure_partial_writes_probe(sms, mhz);
+        return 0;
+    }
+    if (cli_flag(argc, argv, "--write-sms-only")) {
+        const double mhz = probe_header(sms, 1);
+        measure_write_sms(sms, mhz);
         return 0;
     }
     if (cli_flag(argc, argv, "--block-counts-only")) {

@@ -177,6 +177,7 @@ static const field fields[] = {
     NUMBER("read_latency_l1", read_latency_l1, 0),
     NUMBER("read_latency_l2", read_latency_l2, 0),
     NUMBER("u_l2_write", u_l2_write, 0),
+    NUMBER("u_l2_write_sm", u_l2_write_sm, 0),
     NUMBER("u_l2_copy", u_l2_copy, 0),
     SHARE("write_issue_overlap", write_issue_overlap),
     NUMBER("u_dram_partial", u_dram_partial, 0),
@@ -445,6 +446,7 @@ static int validate_dmm_umm(const machine *m)
                            : m->sector_words != 0 ? "sector_words"
                            : m->l1_words != 0 || m->line_words != 0 || m->u_l1 != 0 || m->read_latency_l1 != 0 ||
                                    m->read_latency_l2 != 0 || m->u_l2_write != 0 || m->u_l2_copy != 0 ||
+                                   m->u_l2_write_sm != 0 ||
                                    m->write_issue_overlap != 0 ||
                                    m->u_dram_partial != 0 || m->u_l2_partial != 0 || m->dram_atom_words != 0 ||
                                    m->u_l2_request != 0 || m->u_dram_request != 0 || m->l2_partitions != 1
@@ -507,7 +509,7 @@ static int validate_card(const machine *m)
         {"sector_words", m->sector_words},
         {"l1_words", m->l1_words}, {"line_words", m->line_words}, {"u_l1", m->u_l1},
         {"read_latency_l1", m->read_latency_l1}, {"read_latency_l2", m->read_latency_l2},
-        {"u_l2_write", m->u_l2_write}, {"u_l2_copy", m->u_l2_copy},
+        {"u_l2_write", m->u_l2_write}, {"u_l2_copy", m->u_l2_copy}, {"u_l2_write_sm", m->u_l2_write_sm},
         {"write_issue_overlap", m->write_issue_overlap}, {"u_dram_partial", m->u_dram_partial},
         {"u_l2_partial", m->u_l2_partial},
         {"dram_atom_words", m->dram_atom_words}, {"u_l2_request", m->u_l2_request},

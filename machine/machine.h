@@ -134,6 +134,12 @@
  *                      touch block);
  *   u_l2_write         cycles per word an SM writes into the L2, every SM
  *                      writing (0, or u_l2_copy 0: writes at u);
+ *   u_l2_write_sm      cycles per word an SM writes into the L2 when few SMs
+ *                      write (its own rate); with u_l2_write, an SM of a
+ *                      launch whose blocks cover k SMs writes at
+ *                      max(u_l2_write_sm, u_l2_write · k / p): the card's
+ *                      rate shared by the SMs writing (0: every launch at
+ *                      the rate its writes had without it);
  *   u_l2_copy          cycles per word an SM copies within the L2, each word
  *                      read and written, every SM copying: u_l2_copy − u is
  *                      a written word's share of the SM's port beside its
@@ -197,6 +203,7 @@
  *   L1 hit latency (dependent loads)          -> read_latency_l1
  *   L2 hit latency, whole lines past the L1   -> read_latency_l2
  *   words written into the L2, every SM       -> u_l2_write
+ *   words written into the L2, 8 SMs, per SM  -> u_l2_write_sm = 1 / (words per cycle)
  *   words copied within the L2, every SM      -> u_l2_copy
  *   partial sectors written beyond the L2     -> u_dram_partial
  *   partial sectors the L2 keeps, every SM    -> u_l2_partial
@@ -323,6 +330,7 @@ typedef struct machine {
     double read_latency_l1; /* cycles before a block's first word, from the L1 (with l1_words) */
     double read_latency_l2; /* a chain's read from the L2, past the L1 (with l1_words); 0 = read_latency */
     double u_l2_write;     /* cycles per word written into the L2, every SM (with u_l2_copy); 0 = u */
+    double u_l2_write_sm;  /* cycles per word an SM writes into the L2, few SMs writing (with u_l2_write); 0 = off */
     double u_l2_copy;      /* cycles per word copied within the L2, every SM (with u_l2_write); 0 = off */
     double write_issue_overlap; /* share of a block's write cycles its compute hides (with l1_words); 0 = off */
     double u_dram_partial; /* cycles per word of a partial sector written back; 0 = u_dram */

@@ -942,6 +942,47 @@ Test(cache, written_words_cost_the_l2s_write_rate_and_overlap_the_reads_up_to_th
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
 }
 
+/* T of one launch of `blocks` blocks of one warp on a card of 4 SMs (one
+ * block an SM at a time), each block writing 4 whole sectors into the L2
+ * through the caches (32 words) and nothing else; U = 0.5, the card's
+ * write rate 4 words a cycle (u_l2_write 1 an SM, every SM writing), an
+ * SM's own `own` cycles a word (u_l2_write_sm; 0: off). */
+static double writing_launch_T(long blocks, double own)
+{
+    machine m = small_card(4);
+    m.u = 0.5;
+    m.u_l2_write = 1;
+    m.u_l2_write_sm = own;
+    kernel k = test_kernel("w", blocks, 32, 1, 0, 1);
+    k.cost.sectors = (cache_sectors){.measured = 1, .l2_writes = 4};
+    kernel_dag *dag = kernel_dag_new("writing");
+    kernel_dag_add(dag, &k);
+    sim_result r = simulate(dag, &m);
+    double T = r.T;
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+    return T;
+}
+
+Test(cache, an_sm_writes_at_its_own_rate_or_its_share_of_the_cards_when_many_write)
+{
+    /* off: every block's 32 words at U, 16 cycles, whatever the SMs writing */
+    double one = writing_launch_T(1, 0), all = writing_launch_T(4, 0);
+    cr_expect_float_eq(all, one, 1e-9, "blocks on distinct SMs at once");
+    /* on, the SM's own rate 0.5 a word: one SM writing takes max(0.5, 1·1/4)
+     * = 0.5 a word, 16 cycles, as off; two SMs max(0.5, 2/4) = 0.5, the
+     * same; three max(0.5, 3/4) = 0.75, 24 (8 more); four, the whole card,
+     * u_l2_write = 1, 32 (16 more: the card's 4 words a cycle over 128) */
+    cr_expect_float_eq(writing_launch_T(1, 0.5), one, 1e-9);
+    cr_expect_float_eq(writing_launch_T(2, 0.5), one, 1e-9);
+    cr_expect_float_eq(writing_launch_T(3, 0.5) - one, 8, 1e-9);
+    cr_expect_float_eq(writing_launch_T(4, 0.5) - all, 16, 1e-9);
+    /* 8 blocks cover the 4 SMs twice: each block's writes 32, 2·16 more */
+    cr_expect_float_eq(writing_launch_T(8, 0.5) - writing_launch_T(8, 0), 32, 1e-9);
+    /* an SM's own rate slower than its share (0.8 a word): 25.6 a block at one SM */
+    cr_expect_float_eq(writing_launch_T(1, 0.8) - one, 8 * 4 * 0.8 - 16, 1e-9);
+}
+
 Test(cache, a_partial_sector_written_into_the_l2_costs_the_l2s_partial_rate)
 {
     machine m = small_card(1);

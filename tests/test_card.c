@@ -1315,6 +1315,22 @@ Test(card, the_l2s_write_and_partial_rates_follow_their_rows_and_the_copy_rate_s
     free_session_copy(&c);
 }
 
+Test(card, an_sms_own_write_rate_stays_off_where_the_session_measured_it)
+{
+    /* the machine leaves u_l2_write_sm at 0 (every launch's writes as
+     * before) even where the session measured gmem_write_l2_sms8: scored
+     * with it, some cases get worse with the caches (cache-hierarchy.md,
+     * session 47) */
+    session_copy c;
+    copy_reference_session(&c, "constants.csv", "cat");
+    machine base = test_preset("h100"), m;
+    cr_assert_eq(card_machine(&c.copy, NULL, &base, &m), 0, "%s", fail_message());
+    double rate = 0;
+    cr_assert_eq(card_constant(&c.copy, "gmem_write_l2_sms8", &rate), 0, "the row is measured");
+    cr_expect_eq(m.u_l2_write_sm, 0, "measured, not derived: off");
+    free_session_copy(&c);
+}
+
 Test(card, the_write_issue_overlap_stays_off_where_the_session_measured_it)
 {
     /* the code machine leaves write_issue_overlap at 0 (the writes after

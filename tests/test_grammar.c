@@ -110,6 +110,7 @@ static const row rows[] = {
     {MACHINE, "read_latency_l1", NOT_NUMBER, "-1", NULL},
     {MACHINE, "read_latency_l2", NOT_NUMBER, "-1", NULL},
     {MACHINE, "u_l2_write", NOT_NUMBER, "-1", NULL},
+    {MACHINE, "u_l2_write_sm", NOT_NUMBER, "-1", NULL},
     {MACHINE, "u_l2_copy", NOT_NUMBER, "-1", NULL},
     {MACHINE, "write_issue_overlap", NOT_NUMBER, "1.5", NULL},
     {MACHINE, "u_dram_partial", NOT_NUMBER, "-1", NULL},

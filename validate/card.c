@@ -154,6 +154,18 @@ static const term TERMS[] = {
     {"u_l2_write", "gmem_write_l2_card", CARD_RATE_TO_U,
      "cycles per word per SM written into the L2 (32-bit words over 8 MiB), all SMs: the caches' writes with "
      "u_l2_copy", OFF},
+    /* u_l2_write_sm is not derived from gmem_write_l2_sms8 (8 SMs writing,
+     * one block of 1024 an SM): with it alone (the write rule off) the cases
+     * that write from every SM get better on some sets and worse on others,
+     * a read-and-write kernel paying U and u_l2_write each (a copy 1.3 times
+     * gmem_copy_l2_card's), the touch kernel among them, which moves the
+     * launch terms calibrated against it; under the write rule it moves
+     * only Cooley-Tukey, further below the card (dft_m's 8 to 64 blocks of
+     * 4 warps charged the 32-warp SM's own rate, where probe wr7 says an
+     * SM of 4 warps writes 1.75 words a cycle, not 6.3: an SM's own rate
+     * is its warps', a term the key lacks; cache-hierarchy.md, "Session
+     * 47: the write rate by the SMs writing").  A probe sets it with
+     * --set u_l2_write_sm=. */
     /* u_l2_copy is not derived from gmem_copy_l2_card: a copy kernel does
      * nothing but copy, so its rate bounds what a written word costs a case's
      * kernel, which overlaps its writes with its issue; charged at it, the

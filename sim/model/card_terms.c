@@ -294,6 +294,11 @@ int kernel_beyond_l2(const kernel *k, const machine *m)
     return working_set > m->l2_words;
 }
 
+double kernel_writing_sms(const kernel *k, const machine *m)
+{
+    return fmin((double)k->blocks, (double)m->p);
+}
+
 double kernel_word_cycles(const kernel *k, const machine *m)
 {
     if (!kernel_beyond_l2(k, m))
@@ -323,23 +328,45 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
     return level_latency(m, (cache_level)c->sectors.first_read);
 }
 
-static double cached_transfer_cycles(const cache_sectors *s, const machine *m, int write, int l1_in_work);
+static double cached_transfer_cycles(const cache_sectors *s, const machine *m, int write, int l1_in_work,
+                                     double writing);
 
-/* What a word the block wrote into the L2 costs it (card_terms.h): U, or,
- * where the machine has the L2's write and copy rates, a written word's
- * share of the SM's port beside the reads (u_l2_copy − U), but the block's
- * writes no faster than u_l2_write each less what its reads from the L2
- * and DRAM take: a write stream then costs u_l2_write a word, a copy
- * u_l2_copy and a read stream U, the three rows by construction. */
-static double written_word_cycles(const cache_sectors *s, const machine *m)
+/* The write rule's terms are on: the L2's write and copy rates, every SM. */
+static int write_rule_on(const machine *m)
 {
-    if (!(m->u_l2_write > 0 && m->u_l2_copy > 0))
-        return m->u;
+    return m->u_l2_write > 0 && m->u_l2_copy > 0;
+}
+
+/* What a word written into the L2 costs an SM with `writing` SMs writing
+ * at once (card_terms.h, W_k): the card takes p / u_l2_write words a
+ * cycle, shared by the SMs writing, and an SM writes no faster than its
+ * own rate, u_l2_write_sm (gmem_write_l2_sms8: 8 SMs, far below the
+ * card's rate); where the machine lacks either, every launch as before:
+ * U, or u_l2_write under the write rule. */
+static double l2_write_word_cycles(const machine *m, double writing)
+{
+    if (!(m->u_l2_write_sm > 0 && m->u_l2_write > 0 && m->p > 0))
+        return write_rule_on(m) ? m->u_l2_write : m->u;
+    return fmax(m->u_l2_write_sm, m->u_l2_write * writing / m->p);
+}
+
+/* What a word the block wrote into the L2 costs it (card_terms.h): W_k,
+ * or, where the machine has the L2's write and copy rates, a written
+ * word's share of the SM's port beside the reads (u_l2_copy − U), but the
+ * block's writes no faster than W_k each less what its reads from the L2
+ * and DRAM take: a write stream then costs W_k a word (u_l2_write, every
+ * SM writing), a copy u_l2_copy and a read stream U, the three rows by
+ * construction. */
+static double written_word_cycles(const cache_sectors *s, const machine *m, double writing)
+{
+    double alone = l2_write_word_cycles(m, writing);
+    if (!write_rule_on(m))
+        return alone;
     double beside_reads = m->u_l2_copy - m->u;
     if (!(s->l2_writes > 0))
         return beside_reads;
     double words = m->sector_words * s->l2_writes;
-    return fmax(beside_reads, m->u_l2_write - cached_transfer_cycles(s, m, 0, 1) / words);
+    return fmax(beside_reads, alone - cached_transfer_cycles(s, m, 0, 1, writing) / words);
 }
 
 /* What a word of a partial sector the block wrote into the L2 costs it
@@ -364,7 +391,8 @@ static double partial_word_cycles(const machine *m, double w)
 /* The rule of kernel_dag.h for a block that ran through the caches; the
  * L1's wavefronts are the read's unless the instruction stream is charged
  * (then they are a pipe of the work: stream_work_cycles). */
-static double cached_transfer_cycles(const cache_sectors *s, const machine *m, int write, int l1_in_work)
+static double cached_transfer_cycles(const cache_sectors *s, const machine *m, int write, int l1_in_work,
+                                     double writing)
 {
     double sector = m->sector_words;
     int mixed = s->dram_reads > 0 && s->writebacks + s->partial_writebacks > 0;
@@ -377,7 +405,7 @@ static double cached_transfer_cycles(const cache_sectors *s, const machine *m, i
         return (l1_in_work ? 0 : l1_wavefront_cycles(s, m)) + sector * (l2 + from_dram);
     }
     double partial = m->u_dram_partial > 0 ? m->u_dram_partial : dram;
-    double w = written_word_cycles(s, m), wp = partial_word_cycles(m, w);
+    double w = written_word_cycles(s, m, writing), wp = partial_word_cycles(m, w);
     double into_l2 = w * s->l2_writes + (wp - w) * s->l2_partial_writes; /* the key off: w's, to the bit */
     return sector * (into_l2 + fmax(0, dram - w) * s->writebacks + fmax(0, partial - wp) * s->partial_writebacks);
 }
@@ -391,8 +419,14 @@ double block_writes_beside_compute(const block_cost *c, const machine *m, double
 
 double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write)
 {
+    return block_transfer_cycles_writing(c, threads, m, u, write, m->p);
+}
+
+double block_transfer_cycles_writing(const block_cost *c, int threads, const machine *m, double u, int write,
+                                     double writing)
+{
     if (served_by_caches(c, m))
-        return cached_transfer_cycles(&c->sectors, m, write, stream_charged(c, m));
+        return cached_transfer_cycles(&c->sectors, m, write, stream_charged(c, m), writing);
     double coalesced = write ? c->writes : c->reads;
     double scattered = write ? c->uncoalesced_writes : c->uncoalesced_reads;
     if (!(m->sector_words > 0))

@@ -178,6 +178,11 @@ int kernel_resident_blocks(const kernel *k, const machine *m);
  * blocks·ℓ·(words per thread, read and written), exceeds it; else 0. */
 int kernel_beyond_l2(const kernel *k, const machine *m);
 
+/* The SMs kernel k's blocks write from at once on machine m: its blocks
+ * cover min(blocks, p) SMs (the card places a launch's blocks on distinct
+ * SMs first). */
+double kernel_writing_sms(const kernel *k, const machine *m);
+
 /* Cycles per word of kernel k on machine m: U, or, when the machine has an
  * L2 (l2_words > 0) and the kernel's working set, blocks·ℓ·(words per
  * thread, read and written), exceeds it, DRAM's rate: u_dram_unaligned
@@ -220,12 +225,19 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
  *           the L2's rate of such sectors (every SM) over its rate of
  *           whole ones, W1 = u_l2_write (else U); w where the machine
  *           lacks u_l2_partial;
- *           w is U, or, where the machine has u_l2_write and u_l2_copy
+ *           w is W_k, or, where the machine has u_l2_write and u_l2_copy
  *           (the L2's rates of words written alone and copied, every SM),
- *           max(u_l2_copy − U, u_l2_write − R / W): a written word's
+ *           max(u_l2_copy − U, W_k − R / W): a written word's
  *           share of the SM's port beside the reads, but W words written
- *           no faster than u_l2_write each, less what the block's reads
+ *           no faster than W_k each, less what the block's reads
  *           from the L2 and DRAM take (R cycles), which they overlap;
+ *           W_k is the rate of a word written into the L2 with k SMs
+ *           writing at once (`writing`, kernel_writing_sms): where the
+ *           machine has u_l2_write_sm and u_l2_write, max(u_l2_write_sm,
+ *           u_l2_write · k / p), the card's rate shared by the SMs
+ *           writing, an SM no faster than its own; else U without the
+ *           write rule and u_l2_write with it (every launch as the whole
+ *           card);
  * D is u_dram_mixed (when > 0) for a block whose DRAM traffic both reads
  * and writes back, else u_dram.  A sector read from DRAM thus costs D in
  * all, a sector written and later written back D too (or w, the larger)
@@ -239,6 +251,11 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
  * own (block_work_cycles): the loads that make them are instructions the
  * stream counts, and the L1 serves them while the SM issues the rest. */
 double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write);
+
+/* The same with `writing` SMs writing at once (block_transfer_cycles
+ * takes every SM, p). */
+double block_transfer_cycles_writing(const block_cost *c, int threads, const machine *m, double u, int write,
+                                     double writing);
 
 /* The cycles of a block's writes left after its compute: `write` (its
  * transfer cycles, above) less write_issue_overlap · min(write, compute),
