@@ -1235,11 +1235,19 @@ static double launch_graph_touch_us(int sms)
 enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE, CHAIN_ARGS, CHAIN_SHARED, CHAIN_CODE,
                    CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE, CHAIN_PARAM, CHAIN_PARAM_DENSE, CHAIN_PARAM_64,
                    CHAIN_CONST, CHAIN_PARAM_LDC, CHAIN_SHIFT1, CHAIN_SHIFT32, CHAIN_GUARDED, CHAIN_STORED, CHAIN_TOUCH128,
-                   CHAIN_SPIN128 };
+                   CHAIN_SPIN128, CHAIN_TWIN, CHAIN_TWIN128 };
 
 #define CHAIN_CODE_STEPS 1024
 #define CHAIN_HORNER_DEGREE 32
 #define CHAIN_SHARED_BYTES 1024
+
+/* touch_kernel's code under another name: the twin chains launch the two
+ * in turn, a graph of two kernel functions (the cases' graphs have several) */
+__global__ void touch_twin_kernel(const uint32_t *in, uint32_t *out)
+{
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i] + 1;
+}
 
 __global__ void pair_kernel(const uint32_t *in, uint32_t *out)
 {
@@ -1426,6 +1434,10 @@ static void chain_launch(const chain *c, int step, cudaStream_t stream)
         touch_kernel<<<step % 2 == 0 ? c->blocks : 1, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_TOUCH128) /* the same words in blocks of 128 threads, twice as many */
         touch_kernel<<<2 * c->blocks, 128, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_TWIN) /* touch_kernel and its twin in turn */
+        (step % 2 ? touch_twin_kernel : touch_kernel)<<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_TWIN128)
+        (step % 2 ? touch_twin_kernel : touch_kernel)<<<2 * c->blocks, 128, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_SPIN128)
         spin_touch_kernel<<<2 * c->blocks, 128, 0, stream>>>(in, out, c->spin_cycles, NULL);
     else if (c->shape == CHAIN_PAIR)
@@ -2037,19 +2049,25 @@ static void measure_protocol_chains(int sms, int reps, rng_t *rng)
  * block), or the series' order (the cases' way runs its points once in
  * order and once reversed, alternately, so touch_1 is first and last).
  * Rows widths_{bare,cases}_{chain}_per_kernel_rR ((T(45) - T(5)) / 40, us),
- * and the alternate chain (a block on every SM and one block in turn, the
- * cases' graphs' narrow and wide kernels mixed).  Used by nothing. */
+ * also for the alternate chain (a block on every SM and one block in turn,
+ * the cases' graphs' narrow and wide kernels mixed) and the twin chains
+ * (touch_kernel and touch_twin_kernel, the same code under two names, in
+ * turn: the cases' graphs' kernel functions differ from one to the next).
+ * Used by nothing. */
 static void measure_boundary_widths(int sms, int reps, rng_t *rng)
 {
-    enum { CHAINS = 14 };
+    enum { CHAINS = 17 };
     static const char *const names[CHAINS] = {"touch_1", "touch128_2", "touch_2", "touch128_4", "touch_4",
                                               "touch128_8", "touch_8", "touch128_16", "touch_16", "touch128_32",
-                                              "touch_32", "touch128_128", "touch_card", "alternate_card"};
+                                              "touch_32", "touch128_128", "touch_card", "alternate_card",
+                                              "twin_1", "twin128_128", "twin_card"};
     static const enum chain_shape shapes[CHAINS] = {CHAIN_TOUCH, CHAIN_TOUCH128, CHAIN_TOUCH, CHAIN_TOUCH128,
                                                     CHAIN_TOUCH, CHAIN_TOUCH128, CHAIN_TOUCH, CHAIN_TOUCH128,
                                                     CHAIN_TOUCH, CHAIN_TOUCH128, CHAIN_TOUCH, CHAIN_TOUCH128,
-                                                    CHAIN_TOUCH, CHAIN_ALTERNATE};
-    const unsigned blocks[CHAINS] = {1, 1, 2, 2, 4, 4, 8, 8, 16, 16, 32, 64, (unsigned)sms, (unsigned)sms};
+                                                    CHAIN_TOUCH, CHAIN_ALTERNATE, CHAIN_TWIN, CHAIN_TWIN128,
+                                                    CHAIN_TWIN};
+    const unsigned blocks[CHAINS] = {1, 1, 2, 2, 4, 4, 8, 8, 16, 16, 32, 64, (unsigned)sms, (unsigned)sms,
+                                     1, 64, (unsigned)sms};
     for (int rep = 0; rep < reps; rep++)
         for (int i = 0; i < 2; i++) {
             const int w = rep % 2 ? 1 - i : i; /* bare, cases; the order turns round each repetition */
