@@ -105,8 +105,8 @@
  * --partial-writes-only: measure_partial_writes and the rows it is read
  * against, a probe;
  * --boundary-widths-only: measure_boundary_widths, four repetitions, between
- * the sessions' chain_touch_block and chain_touch_card and the same again, a
- * probe)
+ * the sessions' chain_touch_block and chain_touch_card (then the cases'
+ * warm-up alone and touch_block again) and the same again, a probe)
  */
 #include <sched.h>
 #include <stdio.h>
@@ -4359,6 +4359,11 @@ int main(int argc, char **argv)
         probe_header(sms, 1);
         measure_chain("touch_block", CHAIN_TOUCH, 1, &rng); /* the sessions' rows, before and after */
         measure_chain("touch_card", CHAIN_TOUCH, (unsigned)sms, &rng);
+        long long *d_probe; /* the cases' warm-up alone (bench_series' step 1), then the same chain again */
+        CUDA_CHECK(cudaMalloc(&d_probe, 2 * sizeof(long long)));
+        bench_warm_card(d_probe);
+        CUDA_CHECK(cudaFree(d_probe));
+        measure_chain("touch_block_warmed", CHAIN_TOUCH, 1, &rng);
         measure_boundary_widths(sms, 4, &rng);
         measure_chain("touch_block_again", CHAIN_TOUCH, 1, &rng);
         measure_chain("touch_card_again", CHAIN_TOUCH, (unsigned)sms, &rng);
