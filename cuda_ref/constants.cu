@@ -90,7 +90,7 @@
  * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only]
  *                  [--guarded-reads-only] [--block-counts-only] [--writes-only]
  *                  [--spin-only] [--protocol-only] [--l1-lines-only] [--partial-writes-only]
- *                  [--write-sms-only] [--seed S] [--phase TEXT]
+ *                  [--write-sms-only] [--boundary-widths-only] [--seed S] [--phase TEXT]
  * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe;
  * --spread-only: those of measure_resident_spread alone;
  * --guarded-reads-only: the chains of measure_guarded_reads alone, a probe;
@@ -105,7 +105,10 @@
  * --partial-writes-only: measure_partial_writes and the rows it is read
  * against, a probe;
  * --write-sms-only: the write stream's rate an SM by the SMs writing at
- * once, measure_write_sms, a probe)
+ * once, measure_write_sms, a probe;
+ * --boundary-widths-only: measure_boundary_widths, four repetitions, between
+ * the sessions' chain_touch_block and chain_touch_card (then the cases'
+ * warm-up alone and touch_block again) and the same again, a probe)
  */
 #include <sched.h>
 #include <stdio.h>
@@ -1234,11 +1237,19 @@ static double launch_graph_touch_us(int sms)
 enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE, CHAIN_ARGS, CHAIN_SHARED, CHAIN_CODE,
                    CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE, CHAIN_PARAM, CHAIN_PARAM_DENSE, CHAIN_PARAM_64,
                    CHAIN_CONST, CHAIN_PARAM_LDC, CHAIN_SHIFT1, CHAIN_SHIFT32, CHAIN_GUARDED, CHAIN_STORED, CHAIN_TOUCH128,
-                   CHAIN_SPIN128 };
+                   CHAIN_SPIN128, CHAIN_TWIN, CHAIN_TWIN128 };
 
 #define CHAIN_CODE_STEPS 1024
 #define CHAIN_HORNER_DEGREE 32
 #define CHAIN_SHARED_BYTES 1024
+
+/* touch_kernel's code under another name: the twin chains launch the two
+ * in turn, a graph of two kernel functions (the cases' graphs have several) */
+__global__ void touch_twin_kernel(const uint32_t *in, uint32_t *out)
+{
+    const long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i] + 1;
+}
 
 __global__ void pair_kernel(const uint32_t *in, uint32_t *out)
 {
@@ -1425,6 +1436,10 @@ static void chain_launch(const chain *c, int step, cudaStream_t stream)
         touch_kernel<<<step % 2 == 0 ? c->blocks : 1, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_TOUCH128) /* the same words in blocks of 128 threads, twice as many */
         touch_kernel<<<2 * c->blocks, 128, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_TWIN) /* touch_kernel and its twin in turn */
+        (step % 2 ? touch_twin_kernel : touch_kernel)<<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_TWIN128)
+        (step % 2 ? touch_twin_kernel : touch_kernel)<<<2 * c->blocks, 128, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_SPIN128)
         spin_touch_kernel<<<2 * c->blocks, 128, 0, stream>>>(in, out, c->spin_cycles, NULL);
     else if (c->shape == CHAIN_PAIR)
@@ -1899,12 +1914,24 @@ static int protocol_finish(void *ctx, const bench_result *r)
 
 /* the cases' way: one bench_series over every chain at both lengths, on a
  * blocking stream of its own (common_parse's); us[chain][0 short, 1 long] */
+static void protocol_cases_series(const char *const *names, const enum chain_shape *shapes, const unsigned *blocks,
+                                  int chains, int reversed, rng_t *rng, double us[][2]);
+
 static void protocol_cases_us(const char *const *names, const enum chain_shape *shapes, const unsigned *blocks,
                               rng_t *rng, double us[][2])
 {
-    protocol_point pts[PROTOCOL_CHAINS * 2];
-    bench_point bp[PROTOCOL_CHAINS * 2];
-    for (int i = 0; i < PROTOCOL_CHAINS * 2; i++) {
+    protocol_cases_series(names, shapes, blocks, PROTOCOL_CHAINS, 0, rng, us);
+}
+
+/* the same for `chains` chains; reversed: the series' points in the
+ * opposite order (the last chain's long graph first) */
+enum { PROTOCOL_MAX_CHAINS = 24 };
+static void protocol_cases_series(const char *const *names, const enum chain_shape *shapes, const unsigned *blocks,
+                                  int chains, int reversed, rng_t *rng, double us[][2])
+{
+    protocol_point pts[PROTOCOL_MAX_CHAINS * 2];
+    bench_point bp[PROTOCOL_MAX_CHAINS * 2];
+    for (int i = 0; i < chains * 2; i++) {
         protocol_point *p = &pts[i];
         chain_open(&p->c, names[i / 2], shapes[i / 2], blocks[i / 2], 0, 0, rng);
         const size_t words = (size_t)p->c.blocks * 256;
@@ -1917,17 +1944,18 @@ static void protocol_cases_us(const char *const *names, const enum chain_shape *
         p->h_pong0 = host_alloc_u32(words);
         memcpy(p->h_ping0, p->c.h_ping, words * sizeof(uint32_t));
         memcpy(p->h_pong0, p->c.h_pong, words * sizeof(uint32_t));
-        bp[i].job.reset = protocol_reset;
-        bp[i].job.run = protocol_run;
-        bp[i].job.ctx = p;
-        bp[i].finish = protocol_finish;
+        bench_point *b = &bp[reversed ? chains * 2 - 1 - i : i];
+        b->job.reset = protocol_reset;
+        b->job.run = protocol_run;
+        b->job.ctx = p;
+        b->finish = protocol_finish;
     }
     const common_opts o = {COMMON_RUNS, COMMON_WARMUP, 0, 0}; /* the sessions' cases' runs */
     CUDA_CHECK(cudaStreamCreate(&g_stream));
-    bench_series(bp, PROTOCOL_CHAINS * 2, &o);
+    bench_series(bp, chains * 2, &o);
     CUDA_CHECK(cudaStreamDestroy(g_stream));
     g_stream = 0;
-    for (int i = 0; i < PROTOCOL_CHAINS * 2; i++) {
+    for (int i = 0; i < chains * 2; i++) {
         protocol_point *p = &pts[i];
         us[i / 2][i % 2] = p->graph_median_us;
         chain_close(&p->c);
@@ -2010,6 +2038,62 @@ static void measure_protocol_chains(int sms, int reps, rng_t *rng)
             snprintf(how, sizeof how, "%s's per_kernel less touch_1's of the same repetition, timed the %s way: "
                      "median over %d repetitions", names[c], ways[w], reps);
             print_row(row, median_of(width[w][c], reps), "us", how);
+        }
+}
+
+/* The kernel boundary by width and block size, timed the bare way and the
+ * cases' way (card-model.md, "Session 47: the H200's kernel boundary"):
+ * on the H200 the cases' protocol reads one block of 256 threads 0.09 us a
+ * kernel dearer than the bare replays while two blocks of 128 read the
+ * same both ways, and the replayed chains step +0.07 us from one block of
+ * 256 to two.  These rows say whether that step is the blocks' (1 -> 2),
+ * the threads' (256 -> 512 a kernel), the block size's (128 -> 256 a
+ * block), or the series' order (the cases' way runs its points once in
+ * order and once reversed, alternately, so touch_1 is first and last).
+ * Rows widths_{bare,cases}_{chain}_per_kernel_rR ((T(45) - T(5)) / 40, us),
+ * also for the alternate chain (a block on every SM and one block in turn,
+ * the cases' graphs' narrow and wide kernels mixed) and the twin chains
+ * (touch_kernel and touch_twin_kernel, the same code under two names, in
+ * turn: the cases' graphs' kernel functions differ from one to the next).
+ * Used by nothing. */
+static void measure_boundary_widths(int sms, int reps, rng_t *rng)
+{
+    enum { CHAINS = 17 };
+    static const char *const names[CHAINS] = {"touch_1", "touch128_2", "touch_2", "touch128_4", "touch_4",
+                                              "touch128_8", "touch_8", "touch128_16", "touch_16", "touch128_32",
+                                              "touch_32", "touch128_128", "touch_card", "alternate_card",
+                                              "twin_1", "twin128_128", "twin_card"};
+    static const enum chain_shape shapes[CHAINS] = {CHAIN_TOUCH, CHAIN_TOUCH128, CHAIN_TOUCH, CHAIN_TOUCH128,
+                                                    CHAIN_TOUCH, CHAIN_TOUCH128, CHAIN_TOUCH, CHAIN_TOUCH128,
+                                                    CHAIN_TOUCH, CHAIN_TOUCH128, CHAIN_TOUCH, CHAIN_TOUCH128,
+                                                    CHAIN_TOUCH, CHAIN_ALTERNATE, CHAIN_TWIN, CHAIN_TWIN128,
+                                                    CHAIN_TWIN};
+    const unsigned blocks[CHAINS] = {1, 1, 2, 2, 4, 4, 8, 8, 16, 16, 32, 64, (unsigned)sms, (unsigned)sms,
+                                     1, 64, (unsigned)sms};
+    for (int rep = 0; rep < reps; rep++)
+        for (int i = 0; i < 2; i++) {
+            const int w = rep % 2 ? 1 - i : i; /* bare, cases; the order turns round each repetition */
+            double us[CHAINS][2];
+            if (w == 1)
+                protocol_cases_series(names, shapes, blocks, CHAINS, rep % 2, rng, us);
+            else
+                for (int c = 0; c < CHAINS; c++)
+                    protocol_replay_us(names[c], shapes[c], blocks[c], 1, rng, us[c]);
+            for (int c = 0; c < CHAINS; c++) {
+                char row[80], how[300];
+                for (int l = 0; l < 2; l++) {
+                    const int k = l ? PROTOCOL_LONG : PROTOCOL_SHORT;
+                    snprintf(row, sizeof row, "widths_%s_%s_%d_r%d", w ? "cases" : "bare", names[c], k, rep);
+                    snprintf(how, sizeof how, "a graph of %d kernels of the %s chain timed the %s way (median), "
+                             "repetition %d%s", k, names[c], w ? "cases" : "bare", rep,
+                             w && rep % 2 ? ", the series reversed" : "");
+                    print_row(row, us[c][l], "us", how);
+                }
+                snprintf(row, sizeof row, "widths_%s_%s_per_kernel_r%d", w ? "cases" : "bare", names[c], rep);
+                snprintf(how, sizeof how, "(T(%d) - T(%d)) / %d of the rows above", PROTOCOL_LONG, PROTOCOL_SHORT,
+                         PROTOCOL_LONG - PROTOCOL_SHORT);
+                print_row(row, (us[c][1] - us[c][0]) / (PROTOCOL_LONG - PROTOCOL_SHORT), "us", how);
+            }
         }
 }
 
@@ -4264,11 +4348,13 @@ int main(int argc, char **argv)
     static const char *const keys[] = {"--seed", "--phase", NULL};
     static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only",
                                         "--guarded-reads-only", "--block-counts-only", "--writes-only", "--spin-only",
-                                        "--protocol-only", "--l1-lines-only", "--partial-writes-only", "--write-sms-only", NULL};
+                                        "--protocol-only", "--l1-lines-only", "--partial-writes-only", "--write-sms-only",
+                                        "--boundary-widths-only", NULL};
     cli_require_known(argc, argv, keys, flags,
                       "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] "
                       "[--guarded-reads-only] [--block-counts-only] [--writes-only] [--spin-only] "
-                      "[--protocol-only] [--l1-lines-only] [--partial-writes-only] [--write-sms-only] [--seed S] "
+                      "[--protocol-only] [--l1-lines-only] [--partial-writes-only] [--write-sms-only] "
+                      "[--boundary-widths-only] [--seed S] "
                       "[--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
@@ -4338,6 +4424,20 @@ int main(int argc, char **argv)
                   items_per_cycle(enqueue_wavefront, &a, 8.0 * 8 * 8 * (double)a.iters, mhz), "rounds/SM/cycle",
                   "as the full run's row of that name");
         measure_l1_lines(sms, mhz, buf, sink);
+        return 0;
+    }
+    if (cli_flag(argc, argv, "--boundary-widths-only")) {
+        probe_header(sms, 1);
+        measure_chain("touch_block", CHAIN_TOUCH, 1, &rng); /* the sessions' rows, before and after */
+        measure_chain("touch_card", CHAIN_TOUCH, (unsigned)sms, &rng);
+        long long *d_probe; /* the cases' warm-up alone (bench_series' step 1), then the same chain again */
+        CUDA_CHECK(cudaMalloc(&d_probe, 2 * sizeof(long long)));
+        bench_warm_card(d_probe);
+        CUDA_CHECK(cudaFree(d_probe));
+        measure_chain("touch_block_warmed", CHAIN_TOUCH, 1, &rng);
+        measure_boundary_widths(sms, 4, &rng);
+        measure_chain("touch_block_again", CHAIN_TOUCH, 1, &rng);
+        measure_chain("touch_card_again", CHAIN_TOUCH, (unsigned)sms, &rng);
         return 0;
     }
     if (cli_flag(argc, argv, "--protocol-only")) {

@@ -826,11 +826,15 @@ Test(card, a_kernel_waits_for_room_on_the_sm)
 /* ---- a card's machine from a measured session (validate/card.c) -------- */
 
 /* The touch chains a session's kernel boundary is read from, microseconds
- * a kernel: the bare replays' (protocol_bare_touch_{1,card}_per_kernel,
- * every repetition a reading) where the session has both, else the
- * replayed chains' (card.c's header). */
+ * a kernel: the cases' protocol's (protocol_cases_touch_{1,card}_per_kernel,
+ * every repetition a reading) where the session has both, else the bare
+ * replays' (protocol_bare_touch_*) where it has both, else the replayed
+ * chains' (card.c's header). */
 static void boundary_chains(const session *s, double *one_block, double *card_wide)
 {
+    if (card_constant(s, "protocol_cases_touch_1_per_kernel", one_block) == 0 &&
+        card_constant(s, "protocol_cases_touch_card_per_kernel", card_wide) == 0)
+        return;
     if (card_constant(s, "protocol_bare_touch_1_per_kernel", one_block) == 0 &&
         card_constant(s, "protocol_bare_touch_card_per_kernel", card_wide) == 0)
         return;
@@ -1236,23 +1240,26 @@ Test(card, the_caches_come_on_only_with_every_one_of_their_constants)
     free_session_copy(&c);
 }
 
-Test(card, the_boundary_follows_the_chains_replayed_with_no_host_step_where_measured, .timeout = 300)
+Test(card, the_boundary_follows_the_chains_timed_as_the_cases_are_where_measured, .timeout = 300)
 {
     /* a copy of the H100's reference session with its
-     * protocol_bare_touch_{1,card}_per_kernel rows made up, two repetitions a
-     * phase as constants.cu writes them (_r0, _r1: 1.22 and 1.24 us, 1.42
+     * protocol_cases_touch_{1,card}_per_kernel rows made up, two repetitions
+     * a phase as constants.cu writes them (_r0, _r1: 1.22 and 1.24 us, 1.42
      * and 1.44 us, before and after): both machines reproduce those chains
      * (1.23 and 1.43 us a kernel, every repetition a reading) in place of
-     * the replayed ones, and the presets name the rows; with only one of
-     * the two, the replayed */
+     * the bare and the replayed ones, and the presets name the rows; with
+     * only one of the two, the bare replays'; with neither pair whole, the
+     * replayed */
     session_copy c;
     copy_reference_session(&c, "constants.csv",
-                           "{ sed '/^protocol_bare_touch_1_per_kernel_r/d; /^protocol_bare_touch_card_per_kernel_r/d'; "
+                           "{ sed '/^protocol_cases_touch_1_per_kernel_r/d; "
+                           "/^protocol_cases_touch_card_per_kernel_r/d'; "
                            "for phase in before after; do "
-                           "printf 'protocol_bare_touch_1_per_kernel_r0,1.22,us,%s,x\n"
-                           "protocol_bare_touch_1_per_kernel_r1,1.24,us,%s,x\n"
-                           "protocol_bare_touch_card_per_kernel_r0,1.42,us,%s,x\n"
-                           "protocol_bare_touch_card_per_kernel_r1,1.44,us,%s,x\n' $phase $phase $phase $phase; done; }");
+                           "printf 'protocol_cases_touch_1_per_kernel_r0,1.22,us,%s,x\n"
+                           "protocol_cases_touch_1_per_kernel_r1,1.24,us,%s,x\n"
+                           "protocol_cases_touch_card_per_kernel_r0,1.42,us,%s,x\n"
+                           "protocol_cases_touch_card_per_kernel_r1,1.44,us,%s,x\n' "
+                           "$phase $phase $phase $phase; done; }");
     const session *s = &c.copy;
     machine base = test_preset("h100"), card, code;
     cr_assert_eq(card_machine(s, NULL, &base, &card), 0, "%s", fail_message());
@@ -1272,15 +1279,22 @@ Test(card, the_boundary_follows_the_chains_replayed_with_no_host_step_where_meas
         char *text = read_file(preset, &len);
         const char *line = strstr(text, "graph_launch_per_sm =");
         cr_assert(line != NULL, "%s", text);
-        cr_expect(strncmp(strchr(line, '#'), "# protocol_bare_touch_card_per_kernel: ", 39) == 0, "%s", line);
+        cr_expect(strncmp(strchr(line, '#'), "# protocol_cases_touch_card_per_kernel: ", 40) == 0, "%s", line);
         line = strstr(text, "graph_launch_latency =");
         cr_assert(line != NULL, "%s", text);
-        cr_expect(strncmp(strchr(line, '#'), "# protocol_bare_touch_1_per_kernel: ", 36) == 0, "%s", line);
+        cr_expect(strncmp(strchr(line, '#'), "# protocol_cases_touch_1_per_kernel: ", 37) == 0, "%s", line);
         free(text);
     }
+    double one_block, card_wide;
+    snprintf(cmd, sizeof cmd, "sed -i '/^protocol_cases_touch_card_per_kernel_r[0-9]*,/d' %s/constants.csv", s->dir);
+    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(card_constant(s, "protocol_bare_touch_1_per_kernel", &one_block), 0);
+    cr_assert_eq(card_constant(s, "protocol_bare_touch_card_per_kernel", &card_wide), 0);
+    cr_assert_eq(card_machine(s, NULL, &base, &card), 0, "%s", fail_message());
+    cr_expect_float_eq(touch_chain_cycles_per_kernel(&card, 1), one_block * mhz, 1e-9 * mhz, "one row: the bare");
+    cr_expect_float_eq(card.graph_launch_per_sm, (card_wide - one_block) * mhz / 131, 1e-9);
     snprintf(cmd, sizeof cmd, "sed -i '/^protocol_bare_touch_card_per_kernel_r[0-9]*,/d' %s/constants.csv", s->dir);
     cr_assert_eq(system(cmd), 0);
-    double one_block, card_wide;
     cr_assert_eq(card_constant(s, "chain_touch_block_per_kernel", &one_block), 0);
     cr_assert_eq(card_constant(s, "chain_touch_card_per_kernel", &card_wide), 0);
     cr_assert_eq(card_machine(s, NULL, &base, &card), 0, "%s", fail_message());

@@ -27,17 +27,26 @@
  * charge their blocks, the touch kernel written once (validate/stream/
  * touch.c) run in exec mode on it (card_code_machine).
  *
- * Where a session has the same two chains replayed with no host step
- * between the replays (constants.cu, measure_protocol_chains: the rows
- * protocol_bare_touch_1_per_kernel_rK and
- * protocol_bare_touch_card_per_kernel_rK, every repetition K a reading),
- * the boundary is read from those instead (boundary_chain): the replayed
+ * Where a session has the same two chains timed by the cases' own
+ * protocol (constants.cu, measure_protocol_chains: bench_series, a fresh
+ * graph each round after the inputs' reset; the rows
+ * protocol_cases_touch_1_per_kernel_rK and
+ * protocol_cases_touch_card_per_kernel_rK, every repetition K a reading),
+ * the boundary is read from those (boundary_chain); else from the same
+ * chains replayed with no host step between the replays
+ * (protocol_bare_touch_*), else from the replayed chains.  The replayed
  * chains' card-wide kernel drifts with the host's step between replays;
- * without it, it does not, and the cases' own protocol (bench_series)
- * times every chain as they do but the H200's one block of 256 threads,
- * 0.09 us dearer there alone (instruction-stream.md, "Session 45: the
- * width timed as the cases are").  The sessions from H100 2026-11-27m and
- * H200 2026-11-27l on have them; earlier ones are read as before.
+ * the bare replays do not, and read as the cases' protocol does on both
+ * cards but for the H200's one block of 256 threads, 0.09 us cheaper
+ * there alone: the one row of the H200's 256-thread kernels below the
+ * line through the others.  Its kernels of 2 to 32 blocks lie 0.07-0.11
+ * us above the bare line, both ways, and within 0.05 of the line through
+ * the cases' protocol's one-block and card-wide chains (probe-hb7, two
+ * processes; the sessions' replayed 4- and 16-block chains alike); on the
+ * H100 the two lines are one (card-model.md, "Session 47: the H200's
+ * kernel boundary").  The sessions from H100 2026-11-27m and H200
+ * 2026-11-27l on have both ways; earlier ones are read from the replayed
+ * chains.
  *
  * A constant is the mean of every reading of it in the session: the
  * phases of constants.csv, and graph-start.csv where the session has it
@@ -93,11 +102,17 @@ typedef enum {
 #define PREDICATE_CYCLES 13
 
 /* The kernel boundary's chains, per kernel: the one-block and the
- * card-wide touch chain replayed with no host step between the replays,
- * else as constants.cu's chains replay them (the header). */
+ * card-wide touch chain timed by the cases' protocol, else replayed with no
+ * host step between the replays, else as constants.cu's chains replay them
+ * (the header); the first pair a session has both of. */
+static const char *const CASES_CHAINS[2] = {"protocol_cases_touch_1_per_kernel",
+                                            "protocol_cases_touch_card_per_kernel"};
 static const char *const BARE_CHAINS[2] = {"protocol_bare_touch_1_per_kernel",
                                            "protocol_bare_touch_card_per_kernel"};
 static const char *const REPLAYED_CHAINS[2] = {"chain_touch_block_per_kernel", "chain_touch_card_per_kernel"};
+#define CASES_CHAINS_MEANING                                                                                 \
+    "graphs of 5 and 45 dependent touch kernels (one block of 256 threads; one on every SM) timed by the cases' " \
+    "protocol (a fresh graph each round, after the inputs' reset), per kernel"
 #define BARE_CHAINS_MEANING                                                                                 \
     "graphs of 5 and 45 dependent touch kernels (one block of 256 threads; one on every SM) replayed with no host " \
     "step between the replays, per kernel"
@@ -430,13 +445,23 @@ int card_constant(const session *s, const char *name, double *value)
 }
 
 /* The row of the boundary's one-block chain (card_wide = 0) or card-wide
- * chain (1) in session s, microseconds a kernel: the bare replays' where
- * s has both, else the replayed chains'. */
+ * chain (1) in session s, microseconds a kernel: the cases' protocol's
+ * where s has both, else the bare replays' where s has both, else the
+ * replayed chains'. */
 static const char *boundary_chain(const session *s, int card_wide)
 {
     double v;
+    if (card_constant(s, CASES_CHAINS[0], &v) == 0 && card_constant(s, CASES_CHAINS[1], &v) == 0)
+        return CASES_CHAINS[card_wide];
     int bare = card_constant(s, BARE_CHAINS[0], &v) == 0 && card_constant(s, BARE_CHAINS[1], &v) == 0;
     return bare ? BARE_CHAINS[card_wide] : REPLAYED_CHAINS[card_wide];
+}
+
+/* What the boundary's chain `name` (boundary_chain) is, in words */
+static const char *boundary_chain_meaning(const char *name)
+{
+    return strcmp(name, CASES_CHAINS[0]) == 0 || strcmp(name, CASES_CHAINS[1]) == 0 ? CASES_CHAINS_MEANING
+                                                                                     : BARE_CHAINS_MEANING;
 }
 
 /* The row term t reads in session s: the boundary's chain where t is one
@@ -753,7 +778,9 @@ static int code_boundary_line(const machine *code, const session *s, const char 
         snprintf(meaning, size,
                  "%s, per kernel, less what the code's costs charge that block (%.1f cycles: the touch "
                  "kernel written once, %s, in exec mode on this machine)",
-                 strcmp(name, BARE_CHAINS[0]) == 0
+                 strcmp(name, CASES_CHAINS[0]) == 0
+                     ? "the one-block touch chain timed by the cases' protocol"
+                 : strcmp(name, BARE_CHAINS[0]) == 0
                      ? "the one-block touch chain replayed with no host step between the replays"
                      : "graphs of 1 to 32 dependent kernels of one block of 256 threads (one word per thread), "
                        "timed as the cases are",
@@ -794,10 +821,14 @@ static void write_terms(FILE *f, const session *s, const session *other, const t
         double mean;
         int left_out = 0;
         const char *meaning = table[i].meaning, *constant = term_constant(from, &table[i]);
-        if (strcmp(constant, table[i].constant) != 0) /* the bare replays' chain (boundary_chain) */
-            meaning = table[i].how == US_PER_SM_BEYOND_ONE_BLOCK
-                          ? BARE_CHAINS_MEANING ", the card-wide less the one-block, per SM beyond the first"
-                          : BARE_CHAINS_MEANING ", the one-block chain less what the model charges its block";
+        char chains[600];
+        if (strcmp(constant, table[i].constant) != 0) { /* the protocol rows' chain (boundary_chain) */
+            snprintf(chains, sizeof chains, "%s, %s", boundary_chain_meaning(constant),
+                     table[i].how == US_PER_SM_BEYOND_ONE_BLOCK
+                         ? "the card-wide less the one-block, per SM beyond the first"
+                         : "the one-block chain less what the model charges its block");
+            meaning = chains;
+        }
         if (card_constant_readings(from, constant, &mean, &left_out) == 0 && left_out > 0)
             snprintf(disturbed, sizeof disturbed, " [%d reading%s above twice the median left out as disturbed]",
                      left_out, left_out > 1 ? "s" : "");
