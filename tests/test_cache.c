@@ -38,7 +38,7 @@ static void note(int write, int round, int array, long index)
 {
     int k = write != 0, lane = noted.lanes_in[k][round]++;
     cr_assert(round < NOTED_ROUNDS && lane < 32);
-    noted.notes[k][lane * NOTED_ROUNDS + round].key = access_key(array, index);
+    noted.notes[k][round * 32 + lane].key = access_key(array, index);
     if (noted.made[k][lane] < round + 1)
         noted.made[k][lane] = round + 1;
 }
@@ -46,7 +46,7 @@ static void note(int write, int round, int array, long index)
 static void warp_done(cache_trace *t, int step, int warp)
 {
     warp_notes w = {{noted.notes[0], noted.notes[1]}, {noted.made[0], noted.made[1]}, {0, 0}, {NOTED_ROUNDS, NOTED_ROUNDS},
-                    NOTED_ROUNDS, 32};
+                    32, 32};
     for (int k = 0; k < 2; k++)
         for (int lane = 0; lane < 32; lane++) {
             w.rounds[k] = noted.made[k][lane] > w.rounds[k] ? noted.made[k][lane] : w.rounds[k];
@@ -1375,8 +1375,8 @@ static cache_sectors guarded_then_shared(const machine *m, int sites)
 {
     cache_trace *t;
     cache *c = lines_0_and_5_in_l2(m, &t);
-    access_note notes[2][4] = {{{access_key(0, 32 * 5), sites ? site(1, 1, 0) : 0}, {access_key(0, 0), sites ? site(2, 1, 0) : 0}},
-                               {{access_key(0, 1), sites ? site(2, 1, 0) : 0}}};
+    access_note notes[2][4] = {{{access_key(0, 32 * 5), sites ? site(1, 1, 0) : 0}, {access_key(0, 1), sites ? site(2, 1, 0) : 0}},
+                               {{access_key(0, 0), sites ? site(2, 1, 0) : 0}}}; /* rounds 0 and 1, lanes side by side */
     access_note writes[1] = {{0, 0}};
     int made[2][2] = {{2, 1}, {0, 0}};
     warp_notes w = {{&notes[0][0], writes}, {made[0], made[1]}, {2, 0}, {1, 0}, 4, 2};
@@ -1422,8 +1422,8 @@ static cache_sectors two_sites_in_step(const machine *m, int idle_lane)
     cache_trace *t;
     cache *c = lines_0_and_5_in_l2(m, &t);
     uint64_t first = site(2, 1, 0) & ~STREAM_SITE_CHAIN, second = site(2, 1, 1) & ~STREAM_SITE_CHAIN;
-    access_note notes[3 * 4] = {{access_key(0, 0), first}, {access_key(0, 32 * 5), second}};
-    notes[4] = (access_note){access_key(0, 1), first};
+    access_note notes[2 * 4] = {{access_key(0, 0), first}, {access_key(0, 1), first}}; /* round 0, lanes side by side */
+    notes[4] = (access_note){access_key(0, 32 * 5), second};                          /* round 1 */
     notes[5] = (access_note){access_key(0, 32 * 5 + 1), second | STREAM_SITE_CHAIN};
     access_note writes[1] = {{0, 0}};
     int made[2][3] = {{2, 2, 0}, {0, 0, 0}};

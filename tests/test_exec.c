@@ -462,3 +462,63 @@ Test(exec, a_word_of_memory_holds_32_bits_in_every_run_and_a_wider_value_is_refu
             cr_expect_eq(stored, 0, "nothing stored (not its low 32 bits)");
         }
 }
+
+/* ---- a warp's notes kept when their room grows ------------------------------- */
+
+/* A warp of 32 lanes in pairs: pair p's two lanes read words 0 and 1 of
+ * group perm(p) + 1 (groups of 32 words), perm(p) = 5p mod 16 (the pairs'
+ * groups go up and down: each round graded from its notes, sorted), in
+ * rounds of their own groups (round k at k · 32 · 32 words on).  Even
+ * lanes make 3 rounds, odd lanes MANY_ROUNDS: more than the notes have
+ * room for at first (exec.c, grow_rounds), so their room grows while lane
+ * 1 runs, after lane 0 has noted its rounds. */
+#define MANY_ROUNDS 40
+#define GROUP_WORDS 32L
+
+static long rounds_of_lane(int tid) { return tid % 2 ? MANY_ROUNDS : 3; }
+
+static long cell_of(int tid, long k)
+{
+    long pair_group = (tid / 2) * 5 % 16 + 1;
+    return k * GROUP_WORDS * GROUP_WORDS + pair_group * GROUP_WORDS + tid % 2;
+}
+
+static void read_many_rounds(exec_thread *t, void *args)
+{
+    io *a = args;
+    word sum = 0;
+    for (long k = 0; k < rounds_of_lane(t->tid); k++)
+        sum = exec_zp_add(t, sum, exec_gread(t, a->x, cell_of(t->tid, k)));
+    exec_gwrite(t, a->y, t->tid, sum);
+}
+
+static const exec_step many_rounds_steps[] = {read_many_rounds};
+
+Test(exec, a_warps_notes_stay_in_their_rounds_when_their_room_grows)
+{
+    /* rounds 0 .. 2: all 32 lanes, 16 pairs, 16 groups; rounds 3 .. 39:
+     * the 16 odd lanes, 16 groups.  A note of lane 0 lost or moved by the
+     * growth would be another round's cell (or none): a 17th group. */
+    for (int race_free = 0; race_free <= 1; race_free++) {
+        machine m = test_machine(4, 8);
+        exec_run *r = exec_begin("test", &m);
+        exec_set_race_free(r, race_free);
+        gmem x = exec_alloc(r, "x", MANY_ROUNDS * GROUP_WORDS * GROUP_WORDS);
+        gmem y = exec_alloc(r, "y", 32);
+        for (long i = 0; i < x->size; i++)
+            x->cells[i] = (word)(i % 1000);
+        exec_kernel k = {"many_rounds", 1, many_rounds_steps, 0};
+        io a = {x, y, 1};
+        cr_assert_eq(exec_launch(r, &k, 1, 32, &a), 0, "%s", fail_message());
+        for (int tid = 0; tid < 32; tid++) {
+            word sum = 0;
+            for (long j = 0; j < rounds_of_lane(tid); j++)
+                sum = (sum + x->cells[cell_of(tid, j)]) % exec_prime(r);
+            cr_assert_eq(y->cells[tid], sum, "lane %d's sum", tid);
+        }
+        const block_cost *c = kernel_block_cost(&exec_dag(r)->kernels[0], 0);
+        cr_expect_eq(c->reads, MANY_ROUNDS * 16, "race-free %d: 16 groups a round", race_free);
+        cr_expect_eq(c->writes, 1);
+        exec_end(r);
+    }
+}

@@ -778,15 +778,15 @@ static void add_lines(cache_trace *t, access_round *r, lane_note *n, int count)
     }
 }
 
-/* Round r's lines from the lanes' cells in lane order (notes[lane ·
- * stride + round]; where not every lane made the round, only the lanes
- * whose `made` passes it), in one pass while the cells do not go down:
+/* Round r's lines from the lanes' cells in lane order (lane i's note
+ * row[i] of round `round`; where not every lane made the round, only the
+ * lanes whose `made` passes it), in one pass while the cells do not go down:
  * their lines then come in order, as add_lines' sort leaves them, so the
  * lines and their words are the same.  A line's words are gathered while
  * its lanes come and stored when the next line begins (or the lanes end).
  * 0, with r and the trace's lines as they were, when a cell goes down. */
-static int add_lines_ascending(cache_trace *t, access_round *r, const access_note *notes, long stride, int round,
-                               const int *made, int lanes, int every_lane)
+static int add_lines_ascending(cache_trace *t, access_round *r, const access_note *row, int round, const int *made,
+                               int lanes, int every_lane)
 {
     long last_key = -1;
     uint64_t tag = 0;
@@ -794,7 +794,7 @@ static int add_lines_ascending(cache_trace *t, access_round *r, const access_not
     for (int i = 0; i < lanes; i++) {
         if (!every_lane && made[i] <= round)
             continue;
-        long key = notes[(long)i * stride + round].key;
+        long key = row[i].key;
         if (key < last_key) {
             t->rec.n_lines -= r->n;
             r->n = 0;
@@ -830,16 +830,16 @@ static inline uint64_t tag_of_line(int shift, long shifted)
  * line is 2^line_shift words: two cells are of one line where their keys
  * shifted right by line_shift are equal, a cell's word in it is its key's
  * low line_shift bits (lane_of's line and word, with no tag made a lane).
- * `notes` is lane 0's note of the round, lane i's notes[i · stride].
+ * `row` is the round's notes, lane i's row[i].
  * Keys are >= 0 (an array's number below 2^23 above its index), so their
  * signed order is the tags' order. */
-static int add_lines_every_lane(cache_trace *t, access_round *r, const access_note *notes, long stride, int lanes)
+static int add_lines_every_lane(cache_trace *t, access_round *r, const access_note *row, int lanes)
 {
     int shift = t->line_shift;
-    long low = (1L << shift) - 1, last_key = notes[0].key, shifted = last_key >> shift;
+    long low = (1L << shift) - 1, last_key = row[0].key, shifted = last_key >> shift;
     uint32_t words = 1u << (last_key & low);
     for (int i = 1; i < lanes; i++) {
-        long key = notes[(long)i * stride].key;
+        long key = row[i].key;
         if (key < last_key) {
             t->rec.n_lines -= r->n;
             r->n = 0;
@@ -874,17 +874,17 @@ static void add_kth_lines(cache_trace *t, access_round *r, const warp_notes *w, 
                           int every_lane)
 {
     const int *made = w->made[k];
-    const access_note *notes = w->notes[k];
+    const access_note *row = &w->notes[k][(long)round * w->stride];
     if (every_lane && lanes > 0 && t->line_shift >= 0) {
-        if (add_lines_every_lane(t, r, &notes[round], w->stride, lanes))
+        if (add_lines_every_lane(t, r, row, lanes))
             return;
-    } else if (add_lines_ascending(t, r, notes, w->stride, round, made, lanes, every_lane)) {
+    } else if (add_lines_ascending(t, r, row, round, made, lanes, every_lane)) {
         return;
     }
     int count = 0;
     for (int i = 0; i < lanes; i++)
         if (every_lane || made[i] > round)
-            t->round[count++] = lane_of(t, notes[(long)i * w->stride + round].key);
+            t->round[count++] = lane_of(t, row[i].key);
     add_lines(t, r, t->round, count);
 }
 
@@ -921,14 +921,15 @@ static int lockstep_reads(cache_trace *t, const warp_notes *w, int lanes)
         t->links = grow(t->links, (size_t)most);
     }
     for (int r = 0; r < most; r++) {
-        uint64_t site = site_alone(&notes[r]), chain = notes[r].site;
+        const access_note *row = &notes[(long)r * w->stride];
+        uint64_t site = site_alone(&row[0]), chain = row[0].site;
         if (site >> STREAM_SITE_BLOCK_SHIFT == 0)
             return 0;
         for (int q = 0; q < r; q++)
-            if (site_alone(&notes[q]) == site)
+            if (site_alone(&notes[(long)q * w->stride]) == site)
                 return 0;
         for (int i = 1; i < lanes; i++) {
-            uint64_t its = notes[(long)i * w->stride + r].site;
+            uint64_t its = row[i].site;
             if ((its & ~STREAM_SITE_CHAIN) != site)
                 return 0;
             chain |= its;
@@ -978,7 +979,7 @@ static int number_sites(cache_trace *t, const warp_notes *w, int lanes)
     memset(t->slot, 0xff, sizeof *t->slot * (size_t)t->slots);
     for (int i = 0; i < lanes; i++)
         for (int r = 0; r < w->made[0][i]; r++) {
-            uint64_t site = w->notes[0][(long)i * w->stride + r].site & ~STREAM_SITE_CHAIN;
+            uint64_t site = w->notes[0][(long)r * w->stride + i].site & ~STREAM_SITE_CHAIN;
             if (site >> STREAM_SITE_BLOCK_SHIFT == 0)
                 return -1;
             t->site_of[(long)i * most + r] = site_number(t, site, &n);
@@ -1039,7 +1040,7 @@ static int record_site_rounds(cache_trace *t, int step, int warp, const warp_not
     for (int i = 0; i < lanes; i++)
         for (int r = 0; r < w->made[0][i]; r++) {
             long *at = &t->first[t->site_of[(long)i * most + r]];
-            t->by_site[(*at)++] = (long)i * w->stride + r;
+            t->by_site[(*at)++] = (long)r * w->stride + i;
         }
     /* first[s] is now the end of site s's notes, the start of s + 1's;
      * the sites by place (a counting sort, numbers ascending in a place) */

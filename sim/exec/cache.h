@@ -142,8 +142,8 @@ static inline long access_key(int array, long index) { return (long)array << 40 
 /* The running warp's global accesses of the step, as exec mode notes
  * them: of kind k (0 reads, 1 writes), lane i made its rounds 0 ..
  * made[k][i] − 1 (its r-th access of the kind in the step is its r-th
- * note), its r-th note at notes[k][i · stride + r]; rounds[k] is the most
- * made[k][i], all[k] the fewest.  The caches make the read rounds of the
+ * note), its r-th note at notes[k][r · stride + i] (a round's lanes side
+ * by side); rounds[k] is the most made[k][i], all[k] the fewest.  The caches make the read rounds of the
  * reads' sites (above). */
 typedef struct warp_notes {
     const access_note *notes[2];

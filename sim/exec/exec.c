@@ -819,29 +819,23 @@ static inline long group_of(const exec_block *b, long i)
 /* The tally of a round no lane has made yet. */
 static const round_tally no_lane = {.last = -1};
 
-/* Room for rounds 0 .. need (the notes made so far kept in place). */
+/* Room for rounds 0 .. need (the notes made so far kept in place: a
+ * round's row is where it was, the new rows after it). */
 static void grow_rounds(exec_block *b, int need)
 {
-    int cap = b->rounds_cap, shift = b->rounds_shift;
+    int cap = b->rounds_cap;
     while (cap <= need)
-        cap *= 2, shift++;
+        cap *= 2;
     for (int kind = 0; kind < N_KINDS; kind++) {
         int tallied = b->tallies[kind] ? b->rounds_cap : 0;
-        access_note *notes = malloc(sizeof(access_note) * (size_t)cap * (size_t)b->warp);
-        for (int lane = 0; tallied && lane < b->warp; lane++)
-            memcpy(notes + (long)lane * cap, b->notes[kind] + (long)lane * b->rounds_cap,
-                   sizeof *notes * (size_t)b->rounds_cap);
-        free(b->notes[kind]);
-        b->notes[kind] = notes;
+        b->notes[kind] = realloc(b->notes[kind], sizeof(access_note) * ((size_t)cap << b->lanes_shift));
         b->tallies[kind] = realloc(b->tallies[kind], sizeof(round_tally) * (size_t)cap);
         for (int k = tallied; k < cap; k++)
             b->tallies[kind][k] = no_lane;
     }
     b->rounds_cap = cap;
-    b->rounds_shift = shift;
     b->fast_rounds = b->warp_shift < 0 || b->watching ? 0 : cap;
     b->fast_private_rounds = b->whole_costs ? b->fast_rounds : 0;
-    exec_set_rows(b);
 }
 
 /* The running thread's next access of `kind`, with its note's key (a
@@ -852,7 +846,7 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
     int round = b->now->rounds[kind]++;
     if (__builtin_expect(round >= b->rounds_cap, 0))
         grow_rounds(b, round);
-    b->row[kind][round].key = key;
+    note_of(b, kind, round)->key = key;
     return &b->tallies[kind][round];
 }
 
@@ -1054,11 +1048,11 @@ static void sort_keys(long *keys, int n)
  * keys[]; their number. */
 static int round_keys(const exec_block *b, int kind, int first, int last, int k, long *keys)
 {
-    const access_note *column = b->notes[kind] + k;
+    const access_note *row = b->notes[kind] + ((long)k << b->lanes_shift);
     int n = 0;
     for (int t = first; t <= last; t++)
         if (b->threads_of[t].rounds[kind] > k)
-            keys[n++] = column[(long)(t - first) << b->rounds_shift].key;
+            keys[n++] = row[t - first].key;
     return n;
 }
 
@@ -1131,7 +1125,7 @@ static long first_key(const exec_block *b, int kind, int first, int last, int k)
     int t = first;
     while (t < last && b->threads_of[t].rounds[kind] <= k)
         t++;
-    return b->notes[kind][((long)(t - first) << b->rounds_shift) + k].key;
+    return b->notes[kind][((long)k << b->lanes_shift) + (t - first)].key;
 }
 
 /* The fullest bank's words where n distinct words a stride d > 0 apart
@@ -1284,7 +1278,7 @@ static void trace_warp(exec_block *b, int step, int first, int last)
             fewest[k] = n < fewest[k] ? n : fewest[k];
         }
     warp_notes w = {{b->notes[GLOBAL_READ], b->notes[GLOBAL_WRITE]}, {made[0], made[1]}, {most[0], most[1]},
-                    {fewest[0], fewest[1]}, 1L << b->rounds_shift, last - first + 1};
+                    {fewest[0], fewest[1]}, 1L << b->lanes_shift, last - first + 1};
     cache_warp_done(b->trace, step, first / b->warp, &w);
 }
 
@@ -1468,6 +1462,8 @@ static void worker_begin(exec_block *b, exec_run *r, launch_state *ls, const exe
     for (int sh = 0; sh <= 10; sh++)
         if (b->warp == 1 << sh)
             b->warp_shift = sh;
+    while (1 << b->lanes_shift < b->warp)
+        b->lanes_shift++;
     b->race_free = r->race_free;
     b->shared = ls->workers > 1;
     b->concurrent = b->shared && (!r->pool || ls->started > 0); /* see start_worker */

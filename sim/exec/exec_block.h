@@ -10,8 +10,8 @@
  * does what the exported function does (exec_pread is exec_pread_fast)
  * and hands the rest to exec.c's checked path; the invariants are
  * exec.c's (its top).  It also owns the move from one thread of a warp to
- * the next within a step (exec_set_rows, exec_thread_next, EXEC_WARP_RUN:
- * a plain build's step runs its warp's later threads itself).
+ * the next within a step (exec_thread_next, EXEC_WARP_RUN: a plain
+ * build's step runs its warp's later threads itself).
  */
 #ifndef MCM_EXEC_BLOCK_H
 #define MCM_EXEC_BLOCK_H
@@ -201,13 +201,14 @@ struct exec_block {
     thread_record *now;          /* the thread running now */
     long lane;                   /* its lane in its warp */
     int warp_first;              /* the warp's first thread */
-    access_note *row[N_KINDS];   /* its notes: notes[kind] + lane · rounds_cap */
     double counted[N_COUNTED];   /* the counts, summed over the block's threads */
-    /* the current warp's accesses, lane by lane: notes[kind][lane · rounds_cap + round]
-     * (each thread's notes in a row), and each round's tally */
+    /* the current warp's accesses, round by round: notes[kind][(round << lanes_shift) + lane]
+     * (a round's lanes side by side, as the grading and the caches read them), and each
+     * round's tally */
     access_note *notes[N_KINDS];
     round_tally *tallies[N_KINDS];
-    int rounds_cap, rounds_shift; /* rounds_cap = 2^rounds_shift */
+    int rounds_cap;            /* the rounds the notes and the tallies have room for */
+    int lanes_shift;           /* a round's row of notes: 2^lanes_shift >= warp */
     int fast_rounds;           /* rounds the fast path may take (see below) */
     int fast_private_rounds;   /* the same for a private access: 0 where the costs are not whole (its
                                 * operation is then added to `ops` in order: the checked path) */
@@ -336,25 +337,19 @@ static inline void tally_private(round_tally *r, long key)
     }
 }
 
+/* The running thread's note of its access of `kind` in round `round`:
+ * its lane's place in the round's row. */
 static inline access_note *note_of(exec_block *b, int kind, int round)
 {
-    return &b->row[kind][round];
+    return &b->notes[kind][((long)round << b->lanes_shift) + b->lane];
 }
 
-/* The running thread's notes: its lane's row of each kind. */
-static inline void exec_set_rows(exec_block *b)
-{
-    for (int kind = 0; kind < N_KINDS; kind++)
-        b->row[kind] = b->notes[kind] + (b->lane << b->rounds_shift);
-}
-
-/* Thread tid of the warp that began at warp_first runs next: its record,
- * its lane and its notes' rows. */
+/* Thread tid of the warp that began at warp_first runs next: its record
+ * and its lane. */
 static inline void exec_thread_next(exec_block *b, int tid)
 {
     b->now = &b->threads_of[tid];
     b->lane = tid - b->warp_first;
-    exec_set_rows(b);
 }
 
 /* A step's threads t->tid .. last of the current warp, one after another,
