@@ -273,6 +273,75 @@ Test(resident, alone_a_block_computes_for_max_of_span_and_work)
     resident_free(&s);
 }
 
+Test(resident, a_blocks_span_is_the_one_given_for_the_blocks_computing_on_its_sm)
+{
+    /* span 100 alone, 150 with a second block computing beside it, 200
+     * with two more, work 20: alone it takes 100; two together each take
+     * their bound 20/150 of the lanes (0.27 together, below the SM's 1) and
+     * end 150 after their start */
+    resident_sm s;
+    cr_assert_eq(resident_init(&s, 2), 0);
+    resident_times t = {.work = 20, .span = 100, .span_with = {100, 150, 200, 200, 200, 200, 200, 200}};
+    resident_start(&s, 0, 0, &t);
+    int blocks;
+    cr_expect_float_eq(run_out(&s, &blocks), 100, 1e-12);
+    resident_start(&s, 0, 100, &t);
+    resident_start(&s, 1, 100, &t);
+    cr_expect_float_eq(run_out(&s, &blocks), 250, 1e-12);
+    resident_free(&s);
+    /* three: 200 each, 0.3 of the lanes together */
+    cr_assert_eq(resident_init(&s, 3), 0);
+    for (int i = 0; i < 3; i++)
+        resident_start(&s, i, 0, &t);
+    cr_expect_float_eq(run_out(&s, &blocks), 200, 1e-12);
+    resident_free(&s);
+    /* span_with[0] = 0: `span` whatever the blocks (every earlier rule) */
+    cr_assert_eq(resident_init(&s, 2), 0);
+    resident_times plain = {.work = 20, .span = 100};
+    resident_start(&s, 0, 0, &plain);
+    resident_start(&s, 1, 0, &plain);
+    cr_expect_float_eq(run_out(&s, &blocks), 100, 1e-12);
+    resident_free(&s);
+}
+
+/* By age the elder's chains wait for no younger block's warps: Y (slot
+ * 1) computes alone from 0, X (slot 0) joins at 5; each has work 20, span
+ * 100 alone and 150 with one block beside it.  Y, the elder, keeps span 100
+ * (0.2 of the lanes) and ends at 100; X waits for Y's warps, span 150
+ * (20/150 of the lanes): 95 · 2/15 = 12.67 done by 100, its last 7.33 alone
+ * at 0.2, 36.67 more.  Max-min fair both count each other: Y's 1 done by
+ * 5, its 19 left at 2/15 end at 147.5, when X has 1 left: 152.5. */
+Test(resident, by_age_a_blocks_chains_wait_for_its_elders_warps_not_the_younger_ones)
+{
+    resident_times t = {.work = 20, .span = 100, .span_with = {100, 150, 150, 150, 150, 150, 150, 150}};
+    double x_end[2], y_end[2];
+    for (int by_age = 0; by_age < 2; by_age++) {
+        resident_sm s;
+        cr_assert_eq(resident_init(&s, 2), 0);
+        s.by_age = by_age;
+        resident_start(&s, 1, 0, &t);
+        resident_start(&s, 0, 5, &t);
+        if (by_age) {
+            cr_expect_float_eq(s.slot[1].rate, 0.2, 1e-15, "the elder at its span alone");
+            cr_expect_float_eq(s.slot[0].rate, 20.0 / 150, 1e-15, "the younger at its span beside the elder");
+        } else {
+            cr_expect_float_eq(s.slot[1].rate, 20.0 / 150, 1e-15);
+            cr_expect_float_eq(s.slot[0].rate, 20.0 / 150, 1e-15);
+        }
+        int ended[2];
+        y_end[by_age] = resident_next(&s);
+        cr_expect_eq(resident_advance(&s, y_end[by_age], ended), 1);
+        cr_expect_eq(ended[0], 1, "Y ends first");
+        x_end[by_age] = resident_next(&s);
+        cr_expect_eq(resident_advance(&s, x_end[by_age], ended), 1);
+        resident_free(&s);
+    }
+    cr_expect_float_eq(y_end[1], 100, 1e-9);
+    cr_expect_float_eq(x_end[1], 100 + (20 - 95 * 20.0 / 150) / 0.2, 1e-9);
+    cr_expect_float_eq(y_end[0], 5 + 19 / (20.0 / 150), 1e-9);
+    cr_expect_float_eq(x_end[0], 152.5, 1e-9);
+}
+
 Test(resident, one_blocks_transfer_overlaps_anothers_compute)
 {
     /* A computes 100 (a delay), B reads 100 then computes: B's reads do

@@ -1787,6 +1787,52 @@ Test(stream, a_product_on_the_path_waits_its_latency_with_the_blocks_warps_on_it
     cr_expect_float_eq(block_work_cycles(&c, &m), 200, 1e-9);
 }
 
+Test(stream, resident_blocks_products_wait_with_the_other_blocks_warps_as_they_issue_up_to_the_rows)
+{
+    block_cost c = counted_block();
+    machine m = issuing_machine();
+    m.schedulers = 4;
+    m.cycles_mulmod_warps2 = 86;
+    m.cycles_mulmod_warps4 = 130;
+    /* one block of 256 threads: its own 2 warps a scheduler, 86 a product:
+     * 500 + 2 · 86 + 23 = 695, of which its warps issue all but the
+     * barrier's 23 (672 / 695 of it) */
+    cr_expect_float_eq(block_span_cycles_resident(&c, &m, 256, 1), 695, 1e-9);
+    double issuing = 672.0 / 695;
+    /* two computing: 2 + 2 · 672/695 warps a scheduler, a product on the
+     * rows' straight line from 86 (2 warps) to 130 (4) */
+    double w = 2 + 2 * issuing;
+    cr_expect_float_eq(block_span_cycles_resident(&c, &m, 256, 2), 500 + 2 * (86 + 44 * (w - 2) / 2) + 23, 1e-9);
+    /* four: 2 + 6 · 672/695 = 7.80 warps, past the last row at its rate,
+     * 130 · w / 4 */
+    w = 2 + 6 * issuing;
+    cr_expect_float_eq(block_span_cycles_resident(&c, &m, 256, 4), 500 + 2 * (130 * w / 4) + 23, 1e-9);
+    /* eight: 15.5, counted up to the 8 a row measures (the issue's share
+     * charges the rest): 130 · 8 / 4 = 260 */
+    cr_expect_float_eq(block_span_cycles_resident(&c, &m, 256, 8), 500 + 2 * 260 + 23, 1e-9);
+    /* two global reads after the first, 200 cycles each, are waits off the
+     * pipes too: 1 095 alone, 672 of it issued */
+    block_cost reading = c;
+    reading.stream_reads = 3;
+    m.read_latency = 200;
+    cr_expect_float_eq(block_span_cycles_resident(&reading, &m, 256, 1), 1095, 1e-9);
+    w = 2 + 2 * (672.0 / 1095);
+    cr_expect_float_eq(block_span_cycles_resident(&reading, &m, 256, 2), 500 + 2 * (86 + 44 * (w - 2) / 2) + 23 + 400,
+                       1e-9);
+    /* a block of 1 024 threads puts 8 a scheduler by itself: its own count */
+    cr_expect_float_eq(block_span_cycles_resident(&c, &m, 1024, 2), block_span_cycles_shared(&c, &m, 8), 1e-9);
+    /* its independent instructions issue at its own warps' share (the SM's
+     * share of issue_rate among the blocks charges the others'): 40 more
+     * add what they add to the block alone */
+    block_cost independent = c;
+    independent.stream_issued = 40;
+    cr_expect_float_eq(block_span_cycles_resident(&independent, &m, 256, 8) - block_span_cycles_resident(&c, &m, 256, 8),
+                       block_span_cycles_shared(&independent, &m, 2) - block_span_cycles_shared(&c, &m, 2), 1e-9);
+    /* no schedulers key: every warp alone, whatever the blocks */
+    m.schedulers = 0;
+    cr_expect_float_eq(block_span_cycles_resident(&c, &m, 256, 4), 659, 1e-9);
+}
+
 Test(stream, a_global_read_on_the_path_waits_a_reads_latency_beyond_the_blocks_first)
 {
     /* three reads on the path: the first is the block's read (the engine

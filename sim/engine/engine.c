@@ -264,10 +264,12 @@ resident_times resident_times_of(const block *b)
     const kernel *k = &S.dag->kernels[b->kernel];
     const block_cost *c = kernel_block_cost(k, b->index);
     block_times t = block_times_of(b); /* t.compute unused: resident blocks share the lanes */
-    resident_times r = {t.wait, t.read, t.write, 0, c->span, t.latency, t.dram, 0};
+    resident_times r = {t.wait, t.read, t.write, 0, c->span, t.latency, t.dram, 0, {0}};
     if (machine_card_compute(S.m)) { /* else no work to share: a delay of S(B) */
         r.work = block_work_cycles(c, S.m);
         r.span = block_span_cycles_shared(c, S.m, block_warps_per_scheduler(k->threads, S.m));
+        for (int j = 0; j < RESIDENT_SPANS; j++)
+            r.span_with[j] = block_span_cycles_resident(c, S.m, k->threads, j + 1);
         r.beside = block_reads_beside_compute(c, S.m);
         if (r.beside) /* the writes its compute hides move on the port beside it, as its reads */
             r.read += t.write_beside;

@@ -192,11 +192,20 @@ static void enter(resident_sm *s, resident_slot *b, int phase, double now)
 
 /* ---- sharing -------------------------------------------------------------- */
 
+/* A block's span while `on` blocks are on the SM's lanes, their warps on
+ * its schedulers (resident.h). */
+static double span_with(const resident_times *t, int on)
+{
+    if (!(t->span_with[0] > 0))
+        return t->span;
+    return t->span_with[(on < RESIDENT_SPANS ? on : RESIDENT_SPANS) - 1];
+}
+
 /* A compute phase takes at most work/span lane-cycles per cycle; a
  * `beside` block's path is its reads and its span. */
 static double lane_bound(const resident_slot *b)
 {
-    double path = b->t.span + (b->t.beside ? b->t.read : 0);
+    double path = b->span + (b->t.beside ? b->t.read : 0);
     return path > 0 ? b->t.work / path : INFINITY;
 }
 
@@ -220,10 +229,15 @@ static void share_lanes(resident_sm *s)
     if (!s->lanes_changed)
         return;
     s->lanes_changed = 0;
+    int on = 0;
+    for (int i = 0; i < s->used; i++)
+        on += on_lanes(&s->slot[i]);
     int n = 0;
     for (int i = 0; i < s->used; i++) {
-        if (!on_lanes(&s->slot[i]))
+        resident_slot *b = &s->slot[i];
+        if (!on_lanes(b))
             continue;
+        b->span = span_with(&b->t, on);
         int j = n++;
         for (; j > 0 && served_before(s, i, s->order[j - 1]); j--)
             s->order[j] = s->order[j - 1];
@@ -232,6 +246,8 @@ static void share_lanes(resident_sm *s)
     double capacity = 1;
     for (int k = 0; k < n; k++) {
         resident_slot *b = &s->slot[s->order[k]];
+        if (s->by_age) /* its chains wait for its elders' warps, not the younger ones' */
+            b->span = span_with(&b->t, k + 1);
         b->rate = fmin(lane_bound(b), s->by_age ? capacity : capacity / (n - k));
         capacity -= b->rate;
     }

@@ -29,6 +29,10 @@
  * that started first (the lower slot among blocks started at one instant)
  * takes its bound or what is left of the lanes, then the next, so an SM's
  * blocks end one after another and the last runs alone at its bound.
+ * A block's bound is work/span, its span the one given for the blocks
+ * whose warps share its SM's schedulers (`span_with`): max-min fair, all
+ * those on the lanes; by age, itself and its elders there (the older
+ * warps issue first; a younger block's chains wait behind theirs).
  * Under the `shared` policy the ports also share one channel to global
  * memory (resident_card below): a transfer then moves at most at the
  * channel's fair level, the same for every transfer on the card.  There
@@ -63,6 +67,9 @@ enum { RESIDENT_WAIT, RESIDENT_READ, RESIDENT_COMPUTE, RESIDENT_WRITE, RESIDENT_
  * asking for the memory, queued for it, served by it alone. */
 enum { RESIDENT_PORT, RESIDENT_ASKING, RESIDENT_QUEUED, RESIDENT_SERVED };
 
+/* The counts of blocks on an SM's lanes a block's span is given for. */
+#define RESIDENT_SPANS 8
+
 typedef struct resident_times {
     double wait, read, write; /* cycles, as the block would take them alone */
     double work, span;        /* compute: work cycles on the lanes (0: a delay of span) */
@@ -70,6 +77,12 @@ typedef struct resident_times {
                                * rest is its dispatch), for the time split */
     int dram;                 /* its words come from beyond the L2 (the time split) */
     int beside;               /* its reads move during its compute (above) */
+    double span_with[RESIDENT_SPANS]; /* its span with j + 1 blocks' warps on the SM's
+                               * schedulers, its own among them (the last for more;
+                               * block_span_cycles_resident): max-min fair, every
+                               * block on the lanes counts; by age, itself and its
+                               * elders there; span_with[0] = 0: `span` whatever
+                               * the blocks */
 } resident_times;
 
 typedef struct resident_slot {
@@ -78,6 +91,7 @@ typedef struct resident_slot {
     resident_times t;
     double left;                /* of the phase: cycles of transfer or work still to do */
     double rate;                /* of the phase, since the SM's `at` */
+    double span;                /* compute: its span with the blocks on the lanes now */
     double end;                 /* when the phase ends at that rate (`beside`'s compute: when
                                  * the first of its two parts ends) */
     double port_left, port_rate; /* `beside`'s compute: its reads' transfer still to do, and

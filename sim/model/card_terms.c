@@ -139,7 +139,7 @@ static double shared_link_latency(double alone, const double *measured, int n, d
 /* A Z/pZ multiplication's latency on the path of a counted block: its
  * warps share the SM's schedulers, w a scheduler, and a scheduler's
  * multiply-add pipe serves their products (card_terms.h). */
-static double mulmod_link_cycles(const machine *m, int sharing)
+static double mulmod_link_cycles(const machine *m, double sharing)
 {
     const double measured[] = {m->cycles_mulmod_warps2, m->cycles_mulmod_warps4};
     return shared_link_latency(m->cycles_mulmod, measured, 2, m->schedulers > 0 ? sharing : 1);
@@ -147,21 +147,27 @@ static double mulmod_link_cycles(const machine *m, int sharing)
 
 /* A plain link's: the same warps share the scheduler's issue slot and its
  * integer and multiply-add pipes (card_terms.h). */
-static double plain_link_cycles(const machine *m, int sharing)
+static double plain_link_cycles(const machine *m, double sharing)
 {
     const double measured[] = {m->cycles_issue_warps2, m->cycles_issue_warps4, m->cycles_issue_warps8};
     return shared_link_latency(stream_link_cycles(m, OP_PLAIN), measured, 3, m->schedulers > 0 ? sharing : 1);
 }
 
-/* A link of class i on the path of a counted block of `sharing` warps a
- * scheduler. */
-double stream_shared_link_cycles(const machine *m, op_class i, int sharing)
+/* A link of class i on the path of a counted block with `sharing` warps
+ * a scheduler, counted as a mean where some are other blocks' warps that
+ * spend part of their time off the pipes (block_span_cycles_resident). */
+static double link_cycles_among(const machine *m, op_class i, double sharing)
 {
     if (i == OP_MULMOD)
         return mulmod_link_cycles(m, sharing);
     if (i == OP_PLAIN)
         return plain_link_cycles(m, sharing);
     return stream_link_cycles(m, i);
+}
+
+double stream_shared_link_cycles(const machine *m, op_class i, int sharing)
+{
+    return link_cycles_among(m, i, sharing);
 }
 
 /* A comparison's link on a chain when a conditional branch waits for its
@@ -176,14 +182,17 @@ double block_span_cycles(const block_cost *c, const machine *m)
     return block_span_cycles_shared(c, m, 1);
 }
 
-double block_span_cycles_shared(const block_cost *c, const machine *m, int sharing)
+/* The span with `sharing` warps of the block a scheduler, its chains'
+ * links waiting as with `linked` warps there (its own and, resident
+ * beside it, other blocks'). */
+static double span_cycles(const block_cost *c, const machine *m, int sharing, double linked)
 {
     if (stream_charged(c, m)) {
         double t = c->stream_issued * stream_shared_issue_cycles(m, sharing) +
                    c->stream_issued_mulmod * stream_shared_mulmod_cycles(m, sharing) + c->stream_branches * m->cycles_branch +
                    c->stream_predicates * predicate_link_cycles(m);
         for (int i = 0; i < OP_CLASSES; i++)
-            t += c->stream_span[i] * stream_shared_link_cycles(m, (op_class)i, sharing);
+            t += c->stream_span[i] * link_cycles_among(m, (op_class)i, linked);
         /* the first read's latency is the block's read (engine.c) */
         return t + fmax(0, c->stream_reads - 1) * read_link_cycles(c, m);
     }
@@ -193,6 +202,34 @@ double block_span_cycles_shared(const block_cost *c, const machine *m, int shari
     for (int i = 0; i < OP_CLASSES; i++)
         t += c->span_ops[i] * class_cycles(m, i);
     return t;
+}
+
+double block_span_cycles_shared(const block_cost *c, const machine *m, int sharing)
+{
+    return span_cycles(c, m, sharing, sharing);
+}
+
+/* The share of a counted block's span its warps spend issuing, at
+ * `own` warps a scheduler: all of it but the waits for its global reads
+ * and at its barriers, where its warps leave the scheduler's pipes to
+ * the others (1 where not counted: every cycle on the pipes). */
+static double issuing_share(const block_cost *c, const machine *m, int own)
+{
+    double span = span_cycles(c, m, own, own);
+    if (!stream_charged(c, m) || !(span > 0))
+        return 1;
+    double away = fmax(0, c->stream_reads - 1) * read_link_cycles(c, m) +
+                  c->stream_span[OP_BARRIER] * stream_link_cycles(m, OP_BARRIER);
+    return fmax(0, 1 - away / span);
+}
+
+double block_span_cycles_resident(const block_cost *c, const machine *m, int threads, int blocks)
+{
+    int own = block_warps_per_scheduler(threads, m);
+    double together = own + (blocks > 1 ? blocks - 1 : 0) * own * issuing_share(c, m, own);
+    if (together > SHARED_WARPS_MEASURED)
+        together = own > SHARED_WARPS_MEASURED ? own : SHARED_WARPS_MEASURED;
+    return span_cycles(c, m, own, together);
 }
 
 /* The private banks' cycles: every access, and a whole warp's round of

@@ -168,6 +168,22 @@ int block_warps_per_scheduler(int threads, const machine *m);
  * gives block_compute_cycles and block_span_cycles. */
 double block_compute_cycles_shared(const block_cost *c, const machine *m, int sharing);
 double block_span_cycles_shared(const block_cost *c, const machine *m, int sharing);
+/* A block's span while `blocks` blocks of `threads` threads (itself among
+ * them) compute on its SM: block_span_cycles_shared at its own warps a
+ * scheduler, but each link of its chains waits the latency measured with
+ * the warps a scheduler there together (cycles_mulmod_warpsN,
+ * cycles_issue_warpsN: the pipes shared): its own, and each other block's
+ * own times the share of its span those warps spend issuing (all but the
+ * waits for its global reads after the first and at its barriers, where
+ * they leave the pipes to the others), counted up to the most a row
+ * measures (SHARED_WARPS_MEASURED, cycles_issue_warps8; past it a link's
+ * latency is the scheduler's issue rate, which the SM's share of
+ * issue_rate already charges the blocks), or its own where those are
+ * more.  Its independent instructions' issue stays its own warps' (the
+ * SM's share of issue_rate among the blocks charges theirs).  One block:
+ * block_span_cycles_shared's own. */
+#define SHARED_WARPS_MEASURED 8
+double block_span_cycles_resident(const block_cost *c, const machine *m, int threads, int blocks);
 
 /* Blocks of kernel k one SM may hold at once on machine m: blocks_per_sm,
  * at most threads_per_sm/ℓ (when threads_per_sm > 0) and Z/(private words
