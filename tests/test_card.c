@@ -842,6 +842,37 @@ static void boundary_chains(const session *s, double *one_block, double *card_wi
     cr_assert_eq(card_constant(s, "chain_touch_card_per_kernel", card_wide), 0);
 }
 
+Test(card, a_cards_machine_needs_no_machine_file_an_earlier_run_wrote)
+{
+    /* built from the defaults, each card's machine is the one built over
+     * the machine file make validate wrote: that file holds no key the
+     * sessions do not give (a key no longer derived would stay on there) */
+    cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
+    session *h100, *h200;
+    int n100, n200;
+    char passed[512];
+    cr_assert_eq(sessions_load("h100", &h100, &n100), 0, "%s", fail_message());
+    cr_assert_eq(sessions_load("h200", &h200, &n200), 0, "%s", fail_message());
+    const session *ref100 = &h100[card_reference(h100, n100, passed, sizeof passed)];
+    const session *ref200 = &h200[card_reference(h200, n200, passed, sizeof passed)];
+    const struct {
+        const char *name;
+        const session *s, *other;
+    } cards[] = {{"h100", ref100, NULL}, {"h200", ref200, ref100}};
+    for (int c = 0; c < 2; c++) {
+        machine fresh, over, base = test_preset(cards[c].name);
+        cr_assert_eq(card_machine_named(cards[c].s, cards[c].other, cards[c].name, &fresh), 0, "%s", fail_message());
+        cr_assert_eq(card_machine(cards[c].s, cards[c].other, &base, &over), 0, "%s", fail_message());
+        cr_expect_str_eq(fresh.name, cards[c].name);
+        cr_expect_eq(fresh.z, 58112, "Z: the 227 KiB of shared memory a block may hold, a fact of the SM");
+        memset(over.source, 0, sizeof over.source); /* the file's label of its session, read by no simulation */
+        cr_expect(memcmp(&fresh, &over, sizeof fresh) == 0, "%s: the machine file adds to what the session gives",
+                  cards[c].name);
+    }
+    sessions_free(h100, n100);
+    sessions_free(h200, n200);
+}
+
 Test(card, machine_from_the_h100_reference_session)
 {
     cr_assert_eq(chdir(MCMSIM_DATADIR), 0);

@@ -272,6 +272,10 @@ typedef struct fact {
 } fact;
 
 static const fact FACTS[] = {
+    {"z", 58112,
+     "an SM's shared memory a block may hold: 227 KiB, 232 448 bytes, 58 112 words of 32 bits (CUDA C++ "
+     "Programming Guide, compute capability 9.0: maximum shared memory per thread block); the H200 has the "
+     "same SM"},
     {"sector_words", 8,
      "global memory moves 32-byte sectors, 8 words (CUDA C++ Best Practices Guide, coalesced access)"},
     {"line_words", 32,
@@ -765,6 +769,14 @@ int card_machine(const session *s, const session *other, const machine *base, ma
     return set_facts(FACTS, N_FACTS, out);
 }
 
+int card_machine_named(const session *s, const session *other, const char *name, machine *out)
+{
+    machine base;
+    machine_defaults(&base);
+    snprintf(base.name, sizeof base.name, "%s", name);
+    return card_machine(s, other, &base, out);
+}
+
 /* A code machine's kernel boundary (code_kernel_boundary): 1 and its
  * value and meaning if `key` is one of its two keys, else 0. */
 static int code_boundary_line(const machine *code, const session *s, const char *key, double *v, char *meaning,
@@ -861,10 +873,10 @@ int card_write_preset(const machine *m, const session *s, const session *other, 
         if (term_from(s, other, &TERMS[i], &v, &from) == 0 && from != s)
             borrowed_from = from->dir;
     }
-    fprintf(f, "machine = {\n    name = \"%s\";\n    source = \"session %s (%s)%s%s\";\n    z = %.17g;\n"
+    fprintf(f, "machine = {\n    name = \"%s\";\n    source = \"session %s (%s)%s%s\";\n"
                "    policy = \"%s\";\n    order = \"%s\";\n    seed = %llu;\n    warp = %d;\n",
             m->name, s->name, s->dir, borrowed_from ? "; some constants from " : "",
-            borrowed_from ? borrowed_from : "", m->z, memory_policy_name(m->policy), block_order_name(m->order),
+            borrowed_from ? borrowed_from : "", memory_policy_name(m->policy), block_order_name(m->order),
             (unsigned long long)m->seed, m->warp);
     write_terms(f, s, other, TERMS, N_TERMS, code ? m : NULL);
     if (code)

@@ -23,6 +23,12 @@
  * left off when absent.  -1 with fail() when a needed constant is missing. */
 int card_machine(const session *s, const session *other, const machine *base, machine *out);
 
+/* The card's machine `name` from nothing but session s (and `other`): the
+ * defaults (machine_defaults), the name, then card_machine.  make validate
+ * builds the cards' machines so, never over the machine files an earlier
+ * run wrote: every key a machine file holds is one this file derives. */
+int card_machine_named(const session *s, const session *other, const char *name, machine *out);
+
 /* The card's code machine (the code's costs, sim/exec/stream.h): `card` (the
  * card's machine, from card_machine) named NAME-code, with the
  * instruction stream's terms of session s (issue_rate, cycles_issue), and

@@ -851,19 +851,6 @@ static void cards_free(cards *k)
     sessions_free(k->h200, k->n_h200);
 }
 
-/* The card's machine from session s (and `other`, the other card's
- * reference session, for the terms s may borrow). */
-static int card_of(const session *s, const session *other, const char *preset, machine *m)
-{
-    machine base;
-    char path[1024];
-    machine_defaults(&base);
-    machine_preset_path(preset, path, sizeof path);
-    if (machine_load_file(&base, path) < 0)
-        return -1;
-    return card_machine(s, other, &base, m);
-}
-
 /* Set v, after the n_earlier sets before it (whose points it may reuse),
  * the exec processes `ahead` moving on meanwhile. */
 static int run_set(FILE *section, validation *v, set_verdicts *verdicts, const validation *earlier, int n_earlier,
@@ -954,9 +941,10 @@ int main(int argc, char **argv)
     user_dags ahead = {0}; /* the code sets' exec processes */
     FILE *report = NULL;
     text noise = {0}, machines = {0}, sections = {0};
-    if (code_costs_budget() < 0 || load_cards(&k) < 0 || card_of(&k.h100[k.ref100], NULL, "h100", &h100) < 0)
+    if (code_costs_budget() < 0 || load_cards(&k) < 0 ||
+        card_machine_named(&k.h100[k.ref100], NULL, "h100", &h100) < 0)
         goto failed;
-    if (k.ref200 >= 0 && card_of(&k.h200[k.ref200], &k.h100[k.ref100], "h200", &h200) < 0)
+    if (k.ref200 >= 0 && card_machine_named(&k.h200[k.ref200], &k.h100[k.ref100], "h200", &h200) < 0)
         goto failed;
     mkdir(REPORT_DIR, 0755);
     if (text_open(&noise) < 0 || text_open(&machines) < 0 || text_open(&sections) < 0 || write_noise(&k, &noise) < 0)
