@@ -4,8 +4,9 @@
  * The table below is the whole mapping: each machine key (sim/README.md, "Card
  * terms") and the constant of constants.csv it is read from, with the
  * factor that turns the constant's unit into the key's; then the keys
- * that are facts of the architecture (FACTS): one documented, one read
- * once from the H100's microbenchmarks.  Cycles are the
+ * that are facts of the architecture (FACTS), each with its source (a
+ * document, or microbenchmarks read once).  A card's machine is these
+ * alone over the defaults (card_machine_named).  Cycles are the
  * card's SM cycles at the clock measured in the same session.  Two terms
  * (the block's own delay and the SM's retiring of blocks) may be borrowed
  * from the other card's reference session when a session predates their
