@@ -16,7 +16,7 @@
 
 #include <stdio.h>
 
-/* The card's machine: `base` (a preset: name, Z, warp, policy) with every
+/* The card's machine: `base` (a name over the defaults) with every
  * measured term of session s.  The few terms the table marks may be
  * borrowed: a session that did not measure them takes them from `other`
  * (the other card's reference session; NULL: none); others it marks are
