@@ -4,7 +4,8 @@
  * (ping-pong buffers of b blocks of 256 threads).  shape 0 touch: out[i] =
  * in[i] + 1; 1 pair: out[t] = in[t] + in[(t + 128) % 256] + 1; 2 dependent:
  * out[t] = in[in[t] % 256] + 1; 3 reduce: a tree sum in private memory, 8
- * levels with a barrier after each, out[t] = in[t] + sum + 1 (1 to 3: one
+ * levels with a barrier after each, out[t] = in[t] + sum + 1, in[t] kept in
+ * private memory past the sum, as the card keeps it in a register (1 to 3: one
  * block); 4 args and 5 shared: the touch kernel (the model has no
  * argument size; 5 asks for 256 words of private memory); 6 code and 7
  * loop: 1024 steps x = x·x + j, unrolled whole (code) or one pass a
@@ -51,7 +52,9 @@ MCM_KERNEL(dependent_k, link, dependent);
 
 MCM_STEP(rload, link, a)
 {
-    exec_pwrite(t, t->tid, exec_gread(t, a->in, t->tid));
+    word v = exec_gread(t, a->in, t->tid);
+    exec_pwrite(t, t->tid, v);
+    exec_pwrite(t, t->threads + t->tid, v); /* v kept for the store: the card's register */
 }
 MCM_STEP(rhalve, link, a)
 {
@@ -63,7 +66,7 @@ MCM_STEP(rhalve, link, a)
 }
 MCM_STEP(rstore, link, a)
 {
-    exec_gwrite(t, a->out, t->tid, (uint32_t)(exec_gread(t, a->in, t->tid) + exec_pread(t, 0) + 1));
+    exec_gwrite(t, a->out, t->tid, (uint32_t)(exec_pread(t, t->threads + t->tid) + exec_pread(t, 0) + 1));
     exec_ops(t, 2);
 }
 MCM_KERNEL(reduce_k, link, rload, rhalve, rhalve, rhalve, rhalve, rhalve, rhalve, rhalve, rhalve, rstore);
@@ -175,7 +178,7 @@ static int launches(exec_run *run)
     int one_block = (shape >= 1 && shape <= 3) || shape >= 9;
     for (long j = 0; j < k; j++) {
         link a = {j % 2 ? pong : ping, j % 2 ? ping : pong, 0};
-        if (mcm_launch(run, kern[shape], one_block ? 1 : b, 256, shape == 3 ? 256 : shape == 5 ? 256 : 0, &a) < 0)
+        if (mcm_launch(run, kern[shape], one_block ? 1 : b, 256, shape == 3 ? 512 : shape == 5 ? 256 : 0, &a) < 0)
             return -1;
     }
     return 0;
