@@ -486,6 +486,27 @@ static int validate_caches(const machine *m)
     return 0;
 }
 
+/* The rows of a dependent link's latency with 1, 2, 4 (8) warps on a
+ * scheduler (`lat`, 0: a row not given): warps take turns at worst, so
+ * twice the warps at most double the latency between two rows given.
+ * The engine's bound on a block's span beside other blocks rests on it
+ * (run.c, check_theorem1). */
+static int warps_rows_within_turns(const machine *m, const char *const keys[], const double lat[], int rows)
+{
+    int last = 0; /* the row of one warp: keys[0], lat[0] */
+    for (int i = 1; i < rows; i++) {
+        if (!(lat[i] > 0))
+            continue;
+        double times = (double)(1 << i) / (1 << last);
+        if (lat[last] > 0 && lat[i] > times * lat[last])
+            return fail("machine '%s': %s = %g is more than %g times %s = %g: with %g times the warps on a "
+                        "scheduler a dependent link waits at most %g times as long (the warps take turns)",
+                        m->name, keys[i], lat[i], times, keys[last], lat[last], times, times);
+        last = i;
+    }
+    return 0;
+}
+
 /* The card terms: rates and latencies >= 0, at least one resident block,
  * a DRAM cost wherever there is a cache. */
 static int validate_card(const machine *m)
@@ -521,6 +542,15 @@ static int validate_card(const machine *m)
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
         if (!(rates[i].v >= 0))
             return fail("machine '%s': %s = %g must be >= 0", n, rates[i].key, rates[i].v);
+    const char *const mulmod_keys[] = {"cycles_mulmod", "cycles_mulmod_warps2", "cycles_mulmod_warps4"};
+    const double mulmod_rows[] = {m->cycles_mulmod, m->cycles_mulmod_warps2, m->cycles_mulmod_warps4};
+    const char *const issue_keys[] = {"cycles_issue", "cycles_issue_warps2", "cycles_issue_warps4",
+                                      "cycles_issue_warps8"};
+    const double issue_rows[] = {m->cycles_issue, m->cycles_issue_warps2, m->cycles_issue_warps4,
+                                 m->cycles_issue_warps8};
+    if (warps_rows_within_turns(m, mulmod_keys, mulmod_rows, 3) < 0 ||
+        warps_rows_within_turns(m, issue_keys, issue_rows, 4) < 0)
+        return -1;
     if (m->private_port != 0 && m->private_port != 1)
         return fail("machine '%s': private_port = %d must be 0 (one pipe for every class) or 1 "
                     "(the private memory's banks beside the arithmetic)", n, m->private_port);

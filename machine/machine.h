@@ -60,7 +60,9 @@
  *                      on each of the SM's schedulers: cycles between two
  *                      dependent instructions of a warp with that many
  *                      sharing its scheduler's issue slot and pipes (0: off,
- *                      cycles_issue; card_terms.h says how between);
+ *                      cycles_issue; card_terms.h says how between); each
+ *                      row of these and the two above at most twice the one
+ *                      given before it (the warps take turns at worst);
  *   cycles_predicate   a comparison whose predicate a conditional branch
  *                      waits for: cycles from the comparison's issue to the
  *                      branch's, its link on a chain (0: a plain link);
@@ -204,6 +206,7 @@
  *   L2 hit latency, whole lines past the L1   -> read_latency_l2
  *   words written into the L2, every SM       -> u_l2_write
  *   words written into the L2, 8 SMs, per SM  -> u_l2_write_sm = 1 / (words per cycle)
+ *                                                (not derived today: off; it needs l1_words)
  *   words copied within the L2, every SM      -> u_l2_copy
  *   partial sectors written beyond the L2     -> u_dram_partial
  *   partial sectors the L2 keeps, every SM    -> u_l2_partial

@@ -642,6 +642,29 @@ Test(resident, block_retire_needs_resident_blocks)
     cr_expect_eq(d.block_retire, 0, "off by default");
 }
 
+Test(resident, a_links_latency_with_twice_the_warps_on_a_scheduler_is_at_most_twice_as_long)
+{
+    /* the span beside other blocks stays within Theorem 1's bound only
+     * if the warps rows grow no faster than the warps (run.c) */
+    machine m = test_machine(1, 2);
+    m.cycles_mulmod = 80;
+    m.cycles_mulmod_warps2 = 160;
+    m.cycles_mulmod_warps4 = 320;
+    m.cycles_issue = 5;
+    m.cycles_issue_warps8 = 40; /* 8 times the one-warp row: the rows between not given */
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    m.cycles_mulmod_warps2 = 2000;
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "cycles_mulmod_warps2 = 2000 is more than 2 times cycles_mulmod = 80") != NULL,
+              "%s", fail_message());
+    m.cycles_mulmod_warps2 = 0; /* off: warps4 against the one-warp row, 4 times */
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    m.cycles_issue_warps8 = 40.5;
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "cycles_issue_warps8 = 40.5 is more than 8 times cycles_issue = 5") != NULL,
+              "%s", fail_message());
+}
+
 Test(resident, issue_by_age_needs_resident_blocks_and_only_the_engines_sharing_serves_it)
 {
     machine m = test_machine(1, 1);

@@ -17,7 +17,7 @@
  * measured every one of their constants.
  *
  * A graph's kernel boundary is read from the chains of touch kernels
- * (constants.cu, graphs of 1 to 32 kernels timed as the cases are): the
+ * (constants.cu, graphs of 1 to 32 dependent kernels, timed three ways below): the
  * chain of one block gives graph_launch_latency, less what the engine
  * charges that block, so that the machine reproduces the chain's cost per
  * kernel; the chain of a block on every SM gives graph_launch_per_sm, its
@@ -796,7 +796,7 @@ static int code_boundary_line(const machine *code, const session *s, const char 
                  : strcmp(name, BARE_CHAINS[0]) == 0
                      ? "the one-block touch chain replayed with no host step between the replays"
                      : "graphs of 1 to 32 dependent kernels of one block of 256 threads (one word per thread), "
-                       "timed as the cases are",
+                       "replayed",
                  one_block * mhz - *v, TOUCH_SOURCE);
         return 1;
     }

@@ -158,7 +158,8 @@ static void add_bounds(const kernel_dag *dag, const machine *m, sim_result *r)
  * so it lasts at most δ + 2kC.  (A span beside j − 1 other blocks,
  * resident.h's span_with, waits links priced at most j times its warps a
  * scheduler, each no more than j times its own: the rows' latencies grow
- * no faster than the warps; so it stays within jC ≤ kC.)  With block_retire = ρ its slot is free again
+ * no faster than the warps, as machine.c requires of them; so it stays
+ * within jC ≤ kC.)  With block_retire = ρ its slot is free again
  * once its SM has retired it and the at most k − 1 blocks ahead of it,
  * within kρ more, so δ counts kρ too.  A ready block waits only while
  * every SM holds as many blocks as its kernel allows
