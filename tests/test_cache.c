@@ -942,6 +942,18 @@ Test(cache, written_words_cost_the_l2s_write_rate_and_overlap_the_reads_up_to_th
     cr_expect_float_eq(block_transfer_cycles(&c, 64, &m, 99, 1), 40, 1e-12);
 }
 
+/* T of a program of the one kernel k on machine m. */
+static double one_kernel_T(const kernel *k, const machine *m)
+{
+    kernel_dag *dag = kernel_dag_new(k->name);
+    kernel_dag_add(dag, k);
+    sim_result r = simulate(dag, m);
+    double T = r.T;
+    sim_result_free(&r);
+    kernel_dag_free(dag);
+    return T;
+}
+
 /* T of one launch of `blocks` blocks of one warp on a card of 4 SMs (one
  * block an SM at a time), each block writing 4 whole sectors into the L2
  * through the caches (32 words) and nothing else; U = 0.5, the card's
@@ -955,13 +967,7 @@ static double writing_launch_T(long blocks, double own)
     m.u_l2_write_sm = own;
     kernel k = test_kernel("w", blocks, 32, 1, 0, 1);
     k.cost.sectors = (cache_sectors){.measured = 1, .l2_writes = 4};
-    kernel_dag *dag = kernel_dag_new("writing");
-    kernel_dag_add(dag, &k);
-    sim_result r = simulate(dag, &m);
-    double T = r.T;
-    sim_result_free(&r);
-    kernel_dag_free(dag);
-    return T;
+    return one_kernel_T(&k, &m);
 }
 
 Test(cache, an_sm_writes_at_its_own_rate_or_its_share_of_the_cards_when_many_write)
@@ -1038,13 +1044,7 @@ static double written_blocks_T(double overlap, double stream_work, int blocks)
     k.cost.stream = 1;
     k.cost.stream_work = stream_work;
     k.cost.sectors = (cache_sectors){.measured = 1, .l2_reads = 2, .l2_writes = 4, .first_read = LEVEL_L2};
-    kernel_dag *dag = kernel_dag_new("written");
-    kernel_dag_add(dag, &k);
-    sim_result r = simulate(dag, &m);
-    double T = r.T;
-    sim_result_free(&r);
-    kernel_dag_free(dag);
-    return T;
+    return one_kernel_T(&k, &m);
 }
 
 Test(cache, the_issue_hides_its_share_of_the_blocks_writes)

@@ -120,6 +120,28 @@ Test(resident, lanes_are_shared_max_min_under_each_blocks_bound)
     resident_free(&s);
 }
 
+/* Y (slot 1) starts computing at 0, X (slot 0) at 5, both `t`, served by
+ * age or max-min fair: each one's share of the lanes once both run, as by
+ * hand, and when each ends (Y first). */
+static void y_then_x(const resident_times *t, int by_age, double y_rate, double x_rate, double *y_end,
+                     double *x_end)
+{
+    resident_sm s;
+    cr_assert_eq(resident_init(&s, 2), 0);
+    s.by_age = by_age;
+    resident_start(&s, 1, 0, t);
+    resident_start(&s, 0, 5, t);
+    cr_expect_float_eq(s.slot[1].rate, y_rate, 1e-15, "Y, %s", by_age ? "by age" : "max-min fair");
+    cr_expect_float_eq(s.slot[0].rate, x_rate, 1e-15, "X, %s", by_age ? "by age" : "max-min fair");
+    int ended[2];
+    *y_end = resident_next(&s);
+    cr_expect_eq(resident_advance(&s, *y_end, ended), 1);
+    cr_expect_eq(ended[0], 1, "Y ends first");
+    *x_end = resident_next(&s);
+    cr_expect_eq(resident_advance(&s, *x_end, ended), 1);
+    resident_free(&s);
+}
+
 /* By age (issue_by_age) the lanes go to the block that started first, not
  * to the lower slot: Y (slot 1, work 60, span 100: at most 0.6 a cycle)
  * alone from 0, X (slot 0, the same) from 5.  Y keeps its 0.6 and X takes
@@ -129,30 +151,13 @@ Test(resident, lanes_are_shared_max_min_under_each_blocks_bound)
 Test(resident, by_age_the_block_that_started_first_takes_its_bound_and_the_next_what_is_left)
 {
     resident_times t = {.work = 60, .span = 100};
-    double x_end[2], y_end[2];
-    for (int by_age = 0; by_age < 2; by_age++) {
-        resident_sm s;
-        cr_assert_eq(resident_init(&s, 2), 0);
-        s.by_age = by_age;
-        resident_start(&s, 1, 0, &t);
-        resident_start(&s, 0, 5, &t);
-        if (by_age) {
-            cr_expect_float_eq(s.slot[1].rate, 0.6, 1e-15, "the elder keeps its bound");
-            cr_expect_float_eq(s.slot[0].rate, 0.4, 1e-15, "the younger takes what is left");
-        } else
-            cr_expect_float_eq(s.slot[0].rate, 0.5, 1e-15);
-        int ended[2];
-        y_end[by_age] = resident_next(&s);
-        cr_expect_eq(resident_advance(&s, y_end[by_age], ended), 1);
-        cr_expect_eq(ended[0], 1, "Y ends first");
-        x_end[by_age] = resident_next(&s);
-        cr_expect_eq(resident_advance(&s, x_end[by_age], ended), 1);
-        resident_free(&s);
-    }
-    cr_expect_float_eq(y_end[0], 119, 1e-9);
-    cr_expect_float_eq(x_end[0], 124, 1e-9);
-    cr_expect_float_eq(y_end[1], 100, 1e-9);
-    cr_expect_float_eq(x_end[1], 100 + 22 / 0.6, 1e-9);
+    double y_end, x_end;
+    y_then_x(&t, 0, 0.5, 0.5, &y_end, &x_end);
+    cr_expect_float_eq(y_end, 119, 1e-9);
+    cr_expect_float_eq(x_end, 124, 1e-9);
+    y_then_x(&t, 1, 0.6, 0.4, &y_end, &x_end); /* the elder keeps its bound, the younger takes what is left */
+    cr_expect_float_eq(y_end, 100, 1e-9);
+    cr_expect_float_eq(x_end, 100 + 22 / 0.6, 1e-9);
 }
 
 /* Is unserved slot i served before slot j (-1: none yet), as by hand?
@@ -314,32 +319,13 @@ Test(resident, a_blocks_span_is_the_one_given_for_the_blocks_computing_on_its_sm
 Test(resident, by_age_a_blocks_chains_wait_for_its_elders_warps_not_the_younger_ones)
 {
     resident_times t = {.work = 20, .span = 100, .span_with = {100, 150, 150, 150, 150, 150, 150, 150}};
-    double x_end[2], y_end[2];
-    for (int by_age = 0; by_age < 2; by_age++) {
-        resident_sm s;
-        cr_assert_eq(resident_init(&s, 2), 0);
-        s.by_age = by_age;
-        resident_start(&s, 1, 0, &t);
-        resident_start(&s, 0, 5, &t);
-        if (by_age) {
-            cr_expect_float_eq(s.slot[1].rate, 0.2, 1e-15, "the elder at its span alone");
-            cr_expect_float_eq(s.slot[0].rate, 20.0 / 150, 1e-15, "the younger at its span beside the elder");
-        } else {
-            cr_expect_float_eq(s.slot[1].rate, 20.0 / 150, 1e-15);
-            cr_expect_float_eq(s.slot[0].rate, 20.0 / 150, 1e-15);
-        }
-        int ended[2];
-        y_end[by_age] = resident_next(&s);
-        cr_expect_eq(resident_advance(&s, y_end[by_age], ended), 1);
-        cr_expect_eq(ended[0], 1, "Y ends first");
-        x_end[by_age] = resident_next(&s);
-        cr_expect_eq(resident_advance(&s, x_end[by_age], ended), 1);
-        resident_free(&s);
-    }
-    cr_expect_float_eq(y_end[1], 100, 1e-9);
-    cr_expect_float_eq(x_end[1], 100 + (20 - 95 * 20.0 / 150) / 0.2, 1e-9);
-    cr_expect_float_eq(y_end[0], 5 + 19 / (20.0 / 150), 1e-9);
-    cr_expect_float_eq(x_end[0], 152.5, 1e-9);
+    double y_end, x_end;
+    y_then_x(&t, 1, 0.2, 20.0 / 150, &y_end, &x_end); /* the elder at its span alone, the younger beside it */
+    cr_expect_float_eq(y_end, 100, 1e-9);
+    cr_expect_float_eq(x_end, 100 + (20 - 95 * 20.0 / 150) / 0.2, 1e-9);
+    y_then_x(&t, 0, 20.0 / 150, 20.0 / 150, &y_end, &x_end);
+    cr_expect_float_eq(y_end, 5 + 19 / (20.0 / 150), 1e-9);
+    cr_expect_float_eq(x_end, 152.5, 1e-9);
 }
 
 Test(resident, one_blocks_transfer_overlaps_anothers_compute)
