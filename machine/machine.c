@@ -569,6 +569,9 @@ static int validate_card(const machine *m)
     if (m->l2_words > 0 && !(m->u_dram > 0))
         return fail("machine '%s': l2_words = %g needs u_dram > 0 (cycles per word beyond the L2)",
                     n, m->l2_words);
+    if (m->u_l2_write_sm > 0 && !(m->l1_words > 0 && m->u_l2_write > 0))
+        return fail("machine '%s': u_l2_write_sm = %g needs the caches' writes: l1_words > 0 and u_l2_write > 0 "
+                    "(an SM's own write rate beside the card's, shared by the SMs writing)", n, m->u_l2_write_sm);
     return machine_caches(m) ? validate_caches(m) : 0;
 }
 

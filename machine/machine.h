@@ -206,7 +206,7 @@
  *   L2 hit latency, whole lines past the L1   -> read_latency_l2
  *   words written into the L2, every SM       -> u_l2_write
  *   words written into the L2, 8 SMs, per SM  -> u_l2_write_sm = 1 / (words per cycle)
- *                                                (not derived today: off; it needs l1_words)
+ *                                                (not derived today: off; refused without l1_words, u_l2_write)
  *   words copied within the L2, every SM      -> u_l2_copy
  *   partial sectors written beyond the L2     -> u_dram_partial
  *   partial sectors the L2 keeps, every SM    -> u_l2_partial

@@ -970,6 +970,24 @@ static double writing_launch_T(long blocks, double own)
     return one_kernel_T(&k, &m);
 }
 
+Test(cache, an_sms_own_write_rate_is_refused_where_the_caches_do_not_write)
+{
+    /* the key acts only beside the caches' write rate: alone it would be
+     * a value read as nothing */
+    machine m = small_card(4);
+    m.u_l2_write = 1;
+    m.u_l2_write_sm = 0.5;
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    m.u_l2_write = 0;
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "u_l2_write_sm = 0.5 needs the caches' writes: l1_words > 0 and u_l2_write > 0")
+                  != NULL,
+              "%s", fail_message());
+    machine plain = test_machine(4, 0.5);
+    plain.u_l2_write_sm = 0.5;
+    cr_expect_eq(machine_validate(&plain), -1, "no caches at all");
+}
+
 Test(cache, an_sm_writes_at_its_own_rate_or_its_share_of_the_cards_when_many_write)
 {
     /* off: every block's 32 words at U, 16 cycles, whatever the SMs writing */
