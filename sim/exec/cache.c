@@ -110,7 +110,7 @@ static void set_free(line_set *s)
  * input copies) start at places of their own (Fibonacci hashing). */
 static uint32_t bucket_of(const line_set *s, uint64_t tag)
 {
-    uint64_t start = (tag >> 40) * 0x9E3779B97F4A7C15ull >> 32;
+    uint64_t start = (tag >> ACCESS_INDEX_BITS) * 0x9E3779B97F4A7C15ull >> 32;
     return (uint32_t)(tag + start) & (s->buckets - 1);
 }
 
@@ -293,7 +293,7 @@ struct cache {
 };
 
 #define INPUT_COPY (1ull << 63) /* the tag bit of an array's input copy */
-#define LINE_INDEX ((1ull << 40) - 1) /* a tag's bits of the line's place in its array (line_tag) */
+#define LINE_INDEX ((uint64_t)ACCESS_INDEX) /* a tag's bits of the line's place in its array (line_tag) */
 
 /* The L1's data array is shared memory's: 32 banks of a 4-byte word each
  * (CUDA C++ Programming Guide, shared memory; the Hopper tuning guide: the
@@ -305,7 +305,7 @@ struct cache {
  * (an array's index below 2^40, its number below 2^23). */
 static uint64_t line_tag(const cache *c, int array, long index)
 {
-    return (uint64_t)array << 40 | (uint64_t)(index / c->line_words);
+    return (uint64_t)array << ACCESS_INDEX_BITS | (uint64_t)(index / c->line_words);
 }
 
 cache *cache_new(const machine *m)
@@ -698,9 +698,9 @@ void cache_note_chain(cache_trace *t, int round)
 /* A lane's note, as the caches key it: its line and its word in it. */
 static inline lane_note lane_of(const cache_trace *t, long key)
 {
-    long index = key & ((1L << 40) - 1);
+    long index = key & ACCESS_INDEX;
     long in_line = t->line_shift >= 0 ? index >> t->line_shift : index / t->line_words;
-    return (lane_note){(uint64_t)(key >> 40) << 40 | (uint64_t)in_line, (uint32_t)(index - in_line * t->line_words)};
+    return (lane_note){(uint64_t)(key >> ACCESS_INDEX_BITS) << ACCESS_INDEX_BITS | (uint64_t)in_line, (uint32_t)(index - in_line * t->line_words)};
 }
 
 static int by_tag(const void *x, const void *y)
@@ -822,8 +822,8 @@ static int add_lines_ascending(cache_trace *t, access_round *r, const access_not
  * line below (an array's index is below 2^40). */
 static inline uint64_t tag_of_line(int shift, long shifted)
 {
-    int low = 40 - shift;
-    return (uint64_t)(shifted >> low) << 40 | (uint64_t)(shifted & ((1L << low) - 1));
+    int low = ACCESS_INDEX_BITS - shift;
+    return (uint64_t)(shifted >> low) << ACCESS_INDEX_BITS | (uint64_t)(shifted & ((1L << low) - 1));
 }
 
 /* add_lines_ascending where every lane made the round (lanes >= 1) and a

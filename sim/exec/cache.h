@@ -136,8 +136,11 @@ typedef struct access_note {
 } access_note;
 
 /* The key of word `index` of array `array` (>= 0; an index below 2^40
- * and an array below 2^23, as exec mode numbers them). */
-static inline long access_key(int array, long index) { return (long)array << 40 | index; }
+ * and an array below 2^23, as exec mode numbers them): the array above
+ * ACCESS_INDEX_BITS, the index below (ACCESS_INDEX). */
+#define ACCESS_INDEX_BITS 40
+#define ACCESS_INDEX ((1L << ACCESS_INDEX_BITS) - 1)
+static inline long access_key(int array, long index) { return (long)array << ACCESS_INDEX_BITS | index; }
 
 /* The running warp's global accesses of the step, as exec mode notes
  * them: of kind k (0 reads, 1 writes), lane i made its rounds 0 ..

@@ -854,7 +854,7 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
  * group, in the order of the cells. */
 static inline long group_key(const exec_block *b, long key)
 {
-    return key >> 40 << 40 | group_of(b, key & ((1L << 40) - 1));
+    return key >> ACCESS_INDEX_BITS << ACCESS_INDEX_BITS | group_of(b, key & ACCESS_INDEX);
 }
 
 /* The checked paths' note of the running thread's access of `kind` (a

@@ -811,7 +811,7 @@ EXEC_FAST void global_noted(exec_block *b, thread_record *me, int kind, int roun
 {
     me->rounds[kind] = round + 1;
     note_of(b, kind, round)->key = access_key(a->id, i);
-    tally(&b->tallies[kind][round], (long)a->id << 40 | i >> b->warp_shift);
+    tally(&b->tallies[kind][round], access_key(a->id, i >> b->warp_shift));
     note_chain_read(b, kind, round);
 }
 
