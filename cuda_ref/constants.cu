@@ -78,7 +78,8 @@
  *    and for 8 blocks of 256 per SM on every SM;
  *  - the L2's writes beside its reads (measure_writes): a copy within the
  *    L2, the write stream's shape read, and writes from 8 SMs against every
- *    SM;
+ *    SM; an SM's own write rate by its warps, 1 to 32, at 8 SMs, and a
+ *    copy's rate by the SMs copying, 8 to every SM (measure_write_own);
  *  - the clock again at the end, so that drift within the run shows.
  * These are the MCM's U (1 / words per cycle per SM), the spec's optional
  * launch latency and per-block dispatch cost, the global latency the
@@ -90,7 +91,8 @@
  * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only]
  *                  [--guarded-reads-only] [--block-counts-only] [--writes-only]
  *                  [--spin-only] [--protocol-only] [--l1-lines-only] [--partial-writes-only]
- *                  [--write-sms-only] [--boundary-widths-only] [--seed S] [--phase TEXT]
+ *                  [--write-sms-only] [--write-own-only] [--boundary-widths-only] [--seed S]
+ *                  [--phase TEXT]
  * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe;
  * --spread-only: those of measure_resident_spread alone;
  * --guarded-reads-only: the chains of measure_guarded_reads alone, a probe;
@@ -106,6 +108,8 @@
  * against, a probe;
  * --write-sms-only: the write stream's rate an SM by the SMs writing at
  * once, measure_write_sms, a probe;
+ * --write-own-only: an SM's own write rate by its warps and a copy's rate by
+ * the SMs copying, measure_write_own (rows of the full run too);
  * --boundary-widths-only: measure_boundary_widths, four repetitions, between
  * the sessions' chain_touch_block and chain_touch_card (then the cases'
  * warm-up alone and touch_block again) and the same again, a probe)
@@ -4329,6 +4333,89 @@ static void measure_write_sms(int sms, double mhz)
     CUDA_CHECK(cudaFree(sink));
 }
 
+/* An SM's own write rate by its warps, and a copy's rate by the SMs
+ * copying (validate/notes/cache-hierarchy.md, session 48): the probe of
+ * session 47 found an SM writing alone at min(its port's rate, its warps
+ * times a warp's), about 0.42 words a cycle a warp, and the card's rate
+ * shared by the SMs writing beyond; exec mode's write term takes the own
+ * rate by the launch's resident warps and a copy's rate at k SMs from
+ * these rows.  32-bit words over 8 MiB (writes, reads) or 4 MiB into
+ * another 4 MiB (copies), 16 passes (the L2 keeps them), one block an SM
+ * (k blocks land on k distinct SMs: session 47's probe), per SM:
+ *  - gmem_write_l2_sms8_warps{w}, w = 1, 2, 4, 8, 16: 8 blocks of 32·w
+ *    threads write (words a cycle an SM; w = 32 is gmem_write_l2_sms8);
+ *  - gmem_write_l2_sms_all_warps4, _warps8: one block of 128 (256)
+ *    threads on every SM write (the card's rate with few warps an SM), and
+ *    gmem_write_l2_sms_all_blocks2_warps8: two blocks of 128 an SM (whether
+ *    an SM's warps write alike in one block or in two);
+ *  - gmem_read_l2_word_sms8, gmem_read_l2_word_sms8_warps4: 8 blocks of
+ *    1024 (128) threads read with L2-only loads (the copy's read alone);
+ *  - gmem_copy_l2_sms{k}, k = 8, 33, 66, 100 and gmem_copy_l2_sms_all:
+ *    k blocks of 1024 threads copy (words copied a cycle an SM; each read
+ *    once and written once, as gmem_copy_l2_card);
+ *  - gmem_copy_l2_sms8_warps4: 8 blocks of 128 threads copy.
+ * Under a second on an H100 (the slowest row, one warp on 8 SMs, about
+ * 5 ms a run, 8 runs). */
+static void measure_write_own(int sms, double mhz)
+{
+    const long words = 2L << 20; /* 8 MiB */
+    const int reps = 16;
+    uint32_t *buf, *sink = dev_alloc_u32(1);
+    CUDA_CHECK(cudaMalloc(&buf, (size_t)words * 4));
+    CUDA_CHECK(cudaMemset(buf, 0x5a, (size_t)words * 4));
+    const int sms8 = sms < 8 ? sms : 8;
+    char name[64], how[300];
+    for (int w = 1; w <= 16; w *= 2) {
+        write_arg a = {sink, buf, words, reps, (unsigned)sms8, 32u * (unsigned)w};
+        snprintf(name, sizeof name, "gmem_write_l2_sms8_warps%d", w);
+        snprintf(how, sizeof how, "%d blocks of %d threads (one an SM: %d warps) write 32-bit words over 8 MiB, "
+                 "%d passes (the L2 keeps them): words per cycle per SM writing", sms8, 32 * w, w, reps);
+        print_row(name, items_per_cycle(enqueue_word_write, &a, (double)words * reps, mhz) / sms8,
+                  "words/SM/cycle", how);
+    }
+    const unsigned every[3][2] = {{1, 128}, {1, 256}, {2, 128}}; /* blocks an SM, threads a block */
+    for (int v = 0; v < 3; v++) {
+        const unsigned blocks = every[v][0] * (unsigned)sms, warps = every[v][0] * every[v][1] / 32;
+        write_arg a = {sink, buf, words, reps, blocks, every[v][1]};
+        if (v < 2)
+            snprintf(name, sizeof name, "gmem_write_l2_sms_all_warps%u", warps);
+        else
+            snprintf(name, sizeof name, "gmem_write_l2_sms_all_blocks2_warps%u", warps);
+        snprintf(how, sizeof how, "%u blocks of %u threads (%u an SM: %u warps) on every SM write 32-bit words "
+                 "over 8 MiB, %d passes: words per cycle per SM", blocks, every[v][1], every[v][0], warps, reps);
+        print_row(name, items_per_cycle(enqueue_word_write, &a, (double)words * reps, mhz) / sms,
+                  "words/SM/cycle", how);
+    }
+    for (int v = 0; v < 2; v++) {
+        const unsigned threads = v ? 128 : 1024;
+        write_arg a = {sink, buf, words, reps, (unsigned)sms8, threads};
+        snprintf(name, sizeof name, "gmem_read_l2_word_sms8%s", v ? "_warps4" : "");
+        snprintf(how, sizeof how, "%d blocks of %u threads (one an SM) read 32-bit words over 8 MiB with L2-only "
+                 "loads, %d passes: words per cycle per SM reading", sms8, threads, reps);
+        print_row(name, items_per_cycle(enqueue_word_read, &a, (double)words * reps, mhz) / sms8,
+                  "words/SM/cycle", how);
+    }
+    const int counts[6] = {8, 33, 66, 100, sms, 8};
+    for (int i = 0; i < 6; i++) {
+        const int k = counts[i] < sms ? counts[i] : sms;
+        const unsigned threads = i == 5 ? 128 : 1024;
+        if (i < 4 && counts[i] >= sms)
+            continue; /* a card of fewer SMs: its sms_all row says it */
+        write_arg a = {buf, buf + words / 2, words / 2, reps, (unsigned)k, threads};
+        if (i == 4)
+            snprintf(name, sizeof name, "gmem_copy_l2_sms_all");
+        else
+            snprintf(name, sizeof name, "gmem_copy_l2_sms%d%s", k, i == 5 ? "_warps4" : "");
+        snprintf(how, sizeof how, "%d blocks of %u threads (one an SM) copy 4 MiB into another 4 MiB, 32-bit "
+                 "words, %d passes (the L2 keeps both): words copied (each read once and written once) per "
+                 "cycle per SM copying", k, threads, reps);
+        print_row(name, items_per_cycle(enqueue_word_copy, &a, (double)a.count * reps, mhz) / k,
+                  "words/SM/cycle", how);
+    }
+    CUDA_CHECK(cudaFree(buf));
+    CUDA_CHECK(cudaFree(sink));
+}
+
 /* A probe's rows begin as the full run's do: the header, the SM count and,
  * with_clock, the clock measured as the full run measures it (returned;
  * 0 without). */
@@ -4349,12 +4436,12 @@ int main(int argc, char **argv)
     static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only",
                                         "--guarded-reads-only", "--block-counts-only", "--writes-only", "--spin-only",
                                         "--protocol-only", "--l1-lines-only", "--partial-writes-only", "--write-sms-only",
-                                        "--boundary-widths-only", NULL};
+                                        "--write-own-only", "--boundary-widths-only", NULL};
     cli_require_known(argc, argv, keys, flags,
                       "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] "
                       "[--guarded-reads-only] [--block-counts-only] [--writes-only] [--spin-only] "
                       "[--protocol-only] [--l1-lines-only] [--partial-writes-only] [--write-sms-only] "
-                      "[--boundary-widths-only] [--seed S] "
+                      "[--write-own-only] [--boundary-widths-only] [--seed S] "
                       "[--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
@@ -4401,6 +4488,11 @@ int main(int argc, char **argv)
     if (cli_flag(argc, argv, "--write-sms-only")) {
         const double mhz = probe_header(sms, 1);
         measure_write_sms(sms, mhz);
+        return 0;
+    }
+    if (cli_flag(argc, argv, "--write-own-only")) {
+        const double mhz = probe_header(sms, 1);
+        measure_write_own(sms, mhz);
         return 0;
     }
     if (cli_flag(argc, argv, "--block-counts-only")) {
@@ -4526,6 +4618,7 @@ int main(int argc, char **argv)
     measure_caches(sms, mhz, &rng);
     measure_lines_in_flight(sms, &rng);
     measure_writes(sms, mhz);
+    measure_write_own(sms, mhz);
     measure_resident_spread(sms);
     print_row("l2_bytes", (double)attribute(cudaDevAttrL2CacheSize), "bytes", "cudaDevAttrL2CacheSize");
     print_row("sm_clock_measured_end", measure_clock_mhz(), "MHz",
