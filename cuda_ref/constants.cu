@@ -91,8 +91,8 @@
  * Usage: constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only]
  *                  [--guarded-reads-only] [--block-counts-only] [--writes-only]
  *                  [--spin-only] [--protocol-only] [--l1-lines-only] [--partial-writes-only]
- *                  [--write-sms-only] [--write-own-only] [--boundary-widths-only] [--seed S]
- *                  [--phase TEXT]
+ *                  [--write-sms-only] [--write-own-only] [--boundary-widths-only]
+ *                  [--reduce-levels-only] [--seed S] [--phase TEXT]
  * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe;
  * --spread-only: those of measure_resident_spread alone;
  * --guarded-reads-only: the chains of measure_guarded_reads alone, a probe;
@@ -110,6 +110,8 @@
  * once, measure_write_sms, a probe;
  * --write-own-only: an SM's own write rate by its warps and a copy's rate by
  * the SMs copying, measure_write_own (rows of the full run too);
+ * --reduce-levels-only: the reduce chain at 2, 4 and 8 levels and the
+ * touch block, measure_reduce_levels, a probe;
  * --boundary-widths-only: measure_boundary_widths, four repetitions, between
  * the sessions' chain_touch_block and chain_touch_card (then the cases'
  * warm-up alone and touch_block again) and the same again, a probe)
@@ -1241,7 +1243,7 @@ static double launch_graph_touch_us(int sms)
 enum chain_shape { CHAIN_TOUCH, CHAIN_PAIR, CHAIN_DEPENDENT, CHAIN_REDUCE, CHAIN_ARGS, CHAIN_SHARED, CHAIN_CODE,
                    CHAIN_LOOP, CHAIN_HORNER, CHAIN_ALTERNATE, CHAIN_PARAM, CHAIN_PARAM_DENSE, CHAIN_PARAM_64,
                    CHAIN_CONST, CHAIN_PARAM_LDC, CHAIN_SHIFT1, CHAIN_SHIFT32, CHAIN_GUARDED, CHAIN_STORED, CHAIN_TOUCH128,
-                   CHAIN_SPIN128, CHAIN_TWIN, CHAIN_TWIN128 };
+                   CHAIN_SPIN128, CHAIN_TWIN, CHAIN_TWIN128, CHAIN_REDUCE2, CHAIN_REDUCE4 };
 
 #define CHAIN_CODE_STEPS 1024
 #define CHAIN_HORNER_DEGREE 32
@@ -1303,6 +1305,9 @@ __global__ void stored_kernel(const uint32_t *in, uint32_t *out)
         out[t] = x + 1u + in[t + 128];
 }
 
+/* LEVELS levels (8: the reduce chain; 2 and 4: its level's slope, a
+ * probe): s[0] the sum of the first 2^LEVELS words */
+template <int LEVELS>
 __global__ void reduce_kernel(const uint32_t *in, uint32_t *out)
 {
     __shared__ uint32_t s[256];
@@ -1310,7 +1315,7 @@ __global__ void reduce_kernel(const uint32_t *in, uint32_t *out)
     const uint32_t v = in[t];
     s[t] = v;
     __syncthreads();
-    for (int stride = 128; stride > 0; stride >>= 1) {
+    for (int stride = 1 << (LEVELS - 1); stride > 0; stride >>= 1) {
         if (t < stride)
             s[t] += s[t + stride];
         __syncthreads();
@@ -1459,7 +1464,11 @@ static void chain_launch(const chain *c, int step, cudaStream_t stream)
     else if (c->shape == CHAIN_STORED)
         stored_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_REDUCE)
-        reduce_kernel<<<c->blocks, 256, 0, stream>>>(in, out);
+        reduce_kernel<8><<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_REDUCE2)
+        reduce_kernel<2><<<c->blocks, 256, 0, stream>>>(in, out);
+    else if (c->shape == CHAIN_REDUCE4)
+        reduce_kernel<4><<<c->blocks, 256, 0, stream>>>(in, out);
     else if (c->shape == CHAIN_ARGS) {
         const long words = (long)c->blocks * 256;
         touch_args a = {in, words, 1, out, words, 2, {0, 0, 0, 0, 0, 0}};
@@ -1487,7 +1496,9 @@ static uint32_t chain_word_on_host(enum chain_shape shape, const uint32_t *in, s
     case CHAIN_SHIFT32: return in[i] + (i >= 32 ? in[i - 32] : 0u) + 1u;
     case CHAIN_GUARDED:
     case CHAIN_STORED: return in[i] + (i < 128 ? in[i + 128] : 0u) + 1u;
-    case CHAIN_REDUCE: return in[i] + sum + 1u;
+    case CHAIN_REDUCE:
+    case CHAIN_REDUCE2:
+    case CHAIN_REDUCE4: return in[i] + sum + 1u;
     default: return in[i] + 1u; /* touch, args, shared; code, loop and horner hide their value */
     }
 }
@@ -1499,7 +1510,11 @@ static void chain_step_on_host(const chain *c, int step)
     const uint32_t *in = step % 2 == 0 ? c->h_ping : c->h_pong;
     uint32_t *out = step % 2 == 0 ? c->h_pong : c->h_ping;
     uint32_t sum = 0;
-    for (size_t i = 0; i < words && c->shape == CHAIN_REDUCE; i++)
+    const size_t summed = c->shape == CHAIN_REDUCE    ? 256
+                          : c->shape == CHAIN_REDUCE2 ? 4
+                          : c->shape == CHAIN_REDUCE4 ? 16
+                                                      : 0; /* 2^levels words (reduce_kernel) */
+    for (size_t i = 0; i < words && i < summed; i++)
         sum += in[i];
     for (size_t i = 0; i < words; i++)
         out[i] = chain_word_on_host(c->shape, in, i, sum);
@@ -1625,6 +1640,17 @@ static void measure_chain_of(const char *prefix, const char *name, enum chain_sh
 static void measure_chain(const char *name, enum chain_shape shape, unsigned blocks, rng_t *rng)
 {
     measure_chain_of("chain_", name, shape, blocks, 0, rng);
+}
+
+/* The reduce chain at 2, 4 and 8 levels in one process, with the touch
+ * block: the slope over levels is a level's cost alone (card-model.md,
+ * session 48: a barrier step's index arithmetic off its path; a probe). */
+static void measure_reduce_levels(rng_t *rng)
+{
+    measure_chain("touch_block", CHAIN_TOUCH, 1, rng);
+    measure_chain("reduce2_block", CHAIN_REDUCE2, 1, rng);
+    measure_chain("reduce4_block", CHAIN_REDUCE4, 1, rng);
+    measure_chain("reduce_block", CHAIN_REDUCE, 1, rng);
 }
 
 /* The guarded reads' chains (instruction-stream.md, session 42): against
@@ -4436,12 +4462,12 @@ int main(int argc, char **argv)
     static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only",
                                         "--guarded-reads-only", "--block-counts-only", "--writes-only", "--spin-only",
                                         "--protocol-only", "--l1-lines-only", "--partial-writes-only", "--write-sms-only",
-                                        "--write-own-only", "--boundary-widths-only", NULL};
+                                        "--write-own-only", "--boundary-widths-only", "--reduce-levels-only", NULL};
     cli_require_known(argc, argv, keys, flags,
                       "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] "
                       "[--guarded-reads-only] [--block-counts-only] [--writes-only] [--spin-only] "
                       "[--protocol-only] [--l1-lines-only] [--partial-writes-only] [--write-sms-only] "
-                      "[--write-own-only] [--boundary-widths-only] [--seed S] "
+                      "[--write-own-only] [--boundary-widths-only] [--reduce-levels-only] [--seed S] "
                       "[--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
@@ -4473,6 +4499,11 @@ int main(int argc, char **argv)
     if (cli_flag(argc, argv, "--guarded-reads-only")) {
         probe_header(sms, 1);
         measure_guarded_reads(&rng);
+        return 0;
+    }
+    if (cli_flag(argc, argv, "--reduce-levels-only")) {
+        probe_header(sms, 1);
+        measure_reduce_levels(&rng);
         return 0;
     }
     if (cli_flag(argc, argv, "--writes-only")) {
