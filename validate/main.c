@@ -69,9 +69,12 @@
 /* Where the run's time goes, on stderr, when MCMSIM_VALIDATE_PROFILE is
  * set (validate/notes/exec-at-scale.md): the processor time of each exec
  * process and each simulation (the children's time across the one reap
- * that ends it), and at each phase the parent's and its children's
- * processor time so far, beside the wall clock.  The report is the same
- * either way. */
+ * that ends it) with the wall clock when it ended (and when an exec
+ * process started), the processor time of each set's plots, and at each
+ * phase the parent's and its children's processor time so far and the
+ * parent's resident memory and page tables (what a fork copies), beside
+ * the wall clock (validate/notes/bench.md, session 48).  The report is the
+ * same either way. */
 static int profiling(void) { return getenv("MCMSIM_VALIDATE_PROFILE") != NULL; }
 
 static double processor_seconds(int who)
@@ -119,14 +122,15 @@ static void memory_kb(long *rss, long *pte)
 
 static void profile_phase(const char *phase)
 {
-    double now = wall_seconds();
+    double now = wall_seconds(); /* the first call: the run's start */
     long rss, pte;
+    if (!profiling())
+        return;
     memory_kb(&rss, &pte);
-    if (profiling())
-        fprintf(stderr, "validate profile: %s at %.1f s wall: processor %.1f s own, %.1f s children "
-                        "(system %.1f s own, %.1f s children); resident %ld kB, page tables %ld kB\n", phase, now,
-                processor_seconds(RUSAGE_SELF), processor_seconds(RUSAGE_CHILDREN), system_seconds(RUSAGE_SELF),
-                system_seconds(RUSAGE_CHILDREN), rss, pte);
+    fprintf(stderr, "validate profile: %s at %.1f s wall: processor %.1f s own, %.1f s children "
+                    "(system %.1f s own, %.1f s children); resident %ld kB, page tables %ld kB\n", phase, now,
+            processor_seconds(RUSAGE_SELF), processor_seconds(RUSAGE_CHILDREN), system_seconds(RUSAGE_SELF),
+            system_seconds(RUSAGE_CHILDREN), rss, pte);
 }
 
 /* One child's processor time: that of the children reaped since `before`
@@ -149,10 +153,7 @@ static void profile_child(const char *what, const measured_row *row, const machi
  * row after another.  The three sets of the code's costs share one such
  * queue, which runs while the sets of the paper's costs are simulated
  * (set_simulate moves it on): the cores are never left to one long
- * simulation or to the report's writing.  (Started dearest first instead,
- * the cores' idle time at the end fell by under a second and the system
- * time rose some 6 s: the DAGs done wait longer to be taken; bench.md,
- * session 48.) */
+ * simulation or to the report's writing. */
 static int is_user_case(const measured_row *row) { return strncmp(row->program, USER_CASE, strlen(USER_CASE)) == 0; }
 
 enum { DAG_WAITING, DAG_RUNNING, DAG_DONE, DAG_FAILED }; /* a row's exec process */
