@@ -204,6 +204,22 @@ Test(code_costs, the_budget_is_the_environments_or_the_default_and_a_bad_one_is_
     unsetenv("MCMSIM_CODE_BUDGET");
 }
 
+Test(code_costs, the_cells_budget_is_the_environments_or_the_default_and_a_bad_one_is_refused)
+{
+    unsetenv("MCMSIM_CODE_CELL_BUDGET");
+    cr_expect_eq(code_costs_cell_budget(), CODE_COSTS_CELL_BUDGET);
+    setenv("MCMSIM_CODE_CELL_BUDGET", "16", 1);
+    cr_expect_eq(code_costs_cell_budget(), 16);
+    setenv("MCMSIM_CODE_CELL_BUDGET", "inf", 1);
+    cr_expect(isinf(code_costs_cell_budget()));
+    setenv("MCMSIM_CODE_CELL_BUDGET", "lots", 1);
+    cr_expect_eq(code_costs_cell_budget(), -1);
+    cr_expect(strstr(fail_message(), "MCMSIM_CODE_CELL_BUDGET=\"lots\"") != NULL, "%s", fail_message());
+    setenv("MCMSIM_CODE_CELL_BUDGET", "-1", 1);
+    cr_expect_eq(code_costs_cell_budget(), -1);
+    unsetenv("MCMSIM_CODE_CELL_BUDGET");
+}
+
 /* A set of the code's costs that ran no point of euclid names the points
  * it did not run, with their estimates, in the report: the paper's set has
  * the point, the code's set has it among not_run. */

@@ -139,6 +139,16 @@ double code_costs_budget(void)
     return budget;
 }
 
+double code_costs_cell_budget(void)
+{
+    const char *text = getenv("MCMSIM_CODE_CELL_BUDGET");
+    char *end;
+    double budget = text ? strtod(text, &end) : CODE_COSTS_CELL_BUDGET;
+    if (text && (end == text || *end || !(budget >= 0)))
+        return fail("MCMSIM_CODE_CELL_BUDGET=\"%s\": expected a number >= 0 (inf: every cell)", text);
+    return budget;
+}
+
 /* ---- reading CSV -------------------------------------------------------- */
 
 /* Split a CSV line into at most max fields, quotes removed, in place. */
@@ -654,7 +664,7 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
                "are given over those same points, and over all the case's points.\n\n"
                "| case | set | points run (of all) | the paper's costs, all points | the paper's costs, the points "
                "run | the code's costs |\n|---|---|---|---|---|---|\n",
-            code_costs_budget(), CODE_COSTS_CELL_BUDGET);
+            code_costs_budget(), code_costs_cell_budget());
     for (int i = 0; i < n_sets; i++)
         errors_rows(f, &sets[i], &codes[i]);
     fprintf(f, "\n![the code's costs: every point run in exec mode, simulated against measured, with the ±10 %% "

@@ -548,9 +548,10 @@ static const vpoint *point_at(const validation *paper, const run_file *rf, long 
 static double point_estimate(const vpoint *p) { return p && p->dag ? code_costs_estimate(p->dag) : 0; }
 
 /* The rows of rf's cells whose points' estimates sum to at most
- * CODE_COSTS_CELL_BUDGET, added to rows[*k ..] (each once, max in all). */
+ * code_costs_cell_budget(), added to rows[*k ..] (each once, max in all). */
 static int cells_within(const validation *paper, const run_file *rf, const measured_row **rows, int max, int *k)
 {
+    double budget = code_costs_cell_budget();
     sides s;
     int rc = match_points(paper, paper, rf, &s), open_axis = free_axis(rf);
     for (long j = 0; rc == 0 && j < s.n; j++) {
@@ -558,7 +559,7 @@ static int cells_within(const validation *paper, const run_file *rf, const measu
         for (long i = 0; i < s.n; i++)
             cell += same_cell(&s, i, j, rf->n_axes, open_axis) ? point_estimate(point_at(paper, rf, s.at[i])) : 0;
         const vpoint *p = point_at(paper, rf, s.at[j]);
-        int seen = !p || cell > CODE_COSTS_CELL_BUDGET;
+        int seen = !p || cell > budget;
         for (int r = 0; r < *k && !seen; r++)
             seen = rows[r] == p->row;
         if (!seen && *k < max)

@@ -69,9 +69,12 @@
 /* Where the run's time goes, on stderr, when MCMSIM_VALIDATE_PROFILE is
  * set (validate/notes/exec-at-scale.md): the processor time of each exec
  * process and each simulation (the children's time across the one reap
- * that ends it), and at each phase the parent's and its children's
- * processor time so far, beside the wall clock.  The report is the same
- * either way. */
+ * that ends it) with the wall clock when it ended (and when an exec
+ * process started), the processor time of each set's plots, and at each
+ * phase the parent's and its children's processor time so far and the
+ * parent's resident memory and page tables (what a fork copies), beside
+ * the wall clock (validate/notes/bench.md, session 48).  The report is the
+ * same either way. */
 static int profiling(void) { return getenv("MCMSIM_VALIDATE_PROFILE") != NULL; }
 
 static double processor_seconds(int who)
@@ -90,7 +93,8 @@ static double system_seconds(int who)
     return (double)r.ru_stime.tv_sec + 1e-6 * (double)r.ru_stime.tv_usec;
 }
 
-static void profile_phase(const char *phase)
+/* Seconds of wall clock since the first call (the run's start). */
+static double wall_seconds(void)
 {
     static double start = -1;
     struct timespec t;
@@ -98,10 +102,35 @@ static void profile_phase(const char *phase)
     double now = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
     if (start < 0)
         start = now;
-    if (profiling())
-        fprintf(stderr, "validate profile: %s at %.1f s wall: processor %.1f s own, %.1f s children "
-                        "(system %.1f s own, %.1f s children)\n", phase, now - start, processor_seconds(RUSAGE_SELF),
-                processor_seconds(RUSAGE_CHILDREN), system_seconds(RUSAGE_SELF), system_seconds(RUSAGE_CHILDREN));
+    return now - start;
+}
+
+/* This process's resident memory and page tables, kB (/proc/self/status:
+ * what each fork copies); 0 where unknown. */
+static void memory_kb(long *rss, long *pte)
+{
+    char line[256];
+    FILE *f = fopen("/proc/self/status", "r");
+    *rss = *pte = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        sscanf(line, "VmRSS: %ld", rss);
+        sscanf(line, "VmPTE: %ld", pte);
+    }
+    if (f)
+        fclose(f);
+}
+
+static void profile_phase(const char *phase)
+{
+    double now = wall_seconds(); /* the first call: the run's start */
+    long rss, pte;
+    if (!profiling())
+        return;
+    memory_kb(&rss, &pte);
+    fprintf(stderr, "validate profile: %s at %.1f s wall: processor %.1f s own, %.1f s children "
+                    "(system %.1f s own, %.1f s children); resident %ld kB, page tables %ld kB\n", phase, now,
+            processor_seconds(RUSAGE_SELF), processor_seconds(RUSAGE_CHILDREN), system_seconds(RUSAGE_SELF),
+            system_seconds(RUSAGE_CHILDREN), rss, pte);
 }
 
 /* One child's processor time: that of the children reaped since `before`
@@ -109,8 +138,8 @@ static void profile_phase(const char *phase)
 static void profile_child(const char *what, const measured_row *row, const machine *m, double before)
 {
     if (profiling())
-        fprintf(stderr, "validate profile: %s %s %s on %s: %.2f s\n", what, row->program, row->params, m->name,
-                processor_seconds(RUSAGE_CHILDREN) - before);
+        fprintf(stderr, "validate profile: %s %s %s on %s: %.2f s (ended by %.1f s wall)\n", what, row->program,
+                row->params, m->name, processor_seconds(RUSAGE_CHILDREN) - before, wall_seconds());
 }
 
 /* A case "user-NAME" runs its kernels written once (case_kernels_source):
@@ -167,6 +196,9 @@ static void user_dags_ahead(user_dags *u)
     for (; u->next < u->n && u->running < u->window; u->next++) {
         int i = u->next;
         if (code_costs_start(&u->x[i], u->rows[i], u->m[i]) == 0) {
+            if (profiling())
+                fprintf(stderr, "validate profile: exec started %s %s on %s at %.1f s wall\n", u->rows[i]->program,
+                        u->rows[i]->params, u->m[i]->name, wall_seconds());
             u->state[i] = DAG_RUNNING;
             u->running++;
             continue;
@@ -733,6 +765,17 @@ static void sets_drop_dags(validation *sets, int n)
     malloc_trim(0);
 }
 
+/* Set v's plots (write_plots), their gnuplot processes' time profiled. */
+static int plots_written(const validation *v)
+{
+    double before = processor_seconds(RUSAGE_CHILDREN), start = wall_seconds();
+    int rc = write_plots(v);
+    if (profiling())
+        fprintf(stderr, "validate profile: plots of %s: %.2f s processor, %.1f to %.1f s wall\n", v->name,
+                processor_seconds(RUSAGE_CHILDREN) - before, start, wall_seconds());
+    return rc;
+}
+
 /* Set v of the code's costs (the cases written once, on the card's code
  * machine): built (its exec processes' DAGs from `ahead`), simulated
  * (reusing the earlier code sets' points), with the caches and without
@@ -747,7 +790,7 @@ static int run_code_set(validation *v, const validation *earlier, int n_earlier,
     if (set_simulate(v, earlier, n_earlier, 0, ahead) < 0 || set_simulate(v, earlier, n_earlier, 1, ahead) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
-    return write_points(v) < 0 || write_plots(v) < 0 ? -1 : 0;
+    return write_points(v) < 0 || plots_written(v) < 0 ? -1 : 0;
 }
 
 /* ---- the noise floor ---------------------------------------------------- */
@@ -861,7 +904,7 @@ static int run_set(FILE *section, validation *v, set_verdicts *verdicts, const v
     if (set_simulate(v, earlier, n_earlier, 0, ahead) < 0 || set_simulate(v, earlier, n_earlier, 1, ahead) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
-    if (write_points(v) < 0 || write_plots(v) < 0 || write_set_report(section, v, verdicts) < 0 ||
+    if (write_points(v) < 0 || plots_written(v) < 0 || write_set_report(section, v, verdicts) < 0 ||
         write_caches_table(section, v) < 0)
         return -1;
     error_stats all = validation_errors(v, NULL, validation_split(v));
@@ -941,7 +984,7 @@ int main(int argc, char **argv)
     user_dags ahead = {0}; /* the code sets' exec processes */
     FILE *report = NULL;
     text noise = {0}, machines = {0}, sections = {0};
-    if (code_costs_budget() < 0 || load_cards(&k) < 0 ||
+    if (code_costs_budget() < 0 || code_costs_cell_budget() < 0 || load_cards(&k) < 0 ||
         card_machine_named(&k.h100[k.ref100], NULL, "h100", &h100) < 0)
         goto failed;
     if (k.ref200 >= 0 && card_machine_named(&k.h200[k.ref200], &k.h100[k.ref100], "h200", &h200) < 0)
@@ -999,12 +1042,14 @@ int main(int argc, char **argv)
             goto failed;
         set_queue(&codes[i], codes, i, &ahead);
     }
+    profile_phase("the sets built, the code sets planned");
     for (int i = 0; i < n_sets; i++)
         if (run_set(sections.f, &sets[i], &verdicts[i], sets, i, &ahead) < 0)
             goto failed;
     if (write_scatter(sets, n_sets, REPORT_DIR, "scatter", "The paper's costs, every point the sets score:") < 0)
         goto failed;
     sets_drop_dags(sets, n_sets);
+    profile_phase("the paper sets' DAGs given back");
     report = fopen(REPORT_DIR "/REPORT.md", "w");
     if (!report) {
         fail("%s/REPORT.md: cannot write", REPORT_DIR);

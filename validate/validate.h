@@ -216,6 +216,12 @@ double code_costs_budget(void);
  * estimates and times; the next ones, mult n = 2^14 at 13 s, Euclid
  * n = 6 000 at 15 s, are over: about 25 s of processor more each). */
 #define CODE_COSTS_CELL_BUDGET 11.0
+/* The cells' budget: $MCMSIM_CODE_CELL_BUDGET if set (a number; "inf":
+ * every cell), else CODE_COSTS_CELL_BUDGET; -1 with fail() if the
+ * variable is not a number >= 0.  For a run that decides more verdicts
+ * than make validate's two minutes allow (validate/notes/bench.md,
+ * session 48). */
+double code_costs_cell_budget(void);
 
 /* Point `row`'s kernels written once (case_kernels_source) started in
  * exec mode on m, at the row's params, on one thread (the points run side
