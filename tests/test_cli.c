@@ -546,3 +546,66 @@ Test(cli, a_gantt_or_a_trace_of_a_sweep_names_the_keys_to_pin)
     unlink(path);
     free(path);
 }
+
+/* A value is never silently replaced by another: a key given twice, in
+ * one spelling or two (p and P, w and warp, n and params.n), in a machine
+ * group, a sweep or --set, and an option of one value given twice, are
+ * refused naming both places. */
+Test(cli, a_value_given_twice_is_refused_naming_both_places)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "machine = { p = 4;\n  P = 8; };\n%s", good_program);
+    REFUSE_FILE(text, "", ".cfg:2: machine key 'P' sets p, which 'p' on line 1 sets already", "one value");
+    snprintf(text, sizeof text, "machine = { w = 4; warp = 8; };\n%s", good_program);
+    REFUSE_FILE(text, "", "machine key 'warp' sets warp, which 'w' on line 1 sets already");
+    snprintf(text, sizeof text, "%ssweep = { p = [1, 2]; P = [4, 8]; };\n", good_program);
+    REFUSE_FILE(text, "", ".cfg:3: sweep P", "sets machine key 'p', which", ".cfg:3: sweep p", "one value per key");
+    REFUSE_FILE(good_program, "--set n=4 --set n=8", "--set n=8: sets param 'n', which --set n=4 sets already");
+    REFUSE_FILE(good_program, "--set p=4 --set machine.P=8", "--set machine.P=8: sets machine key 'p'", "--set p=4");
+    REFUSE_FILE(good_program, "--set program=sum --set program=euclid", "--set program=euclid",
+                "the program is given twice (sum, then euclid)");
+    REFUSE_FILE(good_program, "--machine mcm --set machine=gtx670", "the machine is given twice (mcm, then gtx670",
+                "--machine is --set machine=");
+    REFUSE_FILE(good_program, "--format csv --format json", "--format json: --format is given twice (csv, then json)");
+    REFUSE_FILE(good_program, "--jobs 1 --set p=2 --jobs 2", "--jobs is given twice (1, then 2)");
+    REFUSE_FILE(good_program, "--trace /tmp/mcmsim-cli-a.csv --trace /tmp/mcmsim-cli-b.csv", "--trace is given twice");
+    REFUSE_FILE(good_program, "--format csv --shard 1/2 --shard 2/2", "--shard is given twice (1/2, then 2/2)");
+    char *path = with(good_program), args[1200];
+    snprintf(args, sizeof args, "plot %s -o /tmp/mcmsim-cli-a.png -o /tmp/mcmsim-cli-b.png", path);
+    REFUSE(args, "-o is given twice");
+    snprintf(args, sizeof args, "plot %s -o /tmp/mcmsim-cli-a.png --kind gantt --kind costs", path);
+    REFUSE(args, "--kind costs: --kind is given twice (gantt, then costs)");
+    unlink(path);
+    free(path);
+}
+
+/* --set pins a swept key however it names it (P for p, machine.p,
+ * params.n), and the keys left vary in the run file's order, the last
+ * fastest. */
+Test(cli, a_set_pins_the_swept_key_it_names_in_any_spelling)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%ssweep = { p = [2, 4]; n = [64, 128]; policy = [\"parallel\", \"shared\"]; };\n",
+             good_program);
+    char *path = with(text), args[1200];
+    const char *pins[] = {"--set p=3", "--set P=3", "--set machine.p=3"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(args, sizeof args, "run %s %s --format csv", path, pins[i]);
+        outcome *o = mcmsim(args);
+        cr_assert_eq(o->status, 0, "%s: %s", pins[i], o->err);
+        cr_expect(strstr(o->out, "\np,mcm,parallel,64,8,3,8,12288,parallel,") &&
+                      strstr(strstr(o->out, ",64,8,3,"), "\np,mcm,shared,64,8,3,8,12288,shared,") &&
+                      strstr(strstr(o->out, ",shared,64,8,3,"), "\np,mcm,parallel,128,8,3,") &&
+                      strstr(strstr(o->out, ",parallel,128,8,3,"), "\np,mcm,shared,128,8,3,") &&
+                      !strstr(o->out, ",8,2,8,") && !strstr(o->out, ",8,4,8,"),
+                  "%s: four points, p = 3, policy fastest:\n%s", pins[i], o->out);
+    }
+    snprintf(args, sizeof args, "run %s --set params.n=32 --set P=3 --format csv", path);
+    outcome *o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, "\np,mcm,parallel,32,8,3,") && strstr(o->out, "\np,mcm,shared,32,8,3,") &&
+                  !strstr(o->out, "\np,mcm,parallel,64,") && !strstr(o->out, "\np,mcm,parallel,128,"),
+              "n pinned to 32: %s", o->out);
+    unlink(path);
+    free(path);
+}

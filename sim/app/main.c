@@ -157,6 +157,33 @@ static int parse_jobs(const char *value, int *jobs)
     return 0;
 }
 
+/* The options of `run` that take a value. */
+static const char *const value_options[] = {"--set", "--format", "--trace", "--paje", "--jobs", "--shard",
+                                            "--machine", NULL};
+
+static int takes_value(const char *a)
+{
+    for (int k = 0; value_options[k]; k++)
+        if (strcmp(a, value_options[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Option argv[i] = a, of one value, is not given before it (--set and
+ * --machine excepted: runfile.c takes one value per key, the machine
+ * included): a second value is refused, never taken in place of the first. */
+static int given_twice(char **argv, int i, const char *a, const char *value)
+{
+    if (strcmp(a, "--set") == 0 || strcmp(a, "--machine") == 0)
+        return 0;
+    for (int j = 2; j < i; j++)
+        if (strcmp(argv[j], a) == 0)
+            return fail("%s %s: %s is given twice (%s, then %s): one at a time", a, value, a, argv[j + 1], value);
+        else if (takes_value(argv[j]))
+            j++; /* its value */
+    return 0;
+}
+
 static int parse_run_args(int argc, char **argv, run_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -167,11 +194,11 @@ static int parse_run_args(int argc, char **argv, run_options *o)
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--set") == 0 || strcmp(a, "--format") == 0 || strcmp(a, "--trace") == 0 ||
-            strcmp(a, "--paje") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--shard") == 0 ||
-            strcmp(a, "--machine") == 0) {
+        if (takes_value(a)) {
             if (!value)
                 return fail("%s needs a value (mcmsim --help)", a);
+            if (given_twice(argv, i, a, value) < 0)
+                return -1;
             i++;
             if (a[2] == 'm') {
                 if (o->machine_set[0])
@@ -673,10 +700,11 @@ static int take_plot_args(int *argc, char **argv, plot_options *p)
         if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--kind") == 0) {
             if (i + 1 >= *argc)
                 return fail("%s needs a value (mcmsim --help)", argv[i]);
-            if (argv[i][1] == 'o')
-                p->out = argv[++i];
-            else
-                p->kind = argv[++i];
+            const char **slot = argv[i][1] == 'o' ? &p->out : &p->kind;
+            if (*slot)
+                return fail("%s %s: %s is given twice (%s, then %s): one at a time", argv[i], argv[i + 1],
+                            argv[i], *slot, argv[i + 1]);
+            *slot = argv[++i];
         } else if (strcmp(argv[i], "--trace") == 0 || strcmp(argv[i], "--paje") == 0 ||
                    strcmp(argv[i], "--format") == 0) {
             return fail("%s is for mcmsim run, not plot", argv[i]);
