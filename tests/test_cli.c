@@ -609,3 +609,33 @@ Test(cli, a_set_pins_the_swept_key_it_names_in_any_spelling)
     unlink(path);
     free(path);
 }
+
+/* A shard's line says the options that change its figures (--set in key
+ * order, --exec): shards run with other options do not merge, where
+ * their rows were put together as one run's. */
+Test(cli, shards_run_with_other_options_do_not_merge)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%ssweep = { n = [64, 128, 256]; };\n", good_program);
+    char *path = with(text), args[1200], *shard[3];
+    const char *sets[3] = {"--set u=9 --set p=2", "--set p=2 --set u=9", "--set p=2"};
+    for (int k = 1; k <= 3; k++) {
+        snprintf(args, sizeof args, "run %s --format csv --shard %d/3 %s", path, k, sets[k - 1]);
+        outcome *o = mcmsim(args);
+        cr_assert_eq(o->status, 0, "%s", o->err);
+        shard[k - 1] = temp_file(o->out, ".csv");
+    }
+    FILE *f = fopen(shard[0], "r");
+    char line[512] = "";
+    cr_assert(f && fgets(line, sizeof line, f));
+    fclose(f);
+    cr_expect(strstr(line, ": 3 points with --set p=2 --set u=9\n") != NULL, "%s", line);
+    snprintf(args, sizeof args, "merge %s %s %s", shard[0], shard[1], shard[2]);
+    REFUSE(args, "was run with --set p=2, ", "with --set p=2 --set u=9: not shards of one run");
+    for (int k = 0; k < 3; k++) {
+        unlink(shard[k]);
+        free(shard[k]);
+    }
+    unlink(path);
+    free(path);
+}

@@ -634,6 +634,27 @@ static int write_paje(const run_options *o, const run_point *pt)
     return paje_from_trace(o->trace, o->paje, title);
 }
 
+/* The options of a run that change its figures, as a shard's line says
+ * them: every --set (--machine as --set machine=) in the order of its
+ * key, then --exec; "" without. */
+static void shard_options(const run_file *rf, const run_options *o, char *out, size_t size)
+{
+    int by_key[SETS_MAX];
+    for (int s = 0; s < rf->n_sets; s++) {
+        int at = s;
+        for (; at > 0 && strcmp(rf->set_key[by_key[at - 1]], rf->set_key[s]) > 0; at--)
+            by_key[at] = by_key[at - 1];
+        by_key[at] = s;
+    }
+    size_t used = 0;
+    out[0] = '\0';
+    for (int s = 0; s < rf->n_sets && used < size; s++)
+        used += (size_t)snprintf(out + used, size - used, "%s--set %s=%s", used ? " " : "", rf->set_key[by_key[s]],
+                                 rf->set_value[by_key[s]]);
+    if (o->exec && used < size)
+        snprintf(out + used, size - used, "%s--exec", used ? " " : "");
+}
+
 /* `mcmsim run` and `mcmsim compare`: simulate, then print a report or the
  * run file's conclusion. */
 static int cmd_run(int argc, char **argv, int compare)
@@ -672,8 +693,10 @@ static int cmd_run(int argc, char **argv, int compare)
         const char *swept[SWEEP_AXES_MAX];
         for (int a = 0; a < rf.n_axes; a++)
             swept[a] = rf.axes[a].key;
+        char options[SETS_MAX * 200];
+        shard_options(&rf, &o, options, sizeof options);
         if (o.shards)
-            shard_print_line(stdout, o.shard, o.shards, o.file, n);
+            shard_print_line(stdout, o.shard, o.shards, o.file, n, options);
         if (compare)
             rc = compare_print(stdout, rf.compare, pts, n, swept, rf.n_axes, NULL);
         else
