@@ -639,3 +639,19 @@ Test(cli, shards_run_with_other_options_do_not_merge)
     unlink(path);
     free(path);
 }
+
+/* A name with a comma is one CSV field (RFC 4180 quotes), where it made
+ * two and moved every column after it; a kernel's name, a field of the
+ * trace's CSV, is refused with one. */
+Test(cli, a_name_with_a_comma_is_one_csv_field)
+{
+    char *path = with(good_program), args[1200];
+    snprintf(args, sizeof args, "run %s --set 'name=card, \"big\"' --format csv", path);
+    outcome *o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, "\np,\"card, \"\"big\"\"\",64,8,16,8,12288,parallel,") != NULL, "%s", o->out);
+    unlink(path);
+    free(path);
+    REFUSE_FILE("program = { name = \"p\"; kernels = ( { name = \"a,b\"; blocks = 1; threads = 1; span = 1; } ); };\n",
+                "", ".cfg:1: kernel name \"a,b\" holds a comma", "trace's CSV");
+}
