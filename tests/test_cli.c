@@ -655,3 +655,27 @@ Test(cli, a_name_with_a_comma_is_one_csv_field)
     REFUSE_FILE("program = { name = \"p\"; kernels = ( { name = \"a,b\"; blocks = 1; threads = 1; span = 1; } ); };\n",
                 "", ".cfg:1: kernel name \"a,b\" holds a comma", "trace's CSV");
 }
+
+/* --trace and --paje write neither the run file nor one file together,
+ * where the trace overwrote the run file and the pair left a file that
+ * looked whole after a failed run. */
+Test(cli, a_trace_is_never_the_run_file_nor_the_paje_file)
+{
+    char *path = with(good_program), args[2400];
+    snprintf(args, sizeof args, "run %s --trace %s", path, path);
+    REFUSE(args, "--trace /", "that is the run file");
+    snprintf(args, sizeof args, "run %s --paje %s", path, path);
+    REFUSE(args, "--paje /", "that is the run file");
+    char same[64];
+    snprintf(same, sizeof same, "/tmp/mcmsim-cli-same-%d.x", (int)getpid());
+    snprintf(args, sizeof args, "run %s --trace %s --paje %s", path, same, same);
+    REFUSE(args, "--trace writes that file too");
+    cr_expect(access(same, F_OK) != 0, "%s was written", same);
+    FILE *f = fopen(path, "r");
+    char text[1024] = "";
+    cr_assert(f && fread(text, 1, sizeof text - 1, f) > 0);
+    fclose(f);
+    cr_expect_str_eq(text, good_program, "the run file was changed");
+    unlink(path);
+    free(path);
+}

@@ -39,6 +39,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,29 @@ static int given_twice(char **argv, int i, const char *a, const char *value)
     return 0;
 }
 
+/* Paths a and b name one file: the same text, or the same file on disk. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return strcmp(a, b) == 0 ||
+           (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}
+
+/* What --trace and --paje write is neither the run file nor each other,
+ * where a trace overwrote the run file, or the Paje file read its own
+ * trace's place and left a file that looked whole. */
+static int outputs_apart(const run_options *o)
+{
+    const char *out[2] = {o->trace, o->paje}, *flag[2] = {"--trace", "--paje"};
+    for (int i = 0; i < 2; i++)
+        if (out[i] && same_file(out[i], o->file))
+            return fail("%s %s: that is the run file: name another file to write (the run file is read, never "
+                        "written)", flag[i], out[i]);
+    if (o->trace && o->paje && same_file(o->trace, o->paje))
+        return fail("--paje %s: --trace writes that file too: name two files", o->paje);
+    return 0;
+}
+
 static int parse_run_args(int argc, char **argv, run_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -245,7 +269,7 @@ static int parse_run_args(int argc, char **argv, run_options *o)
     if (o->shards && (strcmp(argv[1], "run") != 0 || o->format != FORMAT_CSV || o->trace || o->paje))
         return fail("--shard is for mcmsim run --format csv, without --trace or --paje: shards' CSV files are put "
                     "back together by mcmsim merge");
-    return 0;
+    return outputs_apart(o);
 }
 
 static void free_points(run_point *pts, long n)
