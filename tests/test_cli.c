@@ -679,3 +679,21 @@ Test(cli, a_trace_is_never_the_run_file_nor_the_paje_file)
     unlink(path);
     free(path);
 }
+
+/* A file to write in no folder, or a folder, is refused before anything
+ * is simulated, naming the folder and why. */
+Test(cli, an_output_that_cannot_be_written_is_refused_before_simulating)
+{
+    char *path = with(good_program), args[1200];
+    snprintf(args, sizeof args, "run %s --paje /no-such-mcmsim-dir/t.trace", path);
+    REFUSE(args, "--paje /no-such-mcmsim-dir/t.trace: cannot write in its folder /no-such-mcmsim-dir",
+           "No such file or directory");
+    snprintf(args, sizeof args, "run %s --trace /tmp", path);
+    REFUSE(args, "--trace /tmp: is a folder");
+    snprintf(args, sizeof args, "run %s --trace %s/t.csv", path, path);
+    REFUSE(args, "cannot write in its folder", "not a folder");
+    snprintf(args, sizeof args, "plot %s -o /no-such-mcmsim-dir/x.svg", path);
+    REFUSE(args, "-o /no-such-mcmsim-dir/x.svg: cannot write in its folder");
+    unlink(path);
+    free(path);
+}

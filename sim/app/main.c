@@ -193,6 +193,27 @@ static int same_file(const char *a, const char *b)
            (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
 }
 
+/* A file the command will write (`flag` names it), checked before any
+ * simulation: not a folder, in a folder that exists and may be written,
+ * where a run failed only after simulating, with "cannot open". */
+static int writable_place(const char *flag, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return fail("%s %s: is a folder; name a file to write", flag, path);
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        slash[slash == dir] = '\0'; /* "/x": the folder "/" */
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
+        return fail("%s %s: cannot write in its folder %s: %s", flag, path, dir,
+                    stat(dir, &st) == 0 && !S_ISDIR(st.st_mode) ? "not a folder" : strerror(errno));
+    return 0;
+}
+
 /* What --trace and --paje write is neither the run file nor each other,
  * where a trace overwrote the run file, or the Paje file read its own
  * trace's place and left a file that looked whole. */
@@ -205,6 +226,9 @@ static int outputs_apart(const run_options *o)
                         "written)", flag[i], out[i]);
     if (o->trace && o->paje && same_file(o->trace, o->paje))
         return fail("--paje %s: --trace writes that file too: name two files", o->paje);
+    for (int i = 0; i < 2; i++)
+        if (out[i] && writable_place(flag[i], out[i]) < 0)
+            return -1;
     return 0;
 }
 
@@ -762,7 +786,7 @@ static int take_plot_args(int *argc, char **argv, plot_options *p)
     *argc = w;
     if (!p->out)
         return fail("plot needs an output: mcmsim plot FILE.cfg -o OUT.svg|OUT.png");
-    return plot_check_output(p->out);
+    return plot_check_output(p->out) < 0 ? -1 : writable_place("-o", p->out);
 }
 
 /* The kind asked for, or the run file's: a DMM or a UMM not swept along a
