@@ -697,3 +697,20 @@ Test(cli, an_output_that_cannot_be_written_is_refused_before_simulating)
     unlink(path);
     free(path);
 }
+
+/* A param named P, U, Z or i is refused: formulas read those names as the
+ * machine's and a repeated kernel's index, where the param was shown in
+ * the report and silently not used. */
+Test(cli, a_param_a_formula_name_would_hide_is_refused)
+{
+    const char *names[] = {"P", "U", "Z", "i"};
+    for (int k = 0; k < 4; k++) {
+        char text[512], needle[64];
+        snprintf(text, sizeof text,
+                 "program = { name = \"x\"; params = { %s = 4; };\n"
+                 "  kernels = ( { name = \"a\"; blocks = \"%s\"; threads = 32; span = 1; } ); };\n",
+                 names[k], names[k]);
+        snprintf(needle, sizeof needle, ".cfg:1: param '%s' would be hidden", names[k]);
+        REFUSE_FILE(text, "", needle, "P, U and Z are the machine's, i a repeated kernel's index");
+    }
+}
