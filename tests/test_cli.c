@@ -714,3 +714,12 @@ Test(cli, a_param_a_formula_name_would_hide_is_refused)
         REFUSE_FILE(text, "", needle, "P, U and Z are the machine's, i a repeated kernel's index");
     }
 }
+
+/* compare states its conclusion as text: --format is refused there, where
+ * it was read and not used. */
+Test(cli, compare_refuses_a_format)
+{
+    char args[1200];
+    snprintf(args, sizeof args, "compare %s/programs/fft.cfg --format csv", MCMSIM_DATADIR);
+    REFUSE(args, "--format csv: compare states its conclusion as text", "mcmsim run");
+}

@@ -266,6 +266,8 @@ static int parse_run_args(int argc, char **argv, run_options *o)
                 o->trace = value;
             else if (a[2] == 'p')
                 o->paje = value;
+            else if (strcmp(argv[1], "compare") == 0) /* where it was read and not used */
+                return fail("--format %s: compare states its conclusion as text; --format is for mcmsim run", value);
             else if (strcmp(value, "text") == 0)
                 o->format = FORMAT_TEXT;
             else if (strcmp(value, "json") == 0)
