@@ -428,6 +428,7 @@ void machine_preset_path(const char *name, char *out, size_t size)
 int machine_load_file(machine *m, const char *path)
 {
     machine_defaults(m); /* a file gives a whole machine: unset fields keep the defaults */
+    snprintf(m->name, sizeof m->name, "%s", path); /* a file without a name is its path, never "mcm" */
     config_t cfg;
     config_init(&cfg);
     int rc = config_file_read(&cfg, path);

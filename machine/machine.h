@@ -360,8 +360,8 @@ void machine_defaults(machine *m);
  * is a field given twice under two of its keys (p and P, w and warp). */
 int machine_read_group(machine *m, const config_setting_t *group);
 
-/* Load a machine file (a preset): the defaults, then the fields of the
- * file's one `machine` group. */
+/* Load a machine file (a preset): the defaults, named by the file's path,
+ * then the fields of the file's one `machine` group (its `name` wins). */
 int machine_load_file(machine *m, const char *path);
 
 /* Full path of the preset called `name` (e.g. "gtx670"), in `out`. */

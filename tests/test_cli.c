@@ -723,3 +723,27 @@ Test(cli, compare_refuses_a_format)
     snprintf(args, sizeof args, "compare %s/programs/fft.cfg --format csv", MCMSIM_DATADIR);
     REFUSE(args, "--format csv: compare states its conclusion as text", "mcmsim run");
 }
+
+/* A machine file without a name is named by its path, where it was
+ * reported as the abstract 'mcm' (two such files swept: two rows 'mcm'). */
+Test(cli, a_machine_file_without_a_name_is_named_by_its_path)
+{
+    char *a = temp_file("machine = { p = 4; };\n", ".cfg"), *b = temp_file("machine = { p = 8; };\n", ".cfg");
+    char text[2048], args[1200];
+    snprintf(text, sizeof text, "%ssweep = { machine = [\"%s\", \"%s\"]; };\n", good_program, a, b);
+    char *path = with(text);
+    snprintf(args, sizeof args, "run %s --format csv", path);
+    outcome *o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    char row[512];
+    snprintf(row, sizeof row, "\np,%s,64,8,4,", a);
+    cr_expect(strstr(o->out, row) != NULL, "%s", o->out);
+    snprintf(row, sizeof row, "\np,%s,64,8,8,", b);
+    cr_expect(strstr(o->out, row) != NULL && strstr(o->out, "\np,mcm,") == NULL, "%s", o->out);
+    unlink(path);
+    unlink(a);
+    unlink(b);
+    free(path);
+    free(a);
+    free(b);
+}
