@@ -428,7 +428,6 @@ void machine_preset_path(const char *name, char *out, size_t size)
 int machine_load_file(machine *m, const char *path)
 {
     machine_defaults(m); /* a file gives a whole machine: unset fields keep the defaults */
-    snprintf(m->name, sizeof m->name, "%s", path); /* a file without a name is its path, never "mcm" */
     config_t cfg;
     config_init(&cfg);
     int rc = config_file_read(&cfg, path);
@@ -441,6 +440,10 @@ int machine_load_file(machine *m, const char *path)
             rc = fail("%s: preset is for a run file's inline machine; a machine file gives its keys", path);
         else
             rc = machine_read_group(m, group);
+        if (rc == 0 && !config_setting_get_member(group, "name")) { /* its path, never the default "mcm" */
+            memset(m->name, 0, sizeof m->name);
+            snprintf(m->name, sizeof m->name, "%s", path);
+        }
     }
     config_destroy(&cfg);
     return rc;
