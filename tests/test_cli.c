@@ -747,3 +747,18 @@ Test(cli, a_machine_file_without_a_name_is_named_by_its_path)
     free(a);
     free(b);
 }
+
+/* A --set key or value too long is refused as such, where the message
+ * said "expected key=value" of a well-formed assignment. */
+Test(cli, a_set_too_long_says_which_part_and_the_limit)
+{
+    char long_value[200], extra[300];
+    memset(long_value, '1', 130);
+    long_value[130] = '\0';
+    snprintf(extra, sizeof extra, "--set n=%s", long_value);
+    REFUSE_FILE(good_program, extra, "--set n=...: a value of 130 characters, out of range: at most 127");
+    memset(long_value, 'k', 70);
+    long_value[70] = '\0';
+    snprintf(extra, sizeof extra, "--set %s=3", long_value);
+    REFUSE_FILE(good_program, extra, "a key of 70 characters, out of range: at most 63");
+}

@@ -231,8 +231,14 @@ static int read_sets(run_file *rf, char **sets, int n_sets)
     for (int i = 0; i < n_sets; i++) {
         const char *eq = strchr(sets[i], '=');
         size_t len = eq ? (size_t)(eq - sets[i]) : 0;
-        if (!eq || len == 0 || len >= sizeof rf->set_key[0] || strlen(eq + 1) >= sizeof rf->set_value[0])
+        if (!eq || len == 0)
             return fail("--set %s: expected key=value", sets[i]);
+        int long_key = len >= sizeof rf->set_key[0];
+        size_t got = long_key ? len : strlen(eq + 1);
+        size_t most = (long_key ? sizeof rf->set_key[0] : sizeof rf->set_value[0]) - 1;
+        if (got > most)
+            return fail("--set %.*s=...: a %s of %zu characters, out of range: at most %zu", (int)(long_key ? 64 : len),
+                        sets[i], long_key ? "key" : "value", got, most);
         if (rf->n_sets == SETS_MAX)
             return fail("--set %s: at most %d --set options", sets[i], SETS_MAX);
         char *key = rf->set_key[rf->n_sets];
