@@ -222,6 +222,12 @@ int machine_field_is_number(const char *key)
     return !f ? -1 : f->kind == F_INT || f->kind == F_NUM || f->kind == F_SEED;
 }
 
+const char *machine_field_key(const char *key)
+{
+    const field *f = find_field(key);
+    return f ? f->key : NULL;
+}
+
 const char *machine_key(int i)
 {
     return i >= 0 && i < N_FIELDS ? fields[i].key : NULL;
@@ -365,6 +371,24 @@ static int read_field(machine *m, const field *f, const config_setting_t *s)
     return store_number(m, f, v, written, where, key);
 }
 
+/* Member i of the group sets field f, which no member before it sets
+ * (libconfig refuses a key written twice, not P beside p). */
+static int given_before(const config_setting_t *group, int i, const field *f)
+{
+    const config_setting_t *s = config_setting_get_elem(group, (unsigned)i);
+    for (int j = 0; j < i; j++) {
+        const config_setting_t *e = config_setting_get_elem(group, (unsigned)j);
+        if (find_field(config_setting_name(e)) != f)
+            continue;
+        char where[512];
+        setting_where(s, where, sizeof where);
+        return fail("%s: machine key '%s' sets %s, which '%s' on line %u sets already (rule: one value per "
+                    "machine key)", where, config_setting_name(s), f->key, config_setting_name(e),
+                    config_setting_source_line(e));
+    }
+    return 0;
+}
+
 int machine_read_group(machine *m, const config_setting_t *group)
 {
     char where[512];
@@ -380,6 +404,8 @@ int machine_read_group(machine *m, const config_setting_t *group)
         const field *f = find_field(key);
         if (!f)
             return fail("%s: unknown machine key '%s' (known: %s)", where, key, machine_field_names());
+        if (given_before(group, i, f) < 0)
+            return -1;
         if (read_field(m, f, s) < 0)
             return -1;
     }
@@ -414,6 +440,10 @@ int machine_load_file(machine *m, const char *path)
             rc = fail("%s: preset is for a run file's inline machine; a machine file gives its keys", path);
         else
             rc = machine_read_group(m, group);
+        if (rc == 0 && !config_setting_get_member(group, "name")) { /* its path, never the default "mcm" */
+            memset(m->name, 0, sizeof m->name);
+            snprintf(m->name, sizeof m->name, "%s", path);
+        }
     }
     config_destroy(&cfg);
     return rc;

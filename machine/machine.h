@@ -356,11 +356,12 @@ typedef struct machine {
 void machine_defaults(machine *m);
 
 /* Read the machine fields of a libconfig group; `where` names the place in
- * messages (e.g. "run.cfg:3: machine").  Unknown keys are errors. */
+ * messages (e.g. "run.cfg:3: machine").  Unknown keys are errors, and so
+ * is a field given twice under two of its keys (p and P, w and warp). */
 int machine_read_group(machine *m, const config_setting_t *group);
 
-/* Load a machine file (a preset): the defaults, then the fields of the
- * file's one `machine` group. */
+/* Load a machine file (a preset): the defaults, named by the file's path,
+ * then the fields of the file's one `machine` group (its `name` wins). */
 int machine_load_file(machine *m, const char *path);
 
 /* Full path of the preset called `name` (e.g. "gtx670"), in `out`. */
@@ -383,6 +384,11 @@ const char *machine_field_names(void);
 /* 1 if `key` is a machine field of numbers, 0 of names (name, source,
  * kind, policy, order, launch), -1 if it is no machine field. */
 int machine_field_is_number(const char *key);
+
+/* The field `key` names, by its own key ("p" for "P", "warp" for "w"),
+ * or NULL if it is no machine field: two keys set one field when their
+ * fields' keys are the same. */
+const char *machine_field_key(const char *key);
 
 /* The i-th machine key (0, 1, ...; NULL past the last), for the tests
  * that cover the grammar. */

@@ -240,6 +240,9 @@ static int read_entries(const config_setting_t *list, entry *entries, const vars
             return -1;
         if (!entries[e].name)
             return fail("%s: kernel #%d has no name", where, e + 1);
+        if (entries[e].name[strcspn(entries[e].name, ",\"\r\n\t")])
+            return fail("%s: kernel name \"%s\" holds a comma, a double quote, a tab or a line break, which a "
+                        "kernel's name may not (it is a field of the trace's CSV)", where, entries[e].name);
         for (int d = 0; d < e; d++)
             if (strcmp(entries[d].name, entries[e].name) == 0)
                 return fail("%s: kernel name '%s' is used twice", where, entries[e].name);

@@ -146,6 +146,13 @@ int builtin_params(const builtin_program *b, int as_measured, vars *params)
     return as_measured && b->cuda_params ? parse_defaults(b->cuda_params, params) : 0;
 }
 
+/* P, U, Z and i: the names formulas give to the machine's figures and a
+ * repeated kernel's index (program_formula_vars, config_program.c). */
+static int formula_name(const char *name)
+{
+    return strcmp(name, "P") == 0 || strcmp(name, "U") == 0 || strcmp(name, "Z") == 0 || strcmp(name, "i") == 0;
+}
+
 int program_params(const config_setting_t *program, const char *name, vars *params)
 {
     char where[512], what[128];
@@ -168,6 +175,10 @@ int program_params(const config_setting_t *program, const char *name, vars *para
             return setting_wrong_type(s, what, "a number");
         if (rc < 0)
             return -1;
+        if (formula_name(config_setting_name(s)))
+            return fail("%s: param '%s' would be hidden: in formulas P, U and Z are the machine's, i a repeated "
+                        "kernel's index (rule: a param has a name of its own; rename it)", where,
+                        config_setting_name(s));
         if (b && !vars_get(params, config_setting_name(s)))
             return fail("%s: program '%s' has no param '%s' (its params: %s)", where, b->name,
                         config_setting_name(s), b->defaults);

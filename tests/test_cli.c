@@ -546,3 +546,219 @@ Test(cli, a_gantt_or_a_trace_of_a_sweep_names_the_keys_to_pin)
     unlink(path);
     free(path);
 }
+
+/* A value is never silently replaced by another: a key given twice, in
+ * one spelling or two (p and P, w and warp, n and params.n), in a machine
+ * group, a sweep or --set, and an option of one value given twice, are
+ * refused naming both places. */
+Test(cli, a_value_given_twice_is_refused_naming_both_places)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "machine = { p = 4;\n  P = 8; };\n%s", good_program);
+    REFUSE_FILE(text, "", ".cfg:2: machine key 'P' sets p, which 'p' on line 1 sets already", "one value");
+    snprintf(text, sizeof text, "machine = { w = 4; warp = 8; };\n%s", good_program);
+    REFUSE_FILE(text, "", "machine key 'warp' sets warp, which 'w' on line 1 sets already");
+    snprintf(text, sizeof text, "%ssweep = { p = [1, 2]; P = [4, 8]; };\n", good_program);
+    REFUSE_FILE(text, "", ".cfg:3: sweep P", "sets machine key 'p', which", ".cfg:3: sweep p", "one value per key");
+    REFUSE_FILE(good_program, "--set n=4 --set n=8", "--set n=8: sets param 'n', which --set n=4 sets already");
+    REFUSE_FILE(good_program, "--set p=4 --set machine.P=8", "--set machine.P=8: sets machine key 'p'", "--set p=4");
+    REFUSE_FILE(good_program, "--set program=sum --set program=euclid", "--set program=euclid",
+                "the program is given twice (sum, then euclid)");
+    REFUSE_FILE(good_program, "--machine mcm --set machine=gtx670", "the machine is given twice (mcm, then gtx670",
+                "--machine is --set machine=");
+    REFUSE_FILE(good_program, "--format csv --format json", "--format json: --format is given twice (csv, then json)");
+    REFUSE_FILE(good_program, "--jobs 1 --set p=2 --jobs 2", "--jobs is given twice (1, then 2)");
+    REFUSE_FILE(good_program, "--trace /tmp/mcmsim-cli-a.csv --trace /tmp/mcmsim-cli-b.csv", "--trace is given twice");
+    REFUSE_FILE(good_program, "--format csv --shard 1/2 --shard 2/2", "--shard is given twice (1/2, then 2/2)");
+    char *path = with(good_program), args[1200];
+    snprintf(args, sizeof args, "plot %s -o /tmp/mcmsim-cli-a.png -o /tmp/mcmsim-cli-b.png", path);
+    REFUSE(args, "-o is given twice");
+    snprintf(args, sizeof args, "plot %s -o /tmp/mcmsim-cli-a.png --kind gantt --kind costs", path);
+    REFUSE(args, "--kind costs: --kind is given twice (gantt, then costs)");
+    unlink(path);
+    free(path);
+}
+
+/* --set pins a swept key however it names it (P for p, machine.p,
+ * params.n), and the keys left vary in the run file's order, the last
+ * fastest. */
+Test(cli, a_set_pins_the_swept_key_it_names_in_any_spelling)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%ssweep = { p = [2, 4]; n = [64, 128]; policy = [\"parallel\", \"shared\"]; };\n",
+             good_program);
+    char *path = with(text), args[1200];
+    const char *pins[] = {"--set p=3", "--set P=3", "--set machine.p=3"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(args, sizeof args, "run %s %s --format csv", path, pins[i]);
+        outcome *o = mcmsim(args);
+        cr_assert_eq(o->status, 0, "%s: %s", pins[i], o->err);
+        cr_expect(strstr(o->out, "\np,mcm,parallel,64,8,3,8,12288,parallel,") &&
+                      strstr(strstr(o->out, ",64,8,3,"), "\np,mcm,shared,64,8,3,8,12288,shared,") &&
+                      strstr(strstr(o->out, ",shared,64,8,3,"), "\np,mcm,parallel,128,8,3,") &&
+                      strstr(strstr(o->out, ",parallel,128,8,3,"), "\np,mcm,shared,128,8,3,") &&
+                      !strstr(o->out, ",8,2,8,") && !strstr(o->out, ",8,4,8,"),
+                  "%s: four points, p = 3, policy fastest:\n%s", pins[i], o->out);
+    }
+    snprintf(args, sizeof args, "run %s --set params.n=32 --set P=3 --format csv", path);
+    outcome *o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, "\np,mcm,parallel,32,8,3,") && strstr(o->out, "\np,mcm,shared,32,8,3,") &&
+                  !strstr(o->out, "\np,mcm,parallel,64,") && !strstr(o->out, "\np,mcm,parallel,128,"),
+              "n pinned to 32: %s", o->out);
+    unlink(path);
+    free(path);
+}
+
+/* A shard's line says the options that change its figures (--set in key
+ * order, --exec): shards run with other options do not merge, where
+ * their rows were put together as one run's. */
+Test(cli, shards_run_with_other_options_do_not_merge)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%ssweep = { n = [64, 128, 256]; };\n", good_program);
+    char *path = with(text), args[1200], *shard[3];
+    const char *sets[3] = {"--set u=9 --set p=2", "--set p=2 --set u=9", "--set p=2"};
+    for (int k = 1; k <= 3; k++) {
+        snprintf(args, sizeof args, "run %s --format csv --shard %d/3 %s", path, k, sets[k - 1]);
+        outcome *o = mcmsim(args);
+        cr_assert_eq(o->status, 0, "%s", o->err);
+        shard[k - 1] = temp_file(o->out, ".csv");
+    }
+    FILE *f = fopen(shard[0], "r");
+    char line[512] = "";
+    cr_assert(f && fgets(line, sizeof line, f));
+    fclose(f);
+    cr_expect(strstr(line, ": 3 points with --set p=2 --set u=9\n") != NULL, "%s", line);
+    snprintf(args, sizeof args, "merge %s %s %s", shard[0], shard[1], shard[2]);
+    REFUSE(args, "was run with --set p=2, ", "with --set p=2 --set u=9: not shards of one run");
+    for (int k = 0; k < 3; k++) {
+        unlink(shard[k]);
+        free(shard[k]);
+    }
+    unlink(path);
+    free(path);
+}
+
+/* A name with a comma is one CSV field (RFC 4180 quotes), where it made
+ * two and moved every column after it; a kernel's name, a field of the
+ * trace's CSV, is refused with one. */
+Test(cli, a_name_with_a_comma_is_one_csv_field)
+{
+    char *path = with(good_program), args[1200];
+    snprintf(args, sizeof args, "run %s --set 'name=card, \"big\"' --format csv", path);
+    outcome *o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_expect(strstr(o->out, "\np,\"card, \"\"big\"\"\",64,8,16,8,12288,parallel,") != NULL, "%s", o->out);
+    unlink(path);
+    free(path);
+    REFUSE_FILE("program = { name = \"p\"; kernels = ( { name = \"a,b\"; blocks = 1; threads = 1; span = 1; } ); };\n",
+                "", ".cfg:1: kernel name \"a,b\" holds a comma", "trace's CSV");
+}
+
+/* --trace and --paje write neither the run file nor one file together,
+ * where the trace overwrote the run file and the pair left a file that
+ * looked whole after a failed run. */
+Test(cli, a_trace_is_never_the_run_file_nor_the_paje_file)
+{
+    char *path = with(good_program), args[2400];
+    snprintf(args, sizeof args, "run %s --trace %s", path, path);
+    REFUSE(args, "--trace /", "that is the run file");
+    snprintf(args, sizeof args, "run %s --paje %s", path, path);
+    REFUSE(args, "--paje /", "that is the run file");
+    char same[64];
+    snprintf(same, sizeof same, "/tmp/mcmsim-cli-same-%d.x", (int)getpid());
+    snprintf(args, sizeof args, "run %s --trace %s --paje %s", path, same, same);
+    REFUSE(args, "--trace writes that file too");
+    cr_expect(access(same, F_OK) != 0, "%s was written", same);
+    FILE *f = fopen(path, "r");
+    char text[1024] = "";
+    cr_assert(f && fread(text, 1, sizeof text - 1, f) > 0);
+    fclose(f);
+    cr_expect_str_eq(text, good_program, "the run file was changed");
+    unlink(path);
+    free(path);
+}
+
+/* A file to write in no folder, or a folder, is refused before anything
+ * is simulated, naming the folder and why. */
+Test(cli, an_output_that_cannot_be_written_is_refused_before_simulating)
+{
+    char *path = with(good_program), args[1200];
+    snprintf(args, sizeof args, "run %s --paje /no-such-mcmsim-dir/t.trace", path);
+    REFUSE(args, "--paje /no-such-mcmsim-dir/t.trace: cannot write in its folder /no-such-mcmsim-dir",
+           "No such file or directory");
+    snprintf(args, sizeof args, "run %s --trace /tmp", path);
+    REFUSE(args, "--trace /tmp: is a folder");
+    snprintf(args, sizeof args, "run %s --trace %s/t.csv", path, path);
+    REFUSE(args, "cannot write in its folder", "not a folder");
+    snprintf(args, sizeof args, "plot %s -o /no-such-mcmsim-dir/x.svg", path);
+    REFUSE(args, "-o /no-such-mcmsim-dir/x.svg: cannot write in its folder");
+    unlink(path);
+    free(path);
+}
+
+/* A param named P, U, Z or i is refused: formulas read those names as the
+ * machine's and a repeated kernel's index, where the param was shown in
+ * the report and silently not used. */
+Test(cli, a_param_a_formula_name_would_hide_is_refused)
+{
+    const char *names[] = {"P", "U", "Z", "i"};
+    for (int k = 0; k < 4; k++) {
+        char text[512], needle[64];
+        snprintf(text, sizeof text,
+                 "program = { name = \"x\"; params = { %s = 4; };\n"
+                 "  kernels = ( { name = \"a\"; blocks = \"%s\"; threads = 32; span = 1; } ); };\n",
+                 names[k], names[k]);
+        snprintf(needle, sizeof needle, ".cfg:1: param '%s' would be hidden", names[k]);
+        REFUSE_FILE(text, "", needle, "P, U and Z are the machine's, i a repeated kernel's index");
+    }
+}
+
+/* compare states its conclusion as text: --format is refused there, where
+ * it was read and not used. */
+Test(cli, compare_refuses_a_format)
+{
+    char args[1200];
+    snprintf(args, sizeof args, "compare %s/programs/fft.cfg --format csv", MCMSIM_DATADIR);
+    REFUSE(args, "--format csv: compare states its conclusion as text", "mcmsim run");
+}
+
+/* A machine file without a name is named by its path, where it was
+ * reported as the abstract 'mcm' (two such files swept: two rows 'mcm'). */
+Test(cli, a_machine_file_without_a_name_is_named_by_its_path)
+{
+    char *a = temp_file("machine = { p = 4; };\n", ".cfg"), *b = temp_file("machine = { p = 8; };\n", ".cfg");
+    char text[2048], args[1200];
+    snprintf(text, sizeof text, "%ssweep = { machine = [\"%s\", \"%s\"]; };\n", good_program, a, b);
+    char *path = with(text);
+    snprintf(args, sizeof args, "run %s --format csv", path);
+    outcome *o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    char row[512];
+    snprintf(row, sizeof row, "\np,%s,64,8,4,", a);
+    cr_expect(strstr(o->out, row) != NULL, "%s", o->out);
+    snprintf(row, sizeof row, "\np,%s,64,8,8,", b);
+    cr_expect(strstr(o->out, row) != NULL && strstr(o->out, "\np,mcm,") == NULL, "%s", o->out);
+    unlink(path);
+    unlink(a);
+    unlink(b);
+    free(path);
+    free(a);
+    free(b);
+}
+
+/* A --set key or value too long is refused as such, where the message
+ * said "expected key=value" of a well-formed assignment. */
+Test(cli, a_set_too_long_says_which_part_and_the_limit)
+{
+    char long_value[200], extra[300];
+    memset(long_value, '1', 130);
+    long_value[130] = '\0';
+    snprintf(extra, sizeof extra, "--set n=%s", long_value);
+    REFUSE_FILE(good_program, extra, "--set n=...: a value of 130 characters, out of range: at most 127");
+    memset(long_value, 'k', 70);
+    long_value[70] = '\0';
+    snprintf(extra, sizeof extra, "--set %s=3", long_value);
+    REFUSE_FILE(good_program, extra, "a key of 70 characters, out of range: at most 63");
+}

@@ -2,7 +2,7 @@
  * test_lifetime.c — no process of mcmsim outlives the command (lifetime.h):
  * the mcmsim binary, started on a long simulation with TMPDIR a fresh
  * directory, is killed mid-run (SIGKILL, which it cannot catch, and
- * SIGTERM); within seconds its simulation children must be gone and the
+ * SIGTERM, SIGINT, SIGHUP); within seconds its simulation children must be gone and the
  * directory must hold no platform file, and no trace (whole or .part)
  * when the run was asked for one.  A sweep of two such points on two
  * jobs has two children: both must go; so must two exec processes (a
@@ -166,6 +166,12 @@ Test(lifetime, sigterm_mid_run_leaves_no_partial_trace, .timeout = 60)
 Test(lifetime, sigint_mid_run_leaves_no_partial_trace, .timeout = 60)
 {
     kill_mid_run(SIGINT, 1, 1);
+}
+
+/* The terminal closed (SIGHUP): as SIGTERM, where it left FILE.part. */
+Test(lifetime, sighup_mid_run_leaves_no_partial_trace, .timeout = 60)
+{
+    kill_mid_run(SIGHUP, 1, 1);
 }
 
 Test(lifetime, sigterm_mid_sweep_on_two_jobs_stops_both_children, .timeout = 60)

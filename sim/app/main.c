@@ -39,6 +39,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,80 @@ static int parse_jobs(const char *value, int *jobs)
     return 0;
 }
 
+/* The options of `run` that take a value. */
+static const char *const value_options[] = {"--set", "--format", "--trace", "--paje", "--jobs", "--shard",
+                                            "--machine", NULL};
+
+static int takes_value(const char *a)
+{
+    for (int k = 0; value_options[k]; k++)
+        if (strcmp(a, value_options[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Option argv[i] = a, of one value, is not given before it (--set and
+ * --machine excepted: runfile.c takes one value per key, the machine
+ * included): a second value is refused, never taken in place of the first. */
+static int given_twice(char **argv, int i, const char *a, const char *value)
+{
+    if (strcmp(a, "--set") == 0 || strcmp(a, "--machine") == 0)
+        return 0;
+    for (int j = 2; j < i; j++)
+        if (strcmp(argv[j], a) == 0)
+            return fail("%s %s: %s is given twice (%s, then %s): one at a time", a, value, a, argv[j + 1], value);
+        else if (takes_value(argv[j]))
+            j++; /* its value */
+    return 0;
+}
+
+/* Paths a and b name one file: the same text, or the same file on disk. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return strcmp(a, b) == 0 ||
+           (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}
+
+/* A file the command will write (`flag` names it), checked before any
+ * simulation: not a folder, in a folder that exists and may be written,
+ * where a run failed only after simulating, with "cannot open". */
+static int writable_place(const char *flag, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return fail("%s %s: is a folder; name a file to write", flag, path);
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        slash[slash == dir] = '\0'; /* "/x": the folder "/" */
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
+        return fail("%s %s: cannot write in its folder %s: %s", flag, path, dir,
+                    stat(dir, &st) == 0 && !S_ISDIR(st.st_mode) ? "not a folder" : strerror(errno));
+    return 0;
+}
+
+/* What --trace and --paje write is neither the run file nor each other,
+ * where a trace overwrote the run file, or the Paje file read its own
+ * trace's place and left a file that looked whole. */
+static int outputs_apart(const run_options *o)
+{
+    const char *out[2] = {o->trace, o->paje}, *flag[2] = {"--trace", "--paje"};
+    for (int i = 0; i < 2; i++)
+        if (out[i] && same_file(out[i], o->file))
+            return fail("%s %s: that is the run file: name another file to write (the run file is read, never "
+                        "written)", flag[i], out[i]);
+    if (o->trace && o->paje && same_file(o->trace, o->paje))
+        return fail("--paje %s: --trace writes that file too: name two files", o->paje);
+    for (int i = 0; i < 2; i++)
+        if (out[i] && writable_place(flag[i], out[i]) < 0)
+            return -1;
+    return 0;
+}
+
 static int parse_run_args(int argc, char **argv, run_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -167,11 +242,11 @@ static int parse_run_args(int argc, char **argv, run_options *o)
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--set") == 0 || strcmp(a, "--format") == 0 || strcmp(a, "--trace") == 0 ||
-            strcmp(a, "--paje") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--shard") == 0 ||
-            strcmp(a, "--machine") == 0) {
+        if (takes_value(a)) {
             if (!value)
                 return fail("%s needs a value (mcmsim --help)", a);
+            if (given_twice(argv, i, a, value) < 0)
+                return -1;
             i++;
             if (a[2] == 'm') {
                 if (o->machine_set[0])
@@ -191,6 +266,8 @@ static int parse_run_args(int argc, char **argv, run_options *o)
                 o->trace = value;
             else if (a[2] == 'p')
                 o->paje = value;
+            else if (strcmp(argv[1], "compare") == 0) /* where it was read and not used */
+                return fail("--format %s: compare states its conclusion as text; --format is for mcmsim run", value);
             else if (strcmp(value, "text") == 0)
                 o->format = FORMAT_TEXT;
             else if (strcmp(value, "json") == 0)
@@ -218,7 +295,7 @@ static int parse_run_args(int argc, char **argv, run_options *o)
     if (o->shards && (strcmp(argv[1], "run") != 0 || o->format != FORMAT_CSV || o->trace || o->paje))
         return fail("--shard is for mcmsim run --format csv, without --trace or --paje: shards' CSV files are put "
                     "back together by mcmsim merge");
-    return 0;
+    return outputs_apart(o);
 }
 
 static void free_points(run_point *pts, long n)
@@ -607,6 +684,27 @@ static int write_paje(const run_options *o, const run_point *pt)
     return paje_from_trace(o->trace, o->paje, title);
 }
 
+/* The options of a run that change its figures, as a shard's line says
+ * them: every --set (--machine as --set machine=) in the order of its
+ * key, then --exec; "" without. */
+static void shard_options(const run_file *rf, const run_options *o, char *out, size_t size)
+{
+    int by_key[SETS_MAX];
+    for (int s = 0; s < rf->n_sets; s++) {
+        int at = s;
+        for (; at > 0 && strcmp(rf->set_key[by_key[at - 1]], rf->set_key[s]) > 0; at--)
+            by_key[at] = by_key[at - 1];
+        by_key[at] = s;
+    }
+    size_t used = 0;
+    out[0] = '\0';
+    for (int s = 0; s < rf->n_sets && used < size; s++)
+        used += (size_t)snprintf(out + used, size - used, "%s--set %s=%s", used ? " " : "", rf->set_key[by_key[s]],
+                                 rf->set_value[by_key[s]]);
+    if (o->exec && used < size)
+        snprintf(out + used, size - used, "%s--exec", used ? " " : "");
+}
+
 /* `mcmsim run` and `mcmsim compare`: simulate, then print a report or the
  * run file's conclusion. */
 static int cmd_run(int argc, char **argv, int compare)
@@ -645,8 +743,10 @@ static int cmd_run(int argc, char **argv, int compare)
         const char *swept[SWEEP_AXES_MAX];
         for (int a = 0; a < rf.n_axes; a++)
             swept[a] = rf.axes[a].key;
+        char options[SETS_MAX * 200];
+        shard_options(&rf, &o, options, sizeof options);
         if (o.shards)
-            shard_print_line(stdout, o.shard, o.shards, o.file, n);
+            shard_print_line(stdout, o.shard, o.shards, o.file, n, options);
         if (compare)
             rc = compare_print(stdout, rf.compare, pts, n, swept, rf.n_axes, NULL);
         else
@@ -673,10 +773,11 @@ static int take_plot_args(int *argc, char **argv, plot_options *p)
         if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--kind") == 0) {
             if (i + 1 >= *argc)
                 return fail("%s needs a value (mcmsim --help)", argv[i]);
-            if (argv[i][1] == 'o')
-                p->out = argv[++i];
-            else
-                p->kind = argv[++i];
+            const char **slot = argv[i][1] == 'o' ? &p->out : &p->kind;
+            if (*slot)
+                return fail("%s %s: %s is given twice (%s, then %s): one at a time", argv[i], argv[i + 1],
+                            argv[i], *slot, argv[i + 1]);
+            *slot = argv[++i];
         } else if (strcmp(argv[i], "--trace") == 0 || strcmp(argv[i], "--paje") == 0 ||
                    strcmp(argv[i], "--format") == 0) {
             return fail("%s is for mcmsim run, not plot", argv[i]);
@@ -687,7 +788,7 @@ static int take_plot_args(int *argc, char **argv, plot_options *p)
     *argc = w;
     if (!p->out)
         return fail("plot needs an output: mcmsim plot FILE.cfg -o OUT.svg|OUT.png");
-    return plot_check_output(p->out);
+    return plot_check_output(p->out) < 0 ? -1 : writable_place("-o", p->out);
 }
 
 /* The kind asked for, or the run file's: a DMM or a UMM not swept along a

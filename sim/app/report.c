@@ -147,6 +147,24 @@ static const char *csv_metrics =
     "P,U,Z,policy,T,W,S,O,N,L_kernels,L_edges,C,K,bound_theorem1,bound_corollary1,utilization,seconds,"
     "paper_W,paper_S,paper_O,paper_N,paper_L,paper_C,paper_T";
 
+/* A text field (a program, a machine, a swept name or path) as RFC 4180
+ * writes it: in double quotes, each quote doubled, where it holds a comma,
+ * a quote or a line break; as it is otherwise. */
+static void csv_text(FILE *out, const char *text)
+{
+    if (!text[strcspn(text, ",\"\r\n")]) {
+        fputs(text, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            fputc('"', out);
+        fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
 /* The params columns: every param of any point (programs may differ),
  * but `skip` (NULL: none), which the rows show elsewhere. */
 static void csv_param_columns(const run_point *pts, long n, const char *skip, vars *columns)
@@ -187,10 +205,14 @@ static void csv_print(FILE *out, const run_point *pts, long n, const char *const
         const dag_costs *c = &r->costs;
         if (pts[j].skipped)
             continue;
-        fprintf(out, "%s,%s", pts[j].program, m->name);
+        csv_text(out, pts[j].program);
+        fputc(',', out);
+        csv_text(out, m->name);
         for (int s = 0; s < n_swept; s++)
-            if (!vars_get(&columns, swept[s]) && !own_column(swept[s]))
-                fprintf(out, ",%s", pts[j].swept[s]);
+            if (!vars_get(&columns, swept[s]) && !own_column(swept[s])) {
+                fputc(',', out);
+                csv_text(out, pts[j].swept[s]);
+            }
         csv_param_values(out, &pts[j], &columns);
         fprintf(out, ",%d,%.17g,%.17g,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g,%.6f,%.6g",
                 m->p, m->u, m->z, memory_policy_name(m->policy), r->T, c->W, c->S, c->O, c->N,
@@ -415,10 +437,14 @@ static void dmm_csv(FILE *out, const run_point *pts, long n, const char *const *
     for (long j = 0; j < n; j++) {
         const dmm_result *d = &pts[j].dmm;
         const dmm_counts *c = &d->total;
-        fprintf(out, "%s,%s", pts[j].program, pts[j].machine.name);
+        csv_text(out, pts[j].program);
+        fputc(',', out);
+        csv_text(out, pts[j].machine.name);
         for (int s = 0; s < n_swept; s++)
-            if (csv_swept_column(swept[s], &columns, &pts[0]))
-                fprintf(out, ",%s", pts[j].swept[s]);
+            if (csv_swept_column(swept[s], &columns, &pts[0])) {
+                fputc(',', out);
+                csv_text(out, pts[j].swept[s]);
+            }
         csv_param_values(out, &pts[j], &columns);
         fprintf(out, ",%s,%d,%d,%d,%.17g", machine_kind_name(d->kind), d->p, d->w, d->l, c->time);
         if (d->bound.name[0])

@@ -77,6 +77,23 @@ static int load_machine(run_file *rf)
     return machine_read_group(&rf->machine, s);
 }
 
+/* What `key` sets at a point whose params are v, as assign() reads it:
+ * "param 'n'", or "machine key 'p'" by the field's own key (P, machine.p
+ * and p set one field); an unknown key is itself. */
+static void key_target(const vars *v, const char *key, char *out, size_t size)
+{
+    int force_machine = strncmp(key, "machine.", 8) == 0;
+    int force_params = strncmp(key, "params.", 7) == 0;
+    const char *bare = force_machine ? key + 8 : force_params ? key + 7 : key;
+    const char *field = machine_field_key(bare);
+    if (!force_machine && vars_get(v, bare))
+        snprintf(out, size, "param '%s'", bare);
+    else if (!force_params && field)
+        snprintf(out, size, "machine key '%s'", field);
+    else
+        snprintf(out, size, "%s", key);
+}
+
 /* Apply key=value to machine m / params v.  `typed`: the value comes from
  * a sweep, where a string and a number are told apart (a --set value is
  * text either way).  Returns -1 on an unknown key or a bad value. */
@@ -199,25 +216,74 @@ static int check_top_keys(run_file *rf)
     return compare ? compare_check(compare) : 0;
 }
 
-/* Record the --set assignments; a swept key that is set is pinned. */
+/* Sweep key a is pinned: gone from the sweep, the others in their order
+ * (the last still varying fastest). */
+static void drop_axis(run_file *rf, int a)
+{
+    memmove(&rf->axes[a], &rf->axes[a + 1], (size_t)(rf->n_axes - a - 1) * sizeof rf->axes[0]);
+    rf->n_axes--;
+}
+
+/* Record the --set assignments; a swept key that is set is pinned.  The
+ * program and the machine are given at most once each. */
 static int read_sets(run_file *rf, char **sets, int n_sets)
 {
     for (int i = 0; i < n_sets; i++) {
         const char *eq = strchr(sets[i], '=');
         size_t len = eq ? (size_t)(eq - sets[i]) : 0;
-        if (!eq || len == 0 || len >= sizeof rf->set_key[0] || strlen(eq + 1) >= sizeof rf->set_value[0])
+        if (!eq || len == 0)
             return fail("--set %s: expected key=value", sets[i]);
+        int long_key = len >= sizeof rf->set_key[0];
+        size_t got = long_key ? len : strlen(eq + 1);
+        size_t most = (long_key ? sizeof rf->set_key[0] : sizeof rf->set_value[0]) - 1;
+        if (got > most)
+            return fail("--set %.*s=...: a %s of %zu characters, out of range: at most %zu", (int)(long_key ? 64 : len),
+                        sets[i], long_key ? "key" : "value", got, most);
         if (rf->n_sets == SETS_MAX)
             return fail("--set %s: at most %d --set options", sets[i], SETS_MAX);
-        memcpy(rf->set_key[rf->n_sets], sets[i], len);
-        rf->set_key[rf->n_sets][len] = '\0';
+        char *key = rf->set_key[rf->n_sets];
+        memcpy(key, sets[i], len);
+        key[len] = '\0';
         snprintf(rf->set_value[rf->n_sets], sizeof rf->set_value[0], "%s", eq + 1);
+        for (int s = 0; s < rf->n_sets && (strcmp(key, "program") == 0 || strcmp(key, "machine") == 0); s++)
+            if (strcmp(rf->set_key[s], key) == 0)
+                return fail("--set %s: the %s is given twice (%s, then %s%s): one at a time", sets[i], key,
+                            rf->set_value[s], rf->set_value[rf->n_sets],
+                            key[0] == 'm' ? "; --machine is --set machine=" : "");
         for (int a = 0; a < rf->n_axes; a++)
-            if (strcmp(rf->axes[a].key, rf->set_key[rf->n_sets]) == 0) {
-                rf->axes[a] = rf->axes[--rf->n_axes];
-                a--;
-            }
+            if (strcmp(rf->axes[a].key, key) == 0)
+                drop_axis(rf, a--);
         rf->n_sets++;
+    }
+    return 0;
+}
+
+/* A swept key that a --set names another way (P for p, machine.p,
+ * params.n) is pinned too, as the first point reads both keys; one that
+ * differs at another point (a swept program's params) is refused by
+ * runfile_point. */
+static int pin_by_target(run_file *rf)
+{
+    const char *name = NULL;
+    for (int s = 0; s < rf->n_sets; s++)
+        if (strcmp(rf->set_key[s], "program") == 0)
+            name = rf->set_value[s];
+    for (int a = 0; a < rf->n_axes && !name; a++)
+        if (strcmp(rf->axes[a].key, "program") == 0)
+            name = rf->axes[a].value[0];
+    vars v;
+    if ((name && !builtin_find(name)) || program_params(rf->program, name, &v) < 0) {
+        fail_clear(); /* runfile_point says why */
+        return 0;
+    }
+    for (int s = 0; s < rf->n_sets; s++) {
+        char set[96], swept[96];
+        key_target(&v, rf->set_key[s], set, sizeof set);
+        for (int a = 0; a < rf->n_axes; a++) {
+            key_target(&v, rf->axes[a].key, swept, sizeof swept);
+            if (strcmp(set, swept) == 0)
+                drop_axis(rf, a--);
+        }
     }
     return 0;
 }
@@ -263,7 +329,7 @@ int runfile_load(run_file *rf, const char *path, char **sets, int n_sets)
     if (!rf->program)
         return fail("%s: no program group (program = { name = ...; ... };)", path);
     if (program_check(rf->program) < 0 || read_sweep(rf) < 0 || read_sets(rf, sets, n_sets) < 0 ||
-        load_other_machines(rf) < 0)
+        pin_by_target(rf) < 0 || load_other_machines(rf) < 0)
         return -1;
     for (long i = 0; i < runfile_points(rf); i++) { /* every point, before any runs */
         machine m;
@@ -295,6 +361,29 @@ static const machine *base_machine(const run_file *rf, long i)
     return &rf->machine;
 }
 
+/* What a point's --set options and sweep keys have set so far, and where. */
+typedef struct assigned {
+    int n;
+    char target[SETS_MAX + SWEEP_AXES_MAX][96], where[SETS_MAX + SWEEP_AXES_MAX][160];
+} assigned;
+
+/* `key` (at `where`), just assigned, set what no --set or sweep key
+ * before it set at this point: a value is never silently replaced by
+ * another. */
+static int assign_once(assigned *done, const vars *params, const char *key, const char *where)
+{
+    char target[96];
+    key_target(params, key, target, sizeof target);
+    for (int k = 0; k < done->n; k++)
+        if (strcmp(done->target[k], target) == 0)
+            return fail("%s: sets %s, which %s sets already (rule: one value per key)", where, target,
+                        done->where[k]);
+    snprintf(done->target[done->n], sizeof done->target[0], "%s", target);
+    snprintf(done->where[done->n], sizeof done->where[0], "%s", where);
+    done->n++;
+    return 0;
+}
+
 int runfile_point(const run_file *rf, long i, machine *m, vars *params, const char **program)
 {
     const char *name = NULL;
@@ -315,11 +404,13 @@ int runfile_point(const run_file *rf, long i, machine *m, vars *params, const ch
     *m = *base_machine(rf, i);
     if (program_params(rf->program, name, params) < 0)
         return -1;
+    assigned done = {0};
     for (int s = 0; s < rf->n_sets; s++) {
         if (strcmp(rf->set_key[s], "program") == 0 || strcmp(rf->set_key[s], "machine") == 0)
             continue;
         snprintf(where, sizeof where, "--set %s=%s", rf->set_key[s], rf->set_value[s]);
-        if (assign(m, params, rf->set_key[s], rf->set_value[s], 0, 1, where) < 0)
+        if (assign(m, params, rf->set_key[s], rf->set_value[s], 0, 1, where) < 0 ||
+            assign_once(&done, params, rf->set_key[s], where) < 0)
             return -1;
     }
     for (int a = 0; a < rf->n_axes; a++) {
@@ -328,7 +419,8 @@ int runfile_point(const run_file *rf, long i, machine *m, vars *params, const ch
             continue;
         int j = runfile_axis_index(rf, i, a);
         snprintf(where, sizeof where, "%s:%d: sweep %s (program '%s')", rf->path, axis->line, axis->key, *program);
-        if (assign(m, params, axis->key, axis->value[j], 1, axis->is_text[j], where) < 0)
+        if (assign(m, params, axis->key, axis->value[j], 1, axis->is_text[j], where) < 0 ||
+            assign_once(&done, params, axis->key, where) < 0)
             return -1;
     }
     return 0;

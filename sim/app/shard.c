@@ -27,9 +27,12 @@ int shard_parse(const char *text, long *k, long *n)
     return 0;
 }
 
-void shard_print_line(FILE *out, long k, long n, const char *run_file, long points)
+#define OPTIONS " with "
+
+void shard_print_line(FILE *out, long k, long n, const char *run_file, long points, const char *options)
 {
-    fprintf(out, LINE_PREFIX "%ld/%ld of %s: %ld points\n", k, n, run_file, points);
+    fprintf(out, LINE_PREFIX "%ld/%ld of %s: %ld points%s%s\n", k, n, run_file, points, options[0] ? OPTIONS : "",
+            options);
 }
 
 /* One shard file, read whole: its line's figures, its header, its rows. */
@@ -38,6 +41,7 @@ typedef struct shard_file {
     char *text;
     long k, n, points;
     char *run_file;       /* in text */
+    const char *options;  /* in text: after "points with ", or "" */
     char *header;         /* in text */
     char **lines;         /* the shard line, the header, then its rows */
     long n_rows;
@@ -94,14 +98,19 @@ static int split_lines(shard_file *s)
     return 0;
 }
 
-/* "# mcmsim shard K/N of FILE: P points" */
+/* "# mcmsim shard K/N of FILE: P points[ with OPTIONS]" */
 static int parse_line(shard_file *s)
 {
-    const char *line = s->lines[0];
-    const char *rule = "the first line of a shard is \"" LINE_PREFIX "K/N of FILE: P points\" (mcmsim run --shard)";
+    char *line = s->lines[0];
+    const char *rule = "the first line of a shard is \"" LINE_PREFIX "K/N of FILE: P points[" OPTIONS
+                       "OPTIONS]\" (mcmsim run --shard)";
     if (strncmp(line, LINE_PREFIX, strlen(LINE_PREFIX)) != 0)
         return fail("%s: not a shard: %s", s->path, rule);
-    char *of = strstr(line, " of "), *colon = strrchr(line, ':');
+    char *of = strstr(line, " of "), *with = of ? strstr(of, " points" OPTIONS) : NULL;
+    s->options = with ? with + strlen(" points" OPTIONS) : "";
+    if (with)
+        with[strlen(" points")] = '\0'; /* the line without its options */
+    char *colon = strrchr(line, ':');
     int used = 0;
     if (!of || !colon || colon < of ||
         sscanf(line + strlen(LINE_PREFIX), "%ld/%ld%n", &s->k, &s->n, &used) != 2 ||
@@ -141,6 +150,10 @@ static int read_shards(shard_file *s, char *const *files, int n_files, shard_fil
             return fail("%s is shard %ld/%ld of %s (%ld points), %s shard %ld/%ld of %s (%ld points): not shards "
                         "of one run", s[i].path, s[i].k, s[i].n, s[i].run_file, s[i].points, s[0].path, s[0].k,
                         s[0].n, s[0].run_file, s[0].points);
+        if (strcmp(s[i].options, s[0].options) != 0)
+            return fail("%s was run with %s, %s with %s: not shards of one run (the same run file and options)",
+                        s[i].path, s[i].options[0] ? s[i].options : "no options", s[0].path,
+                        s[0].options[0] ? s[0].options : "no options");
         if (strcmp(s[i].header, s[0].header) != 0)
             return fail("%s and %s have different CSV headers: not shards of one run (the same run file and "
                         "--set options)", s[i].path, s[0].path);

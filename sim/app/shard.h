@@ -11,10 +11,12 @@
  * shard of which run it is:
  *
  *   # mcmsim shard K/N of FILE.cfg: P points
+ *   # mcmsim shard K/N of FILE.cfg: P points with --set n=64 --exec
  *
- * The merge takes the N files in any order, checks that they are the N
- * shards of one run (the same line but K, the same header, the rows each
- * shard owes), and writes the header and every row in the sweep's order:
+ * (the options that change a point's figures, --set in key order and
+ * --exec, after "with").  The merge takes the N files in any order, checks
+ * that they are the N shards of one run (the same line but K, options
+ * included, the same header, the rows each shard owes), and writes the header and every row in the sweep's order:
  * byte for byte the CSV one machine writes.  Anything else is refused with
  * the file and the rule.
  */
@@ -26,8 +28,9 @@
 /* "K/N" (1 <= K <= N): 0, or -1 with fail(). */
 int shard_parse(const char *text, long *k, long *n);
 
-/* The line a shard's CSV starts with. */
-void shard_print_line(FILE *out, long k, long n, const char *run_file, long points);
+/* The line a shard's CSV starts with; `options` the run's options that
+ * change its figures ("" without). */
+void shard_print_line(FILE *out, long k, long n, const char *run_file, long points, const char *options);
 
 /* Merge the shards files[0 .. n_files) onto out: 0, or -1 with fail()
  * (nothing written then). */

@@ -64,15 +64,25 @@ static void stop_children_and_die(int sig)
     raise(sig);
 }
 
+/* The signals that end a command and its children, leaving no partial
+ * output: ^C, kill, and the terminal closed (SIGHUP). */
+static const int ending[] = {SIGINT, SIGTERM, SIGHUP};
+enum { N_ENDING = sizeof ending / sizeof ending[0] };
+
+static void ending_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (int i = 0; i < N_ENDING; i++)
+        sigaddset(set, ending[i]);
+}
+
 static void install_handlers(void)
 {
     struct sigaction sa = {0};
     sa.sa_handler = stop_children_and_die;
-    sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaddset(&sa.sa_mask, SIGTERM);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    ending_set(&sa.sa_mask);
+    for (int i = 0; i < N_ENDING; i++)
+        sigaction(ending[i], &sa, NULL);
     handlers_installed = 1;
 }
 
@@ -98,9 +108,7 @@ void lifetime_remove_on_signal(const char *path)
             char copy[PATH_LEN];
             snprintf(copy, sizeof copy, "%s", path);
             sigset_t block, old;
-            sigemptyset(&block);
-            sigaddset(&block, SIGINT);
-            sigaddset(&block, SIGTERM);
+            ending_set(&block);
             sigprocmask(SIG_BLOCK, &block, &old); /* the handler sees it whole or not at all */
             memcpy(paths[i], copy, sizeof copy);
             sigprocmask(SIG_SETMASK, &old, NULL);
@@ -134,8 +142,8 @@ void lifetime_child_start(pid_t parent)
 {
     struct sigaction dfl = {0};
     dfl.sa_handler = SIG_DFL;
-    sigaction(SIGINT, &dfl, NULL);
-    sigaction(SIGTERM, &dfl, NULL);
+    for (int i = 0; i < N_ENDING; i++)
+        sigaction(ending[i], &dfl, NULL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) /* the parent died before the line above */
         _exit(1);

@@ -4,14 +4,14 @@
  * Every simulation runs in a forked child (run.c).  The child asks the
  * kernel to kill it when its parent dies, whatever kills the parent
  * (SIGKILL included), and checks that the parent it got is still there.
- * The parent remembers its live children: SIGINT and SIGTERM kill them
- * before the parent dies of the same signal.  The child's one temporary
+ * The parent remembers its live children: SIGINT, SIGTERM and SIGHUP (the
+ * terminal closed) kill them before the parent dies of the same signal.  The child's one temporary
  * file, its SimGrid platform, is removed by the child as soon as SimGrid
  * has read it (engine.c), so that no kill leaves it behind.  The files
  * the parent is writing (a trace, a picture: each first as FILE.part,
  * renamed into place when whole) and its temporary folders are removed
- * by SIGINT and SIGTERM too, so that an interrupted command leaves no
- * partial output.
+ * by those signals too, so that an interrupted command leaves no partial
+ * output.
  */
 #ifndef MCM_LIFETIME_H
 #define MCM_LIFETIME_H
@@ -24,8 +24,8 @@ void lifetime_unwatch(pid_t child);
 /* A watched child not wanted any more: killed, reaped, unwatched. */
 void lifetime_kill(pid_t child);
 
-/* A file or a folder (with the files in it) to remove if SIGINT or
- * SIGTERM ends the command; lifetime_forget once it is whole or gone.
+/* A file or a folder (with the files in it) to remove if SIGINT, SIGTERM
+ * or SIGHUP ends the command; lifetime_forget once it is whole or gone.
  * At most LIFETIME_PATHS at once; the path is copied. */
 #define LIFETIME_PATHS 8
 void lifetime_remove_on_signal(const char *path);
