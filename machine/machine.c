@@ -572,8 +572,11 @@ static int validate_card(const machine *m)
     if (m->l2_words > 0 && !(m->u_dram > 0))
         return fail("machine '%s': l2_words = %g needs u_dram > 0 (cycles per word beyond the L2)",
                     n, m->l2_words);
-    if (m->u_l2_write_sm > 0 && !(m->l1_words > 0 && m->u_l2_write > 0))
-        return fail("machine '%s': u_l2_write_sm = %g needs the caches' writes: l1_words > 0 and u_l2_write > 0 "
+    /* the writers' keys refine the caches' write rate, u_l2_write; like it
+     * they are read as nothing where the caches are off (l1_words 0, as
+     * validate's machine without the caches) */
+    if (m->u_l2_write_sm > 0 && !(m->u_l2_write > 0))
+        return fail("machine '%s': u_l2_write_sm = %g needs the caches' write rate, u_l2_write > 0 "
                     "(an SM's own write rate beside the card's, shared by the SMs writing)", n, m->u_l2_write_sm);
     if (m->u_l2_write_warps4 > 0 && !(m->u_l2_write_sm > 0))
         return fail("machine '%s': u_l2_write_warps4 = %g needs u_l2_write_sm > 0 (an SM's own write rate: its "
