@@ -1394,6 +1394,7 @@ Test(card, the_writers_terms_follow_their_rows_all_four_or_none)
      * session without session 48's rows (the reference's) says nothing of
      * them, one with some of them says which are off and why */
     session_copy c;
+    card_writers_derived = 1; /* held off in validate (card.h); the rule itself here */
     copy_reference_session(&c, "constants.csv", "cat");
     const session *s = &c.copy;
     machine base = test_preset("h100"), m;
@@ -1427,6 +1428,13 @@ Test(card, the_writers_terms_follow_their_rows_all_four_or_none)
     cr_expect_float_eq(m.u_l2_copy_sm, 0.25, 1e-12, "1 / words an SM copies a cycle, 8 SMs");
     text = written_preset(s, &m);
     cr_expect(strstr(text, "u_l2_copy_sm = 0.25;") != NULL, "%s", text);
+    free(text);
+    /* held off (validate's setting): all four rows, all four keys 0 */
+    card_writers_derived = 0;
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_expect(m.u_l2_write_sm == 0 && m.u_l2_write_warps4 == 0 && m.u_l2_copy == 0 && m.u_l2_copy_sm == 0);
+    text = written_preset(s, &m);
+    cr_expect(strstr(text, "# u_l2_copy_sm: off, measured, but the writers' terms are held off") != NULL, "%s", text);
     free(text);
     free_session_copy(&c);
 }

@@ -132,6 +132,8 @@ typedef enum {
  * the group, and its machine file says nothing of it. */
 static const char *const WRITERS_ROWS[] = {"gmem_write_l2_sms8_warps4", "gmem_copy_l2_sms8"};
 
+int card_writers_derived = 0; /* card.h */
+
 typedef struct term {
     const char *key;        /* machine key */
     const char *constant;   /* name in constants.csv */
@@ -177,13 +179,13 @@ static const term TERMS[] = {
      "cycles per word per SM written into the L2 (32-bit words over 8 MiB), all SMs: the caches' writes with "
      "u_l2_copy", OFF},
     /* The writes by their writers (card_terms.h, W_k and C_k), all four or
-     * none (WRITERS): an SM's own write rate, its port's (one block of 1024
-     * an SM, 8 SMs) and its warps' (one block of 128), the card's copy
-     * rate, and an SM's own copy rate (8 SMs).  A session of the rows
-     * before session 48 lacks the second and fourth: the term off there,
-     * as scored without them (cache-hierarchy.md, "Session 47: the write
-     * rate by the SMs writing" and "Session 48: the write rate by an SM's
-     * warps"). */
+     * none (WRITERS), and none while card_writers_derived is 0 (card.h:
+     * held off, as scored): an SM's own write rate, its port's (one block
+     * of 1024 an SM, 8 SMs) and its warps' (one block of 128), the card's
+     * copy rate, and an SM's own copy rate (8 SMs).  A session of the rows
+     * before session 48 lacks the second and fourth (cache-hierarchy.md,
+     * "Session 47: the write rate by the SMs writing" and "Session 48: the
+     * write rate by an SM's warps"). */
     {"u_l2_write_sm", "gmem_write_l2_sms8", PER_CYCLE_TO_U,
      "cycles per word an SM writes into the L2 (32-bit words over 8 MiB), one block of 1024 threads an SM on 8 "
      "SMs: its own rate, its port's", WRITERS},
@@ -654,7 +656,7 @@ static int term_from(const session *s, const session *other, const term *t, doub
 static int group_measured(const session *s, const term *table, int n, when_absent group)
 {
     double mhz, v;
-    if (card_constant(s, "sm_clock_measured", &mhz) < 0)
+    if (card_constant(s, "sm_clock_measured", &mhz) < 0 || (group == WRITERS && !card_writers_derived))
         return 0;
     for (int i = 0; i < n; i++)
         if (table[i].absent == group && term_value(s, NULL, &table[i], mhz, &v) < 0)
@@ -849,7 +851,9 @@ static void write_terms(FILE *f, const session *s, const session *other, const t
             if (table[i].absent == OFF || table[i].absent == CACHES ||
                 (table[i].absent == WRITERS && writers_rows_seen(s)))
                 fprintf(f, "    # %s: off, %s (%s: %s)\n", table[i].key,
-                        !found                        ? "not measured in this session"
+                        !found ? "not measured in this session"
+                        : table[i].absent == WRITERS && !card_writers_derived
+                            ? "measured, but the writers' terms are held off (card.h, card_writers_derived)"
                         : table[i].absent == WRITERS ? "measured, but the writers' terms need every one of their constants"
                                                       : "measured, but the caches need every one of their constants",
                         table[i].constant, table[i].meaning);
