@@ -178,7 +178,9 @@ static const field fields[] = {
     NUMBER("read_latency_l2", read_latency_l2, 0),
     NUMBER("u_l2_write", u_l2_write, 0),
     NUMBER("u_l2_write_sm", u_l2_write_sm, 0),
+    NUMBER("u_l2_write_warps4", u_l2_write_warps4, 0),
     NUMBER("u_l2_copy", u_l2_copy, 0),
+    NUMBER("u_l2_copy_sm", u_l2_copy_sm, 0),
     SHARE("write_issue_overlap", write_issue_overlap),
     NUMBER("u_dram_partial", u_dram_partial, 0),
     NUMBER("u_l2_partial", u_l2_partial, 0),
@@ -476,7 +478,7 @@ static int validate_dmm_umm(const machine *m)
                            : m->sector_words != 0 ? "sector_words"
                            : m->l1_words != 0 || m->line_words != 0 || m->u_l1 != 0 || m->read_latency_l1 != 0 ||
                                    m->read_latency_l2 != 0 || m->u_l2_write != 0 || m->u_l2_copy != 0 ||
-                                   m->u_l2_write_sm != 0 ||
+                                   m->u_l2_write_sm != 0 || m->u_l2_write_warps4 != 0 || m->u_l2_copy_sm != 0 ||
                                    m->write_issue_overlap != 0 ||
                                    m->u_dram_partial != 0 || m->u_l2_partial != 0 || m->dram_atom_words != 0 ||
                                    m->u_l2_request != 0 || m->u_dram_request != 0 || m->l2_partitions != 1
@@ -561,6 +563,7 @@ static int validate_card(const machine *m)
         {"l1_words", m->l1_words}, {"line_words", m->line_words}, {"u_l1", m->u_l1},
         {"read_latency_l1", m->read_latency_l1}, {"read_latency_l2", m->read_latency_l2},
         {"u_l2_write", m->u_l2_write}, {"u_l2_copy", m->u_l2_copy}, {"u_l2_write_sm", m->u_l2_write_sm},
+        {"u_l2_write_warps4", m->u_l2_write_warps4}, {"u_l2_copy_sm", m->u_l2_copy_sm},
         {"write_issue_overlap", m->write_issue_overlap}, {"u_dram_partial", m->u_dram_partial},
         {"u_l2_partial", m->u_l2_partial},
         {"dram_atom_words", m->dram_atom_words}, {"u_l2_request", m->u_l2_request},
@@ -599,9 +602,18 @@ static int validate_card(const machine *m)
     if (m->l2_words > 0 && !(m->u_dram > 0))
         return fail("machine '%s': l2_words = %g needs u_dram > 0 (cycles per word beyond the L2)",
                     n, m->l2_words);
-    if (m->u_l2_write_sm > 0 && !(m->l1_words > 0 && m->u_l2_write > 0))
-        return fail("machine '%s': u_l2_write_sm = %g needs the caches' writes: l1_words > 0 and u_l2_write > 0 "
+    /* the writers' keys refine the caches' write rate, u_l2_write; like it
+     * they are read as nothing where the caches are off (l1_words 0, as
+     * validate's machine without the caches) */
+    if (m->u_l2_write_sm > 0 && !(m->u_l2_write > 0))
+        return fail("machine '%s': u_l2_write_sm = %g needs the caches' write rate, u_l2_write > 0 "
                     "(an SM's own write rate beside the card's, shared by the SMs writing)", n, m->u_l2_write_sm);
+    if (m->u_l2_write_warps4 > 0 && !(m->u_l2_write_sm > 0))
+        return fail("machine '%s': u_l2_write_warps4 = %g needs u_l2_write_sm > 0 (an SM's own write rate: its "
+                    "port's, or its warps' where slower)", n, m->u_l2_write_warps4);
+    if (m->u_l2_copy_sm > 0 && !(m->u_l2_write_sm > 0 && m->u_l2_copy > 0))
+        return fail("machine '%s': u_l2_copy_sm = %g needs u_l2_write_sm > 0 and u_l2_copy > 0 (an SM's own copy "
+                    "rate beside the card's, shared by the SMs copying, as the writes')", n, m->u_l2_copy_sm);
     return machine_caches(m) ? validate_caches(m) : 0;
 }
 

@@ -142,10 +142,20 @@
  *                      max(u_l2_write_sm, u_l2_write · k / p): the card's
  *                      rate shared by the SMs writing (0: every launch at
  *                      the rate its writes had without it);
+ *   u_l2_write_warps4  cycles per word an SM writes into the L2 with 4 warps
+ *                      of the launch, few SMs writing; with u_l2_write_sm,
+ *                      an SM holding v warps of a launch writes on its own
+ *                      at max(u_l2_write_sm, u_l2_write_warps4 · 4 / v):
+ *                      its port's rate, or its warps' (0: the port's);
  *   u_l2_copy          cycles per word an SM copies within the L2, each word
  *                      read and written, every SM copying: u_l2_copy − u is
  *                      a written word's share of the SM's port beside its
  *                      reads (0, or u_l2_write 0: writes at u);
+ *   u_l2_copy_sm       cycles per word an SM copies within the L2 when few
+ *                      SMs copy (its own rate); with u_l2_copy and
+ *                      u_l2_write_sm, a launch whose blocks cover k SMs
+ *                      takes max(u_l2_copy_sm, u_l2_copy · k / p) in place
+ *                      of u_l2_copy (0: u_l2_copy for every launch);
  *   write_issue_overlap  the share (0 to 1) of a block's write cycles its
  *                      compute hides: its stores drain while the SM issues
  *                      its other instructions (0: the writes after the
@@ -206,8 +216,10 @@
  *   L2 hit latency, whole lines past the L1   -> read_latency_l2
  *   words written into the L2, every SM       -> u_l2_write
  *   words written into the L2, 8 SMs, per SM  -> u_l2_write_sm = 1 / (words per cycle)
- *                                                (not derived today: off; refused without l1_words, u_l2_write)
+ *                                                (with u_l2_write_warps4, u_l2_copy, u_l2_copy_sm: all or none)
+ *   the same, 4 warps an SM (blocks of 128)   -> u_l2_write_warps4 = 1 / (words per cycle)
  *   words copied within the L2, every SM      -> u_l2_copy
+ *   words copied within the L2, 8 SMs, per SM -> u_l2_copy_sm = 1 / (words per cycle)
  *   partial sectors written beyond the L2     -> u_dram_partial
  *   partial sectors the L2 keeps, every SM    -> u_l2_partial
  *   scattered sectors from DRAM cost as pairs -> dram_atom_words = 16 (64 bytes)
@@ -334,7 +346,9 @@ typedef struct machine {
     double read_latency_l2; /* a chain's read from the L2, past the L1 (with l1_words); 0 = read_latency */
     double u_l2_write;     /* cycles per word written into the L2, every SM (with u_l2_copy); 0 = u */
     double u_l2_write_sm;  /* cycles per word an SM writes into the L2, few SMs writing (with u_l2_write); 0 = off */
+    double u_l2_write_warps4; /* cycles per word an SM of 4 warps writes into the L2 (with u_l2_write_sm); 0 = off */
     double u_l2_copy;      /* cycles per word copied within the L2, every SM (with u_l2_write); 0 = off */
+    double u_l2_copy_sm;   /* cycles per word an SM copies within the L2, few SMs (with u_l2_copy); 0 = off */
     double write_issue_overlap; /* share of a block's write cycles its compute hides (with l1_words); 0 = off */
     double u_dram_partial; /* cycles per word of a partial sector written back; 0 = u_dram */
     double u_l2_partial;   /* cycles per word of a partial sector written into the L2, every SM; 0 = off */

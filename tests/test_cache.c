@@ -978,10 +978,12 @@ Test(cache, an_sms_own_write_rate_is_refused_where_the_caches_do_not_write)
     m.u_l2_write = 1;
     m.u_l2_write_sm = 0.5;
     cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    machine off = m;
+    off.l1_words = 0; /* validate's machine without the caches: every write key read as nothing */
+    cr_expect_eq(machine_validate(&off), 0, "%s", fail_message());
     m.u_l2_write = 0;
     cr_expect_eq(machine_validate(&m), -1);
-    cr_expect(strstr(fail_message(), "u_l2_write_sm = 0.5 needs the caches' writes: l1_words > 0 and u_l2_write > 0")
-                  != NULL,
+    cr_expect(strstr(fail_message(), "u_l2_write_sm = 0.5 needs the caches' write rate, u_l2_write > 0") != NULL,
               "%s", fail_message());
     machine plain = test_machine(4, 0.5);
     plain.u_l2_write_sm = 0.5;
@@ -1005,6 +1007,123 @@ Test(cache, an_sm_writes_at_its_own_rate_or_its_share_of_the_cards_when_many_wri
     cr_expect_float_eq(writing_launch_T(8, 0.5) - writing_launch_T(8, 0), 32, 1e-9);
     /* an SM's own rate slower than its share (0.8 a word): 25.6 a block at one SM */
     cr_expect_float_eq(writing_launch_T(1, 0.8) - one, 8 * 4 * 0.8 - 16, 1e-9);
+}
+
+Test(cache, a_launchs_writers_are_the_sms_its_blocks_cover_and_the_warps_each_holds)
+{
+    machine m = small_card(4);
+    m.blocks_per_sm = 2;
+    kernel k = test_kernel("w", 8, 32, 1, 0, 1);
+    l2_writers w = kernel_l2_writers(&k, &m);
+    cr_expect_float_eq(w.sms, 4, 1e-12, "8 blocks cover the 4 SMs");
+    cr_expect_float_eq(w.warps, 2, 1e-12, "min(2 resident, ⌈8 / 4⌉) blocks of one warp");
+    k = test_kernel("w", 3, 128, 1, 0, 1);
+    w = kernel_l2_writers(&k, &m);
+    cr_expect_float_eq(w.sms, 3, 1e-12);
+    cr_expect_float_eq(w.warps, 4, 1e-12, "one block of 4 warps an SM");
+    m.blocks_per_sm = 8;
+    m.threads_per_sm = 1024;
+    k = test_kernel("w", 100, 256, 1, 0, 1);
+    w = kernel_l2_writers(&k, &m);
+    cr_expect_float_eq(w.warps, 32, 1e-12, "min(8, 1024 / 256, ⌈100 / 4⌉) = 4 blocks of 8 warps");
+    k = test_kernel("w", 100, 48, 1, 0, 1);
+    m.threads_per_sm = 0;
+    w = kernel_l2_writers(&k, &m);
+    cr_expect_float_eq(w.warps, 16, 1e-12, "8 blocks of ⌈48 / 32⌉ = 2 warps");
+    l2_writers every = every_sm_writing(&m);
+    cr_expect_float_eq(every.sms, 4, 1e-12);
+    cr_expect_float_eq(every.warps, 0, 1e-12, "not known: the port's rate");
+}
+
+/* A block that writes 4 whole sectors (32 words) into the L2 and, with
+ * `reads`, reads 4 (a copy), on a card of 4 SMs: U = 0.5, the card's
+ * write rate u_l2_write 1, an SM's own 0.5 (its port's) and 1 with 4 warps
+ * (u_l2_write_warps4); the write rule's copy rate 1.25 (every SM) and an
+ * SM's own 0.75 where `copy_sm`. */
+static machine writers_card(int copy, int copy_sm)
+{
+    machine m = small_card(4);
+    m.u = 0.5;
+    m.u_l2_write = 1;
+    m.u_l2_write_sm = 0.5;
+    m.u_l2_write_warps4 = 1;
+    m.u_l2_copy = copy ? 1.25 : 0;
+    m.u_l2_copy_sm = copy_sm ? 0.75 : 0;
+    return m;
+}
+
+static double writers_block_cycles(const machine *m, int reads, double sms, double warps)
+{
+    block_cost c = {.writes = 1, .reads = reads};
+    c.sectors = (cache_sectors){.measured = 1, .l2_writes = 4, .l2_reads = reads ? 4 : 0};
+    return block_transfer_cycles_writing(&c, 32, m, 99, 1, (l2_writers){sms, warps});
+}
+
+Test(cache, an_sms_own_write_rate_is_its_warps_where_they_are_few)
+{
+    machine m = writers_card(0, 0);
+    /* one SM writing: max(0.5, 1 · 4 / v, 1 · 1 / 4) a word, 32 words */
+    cr_expect_float_eq(writers_block_cycles(&m, 0, 1, 1), 32 * 4.0, 1e-12, "one warp: 4 a word");
+    cr_expect_float_eq(writers_block_cycles(&m, 0, 1, 2), 32 * 2.0, 1e-12, "two warps: 2");
+    cr_expect_float_eq(writers_block_cycles(&m, 0, 1, 4), 32 * 1.0, 1e-12, "four: the row's own, 1");
+    cr_expect_float_eq(writers_block_cycles(&m, 0, 1, 8), 32 * 0.5, 1e-12, "eight: the port's, 0.5");
+    cr_expect_float_eq(writers_block_cycles(&m, 0, 1, 32), 32 * 0.5, 1e-12, "32: the port's");
+    cr_expect_float_eq(writers_block_cycles(&m, 0, 1, 0), 32 * 0.5, 1e-12, "warps not known: the port's");
+    /* every SM writing: the card's share, 1 a word, whatever the warps at 4 and more */
+    cr_expect_float_eq(writers_block_cycles(&m, 0, 4, 32), 32 * 1.0, 1e-12);
+    cr_expect_float_eq(writers_block_cycles(&m, 0, 4, 2), 32 * 2.0, 1e-12, "two warps: their own, slower");
+    /* without u_l2_write_warps4 every launch at the port's rate, as session 47's term */
+    m.u_l2_write_warps4 = 0;
+    cr_expect_float_eq(writers_block_cycles(&m, 0, 1, 1), 32 * 0.5, 1e-12);
+    /* through the engine: one block of one warp (T 128 against 16) */
+    machine e = writers_card(0, 0);
+    kernel k = test_kernel("w", 1, 32, 1, 0, 1);
+    k.cost.sectors = (cache_sectors){.measured = 1, .l2_writes = 4};
+    double with = one_kernel_T(&k, &e);
+    e.u_l2_write_warps4 = 0;
+    cr_expect_float_eq(with - one_kernel_T(&k, &e), 32 * (4 - 0.5), 1e-9);
+}
+
+Test(cache, a_copy_costs_an_sms_own_copy_rate_or_its_share_of_the_cards_by_the_sms_copying)
+{
+    /* a copy block (4 sectors read at U, 16 cycles; 4 written): under the
+     * write rule a written word costs max(C_k − U, W_k − 16 / 32) */
+    machine m = writers_card(1, 1);
+    /* one SM: C = max(0.75, 1.25 / 4) = 0.75, W = 0.5 (32 warps): max(0.25, 0) */
+    cr_expect_float_eq(writers_block_cycles(&m, 1, 1, 32), 32 * 0.25, 1e-12, "the copy at 0.75 a word in all");
+    cr_expect_float_eq(writers_block_cycles(&m, 1, 2, 32), 32 * 0.25, 1e-12, "two: C = max(0.75, 0.625)");
+    /* every SM: C = 1.25, W = 1: max(0.75, 0.5), the card's copy row */
+    cr_expect_float_eq(writers_block_cycles(&m, 1, 4, 32), 32 * 0.75, 1e-12, "the copy at 1.25 a word in all");
+    /* 4 warps on one SM: W = 1, max(0.25, 0.5): their own write rate bounds the copy */
+    cr_expect_float_eq(writers_block_cycles(&m, 1, 1, 4), 32 * 0.5, 1e-12);
+    /* without u_l2_copy_sm: C = u_l2_copy at every k */
+    m.u_l2_copy_sm = 0;
+    cr_expect_float_eq(writers_block_cycles(&m, 1, 1, 32), 32 * 0.75, 1e-12);
+    /* without the write rule the copy's own rate is not read: W alone */
+    machine off = writers_card(0, 0);
+    cr_expect_float_eq(writers_block_cycles(&off, 1, 1, 32), 32 * 0.5, 1e-12);
+}
+
+Test(cache, the_own_rates_by_warps_and_of_a_copy_are_refused_without_what_they_refine)
+{
+    machine m = writers_card(1, 1);
+    cr_expect_eq(machine_validate(&m), 0, "%s", fail_message());
+    m.u_l2_write_sm = 0;
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "u_l2_write_warps4 = 1 needs u_l2_write_sm > 0") != NULL, "%s", fail_message());
+    m = writers_card(1, 1);
+    m.u_l2_write_warps4 = 0;
+    cr_expect_eq(machine_validate(&m), 0, "the copy's own rate without the warps': %s", fail_message());
+    m.u_l2_write_sm = 0;
+    cr_expect_eq(machine_validate(&m), -1);
+    cr_expect(strstr(fail_message(), "u_l2_copy_sm = 0.75 needs u_l2_write_sm > 0 and u_l2_copy > 0") != NULL,
+              "%s", fail_message());
+    m = writers_card(0, 1);
+    cr_expect_eq(machine_validate(&m), -1, "without the write rule's copy rate");
+    cr_expect(strstr(fail_message(), "u_l2_copy_sm = 0.75 needs") != NULL, "%s", fail_message());
+    machine plain = test_machine(4, 0.5);
+    plain.u_l2_copy_sm = 0.75;
+    cr_expect_eq(machine_validate(&plain), -1, "no caches at all");
 }
 
 Test(cache, a_partial_sector_written_into_the_l2_costs_the_l2s_partial_rate)

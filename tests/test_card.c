@@ -1363,9 +1363,9 @@ Test(card, the_l2s_write_and_partial_rates_follow_their_rows_and_the_copy_rate_s
 Test(card, an_sms_own_write_rate_stays_off_where_the_session_measured_it)
 {
     /* the machine leaves u_l2_write_sm at 0 (every launch's writes as
-     * before) even where the session measured gmem_write_l2_sms8: scored
-     * with it, some cases get worse with the caches (cache-hierarchy.md,
-     * session 47) */
+     * before) where the session measured gmem_write_l2_sms8 but not the
+     * rest of the writers' terms (session 48's rows): alone, some cases
+     * get worse with the caches (cache-hierarchy.md, session 47) */
     session_copy c;
     copy_reference_session(&c, "constants.csv", "cat");
     machine base = test_preset("h100"), m;
@@ -1373,6 +1373,69 @@ Test(card, an_sms_own_write_rate_stays_off_where_the_session_measured_it)
     double rate = 0;
     cr_assert_eq(card_constant(&c.copy, "gmem_write_l2_sms8", &rate), 0, "the row is measured");
     cr_expect_eq(m.u_l2_write_sm, 0, "measured, not derived: off");
+    free_session_copy(&c);
+}
+
+/* The preset card_machine writes for session s and machine m, read back
+ * (the caller frees). */
+static char *written_preset(const session *s, const machine *m)
+{
+    char preset[1100];
+    long len;
+    snprintf(preset, sizeof preset, "%s/preset.cfg", s->dir);
+    cr_assert_eq(card_write_preset(m, s, NULL, preset), 0, "%s", fail_message());
+    return read_file(preset, &len);
+}
+
+Test(card, the_writers_terms_follow_their_rows_all_four_or_none)
+{
+    /* u_l2_write_sm, u_l2_write_warps4, u_l2_copy, u_l2_copy_sm: on
+     * together where the session measured all four rows, else all off; a
+     * session without session 48's rows (the reference's) says nothing of
+     * them, one with some of them says which are off and why */
+    session_copy c;
+    card_writers_derived = 1; /* held off in validate (card.h); the rule itself here */
+    copy_reference_session(&c, "constants.csv", "cat");
+    const session *s = &c.copy;
+    machine base = test_preset("h100"), m;
+    base.u_l2_copy = 0.7; /* as a preset written from an earlier session says */
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_expect(m.u_l2_write_sm == 0 && m.u_l2_write_warps4 == 0 && m.u_l2_copy == 0 && m.u_l2_copy_sm == 0);
+    char *text = written_preset(s, &m);
+    cr_expect(strstr(text, "u_l2_write_warps4") == NULL && strstr(text, "u_l2_copy_sm") == NULL, "%s", text);
+    free(text);
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "echo 'gmem_write_l2_sms8_warps4,1.75,words/SM/cycle,once,made up' >> %s/constants.csv",
+             s->dir);
+    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_expect(m.u_l2_write_sm == 0 && m.u_l2_write_warps4 == 0 && m.u_l2_copy == 0 && m.u_l2_copy_sm == 0,
+              "three of four: off");
+    text = written_preset(s, &m);
+    cr_expect(strstr(text, "# u_l2_write_warps4: off, measured, but the writers' terms need every one of their "
+                           "constants") != NULL, "%s", text);
+    cr_expect(strstr(text, "# u_l2_copy_sm: off, not measured in this session") != NULL, "%s", text);
+    free(text);
+    snprintf(cmd, sizeof cmd, "echo 'gmem_copy_l2_sms8,4,words/SM/cycle,once,made up' >> %s/constants.csv", s->dir);
+    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
+    double port = 0, copy = 0;
+    cr_assert_eq(card_constant(s, "gmem_write_l2_sms8", &port), 0);
+    cr_assert_eq(card_constant(s, "gmem_copy_l2_card", &copy), 0);
+    cr_expect_float_eq(m.u_l2_write_sm, 1 / port, 1e-12, "1 / words an SM a cycle, 32 warps");
+    cr_expect_float_eq(m.u_l2_write_warps4, 1 / 1.75, 1e-12, "1 / words an SM a cycle, 4 warps");
+    cr_expect_float_eq(m.u_l2_copy, m.p / copy, 1e-12, "SMs / words copied a cycle");
+    cr_expect_float_eq(m.u_l2_copy_sm, 0.25, 1e-12, "1 / words an SM copies a cycle, 8 SMs");
+    text = written_preset(s, &m);
+    cr_expect(strstr(text, "u_l2_copy_sm = 0.25;") != NULL, "%s", text);
+    free(text);
+    /* held off (validate's setting): all four rows, all four keys 0 */
+    card_writers_derived = 0;
+    cr_assert_eq(card_machine(s, NULL, &base, &m), 0, "%s", fail_message());
+    cr_expect(m.u_l2_write_sm == 0 && m.u_l2_write_warps4 == 0 && m.u_l2_copy == 0 && m.u_l2_copy_sm == 0);
+    text = written_preset(s, &m);
+    cr_expect(strstr(text, "# u_l2_copy_sm: off, measured, but the writers' terms are held off") != NULL, "%s", text);
+    free(text);
     free_session_copy(&c);
 }
 

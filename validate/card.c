@@ -124,7 +124,15 @@ typedef enum {
     BORROWED, /* the other card's reference session's value (card_machine's `other`) */
     OFF,      /* the key left at its default: the term off */
     CACHES,   /* off, with every other CACHES term, unless the session has them all */
+    WRITERS,  /* off, with every other WRITERS term, unless the session has them all */
 } when_absent;
+
+/* The rows of the WRITERS terms a session before session 48 lacks
+ * (constants.cu, measure_write_own): a session with none of them predates
+ * the group, and its machine file says nothing of it. */
+static const char *const WRITERS_ROWS[] = {"gmem_write_l2_sms8_warps4", "gmem_copy_l2_sms8"};
+
+int card_writers_derived = 0; /* card.h */
 
 typedef struct term {
     const char *key;        /* machine key */
@@ -170,24 +178,25 @@ static const term TERMS[] = {
     {"u_l2_write", "gmem_write_l2_card", CARD_RATE_TO_U,
      "cycles per word per SM written into the L2 (32-bit words over 8 MiB), all SMs: the caches' writes with "
      "u_l2_copy", OFF},
-    /* u_l2_write_sm is not derived from gmem_write_l2_sms8 (8 SMs writing,
-     * one block of 1024 an SM): with it alone (the write rule off) the cases
-     * that write from every SM get better on some sets and worse on others,
-     * a read-and-write kernel paying U and u_l2_write each (a copy 1.3 times
-     * gmem_copy_l2_card's), the touch kernel among them, which moves the
-     * launch terms calibrated against it; under the write rule it moves
-     * only Cooley-Tukey, further below the card (dft_m's 8 to 64 blocks of
-     * 4 warps charged the 32-warp SM's own rate, where probe wr7 says an
-     * SM of 4 warps writes 1.75 words a cycle, not 6.3: an SM's own rate
-     * is its warps', a term the key lacks; cache-hierarchy.md, "Session
-     * 47: the write rate by the SMs writing").  A probe sets it with
-     * --set u_l2_write_sm=. */
-    /* u_l2_copy is not derived from gmem_copy_l2_card: a copy kernel does
-     * nothing but copy, so its rate bounds what a written word costs a case's
-     * kernel, which overlaps its writes with its issue; charged at it, the
-     * write rule (card_terms.c) lifts the kernels already above the card
-     * (cache-hierarchy.md, "Session 43: the write rule against a measured
-     * copy").  A probe sets it with --set u_l2_copy=. */
+    /* The writes by their writers (card_terms.h, W_k and C_k), all four or
+     * none (WRITERS), and none while card_writers_derived is 0 (card.h:
+     * held off, as scored): an SM's own write rate, its port's (one block
+     * of 1024 an SM, 8 SMs) and its warps' (one block of 128), the card's
+     * copy rate, and an SM's own copy rate (8 SMs).  A session of the rows
+     * before session 48 lacks the second and fourth (cache-hierarchy.md,
+     * "Session 47: the write rate by the SMs writing" and "Session 48: the
+     * write rate by an SM's warps"). */
+    {"u_l2_write_sm", "gmem_write_l2_sms8", PER_CYCLE_TO_U,
+     "cycles per word an SM writes into the L2 (32-bit words over 8 MiB), one block of 1024 threads an SM on 8 "
+     "SMs: its own rate, its port's", WRITERS},
+    {"u_l2_write_warps4", "gmem_write_l2_sms8_warps4", PER_CYCLE_TO_U,
+     "the same with one block of 128 threads an SM (4 warps): its own rate, its warps'", WRITERS},
+    {"u_l2_copy", "gmem_copy_l2_card", CARD_RATE_TO_U,
+     "cycles per word per SM copied within the L2 (4 MiB into another 4 MiB, each word read once and written "
+     "once), 8 blocks of 256 threads an SM, all SMs", WRITERS},
+    {"u_l2_copy_sm", "gmem_copy_l2_sms8", PER_CYCLE_TO_U,
+     "cycles per word an SM copies within the L2, one block of 1024 threads an SM on 8 SMs: its own rate",
+     WRITERS},
     {"u_l2_partial", "gmem_partial_write_l2_card", SECTOR_RATE_TO_U,
      "cycles per word per SM of sectors written one word each into the L2 (8 MiB, 64 passes: the L2 keeps "
      "them), all SMs: a sector a write holds in part costs u_l2_partial / u_l2_write times a whole one", OFF},
@@ -643,30 +652,48 @@ static int term_from(const session *s, const session *other, const term *t, doub
     return term_value(other, NULL, t, mhz, out);
 }
 
-/* The session measured every constant of the CACHES terms of `table`. */
-static int caches_measured(const session *s, const term *table, int n)
+/* The session measured every constant of the `group` terms of `table`. */
+static int group_measured(const session *s, const term *table, int n, when_absent group)
 {
     double mhz, v;
-    if (card_constant(s, "sm_clock_measured", &mhz) < 0)
+    if (card_constant(s, "sm_clock_measured", &mhz) < 0 || (group == WRITERS && !card_writers_derived))
         return 0;
     for (int i = 0; i < n; i++)
-        if (table[i].absent == CACHES && term_value(s, NULL, &table[i], mhz, &v) < 0)
+        if (table[i].absent == group && term_value(s, NULL, &table[i], mhz, &v) < 0)
             return 0;
     return 1;
+}
+
+/* The term t is one of a group (CACHES, WRITERS) the session lacks a
+ * constant of (caches, writers: group_measured's answers). */
+static int group_unmeasured(const term *t, int caches, int writers)
+{
+    return (t->absent == CACHES && !caches) || (t->absent == WRITERS && !writers);
+}
+
+/* The session measured some row only the WRITERS group reads
+ * (WRITERS_ROWS). */
+static int writers_rows_seen(const session *s)
+{
+    double v;
+    for (size_t i = 0; i < sizeof WRITERS_ROWS / sizeof WRITERS_ROWS[0]; i++)
+        if (card_constant(s, WRITERS_ROWS[i], &v) == 0)
+            return 1;
+    return 0;
 }
 
 /* The terms of `table` from session s (other: see term_from) onto *out. */
 static int set_terms(const session *s, const session *other, const term *table, int n, machine *out)
 {
-    int caches = caches_measured(s, table, n);
+    int caches = group_measured(s, table, n, CACHES), writers = group_measured(s, table, n, WRITERS);
     for (int i = 0; i < n; i++) {
         double v;
         char text[64];
         const session *from;
         int found = term_from(s, other, &table[i], &v, &from) == 0;
-        if (table[i].absent == CACHES && !caches)
+        if (group_unmeasured(&table[i], caches, writers))
             found = 0;
-        if (!found && (table[i].absent == OFF || table[i].absent == CACHES))
+        if (!found && (table[i].absent == OFF || table[i].absent == CACHES || table[i].absent == WRITERS))
             v = 0; /* the term off, whatever the base preset said */
         else if (!found)
             return fail("%s/constants.csv: no %s (needed for the machine key %s: %s)", s->dir,
@@ -815,16 +842,20 @@ static int code_boundary_line(const machine *code, const session *s, const char 
 static void write_terms(FILE *f, const session *s, const session *other, const term *table, int n,
                         const machine *code)
 {
-    int caches = caches_measured(s, table, n);
+    int caches = group_measured(s, table, n, CACHES), writers = group_measured(s, table, n, WRITERS);
     for (int i = 0; i < n; i++) {
         double v;
         const session *from;
         int found = term_from(s, other, &table[i], &v, &from) == 0;
-        if (!found || (table[i].absent == CACHES && !caches)) {
-            if (table[i].absent == OFF || table[i].absent == CACHES)
+        if (!found || group_unmeasured(&table[i], caches, writers)) {
+            if (table[i].absent == OFF || table[i].absent == CACHES ||
+                (table[i].absent == WRITERS && writers_rows_seen(s)))
                 fprintf(f, "    # %s: off, %s (%s: %s)\n", table[i].key,
-                        found ? "measured, but the caches need every one of their constants"
-                              : "not measured in this session",
+                        !found ? "not measured in this session"
+                        : table[i].absent == WRITERS && !card_writers_derived
+                            ? "measured, but the writers' terms are held off (card.h, card_writers_derived)"
+                        : table[i].absent == WRITERS ? "measured, but the writers' terms need every one of their constants"
+                                                      : "measured, but the caches need every one of their constants",
                         table[i].constant, table[i].meaning);
             continue;
         }

@@ -16,6 +16,15 @@
 
 #include <stdio.h>
 
+/* Whether card_machine derives the writers' terms (u_l2_write_sm,
+ * u_l2_write_warps4, u_l2_copy, u_l2_copy_sm) where a session measured
+ * all four rows (card.c, WRITERS): 0, held off.  Scored with the probe's
+ * rows put in by hand, the form makes 12 case/sets worse with the caches
+ * than without, against 6, Cooley-Tukey above the card by 6-8 % on the
+ * H100 (validate/notes/cache-hierarchy.md, "Session 48: the write rate
+ * by an SM's warps"); 1 derives them, as the tests do. */
+extern int card_writers_derived;
+
 /* The card's machine: `base` (a name over the defaults) with every
  * measured term of session s.  The few terms the table marks may be
  * borrowed: a session that did not measure them takes them from `other`

@@ -214,7 +214,7 @@ block_times block_times_on(const kernel *k, const block_cost *c, const machine *
     double u = kernel_word_cycles(k, m);
     block_times t;
     t.read = block_transfer_cycles(c, k->threads, m, u, 0);
-    t.write = block_transfer_cycles_writing(c, k->threads, m, u, 1, kernel_writing_sms(k, m));
+    t.write = block_transfer_cycles_writing(c, k->threads, m, u, 1, kernel_l2_writers(k, m));
     int sharing = block_warps_per_scheduler(k->threads, m);
     t.compute = block_reads_beside_compute(c, m)
                     ? block_compute_after_reads(block_span_cycles_shared(c, m, sharing), block_work_cycles(c, m), t.read)

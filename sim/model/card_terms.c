@@ -331,9 +331,19 @@ int kernel_beyond_l2(const kernel *k, const machine *m)
     return working_set > m->l2_words;
 }
 
-double kernel_writing_sms(const kernel *k, const machine *m)
+l2_writers kernel_l2_writers(const kernel *k, const machine *m)
 {
-    return fmin((double)k->blocks, (double)m->p);
+    l2_writers w = {fmin((double)k->blocks, (double)m->p), 0};
+    if (m->warp > 0 && m->p > 0 && k->threads > 0) {
+        double blocks = fmin(kernel_resident_blocks(k, m), ceil((double)k->blocks / m->p));
+        w.warps = blocks * ((k->threads + m->warp - 1) / m->warp);
+    }
+    return w;
+}
+
+l2_writers every_sm_writing(const machine *m)
+{
+    return (l2_writers){(double)m->p, 0};
 }
 
 double kernel_word_cycles(const kernel *k, const machine *m)
@@ -366,7 +376,7 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
 }
 
 static double cached_transfer_cycles(const cache_sectors *s, const machine *m, int write, int l1_in_work,
-                                     double writing);
+                                     l2_writers writers);
 
 /* The write rule's terms are on: the L2's write and copy rates, every SM. */
 static int write_rule_on(const machine *m)
@@ -374,36 +384,59 @@ static int write_rule_on(const machine *m)
     return m->u_l2_write > 0 && m->u_l2_copy > 0;
 }
 
-/* What a word written into the L2 costs an SM with `writing` SMs writing
- * at once (card_terms.h, W_k): the card takes p / u_l2_write words a
- * cycle, shared by the SMs writing, and an SM writes no faster than its
- * own rate, u_l2_write_sm (gmem_write_l2_sms8: 8 SMs, far below the
- * card's rate); where the machine lacks either, every launch as before:
- * U, or u_l2_write under the write rule. */
-static double l2_write_word_cycles(const machine *m, double writing)
+/* An SM's own rate of words written into the L2 with `warps` warps of
+ * the launch (card_terms.h, O): its port's, u_l2_write_sm, or, where the
+ * machine has u_l2_write_warps4 and the warps are known, its warps' if
+ * slower: the row's SM of WRITE_WARPS_MEASURED warps took
+ * u_l2_write_warps4 a word, each warp's stores waiting their turn. */
+static double own_write_word_cycles(const machine *m, double warps)
+{
+    if (!(m->u_l2_write_warps4 > 0 && warps > 0))
+        return m->u_l2_write_sm;
+    return fmax(m->u_l2_write_sm, m->u_l2_write_warps4 * WRITE_WARPS_MEASURED / warps);
+}
+
+/* What a word written into the L2 costs an SM with `writers` writing at
+ * once (card_terms.h, W_k): the card takes p / u_l2_write words a cycle,
+ * shared by the SMs writing, and an SM writes no faster than its own
+ * rate (gmem_write_l2_sms8: 8 SMs, far below the card's rate, by its
+ * warps); where the machine lacks u_l2_write_sm or u_l2_write, every
+ * launch as before: U, or u_l2_write under the write rule. */
+static double l2_write_word_cycles(const machine *m, l2_writers writers)
 {
     if (!(m->u_l2_write_sm > 0 && m->u_l2_write > 0 && m->p > 0))
         return write_rule_on(m) ? m->u_l2_write : m->u;
-    return fmax(m->u_l2_write_sm, m->u_l2_write * writing / m->p);
+    return fmax(own_write_word_cycles(m, writers.warps), m->u_l2_write * writers.sms / m->p);
+}
+
+/* What a word copied within the L2 costs an SM with `writers` copying at
+ * once (card_terms.h, C_k): u_l2_copy (every SM), or, where the machine
+ * has u_l2_copy_sm (gmem_copy_l2_sms8), the card's copy rate shared by
+ * the SMs copying, an SM no faster than its own. */
+static double l2_copy_word_cycles(const machine *m, l2_writers writers)
+{
+    if (!(m->u_l2_copy_sm > 0 && m->p > 0))
+        return m->u_l2_copy;
+    return fmax(m->u_l2_copy_sm, m->u_l2_copy * writers.sms / m->p);
 }
 
 /* What a word the block wrote into the L2 costs it (card_terms.h): W_k,
  * or, where the machine has the L2's write and copy rates, a written
- * word's share of the SM's port beside the reads (u_l2_copy − U), but the
+ * word's share of the SM's port beside the reads (C_k − U), but the
  * block's writes no faster than W_k each less what its reads from the L2
  * and DRAM take: a write stream then costs W_k a word (u_l2_write, every
- * SM writing), a copy u_l2_copy and a read stream U, the three rows by
- * construction. */
-static double written_word_cycles(const cache_sectors *s, const machine *m, double writing)
+ * SM writing), a copy C_k (u_l2_copy, every SM) and a read stream U, the
+ * three rows by construction. */
+static double written_word_cycles(const cache_sectors *s, const machine *m, l2_writers writers)
 {
-    double alone = l2_write_word_cycles(m, writing);
+    double alone = l2_write_word_cycles(m, writers);
     if (!write_rule_on(m))
         return alone;
-    double beside_reads = m->u_l2_copy - m->u;
+    double beside_reads = l2_copy_word_cycles(m, writers) - m->u;
     if (!(s->l2_writes > 0))
         return beside_reads;
     double words = m->sector_words * s->l2_writes;
-    return fmax(beside_reads, alone - cached_transfer_cycles(s, m, 0, 1, writing) / words);
+    return fmax(beside_reads, alone - cached_transfer_cycles(s, m, 0, 1, writers) / words);
 }
 
 /* What a word of a partial sector the block wrote into the L2 costs it
@@ -429,7 +462,7 @@ static double partial_word_cycles(const machine *m, double w)
  * L1's wavefronts are the read's unless the instruction stream is charged
  * (then they are a pipe of the work: stream_work_cycles). */
 static double cached_transfer_cycles(const cache_sectors *s, const machine *m, int write, int l1_in_work,
-                                     double writing)
+                                     l2_writers writers)
 {
     double sector = m->sector_words;
     int mixed = s->dram_reads > 0 && s->writebacks + s->partial_writebacks > 0;
@@ -442,7 +475,7 @@ static double cached_transfer_cycles(const cache_sectors *s, const machine *m, i
         return (l1_in_work ? 0 : l1_wavefront_cycles(s, m)) + sector * (l2 + from_dram);
     }
     double partial = m->u_dram_partial > 0 ? m->u_dram_partial : dram;
-    double w = written_word_cycles(s, m, writing), wp = partial_word_cycles(m, w);
+    double w = written_word_cycles(s, m, writers), wp = partial_word_cycles(m, w);
     double into_l2 = w * s->l2_writes + (wp - w) * s->l2_partial_writes; /* the key off: w's, to the bit */
     return sector * (into_l2 + fmax(0, dram - w) * s->writebacks + fmax(0, partial - wp) * s->partial_writebacks);
 }
@@ -456,14 +489,14 @@ double block_writes_beside_compute(const block_cost *c, const machine *m, double
 
 double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write)
 {
-    return block_transfer_cycles_writing(c, threads, m, u, write, m->p);
+    return block_transfer_cycles_writing(c, threads, m, u, write, every_sm_writing(m));
 }
 
 double block_transfer_cycles_writing(const block_cost *c, int threads, const machine *m, double u, int write,
-                                     double writing)
+                                     l2_writers writers)
 {
     if (served_by_caches(c, m))
-        return cached_transfer_cycles(&c->sectors, m, write, stream_charged(c, m), writing);
+        return cached_transfer_cycles(&c->sectors, m, write, stream_charged(c, m), writers);
     double coalesced = write ? c->writes : c->reads;
     double scattered = write ? c->uncoalesced_writes : c->uncoalesced_reads;
     if (!(m->sector_words > 0))

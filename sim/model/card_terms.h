@@ -194,10 +194,26 @@ int kernel_resident_blocks(const kernel *k, const machine *m);
  * blocks·ℓ·(words per thread, read and written), exceeds it; else 0. */
 int kernel_beyond_l2(const kernel *k, const machine *m);
 
-/* The SMs kernel k's blocks write from at once on machine m: its blocks
- * cover min(blocks, p) SMs (the card places a launch's blocks on distinct
- * SMs first). */
-double kernel_writing_sms(const kernel *k, const machine *m);
+/* Who writes a launch's words into the L2 at once (kernel_l2_writers):
+ * the SMs its blocks cover and the warps each of them holds of it. */
+typedef struct {
+    double sms;   /* SMs writing at once */
+    double warps; /* warps an SM holds of the launch; 0: not known (its own rate is the port's) */
+} l2_writers;
+
+/* The writers of kernel k on machine m: its blocks cover min(blocks, p)
+ * SMs (the card places a launch's blocks on distinct SMs first), each
+ * holding min(kernel_resident_blocks, ⌈blocks / p⌉) blocks of ⌈ℓ / warp⌉
+ * warps (warps 0 where the machine has no warp). */
+l2_writers kernel_l2_writers(const kernel *k, const machine *m);
+
+/* The writers of a launch on every SM, their warps not known: what
+ * block_transfer_cycles takes. */
+l2_writers every_sm_writing(const machine *m);
+
+/* The number of warps an SM writes with in the row u_l2_write_warps4
+ * comes from (constants.cu, gmem_write_l2_sms8_warps4). */
+#define WRITE_WARPS_MEASURED 4
 
 /* Cycles per word of kernel k on machine m: U, or, when the machine has an
  * L2 (l2_words > 0) and the kernel's working set, blocks·ℓ·(words per
@@ -248,12 +264,18 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
  *           no faster than W_k each, less what the block's reads
  *           from the L2 and DRAM take (R cycles), which they overlap;
  *           W_k is the rate of a word written into the L2 with k SMs
- *           writing at once (`writing`, kernel_writing_sms): where the
- *           machine has u_l2_write_sm and u_l2_write, max(u_l2_write_sm,
- *           u_l2_write · k / p), the card's rate shared by the SMs
- *           writing, an SM no faster than its own; else U without the
- *           write rule and u_l2_write with it (every launch as the whole
- *           card);
+ *           writing at once (`writers`, kernel_l2_writers): where the
+ *           machine has u_l2_write_sm and u_l2_write, max(O, u_l2_write ·
+ *           k / p), the card's rate shared by the SMs writing, an SM no
+ *           faster than its own, O; else U without the write rule and
+ *           u_l2_write with it (every launch as the whole card); O, an
+ *           SM's own rate with its v warps, is max(u_l2_write_sm,
+ *           u_l2_write_warps4 · 4 / v): its port's, or its warps' (a
+ *           warp's stores of 32 words each wait their turn), where the
+ *           machine has u_l2_write_warps4 and v is known, else
+ *           u_l2_write_sm; under the write rule, u_l2_copy is C_k where
+ *           the machine has u_l2_copy_sm: max(u_l2_copy_sm, u_l2_copy · k
+ *           / p), a copy's rate by the SMs copying as W_k is the write's;
  * D is u_dram_mixed (when > 0) for a block whose DRAM traffic both reads
  * and writes back, else u_dram.  A sector read from DRAM thus costs D in
  * all, a sector written and later written back D too (or w, the larger)
@@ -268,10 +290,10 @@ double block_read_latency(const kernel *k, const block_cost *c, const machine *m
  * stream counts, and the L1 serves them while the SM issues the rest. */
 double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write);
 
-/* The same with `writing` SMs writing at once (block_transfer_cycles
- * takes every SM, p). */
+/* The same with `writers` writing at once (block_transfer_cycles takes
+ * every_sm_writing). */
 double block_transfer_cycles_writing(const block_cost *c, int threads, const machine *m, double u, int write,
-                                     double writing);
+                                     l2_writers writers);
 
 /* The cycles of a block's writes left after its compute: `write` (its
  * transfer cycles, above) less write_issue_overlap · min(write, compute),
