@@ -2090,6 +2090,212 @@ Test(stream, the_term_off_gives_todays_time_to_the_bit)
     kernel_dag_free(stream);
 }
 
+/* ---- a step after a barrier ---------------------------------------------- */
+
+/* A kernel whose steps array is @rhalve alone, of listed steps
+ * (MCM_KERNEL, LOOPED 0) or looped (MCM_KERNEL_LOOP, LOOPED 1). */
+#define RHALVE_KERNEL(LOOPED)                                                                                      \
+    "@k = internal constant %struct.mcm_kernel { i8* null, i32 1, void (%struct.exec_thread*, i8*)** "            \
+    "getelementptr inbounds ([1 x void (%struct.exec_thread*, i8*)*], [1 x void (%struct.exec_thread*, i8*)*]* "   \
+    "@k_steps_, i32 0, i32 0), i32 " LOOPED ", void (%struct.mcm_schedule*, i8*)* null }, align 8\n"               \
+    "@k_steps_ = internal constant [1 x void (%struct.exec_thread*, i8*)*] [void (%struct.exec_thread*, i8*)* "    \
+    "@rhalve], align 8\n\n"
+
+/* chains.c's reduce level as clang makes it: half = threads >> step, and
+ * where tid < half, p[tid] = p[tid] + p[tid + half] (session 48). */
+#define RHALVE_STEP                                                                                                 \
+    "define internal void @rhalve(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"                            \
+    "  call void @__sanitizer_cov_trace_pc() #7\n"                                                                 \
+    "  %3 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 1\n"                   \
+    "  %4 = load i32, i32* %3, align 4\n"                                                                          \
+    "  %5 = sext i32 %4 to i64\n"                                                                                  \
+    "  %6 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 4\n"                   \
+    "  %7 = load i32, i32* %6, align 8\n"                                                                          \
+    "  %8 = zext i32 %7 to i64\n"                                                                                  \
+    "  %9 = ashr i64 %5, %8\n"                                                                                     \
+    "  %10 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 0\n"                  \
+    "  %11 = load i32, i32* %10, align 8\n"                                                                        \
+    "  %12 = sext i32 %11 to i64\n"                                                                                \
+    "  %13 = icmp sgt i64 %9, %12\n"                                                                               \
+    "  br i1 %13, label %14, label %22\n"                                                                          \
+    "\n"                                                                                                           \
+    "14:                                               ; preds = %2\n"                                             \
+    "  call void @__sanitizer_cov_trace_pc() #7\n"                                                                 \
+    "  %15 = tail call i64 @exec_pread(%struct.exec_thread* noundef nonnull %0, i64 noundef %12)\n"                \
+    "  %16 = load i32, i32* %10, align 8\n"                                                                        \
+    "  %17 = sext i32 %16 to i64\n"                                                                                \
+    "  %18 = add nsw i64 %9, %17\n"                                                                                \
+    "  %19 = tail call i64 @exec_pread(%struct.exec_thread* noundef nonnull %0, i64 noundef %18)\n"                \
+    "  %20 = add i64 %19, %15\n"                                                                                   \
+    "  %21 = and i64 %20, 4294967295\n"                                                                            \
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef nonnull %0, i64 noundef %12, i64 noundef %21)\n"   \
+    "  br label %22\n"                                                                                             \
+    "\n"                                                                                                           \
+    "22:                                               ; preds = %2, %14\n"                                        \
+    "  call void @__sanitizer_cov_trace_pc() #7\n"                                                                 \
+    "  ret void\n"                                                                                                 \
+    "}\n"                                                                                                          \
+    "\n"                                                                                                           \
+    "declare void @__sanitizer_cov_trace_pc()\n"
+
+static const char *const halving_ir = RHALVE_KERNEL("0") RHALVE_STEP;
+static const char *const looped_halving_ir = RHALVE_KERNEL("1") RHALVE_STEP;
+
+Test(stream, past_a_barrier_a_steps_index_arithmetic_is_off_its_chain)
+{
+    uint32_t w[3][STREAM_FIELDS];
+    cr_assert_eq(weigh(halving_ir, w, 3), 3);
+    /* the test: threads >> step (a 64-bit shift, 2), tid < half (a 64-bit
+     * comparison, 2), the branch (1); as a kernel's first step, its chain
+     * all of them, the comparison's last link the predicate's; past a
+     * barrier, the shift and the comparison are free values (the thread's
+     * fields and the step's number), computed before it: the branch alone */
+    cr_expect_eq(w[0][STREAM_INST], 5);
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], 4);
+    cr_expect_eq(w[0][STREAM_CHAIN_PREDICATE], 1);
+    cr_expect_eq(w[0][STREAM_AFTER_PLAIN], 1);
+    cr_expect_eq(w[0][STREAM_AFTER_PREDICATE], 0);
+    /* the body: tid + half (free, 1) before the second read, then the
+     * read (a private link), the sum and the low word's mask (2 plain);
+     * past a barrier the index's addition is off the chain, the links
+     * that wait for the private reads stay */
+    cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 3);
+    cr_expect_eq(w[1][STREAM_CHAIN_PRIVATE], 1);
+    cr_expect_eq(w[1][STREAM_AFTER_PLAIN], 2);
+    cr_expect_eq(w[1][STREAM_AFTER_PRIVATE], 1);
+}
+
+Test(stream, past_a_barrier_a_looped_steps_arithmetic_on_its_number_stays_on_its_chain)
+{
+    /* the same step in a looped kernel (MCM_KERNEL_LOOP): the step's number
+     * is the loop's counter on the card, not a constant, so threads >> step
+     * and the comparison that reads it stay on the chain past the barrier;
+     * tid + half reads it too; nothing leaves the chain */
+    uint32_t w[3][STREAM_FIELDS];
+    cr_assert_eq(weigh(looped_halving_ir, w, 3), 3);
+    for (int b = 0; b < 2; b++)
+        for (int k = 0; k < STREAM_CHAIN_CLASSES; k++)
+            cr_expect_eq(w[b][STREAM_AFTER_PLAIN + k], w[b][STREAM_CHAIN_PLAIN + k], "block %d class %d", b, k);
+}
+
+/* An index read from private memory (a word a step writes): p[p[tid] + 1]. */
+static const char *const read_index_ir =
+    "define internal void @gather(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #7\n"
+    "  %3 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 0\n"
+    "  %4 = load i32, i32* %3, align 8\n"
+    "  %5 = sext i32 %4 to i64\n"
+    "  %6 = tail call i64 @exec_pread(%struct.exec_thread* noundef nonnull %0, i64 noundef %5)\n"
+    "  %7 = mul i64 %6, 3\n"
+    "  %8 = add i64 %7, 1\n"
+    "  %9 = tail call i64 @exec_pread(%struct.exec_thread* noundef nonnull %0, i64 noundef %8)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef nonnull %0, i64 noundef %5, i64 noundef %9)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, past_a_barrier_an_index_read_from_memory_stays_on_the_chain)
+{
+    /* the second read's index is computed from a word read: it waits for
+     * that read after the barrier as before it (tid is read and widened
+     * once a kernel, no instruction) */
+    uint32_t w[1][STREAM_FIELDS];
+    cr_assert_eq(weigh(read_index_ir, w, 1), 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_PRIVATE], 2);
+    cr_expect_geq(w[0][STREAM_CHAIN_PLAIN], 1, "the index's arithmetic");
+    for (int k = 0; k < STREAM_CHAIN_CLASSES; k++)
+        cr_expect_eq(w[0][STREAM_AFTER_PLAIN + k], w[0][STREAM_CHAIN_PLAIN + k], "class %d", k);
+}
+
+/* One warp of one thread passes blocks 0 .. blocks − 1 of table w once
+ * in each of `steps` steps, on machine m: its block's costs. */
+static block_cost steps_in(uint32_t w[][STREAM_FIELDS], int blocks, int steps, const machine *m)
+{
+    stream_table table = {blocks, (const uint32_t(*)[STREAM_FIELDS])w, NULL, NULL};
+    stream_counter *c = stream_counter_new(&table, 32, 32, steps, m);
+    for (int s = 0; s < steps; s++) {
+        stream_thread(c);
+        for (int b = 0; b < blocks; b++)
+            mcm_stream_block((uint32_t)b);
+        stream_warp_end(c);
+        stream_step_end(c);
+    }
+    block_cost cost = {0};
+    stream_block_end(c, 32, &cost);
+    stream_counter_free(c);
+    return cost;
+}
+
+Test(stream, a_step_after_a_barrier_charges_its_blocks_chains_past_it)
+{
+    /* block 0: the test, 5 instructions, its chain 4 plain links and a
+     * predicate, past a barrier 1 plain; block 1: its chain a private link
+     * and 3 plain, past a barrier 2 (a warp alone on its scheduler, an
+     * instruction a cycle: neither block issue-bound) */
+    uint32_t w[2][STREAM_FIELDS] = {{0}};
+    w[0][STREAM_INST] = w[0][STREAM_PLAIN] = 5;
+    w[0][STREAM_CHAIN_PLAIN] = 4;
+    w[0][STREAM_CHAIN_PREDICATE] = 1;
+    w[0][STREAM_AFTER_PLAIN] = 1;
+    w[1][STREAM_INST] = 6;
+    w[1][STREAM_PLAIN] = 3;
+    w[1][STREAM_PRIVATE] = 2;
+    w[1][STREAM_CHAIN_PLAIN] = 3;
+    w[1][STREAM_CHAIN_PRIVATE] = 1;
+    w[1][STREAM_AFTER_PLAIN] = 2;
+    w[1][STREAM_AFTER_PRIVATE] = 1;
+    machine m = latency_machine();
+    m.cycles_predicate = 13;
+    /* one step (no barrier): the first step's chains, (4 + 3) plain, the
+     * predicate, the private link; the entry 2 plain links beside */
+    block_cost one = steps_in(w, 2, 1, &m);
+    cr_expect_eq(one.stream_span[OP_PLAIN], 4 + 3 + stream_call_cost("kernel:entry"));
+    cr_expect_eq(one.stream_predicates, 1);
+    cr_expect_eq(one.stream_span[OP_PRIVATE], 1);
+    /* three steps: the first as above, the two after a barrier 1 + 2 plain
+     * links and the private one each, no predicate; the work the same
+     * each step (the free values' instructions are issued, before it) */
+    block_cost three = steps_in(w, 2, 3, &m);
+    cr_expect_eq(three.stream_span[OP_PLAIN], 4 + 3 + 2 * (1 + 2) + stream_call_cost("kernel:entry") +
+                                                  2 * stream_call_cost("__syncthreads"));
+    cr_expect_eq(three.stream_predicates, 1);
+    cr_expect_eq(three.stream_span[OP_PRIVATE], 3);
+    cr_expect_eq(three.stream_span[OP_BARRIER], 2);
+    cr_expect_float_eq(three.stream_work - one.stream_work, 2 * (5 + 6) + 2 * stream_call_cost("__syncthreads"),
+                       1e-9);
+    /* the rule off where nothing is free: the same chains past a barrier
+     * as before it charge each step as the first */
+    for (int k = 0; k < STREAM_CHAIN_CLASSES; k++)
+        for (int b = 0; b < 2; b++)
+            w[b][STREAM_AFTER_PLAIN + k] = w[b][STREAM_CHAIN_PLAIN + k];
+    block_cost same = steps_in(w, 2, 3, &m);
+    cr_expect_eq(same.stream_span[OP_PLAIN], 3 * (4 + 3) + stream_call_cost("kernel:entry") +
+                                                 2 * stream_call_cost("__syncthreads"));
+    cr_expect_eq(same.stream_predicates, 3);
+    cr_expect_eq(same.stream_span[OP_PRIVATE], 3);
+}
+
+Test(stream, past_a_barrier_a_block_whose_chain_is_free_still_issues_its_instructions)
+{
+    /* a block of 8 instructions whose chain is 6 plain links of 5 cycles,
+     * at one instruction each 2 cycles (a warp alone): its chain, 30
+     * cycles, outlasts its issue, 16; past a barrier its chain is 1 link
+     * (5 of them free values, computed before it), and the warp still
+     * issues its 8 instructions (before the barrier and after it, in the
+     * order of its code): issue-bound there, its 8 instructions the path */
+    uint32_t w[1][STREAM_FIELDS] = {{0}};
+    w[0][STREAM_INST] = w[0][STREAM_PLAIN] = 8;
+    w[0][STREAM_CHAIN_PLAIN] = 6;
+    w[0][STREAM_AFTER_PLAIN] = 1;
+    machine m = latency_machine();
+    m.cycles_issue_independent = 2;
+    block_cost one = steps_in(w, 1, 1, &m), two = steps_in(w, 1, 2, &m);
+    cr_expect_eq(one.stream_issued, 0);
+    cr_expect_eq(two.stream_issued, 8);
+    cr_expect_eq(two.stream_span[OP_PLAIN] - one.stream_span[OP_PLAIN], stream_call_cost("__syncthreads"));
+}
+
 /* ---- the card's count ---------------------------------------------------- */
 
 Test(stream, nsight_computes_raw_csv_gives_each_kernels_warps_and_instructions)

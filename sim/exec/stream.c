@@ -10,7 +10,8 @@
  * thread's number in the warp, zero otherwise.  When the warp ends its
  * passes are weighed: its instructions (the issue slots it takes), and
  * the time it waits along its path, each pass through a basic block the
- * longer of its dependent chain (its links at the machine's latencies)
+ * longer of its dependent chain (its links at the machine's latencies;
+ * in a step after a barrier, the block's chain past it: stream.h)
  * and its instructions at the warp's issue, both with its block's warps
  * on its scheduler (stream_shared_link_cycles, stream_shared_issue_cycles
  * apart, a Z/pZ product stream_shared_mulmod_cycles where the machine
@@ -43,8 +44,14 @@
 
 /* The classes of a chain's links: plain, mulmod, addmod, private, global
  * read, a comparison a branch waits for (the table's STREAM_CHAIN_*
- * fields, in that order). */
-enum { CHAIN_LINKS = STREAM_FIELDS - STREAM_CHAIN_PLAIN };
+ * fields, in that order; a step's path holds them there, whichever of
+ * the block's chains it charged). */
+enum { CHAIN_LINKS = STREAM_CHAIN_CLASSES, CHAIN_END = STREAM_CHAIN_PLAIN + CHAIN_LINKS };
+
+/* Where a block's chain is in its weights: in a kernel's first step, its
+ * STREAM_CHAIN_* fields; in a step after a barrier, its STREAM_AFTER_*
+ * ones (its free values computed before the barrier: stream.h). */
+static int chain_field(int after_barrier) { return after_barrier ? STREAM_AFTER_PLAIN : STREAM_CHAIN_PLAIN; }
 
 /* One basic block's passes in the warp now. */
 typedef struct block_passes {
@@ -70,6 +77,7 @@ typedef struct weighed_pass {
 typedef struct weighed_path {
     weighed_pass *path;      /* per block of the path, in order */
     int n_blocks;            /* its blocks (-1: none weighed yet) */
+    int after_barrier;       /* in a step after a barrier: its blocks' STREAM_AFTER_* chains */
     double w[STREAM_FIELDS]; /* its weights, but the issue-bound blocks' chains */
     double issued[2];        /* the issue-bound blocks' instructions and products (issue_split) */
     double branches;         /* its taken back edges */
@@ -97,7 +105,8 @@ struct stream_counter {
                                      * instruction, and a Z/pZ product (0: its instructions, as
                                      * the others') */
     double mulmod_inst;             /* a product's instructions where issue_mulmod counts it apart */
-    char *issue_bound;              /* per basic block: its instructions' issue outlasts its chain */
+    char *issue_bound;              /* per basic block: its instructions' issue outlasts its chain,
+                                     * bit 0 its first step's chain, bit 1 its chain after a barrier */
     double path[STREAM_FIELDS];     /* the slowest warp of the step so far: its chains' links, */
     double path_issued[2], path_cycles; /* its issue-bound passes' other instructions and
                                      * products, its time */
@@ -189,7 +198,9 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int threads,
         for (int k = 0; k < STREAM_FIELDS; k++)
             w[k] = t->weight[id][k];
         issue_split(c, t->weight[id], 1, issued);
-        c->issue_bound[id] = issue_cycles(c, issued) > chain_cycles(c, w);
+        for (int after = 0; after < 2; after++)
+            if (issue_cycles(c, issued) > chain_cycles(c, w + chain_field(after) - STREAM_CHAIN_PLAIN))
+                c->issue_bound[id] |= (char)(1 << after);
     }
     return c;
 }
@@ -272,7 +283,7 @@ static double unrolled_waits(double passes, uint32_t by)
  * passes) is the one `weighed` holds. */
 static int same_path_as_before(const stream_counter *c)
 {
-    if (c->n_warp != c->weighed.n_blocks)
+    if (c->n_warp != c->weighed.n_blocks || (c->step_no > 0) != c->weighed.after_barrier)
         return 0;
     for (int i = 0; i < c->n_warp; i++) {
         const block_passes *b = &c->passes[c->warp_touched[i]];
@@ -292,6 +303,8 @@ static void weigh_path(stream_counter *c)
     p->reads = 0;
     p->constants = 0;
     p->n_blocks = c->n_warp;
+    p->after_barrier = c->step_no > 0;
+    int from = chain_field(p->after_barrier);
     double root_level = 0; /* the deepest chain from the step's root reads */
     for (int i = 0; i < c->n_warp; i++) {
         int id = c->warp_touched[i];
@@ -302,20 +315,21 @@ static void weigh_path(stream_counter *c)
             if (k != STREAM_READS && k != STREAM_TRIPS && k != STREAM_ROOT_LINKS && k != STREAM_ROOT_LEVEL &&
                 k != STREAM_UNROLL)
                 p->w[k] += (double)weight[k] * b->most;
-        if (c->issue_bound[id]) { /* its passes: its instructions, at the warp's own issue */
+        if (c->issue_bound[id] >> p->after_barrier & 1) { /* its passes: its instructions, at the warp's own issue */
             double pass[2];
             issue_split(c, weight, b->most, pass);
             p->issued[0] += pass[0];
             p->issued[1] += pass[1];
         } else { /* its passes: its chain each, one after the other; */
-            for (int k = STREAM_CHAIN_PLAIN; k < STREAM_FIELDS; k++)
-                p->w[k] += (double)weight[k] * b->most;
+            for (int k = 0; k < CHAIN_LINKS; k++)
+                p->w[STREAM_CHAIN_PLAIN + k] += (double)weight[from + k] * b->most;
+            double loads = weight[from + STREAM_CHAIN_GLOBAL - STREAM_CHAIN_PLAIN]; /* the chain's, a pass */
             if (b->most == 1) { /* its root reads' links beside the step's others (stream.h) */
-                p->w[STREAM_CHAIN_GLOBAL] -= weight[STREAM_ROOT_LINKS];
-                root_level = fmax(root_level, weight[STREAM_ROOT_LEVEL]);
+                double roots = fmin(weight[STREAM_ROOT_LINKS], loads);
+                p->w[STREAM_CHAIN_GLOBAL] -= roots;
+                root_level = fmax(root_level, roots > 0 ? weight[STREAM_ROOT_LEVEL] : 0);
             } else if (weight[STREAM_UNROLL] > 1) /* its loads waited for once each unrolled pass */
-                p->w[STREAM_CHAIN_GLOBAL] -= (double)weight[STREAM_CHAIN_GLOBAL] *
-                                             (b->most - unrolled_waits(b->most, weight[STREAM_UNROLL]));
+                p->w[STREAM_CHAIN_GLOBAL] -= loads * (b->most - unrolled_waits(b->most, weight[STREAM_UNROLL]));
         }
         p->reads |= weight[STREAM_READS] | (uint64_t)weight[STREAM_TRIPS] << 32;
         p->constants |= c->t->constants ? c->t->constants[id] : 0;

@@ -79,11 +79,29 @@
  * so of each 4 passes the chain's global reads wait once (stream.c).  Only
  * the global waits fold: the passes' plain links stay one after another
  * on the chain, though the unrolled passes are independent (a term not
- * charged, named here). */
+ * charged, named here).
+ * STREAM_AFTER_*: the same block's longest chain where it runs in a step
+ * after a barrier (a step but a kernel's first): its free values (the
+ * thread's indices, the args, and arithmetic on them alone:
+ * stream_ir_values.c; the step's number too where it is a constant on the
+ * card, in a kernel of listed steps, MCM_NEXT_ inlining each with t_.step
+ * = k) ready when the step starts, no links of it.  They read no memory a
+ * step writes: the card computes them once, or folds them, not on the
+ * path after the barrier; only the links that wait for memory, and what
+ * needs them, are (stream.c charges these chains in steps after the
+ * first; card-model.md, session 48: the reduce chain's level).  A looped
+ * or scheduled kernel's step number changes each pass: its arithmetic
+ * stays on the chain.  The instructions are still issued by the warp: a
+ * block whose instructions outlast its chain past the barrier is charged
+ * them all, as before it (stream.c). */
 enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_READS,
        STREAM_TRIPS, STREAM_EXITS, STREAM_ROOT_LINKS, STREAM_ROOT_LEVEL, STREAM_UNROLL, STREAM_CHAIN_PLAIN,
        STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE,
-       STREAM_FIELDS };
+       STREAM_AFTER_PLAIN, STREAM_AFTER_MULMOD, STREAM_AFTER_ADDMOD, STREAM_AFTER_PRIVATE, STREAM_AFTER_GLOBAL,
+       STREAM_AFTER_PREDICATE, STREAM_FIELDS };
+/* The chain's classes, STREAM_CHAIN_PLAIN to STREAM_CHAIN_PREDICATE (and
+ * STREAM_AFTER_PLAIN to STREAM_AFTER_PREDICATE, the same order). */
+enum { STREAM_CHAIN_CLASSES = STREAM_CHAIN_PREDICATE + 1 - STREAM_CHAIN_PLAIN };
 
 /* The table a counted object carries (mcm_stream_table, mcm_stream_blocks,
  * mcm_stream_chain_reads, mcm_stream_constants): per block its weights, its

@@ -117,8 +117,11 @@ static size_t global_name_length(const char *s)
 /* A line of the IR's globals that makes a kernel looped: the mcm_kernel
  * of MCM_KERNEL_LOOP, {name, 1, NAME_steps_, 1, NULL} (its last i32, the
  * flag `looped`, 1), whose steps array goes into `arrays`; then that
- * array's line, whose one step function goes into `steps`. */
-static void note_looped_kernel(const char *line, name_set *arrays, name_set *steps)
+ * array's line, whose one step function goes into `steps`.  The same for
+ * a kernel of listed steps (MCM_KERNEL: the flag 0), into `listed_arrays`
+ * and, every step function of its array, `listed_steps`. */
+static void note_looped_kernel(const char *line, name_set *arrays, name_set *steps, name_set *listed_arrays,
+                               name_set *listed_steps)
 {
     size_t len = global_name_length(line);
     if (len == 0)
@@ -126,6 +129,11 @@ static void note_looped_kernel(const char *line, name_set *arrays, name_set *ste
     if (ir_set_has(arrays, line, len)) {
         const char *step = strrchr(line, '@');
         ir_set_add(steps, step, global_name_length(step));
+        return;
+    }
+    if (ir_set_has(listed_arrays, line, len)) {
+        for (const char *step = strchr(line + len, '@'); step; step = strchr(step + 1, '@'))
+            ir_set_add(listed_steps, step, global_name_length(step));
         return;
     }
     const char *decl = strstr(line, " = internal constant %struct.mcm_kernel {");
@@ -136,8 +144,8 @@ static void note_looped_kernel(const char *line, name_set *arrays, name_set *ste
         array--;
     for (const char *i32 = strstr(decl, ", i32 "); i32; i32 = strstr(i32 + 1, ", i32 "))
         looped = i32;
-    if (array > decl && looped > array && atoi(looped + 6) == 1)
-        ir_set_add(arrays, array - 1, global_name_length(array - 1));
+    if (array > decl && looped > array)
+        ir_set_add(atoi(looped + 6) == 1 ? arrays : listed_arrays, array - 1, global_name_length(array - 1));
 }
 
 /* ---- the annotated IR ------------------------------------------------------------- */
@@ -148,6 +156,7 @@ typedef struct annotator {
     int in_function;
     weights t;                          /* every block's weights so far */
     name_set looped_arrays, looped_steps; /* note_looped_kernel */
+    name_set listed_arrays, listed_steps;
     char args[64];                      /* the function's args pointer, if a step */
     args_lines lines;                   /* the steps' reads of their args (stream_ir_args.c) */
 } annotator;
@@ -159,8 +168,12 @@ static void annotator_free(annotator *a)
     free(a->t.chain_reads);
     ir_set_clear(&a->looped_arrays);
     ir_set_clear(&a->looped_steps);
+    ir_set_clear(&a->listed_arrays);
+    ir_set_clear(&a->listed_steps);
     free(a->looped_arrays.names);
     free(a->looped_steps.names);
+    free(a->listed_arrays.names);
+    free(a->listed_steps.names);
     ir_args_free(&a->lines);
 }
 
@@ -180,7 +193,8 @@ static void number_block(annotator *a, const char *line, const char *trace, FILE
 }
 
 /* A function's `define` line: a new function, its parameters noted, and
- * whether it is the step of a looped kernel. */
+ * whether it is the step of a looped kernel, or of a kernel of listed
+ * steps (and of no looped one). */
 static void begin_function(annotator *a, const char *line)
 {
     a->in_function = 1;
@@ -188,6 +202,8 @@ static void begin_function(annotator *a, const char *line)
     ir_note_parameters(&a->f, line);
     const char *name = strchr(line, '@');
     a->f.looped_step = name && ir_set_has(&a->looped_steps, name, global_name_length(name));
+    a->f.constant_step =
+        name && !a->f.looped_step && ir_set_has(&a->listed_steps, name, global_name_length(name));
     ir_args_parameter(line, a->args, sizeof a->args);
 }
 
@@ -332,7 +348,7 @@ int stream_annotate(FILE *in, const char *where, FILE *out)
         if (!a.in_function && !strncmp(line, "define ", 7))
             begin_function(&a, line);
         else if (!a.in_function) {
-            note_looped_kernel(line, &a.looped_arrays, &a.looped_steps);
+            note_looped_kernel(line, &a.looped_arrays, &a.looped_steps, &a.listed_arrays, &a.listed_steps);
             ir_args_note_global(&a.lines, line);
         } else if (line[0] == '}') { /* the function's end */
             ir_function_end(&a.f);

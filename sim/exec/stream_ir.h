@@ -55,6 +55,8 @@ typedef struct ir_function {
     name_set sums;        /* additions of the block charged in full, not yet a third operand's (IADD3) */
     name_set in_flight;   /* global reads waited for where their values are used (ir_note_reads_in_flight) */
     int looped_step;      /* the step of a looped kernel (MCM_KERNEL_LOOP; stream_ir.c) */
+    int constant_step;    /* a step of a kernel of listed steps (MCM_KERNEL; stream_ir.c): its
+                           * number a constant on the card, where MCM_NEXT_ inlines it */
 } ir_function;
 
 /* The line's instruction: its opcode, the text after it, and its result's name. */

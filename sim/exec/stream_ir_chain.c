@@ -5,10 +5,13 @@
  * waited for where its value is first used (ir_note_reads_in_flight); a
  * Z/pZ sum or difference after the result it waits for, the tail alone
  * (ZP_SUM_TAIL).  The chain's links go into the block's STREAM_CHAIN_*
- * fields (stream.h); stream.c charges them.
+ * fields (stream.h), and the chain it has in a step after a barrier, its
+ * free values no links, into its STREAM_AFTER_* fields; stream.c charges
+ * them.
  */
 #include "stream_ir.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,9 +86,11 @@ struct depth_map {
     const char **name;
     size_t *len;
     double (*links)[CHAIN_CLASSES];
+    double (*after)[CHAIN_CLASSES]; /* the same past a barrier: a free value's none (ir_chain_step) */
     uint64_t *reads; /* the global reads on each value's deepest path (ir_chain_reads_of) */
     size_t cap; /* a power of two, more than twice the block's lines */
     double chain[CHAIN_CLASSES]; /* the block's longest chain: its links of each class */
+    double chain_after[CHAIN_CLASSES]; /* the same in a step after a barrier */
     /* which global reads are links (ir_chain_reads_of): the function's, by line
      * (read_number), the line now, the block's chain's, and every block's */
     const ir_function *f;
@@ -95,6 +100,7 @@ struct depth_map {
      * (ir_chain_block_end): the values a read reaches, and the roots */
     name_set from_reads;
     uint64_t roots;
+    name_set step_values; /* the values computed from the step's number (of_the_step_number) */
 };
 
 /* The global read at line `line` as a bit of a set of the function's reads
@@ -148,6 +154,53 @@ static void deepest_operand(const depth_map *d, const name_set *in_flight, const
     *through_below_p = any_below && nominal_cycles(below) >= nominal_cycles(links);
 }
 
+/* The deepest operand of `in` past a barrier (d->after), as
+ * deepest_operand's, into links. */
+static void deepest_operand_after(const depth_map *d, const name_set *in_flight, const ir_inst *in, double *links)
+{
+    static const double load[CHAIN_CLASSES] = {[4] = 1};
+    static const double ready[CHAIN_CLASSES] = {0};
+    memset(links, 0, sizeof(double) * CHAIN_CLASSES);
+    if (!strcmp(in->op, "phi"))
+        return;
+    for (ir_operand_names n = ir_operand_names_of(in); ir_next_operand_name(&n);) {
+        size_t i = depth_slot(d, n.name, n.len);
+        const double *depth = d->name[i] ? d->after[i] : ir_set_has(in_flight, n.name, n.len) ? load : ready;
+        if (nominal_cycles(depth) > nominal_cycles(links))
+            memcpy(links, depth, sizeof(double) * CHAIN_CLASSES);
+    }
+}
+
+/* Instruction `in` computes a value from the step's number (t->step,
+ * the thread's field 4), noted in d->step_values: its address, its load,
+ * or a value of an operand so noted (in the order of the lines). */
+static int of_the_step_number(depth_map *d, const ir_inst *in)
+{
+    const char *last = strrchr(in->rest, ',');
+    int step = !strcmp(in->op, "getelementptr") && strstr(in->rest, "%struct.exec_thread, ") && last &&
+               !strncmp(last, ", i32 4", 7) && !isdigit((unsigned char)last[7]);
+    for (ir_operand_names n = ir_operand_names_of(in); !step && ir_next_operand_name(&n);)
+        step = ir_set_has(&d->step_values, n.name, n.len);
+    if (step && in->result)
+        ir_set_add(&d->step_values, in->result, in->result_len);
+    return step;
+}
+
+/* Depth `depth` of an instruction whose operands' deepest is `operand`
+ * and whose own links are `own`: a conditional branch on a comparison
+ * waits for its predicate (its last link the predicate's); a read whose
+ * address folds an offset, its load alone (no class below zero). */
+static void add_own_links(const ir_block *b, const ir_inst *in, const double *own, double *depth)
+{
+    const char *condition = in->rest + strspn(in->rest, " ");
+    if (!strcmp(in->op, "br") && !strncmp(condition, "i1 ", 3) && !b->second_test && depth[0] >= 1) {
+        depth[0] -= 1; /* the comparison's link: the branch waits for its predicate */
+        depth[5] += 1;
+    }
+    for (int k = 0; k < CHAIN_CLASSES; k++)
+        depth[k] = fmax(0, depth[k] + own[k]);
+}
+
 /* The links of instruction `in` itself, by class, from what it added to
  * the block's weights (w less `before`): a Z/pZ call one link, a global
  * read's load one, a store's own access none. */
@@ -187,30 +240,38 @@ void ir_chain_step(depth_map *d, const ir_block *b, const ir_inst *in, int line,
         own[2] = 0;                      /* that operand's range check is not redone, its tail alone */
         own[0] = ZP_SUM_TAIL;
     }
-    const char *condition = in->rest + strspn(in->rest, " ");
-    if (!strcmp(in->op, "br") && !strncmp(condition, "i1 ", 3) && !b->second_test && depth[0] >= 1) {
-        depth[0] -= 1; /* the comparison's link: the branch waits for its predicate */
-        depth[5] += 1;
+    add_own_links(b, in, own, depth);
+    /* past a barrier: a free value was computed before it, no link (one
+     * of the step's number, only where that is a constant on the card) */
+    double after[CHAIN_CLASSES] = {0};
+    int free_value = in->result && ir_set_has(&f->free_values, in->result, in->result_len) &&
+                     (f->constant_step || !of_the_step_number(d, in));
+    if (!free_value) {
+        deepest_operand_after(d, &f->in_flight, in, after);
+        add_own_links(b, in, own, after);
     }
-    for (int k = 0; k < CHAIN_CLASSES; k++)
-        depth[k] = fmax(0, depth[k] + own[k]); /* a read whose address folds an offset: its load alone */
     if (in->result) {
         size_t i = depth_slot(d, in->result, in->result_len);
         d->name[i] = in->result;
         d->len[i] = in->result_len;
         memcpy(d->links[i], depth, sizeof depth);
+        memcpy(d->after[i], after, sizeof after);
         d->reads[i] = reads;
     }
     double ends[CHAIN_CLASSES];
     memcpy(ends, depth, sizeof depth);
-    if (in->result && ir_set_has(&f->in_flight, in->result, in->result_len)) {
+    int in_flight = in->result && ir_set_has(&f->in_flight, in->result, in->result_len);
+    if (in_flight) {
         ends[4] -= own[4];
         reads &= ~own_read;
+        after[4] = fmax(0, after[4] - own[4]);
     }
     if (nominal_cycles(ends) > nominal_cycles(d->chain)) {
         memcpy(d->chain, ends, sizeof ends);
         d->chain_reads = reads;
     }
+    if (nominal_cycles(after) > nominal_cycles(d->chain_after))
+        memcpy(d->chain_after, after, sizeof after);
 }
 
 /* Block b's chain begins: the map empty, with room for its lines. */
@@ -223,15 +284,18 @@ void ir_chain_block_begin(depth_map *d, const ir_block *b)
         free(d->name);
         free(d->len);
         free(d->links);
+        free(d->after);
         free(d->reads);
         d->cap = cap;
         d->name = ir_alloc(sizeof *d->name * cap);
         d->len = ir_alloc(sizeof *d->len * cap);
         d->links = ir_alloc(sizeof *d->links * cap);
+        d->after = ir_alloc(sizeof *d->after * cap);
         d->reads = ir_alloc(sizeof *d->reads * cap);
     }
     memset(d->name, 0, sizeof *d->name * d->cap);
     memset(d->chain, 0, sizeof d->chain);
+    memset(d->chain_after, 0, sizeof d->chain_after);
     d->chain_reads = 0;
 }
 
@@ -347,8 +411,12 @@ void ir_chain_block_end(depth_map *d, const ir_block *b, double *w)
 {
     if (b->second_test && d->chain[0] >= 1)
         d->chain[0] -= 1; /* its comparison folded into the first test's predicate */
-    for (int k = 0; k < CHAIN_CLASSES; k++)
+    if (b->second_test && d->chain_after[0] >= 1)
+        d->chain_after[0] -= 1;
+    for (int k = 0; k < CHAIN_CLASSES; k++) {
         w[LINK_CHAIN[k]] = d->chain[k];
+        w[LINK_CHAIN[k] - STREAM_CHAIN_PLAIN + STREAM_AFTER_PLAIN] = d->chain_after[k];
+    }
     if (d->chain_reads & d->roots && d->chain[4] >= 1 && root_block(d, b))
         w[STREAM_ROOT_LINKS] = w[STREAM_ROOT_LEVEL] = d->chain[4];
     if (b->id >= 0)
@@ -455,10 +523,13 @@ void ir_chains_free(depth_map *d)
     free(d->name);
     free(d->len);
     free(d->links);
+    free(d->after);
     free(d->reads);
     free(d->read_no);
     ir_set_clear(&d->from_reads);
     free(d->from_reads.names);
+    ir_set_clear(&d->step_values);
+    free(d->step_values.names);
     free(d);
 }
 

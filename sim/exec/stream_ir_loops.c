@@ -376,6 +376,7 @@ static void charge_trip_count(const ir_function *f, weights *t, int h, int enter
         w[STREAM_INST] += (uint32_t)trip;
         w[STREAM_PLAIN] += (uint32_t)trip;
         w[STREAM_CHAIN_PLAIN] += (uint32_t)trip;
+        w[STREAM_AFTER_PLAIN] += (uint32_t)trip; /* its start, stride or bound not free: past a barrier too */
     }
 }
 
