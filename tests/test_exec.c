@@ -522,3 +522,43 @@ Test(exec, a_warps_notes_stay_in_their_rounds_when_their_room_grows)
         exec_end(r);
     }
 }
+
+/* ---- a thread's private keys kept when their room grows ---------------------- */
+
+/* The private twin of the test above: in round k pair p's two lanes write
+ * words 64 · (2·perm(p) + 1 + lane % 2) + k (perm(p) = 5p mod 16): every
+ * round's words lie in one bank (k mod 32), going up and down (graded
+ * from its keys: fullest_bank), and no two lanes write one word.
+ * Even lanes make 3 rounds, odd lanes MANY_ROUNDS, so that the keys'
+ * room grows while lane 1 runs, after lane 0 has noted its rounds
+ * (exec.c, grow_rounds: each lane's row moves). */
+static long private_word_of(int tid, long k) { return 64 * (2 * ((tid / 2) * 5 % 16) + 1 + tid % 2) + k; }
+
+static void write_many_rounds(exec_thread *t, void *args)
+{
+    (void)args;
+    for (long k = 0; k < rounds_of_lane(t->tid); k++)
+        exec_pwrite(t, private_word_of(t->tid, k), (word)k);
+}
+
+static const exec_step private_rounds_steps[] = {write_many_rounds};
+
+Test(exec, a_threads_private_keys_stay_in_their_rounds_when_their_room_grows)
+{
+    /* rounds 0 .. 2: 32 distinct words in one bank (31 conflicts each);
+     * rounds 3 .. 39: the odd lanes' 16 (15 each).  A key of lane 0 lost
+     * or moved by the growth would leave 31 words or fewer in a bank of
+     * rounds 0 .. 2. */
+    for (int race_free = 0; race_free <= 1; race_free++) {
+        machine m = test_machine(4, 8);
+        exec_run *r = exec_begin("test", &m);
+        exec_set_race_free(r, race_free);
+        exec_kernel k = {"private_rounds", 1, private_rounds_steps, 64 * 33};
+        cr_assert_eq(exec_launch(r, &k, 1, 32, NULL), 0, "%s", fail_message());
+        int n;
+        const exec_kernel_report *rep = exec_reports(r, &n);
+        cr_expect_eq(rep[0].bank_conflicts, 3 * 31 + (MANY_ROUNDS - 3) * 15, "race-free %d: %g", race_free,
+                     rep[0].bank_conflicts);
+        exec_end(r);
+    }
+}

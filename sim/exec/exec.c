@@ -819,8 +819,19 @@ static inline long group_of(const exec_block *b, long i)
 /* The tally of a round no lane has made yet. */
 static const round_tally no_lane = {.last = -1};
 
-/* Room for rounds 0 .. need (the notes made so far kept in place: a
- * round's row is where it was, the new rows after it). */
+/* The private notes' lane rows, each `old` rounds long, moved to rows of
+ * `cap` rounds (cap > old; the room is there): from the last lane down,
+ * so that no row is overwritten before it has moved. */
+static void spread_lane_rows(exec_block *b, int old, int cap)
+{
+    long *keys = b->private_keys;
+    for (long lane = (1L << b->lanes_shift) - 1; lane > 0; lane--)
+        memmove(&keys[lane * cap], &keys[lane * old], sizeof *keys * (size_t)old);
+}
+
+/* Room for rounds 0 .. need (the notes made so far kept: a global round's
+ * row is where it was, the new rows after it; a lane's private row keeps
+ * its rounds, moved to where its longer row begins). */
 static void grow_rounds(exec_block *b, int need)
 {
     int cap = b->rounds_cap;
@@ -828,12 +839,19 @@ static void grow_rounds(exec_block *b, int need)
         cap *= 2;
     for (int kind = 0; kind < N_KINDS; kind++) {
         int tallied = b->tallies[kind] ? b->rounds_cap : 0;
-        b->notes[kind] = realloc(b->notes[kind], sizeof(access_note) * ((size_t)cap << b->lanes_shift));
+        if (kind != PRIVATE_ACCESS)
+            b->notes[kind] = realloc(b->notes[kind], sizeof(access_note) * ((size_t)cap << b->lanes_shift));
         b->tallies[kind] = realloc(b->tallies[kind], sizeof(round_tally) * (size_t)cap);
         for (int k = tallied; k < cap; k++)
             b->tallies[kind][k] = no_lane;
     }
+    int kept = b->private_keys != NULL; /* rows to move */
+    b->private_keys = realloc(b->private_keys, sizeof *b->private_keys * ((size_t)cap << b->lanes_shift));
+    if (kept)
+        spread_lane_rows(b, b->rounds_cap, cap);
     b->rounds_cap = cap;
+    b->rounds_shift = __builtin_ctz((unsigned)cap);
+    b->private_row = key_at(b, PRIVATE_ACCESS, b->lane, 0);
     b->fast_rounds = b->warp_shift < 0 || b->watching ? 0 : cap;
     b->fast_private_rounds = b->whole_costs ? b->fast_rounds : 0;
 }
@@ -846,7 +864,7 @@ static inline round_tally *note_access(exec_block *b, int kind, long key)
     int round = b->now->rounds[kind]++;
     if (__builtin_expect(round >= b->rounds_cap, 0))
         grow_rounds(b, round);
-    note_of(b, kind, round)->key = key;
+    *key_at(b, kind, b->lane, round) = key;
     return &b->tallies[kind][round];
 }
 
@@ -1048,11 +1066,10 @@ static void sort_keys(long *keys, int n)
  * keys[]; their number. */
 static int round_keys(const exec_block *b, int kind, int first, int last, int k, long *keys)
 {
-    const access_note *row = b->notes[kind] + ((long)k << b->lanes_shift);
     int n = 0;
     for (int t = first; t <= last; t++)
         if (b->threads_of[t].rounds[kind] > k)
-            keys[n++] = row[t - first].key;
+            keys[n++] = *key_at(b, kind, t - first, k);
     return n;
 }
 
@@ -1125,7 +1142,7 @@ static long first_key(const exec_block *b, int kind, int first, int last, int k)
     int t = first;
     while (t < last && b->threads_of[t].rounds[kind] <= k)
         t++;
-    return b->notes[kind][((long)k << b->lanes_shift) + (t - first)].key;
+    return *key_at(b, kind, t - first, k);
 }
 
 /* The fullest bank's words where n distinct words a stride d > 0 apart
@@ -1506,6 +1523,7 @@ static void worker_end(exec_block *b)
         free(b->notes[kind]);
         free(b->tallies[kind]);
     }
+    free(b->private_keys);
     free(b->log);
     free(b->bank_seen);
     for (int id = 0; b->touched && id < b->run->n_arrays; id++)

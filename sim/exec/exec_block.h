@@ -202,12 +202,17 @@ struct exec_block {
     long lane;                   /* its lane in its warp */
     int warp_first;              /* the warp's first thread */
     double counted[N_COUNTED];   /* the counts, summed over the block's threads */
-    /* the current warp's accesses, round by round: notes[kind][(round << lanes_shift) + lane]
-     * (a round's lanes side by side, as the grading and the caches read them), and each
-     * round's tally */
-    access_note *notes[N_KINDS];
+    /* the current warp's accesses: a global kind's notes round by round,
+     * notes[kind][(round << lanes_shift) + lane] (a round's lanes side by side, as the
+     * caches read them); a private access's word lane by lane, private_keys[(lane <<
+     * rounds_shift) + round] (a thread's rounds side by side, as it makes them: key_at);
+     * and each round's tally */
+    access_note *notes[N_KINDS]; /* the global kinds' (notes[PRIVATE_ACCESS] is NULL) */
+    long *private_keys;
     round_tally *tallies[N_KINDS];
-    int rounds_cap;            /* the rounds the notes and the tallies have room for */
+    int rounds_cap;            /* the rounds the notes and the tallies have room for: 2^rounds_shift */
+    int rounds_shift;
+    long *private_row;         /* the running thread's row of private_keys (its lane's) */
     int lanes_shift;           /* a round's row of notes: 2^lanes_shift >= warp */
     int fast_rounds;           /* rounds the fast path may take (see below) */
     int fast_private_rounds;   /* the same for a private access: 0 where the costs are not whole (its
@@ -337,11 +342,27 @@ static inline void tally_private(round_tally *r, long key)
     }
 }
 
-/* The running thread's note of its access of `kind` in round `round`:
- * its lane's place in the round's row. */
-static inline access_note *note_of(exec_block *b, int kind, int round)
+/* Lane `lane`'s note of its global access of `kind` in round `round`: its
+ * place in the round's row. */
+static inline access_note *note_at(const exec_block *b, int kind, long lane, int round)
 {
-    return &b->notes[kind][((long)round << b->lanes_shift) + b->lane];
+    return &b->notes[kind][((long)round << b->lanes_shift) + lane];
+}
+
+/* The running thread's note of its global access of `kind` in round
+ * `round`. */
+static inline access_note *note_of(exec_block *b, int kind, int round) { return note_at(b, kind, b->lane, round); }
+
+/* The key of lane `lane`'s access of `kind` in round `round`: a global
+ * note's, or a private access's word, the round's place in the lane's row
+ * (a thread's private accesses in a step go one after another in memory,
+ * where a round's row would put each in a line of its own; only exec.c's
+ * grading reads them). */
+static inline long *key_at(const exec_block *b, int kind, long lane, int round)
+{
+    if (kind == PRIVATE_ACCESS)
+        return &b->private_keys[(lane << b->rounds_shift) + round];
+    return &note_at(b, kind, lane, round)->key;
 }
 
 /* Thread tid of the warp that began at warp_first runs next: its record
@@ -350,6 +371,7 @@ static inline void exec_thread_next(exec_block *b, int tid)
 {
     b->now = &b->threads_of[tid];
     b->lane = tid - b->warp_first;
+    b->private_row = key_at(b, PRIVATE_ACCESS, b->lane, 0);
 }
 
 /* A step's threads t->tid .. last of the current warp, one after another,
@@ -427,7 +449,7 @@ static inline int private_read_fast(exec_block *b, long i, int tid)
 static inline void private_fast(exec_block *b, thread_record *me, int round, long i)
 {
     me->rounds[PRIVATE_ACCESS] = round + 1;
-    note_of(b, PRIVATE_ACCESS, round)->key = i;
+    b->private_row[round] = i;
     tally_private(&b->tallies[PRIVATE_ACCESS][round], i);
 }
 
