@@ -174,6 +174,53 @@ Test(lifetime, sighup_mid_run_leaves_no_partial_trace, .timeout = 60)
     kill_mid_run(SIGHUP, 1, 1);
 }
 
+/* Started under nohup (SIGHUP ignored): the terminal closing leaves the
+ * run and its simulation child going; SIGTERM still ends both. */
+Test(lifetime, a_run_started_ignoring_sighup_survives_it, .timeout = 60)
+{
+    const char *bin = getenv("MCMSIM");
+    cr_assert_not_null(bin, "MCMSIM is not set");
+    char dir[] = "/tmp/mcmsim-nohup-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char cfg[128];
+    snprintf(cfg, sizeof cfg, "%s/long.cfg", dir);
+    FILE *f = fopen(cfg, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "machine = \"mcm\";\n"
+               "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; s = 2; }; };\n");
+    fclose(f);
+    pid_t mcmsim = fork();
+    cr_assert(mcmsim >= 0);
+    if (mcmsim == 0) {
+        signal(SIGHUP, SIG_IGN); /* as nohup does */
+        setenv("TMPDIR", dir, 1);
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(126);
+        execl(bin, bin, "run", cfg, "--block-by-block", (char *)NULL);
+        _exit(127);
+    }
+    pid_t sim[1] = {0};
+    for (int i = 0; i < 200 && children_of(mcmsim, sim, 1) < 1; i++)
+        nap(0.05);
+    cr_assert(sim[0] > 0, "mcmsim started no simulation process within 10 s");
+    nap(0.5);
+    cr_assert_eq(kill(mcmsim, SIGHUP), 0);
+    cr_assert_eq(kill(sim[0], SIGHUP), 0);
+    nap(0.5);
+    int status;
+    cr_expect_eq(waitpid(mcmsim, &status, WNOHANG), 0, "mcmsim died of the SIGHUP it was started ignoring");
+    cr_expect(!dead(sim[0]), "its simulation process died of the SIGHUP");
+    cr_assert_eq(kill(mcmsim, SIGTERM), 0);
+    cr_assert_eq(waitpid(mcmsim, &status, 0), mcmsim);
+    cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+    for (int i = 0; i < 100 && !dead(sim[0]); i++)
+        nap(0.05);
+    if (!dead(sim[0]))
+        kill(sim[0], SIGKILL);
+    remove(cfg);
+    rmdir(dir);
+}
+
 Test(lifetime, sigterm_mid_sweep_on_two_jobs_stops_both_children, .timeout = 60)
 {
     kill_mid_run(SIGTERM, 0, 2);

@@ -65,7 +65,9 @@ static void stop_children_and_die(int sig)
 }
 
 /* The signals that end a command and its children, leaving no partial
- * output: ^C, kill, and the terminal closed (SIGHUP). */
+ * output: ^C, kill, and the terminal closed (SIGHUP).  One the command
+ * was started ignoring (nohup's SIGHUP, a script's background job's
+ * SIGINT) stays ignored, in the command and in its children. */
 static const int ending[] = {SIGINT, SIGTERM, SIGHUP};
 enum { N_ENDING = sizeof ending / sizeof ending[0] };
 
@@ -81,8 +83,12 @@ static void install_handlers(void)
     struct sigaction sa = {0};
     sa.sa_handler = stop_children_and_die;
     ending_set(&sa.sa_mask);
-    for (int i = 0; i < N_ENDING; i++)
+    for (int i = 0; i < N_ENDING; i++) {
+        struct sigaction was;
+        if (sigaction(ending[i], NULL, &was) == 0 && was.sa_handler == SIG_IGN)
+            continue;
         sigaction(ending[i], &sa, NULL);
+    }
     handlers_installed = 1;
 }
 
@@ -142,8 +148,12 @@ void lifetime_child_start(pid_t parent)
 {
     struct sigaction dfl = {0};
     dfl.sa_handler = SIG_DFL;
-    for (int i = 0; i < N_ENDING; i++)
+    for (int i = 0; i < N_ENDING; i++) {
+        struct sigaction was;
+        if (sigaction(ending[i], NULL, &was) == 0 && was.sa_handler == SIG_IGN)
+            continue; /* ignored by the command's starter: so here too */
         sigaction(ending[i], &dfl, NULL);
+    }
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) /* the parent died before the line above */
         _exit(1);

@@ -5,7 +5,9 @@
  * kernel to kill it when its parent dies, whatever kills the parent
  * (SIGKILL included), and checks that the parent it got is still there.
  * The parent remembers its live children: SIGINT, SIGTERM and SIGHUP (the
- * terminal closed) kill them before the parent dies of the same signal.  The child's one temporary
+ * terminal closed) kill them before the parent dies of the same signal,
+ * unless the command was started ignoring that signal (`nohup`), which
+ * it and its children then keep ignoring.  The child's one temporary
  * file, its SimGrid platform, is removed by the child as soon as SimGrid
  * has read it (engine.c), so that no kill leaves it behind.  The files
  * the parent is writing (a trace, a picture: each first as FILE.part,
