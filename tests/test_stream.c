@@ -2178,6 +2178,64 @@ Test(stream, past_a_barrier_a_looped_steps_arithmetic_on_its_number_stays_on_its
             cr_expect_eq(w[b][STREAM_AFTER_PLAIN + k], w[b][STREAM_CHAIN_PLAIN + k], "block %d class %d", b, k);
 }
 
+/* A step whose test reads the thread's fields alone: where tid < threads
+ * − 1, p[tid] = p[tid] + 1 (no step number). */
+#define RLAST_STEP                                                                                                  \
+    "define internal void @rhalve(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"                            \
+    "  call void @__sanitizer_cov_trace_pc() #7\n"                                                                 \
+    "  %3 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 1\n"                   \
+    "  %4 = load i32, i32* %3, align 4\n"                                                                          \
+    "  %5 = add nsw i32 %4, -1\n"                                                                                  \
+    "  %6 = getelementptr inbounds %struct.exec_thread, %struct.exec_thread* %0, i64 0, i32 0\n"                   \
+    "  %7 = load i32, i32* %6, align 8\n"                                                                          \
+    "  %8 = icmp sgt i32 %5, %7\n"                                                                                 \
+    "  br i1 %8, label %9, label %14\n"                                                                            \
+    "\n"                                                                                                           \
+    "9:                                                ; preds = %2\n"                                             \
+    "  call void @__sanitizer_cov_trace_pc() #7\n"                                                                 \
+    "  %10 = sext i32 %7 to i64\n"                                                                                 \
+    "  %11 = tail call i64 @exec_pread(%struct.exec_thread* noundef nonnull %0, i64 noundef %10)\n"                \
+    "  %12 = add i64 %11, 1\n"                                                                                     \
+    "  %13 = and i64 %12, 4294967295\n"                                                                            \
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef nonnull %0, i64 noundef %10, i64 noundef %13)\n"   \
+    "  br label %14\n"                                                                                             \
+    "\n"                                                                                                           \
+    "14:                                               ; preds = %2, %9\n"                                         \
+    "  call void @__sanitizer_cov_trace_pc() #7\n"                                                                 \
+    "  ret void\n"                                                                                                 \
+    "}\n"                                                                                                          \
+    "\n"                                                                                                           \
+    "declare void @__sanitizer_cov_trace_pc()\n"
+
+static const char *const listed_last_ir = RHALVE_KERNEL("0") RLAST_STEP;
+static const char *const looped_last_ir = RHALVE_KERNEL("1") RLAST_STEP;
+
+Test(stream, past_a_barrier_a_looped_steps_free_comparison_stays_on_its_chain)
+{
+    /* tid < threads − 1: the subtraction and the comparison are free values
+     * (the thread's fields).  Listed steps: both computed before the
+     * barrier, the branch alone past it.  A looped step: ptxas keeps
+     * threads − 1 in a register across the step loop but issues the
+     * comparison again each pass after the barrier, the branch waiting for
+     * its predicate (Euclid's ping-pong step, `tid < h_len`: ISETP.GE after
+     * the loop's BAR.SYNC, profiles/sass-executed/euclid-s256.csv): the
+     * comparison's link stays, the subtraction's does not */
+    uint32_t listed[3][STREAM_FIELDS], looped[3][STREAM_FIELDS];
+    cr_assert_eq(weigh(listed_last_ir, listed, 3), 3);
+    cr_assert_eq(weigh(looped_last_ir, looped, 3), 3);
+    cr_expect_eq(listed[0][STREAM_CHAIN_PLAIN], 2, "the subtraction, the comparison's issue");
+    cr_expect_eq(listed[0][STREAM_CHAIN_PREDICATE], 1);
+    cr_expect_eq(listed[0][STREAM_AFTER_PLAIN], 1, "the branch alone");
+    cr_expect_eq(listed[0][STREAM_AFTER_PREDICATE], 0);
+    for (int k = 0; k < STREAM_FIELDS; k++)
+        if (k < STREAM_AFTER_PLAIN)
+            cr_expect_eq(looped[0][k], listed[0][k], "field %d", k);
+    cr_expect_eq(looped[0][STREAM_AFTER_PLAIN], 1, "the comparison's issue (the subtraction off the chain)");
+    cr_expect_eq(looped[0][STREAM_AFTER_PREDICATE], 1, "the branch waits for the predicate");
+    for (int k = 0; k < STREAM_CHAIN_CLASSES; k++)
+        cr_expect_eq(looped[1][STREAM_AFTER_PLAIN + k], listed[1][STREAM_AFTER_PLAIN + k], "the body, class %d", k);
+}
+
 /* An index read from private memory (a word a step writes): p[p[tid] + 1]. */
 static const char *const read_index_ir =
     "define internal void @gather(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"

@@ -91,7 +91,10 @@
  * needs them, are (stream.c charges these chains in steps after the
  * first; card-model.md, session 48: the reduce chain's level).  A looped
  * or scheduled kernel's step number changes each pass: its arithmetic
- * stays on the chain.  The instructions are still issued by the warp: a
+ * stays on the chain; and a looped step's comparison of free values that
+ * its block's branch reads stays too (ptxas keeps the values in registers
+ * across the step loop, not the predicate: it issues the comparison again
+ * each pass after the barrier; stream_ir_chain.c, recomputed_comparison).  The instructions are still issued by the warp: a
  * block whose instructions outlast its chain past the barrier is charged
  * them all, as before it (stream.c). */
 enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_READS,

@@ -6,8 +6,9 @@
  * Z/pZ sum or difference after the result it waits for, the tail alone
  * (ZP_SUM_TAIL).  The chain's links go into the block's STREAM_CHAIN_*
  * fields (stream.h), and the chain it has in a step after a barrier, its
- * free values no links, into its STREAM_AFTER_* fields; stream.c charges
- * them.
+ * free values no links (but a looped step's comparison its branch reads:
+ * recomputed_comparison), into its STREAM_AFTER_* fields; stream.c
+ * charges them.
  */
 #include "stream_ir.h"
 
@@ -186,6 +187,28 @@ static int of_the_step_number(depth_map *d, const ir_inst *in)
     return step;
 }
 
+/* In a looped kernel's step (MCM_KERNEL_LOOP), a comparison of free
+ * values that its block's conditional branch waits for: ptxas keeps the
+ * values in registers across the step loop but not the predicate, and
+ * issues the comparison again each pass after the barrier, the branch
+ * waiting for it (Euclid's ping-pong step at s = 256, the executed SASS
+ * of profiles/sass-executed/euclid-s256.csv: `tid < h_len` ISETP.GE P0,
+ * R3, R2 and `tid < w_len` ISETP.GE P0, R3, R4 at 0x2d70 and 0x3040, at
+ * 0x3320 and 0x35f0 on the other polynomial's path, 4 096 times each: two
+ * a warp every reduction step, after the loop's BAR.SYNC at 0x1bb0;
+ * h_len and w_len themselves computed once, before the loop).  Its link
+ * stays on the block's chain past a barrier.  In a kernel of listed steps
+ * the card computes such a test before the barrier (constants'
+ * reduce_kernel, profiles/probes/sa9/): off the chain, as before. */
+static int recomputed_comparison(const ir_function *f, const ir_block *b, const ir_inst *in)
+{
+    if (!f->looped_step || strcmp(in->op, "icmp") || !in->result)
+        return 0;
+    const char *condition = ir_branch_condition(f, b);
+    return condition && ir_name_length(condition) == in->result_len &&
+           !strncmp(condition, in->result, in->result_len);
+}
+
 /* Depth `depth` of an instruction whose operands' deepest is `operand`
  * and whose own links are `own`: a conditional branch on a comparison
  * waits for its predicate (its last link the predicate's); a read whose
@@ -245,7 +268,7 @@ void ir_chain_step(depth_map *d, const ir_block *b, const ir_inst *in, int line,
      * of the step's number, only where that is a constant on the card) */
     double after[CHAIN_CLASSES] = {0};
     int free_value = in->result && ir_set_has(&f->free_values, in->result, in->result_len) &&
-                     (f->constant_step || !of_the_step_number(d, in));
+                     (f->constant_step || !of_the_step_number(d, in)) && !recomputed_comparison(f, b, in);
     if (!free_value) {
         deepest_operand_after(d, &f->in_flight, in, after);
         add_own_links(b, in, own, after);

@@ -27,8 +27,9 @@
 
 static const char *const FIELD_NAMES[STREAM_FIELDS] = {
     "inst", "plain", "mulmod", "addmod", "private", "global", "reads", "trips", "exits",
-    "root_links", "root_level", "chain_plain", "chain_mulmod", "chain_addmod", "chain_private", "chain_global",
-    "chain_predicate"};
+    "root_links", "root_level", "unroll", "chain_plain", "chain_mulmod", "chain_addmod", "chain_private",
+    "chain_global", "chain_predicate", "after_plain", "after_mulmod", "after_addmod", "after_private", "after_global",
+    "after_predicate"};
 
 /* clang's counted IR of `source` into `ir`; 0 on success. */
 static int compile(const char *source, const char *ir)
