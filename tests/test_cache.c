@@ -1075,13 +1075,30 @@ Test(cache, an_sms_own_write_rate_is_its_warps_where_they_are_few)
     /* without u_l2_write_warps4 every launch at the port's rate, as session 47's term */
     m.u_l2_write_warps4 = 0;
     cr_expect_float_eq(writers_block_cycles(&m, 0, 1, 1), 32 * 0.5, 1e-12);
-    /* through the engine: one block of one warp (T 128 against 16) */
+}
+
+/* T of one block of one warp writing 4 whole sectors (32 words) into the
+ * L2 after `span` cycles of compute, on writers_card, less T where the
+ * machine lacks u_l2_write_warps4 (the writes then at the port's 0.5 a
+ * word, 16 cycles after the compute). */
+static double own_write_floor_T(double span)
+{
     machine e = writers_card(0, 0);
-    kernel k = test_kernel("w", 1, 32, 1, 0, 1);
+    kernel k = test_kernel("w", 1, 32, span, 0, 1);
     k.cost.sectors = (cache_sectors){.measured = 1, .l2_writes = 4};
     double with = one_kernel_T(&k, &e);
     e.u_l2_write_warps4 = 0;
-    cr_expect_float_eq(with - one_kernel_T(&k, &e), 32 * (4 - 0.5), 1e-9);
+    return with - one_kernel_T(&k, &e);
+}
+
+Test(cache, an_sms_own_write_rate_by_its_warps_is_a_floor_beside_its_compute_not_a_cost_after_it)
+{
+    /* one warp: its 32 words take 4 a word, 128 cycles in all, while it
+     * computes; after the compute the writes take max(16, 128 − span) */
+    cr_expect_float_eq(own_write_floor_T(1), 128 - 1 - 16, 1e-9, "a write stream: the warp's rate, 128 in all");
+    cr_expect_float_eq(own_write_floor_T(100), 128 - 100 - 16, 1e-9, "28 left after 100 cycles of compute");
+    cr_expect_float_eq(own_write_floor_T(112), 0, 1e-9, "compute hides all but the port's 16");
+    cr_expect_float_eq(own_write_floor_T(500), 0, 1e-9, "more compute: the port's 16, no less");
 }
 
 Test(cache, a_copy_costs_an_sms_own_copy_rate_or_its_share_of_the_cards_by_the_sms_copying)

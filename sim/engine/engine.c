@@ -214,7 +214,10 @@ block_times block_times_on(const kernel *k, const block_cost *c, const machine *
     double u = kernel_word_cycles(k, m);
     block_times t;
     t.read = block_transfer_cycles(c, k->threads, m, u, 0);
-    t.write = block_transfer_cycles_writing(c, k->threads, m, u, 1, kernel_l2_writers(k, m));
+    /* the writes after the compute at the port's rate and the card's share;
+     * the warps' own rate a floor on reads + compute + writes (below) */
+    l2_writers writers = kernel_l2_writers(k, m), port = {writers.sms, 0};
+    t.write = block_transfer_cycles_writing(c, k->threads, m, u, 1, port);
     int sharing = block_warps_per_scheduler(k->threads, m);
     t.compute = block_reads_beside_compute(c, m)
                     ? block_compute_after_reads(block_span_cycles_shared(c, m, sharing), block_work_cycles(c, m), t.read)
@@ -222,6 +225,7 @@ block_times block_times_on(const kernel *k, const block_cost *c, const machine *
     double write = t.write;
     t.write = block_writes_beside_compute(c, m, t.compute, write);
     t.write_beside = write - t.write;
+    t.write = fmax(t.write, block_own_write_cycles(c, m, writers) - (t.read + t.compute));
     t.latency = t.read > 0 ? block_read_latency(k, c, m) : 0;
     t.wait = m->block_dispatch + t.latency;
     t.dram = kernel_beyond_l2(k, m);

@@ -487,6 +487,17 @@ double block_writes_beside_compute(const block_cost *c, const machine *m, double
     return write - m->write_issue_overlap * fmin(write, compute);
 }
 
+double block_own_write_cycles(const block_cost *c, const machine *m, l2_writers writers)
+{
+    if (!served_by_caches(c, m) || !(m->u_l2_write_warps4 > 0 && writers.warps > 0))
+        return 0;
+    if (!(m->u_l2_write_sm > 0 && m->u_l2_write > 0 && m->p > 0))
+        return 0;
+    const cache_sectors *s = &c->sectors;
+    double w = l2_write_word_cycles(m, writers), wp = partial_word_cycles(m, w);
+    return m->sector_words * (w * s->l2_writes + (wp - w) * s->l2_partial_writes);
+}
+
 double block_transfer_cycles(const block_cost *c, int threads, const machine *m, double u, int write)
 {
     return block_transfer_cycles_writing(c, threads, m, u, write, every_sm_writing(m));

@@ -309,4 +309,16 @@ double block_transfer_cycles_writing(const block_cost *c, int threads, const mac
  * not place its stores in its stream). */
 double block_writes_beside_compute(const block_cost *c, const machine *m, double compute, double write);
 
+/* The cycles a block's words written into the L2 take at its warps' own
+ * rate (W_k with O = max(u_l2_write_sm, u_l2_write_warps4 · 4 / v),
+ * `writers` holding v; a partial sector as block_transfer_cycles_writing
+ * takes it), where the block ran through the caches and the machine has
+ * u_l2_write_warps4, u_l2_write_sm and u_l2_write and v is known; else 0.
+ * A warp's store waits its turn (a store of 32 words every 73 cycles,
+ * constants.cu's gmem_write_l2_sms8_warps{1,2,4}) while the warp goes on
+ * issuing: the block's reads, compute and writes together take at least
+ * this, a floor beside them, not a cost after them (engine.c,
+ * block_times_on). */
+double block_own_write_cycles(const block_cost *c, const machine *m, l2_writers writers);
+
 #endif
