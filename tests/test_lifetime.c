@@ -111,6 +111,11 @@ static void kill_mid(int sig, int trace, int sims, int exec)
     pid_t mcmsim = fork();
     cr_assert(mcmsim >= 0);
     if (mcmsim == 0) {
+        /* a command started from a terminal: these signals not ignored,
+         * whatever this test inherited (nohup, a background job) */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
         setenv("TMPDIR", dir, 1);
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
             _exit(126);
