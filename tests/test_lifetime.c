@@ -83,16 +83,18 @@ static int stray_files(const char *dir)
     return n;
 }
 
-/* Kill mcmsim with `sig` once it runs `sims` simulations (exec: exec
- * processes); with a trace asked for when `trace`, on two jobs when sims
- * = 2 (a sweep of two). */
-static void kill_mid(int sig, int trace, int sims, int exec)
+/* mcmsim started on a long run in `dir` (its run file `cfg`), SIGHUP
+ * set to `hup` (SIG_DFL as from a terminal, SIG_IGN as under nohup) and
+ * SIGINT, SIGTERM at their defaults, whatever this test inherited; once
+ * it runs `sims` simulations (exec: exec processes), their pids in sim.
+ * With a trace asked for when `trace`, on two jobs when sims = 2 (a sweep
+ * of two). */
+static pid_t start_long_run(const char *dir, char *cfg, size_t cfg_size, int trace, int sims, int exec,
+                            void (*hup)(int), pid_t sim[2])
 {
     const char *bin = getenv("MCMSIM");
     cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
-    char dir[] = "/tmp/mcmsim-lifetime-XXXXXX", cfg[128];
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(cfg, sizeof cfg, "%s/long.cfg", dir);
+    snprintf(cfg, cfg_size, "%s/long.cfg", dir);
     FILE *f = fopen(cfg, "w");
     cr_assert_not_null(f);
     /* 2.1·10^9 blocks, block by block (in waves they take a moment):
@@ -111,11 +113,9 @@ static void kill_mid(int sig, int trace, int sims, int exec)
     pid_t mcmsim = fork();
     cr_assert(mcmsim >= 0);
     if (mcmsim == 0) {
-        /* a command started from a terminal: these signals not ignored,
-         * whatever this test inherited (nohup, a background job) */
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
+        signal(SIGHUP, hup);
         setenv("TMPDIR", dir, 1);
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
             _exit(126);
@@ -127,11 +127,22 @@ static void kill_mid(int sig, int trace, int sims, int exec)
             execl(bin, bin, "run", cfg, "--block-by-block", "--jobs", sims == 2 ? "2" : "1", (char *)NULL);
         _exit(127);
     }
-    pid_t sim[2] = {0, 0};
     for (int i = 0; i < 200 && children_of(mcmsim, sim, 2) < sims; i++)
         nap(0.05);
     cr_assert(sim[sims - 1] > 0, "mcmsim started no %d %s processes within 10 s", sims,
               exec ? "exec" : "simulation");
+    return mcmsim;
+}
+
+/* Kill mcmsim with `sig` once it runs `sims` simulations (exec: exec
+ * processes); with a trace asked for when `trace`, on two jobs when sims
+ * = 2 (a sweep of two). */
+static void kill_mid(int sig, int trace, int sims, int exec)
+{
+    char dir[] = "/tmp/mcmsim-lifetime-XXXXXX", cfg[128];
+    cr_assert_not_null(mkdtemp(dir));
+    pid_t sim[2] = {0, 0};
+    pid_t mcmsim = start_long_run(dir, cfg, sizeof cfg, trace, sims, exec, SIG_DFL, sim);
     nap(0.5); /* well inside the simulation */
     cr_assert_eq(kill(mcmsim, sig), 0);
     int status;
@@ -183,31 +194,10 @@ Test(lifetime, sighup_mid_run_leaves_no_partial_trace, .timeout = 60)
  * run and its simulation child going; SIGTERM still ends both. */
 Test(lifetime, a_run_started_ignoring_sighup_survives_it, .timeout = 60)
 {
-    const char *bin = getenv("MCMSIM");
-    cr_assert_not_null(bin, "MCMSIM is not set");
-    char dir[] = "/tmp/mcmsim-nohup-XXXXXX";
+    char dir[] = "/tmp/mcmsim-nohup-XXXXXX", cfg[128];
     cr_assert_not_null(mkdtemp(dir));
-    char cfg[128];
-    snprintf(cfg, sizeof cfg, "%s/long.cfg", dir);
-    FILE *f = fopen(cfg, "w");
-    cr_assert_not_null(f);
-    fprintf(f, "machine = \"mcm\";\n"
-               "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; s = 2; }; };\n");
-    fclose(f);
-    pid_t mcmsim = fork();
-    cr_assert(mcmsim >= 0);
-    if (mcmsim == 0) {
-        signal(SIGHUP, SIG_IGN); /* as nohup does */
-        setenv("TMPDIR", dir, 1);
-        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
-            _exit(126);
-        execl(bin, bin, "run", cfg, "--block-by-block", (char *)NULL);
-        _exit(127);
-    }
-    pid_t sim[1] = {0};
-    for (int i = 0; i < 200 && children_of(mcmsim, sim, 1) < 1; i++)
-        nap(0.05);
-    cr_assert(sim[0] > 0, "mcmsim started no simulation process within 10 s");
+    pid_t sim[2] = {0, 0};
+    pid_t mcmsim = start_long_run(dir, cfg, sizeof cfg, 0, 1, 0, SIG_IGN, sim);
     nap(0.5);
     cr_assert_eq(kill(mcmsim, SIGHUP), 0);
     cr_assert_eq(kill(sim[0], SIGHUP), 0);

@@ -129,24 +129,23 @@ double code_costs_estimate(const kernel_dag *worksheet)
            EXEC_SECONDS_ACCESS * t.accesses + EXEC_SECONDS_BLOCK * t.blocks + EXEC_SECONDS_LAUNCH * t.launches;
 }
 
-double code_costs_budget(void)
+/* A budget in seconds: $name if set (a number >= 0; "inf": `every` all
+ * run), else `otherwise`. */
+static double budget_from(const char *name, double otherwise, const char *every)
 {
-    const char *text = getenv("MCMSIM_CODE_BUDGET");
+    const char *text = getenv(name);
     char *end;
-    double budget = text ? strtod(text, &end) : CODE_COSTS_BUDGET;
+    double budget = text ? strtod(text, &end) : otherwise;
     if (text && (end == text || *end || !(budget >= 0)))
-        return fail("MCMSIM_CODE_BUDGET=\"%s\": expected a number >= 0 (inf: every point)", text);
+        return fail("%s=\"%s\": expected a number >= 0 (inf: every %s)", name, text, every);
     return budget;
 }
 
+double code_costs_budget(void) { return budget_from("MCMSIM_CODE_BUDGET", CODE_COSTS_BUDGET, "point"); }
+
 double code_costs_cell_budget(void)
 {
-    const char *text = getenv("MCMSIM_CODE_CELL_BUDGET");
-    char *end;
-    double budget = text ? strtod(text, &end) : CODE_COSTS_CELL_BUDGET;
-    if (text && (end == text || *end || !(budget >= 0)))
-        return fail("MCMSIM_CODE_CELL_BUDGET=\"%s\": expected a number >= 0 (inf: every cell)", text);
-    return budget;
+    return budget_from("MCMSIM_CODE_CELL_BUDGET", CODE_COSTS_CELL_BUDGET, "cell");
 }
 
 /* ---- reading CSV -------------------------------------------------------- */

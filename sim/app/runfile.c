@@ -77,14 +77,22 @@ static int load_machine(run_file *rf)
     return machine_read_group(&rf->machine, s);
 }
 
+/* Key without its "machine." or "params." prefix, which *force_machine
+ * or *force_params says it had. */
+static const char *bare_key(const char *key, int *force_machine, int *force_params)
+{
+    *force_machine = strncmp(key, "machine.", 8) == 0;
+    *force_params = strncmp(key, "params.", 7) == 0;
+    return *force_machine ? key + 8 : *force_params ? key + 7 : key;
+}
+
 /* What `key` sets at a point whose params are v, as assign() reads it:
  * "param 'n'", or "machine key 'p'" by the field's own key (P, machine.p
  * and p set one field); an unknown key is itself. */
 static void key_target(const vars *v, const char *key, char *out, size_t size)
 {
-    int force_machine = strncmp(key, "machine.", 8) == 0;
-    int force_params = strncmp(key, "params.", 7) == 0;
-    const char *bare = force_machine ? key + 8 : force_params ? key + 7 : key;
+    int force_machine, force_params;
+    const char *bare = bare_key(key, &force_machine, &force_params);
     const char *field = machine_field_key(bare);
     if (!force_machine && vars_get(v, bare))
         snprintf(out, size, "param '%s'", bare);
@@ -100,9 +108,8 @@ static void key_target(const vars *v, const char *key, char *out, size_t size)
 static int assign(machine *m, vars *v, const char *key, const char *value, int typed, int is_text,
                   const char *where)
 {
-    int force_machine = strncmp(key, "machine.", 8) == 0;
-    int force_params = strncmp(key, "params.", 7) == 0;
-    const char *bare = force_machine ? key + 8 : force_params ? key + 7 : key;
+    int force_machine, force_params;
+    const char *bare = bare_key(key, &force_machine, &force_params);
     char what[128];
     if (!force_machine && vars_get(v, bare)) {
         snprintf(what, sizeof what, "param '%s'", bare);
@@ -237,8 +244,9 @@ static int read_sets(run_file *rf, char **sets, int n_sets)
         size_t got = long_key ? len : strlen(eq + 1);
         size_t most = (long_key ? sizeof rf->set_key[0] : sizeof rf->set_value[0]) - 1;
         if (got > most)
-            return fail("--set %.*s=...: a %s of %zu characters, out of range: at most %zu", (int)(long_key ? 64 : len),
-                        sets[i], long_key ? "key" : "value", got, most);
+            return fail("--set %.*s=...: a %s of %zu characters, out of range: at most %zu",
+                        (int)(long_key ? sizeof rf->set_key[0] : len), sets[i], long_key ? "key" : "value", got,
+                        most);
         if (rf->n_sets == SETS_MAX)
             return fail("--set %s: at most %d --set options", sets[i], SETS_MAX);
         char *key = rf->set_key[rf->n_sets];

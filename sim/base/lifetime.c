@@ -78,17 +78,23 @@ static void ending_set(sigset_t *set)
         sigaddset(set, ending[i]);
 }
 
+/* Every ending signal to `sa`, but those ignored since the command's start. */
+static void set_ending_unless_ignored(const struct sigaction *sa)
+{
+    for (int i = 0; i < N_ENDING; i++) {
+        struct sigaction was;
+        if (sigaction(ending[i], NULL, &was) == 0 && was.sa_handler == SIG_IGN)
+            continue;
+        sigaction(ending[i], sa, NULL);
+    }
+}
+
 static void install_handlers(void)
 {
     struct sigaction sa = {0};
     sa.sa_handler = stop_children_and_die;
     ending_set(&sa.sa_mask);
-    for (int i = 0; i < N_ENDING; i++) {
-        struct sigaction was;
-        if (sigaction(ending[i], NULL, &was) == 0 && was.sa_handler == SIG_IGN)
-            continue;
-        sigaction(ending[i], &sa, NULL);
-    }
+    set_ending_unless_ignored(&sa);
     handlers_installed = 1;
 }
 
@@ -148,12 +154,7 @@ void lifetime_child_start(pid_t parent)
 {
     struct sigaction dfl = {0};
     dfl.sa_handler = SIG_DFL;
-    for (int i = 0; i < N_ENDING; i++) {
-        struct sigaction was;
-        if (sigaction(ending[i], NULL, &was) == 0 && was.sa_handler == SIG_IGN)
-            continue; /* ignored by the command's starter: so here too */
-        sigaction(ending[i], &dfl, NULL);
-    }
+    set_ending_unless_ignored(&dfl);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) /* the parent died before the line above */
         _exit(1);
