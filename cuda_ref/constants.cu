@@ -92,7 +92,7 @@
  *                  [--guarded-reads-only] [--block-counts-only] [--writes-only]
  *                  [--spin-only] [--protocol-only] [--l1-lines-only] [--partial-writes-only]
  *                  [--write-sms-only] [--write-own-only] [--boundary-widths-only]
- *                  [--reduce-levels-only] [--seed S] [--phase TEXT]
+ *                  [--reduce-levels-only] [--read-after-write-only] [--seed S] [--phase TEXT]
  * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe;
  * --spread-only: those of measure_resident_spread alone;
  * --guarded-reads-only: the chains of measure_guarded_reads alone, a probe;
@@ -112,6 +112,8 @@
  * the SMs copying, measure_write_own (rows of the full run too);
  * --reduce-levels-only: the reduce chain at 2, 4 and 8 levels and the
  * touch block, measure_reduce_levels, a probe;
+ * --read-after-write-only: gmem_read_after_write_card's read at 1 to 48
+ * MiB, after a kernel's writes, a copy's, or a read, a probe;
  * --boundary-widths-only: measure_boundary_widths, four repetitions, between
  * the sessions' chain_touch_block and chain_touch_card (then the cases'
  * warm-up alone and touch_block again) and the same again, a probe)
@@ -3594,6 +3596,70 @@ static double read_after_write_rate(uint32_t *buf, long card_words, int partial,
     return median_of(v, REPEATS);
 }
 
+/* --read-after-write-only (a probe): `mib` MiB read (L2-only loads, 8
+ * blocks of 256 threads an SM, grid-stride) right after they were written,
+ * the L2 emptied of them first by a 256 MiB read elsewhere, as
+ * gmem_read_after_write_card at other footprints; by a kernel (written =
+ * 0, as that row), or by a device-to-device copy (written = 1, as the
+ * cases' protocol restores its inputs), or read twice (written = 2: the
+ * second read timed, as gmem_reread_card_*, the same launches otherwise).
+ * Words per cycle, whole card, the median of REPEATS. */
+static double read_after_write_sized(uint32_t *buf, long card_words, int mib, int written, int sms, double mhz)
+{
+    const long words = (long)mib << 18;
+    uint32_t *sink = dev_alloc_u32(1);
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    double v[REPEATS];
+    for (int r = -1; r < REPEATS; r++) { /* r = -1: a warm-up */
+        sector_arg evict = {buf + card_words / 2, 64L << 20, 1, 1, 0, (unsigned)(8 * sms), sink};
+        sector_arg write = {buf, words, 1, 1, written == 0, (unsigned)(8 * sms), sink};
+        sector_arg read = {buf, words, 1, 1, 0, (unsigned)(8 * sms), sink};
+        enqueue_sectors(&evict);
+        if (written == 1)
+            CUDA_CHECK(cudaMemcpyAsync(buf, buf + card_words / 4, (size_t)words * 4, cudaMemcpyDeviceToDevice, 0));
+        else
+            enqueue_sectors(&write);
+        CUDA_CHECK(cudaEventRecord(start, 0));
+        enqueue_sectors(&read);
+        CUDA_CHECK(cudaEventRecord(stop, 0));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaGetLastError());
+        float ms = 0.0f;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        if (r >= 0)
+            v[r] = words / (ms * 1e-3 * mhz * 1e6);
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(sink));
+    return median_of(v, REPEATS);
+}
+
+/* The rows of read_after_write_sized at 1 to 48 MiB, each way. */
+static void measure_read_after_write_sizes(int sms, double mhz)
+{
+    const long card_words = 1L << 28;
+    uint32_t *buf;
+    CUDA_CHECK(cudaMalloc(&buf, (size_t)card_words * 4));
+    CUDA_CHECK(cudaMemset(buf, 0x5a, (size_t)card_words * 4));
+    static const int mib[] = {1, 2, 4, 8, 12, 16, 24, 32, 48};
+    static const char *const ways[3] = {"gmem_read_after_write_card", "gmem_read_after_copy_card",
+                                        "gmem_read_again_card"};
+    static const char *const hows[3] = {"right after a kernel wrote all of it", "right after a device-to-device "
+                                        "copy wrote all of it", "the second of two reads, nothing written"};
+    for (int w = 0; w < 3; w++)
+        for (size_t f = 0; f < sizeof mib / sizeof mib[0]; f++) {
+            char name[64], how[300];
+            snprintf(name, sizeof name, "%s_%dm", ways[w], mib[f]);
+            snprintf(how, sizeof how, "%d MiB read (L2-only loads, 8 blocks of 256 threads an SM) %s, the L2 "
+                     "emptied of it first by 256 MiB read elsewhere", mib[f], hows[w]);
+            print_row(name, read_after_write_sized(buf, card_words, mib[f], w, sms, mhz), "words/cycle", how);
+        }
+    CUDA_CHECK(cudaFree(buf));
+}
+
 typedef struct {
     uint32_t *buf;
     long count;
@@ -4462,13 +4528,14 @@ int main(int argc, char **argv)
     static const char *const flags[] = {"--device-info", "--graph-only", "--in-flight-only", "--spread-only",
                                         "--guarded-reads-only", "--block-counts-only", "--writes-only", "--spin-only",
                                         "--protocol-only", "--l1-lines-only", "--partial-writes-only", "--write-sms-only",
-                                        "--write-own-only", "--boundary-widths-only", "--reduce-levels-only", NULL};
+                                        "--write-own-only", "--boundary-widths-only", "--reduce-levels-only",
+                                        "--read-after-write-only", NULL};
     cli_require_known(argc, argv, keys, flags,
                       "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] "
                       "[--guarded-reads-only] [--block-counts-only] [--writes-only] [--spin-only] "
                       "[--protocol-only] [--l1-lines-only] [--partial-writes-only] [--write-sms-only] "
-                      "[--write-own-only] [--boundary-widths-only] [--reduce-levels-only] [--seed S] "
-                      "[--phase TEXT]");
+                      "[--write-own-only] [--boundary-widths-only] [--reduce-levels-only] "
+                      "[--read-after-write-only] [--seed S] [--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
     for (const char *c = g_phase; *c; c++)
@@ -4519,6 +4586,11 @@ int main(int argc, char **argv)
     if (cli_flag(argc, argv, "--write-sms-only")) {
         const double mhz = probe_header(sms, 1);
         measure_write_sms(sms, mhz);
+        return 0;
+    }
+    if (cli_flag(argc, argv, "--read-after-write-only")) {
+        const double mhz = probe_header(sms, 1);
+        measure_read_after_write_sizes(sms, mhz);
         return 0;
     }
     if (cli_flag(argc, argv, "--write-own-only")) {

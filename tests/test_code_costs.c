@@ -303,6 +303,47 @@ Test(code_costs, the_caches_table_of_a_code_set_scores_each_cached_case_with_poi
     }
 }
 
+/* The caches' points (validate/caches.c), hand-checked: two matvec points
+ * measured 10 and 20 ms, 9 and 22 with the caches (-10 %, +10 %), 12 and
+ * 25 without (+20 %, +25 %), one row each, in the set's order; euclid's
+ * point did not run through them (no row); a machine without caches
+ * writes no file. */
+Test(code_costs, the_caches_points_give_each_cached_point_with_and_without)
+{
+    char root[64];
+    snprintf(root, sizeof root, "/tmp/mcmsim-caches-points-XXXXXX");
+    cr_assert_not_null(mkdtemp(root));
+    measured_row small = test_row("user-matvec", "n=512;l=256"), large = test_row("user-matvec", "n=2048;l=256"),
+                 gcd = test_row("euclid", "n=1000;m=1000;l=256;s=1");
+    small.new_protocol = large.new_protocol = gcd.new_protocol = 1;
+    small.graph.median = 10;
+    large.graph.median = 20;
+    gcd.graph.median = 5000;
+    vpoint pts[3] = {
+        {.row = &small, .train = 0, .sim_ms = 9, .cached = 1, .sim_ms_off = 12},
+        {.row = &gcd, .train = 1, .sim_ms = 4000, .cached = 0, .sim_ms_off = 4000},
+        {.row = &large, .train = 1, .sim_ms = 22, .cached = 1, .sim_ms_off = 25},
+    };
+    validation code = {.name = "a-code", .card = test_preset("h100-code"), .pts = pts, .n = 3};
+    snprintf(code.report_dir, sizeof code.report_dir, "%s", root);
+    cr_assert_eq(write_caches_points(&code), 0, "%s", fail_message());
+    char path[128], text[512] = "";
+    snprintf(path, sizeof path, "%s/caches-points.csv", root);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    text[got] = 0;
+    fclose(f);
+    cr_expect_str_eq(text, "case,params,split,measured_ms,with_ms,without_ms,rel_error_with,rel_error_without\n"
+                           "user-matvec,n=512;l=256,test,10,9,12,-0.1000,0.2000\n"
+                           "user-matvec,n=2048;l=256,train,20,22,25,0.1000,0.2500\n");
+    cr_assert_eq(remove(path), 0);
+    code.card.l1_words = 0;
+    cr_assert_eq(write_caches_points(&code), 0, "%s", fail_message());
+    cr_expect_null(fopen(path, "r"));
+    cr_expect_eq(rmdir(root), 0);
+}
+
 /* A counts' row of kernel k of `source` at `params`, the card's count and
  * ours. */
 static count_row count_of(const char *where, const char *k, const char *source, const char *params, double card,

@@ -4,16 +4,23 @@
  * exec mode, on a machine with l1_words > 0) and with points to score, its
  * errors with the caches and without them (the working-set rule), the same
  * points and the same machine otherwise; for the sets of the paper's costs
- * and for those of the code's costs (a set named "-code").
+ * and for those of the code's costs (a set named "-code").  And the same
+ * point by point (caches-points.csv): which way each point moves, by how
+ * much, against the card.
  */
 #include "validate.h"
+#include "fail.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The constants the caches need (validate/card.c, CACHES). */
 #define CACHES_ROWS "`l1_bytes`, `l1_line_read_per_sm_cycle`, `l1_load_latency`, `gmem_partial_write_card`"
+
+/* A point's relative error simulated at ms. */
+static double error_at(const vpoint *p, double ms) { return ms / measured_ms(p->row) - 1; }
 
 /* The largest |relative error| of case `program` in `split`, simulated
  * at sim (sim_ms or sim_ms_off of each point). */
@@ -24,10 +31,33 @@ static double worst(const validation *v, const char *program, int split, int off
         const vpoint *p = &v->pts[i];
         if (strcmp(p->row->program, program) != 0 || (split >= 0 && p->train != split))
             continue;
-        double e = fabs((off ? p->sim_ms_off : p->sim_ms) / measured_ms(p->row) - 1);
+        double e = fabs(error_at(p, off ? p->sim_ms_off : p->sim_ms));
         most = isnan(most) || e > most ? e : most;
     }
     return most;
+}
+
+int write_caches_points(const validation *v)
+{
+    int cached = 0;
+    for (int i = 0; i < v->n && !cached; i++)
+        cached = v->pts[i].cached;
+    if (!machine_caches(&v->card) || !cached)
+        return 0;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/caches-points.csv", v->report_dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return fail("%s: cannot write", path);
+    fprintf(f, "case,params,split,measured_ms,with_ms,without_ms,rel_error_with,rel_error_without\n");
+    for (int i = 0; i < v->n; i++) {
+        const vpoint *p = &v->pts[i];
+        if (p->cached)
+            fprintf(f, "%s,%s,%s,%.6g,%.6g,%.6g,%.4f,%.4f\n", p->row->program, p->row->params,
+                    p->train ? "train" : "test", measured_ms(p->row), p->sim_ms, p->sim_ms_off,
+                    error_at(p, p->sim_ms), error_at(p, p->sim_ms_off));
+    }
+    return fclose(f) == 0 ? 0 : fail("%s: write error", path);
 }
 
 int write_caches_table(FILE *f, const validation *v)
@@ -60,14 +90,15 @@ int write_caches_table(FILE *f, const validation *v)
         if (rows++ == 0)
             fprintf(f, "The kernels written once run in exec mode through the caches (sim/exec/cache.h), each "
                        "sector charged at the level that served it; without them, every word at U or, "
-                       "beyond the L2, DRAM's rate (the working-set rule)%s.  Errors %s.\n\n"
+                       "beyond the L2, DRAM's rate (the working-set rule)%s.  Errors %s; each point, with "
+                       "and without, in `%s/caches-points.csv`.\n\n"
                        "| case | points | median, with | median, without | 90th percentile, with | "
                        "90th percentile, without | worst, with | worst, without |\n"
                        "|---|---|---|---|---|---|---|---|\n",
                     strstr(v->name, "-code") ? "; each kernel's compute charged by its compiled instructions "
                                                "(the code's costs), the same with the caches and without"
                                              : "",
-                    split == 0 ? "over the held-out half" : "over every point");
+                    split == 0 ? "over the held-out half" : "over every point", v->name);
         error_stats without = validation_errors(&off, names[i], split);
         fprintf(f, "| %s | %d | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n", names[i], on.n,
                 100 * on.median, 100 * without.median, 100 * on.p90, 100 * without.p90,

@@ -38,7 +38,8 @@
  *    their own picture (scatter-code.png); then the noise floor, one row
  *    per card), validate/report/noise-floor.md
  *    (every pair of sessions, case by case), validate/report/{a,b,c}/ and
- *    {a,b,c}-code/ (points.csv and one plot per case study) and the
+ *    {a,b,c}-code/ (points.csv, caches-points.csv where points ran
+ *    through the caches, and one plot per case study) and the
  *    presets machine/h100.cfg and machine/h200.cfg (and -code.cfg).
  * Deterministic: the same data gives the same files, byte for byte.
  */
@@ -790,7 +791,7 @@ static int run_code_set(validation *v, const validation *earlier, int n_earlier,
     if (set_simulate(v, earlier, n_earlier, 0, ahead) < 0 || set_simulate(v, earlier, n_earlier, 1, ahead) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
-    return write_points(v) < 0 || plots_written(v) < 0 ? -1 : 0;
+    return write_points(v) < 0 || write_caches_points(v) < 0 || plots_written(v) < 0 ? -1 : 0;
 }
 
 /* ---- the noise floor ---------------------------------------------------- */
@@ -904,8 +905,8 @@ static int run_set(FILE *section, validation *v, set_verdicts *verdicts, const v
     if (set_simulate(v, earlier, n_earlier, 0, ahead) < 0 || set_simulate(v, earlier, n_earlier, 1, ahead) < 0)
         return -1;
     mkdir(v->report_dir, 0755);
-    if (write_points(v) < 0 || plots_written(v) < 0 || write_set_report(section, v, verdicts) < 0 ||
-        write_caches_table(section, v) < 0)
+    if (write_points(v) < 0 || write_caches_points(v) < 0 || plots_written(v) < 0 ||
+        write_set_report(section, v, verdicts) < 0 || write_caches_table(section, v) < 0)
         return -1;
     error_stats all = validation_errors(v, NULL, validation_split(v));
     printf("set %s: %d points, median %.1f%%, p90 %.1f%%, Spearman %.3f\n", v->name, all.n, 100 * all.median,

@@ -118,6 +118,11 @@ int write_set_report(FILE *f, const validation *v, set_verdicts *verdicts);
  * points whose blocks ran through them, with the caches and without
  * (caches.c); or why the set's machine has none. */
 int write_caches_table(FILE *f, const validation *v);
+/* Its points one by one, into the set's caches-points.csv: each point
+ * that ran through the caches, its time with them and without, and its
+ * relative error each way (no file where none ran through them, or the
+ * machine has no caches). */
+int write_caches_points(const validation *v);
 
 /* The case studies' kernels written once against the hand-written
  * programs they replaced, per session of the n_cards cards that timed
