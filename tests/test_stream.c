@@ -1297,6 +1297,97 @@ Test(stream, a_zp_difference_after_the_product_it_waits_for_is_its_tail_alone)
     cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 0);
 }
 
+/* Euclid's reduction pass (lc_y·x[i] − lc_x·y[j]: two products, each
+ * after its own private read, into one difference); a product of a
+ * product; a product after a global read beside one long done. */
+static const char *const products_beside_ir =
+    "define internal void @window(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 7, i64 noundef %3)\n"
+    "  %5 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 1)\n"
+    "  %6 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 5, i64 noundef %5)\n"
+    "  %7 = tail call i64 @exec_zp_sub(%struct.exec_thread* noundef %0, i64 noundef %4, i64 noundef %6)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef 0, i64 noundef %7)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "define internal void @chained(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 7, i64 noundef %3)\n"
+    "  %5 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 5, i64 noundef %4)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef 0, i64 noundef %5)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "define internal void @far_apart(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 7, i64 noundef %3)\n"
+    "  %5 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 0)\n"
+    "  %6 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 5, i64 noundef %5)\n"
+    "  %7 = tail call i64 @exec_zp_sub(%struct.exec_thread* noundef %0, i64 noundef %4, i64 noundef %6)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef 0, i64 noundef %7)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_product_in_flight_beside_the_chains_is_counted_beside_it)
+{
+    uint32_t w[3][STREAM_FIELDS];
+    cr_assert_eq(weigh(products_beside_ir, w, 3), 3);
+    /* the pass: read, product, difference on the chain, the other read's
+     * product beside it, started one read's issue later (its chain the
+     * same length); past a barrier the same (no free value on it) */
+    cr_expect_eq(w[0][STREAM_MULMOD], 2);
+    cr_expect_eq(w[0][STREAM_CHAIN_MULMOD], 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_BESIDE], 1);
+    cr_expect_eq(w[0][STREAM_AFTER_MULMOD], 1);
+    cr_expect_eq(w[0][STREAM_AFTER_BESIDE], 1);
+    /* a product that waits for the other: both on the chain, none beside */
+    cr_expect_eq(w[1][STREAM_CHAIN_MULMOD], 2);
+    cr_expect_eq(w[1][STREAM_CHAIN_BESIDE], 0);
+    cr_expect_eq(w[1][STREAM_AFTER_BESIDE], 0);
+    /* the chain's product waits for a global read (261 nominal cycles):
+     * the one after the private read (29) is done long before it starts */
+    cr_expect_eq(w[2][STREAM_CHAIN_GLOBAL], 1);
+    cr_expect_eq(w[2][STREAM_CHAIN_MULMOD], 1);
+    cr_expect_eq(w[2][STREAM_CHAIN_BESIDE], 0);
+}
+
+Test(stream, a_product_beside_the_chains_waits_one_more_chain_on_its_scheduler)
+{
+    /* one block: a chain of a product and 2 plain links, a product beside it */
+    uint32_t w[1][STREAM_FIELDS] = {{0}};
+    w[0][STREAM_INST] = 20;
+    w[0][STREAM_PLAIN] = 2;
+    w[0][STREAM_MULMOD] = 2;
+    w[0][STREAM_CHAIN_PLAIN] = 2;
+    w[0][STREAM_CHAIN_MULMOD] = 1;
+    w[0][STREAM_CHAIN_BESIDE] = 1;
+    machine m = latency_machine(); /* a plain link 5, a product 68 */
+    m.schedulers = 4;
+    /* the rows of sharing not measured: the product beside costs nothing,
+     * the path 68 + 2 · 5 and the kernel's entry and exit (2 links) */
+    block_cost alone = one_pass_in(w, 1, 32, &m);
+    cr_expect_eq(alone.stream_mulmod_beside, 1);
+    cr_expect_float_eq(block_span_cycles_shared(&alone, &m, 1), 68 + 4 * 5, 1e-9);
+    m.cycles_mulmod_warps2 = 86;
+    m.cycles_mulmod_warps4 = 130;
+    /* a warp alone on its scheduler: two chains of products there, 86 */
+    cr_expect_float_eq(block_span_cycles_shared(&alone, &m, 1), 86 + 4 * 5, 1e-9);
+    /* 8 warps, 2 a scheduler: the chain's product 86, and four chains of
+     * products a scheduler, 130: 44 more */
+    block_cost shared = one_pass_in(w, 1, 256, &m);
+    cr_expect_eq(shared.stream_mulmod_beside, 1);
+    cr_expect_float_eq(block_span_cycles_shared(&shared, &m, 2), 130 + 4 * 5, 1e-9);
+    /* no schedulers key: every warp alone, the rows unread */
+    m.schedulers = 0;
+    cr_expect_float_eq(block_span_cycles_shared(&alone, &m, 1), 68 + 4 * 5, 1e-9);
+}
+
 /* Three steps, each reading a word in its first block and using it in the
  * next: plus one, stored (the stencil's centre); the same after a second
  * word its first block waits for (Cooley-Tukey's butterfly); summed in a

@@ -43,9 +43,9 @@
 #include <string.h>
 
 /* The classes of a chain's links: plain, mulmod, addmod, private, global
- * read, a comparison a branch waits for (the table's STREAM_CHAIN_*
- * fields, in that order; a step's path holds them there, whichever of
- * the block's chains it charged). */
+ * read, a comparison a branch waits for, a product in flight beside the
+ * chain's (the table's STREAM_CHAIN_* fields, in that order; a step's path
+ * holds them there, whichever of the block's chains it charged). */
 enum { CHAIN_LINKS = STREAM_CHAIN_CLASSES, CHAIN_END = STREAM_CHAIN_PLAIN + CHAIN_LINKS };
 
 /* Where a block's chain is in its weights: in a kernel's first step, its
@@ -189,6 +189,7 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int threads,
                                                                            * block's own) */
     c->link[STREAM_CHAIN_PREDICATE - STREAM_CHAIN_PLAIN] =
         m->cycles_predicate > 0 ? m->cycles_predicate : stream_link_cycles(m, OP_PLAIN);
+    c->link[STREAM_CHAIN_BESIDE - STREAM_CHAIN_PLAIN] = stream_beside_mulmod_cycles(m, sharing);
     c->issue = stream_shared_issue_cycles(m, sharing);
     c->issue_mulmod = stream_shared_mulmod_cycles(m, sharing);
     c->mulmod_inst = c->issue_mulmod > 0 ? c->calls.zp_mul : 0;
@@ -437,6 +438,7 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     cost->stream_issued_mulmod = c->span_issued[1];
     cost->stream_reads = c->span[STREAM_CHAIN_GLOBAL];
     cost->stream_predicates = c->span[STREAM_CHAIN_PREDICATE];
+    cost->stream_mulmod_beside = c->span[STREAM_CHAIN_BESIDE];
     cost->stream_branches = c->span_branches;
     /* the lines of constants beyond the touch kernel's that its code read */
     cost->stream_constant_lines = __builtin_popcount(c->constants & ~STREAM_TOUCH_LINE);
