@@ -101,6 +101,7 @@ struct depth_map {
     int n_products;
     double product_start[MAX_PRODUCTS], product_links[MAX_PRODUCTS];
     uint64_t product_waits[MAX_PRODUCTS], chain_products;
+    double hoisted; /* a looped step's: its free values' plain instructions but comparisons (STREAM_HOISTED) */
     size_t cap; /* a power of two, more than twice the block's lines */
     double chain[CHAIN_CLASSES]; /* the block's longest chain: its links of each class */
     double chain_after[CHAIN_CLASSES]; /* the same in a step after a barrier */
@@ -348,6 +349,8 @@ void ir_chain_step(depth_map *d, const ir_block *b, const ir_inst *in, int line,
     if (!free_value) {
         deepest_operand_after(d, &f->in_flight, in, after);
         add_own_links(b, in, own, after);
+    } else if (f->looped_step && strcmp(in->op, "icmp") && w[STREAM_PLAIN] - before[STREAM_PLAIN] == w[STREAM_INST] - before[STREAM_INST]) {
+        d->hoisted += w[STREAM_INST] - before[STREAM_INST]; /* before the loop over the steps, once a warp */
     }
     if (in->result) {
         size_t i = depth_slot(d, in->result, in->result_len);
@@ -405,6 +408,7 @@ void ir_chain_block_begin(depth_map *d, const ir_block *b)
     d->chain_reads = 0;
     d->n_products = 0;
     d->chain_products = 0;
+    d->hoisted = 0;
 }
 
 static int global_read_at(const ir_function *f, int l, ir_inst *in);
@@ -528,6 +532,7 @@ void ir_chain_block_end(depth_map *d, const ir_block *b, double *w)
     /* past a barrier the same products beside, where that chain holds the chain's products */
     w[STREAM_CHAIN_BESIDE] = note_beside(d);
     w[STREAM_AFTER_BESIDE] = d->chain_after[1] == d->chain[1] ? w[STREAM_CHAIN_BESIDE] : 0;
+    w[STREAM_HOISTED] = d->hoisted;
     if (d->chain_reads & d->roots && d->chain[4] >= 1 && root_block(d, b))
         w[STREAM_ROOT_LINKS] = w[STREAM_ROOT_LEVEL] = d->chain[4];
     if (b->id >= 0)
