@@ -2269,10 +2269,10 @@ Test(stream, past_a_barrier_a_looped_steps_arithmetic_on_its_number_stays_on_its
      * entry: UIADD3, ULDC, UISETP, PLOP3, BRA each pass, on the chain past
      * the barrier the counter's addition and the branch, plain, and the
      * comparison's predicate between them (stream_ir_loops.c) */
+    uint32_t latch[STREAM_CHAIN_CLASSES] = {[0] = 2, [STREAM_CHAIN_PREDICATE - STREAM_CHAIN_PLAIN] = 1};
     for (int b = 0; b < 2; b++)
         for (int k = 0; k < STREAM_CHAIN_CLASSES; k++)
-            cr_expect_eq(w[b][STREAM_AFTER_PLAIN + k],
-                         w[b][STREAM_CHAIN_PLAIN + k] + (b > 0 ? 0 : k == 0 ? 2 : k == STREAM_CHAIN_PREDICATE - STREAM_CHAIN_PLAIN),
+            cr_expect_eq(w[b][STREAM_AFTER_PLAIN + k], w[b][STREAM_CHAIN_PLAIN + k] + (b == 0 ? latch[k] : 0),
                          "block %d class %d", b, k);
     cr_expect_eq(w[0][STREAM_INST], listed[0][STREAM_INST] + 5);
     cr_expect_eq(w[0][STREAM_PLAIN], listed[0][STREAM_PLAIN] + 5);
@@ -2341,7 +2341,8 @@ Test(stream, past_a_barrier_a_looped_steps_free_comparison_stays_on_its_chain)
     cr_expect_eq(looped[0][STREAM_PLAIN], listed[0][STREAM_PLAIN] + 5);
     cr_expect_eq(listed[0][STREAM_HOISTED], 0, "listed steps: no loop to hoist before");
     cr_expect_eq(looped[0][STREAM_HOISTED], 1, "the subtraction");
-    cr_expect_eq(looped[0][STREAM_AFTER_PLAIN], 1 + 2, "the comparison's issue (the subtraction off the chain), the latch's two");
+    cr_expect_eq(looped[0][STREAM_AFTER_PLAIN], 1 + 2,
+                 "the comparison's issue (the subtraction off the chain), the latch's two");
     cr_expect_eq(looped[0][STREAM_AFTER_PREDICATE], 1 + 1, "the branch waits for the predicate, and the latch's");
     for (int k = 0; k < STREAM_CHAIN_CLASSES; k++)
         cr_expect_eq(looped[1][STREAM_AFTER_PLAIN + k], listed[1][STREAM_AFTER_PLAIN + k], "the body, class %d", k);

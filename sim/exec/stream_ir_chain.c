@@ -262,18 +262,20 @@ static void own_links(const ir_inst *in, const double *before, const double *w, 
  * deepest operand, the one deepest_operand takes (into *deepest). */
 static void operand_products(const depth_map *d, const ir_inst *in, uint64_t *waits, uint64_t *deepest)
 {
+    static const double load[CHAIN_CLASSES] = {[4] = 1};
     double best[CHAIN_CLASSES] = {0};
     *waits = *deepest = 0;
     if (!strcmp(in->op, "phi"))
         return;
     for (ir_operand_names n = ir_operand_names_of(in); ir_next_operand_name(&n);) {
         size_t i = depth_slot(d, n.name, n.len);
-        if (!d->name[i]) /* ready, or a load in flight: no product of the block */
-            continue;
-        *waits |= d->prods[i];
-        if (nominal_cycles(d->links[i]) > nominal_cycles(best)) {
-            memcpy(best, d->links[i], sizeof best);
-            *deepest = d->chain_prods[i];
+        /* a value from before the block, ready or a load in flight: no product of the block */
+        const double *depth = d->name[i] ? d->links[i] : ir_set_has(&d->f->in_flight, n.name, n.len) ? load : best;
+        if (d->name[i])
+            *waits |= d->prods[i];
+        if (nominal_cycles(depth) > nominal_cycles(best)) {
+            *deepest = d->name[i] ? d->chain_prods[i] : 0;
+            memcpy(best, depth, sizeof best);
         }
     }
 }
@@ -318,6 +320,20 @@ static double note_beside(const depth_map *d)
     return beside;
 }
 
+/* Free instruction `in` (a free value's), which added to the block's
+ * weights what `before` had not: in a looped step (MCM_KERNEL_LOOP), its
+ * plain instructions, but a comparison's, which ptxas hoists before the
+ * loop over the steps, each warp issuing them once (STREAM_HOISTED,
+ * stream.h; a comparison is issued again each pass: recomputed_comparison);
+ * else 0. */
+static double hoisted_before_the_loop(const ir_function *f, const ir_inst *in, const double *before, const double *w)
+{
+    double inst = w[STREAM_INST] - before[STREAM_INST];
+    if (!f->looped_step || !strcmp(in->op, "icmp") || w[STREAM_PLAIN] - before[STREAM_PLAIN] != inst)
+        return 0;
+    return inst;
+}
+
 /* Block b's instruction `in`, at line `line`, which added to the block's
  * weights what `before` had not: its depth (above), noted under its
  * result; into the block's chain if deeper (a read in flight past the
@@ -349,8 +365,8 @@ void ir_chain_step(depth_map *d, const ir_block *b, const ir_inst *in, int line,
     if (!free_value) {
         deepest_operand_after(d, &f->in_flight, in, after);
         add_own_links(b, in, own, after);
-    } else if (f->looped_step && strcmp(in->op, "icmp") && w[STREAM_PLAIN] - before[STREAM_PLAIN] == w[STREAM_INST] - before[STREAM_INST]) {
-        d->hoisted += w[STREAM_INST] - before[STREAM_INST]; /* before the loop over the steps, once a warp */
+    } else {
+        d->hoisted += hoisted_before_the_loop(f, in, before, w);
     }
     if (in->result) {
         size_t i = depth_slot(d, in->result, in->result_len);
