@@ -1297,6 +1297,97 @@ Test(stream, a_zp_difference_after_the_product_it_waits_for_is_its_tail_alone)
     cr_expect_eq(w[1][STREAM_CHAIN_PLAIN], 0);
 }
 
+/* Euclid's reduction pass (lc_y·x[i] − lc_x·y[j]: two products, each
+ * after its own private read, into one difference); a product of a
+ * product; a product after a global read beside one long done. */
+static const char *const products_beside_ir =
+    "define internal void @window(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 7, i64 noundef %3)\n"
+    "  %5 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 1)\n"
+    "  %6 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 5, i64 noundef %5)\n"
+    "  %7 = tail call i64 @exec_zp_sub(%struct.exec_thread* noundef %0, i64 noundef %4, i64 noundef %6)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef 0, i64 noundef %7)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "define internal void @chained(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 7, i64 noundef %3)\n"
+    "  %5 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 5, i64 noundef %4)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef 0, i64 noundef %5)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "define internal void @far_apart(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_pread(%struct.exec_thread* noundef %0, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 7, i64 noundef %3)\n"
+    "  %5 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 0)\n"
+    "  %6 = tail call i64 @exec_zp_mul(%struct.exec_thread* noundef %0, i64 noundef 5, i64 noundef %5)\n"
+    "  %7 = tail call i64 @exec_zp_sub(%struct.exec_thread* noundef %0, i64 noundef %4, i64 noundef %6)\n"
+    "  tail call void @exec_pwrite(%struct.exec_thread* noundef %0, i64 noundef 0, i64 noundef %7)\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_product_in_flight_beside_the_chains_is_counted_beside_it)
+{
+    uint32_t w[3][STREAM_FIELDS];
+    cr_assert_eq(weigh(products_beside_ir, w, 3), 3);
+    /* the pass: read, product, difference on the chain, the other read's
+     * product beside it, started one read's issue later (its chain the
+     * same length); past a barrier the same (no free value on it) */
+    cr_expect_eq(w[0][STREAM_MULMOD], 2);
+    cr_expect_eq(w[0][STREAM_CHAIN_MULMOD], 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_BESIDE], 1);
+    cr_expect_eq(w[0][STREAM_AFTER_MULMOD], 1);
+    cr_expect_eq(w[0][STREAM_AFTER_BESIDE], 1);
+    /* a product that waits for the other: both on the chain, none beside */
+    cr_expect_eq(w[1][STREAM_CHAIN_MULMOD], 2);
+    cr_expect_eq(w[1][STREAM_CHAIN_BESIDE], 0);
+    cr_expect_eq(w[1][STREAM_AFTER_BESIDE], 0);
+    /* the chain's product waits for a global read (261 nominal cycles):
+     * the one after the private read (29) is done long before it starts */
+    cr_expect_eq(w[2][STREAM_CHAIN_GLOBAL], 1);
+    cr_expect_eq(w[2][STREAM_CHAIN_MULMOD], 1);
+    cr_expect_eq(w[2][STREAM_CHAIN_BESIDE], 0);
+}
+
+Test(stream, a_product_beside_the_chains_waits_one_more_chain_on_its_scheduler)
+{
+    /* one block: a chain of a product and 2 plain links, a product beside it */
+    uint32_t w[1][STREAM_FIELDS] = {{0}};
+    w[0][STREAM_INST] = 20;
+    w[0][STREAM_PLAIN] = 2;
+    w[0][STREAM_MULMOD] = 2;
+    w[0][STREAM_CHAIN_PLAIN] = 2;
+    w[0][STREAM_CHAIN_MULMOD] = 1;
+    w[0][STREAM_CHAIN_BESIDE] = 1;
+    machine m = latency_machine(); /* a plain link 5, a product 68 */
+    m.schedulers = 4;
+    /* the rows of sharing not measured: the product beside costs nothing,
+     * the path 68 + 2 · 5 and the kernel's entry and exit (2 links) */
+    block_cost alone = one_pass_in(w, 1, 32, &m);
+    cr_expect_eq(alone.stream_mulmod_beside, 1);
+    cr_expect_float_eq(block_span_cycles_shared(&alone, &m, 1), 68 + 4 * 5, 1e-9);
+    m.cycles_mulmod_warps2 = 86;
+    m.cycles_mulmod_warps4 = 130;
+    /* a warp alone on its scheduler: two chains of products there, 86 */
+    cr_expect_float_eq(block_span_cycles_shared(&alone, &m, 1), 86 + 4 * 5, 1e-9);
+    /* 8 warps, 2 a scheduler: the chain's product 86, and four chains of
+     * products a scheduler, 130: 44 more */
+    block_cost shared = one_pass_in(w, 1, 256, &m);
+    cr_expect_eq(shared.stream_mulmod_beside, 1);
+    cr_expect_float_eq(block_span_cycles_shared(&shared, &m, 2), 130 + 4 * 5, 1e-9);
+    /* no schedulers key: every warp alone, the rows unread */
+    m.schedulers = 0;
+    cr_expect_float_eq(block_span_cycles_shared(&alone, &m, 1), 68 + 4 * 5, 1e-9);
+}
+
 /* Three steps, each reading a word in its first block and using it in the
  * next: plus one, stored (the stencil's centre); the same after a second
  * word its first block waits for (Cooley-Tukey's butterfly); summed in a
@@ -2171,11 +2262,23 @@ Test(stream, past_a_barrier_a_looped_steps_arithmetic_on_its_number_stays_on_its
      * is the loop's counter on the card, not a constant, so threads >> step
      * and the comparison that reads it stay on the chain past the barrier;
      * tid + half reads it too; nothing leaves the chain */
-    uint32_t w[3][STREAM_FIELDS];
+    uint32_t w[3][STREAM_FIELDS], listed[3][STREAM_FIELDS];
     cr_assert_eq(weigh(looped_halving_ir, w, 3), 3);
+    cr_assert_eq(weigh(halving_ir, listed, 3), 3);
+    /* but the loop over the steps' latch (loop:step_latch), on the step's
+     * entry: UIADD3, ULDC, UISETP, PLOP3, BRA each pass, on the chain past
+     * the barrier the counter's addition and the branch, plain, and the
+     * comparison's predicate between them (stream_ir_loops.c) */
+    uint32_t latch[STREAM_CHAIN_CLASSES] = {[0] = 2, [STREAM_CHAIN_PREDICATE - STREAM_CHAIN_PLAIN] = 1};
     for (int b = 0; b < 2; b++)
         for (int k = 0; k < STREAM_CHAIN_CLASSES; k++)
-            cr_expect_eq(w[b][STREAM_AFTER_PLAIN + k], w[b][STREAM_CHAIN_PLAIN + k], "block %d class %d", b, k);
+            cr_expect_eq(w[b][STREAM_AFTER_PLAIN + k], w[b][STREAM_CHAIN_PLAIN + k] + (b == 0 ? latch[k] : 0),
+                         "block %d class %d", b, k);
+    cr_expect_eq(w[0][STREAM_INST], listed[0][STREAM_INST] + 5);
+    cr_expect_eq(w[0][STREAM_PLAIN], listed[0][STREAM_PLAIN] + 5);
+    cr_expect_eq(w[1][STREAM_INST], listed[1][STREAM_INST]);
+    /* nothing hoisted: every value reads the step's number or a private word */
+    cr_expect_eq(w[0][STREAM_HOISTED] + w[1][STREAM_HOISTED], 0);
 }
 
 /* A step whose test reads the thread's fields alone: where tid < threads
@@ -2227,11 +2330,20 @@ Test(stream, past_a_barrier_a_looped_steps_free_comparison_stays_on_its_chain)
     cr_expect_eq(listed[0][STREAM_CHAIN_PREDICATE], 1);
     cr_expect_eq(listed[0][STREAM_AFTER_PLAIN], 1, "the branch alone");
     cr_expect_eq(listed[0][STREAM_AFTER_PREDICATE], 0);
+    /* the looped step's entry besides: the loop's latch (5 instructions,
+     * past the barrier 2 plain links and a predicate) and threads − 1 hoisted
+     * before the loop over the steps (STREAM_HOISTED: issued once a warp,
+     * not each pass; the comparison is not) */
     for (int k = 0; k < STREAM_FIELDS; k++)
-        if (k < STREAM_AFTER_PLAIN)
+        if (k < STREAM_AFTER_PLAIN && k != STREAM_INST && k != STREAM_PLAIN && k != STREAM_HOISTED)
             cr_expect_eq(looped[0][k], listed[0][k], "field %d", k);
-    cr_expect_eq(looped[0][STREAM_AFTER_PLAIN], 1, "the comparison's issue (the subtraction off the chain)");
-    cr_expect_eq(looped[0][STREAM_AFTER_PREDICATE], 1, "the branch waits for the predicate");
+    cr_expect_eq(looped[0][STREAM_INST], listed[0][STREAM_INST] + 5);
+    cr_expect_eq(looped[0][STREAM_PLAIN], listed[0][STREAM_PLAIN] + 5);
+    cr_expect_eq(listed[0][STREAM_HOISTED], 0, "listed steps: no loop to hoist before");
+    cr_expect_eq(looped[0][STREAM_HOISTED], 1, "the subtraction");
+    cr_expect_eq(looped[0][STREAM_AFTER_PLAIN], 1 + 2,
+                 "the comparison's issue (the subtraction off the chain), the latch's two");
+    cr_expect_eq(looped[0][STREAM_AFTER_PREDICATE], 1 + 1, "the branch waits for the predicate, and the latch's");
     for (int k = 0; k < STREAM_CHAIN_CLASSES; k++)
         cr_expect_eq(looped[1][STREAM_AFTER_PLAIN + k], listed[1][STREAM_AFTER_PLAIN + k], "the body, class %d", k);
 }
@@ -2352,6 +2464,30 @@ Test(stream, past_a_barrier_a_block_whose_chain_is_free_still_issues_its_instruc
     cr_expect_eq(one.stream_issued, 0);
     cr_expect_eq(two.stream_issued, 8);
     cr_expect_eq(two.stream_span[OP_PLAIN] - one.stream_span[OP_PLAIN], stream_call_cost("__syncthreads"));
+}
+
+Test(stream, past_a_barrier_a_looped_steps_hoisted_instructions_are_not_issued_again)
+{
+    /* the same block, 3 of its 8 instructions hoisted before a looped
+     * kernel's loop over its steps (STREAM_HOISTED): the first step issues
+     * all 8, each step after a barrier 5; past the barrier now its chain,
+     * 5 cycles, and its 5 instructions, 10, the path */
+    uint32_t w[1][STREAM_FIELDS] = {{0}};
+    w[0][STREAM_INST] = w[0][STREAM_PLAIN] = 8;
+    w[0][STREAM_HOISTED] = 3;
+    w[0][STREAM_CHAIN_PLAIN] = 6;
+    w[0][STREAM_AFTER_PLAIN] = 1;
+    machine m = latency_machine();
+    m.cycles_issue_independent = 2;
+    block_cost one = steps_in(w, 1, 1, &m), three = steps_in(w, 1, 3, &m);
+    cr_expect_float_eq(three.stream_work - one.stream_work, 2 * (5 + stream_call_cost("__syncthreads")), 1e-9);
+    cr_expect_eq(three.stream_issued, 2 * 5);
+    /* 7 hoisted: 1 instruction, 2 cycles, less than the chain's 5: each
+     * step after a barrier its chain, 1 plain link */
+    w[0][STREAM_HOISTED] = 7;
+    block_cost seven = steps_in(w, 1, 3, &m);
+    cr_expect_eq(seven.stream_issued, 0);
+    cr_expect_eq(seven.stream_span[OP_PLAIN] - one.stream_span[OP_PLAIN], 2 * (1 + stream_call_cost("__syncthreads")));
 }
 
 /* ---- the card's count ---------------------------------------------------- */

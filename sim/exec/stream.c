@@ -43,9 +43,9 @@
 #include <string.h>
 
 /* The classes of a chain's links: plain, mulmod, addmod, private, global
- * read, a comparison a branch waits for (the table's STREAM_CHAIN_*
- * fields, in that order; a step's path holds them there, whichever of
- * the block's chains it charged). */
+ * read, a comparison a branch waits for, a product in flight beside the
+ * chain's (the table's STREAM_CHAIN_* fields, in that order; a step's path
+ * holds them there, whichever of the block's chains it charged). */
 enum { CHAIN_LINKS = STREAM_CHAIN_CLASSES, CHAIN_END = STREAM_CHAIN_PLAIN + CHAIN_LINKS };
 
 /* Where a block's chain is in its weights: in a kernel's first step, its
@@ -139,6 +139,21 @@ _Static_assert(sizeof(block_passes) == STREAM_PASS_WORDS * sizeof(uint32_t) &&
                    offsetof(block_passes, most_back) == STREAM_PASS_MOST_BACK * sizeof(uint32_t),
                "a block's passes where stream_ir.c's copy of mcm_stream_block reads them");
 
+/* A block's weights as it issues them in a step after a barrier, into
+ * `copy` where they differ: a looped step's hoisted instructions
+ * (STREAM_HOISTED), issued once before the loop over the steps, not each
+ * pass. */
+static const uint32_t *past_a_barrier(const uint32_t *weight, uint32_t *copy)
+{
+    uint32_t hoisted = weight[STREAM_HOISTED];
+    if (hoisted == 0)
+        return weight;
+    memcpy(copy, weight, sizeof(uint32_t) * STREAM_FIELDS);
+    copy[STREAM_INST] -= hoisted < copy[STREAM_INST] ? hoisted : copy[STREAM_INST];
+    copy[STREAM_PLAIN] -= hoisted < copy[STREAM_PLAIN] ? hoisted : copy[STREAM_PLAIN];
+    return copy;
+}
+
 /* Cycles of the links in w's chain fields. */
 static double chain_cycles(const stream_counter *c, const double *w)
 {
@@ -189,18 +204,21 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int threads,
                                                                            * block's own) */
     c->link[STREAM_CHAIN_PREDICATE - STREAM_CHAIN_PLAIN] =
         m->cycles_predicate > 0 ? m->cycles_predicate : stream_link_cycles(m, OP_PLAIN);
+    c->link[STREAM_CHAIN_BESIDE - STREAM_CHAIN_PLAIN] = stream_beside_mulmod_cycles(m, sharing);
     c->issue = stream_shared_issue_cycles(m, sharing);
     c->issue_mulmod = stream_shared_mulmod_cycles(m, sharing);
     c->mulmod_inst = c->issue_mulmod > 0 ? c->calls.zp_mul : 0;
     c->issue_bound = calloc(n, 1);
     for (int id = 0; id < t->blocks; id++) {
         double w[STREAM_FIELDS], issued[2];
+        uint32_t copy[STREAM_FIELDS];
         for (int k = 0; k < STREAM_FIELDS; k++)
             w[k] = t->weight[id][k];
-        issue_split(c, t->weight[id], 1, issued);
-        for (int after = 0; after < 2; after++)
+        for (int after = 0; after < 2; after++) {
+            issue_split(c, after ? past_a_barrier(t->weight[id], copy) : t->weight[id], 1, issued);
             if (issue_cycles(c, issued) > chain_cycles(c, w + chain_field(after) - STREAM_CHAIN_PLAIN))
                 c->issue_bound[id] |= (char)(1 << after);
+        }
     }
     return c;
 }
@@ -308,12 +326,13 @@ static void weigh_path(stream_counter *c)
     double root_level = 0; /* the deepest chain from the step's root reads */
     for (int i = 0; i < c->n_warp; i++) {
         int id = c->warp_touched[i];
-        const uint32_t *weight = c->t->weight[id];
+        uint32_t copy[STREAM_FIELDS];
+        const uint32_t *weight = p->after_barrier ? past_a_barrier(c->t->weight[id], copy) : c->t->weight[id];
         const block_passes *b = &c->passes[id];
         p->path[i] = (weighed_pass){id, b->most, b->most_back};
         for (int k = 0; k < STREAM_CHAIN_PLAIN; k++)
             if (k != STREAM_READS && k != STREAM_TRIPS && k != STREAM_ROOT_LINKS && k != STREAM_ROOT_LEVEL &&
-                k != STREAM_UNROLL)
+                k != STREAM_UNROLL && k != STREAM_HOISTED)
                 p->w[k] += (double)weight[k] * b->most;
         if (c->issue_bound[id] >> p->after_barrier & 1) { /* its passes: its instructions, at the warp's own issue */
             double pass[2];
@@ -437,6 +456,7 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     cost->stream_issued_mulmod = c->span_issued[1];
     cost->stream_reads = c->span[STREAM_CHAIN_GLOBAL];
     cost->stream_predicates = c->span[STREAM_CHAIN_PREDICATE];
+    cost->stream_mulmod_beside = c->span[STREAM_CHAIN_BESIDE];
     cost->stream_branches = c->span_branches;
     /* the lines of constants beyond the touch kernel's that its code read */
     cost->stream_constant_lines = __builtin_popcount(c->constants & ~STREAM_TOUCH_LINE);

@@ -80,6 +80,12 @@
  * the global waits fold: the passes' plain links stay one after another
  * on the chain, though the unrolled passes are independent (a term not
  * charged, named here).
+ * STREAM_HOISTED: of a looped kernel's step (MCM_KERNEL_LOOP), the block's
+ * plain instructions that compute free values (below) but comparisons:
+ * ptxas hoists them before the loop over the steps, each warp issuing them
+ * once (Euclid's layout values, 0x1950-0x1b90 of its executed SASS, 37
+ * instructions a warp; profiles/probes/sa9), so in a step after a barrier
+ * the block issues its instructions less these (stream.c).
  * STREAM_AFTER_*: the same block's longest chain where it runs in a step
  * after a barrier (a step but a kernel's first): its free values (the
  * thread's indices, the args, and arithmetic on them alone:
@@ -98,13 +104,21 @@
  * block whose instructions outlast its chain past the barrier is charged
  * them all, as before it (stream.c). */
 enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_READS,
-       STREAM_TRIPS, STREAM_EXITS, STREAM_ROOT_LINKS, STREAM_ROOT_LEVEL, STREAM_UNROLL, STREAM_CHAIN_PLAIN,
-       STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE,
-       STREAM_AFTER_PLAIN, STREAM_AFTER_MULMOD, STREAM_AFTER_ADDMOD, STREAM_AFTER_PRIVATE, STREAM_AFTER_GLOBAL,
-       STREAM_AFTER_PREDICATE, STREAM_FIELDS };
-/* The chain's classes, STREAM_CHAIN_PLAIN to STREAM_CHAIN_PREDICATE (and
- * STREAM_AFTER_PLAIN to STREAM_AFTER_PREDICATE, the same order). */
-enum { STREAM_CHAIN_CLASSES = STREAM_CHAIN_PREDICATE + 1 - STREAM_CHAIN_PLAIN };
+       STREAM_TRIPS, STREAM_EXITS, STREAM_ROOT_LINKS, STREAM_ROOT_LEVEL, STREAM_UNROLL, STREAM_HOISTED,
+       STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE,
+       STREAM_CHAIN_BESIDE, STREAM_AFTER_PLAIN, STREAM_AFTER_MULMOD, STREAM_AFTER_ADDMOD, STREAM_AFTER_PRIVATE,
+       STREAM_AFTER_GLOBAL, STREAM_AFTER_PREDICATE, STREAM_AFTER_BESIDE, STREAM_FIELDS };
+/* The chain's classes, STREAM_CHAIN_PLAIN to STREAM_CHAIN_BESIDE (and
+ * STREAM_AFTER_PLAIN to STREAM_AFTER_BESIDE, the same order).
+ * STREAM_CHAIN_BESIDE: the block's Z/pZ products in flight beside its
+ * chain's own (not on the chain, neither waiting for nor waited for by a
+ * chain product, issued within a product's latency of it: Euclid's
+ * lc_y·x[i] beside lc_x·y[j]); the warp's scheduler has one more chain
+ * of products on its multiply-add pipe while the chain's waits, so each
+ * delays it by what one more chain a scheduler costs a product
+ * (card_terms.h, stream_beside_mulmod_cycles; stream_ir_chain.c finds
+ * them). */
+enum { STREAM_CHAIN_CLASSES = STREAM_CHAIN_BESIDE + 1 - STREAM_CHAIN_PLAIN };
 
 /* The table a counted object carries (mcm_stream_table, mcm_stream_blocks,
  * mcm_stream_chain_reads, mcm_stream_constants): per block its weights, its

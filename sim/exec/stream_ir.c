@@ -33,7 +33,8 @@
  *   stream_ir_fused.c     what the card fuses or narrows (ISETP, IADD3, ...)
  *   stream_ir_calls.c     one call's weight (the table of exec_* costs)
  *   stream_ir_chain.c     a block's longest dependent chain; reads in flight
- *   stream_ir_loops.c     a loop nvcc unrolls: its trip count
+ *   stream_ir_loops.c     a loop nvcc unrolls: its trip count; a looped
+ *                         kernel's latch
  *   stream_ir_branches.c  a fused `&&`; a predicated small body
  *   stream_ir_args.c      the args' lines of the card's constant bank
  * stream_ir.h declares what they share.
@@ -97,6 +98,7 @@ static void weigh_function(ir_function *f, weights *t)
         weigh_block(f, i, d, t);
     ir_chain_reads_of(f, d, t);
     ir_note_trip_counts(f, t);
+    ir_note_step_latch(f, t);
     ir_note_predicated_bodies(f, t);
     ir_chains_free(d);
 }

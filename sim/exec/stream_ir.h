@@ -220,6 +220,7 @@ void ir_args_free(args_lines *a);
 /* ---- the rules over a weighed function (stream_ir_loops.c, stream_ir_branches.c) */
 
 void ir_note_trip_counts(ir_function *f, weights *t);
+void ir_note_step_latch(const ir_function *f, weights *t);
 void ir_note_second_tests(ir_function *f);
 void ir_note_predicated_bodies(ir_function *f, weights *t);
 

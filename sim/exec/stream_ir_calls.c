@@ -79,6 +79,8 @@ static const call_cost CALL_COSTS[] = {
      * past the unrolled one: Euclid's SASS, 0x490-0x620 and 0x8f0-0x900) */
     {"loop:trip_count", 28, STREAM_INST},
     {"kernel:entry", 2, STREAM_INST},    /* per warp: the kernel's entry and EXIT */
+    {"loop:step_latch", 5, STREAM_INST}, /* per warp and pass of a looped kernel's loop over its steps:
+                                          * UIADD3, ULDC, UISETP, PLOP3, BRA (stream_ir_loops.c) */
     {"__syncthreads", 1, STREAM_INST},   /* per warp: BAR.SYNC between two steps */
 };
 #define N_CALL_COSTS (int)(sizeof CALL_COSTS / sizeof CALL_COSTS[0])

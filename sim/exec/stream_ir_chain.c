@@ -4,7 +4,8 @@
  * global reads are links of a chain (ir_chain_reads_of); a global read
  * waited for where its value is first used (ir_note_reads_in_flight); a
  * Z/pZ sum or difference after the result it waits for, the tail alone
- * (ZP_SUM_TAIL).  The chain's links go into the block's STREAM_CHAIN_*
+ * (ZP_SUM_TAIL); the products in flight beside the chain's (note_beside).
+ * The chain's links go into the block's STREAM_CHAIN_*
  * fields (stream.h), and the chain it has in a step after a barrier, its
  * free values no links (but a looped step's comparison its branch reads:
  * recomputed_comparison), into its STREAM_AFTER_* fields; stream.c
@@ -73,6 +74,8 @@ static const int LINK_OWN[OWN_CLASSES] = {STREAM_PLAIN, STREAM_MULMOD, STREAM_AD
 static const int LINK_CHAIN[CHAIN_CLASSES] = {STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD,
                                               STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE};
 
+enum { MAX_PRODUCTS = 64 }; /* a block's products followed (bits of a uint64_t); later ones are none */
+
 static double nominal_cycles(const double *links)
 {
     double t = 0;
@@ -89,6 +92,16 @@ struct depth_map {
     double (*links)[CHAIN_CLASSES];
     double (*after)[CHAIN_CLASSES]; /* the same past a barrier: a free value's none (ir_chain_step) */
     uint64_t *reads; /* the global reads on each value's deepest path (ir_chain_reads_of) */
+    /* the block's Z/pZ products (its first MAX_PRODUCTS, bit k the k-th in
+     * the order of its lines): per value those it waits for and those on
+     * its deepest path; per product where it starts (its deepest
+     * operand's nominal cycles), those it waits for, its products (a
+     * call's own mulmod links); the block's chain's (note_beside) */
+    uint64_t *prods, *chain_prods;
+    int n_products;
+    double product_start[MAX_PRODUCTS], product_links[MAX_PRODUCTS];
+    uint64_t product_waits[MAX_PRODUCTS], chain_products;
+    double hoisted; /* a looped step's: its free values' plain instructions but comparisons (STREAM_HOISTED) */
     size_t cap; /* a power of two, more than twice the block's lines */
     double chain[CHAIN_CLASSES]; /* the block's longest chain: its links of each class */
     double chain_after[CHAIN_CLASSES]; /* the same in a step after a barrier */
@@ -244,6 +257,83 @@ static void own_links(const ir_inst *in, const double *before, const double *w, 
         own[0] -= 1;
 }
 
+/* The block's products that `in` waits for, through any operand defined
+ * before it in the block (into *waits), and those on the path of its
+ * deepest operand, the one deepest_operand takes (into *deepest). */
+static void operand_products(const depth_map *d, const ir_inst *in, uint64_t *waits, uint64_t *deepest)
+{
+    static const double load[CHAIN_CLASSES] = {[4] = 1};
+    double best[CHAIN_CLASSES] = {0};
+    *waits = *deepest = 0;
+    if (!strcmp(in->op, "phi"))
+        return;
+    for (ir_operand_names n = ir_operand_names_of(in); ir_next_operand_name(&n);) {
+        size_t i = depth_slot(d, n.name, n.len);
+        /* a value from before the block, ready or a load in flight: no product of the block */
+        const double *depth = d->name[i] ? d->links[i] : ir_set_has(&d->f->in_flight, n.name, n.len) ? load : best;
+        if (d->name[i])
+            *waits |= d->prods[i];
+        if (nominal_cycles(depth) > nominal_cycles(best)) {
+            *deepest = d->name[i] ? d->chain_prods[i] : 0;
+            memcpy(best, depth, sizeof best);
+        }
+    }
+}
+
+/* Instruction `in`, starting at nominal cycles `start`, with own links
+ * `own`: a product (a Z/pZ call's mulmod link) is noted as the block's
+ * next; its bit, or 0. */
+static uint64_t note_product(depth_map *d, const double *own, double start, uint64_t waits)
+{
+    if (!(own[1] > 0) || d->n_products >= MAX_PRODUCTS)
+        return 0;
+    int k = d->n_products++;
+    d->product_start[k] = start;
+    d->product_links[k] = own[1];
+    d->product_waits[k] = waits;
+    return 1ull << k;
+}
+
+/* The block's products in flight beside its chain's (stream.h,
+ * STREAM_CHAIN_BESIDE): each product off the chain that waits for no
+ * product of the chain, none of which waits for it, and that starts
+ * within a product's nominal latency of one of them.  A warp issues it
+ * while the chain's product is in flight, its IMAD.WIDEs through the same
+ * multiply-add pipe: Euclid's reduction pass, lc_y·x[i] and lc_x·y[j]
+ * interleaved after their LDS (profiles/sass-executed/euclid-s256.csv,
+ * 0x3090-0x32f0: the two Barrett chains at 0x3170-0x3260), where one
+ * product alone is mulmod_latency. */
+static double note_beside(const depth_map *d)
+{
+    double beside = 0;
+    for (int q = 0; q < d->n_products; q++) {
+        if (d->chain_products >> q & 1)
+            continue;
+        for (int p = 0; p < d->n_products; p++)
+            if ((d->chain_products >> p & 1) && !(d->product_waits[q] >> p & 1) &&
+                !(d->product_waits[p] >> q & 1) &&
+                fabs(d->product_start[p] - d->product_start[q]) < NOMINAL_LINK_CYCLES[1]) {
+                beside += d->product_links[q];
+                break;
+            }
+    }
+    return beside;
+}
+
+/* Free instruction `in` (a free value's), which added to the block's
+ * weights what `before` had not: in a looped step (MCM_KERNEL_LOOP), its
+ * plain instructions, but a comparison's, which ptxas hoists before the
+ * loop over the steps, each warp issuing them once (STREAM_HOISTED,
+ * stream.h; a comparison is issued again each pass: recomputed_comparison);
+ * else 0. */
+static double hoisted_before_the_loop(const ir_function *f, const ir_inst *in, const double *before, const double *w)
+{
+    double inst = w[STREAM_INST] - before[STREAM_INST];
+    if (!f->looped_step || !strcmp(in->op, "icmp") || w[STREAM_PLAIN] - before[STREAM_PLAIN] != inst)
+        return 0;
+    return inst;
+}
+
 /* Block b's instruction `in`, at line `line`, which added to the block's
  * weights what `before` had not: its depth (above), noted under its
  * result; into the block's chain if deeper (a read in flight past the
@@ -259,6 +349,9 @@ void ir_chain_step(depth_map *d, const ir_block *b, const ir_inst *in, int line,
     uint64_t reads, own_read = own[4] > 0 ? read_bit(d, d->line) : 0;
     deepest_operand(d, &f->in_flight, &f->below_p, in, depth, &through_below_p, &reads);
     reads |= own_read;
+    uint64_t waits, deepest;
+    operand_products(d, in, &waits, &deepest);
+    uint64_t self = note_product(d, own, nominal_cycles(depth), waits);
     if (own[2] > 0 && through_below_p) { /* a Z/pZ sum or difference after the result it waits for: */
         own[2] = 0;                      /* that operand's range check is not redone, its tail alone */
         own[0] = ZP_SUM_TAIL;
@@ -272,6 +365,8 @@ void ir_chain_step(depth_map *d, const ir_block *b, const ir_inst *in, int line,
     if (!free_value) {
         deepest_operand_after(d, &f->in_flight, in, after);
         add_own_links(b, in, own, after);
+    } else {
+        d->hoisted += hoisted_before_the_loop(f, in, before, w);
     }
     if (in->result) {
         size_t i = depth_slot(d, in->result, in->result_len);
@@ -280,6 +375,8 @@ void ir_chain_step(depth_map *d, const ir_block *b, const ir_inst *in, int line,
         memcpy(d->links[i], depth, sizeof depth);
         memcpy(d->after[i], after, sizeof after);
         d->reads[i] = reads;
+        d->prods[i] = waits | self;
+        d->chain_prods[i] = deepest | self;
     }
     double ends[CHAIN_CLASSES];
     memcpy(ends, depth, sizeof depth);
@@ -292,6 +389,7 @@ void ir_chain_step(depth_map *d, const ir_block *b, const ir_inst *in, int line,
     if (nominal_cycles(ends) > nominal_cycles(d->chain)) {
         memcpy(d->chain, ends, sizeof ends);
         d->chain_reads = reads;
+        d->chain_products = deepest | self;
     }
     if (nominal_cycles(after) > nominal_cycles(d->chain_after))
         memcpy(d->chain_after, after, sizeof after);
@@ -309,17 +407,24 @@ void ir_chain_block_begin(depth_map *d, const ir_block *b)
         free(d->links);
         free(d->after);
         free(d->reads);
+        free(d->prods);
+        free(d->chain_prods);
         d->cap = cap;
         d->name = ir_alloc(sizeof *d->name * cap);
         d->len = ir_alloc(sizeof *d->len * cap);
         d->links = ir_alloc(sizeof *d->links * cap);
         d->after = ir_alloc(sizeof *d->after * cap);
         d->reads = ir_alloc(sizeof *d->reads * cap);
+        d->prods = ir_alloc(sizeof *d->prods * cap);
+        d->chain_prods = ir_alloc(sizeof *d->chain_prods * cap);
     }
     memset(d->name, 0, sizeof *d->name * d->cap);
     memset(d->chain, 0, sizeof d->chain);
     memset(d->chain_after, 0, sizeof d->chain_after);
     d->chain_reads = 0;
+    d->n_products = 0;
+    d->chain_products = 0;
+    d->hoisted = 0;
 }
 
 static int global_read_at(const ir_function *f, int l, ir_inst *in);
@@ -440,6 +545,10 @@ void ir_chain_block_end(depth_map *d, const ir_block *b, double *w)
         w[LINK_CHAIN[k]] = d->chain[k];
         w[LINK_CHAIN[k] - STREAM_CHAIN_PLAIN + STREAM_AFTER_PLAIN] = d->chain_after[k];
     }
+    /* past a barrier the same products beside, where that chain holds the chain's products */
+    w[STREAM_CHAIN_BESIDE] = note_beside(d);
+    w[STREAM_AFTER_BESIDE] = d->chain_after[1] == d->chain[1] ? w[STREAM_CHAIN_BESIDE] : 0;
+    w[STREAM_HOISTED] = d->hoisted;
     if (d->chain_reads & d->roots && d->chain[4] >= 1 && root_block(d, b))
         w[STREAM_ROOT_LINKS] = w[STREAM_ROOT_LEVEL] = d->chain[4];
     if (b->id >= 0)
@@ -548,6 +657,8 @@ void ir_chains_free(depth_map *d)
     free(d->links);
     free(d->after);
     free(d->reads);
+    free(d->prods);
+    free(d->chain_prods);
     free(d->read_no);
     ir_set_clear(&d->from_reads);
     free(d->from_reads.names);

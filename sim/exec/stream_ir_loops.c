@@ -10,6 +10,8 @@
  * blocks marked as run 4 passes at a time (STREAM_UNROLL: the card issues
  * the unrolled passes' loads together), but where a load's array is
  * chosen at run time or a pass stores to global memory (mark_unrolled).
+ * And the loop a looped kernel runs its steps in: its latch, each pass
+ * (ir_note_step_latch).
  *
  * nvcc unrolls a loop of unknown trips by 4 (runtime unrolling: a
  * remainder loop of trips mod 4 first, then the unrolled loop) where its
@@ -465,4 +467,28 @@ void ir_note_trip_counts(ir_function *f, weights *t)
     }
     ir_search_free(&s);
     free(member);
+}
+
+/* A looped kernel (MCM_KERNEL_LOOP) runs its steps after the first in a
+ * loop (`for (t_.step = 1; t_.step < steps_; t_.step++)`, mcm_kernel_cuda.cuh),
+ * whose latch each warp issues every pass, before the pass's barrier: the
+ * counter's UIADD3, the bound's ULDC, UISETP, PLOP3 and the BRA back
+ * (Euclid's executed SASS, profiles/sass-executed/euclid-s256.csv,
+ * 0x38b0-0x38f0, 16 416 = 32 warps x 513 passes each).  The counted build
+ * calls the step from exec mode's own loop, so none of it is in the IR:
+ * the "loop:step_latch" row goes to the step's entry, and on its chain past
+ * a barrier (a step but the first: a pass of that loop) the counter's
+ * addition and the branch, plain links, with the comparison between them
+ * the predicate the branch waits for (the rolled loop's pass, as a loop of
+ * the code is charged).  Its taken branch back (cycles_branch) is not
+ * charged: the counter knows no back edge outside the code. */
+void ir_note_step_latch(const ir_function *f, weights *t)
+{
+    if (!f->looped_step || f->blocks[0].id < 0)
+        return;
+    uint32_t *w = t->w[f->blocks[0].id], latch = (uint32_t)stream_call_cost("loop:step_latch");
+    w[STREAM_INST] += latch;
+    w[STREAM_PLAIN] += latch;
+    w[STREAM_AFTER_PLAIN] += 2;
+    w[STREAM_AFTER_PREDICATE] += 1;
 }

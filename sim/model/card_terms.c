@@ -170,6 +170,11 @@ double stream_shared_link_cycles(const machine *m, op_class i, int sharing)
     return link_cycles_among(m, i, sharing);
 }
 
+double stream_beside_mulmod_cycles(const machine *m, double sharing)
+{
+    return mulmod_link_cycles(m, 2 * sharing) - mulmod_link_cycles(m, sharing);
+}
+
 /* A comparison's link on a chain when a conditional branch waits for its
  * predicate: cycles_predicate, or a plain link where the machine lacks it. */
 static double predicate_link_cycles(const machine *m)
@@ -190,7 +195,8 @@ static double span_cycles(const block_cost *c, const machine *m, int sharing, do
     if (stream_charged(c, m)) {
         double t = c->stream_issued * stream_shared_issue_cycles(m, sharing) +
                    c->stream_issued_mulmod * stream_shared_mulmod_cycles(m, sharing) + c->stream_branches * m->cycles_branch +
-                   c->stream_predicates * predicate_link_cycles(m);
+                   c->stream_predicates * predicate_link_cycles(m) +
+                   c->stream_mulmod_beside * stream_beside_mulmod_cycles(m, linked);
         for (int i = 0; i < OP_CLASSES; i++)
             t += c->stream_span[i] * link_cycles_among(m, (op_class)i, linked);
         /* the first read's latency is the block's read (engine.c) */

@@ -32,7 +32,9 @@
  *                 cycles_mulmod_independent + stream_branches·
  *                 cycles_branch + stream_predicates·cycles_predicate
  *                 (a comparison a conditional branch waits for; a plain
- *                 link where the machine lacks it), the plain links at
+ *                 link where the machine lacks it) + stream_mulmod_beside·
+ *                 stream_beside_mulmod_cycles (the products in flight
+ *                 beside the chains' own), the plain links at
  *                 cycles_issue (cycles_plain when 0): a warp alone waits,
  *                 in each basic block it passes, for the longest chain of
  *                 instructions each of which needs the one before it (a
@@ -132,6 +134,16 @@ double stream_link_cycles(const machine *m, op_class c);
 double stream_shared_issue_cycles(const machine *m, int sharing);
 double stream_shared_mulmod_cycles(const machine *m, int sharing);
 double stream_shared_link_cycles(const machine *m, op_class c, int sharing);
+
+/* What a Z/pZ product in flight beside a chain's product (stream.h,
+ * STREAM_CHAIN_BESIDE) adds to the chain's, with `sharing` warps of the
+ * block a scheduler: one more dependent chain of products on the
+ * scheduler, the product link's latency with 2·sharing chains there less
+ * that with sharing (cycles_mulmod_warps2 − cycles_mulmod alone, 17.6
+ * cycles on the H100; cycles_mulmod_warps4 − cycles_mulmod_warps2 at 2
+ * warps a scheduler, 45.1: the rows measure warps of one chain each, the
+ * pipe's load the same); 0 where the machine has not measured them. */
+double stream_beside_mulmod_cycles(const machine *m, double sharing);
 
 /* The card's compute time of a block (cycles), as stated above: S(B) when
  * the machine has no class cost and no lanes. */

@@ -105,6 +105,9 @@ typedef struct block_cost {
     double stream_reads;            /* the global reads on those chains */
     double stream_predicates;       /* on those chains, the comparisons a conditional
                                      * branch waits for */
+    double stream_mulmod_beside;    /* on those chains, the Z/pZ products in flight
+                                     * beside a chain's own (stream.h,
+                                     * STREAM_CHAIN_BESIDE) */
     double stream_branches;         /* along the same path, its taken back edges (a
                                      * loop's pass after the first) */
     double stream_constant_lines;   /* the 128-byte lines of the card's constant bank its

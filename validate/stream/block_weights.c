@@ -27,9 +27,9 @@
 
 static const char *const FIELD_NAMES[STREAM_FIELDS] = {
     "inst", "plain", "mulmod", "addmod", "private", "global", "reads", "trips", "exits",
-    "root_links", "root_level", "unroll", "chain_plain", "chain_mulmod", "chain_addmod", "chain_private",
-    "chain_global", "chain_predicate", "after_plain", "after_mulmod", "after_addmod", "after_private", "after_global",
-    "after_predicate"};
+    "root_links", "root_level", "unroll", "hoisted", "chain_plain", "chain_mulmod", "chain_addmod", "chain_private",
+    "chain_global", "chain_predicate", "chain_beside", "after_plain", "after_mulmod", "after_addmod", "after_private",
+    "after_global", "after_predicate", "after_beside"};
 
 /* clang's counted IR of `source` into `ir`; 0 on success. */
 static int compile(const char *source, const char *ir)
