@@ -141,8 +141,12 @@ lessons: $(MCMSIM)
 
 -include cuda_ref/cuda.mk
 
+# Every test binary runs marked (MCMSIM_TEST_RUN), and no process of
+# that mark may outlive the run (tests/no_process_outlives.sh).
 test: layers-check $(MCMSIM) $(TEST_BIN) $(if $(wildcard cuda_ref/cuda.mk),cuda-check)
-	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $(TEST_ENV) MCMSIM=$(MCMSIM) $$t --jobs $(TEST_JOBS); done
+	@mark=$$$$-$$(date +%s); rc=0; for t in $(TEST_BIN); do echo "== $$t"; \
+	  $(TEST_ENV) MCMSIM_TEST_RUN=$$mark MCMSIM=$(MCMSIM) $$t --jobs $(TEST_JOBS) || { rc=$$?; break; }; done; \
+	  sh tests/no_process_outlives.sh $$mark || rc=1; exit $$rc
 
 # The layers hold: with a layer's include folders, a header of its own
 # layer is found (LAYER_OWN) and one of a layer above or beside it is not

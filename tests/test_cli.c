@@ -640,6 +640,96 @@ Test(cli, shards_run_with_other_options_do_not_merge)
     free(path);
 }
 
+/* One key typed two ways (P and p, machine.p) sets one field: shards run
+ * with either merge, their line naming the key as the loader resolves it,
+ * into the CSV the whole run writes, where merge refused them as shards
+ * of other options. */
+Test(cli, shards_of_one_key_typed_two_ways_merge)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%ssweep = { n = [64, 128, 256]; };\n", good_program);
+    char *path = with(text), args[1200], *shard[3];
+    const char *sets[3] = {"--set P=4 --set params.l=8", "--set p=4 --set l=8", "--set machine.p=4 --set l=8"};
+    for (int k = 1; k <= 3; k++) {
+        snprintf(args, sizeof args, "run %s --format csv --shard %d/3 %s", path, k, sets[k - 1]);
+        outcome *o = mcmsim(args);
+        cr_assert_eq(o->status, 0, "%s", o->err);
+        cr_expect(strstr(o->out, ": 3 points with --set l=8 --set p=4\n") != NULL, "%s", o->out);
+        shard[k - 1] = temp_file(o->out, ".csv");
+    }
+    snprintf(args, sizeof args, "merge %s %s %s", shard[0], shard[1], shard[2]);
+    outcome *merged = mcmsim(args);
+    cr_assert_eq(merged->status, 0, "%s", merged->err);
+    static char whole[1 << 17];
+    snprintf(whole, sizeof whole, "%s", merged->out);
+    snprintf(args, sizeof args, "run %s --format csv --set p=4 --set l=8", path);
+    outcome *o = mcmsim(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_expect_str_eq(whole, o->out);
+    for (int k = 0; k < 3; k++) {
+        unlink(shard[k]);
+        free(shard[k]);
+    }
+    unlink(path);
+    free(path);
+}
+
+/* A --set is one line: a value with a line break, which split a shard's
+ * line (merge then counted a row too many), is refused. */
+Test(cli, a_set_with_a_line_break_is_refused)
+{
+    REFUSE_FILE(good_program, "--set 'name=card\nbig'", "--set name=...: its value holds a line break", "one line");
+    REFUSE_FILE(good_program, "--set 'name=card\rbig' --format csv --shard 1/2",
+                "--set name=...: its value holds a line break");
+}
+
+/* The largest whole number in `text` written as a run of digits (not
+ * one of a number in e-notation: "4.4e+20" holds 4, 4 and 20). */
+static double largest_digit_run(const char *text)
+{
+    double most = 0;
+    for (const char *c = text; *c;) {
+        size_t run = strspn(c, "0123456789");
+        if (run == 0) {
+            c++;
+            continue;
+        }
+        int part = (c > text && strchr(".e+-", c[-1])) || c[run] == '.' || c[run] == 'e';
+        double x = strtod(c, NULL);
+        if (!part && x > most)
+            most = x;
+        c += run;
+    }
+    return most;
+}
+
+/* Cycles beyond 2^53, where a double's whole numbers are not all there
+ * (T a sum of such costs), are shown to 10 digits in the text, with a
+ * line that says so, where every digit was printed ("9007199254740994
+ * cycles", the last ones noise); CSV and JSON keep 17. */
+Test(cli, cycles_beyond_2_53_are_shown_to_their_digits_in_the_text)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%ssweep = { p = [1, 2]; };\n", good_program);
+    char *path = with(good_program), *table = with(text), args[1200];
+    for (int f = 0; f < 2; f++) { /* one point, a table */
+        snprintf(args, sizeof args, "run %s --set u=9007199254740992", f ? table : path);
+        outcome *o = mcmsim(args);
+        cr_assert_eq(o->status, 0, "%s", o->err);
+        cr_expect_lt(largest_digit_run(o->out), 9007199254740992.0, "every digit printed:\n%s", o->out);
+        cr_expect(strstr(o->out, f ? "  7.205759404e+16  8.106479329e+16 " : " 9.007199255e+15 cycles") != NULL, "%s",
+                  o->out);
+        cr_expect(strstr(o->out, "cycles of 2^53 or more") != NULL, "%s", o->out);
+    }
+    snprintf(args, sizeof args, "run %s --set u=9007199254740992 --format csv", path);
+    outcome *o = mcmsim(args);
+    cr_expect(strstr(o->out, ",9007199254740994,") != NULL, "%s", o->out);
+    unlink(path);
+    unlink(table);
+    free(path);
+    free(table);
+}
+
 /* A name with a comma is one CSV field (RFC 4180 quotes), where it made
  * two and moved every column after it; a kernel's name, a field of the
  * trace's CSV, is refused with one. */

@@ -8,7 +8,9 @@
  * jobs has two children: both must go; so must two exec processes (a
  * sweep of two points in exec mode, their launches on threads).  And a
  * program too large for
- * memory is refused before it is built, naming the limit.
+ * memory is refused before it is built, naming the limit.  A test killed
+ * mid-run (a timeout) leaves no mcmsim: each is started in a process
+ * group of its own, which dies with the test and is killed at its end.
  *
  * The binary is found through $MCMSIM (set by `make test`).
  */
@@ -17,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -83,6 +86,42 @@ static int stray_files(const char *dir)
     return n;
 }
 
+/* The process group of the mcmsim this test started (0: none), killed
+ * whole at the test's end (its .fini), however the test ended, so that
+ * no mcmsim nor simulation of a failed test lives on. */
+static pid_t started_group;
+
+static void kill_started_group(void)
+{
+    if (started_group > 0)
+        kill(-started_group, SIGKILL);
+    started_group = 0;
+}
+
+/* `argv` (mcmsim and its arguments) started in dir, as start_long_run
+ * says, in a process group of its own (the group is its pid) that dies
+ * with this process: Criterion kills a test that runs past its timeout,
+ * not the test's children, which a death signal then kills.  Asserts
+ * nothing (a child of a test may call it); its pid, or -1. */
+static pid_t spawn_mcmsim(const char *dir, void (*hup)(int), const char *const *argv)
+{
+    pid_t test = getpid(), pid = fork();
+    if (pid != 0)
+        return pid;
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != test) /* the test died before the line above */
+        _exit(1);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, hup);
+    setenv("TMPDIR", dir, 1);
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+        _exit(126);
+    execv(argv[0], (char *const *)argv);
+    _exit(127);
+}
+
 /* mcmsim started on a long run in `dir` (its run file `cfg`), SIGHUP
  * set to `hup` (SIG_DFL as from a terminal, SIG_IGN as under nohup) and
  * SIGINT, SIGTERM at their defaults, whatever this test inherited; once
@@ -110,23 +149,16 @@ static pid_t start_long_run(const char *dir, char *cfg, size_t cfg_size, int tra
     fclose(f);
     char trace_path[128];
     snprintf(trace_path, sizeof trace_path, "%s/trace.csv", dir);
-    pid_t mcmsim = fork();
-    cr_assert(mcmsim >= 0);
-    if (mcmsim == 0) {
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, hup);
-        setenv("TMPDIR", dir, 1);
-        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
-            _exit(126);
-        if (trace)
-            execl(bin, bin, "run", cfg, "--block-by-block", "--trace", trace_path, (char *)NULL);
-        else if (exec)
-            execl(bin, bin, "run", cfg, "--exec", "--jobs", sims == 2 ? "2" : "1", (char *)NULL);
-        else
-            execl(bin, bin, "run", cfg, "--block-by-block", "--jobs", sims == 2 ? "2" : "1", (char *)NULL);
-        _exit(127);
-    }
+    const char *jobs = sims == 2 ? "2" : "1";
+    pid_t mcmsim;
+    if (trace)
+        mcmsim = spawn_mcmsim(dir, hup, (const char *[]){bin, "run", cfg, "--block-by-block", "--trace", trace_path, NULL});
+    else if (exec)
+        mcmsim = spawn_mcmsim(dir, hup, (const char *[]){bin, "run", cfg, "--exec", "--jobs", jobs, NULL});
+    else
+        mcmsim = spawn_mcmsim(dir, hup, (const char *[]){bin, "run", cfg, "--block-by-block", "--jobs", jobs, NULL});
+    cr_assert(mcmsim > 0);
+    started_group = mcmsim;
     for (int i = 0; i < 200 && children_of(mcmsim, sim, 2) < sims; i++)
         nap(0.05);
     cr_assert(sim[sims - 1] > 0, "mcmsim started no %d %s processes within 10 s", sims,
@@ -164,35 +196,35 @@ static void kill_mid(int sig, int trace, int sims, int exec)
 
 static void kill_mid_run(int sig, int trace, int sims) { kill_mid(sig, trace, sims, 0); }
 
-Test(lifetime, sigkill_mid_run_leaves_no_process_and_no_file, .timeout = 60)
+Test(lifetime, sigkill_mid_run_leaves_no_process_and_no_file, .timeout = 60, .fini = kill_started_group)
 {
     kill_mid_run(SIGKILL, 0, 1);
 }
 
-Test(lifetime, sigterm_mid_run_leaves_no_process_and_no_file, .timeout = 60)
+Test(lifetime, sigterm_mid_run_leaves_no_process_and_no_file, .timeout = 60, .fini = kill_started_group)
 {
     kill_mid_run(SIGTERM, 0, 1);
 }
 
-Test(lifetime, sigterm_mid_run_leaves_no_partial_trace, .timeout = 60)
+Test(lifetime, sigterm_mid_run_leaves_no_partial_trace, .timeout = 60, .fini = kill_started_group)
 {
     kill_mid_run(SIGTERM, 1, 1);
 }
 
-Test(lifetime, sigint_mid_run_leaves_no_partial_trace, .timeout = 60)
+Test(lifetime, sigint_mid_run_leaves_no_partial_trace, .timeout = 60, .fini = kill_started_group)
 {
     kill_mid_run(SIGINT, 1, 1);
 }
 
 /* The terminal closed (SIGHUP): as SIGTERM, where it left FILE.part. */
-Test(lifetime, sighup_mid_run_leaves_no_partial_trace, .timeout = 60)
+Test(lifetime, sighup_mid_run_leaves_no_partial_trace, .timeout = 60, .fini = kill_started_group)
 {
     kill_mid_run(SIGHUP, 1, 1);
 }
 
 /* Started under nohup (SIGHUP ignored): the terminal closing leaves the
  * run and its simulation child going; SIGTERM still ends both. */
-Test(lifetime, a_run_started_ignoring_sighup_survives_it, .timeout = 60)
+Test(lifetime, a_run_started_ignoring_sighup_survives_it, .timeout = 60, .fini = kill_started_group)
 {
     char dir[] = "/tmp/mcmsim-nohup-XXXXXX", cfg[128];
     cr_assert_not_null(mkdtemp(dir));
@@ -216,24 +248,72 @@ Test(lifetime, a_run_started_ignoring_sighup_survives_it, .timeout = 60)
     rmdir(dir);
 }
 
-Test(lifetime, sigterm_mid_sweep_on_two_jobs_stops_both_children, .timeout = 60)
+Test(lifetime, sigterm_mid_sweep_on_two_jobs_stops_both_children, .timeout = 60, .fini = kill_started_group)
 {
     kill_mid_run(SIGTERM, 0, 2);
 }
 
-Test(lifetime, sigkill_mid_sweep_on_two_jobs_stops_both_children, .timeout = 60)
+Test(lifetime, sigkill_mid_sweep_on_two_jobs_stops_both_children, .timeout = 60, .fini = kill_started_group)
 {
     kill_mid_run(SIGKILL, 0, 2);
 }
 
-Test(lifetime, sigkill_mid_exec_sweep_stops_both_exec_processes, .timeout = 60)
+Test(lifetime, sigkill_mid_exec_sweep_stops_both_exec_processes, .timeout = 60, .fini = kill_started_group)
 {
     kill_mid(SIGKILL, 0, 2, 1);
 }
 
-Test(lifetime, sigterm_mid_exec_sweep_stops_both_exec_processes, .timeout = 60)
+Test(lifetime, sigterm_mid_exec_sweep_stops_both_exec_processes, .timeout = 60, .fini = kill_started_group)
 {
     kill_mid(SIGTERM, 0, 2, 1);
+}
+
+/* A test killed mid-run (Criterion's timeout kills the test's process,
+ * not its children): the mcmsim it started, and that one's simulation,
+ * die with it, where they ran on for minutes.  Here a child of the test
+ * starts mcmsim and is killed as a timeout kills a test. */
+Test(lifetime, a_test_killed_mid_run_leaves_no_mcmsim, .timeout = 60, .fini = kill_started_group)
+{
+    char dir[] = "/tmp/mcmsim-killed-test-XXXXXX", cfg[128];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cfg, sizeof cfg, "%s/long.cfg", dir);
+    FILE *f = fopen(cfg, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "machine = \"mcm\";\n"
+               "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; s = 2; }; };\n");
+    fclose(f);
+    const char *bin = getenv("MCMSIM");
+    cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t test = fork(); /* the test a timeout kills */
+    cr_assert(test >= 0);
+    if (test == 0) {
+        close(fds[0]);
+        pid_t pid = spawn_mcmsim(dir, SIG_DFL, (const char *[]){bin, "run", cfg, "--block-by-block", NULL});
+        if (write(fds[1], &pid, sizeof pid) != sizeof pid)
+            _exit(1);
+        pause();
+        _exit(0);
+    }
+    close(fds[1]);
+    pid_t mcmsim = 0, sim[1] = {0};
+    cr_assert_eq(read(fds[0], &mcmsim, sizeof mcmsim), (ssize_t)sizeof mcmsim);
+    close(fds[0]);
+    cr_assert(mcmsim > 0);
+    started_group = mcmsim;
+    for (int i = 0; i < 200 && children_of(mcmsim, sim, 1) < 1; i++)
+        nap(0.05);
+    cr_assert(sim[0] > 0, "mcmsim started no simulation within 10 s");
+    cr_assert_eq(kill(test, SIGKILL), 0);
+    cr_assert_eq(waitpid(test, NULL, 0), test);
+    int gone = 0;
+    for (int i = 0; i < 100 && !(gone = dead(mcmsim) && dead(sim[0])); i++)
+        nap(0.05);
+    cr_expect(gone, "mcmsim %d (%s) or its simulation %d (%s) outlived the test that started it by 5 s", (int)mcmsim,
+              dead(mcmsim) ? "gone" : "running", (int)sim[0], dead(sim[0]) ? "gone" : "running");
+    remove(cfg);
+    rmdir(dir);
 }
 
 /* A two-line run file that asks for 10^8 kernels: refused at once, naming

@@ -2594,3 +2594,25 @@ Test(stream, a_sessions_count_of_a_built_in_case_is_checked_against_its_kernels_
     snprintf(rm, sizeof rm, "rm -rf %s %s", root, cache);
     cr_expect_eq(system(rm), 0);
 }
+
+/* After a barrier, a block whose chain there has fewer global loads than
+ * its root reads' links (STREAM_ROOT_LINKS) takes off only those loads,
+ * and adds back at most as many as the deepest root chain's level: the
+ * path is never charged more global links than its chain has (review r9,
+ * M4; no kernel in the tree meets it).  One block: 3 root reads in a chain
+ * of 3 loads before the barrier, a chain of 1 load after it. */
+Test(stream, past_a_barrier_a_chain_of_fewer_loads_than_its_root_links_is_charged_its_own)
+{
+    uint32_t w[1][STREAM_FIELDS] = {{0}};
+    w[0][STREAM_INST] = w[0][STREAM_GLOBAL] = 3;
+    w[0][STREAM_CHAIN_GLOBAL] = 3;
+    w[0][STREAM_ROOT_LINKS] = w[0][STREAM_ROOT_LEVEL] = 3;
+    w[0][STREAM_AFTER_GLOBAL] = 1;
+    machine m = latency_machine();
+    m.read_latency = 250; /* the chains, not the issue, bound the block */
+    block_cost one = steps_in(w, 1, 1, &m);
+    cr_expect_float_eq(one.stream_reads, 3, 1e-9, "%g", one.stream_reads);
+    /* the second step: its one load, not the first step's level of 3 */
+    block_cost two = steps_in(w, 1, 2, &m);
+    cr_expect_float_eq(two.stream_reads, 3 + 1, 1e-9, "%g", two.stream_reads);
+}

@@ -519,6 +519,36 @@ static void write_kernel(const char *dir, const char *name, int blocks, const ch
     write_checked_kernel(dir, name, blocks, step, "return 0");
 }
 
+/* A kernel that stops itself (SIGSTOP) is said to be stopped, and the
+ * command ends (exit status 1), where it was said every 10 s to be
+ * running and waited forever.  Each run is held to 30 s, so that the
+ * wait fails the test rather than outlasting it. */
+Test(user_program, a_kernel_that_stops_itself_is_named_stopped_and_ended, .timeout = 150)
+{
+    const char *dir = workdir();
+    char text[4096];
+    snprintf(text, sizeof text,
+             "#include <signal.h>\n#include \"mcm_kernel.h\"\n#define BLOCKS 1\n#define CHECK return 0\n"
+             "typedef struct { gmem g; } args;\n"
+             "MCM_STEP(first, args, a) { (void)a; if (t->tid == 0) raise(SIGSTOP); }\nMCM_STEP(second, args, a) { }\n"
+             "MCM_KERNEL(k, args, first, second);\n%s",
+             tail_of_program);
+    write_file(dir, "stops.c", text);
+    write_run_file(dir, "stops", "");
+    const char *bin = getenv("MCMSIM");
+    cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
+    char held[1200];
+    snprintf(held, sizeof held, "%s", bin);
+    char command[1300];
+    snprintf(command, sizeof command, "timeout -s KILL 30 %s", held);
+    setenv("MCMSIM", command, 1);
+    expect_refused(dir, "stops",
+                   (const char *[]){"stops.c: the program stopped in exec mode (signal 19, Stopped (signal)) "
+                                    "during its launches, in kernel 'k', and would never go on: it was ended",
+                                    "nothing was simulated", NULL});
+    setenv("MCMSIM", held, 1);
+}
+
 Test(user_program, a_compile_error_names_the_file_and_its_line)
 {
     const char *dir = workdir();

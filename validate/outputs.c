@@ -257,11 +257,13 @@ static int plot_case(const validation *v, const char *program)
     FILE *g = fopen(script, "w");
     if (!g)
         return fail("%s: cannot write", script);
-    /* the picture once; then drawn as a PNG and again (replot) as an SVG */
-    fprintf(g, "set title \"%s, set %s: %s %s measured (dots), simulated (rings and lines)\"\n", program, v->name,
-            v->s->card, from);
+    /* the picture once; then drawn as a PNG and again (replot) as an SVG.  The title on two lines, centred
+     * over the graph, which the key outside pushes left: on one it ran to the picture's left edge; the key's
+     * entries a character wider, off the right edge. */
+    fprintf(g, "set title \"%s, set %s: %s %s\\nmeasured (dots), simulated (rings and lines)\" font ',14'\n", program,
+            v->name, v->s->card, from);
     fprintf(g, "set logscale xy\nset xlabel '%s'\nset ylabel 'time (ms)'\nset grid\n"
-               "set key outside right top vertical Left reverse samplen 2 title 'series'\n"
+               "set key outside right top vertical Left reverse samplen 2 width 1 title 'series'\n"
                "set autoscale fix\nset offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08\n",
             along ? along : "n"); /* the offsets: no point on a border */
     size_tics(g, v, program, along);

@@ -685,21 +685,22 @@ static int write_paje(const run_options *o, const run_point *pt)
 }
 
 /* The options of a run that change its figures, as a shard's line says
- * them: every --set (--machine as --set machine=) in the order of its
- * key, then --exec; "" without. */
+ * them: every --set (--machine as --set machine=) by its key as the
+ * loader resolves it (P and machine.p are p), in that key's order, then
+ * --exec; "" without. */
 static void shard_options(const run_file *rf, const run_options *o, char *out, size_t size)
 {
     int by_key[SETS_MAX];
     for (int s = 0; s < rf->n_sets; s++) {
         int at = s;
-        for (; at > 0 && strcmp(rf->set_key[by_key[at - 1]], rf->set_key[s]) > 0; at--)
+        for (; at > 0 && strcmp(rf->set_field[by_key[at - 1]], rf->set_field[s]) > 0; at--)
             by_key[at] = by_key[at - 1];
         by_key[at] = s;
     }
     size_t used = 0;
     out[0] = '\0';
     for (int s = 0; s < rf->n_sets && used < size; s++)
-        used += (size_t)snprintf(out + used, size - used, "%s--set %s=%s", used ? " " : "", rf->set_key[by_key[s]],
+        used += (size_t)snprintf(out + used, size - used, "%s--set %s=%s", used ? " " : "", rf->set_field[by_key[s]],
                                  rf->set_value[by_key[s]]);
     if (o->exec && used < size)
         snprintf(out + used, size - used, "%s--exec", used ? " " : "");

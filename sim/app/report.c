@@ -11,6 +11,38 @@
 
 /* ---- text --------------------------------------------------------------- */
 
+/* A count of cycles as the text shows it: whole, below 2^53; from 2^53 on,
+ * where a double's whole numbers thin out and a sum of costs is no longer
+ * exact, to 10 significant digits (the digits past them are noise), and
+ * `rounded_shown` notes it for the line under the report.  CSV and JSON
+ * keep every digit a double holds. */
+typedef struct cycles_text {
+    char s[32];
+} cycles_text;
+
+static int rounded_shown;
+
+static cycles_text cycles(double x)
+{
+    cycles_text t;
+    if (fabs(x) < 9007199254740992.0) {
+        snprintf(t.s, sizeof t.s, "%.0f", x);
+    } else {
+        snprintf(t.s, sizeof t.s, "%.10g", x);
+        rounded_shown = 1;
+    }
+    return t;
+}
+
+/* The line under a report that showed cycles rounded. */
+static void rounded_note(FILE *out)
+{
+    if (rounded_shown)
+        fprintf(out, "\n(cycles of 2^53 or more, beyond a double's whole numbers, are shown to 10 digits; "
+                     "--format csv or json keeps 17)\n");
+    rounded_shown = 0;
+}
+
 static void text_kernels(FILE *out, const run_point *pt)
 {
     const int shown_max = 12;
@@ -21,8 +53,8 @@ static void text_kernels(FILE *out, const run_point *pt)
             fprintf(out, "  ... %d more kernels (--format json lists them all)\n", dag->n - shown_max + 1);
             i = dag->n - 1;
         }
-        fprintf(out, "  %-22s %12ld %16.0f %16.0f\n", dag->kernels[i].name, dag->kernels[i].blocks,
-                pt->result.kernels[i].start, pt->result.kernels[i].end);
+        fprintf(out, "  %-22s %12ld %16s %16s\n", dag->kernels[i].name, dag->kernels[i].blocks,
+                cycles(pt->result.kernels[i].start).s, cycles(pt->result.kernels[i].end).s);
     }
 }
 
@@ -53,24 +85,24 @@ static void text_one(FILE *out, const run_point *pt)
     for (int i = 0; i < pt->params.n; i++)
         fprintf(out, " %s = %.10g", pt->params.name[i], pt->params.value[i]);
     fprintf(out, "\n\n");
-    fprintf(out, "  simulated time T     %16.0f cycles  (%.6g s at %.3g GHz)\n", r->T, r->T / m->clock_hz,
+    fprintf(out, "  simulated time T     %16s cycles  (%.6g s at %.3g GHz)\n", cycles(r->T).s, r->T / m->clock_hz,
             m->clock_hz / 1e9);
     if (theorem1_is_bound(m))
-        fprintf(out, "  Theorem 1 bound      %16.0f cycles  (N/P + L)·C = (%.0f/%d + %d)·%g   T/bound = %.3f\n",
-                r->bound_theorem1, c->N, m->p, c->L_kernels, c->C, r->T / r->bound_theorem1);
+        fprintf(out, "  Theorem 1 bound      %16s cycles  (N/P + L)·C = (%.0f/%d + %d)·%g   T/bound = %.3f\n",
+                cycles(r->bound_theorem1).s, c->N, m->p, c->L_kernels, c->C, r->T / r->bound_theorem1);
     else
-        fprintf(out, "  pure-MCM reference   %16.0f cycles  (N/P + L)·C = (%.0f/%d + %d)·%g   T/ref = %.3f\n"
+        fprintf(out, "  pure-MCM reference   %16s cycles  (N/P + L)·C = (%.0f/%d + %d)·%g   T/ref = %.3f\n"
                      "                       (Theorem 1's figure, a bound on the pure MCM under `parallel` only: %s)\n",
-                r->bound_theorem1, c->N, m->p, c->L_kernels, c->C, r->T / r->bound_theorem1, theorem1_why_not(m));
-    fprintf(out, "  Corollary 1 bound    %16.0f cycles  (N/K + L)·C = (%.0f/%.0f + %d)·%g   (on P = K SMs)\n",
-            r->bound_corollary1, c->N, c->K, c->L_kernels, c->C);
+                cycles(r->bound_theorem1).s, c->N, m->p, c->L_kernels, c->C, r->T / r->bound_theorem1, theorem1_why_not(m));
+    fprintf(out, "  Corollary 1 bound    %16s cycles  (N/K + L)·C = (%.0f/%.0f + %d)·%g   (on P = K SMs)\n",
+            cycles(r->bound_corollary1).s, c->N, c->K, c->L_kernels, c->C);
     if (r->launch_term > 0)
-        fprintf(out, "  launch latency       %16.0f cycles  L·%s, beyond the model\n", r->launch_term,
+        fprintf(out, "  launch latency       %16s cycles  L·%s, beyond the model\n", cycles(r->launch_term).s,
                 m->launch != LAUNCH_GRAPH      ? "launch_latency"
                 : m->graph_launch_per_sm > 0   ? "(graph_launch_latency + graph_launch_per_sm for the widest grid's "
                                                  "SMs beyond the first) + graph_start_latency, at most"
                                                : "graph_launch_latency + graph_start_latency");
-    fprintf(out, "\n  work W = %.0f   span S = %.0f   overhead O = %.0f\n", c->W, c->S, c->O);
+    fprintf(out, "\n  work W = %s   span S = %s   overhead O = %s\n", cycles(c->W).s, cycles(c->S).s, cycles(c->O).s);
     fprintf(out, "  N = %.0f blocks   L = %d kernels (%d edges)   C = %g cycles   K = %.0f blocks\n",
             c->N, c->L_kernels, c->L_edges, c->C, c->K);
     fprintf(out, "  SM utilisation %.1f %%\n", 100 * r->utilization);
@@ -126,10 +158,10 @@ static void text_table(FILE *out, const run_point *pts, long n, const char *cons
         const sim_result *r = &pts[i].result;
         for (int s = 0; s < n_swept; s++)
             fprintf(out, "%12s ", pts[i].swept[s]);
-        fprintf(out, "%16.0f %16.0f %8.3f %18.0f %6.1f%%", r->T, r->bound_theorem1,
-                r->T / r->bound_theorem1, r->bound_corollary1, 100 * r->utilization);
+        fprintf(out, "%16s %16s %8.3f %18s %6.1f%%", cycles(r->T).s, cycles(r->bound_theorem1).s,
+                r->T / r->bound_theorem1, cycles(r->bound_corollary1).s, 100 * r->utilization);
         if (pts[i].has_closed_form)
-            fprintf(out, " %16.0f %9.3f\n", pts[i].paper.T, r->T / pts[i].paper.T);
+            fprintf(out, " %16s %9.3f\n", cycles(pts[i].paper.T).s, r->T / pts[i].paper.T);
         else
             fprintf(out, papers ? " %16s %9s\n" : "\n", "-", "-");
     }
@@ -540,5 +572,6 @@ void report_print(FILE *out, report_format format, const run_point *pts, long n,
             text_one(out, pts);
         else
             text_table(out, pts, n, swept, n_swept);
+        rounded_note(out);
     }
 }

@@ -102,6 +102,22 @@ static void key_target(const vars *v, const char *key, char *out, size_t size)
         snprintf(out, size, "%s", key);
 }
 
+/* What `key` sets at a point whose params are v, as one key names it
+ * however it was typed: a param by its name, a machine field by its own
+ * key ("machine.KEY" where a param has that name); another key as is. */
+static void key_field(const vars *v, const char *key, char *out, size_t size)
+{
+    int force_machine, force_params;
+    const char *bare = bare_key(key, &force_machine, &force_params);
+    const char *field = machine_field_key(bare);
+    if (!force_machine && vars_get(v, bare))
+        snprintf(out, size, "%s", bare);
+    else if (!force_params && field)
+        snprintf(out, size, "%s%s", vars_get(v, field) ? "machine." : "", field);
+    else
+        snprintf(out, size, "%s", key);
+}
+
 /* Apply key=value to machine m / params v.  `typed`: the value comes from
  * a sweep, where a string and a number are told apart (a --set value is
  * text either way).  Returns -1 on an unknown key or a bad value. */
@@ -249,9 +265,13 @@ static int read_sets(run_file *rf, char **sets, int n_sets)
                         most);
         if (rf->n_sets == SETS_MAX)
             return fail("--set %s: at most %d --set options", sets[i], SETS_MAX);
+        if (sets[i][strcspn(sets[i], "\r\n")])
+            return fail("--set %.*s=...: its value holds a line break: a --set is one line, as a shard's line "
+                        "and a CSV header are", (int)strcspn(sets[i], "=\r\n"), sets[i]);
         char *key = rf->set_key[rf->n_sets];
         memcpy(key, sets[i], len);
         key[len] = '\0';
+        memcpy(rf->set_field[rf->n_sets], key, len + 1); /* as typed; pin_by_target resolves it */
         snprintf(rf->set_value[rf->n_sets], sizeof rf->set_value[0], "%s", eq + 1);
         for (int s = 0; s < rf->n_sets && (strcmp(key, "program") == 0 || strcmp(key, "machine") == 0); s++)
             if (strcmp(rf->set_key[s], key) == 0)
@@ -269,7 +289,8 @@ static int read_sets(run_file *rf, char **sets, int n_sets)
 /* A swept key that a --set names another way (P for p, machine.p,
  * params.n) is pinned too, as the first point reads both keys; one that
  * differs at another point (a swept program's params) is refused by
- * runfile_point. */
+ * runfile_point.  Each --set's set_field is its key as that point reads
+ * it. */
 static int pin_by_target(run_file *rf)
 {
     const char *name = NULL;
@@ -286,6 +307,7 @@ static int pin_by_target(run_file *rf)
     }
     for (int s = 0; s < rf->n_sets; s++) {
         char set[96], swept[96];
+        key_field(&v, rf->set_key[s], rf->set_field[s], sizeof rf->set_field[s]);
         key_target(&v, rf->set_key[s], set, sizeof set);
         for (int a = 0; a < rf->n_axes; a++) {
             key_target(&v, rf->axes[a].key, swept, sizeof swept);

@@ -52,6 +52,8 @@ typedef struct run_file {
     machine *axis_machines;           /* per value of a sweep over `machine`, or NULL */
     int n_sets;                       /* --set assignments, applied per point */
     char set_key[SETS_MAX][64], set_value[SETS_MAX][128];
+    char set_field[SETS_MAX][72];     /* each key as the loader resolves it: "p" for P and machine.p, "n" for
+                                       * params.n ("machine.p" where a param is named p too) */
     int n_axes;
     sweep_axis axes[SWEEP_AXES_MAX];
 } run_file;

@@ -13,8 +13,9 @@
  *   # mcmsim shard K/N of FILE.cfg: P points
  *   # mcmsim shard K/N of FILE.cfg: P points with --set n=64 --exec
  *
- * (the options that change a point's figures, --set in key order and
- * --exec, after "with").  The merge takes the N files in any order, checks
+ * (the options that change a point's figures after "with": each --set by
+ * its key as the loader resolves it, P and machine.p as p, in key order,
+ * then --exec; a --set holds no line break).  The merge takes the N files in any order, checks
  * that they are the N shards of one run (the same line but K, options
  * included, the same header, the rows each shard owes), and writes the header and every row in the sweep's order:
  * byte for byte the CSV one machine writes.  Anything else is refused with

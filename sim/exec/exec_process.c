@@ -296,6 +296,7 @@ static int spawn(exec_process *x)
     }
     lifetime_watch(pid);
     x->pid = pid;
+    x->stopped_by = 0;
     children++;
     x->fd = fds[0];
     x->started = x->noted = seconds_now();
@@ -337,10 +338,26 @@ int exec_process_start(exec_process *x, const char *what, const char *const *pha
 
 int exec_process_fd(const exec_process *x) { return x->fd; }
 
+/* Whether the child is stopped by a signal (kept in x->stopped_by); it is
+ * then killed, its pipe closing.  waitid only looks (WNOWAIT), for stops
+ * only (no WEXITED): reap() still reaps it.  A stop of the whole command
+ * (^Z) stops this process too, and fg continues both. */
+static int ended_if_stopped(exec_process *x)
+{
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_PID, (id_t)x->pid, &info, WSTOPPED | WNOHANG | WNOWAIT) < 0 || info.si_pid != x->pid ||
+        info.si_code != CLD_STOPPED)
+        return 0;
+    x->stopped_by = info.si_status;
+    kill(x->pid, SIGKILL);
+    return 1;
+}
+
 void exec_process_note(exec_process *x)
 {
     double now = seconds_now();
-    if (x->pid <= 0 || now - x->noted < 10)
+    if (x->pid <= 0 || x->stopped_by || ended_if_stopped(x) || now - x->noted < 10)
         return;
     x->noted = now;
     const exec_whereabouts *w = x->here;
@@ -392,7 +409,12 @@ static void reap(exec_process *x, int answered)
              in_kernel ? ", in kernel '" : "", in_kernel ? w->kernel : "", in_kernel ? "'" : "");
         return;
     }
-    if (WIFSIGNALED(status))
+    if (x->stopped_by)
+        fail("%s: the program stopped in exec mode (signal %d, %s) during its %s%s%s%s, and would never go on: it "
+             "was ended; nothing was simulated", x->what, x->stopped_by, strsignal(x->stopped_by),
+             phase_name(x, w->phase), in_kernel ? ", in kernel '" : "", in_kernel ? w->kernel : "",
+             in_kernel ? "'" : "");
+    else if (WIFSIGNALED(status))
         fail("%s: the program crashed in exec mode (signal %d, %s) during its %s%s%s%s; nothing was simulated",
              x->what, WTERMSIG(status), strsignal(WTERMSIG(status)), phase_name(x, w->phase),
              in_kernel ? ", in kernel '" : "", in_kernel ? w->kernel : "", in_kernel ? "'" : "");

@@ -59,6 +59,7 @@ typedef struct exec_process {
     int fd;
     exec_whereabouts *here;     /* shared with the child */
     double started, noted;      /* when it started, when it was last said to run on */
+    int stopped_by;             /* the signal that stopped the child, which was then ended; 0: none */
 } exec_process;
 
 /* Start `body` in a child, its launches on up to `threads` threads (with
@@ -88,7 +89,9 @@ kernel_dag *exec_process_finish(exec_process *x, exec_kernel_report **reports);
 void exec_process_abandon(exec_process *x);
 
 /* Say on stderr where the child is, once every 10 s it has run (call it
- * while waiting): a long run is never a silent one. */
+ * while waiting): a long run is never a silent one.  A child found
+ * stopped (a kernel's raise(SIGSTOP)), which would never go on nor
+ * answer, is ended, and the finish says it stopped. */
 void exec_process_note(exec_process *x);
 
 #endif

@@ -346,7 +346,7 @@ static void weigh_path(stream_counter *c)
             if (b->most == 1) { /* its root reads' links beside the step's others (stream.h) */
                 double roots = fmin(weight[STREAM_ROOT_LINKS], loads);
                 p->w[STREAM_CHAIN_GLOBAL] -= roots;
-                root_level = fmax(root_level, roots > 0 ? weight[STREAM_ROOT_LEVEL] : 0);
+                root_level = fmax(root_level, fmin(weight[STREAM_ROOT_LEVEL], roots));
             } else if (weight[STREAM_UNROLL] > 1) /* its loads waited for once each unrolled pass */
                 p->w[STREAM_CHAIN_GLOBAL] -= loads * (b->most - unrolled_waits(b->most, weight[STREAM_UNROLL]));
         }
