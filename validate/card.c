@@ -29,9 +29,11 @@
  * touch.c) run in exec mode on it (card_code_machine).  The code machine
  * without the caches of exec mode has its own boundary, the same chains
  * less what it charges their blocks without them
- * (card_code_machine_without_caches): each machine a set is simulated on
- * reproduces the chains, and a term of the caches alone (the writers')
- * moves no time simulated without them.
+ * (card_code_machine_without_caches): each code machine a set is
+ * simulated on reproduces the chains, and a term of the caches alone (the
+ * writers') moves no time the code's costs simulate without them.  The
+ * card's machine keeps one boundary, with the caches and without: its
+ * block is the paper's count at U, the model without the caches.
  *
  * Where a session has the same two chains timed by the cases' own
  * protocol (constants.cu, measure_protocol_chains: bench_series, a fresh
