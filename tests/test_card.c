@@ -961,12 +961,16 @@ static double code_touch_chain_cycles_per_kernel(const machine *code, long block
     return (T[1] - T[0]) / 31;
 }
 
-/* On each card's reference machine (with `code`, its code machine), a
- * graph's kernel of one block and of a block on every SM costs what the
- * touch chains its session measured say (graphs of 1 to 32 kernels, timed
- * as the cases are). */
-static void expect_touch_chains_reproduced(int code)
+/* The machines whose boundary the touch chains give. */
+enum { CARDS_MACHINE, CODE_MACHINE, CODE_MACHINE_WITHOUT_CACHES };
+
+/* On each card's reference machine of kind `which`, a graph's kernel of
+ * one block and of a block on every SM costs what the touch chains its
+ * session measured say (graphs of 1 to 32 kernels, timed as the cases
+ * are). */
+static void expect_touch_chains_reproduced(int which)
 {
+    int code = which != CARDS_MACHINE;
     cr_assert_eq(chdir(MCMSIM_DATADIR), 0);
     session *h100, *h200;
     int n100, n200;
@@ -981,8 +985,13 @@ static void expect_touch_chains_reproduced(int code)
         machine base = test_preset(cards[c].base), card, m;
         cr_assert_eq(card_machine(cards[c].s, cards[c].other, &base, &card), 0, "%s", fail_message());
         m = card;
-        if (code)
+        if (which == CODE_MACHINE)
             cr_assert_eq(card_code_machine(cards[c].s, cards[c].other, &card, &m), 0, "%s", fail_message());
+        if (which == CODE_MACHINE_WITHOUT_CACHES) {
+            cr_assert_eq(card_code_machine_without_caches(cards[c].s, cards[c].other, &card, &m), 0, "%s",
+                         fail_message());
+            cr_assert(!machine_caches(&m), "%s: without the caches", cards[c].s->dir);
+        }
         double mhz, one_block, card_wide;
         cr_assert_eq(card_constant(cards[c].s, "sm_clock_measured", &mhz), 0);
         boundary_chains(cards[c].s, &one_block, &card_wide);
@@ -1001,7 +1010,7 @@ Test(card, each_cards_machine_reproduces_its_sessions_touch_chains)
 {
     /* The engine charges the chain's block what card.c takes off the
      * measured time. */
-    expect_touch_chains_reproduced(0);
+    expect_touch_chains_reproduced(CARDS_MACHINE);
 }
 
 Test(card, each_cards_code_machine_reproduces_its_sessions_touch_chains, .timeout = 300)
@@ -1011,7 +1020,16 @@ Test(card, each_cards_code_machine_reproduces_its_sessions_touch_chains, .timeou
      * charge the chain's block, not what the paper counts (card.c,
      * code_kernel_boundary), so a graph's kernel costs the chain's line
      * there too. */
-    expect_touch_chains_reproduced(1);
+    expect_touch_chains_reproduced(CODE_MACHINE);
+}
+
+Test(card, each_cards_code_machine_without_the_caches_reproduces_the_touch_chains, .timeout = 300)
+{
+    /* The code machine make validate simulates the points on without the
+     * caches: its boundary leaves out what it charges the chains' blocks
+     * without them (the working-set rule), so it reproduces the chains as
+     * well, not the machine with the caches' boundary under other charges */
+    expect_touch_chains_reproduced(CODE_MACHINE_WITHOUT_CACHES);
 }
 
 /* A copy of the H100's reference session in a fresh folder, one of its
@@ -1047,6 +1065,33 @@ static void free_session_copy(session_copy *c)
     snprintf(cmd, sizeof cmd, "rm -rf %s", c->copy.dir);
     cr_expect_eq(system(cmd), 0);
     sessions_free(c->all, c->n);
+}
+
+Test(card, the_writers_terms_move_the_boundary_with_the_caches_only, .timeout = 300)
+{
+    /* the writers' terms (card.c, WRITERS) act through the caches alone: the
+     * code machine without them has the same kernel boundary, to the bit,
+     * whether card_writers_derived derives them or not; with the caches the
+     * boundary follows their charge of the touch blocks (the H100's
+     * reference session, which measured their four rows) */
+    session_copy c;
+    copy_reference_session(&c, "constants.csv", "cat");
+    const session *s = &c.copy;
+    machine base = test_preset("h100"), card[2], code[2], off[2];
+    int derived = card_writers_derived;
+    for (int on = 0; on < 2; on++) {
+        card_writers_derived = on;
+        cr_assert_eq(card_machine(s, NULL, &base, &card[on]), 0, "%s", fail_message());
+        cr_assert_eq(card_code_machine(s, NULL, &card[on], &code[on]), 0, "%s", fail_message());
+        cr_assert_eq(card_code_machine_without_caches(s, NULL, &card[on], &off[on]), 0, "%s", fail_message());
+    }
+    card_writers_derived = derived;
+    cr_assert(card[1].u_l2_write_warps4 > 0 && card[0].u_l2_write_warps4 == 0, "the writers on, then off");
+    cr_expect(code[1].graph_launch_latency != code[0].graph_launch_latency,
+              "with the caches: %.17g either way", code[0].graph_launch_latency);
+    cr_expect_eq(off[1].graph_launch_latency, off[0].graph_launch_latency);
+    cr_expect_eq(off[1].graph_launch_per_sm, off[0].graph_launch_per_sm);
+    free_session_copy(&c);
 }
 
 Test(card, a_session_without_the_block_constants_borrows_the_other_cards)

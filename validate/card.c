@@ -26,7 +26,14 @@
  * code machine charges that block by its compiled code, not as the paper
  * counts it: its boundary is the same chains less what the code's costs
  * charge their blocks, the touch kernel written once (validate/stream/
- * touch.c) run in exec mode on it (card_code_machine).
+ * touch.c) run in exec mode on it (card_code_machine).  The code machine
+ * without the caches of exec mode has its own boundary, the same chains
+ * less what it charges their blocks without them
+ * (card_code_machine_without_caches): each code machine a set is
+ * simulated on reproduces the chains, and a term of the caches alone (the
+ * writers') moves no time the code's costs simulate without them.  The
+ * card's machine keeps one boundary, with the caches and without: its
+ * block is the paper's count at U, the model without the caches.
  *
  * Where a session has the same two chains timed by the cases' own
  * protocol (constants.cu, measure_protocol_chains: bench_series, a fresh
@@ -784,6 +791,14 @@ int card_code_machine(const session *s, const session *other, const machine *car
     if (set_terms(s, other, CODE_TERMS, N_CODE_TERMS, out) < 0 || set_facts(CODE_FACTS, N_CODE_FACTS, out) < 0)
         return -1;
     return code_kernel_boundary(s, out);
+}
+
+int card_code_machine_without_caches(const session *s, const session *other, const machine *card, machine *out)
+{
+    machine bare = *card; /* every word at U or DRAM's rate: the working-set rule */
+    if (machine_set_field(&bare, "l1_words", "0") <= 0)
+        return fail("machine key l1_words = 0: %s", fail_message());
+    return card_code_machine(s, other, &bare, out);
 }
 
 int card_machine(const session *s, const session *other, const machine *base, machine *out)

@@ -48,6 +48,18 @@ int card_machine_named(const session *s, const session *other, const char *name,
  * when s lacks a constant, or the touch kernel does not run. */
 int card_code_machine(const session *s, const session *other, const machine *card, machine *out);
 
+/* The card's code machine without the caches of exec mode (l1_words = 0:
+ * the working-set rule), for the points simulated without them:
+ * card_code_machine on `card` with l1_words = 0, so that its kernel
+ * boundary is the touch chains less what the code's costs charge their
+ * blocks without the caches.  The boundary is what the model leaves of the
+ * measured chains once it has charged their blocks, not a constant read
+ * alone: a machine that charges the blocks otherwise needs its own to
+ * reproduce the chains, and the caches' terms (the writers', card.c) then
+ * move the boundary of the machine with the caches only.  -1 with fail()
+ * as card_code_machine. */
+int card_code_machine_without_caches(const session *s, const session *other, const machine *card, machine *out);
+
 /* A machine constant whose readings in one session (before and after the
  * cases) lie more than STEADY_SPREAD apart, relative to the least, was
  * disturbed: the device-side readings of every session agree within 0.18

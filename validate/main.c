@@ -470,11 +470,13 @@ static int row_mode(const measured_row *row, const validation *paper, const sess
                : ROW_NOT_RUN;
 }
 
-/* Set v planned: the points of session s on machine m and how each
- * row's DAG is built (row_mode); a set of the code's costs (paper: the
- * same points' set of the paper's costs) names those it does not run. */
+/* Set v planned: the points of session s on machine m (off: the same
+ * without the caches) and how each row's DAG is built (row_mode); a set of
+ * the code's costs (paper: the same points' set of the paper's costs)
+ * names those it does not run. */
 static int set_plan(validation *v, const char *name, const char *title, const session *s, const machine *m,
-                    int held_out_only, const validation *paper, const session *counted, int n_counted)
+                    const machine *off, int held_out_only, const validation *paper, const session *counted,
+                    int n_counted)
 {
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
@@ -482,6 +484,7 @@ static int set_plan(validation *v, const char *name, const char *title, const se
     snprintf(v->report_dir, sizeof v->report_dir, "%s/%s", REPORT_DIR, name);
     v->s = s;
     v->card = *m;
+    v->card_off = *off;
     v->held_out_only = held_out_only;
     v->paper = paper;
     v->pts = calloc((size_t)s->n + 1, sizeof *v->pts);
@@ -534,12 +537,19 @@ static int set_build(validation *v, const validation *earlier, int n_earlier, us
 }
 
 /* A set of the paper's costs, planned and built, its exec processes its
- * own. */
+ * own: without the caches, m with l1_words = 0 (its kernel boundary the
+ * paper's count of the touch block, the same with the caches and without:
+ * card.c, US_TO_CYCLES_LESS_TOUCH_BLOCK). */
 static int set_load(validation *v, const char *name, const char *title, const session *s, const machine *m,
                     int held_out_only, const validation *earlier, int n_earlier)
 {
     user_dags u = {0};
-    int rc = set_plan(v, name, title, s, m, held_out_only, NULL, NULL, 0) < 0 || user_dags_init(&u, s->n) < 0 ? -1 : 0;
+    machine off = *m;
+    if (machine_set_field(&off, "l1_words", "0") <= 0)
+        return fail("machine key l1_words = 0: %s", fail_message());
+    int rc = set_plan(v, name, title, s, m, &off, held_out_only, NULL, NULL, 0) < 0 || user_dags_init(&u, s->n) < 0
+                 ? -1
+                 : 0;
     if (rc == 0) {
         set_queue(v, earlier, n_earlier, &u);
         rc = set_build(v, earlier, n_earlier, &u);
@@ -710,17 +720,17 @@ static void beside_advance(void *ctx)
 /* Simulate every point of the set on its machine (graph launches), as
  * many at once as there are cores (job_pool.h).  A point simulated in an
  * earlier set (set b repeats set a's sizes on the same machine) is not
- * simulated again.  without_caches: the machine without the caches of
- * exec mode, the points that ran through them only (into sim_ms_off; the
- * others' sim_ms_off is their sim_ms).  The exec processes `beside` (NULL:
+ * simulated again.  without_caches: on the machine without the caches of
+ * exec mode (card_off), the points that ran through them only (into
+ * sim_ms_off; the others' sim_ms_off is their sim_ms).  The exec processes `beside` (NULL:
  * none) move on meanwhile. */
 static int set_simulate(validation *v, const validation *earlier, int n_earlier, int without_caches,
                         user_dags *beside)
 {
-    set_run s = {v, earlier, n_earlier, without_caches, beside, v->card, NULL, NULL, 0, NULL};
-    if (machine_set_field(&s.m, "launch", "graph") <= 0 ||
-        (without_caches && machine_set_field(&s.m, "l1_words", "0") <= 0))
-        return fail("machine keys launch = graph, l1_words = 0: %s", fail_message());
+    set_run s = {v, earlier, n_earlier, without_caches, beside, without_caches ? v->card_off : v->card,
+                 NULL, NULL, 0, NULL};
+    if (machine_set_field(&s.m, "launch", "graph") <= 0)
+        return fail("machine key launch = graph: %s", fail_message());
     s.jobs = cores_to_use();
     s.job = calloc((size_t)s.jobs, sizeof *s.job);
     s.result = calloc((size_t)s.jobs, sizeof *s.result);
@@ -978,7 +988,7 @@ int main(int argc, char **argv)
     }
     profile_phase("start");
     cards k = {0};
-    machine h100, h200, h100_code, h200_code;
+    machine h100, h200, h100_code, h200_code, h100_code_off, h200_code_off;
     validation sets[3], codes[3];
     static set_verdicts verdicts[3];
     int n_sets = 0;
@@ -1024,7 +1034,10 @@ int main(int argc, char **argv)
         sets[i].n_sessions = sets[i].s == &k.c ? k.n_h200 : k.n_h100;
     }
     if (card_code_machine(&k.h100[k.ref100], NULL, &h100, &h100_code) < 0 ||
-        (k.ref200 >= 0 && card_code_machine(&k.h200[k.ref200], &k.h100[k.ref100], &h200, &h200_code) < 0))
+        card_code_machine_without_caches(&k.h100[k.ref100], NULL, &h100, &h100_code_off) < 0 ||
+        (k.ref200 >= 0 && (card_code_machine(&k.h200[k.ref200], &k.h100[k.ref100], &h200, &h200_code) < 0 ||
+                           card_code_machine_without_caches(&k.h200[k.ref200], &k.h100[k.ref100], &h200,
+                                                            &h200_code_off) < 0)))
         goto failed;
     /* The code sets planned, their exec processes queued to run while the
      * paper's sets are simulated. */
@@ -1038,7 +1051,8 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "%.1s-code", sets[i].name);
         snprintf(title, sizeof title, "%s; the code's costs", sets[i].title);
         int on_h200 = sets[i].s == &k.c; /* the counts' check runs on h100_code (write_code_costs) */
-        if (set_plan(&codes[i], name, title, sets[i].s, on_h200 ? &h200_code : &h100_code, sets[i].held_out_only,
+        if (set_plan(&codes[i], name, title, sets[i].s, on_h200 ? &h200_code : &h100_code,
+                     on_h200 ? &h200_code_off : &h100_code_off, sets[i].held_out_only,
                      &sets[i], on_h200 ? NULL : k.h100, on_h200 ? 0 : k.n_h100) < 0)
             goto failed;
         set_queue(&codes[i], codes, i, &ahead);

@@ -47,6 +47,10 @@ typedef struct validation {
     const session *sessions;
     int n_sessions;
     machine card;               /* the machine the points are simulated on */
+    /* The same without the caches of exec mode (l1_words = 0), for
+     * sim_ms_off: a code set's with its own kernel boundary
+     * (card_code_machine_without_caches). */
+    machine card_off;
     int held_out_only;          /* statistics over the test half only */
     /* A set of the code's costs: the same points' set of the paper's costs
      * (NULL: v is one). */
