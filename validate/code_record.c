@@ -211,7 +211,9 @@ int code_record_load(code_record *r, const char *path)
         if (!strncmp(line, "# made: ", 8)) {
             snprintf(r->made, sizeof r->made, "%.*s", (int)sizeof r->made - 1, line + 8);
             r->made[strcspn(r->made, "\n")] = '\0';
-        } else if (line[0] == '#' || !strncmp(line, "key,", 4))
+        } else if (!strncmp(line, "# sources: ", 11))
+            snprintf(r->sources, sizeof r->sources, "%.32s", line + 11);
+        else if (line[0] == '#' || !strncmp(line, "key,", 4))
             continue;
         else if (!parse_row(line, &e))
             rc = fail("%s:%d: expected key,program,params,machine,sim_ms,sim_ms_off,launches,rounds,cached", path,
@@ -227,11 +229,14 @@ int code_record_load(code_record *r, const char *path)
 
 int code_record_save(const code_record *r, const char *path, const char *sources)
 {
-    FILE *f = fopen(path, "w");
+    char part[1100];
+    snprintf(part, sizeof part, "%s.part", path); /* renamed when whole: a run killed mid-write keeps the last */
+    FILE *f = fopen(part, "w");
     if (!f)
-        return fail("%s: cannot write", path);
+        return fail("%s: cannot write", part);
     fprintf(f, "# code-record.csv — the code's costs of every point of the sets a-code, b-code and c-code,\n"
-               "# run in exec mode and simulated by `make validate-full` (no budget).  `make validate`\n"
+               "# run in exec mode and simulated by `make validate-full` (no budget; a run cut short keeps\n"
+               "# the points it finished, and the next run of the same tree goes on from them).  `make validate`\n"
                "# takes a point from here only where its key (validate/code_record.c: the tree's sources,\n"
                "# the case, its params, the machine) is the one it computes; do not edit: re-run.\n"
                "# made: %s\n# sources: %s\nkey,program,params,machine,sim_ms,sim_ms_off,launches,rounds,cached\n",
@@ -241,5 +246,7 @@ int code_record_save(const code_record *r, const char *path, const char *sources
         fprintf(f, "%s,%s,%s,%s,%.17g,%.17g,%.17g,%.17g,%d\n", e->key, e->program, e->params, e->machine, e->sim_ms,
                 e->sim_ms_off, e->launches, e->rounds, e->cached);
     }
-    return fclose(f) == 0 ? 0 : fail("%s: write error", path);
+    if (fclose(f) != 0)
+        return fail("%s: write error", part);
+    return rename(part, path) == 0 ? 0 : fail("%s: cannot rename to %s", part, path);
 }

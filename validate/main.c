@@ -451,25 +451,40 @@ static int set_load_rows(validation *v, const validation *earlier, int n_earlier
  * figures from the record (code_record.c). */
 enum { ROW_WORKSHEET, ROW_EXEC, ROW_NOT_RUN, ROW_RECORD };
 
-/* The record of the code's costs (code_record.c) this run reads, or
+/* The record of the code's costs (code_record.c) this run reads, and
  * writes (MCMSIM_CODE_RECORD=write: `make validate-full`, which runs every
- * point and reads none), and the tree's part of its keys. */
+ * point the record does not hold yet for this tree, and adds each to it
+ * as it is done), and the tree's part of its keys. */
 static struct {
     code_record r;
     char sources[CODE_RECORD_KEY];
     int write;
 } record;
 
-/* The record read (or, writing, an empty one started); -1 with fail(). */
+/* The record read (writing: begun again if another tree's, and the
+ * line that says which commit and command made it); -1 with fail(). */
 static int record_open(void)
 {
     const char *mode = getenv("MCMSIM_CODE_RECORD");
     if (mode && *mode && strcmp(mode, "write") != 0)
         return fail("MCMSIM_CODE_RECORD=\"%s\": expected write (or unset: read %s)", mode, CODE_RECORD);
     record.write = mode && *mode;
-    if (code_record_sources(record.sources) < 0)
+    if (code_record_sources(record.sources) < 0 || code_record_load(&record.r, CODE_RECORD) < 0)
         return -1;
-    return record.write ? 0 : code_record_load(&record.r, CODE_RECORD);
+    if (!record.write)
+        return 0;
+    if (strcmp(record.r.sources, record.sources) != 0) /* another tree's: begun again */
+        code_record_free(&record.r);
+    char commit[64], changed[8], date[64];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    first_output("git rev-parse --short=12 HEAD 2>/dev/null", commit, sizeof commit);
+    first_output("git status --porcelain -- sim programs 'machine/*.[ch]' validate/main.c validate/code_costs.c "
+                 "Makefile 2>/dev/null",
+                 changed, sizeof changed);
+    snprintf(record.r.made, sizeof record.r.made, "commit %s%s, by `make validate-full`, %s",
+             commit[0] ? commit : "(no git)", changed[0] ? " with its sources changed" : "", date);
+    return 0;
 }
 
 /* The record's entry for `row` on machine m; NULL if it has none (a
@@ -482,6 +497,8 @@ static const code_record_entry *recorded(const measured_row *row, const machine 
     code_record_key(record.sources, row->program, row->params, m, key);
     return code_record_find(&record.r, key);
 }
+
+static int record_point(const validation *v, const vpoint *p);
 
 /* Whether row i of set v takes an exec process's DAG: it runs in exec
  * mode and no earlier set on the same machine runs the same point in exec
@@ -553,6 +570,8 @@ static int row_mode(const measured_row *row, const validation *paper, const mach
     if (!case_kernels_source(row->program, source, sizeof source) || !p)
         return ROW_NOT_RUN;
     *estimate = code_costs_estimate(p->dag);
+    if (record.write && recorded(row, m))
+        return ROW_RECORD; /* writing: an earlier run of this tree did it */
     int needed = 0;
     for (int i = 0; i < n_wanted; i++)
         needed |= wanted[i] == row;
@@ -702,6 +721,8 @@ static int set_load_rows(validation *v, const validation *earlier, int n_earlier
             return fail("%s:%d (%s %s): exec mode on %s counted no instructions (issue_rate 0?)", row->file,
                         row->line, row->program, row->params, m->name);
         }
+        if (v->paper && record.write && !p->dag_shared && record_point(v, p) < 0)
+            return -1;
         v->n++;
     }
     return 0;
@@ -921,35 +942,67 @@ static void code_set_drop_dags(validation *v, const session *const *cards, const
     malloc_trim(0);
 }
 
-/* The record of every code set's points run here (MCMSIM_CODE_RECORD=
- * write), `make validate-full`'s: made at the tree's commit (its sources
- * changed since, if they did), written to CODE_RECORD. */
-static int record_save(const validation *codes, int n_codes)
+/* Figures of a point's DAG on machine m as set_simulate and point_done
+ * take them: graph launches, T in ms, L, Σ ⌈blocks/P⌉; without the
+ * caches (l1_words = 0) too where it ran through them.  -1 with fail(). */
+static int simulate_now(const kernel_dag *dag, const machine *card, code_record_entry *e)
 {
-    char commit[64], changed[8], date[64];
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    first_output("git rev-parse --short=12 HEAD 2>/dev/null", commit, sizeof commit);
-    first_output("git status --porcelain -- sim programs 'machine/*.[ch]' validate/main.c validate/code_costs.c "
-                 "Makefile 2>/dev/null",
-                 changed, sizeof changed);
-    snprintf(record.r.made, sizeof record.r.made, "commit %s%s, by `make validate-full`, %s",
-             commit[0] ? commit : "(no git)", changed[0] ? " with its sources changed" : "", date);
-    for (int s = 0; s < n_codes; s++)
-        for (int i = 0; i < codes[s].n; i++) {
-            const vpoint *p = &codes[s].pts[i];
-            code_record_entry e = {.sim_ms = p->sim_ms, .sim_ms_off = p->sim_ms_off, .launches = p->launches,
-                                   .rounds = p->rounds, .cached = p->cached};
-            code_record_key(record.sources, p->row->program, p->row->params, &codes[s].card, e.key);
-            snprintf(e.program, sizeof e.program, "%s", p->row->program);
-            snprintf(e.params, sizeof e.params, "%s", p->row->params);
-            snprintf(e.machine, sizeof e.machine, "%s", codes[s].card.name);
-            if (code_record_add(&record.r, &e) < 0)
-                return -1;
-        }
-    if (code_record_save(&record.r, CODE_RECORD, record.sources) < 0)
+    machine m = *card;
+    sim_result r;
+    e->cached = ran_through_caches(dag);
+    if (machine_set_field(&m, "launch", "graph") <= 0 || sim_run(dag, &m, NULL, &r) < 0)
         return -1;
-    fprintf(stderr, "validate: wrote %s (%d points, %s)\n", CODE_RECORD, record.r.n, record.r.made);
+    e->sim_ms = r.T / m.clock_hz * 1e3;
+    e->launches = r.costs.L_kernels;
+    sim_result_free(&r);
+    e->rounds = 0;
+    for (int k = 0; k < dag->n; k++)
+        e->rounds += ceil((double)dag->kernels[k].blocks / m.p);
+    e->sim_ms_off = e->sim_ms;
+    if (!e->cached)
+        return 0;
+    if (machine_set_field(&m, "l1_words", "0") <= 0 || sim_run(dag, &m, NULL, &r) < 0)
+        return -1;
+    e->sim_ms_off = r.T / m.clock_hz * 1e3;
+    sim_result_free(&r);
+    return 0;
+}
+
+/* Writing the record (MCMSIM_CODE_RECORD=write, `make validate-full`):
+ * point p of code set v, its DAG just built, simulated now and its
+ * figures added to the record, the file written again, so that a run cut
+ * short keeps every point it finished (and a run after it, the same
+ * tree's, takes them from the record instead of running them again). */
+static int record_point(const validation *v, const vpoint *p)
+{
+    code_record_entry e;
+    memset(&e, 0, sizeof e);
+    if (simulate_now(p->dag, &v->card, &e) < 0)
+        return fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
+                    fail_message());
+    code_record_key(record.sources, p->row->program, p->row->params, &v->card, e.key);
+    snprintf(e.program, sizeof e.program, "%s", p->row->program);
+    snprintf(e.params, sizeof e.params, "%s", p->row->params);
+    snprintf(e.machine, sizeof e.machine, "%.63s", v->card.name);
+    return code_record_add(&record.r, &e) < 0 || code_record_save(&record.r, CODE_RECORD, record.sources) < 0 ? -1
+                                                                                                             : 0;
+}
+
+/* Writing the record: every point code set v ran here has the figures
+ * the record took for it (record_point against set_simulate: the same
+ * simulation, run twice); -1 with fail() where one differs. */
+static int record_check(const validation *v)
+{
+    for (int i = 0; i < v->n; i++) {
+        const vpoint *p = &v->pts[i];
+        char key[CODE_RECORD_KEY];
+        code_record_key(record.sources, p->row->program, p->row->params, &v->card, key);
+        const code_record_entry *e = code_record_find(&record.r, key);
+        if (!p->recorded && (!e || e->sim_ms != p->sim_ms || e->sim_ms_off != p->sim_ms_off ||
+                             e->launches != p->launches || e->rounds != p->rounds || e->cached != p->cached))
+            return fail("%s:%d (%s %s) on %s: the record's figures are not the set's simulation's", p->row->file,
+                        p->row->line, p->row->program, p->row->params, v->card.name);
+    }
     return 0;
 }
 
@@ -1237,9 +1290,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_sets; i++) {
         if (run_code_set(&codes[i], codes, i, &ahead) < 0)
             goto failed;
-        code_set_drop_dags(&codes[i], all_cards, n_sessions, 2);
-        if (record.write && record_save(codes, i + 1) < 0) /* after each set: a run cut short keeps them */
+        if (record.write && record_check(&codes[i]) < 0)
             goto failed;
+        code_set_drop_dags(&codes[i], all_cards, n_sessions, 2);
     }
     user_dags_end(&ahead);
     if (write_scatter(codes, n_sets, REPORT_DIR, "scatter-code", "The code's costs, every point run in exec mode:") < 0)

@@ -329,6 +329,7 @@ typedef struct code_record {
     code_record_entry *e;
     int n, cap;
     char made[256];             /* which commit and command made it */
+    char sources[CODE_RECORD_KEY]; /* the sources key of the tree that made it (code_record_sources) */
 } code_record;
 
 /* The tree's part of every key: the sources, build flags and compilers a
