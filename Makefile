@@ -170,6 +170,17 @@ $(BUILD)/validate/validate: $(BUILD)/validate/main.o $(VALIDATE_LIB) $(BUILD)/li
 validate: $(BUILD)/validate/validate
 	$(BUILD)/validate/validate
 
+# Every point of the sets of the code's costs run in exec mode, no budget,
+# their figures written to validate/code-record.csv, each keyed by what
+# determines it (validate/code_record.c); then `make validate`, which takes
+# from it the points over its budgets where the key is this tree's.  One
+# exec process beside another only where the memory allows (main.c,
+# memory_room).  Re-run it after any change to sim/, machine/, programs/.
+.PHONY: validate-full
+validate-full: $(BUILD)/validate/validate
+	MCMSIM_CODE_BUDGET=inf MCMSIM_CODE_CELL_BUDGET=inf MCMSIM_CODE_RECORD=write $(BUILD)/validate/validate
+	$(BUILD)/validate/validate
+
 BENCH_BIN := $(BUILD)/bench/bench $(BUILD)/bench/floor
 $(BUILD)/bench/%: sim/bench/%.c $(BUILD)/libmcmsim.a | $(BUILD)/.setup
 	@mkdir -p $(@D)

@@ -409,13 +409,14 @@ int code_costs_start(exec_process *x, const measured_row *row, const machine *m)
 
 /* The DAG a set of the code's costs counted at this case and params (the
  * counts do not depend on the caches, nor on which card's machine); NULL
- * if none did. */
+ * if none did or none kept it (a point from the record has none). */
 static const kernel_dag *counted_before(const validation *codes, int n_codes, const char *program,
                                         const char *params)
 {
     for (int i = 0; i < n_codes; i++)
         for (int j = 0; j < codes[i].n; j++)
-            if (!strcmp(codes[i].pts[j].row->program, program) && !strcmp(codes[i].pts[j].row->params, params))
+            if (codes[i].pts[j].dag && !strcmp(codes[i].pts[j].row->program, program) &&
+                !strcmp(codes[i].pts[j].row->params, params))
                 return codes[i].pts[j].dag;
     return NULL;
 }
@@ -586,6 +587,34 @@ static int scored(const validation *paper, const measured_row *row)
     return 1; /* refused by the model: named either way */
 }
 
+/* The points of a code set taken from the record (not run here), case by
+ * case, with the record's "made" line: where they came from. */
+static void recorded_list(FILE *f, const validation *code)
+{
+    int n = 0;
+    for (int i = 0; i < code->n; i++)
+        n += code->pts[i].recorded;
+    printf("code's costs, set %s: %d points from the record %s\n", code->name, n, CODE_RECORD);
+    if (n == 0)
+        return;
+    fprintf(f, "Set %s: %d points taken from the record `%s` (made: %s), not run here:\n\n", code->name, n,
+            CODE_RECORD, code->record_made);
+    for (int i = 0; i < code->n; i++) {
+        const char *program = code->pts[i].row->program;
+        int first = code->pts[i].recorded;
+        for (int j = 0; j < i && first; j++)
+            first = !code->pts[j].recorded || strcmp(code->pts[j].row->program, program) != 0;
+        if (!first)
+            continue;
+        fprintf(f, "- %s:", program);
+        for (int j = i, k = 0; j < code->n; j++)
+            if (code->pts[j].recorded && !strcmp(code->pts[j].row->program, program))
+                fprintf(f, "%s `%s`", k++ ? "," : "", code->pts[j].row->params);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
+}
+
 /* The points of a code set not run in exec mode that its paper's set
  * scores, case by case, each with its estimate. */
 static void not_run_list(FILE *f, const validation *paper, const validation *code)
@@ -595,8 +624,8 @@ static void not_run_list(FILE *f, const validation *paper, const validation *cod
         n += scored(paper, code->not_run[i]);
     if (n == 0)
         return;
-    fprintf(f, "Set %s: %d points%s not run in exec mode (over the budget; exec mode's processor time "
-               "estimated from the worksheet, in brackets, s):\n\n",
+    fprintf(f, "Set %s: %d points%s not run in exec mode (over the budget, and not in the record; exec mode's "
+               "processor time estimated from the worksheet, in brackets, s):\n\n",
             code->name, n, paper->held_out_only ? " of the held-out half" : "");
     for (int i = 0; i < code->n_not_run; i++) {
         const char *program = code->not_run[i]->program;
@@ -659,16 +688,20 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
                "worksheet at most %.3g s (code_costs_estimate), counted against Nsight Compute above anyway, "
                "or a point of a conclusion's cell, the points one verdict takes (a best s: every s at one n), "
                "whose points' estimates sum to at most %.3g s, or plain multiplication's best s at n <= 4 096, chosen, "
-               "conclusions.c; the others are named below); the paper's costs "
+               "conclusions.c; the others taken from the record `%s` where it holds them, run in exec mode by "
+               "`make validate-full`, every point and no budget, each keyed by this tree's sources, its case, params "
+               "and machine (code_record.c), and named below; the rest named below too); the paper's costs "
                "are given over those same points, and over all the case's points.\n\n"
                "| case | set | points run (of all) | the paper's costs, all points | the paper's costs, the points "
                "run | the code's costs |\n|---|---|---|---|---|---|\n",
-            code_costs_budget(), code_costs_cell_budget());
+            code_costs_budget(), code_costs_cell_budget(), CODE_RECORD);
     for (int i = 0; i < n_sets; i++)
         errors_rows(f, &sets[i], &codes[i]);
     fprintf(f, "\n![the code's costs: every point run in exec mode, simulated against measured, with the ±10 %% "
                "and ±25 %% bands; the paper's costs of every point are the report's first picture]"
                "(scatter-code.png)\n\n");
+    for (int i = 0; i < n_sets; i++)
+        recorded_list(f, &codes[i]);
     for (int i = 0; i < n_sets; i++)
         not_run_list(f, &sets[i], &codes[i]);
     fprintf(f, "\n### Plots: the paper's costs, the code's costs\n\n");

@@ -366,6 +366,22 @@ static int verdicts_side_by_side(FILE *f, const validation *v, const run_file *r
     return rc;
 }
 
+/* How many of the points of s (their places in rf's sweep, s->at; points
+ * of set v) code took from the record (code_record.c), not run here. */
+static long points_recorded(const validation *v, const validation *code, const run_file *rf, const sides *s)
+{
+    long n = 0;
+    for (long i = 0; i < s->n; i++) {
+        machine m;
+        vars params;
+        const char *name;
+        const vpoint *p = runfile_point(rf, s->at[i], &m, &params, &name) < 0 ? NULL : find_measured(v, name, &params);
+        const vpoint *q = p ? point_of(code, p->row) : NULL;
+        n += q && q->recorded;
+    }
+    return n;
+}
+
 /* One run file's conclusion in set v on the paper's costs (code NULL) or
  * on v's set of the code's costs; its tally into *verdicts. */
 static int one_conclusion(FILE *f, const validation *v, const validation *code, const char *path,
@@ -409,6 +425,10 @@ static int one_conclusion(FILE *f, const validation *v, const validation *code, 
             fprintf(f, "```\n\n**Agreement: ");
         } else {
             fprintf(f, "#### `%s` (%ld measured points, %ld in cells run whole)\n\n", path, measured, s.n);
+            long from_record = points_recorded(v, code, &rf, &s);
+            if (from_record > 0)
+                fprintf(f, "Of the %ld, %ld from the record `%s` (made: %s), the others run here.\n\n", s.n,
+                        from_record, CODE_RECORD, code->record_made);
             if (s.n > 0) {
                 fprintf(f, "Simulated on `%s`, the cells run whole (times in ms):\n\n```\n", code->card.name);
                 compare_print(f, rf.compare, s.sim, s.n, swept, rf.n_axes, "the code's costs, in ms");
@@ -487,9 +507,10 @@ int write_code_conclusions(FILE *f, const validation *paper, const validation *c
 {
     fprintf(f, "### The papers' conclusions on the code's costs (set %s)\n\n"
                "The card's verdicts (set %s's section) against the code's costs', where every point a verdict "
-               "takes was run in exec mode (a best s: every s at that n); a best is the card's as its sessions "
-               "repeat it (set %s's section).\n\n",
-            code->name, paper->name, paper->name);
+               "takes was run in exec mode (a best s: every s at that n), by this run or, where a conclusion says "
+               "so, by `make validate-full` (its record, `%s`, whose keys are this tree's: code_record.c); a best "
+               "is the card's as its sessions repeat it (set %s's section).\n\n",
+            code->name, paper->name, CODE_RECORD, paper->name);
     return all_conclusions(f, paper, code, verdicts);
 }
 

@@ -121,6 +121,17 @@ static void memory_kb(long *rss, long *pte)
         fclose(f);
 }
 
+/* The first line a command prints ("" if none). */
+static void first_output(const char *command, char *out, size_t size)
+{
+    FILE *p = popen(command, "r");
+    out[0] = '\0';
+    if (p && fgets(out, (int)size, p))
+        out[strcspn(out, "\n")] = '\0';
+    if (p)
+        pclose(p);
+}
+
 static void profile_phase(const char *phase)
 {
     double now = wall_seconds(); /* the first call: the run's start */
@@ -135,12 +146,16 @@ static void profile_phase(const char *phase)
 }
 
 /* One child's processor time: that of the children reaped since `before`
- * (processor_seconds(RUSAGE_CHILDREN) then). */
+ * (processor_seconds(RUSAGE_CHILDREN) then), and the largest peak
+ * resident memory of the children reaped so far (a new peak: this one's). */
 static void profile_child(const char *what, const measured_row *row, const machine *m, double before)
 {
+    struct rusage r;
+    getrusage(RUSAGE_CHILDREN, &r); /* ru_maxrss: the largest child's peak so far */
     if (profiling())
-        fprintf(stderr, "validate profile: %s %s %s on %s: %.2f s (ended by %.1f s wall)\n", what, row->program,
-                row->params, m->name, processor_seconds(RUSAGE_CHILDREN) - before, wall_seconds());
+        fprintf(stderr, "validate profile: %s %s %s on %s: %.2f s (ended by %.1f s wall; children's peak "
+                        "resident so far %ld kB)\n", what, row->program, row->params, m->name,
+                processor_seconds(RUSAGE_CHILDREN) - before, wall_seconds(), r.ru_maxrss);
 }
 
 /* A case "user-NAME" runs its kernels written once (case_kernels_source):
@@ -167,6 +182,7 @@ typedef struct user_dags {
     char *state;               /* per row: DAG_* */
     kernel_dag **dag;          /* per row DAG_DONE: its DAG, until taken */
     char **why;                /* per row DAG_FAILED: the message */
+    double *need;              /* per row: the memory its process is expected to take, bytes (exec_need) */
     int window;
 } user_dags;
 
@@ -187,14 +203,53 @@ static int user_dags_init(user_dags *u, int cap)
     u->state = calloc((size_t)cap + 1, 1);
     u->dag = calloc((size_t)cap + 1, sizeof *u->dag);
     u->why = calloc((size_t)cap + 1, sizeof *u->why);
+    u->need = calloc((size_t)cap + 1, sizeof *u->need);
     u->window = cores_to_use();
-    return u->rows && u->m && u->x && u->state && u->dag && u->why ? 0 : fail("validate: out of memory");
+    return u->rows && u->m && u->x && u->state && u->dag && u->why && u->need ? 0 : fail("validate: out of memory");
 }
 
-/* Start rows' exec processes until `window` run. */
+/* The memory an exec process takes at its peak, bytes per second of its
+ * estimate (code_costs_estimate): plain-mult n = 8 192 s = 1 on h100-code,
+ * 11 s estimated, 693 MB at its peak (/usr/bin/time -v, session 49); mult
+ * n = 2^16 some 8 GiB at 200 s (validate/notes/bench.md, session 49). */
+#define EXEC_BYTES_PER_SECOND 64e6
+/* What the machine keeps free beside the processes, bytes. */
+#define EXEC_MEMORY_RESERVE 1e9
+
+/* The memory the kernel says is available now (MemAvailable), bytes;
+ * -1 if unknown. */
+static double memory_available(void)
+{
+    char line[256];
+    long kb = -1;
+    FILE *f = fopen("/proc/meminfo", "r");
+    while (f && fgets(line, sizeof line, f) && sscanf(line, "MemAvailable: %ld kB", &kb) != 1)
+        ;
+    if (f)
+        fclose(f);
+    return kb < 0 ? -1 : 1024.0 * (double)kb;
+}
+
+/* Whether row i's process may start now: alone it always may; beside
+ * others only where the memory available holds its need and what the
+ * running ones may still take (their needs, counted whole), with the
+ * reserve (a shared machine: `make validate-full`'s large points wait
+ * for each other rather than swap or be killed). */
+static int memory_room(const user_dags *u, int i)
+{
+    double available = memory_available(), wanted = u->need[i] + EXEC_MEMORY_RESERVE;
+    if (u->running == 0 || available < 0)
+        return 1;
+    for (int j = u->taken; j < u->next; j++)
+        wanted += u->state[j] == DAG_RUNNING ? u->need[j] : 0;
+    return available >= wanted;
+}
+
+/* Start rows' exec processes until `window` run, or the next must wait
+ * for memory (memory_room). */
 static void user_dags_ahead(user_dags *u)
 {
-    for (; u->next < u->n && u->running < u->window; u->next++) {
+    for (; u->next < u->n && u->running < u->window && memory_room(u, u->next); u->next++) {
         int i = u->next;
         if (code_costs_start(&u->x[i], u->rows[i], u->m[i]) == 0) {
             if (profiling())
@@ -250,7 +305,7 @@ static int user_dag_take(user_dags *u, kernel_dag **dag)
 {
     user_dags_ahead(u);
     int i = u->taken;
-    while (u->state[i] == DAG_RUNNING)
+    while (u->state[i] == DAG_RUNNING || u->state[i] == DAG_WAITING) /* waiting: for memory_room */
         user_dags_wait(u, 1000);
     u->taken++;
     if (u->state[i] == DAG_FAILED)
@@ -277,13 +332,15 @@ static void user_dags_end(user_dags *u)
     free(u->state);
     free(u->dag);
     free(u->why);
+    free(u->need);
     memset(u, 0, sizeof *u);
 }
 
-/* Row `row` queued, on machine m (the queue holds as many as user_dags_init
- * was given). */
-static void user_dags_add(user_dags *u, const measured_row *row, const machine *m)
+/* Row `row` queued, on machine m, its process expected to take `need`
+ * bytes (the queue holds as many as user_dags_init was given). */
+static void user_dags_add(user_dags *u, const measured_row *row, const machine *m, double need)
 {
+    u->need[u->n] = need;
     u->m[u->n] = m;
     u->rows[u->n++] = row;
 }
@@ -361,7 +418,8 @@ static int ran_through_caches(const kernel_dag *dag)
 }
 
 /* A point of an earlier set on machine m with the same program and
- * params as `row`: its DAG is the one row's would be.  NULL if none. */
+ * params as `row`, run here: its DAG is the one row's would be.  NULL if
+ * none (a point from the record has no DAG: takes_exec queued row's). */
 static const vpoint *built_before(const measured_row *row, const machine *m, const validation *earlier, int n_earlier)
 {
     for (int s = 0; s < n_earlier; s++) {
@@ -369,7 +427,8 @@ static const vpoint *built_before(const measured_row *row, const machine *m, con
             continue;
         for (int i = 0; i < earlier[s].n; i++) {
             const measured_row *q = earlier[s].pts[i].row;
-            if (strcmp(q->program, row->program) == 0 && strcmp(q->params, row->params) == 0)
+            if (!earlier[s].pts[i].recorded && strcmp(q->program, row->program) == 0 &&
+                strcmp(q->params, row->params) == 0)
                 return &earlier[s].pts[i];
         }
     }
@@ -389,8 +448,58 @@ static int dag_counted(const kernel_dag *dag)
  * a kernel written once again only where the machine differs). */
 static int set_load_rows(validation *v, const validation *earlier, int n_earlier, user_dags *u);
 
-/* How a set builds a row's DAG (validation.mode). */
-enum { ROW_WORKSHEET, ROW_EXEC, ROW_NOT_RUN };
+/* How a set builds a row's DAG (validation.mode); ROW_RECORD: none, its
+ * figures from the record (code_record.c). */
+enum { ROW_WORKSHEET, ROW_EXEC, ROW_NOT_RUN, ROW_RECORD };
+
+/* The record of the code's costs (code_record.c) this run reads, and
+ * writes (MCMSIM_CODE_RECORD=write: `make validate-full`, which runs every
+ * point the record does not hold yet for this tree, and adds each to it
+ * as it is done), and the tree's part of its keys. */
+static struct {
+    code_record r;
+    char sources[CODE_RECORD_KEY];
+    int write;
+} record;
+
+/* The record read (writing: begun again if another tree's, and the
+ * line that says which commit and command made it); -1 with fail(). */
+static int record_open(void)
+{
+    const char *mode = getenv("MCMSIM_CODE_RECORD");
+    if (mode && *mode && strcmp(mode, "write") != 0)
+        return fail("MCMSIM_CODE_RECORD=\"%s\": expected write (or unset: read %s)", mode, CODE_RECORD);
+    record.write = mode && *mode;
+    if (code_record_sources(record.sources) < 0 || code_record_load(&record.r, CODE_RECORD) < 0)
+        return -1;
+    if (!record.write)
+        return 0;
+    if (strcmp(record.r.sources, record.sources) != 0) /* another tree's: begun again */
+        code_record_free(&record.r);
+    char commit[64], changed[8], date[64];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    first_output("git rev-parse --short=12 HEAD 2>/dev/null", commit, sizeof commit);
+    first_output("git status --porcelain -- sim programs 'machine/*.[ch]' validate/main.c validate/code_costs.c "
+                 "Makefile 2>/dev/null",
+                 changed, sizeof changed);
+    snprintf(record.r.made, sizeof record.r.made, "commit %s%s, by `make validate-full`, %s",
+             commit[0] ? commit : "(no git)", changed[0] ? " with its sources changed" : "", date);
+    return 0;
+}
+
+/* The record's entry for `row` on machine m; NULL if it has none (a
+ * stale record has none: its keys are another tree's). */
+static const code_record_entry *recorded(const measured_row *row, const machine *m)
+{
+    char key[CODE_RECORD_KEY];
+    if (record.r.n == 0)
+        return NULL;
+    code_record_key(record.sources, row->program, row->params, m, key);
+    return code_record_find(&record.r, key);
+}
+
+static int record_point(const validation *v, const vpoint *p);
 
 /* Whether row i of set v takes an exec process's DAG: it runs in exec
  * mode and no earlier set on the same machine runs the same point in exec
@@ -446,10 +555,11 @@ static void profile_terms(const measured_row *row, const validation *paper, cons
  * counts' check runs it anyway (a point of the n_counted sessions
  * `counted`'s instructions.csv) or a conclusion's cell within the cells'
  * budget takes it (one of the n_wanted rows `wanted`,
- * conclusions_code_rows), else not at all (named in the report,
- * with its estimate in *estimate). */
-static int row_mode(const measured_row *row, const validation *paper, const session *counted, int n_counted,
-                    const measured_row *const *wanted, int n_wanted, double *estimate)
+ * conclusions_code_rows), else from the record where it holds the
+ * point on machine m (made by `make validate-full`, code_record.c), else
+ * not at all (named in the report, with its estimate in *estimate). */
+static int row_mode(const measured_row *row, const validation *paper, const machine *m, const session *counted,
+                    int n_counted, const measured_row *const *wanted, int n_wanted, double *estimate)
 {
     char source[1024];
     *estimate = -1;
@@ -461,13 +571,16 @@ static int row_mode(const measured_row *row, const validation *paper, const sess
     if (!case_kernels_source(row->program, source, sizeof source) || !p)
         return ROW_NOT_RUN;
     *estimate = code_costs_estimate(p->dag);
+    if (record.write && recorded(row, m))
+        return ROW_RECORD; /* writing: an earlier run of this tree did it */
     int needed = 0;
     for (int i = 0; i < n_wanted; i++)
         needed |= wanted[i] == row;
     return needed || *estimate <= code_costs_budget() ||
                    code_costs_counted_anyway(counted, n_counted, row->program, row->params)
                ? ROW_EXEC
-               : ROW_NOT_RUN;
+           : recorded(row, m) ? ROW_RECORD
+                              : ROW_NOT_RUN;
 }
 
 /* Set v planned: the points of session s on machine m (off: the same
@@ -503,7 +616,7 @@ static int set_plan(validation *v, const char *name, const char *title, const se
     }
     for (int i = 0; i < s->n; i++) {
         double estimate;
-        v->mode[i] = (char)row_mode(&s->rows[i], paper, counted, n_counted, wanted, n_wanted, &estimate);
+        v->mode[i] = (char)row_mode(&s->rows[i], paper, m, counted, n_counted, wanted, n_wanted, &estimate);
         profile_terms(&s->rows[i], paper, v);
         if (v->mode[i] == ROW_NOT_RUN && s->rows[i].ok) {
             v->not_run_estimate[v->n_not_run] = estimate;
@@ -514,13 +627,21 @@ static int set_plan(validation *v, const char *name, const char *title, const se
     return 0;
 }
 
+/* The memory row's exec process is expected to take, bytes: its
+ * estimate's (EXEC_BYTES_PER_SECOND; a user case's, no worksheet: 0). */
+static double exec_need(const validation *v, const measured_row *row)
+{
+    const vpoint *p = paper_point(v->paper, row);
+    return p && p->dag ? EXEC_BYTES_PER_SECOND * code_costs_estimate(p->dag) : 0;
+}
+
 /* The rows of planned set v whose DAGs exec processes build, queued in
  * the order v takes them. */
 static void set_queue(validation *v, const validation *earlier, int n_earlier, user_dags *u)
 {
     for (int i = 0; i < v->s->n; i++)
         if (takes_exec(v, i, earlier, n_earlier))
-            user_dags_add(u, &v->s->rows[i], &v->card);
+            user_dags_add(u, &v->s->rows[i], &v->card, exec_need(v, &v->s->rows[i]));
 }
 
 /* Planned set v's DAGs built (those of exec mode taken from u), each point
@@ -558,6 +679,19 @@ static int set_load(validation *v, const char *name, const char *title, const se
     return rc;
 }
 
+/* Point p's figures from the record's entry e (no DAG: none is run). */
+static void point_from_record(vpoint *p, const code_record_entry *e)
+{
+    p->dag = NULL;
+    p->dag_shared = 1;
+    p->recorded = 1;
+    p->sim_ms = e->sim_ms;
+    p->sim_ms_off = e->sim_ms_off;
+    p->launches = e->launches;
+    p->rounds = e->rounds;
+    p->cached = e->cached;
+}
+
 /* set_build's rows, the exec processes' DAGs taken from u. */
 static int set_load_rows(validation *v, const validation *earlier, int n_earlier, user_dags *u)
 {
@@ -572,6 +706,12 @@ static int set_load_rows(validation *v, const validation *earlier, int n_earlier
             continue; /* named in the report (v->not_run) */
         vpoint *p = &v->pts[v->n];
         p->row = row;
+        if (v->mode[i] == ROW_RECORD) {
+            point_from_record(p, recorded(row, m));
+            snprintf(v->record_made, sizeof v->record_made, "%s", record.r.made);
+            v->n++;
+            continue;
+        }
         const vpoint *same = built_before(row, m, earlier, n_earlier);
         if (same) {
             p->dag = same->dag;
@@ -586,12 +726,14 @@ static int set_load_rows(validation *v, const validation *earlier, int n_earlier
             snprintf(v->refused_why[v->n_refused++], sizeof v->refused_why[0], "%s", fail_message());
             continue;
         }
-        if (v->paper && !dag_counted(p->dag)) {
+        if (v->paper && p->dag && !dag_counted(p->dag)) { /* none: an earlier set's, checked there */
             if (!p->dag_shared)
                 kernel_dag_free(p->dag);
             return fail("%s:%d (%s %s): exec mode on %s counted no instructions (issue_rate 0?)", row->file,
                         row->line, row->program, row->params, m->name);
         }
+        if (v->paper && record.write && !p->dag_shared && record_point(v, p) < 0)
+            return -1;
         v->n++;
     }
     return 0;
@@ -618,8 +760,8 @@ static int point_done(vpoint *p, const machine *m, sim_job *job, int without_cac
 }
 
 /* A point of an earlier set on the same machine with the same program
- * and params: its figures are those p would get (a simulation is a
- * function of them).  NULL if none. */
+ * and params, run here: its figures are those p would get (a simulation
+ * is a function of them).  NULL if none. */
 static const vpoint *simulated_before(const vpoint *p, const validation *v, const validation *earlier, int n_earlier)
 {
     for (int s = 0; s < n_earlier; s++) {
@@ -627,7 +769,8 @@ static const vpoint *simulated_before(const vpoint *p, const validation *v, cons
             continue;
         for (int i = 0; i < earlier[s].n; i++) {
             const measured_row *q = earlier[s].pts[i].row;
-            if (strcmp(q->program, p->row->program) == 0 && strcmp(q->params, p->row->params) == 0)
+            if (!earlier[s].pts[i].recorded && strcmp(q->program, p->row->program) == 0 &&
+                strcmp(q->params, p->row->params) == 0)
                 return &earlier[s].pts[i];
         }
     }
@@ -657,6 +800,8 @@ static int point_start(void *ctx, long i)
     vpoint *p = &s->v->pts[i];
     const vpoint *same = simulated_before(p, s->v, s->earlier, s->n_earlier);
     s->state[i] = POINT_DONE;
+    if (p->recorded)
+        return 0; /* its figures are the record's, both passes */
     if (same || (s->without_caches && !p->cached)) { /* done at once: no simulation for it */
         if (s->without_caches)
             p->sim_ms_off = same ? same->sim_ms_off : p->sim_ms;
@@ -785,6 +930,91 @@ static int plots_written(const validation *v)
         fprintf(stderr, "validate profile: plots of %s: %.2f s processor, %.1f to %.1f s wall\n", v->name,
                 processor_seconds(RUSAGE_CHILDREN) - before, start, wall_seconds());
     return rc;
+}
+
+/* The DAGs of code set v's points given back once simulated, but those
+ * the counts' check reads (a point of one of the n_cards cards'
+ * sessions' instructions.csv, code_costs.c): nothing else reads them, and
+ * `make validate-full`'s largest points would hold gigabytes.  A later
+ * set's same point then takes these figures (simulated_before). */
+static void code_set_drop_dags(validation *v, const session *const *cards, const int *n_sessions, int n_cards)
+{
+    for (int i = 0; i < v->n; i++) {
+        vpoint *p = &v->pts[i];
+        int counted = 0;
+        for (int c = 0; c < n_cards; c++)
+            counted |= code_costs_counted_anyway(cards[c], n_sessions[c], p->row->program, p->row->params);
+        if (p->dag_shared || counted)
+            continue;
+        kernel_dag_free(p->dag);
+        p->dag = NULL;
+        p->dag_shared = 1;
+    }
+    malloc_trim(0);
+}
+
+/* Figures of a point's DAG on machine m as set_simulate and point_done
+ * take them: graph launches, T in ms, L, Σ ⌈blocks/P⌉; without the
+ * caches (l1_words = 0) too where it ran through them.  -1 with fail(). */
+static int simulate_now(const kernel_dag *dag, const machine *card, code_record_entry *e)
+{
+    machine m = *card;
+    sim_result r;
+    e->cached = ran_through_caches(dag);
+    if (machine_set_field(&m, "launch", "graph") <= 0 || sim_run(dag, &m, NULL, &r) < 0)
+        return -1;
+    e->sim_ms = r.T / m.clock_hz * 1e3;
+    e->launches = r.costs.L_kernels;
+    sim_result_free(&r);
+    e->rounds = 0;
+    for (int k = 0; k < dag->n; k++)
+        e->rounds += ceil((double)dag->kernels[k].blocks / m.p);
+    e->sim_ms_off = e->sim_ms;
+    if (!e->cached)
+        return 0;
+    if (machine_set_field(&m, "l1_words", "0") <= 0 || sim_run(dag, &m, NULL, &r) < 0)
+        return -1;
+    e->sim_ms_off = r.T / m.clock_hz * 1e3;
+    sim_result_free(&r);
+    return 0;
+}
+
+/* Writing the record (MCMSIM_CODE_RECORD=write, `make validate-full`):
+ * point p of code set v, its DAG just built, simulated now and its
+ * figures added to the record, the file written again, so that a run cut
+ * short keeps every point it finished (and a run after it, the same
+ * tree's, takes them from the record instead of running them again). */
+static int record_point(const validation *v, const vpoint *p)
+{
+    code_record_entry e;
+    memset(&e, 0, sizeof e);
+    if (simulate_now(p->dag, &v->card, &e) < 0)
+        return fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
+                    fail_message());
+    code_record_key(record.sources, p->row->program, p->row->params, &v->card, e.key);
+    snprintf(e.program, sizeof e.program, "%s", p->row->program);
+    snprintf(e.params, sizeof e.params, "%s", p->row->params);
+    snprintf(e.machine, sizeof e.machine, "%.63s", v->card.name);
+    return code_record_add(&record.r, &e) < 0 || code_record_save(&record.r, CODE_RECORD, record.sources) < 0 ? -1
+                                                                                                             : 0;
+}
+
+/* Writing the record: every point code set v ran here has the figures
+ * the record took for it (record_point against set_simulate: the same
+ * simulation, run twice); -1 with fail() where one differs. */
+static int record_check(const validation *v)
+{
+    for (int i = 0; i < v->n; i++) {
+        const vpoint *p = &v->pts[i];
+        char key[CODE_RECORD_KEY];
+        code_record_key(record.sources, p->row->program, p->row->params, &v->card, key);
+        const code_record_entry *e = code_record_find(&record.r, key);
+        if (!p->recorded && (!e || e->sim_ms != p->sim_ms || e->sim_ms_off != p->sim_ms_off ||
+                             e->launches != p->launches || e->rounds != p->rounds || e->cached != p->cached))
+            return fail("%s:%d (%s %s) on %s: the record's figures are not the set's simulation's", p->row->file,
+                        p->row->line, p->row->program, p->row->params, v->card.name);
+    }
+    return 0;
 }
 
 /* Set v of the code's costs (the cases written once, on the card's code
@@ -995,7 +1225,7 @@ int main(int argc, char **argv)
     user_dags ahead = {0}; /* the code sets' exec processes */
     FILE *report = NULL;
     text noise = {0}, machines = {0}, sections = {0};
-    if (code_costs_budget() < 0 || code_costs_cell_budget() < 0 || load_cards(&k) < 0 ||
+    if (code_costs_budget() < 0 || code_costs_cell_budget() < 0 || record_open() < 0 || load_cards(&k) < 0 ||
         card_machine_named(&k.h100[k.ref100], NULL, "h100", &h100) < 0)
         goto failed;
     if (k.ref200 >= 0 && card_machine_named(&k.h200[k.ref200], &k.h100[k.ref100], "h200", &h200) < 0)
@@ -1070,15 +1300,19 @@ int main(int argc, char **argv)
         fail("%s/REPORT.md: cannot write", REPORT_DIR);
         goto failed;
     }
-    for (int i = 0; i < n_sets; i++)
+    const session *all_cards[2] = {k.h100, k.h200};
+    int n_sessions[2] = {k.n_h100, k.n_h200};
+    for (int i = 0; i < n_sets; i++) {
         if (run_code_set(&codes[i], codes, i, &ahead) < 0)
             goto failed;
+        if (record.write && record_check(&codes[i]) < 0)
+            goto failed;
+        code_set_drop_dags(&codes[i], all_cards, n_sessions, 2);
+    }
     user_dags_end(&ahead);
     if (write_scatter(codes, n_sets, REPORT_DIR, "scatter-code", "The code's costs, every point run in exec mode:") < 0)
         goto failed;
     profile_phase("the counts' check and the code's conclusions");
-    const session *all_cards[2] = {k.h100, k.h200};
-    int n_sessions[2] = {k.n_h100, k.n_h200};
     if (write_code_costs(sections.f, sets, codes, n_sets, &h100_code, all_cards, n_sessions, 2) < 0)
         goto failed;
     for (int i = 0; i < n_sets; i++)
@@ -1111,6 +1345,7 @@ int main(int argc, char **argv)
         set_free(&codes[i]);
     }
     cards_free(&k);
+    code_record_free(&record.r);
     free(noise.buf);
     free(machines.buf);
     free(sections.buf);

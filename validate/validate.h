@@ -34,6 +34,7 @@ typedef struct vpoint {
     int cached;                 /* 1: its blocks ran through the caches of exec mode (sim/exec/cache.h) */
     double sim_ms_off;          /* simulated on that machine without the caches (sim_ms if not cached) */
     double launches, rounds;    /* L, and Σ over kernels ⌈blocks/P⌉ */
+    int recorded;               /* 1: its figures from the record (code_record.c; no DAG), not run here */
 } vpoint;
 
 typedef struct validation {
@@ -67,6 +68,9 @@ typedef struct validation {
     int n_not_run;
     const measured_row **not_run;
     double *not_run_estimate;
+    /* The record the points with `recorded` came from: its "made" line
+     * (which commit, which command); "" if none of them did. */
+    char record_made[256];
 } validation;
 
 /* The time a point measured, in ms: graph device time, else wall. */
@@ -317,5 +321,41 @@ int write_scatter(const validation *sets, int n_sets, const char *dir, const cha
  * and the noise floor (`noise_md`, one table). */
 int write_report(FILE *f, const validation *sets, const set_verdicts *verdicts, int n_sets, const char *missing_path,
                  const char *machines, const char *sets_md, const char *noise_md, int *unnamed);
+
+/* The record of the code's costs (code_record.c): the figures of points
+ * run in exec mode by `make validate-full`, each keyed by what determines
+ * it (code_record_key); `make validate` takes a point from it only where
+ * the key it computes is the record's. */
+#define CODE_RECORD "validate/code-record.csv"
+#define CODE_RECORD_KEY 33 /* 32 hex digits and the end */
+typedef struct code_record_entry {
+    char key[CODE_RECORD_KEY];
+    char program[64], params[256], machine[64];
+    double sim_ms, sim_ms_off, launches, rounds;
+    int cached;
+} code_record_entry;
+typedef struct code_record {
+    code_record_entry *e;
+    int n, cap;
+    char made[256];             /* which commit and command made it */
+    char sources[CODE_RECORD_KEY]; /* the sources key of the tree that made it (code_record_sources) */
+} code_record;
+
+/* The tree's part of every key: the sources, build flags and compilers a
+ * point's figures depend on (code_record.c says which); -1 with fail(). */
+int code_record_sources(char out[CODE_RECORD_KEY]);
+/* A point's key: the tree's, the case, its params, the machine's bytes. */
+void code_record_key(const char *sources, const char *program, const char *params, const machine *m,
+                     char out[CODE_RECORD_KEY]);
+/* The record at path (none there: an empty one); -1 with fail() if a row
+ * is malformed. */
+int code_record_load(code_record *r, const char *path);
+/* The entry with this key; NULL if none (a stale record has none). */
+const code_record_entry *code_record_find(const code_record *r, const char *key);
+/* e added (once per key); -1 with fail(). */
+int code_record_add(code_record *r, const code_record_entry *e);
+/* Written to path, r->made and the tree's sources key in its header. */
+int code_record_save(const code_record *r, const char *path, const char *sources);
+void code_record_free(code_record *r);
 
 #endif
