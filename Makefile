@@ -74,7 +74,7 @@ PACKAGES := libsimgrid-dev libconfig-dev libcriterion-dev libmuparser-dev libsec
 CASE_DIRS := $(filter-out programs/user/ programs/lectures/ programs/common/,$(wildcard programs/*/))
 LIB_SRC  := $(wildcard sim/base/*.c machine/*.c sim/model/*.c sim/engine/*.c sim/exec/*.c programs/*.c sim/app/*.c) \
             $(filter-out %/kernels.c %/reference.c $(wildcard programs/*/test_*.c),$(wildcard $(CASE_DIRS:%=%*.c)))
-LIB_SRC  := $(filter-out sim/app/main.c,$(LIB_SRC))
+LIB_SRC  := $(filter-out sim/app/main.c sim/exec/counted_accesses.c,$(LIB_SRC))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 # make validate's own code: its binary and the tests of it link it, the
 # library does not hold it

@@ -173,6 +173,38 @@ Test(user_program, an_object_built_against_version_1_loads)
     cr_expect(strstr(out, "work W = 32 "), "%s", out);
 }
 
+/* Whether the object `so` names `name` whole (a NUL on each side: so
+ * exec_gread, not exec_gread_checked): where it imports it. */
+static int object_names(const char *so, const char *name)
+{
+    FILE *f = fopen(so, "rb");
+    cr_assert_not_null(f, "cannot read %s", so);
+    static char bytes[1 << 22];
+    size_t n = fread(bytes, 1, sizeof bytes, f), len = strlen(name);
+    fclose(f);
+    cr_assert_lt(n, sizeof bytes, "%s: larger than the test reads", so);
+    for (size_t i = 0; i + len + 1 < n; i++)
+        if (bytes[i] == '\0' && memcmp(&bytes[i + 1], name, len) == 0 && bytes[i + len + 1] == '\0')
+            return 1;
+    return 0;
+}
+
+/* A counted build (its instruction stream counted) keeps the accesses as
+ * calls in the IR the stream weighs, and runs them inline: its object
+ * imports no access and no Z/pZ operation, only their checked paths
+ * (tests/user/stream.c reads, writes and multiplies). */
+Test(user_program, a_counted_build_runs_its_accesses_inline)
+{
+    workdir();
+    char source[512], so[1200];
+    snprintf(source, sizeof source, "%s/tests/user/stream.c", MCMSIM_DATADIR);
+    cr_assert_eq(user_program_compile_as(source, 1, so, sizeof so), 0, "%s", fail_message());
+    const char *inline_ones[] = {"exec_gread", "exec_gwrite", "exec_zp_mul", "exec_zp_add"};
+    for (int i = 0; i < 4; i++)
+        cr_expect_not(object_names(so, inline_ones[i]), "%s: %s is called", so, inline_ones[i]);
+    cr_expect(object_names(so, "exec_gread_checked"), "%s: imports no checked read", so);
+}
+
 /* A kernel of MCM_KERNEL_LOOP runs its step as many times as its launch
  * says, t->step counting them, a barrier after each: thread i adds the
  * word its neighbour wrote in the step before, so after k steps

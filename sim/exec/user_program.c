@@ -208,16 +208,34 @@ static int run_compiler(const char *source, const char *out)
     return run_tool(source, argv, NULL);
 }
 
+/* The IR of the accesses and Z/pZ operations (sim/exec/counted_accesses.c)
+ * into `out`, for a counted build's link.  Initial-exec TLS: the stream's
+ * running counter (stream.h) is mcmsim's, in its static TLS. */
+static int run_accesses_ir(const char *source, const char *out)
+{
+    include_flags inc;
+    include_flags_of(&inc);
+    char accesses[1100];
+    snprintf(accesses, sizeof accesses, "%s/sim/exec/counted_accesses.c", user_program_datadir());
+    char *argv[] = {(char *)clang(), "-std=c11", "-O2", "-fPIC", "-ftls-model=initial-exec", "-Wall", "-S",
+                    "-emit-llvm", inc.exec, inc.model, inc.machine, "-o", (char *)out, accesses, NULL};
+    return run_tool(source, argv, NULL);
+}
+
 /* The file into the shared object `out` with its instruction stream
  * counted (sim/exec/stream.h): clang to IR with a call in every basic block,
- * the blocks numbered and weighed (stream_annotate), the IR to `out`. */
+ * the blocks numbered and weighed (stream_annotate), the IR to `out`,
+ * linked with the accesses' IR (run_accesses_ir) so that their calls are
+ * inlined (-flto: the linker's LLVM plugin, LLVMgold.so, which Debian's
+ * clang brings): the weights are the annotated IR's, made before the link. */
 static int run_counted_compiler(const char *source, const char *out)
 {
     include_flags inc;
     include_flags_of(&inc);
-    char ir[1300], counted[1300];
+    char ir[1300], counted[1300], accesses[1300];
     snprintf(ir, sizeof ir, "%s.ll", out);
     snprintf(counted, sizeof counted, "%s.counted.ll", out);
+    snprintf(accesses, sizeof accesses, "%s.accesses.ll", out);
     char *argv[32];
     int n = 0;
     argv[n++] = (char *)clang();
@@ -230,6 +248,7 @@ static int run_counted_compiler(const char *source, const char *out)
     argv[n] = NULL;
     lifetime_remove_on_signal(ir);
     lifetime_remove_on_signal(counted);
+    lifetime_remove_on_signal(accesses);
     int rc = run_tool(source, argv, NULL);
     if (rc == 0) {
         FILE *in = fopen(ir, "r"), *to = fopen(counted, "w");
@@ -239,14 +258,19 @@ static int run_counted_compiler(const char *source, const char *out)
         if (to && fclose(to) != 0 && rc == 0)
             rc = fail("%s: cannot write %s", source, counted);
     }
+    if (rc == 0)
+        rc = run_accesses_ir(source, accesses);
     if (rc == 0) {
-        char *link[] = {(char *)clang(), "-O2", "-fPIC", "-shared", "-o", (char *)out, counted, NULL};
+        char *link[] = {(char *)clang(), "-O2", "-fPIC", "-shared", "-flto", "-o", (char *)out,
+                        counted, accesses, NULL};
         rc = run_tool(source, link, NULL);
     }
     unlink(ir);
     unlink(counted);
+    unlink(accesses);
     lifetime_forget(ir);
     lifetime_forget(counted);
+    lifetime_forget(accesses);
     return rc;
 }
 
@@ -254,13 +278,15 @@ static int run_counted_compiler(const char *source, const char *out)
  * sources that weigh it, and the running program itself, whose
  * stream_annotate weighs it (a program built before an edit to those
  * sources weighs as they were, so its objects must not be taken for the
- * edited sources' ones). */
+ * edited sources' ones); and the accesses linked into it (run_accesses_ir)
+ * with the headers they are made of. */
 static const char *const counted_sources[] = {
     "sim/exec/stream.h",          "sim/exec/stream_ir.h",        "sim/exec/stream_ir.c",
     "sim/exec/stream_ir_read.c",  "sim/exec/stream_ir_flow.c",   "sim/exec/stream_ir_values.c",
     "sim/exec/stream_ir_inst.c",  "sim/exec/stream_ir_fused.c",  "sim/exec/stream_ir_calls.c",
     "sim/exec/stream_ir_chain.c", "sim/exec/stream_ir_loops.c",  "sim/exec/stream_ir_branches.c",
-    "sim/exec/stream_ir_args.c",  NULL};
+    "sim/exec/stream_ir_args.c",  "sim/exec/counted_accesses.c", "sim/exec/exec_block.h",
+    "sim/exec/cache.h",           "sim/exec/exec.h",             NULL};
 
 /* The hash of the running program's file, read once; -1 if unreadable. */
 static int hash_self(uint64_t *h)
