@@ -13,6 +13,7 @@
 #include "validate.h"
 #include "fail.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +45,10 @@ int write_caches_points(const validation *v)
     int cached = 0;
     for (int i = 0; i < v->n && !cached; i++)
         cached = v->pts[i].cached;
-    if (!machine_caches(&v->card) || !cached)
-        return 0;
     char path[1200];
     snprintf(path, sizeof path, "%s/caches-points.csv", v->report_dir);
+    if (!machine_caches(&v->card) || !cached)
+        return remove(path) == 0 || errno == ENOENT ? 0 : fail("%s: cannot remove an earlier run's file", path);
     FILE *f = fopen(path, "w");
     if (!f)
         return fail("%s: cannot write", path);
