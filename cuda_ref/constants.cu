@@ -80,6 +80,11 @@
  *    L2, the write stream's shape read, and writes from 8 SMs against every
  *    SM; an SM's own write rate by its warps, 1 to 32, at 8 SMs, and a
  *    copy's rate by the SMs copying, 8 to every SM (measure_write_own);
+ *  - the stencil's sweep (measure_stencil_rows): a division by a runtime
+ *    number (32-bit, and long operands that fit 32 bits, quotient alone and
+ *    with its remainder) as a dependent chain, in one thread and at the
+ *    stencil's occupancy; its I2F, MUFU.RCP and F2I alone; and the
+ *    stencil's round of five loads at once against its centre's alone;
  *  - the clock again at the end, so that drift within the run shows.
  * These are the MCM's U (1 / words per cycle per SM), the spec's optional
  * launch latency and per-block dispatch cost, the global latency the
@@ -92,7 +97,8 @@
  *                  [--guarded-reads-only] [--block-counts-only] [--writes-only]
  *                  [--spin-only] [--protocol-only] [--l1-lines-only] [--partial-writes-only]
  *                  [--write-sms-only] [--write-own-only] [--boundary-widths-only]
- *                  [--reduce-levels-only] [--read-after-write-only] [--seed S] [--phase TEXT]
+ *                  [--reduce-levels-only] [--read-after-write-only] [--stencil-rows-only]
+ *                  [--seed S] [--phase TEXT]
  * (--in-flight-only: the rows of measure_lines_in_flight alone, a probe;
  * --spread-only: those of measure_resident_spread alone;
  * --guarded-reads-only: the chains of measure_guarded_reads alone, a probe;
@@ -116,7 +122,9 @@
  * MiB, after a kernel's writes, a copy's, or a read, a probe;
  * --boundary-widths-only: measure_boundary_widths, four repetitions, between
  * the sessions' chain_touch_block and chain_touch_card (then the cases'
- * warm-up alone and touch_block again) and the same again, a probe)
+ * warm-up alone and touch_block again) and the same again, a probe;
+ * --stencil-rows-only: measure_stencil_rows, the stencil's division and
+ * load round (rows of the full run too), with op_latency beside them)
  */
 #include <sched.h>
 #include <stdio.h>
@@ -3376,6 +3384,240 @@ static void measure_lines_in_flight(int sms, rng_t *rng)
     measure_line_latency_by_sms(sms, rng);
 }
 
+/* ---- the stencil's sweep: its division and its load round ------------------
+ * programs/user/stencil.c divides a thread's cell g by the grid's side n,
+ * both runtime numbers (long g / n, g % n); nvcc's path when both fit 32
+ * bits is I2F.U32.RP of the divisor, MUFU.RCP, F2I.FTZ.U32.TRUNC.NTZ, then
+ * multiply-high and corrections.  Its warps then issue five loads at once
+ * (g, g-1, g+1, g-n, g+n) of lines in the L2 and in no L1.  The rows below
+ * time these pieces alone (measure_stencil_rows). */
+
+/* A link of a division chain: the divisor is the chain's value, so every
+ * link runs the whole division (the divisor's reciprocal included, as the
+ * stencil's thread does once) and nothing is hoisted out of the loop.
+ * y, from memory, is at least 2^30 and x at most y, so no link divides by
+ * zero and the values stay in 32 bits (x alternates between two numbers). */
+struct DivU32 {
+    typedef uint32_t word;
+    static __device__ word first(word s) { return s; }
+    static __device__ void step(word &x, word y) { x = y / x; }
+};
+struct DivS64 { /* long operands whose values fit 32 bits: the stencil's g / n */
+    typedef long long word;
+    static __device__ word first(word s) { return s; }
+    static __device__ void step(word &x, word y) { x = y / x; }
+};
+struct DivRemS64 { /* the stencil's pair g / n, g % n; the link's glue is q + r */
+    typedef long long word;
+    static __device__ word first(word s) { return s; }
+    static __device__ void step(word &x, word y)
+    {
+        word q = y / x, r = y % x;
+        x = q + r; /* >= 1: q >= 1 where x <= y, else r = y */
+    }
+};
+/* the division's variable-latency instructions alone, each a dependent
+ * chain on its own result's bits (inline PTX, so that none folds) */
+struct CvtF32U32 { /* I2F.U32.RP */
+    typedef uint32_t word;
+    static __device__ word first(word s) { return s; }
+    static __device__ void step(word &x, word)
+    {
+        asm volatile("{.reg .f32 f; cvt.rp.f32.u32 f, %0; mov.b32 %0, f;}" : "+r"(x));
+    }
+};
+/* MUFU.RCP, then the division's IADD3 of 0x0ffffffe (ptxas cancels
+ * rcp(rcp(f)) without it) */
+struct RcpF32 {
+    typedef uint32_t word;
+    static __device__ word first(word) { return 0x3fc00000u; } /* 1.5f; then 1.46f and 2.86e9f in turn */
+    static __device__ void step(word &x, word)
+    {
+        asm volatile("{.reg .f32 f; mov.b32 f, %0; rcp.approx.ftz.f32 f, f; mov.b32 %0, f;"
+                     " add.u32 %0, %0, 0x0ffffffe;}" : "+r"(x));
+    }
+};
+struct CvtU32F32 { /* F2I.FTZ.U32.TRUNC; its values are 0 from the second link on */
+    typedef uint32_t word;
+    static __device__ word first(word s) { return s; }
+    static __device__ void step(word &x, word)
+    {
+        asm volatile("{.reg .f32 f; mov.b32 f, %0; cvt.rzi.ftz.u32.f32 %0, f;}" : "+r"(x));
+    }
+};
+
+/* Each thread one chain of iters * ARITH_UNROLL links of Op, x and y from
+ * memory (seed[64], x through Op::first); thread 0 of block 0 reports its
+ * cycles. */
+template <class Op>
+__global__ void div_chain_kernel(const long long *seed, long iters, uint32_t *sink, long long *cycles)
+{
+    typename Op::word x = Op::first((typename Op::word)seed[(threadIdx.x + 1) & 31]),
+                      y = (typename Op::word)seed[32 + (threadIdx.x & 31)];
+    long long start = clock64();
+    for (long k = 0; k < iters; k++) {
+#pragma unroll
+        for (int u = 0; u < ARITH_UNROLL; u++)
+            Op::step(x, y);
+    }
+    long long stop = clock64();
+    if ((uint32_t)x == 0x9e3779b9u) /* practically never: keeps the chain */
+        *sink = (uint32_t)y;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *cycles = stop - start;
+}
+
+/* cycles a link of Op's chain in thread 0 of block 0, `blocks` blocks of
+ * `threads` threads each running one chain: the median of REPEATS runs
+ * after a warm-up.  seed: 32 starting values x, then 32 y. */
+template <class Op>
+static double div_link_cycles(const long long *seed, unsigned blocks, int threads, long iters)
+{
+    uint32_t *sink = dev_alloc_u32(1);
+    long long *d_cycles, cycles;
+    double per[REPEATS];
+    CUDA_CHECK(cudaMalloc(&d_cycles, sizeof *d_cycles));
+    for (int r = -1; r < REPEATS; r++) {
+        div_chain_kernel<Op><<<blocks, threads>>>(seed, iters, sink, d_cycles);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(&cycles, d_cycles, sizeof cycles, cudaMemcpyDeviceToHost));
+        if (r >= 0)
+            per[r] = (double)cycles / ((double)iters * ARITH_UNROLL);
+    }
+    CUDA_CHECK(cudaFree(d_cycles));
+    CUDA_CHECK(cudaFree(sink));
+    return median_of(per, REPEATS);
+}
+
+/* The stencil's load round, `steps` rounds a warp, each warp its own chain
+ * of whole lines (whole_line_cycle over `lines` lines, a power of two,
+ * stored from a[32]: a line of slack either side).  A round at line p: with
+ * five, the stencil's loads of one cell a thread, g = 32p + lane, at g,
+ * g-1, g+1 and a row of n = 256 words (8 lines) above and below (wrapping
+ * round the lines), at once, cached as the stencil's (ld.global: the L1
+ * and the L2); else the centre alone.  The next line is the centre's word;
+ * with five it waits for the other four too (their least, < 2^31, shifted
+ * down to nothing), without, for the centre's shifted alike.  Lane 0 writes
+ * its warp's cycles a round. */
+__global__ void stencil_round_kernel(const uint32_t *a, long steps, long stride, long lines, int five,
+                                     double *per_round, uint32_t *sink)
+{
+    const long warp = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32, mask = lines - 1;
+    const unsigned lane = threadIdx.x % 32;
+    uint32_t p = (uint32_t)((warp * stride) & mask), acc = 0;
+    long long start = clock64();
+    for (long k = 0; k < steps; k++) {
+        const long g = (long)p * 32 + lane;
+        uint32_t v = a[g], least = v;
+        if (five) {
+            uint32_t left = a[g - 1], right = a[g + 1];
+            uint32_t up = a[((p - 8) & mask) * 32 + lane], down = a[((p + 8) & mask) * 32 + lane];
+            least = min(min(left, right), min(up, down));
+        }
+        acc ^= least;
+        p = v + (least >> 31);
+    }
+    long long stop = clock64();
+    if (lane == 0)
+        per_round[warp] = (double)(stop - start) / steps;
+    if (acc == 0x9e3779b9u)
+        *sink = acc;
+}
+
+typedef struct {
+    line_chase_arg chase; /* first: line_chase_stats hands it back to enqueue_stencil_round */
+    long lines;
+    int five;
+} stencil_round_arg;
+
+static void enqueue_stencil_round(void *arg)
+{
+    stencil_round_arg *r = (stencil_round_arg *)arg;
+    stencil_round_kernel<<<r->chase.blocks, r->chase.threads>>>(r->chase.next + 32, r->chase.steps, r->chase.stride,
+                                                                 r->lines, r->five, r->chase.per_line, r->chase.sink);
+}
+
+/* The stencil's occupancy (2 blocks of 256 threads on every SM), each warp
+ * its rounds over 8 MiB of lines the L2 holds (warmed by the first launch)
+ * and no L1 (the rounds wander over 32 times an L1): median cycles a round. */
+static timing_stats stencil_round_stats(int sms, int five, rng_t *rng)
+{
+    const long lines = 1L << 16, steps = 256;
+    uint32_t *next = whole_line_cycle(lines, rng);
+    const unsigned blocks = (unsigned)(2 * sms);
+    uint32_t *d_a = dev_alloc_u32((size_t)(lines + 2) * 32), *d_sink = dev_alloc_u32(1);
+    CUDA_CHECK(cudaMemset(d_a, 0, sizeof *d_a * (size_t)(lines + 2) * 32));
+    to_device(d_a + 32, next, (size_t)lines * 32);
+    stencil_round_arg r = {{blocks, 256, d_a, NULL, 0, steps, lines / ((long)blocks * 8), NULL, d_sink, false},
+                           lines, five};
+    timing_stats st = line_chase_stats(enqueue_stencil_round, &r.chase);
+    CUDA_CHECK(cudaFree(d_a));
+    CUDA_CHECK(cudaFree(d_sink));
+    free(next);
+    return st;
+}
+
+/* The rows of the stencil's sweep (about a second of device time); with
+ * probe, op_latency again beside them (the pair's glue is one addition). */
+static void measure_stencil_rows(int sms, int probe, rng_t *rng)
+{
+    long long seed[64];
+    for (int i = 0; i < 32; i++) {
+        seed[i] = 1 + 12345 + 7919 * i;                   /* x: at most y */
+        seed[32 + i] = (1LL << 30) + 104729LL * (i + 1); /* y: fits 31 bits */
+    }
+    long long *d_seed;
+    CUDA_CHECK(cudaMalloc(&d_seed, sizeof seed));
+    CUDA_CHECK(cudaMemcpy(d_seed, seed, sizeof seed, cudaMemcpyHostToDevice));
+    static const char *const chain = "a dependent chain in which each link divides y (from memory, fits 31 bits) "
+                                     "by the link before (the divisor's I2F.U32.RP, MUFU.RCP, F2I on the chain, "
+                                     "as the stencil's thread computes once)";
+    char how[400];
+    snprintf(how, sizeof how, "one thread, %s: 32-bit unsigned y / x, cycles a link", chain);
+    print_row("udiv32_latency", div_link_cycles<DivU32>(d_seed, 1, 1, 1 << 10), "cycles", how);
+    snprintf(how, sizeof how, "one thread, %s: long (64-bit) y / x whose values fit 32 bits (nvcc's test, then "
+             "its 32-bit path), cycles a link", chain);
+    print_row("sdiv64_fits32_latency", div_link_cycles<DivS64>(d_seed, 1, 1, 1 << 10), "cycles", how);
+    snprintf(how, sizeof how, "one thread, %s: long q = y / x, r = y %% x (the stencil's g / n, g %% n), next x = "
+             "q + r, cycles a link (the glue, one addition, included)", chain);
+    print_row("sdivrem64_fits32_latency", div_link_cycles<DivRemS64>(d_seed, 1, 1, 1 << 10), "cycles", how);
+    const unsigned blocks = (unsigned)(2 * sms);
+    print_row("udiv32_latency_blocks2", div_link_cycles<DivU32>(d_seed, blocks, 256, 1 << 8), "cycles",
+              "udiv32_latency's chain in every thread of 2 blocks of 256 threads per SM on every SM (the "
+              "stencil's occupancy): cycles a link of a warp");
+    print_row("sdiv64_fits32_latency_blocks2", div_link_cycles<DivS64>(d_seed, blocks, 256, 1 << 8), "cycles",
+              "sdiv64_fits32_latency's chain at 2 blocks of 256 threads per SM on every SM: cycles a link of a warp");
+    print_row("sdivrem64_fits32_latency_blocks2", div_link_cycles<DivRemS64>(d_seed, blocks, 256, 1 << 8),
+              "cycles", "sdivrem64_fits32_latency's chain at 2 blocks of 256 threads per SM on every SM: cycles a "
+              "link of a warp");
+    print_row("i2f_u32_latency", div_link_cycles<CvtF32U32>(d_seed, 1, 1, 1 << 10), "cycles",
+              "one thread, a dependent chain of cvt.rp.f32.u32 on its own result's bits (I2F.U32.RP), cycles a link");
+    print_row("mufu_rcp_latency", div_link_cycles<RcpF32>(d_seed, 1, 1, 1 << 10), "cycles",
+              "one thread, a dependent chain of rcp.approx.ftz.f32 (MUFU.RCP) each followed by the division's "
+              "add of 0x0ffffffe (IADD3: the glue, one addition, included), cycles a link");
+    print_row("f2i_u32_latency", div_link_cycles<CvtU32F32>(d_seed, 1, 1, 1 << 10), "cycles",
+              "one thread, a dependent chain of cvt.rzi.ftz.u32.f32 on its own result's bits (F2I.FTZ.U32.TRUNC; "
+              "the values 0 from the second link), cycles a link");
+    CUDA_CHECK(cudaFree(d_seed));
+    static const char *const round = "2 blocks of 256 threads per SM on every SM, each warp a dependent chain of "
+                                     "rounds over 8 MiB of lines in the L2 and in no L1 (ld.global, cached as the "
+                                     "stencil's)";
+    for (int five = 1; five >= 0; five--) {
+        timing_stats st = stencil_round_stats(sms, five, rng);
+        snprintf(how, sizeof how, "%s: %s, median over the warps of cycles a round", round,
+                 five ? "the stencil's five loads of a cell a thread at once (g, g-1, g+1, g-256, g+256)"
+                      : "the centre's load alone");
+        print_row(five ? "stencil_round_latency" : "stencil_round_centre_latency", st.median_ms, "cycles", how);
+        snprintf(how, sizeof how, "the same rounds: the warps' last quartile, cycles a round");
+        print_row(five ? "stencil_round_latency_q3" : "stencil_round_centre_latency_q3", st.q3_ms, "cycles", how);
+    }
+    if (probe) {
+        arith_buffers b = arith_buffers_open();
+        print_row("op_latency", op_latency<OpAdd>(&b), "cycles", "as the full run's row of that name");
+        arith_buffers_close(&b);
+    }
+}
+
 typedef struct {
     const uint32_t *in;
     unsigned blocks;
@@ -4529,13 +4771,13 @@ int main(int argc, char **argv)
                                         "--guarded-reads-only", "--block-counts-only", "--writes-only", "--spin-only",
                                         "--protocol-only", "--l1-lines-only", "--partial-writes-only", "--write-sms-only",
                                         "--write-own-only", "--boundary-widths-only", "--reduce-levels-only",
-                                        "--read-after-write-only", NULL};
+                                        "--read-after-write-only", "--stencil-rows-only", NULL};
     cli_require_known(argc, argv, keys, flags,
                       "constants [--device-info] [--graph-only] [--in-flight-only] [--spread-only] "
                       "[--guarded-reads-only] [--block-counts-only] [--writes-only] [--spin-only] "
                       "[--protocol-only] [--l1-lines-only] [--partial-writes-only] [--write-sms-only] "
                       "[--write-own-only] [--boundary-widths-only] [--reduce-levels-only] "
-                      "[--read-after-write-only] [--seed S] [--phase TEXT]");
+                      "[--read-after-write-only] [--stencil-rows-only] [--seed S] [--phase TEXT]");
     if (cli_value(argc, argv, "--phase"))
         g_phase = cli_value(argc, argv, "--phase");
     for (const char *c = g_phase; *c; c++)
@@ -4591,6 +4833,11 @@ int main(int argc, char **argv)
     if (cli_flag(argc, argv, "--read-after-write-only")) {
         const double mhz = probe_header(sms, 1);
         measure_read_after_write_sizes(sms, mhz);
+        return 0;
+    }
+    if (cli_flag(argc, argv, "--stencil-rows-only")) {
+        probe_header(sms, 1);
+        measure_stencil_rows(sms, 1, &rng);
         return 0;
     }
     if (cli_flag(argc, argv, "--write-own-only")) {
@@ -4723,6 +4970,7 @@ int main(int argc, char **argv)
     measure_writes(sms, mhz);
     measure_write_own(sms, mhz);
     measure_resident_spread(sms);
+    measure_stencil_rows(sms, 0, &rng); /* last: the rows before draw what they drew without it */
     print_row("l2_bytes", (double)attribute(cudaDevAttrL2CacheSize), "bytes", "cudaDevAttrL2CacheSize");
     print_row("sm_clock_measured_end", measure_clock_mhz(), "MHz",
               "the clock measured again at the end of this program");
