@@ -282,6 +282,23 @@ Test(exec_euclid, the_serial_gcd_of_a_known_small_example)
     cr_expect(g[0] == PRIME - 1 && g[1] == 1);
 }
 
+Test(exec_euclid, the_serial_gcds_step_is_zp_sub_of_zp_mul_on_every_operand)
+{
+    /* x − f·y: by hand, then against the exported operations on the edges
+     * (0, 1, p − 1, and words of p or more, which take them) */
+    cr_expect_eq(reference_sub_product(5, 2, 2), 1);
+    cr_expect_eq(reference_sub_product(0, 1, 1), PRIME - 1);
+    cr_expect_eq(reference_sub_product(0, PRIME - 1, PRIME - 1), PRIME - 1); /* (−1)(−1) = 1 */
+    const word edge[] = {0, 1, 2, PRIME / 2, PRIME - 2, PRIME - 1, PRIME, PRIME + 1, UINT32_MAX, 1ull << 40};
+    const int n = (int)(sizeof edge / sizeof *edge);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < n; k++)
+                cr_assert_eq(reference_sub_product(edge[i], edge[j], edge[k]),
+                             zp_sub(PRIME, edge[i], zp_mul(PRIME, edge[j], edge[k])), "x %llu, f %llu, y %llu",
+                             (unsigned long long)edge[i], (unsigned long long)edge[j], (unsigned long long)edge[k]);
+}
+
 Test(exec_euclid, the_serial_gcd_finds_a_planted_factor_and_coprime_cofactors)
 {
     static const int cases[][3] = {{8, 300, 300}, {1, 50, 20}, {20, 1000, 999}};
