@@ -6,15 +6,19 @@
  * no temporary files left; every kind on every lesson in
  * programs/lectures draws a PNG and an SVG or says why not; the lessons'
  * pictures are what `plot` draws now; `make validate`'s lines join a
- * series' points by size, and its plots label a tic beyond every point.  The
- * binary is found through $MCMSIM.
+ * series' points by size, and its plots label a tic beyond every point;
+ * series stand out on white and apart for colour-blind viewers, each line
+ * its colour and marker; an x of one value has its one tic; a lone l is
+ * written ℓ.  The binary is found through $MCMSIM.
  */
 #include "helpers.h"
 #include "measured.h"
+#include "plot.h"
 #include "validate.h"
 
 #include <dirent.h>
 #include <float.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -487,4 +491,174 @@ Test(plot, validation_plots_label_a_tic_beyond_every_point, .timeout = 60)
     unlink(svg);
     unlink(png);
     rmdir(v.report_dir);
+}
+
+/* ---- series a room can tell apart ------------------------------------------------ */
+
+/* The linear RGB of "#rrggbb" (sRGB decoded, as WCAG does). */
+static void linear_rgb(const char *hex, double rgb[3])
+{
+    unsigned v = (unsigned)strtoul(hex + 1, NULL, 16);
+    for (int i = 0; i < 3; i++) {
+        double c = ((v >> (16 - 8 * i)) & 0xff) / 255.0;
+        rgb[i] = c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+    }
+}
+
+/* WCAG's relative luminance of a linear RGB. */
+static double luminance(const double rgb[3])
+{
+    return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+}
+
+/* CIELAB of a linear RGB (D65), for the distance between two colours. */
+static void lab(const double rgb[3], double out[3])
+{
+    double c[3];
+    for (int i = 0; i < 3; i++)
+        c[i] = fmin(fmax(rgb[i], 0), 1);
+    double xyz[3] = {(0.4124 * c[0] + 0.3576 * c[1] + 0.1805 * c[2]) / 0.9505, luminance(c),
+                     (0.0193 * c[0] + 0.1192 * c[1] + 0.9505 * c[2]) / 1.089};
+    double f[3];
+    for (int i = 0; i < 3; i++)
+        f[i] = xyz[i] > 0.008856 ? cbrt(xyz[i]) : 7.787 * xyz[i] + 16.0 / 116;
+    out[0] = 116 * f[1] - 16, out[1] = 500 * (f[0] - f[1]), out[2] = 200 * (f[1] - f[2]);
+}
+
+/* Machado, Oliveira and Fernandes (2009), severity 1: what protan, deutan
+ * and tritan viewers see of a linear RGB; vision 3 is the common one. */
+static void seen(int vision, const double rgb[3], double out[3])
+{
+    static const double m[3][3][3] = {
+        {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}},
+        {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}},
+        {{1.255528, -0.076749, -0.178779}, {-0.078411, 0.930809, 0.147602}, {0.004733, 0.691367, 0.303900}}};
+    for (int i = 0; i < 3; i++)
+        out[i] = vision == 3 ? rgb[i] : m[vision][i][0] * rgb[0] + m[vision][i][1] * rgb[1] + m[vision][i][2] * rgb[2];
+}
+
+/* The colours every series is drawn in: at least 3:1 against the white
+ * page (WCAG's least for lines and markers), and the first five at least
+ * 15 CIELAB units apart for common, protan, deutan and tritan vision
+ * (yellow on white, 1.3:1, was the s = 16 line of plain multiplication). */
+Test(plot, series_colours_stand_out_on_white_and_apart_for_colour_blind_viewers)
+{
+    for (int k = 0; k < 8; k++) {
+        double rgb[3];
+        linear_rgb(plot_series_colour(k), rgb);
+        cr_expect_geq(1.05 / (luminance(rgb) + 0.05), 3.0, "series %d (%s): under 3:1 on white", k,
+                      plot_series_colour(k));
+    }
+    for (int vision = 0; vision < 4; vision++)
+        for (int a = 0; a < 5; a++)
+            for (int b = a + 1; b < 5; b++) {
+                double ra[3], rb[3], sa[3], sb[3], la[3], lb[3];
+                linear_rgb(plot_series_colour(a), ra);
+                linear_rgb(plot_series_colour(b), rb);
+                seen(vision, ra, sa);
+                seen(vision, rb, sb);
+                lab(sa, la);
+                lab(sb, lb);
+                double d = sqrt(pow(la[0] - lb[0], 2) + pow(la[1] - lb[1], 2) + pow(la[2] - lb[2], 2));
+                cr_expect_geq(d, 15, "series %d and %d (%s, %s): %.1f apart for vision %d", a, b,
+                              plot_series_colour(a), plot_series_colour(b), d, vision);
+            }
+}
+
+/* The source (script and data) of `mcmsim plot ARGS`, drawn as an SVG;
+ * the caller frees it. */
+static char *plot_source(const char *args)
+{
+    char svg[256], source[256], env[300], err[4096], cmd[1024];
+    out_path(svg, sizeof svg, "drawn.svg");
+    out_path(source, sizeof source, "drawn.source");
+    snprintf(env, sizeof env, "MCMSIM_PLOT_SOURCE=%s", source);
+    snprintf(cmd, sizeof cmd, "plot %s -o %s", args, svg);
+    cr_assert_eq(mcmsim(env, cmd, err, sizeof err), 0, "mcmsim %s: %s", cmd, err);
+    rmdir(tmpdir);
+    long len;
+    char *text = read_file(source, &len);
+    cr_assert_not_null(text, "%s: no source written", cmd);
+    unlink(source);
+    unlink(svg);
+    return text;
+}
+
+/* A sweep's lines differ in colour and in marker, so that they stay apart
+ * in grey: plain multiplication's five s, each its own pair (and each
+ * line's Theorem 1 rings the open twin of its marker). */
+Test(plot, sweep_lines_differ_in_colour_and_marker, .timeout = 60)
+{
+    char *text = plot_source("programs/plain-mult/plain-mult.cfg");
+    int pt[8], ring[8], lines = 0;
+    char colour[8][8];
+    for (const char *at = text; (at = strstr(at, "with linespoints lw 3 pt ")) && lines < 8; at++) {
+        if (sscanf(at, "with linespoints lw 3 pt %d ps 1.5 lc rgb '%7[#0-9a-f]'", &pt[lines], colour[lines]) != 2)
+            continue;
+        const char *r = strstr(at, "dt 2 pt ");
+        ring[lines] = r ? atoi(r + 8) : -1;
+        if (colour[lines][0] == '#') /* not the legend's style samples, in black */
+            lines++;
+    }
+    cr_expect_eq(lines, 5, "%d coloured lines, not the five s", lines);
+    for (int a = 0; a < lines; a++) {
+        cr_expect_eq(ring[a], pt[a] - 1, "line %d: rings pt %d, not the open twin of pt %d", a, ring[a], pt[a]);
+        for (int b = a + 1; b < lines; b++) {
+            cr_expect_str_neq(colour[a], colour[b], "lines %d and %d share colour %s", a, b, colour[a]);
+            cr_expect_neq(pt[a], pt[b], "lines %d and %d share marker %d", a, b, pt[a]);
+        }
+    }
+    free(text);
+}
+
+/* A sweep whose x takes one value (radix sort's n = 2^20) gets that one
+ * tic, not gnuplot's 1.035e+06 ... 1.06e+06; a linear x ends where the
+ * values do (coalescing's c from 0 to 1, not -0.2 to 1.2). */
+Test(plot, an_x_of_one_value_has_its_one_tic_and_a_linear_x_ends_at_the_values, .timeout = 60)
+{
+    const char *args[2] = {"programs/radix-sort/radix-sort.cfg", "programs/lectures/2-coalescing.cfg"};
+    const char *want[2] = {"set xtics (\"2^{20}\" 1048576)\nset xrange [524288:1572864]\n",
+                           "set autoscale xfix\nset offsets graph 0.04, graph 0.04, 0, 0\n"};
+    for (int i = 0; i < 2; i++) {
+        char *text = plot_source(args[i]);
+        cr_expect(strstr(text, want[i]) != NULL, "%s: the script lacks %s", args[i], want[i]);
+        free(text);
+    }
+}
+
+/* Projected, a lone l reads as 1: the latency is written ℓ where it stands
+ * alone, and words and names keep their l. */
+Test(plot, a_lone_l_is_written_ell)
+{
+    const char *in[] = {"l = 256", "s = 4 (l = 256)", "2 + 1 + (l - 1)", "Theta(l)", "n=2000 l=2 s=1",
+                        "plain-mult", "l2 l_x label", "l"};
+    const char *out[] = {"ℓ = 256", "s = 4 (ℓ = 256)", "2 + 1 + (ℓ - 1)", "Theta(ℓ)", "n=2000 ℓ=2 s=1",
+                         "plain-mult", "l2 l_x label", "ℓ"};
+    for (int i = 0; i < 8; i++) {
+        char got[64];
+        plot_ell(got, sizeof got, in[i]);
+        cr_expect_str_eq(got, out[i], "%s: written %s, not %s", in[i], got, out[i]);
+    }
+    char small[3];
+    plot_ell(small, sizeof small, "l x"); /* no room for ℓ and its end: cut before it, never half of it */
+    cr_expect_str_eq(small, "");
+}
+
+/* Costs over 12 bars (plain multiplication: five s by six n, 30 bars) label
+ * each group's tallest bar alone, and write the 30 tics smaller: a label
+ * each ran into its neighbours.  Lesson 3's eight bars keep one each. */
+Test(plot, costs_of_many_bars_label_each_groups_tallest, .timeout = 60)
+{
+    const char *args[2] = {"programs/plain-mult/plain-mult.cfg --kind costs",
+                           "programs/lectures/3-euclid-s.cfg --kind costs"};
+    int want[2] = {5, 8};
+    for (int i = 0; i < 2; i++) {
+        char *text = plot_source(args[i]);
+        int labels = 0;
+        for (const char *at = text; (at = strstr(at, "set label \"T ")); at++)
+            labels++;
+        cr_expect_eq(labels, want[i], "%s: %d bar labels, not %d", args[i], labels, want[i]);
+        cr_expect_eq(strstr(text, ") font ',11'\n") != NULL, i == 0, "%s: tics' font", args[i]);
+        free(text);
+    }
 }

@@ -4,6 +4,7 @@
  */
 #include "validate.h"
 #include "fail.h"
+#include "plot.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -270,12 +271,18 @@ static int plot_case(const validation *v, const char *program)
     time_tics(g, v, program);
     fprintf(g, "set terminal pngcairo size 900,600 font ',12'\nset output '%s/%s.png'\nplot ", v->report_dir,
             program);
-    for (int k = 0; k < n_series; k++) /* a key entry per series: its colour, dot, ring and line (a ring:
-                                         * a series of one point simulated shows) */
-        fprintf(g, "%s'%s' index %d using 1:2 with points pt 7 lc %d notitle, "
-                   "'%s' index %d using 1:3 with linespoints pt 6 ps 1.6 lw 2 lc %d notitle, "
-                   "NaN with linespoints pt 7 lw 2 lc %d title '%s' noenhanced",
-                k ? ", " : "", data, k, k + 1, data, k, k + 1, k + 1, series[k]);
+    for (int k = 0; k < n_series; k++) { /* a key entry per series: its colour, dot, ring and line (a ring:
+                                           * a series of one point simulated shows); the series told apart by
+                                           * colour and shape (plot.h) */
+        const char *colour = plot_series_colour(k);
+        char label[200];
+        plot_ell(label, sizeof label, series[k]);
+        fprintf(g, "%s'%s' index %d using 1:2 with points pt %d ps 1.2 lc rgb '%s' notitle, "
+                   "'%s' index %d using 1:3 with linespoints pt %d ps 1.6 lw 2 lc rgb '%s' notitle, "
+                   "NaN with linespoints pt %d lw 2 lc rgb '%s' title '%s' noenhanced",
+                k ? ", " : "", data, k, plot_series_point(k), colour, data, k, plot_series_ring(k), colour,
+                plot_series_point(k), colour, label);
+    }
     fprintf(g, "\nset terminal svg size 900,600\nset output '%s/%s.svg'\nreplot\n", v->report_dir, program);
     fclose(g);
     char cmd[2800];
@@ -397,7 +404,7 @@ int write_scatter(const validation *sets, int n_sets, const char *dir, const cha
                "x with lines lw 2 lc rgb 'black' title 'simulated = measured'",
             what, points, lo, hi, lo, hi, dir, stem);
     /* the last set first, so that set a, held out, is drawn on top */
-    static const char *const colour[] = {"#1f3f7a", "#ee6677", "#228833", "#ccbb44", "#aa3377"};
+    static const char *const colour[] = {"#1f3f7a", "#d55e00", "#228833", "#882255", "#7570b3"}; /* dark on white */
     static const char *const mark[] = {"pt 7 ps 1.2", "pt 4 ps 1.0", "pt 8 ps 1.1", "pt 6 ps 1", "pt 10 ps 1"};
     for (int i = n_sets - 1; i >= 0; i--)
         fprintf(g, ", '%s' index %d using 1:2 with points %s lw 1.5 lc rgb '%s' title 'set %s (%s)'", data, i,

@@ -33,6 +33,28 @@ void plot_quote(char *dst, size_t n, const char *src)
     dst[j] = '\0';
 }
 
+static int word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+void plot_ell(char *dst, size_t n, const char *src)
+{
+    size_t j = 0;
+    for (size_t i = 0; src[i] && j + 1 < n; i++) {
+        int lone = src[i] == 'l' && (i == 0 || !word_char(src[i - 1])) && !word_char(src[i + 1]);
+        if (lone && j + 3 < n) {
+            memcpy(dst + j, "\xe2\x84\x93", 3); /* ℓ in UTF-8 */
+            j += 3;
+        } else if (!lone) {
+            dst[j++] = src[i];
+        } else {
+            break;
+        }
+    }
+    dst[j] = '\0';
+}
+
 static const char *terminal_for(const char *out)
 {
     const char *dot = strrchr(out, '.');
@@ -306,21 +328,35 @@ int plot_value_axis(FILE *o, char axis, const double *values, long n)
     }
     if (doubling && hi >= 4 * lo) {
         fprintf(o, "set logscale %c 2\nset %ctics (", axis, axis);
-        for (double v = lo; v <= hi; v *= 2) {
-            if (powers && hi >= 1024)
-                fprintf(o, "%s\"2^{%d}\" %.17g", v > lo ? ", " : "", (int)round(log2(v)), v);
+        int every = log2(hi / lo) >= 12 ? 2 : 1; /* over 12 doublings, a label every other tic: none touch */
+        for (int i = 0; lo * pow(2, i) <= hi; i++) {
+            double v = lo * pow(2, i);
+            if (i % every)
+                fprintf(o, ", \"\" %.17g", v);
+            else if (powers && hi >= 1024)
+                fprintf(o, "%s\"2^{%d}\" %.17g", i ? ", " : "", (int)round(log2(v)), v);
             else
-                fprintf(o, "%s\"%g\" %.17g", v > lo ? ", " : "", v, v);
+                fprintf(o, "%s\"%g\" %.17g", i ? ", " : "", v, v);
         }
         fprintf(o, ")\nset %crange [%.17g:%.17g]\n", axis, lo / 1.15, hi * 1.15);
         return 1;
+    }
+    if (n > 0 && hi == lo) { /* one value: its one tic in the middle, not a range of tics that read 1e+06 */
+        double half = lo != 0 ? fabs(lo) / 2 : 1;
+        if (power_of_two(lo) && lo >= 1024)
+            fprintf(o, "set %ctics (\"2^{%d}\" %.17g)\n", axis, (int)round(log2(lo)), lo);
+        else
+            fprintf(o, "set %ctics (\"%g\" %.17g)\n", axis, lo, lo);
+        fprintf(o, "set %crange [%.17g:%.17g]\n", axis, lo - half, lo + half);
+        return 0;
     }
     const char *margin = axis == 'x' ? "set offsets graph 0.04, graph 0.04, 0, 0\n" : ""; /* no point on the frame */
     if (lo > 0 && hi / lo > 100) {
         fprintf(o, "set logscale %c 10\nset format %c '10^{%%T}'\n%s", axis, axis, margin);
         return 1;
     }
-    fprintf(o, "set format %c '%%g'\n%s", axis, margin);
+    /* the frame where the values end, not at the next tic: c from 0 to 1 is not drawn from -0.2 to 1.2 */
+    fprintf(o, "set format %c '%%g'\nset autoscale %cfix\n%s", axis, axis, margin);
     return 0;
 }
 
@@ -348,6 +384,30 @@ const char *plot_theorem1_name(const run_point *pts, long n)
         if (!theorem1_is_bound(&pts[i].machine))
             return "pure-MCM reference (Thm 1)";
     return "Theorem 1 bound";
+}
+
+/* Dark enough for a projector (contrast on white from 3.4 to 12), none
+ * of them yellow or black (black draws the legend's line styles); checked
+ * for protan, deutan and tritan viewers (validate/notes/bench.md). */
+static const char *const series_colour[] = {"#332288", "#d55e00", "#009e73", "#882255",
+                                            "#7570b3", "#6f4e00", "#117733", "#5e3c99"};
+/* gnuplot's filled circle, square, triangle, inverted triangle, diamond,
+ * pentagon; each open twin is the type before it. */
+static const int series_point[] = {7, 5, 9, 11, 13, 15};
+
+const char *plot_series_colour(int k)
+{
+    return series_colour[k % 8];
+}
+
+int plot_series_point(int k)
+{
+    return series_point[k % 6];
+}
+
+int plot_series_ring(int k)
+{
+    return series_point[k % 6] - 1;
 }
 
 void plot_key_right(FILE *o, int chars)

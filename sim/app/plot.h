@@ -13,8 +13,10 @@
  * Every picture is drawn to be projected (1280×800, sans 16): a title that
  * names every program drawn, axes a room can read (sizes that double on a
  * log2 axis labelled 2^k, times in cycles with their power of ten in the
- * axis' label, never 1e+07), the legend outside the data, and the Theorem 1
- * figure called a bound only where it is one (engine.h,
+ * axis' label, never 1e+07), the legend outside the data, series told
+ * apart by colour and marker (dark on white, apart in grey and for
+ * colour-blind viewers), the latency written ℓ (a lone l reads as 1), and
+ * the Theorem 1 figure called a bound only where it is one (engine.h,
  * theorem1_is_bound); elsewhere it is the pure-MCM reference.
  */
 #ifndef MCM_PLOT_H
@@ -68,6 +70,11 @@ void plot_quote(char *dst, size_t n, const char *src);
 
 /* ---- axes and titles a room can read (plot.c) ---- */
 
+/* `src` with every letter l that stands alone (no letter, digit or _
+ * beside it: "l = 256", "(l - 1)", "Theta(l)") written ℓ, the paper's
+ * latency: projected, a lone l reads as 1.  Words and names keep theirs. */
+void plot_ell(char *dst, size_t n, const char *src);
+
 /* The time axis `axis` ('x' or 'y') from 0 to about `max` cycles: values
  * are to be divided by the returned scale (a power of ten, 1 below 10^4),
  * which the label "`what` (10^k cycles)" names. */
@@ -75,9 +82,10 @@ double plot_time_axis(FILE *o, char axis, double max, const char *what, const ch
 
 /* A numeric axis over these values: log2 with a tic at each value when
  * each is the least times a power of two and they span at least 4×
- * (1000, 2000, 4000; powers of two labelled 2^k when they reach 2^10),
- * log10 labelled 10^k beyond two decades, else linear.  Returns 1 when the
- * axis is logarithmic. */
+ * (1000, 2000, 4000; powers of two labelled 2^k when they reach 2^10;
+ * over 12 doublings every other tic labelled), log10 labelled 10^k beyond
+ * two decades, one tic for one value, else linear and ending where the
+ * values do.  Returns 1 when the axis is logarithmic. */
 int plot_value_axis(FILE *o, char axis, const double *values, long n);
 
 /* "a", "a and b", "a, b and c": the distinct programs of the points, in
@@ -87,6 +95,15 @@ void plot_program_names(const run_point *pts, long n, char *out, size_t size);
 /* What the Theorem 1 figure is on the points' machines: "Theorem 1
  * bound", or "pure-MCM reference" where it bounds nothing. */
 const char *plot_theorem1_name(const run_point *pts, long n);
+
+/* A series' look, k = 0, 1, ...: its colour (an "#rrggbb" of at least
+ * 3:1 contrast on white, the first five apart for colour-blind viewers),
+ * its filled marker and that marker's open twin (for the same series'
+ * reference).  Colours repeat after 8, shapes after 6: no two of the first
+ * 24 series share both, so series stay apart in grey too. */
+const char *plot_series_colour(int k);
+int plot_series_point(int k);
+int plot_series_ring(int k);
 
 /* The key outside the frame at the right, wide enough for its longest
  * entry of `chars` characters (and no wider). */

@@ -214,7 +214,7 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s, i
         xmax = r->bound_theorem1 + r->launch_term;
     if (r->bound_corollary1 > xmax)
         xmax = r->bound_corollary1;
-    char params[512] = "", quoted[600];
+    char params[512] = "", ell[600], quoted[700];
     for (int i = 0; i < pt->params.n; i++) {
         size_t len = strlen(params);
         double v = pt->params.value[i];
@@ -224,7 +224,8 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s, i
         else
             snprintf(params + len, sizeof params - len, "%s%s = %g", i ? ", " : "", pt->params.name[i], v);
     }
-    plot_quote(quoted, sizeof quoted, params);
+    plot_quote(ell, sizeof ell, params);
+    plot_ell(quoted, sizeof quoted, ell);
     fprintf(o, "set title \"%s on %s (P = %d SMs, %ld blocks)%s%s\" font 'sans,17' noenhanced\n", prog, mach, g->p,
             g->rows, quoted[0] ? "\\n" : "", quoted);
     double x = plot_time_axis(o, 'x', xmax, "time", "cycles"); /* cycles are divided by x */
@@ -268,7 +269,7 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s, i
         char kn[80];
         plot_quote(kn, sizeof kn, g->k[k].name);
         fprintf(o, "'%s/blocks.dat' index %d using ($2/%.17g):1:($2/%.17g):($3/%.17g):($1-%g):($1+%g) "
-                   "with boxxyerror lc %d ", s->dir, k, x, x, x, h, h, k % 8 + 1);
+                   "with boxxyerror lc %d ", s->dir, k, x, x, x, h, h, k % 7 + 1);
         if (k < 8)
             fprintf(o, "title '%s', \\\n     ", kn);
         else

@@ -3,7 +3,8 @@
  * speedup`).
  *
  * sweep: T against the x key (the compare group's `along`, else the last
- * swept key), one line per value of the other swept keys (a group), with
+ * swept key), one line per value of the other swept keys (a group, its
+ * colour and marker: plot.h), with
  * the Theorem 1 figure (a bound, or the pure-MCM reference: engine.h) and
  * the paper's closed-form T beside each line; on a DMM or a UMM the
  * chapter's formula instead.  The compare claim and its verdict are the
@@ -11,9 +12,11 @@
  * costs: where the time goes.  Per sweep point a bar of height T, split
  * into its parts (time_split.h) on one time axis, the bars grouped as the
  * sweep's lines are; above each bar, inside the frame, T, the kernels L and
- * the largest part's share.
+ * the largest part's share (over 12 bars, on each group's tallest alone);
+ * the key in one row under the frame.
  * speedup: T(1)/T(P) against P (the sweep must hold P = 1), with the work
- * law (P), the span law (T(1)/S) and T(1) over the Theorem 1 figure.
+ * law (P), the span law (T(1)/S) and T(1) over the Theorem 1 figure, and
+ * the largest P's speedup in figures.
  */
 #include "plot.h"
 #include "fail.h"
@@ -120,8 +123,9 @@ static void title_line(FILE *o, const char *what, const run_point *pts, long n)
  * characters; ends the title. */
 static void title_end(FILE *o, const char *subtitle)
 {
-    char q[1024];
-    plot_quote(q, sizeof q, subtitle ? subtitle : "");
+    char q[1024], ell[1024];
+    plot_quote(ell, sizeof ell, subtitle ? subtitle : "");
+    plot_ell(q, sizeof q, ell);
     fputs(q[0] ? "\\n" : "", o);
     int col = 0;
     for (const char *c = q; *c; c++) {
@@ -216,16 +220,18 @@ static int plot_lines(plot_session *s, const run_point *pts, long n, const char 
     fprintf(o, "plot ");
     for (int k = 0; k < g.n; k++) {
         const char *title = g.n == 1 ? "simulated T" : g.label[k];
-        fprintf(o, "%s'%s' index %d using %s:($2/%.17g) with linespoints lw 3 pt 7 ps 1.5 lc %d title '%s'",
-                k ? ", \\\n     " : "", path, k, numeric ? "1" : "0", scale, k + 1, title);
+        const char *colour = plot_series_colour(k);
+        fprintf(o, "%s'%s' index %d using %s:($2/%.17g) with linespoints lw 3 pt %d ps 1.5 lc rgb '%s' title '%s'",
+                k ? ", \\\n     " : "", path, k, numeric ? "1" : "0", scale, plot_series_point(k), colour, title);
         if (ref)
-            fprintf(o, ", \\\n     '' index %d using %s:($3/%.17g) with linespoints lw 2 dt 2 pt 6 ps 3 lc %d %s",
-                    k, numeric ? "1" : "0", scale, k + 1, g.n == 1 ? "title \"" : "notitle");
+            fprintf(o, ", \\\n     '' index %d using %s:($3/%.17g) with linespoints lw 2 dt 2 pt %d ps 3 "
+                       "lc rgb '%s' %s",
+                    k, numeric ? "1" : "0", scale, plot_series_ring(k), colour, g.n == 1 ? "title \"" : "notitle");
         if (ref && g.n == 1)
             fprintf(o, "%s\"", ref);
         if (paper)
-            fprintf(o, ", \\\n     '' index %d using %s:($4/%.17g) with lines lw 2 dt 4 lc %d %s", k,
-                    numeric ? "1" : "0", scale, k + 1, g.n == 1 ? "title \"paper's closed form\"" : "notitle");
+            fprintf(o, ", \\\n     '' index %d using %s:($4/%.17g) with lines lw 2 dt 4 lc rgb '%s' %s", k,
+                    numeric ? "1" : "0", scale, colour, g.n == 1 ? "title \"paper's closed form\"" : "notitle");
     }
     if (g.n > 1) { /* the line styles, once, in black */
         fprintf(o, ", \\\n     NaN with linespoints lw 3 pt 7 ps 1.5 lc rgb 'black' title 'simulated T'");
@@ -293,6 +299,16 @@ static double bar_positions(const groups *g, long n, double *pos, double *centre
     return at - 1.6;
 }
 
+/* Point i is the first of its group with the group's greatest T. */
+static int tallest_of_group(const run_point *pts, long n, const groups *g, long i)
+{
+    double t = pts[i].result.T;
+    for (long j = 0; j < n; j++)
+        if (g->of[j] == g->of[i] && (pts[j].result.T > t || (j < i && pts[j].result.T == t)))
+            return 0;
+    return 1;
+}
+
 static int plot_costs(plot_session *s, const run_point *pts, long n, const char *const *swept, int n_swept,
                       const char *along)
 {
@@ -322,7 +338,7 @@ static int plot_costs(plot_session *s, const run_point *pts, long n, const char 
     double scale = plot_time_axis(o, 'y', tmax, "time", "cycles");
     double headroom = g.n > 1 ? 1.4 : 1.3; /* the labels above the bars, the groups' names */
     double margin = n < 4 ? 1.2 : 0.7;                       /* a lone bar is not the frame's width */
-    int font = n <= 5 ? 14 : n <= 8 ? 11 : 10;                /* the labels above the bars fit their width */
+    int font = n <= 5 ? 14 : n <= 8 ? 12 : 10;                /* the labels above the bars fit their width */
     fprintf(o, "set yrange [0:%.17g]\nset xrange [%g:%g]\nset grid noxtics\n", tmax / scale * headroom, -margin,
             last + margin);
     if (x >= 0)
@@ -333,7 +349,7 @@ static int plot_costs(plot_session *s, const run_point *pts, long n, const char 
         tic_text(x >= 0 ? pts[i].swept[x] : pts[i].program, tic, sizeof tic);
         fprintf(o, "%s\"%s\" %g", i ? ", " : "", tic, pos[i]);
     }
-    fprintf(o, ")\n");
+    fprintf(o, ")%s\n", n > 16 ? " font ',11'" : ""); /* 2^{10} in 16 points is wider than a bar's pitch */
     for (int k = 0; k < g.n && g.n > 1; k++)
         fprintf(o, "set label \"%s\" at %g, graph 0.95 center font 'sans:Bold,15' noenhanced\n", g.label[k],
                 centre[k]);
@@ -348,18 +364,18 @@ static int plot_costs(plot_session *s, const run_point *pts, long n, const char 
             below += v;
             top = v > r->time_split[top] ? part : top;
         }
+        if (n > 12 && !tallest_of_group(pts, n, &g, i))
+            continue; /* too narrow for a label each: the group's tallest bar keeps its own */
         char t[64];
         cycles_text(r->T, t, sizeof t);
         fprintf(o, "set label \"T %s\\nL %d\\n%.0f %% %s\" at %g, %.17g center offset 0, 2.5 font ',%d'\n",
                 t, r->costs.L_kernels, 100 * r->time_split[top] / r->T, split_keys[top], pos[i], r->T / scale, font);
     }
     fclose(f);
-    int chars = 0;
-    for (int part = 0; part < SPLIT_PARTS; part++)
-        if (used[part])
-            chars = (int)fmax(chars, strlen(split_labels[part]));
-    plot_key_right(o, chars);
-    fprintf(o, "set key invert\nset style fill solid 0.9 border rgb 'black'\nplot ");
+    /* the key in one row under the frame, not beside it: the frame keeps the picture's width, so that
+     * each bar's label fits the bar's pitch */
+    fprintf(o, "set key outside bottom center horizontal Left reverse samplen 2 height 1.5 font ',14'\nset rmargin 4\n"
+               "set style fill solid 0.9 border rgb 'black'\nplot ");
     int first = 1;
     for (int part = 0; part < SPLIT_PARTS; part++) {
         if (!used[part])
@@ -383,10 +399,13 @@ static int plot_speedup(plot_session *s, const run_point *pts, long n, const cha
     int x = x_axis(swept, n_swept, "p");
     if (n_swept == 0 || strcasecmp(swept[x], "p") != 0)
         return fail("--kind speedup: the run file must sweep p (the number of SMs)");
-    double t1 = -1, pmax = 1, span_law = INFINITY;
+    double t1 = -1, pmax = 1, t_pmax = 0, span_law = INFINITY;
     for (long i = 0; i < n; i++) {
         double p = atof(pts[i].swept[x]);
-        pmax = fmax(pmax, p);
+        if (p >= pmax) {
+            pmax = p;
+            t_pmax = pts[i].result.T;
+        }
         if (p == 1)
             t1 = pts[i].result.T;
     }
@@ -421,6 +440,9 @@ static int plot_speedup(plot_session *s, const run_point *pts, long n, const cha
     if (span_law > top)
         fprintf(o, "set label \"span law: T(1)/S = %.0f, above the frame\" at graph 0.03, graph 0.93 "
                    "left font ',14' tc rgb '#cc3344'\n", span_law);
+    /* on a log axis 115 and 128 look alike: the last point's speedup in figures */
+    fprintf(o, "set label \"on P = %g: speedup %.3g, work law %g\" at graph 0.03, graph 0.86 left font ',14'\n",
+            pmax, t1 / t_pmax, pmax);
     char bound[64];
     snprintf(bound, sizeof bound, "T(1) / %s", plot_theorem1_name(pts, n));
     plot_key_right(o, (int)strlen(bound));

@@ -221,15 +221,16 @@ static void timeline_panel(FILE *o, const run_point *pts, long n, const char *co
         }
         fprintf(o, "set arrow from %g,%g to %g,%g nohead lw 3 lc rgb 'black' front\n", step_time, base - 0.45,
                 step_time, base + rows - 0.55);
-        char head[400], formula[200] = "", name[200];
+        char head[400], bound[200] = "", formula[300], name[200];
         point_name(&pts[k], swept, n_swept, name, sizeof name);
         if (r->n_steps > 1)
             snprintf(head, sizeof head, "%s: T = %g units in %ld steps, simulated", name, r->total.time, r->n_steps);
         else
             snprintf(head, sizeof head, "%s: T = %g units, simulated", name, r->total.time);
         if (r->bound.name[0])
-            snprintf(formula, sizeof formula, "\\n%s: %s = %g%s", r->bound.name, r->bound.formula, r->bound.value,
+            snprintf(bound, sizeof bound, "\\n%s: %s = %g%s", r->bound.name, r->bound.formula, r->bound.value,
                      r->bound.exact ? "" : " (an O() bound)");
+        plot_ell(formula, sizeof formula, bound);
         fprintf(o, "set label \"%s%s\" at %g,%g left font ',13' front\n", head, formula, end * 0.02,
                 base + rows + 0.2);
     }
@@ -246,7 +247,7 @@ int plot_warps(plot_session *s, const run_point *pts, long n, const char *const 
     plot_quote(title, sizeof title, progs);
     const dmm_result *r = &pts[0].dmm;
     int part = !r->first.whole || r->first.n_dispatches > DISPATCHES_MAX;
-    fprintf(s->script, "set label \"%s on %d threads, warps of w = %d, latency l = %d%s\" at screen 0.5, "
+    fprintf(s->script, "set label \"%s on %d threads, warps of w = %d, latency ℓ = %d%s\" at screen 0.5, "
                        "screen 0.96 center font ',18' noenhanced\n",
             title, r->p, r->w, r->l, part ? " (step 1's first dispatches)" : "");
     memory_panel(s->script, &pts[0]);
