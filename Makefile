@@ -117,10 +117,13 @@ $(VALIDATE_LIB): $(VALIDATE_SRC:%.c=$(BUILD)/%.o)
 $(MCMSIM): $(BUILD)/sim/app/main.o $(BUILD)/libmcmsim.a
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+# A test binary depends on the headers of every source of its link: one -MM
+# over them all (-MMD on a link of several sources keeps only the last's).
 define test_rule
 $(BUILD)/tests/$(basename $(notdir $(1))): $(1) $(VALIDATE_LIB) $(BUILD)/libmcmsim.a | $(BUILD)/.setup
 	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS) $(INC_app) -MMD -MP -Itests $$< $(SIMGRID_REFERENCE) $(VALIDATE_LIB) $(BUILD)/libmcmsim.a \
+	$$(CC) $$(CFLAGS) $(INC_app) -Itests -MM -MP -MT $$@ $$< $(SIMGRID_REFERENCE) > $$@.d
+	$$(CC) $$(CFLAGS) $(INC_app) -Itests $$< $(SIMGRID_REFERENCE) $(VALIDATE_LIB) $(BUILD)/libmcmsim.a \
 	  $$(LDFLAGS) $$(LDLIBS) -lcriterion -o $$@
 endef
 $(foreach t,$(TEST_SRC),$(eval $(call test_rule,$(t))))
