@@ -9,7 +9,7 @@
 # the same bytes, REPORT.md but its lines that name the record or quote the
 # budgets.  Exit 0 if so, 1 with the differences if not.
 #
-# Two runs of build/validate/validate (some 4 to 8 minutes on two cores):
+# Two runs of build/validate/validate (some 10 minutes on two shared cores):
 # not part of `make test`.  Run from the repository's root after `make
 # build/validate/validate`; the record and report/ are put back as found.
 set -u

@@ -3,9 +3,9 @@
  * record"): the figures of points run in exec mode by `make validate-full`
  * (every point of the sets of the code's costs, no budget) or a step of it
  * (MCMSIM_CODE_RECORD=write within budgets; its "made" line says which:
- * code_record_made), committed as validate/code-record.csv, each keyed by what determines it; `make
- * validate` takes a point from it only where the point's key, computed
- * from the tree it runs on, is the record's.
+ * code_record_made), committed as validate/code-record.csv, each keyed by
+ * what determines it; `make validate` takes a point from it only where the
+ * point's key, computed from the tree it runs on, is the record's.
  *
  * What determines a point's figures (its simulated times with the caches
  * and without, launches, rounds, whether it ran through the caches), and
@@ -298,10 +298,10 @@ int code_record_save(const code_record *r, const char *path, const char *sources
     fprintf(f, "# code-record.csv — the code's costs of every point of the sets a-code, b-code and c-code,\n"
                "# run in exec mode and simulated by `make validate-full` (no budget) or a step of it (budgets:\n"
                "# the made line says which; a run cut short keeps the points it finished, and the next run of\n"
-               "# the same tree goes on from them).  `make validate`\n"
-               "# takes a point from here only where its key (validate/code_record.c: the tree's sources,\n"
-               "# the case, its params, the machines) is the one it computes; a row's last field checks\n"
-               "# its text (an edited row is refused); do not edit: re-run.\n"
+               "# the same tree goes on from them).  `make validate` takes a point from here only where its\n"
+               "# key (validate/code_record.c: the tree's sources, the case, its params, the machines) is the\n"
+               "# one it computes; a row's last field checks its text (an edited row is refused); do not\n"
+               "# edit: re-run.\n"
                "# made: %s\n# sources: %s\nkey,program,params,machine,sim_ms,sim_ms_off,launches,rounds,cached,check\n",
             r->made, sources);
     for (int i = 0; i < r->n; i++) {
