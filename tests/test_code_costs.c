@@ -254,7 +254,7 @@ Test(code_costs, a_point_over_the_budget_is_named_in_the_report_with_its_estimat
     cr_assert_eq(write_code_costs(out, &paper, &code, 1, &m, NULL, NULL, 0), 0, "%s", fail_message());
     fclose(out);
     cr_expect_not_null(strstr(text, "| euclid | b | 0 (1) | 33.3 % / 33.3 % / n/a | – | – |"), "%s", text);
-    cr_expect_not_null(strstr(text, "Set b-code: 1 points not run in exec mode"), "%s", text);
+    cr_expect_not_null(strstr(text, "Set b-code: 1 point not run in exec mode"), "%s", text);
     cr_expect_not_null(strstr(text, "- euclid: `n=10000;m=10000;l=256;s=1` (3.2e+09)"), "%s", text);
     free(text);
     kernel_dag_free(dag);

@@ -1,13 +1,16 @@
 /*
  * test_code_record.c — the record of the code's costs (validate/code_record.c):
  * a point's key changes with anything that determines its figures (the
- * tree's sources, the case, its params, the machine), the figures come back
- * bit for bit, and a record whose key is not the tree's is never used.
+ * tree's sources, the case, its params, the machine and the machine
+ * without the caches), the figures come back bit for bit, a row whose
+ * figures were edited is refused, a record whose key is not the tree's is
+ * never used, and its "made" line says which run made it.
  */
 #include "helpers.h"
 #include "validate.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +28,33 @@ static machine record_machine(void)
     return m;
 }
 
-static code_record_entry entry(const char *sources, const char *program, const char *params, const machine *m)
+/* m without the caches, as card.c's code machine without them differs. */
+static machine record_machine_off(void)
+{
+    machine off = record_machine();
+    off.l1_words = 0;
+    return off;
+}
+
+/* A scratch folder (dir, a mkdtemp template) and the record's path in it. */
+static void scratch_record(char *dir, char *path, size_t size)
+{
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, size, "%s/code-record.csv", dir);
+}
+
+static void scratch_gone(const char *dir, const char *path)
+{
+    unlink(path);
+    rmdir(dir);
+}
+
+static code_record_entry entry(const char *sources, const char *program, const char *params, const machine *m,
+                               const machine *off)
 {
     code_record_entry e = {.sim_ms = 0.1 + 0.2, .sim_ms_off = 1.0 / 3, .launches = 12, .rounds = 1e-300 * 3,
                            .cached = 1};
-    code_record_key(sources, program, params, m, e.key);
+    code_record_key(sources, program, params, m, off, e.key);
     snprintf(e.program, sizeof e.program, "%s", program);
     snprintf(e.params, sizeof e.params, "%s", params);
     snprintf(e.machine, sizeof e.machine, "%.63s", m->name);
@@ -38,37 +63,39 @@ static code_record_entry entry(const char *sources, const char *program, const c
 
 Test(code_record, a_key_changes_with_the_sources_the_case_its_params_and_the_machine)
 {
-    machine m = record_machine(), other = record_machine();
+    machine m = record_machine(), other = record_machine(), off = record_machine_off(), other_off = off;
     char k[CODE_RECORD_KEY], k2[CODE_RECORD_KEY];
-    code_record_key("s1", "euclid", "n=6000;s=1", &m, k);
-    code_record_key("s1", "euclid", "n=6000;s=1", &m, k2);
+    code_record_key("s1", "euclid", "n=6000;s=1", &m, &off, k);
+    code_record_key("s1", "euclid", "n=6000;s=1", &m, &off, k2);
     cr_assert_str_eq(k, k2);
     cr_assert_eq(strlen(k), CODE_RECORD_KEY - 1);
-    code_record_key("s2", "euclid", "n=6000;s=1", &m, k2);
+    code_record_key("s2", "euclid", "n=6000;s=1", &m, &off, k2);
     cr_assert_str_neq(k, k2, "the tree's sources");
-    code_record_key("s1", "plain-mult", "n=6000;s=1", &m, k2);
+    code_record_key("s1", "plain-mult", "n=6000;s=1", &m, &off, k2);
     cr_assert_str_neq(k, k2, "the case");
-    code_record_key("s1", "euclid", "n=6000;s=256", &m, k2);
+    code_record_key("s1", "euclid", "n=6000;s=256", &m, &off, k2);
     cr_assert_str_neq(k, k2, "the params");
     other.issue_rate = 4.000000001;
-    code_record_key("s1", "euclid", "n=6000;s=1", &other, k2);
+    code_record_key("s1", "euclid", "n=6000;s=1", &other, &off, k2);
     cr_assert_str_neq(k, k2, "the machine");
+    other_off.issue_rate = 4.000000001;
+    code_record_key("s1", "euclid", "n=6000;s=1", &m, &other_off, k2);
+    cr_assert_str_neq(k, k2, "the machine without the caches");
 }
 
 Test(code_record, the_figures_come_back_bit_for_bit_and_a_wrong_key_is_refused)
 {
     char dir[] = "/tmp/mcmsim-record-XXXXXX", path[256];
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/code-record.csv", dir);
-    machine m = record_machine();
+    scratch_record(dir, path, sizeof path);
+    machine m = record_machine(), off = record_machine_off();
     code_record r = {0}, back;
-    code_record_entry e = entry("tree", "euclid", "n=6000;m=6000;l=256;s=1", &m);
+    code_record_entry e = entry("tree", "euclid", "n=6000;m=6000;l=256;s=1", &m, &off);
     snprintf(r.made, sizeof r.made, "commit 0123456789ab, by `make validate-full`");
     cr_assert_eq(code_record_add(&r, &e), 0);
     cr_assert_eq(code_record_add(&r, &e), 0);
     cr_assert_eq(r.n, 1, "a point two sets share is recorded once");
     cr_assert_eq(code_record_save(&r, path, "tree"), 0);
-    cr_assert_eq(code_record_load(&back, path), 0);
+    cr_assert_eq(code_record_load(&back, path, "tree"), 0);
     cr_assert_eq(back.n, 1);
     cr_assert_str_eq(back.made, r.made);
     const code_record_entry *got = code_record_find(&back, e.key);
@@ -76,30 +103,31 @@ Test(code_record, the_figures_come_back_bit_for_bit_and_a_wrong_key_is_refused)
     cr_assert(got->sim_ms == e.sim_ms && got->sim_ms_off == e.sim_ms_off && got->launches == e.launches &&
               got->rounds == e.rounds && got->cached == e.cached);
     char key[CODE_RECORD_KEY];
-    code_record_key("another tree", "euclid", "n=6000;m=6000;l=256;s=1", &m, key);
+    code_record_key("another tree", "euclid", "n=6000;m=6000;l=256;s=1", &m, &off, key);
     cr_assert_null(code_record_find(&back, key), "a stale record: the tree's key is not its");
     code_record_free(&back);
+    cr_assert_eq(code_record_load(&back, path, "another tree"), 0);
+    cr_assert_eq(back.n, 0, "another tree's record is read as empty");
+    cr_assert_str_eq(back.sources, "tree", "and says whose it is");
+    code_record_free(&back);
     code_record_free(&r);
-    unlink(path);
-    rmdir(dir);
+    scratch_gone(dir, path);
 }
 
 Test(code_record, no_record_is_an_empty_one_and_a_malformed_row_is_an_error)
 {
     char dir[] = "/tmp/mcmsim-record-XXXXXX", path[256];
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/code-record.csv", dir);
+    scratch_record(dir, path, sizeof path);
     code_record r;
-    cr_assert_eq(code_record_load(&r, path), 0);
+    cr_assert_eq(code_record_load(&r, path, NULL), 0);
     cr_assert_eq(r.n, 0);
     FILE *f = fopen(path, "w");
-    fprintf(f, "key,program,params,machine,sim_ms,sim_ms_off,launches,rounds,cached\n"
+    fprintf(f, "key,program,params,machine,sim_ms,sim_ms_off,launches,rounds,cached,check\n"
                "0123456789abcdef0123456789abcdef,euclid,n=1,h100-code,1.5,x,1,1,0\n");
     fclose(f);
-    cr_assert_eq(code_record_load(&r, path), -1);
+    cr_assert_eq(code_record_load(&r, path, NULL), -1);
     cr_assert_eq(r.n, 0);
-    unlink(path);
-    rmdir(dir);
+    scratch_gone(dir, path);
 }
 
 /* A file of the test's tree. */
@@ -144,4 +172,104 @@ Test(code_record, the_trees_key_changes_with_a_source_not_with_a_run_file_or_a_p
     char command[1100];
     snprintf(command, sizeof command, "rm -rf '%s'", dir);
     cr_assert_eq(system(command), 0);
+}
+
+/* The record at path, its line `number` (from 1) with `from` replaced by
+ * `to` (which must be there). */
+static void edit_line(const char *path, int number, const char *from, const char *to)
+{
+    char text[8192] = "", line[1024];
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    for (int k = 1; fgets(line, sizeof line, f); k++) {
+        char *at = k == number ? strstr(line, from) : NULL;
+        if (k == number)
+            cr_assert_not_null(at, "line %d: %s has no %s", number, line, from);
+        if (at) {
+            char edited[1100];
+            snprintf(edited, sizeof edited, "%.*s%s%s", (int)(at - line), line, to, at + strlen(from));
+            strcat(text, edited);
+        } else
+            strcat(text, line);
+    }
+    fclose(f);
+    put(path, text);
+}
+
+/* The number (from 1) of the line of path that holds `text`; 0 if none. */
+static int line_of(const char *path, const char *text)
+{
+    char line[1024];
+    int found = 0;
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    for (int k = 1; !found && fgets(line, sizeof line, f); k++)
+        found = strstr(line, text) ? k : 0;
+    fclose(f);
+    return found;
+}
+
+Test(code_record, a_row_whose_figures_were_edited_is_refused_naming_its_line)
+{
+    char dir[] = "/tmp/mcmsim-record-XXXXXX", path[256], where[300];
+    scratch_record(dir, path, sizeof path);
+    machine m = record_machine(), off = record_machine_off();
+    code_record r = {0}, back;
+    code_record_entry e = entry("tree", "euclid", "n=6000;s=1", &m, &off);
+    code_record_entry e2 = entry("tree", "euclid", "n=6000;s=256", &m, &off);
+    e.sim_ms = 2.5;
+    cr_assert_eq(code_record_add(&r, &e), 0);
+    cr_assert_eq(code_record_add(&r, &e2), 0);
+    cr_assert_eq(code_record_save(&r, path, "tree"), 0);
+    cr_assert_eq(code_record_load(&back, path, "tree"), 0, "as written, it is read");
+    cr_assert_eq(back.n, 2);
+    code_record_free(&back);
+    int line = line_of(path, "n=6000;s=1,");
+    cr_assert_gt(line, 0);
+    edit_line(path, line, ",2.5,", ",2.4,");
+    cr_assert_eq(code_record_load(&back, path, "tree"), -1, "an edited sim_ms is not taken as measured");
+    cr_assert_eq(back.n, 0);
+    snprintf(where, sizeof where, "%s:%d:", path, line);
+    cr_assert(strstr(fail_message(), where) != NULL, "the message names the line: %s", fail_message());
+    edit_line(path, line, ",2.4,", ",2.5,");
+    cr_assert_eq(code_record_load(&back, path, "tree"), 0, "put back, it is read again");
+    code_record_free(&back);
+    code_record_free(&r);
+    scratch_gone(dir, path);
+}
+
+Test(code_record, a_record_made_with_one_machine_without_the_caches_is_refused_for_another)
+{
+    char dir[] = "/tmp/mcmsim-record-XXXXXX", path[256], key[CODE_RECORD_KEY];
+    scratch_record(dir, path, sizeof path);
+    machine m = record_machine(), off = record_machine_off(), derived = off;
+    derived.issue_rate = 3; /* e.g. the writers' constants derived on the machine without the caches */
+    code_record r = {0}, back;
+    code_record_entry e = entry("tree", "euclid", "n=6000;s=1", &m, &off);
+    cr_assert_eq(code_record_add(&r, &e), 0);
+    cr_assert_eq(code_record_save(&r, path, "tree"), 0);
+    cr_assert_eq(code_record_load(&back, path, "tree"), 0);
+    code_record_key("tree", "euclid", "n=6000;s=1", &m, &off, key);
+    cr_assert_not_null(code_record_find(&back, key), "the same two machines: the record's point");
+    code_record_key("tree", "euclid", "n=6000;s=1", &m, &derived, key);
+    cr_assert_null(code_record_find(&back, key), "another machine without the caches: not the record's point");
+    code_record_free(&back);
+    code_record_free(&r);
+    scratch_gone(dir, path);
+}
+
+Test(code_record, the_made_line_says_whether_a_full_run_or_a_step_made_it)
+{
+    char by[256], made[256];
+    code_record_made_by(INFINITY, INFINITY, by, sizeof by);
+    cr_assert_str_eq(by, "`make validate-full`");
+    code_record_made_by(0.3, 5, by, sizeof by);
+    cr_assert(strstr(by, "MCMSIM_CODE_RECORD=write") && strstr(by, "MCMSIM_CODE_BUDGET=0.3") &&
+                  strstr(by, "MCMSIM_CODE_CELL_BUDGET=5") && !strstr(by, "validate-full"),
+              "a step says its budgets: %s", by);
+    code_record_made_by(INFINITY, 32, by, sizeof by);
+    cr_assert(strstr(by, "MCMSIM_CODE_BUDGET=inf") && strstr(by, "MCMSIM_CODE_CELL_BUDGET=32"), "%s", by);
+    code_record_made(0.3, 5, made, sizeof made);
+    cr_assert(!strncmp(made, "commit ", 7) && strstr(made, "MCMSIM_CODE_CELL_BUDGET=5") && strstr(made, " UTC"),
+              "%s", made);
 }

@@ -594,11 +594,12 @@ static void recorded_list(FILE *f, const validation *code)
     int n = 0;
     for (int i = 0; i < code->n; i++)
         n += code->pts[i].recorded;
-    printf("code's costs, set %s: %d points from the record %s\n", code->name, n, CODE_RECORD);
+    printf("code's costs, set %s: %d %s from the record %s\n", code->name, n, plural(n, "point", "points"),
+           CODE_RECORD);
     if (n == 0)
         return;
-    fprintf(f, "Set %s: %d points taken from the record `%s` (made: %s), not run here:\n\n", code->name, n,
-            CODE_RECORD, code->record_made);
+    fprintf(f, "Set %s: %d %s taken from the record `%s` (made: %s), not run here:\n\n", code->name, n,
+            plural(n, "point", "points"), CODE_RECORD, code->record_made);
     for (int i = 0; i < code->n; i++) {
         const char *program = code->pts[i].row->program;
         int first = code->pts[i].recorded;
@@ -624,9 +625,9 @@ static void not_run_list(FILE *f, const validation *paper, const validation *cod
         n += scored(paper, code->not_run[i]);
     if (n == 0)
         return;
-    fprintf(f, "Set %s: %d points%s not run in exec mode (over the budget, and not in the record; exec mode's "
+    fprintf(f, "Set %s: %d %s%s not run in exec mode (over the budget, and not in the record; exec mode's "
                "processor time estimated from the worksheet, in brackets, s):\n\n",
-            code->name, n, paper->held_out_only ? " of the held-out half" : "");
+            code->name, n, plural(n, "point", "points"), paper->held_out_only ? " of the held-out half" : "");
     for (int i = 0; i < code->n_not_run; i++) {
         const char *program = code->not_run[i]->program;
         int first = scored(paper, code->not_run[i]);
@@ -689,9 +690,10 @@ int write_code_costs(FILE *f, const validation *sets, const validation *codes, i
                "or a point of a conclusion's cell, the points one verdict takes (a best s: every s at one n), "
                "whose points' estimates sum to at most %.3g s, or plain multiplication's best s at n <= 4 096, chosen, "
                "conclusions.c; the others taken from the record `%s` where it holds them, run in exec mode by "
-               "`make validate-full`, every point and no budget, each keyed by this tree's sources, its case, params "
-               "and machine (code_record.c), and named below; the rest named below too); the paper's costs "
-               "are given over those same points, and over all the case's points.\n\n"
+               "`make validate-full`, every point and no budget (or a step of it: its made line says which), each "
+               "keyed by this tree's sources, its case, params and machines (code_record.c), and named below; the "
+               "rest named below too); the paper's costs are given over those same points, and over all the case's "
+               "points.\n\n"
                "| case | set | points run (of all) | the paper's costs, all points | the paper's costs, the points "
                "run | the code's costs |\n|---|---|---|---|---|---|\n",
             code_costs_budget(), code_costs_cell_budget(), CODE_RECORD);

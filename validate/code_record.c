@@ -1,10 +1,11 @@
 /*
  * code_record.c — the record of the code's costs (validate.h, "the
  * record"): the figures of points run in exec mode by `make validate-full`
- * (every point of the sets of the code's costs, no budget), committed as
- * validate/code-record.csv, each keyed by what determines it; `make
- * validate` takes a point from it only where the point's key, computed
- * from the tree it runs on, is the record's.
+ * (every point of the sets of the code's costs, no budget) or a step of it
+ * (MCMSIM_CODE_RECORD=write within budgets; its "made" line says which:
+ * code_record_made), committed as validate/code-record.csv, each keyed by
+ * what determines it; `make validate` takes a point from it only where the
+ * point's key, computed from the tree it runs on, is the record's.
  *
  * What determines a point's figures (its simulated times with the caches
  * and without, launches, rounds, whether it ran through the caches), and
@@ -19,19 +20,25 @@
  * record (any of them changed) has no key the tree computes: never used.
  *
  * The record's format: comment lines ("# made: ..." says which commit and
- * command made it), a header, then one row per point:
- * key,program,params,machine,sim_ms,sim_ms_off,launches,rounds,cached, the
- * numbers as %.17g (read back bit for bit).
+ * command made it, "# sources: ..." the tree's key), a header, then one row
+ * per point:
+ * key,program,params,machine,sim_ms,sim_ms_off,launches,rounds,cached,check,
+ * the numbers as %.17g (read back bit for bit), check a hash of the row's
+ * text before it: a row whose figures were edited is refused, naming its
+ * line.  A record of another tree (its sources line not the tree's) is
+ * read as empty: none of its keys could be the tree's.
  */
 #include "validate.h"
 #include "fail.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* ---- the key: FNV-1a, 128 bits as two 64-bit lanes ------------------------- */
 
@@ -130,14 +137,38 @@ int code_record_sources(char out[CODE_RECORD_KEY])
 }
 
 void code_record_key(const char *sources, const char *program, const char *params, const machine *m,
-                     char out[CODE_RECORD_KEY])
+                     const machine *off, char out[CODE_RECORD_KEY])
 {
     hash128 h = hash_start();
     hash_text(&h, sources);
     hash_text(&h, program);
     hash_text(&h, params);
     hash_bytes(&h, m, sizeof *m);
+    hash_bytes(&h, off, sizeof *off);
     hash_hex(&h, out);
+}
+
+void code_record_made_by(double point_budget, double cell_budget, char *out, size_t size)
+{
+    if (isinf(point_budget) && isinf(cell_budget))
+        snprintf(out, size, "`make validate-full`");
+    else
+        snprintf(out, size, "`MCMSIM_CODE_RECORD=write MCMSIM_CODE_BUDGET=%g MCMSIM_CODE_CELL_BUDGET=%g` (a step: "
+                 "the points within those budgets)", point_budget, cell_budget);
+}
+
+void code_record_made(double point_budget, double cell_budget, char *out, size_t size)
+{
+    char commit[64], changed[8], by[192], date[64];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    first_line("git rev-parse --short=12 HEAD 2>/dev/null", commit, sizeof commit);
+    first_line("git status --porcelain -- sim programs 'machine/*.[ch]' validate/main.c validate/code_costs.c "
+               "Makefile 2>/dev/null",
+               changed, sizeof changed);
+    code_record_made_by(point_budget, cell_budget, by, sizeof by);
+    snprintf(out, size, "commit %s%s, by %s, %s", commit[0] ? commit : "(no git)",
+             changed[0] ? " with its sources changed" : "", by, date);
 }
 
 /* ---- the record ------------------------------------------------------------- */
@@ -172,12 +203,33 @@ void code_record_free(code_record *r)
     memset(r, 0, sizeof *r);
 }
 
-/* One row into *e; 0 if it is not one (9 fields, numbers whole). */
+/* A row's check: the hash of its text before it, 16 hex digits. */
+static void row_check(const char *text, size_t n, char out[17])
+{
+    hash128 h = hash_start();
+    hash_bytes(&h, text, n);
+    snprintf(out, 17, "%016llx", (unsigned long long)(h.lo ^ h.hi));
+}
+
+/* Whether a row (its end of line taken off) ends in the check of its text
+ * before it. */
+static int row_checked(const char *line)
+{
+    const char *comma = strrchr(line, ',');
+    char check[17];
+    if (!comma)
+        return 0;
+    row_check(line, (size_t)(comma - line), check);
+    return strcmp(comma + 1, check) == 0;
+}
+
+/* One row into *e, its check taken off; 0 if it is not one (9 fields,
+ * numbers whole). */
 static int parse_row(char *line, code_record_entry *e)
 {
     char *f[10], *save, *end;
     int n = 0;
-    line[strcspn(line, "\r\n")] = '\0';
+    *strrchr(line, ',') = '\0'; /* its check (row_checked) */
     for (char *tok = strtok_r(line, ",", &save); tok && n < 10; tok = strtok_r(NULL, ",", &save))
         f[n++] = tok;
     if (n != 9 || strlen(f[0]) != CODE_RECORD_KEY - 1)
@@ -197,7 +249,22 @@ static int parse_row(char *line, code_record_entry *e)
     return !*end && (e->cached == 0 || e->cached == 1);
 }
 
-int code_record_load(code_record *r, const char *path)
+/* A row of the record at path:number added to r; -1 with fail() if its
+ * check fails or it is malformed. */
+static int load_row(code_record *r, char *line, const char *path, int number)
+{
+    code_record_entry e;
+    if (!row_checked(line))
+        return fail("%s:%d: the row's check is not its text's (figures edited by hand, or a record of an older "
+                    "format?): refused; re-run `make validate-full`",
+                    path, number);
+    if (!parse_row(line, &e))
+        return fail("%s:%d: expected key,program,params,machine,sim_ms,sim_ms_off,launches,rounds,cached,check",
+                    path, number);
+    return code_record_add(r, &e);
+}
+
+int code_record_load(code_record *r, const char *path, const char *sources)
 {
     memset(r, 0, sizeof *r);
     FILE *f = fopen(path, "r");
@@ -206,20 +273,14 @@ int code_record_load(code_record *r, const char *path)
     char line[1024];
     int number = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {
-        code_record_entry e;
         number++;
-        if (!strncmp(line, "# made: ", 8)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!strncmp(line, "# made: ", 8))
             snprintf(r->made, sizeof r->made, "%.*s", (int)sizeof r->made - 1, line + 8);
-            r->made[strcspn(r->made, "\n")] = '\0';
-        } else if (!strncmp(line, "# sources: ", 11))
+        else if (!strncmp(line, "# sources: ", 11))
             snprintf(r->sources, sizeof r->sources, "%.32s", line + 11);
-        else if (line[0] == '#' || !strncmp(line, "key,", 4))
-            continue;
-        else if (!parse_row(line, &e))
-            rc = fail("%s:%d: expected key,program,params,machine,sim_ms,sim_ms_off,launches,rounds,cached", path,
-                      number);
-        else
-            rc = code_record_add(r, &e);
+        else if (line[0] != '#' && strncmp(line, "key,", 4) != 0 && (!sources || !strcmp(r->sources, sources)))
+            rc = load_row(r, line, path, number); /* a stale record's rows: no key of this tree's is theirs */
     }
     fclose(f);
     if (rc < 0)
@@ -235,16 +296,21 @@ int code_record_save(const code_record *r, const char *path, const char *sources
     if (!f)
         return fail("%s: cannot write", part);
     fprintf(f, "# code-record.csv — the code's costs of every point of the sets a-code, b-code and c-code,\n"
-               "# run in exec mode and simulated by `make validate-full` (no budget; a run cut short keeps\n"
-               "# the points it finished, and the next run of the same tree goes on from them).  `make validate`\n"
-               "# takes a point from here only where its key (validate/code_record.c: the tree's sources,\n"
-               "# the case, its params, the machine) is the one it computes; do not edit: re-run.\n"
-               "# made: %s\n# sources: %s\nkey,program,params,machine,sim_ms,sim_ms_off,launches,rounds,cached\n",
+               "# run in exec mode and simulated by `make validate-full` (no budget) or a step of it (budgets:\n"
+               "# the made line says which; a run cut short keeps the points it finished, and the next run of\n"
+               "# the same tree goes on from them).  `make validate` takes a point from here only where its\n"
+               "# key (validate/code_record.c: the tree's sources, the case, its params, the machines) is the\n"
+               "# one it computes; a row's last field checks its text (an edited row is refused); do not\n"
+               "# edit: re-run.\n"
+               "# made: %s\n# sources: %s\nkey,program,params,machine,sim_ms,sim_ms_off,launches,rounds,cached,check\n",
             r->made, sources);
     for (int i = 0; i < r->n; i++) {
         const code_record_entry *e = &r->e[i];
-        fprintf(f, "%s,%s,%s,%s,%.17g,%.17g,%.17g,%.17g,%d\n", e->key, e->program, e->params, e->machine, e->sim_ms,
-                e->sim_ms_off, e->launches, e->rounds, e->cached);
+        char row[1024], check[17];
+        int n = snprintf(row, sizeof row, "%s,%s,%s,%s,%.17g,%.17g,%.17g,%.17g,%d", e->key, e->program, e->params,
+                         e->machine, e->sim_ms, e->sim_ms_off, e->launches, e->rounds, e->cached);
+        row_check(row, (size_t)n, check);
+        fprintf(f, "%s,%s\n", row, check);
     }
     if (fclose(f) != 0)
         return fail("%s: write error", part);

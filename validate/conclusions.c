@@ -427,8 +427,8 @@ static int one_conclusion(FILE *f, const validation *v, const validation *code, 
             fprintf(f, "#### `%s` (%ld measured points, %ld in cells run whole)\n\n", path, measured, s.n);
             long from_record = points_recorded(v, code, &rf, &s);
             if (from_record > 0)
-                fprintf(f, "Of the %ld, %ld from the record `%s` (made: %s), the others run here.\n\n", s.n,
-                        from_record, CODE_RECORD, code->record_made);
+                fprintf(f, "Of the %ld, %ld from the record `%s` (made: %s)%s.\n\n", s.n, from_record, CODE_RECORD,
+                        code->record_made, from_record < s.n ? ", the others run here" : "");
             if (s.n > 0) {
                 fprintf(f, "Simulated on `%s`, the cells run whole (times in ms):\n\n```\n", code->card.name);
                 compare_print(f, rf.compare, s.sim, s.n, swept, rf.n_axes, "the code's costs, in ms");

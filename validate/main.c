@@ -121,17 +121,6 @@ static void memory_kb(long *rss, long *pte)
         fclose(f);
 }
 
-/* The first line a command prints ("" if none). */
-static void first_output(const char *command, char *out, size_t size)
-{
-    FILE *p = popen(command, "r");
-    out[0] = '\0';
-    if (p && fgets(out, (int)size, p))
-        out[strcspn(out, "\n")] = '\0';
-    if (p)
-        pclose(p);
-}
-
 static void profile_phase(const char *phase)
 {
     double now = wall_seconds(); /* the first call: the run's start */
@@ -470,32 +459,25 @@ static int record_open(void)
     if (mode && *mode && strcmp(mode, "write") != 0)
         return fail("MCMSIM_CODE_RECORD=\"%s\": expected write (or unset: read %s)", mode, CODE_RECORD);
     record.write = mode && *mode;
-    if (code_record_sources(record.sources) < 0 || code_record_load(&record.r, CODE_RECORD) < 0)
+    if (code_record_sources(record.sources) < 0 || code_record_load(&record.r, CODE_RECORD, record.sources) < 0)
         return -1;
-    if (!record.write)
-        return 0;
-    if (strcmp(record.r.sources, record.sources) != 0) /* another tree's: begun again */
-        code_record_free(&record.r);
-    char commit[64], changed[8], date[64];
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    first_output("git rev-parse --short=12 HEAD 2>/dev/null", commit, sizeof commit);
-    first_output("git status --porcelain -- sim programs 'machine/*.[ch]' validate/main.c validate/code_costs.c "
-                 "Makefile 2>/dev/null",
-                 changed, sizeof changed);
-    snprintf(record.r.made, sizeof record.r.made, "commit %s%s, by `make validate-full`, %s",
-             commit[0] ? commit : "(no git)", changed[0] ? " with its sources changed" : "", date);
+    if (record.r.sources[0] && strcmp(record.r.sources, record.sources) != 0)
+        fprintf(stderr, "validate: %s is another tree's record (made: %s): none of its points taken%s\n", CODE_RECORD,
+                record.r.made, record.write ? ", begun again" : "");
+    if (record.write)
+        code_record_made(code_costs_budget(), code_costs_cell_budget(), record.r.made, sizeof record.r.made);
     return 0;
 }
 
-/* The record's entry for `row` on machine m; NULL if it has none (a
- * stale record has none: its keys are another tree's). */
-static const code_record_entry *recorded(const measured_row *row, const machine *m)
+/* The record's entry for `row` on machine m (off: the same without the
+ * caches, card_off); NULL if it has none (a stale record has none: its
+ * keys are another tree's). */
+static const code_record_entry *recorded(const measured_row *row, const machine *m, const machine *off)
 {
     char key[CODE_RECORD_KEY];
     if (record.r.n == 0)
         return NULL;
-    code_record_key(record.sources, row->program, row->params, m, key);
+    code_record_key(record.sources, row->program, row->params, m, off, key);
     return code_record_find(&record.r, key);
 }
 
@@ -556,10 +538,11 @@ static void profile_terms(const measured_row *row, const validation *paper, cons
  * `counted`'s instructions.csv) or a conclusion's cell within the cells'
  * budget takes it (one of the n_wanted rows `wanted`,
  * conclusions_code_rows), else from the record where it holds the
- * point on machine m (made by `make validate-full`, code_record.c), else
- * not at all (named in the report, with its estimate in *estimate). */
-static int row_mode(const measured_row *row, const validation *paper, const machine *m, const session *counted,
-                    int n_counted, const measured_row *const *wanted, int n_wanted, double *estimate)
+ * point on machines m and off (made by `make validate-full`, code_record.c),
+ * else not at all (named in the report, with its estimate in *estimate). */
+static int row_mode(const measured_row *row, const validation *paper, const machine *m, const machine *off,
+                    const session *counted, int n_counted, const measured_row *const *wanted, int n_wanted,
+                    double *estimate)
 {
     char source[1024];
     *estimate = -1;
@@ -571,7 +554,7 @@ static int row_mode(const measured_row *row, const validation *paper, const mach
     if (!case_kernels_source(row->program, source, sizeof source) || !p)
         return ROW_NOT_RUN;
     *estimate = code_costs_estimate(p->dag);
-    if (record.write && recorded(row, m))
+    if (record.write && recorded(row, m, off))
         return ROW_RECORD; /* writing: an earlier run of this tree did it */
     int needed = 0;
     for (int i = 0; i < n_wanted; i++)
@@ -579,7 +562,7 @@ static int row_mode(const measured_row *row, const validation *paper, const mach
     return needed || *estimate <= code_costs_budget() ||
                    code_costs_counted_anyway(counted, n_counted, row->program, row->params)
                ? ROW_EXEC
-           : recorded(row, m) ? ROW_RECORD
+           : recorded(row, m, off) ? ROW_RECORD
                               : ROW_NOT_RUN;
 }
 
@@ -616,7 +599,7 @@ static int set_plan(validation *v, const char *name, const char *title, const se
     }
     for (int i = 0; i < s->n; i++) {
         double estimate;
-        v->mode[i] = (char)row_mode(&s->rows[i], paper, m, counted, n_counted, wanted, n_wanted, &estimate);
+        v->mode[i] = (char)row_mode(&s->rows[i], paper, m, off, counted, n_counted, wanted, n_wanted, &estimate);
         profile_terms(&s->rows[i], paper, v);
         if (v->mode[i] == ROW_NOT_RUN && s->rows[i].ok) {
             v->not_run_estimate[v->n_not_run] = estimate;
@@ -707,7 +690,7 @@ static int set_load_rows(validation *v, const validation *earlier, int n_earlier
         vpoint *p = &v->pts[v->n];
         p->row = row;
         if (v->mode[i] == ROW_RECORD) {
-            point_from_record(p, recorded(row, m));
+            point_from_record(p, recorded(row, m, &v->card_off));
             snprintf(v->record_made, sizeof v->record_made, "%s", record.r.made);
             v->n++;
             continue;
@@ -953,10 +936,11 @@ static void code_set_drop_dags(validation *v, const session *const *cards, const
     malloc_trim(0);
 }
 
-/* Figures of a point's DAG on machine m as set_simulate and point_done
- * take them: graph launches, T in ms, L, Σ ⌈blocks/P⌉; without the
- * caches (l1_words = 0) too where it ran through them.  -1 with fail(). */
-static int simulate_now(const kernel_dag *dag, const machine *card, code_record_entry *e)
+/* Figures of a point's DAG on machine card as set_simulate and point_done
+ * take them: graph launches, T in ms, L, Σ ⌈blocks/P⌉; on off (the same
+ * without the caches, card_off) too where it ran through them.  -1 with
+ * fail(). */
+static int simulate_now(const kernel_dag *dag, const machine *card, const machine *off, code_record_entry *e)
 {
     machine m = *card;
     sim_result r;
@@ -972,7 +956,8 @@ static int simulate_now(const kernel_dag *dag, const machine *card, code_record_
     e->sim_ms_off = e->sim_ms;
     if (!e->cached)
         return 0;
-    if (machine_set_field(&m, "l1_words", "0") <= 0 || sim_run(dag, &m, NULL, &r) < 0)
+    m = *off;
+    if (machine_set_field(&m, "launch", "graph") <= 0 || sim_run(dag, &m, NULL, &r) < 0)
         return -1;
     e->sim_ms_off = r.T / m.clock_hz * 1e3;
     sim_result_free(&r);
@@ -988,10 +973,10 @@ static int record_point(const validation *v, const vpoint *p)
 {
     code_record_entry e;
     memset(&e, 0, sizeof e);
-    if (simulate_now(p->dag, &v->card, &e) < 0)
+    if (simulate_now(p->dag, &v->card, &v->card_off, &e) < 0)
         return fail("%s:%d (%s %s): %s", p->row->file, p->row->line, p->row->program, p->row->params,
                     fail_message());
-    code_record_key(record.sources, p->row->program, p->row->params, &v->card, e.key);
+    code_record_key(record.sources, p->row->program, p->row->params, &v->card, &v->card_off, e.key);
     snprintf(e.program, sizeof e.program, "%s", p->row->program);
     snprintf(e.params, sizeof e.params, "%s", p->row->params);
     snprintf(e.machine, sizeof e.machine, "%.63s", v->card.name);
@@ -1007,7 +992,7 @@ static int record_check(const validation *v)
     for (int i = 0; i < v->n; i++) {
         const vpoint *p = &v->pts[i];
         char key[CODE_RECORD_KEY];
-        code_record_key(record.sources, p->row->program, p->row->params, &v->card, key);
+        code_record_key(record.sources, p->row->program, p->row->params, &v->card, &v->card_off, key);
         const code_record_entry *e = code_record_find(&record.r, key);
         if (!p->recorded && (!e || e->sim_ms != p->sim_ms || e->sim_ms_off != p->sim_ms_off ||
                              e->launches != p->launches || e->rounds != p->rounds || e->cached != p->cached))
@@ -1078,10 +1063,10 @@ static void print_noise_all(FILE *pairs, FILE *row, const session *s, int n)
             if (k == 0 || g[k - 1].n == 0)
                 continue;
             const agreement *all = &g[k - 1];
-            printf("noise floor %s %s/%s: %d points, graph median ratio %.3f, worst %.3f, "
+            printf("noise floor %s %s/%s: %d %s, graph median ratio %.3f, worst %.3f, "
                    "median |r-1| %.1f%%; wall median %.3f, worst %.3f\n",
-                   s[j].card, s[j].name, s[i].name, all->n, all->graph_median, all->graph_worst,
-                   100 * all->graph_abs_median, all->wall_median, all->wall_worst);
+                   s[j].card, s[j].name, s[i].name, all->n, plural(all->n, "point", "points"), all->graph_median,
+                   all->graph_worst, 100 * all->graph_abs_median, all->wall_median, all->wall_worst);
             if (s[i].one_graph != s[j].one_graph) { /* the protocol's effect, not noise: not in the spread */
                 mixed++;
                 continue;
@@ -1149,8 +1134,8 @@ static int run_set(FILE *section, validation *v, set_verdicts *verdicts, const v
         write_set_report(section, v, verdicts) < 0 || write_caches_table(section, v) < 0)
         return -1;
     error_stats all = validation_errors(v, NULL, validation_split(v));
-    printf("set %s: %d points, median %.1f%%, p90 %.1f%%, Spearman %.3f\n", v->name, all.n, 100 * all.median,
-           100 * all.p90, all.spearman);
+    printf("set %s: %d %s, median %.1f%%, p90 %.1f%%, Spearman %.3f\n", v->name, all.n,
+           plural(all.n, "point", "points"), 100 * all.median, 100 * all.p90, all.spearman);
     return 0;
 }
 
@@ -1328,7 +1313,8 @@ int main(int argc, char **argv)
                      text_close(&noise), &unnamed) < 0)
         goto failed;
     if (unnamed > 0)
-        printf("targets: %d misses with no term named in %s (REPORT.md says which)\n", unnamed, MISSING_TERMS);
+        printf("targets: %d %s with no term named in %s (REPORT.md says which)\n", unnamed,
+               plural(unnamed, "miss", "misses"), MISSING_TERMS);
     if (card_write_preset(&h100, &k.h100[k.ref100], NULL, "machine/h100.cfg") < 0 ||
         card_write_preset(&h100_code, &k.h100[k.ref100], NULL, "machine/h100-code.cfg") < 0 ||
         (k.ref200 >= 0 && card_write_preset(&h200, &k.h200[k.ref200], &k.h100[k.ref100], "machine/h200.cfg") < 0) ||

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *plural(long n, const char *one, const char *many) { return n == 1 ? one : many; }
+
 double measured_ms(const measured_row *r)
 {
     return r->new_protocol ? r->graph.median : r->wall.median;
@@ -317,8 +319,8 @@ int write_set_report(FILE *f, const validation *v, set_verdicts *verdicts)
     const char *names[64];
     int k = validation_cases(v, names, 64), split = validation_split(v);
     fprintf(f, "## Set %s: %s\n\n", v->name, v->title);
-    fprintf(f, "%d points simulated on `%s` (graph device times; %s).\n\n", v->n, v->card.name,
-            split == 0 ? "errors over the held-out half" : "errors over every point");
+    fprintf(f, "%d %s simulated on `%s` (graph device times; %s).\n\n", v->n, plural(v->n, "point", "points"),
+            v->card.name, split == 0 ? "errors over the held-out half" : "errors over every point");
     fprintf(f, "Sessions %s: %s.\n\n", v->s->name,
             v->s->one_graph == 1   ? "graphs timed one alive at a time (cuda_ref/README.md, the protocol)"
             : v->s->one_graph == 0 ? "graphs timed with every graph of a series alive (the protocol before "
@@ -393,7 +395,7 @@ int write_scatter(const validation *sets, int n_sets, const char *dir, const cha
         remove(data);
         return fail("%s: cannot write", script);
     }
-    fprintf(g, "set title \"%s\\nsimulated against measured, %d points\" font ',15'\n"
+    fprintf(g, "set title \"%s\\nsimulated against measured, %d %s\" font ',15'\n"
                "set logscale xy\nset xrange [%g:%g]\nset yrange [%g:%g]\nset size ratio -1\nset grid\n"
                "set format x '%%g'\nset format y '%%g'\nset xlabel 'measured on the card (ms)'\n"
                "set ylabel 'simulated (ms)'\nset samples 200\n"
@@ -402,7 +404,7 @@ int write_scatter(const validation *sets, int n_sets, const char *dir, const cha
                "'+' using 1:(0.75*$1):(1.25*$1) with filledcurves fc rgb '#d9e6f5' fs solid title 'within ±25 %%', "
                "'+' using 1:(0.9*$1):(1.1*$1) with filledcurves fc rgb '#7fa7da' fs solid title 'within ±10 %%', "
                "x with lines lw 2 lc rgb 'black' title 'simulated = measured'",
-            what, points, lo, hi, lo, hi, dir, stem);
+            what, points, plural(points, "point", "points"), lo, hi, lo, hi, dir, stem);
     /* the last set first, so that set a, held out, is drawn on top */
     static const char *const colour[] = {"#1f3f7a", "#d55e00", "#228833", "#882255", "#7570b3"}; /* dark on white */
     static const char *const mark[] = {"pt 7 ps 1.2", "pt 4 ps 1.0", "pt 8 ps 1.1", "pt 6 ps 1", "pt 10 ps 1"};

@@ -75,6 +75,8 @@ typedef struct validation {
 
 /* The time a point measured, in ms: graph device time, else wall. */
 double measured_ms(const measured_row *r);
+/* The noun after a count of n: one ("point") if n is 1, else many. */
+const char *plural(long n, const char *one, const char *many);
 
 /* The points of case `program` in series `series` along its size param
  * `along` (measured_series_along, measured_size_key), at most cap indices
@@ -344,12 +346,22 @@ typedef struct code_record {
 /* The tree's part of every key: the sources, build flags and compilers a
  * point's figures depend on (code_record.c says which); -1 with fail(). */
 int code_record_sources(char out[CODE_RECORD_KEY]);
-/* A point's key: the tree's, the case, its params, the machine's bytes. */
+/* A point's key: the tree's, the case, its params, the bytes of the
+ * machine m it runs on and of off, the one its figure without the caches
+ * is simulated on. */
 void code_record_key(const char *sources, const char *program, const char *params, const machine *m,
-                     char out[CODE_RECORD_KEY]);
+                     const machine *off, char out[CODE_RECORD_KEY]);
+/* What a run writing the record with these budgets (s; inf: none) is, in
+ * its "made" line: `make validate-full` or the step it is. */
+void code_record_made_by(double point_budget, double cell_budget, char *out, size_t size);
+/* The "made" line of a record this run writes: the commit, whether its
+ * sources were changed, what made it (code_record_made_by), the date. */
+void code_record_made(double point_budget, double cell_budget, char *out, size_t size);
 /* The record at path (none there: an empty one); -1 with fail() if a row
- * is malformed. */
-int code_record_load(code_record *r, const char *path);
+ * is malformed or fails its check.  sources: the tree's key, a record of
+ * another tree's read as empty (its made and sources lines kept); NULL:
+ * every row read. */
+int code_record_load(code_record *r, const char *path, const char *sources);
 /* The entry with this key; NULL if none (a stale record has none). */
 const code_record_entry *code_record_find(const code_record *r, const char *key);
 /* e added (once per key); -1 with fail(). */
