@@ -127,7 +127,7 @@ enum { STREAM_CHAIN_CLASSES = STREAM_CHAIN_BESIDE + 1 - STREAM_CHAIN_PLAIN };
  * plain links there (kernel_dag.h; stream_ir_inst.c).  They weigh nothing at the
  * nominal latencies that choose a block's chain; where the machine has
  * cycles_divide (cycles_divide32), each division is charged that in place
- * of its plain links (card_terms.h, stream_divide_cycles), else the links
+ * of its plain links (card_terms.h, stream_divide_extra_cycles), else the links
  * stand. */
 _Static_assert(STREAM_AFTER_PLAIN - STREAM_CHAIN_PLAIN == STREAM_AFTER_DIVIDE - STREAM_CHAIN_DIVIDE &&
                    STREAM_AFTER_DIVIDE32 - STREAM_CHAIN_DIVIDE32 == STREAM_AFTER_DIVIDE - STREAM_CHAIN_DIVIDE,
