@@ -66,6 +66,11 @@
  *   cycles_predicate   a comparison whose predicate a conditional branch
  *                      waits for: cycles from the comparison's issue to the
  *                      branch's, its link on a chain (0: a plain link);
+ *   cycles_divide, cycles_divide32  a division (or remainder) by a runtime
+ *                      number on a chain, of long operands whose values fit
+ *                      32 bits (nvcc's test, then its 32-bit path), and of
+ *                      32-bit operands: cycles a division, in place of its
+ *                      instructions' plain links (0: off, those links);
  *   cycles_branch      a warp's taken branch back to a basic block before it
  *                      (a loop's back edge): cycles it waits beyond the chain
  *                      of its predicate (the branch a link of it), before the
@@ -319,6 +324,9 @@ typedef struct machine {
                               * for its predicate; 0 = a plain link */
     double cycles_branch;  /* cycles a warp's taken back edge waits beyond its predicate's
                             * chain; 0 = none */
+    double cycles_divide, cycles_divide32; /* a division by a runtime number on a chain, long
+                            * operands that fit 32 bits, and 32-bit ones; 0 = its
+                            * instructions' plain links */
     double constant_line_latency; /* cycles per constant line a kernel reads beyond the
                             * boundary's touch kernel's, once a kernel; 0 = none */
     int schedulers;        /* warp schedulers an SM has; 0 = a block's warps share none */

@@ -1791,6 +1791,34 @@ Test(card, a_taken_back_edge_waits_what_the_loop_chain_takes_beyond_its_chain)
     free_session_copy(&c);
 }
 
+Test(card, a_division_by_a_number_is_off_until_a_session_measures_it)
+{
+    /* constants.cu's division chains (measure_stencil_rows): the code
+     * machine's cycles_divide is sdiv64_fits32_latency as measured, and
+     * cycles_divide32 udiv32_latency; the reference session predates the
+     * rows and leaves both off (0: a division its instructions' links), and
+     * so does the card's machine (the paper's costs) with them */
+    session_copy c;
+    copy_reference_session(&c, "constants.csv", "cat");
+    machine base = test_preset("h100"), card, code;
+    cr_assert_eq(card_machine(&c.copy, NULL, &base, &card), 0, "%s", fail_message());
+    cr_assert_eq(card_code_machine(&c.copy, NULL, &card, &code), 0, "%s", fail_message());
+    cr_expect_eq(code.cycles_divide, 0, "off: not measured");
+    cr_expect_eq(code.cycles_divide32, 0, "off: not measured");
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd,
+             "printf 'sdiv64_fits32_latency,71.5,cycles,once,made up\\nudiv32_latency,58.25,cycles,once,made up\\n' "
+             ">> %s/constants.csv",
+             c.copy.dir);
+    cr_assert_eq(system(cmd), 0);
+    cr_assert_eq(card_machine(&c.copy, NULL, &base, &card), 0, "%s", fail_message());
+    cr_assert_eq(card_code_machine(&c.copy, NULL, &card, &code), 0, "%s", fail_message());
+    cr_expect_eq(code.cycles_divide, 71.5);
+    cr_expect_eq(code.cycles_divide32, 58.25);
+    cr_expect_eq(card.cycles_divide, 0, "the paper's costs: no division term");
+    free_session_copy(&c);
+}
+
 Test(card, a_constant_line_costs_the_code_what_one_more_line_costs_the_chain)
 {
     /* constants.cu's constant_cache chains: a kernel whose index first adds

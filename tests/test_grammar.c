@@ -88,6 +88,8 @@ static const row rows[] = {
     {MACHINE, "cycles_mulmod_independent", NOT_NUMBER, "-1", NULL},
     {MACHINE, "cycles_predicate", NOT_NUMBER, "-1", NULL},
     {MACHINE, "cycles_branch", NOT_NUMBER, "-1", NULL},
+    {MACHINE, "cycles_divide", NOT_NUMBER, "-1", NULL},
+    {MACHINE, "cycles_divide32", NOT_NUMBER, "-1", NULL},
     {MACHINE, "constant_line_latency", NOT_NUMBER, "-1", NULL},
     {MACHINE, "schedulers", NOT_NUMBER, "-1", NULL},
     {MACHINE, "cycles_mulmod_warps2", NOT_NUMBER, "-1", NULL},

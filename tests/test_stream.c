@@ -531,6 +531,72 @@ Test(stream, a_remainder_after_its_division_is_a_product_and_a_difference)
     cr_expect_eq(w[0][STREAM_INST], 1 + 1 + 24 + 3 + 24 + 12 + 5);
 }
 
+/* A cell's row by a width read from memory (long operands, as the
+ * stencil's g / n), then the row's 32-bit quotient by the width again
+ * (plain multiplication's index / width): two divisions by a runtime
+ * number, each waiting for the one before. */
+static const char *const two_divisions_ir =
+    "define internal void @two_divisions(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 1)\n"
+    "  %5 = sdiv i64 %3, %4\n"
+    "  %6 = trunc i64 %5 to i32\n"
+    "  %7 = trunc i64 %4 to i32\n"
+    "  %8 = udiv i32 %6, %7\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_division_by_a_number_costs_its_measured_latency_where_the_machine_has_it)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(two_divisions_ir, w, 2), 1);
+    /* the chain: a read's load (its address a constant offset, no plain
+     * link), the long division's 24 plain links, the 32-bit one's 20
+     * (the truncations are register names); both counted as divisions,
+     * past a barrier too (they wait for reads, no free values) */
+    cr_expect_eq(w[0][STREAM_CHAIN_GLOBAL], 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], STREAM_DIVIDE_INST + STREAM_DIVIDE32_INST);
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE32], 1);
+    cr_expect_eq(w[0][STREAM_AFTER_DIVIDE], 1);
+    cr_expect_eq(w[0][STREAM_AFTER_DIVIDE32], 1);
+
+    /* one thread, one pass, at 5 cycles a plain link: without the keys the
+     * divisions are their 44 links, with 4 more (the kernel's entry and
+     * exit; its reads of the memory's descriptor and of the array's base,
+     * STREAM_READS): 240 cycles; with cycles_divide = 60 and
+     * cycles_divide32 = 50 each division is its latency in place of its
+     * links: 4·5 + 60 + 50 = 130 */
+    machine m = latency_machine();
+    block_cost cost = one_pass(w, 1, &m);
+    cr_expect_eq(cost.stream_divisions[0], 1);
+    cr_expect_eq(cost.stream_divisions[1], 1);
+    double issued = cost.stream_issued * WARP_ISSUE_CYCLES;
+    cr_expect_eq(cost.stream_span[OP_PLAIN], 4 + 44);
+    cr_expect_eq(block_span_cycles(&cost, &m), (4 + 44) * 5 + issued, "the links, exactly, without the keys");
+    m.cycles_divide = 60;
+    m.cycles_divide32 = 50;
+    cr_expect_float_eq(block_span_cycles(&cost, &m), 4 * 5 + 60 + 50 + issued, 1e-9);
+    m.cycles_divide32 = 0; /* the 32-bit one's links stand */
+    cr_expect_float_eq(block_span_cycles(&cost, &m), (4 + 20) * 5 + 60 + issued, 1e-9);
+}
+
+/* A remainder after its division is no second division on the chain. */
+Test(stream, a_remainder_after_its_division_is_not_a_division_on_the_chain)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(row_column_ir, w, 2), 1);
+    /* the deepest chain: a read, then a division by a number (%5, or %7:
+     * a remainder of other operands, a division again), 24 links; the
+     * remainder of %5's operands (3) beside it */
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], STREAM_DIVIDE_INST);
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE32], 0);
+}
+
 /* Predicates of two parameters: two comparisons or'd, a third or'd in
  * (clang's select form of ||), an `and` of two predicates that are no
  * comparisons, a comparison combined again, and two whose comparisons have

@@ -254,6 +254,12 @@ static const term CODE_TERMS[] = {
      "as the stream charges it (the counter's addition and the branch at issue_latency_warps1, the comparison "
      "between them at cycles_predicate): a taken back edge's wait",
      OFF},
+    {"cycles_divide", "sdiv64_fits32_latency", AS_IS,
+     "a division by a runtime number of long operands whose values fit 32 bits (the stencil's g / n: nvcc's "
+     "test, then its 32-bit path, I2F.U32.RP, MUFU.RCP, F2I), a dependent chain in one thread, the divisor the "
+     "chain's value: cycles a division", OFF},
+    {"cycles_divide32", "udiv32_latency", AS_IS,
+     "the same of 32-bit unsigned operands (plain multiplication's index / width)", OFF},
     {"cycles_mulmod_warps2", "mulmod_latency_warps8", AS_IS,
      "a dependent chain of Z/pZ multiplications a thread, 8 warps per SM (2 a scheduler): cycles a "
      "multiplication, the scheduler's multiply-add pipe shared by its warps", OFF},

@@ -101,6 +101,8 @@ struct stream_counter {
     double extra[2], warp_extra[2]; /* stream_extra: the thread's, the warp's most */
     double link[CHAIN_LINKS];       /* a chain's link of each class, in cycles (the machine's, with
                                      * the block's warps on a scheduler) */
+    double divide_extra[2];         /* a division by a runtime number on a chain, long and 32-bit:
+                                     * cycles beyond its plain links (card_terms.h; 0: none) */
     double issue, issue_mulmod;     /* a warp with the same sharing: cycles an independent
                                      * instruction, and a Z/pZ product (0: its instructions, as
                                      * the others') */
@@ -154,12 +156,16 @@ static const uint32_t *past_a_barrier(const uint32_t *weight, uint32_t *copy)
     return copy;
 }
 
-/* Cycles of the links in w's chain fields. */
+/* Cycles of the links in w's chain fields, its divisions by a runtime
+ * number where the machine charges them apart. */
 static double chain_cycles(const stream_counter *c, const double *w)
 {
     double t = 0;
     for (int k = 0; k < CHAIN_LINKS; k++)
         t += w[STREAM_CHAIN_PLAIN + k] * c->link[k];
+    for (int k = 0; k < 2; k++)
+        if (c->divide_extra[k] != 0)
+            t += w[STREAM_CHAIN_DIVIDE + k] * c->divide_extra[k];
     return t;
 }
 
@@ -205,6 +211,8 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int threads,
     c->link[STREAM_CHAIN_PREDICATE - STREAM_CHAIN_PLAIN] =
         m->cycles_predicate > 0 ? m->cycles_predicate : stream_link_cycles(m, OP_PLAIN);
     c->link[STREAM_CHAIN_BESIDE - STREAM_CHAIN_PLAIN] = stream_beside_mulmod_cycles(m, sharing);
+    for (int k = 0; k < 2; k++)
+        c->divide_extra[k] = stream_divide_extra_cycles(m, k, c->link[0]);
     c->issue = stream_shared_issue_cycles(m, sharing);
     c->issue_mulmod = stream_shared_mulmod_cycles(m, sharing);
     c->mulmod_inst = c->issue_mulmod > 0 ? c->calls.zp_mul : 0;
@@ -342,6 +350,8 @@ static void weigh_path(stream_counter *c)
         } else { /* its passes: its chain each, one after the other; */
             for (int k = 0; k < CHAIN_LINKS; k++)
                 p->w[STREAM_CHAIN_PLAIN + k] += (double)weight[from + k] * b->most;
+            for (int k = STREAM_CHAIN_DIVIDE; k <= STREAM_CHAIN_DIVIDE32; k++)
+                p->w[k] += (double)weight[from + k - STREAM_CHAIN_PLAIN] * b->most;
             double loads = weight[from + STREAM_CHAIN_GLOBAL - STREAM_CHAIN_PLAIN]; /* the chain's, a pass */
             if (b->most == 1) { /* its root reads' links beside the step's others (stream.h) */
                 double roots = fmin(weight[STREAM_ROOT_LINKS], loads);
@@ -458,6 +468,8 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     cost->stream_predicates = c->span[STREAM_CHAIN_PREDICATE];
     cost->stream_mulmod_beside = c->span[STREAM_CHAIN_BESIDE];
     cost->stream_branches = c->span_branches;
+    cost->stream_divisions[0] = c->span[STREAM_CHAIN_DIVIDE];
+    cost->stream_divisions[1] = c->span[STREAM_CHAIN_DIVIDE32];
     /* the lines of constants beyond the touch kernel's that its code read */
     cost->stream_constant_lines = __builtin_popcount(c->constants & ~STREAM_TOUCH_LINE);
     c->constants = 0;

@@ -106,8 +106,9 @@
 enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, STREAM_GLOBAL, STREAM_READS,
        STREAM_TRIPS, STREAM_EXITS, STREAM_ROOT_LINKS, STREAM_ROOT_LEVEL, STREAM_UNROLL, STREAM_HOISTED,
        STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD, STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE,
-       STREAM_CHAIN_BESIDE, STREAM_AFTER_PLAIN, STREAM_AFTER_MULMOD, STREAM_AFTER_ADDMOD, STREAM_AFTER_PRIVATE,
-       STREAM_AFTER_GLOBAL, STREAM_AFTER_PREDICATE, STREAM_AFTER_BESIDE, STREAM_FIELDS };
+       STREAM_CHAIN_BESIDE, STREAM_CHAIN_DIVIDE, STREAM_CHAIN_DIVIDE32, STREAM_AFTER_PLAIN, STREAM_AFTER_MULMOD,
+       STREAM_AFTER_ADDMOD, STREAM_AFTER_PRIVATE, STREAM_AFTER_GLOBAL, STREAM_AFTER_PREDICATE, STREAM_AFTER_BESIDE,
+       STREAM_AFTER_DIVIDE, STREAM_AFTER_DIVIDE32, STREAM_FIELDS };
 /* The chain's classes, STREAM_CHAIN_PLAIN to STREAM_CHAIN_BESIDE (and
  * STREAM_AFTER_PLAIN to STREAM_AFTER_BESIDE, the same order).
  * STREAM_CHAIN_BESIDE: the block's Z/pZ products in flight beside its
@@ -119,6 +120,18 @@ enum { STREAM_INST, STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE, 
  * (card_terms.h, stream_beside_mulmod_cycles; stream_ir_chain.c finds
  * them). */
 enum { STREAM_CHAIN_CLASSES = STREAM_CHAIN_BESIDE + 1 - STREAM_CHAIN_PLAIN };
+/* STREAM_CHAIN_DIVIDE, STREAM_CHAIN_DIVIDE32 (and STREAM_AFTER_*, as far
+ * from them as STREAM_AFTER_PLAIN from STREAM_CHAIN_PLAIN): of the chain's
+ * plain links, the divisions (or remainders) by a runtime number, long
+ * operands and 32-bit ones, each STREAM_DIVIDE_INST (STREAM_DIVIDE32_INST)
+ * plain links there (kernel_dag.h; stream_ir_inst.c).  They weigh nothing at the
+ * nominal latencies that choose a block's chain; where the machine has
+ * cycles_divide (cycles_divide32), each division is charged that in place
+ * of its plain links (card_terms.h, stream_divide_extra_cycles), else the links
+ * stand. */
+_Static_assert(STREAM_AFTER_PLAIN - STREAM_CHAIN_PLAIN == STREAM_AFTER_DIVIDE - STREAM_CHAIN_DIVIDE &&
+                   STREAM_AFTER_DIVIDE32 - STREAM_CHAIN_DIVIDE32 == STREAM_AFTER_DIVIDE - STREAM_CHAIN_DIVIDE,
+               "a block's chain past a barrier as far from its chain, field by field");
 
 /* The table a counted object carries (mcm_stream_table, mcm_stream_blocks,
  * mcm_stream_chain_reads, mcm_stream_constants): per block its weights, its

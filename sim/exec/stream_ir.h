@@ -157,6 +157,7 @@ int ir_note_thread_widened(ir_function *f, const ir_inst *in, double *w);
 
 double ir_width(int bits);
 void ir_instruction_cost(ir_function *f, const ir_block *b, const ir_inst *in, const char *next, double *w);
+int ir_division_by_a_number(const ir_inst *in, double cost);
 double ir_call_cost(ir_function *f, const ir_inst *in, int block, double *w, int *once, int *is_free);
 
 /* ---- what the card fuses (stream_ir_fused.c) ---------------------------------- */

@@ -59,20 +59,23 @@
  * last VIADD, SASS 0x8a0-0x980), plain links, where cycles_addmod's chain
  * checks each operand's range again. */
 enum { ZP_SUM_TAIL = 3 };
-enum { CHAIN_CLASSES = 6 }; /* plain, Z/pZ multiplication, Z/pZ addition, private access, global read, and
-                            * the comparison a conditional branch waits for (its predicate) */
+enum { CHAIN_CLASSES = 8 }; /* plain, Z/pZ multiplication, Z/pZ addition, private access, global read,
+                            * the comparison a conditional branch waits for (its predicate), and of the
+                            * plain links, the divisions by a runtime number: long, 32-bit (stream.h) */
 
 /* The H100's latencies (machine/h100-code.cfg, session 2026-11-26f:
  * cycles_issue, cycles_mulmod, cycles_addmod, cycles_private,
- * read_latency, cycles_predicate), rounded.  The H200's are the same SM's. */
-static const double NOMINAL_LINK_CYCLES[CHAIN_CLASSES] = {5, 68, 22, 29, 261, 13};
+ * read_latency, cycles_predicate), rounded.  The H200's are the same SM's.
+ * A division's count weighs nothing: its links are plain ones already. */
+static const double NOMINAL_LINK_CYCLES[CHAIN_CLASSES] = {5, 68, 22, 29, 261, 13, 0, 0};
 
 /* The stream fields the links of each class come from (a global read's:
  * its call, below), and go to. */
 enum { OWN_CLASSES = 4 }; /* the classes an instruction's weights hold */
 static const int LINK_OWN[OWN_CLASSES] = {STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE};
-static const int LINK_CHAIN[CHAIN_CLASSES] = {STREAM_CHAIN_PLAIN, STREAM_CHAIN_MULMOD, STREAM_CHAIN_ADDMOD,
-                                              STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL, STREAM_CHAIN_PREDICATE};
+static const int LINK_CHAIN[CHAIN_CLASSES] = {STREAM_CHAIN_PLAIN,   STREAM_CHAIN_MULMOD,    STREAM_CHAIN_ADDMOD,
+                                              STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL,    STREAM_CHAIN_PREDICATE,
+                                              STREAM_CHAIN_DIVIDE,  STREAM_CHAIN_DIVIDE32};
 
 enum { MAX_PRODUCTS = 64 }; /* a block's products followed (bits of a uint64_t); later ones are none */
 
@@ -239,11 +242,15 @@ static void add_own_links(const ir_block *b, const ir_inst *in, const double *ow
 
 /* The links of instruction `in` itself, by class, from what it added to
  * the block's weights (w less `before`): a Z/pZ call one link, a global
- * read's load one, a store's own access none. */
+ * read's load one, a store's own access none; a division by a runtime
+ * number its plain links, and counted as one. */
 static void own_links(const ir_inst *in, const double *before, const double *w, double *own)
 {
     for (int k = 0; k < OWN_CLASSES; k++)
         own[k] = w[LINK_OWN[k]] - before[LINK_OWN[k]];
+    int division = ir_division_by_a_number(in, own[0]);
+    own[6] = division == 64;
+    own[7] = division == 32;
     if (own[1] > 0 || own[2] > 0) /* a Z/pZ call: one link; the check of an arg's high word beside it */
         own[0] = 0;
     char name[32] = "";

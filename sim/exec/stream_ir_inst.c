@@ -111,7 +111,7 @@ static double integer_cost(ir_function *f, const ir_inst *in, int bits)
          * BSSY, BRA, BSYNC), then the 32-bit division and the quotient's
          * high word zeroed, 19 (the usual path; the 64-bit routine a call
          * out of the way: user-stencil's SASS, 0x320-0x5d0) */
-        return by_constant ? (bits <= 32 ? 4 : 12) : (bits <= 32 ? 20 : 24);
+        return by_constant ? (bits <= 32 ? 4 : 12) : bits <= 32 ? STREAM_DIVIDE32_INST : STREAM_DIVIDE_INST;
     }
     return ir_width(bits); /* add, sub, and, or, xor, shifts, icmp, select */
 }
@@ -190,6 +190,23 @@ static int one_of(const char *op, const char *const *ops)
         if (!strcmp(op, *ops))
             return 1;
     return 0;
+}
+
+/* Division or remainder `in`, weighed `cost` instructions, is a division
+ * by a runtime number, whole: 64 for long operands (STREAM_DIVIDE_INST),
+ * 32 for 32-bit ones (STREAM_DIVIDE32_INST); 0 for anything else (an
+ * operation by a constant, a remainder after its division, or one
+ * computed once before, which cost less). */
+int ir_division_by_a_number(const ir_inst *in, double cost)
+{
+    char b[64];
+    if (!one_of(in->op, DIVISIONS))
+        return 0;
+    ir_operand(in->rest, 1, b, sizeof b);
+    if (b[0] != '%')
+        return 0;
+    int bits = ir_bits_at(in->rest);
+    return bits <= 32 ? (cost >= STREAM_DIVIDE32_INST ? 32 : 0) : (cost >= STREAM_DIVIDE_INST ? 64 : 0);
 }
 
 /* A getelementptr whose indices are all constants: no value name after

@@ -175,6 +175,20 @@ double stream_beside_mulmod_cycles(const machine *m, double sharing)
     return mulmod_link_cycles(m, 2 * sharing) - mulmod_link_cycles(m, sharing);
 }
 
+double stream_divide_extra_cycles(const machine *m, int divide32, double plain)
+{
+    double measured = divide32 ? m->cycles_divide32 : m->cycles_divide;
+    return measured > 0 ? measured - (divide32 ? STREAM_DIVIDE32_INST : STREAM_DIVIDE_INST) * plain : 0;
+}
+
+/* The divisions by a runtime number on a counted block's chains: what they
+ * add to their plain links at `plain` cycles each. */
+static double divisions_cycles(const block_cost *c, const machine *m, double plain)
+{
+    return c->stream_divisions[0] * stream_divide_extra_cycles(m, 0, plain) +
+           c->stream_divisions[1] * stream_divide_extra_cycles(m, 1, plain);
+}
+
 /* A comparison's link on a chain when a conditional branch waits for its
  * predicate: cycles_predicate, or a plain link where the machine lacks it. */
 static double predicate_link_cycles(const machine *m)
@@ -199,6 +213,8 @@ static double span_cycles(const block_cost *c, const machine *m, int sharing, do
                    c->stream_mulmod_beside * stream_beside_mulmod_cycles(m, linked);
         for (int i = 0; i < OP_CLASSES; i++)
             t += c->stream_span[i] * link_cycles_among(m, (op_class)i, linked);
+        if (m->cycles_divide > 0 || m->cycles_divide32 > 0) /* else the links stand */
+            t += divisions_cycles(c, m, link_cycles_among(m, OP_PLAIN, linked));
         /* the first read's latency is the block's read (engine.c) */
         return t + fmax(0, c->stream_reads - 1) * read_link_cycles(c, m);
     }

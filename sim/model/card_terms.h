@@ -34,7 +34,11 @@
  *                 (a comparison a conditional branch waits for; a plain
  *                 link where the machine lacks it) + stream_mulmod_beside·
  *                 stream_beside_mulmod_cycles (the products in flight
- *                 beside the chains' own), the plain links at
+ *                 beside the chains' own) + stream_divisions·
+ *                 stream_divide_extra_cycles (a division by a runtime
+ *                 number at cycles_divide, cycles_divide32, in place of
+ *                 its plain links, where the machine has them), the
+ *                 plain links at
  *                 cycles_issue (cycles_plain when 0): a warp alone waits,
  *                 in each basic block it passes, for the longest chain of
  *                 instructions each of which needs the one before it (a
@@ -144,6 +148,13 @@ double stream_shared_link_cycles(const machine *m, op_class c, int sharing);
  * warps a scheduler, 45.1: the rows measure warps of one chain each, the
  * pipe's load the same); 0 where the machine has not measured them. */
 double stream_beside_mulmod_cycles(const machine *m, double sharing);
+
+/* What a division by a runtime number on a chain (block_cost's
+ * stream_divisions; divide32: of 32-bit operands) adds to its
+ * instructions' plain links, each `plain` cycles: where the machine has
+ * cycles_divide (cycles_divide32), that latency less the links; else 0,
+ * the links standing for it. */
+double stream_divide_extra_cycles(const machine *m, int divide32, double plain);
 
 /* The card's compute time of a block (cycles), as stated above: S(B) when
  * the machine has no class cost and no lanes. */
