@@ -11,7 +11,8 @@
 #
 # Two runs of build/validate/validate (some 10 minutes on two shared cores):
 # not part of `make test`.  Run from the repository's root after `make
-# build/validate/validate`; the record and report/ are put back as found.
+# build/validate/validate`; the record, report/ and the presets machine/*.cfg
+# are put back as found, on an interrupt too.
 set -u
 CELL=${CELL:-5}
 validate=build/validate/validate
@@ -19,13 +20,16 @@ validate=build/validate/validate
 keep=$(mktemp -d /tmp/mcmsim-record-same-XXXXXX) || exit 2
 cp -p validate/code-record.csv "$keep/record.csv" 2>/dev/null
 cp -rp validate/report "$keep/report"
+cp -rp machine "$keep/machine" # validate writes the cards' presets
 put_back() {
     rm -rf validate/report
     cp -rp "$keep/report" validate/report
+    cp -p "$keep"/machine/*.cfg machine/
     if [ -f "$keep/record.csv" ]; then cp -p "$keep/record.csv" validate/code-record.csv; else rm -f validate/code-record.csv; fi
     rm -rf "$keep"
 }
 trap put_back EXIT
+trap 'exit 130' INT TERM # so that dash runs the EXIT trap
 
 rm -f validate/code-record.csv
 MCMSIM_CODE_RECORD=write MCMSIM_CODE_CELL_BUDGET=$CELL "$validate" >"$keep/run1.out" 2>"$keep/run1.err" ||

@@ -584,6 +584,56 @@ Test(stream, a_division_by_a_number_costs_its_measured_latency_where_the_machine
     cr_expect_float_eq(block_span_cycles(&cost, &m), (4 + 20) * 5 + 60 + issued, 1e-9);
 }
 
+/* Warps beside a division slow its instructions as they slow any links:
+ * what the measured latency adds to its links is the same at every
+ * sharing, so the division never costs less for having neighbours. */
+Test(stream, a_division_adds_the_same_to_its_links_at_every_sharing)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(two_divisions_ir, w, 2), 1);
+    machine m = latency_machine();
+    m.schedulers = 4;
+    m.cycles_issue_warps2 = 5.5; /* a plain link at 2, 4 and 8 warps a scheduler */
+    m.cycles_issue_warps4 = 6;
+    m.cycles_issue_warps8 = 9;
+    block_cost cost = one_pass(w, 1, &m);
+    /* alone, a link is cycles_issue = 5: the long division adds 180 − 24·5
+     * = 60 to its links, the 32-bit one 130 − 20·5 = 30 */
+    double expected = (180 - STREAM_DIVIDE_INST * 5.0) + (130 - STREAM_DIVIDE32_INST * 5.0);
+    for (int sharing = 1; sharing <= 8; sharing *= 2) {
+        machine off = m, on = m;
+        on.cycles_divide = 180;
+        on.cycles_divide32 = 130;
+        double added = block_span_cycles_shared(&cost, &on, sharing) - block_span_cycles_shared(&cost, &off, sharing);
+        cr_expect_float_eq(added, expected, 1e-9, "%d warps a scheduler: %g added", sharing, added);
+    }
+}
+
+/* The rows measure a signed long division and an unsigned 32-bit one; a
+ * division of another signedness keeps its plain links. */
+static const char *const other_divisions_ir =
+    "define internal void @other_divisions(%struct.exec_thread* noundef %0, i8* noundef %1) {\n"
+    "  call void @__sanitizer_cov_trace_pc() #3\n"
+    "  %3 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 0)\n"
+    "  %4 = tail call i64 @exec_gread(%struct.exec_thread* noundef %0, %struct.exec_array* noundef null, i64 noundef 1)\n"
+    "  %5 = udiv i64 %3, %4\n"
+    "  %6 = trunc i64 %5 to i32\n"
+    "  %7 = trunc i64 %4 to i32\n"
+    "  %8 = sdiv i32 %6, %7\n"
+    "  ret void\n"
+    "}\n"
+    "\n"
+    "declare void @__sanitizer_cov_trace_pc()\n";
+
+Test(stream, a_division_of_a_signedness_no_row_measured_keeps_its_links)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(other_divisions_ir, w, 2), 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], STREAM_DIVIDE_INST + STREAM_DIVIDE32_INST, "both on the chain");
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 0, "an unsigned long division: no row");
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE32], 0, "a signed 32-bit division: no row");
+}
+
 /* A remainder after its division is no second division on the chain. */
 Test(stream, a_remainder_after_its_division_is_not_a_division_on_the_chain)
 {

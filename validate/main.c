@@ -538,7 +538,8 @@ static void profile_terms(const measured_row *row, const validation *paper, cons
  * `counted`'s instructions.csv) or a conclusion's cell within the cells'
  * budget takes it (one of the n_wanted rows `wanted`,
  * conclusions_code_rows), else from the record where it holds the
- * point on machines m and off (made by `make validate-full`, code_record.c),
+ * point on machines m and off (written by `make validate-full` or a budgeted
+ * step, MCMSIM_CODE_RECORD=write: code_record.c),
  * else not at all (named in the report, with its estimate in *estimate). */
 static int row_mode(const measured_row *row, const validation *paper, const machine *m, const machine *off,
                     const session *counted, int n_counted, const measured_row *const *wanted, int n_wanted,

@@ -269,7 +269,7 @@ static void write_script(const gantt *g, const run_point *pt, plot_session *s, i
         char kn[80];
         plot_quote(kn, sizeof kn, g->k[k].name);
         fprintf(o, "'%s/blocks.dat' index %d using ($2/%.17g):1:($2/%.17g):($3/%.17g):($1-%g):($1+%g) "
-                   "with boxxyerror lc %d ", s->dir, k, x, x, x, h, h, k % 7 + 1);
+                   "with boxxyerror lc rgb '%s' ", s->dir, k, x, x, x, h, h, plot_series_colour(k));
         if (k < 8)
             fprintf(o, "title '%s', \\\n     ", kn);
         else

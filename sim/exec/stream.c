@@ -212,7 +212,7 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int threads,
         m->cycles_predicate > 0 ? m->cycles_predicate : stream_link_cycles(m, OP_PLAIN);
     c->link[STREAM_CHAIN_BESIDE - STREAM_CHAIN_PLAIN] = stream_beside_mulmod_cycles(m, sharing);
     for (int k = 0; k < 2; k++)
-        c->divide_extra[k] = stream_divide_extra_cycles(m, k, c->link[0]);
+        c->divide_extra[k] = stream_divide_extra_cycles(m, k);
     c->issue = stream_shared_issue_cycles(m, sharing);
     c->issue_mulmod = stream_shared_mulmod_cycles(m, sharing);
     c->mulmod_inst = c->issue_mulmod > 0 ? c->calls.zp_mul : 0;

@@ -193,10 +193,13 @@ static int one_of(const char *op, const char *const *ops)
 }
 
 /* Division or remainder `in`, weighed `cost` instructions, is a division
- * by a runtime number, whole: 64 for long operands (STREAM_DIVIDE_INST),
- * 32 for 32-bit ones (STREAM_DIVIDE32_INST); 0 for anything else (an
+ * by a runtime number, whole, of the kind a row measures: 64 for signed
+ * long operands (sdiv, srem: STREAM_DIVIDE_INST; the row
+ * sdiv64_fits32_latency), 32 for unsigned 32-bit ones (udiv, urem:
+ * STREAM_DIVIDE32_INST; udiv32_latency); 0 for anything else (an
  * operation by a constant, a remainder after its division, or one
- * computed once before, which cost less). */
+ * computed once before, which cost less; a signedness no row measured,
+ * whose plain links stand). */
 int ir_division_by_a_number(const ir_inst *in, double cost)
 {
     char b[64];
@@ -205,8 +208,10 @@ int ir_division_by_a_number(const ir_inst *in, double cost)
     ir_operand(in->rest, 1, b, sizeof b);
     if (b[0] != '%')
         return 0;
-    int bits = ir_bits_at(in->rest);
-    return bits <= 32 ? (cost >= STREAM_DIVIDE32_INST ? 32 : 0) : (cost >= STREAM_DIVIDE_INST ? 64 : 0);
+    int bits = ir_bits_at(in->rest), is_signed = in->op[0] == 's';
+    if (bits <= 32)
+        return !is_signed && cost >= STREAM_DIVIDE32_INST ? 32 : 0;
+    return is_signed && cost >= STREAM_DIVIDE_INST ? 64 : 0;
 }
 
 /* A getelementptr whose indices are all constants: no value name after

@@ -175,18 +175,19 @@ double stream_beside_mulmod_cycles(const machine *m, double sharing)
     return mulmod_link_cycles(m, 2 * sharing) - mulmod_link_cycles(m, sharing);
 }
 
-double stream_divide_extra_cycles(const machine *m, int divide32, double plain)
+double stream_divide_extra_cycles(const machine *m, int divide32)
 {
     double measured = divide32 ? m->cycles_divide32 : m->cycles_divide;
-    return measured > 0 ? measured - (divide32 ? STREAM_DIVIDE32_INST : STREAM_DIVIDE_INST) * plain : 0;
+    double links = (divide32 ? STREAM_DIVIDE32_INST : STREAM_DIVIDE_INST) * stream_link_cycles(m, OP_PLAIN);
+    return measured > 0 ? measured - links : 0;
 }
 
 /* The divisions by a runtime number on a counted block's chains: what they
- * add to their plain links at `plain` cycles each. */
-static double divisions_cycles(const block_cost *c, const machine *m, double plain)
+ * add to their plain links. */
+static double divisions_cycles(const block_cost *c, const machine *m)
 {
-    return c->stream_divisions[0] * stream_divide_extra_cycles(m, 0, plain) +
-           c->stream_divisions[1] * stream_divide_extra_cycles(m, 1, plain);
+    return c->stream_divisions[0] * stream_divide_extra_cycles(m, 0) +
+           c->stream_divisions[1] * stream_divide_extra_cycles(m, 1);
 }
 
 /* A comparison's link on a chain when a conditional branch waits for its
@@ -214,7 +215,7 @@ static double span_cycles(const block_cost *c, const machine *m, int sharing, do
         for (int i = 0; i < OP_CLASSES; i++)
             t += c->stream_span[i] * link_cycles_among(m, (op_class)i, linked);
         if (m->cycles_divide > 0 || m->cycles_divide32 > 0) /* else the links stand */
-            t += divisions_cycles(c, m, link_cycles_among(m, OP_PLAIN, linked));
+            t += divisions_cycles(c, m);
         /* the first read's latency is the block's read (engine.c) */
         return t + fmax(0, c->stream_reads - 1) * read_link_cycles(c, m);
     }

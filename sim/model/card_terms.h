@@ -151,10 +151,13 @@ double stream_beside_mulmod_cycles(const machine *m, double sharing);
 
 /* What a division by a runtime number on a chain (block_cost's
  * stream_divisions; divide32: of 32-bit operands) adds to its
- * instructions' plain links, each `plain` cycles: where the machine has
- * cycles_divide (cycles_divide32), that latency less the links; else 0,
- * the links standing for it. */
-double stream_divide_extra_cycles(const machine *m, int divide32, double plain);
+ * instructions' plain links: where the machine has cycles_divide
+ * (cycles_divide32), that latency less the links at a warp alone on its
+ * scheduler (both measured so); else 0, the links standing for it.  The
+ * same at every sharing: warps beside it slow the division's
+ * instructions as they slow any links (their shared cost is charged
+ * beside this), never below the division's measured latency. */
+double stream_divide_extra_cycles(const machine *m, int divide32);
 
 /* The card's compute time of a block (cycles), as stated above: S(B) when
  * the machine has no class cost and no lanes. */
