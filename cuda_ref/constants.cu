@@ -3804,48 +3804,16 @@ static void measure_scattered(int sms, double mhz, uint32_t *buf, uint32_t *sink
     }
 }
 
-/* Words per cycle, whole card, of one read of 32 MiB at the start of buf
- * (L2-only loads), right after it was written (partial: one word of each
- * sector, the region out of the L2 before: 256 MiB read elsewhere first;
- * else every word); the median of REPEATS, each from scratch. */
-static double read_after_write_rate(uint32_t *buf, long card_words, int partial, int sms, double mhz)
-{
-    const long words = 8L << 20; /* 32 MiB */
-    uint32_t *sink = dev_alloc_u32(1);
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    double v[REPEATS];
-    for (int r = -1; r < REPEATS; r++) { /* r = -1: a warm-up */
-        sector_arg evict = {buf + card_words / 2, 64L << 20, 1, 1, 0, (unsigned)(8 * sms), sink};
-        sector_arg write = {buf, partial ? words / 8 : words, partial ? 8 : 1, 1, 1, (unsigned)(8 * sms), sink};
-        sector_arg read = {buf, words, 1, 1, 0, (unsigned)(8 * sms), sink};
-        enqueue_sectors(&evict);
-        enqueue_sectors(&write);
-        CUDA_CHECK(cudaEventRecord(start, 0));
-        enqueue_sectors(&read);
-        CUDA_CHECK(cudaEventRecord(stop, 0));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaGetLastError());
-        float ms = 0.0f;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        if (r >= 0)
-            v[r] = words / (ms * 1e-3 * mhz * 1e6);
-    }
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(sink));
-    return median_of(v, REPEATS);
-}
-
 /* --read-after-write-only (a probe): `mib` MiB read (L2-only loads, 8
  * blocks of 256 threads an SM, grid-stride) right after they were written,
  * the L2 emptied of them first by a 256 MiB read elsewhere, as
  * gmem_read_after_write_card at other footprints; by a kernel (written =
  * 0, as that row), or by a device-to-device copy (written = 1, as the
  * cases' protocol restores its inputs), or read twice (written = 2: the
- * second read timed, as gmem_reread_card_*, the same launches otherwise).
- * Words per cycle, whole card, the median of REPEATS. */
+ * second read timed, as gmem_reread_card_*, the same launches otherwise),
+ * or by a kernel writing one word of each 32-byte sector (written = 3,
+ * gmem_read_after_partial_write_card).  Words per cycle, whole card, the
+ * median of REPEATS, each from scratch. */
 static double read_after_write_sized(uint32_t *buf, long card_words, int mib, int written, int sms, double mhz)
 {
     const long words = (long)mib << 18;
@@ -3856,7 +3824,8 @@ static double read_after_write_sized(uint32_t *buf, long card_words, int mib, in
     double v[REPEATS];
     for (int r = -1; r < REPEATS; r++) { /* r = -1: a warm-up */
         sector_arg evict = {buf + card_words / 2, 64L << 20, 1, 1, 0, (unsigned)(8 * sms), sink};
-        sector_arg write = {buf, words, 1, 1, written == 0, (unsigned)(8 * sms), sink};
+        sector_arg write = {buf, written == 3 ? words / 8 : words, written == 3 ? 8 : 1, 1, written == 0 || written == 3,
+                            (unsigned)(8 * sms), sink};
         sector_arg read = {buf, words, 1, 1, 0, (unsigned)(8 * sms), sink};
         enqueue_sectors(&evict);
         if (written == 1)
@@ -3877,6 +3846,15 @@ static double read_after_write_sized(uint32_t *buf, long card_words, int mib, in
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(sink));
     return median_of(v, REPEATS);
+}
+
+/* Words per cycle, whole card, of one read of 32 MiB at the start of buf
+ * (L2-only loads), right after it was written (partial: one word of each
+ * sector, the region out of the L2 before: 256 MiB read elsewhere first;
+ * else every word); the median of REPEATS, each from scratch. */
+static double read_after_write_rate(uint32_t *buf, long card_words, int partial, int sms, double mhz)
+{
+    return read_after_write_sized(buf, card_words, 32, partial ? 3 : 0, sms, mhz);
 }
 
 /* The rows of read_after_write_sized at 1 to 48 MiB, each way. */

@@ -263,6 +263,19 @@ Test(code_costs, a_point_over_the_budget_is_named_in_the_report_with_its_estimat
     cr_expect_eq(system(rm), 0);
 }
 
+/* The caches tests' three measured rows: two matvec points of 10 and 20
+ * ms, and a Euclid point of 5 s. */
+static void caches_rows(measured_row *small, measured_row *large, measured_row *gcd)
+{
+    *small = test_row("user-matvec", "n=512;l=256");
+    *large = test_row("user-matvec", "n=2048;l=256");
+    *gcd = test_row("euclid", "n=1000;m=1000;l=256;s=1");
+    small->new_protocol = large->new_protocol = gcd->new_protocol = 1;
+    small->graph.median = 10;
+    large->graph.median = 20;
+    gcd->graph.median = 5000;
+}
+
 /* The caches' table (validate/caches.c) of a set of the code's costs:
  * each case that ran through the caches and has points to score, its
  * errors with them and without, and a word that its compute is its
@@ -273,12 +286,8 @@ Test(code_costs, a_point_over_the_budget_is_named_in_the_report_with_its_estimat
  * training half: no held-out point, so no row (not a row of nan). */
 Test(code_costs, the_caches_table_of_a_code_set_scores_each_cached_case_with_points_with_and_without)
 {
-    measured_row small = test_row("user-matvec", "n=512;l=256"), large = test_row("user-matvec", "n=2048;l=256"),
-                 gcd = test_row("euclid", "n=1000;m=1000;l=256;s=1");
-    small.new_protocol = large.new_protocol = gcd.new_protocol = 1;
-    small.graph.median = 10;
-    large.graph.median = 20;
-    gcd.graph.median = 5000;
+    measured_row small, large, gcd;
+    caches_rows(&small, &large, &gcd);
     vpoint pts[3] = {
         {.row = &small, .train = 0, .sim_ms = 9, .cached = 1, .sim_ms_off = 12},
         {.row = &large, .train = 0, .sim_ms = 22, .cached = 1, .sim_ms_off = 25},
@@ -313,12 +322,8 @@ Test(code_costs, the_caches_points_give_each_cached_point_with_and_without)
     char root[64];
     snprintf(root, sizeof root, "/tmp/mcmsim-caches-points-XXXXXX");
     cr_assert_not_null(mkdtemp(root));
-    measured_row small = test_row("user-matvec", "n=512;l=256"), large = test_row("user-matvec", "n=2048;l=256"),
-                 gcd = test_row("euclid", "n=1000;m=1000;l=256;s=1");
-    small.new_protocol = large.new_protocol = gcd.new_protocol = 1;
-    small.graph.median = 10;
-    large.graph.median = 20;
-    gcd.graph.median = 5000;
+    measured_row small, large, gcd;
+    caches_rows(&small, &large, &gcd);
     vpoint pts[3] = {
         {.row = &small, .train = 0, .sim_ms = 9, .cached = 1, .sim_ms_off = 12},
         {.row = &gcd, .train = 1, .sim_ms = 4000, .cached = 0, .sim_ms_off = 4000},

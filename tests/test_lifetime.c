@@ -122,6 +122,16 @@ static pid_t spawn_mcmsim(const char *dir, void (*hup)(int), const char *const *
     _exit(127);
 }
 
+/* The run file `text` written as dir/long.cfg, its path in cfg. */
+static void write_run_file(char *cfg, size_t cfg_size, const char *dir, const char *text)
+{
+    snprintf(cfg, cfg_size, "%s/long.cfg", dir);
+    FILE *f = fopen(cfg, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
 /* mcmsim started on a long run in `dir` (its run file `cfg`), SIGHUP
  * set to `hup` (SIG_DFL as from a terminal, SIG_IGN as under nohup) and
  * SIGINT, SIGTERM at their defaults, whatever this test inherited; once
@@ -133,20 +143,18 @@ static pid_t start_long_run(const char *dir, char *cfg, size_t cfg_size, int tra
 {
     const char *bin = getenv("MCMSIM");
     cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
-    snprintf(cfg, cfg_size, "%s/long.cfg", dir);
-    FILE *f = fopen(cfg, "w");
-    cr_assert_not_null(f);
+    char text[256];
     /* 2.1·10^9 blocks, block by block (in waves they take a moment):
      * minutes of simulation, far more than the test waits */
     if (exec) /* Euclid at n = 20000 in exec mode: minutes too */
-        fprintf(f, "machine = \"mcm\";\n"
-                   "program = { name = \"euclid\"; params = { n = 20000; m = 20000; l = 256; s = 1; }; };\n%s",
-                sims == 2 ? "sweep = { s = [1, 2]; };\n" : "");
+        snprintf(text, sizeof text, "machine = \"mcm\";\n"
+                 "program = { name = \"euclid\"; params = { n = 20000; m = 20000; l = 256; s = 1; }; };\n%s",
+                 sims == 2 ? "sweep = { s = [1, 2]; };\n" : "");
     else
-        fprintf(f, "machine = \"mcm\";\n"
-                   "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; s = 2; }; };\n%s",
-                sims == 2 ? "sweep = { s = [2, 4]; };\n" : "");
-    fclose(f);
+        snprintf(text, sizeof text, "machine = \"mcm\";\n"
+                 "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; s = 2; }; };\n%s",
+                 sims == 2 ? "sweep = { s = [2, 4]; };\n" : "");
+    write_run_file(cfg, cfg_size, dir, text);
     char trace_path[128];
     snprintf(trace_path, sizeof trace_path, "%s/trace.csv", dir);
     const char *jobs = sims == 2 ? "2" : "1";
@@ -276,12 +284,9 @@ Test(lifetime, a_test_killed_mid_run_leaves_no_mcmsim, .timeout = 60, .fini = ki
 {
     char dir[] = "/tmp/mcmsim-killed-test-XXXXXX", cfg[128];
     cr_assert_not_null(mkdtemp(dir));
-    snprintf(cfg, sizeof cfg, "%s/long.cfg", dir);
-    FILE *f = fopen(cfg, "w");
-    cr_assert_not_null(f);
-    fprintf(f, "machine = \"mcm\";\n"
-               "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; s = 2; }; };\n");
-    fclose(f);
+    write_run_file(cfg, sizeof cfg, dir,
+                   "machine = \"mcm\";\n"
+                   "program = { name = \"plain-mult\"; params = { n = 1048576; m = 1048576; l = 256; s = 2; }; };\n");
     const char *bin = getenv("MCMSIM");
     cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
     int fds[2];
@@ -325,13 +330,10 @@ Test(lifetime, a_program_of_too_many_kernels_is_refused_before_allocating, .time
     cr_assert_not_null(bin, "set MCMSIM to the mcmsim binary (make test does)");
     char dir[] = "/tmp/mcmsim-limit-XXXXXX", cfg[128], err[160], cmd[1024];
     cr_assert_not_null(mkdtemp(dir));
-    snprintf(cfg, sizeof cfg, "%s/long.cfg", dir);
     snprintf(err, sizeof err, "%s/err", dir);
-    FILE *f = fopen(cfg, "w");
-    cr_assert_not_null(f);
-    fprintf(f, "machine = \"mcm\";\n"
-               "program = { name = \"plain-division\"; params = { n = 4986; m = 500010000; s = 5; }; };\n");
-    fclose(f);
+    write_run_file(cfg, sizeof cfg, dir,
+                   "machine = \"mcm\";\n"
+                   "program = { name = \"plain-division\"; params = { n = 4986; m = 500010000; s = 5; }; };\n");
 #ifdef MCM_SANITIZE
     const char *cap = "";
 #else
@@ -342,7 +344,7 @@ Test(lifetime, a_program_of_too_many_kernels_is_refused_before_allocating, .time
     cr_expect(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "exit status %d (124: it ran 20 s)",
               WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
     char message[1024] = "";
-    f = fopen(err, "r");
+    FILE *f = fopen(err, "r");
     cr_assert_not_null(f);
     size_t n = fread(message, 1, sizeof message - 1, f);
     message[n] = '\0';
