@@ -233,6 +233,7 @@ void exec_end(exec_run *r)
     memory.held -= r->array_bytes;
     kernel_dag_free(r->dag);
     cache_free(r->caches);
+    free(r->held);
     free(r->watch);
     free(r);
 }
@@ -1548,12 +1549,29 @@ static void chunk_add(chunk *c, long bid, const block_result *res)
     memcpy(&run->result, res, sizeof *res); /* its padding too: runs compare bytes */
 }
 
+/* Room in r->held for `blocks` blocks' results: the run's (one worker
+ * with the caches), kept from launch to launch, so that a launch's
+ * results land in pages already mapped (run_block zeroes each). */
+static block_result *held_results(exec_run *r, long blocks)
+{
+    if (blocks > r->held_cap) {
+        free(r->held);
+        r->held = malloc(sizeof *r->held * (size_t)blocks);
+        if (!r->held) {
+            fprintf(stderr, "mcmsim: out of memory\n");
+            exit(70);
+        }
+        r->held_cap = blocks;
+    }
+    return r->held;
+}
+
 /* The blocks of chunk c, in order, until one fails.  With the caches (one
  * chunk: the launch), each block's result is held until the caches have
  * replayed its wave and filled its sectors (cache_launch_end). */
 static void run_chunk(exec_block *b, chunk *c, long blocks)
 {
-    block_result one, *held = b->trace ? calloc((size_t)c->blocks, sizeof *held) : NULL;
+    block_result one, *held = b->trace ? held_results(b->run, c->blocks) : NULL;
     for (long bid = c->first; bid < c->first + c->blocks; bid++) {
         block_result *res = held ? &held[bid - c->first] : &one;
         run_block(b, bid, blocks, res);
@@ -1570,7 +1588,6 @@ static void run_chunk(exec_block *b, chunk *c, long blocks)
     cache_launch_end(b->run->caches);
     for (long i = 0; i < c->blocks && !b->failed; i++)
         chunk_add(c, c->first + i, &held[i]);
-    free(held);
 }
 
 /* A worker's life: the next chunk not taken, until none is left, a chunk

@@ -545,6 +545,8 @@ struct exec_run {
     int *pool;              /* exec_set_core_pool, or NULL */
     int raced;              /* a launch's blocks raced, seen by several threads */
     cache *caches;          /* the card's caches (sim/exec/cache.h), or NULL */
+    struct block_result *held; /* with the caches: room for a launch's blocks' results (exec.c, */
+    long held_cap;          /*   run_chunk), kept from launch to launch; blocks it has room for */
     int restored;           /* arrays that have entered the caches */
     const stream_table *stream; /* the kernels' instruction stream is counted (exec_set_stream) */
 };
