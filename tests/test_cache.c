@@ -1331,11 +1331,10 @@ static void triple(exec_thread *t, void *args)
 static const exec_step triple_steps[] = {triple};
 static const exec_kernel triple_kernel = {"triple", 1, triple_steps, 0};
 
-/* The kernel run on machine m: n = 64·blocks words out of n + 2. */
-static exec_run *run_triple(const machine *m, long blocks, int race_free)
+/* The kernel launched in run r on new arrays: n = 64·blocks words out of
+ * n + 2. */
+static void launch_triple(exec_run *r, long blocks)
 {
-    exec_run *r = exec_begin("triple", m);
-    exec_set_race_free(r, race_free);
     long n = 64 * blocks;
     io a = {exec_alloc(r, "x", n + 2), exec_alloc(r, "y", n)};
     for (long i = 0; i < n + 2; i++)
@@ -1343,6 +1342,14 @@ static exec_run *run_triple(const machine *m, long blocks, int race_free)
     cr_assert_eq(exec_launch(r, &triple_kernel, blocks, 64, &a), 0, "%s", fail_message());
     for (long i = 0; i < n; i++)
         cr_assert_eq(a.y->cells[i], (a.x->cells[i] + a.x->cells[i + 1] + a.x->cells[i + 2]) % 1000003);
+}
+
+/* The kernel run on machine m, one launch of `blocks` blocks. */
+static exec_run *run_triple(const machine *m, long blocks, int race_free)
+{
+    exec_run *r = exec_begin("triple", m);
+    exec_set_race_free(r, race_free);
+    launch_triple(r, blocks);
     return r;
 }
 
@@ -1403,6 +1410,35 @@ Test(cache, with_the_caches_off_every_cost_is_todays)
     sim_result_free(&c);
     exec_end(with);
     exec_end(without);
+}
+
+Test(cache, each_launch_of_a_run_costs_what_it_costs_alone_however_many_blocks_came_before)
+{
+    /* Launches of 4, 16 and 2 blocks in one run, each on arrays of its own
+     * (an L2 of 4096 lines keeps them all, so no launch's lines meet
+     * another's): the run holds its blocks' results from launch to launch,
+     * growing at 16 and reusing at 2, and each launch's costs must be those
+     * of the same launch run alone, byte for byte (a result not cleared
+     * would add the launch before's sectors to its own). */
+    machine m = small_card(2);
+    m.blocks_per_sm = 2;
+    m.l2_words = 32 * 4096;
+    const long sizes[3] = {4, 16, 2};
+    exec_run *many = exec_begin("triple", &m);
+    exec_set_race_free(many, 1);
+    for (int k = 0; k < 3; k++)
+        launch_triple(many, sizes[k]);
+    for (int k = 0; k < 3; k++) {
+        exec_run *alone = run_triple(&m, sizes[k], 1);
+        const kernel *km = &exec_dag(many)->kernels[k], *ka = &exec_dag(alone)->kernels[0];
+        for (long b = 0; b < sizes[k]; b++) {
+            const block_cost *cm = kernel_block_cost(km, b), *ca = kernel_block_cost(ka, b);
+            cr_expect_eq(cm->sectors.measured, 1);
+            cr_expect(memcmp(cm, ca, sizeof *cm) == 0, "launch %d, block %ld: its costs alone", k, b);
+        }
+        exec_end(alone);
+    }
+    exec_end(many);
 }
 
 Test(cache, the_fast_path_and_the_checked_path_record_the_same_sectors)

@@ -1100,6 +1100,8 @@ void cache_launch_begin(cache *c, long blocks, int resident, double private_word
         memset(c->wave + c->wave_cap, 0, sizeof *c->wave * (size_t)(c->wave_size - c->wave_cap));
         c->wave_cap = c->wave_size;
     }
+    for (long j = 0; j < c->wave_cap; j++) /* no slot points at a launch before's results */
+        c->wave[j].out = NULL;
 }
 
 /* The order of the positions a wave is replayed in (cache.h): step, the
