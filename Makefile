@@ -184,9 +184,19 @@ validate-full: $(BUILD)/validate/validate
 	MCMSIM_CODE_BUDGET=inf MCMSIM_CODE_CELL_BUDGET=inf MCMSIM_CODE_RECORD=write $(BUILD)/validate/validate
 	$(BUILD)/validate/validate
 
+# A report made with a matching record is the report of the run that
+# simulated its points (tests/record_same.sh: two runs of validate, some
+# 10 minutes; not part of `make test`).
+.PHONY: record-same
+record-same: $(BUILD)/validate/validate
+	sh tests/record_same.sh
+
+# A bench binary, as a test binary, depends on the headers of every
+# source of its link.
 BENCH_BIN := $(BUILD)/bench/bench $(BUILD)/bench/floor
 $(BUILD)/bench/%: sim/bench/%.c $(BUILD)/libmcmsim.a | $(BUILD)/.setup
 	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(INC_app) -Itests -MM -MP -MT $@ $< $(SIMGRID_REFERENCE) > $@.d
 	$(CC) $(CFLAGS) $(INC_app) -Itests $< $(SIMGRID_REFERENCE) $(BUILD)/libmcmsim.a $(LDFLAGS) $(LDLIBS) -o $@
 
 bench: $(BENCH_BIN) $(MCMSIM) $(BUILD)/validate/validate
@@ -255,4 +265,4 @@ clean:
 	rm -rf build build-san build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(VALIDATE_SRC:%.c=$(BUILD)/%.d) $(BUILD)/sim/app/main.d $(BUILD)/validate/main.d \
-         $(TEST_BIN:=.d)
+         $(TEST_BIN:=.d) $(BENCH_BIN:=.d)

@@ -130,6 +130,30 @@ Test(code_record, no_record_is_an_empty_one_and_a_malformed_row_is_an_error)
     scratch_gone(dir, path);
 }
 
+/* Rows that carry their right check but whose fields are not a row's (a
+ * figure that is no number, cached neither 0 nor 1, ten fields before the
+ * check) are refused by their parse, naming the line and the form. */
+Test(code_record, a_row_whose_check_holds_but_whose_fields_do_not_is_refused_by_its_parse)
+{
+    const char *rows[] = {"0123456789abcdef0123456789abcdef,euclid,n=1,h100-code,1.5,x,1,1,0",
+                          "0123456789abcdef0123456789abcdef,euclid,n=1,h100-code,1.5,2,1,1,2",
+                          "0123456789abcdef0123456789abcdef,euclid,n=1,h100-code,1.5,2,1,1,0,0"};
+    for (int i = 0; i < 3; i++) {
+        char dir[] = "/tmp/mcmsim-record-XXXXXX", path[256], check[17];
+        scratch_record(dir, path, sizeof path);
+        code_record_row_check(rows[i], strlen(rows[i]), check);
+        FILE *f = fopen(path, "w");
+        fprintf(f, "key,program,params,machine,sim_ms,sim_ms_off,launches,rounds,cached,check\n%s,%s\n", rows[i],
+                check);
+        fclose(f);
+        code_record r;
+        cr_expect_eq(code_record_load(&r, path, NULL), -1, "%s: taken", rows[i]);
+        cr_expect_eq(r.n, 0);
+        cr_expect_not_null(strstr(fail_message(), ":2: expected key,program,params,machine,"), "%s", fail_message());
+        scratch_gone(dir, path);
+    }
+}
+
 /* A file of the test's tree. */
 static void put(const char *path, const char *text)
 {
@@ -272,4 +296,31 @@ Test(code_record, the_made_line_says_whether_a_full_run_or_a_step_made_it)
     code_record_made(0.3, 5, made, sizeof made);
     cr_assert(!strncmp(made, "commit ", 7) && strstr(made, "MCMSIM_CODE_CELL_BUDGET=5") && strstr(made, " UTC"),
               "%s", made);
+}
+
+/* A run writing to a record of its tree that has points keeps the line
+ * of the run that made them and adds its own; to none, or another tree's,
+ * its own alone. */
+Test(code_record, a_run_adding_to_its_trees_record_keeps_the_made_line_and_adds_its_own)
+{
+    machine m = record_machine(), off = record_machine_off();
+    code_record r = {0};
+    char step[192], full[192], want[512];
+    code_record_made_by(0.3, 5, step, sizeof step);
+    code_record_made_by(INFINITY, INFINITY, full, sizeof full);
+    code_record_remade(&r, INFINITY, INFINITY);
+    cr_assert(!strncmp(r.made, "commit ", 7) && strstr(r.made, full) && !strstr(r.made, "; then"),
+              "no points: the run's own line: %s", r.made);
+    snprintf(r.made, sizeof r.made, "commit 0123456789ab, by %s, 2026-11-28 10:00 UTC", full);
+    code_record_entry e = entry("tree", "euclid", "n=6000;s=1", &m, &off);
+    cr_assert_eq(code_record_add(&r, &e), 0);
+    snprintf(want, sizeof want, "commit 0123456789ab, by %s, 2026-11-28 10:00 UTC; then %s", full, step);
+    code_record_remade(&r, 0.3, 5);
+    cr_expect_str_eq(r.made, want, "a step after the full run");
+    code_record_remade(&r, 0.3, 5);
+    cr_expect_str_eq(r.made, want, "the same step again: said once");
+    code_record_remade(&r, 1, 5);
+    code_record_remade(&r, 2, 5);
+    cr_expect(strlen(r.made) < sizeof r.made && strstr(r.made, "; then more runs"), "the line full: %s", r.made);
+    code_record_free(&r);
 }

@@ -8,8 +8,9 @@
  * pictures are what `plot` draws now; `make validate`'s lines join a
  * series' points by size, and its plots label a tic beyond every point;
  * series stand out on white and apart for colour-blind viewers, each line
- * its colour and marker; an x of one value has its one tic; a lone l is
- * written ℓ.  The binary is found through $MCMSIM.
+ * its colour and marker; an x of one value has its one tic, sizes over 12
+ * doublings a label every other tic; the speedup picture writes its last
+ * speedup and a span law above the frame; a lone l is written ℓ.  The binary is found through $MCMSIM.
  */
 #include "helpers.h"
 #include "measured.h"
@@ -624,6 +625,60 @@ Test(plot, an_x_of_one_value_has_its_one_tic_and_a_linear_x_ends_at_the_values, 
         cr_expect(strstr(text, want[i]) != NULL, "%s: the script lacks %s", args[i], want[i]);
         free(text);
     }
+}
+
+/* The tics plot_value_axis writes for sizes 1, 2, 4, ... 2^doublings; the
+ * caller frees them. */
+static char *doubling_tics(int doublings)
+{
+    double v[32];
+    for (int i = 0; i <= doublings; i++)
+        v[i] = ldexp(1, i);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&text, &len);
+    cr_assert_not_null(o);
+    cr_expect_eq(plot_value_axis(o, 'x', v, doublings + 1), 1, "a log axis");
+    fclose(o);
+    return text;
+}
+
+/* Sizes over 12 doublings label every other tic (2^{14} beside 2^{13} ran
+ * into each other), the tics between kept, unlabelled; up to 12, each. */
+Test(plot, over_twelve_doublings_every_other_tic_is_labelled)
+{
+    char *many = doubling_tics(14), *fewer = doubling_tics(11);
+    cr_expect_not_null(strstr(many, "\"2^{0}\" 1, \"\" 2, \"2^{2}\" 4, \"\" 8,"), "%s", many);
+    cr_expect_not_null(strstr(many, ", \"\" 8192, \"2^{14}\" 16384)"), "%s", many);
+    cr_expect_not_null(strstr(fewer, "\"2^{0}\" 1, \"2^{1}\" 2, \"2^{2}\" 4,"), "%s", fewer);
+    cr_expect_null(strstr(fewer, "\"\" "), "no tic unlabelled: %s", fewer);
+    free(many);
+    free(fewer);
+}
+
+/* The speedup picture writes the largest P's speedup in figures (on a log
+ * axis 115 and 128 look alike), and names the span law where it is above
+ * the frame: both as its data say. */
+Test(plot, the_speedup_picture_writes_the_largest_ps_speedup_and_names_a_span_law_above_it, .timeout = 60)
+{
+    char *text = plot_source("programs/lectures/7-speedup.cfg --kind speedup");
+    const char *data = strstr(text, "### speedup.dat\n");
+    cr_assert_not_null(data);
+    double p = 0, speedup = 0, law = 0, row[3];
+    for (const char *line = strchr(data, '\n') + 1; sscanf(line, "%lf %lf %lf", &row[0], &row[1], &row[2]) == 3;
+         line = strchr(line, '\n') + 1)
+        if (row[0] > p) {
+            p = row[0];
+            speedup = row[1];
+            law = row[2];
+        }
+    char want[128];
+    snprintf(want, sizeof want, "\"on P = %g: speedup %.3g, work law %g\"", p, speedup, p);
+    cr_expect_not_null(strstr(text, want), "the script lacks %s", want);
+    cr_assert_gt(law, 2 * p, "the lesson's span law is above the frame (2·P)");
+    snprintf(want, sizeof want, "\"span law: T(1)/S = %.0f, above the frame\"", law);
+    cr_expect_not_null(strstr(text, want), "the script lacks %s", want);
+    free(text);
 }
 
 /* Projected, a lone l reads as 1: the latency is written ℓ where it stands

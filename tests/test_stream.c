@@ -634,17 +634,110 @@ Test(stream, a_division_of_a_signedness_no_row_measured_keeps_its_links)
     cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE32], 0, "a signed 32-bit division: no row");
 }
 
-/* A remainder after its division is no second division on the chain. */
+/* A cell's row and column (g / n, g % n), the column an index read
+ * again; and a row by a constant (g / 7, g % 7), the remainder an index
+ * read again: each time the deepest chain passes the remainder. */
+static const char *remainder_read_ir(const char *divisor)
+{
+    static char ir[1024];
+    snprintf(ir, sizeof ir,
+             "define internal void @remainder_read(%%struct.exec_thread* noundef %%0, i8* noundef %%1) {\n"
+             "  call void @__sanitizer_cov_trace_pc() #3\n"
+             "  %%3 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
+             "i64 noundef 0)\n"
+             "  %%4 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
+             "i64 noundef 1)\n"
+             "  %%5 = sdiv i64 %%3, %s\n"
+             "  %%6 = srem i64 %%3, %s\n"
+             "  %%7 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
+             "i64 noundef %%6)\n"
+             "  ret void\n"
+             "}\n"
+             "\n"
+             "declare void @__sanitizer_cov_trace_pc()\n",
+             divisor, divisor);
+    return ir;
+}
+
+/* A remainder after its division is no second division on the chain,
+ * nor is a division or remainder by a constant. */
 Test(stream, a_remainder_after_its_division_is_not_a_division_on_the_chain)
 {
     uint32_t w[2][STREAM_FIELDS];
-    cr_assert_eq(weigh(row_column_ir, w, 2), 1);
-    /* the deepest chain: a read, then a division by a number (%5, or %7:
-     * a remainder of other operands, a division again), 24 links; the
-     * remainder of %5's operands (3) beside it */
-    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], STREAM_DIVIDE_INST);
-    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 1);
+    cr_assert_eq(weigh(remainder_read_ir("%4"), w, 2), 1);
+    /* the deepest chain: a read, the remainder of the division's operands
+     * (3 links after the division's 24, which are beside it), the read at
+     * that index: two reads (nominally 2·261 + 3·5 cycles, more than a read
+     * and the division's 24 links) */
+    cr_expect_eq(w[0][STREAM_CHAIN_GLOBAL], 2, "the chain through the remainder");
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 0, "the remainder after its division: no division");
     cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE32], 0);
+    cr_assert_eq(weigh(remainder_read_ir("7"), w, 2), 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_GLOBAL], 2, "the chain through the remainder by 7");
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 0, "by a constant: no division");
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE32], 0);
+}
+
+/* A block's weights in table row w: `inst` instructions, all plain, and
+ * as many plain links on its chain, `divisions` of them long divisions by
+ * a runtime number (STREAM_DIVIDE_INST links each). */
+static void division_block(uint32_t *w, uint32_t inst, uint32_t links, uint32_t divisions)
+{
+    memset(w, 0, sizeof(uint32_t) * STREAM_FIELDS);
+    w[STREAM_INST] = w[STREAM_PLAIN] = inst;
+    w[STREAM_CHAIN_PLAIN] = w[STREAM_AFTER_PLAIN] = links;
+    w[STREAM_CHAIN_DIVIDE] = w[STREAM_AFTER_DIVIDE] = divisions;
+}
+
+/* Two warps of a block, one step: warp 0 passes table block 0, warp 1
+ * block 1 (64 threads, one pass each), on machine m: the block's costs. */
+static block_cost two_warps(uint32_t w[2][STREAM_FIELDS], const machine *m)
+{
+    stream_table table = {2, (const uint32_t(*)[STREAM_FIELDS])w, NULL, NULL};
+    stream_counter *c = stream_counter_new(&table, 32, 64, 1, m);
+    for (uint32_t b = 0; b < 2; b++) {
+        stream_thread(c);
+        mcm_stream_block(b);
+        stream_warp_end(c);
+    }
+    stream_step_end(c);
+    block_cost cost = {0};
+    stream_block_end(c, 64, &cost);
+    stream_counter_free(c);
+    return cost;
+}
+
+/* The counter chooses a block's slowest warp with the division's
+ * measured latency where the machine has it. */
+Test(stream, with_the_division_keys_the_slowest_warp_is_the_one_through_the_division)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    division_block(w[0], 30, 30, 0); /* 30 plain links: 150 cycles at 5 a link */
+    division_block(w[1], STREAM_DIVIDE_INST, STREAM_DIVIDE_INST, 1); /* 120 as links, 180 measured */
+    machine off = latency_machine(), on = off;
+    on.cycles_divide = 180;
+    block_cost a = two_warps(w, &off), b = two_warps(w, &on);
+    cr_expect_eq(a.stream_divisions[0], 0, "off: the warp of 30 links");
+    cr_expect_eq(b.stream_divisions[0], 1, "on: the division's warp");
+    cr_expect_eq(a.stream_span[OP_PLAIN] - b.stream_span[OP_PLAIN], 30 - STREAM_DIVIDE_INST);
+}
+
+/* A block whose instructions outlast its chain of links is charged its
+ * issue; with the division's latency measured, its chain may outlast
+ * them. */
+Test(stream, with_the_division_keys_a_block_may_stop_being_issue_bound)
+{
+    uint32_t w[1][STREAM_FIELDS];
+    /* 150 instructions, one a cycle, against the division's 24 links (120
+     * cycles) off and its 180 measured on */
+    division_block(w[0], 150, STREAM_DIVIDE_INST, 1);
+    machine off = latency_machine(), on = off;
+    on.cycles_divide = 180;
+    block_cost a = one_pass(w, 1, &off), b = one_pass(w, 1, &on);
+    cr_expect_eq(a.stream_issued, 150, "off: issue-bound, its instructions");
+    cr_expect_eq(a.stream_divisions[0], 0, "and no chain");
+    cr_expect_eq(b.stream_issued, 0, "on: its chain");
+    cr_expect_eq(b.stream_divisions[0], 1);
 }
 
 /* Predicates of two parameters: two comparisons or'd, a third or'd in

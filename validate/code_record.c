@@ -2,10 +2,12 @@
  * code_record.c — the record of the code's costs (validate.h, "the
  * record"): the figures of points run in exec mode by `make validate-full`
  * (every point of the sets of the code's costs, no budget) or a step of it
- * (MCMSIM_CODE_RECORD=write within budgets; its "made" line says which:
- * code_record_made), committed as validate/code-record.csv, each keyed by
- * what determines it; `make validate` takes a point from it only where the
- * point's key, computed from the tree it runs on, is the record's.
+ * (MCMSIM_CODE_RECORD=write within budgets; its "made" line says which
+ * made it, and which runs of the same tree added to it after:
+ * code_record_made, code_record_remade), committed as
+ * validate/code-record.csv, each keyed by what determines it; `make
+ * validate` takes a point from it only where the point's key, computed
+ * from the tree it runs on, is the record's.
  *
  * What determines a point's figures (its simulated times with the caches
  * and without, launches, rounds, whether it ran through the caches), and
@@ -171,6 +173,37 @@ void code_record_made(double point_budget, double cell_budget, char *out, size_t
              changed[0] ? " with its sources changed" : "", by, date);
 }
 
+static const char MORE_RUNS[] = "; then more runs";
+
+static int ends_with(const char *text, const char *end)
+{
+    size_t n = strlen(text), e = strlen(end);
+    return n >= e && !strcmp(text + n - e, end);
+}
+
+/* `more` appended to text (a buffer of `size`) where it fits; 0 if not. */
+static int append(char *text, size_t size, const char *more)
+{
+    size_t n = strlen(text), m = strlen(more);
+    if (n + m >= size)
+        return 0;
+    memcpy(text + n, more, m + 1);
+    return 1;
+}
+
+void code_record_remade(code_record *r, double point_budget, double cell_budget)
+{
+    char by[192], then[208];
+    if (r->n == 0) { /* none, or another tree's (read as empty): this run makes it */
+        code_record_made(point_budget, cell_budget, r->made, sizeof r->made);
+        return;
+    }
+    code_record_made_by(point_budget, cell_budget, by, sizeof by);
+    snprintf(then, sizeof then, "; then %s", by);
+    if (!ends_with(r->made, then) && !append(r->made, sizeof r->made, then) && !ends_with(r->made, MORE_RUNS))
+        append(r->made, sizeof r->made, MORE_RUNS); /* no room for the writer: said once */
+}
+
 /* ---- the record ------------------------------------------------------------- */
 
 const code_record_entry *code_record_find(const code_record *r, const char *key)
@@ -203,8 +236,7 @@ void code_record_free(code_record *r)
     memset(r, 0, sizeof *r);
 }
 
-/* A row's check: the hash of its text before it, 16 hex digits. */
-static void row_check(const char *text, size_t n, char out[17])
+void code_record_row_check(const char *text, size_t n, char out[17])
 {
     hash128 h = hash_start();
     hash_bytes(&h, text, n);
@@ -219,7 +251,7 @@ static int row_checked(const char *line)
     char check[17];
     if (!comma)
         return 0;
-    row_check(line, (size_t)(comma - line), check);
+    code_record_row_check(line, (size_t)(comma - line), check);
     return strcmp(comma + 1, check) == 0;
 }
 
@@ -297,8 +329,8 @@ int code_record_save(const code_record *r, const char *path, const char *sources
         return fail("%s: cannot write", part);
     fprintf(f, "# code-record.csv — the code's costs of every point of the sets a-code, b-code and c-code,\n"
                "# run in exec mode and simulated by `make validate-full` (no budget) or a step of it (budgets:\n"
-               "# the made line says which; a run cut short keeps the points it finished, and the next run of\n"
-               "# the same tree goes on from them).  `make validate` takes a point from here only where its\n"
+               "# the made line says which, then which runs added to it; a run cut short keeps the points it\n"
+               "# finished, and the next run of the same tree goes on from them).  `make validate` takes a point from here only where its\n"
                "# key (validate/code_record.c: the tree's sources, the case, its params, the machines) is the\n"
                "# one it computes; a row's last field checks its text (an edited row is refused); do not\n"
                "# edit: re-run.\n"
@@ -309,7 +341,7 @@ int code_record_save(const code_record *r, const char *path, const char *sources
         char row[1024], check[17];
         int n = snprintf(row, sizeof row, "%s,%s,%s,%s,%.17g,%.17g,%.17g,%.17g,%d", e->key, e->program, e->params,
                          e->machine, e->sim_ms, e->sim_ms_off, e->launches, e->rounds, e->cached);
-        row_check(row, (size_t)n, check);
+        code_record_row_check(row, (size_t)n, check);
         fprintf(f, "%s,%s\n", row, check);
     }
     if (fclose(f) != 0)

@@ -442,17 +442,19 @@ static int set_load_rows(validation *v, const validation *earlier, int n_earlier
 enum { ROW_WORKSHEET, ROW_EXEC, ROW_NOT_RUN, ROW_RECORD };
 
 /* The record of the code's costs (code_record.c) this run reads, and
- * writes (MCMSIM_CODE_RECORD=write: `make validate-full`, which runs every
- * point the record does not hold yet for this tree, and adds each to it
- * as it is done), and the tree's part of its keys. */
+ * writes (MCMSIM_CODE_RECORD=write: `make validate-full` or a step of it
+ * within budgets, which runs every point within them that the record does
+ * not hold yet for this tree, and adds each to it as it is done), and the
+ * tree's part of its keys. */
 static struct {
     code_record r;
     char sources[CODE_RECORD_KEY];
     int write;
 } record;
 
-/* The record read (writing: begun again if another tree's, and the
- * line that says which commit and command made it); -1 with fail(). */
+/* The record read (writing: begun again if another tree's, and its line
+ * that says which commit and command made it, and which runs added to it:
+ * code_record_remade); -1 with fail(). */
 static int record_open(void)
 {
     const char *mode = getenv("MCMSIM_CODE_RECORD");
@@ -465,7 +467,7 @@ static int record_open(void)
         fprintf(stderr, "validate: %s is another tree's record (made: %s): none of its points taken%s\n", CODE_RECORD,
                 record.r.made, record.write ? ", begun again" : "");
     if (record.write)
-        code_record_made(code_costs_budget(), code_costs_cell_budget(), record.r.made, sizeof record.r.made);
+        code_record_remade(&record.r, code_costs_budget(), code_costs_cell_budget());
     return 0;
 }
 
@@ -965,7 +967,7 @@ static int simulate_now(const kernel_dag *dag, const machine *card, const machin
     return 0;
 }
 
-/* Writing the record (MCMSIM_CODE_RECORD=write, `make validate-full`):
+/* Writing the record (MCMSIM_CODE_RECORD=write: `make validate-full` or a step):
  * point p of code set v, its DAG just built, simulated now and its
  * figures added to the record, the file written again, so that a run cut
  * short keeps every point it finished (and a run after it, the same

@@ -357,6 +357,15 @@ void code_record_made_by(double point_budget, double cell_budget, char *out, siz
 /* The "made" line of a record this run writes: the commit, whether its
  * sources were changed, what made it (code_record_made_by), the date. */
 void code_record_made(double point_budget, double cell_budget, char *out, size_t size);
+/* r's "made" line as this run, writing with these budgets, leaves it:
+ * a record of this tree with points (r->n > 0) keeps the line of the run
+ * that made it and adds "; then <code_record_made_by>" (not again where
+ * it ends so; "; then more runs" once the line is full); else this run's
+ * own (code_record_made). */
+void code_record_remade(code_record *r, double point_budget, double cell_budget);
+/* A row's check: the hash of its n bytes of text before it (the row's
+ * last field), 16 hex digits. */
+void code_record_row_check(const char *text, size_t n, char out[17]);
 /* The record at path (none there: an empty one); -1 with fail() if a row
  * is malformed or fails its check.  sources: the tree's key, a record of
  * another tree's read as empty (its made and sources lines kept); NULL:

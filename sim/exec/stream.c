@@ -47,6 +47,8 @@
  * chain's (the table's STREAM_CHAIN_* fields, in that order; a step's path
  * holds them there, whichever of the block's chains it charged). */
 enum { CHAIN_LINKS = STREAM_CHAIN_CLASSES, CHAIN_END = STREAM_CHAIN_PLAIN + CHAIN_LINKS };
+/* A division's plain links, long and 32-bit (STREAM_CHAIN_DIVIDE + k). */
+static const double DIVISION_LINKS[2] = {STREAM_DIVIDE_INST, STREAM_DIVIDE32_INST};
 
 /* Where a block's chain is in its weights: in a kernel's first step, its
  * STREAM_CHAIN_* fields; in a step after a barrier, its STREAM_AFTER_*
@@ -212,7 +214,7 @@ stream_counter *stream_counter_new(const stream_table *t, int warp, int threads,
         m->cycles_predicate > 0 ? m->cycles_predicate : stream_link_cycles(m, OP_PLAIN);
     c->link[STREAM_CHAIN_BESIDE - STREAM_CHAIN_PLAIN] = stream_beside_mulmod_cycles(m, sharing);
     for (int k = 0; k < 2; k++)
-        c->divide_extra[k] = stream_divide_extra_cycles(m, k);
+        c->divide_extra[k] = stream_divide_extra_cycles(m, k, DIVISION_LINKS[k]);
     c->issue = stream_shared_issue_cycles(m, sharing);
     c->issue_mulmod = stream_shared_mulmod_cycles(m, sharing);
     c->mulmod_inst = c->issue_mulmod > 0 ? c->calls.zp_mul : 0;
@@ -468,8 +470,10 @@ void stream_block_end(stream_counter *c, int threads, block_cost *cost)
     cost->stream_predicates = c->span[STREAM_CHAIN_PREDICATE];
     cost->stream_mulmod_beside = c->span[STREAM_CHAIN_BESIDE];
     cost->stream_branches = c->span_branches;
-    cost->stream_divisions[0] = c->span[STREAM_CHAIN_DIVIDE];
-    cost->stream_divisions[1] = c->span[STREAM_CHAIN_DIVIDE32];
+    for (int k = 0; k < 2; k++) {
+        cost->stream_divisions[k] = c->span[STREAM_CHAIN_DIVIDE + k];
+        cost->stream_division_links[k] = cost->stream_divisions[k] > 0 ? DIVISION_LINKS[k] : 0;
+    }
     /* the lines of constants beyond the touch kernel's that its code read */
     cost->stream_constant_lines = __builtin_popcount(c->constants & ~STREAM_TOUCH_LINE);
     c->constants = 0;

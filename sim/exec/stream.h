@@ -124,7 +124,7 @@ enum { STREAM_CHAIN_CLASSES = STREAM_CHAIN_BESIDE + 1 - STREAM_CHAIN_PLAIN };
  * from them as STREAM_AFTER_PLAIN from STREAM_CHAIN_PLAIN): of the chain's
  * plain links, the divisions (or remainders) by a runtime number, long
  * operands and 32-bit ones, each STREAM_DIVIDE_INST (STREAM_DIVIDE32_INST)
- * plain links there (kernel_dag.h; stream_ir_inst.c).  They weigh nothing at the
+ * plain links there (below; stream_ir_inst.c).  They weigh nothing at the
  * nominal latencies that choose a block's chain; where the machine has
  * cycles_divide (cycles_divide32), each division is charged that in place
  * of its plain links (card_terms.h, stream_divide_extra_cycles), else the links
@@ -132,6 +132,15 @@ enum { STREAM_CHAIN_CLASSES = STREAM_CHAIN_BESIDE + 1 - STREAM_CHAIN_PLAIN };
 _Static_assert(STREAM_AFTER_PLAIN - STREAM_CHAIN_PLAIN == STREAM_AFTER_DIVIDE - STREAM_CHAIN_DIVIDE &&
                    STREAM_AFTER_DIVIDE32 - STREAM_CHAIN_DIVIDE32 == STREAM_AFTER_DIVIDE - STREAM_CHAIN_DIVIDE,
                "a block's chain past a barrier as far from its chain, field by field");
+/* The card instructions of a division by a runtime number, all of them
+ * links of its chain (stream_ir_inst.c, from nvcc's code): of long
+ * operands, the test that both hold 32 bits (LOP3, ISETP, BSSY, BRA,
+ * BSYNC), the 32-bit division and the quotient's high word zeroed; of
+ * 32-bit ones, the 32-bit division (I2F.U32.RP, MUFU.RCP, F2I and the
+ * products and corrections after them).  A block's costs carry them
+ * (block_cost's stream_division_links), so that the card's terms take
+ * them off where a division costs its measured latency. */
+enum { STREAM_DIVIDE_INST = 24, STREAM_DIVIDE32_INST = 20 };
 
 /* The table a counted object carries (mcm_stream_table, mcm_stream_blocks,
  * mcm_stream_chain_reads, mcm_stream_constants): per block its weights, its

@@ -59,23 +59,31 @@
  * last VIADD, SASS 0x8a0-0x980), plain links, where cycles_addmod's chain
  * checks each operand's range again. */
 enum { ZP_SUM_TAIL = 3 };
-enum { CHAIN_CLASSES = 8 }; /* plain, Z/pZ multiplication, Z/pZ addition, private access, global read,
-                            * the comparison a conditional branch waits for (its predicate), and of the
-                            * plain links, the divisions by a runtime number: long, 32-bit (stream.h) */
+/* The classes of a chain's links: plain, Z/pZ multiplication, Z/pZ
+ * addition, private access, global read, the comparison a conditional
+ * branch waits for (its predicate), and of the plain links, the divisions
+ * by a runtime number: long, 32-bit (stream.h). */
+enum { LINK_PLAIN, LINK_MULMOD, LINK_ADDMOD, LINK_PRIVATE, LINK_GLOBAL, LINK_PREDICATE, LINK_DIVIDE, LINK_DIVIDE32,
+       CHAIN_CLASSES };
 
 /* The H100's latencies (machine/h100-code.cfg, session 2026-11-26f:
  * cycles_issue, cycles_mulmod, cycles_addmod, cycles_private,
  * read_latency, cycles_predicate), rounded.  The H200's are the same SM's.
  * A division's count weighs nothing: its links are plain ones already. */
-static const double NOMINAL_LINK_CYCLES[CHAIN_CLASSES] = {5, 68, 22, 29, 261, 13, 0, 0};
+static const double NOMINAL_LINK_CYCLES[CHAIN_CLASSES] = {
+    [LINK_PLAIN] = 5,    [LINK_MULMOD] = 68,     [LINK_ADDMOD] = 22, [LINK_PRIVATE] = 29,
+    [LINK_GLOBAL] = 261, [LINK_PREDICATE] = 13,  [LINK_DIVIDE] = 0,  [LINK_DIVIDE32] = 0};
 
 /* The stream fields the links of each class come from (a global read's:
  * its call, below), and go to. */
-enum { OWN_CLASSES = 4 }; /* the classes an instruction's weights hold */
-static const int LINK_OWN[OWN_CLASSES] = {STREAM_PLAIN, STREAM_MULMOD, STREAM_ADDMOD, STREAM_PRIVATE};
-static const int LINK_CHAIN[CHAIN_CLASSES] = {STREAM_CHAIN_PLAIN,   STREAM_CHAIN_MULMOD,    STREAM_CHAIN_ADDMOD,
-                                              STREAM_CHAIN_PRIVATE, STREAM_CHAIN_GLOBAL,    STREAM_CHAIN_PREDICATE,
-                                              STREAM_CHAIN_DIVIDE,  STREAM_CHAIN_DIVIDE32};
+enum { OWN_CLASSES = LINK_PRIVATE + 1 }; /* the classes an instruction's weights hold, the first four */
+static const int LINK_OWN[OWN_CLASSES] = {[LINK_PLAIN] = STREAM_PLAIN, [LINK_MULMOD] = STREAM_MULMOD,
+                                          [LINK_ADDMOD] = STREAM_ADDMOD, [LINK_PRIVATE] = STREAM_PRIVATE};
+static const int LINK_CHAIN[CHAIN_CLASSES] = {
+    [LINK_PLAIN] = STREAM_CHAIN_PLAIN,     [LINK_MULMOD] = STREAM_CHAIN_MULMOD,
+    [LINK_ADDMOD] = STREAM_CHAIN_ADDMOD,   [LINK_PRIVATE] = STREAM_CHAIN_PRIVATE,
+    [LINK_GLOBAL] = STREAM_CHAIN_GLOBAL,   [LINK_PREDICATE] = STREAM_CHAIN_PREDICATE,
+    [LINK_DIVIDE] = STREAM_CHAIN_DIVIDE,   [LINK_DIVIDE32] = STREAM_CHAIN_DIVIDE32};
 
 enum { MAX_PRODUCTS = 64 }; /* a block's products followed (bits of a uint64_t); later ones are none */
 
@@ -145,7 +153,7 @@ static size_t depth_slot(const depth_map *d, const char *name, size_t len)
 static void deepest_operand(const depth_map *d, const name_set *in_flight, const name_set *below_p,
                             const ir_inst *in, double *links, int *through_below_p, uint64_t *reads)
 {
-    static const double load[CHAIN_CLASSES] = {[4] = 1};
+    static const double load[CHAIN_CLASSES] = {[LINK_GLOBAL] = 1};
     static const double ready[CHAIN_CLASSES] = {0};
     double below[CHAIN_CLASSES] = {0}; /* the deepest of the operands known below p */
     int any_below = 0;
@@ -175,7 +183,7 @@ static void deepest_operand(const depth_map *d, const name_set *in_flight, const
  * deepest_operand's, into links. */
 static void deepest_operand_after(const depth_map *d, const name_set *in_flight, const ir_inst *in, double *links)
 {
-    static const double load[CHAIN_CLASSES] = {[4] = 1};
+    static const double load[CHAIN_CLASSES] = {[LINK_GLOBAL] = 1};
     static const double ready[CHAIN_CLASSES] = {0};
     memset(links, 0, sizeof(double) * CHAIN_CLASSES);
     if (!strcmp(in->op, "phi"))
@@ -232,9 +240,9 @@ static int recomputed_comparison(const ir_function *f, const ir_block *b, const 
 static void add_own_links(const ir_block *b, const ir_inst *in, const double *own, double *depth)
 {
     const char *condition = in->rest + strspn(in->rest, " ");
-    if (!strcmp(in->op, "br") && !strncmp(condition, "i1 ", 3) && !b->second_test && depth[0] >= 1) {
-        depth[0] -= 1; /* the comparison's link: the branch waits for its predicate */
-        depth[5] += 1;
+    if (!strcmp(in->op, "br") && !strncmp(condition, "i1 ", 3) && !b->second_test && depth[LINK_PLAIN] >= 1) {
+        depth[LINK_PLAIN] -= 1; /* the comparison's link: the branch waits for its predicate */
+        depth[LINK_PREDICATE] += 1;
     }
     for (int k = 0; k < CHAIN_CLASSES; k++)
         depth[k] = fmax(0, depth[k] + own[k]);
@@ -248,20 +256,20 @@ static void own_links(const ir_inst *in, const double *before, const double *w, 
 {
     for (int k = 0; k < OWN_CLASSES; k++)
         own[k] = w[LINK_OWN[k]] - before[LINK_OWN[k]];
-    int division = ir_division_by_a_number(in, own[0]);
-    own[6] = division == 64;
-    own[7] = division == 32;
-    if (own[1] > 0 || own[2] > 0) /* a Z/pZ call: one link; the check of an arg's high word beside it */
-        own[0] = 0;
+    int division = ir_division_by_a_number(in, own[LINK_PLAIN]);
+    own[LINK_DIVIDE] = division == 64;
+    own[LINK_DIVIDE32] = division == 32;
+    if (own[LINK_MULMOD] > 0 || own[LINK_ADDMOD] > 0) /* a Z/pZ call: one link; the check of an arg's high */
+        own[LINK_PLAIN] = 0;                           /* word beside it */
     char name[32] = "";
     if (!strcmp(in->op, "call"))
         ir_callee(in->rest, name, sizeof name);
-    own[4] = !strcmp(name, "exec_gread"); /* its load (LDG) a link of its own, its address's plain */
-    own[0] -= own[4];
+    own[LINK_GLOBAL] = !strcmp(name, "exec_gread"); /* its load (LDG) a link of its own, its address's plain */
+    own[LINK_PLAIN] -= own[LINK_GLOBAL];
     if (!strcmp(name, "exec_pwrite")) /* a store: nothing waits for it (its STS issues beside the chain) */
-        own[3] = 0;
+        own[LINK_PRIVATE] = 0;
     if (!strcmp(name, "exec_gwrite")) /* its address is a link, its STG issues beside the chain */
-        own[0] -= 1;
+        own[LINK_PLAIN] -= 1;
 }
 
 /* The block's products that `in` waits for, through any operand defined
@@ -269,7 +277,7 @@ static void own_links(const ir_inst *in, const double *before, const double *w, 
  * deepest operand, the one deepest_operand takes (into *deepest). */
 static void operand_products(const depth_map *d, const ir_inst *in, uint64_t *waits, uint64_t *deepest)
 {
-    static const double load[CHAIN_CLASSES] = {[4] = 1};
+    static const double load[CHAIN_CLASSES] = {[LINK_GLOBAL] = 1};
     double best[CHAIN_CLASSES] = {0};
     *waits = *deepest = 0;
     if (!strcmp(in->op, "phi"))
@@ -292,11 +300,11 @@ static void operand_products(const depth_map *d, const ir_inst *in, uint64_t *wa
  * next; its bit, or 0. */
 static uint64_t note_product(depth_map *d, const double *own, double start, uint64_t waits)
 {
-    if (!(own[1] > 0) || d->n_products >= MAX_PRODUCTS)
+    if (!(own[LINK_MULMOD] > 0) || d->n_products >= MAX_PRODUCTS)
         return 0;
     int k = d->n_products++;
     d->product_start[k] = start;
-    d->product_links[k] = own[1];
+    d->product_links[k] = own[LINK_MULMOD];
     d->product_waits[k] = waits;
     return 1ull << k;
 }
@@ -353,15 +361,15 @@ void ir_chain_step(depth_map *d, const ir_block *b, const ir_inst *in, int line,
     d->line = line;
     own_links(in, before, w, own);
     int through_below_p;
-    uint64_t reads, own_read = own[4] > 0 ? read_bit(d, d->line) : 0;
+    uint64_t reads, own_read = own[LINK_GLOBAL] > 0 ? read_bit(d, d->line) : 0;
     deepest_operand(d, &f->in_flight, &f->below_p, in, depth, &through_below_p, &reads);
     reads |= own_read;
     uint64_t waits, deepest;
     operand_products(d, in, &waits, &deepest);
     uint64_t self = note_product(d, own, nominal_cycles(depth), waits);
-    if (own[2] > 0 && through_below_p) { /* a Z/pZ sum or difference after the result it waits for: */
-        own[2] = 0;                      /* that operand's range check is not redone, its tail alone */
-        own[0] = ZP_SUM_TAIL;
+    if (own[LINK_ADDMOD] > 0 && through_below_p) { /* a Z/pZ sum or difference after the result it waits for: */
+        own[LINK_ADDMOD] = 0;                       /* that operand's range check is not redone, its tail alone */
+        own[LINK_PLAIN] = ZP_SUM_TAIL;
     }
     add_own_links(b, in, own, depth);
     /* past a barrier: a free value was computed before it, no link (one
@@ -389,9 +397,9 @@ void ir_chain_step(depth_map *d, const ir_block *b, const ir_inst *in, int line,
     memcpy(ends, depth, sizeof depth);
     int in_flight = in->result && ir_set_has(&f->in_flight, in->result, in->result_len);
     if (in_flight) {
-        ends[4] -= own[4];
+        ends[LINK_GLOBAL] -= own[LINK_GLOBAL];
         reads &= ~own_read;
-        after[4] = fmax(0, after[4] - own[4]);
+        after[LINK_GLOBAL] = fmax(0, after[LINK_GLOBAL] - own[LINK_GLOBAL]);
     }
     if (nominal_cycles(ends) > nominal_cycles(d->chain)) {
         memcpy(d->chain, ends, sizeof ends);
@@ -544,20 +552,20 @@ static void note_root_reads(depth_map *d)
  * if the block is counted. */
 void ir_chain_block_end(depth_map *d, const ir_block *b, double *w)
 {
-    if (b->second_test && d->chain[0] >= 1)
-        d->chain[0] -= 1; /* its comparison folded into the first test's predicate */
-    if (b->second_test && d->chain_after[0] >= 1)
-        d->chain_after[0] -= 1;
+    if (b->second_test && d->chain[LINK_PLAIN] >= 1)
+        d->chain[LINK_PLAIN] -= 1; /* its comparison folded into the first test's predicate */
+    if (b->second_test && d->chain_after[LINK_PLAIN] >= 1)
+        d->chain_after[LINK_PLAIN] -= 1;
     for (int k = 0; k < CHAIN_CLASSES; k++) {
         w[LINK_CHAIN[k]] = d->chain[k];
         w[LINK_CHAIN[k] - STREAM_CHAIN_PLAIN + STREAM_AFTER_PLAIN] = d->chain_after[k];
     }
     /* past a barrier the same products beside, where that chain holds the chain's products */
     w[STREAM_CHAIN_BESIDE] = note_beside(d);
-    w[STREAM_AFTER_BESIDE] = d->chain_after[1] == d->chain[1] ? w[STREAM_CHAIN_BESIDE] : 0;
+    w[STREAM_AFTER_BESIDE] = d->chain_after[LINK_MULMOD] == d->chain[LINK_MULMOD] ? w[STREAM_CHAIN_BESIDE] : 0;
     w[STREAM_HOISTED] = d->hoisted;
-    if (d->chain_reads & d->roots && d->chain[4] >= 1 && root_block(d, b))
-        w[STREAM_ROOT_LINKS] = w[STREAM_ROOT_LEVEL] = d->chain[4];
+    if (d->chain_reads & d->roots && d->chain[LINK_GLOBAL] >= 1 && root_block(d, b))
+        w[STREAM_ROOT_LINKS] = w[STREAM_ROOT_LEVEL] = d->chain[LINK_GLOBAL];
     if (b->id >= 0)
         d->on_chain |= d->chain_reads;
 }

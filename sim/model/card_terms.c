@@ -175,19 +175,18 @@ double stream_beside_mulmod_cycles(const machine *m, double sharing)
     return mulmod_link_cycles(m, 2 * sharing) - mulmod_link_cycles(m, sharing);
 }
 
-double stream_divide_extra_cycles(const machine *m, int divide32)
+double stream_divide_extra_cycles(const machine *m, int divide32, double links)
 {
     double measured = divide32 ? m->cycles_divide32 : m->cycles_divide;
-    double links = (divide32 ? STREAM_DIVIDE32_INST : STREAM_DIVIDE_INST) * stream_link_cycles(m, OP_PLAIN);
-    return measured > 0 ? measured - links : 0;
+    return measured > 0 ? measured - links * stream_link_cycles(m, OP_PLAIN) : 0;
 }
 
 /* The divisions by a runtime number on a counted block's chains: what they
  * add to their plain links. */
 static double divisions_cycles(const block_cost *c, const machine *m)
 {
-    return c->stream_divisions[0] * stream_divide_extra_cycles(m, 0) +
-           c->stream_divisions[1] * stream_divide_extra_cycles(m, 1);
+    return c->stream_divisions[0] * stream_divide_extra_cycles(m, 0, c->stream_division_links[0]) +
+           c->stream_divisions[1] * stream_divide_extra_cycles(m, 1, c->stream_division_links[1]);
 }
 
 /* A comparison's link on a chain when a conditional branch waits for its

@@ -150,14 +150,18 @@ double stream_shared_link_cycles(const machine *m, op_class c, int sharing);
 double stream_beside_mulmod_cycles(const machine *m, double sharing);
 
 /* What a division by a runtime number on a chain (block_cost's
- * stream_divisions; divide32: of 32-bit operands) adds to its
- * instructions' plain links: where the machine has cycles_divide
- * (cycles_divide32), that latency less the links at a warp alone on its
- * scheduler (both measured so); else 0, the links standing for it.  The
- * same at every sharing: warps beside it slow the division's
- * instructions as they slow any links (their shared cost is charged
- * beside this), never below the division's measured latency. */
-double stream_divide_extra_cycles(const machine *m, int divide32);
+ * stream_divisions; divide32: of 32-bit operands), weighed `links` plain
+ * links (block_cost's stream_division_links), adds to them: where the
+ * machine has cycles_divide (cycles_divide32), that latency less the
+ * links at a warp alone on its scheduler (both measured so); else 0, the
+ * links standing for it.  The same at every sharing: warps beside it slow
+ * the division's instructions as they slow any links (their shared cost
+ * is charged beside this), never below the division's measured latency.
+ * Not in the choice of a block's chain: that is made at nominal weights
+ * where a division weighs its links (sim/exec/stream_ir_chain.c), so a
+ * chain through a division shorter than a rival by less than this (about
+ * 58 cycles long, 30 of 32 bits on the H200) is not the one charged. */
+double stream_divide_extra_cycles(const machine *m, int divide32, double links);
 
 /* The card's compute time of a block (cycles), as stated above: S(B) when
  * the machine has no class cost and no lanes. */

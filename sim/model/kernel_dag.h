@@ -112,9 +112,12 @@ typedef struct block_cost {
                                      * loop's pass after the first) */
     double stream_divisions[2];     /* of those chains' plain links, the divisions (or
                                      * remainders) by a runtime number: [0] of long
-                                     * operands, STREAM_DIVIDE_INST links each, [1] of
-                                     * 32-bit ones, STREAM_DIVIDE32_INST each
-                                     * (card_terms.h, stream_divide_extra_cycles) */
+                                     * operands, [1] of 32-bit ones (card_terms.h,
+                                     * stream_divide_extra_cycles) */
+    double stream_division_links[2]; /* the plain links of one such division, [0] long,
+                                      * [1] 32-bit, as the instruction stream weighs it
+                                      * (sim/exec/stream.h, STREAM_DIVIDE_INST; 0 where
+                                      * the chains have none) */
     double stream_constant_lines;   /* the 128-byte lines of the card's constant bank its
                                      * code read beyond the line the kernel boundary's
                                      * touch kernel reads (its parameters, stream.h):
@@ -122,14 +125,6 @@ typedef struct block_cost {
                                      * (kernel_constant_lines; machine.h,
                                      * constant_line_latency) */
 } block_cost;
-
-/* The card instructions of a division by a runtime number, all of them
- * links of its chain (sim/exec/stream_ir_inst.c, from nvcc's code): of
- * long operands, the test that both hold 32 bits (LOP3, ISETP, BSSY, BRA,
- * BSYNC), the 32-bit division and the quotient's high word zeroed; of
- * 32-bit ones, the 32-bit division (I2F.U32.RP, MUFU.RCP, F2I and the
- * products and corrections after them). */
-enum { STREAM_DIVIDE_INST = 24, STREAM_DIVIDE32_INST = 20 };
 
 /* Blocks first .. (the next run's first) − 1 (the last run: to the end)
  * cost `cost`. */
