@@ -189,7 +189,7 @@ validate-full: $(BUILD)/validate/validate
 # 10 minutes; not part of `make test`).
 .PHONY: record-same
 record-same: $(BUILD)/validate/validate
-	sh tests/record_same.sh
+	VALIDATE=$(BUILD)/validate/validate sh tests/record_same.sh
 
 # A bench binary, as a test binary, depends on the headers of every
 # source of its link.

@@ -15,7 +15,7 @@
 # are put back as found, on an interrupt too.
 set -u
 CELL=${CELL:-5}
-validate=build/validate/validate
+validate=${VALIDATE:-build/validate/validate} # the Makefile names its $(BUILD)'s
 [ -x "$validate" ] || { echo "record_same.sh: $validate: not built (make $validate)" >&2; exit 2; }
 keep=$(mktemp -d /tmp/mcmsim-record-same-XXXXXX) || exit 2
 cp -p validate/code-record.csv "$keep/record.csv" 2>/dev/null

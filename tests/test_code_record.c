@@ -319,8 +319,18 @@ Test(code_record, a_run_adding_to_its_trees_record_keeps_the_made_line_and_adds_
     cr_expect_str_eq(r.made, want, "a step after the full run");
     code_record_remade(&r, 0.3, 5);
     cr_expect_str_eq(r.made, want, "the same step again: said once");
-    code_record_remade(&r, 1, 5);
-    code_record_remade(&r, 2, 5);
+    for (int budget = 1; budget <= 12; budget++) { /* runs of other budgets: the line fills */
+        code_record_remade(&r, budget, 5);
+        const char *more = strstr(r.made, "; then more runs");
+        if (more)
+            cr_expect_str_eq(more, "; then more runs", "said once, at the end, after run %d: %s", budget, r.made);
+    }
     cr_expect(strlen(r.made) < sizeof r.made && strstr(r.made, "; then more runs"), "the line full: %s", r.made);
+    memset(r.made, 'x', sizeof r.made - 11); /* 245 of its 255: no room for "; then more runs" (16) */
+    r.made[sizeof r.made - 11] = 0;
+    code_record_remade(&r, 0.3, 5);
+    size_t n = strlen(r.made);
+    cr_expect(n < sizeof r.made && n >= 16 && !strcmp(r.made + n - 16, "; then more runs"),
+              "a line too full for it too ends with it: %s", r.made);
     code_record_free(&r);
 }

@@ -8,7 +8,7 @@
  * pictures are what `plot` draws now; `make validate`'s lines join a
  * series' points by size, and its plots label a tic beyond every point;
  * series stand out on white and apart for colour-blind viewers, each line
- * its colour and marker; an x of one value has its one tic, sizes over 12
+ * its colour and marker; an x of one value has its one tic, sizes from 12
  * doublings a label every other tic; the speedup picture writes its last
  * speedup and a span law above the frame; a lone l is written ℓ.  The binary is found through $MCMSIM.
  */
@@ -643,11 +643,15 @@ static char *doubling_tics(int doublings)
     return text;
 }
 
-/* Sizes over 12 doublings label every other tic (2^{14} beside 2^{13} ran
- * into each other), the tics between kept, unlabelled; up to 12, each. */
-Test(plot, over_twelve_doublings_every_other_tic_is_labelled)
+/* Sizes of 12 doublings or more label every other tic (2^{14} beside
+ * 2^{13} ran into each other), the tics between kept, unlabelled; under
+ * 12, each. */
+Test(plot, from_twelve_doublings_every_other_tic_is_labelled)
 {
-    char *many = doubling_tics(14), *fewer = doubling_tics(11);
+    char *many = doubling_tics(14), *fewer = doubling_tics(11), *twelve = doubling_tics(12);
+    cr_expect_not_null(strstr(twelve, "\"2^{0}\" 1, \"\" 2, \"2^{2}\" 4,"), "%s", twelve);
+    cr_expect_not_null(strstr(twelve, ", \"\" 2048, \"2^{12}\" 4096)"), "%s", twelve);
+    free(twelve);
     cr_expect_not_null(strstr(many, "\"2^{0}\" 1, \"\" 2, \"2^{2}\" 4, \"\" 8,"), "%s", many);
     cr_expect_not_null(strstr(many, ", \"\" 8192, \"2^{14}\" 16384)"), "%s", many);
     cr_expect_not_null(strstr(fewer, "\"2^{0}\" 1, \"2^{1}\" 2, \"2^{2}\" 4,"), "%s", fewer);

@@ -200,8 +200,13 @@ void code_record_remade(code_record *r, double point_budget, double cell_budget)
     }
     code_record_made_by(point_budget, cell_budget, by, sizeof by);
     snprintf(then, sizeof then, "; then %s", by);
-    if (!ends_with(r->made, then) && !append(r->made, sizeof r->made, then) && !ends_with(r->made, MORE_RUNS))
-        append(r->made, sizeof r->made, MORE_RUNS); /* no room for the writer: said once */
+    if (ends_with(r->made, then) || ends_with(r->made, MORE_RUNS))
+        return;
+    size_t room = sizeof r->made - strlen(r->made);
+    if (strlen(then) + strlen(MORE_RUNS) < room) /* a writer named leaves room for MORE_RUNS */
+        append(r->made, sizeof r->made, then);
+    else if (!append(r->made, sizeof r->made, MORE_RUNS)) /* said once, over the line's tail if need be */
+        memcpy(r->made + sizeof r->made - sizeof MORE_RUNS, MORE_RUNS, sizeof MORE_RUNS);
 }
 
 /* ---- the record ------------------------------------------------------------- */

@@ -328,7 +328,7 @@ int plot_value_axis(FILE *o, char axis, const double *values, long n)
     }
     if (doubling && hi >= 4 * lo) {
         fprintf(o, "set logscale %c 2\nset %ctics (", axis, axis);
-        int every = log2(hi / lo) >= 12 ? 2 : 1; /* over 12 doublings, a label every other tic: none touch */
+        int every = log2(hi / lo) >= 12 ? 2 : 1; /* from 12 doublings on (13 tics), a label every other tic: none touch */
         for (int i = 0; lo * pow(2, i) <= hi; i++) {
             double v = lo * pow(2, i);
             if (i % every)

@@ -160,7 +160,7 @@ double stream_beside_mulmod_cycles(const machine *m, double sharing);
  * Not in the choice of a block's chain: that is made at nominal weights
  * where a division weighs its links (sim/exec/stream_ir_chain.c), so a
  * chain through a division shorter than a rival by less than this (about
- * 58 cycles long, 30 of 32 bits on the H200) is not the one charged. */
+ * 57 cycles long, 29 of 32 bits on the H200) is not the one charged. */
 double stream_divide_extra_cycles(const machine *m, int divide32, double links);
 
 /* The card's compute time of a block (cycles), as stated above: S(B) when
