@@ -28,9 +28,8 @@
  *    (conclusions_code_rows), the others named in the
  *    report; into sets a-code, b-code, c-code; the counted instructions
  *    against Nsight Compute's; and the papers' conclusions on the code's
- *    costs.  Each is planned as soon as its paper set is loaded, and its
- *    exec processes run while the next paper sets load and step 3's sets
- *    are simulated, as many at once as there are cores beside the
+ *    costs.  Their exec processes run while step 3's sets are
+ *    simulated, as many at once as there are cores beside the
  *    simulations (user_dags).
  * 5. Write validate/report/REPORT.md (outputs.c, write_report: its
  *    headline first, the targets case by case, every point simulated
@@ -174,7 +173,6 @@ typedef struct user_dags {
     char **why;                /* per row DAG_FAILED: the message */
     double *need;              /* per row: the memory its process is expected to take, bytes (exec_need) */
     int window;
-    struct user_dags *beside;  /* another queue moved on while this one is waited for, or NULL */
 } user_dags;
 
 /* Processes at once: as many as there are cores. */
@@ -271,30 +269,24 @@ static void user_dag_collect(user_dags *u, int i)
     }
 }
 
-/* Wait timeout_ms at most for the running processes (u's and those of
- * the queue beside it); collect those that answered, and start others in
- * their place. */
+/* Wait timeout_ms at most for the running processes; collect those that
+ * answered, and start others in their place. */
 static void user_dags_wait(user_dags *u, int timeout_ms)
 {
     struct pollfd fds[JOB_POOL_MAX];
-    user_dags *queue[JOB_POOL_MAX];
     int rows[JOB_POOL_MAX], k = 0;
-    for (user_dags *q = u; q; q = q == u ? u->beside : NULL)
-        for (int i = q->taken; i < q->next && k < JOB_POOL_MAX; i++)
-            if (q->state[i] == DAG_RUNNING) {
-                exec_process_note(&q->x[i]); /* a long run is never a silent one */
-                fds[k].fd = exec_process_fd(&q->x[i]);
-                fds[k].events = POLLIN;
-                queue[k] = q;
-                rows[k++] = i;
-            }
+    for (int i = u->taken; i < u->next && k < JOB_POOL_MAX; i++)
+        if (u->state[i] == DAG_RUNNING) {
+            exec_process_note(&u->x[i]); /* a long run is never a silent one */
+            fds[k].fd = exec_process_fd(&u->x[i]);
+            fds[k].events = POLLIN;
+            rows[k++] = i;
+        }
     if (poll(fds, (nfds_t)k, timeout_ms) > 0)
         for (int j = 0; j < k; j++)
             if (fds[j].revents)
-                user_dag_collect(queue[j], rows[j]);
+                user_dag_collect(u, rows[j]);
     user_dags_ahead(u);
-    if (u->beside)
-        user_dags_ahead(u->beside);
 }
 
 /* The DAG of row number `u->taken` (the next in order); -1 with fail(). */
@@ -654,12 +646,9 @@ static int set_build(validation *v, const validation *earlier, int n_earlier, us
 /* A set of the paper's costs, planned and built, its exec processes its
  * own: without the caches, m with l1_words = 0 (its kernel boundary the
  * paper's count of the touch block, the same with the caches and without:
- * card.c, US_TO_CYCLES_LESS_TOUCH_BLOCK).  Its exec processes start before
- * the worksheets' DAGs are built (both cores busy), and the queue `beside`
- * (the code sets' already queued, or NULL) moves on while they are waited
- * for. */
+ * card.c, US_TO_CYCLES_LESS_TOUCH_BLOCK). */
 static int set_load(validation *v, const char *name, const char *title, const session *s, const machine *m,
-                    int held_out_only, const validation *earlier, int n_earlier, user_dags *beside)
+                    int held_out_only, const validation *earlier, int n_earlier)
 {
     user_dags u = {0};
     machine off = *m;
@@ -670,8 +659,6 @@ static int set_load(validation *v, const char *name, const char *title, const se
                  : 0;
     if (rc == 0) {
         set_queue(v, earlier, n_earlier, &u);
-        u.beside = beside;
-        user_dags_ahead(&u);
         rc = set_build(v, earlier, n_earlier, &u);
     }
     user_dags_end(&u);
@@ -1104,25 +1091,6 @@ static void print_noise_all(FILE *pairs, FILE *row, const session *s, int n)
 
 /* ---- main --------------------------------------------------------------- */
 
-/* Paper set `paper` loaded: its set of the code's costs planned into
- * codes[i] on machines code and code_off (the sets before it: codes[0 ..
- * i)), its exec processes queued on `ahead` and started at once, so that
- * they run while the next paper sets load (set_load moves them on) and
- * while every paper set is simulated. */
-static int code_set_plan(validation *codes, int i, const validation *paper, const machine *code,
-                         const machine *code_off, const session *counted, int n_counted, user_dags *ahead)
-{
-    char name[8], title[300];
-    snprintf(name, sizeof name, "%.1s-code", paper->name);
-    snprintf(title, sizeof title, "%s; the code's costs", paper->title);
-    if (set_plan(&codes[i], name, title, paper->s, code, code_off, paper->held_out_only, paper, counted,
-                 n_counted) < 0)
-        return -1;
-    set_queue(&codes[i], codes, i, ahead);
-    user_dags_ahead(ahead);
-    return 0;
-}
-
 typedef struct cards {
     session *h100, *h200;
     int n_h100, n_h200;
@@ -1263,37 +1231,49 @@ int main(int argc, char **argv)
                             "after the cases more than %.0f %% apart; a graph's start and a launch from the host "
                             "aside, which a process draws): %s%s%s.\n\n",
                 100 * STEADY_SPREAD, k.passed100, k.passed100[0] && k.passed200[0] ? ", " : "", k.passed200);
+    if (set_load(&sets[n_sets], "a", "each case's newest H100 session, held-out half", &k.a, &h100, 1, sets, n_sets) <
+        0)
+        goto failed;
+    n_sets++;
+    if (k.b.n > 0) {
+        if (set_load(&sets[n_sets], "b", "each case's H100 session before it, every point, same machine", &k.b,
+                     &h100, 0, sets, n_sets) < 0)
+            goto failed;
+        n_sets++;
+    }
+    if (k.c.n > 0 && k.ref200 >= 0) {
+        if (set_load(&sets[n_sets], "c", "each case's newest H200 session, every point, its own constants", &k.c,
+                     &h200, 0, sets, n_sets) < 0)
+            goto failed;
+        n_sets++;
+    }
+    for (int i = 0; i < n_sets; i++) { /* the sessions whose repeats decide the card's best verdicts */
+        sets[i].sessions = sets[i].s == &k.c ? k.h200 : k.h100;
+        sets[i].n_sessions = sets[i].s == &k.c ? k.n_h200 : k.n_h100;
+    }
     if (card_code_machine(&k.h100[k.ref100], NULL, &h100, &h100_code) < 0 ||
         card_code_machine_without_caches(&k.h100[k.ref100], NULL, &h100, &h100_code_off) < 0 ||
         (k.ref200 >= 0 && (card_code_machine(&k.h200[k.ref200], &k.h100[k.ref100], &h200, &h200_code) < 0 ||
                            card_code_machine_without_caches(&k.h200[k.ref200], &k.h100[k.ref100], &h200,
                                                             &h200_code_off) < 0)))
         goto failed;
-    if (user_dags_init(&ahead, k.a.n + k.b.n + k.c.n) < 0)
+    /* The code sets planned, their exec processes queued to run while the
+     * paper's sets are simulated. */
+    int queued = 0;
+    for (int i = 0; i < n_sets; i++)
+        queued += sets[i].s->n;
+    if (user_dags_init(&ahead, queued) < 0)
         goto failed;
-    const struct {
-        const char *name, *title;
-        const session *s;
-        int held_out_only, loaded;
-    } paper[3] = {{"a", "each case's newest H100 session, held-out half", &k.a, 1, 1},
-                  {"b", "each case's H100 session before it, every point, same machine", &k.b, 0, k.b.n > 0},
-                  {"c", "each case's newest H200 session, every point, its own constants", &k.c, 0,
-                   k.c.n > 0 && k.ref200 >= 0}};
-    for (int p = 0; p < 3; p++) {
-        int on_h200 = paper[p].s == &k.c; /* the counts' check runs on h100_code (write_code_costs) */
-        validation *v = &sets[n_sets];
-        if (!paper[p].loaded)
-            continue;
-        if (set_load(v, paper[p].name, paper[p].title, paper[p].s, on_h200 ? &h200 : &h100, paper[p].held_out_only,
-                     sets, n_sets, &ahead) < 0)
+    for (int i = 0; i < n_sets; i++) {
+        char name[8], title[300];
+        snprintf(name, sizeof name, "%.1s-code", sets[i].name);
+        snprintf(title, sizeof title, "%s; the code's costs", sets[i].title);
+        int on_h200 = sets[i].s == &k.c; /* the counts' check runs on h100_code (write_code_costs) */
+        if (set_plan(&codes[i], name, title, sets[i].s, on_h200 ? &h200_code : &h100_code,
+                     on_h200 ? &h200_code_off : &h100_code_off, sets[i].held_out_only,
+                     &sets[i], on_h200 ? NULL : k.h100, on_h200 ? 0 : k.n_h100) < 0)
             goto failed;
-        v->sessions = on_h200 ? k.h200 : k.h100; /* the sessions whose repeats decide the card's best verdicts */
-        v->n_sessions = on_h200 ? k.n_h200 : k.n_h100;
-        if (code_set_plan(codes, n_sets, v, on_h200 ? &h200_code : &h100_code,
-                          on_h200 ? &h200_code_off : &h100_code_off, on_h200 ? NULL : k.h100, on_h200 ? 0 : k.n_h100,
-                          &ahead) < 0)
-            goto failed;
-        n_sets++;
+        set_queue(&codes[i], codes, i, &ahead);
     }
     profile_phase("the sets built, the code sets planned");
     for (int i = 0; i < n_sets; i++)
