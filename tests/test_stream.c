@@ -574,6 +574,8 @@ Test(stream, a_division_by_a_number_costs_its_measured_latency_where_the_machine
     block_cost cost = one_pass(w, 1, &m);
     cr_expect_eq(cost.stream_divisions[0], 1);
     cr_expect_eq(cost.stream_divisions[1], 1);
+    cr_expect_eq(cost.stream_division_links[0], STREAM_DIVIDE_INST, "what the long one's latency replaces");
+    cr_expect_eq(cost.stream_division_links[1], STREAM_DIVIDE32_INST, "what the 32-bit one's latency replaces");
     double issued = cost.stream_issued * WARP_ISSUE_CYCLES;
     cr_expect_eq(cost.stream_span[OP_PLAIN], 4 + 44);
     cr_expect_eq(block_span_cycles(&cost, &m), (4 + 44) * 5 + issued, "the links, exactly, without the keys");
@@ -636,7 +638,8 @@ Test(stream, a_division_of_a_signedness_no_row_measured_keeps_its_links)
 
 /* A cell's row and column (g / n, g % n), the column an index read
  * again; and a row by a constant (g / 7, g % 7), the remainder an index
- * read again: each time the deepest chain passes the remainder. */
+ * read again: each time the deepest chain passes the remainder, which
+ * waits for its division's quotient (the card's `g − q·n`). */
 static const char *remainder_read_ir(const char *divisor)
 {
     static char ir[1024];
@@ -659,21 +662,26 @@ static const char *remainder_read_ir(const char *divisor)
     return ir;
 }
 
-/* A remainder after its division is no second division on the chain,
- * nor is a division or remainder by a constant. */
-Test(stream, a_remainder_after_its_division_is_not_a_division_on_the_chain)
+/* A remainder after its division waits for the quotient, and leads the
+ * chain through the division, counted once (the remainder is no second
+ * division); a division by a constant on the chain is no division. */
+Test(stream, a_remainder_after_its_division_leads_the_chain_through_it_counted_once)
 {
     uint32_t w[2][STREAM_FIELDS];
     cr_assert_eq(weigh(remainder_read_ir("%4"), w, 2), 1);
-    /* the deepest chain: a read, the remainder of the division's operands
-     * (3 links after the division's 24, which are beside it), the read at
-     * that index: two reads (nominally 2·261 + 3·5 cycles, more than a read
-     * and the division's 24 links) */
+    /* the deepest chain: a read at a constant index (its LDG alone, a
+     * global link), the division by a number (24 plain links), the
+     * remainder after it (3: IMAD.MOV, IMAD, the high word zeroed), the
+     * read at that index (LEA, LEA.HI.X: 2 plain links, and its load) */
     cr_expect_eq(w[0][STREAM_CHAIN_GLOBAL], 2, "the chain through the remainder");
-    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 0, "the remainder after its division: no division");
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], STREAM_DIVIDE_INST + 3 + 2, "the remainder after the quotient");
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 1, "the division once: the remainder is none");
     cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE32], 0);
     cr_assert_eq(weigh(remainder_read_ir("7"), w, 2), 1);
+    /* by 7: the division a 64-bit multiplication (12), the remainder its
+     * product and difference (5), then the read as above */
     cr_expect_eq(w[0][STREAM_CHAIN_GLOBAL], 2, "the chain through the remainder by 7");
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], 12 + 5 + 2, "the remainder after the quotient by 7");
     cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 0, "by a constant: no division");
     cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE32], 0);
 }

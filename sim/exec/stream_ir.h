@@ -43,7 +43,7 @@ typedef struct ir_function {
     name_set below_p;     /* values known below p (ir_note_below_p) */
     name_set same_as;     /* "%7\tTEXT": a free value and what it computes (ir_same_value) */
     name_set computed;    /* "TEXT\tBLOCK": free arithmetic done, and in which block */
-    name_set divisions;   /* "SIGN A B\tBLOCK": divisions done, and in which block */
+    name_set divisions;   /* "SIGN A B\tBLOCK %Q": divisions done, in which block, their quotient */
     name_set zp_calls;    /* "TEXT\tBLOCK": Z/pZ calls made, and in which block (same_zp_call) */
     name_set thread_fields; /* "%7\tK": an address of field K of the thread (tid, threads, bid, blocks) */
     name_set field_values; /* "%7\tK": field K of the thread, read */
@@ -158,6 +158,7 @@ int ir_note_thread_widened(ir_function *f, const ir_inst *in, double *w);
 double ir_width(int bits);
 void ir_instruction_cost(ir_function *f, const ir_block *b, const ir_inst *in, const char *next, double *w);
 int ir_division_by_a_number(const ir_inst *in, double cost);
+int ir_quotient_of(const ir_function *f, const ir_inst *in, int block, char *name, size_t size);
 double ir_call_cost(ir_function *f, const ir_inst *in, int block, double *w, int *once, int *is_free);
 
 /* ---- what the card fuses (stream_ir_fused.c) ---------------------------------- */

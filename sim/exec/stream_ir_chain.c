@@ -28,7 +28,8 @@
  * its own; a store none of its own, since no later instruction waits for
  * it: a private store's STS, a global store's STG issue beside the chain,
  * a global store's address is its links), plus the deepest of its
- * operands defined before it in the same block; and where a conditional
+ * operands defined before it in the same block (a remainder after its
+ * division: the quotient's too, waited_names); and where a conditional
  * branch reads a comparison of the block, the comparison's last link is
  * the predicate's, a class of its own (an ISETP's predicate is read 13
  * cycles after it issues, its integer results after 5: ptxas's stall
@@ -126,6 +127,7 @@ struct depth_map {
     name_set from_reads;
     uint64_t roots;
     name_set step_values; /* the values computed from the step's number (of_the_step_number) */
+    char quotient[64]; /* the instruction now's quotient, a remainder's after its division (ir_quotient_of), or "" */
 };
 
 /* The global read at line `line` as a bit of a set of the function's reads
@@ -147,9 +149,37 @@ static size_t depth_slot(const depth_map *d, const char *name, size_t len)
     return i;
 }
 
-/* The deepest operand of `in` defined before it in the block, or a global
- * read in flight from a block before (its load), into links (zeros if
- * none, or a phi: its values come from other blocks). */
+/* The values an instruction waits for: its operands, and a remainder
+ * after its division that division's quotient (d->quotient): on the card
+ * the remainder is `v − q·b` (user-stencil's SASS, instruction-stream.md).
+ *     for (waited_names n = waited_names_of(d, in); next_waited(&n);)
+ *         ... n.names.name, n.names.len ... */
+typedef struct waited_names {
+    ir_operand_names names;
+    const char *quotient; /* the quotient still to take ("" if none), NULL once taken */
+} waited_names;
+
+static waited_names waited_names_of(const depth_map *d, const ir_inst *in)
+{
+    return (waited_names){ir_operand_names_of(in), d->quotient};
+}
+
+static int next_waited(waited_names *n)
+{
+    if (n->quotient == NULL)
+        return 0;
+    if (ir_next_operand_name(&n->names))
+        return 1;
+    n->names.name = n->quotient;
+    n->names.len = strlen(n->quotient);
+    n->quotient = NULL;
+    return n->names.len > 0;
+}
+
+/* The deepest operand of `in` (or quotient it waits for: waited_names)
+ * defined before it in the block, or a global read in flight from a
+ * block before (its load), into links (zeros if none, or a phi: its
+ * values come from other blocks). */
 static void deepest_operand(const depth_map *d, const name_set *in_flight, const name_set *below_p,
                             const ir_inst *in, double *links, int *through_below_p, uint64_t *reads)
 {
@@ -162,7 +192,8 @@ static void deepest_operand(const depth_map *d, const name_set *in_flight, const
     *reads = 0;
     if (!strcmp(in->op, "phi"))
         return;
-    for (ir_operand_names n = ir_operand_names_of(in); ir_next_operand_name(&n);) {
+    for (waited_names w = waited_names_of(d, in); next_waited(&w);) {
+        const ir_operand_names n = w.names;
         size_t i = depth_slot(d, n.name, n.len);
         const double *depth = d->name[i] ? d->links[i] : ir_set_has(in_flight, n.name, n.len) ? load : ready;
         if (ir_set_has(below_p, n.name, n.len)) {
@@ -188,7 +219,8 @@ static void deepest_operand_after(const depth_map *d, const name_set *in_flight,
     memset(links, 0, sizeof(double) * CHAIN_CLASSES);
     if (!strcmp(in->op, "phi"))
         return;
-    for (ir_operand_names n = ir_operand_names_of(in); ir_next_operand_name(&n);) {
+    for (waited_names w = waited_names_of(d, in); next_waited(&w);) {
+        const ir_operand_names n = w.names;
         size_t i = depth_slot(d, n.name, n.len);
         const double *depth = d->name[i] ? d->after[i] : ir_set_has(in_flight, n.name, n.len) ? load : ready;
         if (nominal_cycles(depth) > nominal_cycles(links))
@@ -282,7 +314,8 @@ static void operand_products(const depth_map *d, const ir_inst *in, uint64_t *wa
     *waits = *deepest = 0;
     if (!strcmp(in->op, "phi"))
         return;
-    for (ir_operand_names n = ir_operand_names_of(in); ir_next_operand_name(&n);) {
+    for (waited_names w = waited_names_of(d, in); next_waited(&w);) {
+        const ir_operand_names n = w.names;
         size_t i = depth_slot(d, n.name, n.len);
         /* a value from before the block, ready or a load in flight: no product of the block */
         const double *depth = d->name[i] ? d->links[i] : ir_set_has(&d->f->in_flight, n.name, n.len) ? load : best;
@@ -327,7 +360,7 @@ static double note_beside(const depth_map *d)
         for (int p = 0; p < d->n_products; p++)
             if ((d->chain_products >> p & 1) && !(d->product_waits[q] >> p & 1) &&
                 !(d->product_waits[p] >> q & 1) &&
-                fabs(d->product_start[p] - d->product_start[q]) < NOMINAL_LINK_CYCLES[1]) {
+                fabs(d->product_start[p] - d->product_start[q]) < NOMINAL_LINK_CYCLES[LINK_MULMOD]) {
                 beside += d->product_links[q];
                 break;
             }
@@ -359,6 +392,7 @@ void ir_chain_step(depth_map *d, const ir_block *b, const ir_inst *in, int line,
     const ir_function *f = d->f;
     double own[CHAIN_CLASSES] = {0}, depth[CHAIN_CLASSES];
     d->line = line;
+    ir_quotient_of(f, in, (int)(b - f->blocks), d->quotient, sizeof d->quotient);
     own_links(in, before, w, own);
     int through_below_p;
     uint64_t reads, own_read = own[LINK_GLOBAL] > 0 ? read_bit(d, d->line) : 0;

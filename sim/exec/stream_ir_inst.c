@@ -116,24 +116,50 @@ static double integer_cost(ir_function *f, const ir_inst *in, int bits)
     return ir_width(bits); /* add, sub, and, or, xor, shifts, icmp, select */
 }
 
-/* Division or remainder `in` of block `block`, by its signedness and
- * operands: for a division, noted (0); for a remainder, 1 when a division
+/* Division or remainder `in`'s key in f->divisions: its signedness and
+ * operands (a remainder's the same as its division's). */
+static void division_key(const ir_inst *in, char *key, size_t size)
+{
+    char a[64], b[64];
+    ir_operand(in->rest, 0, a, sizeof a);
+    ir_operand(in->rest, 1, b, sizeof b);
+    snprintf(key, size, "%c %s %s", in->op[0], a, b);
+}
+
+/* Division or remainder `in` of block `block`: for a division, noted
+ * with its block and its result (0); for a remainder, 1 when a division
  * of the same operands came before it in the block (nvcc, whose target
  * has no remainder instruction, takes the quotient's product from the
  * dividend). */
 static int remainder_of_division(ir_function *f, const ir_inst *in, int block)
 {
-    char a[64], b[64], key[160], here[16];
-    ir_operand(in->rest, 0, a, sizeof a);
-    ir_operand(in->rest, 1, b, sizeof b);
-    snprintf(key, sizeof key, "%c %s %s", in->op[0], a, b);
-    snprintf(here, sizeof here, "%d", block);
+    char key[160], here[80], quotient[64];
+    division_key(in, key, sizeof key);
     if (!strcmp(in->op + 1, "div")) {
+        ir_result_name(in, quotient, sizeof quotient);
+        snprintf(here, sizeof here, "%d %s", block, quotient);
         ir_entry_add(&f->divisions, key, here);
         return 0;
     }
+    return ir_quotient_of(f, in, block, quotient, sizeof quotient);
+}
+
+/* Remainder `in` of block `block` comes after a division of the same
+ * operands in the block (remainder_of_division): 1, that division's
+ * result (the quotient `v − q·b` waits for) into name; else 0 and "". */
+int ir_quotient_of(const ir_function *f, const ir_inst *in, int block, char *name, size_t size)
+{
+    char key[160];
+    name[0] = '\0';
+    if (strcmp(in->op, "srem") != 0 && strcmp(in->op, "urem") != 0)
+        return 0;
+    division_key(in, key, sizeof key);
     const char *where = ir_entry_value(&f->divisions, key);
-    return where && atoi(where) == block;
+    if (!where || atoi(where) != block)
+        return 0;
+    const char *result = strchr(where, ' ');
+    snprintf(name, size, "%s", result ? result + 1 : "");
+    return 1;
 }
 
 /* A remainder after a division of the same operands (remainder_of_division):
