@@ -686,6 +686,61 @@ Test(stream, a_remainder_after_its_division_leads_the_chain_through_it_counted_o
     cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE32], 0);
 }
 
+/* The IR of a step that reads words 0 and 1 (%3, %4), runs `middle` on
+ * them and reads at index `index`. */
+static const char *read_at_ir(const char *middle, const char *index)
+{
+    static char ir[1536];
+    snprintf(ir, sizeof ir,
+             "define internal void @read_at(%%struct.exec_thread* noundef %%0, i8* noundef %%1) {\n"
+             "  call void @__sanitizer_cov_trace_pc() #3\n"
+             "  %%3 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
+             "i64 noundef 0)\n"
+             "  %%4 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
+             "i64 noundef 1)\n"
+             "%s"
+             "  %%r = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
+             "i64 noundef %s)\n"
+             "  ret void\n"
+             "}\n"
+             "\n"
+             "declare void @__sanitizer_cov_trace_pc()\n",
+             middle, index);
+    return ir;
+}
+
+/* A remainder waits only for a division of its own signedness, before it
+ * in its block: after an unsigned one, or before its division, it is a
+ * division itself (24 links, signed long: one division), the chain read,
+ * remainder, the read's LEA and LEA.HI.X (2). */
+Test(stream, a_remainder_waits_only_for_a_division_of_its_signedness_before_it)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(read_at_ir("  %5 = udiv i64 %3, %4\n  %6 = srem i64 %3, %4\n", "%6"), w, 2), 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], STREAM_DIVIDE_INST + 2, "after an unsigned division: its own");
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 1);
+    cr_assert_eq(weigh(read_at_ir("  %5 = srem i64 %3, %4\n  %6 = sdiv i64 %3, %4\n", "%5"), w, 2), 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], STREAM_DIVIDE_INST + 2, "before its division: its own");
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 1);
+}
+
+/* The 32-bit pair: the unsigned division (20 links, one 32-bit division),
+ * the remainder after it (2: its product and difference), widened for
+ * free, then the read's 2. */
+Test(stream, a_32_bit_remainder_after_its_division_leads_the_chain_through_it)
+{
+    uint32_t w[2][STREAM_FIELDS];
+    cr_assert_eq(weigh(read_at_ir("  %5 = trunc i64 %3 to i32\n  %6 = trunc i64 %4 to i32\n"
+                                  "  %7 = udiv i32 %5, %6\n  %8 = urem i32 %5, %6\n  %9 = zext i32 %8 to i64\n",
+                                  "%9"),
+                       w, 2),
+                 1);
+    cr_expect_eq(w[0][STREAM_CHAIN_GLOBAL], 2);
+    cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], STREAM_DIVIDE32_INST + 2 + 2, "the remainder after the quotient");
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE32], 1, "the division once");
+    cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 0);
+}
+
 /* A block's weights in table row w: `inst` instructions, all plain, and
  * as many plain links on its chain, `divisions` of them long divisions by
  * a runtime number (STREAM_DIVIDE_INST links each). */
