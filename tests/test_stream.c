@@ -636,30 +636,38 @@ Test(stream, a_division_of_a_signedness_no_row_measured_keeps_its_links)
     cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE32], 0, "a signed 32-bit division: no row");
 }
 
+/* The IR of a step that reads words 0 and 1 (%3, %4), runs `middle` on
+ * them and reads at index `index`. */
+static const char *read_at_ir(const char *middle, const char *index)
+{
+    static char ir[1536];
+    snprintf(ir, sizeof ir,
+             "define internal void @read_at(%%struct.exec_thread* noundef %%0, i8* noundef %%1) {\n"
+             "  call void @__sanitizer_cov_trace_pc() #3\n"
+             "  %%3 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
+             "i64 noundef 0)\n"
+             "  %%4 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
+             "i64 noundef 1)\n"
+             "%s"
+             "  %%r = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
+             "i64 noundef %s)\n"
+             "  ret void\n"
+             "}\n"
+             "\n"
+             "declare void @__sanitizer_cov_trace_pc()\n",
+             middle, index);
+    return ir;
+}
+
 /* A cell's row and column (g / n, g % n), the column an index read
  * again; and a row by a constant (g / 7, g % 7), the remainder an index
  * read again: each time the deepest chain passes the remainder, which
  * waits for its division's quotient (the card's `g − q·n`). */
 static const char *remainder_read_ir(const char *divisor)
 {
-    static char ir[1024];
-    snprintf(ir, sizeof ir,
-             "define internal void @remainder_read(%%struct.exec_thread* noundef %%0, i8* noundef %%1) {\n"
-             "  call void @__sanitizer_cov_trace_pc() #3\n"
-             "  %%3 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
-             "i64 noundef 0)\n"
-             "  %%4 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
-             "i64 noundef 1)\n"
-             "  %%5 = sdiv i64 %%3, %s\n"
-             "  %%6 = srem i64 %%3, %s\n"
-             "  %%7 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
-             "i64 noundef %%6)\n"
-             "  ret void\n"
-             "}\n"
-             "\n"
-             "declare void @__sanitizer_cov_trace_pc()\n",
-             divisor, divisor);
-    return ir;
+    static char middle[128];
+    snprintf(middle, sizeof middle, "  %%5 = sdiv i64 %%3, %s\n  %%6 = srem i64 %%3, %s\n", divisor, divisor);
+    return read_at_ir(middle, "%6");
 }
 
 /* A remainder after its division waits for the quotient, and leads the
@@ -684,29 +692,6 @@ Test(stream, a_remainder_after_its_division_leads_the_chain_through_it_counted_o
     cr_expect_eq(w[0][STREAM_CHAIN_PLAIN], 12 + 5 + 2, "the remainder after the quotient by 7");
     cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE], 0, "by a constant: no division");
     cr_expect_eq(w[0][STREAM_CHAIN_DIVIDE32], 0);
-}
-
-/* The IR of a step that reads words 0 and 1 (%3, %4), runs `middle` on
- * them and reads at index `index`. */
-static const char *read_at_ir(const char *middle, const char *index)
-{
-    static char ir[1536];
-    snprintf(ir, sizeof ir,
-             "define internal void @read_at(%%struct.exec_thread* noundef %%0, i8* noundef %%1) {\n"
-             "  call void @__sanitizer_cov_trace_pc() #3\n"
-             "  %%3 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
-             "i64 noundef 0)\n"
-             "  %%4 = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
-             "i64 noundef 1)\n"
-             "%s"
-             "  %%r = tail call i64 @exec_gread(%%struct.exec_thread* noundef %%0, %%struct.exec_array* noundef null, "
-             "i64 noundef %s)\n"
-             "  ret void\n"
-             "}\n"
-             "\n"
-             "declare void @__sanitizer_cov_trace_pc()\n",
-             middle, index);
-    return ir;
 }
 
 /* A remainder waits only for a division of its own signedness, before it
